@@ -1,0 +1,359 @@
+// C++ internals shared by TH's implementation files (not part of the C API): type traits
+// from element type to struct, owning handles for temporaries, and the iteration
+// templates every element-wise op and reduction goes through.
+#ifndef TH_TENSOR_HPP
+#define TH_TENSOR_HPP
+
+#include <omp.h>
+
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "TH/THError.hpp"
+#include "TH/THTensor.h"
+
+namespace th {
+
+template <typename T>
+struct Traits;  // Traits<float>::Tensor is THFloatTensor, ::Storage THFloatStorage, ::name "Float"
+
+#define TH_GENERIC_FILE "TH/generic/THTensorTraits.hpp"
+#include "TH/THGenerateAllTypes.h"
+#define TH_GENERIC_FILE "TH/generic/THTensorTraits.hpp"
+#include "TH/THGenerateHalfType.h"
+
+// Scalar conversion that knows Half.
+template <typename To, typename From>
+inline To convert(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (std::is_same_v<From, THHalf>) {
+    return static_cast<To>(TH_half2float(v));
+  } else if constexpr (std::is_same_v<To, THHalf>) {
+    return TH_float2half(static_cast<float>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+// Owns one reference to a tensor or storage and frees it when the scope ends, also when an
+// error unwinds the stack.
+struct Freer {
+  template <typename X>
+  void operator()(X *x) const {
+    if (x) thFree(x);
+  }
+};
+template <typename X>
+using Owned = std::unique_ptr<X, Freer>;
+template <typename X>
+Owned<X> own(X *x) {
+  return Owned<X>(x);
+}
+
+// A non-owning description of a tensor for iteration: element pointer, sizes, strides.
+template <typename T>
+struct TensorRef {
+  T *data;
+  int ndim;
+  const int64_t *size;
+  const int64_t *stride;
+};
+
+// One line of a tensor along a dimension.
+template <typename T>
+struct DimSlice {
+  T *data;
+  int64_t size;
+  int64_t stride;
+  T &operator[](int64_t i) const { return data[i * stride]; }
+};
+
+template <typename TensorT>
+auto ref(TensorT *t) {
+  using T = std::remove_pointer_t<decltype(t->storage->data)>;
+  return TensorRef<T>{t->storage->data + t->storageOffset, t->nDimension, t->size, t->stride};
+}
+
+template <typename T>
+int64_t numel(const TensorRef<T> &r) {
+  int64_t n = 1;
+  for (int d = 0; d < r.ndim; d++) n *= r.size[d];
+  return n;
+}
+
+template <typename T>
+bool isContiguous(const TensorRef<T> &r) {
+  int64_t expected = 1;
+  for (int d = r.ndim - 1; d >= 0; d--) {
+    if (r.size[d] == 1) continue;
+    if (r.size[d] == 0) return true;
+    if (r.stride[d] != expected) return false;
+    expected *= r.size[d];
+  }
+  return true;
+}
+
+namespace detail {
+
+// Runs body(begin, end) on [0, n) split over OpenMP threads when n is large. An error
+// raised inside a thread is carried out of the parallel region and rethrown.
+template <typename Body>
+void parallelFor(int64_t n, int64_t threshold, Body &&body) {
+  if (n <= threshold || omp_get_max_threads() == 1 || omp_in_parallel()) {
+    body(int64_t(0), n);
+    return;
+  }
+  std::exception_ptr error = nullptr;
+#pragma omp parallel
+  {
+    int nthreads = omp_get_num_threads();
+    int tid = omp_get_thread_num();
+    int64_t chunk = (n + nthreads - 1) / nthreads;
+    int64_t begin = tid * chunk;
+    int64_t end = begin + chunk < n ? begin + chunk : n;
+    if (begin < end) {
+      try {
+        body(begin, end);
+      } catch (...) {
+#pragma omp critical(th_parallel_error)
+        if (!error) error = std::current_exception();
+      }
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+// Same-shape iteration over N tensors after merging dimensions that are contiguous in
+// every tensor. dims are stored innermost last.
+template <size_t N>
+struct Layout {
+  std::vector<int64_t> size;
+  std::vector<int64_t> stride[N];
+};
+
+template <size_t N>
+Layout<N> collapse(int ndim, const int64_t *size, const int64_t *const *strides) {
+  Layout<N> out;
+  for (int d = 0; d < ndim; d++) {
+    if (size[d] == 1) continue;
+    if (!out.size.empty()) {
+      bool mergeable = true;
+      for (size_t k = 0; k < N; k++)
+        if (out.stride[k].back() != strides[k][d] * size[d]) mergeable = false;
+      if (mergeable) {
+        out.size.back() *= size[d];
+        for (size_t k = 0; k < N; k++) out.stride[k].back() = strides[k][d];
+        continue;
+      }
+    }
+    out.size.push_back(size[d]);
+    for (size_t k = 0; k < N; k++) out.stride[k].push_back(strides[k][d]);
+  }
+  if (out.size.empty()) {
+    out.size.push_back(1);
+    for (size_t k = 0; k < N; k++) out.stride[k].push_back(0);
+  }
+  return out;
+}
+
+template <typename Op, typename... T, size_t... I>
+void stridedRange(const Layout<sizeof...(T)> &L, int64_t begin, int64_t end, Op &op,
+                  std::index_sequence<I...>, T *...base) {
+  const int nd = (int)L.size.size();
+  std::vector<int64_t> index(nd, 0);
+  int64_t rem = begin;
+  for (int d = nd - 1; d >= 0; d--) {
+    index[d] = rem % L.size[d];
+    rem /= L.size[d];
+  }
+  std::tuple<T *...> ptr{base...};
+  for (int d = 0; d < nd; d++) ((std::get<I>(ptr) += index[d] * L.stride[I][d]), ...);
+  const int64_t inner = L.size[nd - 1];
+  const int64_t innerStride[] = {L.stride[I][nd - 1]...};
+  int64_t done = begin;
+  while (done < end) {
+    int64_t count = inner - index[nd - 1];
+    if (count > end - done) count = end - done;
+    for (int64_t i = 0; i < count; i++) op(std::get<I>(ptr)[i * innerStride[I]]...);
+    done += count;
+    ((std::get<I>(ptr) += count * innerStride[I]), ...);
+    index[nd - 1] += count;
+    // carry into outer dimensions
+    for (int d = nd - 1; d > 0 && index[d] == L.size[d]; d--) {
+      ((std::get<I>(ptr) -= L.size[d] * L.stride[I][d]), ...);
+      index[d] = 0;
+      index[d - 1]++;
+      ((std::get<I>(ptr) += L.stride[I][d - 1]), ...);
+    }
+  }
+}
+
+// Walks one tensor in its own row-major order: used when shapes differ (same numel).
+template <typename T>
+struct Cursor {
+  T *base;
+  std::vector<int64_t> size, stride, index;
+  int64_t offset = 0;
+  explicit Cursor(const TensorRef<T> &r)
+      : base(r.data), size(r.size, r.size + r.ndim), stride(r.stride, r.stride + r.ndim), index(r.ndim, 0) {}
+  T &get() { return base[offset]; }
+  void next() {
+    for (int d = (int)size.size() - 1; d >= 0; d--) {
+      offset += stride[d];
+      if (++index[d] < size[d]) return;
+      offset -= stride[d] * size[d];
+      index[d] = 0;
+    }
+  }
+};
+
+template <typename Op, size_t... I, typename... T>
+void callSlices(Op &op, const int64_t *dimSize, const int64_t *dimStride, std::index_sequence<I...>, T *...p) {
+  op(DimSlice<T>{p, dimSize[I], dimStride[I]}...);
+}
+
+}  // namespace detail
+
+// Calls op(a0, a1, ...) on matching elements (by reference) of tensors with the same number
+// of elements. Same shapes are walked jointly with merged dimensions, OpenMP above
+// TH_OMP_THRESHOLD elements; all-contiguous operands run as one flat loop. Operands of
+// different shapes are each walked in row-major order (torch7's rule). The caller checks
+// sizes and element counts before it writes anything; apply asserts them once more.
+template <typename Op, typename T0, typename... T>
+void apply(Op &&op, TensorRef<T0> r0, TensorRef<T>... rs) {
+  constexpr size_t N = 1 + sizeof...(T);
+  const int64_t n = numel(r0);
+  const int64_t counts[] = {numel(rs)...};
+  for (int64_t c : counts)
+    if (c != n) THError("element count mismatch in an element-wise operation: %lld vs %lld", (long long)n, (long long)c);
+  if (n == 0) return;
+  if (isContiguous(r0) && (isContiguous(rs) && ...)) {
+    T0 *p0 = r0.data;
+    std::tuple<T *...> ps{rs.data...};
+    detail::parallelFor(n, TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
+      std::apply(
+          [&](auto *...p) {
+            for (int64_t i = begin; i < end; i++) op(p0[i], p[i]...);
+          },
+          ps);
+    });
+    return;
+  }
+  bool same = true;
+  auto sameAs0 = [&](auto &r) {
+    if (r.ndim != r0.ndim) return false;
+    for (int d = 0; d < r0.ndim; d++)
+      if (r.size[d] != r0.size[d]) return false;
+    return true;
+  };
+  ((same = same && sameAs0(rs)), ...);
+  if (same) {
+    const int64_t *strides[N] = {r0.stride, rs.stride...};
+    auto L = detail::collapse<N>(r0.ndim, r0.size, strides);
+    detail::parallelFor(n, TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
+      detail::stridedRange(L, begin, end, op, std::make_index_sequence<N>{}, r0.data, rs.data...);
+    });
+    return;
+  }
+  detail::Cursor<T0> c0(r0);
+  std::tuple<detail::Cursor<T>...> cs{detail::Cursor<T>(rs)...};
+  for (int64_t i = 0; i < n; i++) {
+    std::apply([&](auto &...c) { op(c0.get(), c.get()...); }, cs);
+    c0.next();
+    std::apply([&](auto &...c) { (c.next(), ...); }, cs);
+  }
+}
+
+// Calls op(DimSlice a0, DimSlice a1, ...) once for every position of the other dimensions.
+// The tensors must have equal sizes in every dimension but `dim`, where each keeps its
+// own size (a reduction's output has size 1 there). A 0-dim tensor is one slice of size 1.
+template <typename Op, typename T0, typename... T>
+void applyDim(Op &&op, int dim, TensorRef<T0> r0, TensorRef<T>... rs) {
+  constexpr size_t N = 1 + sizeof...(T);
+  const int nd = r0.ndim;
+  if (nd == 0) {
+    op(DimSlice<T0>{r0.data, 1, 1}, DimSlice<T>{rs.data, 1, 1}...);
+    return;
+  }
+  THAssertMsg(dim >= 0 && dim < nd, "dimension %d out of range for a %d-dimensional tensor", dim, nd);
+  std::vector<int64_t> sizes[N];
+  int64_t dimSize[N], dimStride[N];
+  auto prepare = [&](size_t k, auto &r) {
+    THAssertMsg(r.ndim == nd, "dimension count mismatch: %d vs %d", r.ndim, nd);
+    sizes[k].assign(r.size, r.size + nd);
+    dimSize[k] = r.size[dim];
+    dimStride[k] = r.stride[dim];
+    sizes[k][dim] = 1;
+    r.size = sizes[k].data();
+  };
+  prepare(0, r0);
+  size_t k = 1;
+  ((prepare(k++, rs)), ...);
+  for (size_t j = 1; j < N; j++)
+    for (int d = 0; d < nd; d++)
+      if (sizes[j][d] != sizes[0][d])
+        THError("size mismatch in dimension %d: %lld vs %lld", d, (long long)sizes[0][d], (long long)sizes[j][d]);
+  // Each slice does dimSize work: parallelise over slices only when the total is large.
+  int64_t slices = numel(r0);
+  int64_t threshold = dimSize[0] > 0 ? TH_OMP_THRESHOLD / dimSize[0] : TH_OMP_THRESHOLD;
+  auto call = [&](T0 &a0, T &...as) {
+    detail::callSlices(op, dimSize, dimStride, std::make_index_sequence<N>{}, &a0, &as...);
+  };
+  if (slices <= threshold) {
+    detail::Cursor<T0> c0(r0);
+    std::tuple<detail::Cursor<T>...> cs{detail::Cursor<T>(rs)...};
+    for (int64_t i = 0; i < slices; i++) {
+      std::apply([&](auto &...c) { call(c0.get(), c.get()...); }, cs);
+      c0.next();
+      std::apply([&](auto &...c) { (c.next(), ...); }, cs);
+    }
+  } else {
+    apply(call, r0, rs...);
+  }
+}
+
+// Whole-tensor reduction: acc = step(acc, x) over every element, partial results of
+// threads merged with combine(acc, acc). Contiguous tensors run as a flat loop.
+template <typename Acc, typename T, typename Step, typename Combine>
+Acc reduceAll(TensorRef<T> r, Acc init, Step step, Combine combine) {
+  const int64_t n = numel(r);
+  if (n == 0) return init;
+  const int maxThreads = omp_get_max_threads();
+  if (n <= TH_OMP_THRESHOLD || maxThreads == 1 || omp_in_parallel()) {
+    Acc acc = init;
+    if (isContiguous(r)) {
+      for (int64_t i = 0; i < n; i++) acc = step(acc, r.data[i]);
+    } else {
+      apply([&](T &x) { acc = step(acc, x); }, r);
+    }
+    return acc;
+  }
+  std::vector<Acc> partial(maxThreads, init);
+  if (isContiguous(r)) {
+    detail::parallelFor(n, 0, [&](int64_t begin, int64_t end) {
+      Acc acc = init;
+      for (int64_t i = begin; i < end; i++) acc = step(acc, r.data[i]);
+      partial[omp_get_thread_num()] = acc;
+    });
+  } else {
+    const int64_t *strides[1] = {r.stride};
+    auto L = detail::collapse<1>(r.ndim, r.size, strides);
+    detail::parallelFor(n, 0, [&](int64_t begin, int64_t end) {
+      Acc acc = init;
+      auto body = [&](T &x) { acc = step(acc, x); };
+      detail::stridedRange(L, begin, end, body, std::make_index_sequence<1>{}, r.data);
+      partial[omp_get_thread_num()] = acc;
+    });
+  }
+  Acc acc = partial[0];
+  for (int t = 1; t < maxThreads; t++) acc = combine(acc, partial[t]);
+  return acc;
+}
+
+}  // namespace th
+
+#endif

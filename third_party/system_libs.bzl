@@ -1,0 +1,59 @@
+"""System libraries from Debian packages, brought in as local repositories."""
+
+_OPENBLAS_BUILD = """
+cc_library(
+    name = "openblas",
+    hdrs = glob(["include/*.h"]),
+    includes = ["include"],
+    srcs = ["lib/libopenblas.so"],
+    visibility = ["//visibility:public"],
+)
+"""
+
+_BOOST_TEST_BUILD = """
+cc_library(
+    name = "boost_test",
+    srcs = ["lib/libboost_unit_test_framework.a"],
+    visibility = ["//visibility:public"],
+)
+"""
+
+def _symlink_repo_impl(ctx):
+    for dest, src in ctx.attr.links.items():
+        if not ctx.path(src).exists:
+            fail("%s is missing: install the Debian package %s (the README's commands do)" % (src, ctx.attr.package))
+        ctx.symlink(src, dest)
+    ctx.file("BUILD", ctx.attr.build_file_content)
+    ctx.file("WORKSPACE", "workspace(name = \"%s\")\n" % ctx.name)
+
+symlink_repo = repository_rule(
+    implementation = _symlink_repo_impl,
+    attrs = {
+        "links": attr.string_dict(),
+        "build_file_content": attr.string(),
+        "package": attr.string(),
+    },
+    local = True,
+)
+
+def system_libs():
+    openblas_dir = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
+    openblas_inc = "/usr/include/x86_64-linux-gnu/openblas-pthread"
+    symlink_repo(
+        name = "openblas",
+        package = "libopenblas-dev",
+        links = {
+            "lib/libopenblas.so": openblas_dir + "/libopenblas.so",
+            "include/cblas.h": openblas_inc + "/cblas.h",
+            "include/openblas_config.h": openblas_inc + "/openblas_config.h",
+        },
+        build_file_content = _OPENBLAS_BUILD,
+    )
+    symlink_repo(
+        name = "boost_test",
+        package = "libboost-test-dev",
+        links = {
+            "lib/libboost_unit_test_framework.a": "/usr/lib/x86_64-linux-gnu/libboost_unit_test_framework.a",
+        },
+        build_file_content = _BOOST_TEST_BUILD,
+    )
