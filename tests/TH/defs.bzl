@@ -24,12 +24,14 @@ def th_tests():
     for src in native.glob(["test_*.cpp"]):
         name = src[:-len(".cpp")]
         deps = DEPS.get(name, ["//TH:TH_base{base}"])
+        if "//TH:core" not in deps:
+            deps = deps + ["//TH:core"]
         bases = ["0", "1"] if name.startswith("test_index_") else ["0"]
         for base in bases:
             native.cc_test(
                 name = name + ("_base" + base if len(bases) > 1 else ""),
                 srcs = [src, "th_test_util.hpp"],
-                deps = [d.replace("{base}", base) for d in deps] + ["//TH:core", "@boost_test"],
+                deps = [d.replace("{base}", base) for d in deps] + ["@boost_test"],
                 local_defines = ["TH_INDEX_BASE=" + base],
                 copts = COPTS,
                 size = "small",
