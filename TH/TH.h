@@ -6,5 +6,13 @@
 #include "TH/THAllocator.h"
 #include "TH/THStorage.h"
 #include "TH/THTensor.h"
+#include "TH/THTensorMath.h"
+#include "TH/THTensorReduce.h"
+#include "TH/THBlas.h"
+#include "TH/THTensorLapack.h"
+#include "TH/THRandom.h"
+#include "TH/THTensorRandom.h"
+#include "TH/THTensorIndex.h"
+#include "TH/THTensorSort.h"
 
 #endif

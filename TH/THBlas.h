@@ -1,0 +1,6 @@
+#ifndef TH_THBLAS_H
+#define TH_THBLAS_H
+
+#include "TH/THTensor.h"
+
+#endif

@@ -1,0 +1,6 @@
+#ifndef TH_THRANDOM_H
+#define TH_THRANDOM_H
+
+#include "TH/THTensor.h"
+
+#endif

@@ -1,0 +1,6 @@
+#ifndef TH_THTENSORINDEX_H
+#define TH_THTENSORINDEX_H
+
+#include "TH/THTensor.h"
+
+#endif
