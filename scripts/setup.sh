@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need. Idempotent: a machine that has everything
+# returns at once without touching the package lists.
+set -euo pipefail
+
+APT_PACKAGES=(
+  g++
+  bazel-bootstrap bazel-platforms bazel-rules-java
+  libopenblas-dev libboost-test-dev
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
