@@ -101,7 +101,11 @@ BOOST_AUTO_TEST_CASE(new_and_resize) {
   BOOST_CHECK_THROW(THFloatTensor_resizeNd(t, 2, bad, nullptr), th::Error);
   BOOST_TEST(t->nDimension == 0);  // unchanged by the failed call
   int64_t huge[3] = {int64_t(1) << 40, int64_t(1) << 40, 1 << 20};
-  BOOST_CHECK_THROW(THFloatTensor_resizeNd(t, 3, huge, nullptr), th::Error);
+  BOOST_CHECK_THROW(THFloatTensor_resizeNd(t, 3, huge, nullptr), th::Error);  // element count overflows
+  int64_t tooBig[1] = {int64_t(1) << 58};  // 2^60 bytes: the allocation itself fails
+  BOOST_CHECK_THROW(THFloatTensor_resizeNd(t, 1, tooBig, nullptr), th::Error);
+  BOOST_TEST(t->nDimension == 0);
+  BOOST_TEST(THFloatTensor_nElement(t) == 1);
   THFloatTensor_free(t);
 }
 
