@@ -13,7 +13,8 @@ namespace th {
 // type TypeError, a bad value ValueError, everything else RuntimeError.
 enum class ErrorKind { Runtime, Index, Type, Value };
 
-class Error : public std::runtime_error {
+// Visible outside a shared TH, so that a binding in another shared object can catch it.
+class __attribute__((visibility("default"))) Error : public std::runtime_error {
  public:
   Error(const std::string &msg, ErrorKind kind, int argNumber)
       : std::runtime_error(msg), kind_(kind), argNumber_(argNumber) {}
@@ -27,9 +28,9 @@ class Error : public std::runtime_error {
 
 }  // namespace th
 
-// Raising with a kind (C++ callers inside TH only).
+// Raising with a kind (C++ callers inside TH only; exported for TH's op-group libraries).
 [[noreturn]] void THErrorKind(th::ErrorKind kind, const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+    __attribute__((visibility("default"), format(printf, 4, 5)));
 #define THIndexError(...) THErrorKind(th::ErrorKind::Index, __FILE__, __LINE__, __VA_ARGS__)
 #define THTypeError(...) THErrorKind(th::ErrorKind::Type, __FILE__, __LINE__, __VA_ARGS__)
 #define THValueError(...) THErrorKind(th::ErrorKind::Value, __FILE__, __LINE__, __VA_ARGS__)

@@ -251,6 +251,7 @@ void apply(Op &&op, TensorRef<T0> r0, TensorRef<T>... rs) {
     return true;
   };
   ((same = same && sameAs0(rs)), ...);
+  (void)sameAs0;  // unused when there is one operand
   if (same) {
     const int64_t *strides[N] = {r0.stride, rs.stride...};
     auto L = detail::collapse<N>(r0.ndim, r0.size, strides);

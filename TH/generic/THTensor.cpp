@@ -188,7 +188,10 @@ THTensor *THTensor_(newExpand)(THTensor *self, int nDimension, const int64_t *si
 
 void THTensor_(resizeNd)(THTensor *self, int nDimension, const int64_t *size, const int64_t *stride) {
   THTensor_(checkShape)(nDimension, size);
-  if (!stride && THTensor_(isSize)(self, nDimension, size)) return; /* keeps the strides, as torch7 and PyTorch do */
+  /* keeps the strides, as torch7 and PyTorch do; a fresh tensor is 0-dim without storage yet */
+  if (!stride && THTensor_(isSize)(self, nDimension, size) &&
+      self->storageOffset + THTensor_(extent)(nDimension, size, self->stride) <= self->storage->size)
+    return;
   int64_t contiguous[64];
   std::vector<int64_t> contiguousHeap;
   if (!stride) {

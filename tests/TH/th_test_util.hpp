@@ -17,8 +17,12 @@ namespace tht {
 template <typename TensorT>
 std::vector<double> values(TensorT *t) {
   using T = std::remove_pointer_t<decltype(t->storage->data)>;
+  // A serial walk: th::apply runs large tensors on several threads, out of order.
+  const int64_t n = th::numel(th::ref(t));
   std::vector<double> out;
-  th::apply([&](T &x) { out.push_back((double)x); }, th::ref(t));
+  out.reserve(n);
+  th::detail::Cursor<T> cursor(th::ref(t));
+  for (int64_t i = 0; i < n; i++, cursor.next()) out.push_back((double)cursor.get());
   return out;
 }
 

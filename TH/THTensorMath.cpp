@@ -1,0 +1,8 @@
+#include "TH/THTensorMath.h"
+
+#include "TH/THTensorMath.hpp"
+
+namespace thm = th::math;
+
+#define TH_GENERIC_FILE "TH/generic/THTensorMath.cpp"
+#include "TH/THGenerateAllTypes.h"

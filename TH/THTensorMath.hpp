@@ -1,0 +1,174 @@
+// C++ internals of the math group (TH/THTensorMath*.cpp): the scalar arithmetic every
+// element-wise op is written with, argument checks, and the one driver that writes
+// r = f(inputs...) through th::apply.
+#ifndef TH_TENSOR_MATH_HPP
+#define TH_TENSOR_MATH_HPP
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "TH/THTensor.hpp"
+
+namespace th::math {
+
+template <typename TensorT>
+using Elem = std::remove_pointer_t<decltype(std::declval<TensorT &>().storage->data)>;
+
+// Note [Integer wrap-around]: integer results wrap modulo 2^bits, which is what torch7 got
+// from the hardware; computing in uint64_t keeps that without signed-overflow undefined
+// behaviour, and the compiler narrows it back to the element width.
+template <typename T>
+inline T add(T a, T b) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  else
+    return a + b;
+}
+
+template <typename T>
+inline T sub(T a, T b) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+  else
+    return a - b;
+}
+
+template <typename T>
+inline T mul(T a, T b) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  else
+    return a * b;
+}
+
+template <typename T>
+inline T neg(T a) {
+  if constexpr (std::is_integral_v<T>)
+    return sub(T(0), a);
+  else
+    return -a;  // keeps the sign of zero
+}
+
+// Keeps abs(-0.0) == +0.0 for floats; the most negative integer stays itself.
+template <typename T>
+inline T abs(T a) {
+  if constexpr (std::is_floating_point_v<T>)
+    return std::abs(a);
+  else
+    return a < 0 ? neg(a) : a;
+}
+
+// Integer division truncates (C, torch7). The caller has ruled out a zero divisor; a
+// divisor of -1 is a negation because MIN / -1 traps on x86.
+template <typename T>
+inline T div(T a, T b) {
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+    if (b == -1) return neg(a);
+  return static_cast<T>(a / b);
+}
+
+// C's fmod: the result has the sign of the dividend.
+template <typename T>
+inline T fmod(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::fmod(a, b);
+  } else {
+    if constexpr (std::is_signed_v<T>)
+      if (b == -1) return T(0);
+    return static_cast<T>(a % b);
+  }
+}
+
+// Python's %: the result has the sign of the divisor (NaN for a zero float divisor).
+template <typename T>
+inline T remainder(T a, T b) {
+  T m = fmod(a, b);
+  if constexpr (std::is_signed_v<T>)
+    if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+
+// Integer powers by squaring, wrapping like add and mul; the caller has ruled out
+// negative exponents.
+template <typename T>
+inline T pow(T base, T exp) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::pow(base, exp);
+  } else {
+    uint64_t result = 1, b = static_cast<uint64_t>(base);
+    for (uint64_t e = static_cast<uint64_t>(exp); e; e >>= 1) {
+      if (e & 1) result *= b;
+      b *= b;
+    }
+    return static_cast<T>(result);
+  }
+}
+
+// max/min that return NaN when either operand is NaN (as PyTorch does).
+template <typename T>
+inline T max(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (std::isnan(b)) return b;
+  return a < b ? b : a;
+}
+
+template <typename T>
+inline T min(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (std::isnan(b)) return b;
+  return b < a ? b : a;
+}
+
+template <typename TensorT>
+std::string shape(const TensorT *t) {
+  std::string s = "[";
+  for (int d = 0; d < t->nDimension; d++) s += (d ? ", " : "") + std::to_string(t->size[d]);
+  return s + "]";
+}
+
+// Element-wise operands need the same number of elements (torch7's rule; shapes may differ).
+template <typename A, typename B>
+void checkSameCount(const char *op, A *a, const char *aName, B *b, int bArg, const char *bName) {
+  const int64_t na = numel(ref(a)), nb = numel(ref(b));
+  THArgCheck(na == nb, bArg,
+             "%s: %s %s (%lld elements) and %s %s (%lld elements) must have the same number of elements", op, aName,
+             shape(a).c_str(), (long long)na, bName, shape(b).c_str(), (long long)nb);
+}
+
+// Integer division, fmod and remainder raise on a zero divisor instead of trapping.
+template <typename TensorT>
+void checkNoZero(const char *op, TensorT *divisor, int arg, const char *name) {
+  using T = Elem<TensorT>;
+  if constexpr (std::is_integral_v<T>) {
+    auto anyZero = [](int acc, T x) { return acc | (x == 0); };
+    int zero = reduceAll(ref(divisor), 0, anyZero, [](int a, int b) { return a | b; });
+    THArgCheck(!zero, arg, "%s: integer division by zero (%s holds a zero)", op, name);
+  }
+}
+
+// Integers have no negative powers (PyTorch's rule).
+template <typename TensorT>
+void checkNoNegative(const char *op, TensorT *exponent, int arg, const char *name) {
+  using T = Elem<TensorT>;
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    auto anyNegative = [](int acc, T x) { return acc | (x < 0); };
+    int negative = reduceAll(ref(exponent), 0, anyNegative, [](int a, int b) { return a | b; });
+    THArgCheck(!negative, arg, "%s: integers to negative integer powers are not allowed (%s holds a negative value)",
+               op, name);
+  }
+}
+
+// r = f(a, b...) element by element; r takes a's shape (resizeNd keeps r's strides when
+// the shape is already right). The caller has checked every operand.
+template <typename F, typename R, typename A, typename... B>
+void map(F f, R *r, A *a, B *...b) {
+  Traits<Elem<R>>::resizeNd(r, a->nDimension, a->size, nullptr);
+  apply([&](Elem<R> &y, Elem<A> &x, Elem<B> &...z) { y = static_cast<Elem<R>>(f(x, z...)); }, ref(r), ref(a),
+        ref(b)...);
+}
+
+}  // namespace th::math
+
+#endif

@@ -1,0 +1,184 @@
+#ifndef TH_GENERIC_FILE
+#error "compile TH/THTensorMath.cpp instead"
+#endif
+
+void THTensor_(fill)(THTensor *r, scalar_t value) {
+  th::apply([value](scalar_t &y) { y = value; }, th::ref(r));
+}
+
+void THTensor_(zero)(THTensor *r) { THTensor_(fill)(r, 0); }
+
+/* r = t op value */
+
+void THTensor_(add)(THTensor *r, THTensor *t, scalar_t value) {
+  thm::map([value](scalar_t x) { return thm::add(x, value); }, r, t);
+}
+
+void THTensor_(sub)(THTensor *r, THTensor *t, scalar_t value) {
+  thm::map([value](scalar_t x) { return thm::sub(x, value); }, r, t);
+}
+
+void THTensor_(mul)(THTensor *r, THTensor *t, scalar_t value) {
+  thm::map([value](scalar_t x) { return thm::mul(x, value); }, r, t);
+}
+
+void THTensor_(div)(THTensor *r, THTensor *t, scalar_t value) {
+  THArgCheck(!TH_REAL_IS_INTEGRAL || value != 0, 3, "div: integer division by zero");
+  thm::map([value](scalar_t x) { return thm::div(x, value); }, r, t);
+}
+
+void THTensor_(fmod)(THTensor *r, THTensor *t, scalar_t value) {
+  THArgCheck(!TH_REAL_IS_INTEGRAL || value != 0, 3, "fmod: integer division by zero");
+  thm::map([value](scalar_t x) { return thm::fmod(x, value); }, r, t);
+}
+
+void THTensor_(remainder)(THTensor *r, THTensor *t, scalar_t value) {
+  THArgCheck(!TH_REAL_IS_INTEGRAL || value != 0, 3, "remainder: integer division by zero");
+  thm::map([value](scalar_t x) { return thm::remainder(x, value); }, r, t);
+}
+
+void THTensor_(pow)(THTensor *r, THTensor *t, scalar_t value) {
+  THArgCheck(!TH_REAL_IS_INTEGRAL || !(value < 0), 3, "pow: integers to negative integer powers are not allowed");
+  thm::map([value](scalar_t x) { return thm::pow(x, value); }, r, t);
+}
+
+void THTensor_(tpow)(THTensor *r, scalar_t value, THTensor *t) {
+  thm::checkNoNegative("tpow", t, 3, "t");
+  thm::map([value](scalar_t x) { return thm::pow(value, x); }, r, t);
+}
+
+void THTensor_(clamp)(THTensor *r, THTensor *t, scalar_t minValue, scalar_t maxValue) {
+  thm::map([minValue, maxValue](scalar_t x) { return x < minValue ? minValue : (x > maxValue ? maxValue : x); }, r, t);
+}
+
+void THTensor_(cmaxValue)(THTensor *r, THTensor *t, scalar_t value) {
+  thm::map([value](scalar_t x) { return thm::max(x, value); }, r, t);
+}
+
+void THTensor_(cminValue)(THTensor *r, THTensor *t, scalar_t value) {
+  thm::map([value](scalar_t x) { return thm::min(x, value); }, r, t);
+}
+
+/* r = t op src */
+
+void THTensor_(cadd)(THTensor *r, THTensor *t, scalar_t value, THTensor *src) {
+  thm::checkSameCount("cadd", t, "t", src, 4, "src");
+  thm::map([value](scalar_t x, scalar_t y) { return thm::add(x, thm::mul(value, y)); }, r, t, src);
+}
+
+void THTensor_(csub)(THTensor *r, THTensor *t, scalar_t value, THTensor *src) {
+  thm::checkSameCount("csub", t, "t", src, 4, "src");
+  thm::map([value](scalar_t x, scalar_t y) { return thm::sub(x, thm::mul(value, y)); }, r, t, src);
+}
+
+void THTensor_(cmul)(THTensor *r, THTensor *t, THTensor *src) {
+  thm::checkSameCount("cmul", t, "t", src, 3, "src");
+  thm::map([](scalar_t x, scalar_t y) { return thm::mul(x, y); }, r, t, src);
+}
+
+void THTensor_(cdiv)(THTensor *r, THTensor *t, THTensor *src) {
+  thm::checkSameCount("cdiv", t, "t", src, 3, "src");
+  thm::checkNoZero("cdiv", src, 3, "src");
+  thm::map([](scalar_t x, scalar_t y) { return thm::div(x, y); }, r, t, src);
+}
+
+void THTensor_(cpow)(THTensor *r, THTensor *t, THTensor *src) {
+  thm::checkSameCount("cpow", t, "t", src, 3, "src");
+  thm::checkNoNegative("cpow", src, 3, "src");
+  thm::map([](scalar_t x, scalar_t y) { return thm::pow(x, y); }, r, t, src);
+}
+
+void THTensor_(cfmod)(THTensor *r, THTensor *t, THTensor *src) {
+  thm::checkSameCount("cfmod", t, "t", src, 3, "src");
+  thm::checkNoZero("cfmod", src, 3, "src");
+  thm::map([](scalar_t x, scalar_t y) { return thm::fmod(x, y); }, r, t, src);
+}
+
+void THTensor_(cremainder)(THTensor *r, THTensor *t, THTensor *src) {
+  thm::checkSameCount("cremainder", t, "t", src, 3, "src");
+  thm::checkNoZero("cremainder", src, 3, "src");
+  thm::map([](scalar_t x, scalar_t y) { return thm::remainder(x, y); }, r, t, src);
+}
+
+void THTensor_(cmax)(THTensor *r, THTensor *t, THTensor *src) {
+  thm::checkSameCount("cmax", t, "t", src, 3, "src");
+  thm::map([](scalar_t x, scalar_t y) { return thm::max(x, y); }, r, t, src);
+}
+
+void THTensor_(cmin)(THTensor *r, THTensor *t, THTensor *src) {
+  thm::checkSameCount("cmin", t, "t", src, 3, "src");
+  thm::map([](scalar_t x, scalar_t y) { return thm::min(x, y); }, r, t, src);
+}
+
+void THTensor_(addcmul)(THTensor *r, THTensor *t, scalar_t value, THTensor *src1, THTensor *src2) {
+  thm::checkSameCount("addcmul", t, "t", src1, 4, "src1");
+  thm::checkSameCount("addcmul", t, "t", src2, 5, "src2");
+  thm::map([value](scalar_t x, scalar_t y, scalar_t z) { return thm::add(x, thm::mul(thm::mul(value, y), z)); }, r, t,
+           src1, src2);
+}
+
+/* t + value * src1 / src2, in that order (torch7), so integers divide the product. */
+void THTensor_(addcdiv)(THTensor *r, THTensor *t, scalar_t value, THTensor *src1, THTensor *src2) {
+  thm::checkSameCount("addcdiv", t, "t", src1, 4, "src1");
+  thm::checkSameCount("addcdiv", t, "t", src2, 5, "src2");
+  thm::checkNoZero("addcdiv", src2, 5, "src2");
+  thm::map([value](scalar_t x, scalar_t y, scalar_t z) { return thm::add(x, thm::div(thm::mul(value, y), z)); }, r, t,
+           src1, src2);
+}
+
+void THTensor_(sign)(THTensor *r, THTensor *t) {
+  thm::map([](scalar_t x) { return scalar_t((x > 0) - (x < 0)); }, r, t);
+}
+
+#if !defined(TH_REAL_IS_BYTE)
+void THTensor_(neg)(THTensor *r, THTensor *t) {
+  thm::map([](scalar_t x) { return thm::neg(x); }, r, t);
+}
+
+void THTensor_(abs)(THTensor *r, THTensor *t) {
+  thm::map([](scalar_t x) { return thm::abs(x); }, r, t);
+}
+#endif
+
+#if TH_REAL_IS_FLOATING
+void THTensor_(cinv)(THTensor *r, THTensor *t) {
+  thm::map([](scalar_t x) { return 1 / x; }, r, t);
+}
+
+void THTensor_(lerp)(THTensor *r, THTensor *a, THTensor *b, scalar_t weight) {
+  thm::checkSameCount("lerp", a, "a", b, 3, "b");
+  thm::map([weight](scalar_t x, scalar_t y) { return x + weight * (y - x); }, r, a, b);
+}
+
+void THTensor_(atan2)(THTensor *r, THTensor *tx, THTensor *ty) {
+  thm::checkSameCount("atan2", tx, "tx", ty, 3, "ty");
+  thm::map([](scalar_t x, scalar_t y) { return std::atan2(x, y); }, r, tx, ty);
+}
+
+/* One-argument functions of the C library, at the element's precision. */
+#define TH_MATH_UNARY(NAME, EXPR)                                \
+  void THTensor_(NAME)(THTensor * r, THTensor * t) {             \
+    thm::map([](scalar_t x) -> scalar_t { return EXPR; }, r, t); \
+  }
+TH_MATH_UNARY(exp, std::exp(x))
+TH_MATH_UNARY(log, std::log(x))
+TH_MATH_UNARY(log1p, std::log1p(x))
+TH_MATH_UNARY(sqrt, std::sqrt(x))
+TH_MATH_UNARY(rsqrt, 1 / std::sqrt(x))
+TH_MATH_UNARY(sigmoid, 1 / (1 + std::exp(-x)))
+TH_MATH_UNARY(tanh, std::tanh(x))
+TH_MATH_UNARY(sin, std::sin(x))
+TH_MATH_UNARY(cos, std::cos(x))
+TH_MATH_UNARY(tan, std::tan(x))
+TH_MATH_UNARY(asin, std::asin(x))
+TH_MATH_UNARY(acos, std::acos(x))
+TH_MATH_UNARY(atan, std::atan(x))
+TH_MATH_UNARY(sinh, std::sinh(x))
+TH_MATH_UNARY(cosh, std::cosh(x))
+TH_MATH_UNARY(floor, std::floor(x))
+TH_MATH_UNARY(ceil, std::ceil(x))
+TH_MATH_UNARY(round, std::round(x))
+TH_MATH_UNARY(trunc, std::trunc(x))
+TH_MATH_UNARY(frac, x - std::trunc(x))
+#undef TH_MATH_UNARY
+#endif
