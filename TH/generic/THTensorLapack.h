@@ -1,0 +1,38 @@
+#ifndef TH_GENERIC_FILE
+#error "include TH/THTensorLapack.h instead"
+#endif
+
+/* Solves a x = b for square a [n, n] and b [n, k] or [n]: rb = x [n, k], ra = the LU
+ * factors of a (unit lower L below the diagonal, U on and above it). */
+TH_API void THTensor_(gesv)(THTensor *rb, THTensor *ra, THTensor *b, THTensor *a);
+/* Least squares for a [m, n] of full rank and b [m, k] or [m]: rb = x [n, k] minimising
+ * |a x - b| (m >= n) or the minimum-norm solution of a x = b (m < n); ra = the QR (LQ)
+ * factors of a as LAPACK's gels leaves them. */
+TH_API void THTensor_(gels)(THTensor *rb, THTensor *ra, THTensor *b, THTensor *a);
+/* ra = the inverse of square a (LU factorization, then getri); torch.inverse. */
+TH_API void THTensor_(getri)(THTensor *ra, THTensor *a);
+/* Cholesky factor of symmetric positive definite a: uplo "U" gives upper U with
+ * a = U^T U, "L" lower L with a = L L^T; the other triangle of ra is zero. */
+TH_API void THTensor_(potrf)(THTensor *ra, THTensor *a, const char *uplo);
+/* Solves A x = b given the Cholesky factor a of A (as potrf returns it for uplo). */
+TH_API void THTensor_(potrs)(THTensor *rb, THTensor *b, THTensor *a, const char *uplo);
+/* ra = the inverse of A (full, symmetric) given the Cholesky factor a of A. */
+TH_API void THTensor_(potri)(THTensor *ra, THTensor *a, const char *uplo);
+/* Eigen-decomposition of symmetric a [n, n], reading the uplo triangle: re = eigenvalues [n]
+ * in ascending order; with jobz "V", rv = eigenvectors as columns [n, n] (with "N" rv is
+ * left as it is). */
+TH_API void THTensor_(syev)(THTensor *re, THTensor *rv, THTensor *a, const char *jobz, const char *uplo);
+/* Eigenvalues of square a: re [n, 2] holds real and imaginary parts; with jobvr "V", rv
+ * [n, n] holds right eigenvectors as columns, a complex pair as LAPACK packs it (real
+ * part in column j, imaginary part in column j+1). */
+TH_API void THTensor_(geev)(THTensor *re, THTensor *rv, THTensor *a, const char *jobvr);
+/* a [m, n] = ru diag(rs) rv^T with k = min(m, n) and rs [k] descending. jobu "S":
+ * ru [m, k], rv [n, k]; "A": ru [m, m], rv [n, n]; "N": only rs (ru, rv left as they are). */
+TH_API void THTensor_(gesvd)(THTensor *ru, THTensor *rs, THTensor *rv, THTensor *a, const char *jobu);
+/* a [m, n] = rq rr with k = min(m, n): rq [m, k] has orthonormal columns, rr [k, n] is
+ * upper triangular (geqrf, then orgqr). */
+TH_API void THTensor_(qr)(THTensor *rq, THTensor *rr, THTensor *a);
+/* LU factorization with partial pivoting of a [m, n]: ra = L and U as in gesv, rpivots =
+ * min(m, n) row interchanges, 1-based as LAPACK gives them whatever TH_INDEX_BASE (row i
+ * was swapped with row rpivots[i]). */
+TH_API void THTensor_(getrf)(THTensor *ra, struct THIntTensor *rpivots, THTensor *a);
