@@ -6,6 +6,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -135,10 +136,29 @@ struct Layout {
   std::vector<int64_t> stride[N];
 };
 
+// Note [Iteration order]: th::apply may visit dimensions in any order. It walks them
+// from the largest stride of the first operand (the result) to the smallest, so a result
+// that is a transposed view is still written sequentially; ties go to the next operands.
+// applyInOrder keeps row-major order for ops whose result depends on it (random fills).
 template <size_t N>
-Layout<N> collapse(int ndim, const int64_t *size, const int64_t *const *strides) {
+std::vector<int> strideOrder(int ndim, const int64_t *const *strides) {
+  std::vector<int> order(ndim);
+  for (int d = 0; d < ndim; d++) order[d] = d;
+  auto outer = [&](int a, int b) {  // true when a should be outside b
+    for (size_t k = 0; k < N; k++)
+      if (strides[k][a] != strides[k][b]) return strides[k][a] > strides[k][b];
+    return false;
+  };
+  for (int i = 1; i < ndim; i++)  // insertion sort: stable, and ndim is small
+    for (int j = i; j > 0 && outer(order[j], order[j - 1]); j--) std::swap(order[j], order[j - 1]);
+  return order;
+}
+
+template <size_t N>
+Layout<N> collapse(int ndim, const int64_t *size, const int64_t *const *strides, const int *order = nullptr) {
   Layout<N> out;
-  for (int d = 0; d < ndim; d++) {
+  for (int i = 0; i < ndim; i++) {
+    const int d = order ? order[i] : i;
     if (size[d] == 1) continue;
     if (!out.size.empty()) {
       bool mergeable = true;
@@ -188,6 +208,53 @@ void stridedRange(const Layout<sizeof...(T)> &L, int64_t begin, int64_t end, Op 
       index[d] = 0;
       index[d - 1]++;
       ((std::get<I>(ptr) += L.stride[I][d - 1]), ...);
+    }
+  }
+}
+
+// When an operand runs against the others in the two innermost dimensions (a transposed
+// input added into a contiguous result), square tiles keep both in cache. Work items
+// are blocks of rows; each walks its rows tile by tile.
+constexpr int64_t kTile = 32;
+
+template <size_t N>
+bool needsTiles(const Layout<N> &L) {
+  const size_t nd = L.size.size();
+  if (nd < 2 || L.size[nd - 1] < kTile || L.size[nd - 2] < kTile) return false;
+  for (size_t k = 0; k < N; k++)
+    if (L.stride[k][nd - 2] != 0 && L.stride[k][nd - 1] > L.stride[k][nd - 2]) return true;
+  return false;
+}
+
+template <size_t N>
+int64_t tileItems(const Layout<N> &L) {
+  const size_t nd = L.size.size();
+  int64_t items = (L.size[nd - 2] + kTile - 1) / kTile;
+  for (size_t d = 0; d + 2 < nd; d++) items *= L.size[d];
+  return items;
+}
+
+template <typename Op, typename... T, size_t... I>
+void tiledRange(const Layout<sizeof...(T)> &L, int64_t itemBegin, int64_t itemEnd, Op &op,
+                std::index_sequence<I...>, T *...base) {
+  const int nd = (int)L.size.size();
+  const int64_t rows = L.size[nd - 2], cols = L.size[nd - 1];
+  const int64_t rowBlocks = (rows + kTile - 1) / kTile;
+  const int64_t rowStride[] = {L.stride[I][nd - 2]...};
+  const int64_t colStride[] = {L.stride[I][nd - 1]...};
+  for (int64_t item = itemBegin; item < itemEnd; item++) {
+    std::tuple<T *...> ptr{base...};
+    int64_t rem = item / rowBlocks;
+    for (int d = nd - 3; d >= 0; d--) {
+      const int64_t idx = rem % L.size[d];
+      rem /= L.size[d];
+      ((std::get<I>(ptr) += idx * L.stride[I][d]), ...);
+    }
+    const int64_t r0 = (item % rowBlocks) * kTile, r1 = std::min(rows, r0 + kTile);
+    for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+      const int64_t c1 = std::min(cols, c0 + kTile);
+      for (int64_t i = r0; i < r1; i++)
+        for (int64_t j = c0; j < c1; j++) op(std::get<I>(ptr)[i * rowStride[I] + j * colStride[I]]...);
     }
   }
 }
@@ -244,20 +311,62 @@ void apply(Op &&op, TensorRef<T0> r0, TensorRef<T>... rs) {
     return;
   }
   bool same = true;
-  auto sameAs0 = [&](auto &r) {
+  [[maybe_unused]] auto sameAs0 = [&](auto &r) {
     if (r.ndim != r0.ndim) return false;
     for (int d = 0; d < r0.ndim; d++)
       if (r.size[d] != r0.size[d]) return false;
     return true;
   };
   ((same = same && sameAs0(rs)), ...);
-  (void)sameAs0;  // unused when there is one operand
   if (same) {
     const int64_t *strides[N] = {r0.stride, rs.stride...};
-    auto L = detail::collapse<N>(r0.ndim, r0.size, strides);
+    std::vector<int> order = detail::strideOrder<N>(r0.ndim, strides);
+    auto L = detail::collapse<N>(r0.ndim, r0.size, strides, order.data());
+    if (detail::needsTiles(L)) {
+      const int64_t items = detail::tileItems(L);
+      detail::parallelFor(items, TH_OMP_THRESHOLD * items / n, [&](int64_t begin, int64_t end) {
+        detail::tiledRange(L, begin, end, op, std::make_index_sequence<N>{}, r0.data, rs.data...);
+      });
+      return;
+    }
     detail::parallelFor(n, TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
       detail::stridedRange(L, begin, end, op, std::make_index_sequence<N>{}, r0.data, rs.data...);
     });
+    return;
+  }
+  detail::Cursor<T0> c0(r0);
+  std::tuple<detail::Cursor<T>...> cs{detail::Cursor<T>(rs)...};
+  for (int64_t i = 0; i < n; i++) {
+    std::apply([&](auto &...c) { op(c0.get(), c.get()...); }, cs);
+    c0.next();
+    std::apply([&](auto &...c) { (c.next(), ...); }, cs);
+  }
+}
+
+// Like apply, on one thread and in row-major order of the first operand's shape (see
+// Note [Iteration order]): for ops whose result depends on the order of the calls.
+template <typename Op, typename T0, typename... T>
+void applyInOrder(Op &&op, TensorRef<T0> r0, TensorRef<T>... rs) {
+  constexpr size_t N = 1 + sizeof...(T);
+  const int64_t n = numel(r0);
+  const int64_t counts[] = {numel(rs)...};
+  for (int64_t c : counts)
+    if (c != n) THError("element count mismatch in an element-wise operation: %lld vs %lld", (long long)n, (long long)c);
+  if (n == 0) return;
+  if (isContiguous(r0) && (isContiguous(rs) && ...)) {
+    for (int64_t i = 0; i < n; i++) op(r0.data[i], rs.data[i]...);
+    return;
+  }
+  [[maybe_unused]] auto sameAs0 = [&](auto &r) {
+    if (r.ndim != r0.ndim) return false;
+    for (int d = 0; d < r0.ndim; d++)
+      if (r.size[d] != r0.size[d]) return false;
+    return true;
+  };
+  if ((sameAs0(rs) && ...)) {
+    const int64_t *strides[N] = {r0.stride, rs.stride...};
+    auto L = detail::collapse<N>(r0.ndim, r0.size, strides);
+    detail::stridedRange(L, 0, n, op, std::make_index_sequence<N>{}, r0.data, rs.data...);
     return;
   }
   detail::Cursor<T0> c0(r0);
@@ -317,6 +426,25 @@ void applyDim(Op &&op, int dim, TensorRef<T0> r0, TensorRef<T>... rs) {
   }
 }
 
+namespace detail {
+// Eight independent accumulators: the additions of a sum no longer wait on each other,
+// which is what bounds a single-accumulator loop (floating-point adds are not reordered
+// by the compiler).
+template <typename Acc, typename T, typename Step, typename Combine>
+Acc reduceFlat(T *data, int64_t n, Acc init, Step &step, Combine &combine) {
+  constexpr int kLanes = 8;
+  Acc lane[kLanes];
+  for (int k = 0; k < kLanes; k++) lane[k] = init;
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; k++) lane[k] = step(lane[k], data[i + k]);
+  for (; i < n; i++) lane[0] = step(lane[0], data[i]);
+  Acc acc = lane[0];
+  for (int k = 1; k < kLanes; k++) acc = combine(acc, lane[k]);
+  return acc;
+}
+}  // namespace detail
+
 // Whole-tensor reduction: acc = step(acc, x) over every element, partial results of
 // threads merged with combine(acc, acc). Contiguous tensors run as a flat loop.
 template <typename Acc, typename T, typename Step, typename Combine>
@@ -325,20 +453,15 @@ Acc reduceAll(TensorRef<T> r, Acc init, Step step, Combine combine) {
   if (n == 0) return init;
   const int maxThreads = omp_get_max_threads();
   if (n <= TH_OMP_THRESHOLD || maxThreads == 1 || omp_in_parallel()) {
+    if (isContiguous(r)) return detail::reduceFlat(r.data, n, init, step, combine);
     Acc acc = init;
-    if (isContiguous(r)) {
-      for (int64_t i = 0; i < n; i++) acc = step(acc, r.data[i]);
-    } else {
-      apply([&](T &x) { acc = step(acc, x); }, r);
-    }
+    applyInOrder([&](T &x) { acc = step(acc, x); }, r);
     return acc;
   }
   std::vector<Acc> partial(maxThreads, init);
   if (isContiguous(r)) {
     detail::parallelFor(n, 0, [&](int64_t begin, int64_t end) {
-      Acc acc = init;
-      for (int64_t i = begin; i < end; i++) acc = step(acc, r.data[i]);
-      partial[omp_get_thread_num()] = acc;
+      partial[omp_get_thread_num()] = detail::reduceFlat(r.data + begin, end - begin, init, step, combine);
     });
   } else {
     const int64_t *strides[1] = {r.stride};

@@ -9,7 +9,7 @@ void THTensor_(random)(THTensor *self, THGenerator *gen) {
     modulus = (uint64_t(1) << std::numeric_limits<scalar_t>::digits) + 1;
   else
     modulus = uint64_t(std::numeric_limits<scalar_t>::max()) + 1;
-  applySerial([&](scalar_t &x) { x = (scalar_t)(THRandom_random(gen) % modulus); }, th::ref(self));
+  th::applyInOrder([&](scalar_t &x) { x = (scalar_t)(THRandom_random(gen) % modulus); }, th::ref(self));
 }
 
 void THTensor_(clampedRandom)(THTensor *self, THGenerator *gen, int64_t min, int64_t max) {
@@ -22,7 +22,7 @@ void THTensor_(clampedRandom)(THTensor *self, THGenerator *gen, int64_t min, int
   }
   const uint64_t range = (uint64_t)max - (uint64_t)min;
   const bool wide = range > 0xffffffffULL;
-  applySerial(
+  th::applyInOrder(
       [&](scalar_t &x) {
         uint64_t r = wide ? THRandom_random64(gen) : (uint64_t)THRandom_random(gen);
         x = (scalar_t)(int64_t)(r % range + (uint64_t)min);
@@ -37,12 +37,12 @@ void THTensor_(cappedRandom)(THTensor *self, THGenerator *gen, int64_t max) {
 
 void THTensor_(geometric)(THTensor *self, THGenerator *gen, double p) {
   THArgCheck(p > 0 && p < 1, 3, "geometric: p must be > 0 and < 1, got %g", p);
-  applySerial([&](scalar_t &x) { x = (scalar_t)THRandom_geometric(gen, p); }, th::ref(self));
+  th::applyInOrder([&](scalar_t &x) { x = (scalar_t)THRandom_geometric(gen, p); }, th::ref(self));
 }
 
 void THTensor_(bernoulli)(THTensor *self, THGenerator *gen, double p) {
   THArgCheck(p >= 0 && p <= 1, 3, "bernoulli: p must be >= 0 and <= 1, got %g", p);
-  applySerial([&](scalar_t &x) { x = (scalar_t)THRandom_bernoulli(gen, p); }, th::ref(self));
+  th::applyInOrder([&](scalar_t &x) { x = (scalar_t)THRandom_bernoulli(gen, p); }, th::ref(self));
 }
 
 void THTensor_(bernoulli_FloatTensor)(THTensor *self, THGenerator *gen, THFloatTensor *p) {
@@ -59,12 +59,12 @@ void THTensor_(bernoulli_Tensor)(THTensor *self, THGenerator *gen, THTensor *p) 
 
 void THTensor_(uniform)(THTensor *self, THGenerator *gen, double a, double b) {
   THArgCheck(a <= b, 4, "uniform: lower bound %g must not exceed upper bound %g", a, b);
-  applySerial([&](scalar_t &x) { x = (scalar_t)THRandom_uniform(gen, a, b); }, th::ref(self));
+  th::applyInOrder([&](scalar_t &x) { x = (scalar_t)THRandom_uniform(gen, a, b); }, th::ref(self));
 }
 
 void THTensor_(normal)(THTensor *self, THGenerator *gen, double mean, double stdv) {
   THArgCheck(stdv > 0, 4, "normal: standard deviation must be strictly positive, got %g", stdv);
-  applySerial([&](scalar_t &x) { x = (scalar_t)THRandom_normal(gen, mean, stdv); }, th::ref(self));
+  th::applyInOrder([&](scalar_t &x) { x = (scalar_t)THRandom_normal(gen, mean, stdv); }, th::ref(self));
 }
 
 static void THTensor_(checkStddevs)(THTensor *stddevs, int argNumber) {
@@ -79,14 +79,14 @@ void THTensor_(normal_means)(THTensor *self, THGenerator *gen, THTensor *means, 
   THArgCheck(means != nullptr, 3, "normal: means tensor is NULL");
   THArgCheck(stddev > 0, 4, "normal: standard deviation must be strictly positive, got %g", stddev);
   THTensor_(resizeAs)(self, means);
-  applySerial([&](scalar_t &x, scalar_t &m) { x = (scalar_t)THRandom_normal(gen, (double)m, stddev); },
+  th::applyInOrder([&](scalar_t &x, scalar_t &m) { x = (scalar_t)THRandom_normal(gen, (double)m, stddev); },
               th::ref(self), th::ref(means));
 }
 
 void THTensor_(normal_stddevs)(THTensor *self, THGenerator *gen, double mean, THTensor *stddevs) {
   THTensor_(checkStddevs)(stddevs, 4);
   THTensor_(resizeAs)(self, stddevs);
-  applySerial([&](scalar_t &x, scalar_t &s) { x = (scalar_t)THRandom_normal(gen, mean, (double)s); },
+  th::applyInOrder([&](scalar_t &x, scalar_t &s) { x = (scalar_t)THRandom_normal(gen, mean, (double)s); },
               th::ref(self), th::ref(stddevs));
 }
 
@@ -97,23 +97,23 @@ void THTensor_(normal_means_stddevs)(THTensor *self, THGenerator *gen, THTensor 
   THArgCheck(nm == ns, 4, "normal: %td means (sizes %s) but %td standard deviations", nm, THTensor_(sizeDesc)(means),
              ns);
   THTensor_(resizeAs)(self, means);
-  applySerial([&](scalar_t &x, scalar_t &m, scalar_t &s) { x = (scalar_t)THRandom_normal(gen, (double)m, (double)s); },
+  th::applyInOrder([&](scalar_t &x, scalar_t &m, scalar_t &s) { x = (scalar_t)THRandom_normal(gen, (double)m, (double)s); },
               th::ref(self), th::ref(means), th::ref(stddevs));
 }
 
 void THTensor_(exponential)(THTensor *self, THGenerator *gen, double lambda) {
   THArgCheck(lambda > 0, 3, "exponential: lambda must be strictly positive, got %g", lambda);
-  applySerial([&](scalar_t &x) { x = (scalar_t)THRandom_exponential(gen, lambda); }, th::ref(self));
+  th::applyInOrder([&](scalar_t &x) { x = (scalar_t)THRandom_exponential(gen, lambda); }, th::ref(self));
 }
 
 void THTensor_(cauchy)(THTensor *self, THGenerator *gen, double median, double sigma) {
   THArgCheck(sigma > 0, 4, "cauchy: sigma must be strictly positive, got %g", sigma);
-  applySerial([&](scalar_t &x) { x = (scalar_t)THRandom_cauchy(gen, median, sigma); }, th::ref(self));
+  th::applyInOrder([&](scalar_t &x) { x = (scalar_t)THRandom_cauchy(gen, median, sigma); }, th::ref(self));
 }
 
 void THTensor_(logNormal)(THTensor *self, THGenerator *gen, double mean, double stdv) {
   THArgCheck(stdv > 0, 4, "logNormal: standard deviation must be strictly positive, got %g", stdv);
-  applySerial([&](scalar_t &x) { x = (scalar_t)THRandom_logNormal(gen, mean, stdv); }, th::ref(self));
+  th::applyInOrder([&](scalar_t &x) { x = (scalar_t)THRandom_logNormal(gen, mean, stdv); }, th::ref(self));
 }
 
 void THTensor_(rand)(THTensor *r, THGenerator *gen, int nDimension, const int64_t *size) {

@@ -326,3 +326,34 @@ BOOST_AUTO_TEST_CASE(set_storage_and_views_of_storages) {
   BOOST_TEST(s->refcount == 1);
   THFloatStorage_free(s);
 }
+
+BOOST_AUTO_TEST_CASE(copy_mixed_layouts_3d) {
+  // a permuted 3-d source into a contiguous destination: apply walks it in tiles
+  const int64_t A = 3, B = 50, C = 40;
+  THDoubleTensor *src = THDoubleTensor_newWithSize3d(C, A, B);  // element (c, a, b) = 10000c + 100a + b
+  for (int64_t c = 0; c < C; c++)
+    for (int64_t a = 0; a < A; a++)
+      for (int64_t b = 0; b < B; b++) THDoubleTensor_set3d(src, c, a, b, 10000.0 * c + 100.0 * a + b);
+  int dims[3] = {1, 2, 0};  // view (a, b, c)
+  THDoubleTensor *view = THDoubleTensor_new();
+  THDoubleTensor_permute(view, src, dims);
+  THDoubleTensor *dst = THDoubleTensor_newWithSize3d(A, B, C);
+  THDoubleTensor_copy(dst, view);
+  bool ok = true;
+  const double *d = THDoubleTensor_data(dst);
+  for (int64_t a = 0; a < A; a++)
+    for (int64_t b = 0; b < B; b++)
+      for (int64_t c = 0; c < C; c++)
+        if (d[(a * B + b) * C + c] != 10000.0 * c + 100.0 * a + b) ok = false;
+  BOOST_TEST(ok);
+  // and back: a contiguous source into the permuted view
+  for (int64_t i = 0; i < A * B * C; i++) THDoubleTensor_data(src)[i] = 0;
+  THDoubleTensor_copy(view, dst);
+  ok = true;
+  for (int64_t c = 0; c < C; c++)
+    for (int64_t a = 0; a < A; a++)
+      for (int64_t b = 0; b < B; b++)
+        if (THDoubleTensor_get3d(src, c, a, b) != 10000.0 * c + 100.0 * a + b) ok = false;
+  BOOST_TEST(ok);
+  for (auto *x : {src, view, dst}) THDoubleTensor_free(x);
+}
