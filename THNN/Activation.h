@@ -1,0 +1,6 @@
+#ifndef THNN_ACTIVATION_H
+#define THNN_ACTIVATION_H
+
+#include "THNN/THNNGeneral.h"
+
+#endif

@@ -1,0 +1,6 @@
+#ifndef THNN_CRITERION_H
+#define THNN_CRITERION_H
+
+#include "THNN/THNNGeneral.h"
+
+#endif

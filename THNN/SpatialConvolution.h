@@ -1,0 +1,6 @@
+#ifndef THNN_SPATIALCONVOLUTION_H
+#define THNN_SPATIALCONVOLUTION_H
+
+#include "THNN/THNNGeneral.h"
+
+#endif

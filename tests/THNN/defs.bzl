@@ -1,0 +1,25 @@
+"""One Boost.Test binary per tests/THNN/test_*.cpp, linked with the THNN group it tests."""
+
+def thnn_tests():
+    for src in native.glob(["test_*.cpp"]):
+        name = src[:-len(".cpp")]
+        if name.startswith("test_index_"):
+            group = name[len("test_index_"):]
+            for base in ["0", "1"]:
+                native.cc_test(
+                    name = name + "_base" + base,
+                    srcs = [src, "thnn_test_util.hpp"],
+                    deps = ["//THNN:indexed_" + group + "_base" + base, "//THNN:headers", "@boost_test"],
+                    local_defines = ["TH_INDEX_BASE=" + base],
+                    copts = ["-Wall", "-Wno-unknown-pragmas"],
+                    size = "small",
+                )
+        else:
+            group = name[len("test_"):]
+            native.cc_test(
+                name = name,
+                srcs = [src, "thnn_test_util.hpp"],
+                deps = ["//THNN:" + group, "//THNN:headers", "@boost_test"],
+                copts = ["-Wall", "-Wno-unknown-pragmas"],
+                size = "small",
+            )
