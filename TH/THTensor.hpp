@@ -285,76 +285,29 @@ void callSlices(Op &op, const int64_t *dimSize, const int64_t *dimStride, std::i
 
 }  // namespace detail
 
-// Calls op(a0, a1, ...) on matching elements (by reference) of tensors with the same number
-// of elements. Same shapes are walked jointly with merged dimensions, OpenMP above
-// TH_OMP_THRESHOLD elements; all-contiguous operands run as one flat loop. Operands of
-// different shapes are each walked in row-major order (torch7's rule). The caller checks
-// sizes and element counts before it writes anything; apply asserts them once more.
+namespace detail {
+
+// The one element walker behind apply, applyInOrder and applyDim. Threads are used when
+// n exceeds threshold; inOrder keeps row-major order (no reordering, no tiles, no threads).
 template <typename Op, typename T0, typename... T>
-void apply(Op &&op, TensorRef<T0> r0, TensorRef<T>... rs) {
+void walk(Op &op, int64_t threshold, bool inOrder, TensorRef<T0> r0, TensorRef<T>... rs) {
   constexpr size_t N = 1 + sizeof...(T);
   const int64_t n = numel(r0);
   const int64_t counts[] = {numel(rs)...};
   for (int64_t c : counts)
     if (c != n) THError("element count mismatch in an element-wise operation: %lld vs %lld", (long long)n, (long long)c);
   if (n == 0) return;
+  if (inOrder) threshold = n;
   if (isContiguous(r0) && (isContiguous(rs) && ...)) {
     T0 *p0 = r0.data;
     std::tuple<T *...> ps{rs.data...};
-    detail::parallelFor(n, TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
+    parallelFor(n, threshold, [&](int64_t begin, int64_t end) {
       std::apply(
           [&](auto *...p) {
             for (int64_t i = begin; i < end; i++) op(p0[i], p[i]...);
           },
           ps);
     });
-    return;
-  }
-  bool same = true;
-  [[maybe_unused]] auto sameAs0 = [&](auto &r) {
-    if (r.ndim != r0.ndim) return false;
-    for (int d = 0; d < r0.ndim; d++)
-      if (r.size[d] != r0.size[d]) return false;
-    return true;
-  };
-  ((same = same && sameAs0(rs)), ...);
-  if (same) {
-    const int64_t *strides[N] = {r0.stride, rs.stride...};
-    std::vector<int> order = detail::strideOrder<N>(r0.ndim, strides);
-    auto L = detail::collapse<N>(r0.ndim, r0.size, strides, order.data());
-    if (detail::needsTiles(L)) {
-      const int64_t items = detail::tileItems(L);
-      detail::parallelFor(items, TH_OMP_THRESHOLD * items / n, [&](int64_t begin, int64_t end) {
-        detail::tiledRange(L, begin, end, op, std::make_index_sequence<N>{}, r0.data, rs.data...);
-      });
-      return;
-    }
-    detail::parallelFor(n, TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
-      detail::stridedRange(L, begin, end, op, std::make_index_sequence<N>{}, r0.data, rs.data...);
-    });
-    return;
-  }
-  detail::Cursor<T0> c0(r0);
-  std::tuple<detail::Cursor<T>...> cs{detail::Cursor<T>(rs)...};
-  for (int64_t i = 0; i < n; i++) {
-    std::apply([&](auto &...c) { op(c0.get(), c.get()...); }, cs);
-    c0.next();
-    std::apply([&](auto &...c) { (c.next(), ...); }, cs);
-  }
-}
-
-// Like apply, on one thread and in row-major order of the first operand's shape (see
-// Note [Iteration order]): for ops whose result depends on the order of the calls.
-template <typename Op, typename T0, typename... T>
-void applyInOrder(Op &&op, TensorRef<T0> r0, TensorRef<T>... rs) {
-  constexpr size_t N = 1 + sizeof...(T);
-  const int64_t n = numel(r0);
-  const int64_t counts[] = {numel(rs)...};
-  for (int64_t c : counts)
-    if (c != n) THError("element count mismatch in an element-wise operation: %lld vs %lld", (long long)n, (long long)c);
-  if (n == 0) return;
-  if (isContiguous(r0) && (isContiguous(rs) && ...)) {
-    for (int64_t i = 0; i < n; i++) op(r0.data[i], rs.data[i]...);
     return;
   }
   [[maybe_unused]] auto sameAs0 = [&](auto &r) {
@@ -365,17 +318,47 @@ void applyInOrder(Op &&op, TensorRef<T0> r0, TensorRef<T>... rs) {
   };
   if ((sameAs0(rs) && ...)) {
     const int64_t *strides[N] = {r0.stride, rs.stride...};
-    auto L = detail::collapse<N>(r0.ndim, r0.size, strides);
-    detail::stridedRange(L, 0, n, op, std::make_index_sequence<N>{}, r0.data, rs.data...);
+    std::vector<int> order;
+    if (!inOrder) order = strideOrder<N>(r0.ndim, strides);
+    auto L = collapse<N>(r0.ndim, r0.size, strides, inOrder ? nullptr : order.data());
+    if (!inOrder && needsTiles(L)) {
+      const int64_t items = tileItems(L);
+      parallelFor(items, threshold * items / n, [&](int64_t begin, int64_t end) {
+        tiledRange(L, begin, end, op, std::make_index_sequence<N>{}, r0.data, rs.data...);
+      });
+      return;
+    }
+    parallelFor(n, threshold, [&](int64_t begin, int64_t end) {
+      stridedRange(L, begin, end, op, std::make_index_sequence<N>{}, r0.data, rs.data...);
+    });
     return;
   }
-  detail::Cursor<T0> c0(r0);
-  std::tuple<detail::Cursor<T>...> cs{detail::Cursor<T>(rs)...};
+  Cursor<T0> c0(r0);
+  std::tuple<Cursor<T>...> cs{Cursor<T>(rs)...};
   for (int64_t i = 0; i < n; i++) {
     std::apply([&](auto &...c) { op(c0.get(), c.get()...); }, cs);
     c0.next();
     std::apply([&](auto &...c) { (c.next(), ...); }, cs);
   }
+}
+
+}  // namespace detail
+
+// Calls op(a0, a1, ...) on matching elements (by reference) of tensors with the same number
+// of elements. Same shapes are walked jointly with merged dimensions (see Note [Iteration
+// order]), OpenMP above TH_OMP_THRESHOLD elements; all-contiguous operands run as one flat
+// loop. Operands of different shapes are each walked in row-major order (torch7's rule).
+// The caller checks sizes before it writes anything; apply asserts the counts once more.
+template <typename Op, typename T0, typename... T>
+void apply(Op &&op, TensorRef<T0> r0, TensorRef<T>... rs) {
+  detail::walk(op, TH_OMP_THRESHOLD, false, r0, rs...);
+}
+
+// Like apply, on one thread and in row-major order of the first operand's shape: for ops
+// whose result depends on the order of the calls (random fills, order of selection).
+template <typename Op, typename T0, typename... T>
+void applyInOrder(Op &&op, TensorRef<T0> r0, TensorRef<T>... rs) {
+  detail::walk(op, 0, true, r0, rs...);
 }
 
 // Calls op(DimSlice a0, DimSlice a1, ...) once for every position of the other dimensions.
@@ -407,23 +390,11 @@ void applyDim(Op &&op, int dim, TensorRef<T0> r0, TensorRef<T>... rs) {
     for (int d = 0; d < nd; d++)
       if (sizes[j][d] != sizes[0][d])
         THError("size mismatch in dimension %d: %lld vs %lld", d, (long long)sizes[0][d], (long long)sizes[j][d]);
-  // Each slice does dimSize work: parallelise over slices only when the total is large.
-  int64_t slices = numel(r0);
-  int64_t threshold = dimSize[0] > 0 ? TH_OMP_THRESHOLD / dimSize[0] : TH_OMP_THRESHOLD;
   auto call = [&](T0 &a0, T &...as) {
     detail::callSlices(op, dimSize, dimStride, std::make_index_sequence<N>{}, &a0, &as...);
   };
-  if (slices <= threshold) {
-    detail::Cursor<T0> c0(r0);
-    std::tuple<detail::Cursor<T>...> cs{detail::Cursor<T>(rs)...};
-    for (int64_t i = 0; i < slices; i++) {
-      std::apply([&](auto &...c) { call(c0.get(), c.get()...); }, cs);
-      c0.next();
-      std::apply([&](auto &...c) { (c.next(), ...); }, cs);
-    }
-  } else {
-    apply(call, r0, rs...);
-  }
+  // each slice does dimSize work: threads pay off once slices * dimSize is large
+  detail::walk(call, TH_OMP_THRESHOLD / std::max<int64_t>(dimSize[0], 1), false, r0, rs...);
 }
 
 namespace detail {
