@@ -9,7 +9,7 @@ fixtures="$(cd .. && pwd)/shared/fixtures"
 [ -d "$fixtures" ] || { echo "test: $fixtures is missing (shared/ must sit beside the checkout)"; exit 1; }
 
 log=$(mktemp)
-bazel test //... --test_env=TH_FIXTURES_DIR="$fixtures" "$@" 2>&1 | tee "$log"
+bazel test //... --nocache_test_results --test_env=TH_FIXTURES_DIR="$fixtures" "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(grep -cE '^//[^ ]+ +(\(cached\) )?PASSED' "$log")
 failed=$(grep -cE '^//[^ ]+ +(\(cached\) )?(FAILED|TIMEOUT|NO STATUS|FAILED TO BUILD)' "$log")
