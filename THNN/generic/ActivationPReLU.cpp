@@ -1,0 +1,94 @@
+#ifndef TH_GENERIC_FILE
+#error "compile THNN/Activation.cpp instead"
+#endif
+
+/* The dimension of input that weight's slopes run along: -1 for one shared slope, else
+ * torch7's channel dimension (0 for 1-D and 3-D input, 1 for batched 2-D and 4-D), whose
+ * size must be weight's element count. */
+static int THNN_(preluChannelDim)(const char *fn, THTensor *input, THTensor *weight, int weightArg) {
+  const int64_t slopes = THTensor_(nElement)(weight);
+  THArgCheck(slopes >= 1, weightArg, "%s: weight of sizes %s holds no slope", fn, shape(weight).c_str());
+  if (slopes == 1) return -1;
+  const int nd = input->nDimension;
+  THArgCheck(nd >= 1 && nd <= 4, 2, "%s: %lld slopes (one per channel) need 1-D to 4-D input, got sizes %s", fn,
+             (long long)slopes, shape(input).c_str());
+  const int dim = nd % 2 == 1 ? 0 : 1;
+  THArgCheck(input->size[dim] == slopes, weightArg,
+             "%s: weight has %lld elements but input of sizes %s has %lld channels (dimension %d)", fn,
+             (long long)slopes, shape(input).c_str(), (long long)input->size[dim], dim);
+  return dim;
+}
+
+/* The contiguous weight w viewed with input's sizes, stride 0 but along the channel
+ * dimension, so that th::apply hands every element its slope. */
+static THTensor *THNN_(newSlopes)(THTensor *input, THTensor *w, int dim) {
+  std::vector<int64_t> stride(input->nDimension, 0);
+  if (dim >= 0) stride[dim] = 1;
+  return THTensor_(newWithStorage)(w->storage, w->storageOffset, input->nDimension, input->size, stride.data());
+}
+
+void THNN_(PReLU_updateOutput)(THNNState *, THTensor *input, THTensor *output, THTensor *weight) {
+  const int dim = THNN_(preluChannelDim)("PReLU_updateOutput", input, weight, 4);
+  auto w = th::own(THTensor_(newContiguous)(weight));
+  auto slopes = th::own(THNN_(newSlopes)(input, w.get(), dim));
+  THTensor_(resizeAs)(output, input);
+  th::apply([](scalar_t &y, scalar_t &x, scalar_t &a) { y = x > 0 ? x : a * x; }, th::ref(output), th::ref(input),
+            th::ref(slopes.get()));
+}
+
+void THNN_(PReLU_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                  THTensor *weight) {
+  checkSameCount("PReLU_updateGradInput", input, "input", gradOutput, 3, "gradOutput");
+  const int dim = THNN_(preluChannelDim)("PReLU_updateGradInput", input, weight, 5);
+  auto w = th::own(THTensor_(newContiguous)(weight));
+  auto slopes = th::own(THNN_(newSlopes)(input, w.get(), dim));
+  THTensor_(resizeAs)(gradInput, input);
+  th::apply([](scalar_t &gi, scalar_t &g, scalar_t &x, scalar_t &a) { gi = x > 0 ? g : a * g; }, th::ref(gradInput),
+            th::ref(gradOutput), th::ref(input), th::ref(slopes.get()));
+}
+
+/* Contiguous input is a run of lines of `line` elements, line l belonging to channel
+ * l % channels. Each thread sums a stretch of it into its own row of partial sums; the rows
+ * are added in thread order, so the result does not depend on timing. */
+void THNN_(PReLU_accGradParameters)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *,
+                                    THTensor *weight, THTensor *gradWeight, accreal scale) {
+  const char *fn = "PReLU_accGradParameters";
+  checkSameCount(fn, input, "input", gradOutput, 3, "gradOutput");
+  const int dim = THNN_(preluChannelDim)(fn, input, weight, 5);
+  const int64_t channels = THTensor_(nElement)(weight);
+  THArgCheck(THTensor_(nElement)(gradWeight) == channels, 6,
+             "%s: gradWeight of sizes %s must have as many elements as weight of sizes %s", fn,
+             shape(gradWeight).c_str(), shape(weight).c_str());
+  auto x = th::own(THTensor_(newContiguous)(input));
+  auto g = th::own(THTensor_(newContiguous)(gradOutput));
+  const scalar_t *xd = THTensor_(data)(x.get()), *gd = THTensor_(data)(g.get());
+  const int64_t n = THTensor_(nElement)(input);
+  int64_t line = 1;
+  for (int d = dim + 1; d < input->nDimension; d++) line *= input->size[d];
+
+  const int threads = n > TH_OMP_THRESHOLD && !omp_in_parallel() ? omp_get_max_threads() : 1;
+  std::vector<accreal> partial((size_t)threads * channels, 0);
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const int64_t chunk = (n + nt - 1) / nt;
+    const int64_t end = std::min(n, (t + 1) * chunk);
+    accreal *acc = &partial[(size_t)t * channels];
+    for (int64_t i = t * chunk; i < end;) {
+      const int64_t l = i / line, stop = std::min(end, (l + 1) * line);
+      accreal s = 0;
+      for (; i < stop; i++)
+        if (xd[i] <= 0) s += (accreal)xd[i] * gd[i];
+      acc[l % channels] += s;
+    }
+  }
+  int64_t c = 0;
+  th::applyInOrder(
+      [&](scalar_t &gw) {
+        accreal s = 0;
+        for (int t = 0; t < threads; t++) s += partial[(size_t)t * channels + c];
+        gw += (scalar_t)(scale * s);
+        c++;
+      },
+      th::ref(gradWeight));
+}

@@ -1,0 +1,88 @@
+#ifndef TH_GENERIC_FILE
+#error "compile THNN/Activation.cpp instead"
+#endif
+
+/* torch7's dimension of the classes: 1-D and 3-D (planes x h x w) input start with it,
+ * 2-D and 4-D carry a batch dimension first. */
+static int THNN_(softMaxDim)(const char *fn, THTensor *input) {
+  const int nd = input->nDimension;
+  THArgCheck(nd >= 1 && nd <= 4, 2, "%s: 1-D, 2-D, 3-D or 4-D input expected, got sizes %s", fn,
+             shape(input).c_str());
+  return nd % 2 == 1 ? 0 : 1;
+}
+
+/* A backward reads whole lines of gradOutput and output next to input's. */
+static void THNN_(checkSameShape)(const char *fn, THTensor *input, THTensor *t, int arg, const char *name) {
+  THArgCheck(THTensor_(isSameSizeAs)(input, t), arg, "%s: %s of sizes %s must have the sizes of input %s", fn, name,
+             shape(t).c_str(), shape(input).c_str());
+}
+
+void THNN_(SoftMax_updateOutput)(THNNState *, THTensor *input, THTensor *output) {
+  const int dim = THNN_(softMaxDim)("SoftMax_updateOutput", input);
+  THTensor_(resizeAs)(output, input);
+  // Each x is read before its y is written, so output may be input.
+  th::applyDim(
+      [](th::DimSlice<scalar_t> y, th::DimSlice<scalar_t> x) {
+        scalar_t max = -INFINITY;
+        for (int64_t i = 0; i < x.size; i++) max = std::max(max, x[i]);
+        accreal sum = 0;
+        for (int64_t i = 0; i < x.size; i++) {
+          y[i] = std::exp(x[i] - max);
+          sum += y[i];
+        }
+        const scalar_t inv = (scalar_t)(1 / sum);
+        for (int64_t i = 0; i < x.size; i++) y[i] *= inv;
+      },
+      dim, th::ref(output), th::ref(input));
+}
+
+/* dx_i = y_i (g_i - sum_j g_j y_j) */
+void THNN_(SoftMax_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                    THTensor *output) {
+  const char *fn = "SoftMax_updateGradInput";
+  const int dim = THNN_(softMaxDim)(fn, input);
+  THNN_(checkSameShape)(fn, input, gradOutput, 3, "gradOutput");
+  THNN_(checkSameShape)(fn, input, output, 5, "output");
+  THTensor_(resizeAs)(gradInput, input);
+  th::applyDim(
+      [](th::DimSlice<scalar_t> gi, th::DimSlice<scalar_t> g, th::DimSlice<scalar_t> y) {
+        accreal dot = 0;
+        for (int64_t i = 0; i < g.size; i++) dot += (accreal)g[i] * y[i];
+        const scalar_t d = (scalar_t)dot;
+        for (int64_t i = 0; i < g.size; i++) gi[i] = y[i] * (g[i] - d);
+      },
+      dim, th::ref(gradInput), th::ref(gradOutput), th::ref(output));
+}
+
+void THNN_(LogSoftMax_updateOutput)(THNNState *, THTensor *input, THTensor *output) {
+  const int dim = THNN_(softMaxDim)("LogSoftMax_updateOutput", input);
+  THTensor_(resizeAs)(output, input);
+  th::applyDim(
+      [](th::DimSlice<scalar_t> y, th::DimSlice<scalar_t> x) {
+        scalar_t max = -INFINITY;
+        for (int64_t i = 0; i < x.size; i++) max = std::max(max, x[i]);
+        accreal sum = 0;
+        for (int64_t i = 0; i < x.size; i++) sum += std::exp(x[i] - max);
+        const scalar_t logSum = max + (scalar_t)std::log(sum);
+        for (int64_t i = 0; i < x.size; i++) y[i] = x[i] - logSum;
+      },
+      dim, th::ref(output), th::ref(input));
+}
+
+/* dx_i = g_i - exp(y_i) sum_j g_j */
+void THNN_(LogSoftMax_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                       THTensor *output) {
+  const char *fn = "LogSoftMax_updateGradInput";
+  const int dim = THNN_(softMaxDim)(fn, input);
+  THNN_(checkSameShape)(fn, input, gradOutput, 3, "gradOutput");
+  THNN_(checkSameShape)(fn, input, output, 5, "output");
+  THTensor_(resizeAs)(gradInput, input);
+  th::applyDim(
+      [](th::DimSlice<scalar_t> gi, th::DimSlice<scalar_t> g, th::DimSlice<scalar_t> y) {
+        accreal sum = 0;
+        for (int64_t i = 0; i < g.size; i++) sum += g[i];
+        const scalar_t s = (scalar_t)sum;
+        for (int64_t i = 0; i < g.size; i++) gi[i] = g[i] - std::exp(y[i]) * s;
+      },
+      dim, th::ref(gradInput), th::ref(gradOutput), th::ref(output));
+}
