@@ -30,7 +30,7 @@ def th_tests():
         for base in bases:
             native.cc_test(
                 name = name + ("_base" + base if len(bases) > 1 else ""),
-                srcs = [src, "th_test_util.hpp"],
+                srcs = [src] + native.glob(["*.hpp"]),
                 deps = [d.replace("{base}", base) for d in deps] + ["@boost_test"],
                 local_defines = ["TH_INDEX_BASE=" + base],
                 copts = COPTS,

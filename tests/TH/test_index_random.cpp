@@ -13,39 +13,13 @@
 #include <sstream>
 #include <string>
 
+#include "rng_fixture.hpp"
 #include "th_test_util.hpp"
 
 using tht::fromValues;
 using tht::values;
 
 namespace {
-
-std::vector<double> fixture(const std::string &name) {
-  const char *dir = std::getenv("TH_FIXTURES_DIR");
-  BOOST_REQUIRE_MESSAGE(dir != nullptr, "TH_FIXTURES_DIR is not set: run with --test_env=TH_FIXTURES_DIR=<shared/fixtures>");
-  const std::string path = std::string(dir) + "/t7/rng.txt";
-  std::ifstream in(path);
-  BOOST_REQUIRE_MESSAGE(in.good(), "cannot read the torch7 fixture " << path);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    std::string key;
-    words >> key;
-    if (key != name) continue;
-    std::vector<double> v;
-    for (std::string w; words >> w;) v.push_back(std::strtod(w.c_str(), nullptr));
-    return v;
-  }
-  BOOST_FAIL("stream '" << name << "' is missing from " << path);
-  return {};
-}
-
-struct Gen {
-  THGenerator *g = THGenerator_new();
-  explicit Gen(uint64_t seed) { THRandom_manualSeed(g, seed); }
-  ~Gen() { THGenerator_free(g); }
-  operator THGenerator *() const { return g; }
-};
 
 void checkFrequency(double count, double n, double p) {
   BOOST_TEST(std::fabs(count / n - p) <= 5 * std::sqrt(p * (1 - p) / n), "frequency " << count / n << " expected " << p);

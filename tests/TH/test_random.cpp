@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "rng_fixture.hpp"
 #include "th_test_util.hpp"
 
 using tht::fromValues;
@@ -23,33 +24,6 @@ using tht::values;
 namespace {
 
 // rng.txt: one stream a line, "name v1 v2 ...", values printed with %.17g (exact).
-std::vector<double> fixture(const std::string &name) {
-  const char *dir = std::getenv("TH_FIXTURES_DIR");
-  BOOST_REQUIRE_MESSAGE(dir != nullptr, "TH_FIXTURES_DIR is not set: run with --test_env=TH_FIXTURES_DIR=<shared/fixtures>");
-  const std::string path = std::string(dir) + "/t7/rng.txt";
-  std::ifstream in(path);
-  BOOST_REQUIRE_MESSAGE(in.good(), "cannot read the torch7 fixture " << path);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    std::string key;
-    words >> key;
-    if (key != name) continue;
-    std::vector<double> v;
-    for (std::string w; words >> w;) v.push_back(std::strtod(w.c_str(), nullptr));
-    return v;
-  }
-  BOOST_FAIL("stream '" << name << "' is missing from " << path);
-  return {};
-}
-
-struct Gen {
-  THGenerator *g = THGenerator_new();
-  explicit Gen(uint64_t seed) { THRandom_manualSeed(g, seed); }
-  ~Gen() { THGenerator_free(g); }
-  operator THGenerator *() const { return g; }
-};
-
 void checkRelClose(const std::vector<double> &got, const std::vector<double> &want, double tol) {
   BOOST_REQUIRE_EQUAL(got.size(), want.size());
   for (size_t i = 0; i < got.size(); i++)

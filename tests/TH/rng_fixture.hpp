@@ -1,0 +1,47 @@
+// Shared by the random suites: the streams the original torch7 produced for seed 123
+// (fixtures/t7/rng.txt), and a generator owned for one test.
+#ifndef TH_RNG_FIXTURE_HPP
+#define TH_RNG_FIXTURE_HPP
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "TH/THRandom.h"
+
+namespace {
+
+std::vector<double> fixture(const std::string &name) {
+  const char *dir = std::getenv("TH_FIXTURES_DIR");
+  BOOST_REQUIRE_MESSAGE(dir != nullptr, "TH_FIXTURES_DIR is not set: run with --test_env=TH_FIXTURES_DIR=<shared/fixtures>");
+  const std::string path = std::string(dir) + "/t7/rng.txt";
+  std::ifstream in(path);
+  BOOST_REQUIRE_MESSAGE(in.good(), "cannot read the torch7 fixture " << path);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string key;
+    words >> key;
+    if (key != name) continue;
+    std::vector<double> v;
+    for (std::string w; words >> w;) v.push_back(std::strtod(w.c_str(), nullptr));
+    return v;
+  }
+  BOOST_FAIL("stream '" << name << "' is missing from " << path);
+  return {};
+}
+
+struct Gen {
+  THGenerator *g = THGenerator_new();
+  explicit Gen(uint64_t seed) { THRandom_manualSeed(g, seed); }
+  ~Gen() { THGenerator_free(g); }
+  operator THGenerator *() const { return g; }
+};
+
+}  // namespace
+
+#endif
