@@ -1,0 +1,18 @@
+// Linear, Bilinear and BatchNormalization for Float and Double (the index-taking kernels
+// of the group are in indexed/Linear.cpp).
+#include "THNN/Linear.h"
+
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "THNN/generic/LinearUtil.h"
+#include "TH/THTensor.hpp"
+
+using thnn::shape;
+
+#define TH_GENERIC_FILE "THNN/generic/Linear.cpp"
+#include "TH/THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "THNN/generic/LinearBatchNormalization.cpp"
+#include "TH/THGenerateFloatTypes.h"
