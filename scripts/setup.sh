@@ -6,7 +6,7 @@ set -euo pipefail
 APT_PACKAGES=(
   g++
   bazel-bootstrap bazel-platforms bazel-rules-java
-  libopenblas-dev libboost-test-dev
+  libopenblas-openmp-dev libboost-test-dev
 )
 
 missing=()

@@ -5,7 +5,8 @@ cc_library(
     name = "openblas",
     hdrs = glob(["include/*.h"]),
     includes = ["include"],
-    srcs = ["lib/libopenblas.so"],
+    # the SONAME file, so the binaries' runpath finds this build, not the system default
+    srcs = ["lib/libopenblas.so.0"],
     visibility = ["//visibility:public"],
 )
 """
@@ -37,13 +38,14 @@ symlink_repo = repository_rule(
 )
 
 def system_libs():
-    openblas_dir = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
-    openblas_inc = "/usr/include/x86_64-linux-gnu/openblas-pthread"
+    openblas_dir = "/usr/lib/x86_64-linux-gnu/openblas-openmp"
+    openblas_inc = "/usr/include/x86_64-linux-gnu/openblas-openmp"
     symlink_repo(
         name = "openblas",
-        package = "libopenblas-dev",
+        # the OpenMP build shares TH's OpenMP threads instead of spinning its own
+        package = "libopenblas-openmp-dev",
         links = {
-            "lib/libopenblas.so": openblas_dir + "/libopenblas.so",
+            "lib/libopenblas.so.0": openblas_dir + "/libopenblas.so.0",
             "include/cblas.h": openblas_inc + "/cblas.h",
             "include/openblas_config.h": openblas_inc + "/openblas_config.h",
         },
