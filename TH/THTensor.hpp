@@ -10,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -375,17 +376,30 @@ void applyDim(Op &&op, int dim, TensorRef<T0> r0, TensorRef<T>... rs) {
   THAssertMsg(dim >= 0 && dim < nd, "dimension %d out of range for a %d-dimensional tensor", dim, nd);
   std::vector<int64_t> sizes[N];
   int64_t dimSize[N], dimStride[N];
-  auto prepare = [&](size_t k, auto &r) {
+  // An operand of size 0 along dim has no element, and maybe no memory (null data): the
+  // walk binds its per-slice reference to a stand-in with zero strides instead, and op
+  // gets empty slices.
+  std::tuple<T0, T...> standIns{};
+  const std::vector<int64_t> zeroStrides(nd, 0);
+  auto prepare = [&](size_t k, auto &r, auto &standIn) {
     THAssertMsg(r.ndim == nd, "dimension count mismatch: %d vs %d", r.ndim, nd);
     sizes[k].assign(r.size, r.size + nd);
     dimSize[k] = r.size[dim];
     dimStride[k] = r.stride[dim];
     sizes[k][dim] = 1;
     r.size = sizes[k].data();
+    if (dimSize[k] == 0) {
+      r.data = &standIn;
+      r.stride = zeroStrides.data();
+    }
   };
-  prepare(0, r0);
-  size_t k = 1;
-  ((prepare(k++, rs)), ...);
+  std::apply(
+      [&](auto &s0, auto &...ss) {
+        prepare(0, r0, s0);
+        size_t k = 1;
+        ((prepare(k++, rs, ss)), ...);
+      },
+      standIns);
   for (size_t j = 1; j < N; j++)
     for (int d = 0; d < nd; d++)
       if (sizes[j][d] != sizes[0][d])

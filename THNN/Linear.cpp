@@ -9,7 +9,8 @@
 #include "THNN/generic/LinearUtil.h"
 #include "TH/THTensor.hpp"
 
-using thnn::shape;
+namespace linear = thnn::linear;
+using linear::shape;
 
 #define TH_GENERIC_FILE "THNN/generic/Linear.cpp"
 #include "TH/THGenerateFloatTypes.h"

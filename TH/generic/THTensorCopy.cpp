@@ -10,6 +10,7 @@ static void THTensor_(copyFrom)(THTensor *self, Src *src) {
   const ptrdiff_t srcN = th::numel(th::ref(src));
   if (n != srcN)
     THError("copy: the destination has %td elements and the source %td (sizes %s)", n, srcN, THTensor_(sizeDesc)(self));
+  if (n == 0) return;  // an empty tensor may have no memory: memmove must not see its null pointer
   if constexpr (std::is_same_v<SrcT, scalar_t>) {
     if ((void *)self == (void *)src) return;
     if (THTensor_(isContiguous)(self) && th::isContiguous(th::ref(src))) {

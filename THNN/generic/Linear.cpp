@@ -19,7 +19,7 @@ static void THNN_(Linear_checkInput)(const char *fn, THTensor *input, THTensor *
 static void THNN_(Linear_checkGradOutput)(const char *fn, THTensor *input, THTensor *gradOutput,
                                           int64_t outputSize) {
   const bool ok = input->nDimension == 1
-                      ? thnn::isVectorOf(gradOutput, outputSize)
+                      ? linear::isVectorOf(gradOutput, outputSize)
                       : gradOutput->nDimension == 2 && gradOutput->size[0] == input->size[0] &&
                             gradOutput->size[1] == outputSize;
   THArgCheck(ok, 3, "%s: gradOutput %s does not match input %s and outputSize %lld", fn, shape(gradOutput).c_str(),
@@ -37,7 +37,7 @@ void THNN_(Linear_updateOutput)(THNNState *state, THTensor *input, THTensor *out
   const char *fn = "Linear_updateOutput";
   THNN_(Linear_checkInput)(fn, input, weight, 4);
   const int64_t outputSize = weight->size[0];
-  THArgCheck(!bias || thnn::isVectorOf(bias, outputSize), 5, "%s: bias must be [%lld], got %s", fn,
+  THArgCheck(!bias || linear::isVectorOf(bias, outputSize), 5, "%s: bias must be [%lld], got %s", fn,
              (long long)outputSize, shape(bias).c_str());
   const bool batched = input->nDimension == 2;
   THArgCheck(!(batched && bias) || addBuffer, 6, "%s: addBuffer is needed to add the bias to a batch", fn);
@@ -79,7 +79,7 @@ void THNN_(Linear_accGradParameters)(THNNState *state, THTensor *input, THTensor
   THArgCheck(THTensor_(isSameSizeAs)(gradWeight, weight), 7, "%s: gradWeight %s must have weight's size %s", fn,
              shape(gradWeight).c_str(), shape(weight).c_str());
   const bool withBias = bias && gradBias;
-  THArgCheck(!withBias || thnn::isVectorOf(gradBias, outputSize), 8, "%s: gradBias must be [%lld], got %s", fn,
+  THArgCheck(!withBias || linear::isVectorOf(gradBias, outputSize), 8, "%s: gradBias must be [%lld], got %s", fn,
              (long long)outputSize, shape(gradBias).c_str());
   const bool batched = input->nDimension == 2;
   THArgCheck(!(batched && withBias) || addBuffer, 9, "%s: addBuffer is needed to sum a batch's bias gradient", fn);
@@ -119,7 +119,7 @@ static void THNN_(Bilinear_checkInputs)(const char *fn, THTensor *input1, THTens
 static void THNN_(Bilinear_checkGradOutput)(const char *fn, THTensor *input1, THTensor *gradOutput,
                                             int64_t outputSize) {
   const bool ok = input1->nDimension == 1
-                      ? thnn::isVectorOf(gradOutput, outputSize)
+                      ? linear::isVectorOf(gradOutput, outputSize)
                       : gradOutput->nDimension == 2 && gradOutput->size[0] == input1->size[0] &&
                             gradOutput->size[1] == outputSize;
   THArgCheck(ok, 4, "%s: gradOutput %s does not match input1 %s and outputSize %lld", fn, shape(gradOutput).c_str(),
@@ -136,7 +136,7 @@ static THTensor *THNN_(Bilinear_batchView)(THTensor *t) {
 // buffer = diag(gradOutput[:, k]) x: x's rows scaled by their sample's gradient for output k.
 static void THNN_(Bilinear_scaleRows)(THTensor *buffer, THTensor *x, THTensor *gradOutput, int64_t k) {
   THTensor_(resize2d)(buffer, x->size[0], x->size[1]);
-  const auto b = thnn::mat(buffer), xm = thnn::mat(x), g = thnn::mat(gradOutput);
+  const auto b = linear::mat(buffer), xm = linear::mat(x), g = linear::mat(gradOutput);
   for (int64_t i = 0; i < xm.rows; i++)
     for (int64_t j = 0; j < xm.cols; j++) b(i, j) = g(i, k) * xm(i, j);
 }
@@ -146,7 +146,7 @@ void THNN_(Bilinear_updateOutput)(THNNState *state, THTensor *input1, THTensor *
   const char *fn = "Bilinear_updateOutput";
   THNN_(Bilinear_checkInputs)(fn, input1, input2, weight, 5);
   const int64_t outputSize = weight->size[0];
-  THArgCheck(!bias || thnn::isVectorOf(bias, outputSize), 6, "%s: bias must be [%lld], got %s", fn,
+  THArgCheck(!bias || linear::isVectorOf(bias, outputSize), 6, "%s: bias must be [%lld], got %s", fn,
              (long long)outputSize, shape(bias).c_str());
   THArgCheck(buffer != nullptr, 7, "%s: buffer must not be NULL", fn);
 
@@ -157,14 +157,14 @@ void THNN_(Bilinear_updateOutput)(THNNState *state, THTensor *input1, THTensor *
     THTensor_(resize1d)(output, outputSize);
   else
     THTensor_(resize2d)(output, batch, outputSize);
-  const auto out = thnn::mat(output), x2m = thnn::mat(x2.get());
+  const auto out = linear::mat(output), x2m = linear::mat(x2.get());
   auto weightK = th::own(THTensor_(new)());
   for (int64_t k = 0; k < outputSize; k++) {
     // row b of buffer is input1[b] weight[k]; its dot product with input2[b] is output[b][k]
     THTensor_(select)(weightK.get(), weight, 0, k);
     THTensor_(mm)(buffer, x1.get(), weightK.get());
-    const auto buf = thnn::mat(buffer);
-    const accreal b = bias ? (accreal)thnn::vec(bias)[k] : 0;
+    const auto buf = linear::mat(buffer);
+    const accreal b = bias ? (accreal)linear::vec(bias)[k] : 0;
     for (int64_t i = 0; i < batch; i++) {
       accreal sum = b;
       for (int64_t j = 0; j < x2m.cols; j++) sum += (accreal)buf(i, j) * x2m(i, j);
@@ -218,7 +218,7 @@ void THNN_(Bilinear_accGradParameters)(THNNState *state, THTensor *input1, THTen
   THNN_(Bilinear_checkInputs)(fn, input1, input2, gradWeight, 5);
   const int64_t outputSize = gradWeight->size[0];
   THNN_(Bilinear_checkGradOutput)(fn, input1, gradOutput, outputSize);
-  THArgCheck(!gradBias || thnn::isVectorOf(gradBias, outputSize), 6, "%s: gradBias must be [%lld], got %s", fn,
+  THArgCheck(!gradBias || linear::isVectorOf(gradBias, outputSize), 6, "%s: gradBias must be [%lld], got %s", fn,
              (long long)outputSize, shape(gradBias).c_str());
   THArgCheck(buffer != nullptr, 7, "%s: buffer must not be NULL", fn);
 
@@ -235,8 +235,8 @@ void THNN_(Bilinear_accGradParameters)(THNNState *state, THTensor *input1, THTen
     THTensor_(addmm)(gradWeightK.get(), 1, gradWeightK.get(), (scalar_t)scale, bufferT.get(), x2.get());
   }
   if (gradBias) {
-    const auto gm = thnn::mat(g.get());
-    const auto gb = thnn::vec(gradBias);
+    const auto gm = linear::mat(g.get());
+    const auto gb = linear::vec(gradBias);
     for (int64_t k = 0; k < outputSize; k++) {
       accreal sum = 0;
       for (int64_t i = 0; i < gm.rows; i++) sum += gm(i, k);

@@ -10,7 +10,7 @@
 static void THNN_(BatchNormalization_checkChannels)(const char *fn, const char *name, THTensor *t, int argNumber,
                                                     int64_t channels, bool optional) {
   THArgCheck(t || optional, argNumber, "%s: %s must not be NULL", fn, name);
-  THArgCheck(!t || thnn::numel(t) == channels, argNumber, "%s: %s must have %lld elements (one per channel), got %s",
+  THArgCheck(!t || linear::numel(t) == channels, argNumber, "%s: %s must have %lld elements (one per channel), got %s",
              fn, name, (long long)channels, shape(t).c_str());
 }
 
@@ -63,9 +63,9 @@ void THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, T
     for (auto &v : invstd) v = 1 / std::sqrt(v + eps);
   }
 
-  auto in = thnn::contiguous(input);
+  auto in = linear::contiguous(input);
   THTensor_(resizeAs)(output, input);
-  thnn::ContiguousResult<THTensor> result(output);
+  linear::ContiguousResult<THTensor> result(output);
   const scalar_t *x = THTensor_(data)(in.get());
   scalar_t *y = result.data();
 #pragma omp parallel for if (N * C * S > TH_OMP_THRESHOLD)
@@ -146,12 +146,12 @@ void THNN_(BatchNormalization_backward)(THNNState *state, THTensor *input, THTen
     for (auto &v : invstd) v = 1 / std::sqrt(v + eps);
   }
 
-  auto in = thnn::contiguous(input);
-  auto gradOut = thnn::contiguous(gradOutput);
+  auto in = linear::contiguous(input);
+  auto gradOut = linear::contiguous(gradOutput);
   const scalar_t *x = THTensor_(data)(in.get());
   const scalar_t *g = THTensor_(data)(gradOut.get());
   scalar_t *gi = nullptr;
-  std::optional<thnn::ContiguousResult<THTensor>> result;
+  std::optional<linear::ContiguousResult<THTensor>> result;
   if (gradInput) {
     THTensor_(resizeAs)(gradInput, input);
     result.emplace(gradInput);

@@ -29,7 +29,7 @@ static void THNN_(IndexLinear_checkValues)(const char *fn, THLongTensor *keys, T
 static void THNN_(IndexLinear_checkGradOutput)(const char *fn, THTensor *gradOutput, int64_t batch,
                                                int64_t outputSize) {
   const bool ok = (gradOutput->nDimension == 2 && gradOutput->size[0] == batch && gradOutput->size[1] == outputSize) ||
-                  (batch == 1 && thnn::isVectorOf(gradOutput, outputSize));
+                  (batch == 1 && linear::isVectorOf(gradOutput, outputSize));
   THArgCheck(ok, 7, "%s: gradOutput must be [%lld, %lld], got %s", fn, (long long)batch, (long long)outputSize,
              shape(gradOutput).c_str());
 }
@@ -37,8 +37,8 @@ static void THNN_(IndexLinear_checkGradOutput)(const char *fn, THTensor *gradOut
 // One feature's SGD step on weight row r (see Note [IndexLinear normalisation]): the
 // weights shrink by weightDecay and move by -learningRate gradScale grad; normalising, both
 // are scaled by column 2 and the shift moves by -learningRate shiftScale (shiftGrad . weights).
-static void THNN_(IndexLinear_step)(const thnn::Mat<scalar_t> &w, int64_t r, int64_t outputSize, bool normalised,
-                                    thnn::Vec<scalar_t> shiftGrad, accreal shiftScale, thnn::Vec<scalar_t> grad,
+static void THNN_(IndexLinear_step)(const linear::Mat<scalar_t> &w, int64_t r, int64_t outputSize, bool normalised,
+                                    linear::Vec<scalar_t> shiftGrad, accreal shiftScale, linear::Vec<scalar_t> grad,
                                     accreal gradScale, accreal learningRate, accreal weightDecay) {
   const int64_t first = normalised ? 4 : 0;
   accreal rate = learningRate, decay = weightDecay;
@@ -67,14 +67,14 @@ void THNN_(IndexLinear_updateOutput)(THNNState *state, THLongTensor *keys, int64
   const int64_t nSamples = (int64_t)batch.start.size() - 1, nKeys = (int64_t)batch.rows.size();
   const int64_t outputSize = bias->size[0];
 
-  auto vals = thnn::contiguous(values);
+  auto vals = linear::contiguous(values);
   scalar_t *v = THTensor_(data)(vals.get());
-  const auto w = thnn::mat(weight);
-  const auto b = thnn::vec(bias);
-  thnn::Vec<scalar_t> x{v, 1};
+  const auto w = linear::mat(weight);
+  const auto b = linear::vec(bias);
+  linear::Vec<scalar_t> x{v, 1};
   if (normalised) {
     THTensor_(resize1d)(normalizedValues, nKeys);
-    x = thnn::vec(normalizedValues);
+    x = linear::vec(normalizedValues);
     auto normalise = [&](int64_t i) {
       const int64_t r = batch.rows[i];
       const scalar_t a = std::fabs(v[i]);
@@ -96,7 +96,7 @@ void THNN_(IndexLinear_updateOutput)(THNNState *state, THLongTensor *keys, int64
     }
   }
   THTensor_(resize2d)(output, nSamples, outputSize);
-  const auto out = thnn::mat(output);
+  const auto out = linear::mat(output);
   const int64_t first = normalised ? 4 : 0;
 #pragma omp parallel for if ((nKeys + nSamples) * outputSize > TH_OMP_THRESHOLD)
   for (int64_t j = 0; j < nSamples; j++) {
@@ -114,17 +114,17 @@ void THNN_(IndexLinear_accGradParameters)(THNNState *state, THLongTensor *keys, 
   const char *fn = "IndexLinear_accGradParameters";
   const bool normalised = THNN_(IndexLinear_checkParameters)(fn, weight, 10, bias, 11);
   const int64_t outputSize = bias->size[0];
-  THArgCheck(thnn::isVectorOf(gradBias, outputSize), 9, "%s: gradBias must be [%lld], got %s", fn,
+  THArgCheck(linear::isVectorOf(gradBias, outputSize), 9, "%s: gradBias must be [%lld], got %s", fn,
              (long long)outputSize, shape(gradBias).c_str());
   const IndexBatch batch = indexBatch(fn, keys, keysOffset, sizes, cumSumSizes, weight->size[0]);
   THNN_(IndexLinear_checkValues)(fn, keys, values);
   const int64_t nSamples = (int64_t)batch.start.size() - 1, nKeys = (int64_t)batch.rows.size();
   THNN_(IndexLinear_checkGradOutput)(fn, gradOutput, nSamples, outputSize);
 
-  const auto x = thnn::vec(values);
-  const auto g = thnn::mat(gradOutput);
+  const auto x = linear::vec(values);
+  const auto g = linear::mat(gradOutput);
   THTensor_(resize2d)(gradWeight, nKeys, normalised ? 2 * outputSize : outputSize);
-  const auto gw = thnn::mat(gradWeight);
+  const auto gw = linear::mat(gradWeight);
   const int64_t first = normalised ? outputSize : 0;
 #pragma omp parallel for if (nKeys * outputSize > TH_OMP_THRESHOLD)
   for (int64_t j = 0; j < nSamples; j++)
@@ -135,7 +135,7 @@ void THNN_(IndexLinear_accGradParameters)(THNNState *state, THLongTensor *keys, 
         gw(i, first + k) = s * g(j, k);
       }
     }
-  const auto gb = thnn::vec(gradBias);
+  const auto gb = linear::vec(gradBias);
   for (int64_t k = 0; k < outputSize; k++) {
     accreal sum = 0;
     for (int64_t j = 0; j < nSamples; j++) sum += g(j, k);
@@ -150,7 +150,7 @@ void THNN_(IndexLinear_updateParameters)(THNNState *state, THTensor *gradWeight,
   const char *fn = "IndexLinear_updateParameters";
   const bool normalised = THNN_(IndexLinear_checkParameters)(fn, weight, 4, bias, 5);
   const int64_t outputSize = bias->size[0];
-  THArgCheck(thnn::isVectorOf(gradBias, outputSize), 3, "%s: gradBias must be [%lld], got %s", fn,
+  THArgCheck(linear::isVectorOf(gradBias, outputSize), 3, "%s: gradBias must be [%lld], got %s", fn,
              (long long)outputSize, shape(gradBias).c_str());
   const std::vector<int64_t> rows = keyRows(fn, runningKeys, 6, keysOffset, weight->size[0]);
   const int64_t nKeys = (int64_t)rows.size(), width = normalised ? 2 * outputSize : outputSize;
@@ -159,10 +159,10 @@ void THNN_(IndexLinear_updateParameters)(THNNState *state, THTensor *gradWeight,
              (long long)nKeys, shape(gradWeight).c_str());
 
   THTensor_(cadd)(bias, bias, (scalar_t)-learningRate, gradBias);
-  const auto w = thnn::mat(weight), gw = thnn::mat(gradWeight);
+  const auto w = linear::mat(weight), gw = linear::mat(gradWeight);
   // rows may repeat: one thread, in order
   for (int64_t i = 0; i < nKeys; i++) {
-    const thnn::Vec<scalar_t> shiftGrad{&gw(i, 0), gw.s1}, grad{&gw(i, width - outputSize), gw.s1};
+    const linear::Vec<scalar_t> shiftGrad{&gw(i, 0), gw.s1}, grad{&gw(i, width - outputSize), gw.s1};
     THNN_(IndexLinear_step)(w, rows[i], outputSize, normalised, shiftGrad, 1, grad, 1, learningRate, weightDecay);
   }
 }
@@ -179,12 +179,12 @@ void THNN_(IndexLinear_accUpdateGradParameters)(THNNState *state, THLongTensor *
   const int64_t nSamples = (int64_t)batch.start.size() - 1;
   THNN_(IndexLinear_checkGradOutput)(fn, gradOutput, nSamples, outputSize);
 
-  const auto x = thnn::vec(values);
-  const auto g = thnn::mat(gradOutput), w = thnn::mat(weight);
-  const auto b = thnn::vec(bias);
+  const auto x = linear::vec(values);
+  const auto g = linear::mat(gradOutput), w = linear::mat(weight);
+  const auto b = linear::vec(bias);
   // rows may repeat: one thread, in order
   for (int64_t j = 0; j < nSamples; j++) {
-    const thnn::Vec<scalar_t> gj{&g(j, 0), g.s1};
+    const linear::Vec<scalar_t> gj{&g(j, 0), g.s1};
     for (int64_t k = 0; k < outputSize; k++) b[k] -= (scalar_t)(scale * gj[k]);
     for (int64_t i = batch.start[j]; i < batch.start[j + 1]; i++)
       THNN_(IndexLinear_step)(w, batch.rows[i], outputSize, normalised, gj, scale, gj, scale * x[i], 1, weightDecay);

@@ -13,9 +13,9 @@ void THNN_(LookupTable_updateOutput)(THNNState *state, THLongTensor *input, THTe
   std::vector<int64_t> size(input->size, input->size + input->nDimension);
   size.push_back(dim);
   THTensor_(resizeNd)(output, (int)size.size(), size.data(), nullptr);
-  thnn::ContiguousResult<THTensor> result(output);
+  linear::ContiguousResult<THTensor> result(output);
   scalar_t *out = result.data();
-  const auto w = thnn::mat(weight);
+  const auto w = linear::mat(weight);
 #pragma omp parallel for if (n * dim > TH_OMP_THRESHOLD)
   for (int64_t i = 0; i < n; i++)
     for (int64_t j = 0; j < dim; j++) out[i * dim + j] = w(rows[i], j);
@@ -32,7 +32,7 @@ void THNN_(LookupTable_accGradParameters)(THNNState *state, THLongTensor *input,
   const int64_t nIndex = gradWeight->size[0], dim = gradWeight->size[1];
   const std::vector<int64_t> rows = rowsOf(fn, "index", input, nIndex);
   const int64_t n = (int64_t)rows.size();
-  THArgCheck(thnn::numel(gradOutput) == n * dim, 3, "%s: gradOutput %s must have %lld x %lld elements for input %s",
+  THArgCheck(linear::numel(gradOutput) == n * dim, 3, "%s: gradOutput %s must have %lld x %lld elements for input %s",
              fn, shape(gradOutput).c_str(), (long long)n, (long long)dim, shape(input).c_str());
   THArgCheck(!scaleGradByFreq || count, 5, "%s: count must not be NULL with scaleGradByFreq", fn);
 
@@ -41,12 +41,12 @@ void THNN_(LookupTable_accGradParameters)(THNNState *state, THLongTensor *input,
     freq.assign(nIndex, 0);
     for (int64_t r : rows) freq[r]++;
     THIntTensor_resize1d(count, nIndex);
-    const auto c = thnn::vec(count);
+    const auto c = linear::vec(count);
     for (int64_t r = 0; r < nIndex; r++) c[r] = (int)freq[r];
   }
-  auto go = thnn::contiguous(gradOutput);
+  auto go = linear::contiguous(gradOutput);
   const scalar_t *g = THTensor_(data)(go.get());
-  const auto gw = thnn::mat(gradWeight);
+  const auto gw = linear::mat(gradWeight);
   const int64_t paddingRow = (int64_t)paddingValue - TH_INDEX_BASE;
   // Each thread owns a range of rows and walks the whole input, so the sum of every row
   // is taken in input order, however many threads there are.
@@ -75,7 +75,7 @@ void THNN_(LookupTable_renorm)(THNNState *state, THLongTensor *idx, THTensor *we
   std::sort(rows.begin(), rows.end());
   rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
 
-  const auto w = thnn::mat(weight);
+  const auto w = linear::mat(weight);
   const int64_t n = (int64_t)rows.size(), dim = weight->size[1];
 #pragma omp parallel for if (n * dim > TH_OMP_THRESHOLD)
   for (int64_t i = 0; i < n; i++) {

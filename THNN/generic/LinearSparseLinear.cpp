@@ -14,7 +14,7 @@ static THNN_(SparseEntries) THNN_(SparseLinear_entries)(const char *fn, THTensor
                                                           int64_t nSamples, int64_t nFeatures) {
   THArgCheck(input->nDimension == 2 && input->size[1] == 3, argNumber,
              "%s: input must be [nnz, 3] (sample id, feature id, value), got %s", fn, shape(input).c_str());
-  const auto m = thnn::mat(input);
+  const auto m = linear::mat(input);
   THNN_(SparseEntries) entries;
   for (int64_t i = 0; i < m.rows; i++) {
     const int64_t sample = nSamples < 0 ? 0 : sparseId(fn, "sample id", m(i, 0), nSamples);
@@ -48,7 +48,7 @@ static void THNN_(SparseLinear_checkParameters)(const char *fn, THTensor *weight
                                                 const char *biasName = "bias") {
   THArgCheck(weight->nDimension == 2, weightArg, "%s: %s must be [outputSize, inputSize], got %s", fn, weightName,
              shape(weight).c_str());
-  THArgCheck(bias && thnn::isVectorOf(bias, weight->size[0]), biasArg, "%s: %s must be [%lld], got %s", fn, biasName,
+  THArgCheck(bias && linear::isVectorOf(bias, weight->size[0]), biasArg, "%s: %s must be [%lld], got %s", fn, biasName,
              (long long)weight->size[0], bias ? shape(bias).c_str() : "NULL");
 }
 
@@ -58,8 +58,8 @@ static void THNN_(SparseLinear_forward)(const THNN_(SparseEntries) &entries, THT
                                         THTensor *bias) {
   const int64_t batch = output->size[0], outputSize = output->size[1];
   const Groups bySample = groupBy((int64_t)entries.size(), batch, [&](int64_t i) { return entries[i].sample; });
-  const auto out = thnn::mat(output), w = thnn::mat(weight);
-  const auto b = thnn::vec(bias);
+  const auto out = linear::mat(output), w = linear::mat(weight);
+  const auto b = linear::vec(bias);
 #pragma omp parallel for if ((int64_t)(entries.size() + batch) * outputSize > TH_OMP_THRESHOLD)
   for (int64_t s = 0; s < batch; s++) {
     for (int64_t k = 0; k < outputSize; k++) out(s, k) = b[k];
@@ -74,7 +74,7 @@ static void THNN_(SparseLinear_forward)(const THNN_(SparseEntries) &entries, THT
 static void THNN_(SparseLinear_checkGradOutput)(const char *fn, THTensor *gradOutput, int64_t batch,
                                                 int64_t outputSize) {
   const bool ok = (gradOutput->nDimension == 2 && gradOutput->size[0] == batch && gradOutput->size[1] == outputSize) ||
-                  (batch == 1 && thnn::isVectorOf(gradOutput, outputSize));
+                  (batch == 1 && linear::isVectorOf(gradOutput, outputSize));
   THArgCheck(ok, 3, "%s: gradOutput must be [%lld, %lld], got %s", fn, (long long)batch, (long long)outputSize,
              shape(gradOutput).c_str());
 }
@@ -83,7 +83,7 @@ static void THNN_(SparseLinear_checkGradients)(const char *fn, THTensor *weight,
                                                THTensor *gradBias) {
   THArgCheck(THTensor_(isSameSizeAs)(gradWeight, weight), 4, "%s: gradWeight %s must have weight's size %s", fn,
              shape(gradWeight).c_str(), shape(weight).c_str());
-  THArgCheck(gradBias && thnn::isVectorOf(gradBias, weight->size[0]), 5, "%s: gradBias must be [%lld], got %s", fn,
+  THArgCheck(gradBias && linear::isVectorOf(gradBias, weight->size[0]), 5, "%s: gradBias must be [%lld], got %s", fn,
              (long long)weight->size[0], gradBias ? shape(gradBias).c_str() : "NULL");
 }
 
@@ -96,7 +96,7 @@ static void THNN_(SparseLinear_backward)(const THNN_(SparseEntries) &entries, TH
   const int64_t outputSize = gradWeight->size[0], nFeatures = gradWeight->size[1];
   const Groups byFeature =
       groupBy((int64_t)entries.size(), nFeatures, [&](int64_t i) { return entries[i].feature; });
-  const auto g = thnn::mat(gradOutput), gw = thnn::mat(gradWeight);
+  const auto g = linear::mat(gradOutput), gw = linear::mat(gradWeight);
 #pragma omp parallel for if ((int64_t)entries.size() * outputSize > TH_OMP_THRESHOLD)
   for (int64_t f = 0; f < nFeatures; f++)
     for (int64_t e = byFeature.start[f]; e < byFeature.start[f + 1]; e++) {
@@ -104,7 +104,7 @@ static void THNN_(SparseLinear_backward)(const THNN_(SparseEntries) &entries, TH
       const scalar_t s = (scalar_t)(scale * entry.value);
       for (int64_t k = 0; k < outputSize; k++) gw(k, f) += s * g(entry.sample, k);
     }
-  const auto gb = thnn::vec(gradBias);
+  const auto gb = linear::vec(gradBias);
   for (int64_t k = 0; k < outputSize; k++) {
     accreal sum = 0;
     for (int64_t s = 0; s < g.rows; s++) sum += g(s, k);
@@ -126,7 +126,7 @@ static void THNN_(SparseLinear_step)(const THNN_(SparseEntries) &entries, THTens
                                      THTensor *gradWeight, THTensor *gradBias, accreal learningRate) {
   THTensor_(cadd)(bias, bias, (scalar_t)-learningRate, gradBias);
   const std::vector<int64_t> features = THNN_(SparseLinear_features)(entries);
-  const auto w = thnn::mat(weight), gw = thnn::mat(gradWeight);
+  const auto w = linear::mat(weight), gw = linear::mat(gradWeight);
   const int64_t n = (int64_t)features.size(), outputSize = weight->size[0];
 #pragma omp parallel for if (n * outputSize > TH_OMP_THRESHOLD)
   for (int64_t i = 0; i < n; i++)
@@ -135,7 +135,7 @@ static void THNN_(SparseLinear_step)(const THNN_(SparseEntries) &entries, THTens
 
 static void THNN_(SparseLinear_zero)(const THNN_(SparseEntries) &entries, THTensor *gradWeight, THTensor *gradBias) {
   THTensor_(zero)(gradBias);
-  const auto gw = thnn::mat(gradWeight);
+  const auto gw = linear::mat(gradWeight);
   for (int64_t f : THNN_(SparseLinear_features)(entries))
     for (int64_t k = 0; k < gw.rows; k++) gw(k, f) = 0;
 }

@@ -1,5 +1,8 @@
 // C++ helpers shared by the Linear group's translation units (THNN/Linear.cpp and
 // THNN/indexed/Linear.cpp): not a generic file, templates over the element type.
+// Each group keeps its helpers in its own namespace (thnn::linear, thnn::pooling,
+// thnn::criterion): two groups' inline helpers of one name and different bodies, linked
+// into one binary, would break the ODR silently.
 #ifndef THNN_GENERIC_LINEAR_UTIL_H
 #define THNN_GENERIC_LINEAR_UTIL_H
 
@@ -8,7 +11,7 @@
 
 #include "TH/THTensor.hpp"
 
-namespace thnn {
+namespace thnn::linear {
 
 template <typename TensorT>
 using Elem = std::remove_pointer_t<decltype(std::declval<TensorT *>()->storage->data)>;
@@ -90,6 +93,6 @@ class ContiguousResult {
   th::Owned<TensorT> tmp_;
 };
 
-}  // namespace thnn
+}  // namespace thnn::linear
 
 #endif

@@ -9,7 +9,8 @@
 #include "THNN/generic/LinearUtil.h"
 #include "TH/THTensor.hpp"
 
-using thnn::shape;
+namespace linear = thnn::linear;
+using linear::shape;
 
 namespace {
 
@@ -33,7 +34,7 @@ Groups groupBy(int64_t n, int64_t groups, GroupOf groupOf) {
 // lie in [TH_INDEX_BASE, TH_INDEX_BASE + nRows).
 std::vector<int64_t> rowsOf(const char *fn, const char *what, THLongTensor *ids, int64_t nRows) {
   std::vector<int64_t> rows;
-  rows.reserve(thnn::numel(ids));
+  rows.reserve(linear::numel(ids));
   th::applyInOrder([&](int64_t &id) { rows.push_back(id - TH_INDEX_BASE); }, th::ref(ids));
   for (int64_t r : rows)
     if (r < 0 || r >= nRows)
@@ -86,7 +87,7 @@ IndexBatch indexBatch(const char *fn, THLongTensor *keys, int64_t keysOffset, TH
                       THLongTensor *cumSumSizes, int64_t nRows) {
   THArgCheck(sizes->nDimension == 1, 5, "%s: sizes must be a vector, got %s", fn, shape(sizes).c_str());
   const int64_t batch = sizes->size[0];
-  THArgCheck(thnn::isVectorOf(cumSumSizes, batch), 6, "%s: cumSumSizes must be [%lld] like sizes, got %s", fn,
+  THArgCheck(linear::isVectorOf(cumSumSizes, batch), 6, "%s: cumSumSizes must be [%lld] like sizes, got %s", fn,
              (long long)batch, shape(cumSumSizes).c_str());
   IndexBatch b;
   b.start.push_back(0);

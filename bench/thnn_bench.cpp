@@ -1,0 +1,189 @@
+// THNN benchmark: the kernels that dominate training time, each next to a reference
+// measured in the same run (best of N timings after a warm-up call; rounds interleave the
+// timed functions, so a change in the load of this shared machine hits all of them alike).
+//   SpatialConvolutionMM 3x3, 64 -> 64 planes, pad 1, batch 16, 32x32, float: forward and
+//     forward + backward (updateGradInput + accGradParameters) time and GFLOP/s, and the share
+//     of that time the GEMMs take (the same addmm shapes and layouts timed alone):
+//     goal: im2col, col2im and bookkeeping under 25% of the total.
+//   Linear 1024 -> 1024, batch 256, float, forward + backward, vs the three addmm calls it is made of.
+//   SpatialMaxPooling 2x2, stride 2, on 16x64x32x32 floats, vs memcpy of the input.
+// Run: bazel run -c opt //bench:thnn_bench
+#include <cblas.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "THNN/THNN.h"
+
+namespace {
+
+// Best wall times in seconds of each function over `reps` rounds, after one warm-up call each.
+template <typename... F>
+std::vector<double> bestOf(int reps, F &&...fs) {
+  (fs(), ...);
+  std::vector<double> best(sizeof...(F), std::numeric_limits<double>::infinity());
+  for (int i = 0; i < reps; i++) {
+    size_t k = 0;
+    auto time = [&](auto &f) {
+      const auto start = std::chrono::steady_clock::now();
+      f();
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      best[k] = std::min(best[k], took.count());
+      k++;
+    };
+    (time(fs), ...);
+  }
+  return best;
+}
+
+THFloatTensor *randomTensor(std::vector<int64_t> size, unsigned seed) {
+  THFloatTensor *t = THFloatTensor_newWithSize((int)size.size(), size.data(), nullptr);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  float *p = THFloatTensor_data(t);
+  for (ptrdiff_t i = 0; i < THFloatTensor_nElement(t); i++) p[i] = dist(gen);
+  return t;
+}
+
+// Frees the tensors it was given when it goes out of scope.
+struct Pool {
+  std::vector<THFloatTensor *> tensors;
+  THFloatTensor *operator()(THFloatTensor *t) {
+    tensors.push_back(t);
+    return t;
+  }
+  ~Pool() {
+    for (THFloatTensor *t : tensors) THFloatTensor_free(t);
+  }
+};
+
+void benchConvolution(int reps) {
+  const int64_t B = 16, C = 64, O = 64, H = 32, W = 32, K = C * 9, P = H * W;
+  Pool pool;
+  THFloatTensor *input = pool(randomTensor({B, C, H, W}, 1)), *weight = pool(randomTensor({O, C, 3, 3}, 2));
+  THFloatTensor *bias = pool(randomTensor({O}, 3)), *gradOutput = pool(randomTensor({B, O, H, W}, 4));
+  THFloatTensor *gradWeight = pool(randomTensor({O, C, 3, 3}, 5)), *gradBias = pool(randomTensor({O}, 6));
+  THFloatTensor *output = pool(THFloatTensor_new()), *gradInput = pool(THFloatTensor_new());
+  THFloatTensor *finput = pool(THFloatTensor_new()), *fgradInput = pool(THFloatTensor_new());
+  auto forward = [&] {
+    THNN_FloatSpatialConvolutionMM_updateOutput(nullptr, input, output, weight, bias, finput, fgradInput, 3, 3, 1, 1, 1,
+                                                1);
+  };
+  auto backward = [&] {
+    THNN_FloatSpatialConvolutionMM_updateGradInput(nullptr, input, gradOutput, gradInput, weight, finput, fgradInput, 3,
+                                                   3, 1, 1, 1, 1);
+    THNN_FloatSpatialConvolutionMM_accGradParameters(nullptr, input, gradOutput, gradWeight, gradBias, finput,
+                                                     fgradInput, 3, 3, 1, 1, 1, 1, 1.0);
+  };
+
+  // The kernel's GEMMs, one per sample, with the same shapes and operand layouts:
+  // output_s = W @ columns_s, gradColumns_s = W^T @ gradOutput_s, gradW += gradOutput_s @ columns_s^T.
+  THFloatTensor *w2d = pool(randomTensor({O, K}, 7)), *w2dT = pool(THFloatTensor_newTranspose(w2d, 0, 1));
+  THFloatTensor *gw2d = pool(randomTensor({O, K}, 8)), *cols = pool(randomTensor({B, K, P}, 9));
+  THFloatTensor *gcols = pool(randomTensor({B, K, P}, 10)), *out = pool(randomTensor({B, O, P}, 11));
+  THFloatTensor *gout = pool(randomTensor({B, O, P}, 12));
+  std::vector<THFloatTensor *> colS, colST, gcolS, outS, goutS;
+  for (int64_t s = 0; s < B; s++) {
+    colS.push_back(pool(THFloatTensor_newSelect(cols, 0, s)));
+    colST.push_back(pool(THFloatTensor_newTranspose(colS.back(), 0, 1)));
+    gcolS.push_back(pool(THFloatTensor_newSelect(gcols, 0, s)));
+    outS.push_back(pool(THFloatTensor_newSelect(out, 0, s)));
+    goutS.push_back(pool(THFloatTensor_newSelect(gout, 0, s)));
+  }
+  auto gemmForward = [&] {
+    for (int64_t s = 0; s < B; s++) THFloatTensor_addmm(outS[s], 1, outS[s], 1, w2d, colS[s]);
+  };
+  auto gemmBackward = [&] {
+    for (int64_t s = 0; s < B; s++) THFloatTensor_addmm(gcolS[s], 0, gcolS[s], 1, w2dT, goutS[s]);
+    for (int64_t s = 0; s < B; s++) THFloatTensor_addmm(gw2d, 1, gw2d, 1, goutS[s], colST[s]);
+  };
+  auto step = [&] {
+    forward();
+    backward();
+  };
+  auto gemmStep = [&] {
+    gemmForward();
+    gemmBackward();
+  };
+  const auto t = bestOf(reps, forward, step, gemmForward, gemmStep);
+  const double flops = 2.0 * B * O * K * P;  // one pass; updateGradInput and accGradParameters cost the same
+  printf("SpatialConvolutionMM 3x3 %lld->%lld, pad 1, batch %lld, %lldx%lld float:\n", (long long)C, (long long)O,
+         (long long)B, (long long)H, (long long)W);
+  printf(
+      "  forward            %7.2f ms  %6.1f GFLOP/s | GEMMs alone %7.2f ms: %4.1f%% of the time, im2col and "
+      "bookkeeping %4.1f%%  [goal < 25%%]\n",
+      t[0] * 1e3, flops / t[0] * 1e-9, t[2] * 1e3, 100 * t[2] / t[0], 100 * (1 - t[2] / t[0]));
+  printf(
+      "  forward + backward %7.2f ms  %6.1f GFLOP/s | GEMMs alone %7.2f ms: %4.1f%% of the time, im2col, col2im "
+      "and bookkeeping %4.1f%%  [goal < 25%%]\n",
+      t[1] * 1e3, 3 * flops / t[1] * 1e-9, t[3] * 1e3, 100 * t[3] / t[1], 100 * (1 - t[3] / t[1]));
+}
+
+void benchLinear(int reps) {
+  const int64_t B = 256, In = 1024, Out = 1024;
+  Pool pool;
+  THFloatTensor *input = pool(randomTensor({B, In}, 1)), *weight = pool(randomTensor({Out, In}, 2));
+  THFloatTensor *bias = pool(randomTensor({Out}, 3)), *gradOutput = pool(randomTensor({B, Out}, 4));
+  THFloatTensor *gradWeight = pool(randomTensor({Out, In}, 5)), *gradBias = pool(randomTensor({Out}, 6));
+  THFloatTensor *output = pool(THFloatTensor_new()), *gradInput = pool(THFloatTensor_new());
+  THFloatTensor *addBuffer = pool(THFloatTensor_new());
+  auto kernels = [&] {
+    THNN_FloatLinear_updateOutput(nullptr, input, output, weight, bias, addBuffer);
+    THNN_FloatLinear_updateGradInput(nullptr, input, gradOutput, gradInput, weight);
+    THNN_FloatLinear_accGradParameters(nullptr, input, gradOutput, gradInput, weight, bias, gradWeight, gradBias,
+                                       addBuffer, 1.0);
+  };
+  // output = input @ W^T, gradInput = gradOutput @ W, gradW += gradOutput^T @ input
+  THFloatTensor *weightT = pool(THFloatTensor_newTranspose(weight, 0, 1));
+  THFloatTensor *gradOutputT = pool(THFloatTensor_newTranspose(gradOutput, 0, 1));
+  THFloatTensor *out2 = pool(randomTensor({B, Out}, 7)), *gin2 = pool(randomTensor({B, In}, 8));
+  THFloatTensor *gw2 = pool(randomTensor({Out, In}, 9));
+  auto addmms = [&] {
+    THFloatTensor_addmm(out2, 0, out2, 1, input, weightT);
+    THFloatTensor_addmm(gin2, 0, gin2, 1, gradOutput, weight);
+    THFloatTensor_addmm(gw2, 1, gw2, 1, gradOutputT, input);
+  };
+  const auto t = bestOf(reps, kernels, addmms);
+  const double flops = 3 * 2.0 * B * In * Out;
+  printf(
+      "Linear %lld->%lld, batch %lld float, forward + backward: THNN Linear %7.2f ms %6.1f GFLOP/s | three "
+      "addmm %7.2f ms %6.1f GFLOP/s (ratio %.3f)\n",
+      (long long)In, (long long)Out, (long long)B, t[0] * 1e3, flops / t[0] * 1e-9, t[1] * 1e3, flops / t[1] * 1e-9,
+      t[1] / t[0]);
+}
+
+void benchMaxPooling(int reps) {
+  const int64_t B = 16, C = 64, H = 32, W = 32;
+  Pool pool;
+  THFloatTensor *input = pool(randomTensor({B, C, H, W}, 1)), *output = pool(THFloatTensor_new());
+  THLongTensor *indices = THLongTensor_new();
+  const size_t inBytes = sizeof(float) * B * C * H * W;
+  std::vector<char> src(inBytes, 1), dst(inBytes, 0);
+  const auto t = bestOf(
+      reps, [&] { THNN_FloatSpatialMaxPooling_updateOutput(nullptr, input, output, indices, 2, 2, 2, 2, 0, 0, false); },
+      [&] { memcpy(dst.data(), src.data(), inBytes); });
+  // reads the input, writes a quarter as many values and as many int64 indices
+  const double bytes = inBytes + inBytes / 4 * (1 + sizeof(int64_t) / sizeof(float));
+  printf(
+      "SpatialMaxPooling 2x2 stride 2, %lldx%lldx%lldx%lld float: %7.3f ms %6.2f GB/s | memcpy of the input "
+      "%6.2f GB/s\n",
+      (long long)B, (long long)C, (long long)H, (long long)W, t[0] * 1e3, bytes / t[0] * 1e-9,
+      2.0 * inBytes / t[1] * 1e-9);
+  THLongTensor_free(indices);
+}
+
+}  // namespace
+
+int main() {
+  printf("THNN benchmark: %d OpenMP threads, %d OpenBLAS threads; best of N runs\n", THGetNumThreads(),
+         openblas_get_num_threads());
+  benchConvolution(10);
+  benchLinear(10);
+  benchMaxPooling(20);
+  return 0;
+}

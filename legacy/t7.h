@@ -1,0 +1,346 @@
+// torch7's serialization format (`torch.save` / `torch.load`, `.t7` files) over TH, with no
+// Lua and no Python: the Lua and Python bindings both read and write .t7 files through it.
+//
+//   t7::Value model = t7::loadFile("mlp.t7");           // binary or ascii, 8- or 4-byte longs
+//   t7::Value linear = model["modules"][1];             // nn.Sequential's first module
+//   THDoubleTensor *w = linear["weight"].tensor().get<double>();
+//
+//   auto state = t7::makeTable({{"weight", w}, {"lr", 0.1}, {"name", "linear"}});
+//   std::string bytes = t7::save(state, {t7::Format::Ascii});  // w is written, not copied
+//
+// A value is what a Lua value is in a .t7 file: nil, number, boolean, string, table, torch
+// object (nn.Linear, torch.FloatTensor, ...), function, or a recursive reference (see Note
+// [Cycles]). Objects that the file writes once and refers to again are one C++ object
+// after loading (one shared_ptr, one THStorage), and saving writes them once again.
+//
+// Note [Index base]: storage offsets are 1-based in the file and 0-based in TH; the reader
+// and writer convert. Tensor *contents* are kept as written: a LongTensor of indices saved
+// by torch7 (max-pooling `indices`, a LookupTable's inputs) holds 1-based values, and it is
+// the Python binding's job to shift them where it exposes them as 0-based.
+#ifndef T7_T7_H
+#define T7_T7_H
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "TH/THError.hpp"
+#include "TH/THTensor.h"
+
+namespace t7 {
+
+// Every failure of this library: a corrupt or truncated file (offset() says where), a value
+// that cannot be saved, or a value used as the wrong kind. A th::Error, so that a binding
+// that maps TH's errors maps these too.
+class __attribute__((visibility("default"))) Error : public th::Error {
+ public:
+  explicit Error(const std::string &msg, int64_t offset = -1)
+      : th::Error(msg, th::ErrorKind::Runtime, 0), offset_(offset) {}
+  int64_t offset() const { return offset_; }  // byte offset in the file, -1 when not reading
+
+ private:
+  int64_t offset_;
+};
+
+// Note [Element types]: the one list of the element types a .t7 file holds, with their C
+// types; the enum, the names and the dispatch below are generated from it.
+#define T7_FORALL_SCALAR_TYPES(_) \
+  _(Byte, uint8_t)                \
+  _(Char, int8_t)                 \
+  _(Short, int16_t)               \
+  _(Int, int32_t)                 \
+  _(Long, int64_t)                \
+  _(Float, float)                 \
+  _(Double, double)               \
+  _(Half, THHalf)
+
+enum class ScalarType {
+#define T7_ENUM(Name, T) Name,
+  T7_FORALL_SCALAR_TYPES(T7_ENUM)
+#undef T7_ENUM
+};
+
+const char *scalarTypeName(ScalarType type);  // "Double"
+
+// TH's structs and entry points for an element type: TH<T>::Storage is THDoubleStorage for
+// double, TH<T>::newStorage is THDoubleStorage_newWithSize.
+template <typename T>
+struct TH;
+#define T7_TH_STRUCTS(Name, T)                                   \
+  template <>                                                    \
+  struct TH<T> {                                                 \
+    using Storage = TH##Name##Storage;                           \
+    using Tensor = TH##Name##Tensor;                             \
+    static constexpr ScalarType type = ScalarType::Name;         \
+    static void retain(Storage *s) { TH##Name##Storage_retain(s); } \
+    static void retain(Tensor *t) { TH##Name##Tensor_retain(t); }   \
+    static void release(Storage *s) { TH##Name##Storage_free(s); }  \
+    static void release(Tensor *t) { TH##Name##Tensor_free(t); }    \
+    static Storage *newStorage(ptrdiff_t n) { return TH##Name##Storage_newWithSize(n); } \
+    static Tensor *newTensor(Storage *s, ptrdiff_t offset, int n, const int64_t *size, const int64_t *stride) { \
+      return TH##Name##Tensor_newWithStorage(s, offset, n, size, stride);                                        \
+    }                                                                                                              \
+  };
+T7_FORALL_SCALAR_TYPES(T7_TH_STRUCTS)
+#undef T7_TH_STRUCTS
+
+namespace detail {
+
+template <typename T>
+using StorageOf = typename TH<T>::Storage;
+template <typename T>
+using TensorOf = typename TH<T>::Tensor;
+
+// A reference on a TH storage or tensor of any element type (Of is StorageOf or TensorOf).
+// Making one from a TH pointer takes a new reference (retain); the last copy frees it.
+template <template <typename> class Of>
+class Typed {
+ public:
+  Typed() = default;
+#define T7_TYPED_FROM(Name, T) \
+  Typed(Of<T> *p) : type_(ScalarType::Name), ref_(hold<T>(p)) {}
+  T7_FORALL_SCALAR_TYPES(T7_TYPED_FROM)
+#undef T7_TYPED_FROM
+
+  explicit operator bool() const { return ref_ != nullptr; }
+  ScalarType type() const { return type_; }
+  // The TH pointer as an identity (storage sharing, object references).
+  const void *raw() const { return ref_.get(); }
+
+  // The TH struct when the element type is T; a t7::Error otherwise.
+  template <typename T>
+  Of<T> *get() const {
+    if (!ref_ || type_ != TH<T>::type)
+      throw Error(std::string("t7: expected a ") + scalarTypeName(TH<T>::type) + " element type, got " +
+                  (ref_ ? scalarTypeName(type_) : "nothing"));
+    return static_cast<Of<T> *>(ref_.get());
+  }
+
+  // Calls f with the typed TH pointer (THFloatTensor *, ...).
+  template <typename F>
+  decltype(auto) visit(F &&f) const {
+    if (!ref_) throw Error("t7: empty storage or tensor handle");
+    switch (type_) {
+#define T7_TYPED_VISIT(Name, T) \
+  case ScalarType::Name:        \
+    return f(static_cast<Of<T> *>(ref_.get()));
+      T7_FORALL_SCALAR_TYPES(T7_TYPED_VISIT)
+#undef T7_TYPED_VISIT
+    }
+    throw Error("t7: bad element type");
+  }
+
+ private:
+  template <typename T>
+  static std::shared_ptr<void> hold(Of<T> *p) {
+    if (!p) return nullptr;
+    TH<T>::retain(p);
+    return std::shared_ptr<void>(p, [](void *q) { TH<T>::release(static_cast<Of<T> *>(q)); });
+  }
+
+  ScalarType type_ = ScalarType::Double;
+  std::shared_ptr<void> ref_;
+};
+
+}  // namespace detail
+
+using Storage = detail::Typed<detail::StorageOf>;
+using Tensor = detail::Typed<detail::TensorOf>;
+
+struct Table;
+struct Object;
+struct Function;
+
+// Note [Cycles]: a value refers to its parts through shared_ptr. A file may refer back to
+// an object that encloses the reference (a module that points at its parent): the reader
+// makes such a back reference a Recursive value, which holds its target weakly, so that
+// loaded cycles do not leak. Recursive values read like their target (table(), object(),
+// operator[]) while the enclosing object is alive; they save as a reference to it.
+class Value {
+ public:
+  enum class Kind { Nil, Number, Boolean, String, Table, Object, Function, Recursive };
+
+  Value() = default;
+  template <typename T, std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  Value(T number) : v_(static_cast<double>(number)) {}
+  Value(bool b) : v_(b) {}
+  Value(std::string s) : v_(std::move(s)) {}
+  Value(const char *s) : v_(std::string(s)) {}
+  Value(std::shared_ptr<Table> t);
+  Value(std::shared_ptr<Object> o);
+  Value(std::shared_ptr<Function> f);
+  // A new torch.<Type>Tensor / torch.<Type>Storage object holding a reference on it.
+  Value(Tensor t);
+  Value(Storage s);
+#define T7_VALUE_FROM_TH(Name, T)                   \
+  Value(TH##Name##Tensor *t) : Value(Tensor(t)) {}  \
+  Value(TH##Name##Storage *s) : Value(Storage(s)) {}
+  T7_FORALL_SCALAR_TYPES(T7_VALUE_FROM_TH)
+#undef T7_VALUE_FROM_TH
+  // Any other pointer would silently become a boolean.
+  template <typename T>
+  Value(T *) = delete;
+
+  // A weak reference to target (a table, object or function): see Note [Cycles].
+  static Value recursive(const Value &target);
+
+  Kind kind() const { return static_cast<Kind>(v_.index()); }
+  const char *kindName() const;
+  bool isNil() const { return kind() == Kind::Nil; }
+  bool isTensor() const;
+  bool isStorage() const;
+
+  // Each accessor raises a t7::Error naming both kinds when the value is another kind.
+  double number() const;
+  bool boolean() const;
+  const std::string &string() const;
+  std::shared_ptr<Table> table() const;
+  std::shared_ptr<Object> object() const;
+  std::shared_ptr<Function> function() const;
+  Tensor tensor() const;    // of a torch.*Tensor object
+  Storage storage() const;  // of a torch.*Storage object
+
+  // Looks key up in a table, or in the content table of a torch object (an nn module's
+  // fields); nil when absent.
+  Value operator[](const Value &key) const;
+
+  // A recursive value's target (nil once the target is gone); any other value itself.
+  Value target() const;
+  // The address of a table, object or function (through a recursive reference), else null.
+  const void *identity() const;
+
+  // Lua's raw equality: numbers and strings by value, tables, objects and functions by identity.
+  friend bool operator==(const Value &a, const Value &b);
+  friend bool operator!=(const Value &a, const Value &b) { return !(a == b); }
+
+ private:
+  struct Weak {
+    Kind kind;
+    std::weak_ptr<void> ptr;
+  };
+  std::variant<std::monostate, double, bool, std::string, std::shared_ptr<Table>, std::shared_ptr<Object>,
+               std::shared_ptr<Function>, Weak>
+      v_;
+};
+
+// A Lua table. Entries keep the order of the file (the writer's pairs() order), so that a
+// loaded table saves back to the same bytes; keys are unique in files torch7 wrote.
+struct Table {
+  std::vector<std::pair<Value, Value>> entries;
+
+  // The value of key, nil when absent (the last entry wins, as later assignments do in Lua).
+  Value get(const Value &key) const;
+  // Replaces the value of an existing key, else appends the entry.
+  void set(const Value &key, Value value);
+  size_t size() const { return entries.size(); }
+};
+
+// An instance of a torch class. Storages and tensors hold a TH object of the class's
+// element type; any other class (nn modules, ...) holds the value its fields were written
+// as, usually a table.
+struct Object {
+  std::string className;        // "nn.Linear", "torch.FloatTensor", "torch.CudaStorage"
+  std::string version = "V 1";  // written before the class name; empty in files from before versions
+  Value content;                // classes other than storages and tensors
+  Storage storage;              // torch.<Type>Storage (and torch.Cuda<Type>Storage)
+  Tensor tensor;                // torch.<Type>Tensor (and torch.Cuda<Type>Tensor)
+};
+
+// A Lua function as string.dump wrote it: bytecode and upvalues, kept opaque so that it saves
+// back byte for byte; running it is a Lua binding's business.
+struct Function {
+  // The type tag it was written with: 8 (torch7 since 2016, upvalues are {name=, value=}
+  // tables, the function can be referred to again), 7 (older, upvalues are plain values),
+  // 6 (unreferenced, written in full at each occurrence).
+  enum class Tag : int32_t { Plain = 6, LegacyRecur = 7, Recur = 8 };
+  Tag tag = Tag::Recur;
+  std::string bytecode;
+  Value upvalues;  // a table
+};
+
+std::shared_ptr<Table> makeTable(std::initializer_list<std::pair<Value, Value>> entries = {});
+// A Lua array: keys 1..n.
+std::shared_ptr<Table> makeList(std::initializer_list<Value> items);
+// An object of a class without custom serialization (nn.Linear, ...) with these fields.
+std::shared_ptr<Object> makeObject(std::string className, Value content);
+
+// Reading and writing.
+
+enum class Format { Binary, Ascii };
+
+// The deepest nesting of values the reader accepts and the writer writes (tables in tables).
+constexpr int kMaxDepth = 1000;
+
+// Note [Long size]: torch7 writes C `long`s (tensor sizes, strides and offsets, storage
+// sizes, LongStorage elements) with the writer's sizeof(long): 8 bytes on Linux and macOS,
+// 4 on Windows or after DiskFile:longSize(4). Nothing in the file says which. With
+// longSize 0 a binary file is read with 8-byte longs first; when that fails or stops
+// before the end of the input, 4-byte longs are tried and kept only when they read the
+// first object to the very end of the input; otherwise the 8-byte reading stands (its
+// object, or its error). A misread length almost always overruns the file or ends the
+// object elsewhere, so the wrong size does not pass. Give longSize 4 to read several
+// objects from a stream written with 4-byte longs.
+struct ReadOptions {
+  std::optional<Format> format;  // unset: ascii when the first byte is a digit, else binary
+  int longSize = 0;              // 8, 4, or 0 to detect
+};
+
+struct WriteOptions {
+  Format format = Format::Binary;
+  int longSize = 8;  // 4 writes what torch7 on Windows wrote (every long must fit in 32 bits)
+};
+
+// One object, as torch.load reads it; bytes after it are ignored.
+Value load(const void *data, size_t size, const ReadOptions &options = {});
+Value load(const std::string &bytes, const ReadOptions &options = {});
+Value loadFile(const std::string &path, const ReadOptions &options = {});
+
+// One object, as torch.save writes it, in referenced mode: an object met again is written
+// as its index. Tables, objects and functions are the same object when they are the same
+// C++ object; storages and tensors when they are the same TH struct (as torch.pointer
+// decides in torch7), so two values wrapping one THTensor load back as one object.
+// TH shapes torch7 lacks: a tensor without elements is written as torch7's empty tensor
+// (no dimensions; a nil storage when its storage is empty too), a 0-dim scalar as a
+// 1-element vector. Storages are written with version "V 1".
+std::string save(const Value &value, const WriteOptions &options = {});
+void saveFile(const std::string &path, const Value &value, const WriteOptions &options = {});
+
+// Successive objects of one file, as torch.File:readObject reads them: later objects may
+// refer to earlier ones. The bytes must outlive the reader.
+class Reader {
+ public:
+  Reader(const void *data, size_t size, const ReadOptions &options = {});
+  ~Reader();
+  Value read();
+  size_t offset() const;  // bytes consumed so far
+  bool atEnd() const;
+  int longSize() const;  // of a binary file, as given or detected by the first read (0 before it)
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Successive objects into one buffer, as torch.File:writeObject writes them.
+class Writer {
+ public:
+  explicit Writer(const WriteOptions &options = {});
+  ~Writer();
+  void write(const Value &value);
+  const std::string &bytes() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace t7
+
+#endif
