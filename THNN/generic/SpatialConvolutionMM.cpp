@@ -5,11 +5,11 @@
 /* Note [im2col convolution]: per sample, columns = im2col(input) [nInputPlane*kH*kW, oH*oW],
  * output = weight [nOutputPlane, nInputPlane*kH*kW] @ columns + bias,
  * gradInput = col2im(weight^T @ gradOutput) and gradWeight += gradOutput @ columns^T.
- * The column buffers hold the whole batch [B, rows, positions]: im2col / col2im run as one
- * OpenMP loop over every (sample, plane), and the GEMMs one after another on OpenBLAS's own
- * threads. Alternating the two per sample is several times slower when the cores are shared:
- * idle OpenMP threads spin while the GEMM wants their cores (and calling OpenBLAS from
- * several OpenMP threads at once serialises the calls). */
+ * The column buffers hold the whole batch [B, rows, positions] so that im2col / col2im run as
+ * one OpenMP loop over every (sample, plane), busy on every thread whatever the batch size;
+ * the GEMMs then run one after another, each on all threads (OpenBLAS's OpenMP build shares
+ * TH's pool). With the pthread build, alternating a loop and a GEMM per sample was several
+ * times slower: idle OpenMP threads spin on the cores the GEMM wants. */
 
 /* Checks a SpatialConvolutionMM or SpatialDilatedConvolution call and completes its shape.
  * The weight (or gradWeight) is argument weightArg, kW argument kernelArg. */

@@ -396,6 +396,9 @@ BOOST_AUTO_TEST_CASE(malformed_files_raise_with_their_offset) {
                       "bad storage at byte 65: expected a torch.DoubleStorage or nil for a torch.DoubleTensor, got a "
                       "torch.FloatStorage"));
   BOOST_TEST(contains(loadError(Bytes().object(1, "torch.DoubleTensor").i(1).l(2).l(1).l(1).i(0).s), "has no storage"));
+  // no elements, but a view whose extent overflows (TH computes it all the same)
+  BOOST_TEST(contains(loadError(Bytes().object(1, "torch.DoubleTensor").i(2).l(int64_t(1) << 62).l(0).l(3).l(1).l(1).i(0).s),
+                      "its view overflows"));
   // nesting deeper than kMaxDepth
   Bytes deep;
   for (int d = 0; d < t7::kMaxDepth + 1; d++) deep.i(3).i(d + 1).i(1).i(1).d(1);
