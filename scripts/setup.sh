@@ -20,3 +20,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# Python packages (numpy, pybind11, pytest, hypothesis) for the `python3` on PATH.
+if ! python3 -c 'import numpy, pybind11, pytest, hypothesis' 2>/dev/null; then
+  echo "setup: installing Python packages from requirements.txt"
+  python3 -m pip install -q --disable-pip-version-check -r "$(dirname "$0")/../requirements.txt"
+fi

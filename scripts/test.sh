@@ -9,11 +9,29 @@ fixtures="$(cd .. && pwd)/shared/fixtures"
 [ -d "$fixtures" ] || { echo "test: $fixtures is missing (shared/ must sit beside the checkout)"; exit 1; }
 
 log=$(mktemp)
+# C/C++ suites (Bazel): one line per suite.
 bazel test //... --nocache_test_results --test_env=TH_FIXTURES_DIR="$fixtures" "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(grep -cE '^//[^ ]+ +(\(cached\) )?PASSED' "$log")
 failed=$(grep -cE '^//[^ ]+ +(\(cached\) )?(FAILED|TIMEOUT|NO STATUS|FAILED TO BUILD)' "$log")
-rm -f "$log"
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi  # a build error fails too
+
+# Python suites (pytest): one count per test file, so the totals are comparable.
+if ./scripts/build.sh >"$log" 2>&1; then
+  TH_FIXTURES_DIR="$fixtures" python3 -m pytest -q -p no:cacheprovider tests/python -rfE 2>&1 | tee "$log"
+  pystatus=${PIPESTATUS[0]}
+  pyfiles=$(ls tests/python/test_*.py | wc -l)
+  pyfailedfiles=$(grep -E '^(FAILED|ERROR) tests/python/' "$log" | sed -E 's/^(FAILED|ERROR) ([^:]+).*/\2/' | sort -u | wc -l)
+  passed=$((passed + pyfiles - pyfailedfiles))
+  failed=$((failed + pyfailedfiles))
+  if [ "$pystatus" -ne 0 ] && [ "$pyfailedfiles" -eq 0 ]; then failed=$((failed + 1)); fi
+  [ "$pystatus" -eq 0 ] || status=1
+else
+  cat "$log"
+  echo "test: building the Python extension failed"
+  failed=$((failed + 1))
+  status=1
+fi
+rm -f "$log"
 echo "tests: $passed passed, $failed failed"
 exit "$status"

@@ -1,0 +1,215 @@
+// Conversions between Python objects and the core's Scalar, ScalarType, sizes and tensors.
+#include <pybind11/numpy.h>
+
+#include "autograd/ops/Pointwise.h"
+#include "python/csrc/Bind.h"
+
+namespace torch::python {
+
+Tensor fromNumpy(const py::array &array);  // TensorBase.cpp
+
+bool isScalarLike(py::handle obj) {
+  if (PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr())) return true;
+  if (py::isinstance<Tensor>(obj)) return obj.cast<const Tensor &>().numel() == 1;
+  // numpy scalars (np.float32(1), np.int64(2), np.bool_(True))
+  // Kept for the life of the process (never destroyed after the interpreter).
+  static py::object *numpyGeneric = [] {
+    try {
+      return new py::object(py::module::import("numpy").attr("generic"));
+    } catch (py::error_already_set &) {
+      return new py::object();
+    }
+  }();
+  return *numpyGeneric && py::isinstance(obj, *numpyGeneric);
+}
+
+Scalar toScalar(py::handle obj) {
+  PyObject *p = obj.ptr();
+  if (PyBool_Check(p)) return Scalar::boolean(p == Py_True);
+  if (PyLong_Check(p)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (overflow) throw py::value_error("Python int too large to convert to a 64-bit integer");
+    return Scalar(static_cast<int64_t>(v));
+  }
+  if (PyFloat_Check(p)) return Scalar(PyFloat_AS_DOUBLE(p));
+  if (py::isinstance<Tensor>(obj)) return item(obj.cast<const Tensor &>());
+  if (isScalarLike(obj)) {
+    py::object kind = obj.attr("dtype").attr("kind");
+    std::string k = kind.cast<std::string>();
+    if (k == "b") return Scalar::boolean(obj.attr("__bool__")().cast<bool>());
+    if (k == "i" || k == "u") return Scalar(static_cast<int64_t>(obj.attr("__int__")().cast<long long>()));
+    return Scalar(obj.attr("__float__")().cast<double>());
+  }
+  throw py::type_error(std::string("expected a number, got ") + std::string(py::str(obj.get_type().attr("__name__"))));
+}
+
+py::object fromScalar(Scalar s) {
+  if (s.isBool()) return py::bool_(s.i != 0);
+  if (s.isFloating()) return py::float_(s.d);
+  return py::int_(s.i);
+}
+
+static py::object &dtypeSlot(ScalarType t) {
+  static py::object *slots = new py::object[kNumScalarTypes];  // never destroyed
+  return slots[static_cast<int>(t)];
+}
+
+py::object dtypeObject(ScalarType t) {
+  py::object &slot = dtypeSlot(t);
+  if (!slot) slot = py::cast(Dtype{t});
+  return slot;
+}
+
+ScalarType toDtype(py::handle obj) {
+  if (py::isinstance<Dtype>(obj)) return obj.cast<Dtype>().type;
+  if (obj.ptr() == reinterpret_cast<PyObject *>(&PyFloat_Type)) return defaultFloatType();
+  if (obj.ptr() == reinterpret_cast<PyObject *>(&PyLong_Type)) return ScalarType::Long;
+  if (obj.ptr() == reinterpret_cast<PyObject *>(&PyBool_Type)) return ScalarType::Bool;
+  if (py::hasattr(obj, "dtype") && py::isinstance<Dtype>(obj.attr("dtype"))) {
+    return obj.attr("dtype").cast<Dtype>().type;  // torch.FloatTensor and friends
+  }
+  throw py::type_error(std::string("expected a torch.dtype, got ") + std::string(py::repr(obj)));
+}
+
+IntList toIntList(py::handle obj, const char *what) {
+  IntList sizes;
+  if (PyLong_Check(obj.ptr())) return {obj.cast<int64_t>()};
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
+    throw py::type_error(std::string(what) + " must be a sequence of ints, got " +
+                         std::string(py::str(obj.get_type().attr("__name__"))));
+  }
+  for (py::handle item : obj) {
+    if (!PyLong_Check(item.ptr()) && !PyIndex_Check(item.ptr())) {
+      throw py::type_error(std::string(what) + " must contain ints, got " +
+                           std::string(py::str(item.get_type().attr("__name__"))));
+    }
+    sizes.push_back(py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr())).cast<int64_t>());
+  }
+  return sizes;
+}
+
+IntList toSizes(const py::args &args, const char *what) {
+  if (args.size() == 1 && !PyLong_Check(args[0].ptr())) return toIntList(args[0], what);
+  return toIntList(args, what);
+}
+
+py::object makeSize(const IntList &sizes) {
+  static py::object *sizeType = new py::object(py::module::import("torch").attr("Size"));
+  py::tuple t(sizes.size());
+  for (size_t i = 0; i < sizes.size(); i++) t[i] = py::int_(sizes[i]);
+  return (*sizeType)(t);
+}
+
+namespace {
+
+// Shape, element type and leaves of nested sequences.
+struct DataScan {
+  IntList shape;
+  std::vector<Scalar> leaves;
+  int category = -1;  // 0 bool, 1 int, 2 float
+  ScalarType tensorType = ScalarType::Bool;
+  bool sawTensor = false;
+};
+
+void scan(py::handle obj, size_t depth, DataScan &s) {
+  if (py::isinstance<Tensor>(obj) || py::isinstance<py::array>(obj)) {
+    Tensor t = py::isinstance<Tensor>(obj) ? obj.cast<Tensor>() : fromNumpy(py::reinterpret_borrow<py::array>(obj));
+    if (t.dim() > 0 || depth < s.shape.size()) {
+      // A tensor inside a list: its elements are leaves of deeper levels.
+      if (depth == s.shape.size()) {
+        for (int64_t d : t.sizes()) s.shape.push_back(d);
+      }
+      for (int d = 0; d < t.dim(); d++) {
+        if (depth + d >= s.shape.size() || s.shape[depth + d] != t.size(d)) {
+          throw py::value_error("expected sequence of equal lengths (found a tensor of size " + t.sizeString() + ")");
+        }
+      }
+    }
+    if (!s.sawTensor) s.tensorType = t.dtype();
+    else s.tensorType = promoteTypes(s.tensorType, t.dtype());
+    s.sawTensor = true;
+    int64_t n = t.numel();
+    for (int64_t i = 0; i < n; i++) s.leaves.push_back(getFlat(t, i));
+    int c = t.dtype() == ScalarType::Bool ? 0 : isFloating(t.dtype()) ? 2 : 1;
+    s.category = std::max(s.category, c);
+    return;
+  }
+  if (isScalarLike(obj)) {
+    if (depth != s.shape.size()) throw py::value_error("expected sequence of equal lengths (found a number)");
+    Scalar v = toScalar(obj);
+    s.leaves.push_back(v);
+    s.category = std::max(s.category, v.isBool() ? 0 : v.isFloating() ? 2 : 1);
+    return;
+  }
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj)) {
+    throw py::type_error("Could not infer dtype of " + std::string(py::str(obj.get_type().attr("__name__"))));
+  }
+  py::sequence seq = py::reinterpret_borrow<py::sequence>(obj);
+  int64_t n = static_cast<int64_t>(py::len(seq));
+  if (depth == s.shape.size()) {
+    if (!s.leaves.empty()) throw py::value_error("expected sequence of equal lengths (found a deeper list)");
+    s.shape.push_back(n);
+  } else if (depth > s.shape.size() || s.shape[depth] != n) {
+    throw py::value_error("expected sequence of length " +
+                          std::to_string(depth < s.shape.size() ? s.shape[depth] : 0) + " at dim " +
+                          std::to_string(depth) + " (got " + std::to_string(n) + ")");
+  }
+  for (py::handle item : seq) scan(item, depth + 1, s);
+}
+
+}  // namespace
+
+Tensor tensorFromData(py::handle data, std::optional<ScalarType> dtype) {
+  if (py::isinstance<Tensor>(data)) {
+    const Tensor &t = data.cast<const Tensor &>();
+    return toType(t, dtype.value_or(t.dtype()), /*copy=*/true);
+  }
+  if (py::isinstance<py::array>(data)) {
+    Tensor t = fromNumpy(py::reinterpret_borrow<py::array>(data));
+    return toType(t, dtype.value_or(t.dtype()), /*copy=*/true);
+  }
+  DataScan s;
+  scan(data, 0, s);
+  ScalarType type;
+  if (dtype) {
+    type = *dtype;
+  } else if (s.sawTensor && s.leaves.size() > 0 && s.category <= (s.tensorType == ScalarType::Bool ? 0 : isFloating(s.tensorType) ? 2 : 1)) {
+    type = s.tensorType;
+  } else {
+    type = s.category == 2 ? defaultFloatType() : s.category == 1 ? ScalarType::Long
+         : s.category == 0 ? ScalarType::Bool : defaultFloatType();
+  }
+  Tensor r = empty(s.shape, type);
+  dispatch(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T *out = reinterpret_cast<T *>(r.dataPtr());
+    for (size_t i = 0; i < s.leaves.size(); i++) {
+      Scalar v = s.leaves[i];
+      if (type == ScalarType::Bool) v = Scalar(static_cast<int64_t>(v.isFloating() ? v.d != 0 : v.i != 0));
+      out[i] = v.to<T>();
+    }
+  });
+  return r;
+}
+
+Tensor toTensor(py::handle obj, std::optional<ScalarType> dtype) {
+  if (py::isinstance<Tensor>(obj)) {
+    const Tensor &t = obj.cast<const Tensor &>();
+    return dtype ? toType(t, *dtype) : t;
+  }
+  return tensorFromData(obj, dtype);
+}
+
+py::object writeOut(const Tensor &result, const std::optional<Tensor> &out) {
+  if (!out) return py::cast(result);
+  const Tensor &o = *out;
+  TORCH_CHECK(canCast(result.dtype(), o.dtype()), Runtime,
+              "result type %s can't be cast to the desired output type %s", scalarTypeName(result.dtype()),
+              scalarTypeName(o.dtype()));
+  resize_(o, result.sizes());
+  copy_(o, result);
+  return py::cast(o);
+}
+
+}  // namespace torch::python

@@ -1,0 +1,68 @@
+// torch._C: module setup, error translation, dtypes, and the Tensor class whose methods
+// the other files of csrc/ add.
+#include "python/csrc/Bind.h"
+
+namespace torch::python {
+namespace {
+
+void registerErrors() {
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const th::Error &e) {
+      PyObject *type = PyExc_RuntimeError;
+      switch (e.kind()) {
+        case th::ErrorKind::Index: type = PyExc_IndexError; break;
+        case th::ErrorKind::Type: type = PyExc_TypeError; break;
+        case th::ErrorKind::Value: type = PyExc_ValueError; break;
+        case th::ErrorKind::Runtime: break;
+      }
+      PyErr_SetString(type, e.what());
+    } catch (const std::bad_alloc &) {
+      PyErr_SetString(PyExc_MemoryError, "out of memory");
+    }
+  });
+}
+
+void bindDtypes(py::module &m) {
+  py::class_<Dtype>(m, "dtype")
+      .def_property_readonly("is_floating_point", [](const Dtype &d) { return isFloating(d.type); })
+      .def_property_readonly("is_signed",
+                             [](const Dtype &d) { return d.type != ScalarType::Byte && d.type != ScalarType::Bool; })
+      .def_property_readonly("itemsize", [](const Dtype &d) { return elementSize(d.type); })
+      .def_property_readonly("_name", [](const Dtype &d) { return std::string(scalarTypeName(d.type)); })
+      .def("__repr__", [](const Dtype &d) {
+        static const char *names[] = {"uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
+                                      "bool"};
+        return std::string("torch.") + names[static_cast<int>(d.type)];
+      })
+      .def("__reduce__", [](const Dtype &d) {
+        static const char *names[] = {"uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
+                                      "bool"};
+        return py::str(names[static_cast<int>(d.type)]);  // pickled as the module attribute torch.<name>
+      });
+  static const char *names[] = {"uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "bool"};
+  for (int i = 0; i < kNumScalarTypes; i++) m.attr(names[i]) = dtypeObject(static_cast<ScalarType>(i));
+  m.def("_set_default_dtype", [](py::handle d) { setDefaultFloatType(toDtype(d)); });
+  m.def("get_default_dtype", [] { return dtypeObject(defaultFloatType()); });
+}
+
+}  // namespace
+}  // namespace torch::python
+
+PYBIND11_MODULE(_C, m) {
+  using namespace torch::python;
+  m.doc() = "torch._C: tensors over TH";
+  registerErrors();
+  bindDtypes(m);
+  TensorClass cls(m, "Tensor", py::dynamic_attr());
+  cls.attr("__module__") = "torch";
+  bindTensorBase(m, cls);
+  bindPointwise(m, cls);
+  bindReduce(m, cls);
+  bindLinalg(m, cls);
+  bindIndexing(m, cls);
+  bindRandom(m, cls);
+  bindFactory(m, cls);
+  bindStorage(m, cls);
+}

@@ -1,0 +1,264 @@
+// Element-wise methods, functions and operators.
+#include "autograd/ops/Pointwise.h"
+#include "python/csrc/Bind.h"
+
+namespace torch::python {
+namespace {
+
+py::object notImplemented() { return py::reinterpret_borrow<py::object>(Py_NotImplemented); }
+
+// `a op b` with b a tensor, a number or something torch.tensor() takes (a list, an array).
+Tensor binaryAny(BinaryOp op, const Tensor &a, py::handle b, Scalar alpha = Scalar(int64_t(1))) {
+  if (py::isinstance<Tensor>(b)) return binary(op, a, b.cast<const Tensor &>(), alpha);
+  if (isScalarLike(b)) return binary(op, a, toScalar(b), alpha);
+  return binary(op, a, tensorFromData(b, std::nullopt), alpha);
+}
+
+void binaryAny_(BinaryOp op, const Tensor &a, py::handle b, Scalar alpha = Scalar(int64_t(1))) {
+  if (py::isinstance<Tensor>(b)) return binary_(op, a, b.cast<const Tensor &>(), alpha);
+  if (isScalarLike(b)) return binary_(op, a, toScalar(b), alpha);
+  binary_(op, a, tensorFromData(b, std::nullopt), alpha);
+}
+
+bool isOperand(py::handle b) {
+  return py::isinstance<Tensor>(b) || isScalarLike(b) || py::isinstance<py::list>(b) || py::isinstance<py::tuple>(b) ||
+         py::isinstance<py::array>(b);
+}
+
+Tensor compareAny(CompareOp op, const Tensor &a, py::handle b) {
+  if (py::isinstance<Tensor>(b)) return compare(op, a, b.cast<const Tensor &>());
+  if (isScalarLike(b)) return compare(op, a, toScalar(b));
+  return compare(op, a, tensorFromData(b, std::nullopt));
+}
+
+Scalar alphaOf(py::handle alpha) { return alpha.is_none() ? Scalar(int64_t(1)) : toScalar(alpha); }
+
+std::optional<Scalar> optionalScalar(py::handle v) {
+  if (v.is_none()) return std::nullopt;
+  return toScalar(v);
+}
+
+}  // namespace
+
+void bindPointwise(py::module &m, TensorClass &cls) {
+  struct BinaryEntry {
+    const char *name;
+    BinaryOp op;
+    bool hasAlpha;
+  };
+  static const BinaryEntry binaries[] = {
+      {"add", BinaryOp::Add, true},          {"sub", BinaryOp::Sub, true},
+      {"subtract", BinaryOp::Sub, true},     {"mul", BinaryOp::Mul, false},
+      {"multiply", BinaryOp::Mul, false},    {"div", BinaryOp::Div, false},
+      {"divide", BinaryOp::Div, false},      {"true_divide", BinaryOp::Div, false},
+      {"floor_divide", BinaryOp::FloorDiv, false}, {"pow", BinaryOp::Pow, false},
+      {"fmod", BinaryOp::Fmod, false},       {"remainder", BinaryOp::Remainder, false},
+      {"atan2", BinaryOp::Atan2, false},     {"maximum", BinaryOp::Maximum, false},
+      {"minimum", BinaryOp::Minimum, false},
+  };
+  for (const BinaryEntry &e : binaries) {
+    BinaryOp op = e.op;
+    std::string inplace = std::string(e.name) + "_";
+    if (e.hasAlpha) {
+      cls.def(e.name, [op](const Tensor &a, py::handle b, py::handle alpha) { return binaryAny(op, a, b, alphaOf(alpha)); },
+              py::arg("other"), py::kw_only(), py::arg("alpha") = py::none());
+      m.def(e.name,
+            [op](const Tensor &a, py::handle b, py::handle alpha, std::optional<Tensor> out) {
+              return writeOut(binaryAny(op, a, b, alphaOf(alpha)), out);
+            },
+            py::arg("input"), py::arg("other"), py::kw_only(), py::arg("alpha") = py::none(),
+            py::arg("out") = py::none());
+      cls.def(inplace.c_str(),
+              [op](const Tensor &a, py::handle b, py::handle alpha) {
+                binaryAny_(op, a, b, alphaOf(alpha));
+                return a;
+              },
+              py::arg("other"), py::kw_only(), py::arg("alpha") = py::none());
+    } else {
+      cls.def(e.name, [op](const Tensor &a, py::handle b) { return binaryAny(op, a, b); }, py::arg("other"));
+      m.def(e.name,
+            [op](py::handle a, py::handle b, std::optional<Tensor> out) {
+              if (!py::isinstance<Tensor>(a)) return writeOut(binary(op, toScalar(a), toTensor(b)), out);
+              return writeOut(binaryAny(op, a.cast<const Tensor &>(), b), out);
+            },
+            py::arg("input"), py::arg("other"), py::kw_only(), py::arg("out") = py::none());
+      cls.def(inplace.c_str(),
+              [op](const Tensor &a, py::handle b) {
+                binaryAny_(op, a, b);
+                return a;
+              },
+              py::arg("other"));
+    }
+  }
+
+  // Operators. Unknown operands give NotImplemented so that Python tries the other side.
+  struct OperatorEntry {
+    const char *name, *reflected, *inplace;
+    BinaryOp op;
+  };
+  static const OperatorEntry operators[] = {
+      {"__add__", "__radd__", "__iadd__", BinaryOp::Add},
+      {"__sub__", "__rsub__", "__isub__", BinaryOp::Sub},
+      {"__mul__", "__rmul__", "__imul__", BinaryOp::Mul},
+      {"__truediv__", "__rtruediv__", "__itruediv__", BinaryOp::Div},
+      {"__floordiv__", "__rfloordiv__", "__ifloordiv__", BinaryOp::FloorDiv},
+      {"__pow__", "__rpow__", "__ipow__", BinaryOp::Pow},
+      {"__mod__", "__rmod__", "__imod__", BinaryOp::Remainder},
+  };
+  for (const OperatorEntry &e : operators) {
+    BinaryOp op = e.op;
+    cls.def(e.name, [op](const Tensor &a, py::handle b) -> py::object {
+      if (py::isinstance<Tensor>(b)) return py::cast(binary(op, a, b.cast<const Tensor &>()));
+      if (isScalarLike(b)) return py::cast(binary(op, a, toScalar(b)));
+      if (!isOperand(b)) return notImplemented();
+      return py::cast(binaryAny(op, a, b));
+    });
+    cls.def(e.reflected, [op](const Tensor &a, py::handle b) -> py::object {
+      if (isScalarLike(b)) return py::cast(binary(op, toScalar(b), a));
+      if (!isOperand(b)) return notImplemented();
+      return py::cast(binary(op, toTensor(b), a));
+    });
+    cls.def(e.inplace, [op](py::handle self, py::handle b) -> py::object {
+      if (!isOperand(b)) return notImplemented();
+      binaryAny_(op, self.cast<const Tensor &>(), b);
+      return py::reinterpret_borrow<py::object>(self);
+    });
+  }
+
+  // Comparisons: Bool results; the in-place forms write 0/1 in self's type.
+  struct CompareEntry {
+    const char *name, *alias, *dunder;
+    CompareOp op;
+  };
+  static const CompareEntry comparisons[] = {
+      {"lt", "less", "__lt__", CompareOp::Lt},          {"le", "less_equal", "__le__", CompareOp::Le},
+      {"gt", "greater", "__gt__", CompareOp::Gt},       {"ge", "greater_equal", "__ge__", CompareOp::Ge},
+      {"eq", nullptr, "__eq__", CompareOp::Eq},         {"ne", "not_equal", "__ne__", CompareOp::Ne},
+  };
+  for (const CompareEntry &e : comparisons) {
+    CompareOp op = e.op;
+    auto method = [op](const Tensor &a, py::handle b) { return compareAny(op, a, b); };
+    auto function = [op](const Tensor &a, py::handle b, std::optional<Tensor> out) {
+      return writeOut(compareAny(op, a, b), out);
+    };
+    for (const char *name : {e.name, e.alias}) {
+      if (!name) continue;
+      cls.def(name, method, py::arg("other"));
+      m.def(name, function, py::arg("input"), py::arg("other"), py::kw_only(), py::arg("out") = py::none());
+    }
+    cls.def(e.dunder, [op](const Tensor &a, py::handle b) -> py::object {
+      if (!isOperand(b) && !py::isinstance<py::array>(b)) return notImplemented();
+      return py::cast(compareAny(op, a, b));
+    });
+    cls.def((std::string(e.name) + "_").c_str(), [op](const Tensor &a, py::handle b) {
+      if (py::isinstance<Tensor>(b)) compare_(op, a, b.cast<const Tensor &>());
+      else compare_(op, a, toScalar(b));
+      return a;
+    });
+  }
+  // Python would otherwise set __hash__ to None because __eq__ is defined.
+  cls.attr("__hash__") = py::module::import("builtins").attr("object").attr("__hash__");
+
+  // Unary ops.
+  for (int i = 0; i <= static_cast<int>(UnaryOp::Reciprocal); i++) {
+    UnaryOp op = static_cast<UnaryOp>(i);
+    const char *name = unaryOpName(op);
+    cls.def(name, [op](const Tensor &t) { return unary(op, t); });
+    m.def(name, [op](const Tensor &t, std::optional<Tensor> out) { return writeOut(unary(op, t), out); },
+          py::arg("input"), py::kw_only(), py::arg("out") = py::none());
+    cls.def((std::string(name) + "_").c_str(), [op](const Tensor &t) {
+      unary_(op, t);
+      return t;
+    });
+  }
+  for (const char *alias : {"negative", "absolute"}) {
+    UnaryOp op = alias[0] == 'n' ? UnaryOp::Neg : UnaryOp::Abs;
+    cls.def(alias, [op](const Tensor &t) { return unary(op, t); });
+    m.def(alias, [op](const Tensor &t) { return unary(op, t); }, py::arg("input"));
+  }
+  cls.def("__neg__", [](const Tensor &t) { return unary(UnaryOp::Neg, t); });
+  cls.def("__abs__", [](const Tensor &t) { return unary(UnaryOp::Abs, t); });
+  cls.def("__pos__", [](const Tensor &t) { return t; });
+  cls.def("__invert__", [](const Tensor &t) {
+    TORCH_CHECK(t.dtype() == ScalarType::Bool || isIntegral(t.dtype()), Type,
+                "~ (bitwise_not) is only implemented for integer and Bool tensors");
+    if (t.dtype() == ScalarType::Bool) return logicalNot(t);
+    return binary(BinaryOp::Sub, scalarTensor(Scalar(int64_t(-1)), t.dtype()), t);  // ~x == -1 - x
+  });
+  defBoth(m, cls, "logical_not", [](const Tensor &t) { return logicalNot(t); });
+  struct LogicalEntry {
+    const char *name, *dunder, *rdunder;
+    int kind;  // 0 and, 1 or, 2 xor
+  };
+  static const LogicalEntry logicals[] = {{"logical_and", "__and__", "__rand__", 0},
+                                          {"logical_or", "__or__", "__ror__", 1},
+                                          {"logical_xor", "__xor__", "__rxor__", 2}};
+  for (const LogicalEntry &e : logicals) {
+    int kind = e.kind;
+    auto logical = [kind](const Tensor &a, py::handle b) {
+      Tensor x = compare(CompareOp::Ne, a, Scalar(int64_t(0)));
+      Tensor y = compare(CompareOp::Ne, toTensor(b), Scalar(int64_t(0)));
+      if (kind == 0) return binary(BinaryOp::Mul, x, y);
+      if (kind == 1) return binary(BinaryOp::Add, x, y);
+      return compare(CompareOp::Ne, x, y);
+    };
+    defBoth(m, cls, e.name, logical, py::arg("other"));
+    // & | ^ on Bool tensors (bitwise on integers is not supported by TH).
+    auto op = [logical](const Tensor &a, py::handle b) -> py::object {
+      TORCH_CHECK(a.dtype() == ScalarType::Bool, Type, "bitwise operators are only implemented for Bool tensors");
+      return py::cast(logical(a, b));
+    };
+    cls.def(e.dunder, op);
+    cls.def(e.rdunder, op);
+  }
+
+  // clamp / clip
+  for (const char *name : {"clamp", "clip"}) {
+    cls.def(name, [](const Tensor &t, py::handle min, py::handle max) {
+      return clamp(t, optionalScalar(min), optionalScalar(max));
+    }, py::arg("min") = py::none(), py::arg("max") = py::none());
+    m.def(name, [](const Tensor &t, py::handle min, py::handle max, std::optional<Tensor> out) {
+      return writeOut(clamp(t, optionalScalar(min), optionalScalar(max)), out);
+    }, py::arg("input"), py::arg("min") = py::none(), py::arg("max") = py::none(), py::kw_only(),
+          py::arg("out") = py::none());
+    cls.def((std::string(name) + "_").c_str(), [](const Tensor &t, py::handle min, py::handle max) {
+      clamp_(t, optionalScalar(min), optionalScalar(max));
+      return t;
+    }, py::arg("min") = py::none(), py::arg("max") = py::none());
+  }
+
+  // addcmul / addcdiv / lerp / where
+  for (bool divide : {false, true}) {
+    const char *name = divide ? "addcdiv" : "addcmul";
+    auto fn = [divide](const Tensor &self, const Tensor &t1, const Tensor &t2, py::handle value) {
+      Scalar v = alphaOf(value);
+      return divide ? addcdiv(self, t1, t2, v) : addcmul(self, t1, t2, v);
+    };
+    cls.def(name, fn, py::arg("tensor1"), py::arg("tensor2"), py::kw_only(), py::arg("value") = py::none());
+    m.def(name, fn, py::arg("input"), py::arg("tensor1"), py::arg("tensor2"), py::kw_only(),
+          py::arg("value") = py::none());
+    cls.def((std::string(name) + "_").c_str(),
+            [divide](const Tensor &self, const Tensor &t1, const Tensor &t2, py::handle value) {
+              Scalar v = alphaOf(value);
+              if (divide) addcdiv_(self, t1, t2, v);
+              else addcmul_(self, t1, t2, v);
+              return self;
+            },
+            py::arg("tensor1"), py::arg("tensor2"), py::kw_only(), py::arg("value") = py::none());
+  }
+  defBoth(m, cls, "lerp", [](const Tensor &a, const Tensor &b, py::handle w) { return lerp(a, b, toScalar(w)); },
+          py::arg("end"), py::arg("weight"));
+  cls.def("lerp_", [](const Tensor &a, const Tensor &b, py::handle w) {
+    lerp_(a, b, toScalar(w));
+    return a;
+  }, py::arg("end"), py::arg("weight"));
+  m.def("where", [](const Tensor &cond, py::handle a, py::handle b) {
+    Tensor ta = py::isinstance<Tensor>(a) ? a.cast<Tensor>() : scalarTensor(toScalar(a), toScalar(a).naturalType(defaultFloatType()));
+    Tensor tb = py::isinstance<Tensor>(b) ? b.cast<Tensor>() : scalarTensor(toScalar(b), toScalar(b).naturalType(defaultFloatType()));
+    return where(cond, ta, tb);
+  }, py::arg("condition"), py::arg("input"), py::arg("other"));
+  cls.def("where", [](const Tensor &self, const Tensor &cond, const Tensor &other) { return where(cond, self, other); },
+          py::arg("condition"), py::arg("other"));
+}
+
+}  // namespace torch::python

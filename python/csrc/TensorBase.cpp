@@ -1,0 +1,458 @@
+// The Tensor class: construction, geometry, views, copies, conversions, the numpy bridge.
+#include <pybind11/numpy.h>
+
+#include <Python.h>
+
+#include "autograd/ops/Pointwise.h"
+#include "python/csrc/Bind.h"
+
+namespace torch::python {
+
+// ---- numpy bridge ----
+
+namespace {
+
+const char *numpyFormat(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte: return "u1";
+    case ScalarType::Char: return "i1";
+    case ScalarType::Short: return "i2";
+    case ScalarType::Int: return "i4";
+    case ScalarType::Long: return "i8";
+    case ScalarType::Half: return "f2";
+    case ScalarType::Float: return "f4";
+    case ScalarType::Double: return "f8";
+    case ScalarType::Bool: return "?";
+  }
+  return "";
+}
+
+ScalarType fromNumpyType(const py::dtype &d) {
+  char kind = d.kind();
+  size_t size = d.itemsize();
+  if (kind == 'b') return ScalarType::Bool;
+  if (kind == 'u' && size == 1) return ScalarType::Byte;
+  if (kind == 'i') {
+    switch (size) {
+      case 1: return ScalarType::Char;
+      case 2: return ScalarType::Short;
+      case 4: return ScalarType::Int;
+      case 8: return ScalarType::Long;
+    }
+  }
+  if (kind == 'f') {
+    switch (size) {
+      case 2: return ScalarType::Half;
+      case 4: return ScalarType::Float;
+      case 8: return ScalarType::Double;
+    }
+  }
+  throw py::type_error("can't convert np.ndarray of type " + std::string(py::str(static_cast<py::handle>(d))) +
+                       ". The only supported types are: float64, float32, float16, int64, int32, int16, int8, "
+                       "uint8, and bool.");
+}
+
+// Storage memory owned by a numpy array: the context is the array, freed with the GIL.
+void *numpyMalloc(void *, ptrdiff_t) { throw std::bad_alloc(); }
+void numpyFree(void *ctx, void *) {
+  if (!Py_IsInitialized()) return;
+  py::gil_scoped_acquire gil;
+  Py_DECREF(static_cast<PyObject *>(ctx));
+}
+THAllocator numpyAllocator = {numpyMalloc, nullptr, numpyFree};
+
+}  // namespace
+
+Tensor fromNumpy(const py::array &array) {
+  ScalarType type = fromNumpyType(array.dtype());
+  size_t item = elementSize(type);
+  if (!array.dtype().attr("isnative").cast<bool>()) {
+    throw py::value_error("given numpy array has byte order different from the native byte order. Conversion "
+                          "between byte orders is currently not supported.");
+  }
+  int nd = static_cast<int>(array.ndim());
+  IntList sizes(nd), strides(nd);
+  int64_t span = 1;  // elements from the first to the last one, inclusive
+  bool emptyArray = false;
+  for (int d = 0; d < nd; d++) {
+    sizes[d] = array.shape(d);
+    ssize_t s = array.strides(d);
+    if (s < 0) {
+      throw py::value_error("At least one stride in the given numpy array is negative, and tensors with negative "
+                            "strides are not currently supported. (You can probably work around this by making a "
+                            "copy of your array  with array.copy().) ");
+    }
+    if (s % static_cast<ssize_t>(item) != 0) {
+      throw py::value_error("given numpy array strides not a multiple of the element byte size. Copy the numpy "
+                            "array to reallocate the memory.");
+    }
+    strides[d] = s / static_cast<ssize_t>(item);
+    if (sizes[d] == 0) emptyArray = true;
+    span += (sizes[d] - 1) * strides[d];
+  }
+  if (emptyArray) span = 0;
+  PyObject *owner = array.ptr();
+  Py_INCREF(owner);
+  Storage storage;
+  try {
+    storage = dispatch(type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return Storage::adopt(type, TH<T>::S::newWithDataAndAllocator(
+                                      reinterpret_cast<T *>(const_cast<void *>(array.data())), span,
+                                      &numpyAllocator, owner));
+    });
+  } catch (...) {
+    Py_DECREF(owner);
+    throw;
+  }
+  dispatch(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::S::clearFlag(storage.th<T>(), TH_STORAGE_RESIZABLE);
+  });
+  return fromStorage(storage, 0, sizes, strides);
+}
+
+static py::array toNumpy(py::handle self) {
+  const Tensor &t = self.cast<const Tensor &>();
+  std::vector<ssize_t> shape(t.dim()), strides(t.dim());
+  size_t item = elementSize(t.dtype());
+  for (int d = 0; d < t.dim(); d++) {
+    shape[d] = t.size(d);
+    strides[d] = t.stride(d) * item;
+  }
+  // The array keeps the tensor object alive, which keeps the storage alive.
+  return py::array(py::dtype(numpyFormat(t.dtype())), shape, strides, t.dataPtr(), self);
+}
+
+// ---- helpers ----
+
+namespace {
+
+py::object tolist(const Tensor &t, int dim, int64_t offset) {
+  if (dim == t.dim()) {
+    return dispatch(t.dtype(), [&](auto tag) -> py::object {
+      using T = typename decltype(tag)::type;
+      T v = reinterpret_cast<const T *>(t.raw()->storage->data)[offset];
+      if constexpr (std::is_same_v<T, THHalf>) {
+        return py::float_(TH_half2float(v));
+      } else if constexpr (std::is_floating_point_v<T>) {
+        return py::float_(v);
+      } else {
+        if (t.dtype() == ScalarType::Bool) return py::bool_(v != 0);
+        return py::int_(static_cast<int64_t>(v));
+      }
+    });
+  }
+  py::list l(t.size(dim));
+  for (int64_t i = 0; i < t.size(dim); i++) l[i] = tolist(t, dim + 1, offset + i * t.stride(dim));
+  return std::move(l);
+}
+
+int64_t toIndex(py::handle obj) {
+  return py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr())).cast<int64_t>();
+}
+
+// The tensor class name of a dtype: "torch.FloatTensor".
+std::string typeName(ScalarType t) {
+  return std::string("torch.") + (t == ScalarType::Bool ? "Bool" : scalarTypeName(t)) + "Tensor";
+}
+
+// torch.Tensor(...) and the typed classes: (), (*sizes), (torch.Size), (sequence), (tensor),
+// (storage).
+Tensor legacyNew(ScalarType type, const py::args &args) {
+  if (args.size() == 0) return empty({0}, type);
+  if (args.size() == 1) {
+    py::handle a = args[0];
+    if (py::isinstance<Tensor>(a)) {
+      const Tensor &t = a.cast<const Tensor &>();
+      TORCH_CHECK(t.dtype() == type, Type, "expected %s (got %s)", typeName(type).c_str(), typeName(t.dtype()).c_str());
+      return alias(t);
+    }
+    if (py::hasattr(a, "_cdata_storage")) {
+      Storage s = a.attr("_cdata_storage")().cast<Storage>();
+      TORCH_CHECK(s.dtype() == type, Type, "expected a %s storage", scalarTypeName(type));
+      return fromStorage(s, 0, {s.size()}, {1});
+    }
+    py::object sizeType = py::module::import("torch").attr("Size");
+    if (!PyLong_Check(a.ptr()) && !py::isinstance(a, sizeType)) return tensorFromData(a, type);
+  }
+  return empty(toSizes(args, "size"), type);
+}
+
+}  // namespace
+
+void bindTensorBase(py::module &m, TensorClass &cls) {
+  m.def("_legacy_new", [](py::handle dtype, py::args args) { return legacyNew(toDtype(dtype), args); });
+  cls.def(py::init([](py::args args) { return legacyNew(defaultFloatType(), args); }));
+
+  // geometry
+  cls.def_property_readonly("dtype", [](const Tensor &t) { return dtypeObject(t.dtype()); })
+      .def_property_readonly("shape", [](const Tensor &t) { return makeSize(t.sizes()); })
+      .def_property_readonly("ndim", &Tensor::dim)
+      .def_property_readonly("is_cuda", [](const Tensor &) { return false; })
+      .def_property_readonly("device", [](const Tensor &) { return py::module::import("torch").attr("device")("cpu"); })
+      .def("size",
+           [](const Tensor &t, py::object dim) -> py::object {
+             if (dim.is_none()) return makeSize(t.sizes());
+             if (t.dim() == 0) wrapDim(toIndex(dim), 0);
+             return py::int_(t.size(wrapDim(toIndex(dim), t.dim())));
+           },
+           py::arg("dim") = py::none())
+      .def("stride",
+           [](const Tensor &t, py::object dim) -> py::object {
+             if (dim.is_none()) return py::cast(t.strides());
+             return py::int_(t.stride(wrapDim(toIndex(dim), t.dim())));
+           },
+           py::arg("dim") = py::none())
+      .def("dim", &Tensor::dim)
+      .def("ndimension", &Tensor::dim)
+      .def("numel", &Tensor::numel)
+      .def("nelement", &Tensor::numel)
+      .def("element_size", [](const Tensor &t) { return elementSize(t.dtype()); })
+      .def("storage_offset", &Tensor::storageOffset)
+      .def("data_ptr", [](const Tensor &t) { return reinterpret_cast<uintptr_t>(t.dataPtr()); })
+      .def("is_contiguous", &Tensor::isContiguous)
+      .def("is_floating_point", [](const Tensor &t) { return isFloating(t.dtype()); })
+      .def("is_set_to", &Tensor::isSetTo)
+      .def("__len__",
+           [](const Tensor &t) {
+             if (t.dim() == 0) throw py::type_error("len() of a 0-d tensor");
+             return t.size(0);
+           })
+      .def("type",
+           [](const Tensor &t, py::object dtype) -> py::object {
+             if (dtype.is_none()) return py::str(typeName(t.dtype()));
+             ScalarType target;
+             if (py::isinstance<py::str>(dtype)) {
+               std::string name = dtype.cast<std::string>();
+               bool found = false;
+               for (int i = 0; i < kNumScalarTypes; i++) {
+                 if (typeName(static_cast<ScalarType>(i)) == name) {
+                   target = static_cast<ScalarType>(i);
+                   found = true;
+                 }
+               }
+               if (!found) throw py::value_error("invalid type: '" + name + "'");
+             } else {
+               target = toDtype(dtype);
+             }
+             return py::cast(toType(t, target));
+           },
+           py::arg("dtype") = py::none());
+
+  // conversions to Python and numpy
+  cls.def("item", [](const Tensor &t) { return fromScalar(item(t)); })
+      .def("tolist", [](const Tensor &t) { return tolist(t, 0, t.storageOffset()); })
+      .def("numpy", [](py::handle self) { return toNumpy(self); })
+      .def("__array__",
+           [](py::handle self, py::object dtype, py::object copy) -> py::object {
+             py::array a = toNumpy(self);
+             if (!dtype.is_none()) return a.attr("astype")(dtype);
+             return std::move(a);
+           },
+           py::arg("dtype") = py::none(), py::arg("copy") = py::none())
+      .def("__bool__",
+           [](const Tensor &t) {
+             TORCH_CHECK(t.numel() == 1, Runtime, "Boolean value of Tensor with more than one value is ambiguous");
+             Scalar s = item(t);
+             return s.isFloating() ? s.d != 0 : s.i != 0;
+           })
+      .def("__float__", [](const Tensor &t) { return item(t).d; })
+      .def("__int__", [](const Tensor &t) { return item(t).i; })
+      .def("__index__", [](const Tensor &t) {
+        TORCH_CHECK(isIntegral(t.dtype()) && t.numel() == 1, Type,
+                    "only integer tensors of a single element can be converted to an index");
+        return item(t).i;
+      });
+  m.def("from_numpy", [](py::handle a) {
+    if (!py::isinstance<py::array>(a)) {
+      throw py::type_error("expected np.ndarray (got " + std::string(py::str(a.get_type().attr("__name__"))) + ")");
+    }
+    return fromNumpy(py::reinterpret_borrow<py::array>(a));
+  });
+
+  // type conversions
+  cls.def("to",
+          [](const Tensor &t, py::args args, py::kwargs kwargs) {
+            // to(dtype), to(tensor), to(device), to(device, dtype); copy=, non_blocking= accepted.
+            std::optional<ScalarType> target;
+            bool copy = kwargs.contains("copy") && kwargs["copy"].cast<bool>();
+            auto consider = [&](py::handle a) {
+              if (py::isinstance<Tensor>(a)) target = a.cast<const Tensor &>().dtype();
+              else if (py::isinstance<Dtype>(a)) target = a.cast<Dtype>().type;
+              else if (py::isinstance<py::str>(a) || py::hasattr(a, "type")) {
+                std::string dev = py::str(a);
+                if (dev != "cpu") throw py::value_error("only the cpu device is available (got '" + dev + "')");
+              }
+            };
+            for (py::handle a : args) consider(a);
+            if (kwargs.contains("dtype")) target = toDtype(kwargs["dtype"]);
+            if (kwargs.contains("device")) consider(kwargs["device"]);
+            return toType(t, target.value_or(t.dtype()), copy);
+          })
+      .def("cpu", [](const Tensor &t) { return t; });
+  struct Conversion {
+    const char *name;
+    ScalarType type;
+  };
+  static const Conversion conversions[] = {{"byte", ScalarType::Byte},   {"char", ScalarType::Char},
+                                           {"short", ScalarType::Short}, {"int", ScalarType::Int},
+                                           {"long", ScalarType::Long},   {"half", ScalarType::Half},
+                                           {"float", ScalarType::Float}, {"double", ScalarType::Double},
+                                           {"bool", ScalarType::Bool}};
+  for (const Conversion &c : conversions) {
+    ScalarType type = c.type;
+    cls.def(c.name, [type](const Tensor &t) { return toType(t, type); });
+  }
+
+  // copies
+  cls.def("contiguous", [](const Tensor &t) { return contiguous(t); })
+      .def("clone", [](const Tensor &t) { return clone(t); })
+      .def("copy_",
+           [](const Tensor &t, py::handle src, bool) {
+             copy_(t, toTensor(src));
+             return t;
+           },
+           py::arg("src"), py::arg("non_blocking") = false)
+      .def("fill_",
+           [](const Tensor &t, py::handle v) {
+             fill_(t, toScalar(v));
+             return t;
+           })
+      .def("zero_",
+           [](const Tensor &t) {
+             zero_(t);
+             return t;
+           })
+      .def("resize_",
+           [](const Tensor &t, py::args sizes) {
+             resize_(t, toSizes(sizes, "size"));
+             return t;
+           })
+      .def("resize_as_",
+           [](const Tensor &t, const Tensor &other) {
+             resize_(t, other.sizes());
+             return t;
+           })
+      .def("set_",
+           [](const Tensor &t, py::object source, py::object offset, py::object size, py::object stride) {
+             if (source.is_none()) {
+               set_(t, empty({0}, t.dtype()));
+             } else if (py::isinstance<Tensor>(source)) {
+               set_(t, source.cast<const Tensor &>());
+             } else {
+               Storage s = source.attr("_cdata_storage")().cast<Storage>();
+               IntList sizes = size.is_none() ? IntList{s.size()} : toIntList(size, "size");
+               IntList strides = stride.is_none() ? IntList{} : toIntList(stride, "stride");
+               set_(t, fromStorage(s, offset.is_none() ? 0 : offset.cast<int64_t>(), sizes, strides));
+             }
+             return t;
+           },
+           py::arg("source") = py::none(), py::arg("storage_offset") = py::none(), py::arg("size") = py::none(),
+           py::arg("stride") = py::none());
+
+  // views
+  defBoth(m, cls, "view", [](const Tensor &t, py::args sizes) -> Tensor {
+    if (sizes.size() == 1 && py::isinstance<Dtype>(sizes[0])) {
+      ScalarType type = sizes[0].cast<Dtype>().type;
+      TORCH_CHECK(elementSize(type) == elementSize(t.dtype()), Runtime,
+                  "view(dtype) needs an element type of the same size");
+      return fromStorage(Storage::adopt(type, [&] {
+                           Storage s = t.storage();
+                           THByteStorage *raw = s.raw();
+                           dispatch(s.dtype(), [&](auto tag) {
+                             using T = typename decltype(tag)::type;
+                             TH<T>::S::retain(s.th<T>());
+                           });
+                           return raw;
+                         }()),
+                         t.storageOffset(), t.sizes(), t.strides());
+    }
+    return view(t, toSizes(sizes, "size"));
+  });
+  cls.def("view_as", [](const Tensor &t, const Tensor &o) { return view(t, o.sizes()); });
+  defBoth(m, cls, "reshape", [](const Tensor &t, py::args sizes) { return reshape(t, toSizes(sizes, "shape")); });
+  cls.def("reshape_as", [](const Tensor &t, const Tensor &o) { return reshape(t, o.sizes()); });
+  defBoth(m, cls, "transpose", [](const Tensor &t, int64_t d0, int64_t d1) { return transpose(t, d0, d1); },
+          py::arg("dim0"), py::arg("dim1"));
+  defBoth(m, cls, "t", [](const Tensor &t) {
+    TORCH_CHECK(t.dim() <= 2, Runtime, "t() expects a tensor with <= 2 dimensions, but self is %dD", t.dim());
+    return t.dim() < 2 ? alias(t) : transpose(t, 0, 1);
+  });
+  cls.def_property_readonly("T", [](const Tensor &t) {
+    IntList dims(t.dim());
+    for (int d = 0; d < t.dim(); d++) dims[d] = t.dim() - 1 - d;
+    return permute(t, dims);
+  });
+  cls.def("permute", [](const Tensor &t, py::args dims) { return permute(t, toSizes(dims, "dims")); });
+  m.def("permute", [](const Tensor &t, py::handle dims) { return permute(t, toIntList(dims, "dims")); },
+        py::arg("input"), py::arg("dims"));
+  defBoth(m, cls, "narrow",
+          [](const Tensor &t, int64_t dim, int64_t start, int64_t length) { return narrow(t, dim, start, length); },
+          py::arg("dim"), py::arg("start"), py::arg("length"));
+  defBoth(m, cls, "select", [](const Tensor &t, int64_t dim, int64_t index) { return select(t, dim, index); },
+          py::arg("dim"), py::arg("index"));
+  cls.def("unfold", [](const Tensor &t, int64_t dim, int64_t size, int64_t step) { return unfold(t, dim, size, step); },
+          py::arg("dimension"), py::arg("size"), py::arg("step"));
+  cls.def("expand", [](const Tensor &t, py::args sizes) { return expand(t, toSizes(sizes, "size")); });
+  cls.def("expand_as", [](const Tensor &t, const Tensor &o) { return expand(t, o.sizes()); });
+  defBoth(m, cls, "squeeze", [](const Tensor &t, std::optional<int64_t> dim) {
+    return dim ? squeeze(t, *dim) : squeeze(t);
+  }, py::arg("dim") = py::none());
+  defBoth(m, cls, "unsqueeze", [](const Tensor &t, int64_t dim) { return unsqueeze(t, dim); }, py::arg("dim"));
+  defBoth(m, cls, "flatten",
+          [](const Tensor &t, int64_t start, int64_t end) { return flatten(t, start, end); },
+          py::arg("start_dim") = 0, py::arg("end_dim") = -1);
+  defBoth(m, cls, "as_strided",
+          [](const Tensor &t, py::handle size, py::handle stride, std::optional<int64_t> offset) {
+            return asStrided(t, toIntList(size, "size"), toIntList(stride, "stride"),
+                             offset.value_or(t.storageOffset()));
+          },
+          py::arg("size"), py::arg("stride"), py::arg("storage_offset") = py::none());
+  defBoth(m, cls, "chunk", [](const Tensor &t, int64_t chunks, int64_t dim) {
+    TORCH_CHECK(chunks > 0, Runtime, "chunk expects `chunks` to be greater than 0, got: %lld",
+                static_cast<long long>(chunks));
+    int d = wrapDim(dim, t.dim());
+    int64_t each = (t.size(d) + chunks - 1) / chunks;
+    py::tuple parts(each == 0 ? 0 : (t.size(d) + each - 1) / each);
+    for (size_t i = 0; i < parts.size(); i++) {
+      int64_t start = i * each;
+      parts[i] = py::cast(narrow(t, d, start, std::min(each, t.size(d) - start)));
+    }
+    return parts;
+  }, py::arg("chunks"), py::arg("dim") = 0);
+  defBoth(m, cls, "split", [](const Tensor &t, py::handle splitSize, int64_t dim) {
+    int d = wrapDim(dim, t.dim());
+    py::list parts;
+    if (PyLong_Check(splitSize.ptr())) {
+      int64_t each = splitSize.cast<int64_t>();
+      TORCH_CHECK(each > 0 || t.size(d) == 0, Runtime, "split expects split_size be non-negative, but got %lld",
+                  static_cast<long long>(each));
+      for (int64_t start = 0; start < t.size(d); start += each) {
+        parts.append(py::cast(narrow(t, d, start, std::min(each, t.size(d) - start))));
+      }
+    } else {
+      IntList sizes = toIntList(splitSize, "split_size_or_sections");
+      int64_t total = 0;
+      for (int64_t s : sizes) total += s;
+      TORCH_CHECK(total == t.size(d), Runtime,
+                  "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension "
+                  "%d), but got split_sizes=%s",
+                  static_cast<long long>(t.size(d)), d, shapeString(sizes).c_str());
+      int64_t start = 0;
+      for (int64_t s : sizes) {
+        parts.append(py::cast(narrow(t, d, start, s)));
+        start += s;
+      }
+    }
+    return py::tuple(parts);
+  }, py::arg("split_size_or_sections"), py::arg("dim") = 0);
+  defBoth(m, cls, "unbind", [](const Tensor &t, int64_t dim) {
+    int d = wrapDim(dim, t.dim());
+    py::tuple parts(t.size(d));
+    for (int64_t i = 0; i < t.size(d); i++) parts[i] = py::cast(select(t, d, i));
+    return parts;
+  }, py::arg("dim") = 0);
+}
+
+}  // namespace torch::python

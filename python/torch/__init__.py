@@ -1,0 +1,132 @@
+"""torch: tensors over the TH kernels (index base 0), with PyTorch 1.x's Python API.
+
+The native part is torch._C, a thin pybind11 layer over the Python-free core library in
+autograd/. This file gathers the public names; the pieces written in Python live in the
+modules beside it.
+"""
+
+import builtins as _builtins
+
+from torch import _C
+from torch._C import Tensor, dtype, from_numpy, get_default_dtype
+
+# ---- dtypes ----
+uint8, int8, int16, int32, int64 = _C.uint8, _C.int8, _C.int16, _C.int32, _C.int64
+float16, float32, float64, bool = _C.float16, _C.float32, _C.float64, _C.bool
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+
+
+class Size(tuple):
+    """The shape of a tensor: a tuple of ints."""
+
+    def __repr__(self):
+        return "torch.Size([" + ", ".join(str(s) for s in self) + "])"
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, key):
+        result = tuple.__getitem__(self, key)
+        return Size(result) if isinstance(key, slice) else result
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, other))
+
+    def __reduce__(self):
+        return (Size, (tuple(self),))
+
+
+class device:
+    """Where a tensor lives. Only the CPU exists in this build."""
+
+    def __init__(self, type="cpu", index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        if ":" in type:
+            type, index = type.split(":")[0], _builtins.int(type.split(":")[1])
+        if type not in ("cpu", "cuda"):
+            raise RuntimeError("Expected one of cpu, cuda device type at start of device string: " + type)
+        self.type = type
+        self.index = index
+
+    def __repr__(self):
+        return "device(type='%s'%s)" % (self.type, "" if self.index is None else ", index=%d" % self.index)
+
+    def __str__(self):
+        return self.type if self.index is None else "%s:%d" % (self.type, self.index)
+
+    def __eq__(self, other):
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+# ---- typed tensor classes (torch.FloatTensor, ...) ----
+class _TensorType(type):
+    """Metaclass of torch.FloatTensor and friends: calling the class builds a tensor of its
+    type, and isinstance checks the element type."""
+
+    def __call__(cls, *args, **kwargs):
+        if kwargs:
+            raise TypeError("%s() takes no keyword arguments" % cls.__name__)
+        return _C._legacy_new(cls.dtype, *args)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+    def __repr__(cls):
+        return "<class 'torch.%s'>" % cls.__name__
+
+
+def _make_tensor_type(name, dt):
+    return _TensorType(name, (), {"dtype": dt, "is_cuda": False, "__module__": "torch"})
+
+
+ByteTensor = _make_tensor_type("ByteTensor", uint8)
+CharTensor = _make_tensor_type("CharTensor", int8)
+ShortTensor = _make_tensor_type("ShortTensor", int16)
+IntTensor = _make_tensor_type("IntTensor", int32)
+LongTensor = _make_tensor_type("LongTensor", int64)
+HalfTensor = _make_tensor_type("HalfTensor", float16)
+FloatTensor = _make_tensor_type("FloatTensor", float32)
+DoubleTensor = _make_tensor_type("DoubleTensor", float64)
+BoolTensor = _make_tensor_type("BoolTensor", bool)
+_tensor_classes = [ByteTensor, CharTensor, ShortTensor, IntTensor, LongTensor, HalfTensor, FloatTensor,
+                   DoubleTensor, BoolTensor]
+
+
+def set_default_dtype(d):
+    """Sets the element type of torch.tensor(1.5), torch.zeros(...), torch.Tensor(...)."""
+    _C._set_default_dtype(d)
+
+
+def set_default_tensor_type(t):
+    if isinstance(t, str):
+        t = {c.__name__: c for c in _tensor_classes}[t.split(".")[-1]]
+    set_default_dtype(t.dtype)
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(t):
+    return t.is_floating_point()
+
+
+def numel(t):
+    return t.numel()
+
+
+# Every function the native module defines for tensors (torch.add, torch.zeros, ...).
+for _name in dir(_C):
+    if not _name.startswith("_") and _name not in globals():
+        globals()[_name] = getattr(_C, _name)
+del _name
+
+from torch import _tensor  # noqa: E402  (Python-side Tensor methods)

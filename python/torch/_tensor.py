@@ -1,0 +1,49 @@
+"""Tensor methods written in Python, attached to torch._C.Tensor (which is torch.Tensor)."""
+
+import torch
+from torch._C import Tensor
+
+
+def _is_shared_placeholder(self):
+    return False
+
+
+def __iter__(self):
+    if self.dim() == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return iter(self.unbind(0))
+
+
+def __hash__(self):
+    return id(self)
+
+
+def __format__(self, spec):
+    if self.dim() == 0:
+        return self.item().__format__(spec)
+    return object.__format__(self, spec)
+
+
+def __reversed__(self):
+    if self.dim() == 0:
+        return self
+    return self.flip(0)
+
+
+def __contains__(self, element):
+    if isinstance(element, (Tensor, int, float, bool)):
+        return bool((self == element).any().item())
+    raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in a %s." % type(element))
+
+
+def new_tensor(self, data, dtype=None):
+    return torch.tensor(data, dtype=dtype or self.dtype)
+
+
+for _name, _fn in list(globals().items()):
+    if _name.startswith("__") and _name.endswith("__") and callable(_fn) and _name not in (
+            "__builtins__", "__loader__", "__spec__", "__name__", "__doc__", "__file__", "__package__",
+            "__cached__"):
+        setattr(Tensor, _name, _fn)
+Tensor.new_tensor = new_tensor
+Tensor.__array_priority__ = 1000  # numpy defers `ndarray op tensor` to the tensor

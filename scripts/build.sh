@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds the Python extension torch._C and makes `import torch` work from any directory:
+# the module is copied into python/torch/ and python/ is put on sys.path through a .pth
+# file in the site-packages of the `python3` on PATH.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bazel build //python:_C.so
+install -m 755 bazel-bin/python/_C.so python/torch/_C.so
+site=$(python3 -c 'import site, sys; print(site.getsitepackages()[0] if hasattr(site, "getsitepackages") else sys.prefix)')
+echo "$(pwd)/python" > "$site/torch-monorepo.pth"
