@@ -77,10 +77,16 @@ void THSetArgErrorHandler(THArgErrorHandlerFunction handler, void *data) {
 void *THAlloc(ptrdiff_t size) {
   THArgCheck(size >= 0, 1, "invalid memory size %td", size);
   if (size == 0) return nullptr;
-  // 64-byte alignment keeps SIMD loads aligned and matches what BLAS likes.
+  // 64-byte alignment keeps SIMD loads aligned and matches what BLAS likes. Small blocks
+  // (structs, size arrays, tiny tensors) take plain malloc's 16 bytes: memalign costs more
+  // than the rest of creating a one-element tensor.
   void *ptr = nullptr;
-  if (posix_memalign(&ptr, 64, (size_t)size) != 0 || ptr == nullptr)
-    THError("out of memory: failed to allocate %td bytes", size);
+  if (size < 256) {
+    ptr = malloc((size_t)size);
+  } else if (posix_memalign(&ptr, 64, (size_t)size) != 0) {
+    ptr = nullptr;
+  }
+  if (ptr == nullptr) THError("out of memory: failed to allocate %td bytes", size);
   return ptr;
 }
 

@@ -434,6 +434,14 @@ Tensor expand(const Tensor &t, IntList sizes) {
       TORCH_CHECK(static_cast<int>(i) >= lead, Runtime, "expand: -1 is not allowed in a leading, new dimension");
       sizes[i] = t.size(static_cast<int>(i) - lead);
     }
+    if (static_cast<int>(i) >= lead) {
+      int64_t have = t.size(static_cast<int>(i) - lead);
+      TORCH_CHECK(have == 1 || have == sizes[i], Runtime,
+                  "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
+                  "dimension %zu.  Target sizes: %s.  Tensor sizes: %s",
+                  static_cast<long long>(sizes[i]), static_cast<long long>(have), i, shapeString(sizes).c_str(),
+                  t.sizeString().c_str());
+    }
   }
   return makeView(t, [&](auto tag, auto *v) {
     using T = typename decltype(tag)::type;

@@ -125,6 +125,11 @@ struct TensorImpl {
   ScalarType dtype;
   THByteTensor *th;  // really TH<T>::Tensor* for the C type of dtype; one reference owned
   std::shared_ptr<AutogradMeta> autograd;
+  // The binding's object for this tensor (a borrowed PyObject*), so that a tensor handed
+  // back to Python is the same object (`a.add_(b) is a`); bindingHandle is the handle that
+  // object holds, whose destruction clears the slot.
+  void *bindingObject = nullptr;
+  const void *bindingHandle = nullptr;
 };
 
 class Tensor {
@@ -139,7 +144,9 @@ class Tensor {
   }
   Tensor(Tensor &&o) noexcept : impl_(o.impl_) { o.impl_ = nullptr; }
   Tensor &operator=(Tensor o) noexcept {
-    std::swap(impl_, o.impl_);
+    release();  // a binding's handle must not pass its role on through the swap
+    impl_ = o.impl_;
+    o.impl_ = nullptr;
     return *this;
   }
   ~Tensor() { release(); }
@@ -167,6 +174,20 @@ class Tensor {
   }
   Storage storage() const;
   bool isSameAs(const Tensor &o) const { return impl_ == o.impl_; }
+  bool hasSizes(const IntList &s) const {
+    if (static_cast<int>(s.size()) != dim()) return false;
+    for (int d = 0; d < dim(); d++) {
+      if (size(d) != s[d]) return false;
+    }
+    return true;
+  }
+  bool isSameSizeAs(const Tensor &o) const {
+    if (o.dim() != dim()) return false;
+    for (int d = 0; d < dim(); d++) {
+      if (size(d) != o.size(d)) return false;
+    }
+    return true;
+  }
   // Same storage, offset, sizes and strides.
   bool isSetTo(const Tensor &o) const;
   std::string sizeString() const;  // "[2, 3]"
@@ -174,7 +195,12 @@ class Tensor {
  private:
   explicit Tensor(TensorImpl *impl) : impl_(impl) {}
   void release() {
-    if (impl_ && impl_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete impl_;
+    if (!impl_) return;
+    if (impl_->bindingHandle == this) {
+      impl_->bindingObject = nullptr;
+      impl_->bindingHandle = nullptr;
+    }
+    if (impl_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete impl_;
   }
   TensorImpl *impl_ = nullptr;
 };

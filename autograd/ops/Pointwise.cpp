@@ -149,10 +149,10 @@ Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha) {
   ScalarType type = computeType(op, resultType(a, b));
   checkBoolOp(op, type);
   if (op == BinaryOp::Add || op == BinaryOp::Sub) checkAlpha(type, alpha);
-  IntList shape = a.sizes() == b.sizes() ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
+  IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
   Tensor ca = toType(a, type), cb = toType(b, type);
-  if (ca.sizes() != shape) ca = expand(ca, shape);
-  if (cb.sizes() != shape) cb = expand(cb, shape);
+  if (!ca.hasSizes(shape)) ca = expand(ca, shape);
+  if (!cb.hasSizes(shape)) cb = expand(cb, shape);
   Tensor r = empty(shape, type);
   dispatchArith(type, binaryOpName(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -188,11 +188,11 @@ void binary_(BinaryOp op, const Tensor &self, const Tensor &other, Scalar alpha)
   if (!canCast(type, self.dtype())) castError(type, self.dtype());
   checkBoolOp(op, self.dtype());
   if (op == BinaryOp::Add || op == BinaryOp::Sub) checkAlpha(self.dtype(), alpha);
-  TORCH_CHECK(isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
+  TORCH_CHECK(other.isSameSizeAs(self) || isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
               shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
   Tensor co = toType(other, self.dtype());
-  if (co.sizes() != self.sizes()) co = expand(co, self.sizes());
+  if (!co.isSameSizeAs(self)) co = expand(co, self.sizes());
   dispatchArith(self.dtype(), binaryOpName(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     binaryKernel<T>(op, self.th<T>(), self.th<T>(), co.th<T>(), alpha);
@@ -263,10 +263,10 @@ void compareValueKernel(CompareOp op, R *r, typename TH<T>::Tensor *a, T v) {
 
 Tensor compare(CompareOp op, const Tensor &a, const Tensor &b) {
   ScalarType type = resultType(a, b);
-  IntList shape = a.sizes() == b.sizes() ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
+  IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
   Tensor ca = toType(a, type), cb = toType(b, type);
-  if (ca.sizes() != shape) ca = expand(ca, shape);
-  if (cb.sizes() != shape) cb = expand(cb, shape);
+  if (!ca.hasSizes(shape)) ca = expand(ca, shape);
+  if (!cb.hasSizes(shape)) cb = expand(cb, shape);
   Tensor r = empty(shape, ScalarType::Bool);
   dispatchArith(type, "comparison", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -287,11 +287,11 @@ Tensor compare(CompareOp op, const Tensor &a, Scalar b) {
 }
 
 void compare_(CompareOp op, const Tensor &self, const Tensor &other) {
-  TORCH_CHECK(isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
+  TORCH_CHECK(other.isSameSizeAs(self) || isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
               shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
   Tensor co = toType(other, self.dtype());
-  if (co.sizes() != self.sizes()) co = expand(co, self.sizes());
+  if (!co.isSameSizeAs(self)) co = expand(co, self.sizes());
   dispatchArith(self.dtype(), "comparison", [&](auto tag) {
     using T = typename decltype(tag)::type;
     compareKernel<T>(op, self.th<T>(), self.th<T>(), co.th<T>());

@@ -11,9 +11,53 @@
 
 namespace py = pybind11;
 
+// Tensors cross into Python as the same object while that object lives (TensorImpl keeps
+// it): `t.add_(x) is t`, `torch.add(a, b, out=o) is o`.
+namespace pybind11::detail {
+template <>
+struct type_caster<torch::Tensor> : public type_caster_base<torch::Tensor> {
+  template <typename T>
+  static handle castCached(T &&t, return_value_policy policy, handle parent) {
+    if (!t.defined()) return none().release();
+    torch::TensorImpl *impl = t.impl();
+    if (impl->bindingObject) return handle(static_cast<PyObject *>(impl->bindingObject)).inc_ref();
+    // The type's record is looked up once (type_caster_base does it on every call).
+    static const type_info *record = get_type_info(typeid(torch::Tensor));
+    handle h = type_caster_generic::cast(
+        &t, policy, parent, record,
+        [](const void *p) -> void * { return new torch::Tensor(*static_cast<const torch::Tensor *>(p)); },
+        [](const void *p) -> void * {
+          return new torch::Tensor(std::move(*const_cast<torch::Tensor *>(static_cast<const torch::Tensor *>(p))));
+        });
+    impl->bindingObject = h.ptr();
+    impl->bindingHandle = reinterpret_cast<instance *>(h.ptr())->get_value_and_holder().value_ptr();
+    return h;
+  }
+  static handle cast(const torch::Tensor &t, return_value_policy policy, handle parent) {
+    return castCached(t, return_value_policy::copy, parent);
+  }
+  static handle cast(torch::Tensor &&t, return_value_policy policy, handle parent) {
+    return castCached(std::move(t), return_value_policy::move, parent);
+  }
+  static handle cast(const torch::Tensor *t, return_value_policy policy, handle parent) {
+    if (!t) return none().release();
+    return castCached(*t, return_value_policy::copy, parent);
+  }
+};
+}  // namespace pybind11::detail
+
 namespace torch::python {
 
 using TensorClass = py::class_<Tensor>;
+
+// Hot-path type test and access (pybind11's generic ones look the type up in a hash table
+// on every call). tensorType is set once the class exists.
+extern PyTypeObject *tensorType;
+inline bool isTensor(py::handle obj) { return PyObject_TypeCheck(obj.ptr(), tensorType); }
+inline const Tensor &unwrap(py::handle obj) {  // obj must be a tensor
+  auto *inst = reinterpret_cast<py::detail::instance *>(obj.ptr());
+  return *static_cast<const Tensor *>(inst->get_value_and_holder().value_ptr());
+}
 
 // Python numbers (bool, int, float, numpy scalars) and one-element tensors as Scalar.
 bool isScalarLike(py::handle obj);

@@ -10,7 +10,7 @@ Tensor fromNumpy(const py::array &array);  // TensorBase.cpp
 
 bool isScalarLike(py::handle obj) {
   if (PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr())) return true;
-  if (py::isinstance<Tensor>(obj)) return obj.cast<const Tensor &>().numel() == 1;
+  if (isTensor(obj)) return unwrap(obj).numel() == 1;
   // numpy scalars (np.float32(1), np.int64(2), np.bool_(True))
   // Kept for the life of the process (never destroyed after the interpreter).
   static py::object *numpyGeneric = [] {
@@ -33,7 +33,7 @@ Scalar toScalar(py::handle obj) {
     return Scalar(static_cast<int64_t>(v));
   }
   if (PyFloat_Check(p)) return Scalar(PyFloat_AS_DOUBLE(p));
-  if (py::isinstance<Tensor>(obj)) return item(obj.cast<const Tensor &>());
+  if (isTensor(obj)) return item(unwrap(obj));
   if (isScalarLike(obj)) {
     py::object kind = obj.attr("dtype").attr("kind");
     std::string k = kind.cast<std::string>();

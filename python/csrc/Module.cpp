@@ -3,6 +3,9 @@
 #include "python/csrc/Bind.h"
 
 namespace torch::python {
+
+PyTypeObject *tensorType = nullptr;
+
 namespace {
 
 void registerErrors() {
@@ -57,6 +60,7 @@ PYBIND11_MODULE(_C, m) {
   bindDtypes(m);
   TensorClass cls(m, "Tensor", py::dynamic_attr());
   cls.attr("__module__") = "torch";
+  tensorType = reinterpret_cast<PyTypeObject *>(cls.ptr());
   bindTensorBase(m, cls);
   bindPointwise(m, cls);
   bindReduce(m, cls);

@@ -9,24 +9,24 @@ py::object notImplemented() { return py::reinterpret_borrow<py::object>(Py_NotIm
 
 // `a op b` with b a tensor, a number or something torch.tensor() takes (a list, an array).
 Tensor binaryAny(BinaryOp op, const Tensor &a, py::handle b, Scalar alpha = Scalar(int64_t(1))) {
-  if (py::isinstance<Tensor>(b)) return binary(op, a, b.cast<const Tensor &>(), alpha);
+  if (isTensor(b)) return binary(op, a, unwrap(b), alpha);
   if (isScalarLike(b)) return binary(op, a, toScalar(b), alpha);
   return binary(op, a, tensorFromData(b, std::nullopt), alpha);
 }
 
 void binaryAny_(BinaryOp op, const Tensor &a, py::handle b, Scalar alpha = Scalar(int64_t(1))) {
-  if (py::isinstance<Tensor>(b)) return binary_(op, a, b.cast<const Tensor &>(), alpha);
+  if (isTensor(b)) return binary_(op, a, unwrap(b), alpha);
   if (isScalarLike(b)) return binary_(op, a, toScalar(b), alpha);
   binary_(op, a, tensorFromData(b, std::nullopt), alpha);
 }
 
 bool isOperand(py::handle b) {
-  return py::isinstance<Tensor>(b) || isScalarLike(b) || py::isinstance<py::list>(b) || py::isinstance<py::tuple>(b) ||
+  return isTensor(b) || isScalarLike(b) || py::isinstance<py::list>(b) || py::isinstance<py::tuple>(b) ||
          py::isinstance<py::array>(b);
 }
 
 Tensor compareAny(CompareOp op, const Tensor &a, py::handle b) {
-  if (py::isinstance<Tensor>(b)) return compare(op, a, b.cast<const Tensor &>());
+  if (isTensor(b)) return compare(op, a, unwrap(b));
   if (isScalarLike(b)) return compare(op, a, toScalar(b));
   return compare(op, a, tensorFromData(b, std::nullopt));
 }
@@ -107,22 +107,25 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   };
   for (const OperatorEntry &e : operators) {
     BinaryOp op = e.op;
-    cls.def(e.name, [op](const Tensor &a, py::handle b) -> py::object {
-      if (py::isinstance<Tensor>(b)) return py::cast(binary(op, a, b.cast<const Tensor &>()));
+    // self arrives as a handle: these are the hottest calls of all.
+    cls.def(e.name, [op](py::handle self, py::handle b) -> py::object {
+      const Tensor &a = unwrap(self);
+      if (isTensor(b)) return py::cast(binary(op, a, unwrap(b)));
       if (isScalarLike(b)) return py::cast(binary(op, a, toScalar(b)));
       if (!isOperand(b)) return notImplemented();
       return py::cast(binaryAny(op, a, b));
-    });
-    cls.def(e.reflected, [op](const Tensor &a, py::handle b) -> py::object {
+    }, py::is_operator());
+    cls.def(e.reflected, [op](py::handle self, py::handle b) -> py::object {
+      const Tensor &a = unwrap(self);
       if (isScalarLike(b)) return py::cast(binary(op, toScalar(b), a));
       if (!isOperand(b)) return notImplemented();
       return py::cast(binary(op, toTensor(b), a));
-    });
+    }, py::is_operator());
     cls.def(e.inplace, [op](py::handle self, py::handle b) -> py::object {
       if (!isOperand(b)) return notImplemented();
-      binaryAny_(op, self.cast<const Tensor &>(), b);
+      binaryAny_(op, unwrap(self), b);
       return py::reinterpret_borrow<py::object>(self);
-    });
+    }, py::is_operator());
   }
 
   // Comparisons: Bool results; the in-place forms write 0/1 in self's type.

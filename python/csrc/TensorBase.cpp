@@ -200,7 +200,11 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
            py::arg("dim") = py::none())
       .def("stride",
            [](const Tensor &t, py::object dim) -> py::object {
-             if (dim.is_none()) return py::cast(t.strides());
+             if (dim.is_none()) {
+               py::tuple strides(t.dim());
+               for (int d = 0; d < t.dim(); d++) strides[d] = py::int_(t.stride(d));
+               return std::move(strides);
+             }
              return py::int_(t.stride(wrapDim(toIndex(dim), t.dim())));
            },
            py::arg("dim") = py::none())
