@@ -125,6 +125,9 @@ struct TensorImpl {
   ScalarType dtype;
   THByteTensor *th;  // really TH<T>::Tensor* for the C type of dtype; one reference owned
   std::shared_ptr<AutogradMeta> autograd;
+  // Bumped by every in-place op; shared by a tensor and its views (made on first need), so
+  // that autograd can tell when a tensor it saved was modified.
+  std::shared_ptr<std::atomic<uint32_t>> version;
   // The binding's object for this tensor (a borrowed PyObject*), so that a tensor handed
   // back to Python is the same object (`a.add_(b) is a`); bindingHandle is the handle that
   // object holds, whose destruction clears the slot.

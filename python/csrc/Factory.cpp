@@ -1,7 +1,285 @@
-#include "python/csrc/Bind.h"
+// Creation functions: torch.tensor, zeros/ones/empty/full and their *_like and new_*
+// forms, eye, arange, range, linspace, logspace.
+#include "python/csrc/Factory.h"
+
+#include "autograd/ops/Factory.h"
 
 namespace torch::python {
 
-void bindFactory(py::module &m, TensorClass &cls) {}
+Tensor fromNumpy(const py::array &array);  // TensorBase.cpp
+
+py::object Keywords::take(const char *name) {
+  taken_.insert(name);
+  if (!kwargs_.contains(name)) return py::none();
+  return kwargs_[name];
+}
+
+void Keywords::finish() const {
+  for (auto item : kwargs_) {
+    std::string name = py::str(item.first);
+    if (!taken_.count(name)) {
+      throw py::type_error(std::string(function_) + "() got an unexpected keyword argument '" + name + "'");
+    }
+  }
+}
+
+namespace {
+
+void checkDevice(py::handle device) {
+  if (device.is_none()) return;
+  std::string name = py::str(device);
+  if (name != "cpu" && name != "cpu:0") {
+    throw py::value_error("only the cpu device is available in this build (got '" + name + "')");
+  }
+}
+
+}  // namespace
+
+CreationOptions::CreationOptions(Keywords &kw) {
+  py::object o = kw.take("out");
+  if (!o.is_none()) {
+    if (!isTensor(o)) throw py::type_error("out must be a Tensor");
+    out = unwrap(o);
+  }
+  py::object d = kw.take("dtype");
+  if (!d.is_none()) dtype = toDtype(d);
+  checkDevice(kw.take("device"));
+  py::object grad = kw.take("requires_grad");
+  requiresGrad = !grad.is_none() && grad.cast<bool>();
+  // Accepted for compatibility: there is one layout, and no pinned or channels-last memory here.
+  kw.take("layout");
+  kw.take("pin_memory");
+  kw.take("memory_format");
+  if (out && dtype && out->dtype() != *dtype) {
+    throw py::type_error(std::string("dtype ") + scalarTypeName(*dtype) + " does not match the dtype " +
+                         scalarTypeName(out->dtype()) + " of out");
+  }
+}
+
+Tensor creationTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback) {
+  if (options.out) {
+    resize_(*options.out, sizes);
+    return *options.out;
+  }
+  return empty(sizes, options.dtype.value_or(fallback));
+}
+
+py::object finishCreation(const Tensor &t, const CreationOptions &options) {
+  py::object obj = py::cast(t);
+  // requires_grad is applied once autograd provides requires_grad_ (until then it is accepted).
+  if (options.requiresGrad && py::hasattr(obj, "requires_grad_")) obj.attr("requires_grad_")(true);
+  return obj;
+}
+
+IntList creationSizes(const py::args &args, Keywords &kw) {
+  py::object size = kw.take("size");
+  if (!size.is_none()) {
+    if (args.size() > 0) throw py::type_error("size given both as positional and keyword arguments");
+    return toIntList(size, "size");
+  }
+  if (args.size() == 0) throw py::type_error("missing the required argument 'size'");
+  return toSizes(args, "size");
+}
+
+namespace {
+
+Scalar scalarArg(py::handle obj, const char *what) {
+  if (!isScalarLike(obj)) {
+    throw py::type_error(std::string(what) + " must be a number, got " +
+                         std::string(py::str(obj.get_type().attr("__name__"))));
+  }
+  return toScalar(obj);
+}
+
+int64_t intArg(py::handle obj, const char *what) {
+  if (!PyIndex_Check(obj.ptr()) || PyBool_Check(obj.ptr())) {
+    throw py::type_error(std::string(what) + " must be an int, got " +
+                         std::string(py::str(obj.get_type().attr("__name__"))));
+  }
+  return py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr())).cast<int64_t>();
+}
+
+// The tensors that zeros/ones/empty and friends produce, as a fill of a target tensor.
+enum class Fill { Zeros, Ones, Empty };
+
+void applyFill(const Tensor &t, Fill fill) {
+  if (fill == Fill::Zeros) zero_(t);
+  if (fill == Fill::Ones) fill_(t, Scalar(int64_t(1)));
+}
+
+}  // namespace
+
+void bindFactory(py::module &m, TensorClass &cls) {
+  m.def("tensor", [](py::handle data, py::kwargs kwargs) {
+    Keywords kw("tensor", kwargs);
+    CreationOptions options(kw);
+    kw.finish();
+    if (options.out) throw py::type_error("tensor() got an unexpected keyword argument 'out'");
+    return finishCreation(tensorFromData(data, options.dtype), options);
+  }, py::arg("data"));
+  // as_tensor shares memory with a tensor or an array of the requested type.
+  m.def("as_tensor", [](py::handle data, py::kwargs kwargs) {
+    Keywords kw("as_tensor", kwargs);
+    CreationOptions options(kw);
+    kw.finish();
+    if (isTensor(data)) return py::cast(toType(unwrap(data), options.dtype.value_or(unwrap(data).dtype())));
+    if (py::isinstance<py::array>(data)) {
+      Tensor t = fromNumpy(py::reinterpret_borrow<py::array>(data));
+      return py::cast(toType(t, options.dtype.value_or(t.dtype())));
+    }
+    return py::cast(tensorFromData(data, options.dtype));
+  }, py::arg("data"));
+
+  struct FillEntry {
+    const char *name;
+    Fill fill;
+  };
+  static const FillEntry fills[] = {{"zeros", Fill::Zeros}, {"ones", Fill::Ones}, {"empty", Fill::Empty}};
+  for (const FillEntry &e : fills) {
+    Fill fill = e.fill;
+    const char *name = e.name;
+    m.def(name, [fill, name](py::args size, py::kwargs kwargs) {
+      Keywords kw(name, kwargs);
+      IntList sizes = creationSizes(size, kw);
+      CreationOptions options(kw);
+      kw.finish();
+      Tensor t = creationTarget(options, sizes, defaultFloatType());
+      applyFill(t, fill);
+      return finishCreation(t, options);
+    });
+    std::string like = std::string(name) + "_like";
+    m.def(like.c_str(), [fill, like](const Tensor &input, py::kwargs kwargs) {
+      Keywords kw(like.c_str(), kwargs);
+      CreationOptions options(kw);
+      kw.finish();
+      Tensor t = options.out ? creationTarget(options, input.sizes(), input.dtype())
+                             : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
+      applyFill(t, fill);
+      return finishCreation(t, options);
+    }, py::arg("input"));
+    std::string method = std::string("new_") + name;
+    cls.def(method.c_str(), [fill, method](const Tensor &self, py::args size, py::kwargs kwargs) {
+      Keywords kw(method.c_str(), kwargs);
+      IntList sizes = creationSizes(size, kw);
+      CreationOptions options(kw);
+      kw.finish();
+      Tensor t = creationTarget(options, sizes, self.dtype());
+      applyFill(t, fill);
+      return finishCreation(t, options);
+    });
+  }
+
+  // full's dtype follows the fill value (PyTorch 1.13): bool, int64 or the default float.
+  m.def("full", [](py::handle size, py::handle value, py::kwargs kwargs) {
+    Keywords kw("full", kwargs);
+    CreationOptions options(kw);
+    kw.finish();
+    Scalar v = scalarArg(value, "fill_value");
+    Tensor t = creationTarget(options, toIntList(size, "size"), v.naturalType(defaultFloatType()));
+    fill_(t, v);
+    return finishCreation(t, options);
+  }, py::arg("size"), py::arg("fill_value"));
+  m.def("full_like", [](const Tensor &input, py::handle value, py::kwargs kwargs) {
+    Keywords kw("full_like", kwargs);
+    CreationOptions options(kw);
+    kw.finish();
+    Scalar v = scalarArg(value, "fill_value");
+    Tensor t = options.out ? creationTarget(options, input.sizes(), input.dtype())
+                           : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
+    fill_(t, v);
+    return finishCreation(t, options);
+  }, py::arg("input"), py::arg("fill_value"));
+  cls.def("new_full", [](const Tensor &self, py::handle size, py::handle value, py::kwargs kwargs) {
+    Keywords kw("new_full", kwargs);
+    CreationOptions options(kw);
+    kw.finish();
+    Tensor t = creationTarget(options, toIntList(size, "size"), self.dtype());
+    fill_(t, scalarArg(value, "fill_value"));
+    return finishCreation(t, options);
+  }, py::arg("size"), py::arg("fill_value"));
+  m.def("empty_strided", [](py::handle size, py::handle stride, py::kwargs kwargs) {
+    Keywords kw("empty_strided", kwargs);
+    CreationOptions options(kw);
+    kw.finish();
+    IntList sizes = toIntList(size, "size"), strides = toIntList(stride, "stride");
+    TORCH_CHECK(sizes.size() == strides.size(), Runtime, "empty_strided: %zu sizes but %zu strides", sizes.size(),
+                strides.size());
+    int64_t span = 1;  // elements from the first to the last one
+    for (size_t d = 0; d < sizes.size(); d++) {
+      TORCH_CHECK(strides[d] >= 0, Runtime, "empty_strided: negative strides are not supported");
+      if (sizes[d] == 0) span = 0;
+    }
+    if (span) {
+      for (size_t d = 0; d < sizes.size(); d++) span += (sizes[d] - 1) * strides[d];
+    }
+    ScalarType type = options.dtype.value_or(defaultFloatType());
+    return finishCreation(fromStorage(Storage::create(type, span), 0, sizes, strides), options);
+  }, py::arg("size"), py::arg("stride"));
+
+  m.def("eye", [](int64_t n, py::object mObj, py::kwargs kwargs) {
+    Keywords kw("eye", kwargs);
+    CreationOptions options(kw);
+    kw.finish();
+    int64_t cols = mObj.is_none() ? n : intArg(mObj, "m");
+    Tensor t = creationTarget(options, {0}, defaultFloatType());
+    eyeInto(t, n, cols);
+    return finishCreation(t, options);
+  }, py::arg("n"), py::arg("m") = py::none());
+
+  // arange(end), arange(start, end), arange(start, end, step); start=, end=, step= too.
+  m.def("arange", [](py::args args, py::kwargs kwargs) {
+    Keywords kw("arange", kwargs);
+    py::object startObj = kw.take("start"), endObj = kw.take("end"), stepObj = kw.take("step");
+    CreationOptions options(kw);
+    kw.finish();
+    TORCH_CHECK(args.size() <= 3, Type, "arange() takes at most 3 positional arguments (%zu given)", args.size());
+    if (args.size() == 1 && endObj.is_none()) {
+      endObj = args[0];
+    } else if (args.size() >= 2) {
+      startObj = args[0];
+      endObj = args[1];
+      if (args.size() == 3) stepObj = args[2];
+    } else if (args.size() == 1) {
+      startObj = args[0];
+    }
+    if (endObj.is_none()) throw py::type_error("arange() missing the required argument 'end'");
+    Scalar start = startObj.is_none() ? Scalar(int64_t(0)) : scalarArg(startObj, "start");
+    Scalar end = scalarArg(endObj, "end");
+    Scalar step = stepObj.is_none() ? Scalar(int64_t(1)) : scalarArg(stepObj, "step");
+    Tensor t = creationTarget(options, {0}, arangeType(start, end, step));
+    arangeInto(t, start, end, step);
+    return finishCreation(t, options);
+  });
+  m.def("range", [](py::handle start, py::handle end, py::handle step, py::kwargs kwargs) {
+    Keywords kw("range", kwargs);
+    CreationOptions options(kw);
+    kw.finish();
+    PyErr_WarnEx(PyExc_UserWarning,
+                 "torch.range is deprecated and will be removed in a future release because its behavior is "
+                 "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                 "[start, end).",
+                 1);
+    Tensor t = creationTarget(options, {0}, defaultFloatType());
+    rangeInto(t, scalarArg(start, "start"), scalarArg(end, "end"), scalarArg(step, "step"));
+    return finishCreation(t, options);
+  }, py::arg("start"), py::arg("end"), py::arg("step") = 1);
+  m.def("linspace", [](py::handle start, py::handle end, py::handle steps, py::kwargs kwargs) {
+    Keywords kw("linspace", kwargs);
+    CreationOptions options(kw);
+    kw.finish();
+    Tensor t = creationTarget(options, {0}, defaultFloatType());
+    linspaceInto(t, scalarArg(start, "start"), scalarArg(end, "end"), intArg(steps, "steps"));
+    return finishCreation(t, options);
+  }, py::arg("start"), py::arg("end"), py::arg("steps"));
+  m.def("logspace", [](py::handle start, py::handle end, py::handle steps, py::handle base, py::kwargs kwargs) {
+    Keywords kw("logspace", kwargs);
+    CreationOptions options(kw);
+    kw.finish();
+    Tensor t = creationTarget(options, {0}, defaultFloatType());
+    logspaceInto(t, scalarArg(start, "start"), scalarArg(end, "end"), intArg(steps, "steps"),
+                 scalarArg(base, "base").d);
+    return finishCreation(t, options);
+  }, py::arg("start"), py::arg("end"), py::arg("steps"), py::arg("base") = 10.0);
+}
 
 }  // namespace torch::python

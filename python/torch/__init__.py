@@ -130,3 +130,9 @@ for _name in dir(_C):
 del _name
 
 from torch import _tensor  # noqa: E402  (Python-side Tensor methods)
+
+# ---- storages and serialization ----
+from torch import _utils  # noqa: E402  (rebuild functions that pickles name)
+from torch.storage import (BoolStorage, ByteStorage, CharStorage, DoubleStorage, FloatStorage,  # noqa: E402
+                           HalfStorage, IntStorage, LongStorage, ShortStorage, is_storage)
+from torch.serialization import load, save  # noqa: E402

@@ -1,0 +1,268 @@
+#include "autograd/Autograd.h"
+
+#include <atomic>
+
+#include "autograd/ops/Pointwise.h"
+
+namespace torch {
+
+// ---- grad mode ----
+
+static thread_local bool gGradEnabled = true;
+bool GradMode::enabled() { return gGradEnabled; }
+void GradMode::setEnabled(bool enabled) { gGradEnabled = enabled; }
+
+// ---- nodes ----
+
+static std::atomic<uint64_t> gNextSequenceNr{0};
+Node::Node() : sequenceNr(gNextSequenceNr.fetch_add(1, std::memory_order_relaxed)) {}
+
+AccumulateGrad::AccumulateGrad(const Tensor &leaf) : variable(leaf) {
+  outputs.push_back({leaf.sizes(), leaf.dtype()});
+}
+
+TensorList AccumulateGrad::apply(TensorList &&grads) {
+  const Tensor &g = grads[0];
+  if (!g.defined()) return {};
+  AutogradMeta &meta = ensureAutogradMeta(variable);
+  if (!meta.grad.defined()) {
+    // The first gradient is stored as a copy unless it is a fresh tensor nobody else holds.
+    meta.grad = GradMode::enabled() ? g : (g.impl()->refs.load() == 1 ? g : clone(g));
+  } else if (GradMode::enabled()) {
+    meta.grad = binary(BinaryOp::Add, meta.grad, g);  // create_graph: the sum is recorded
+  } else {
+    binary_(BinaryOp::Add, meta.grad, g);
+  }
+  return {};
+}
+
+// ---- saved tensors ----
+
+SavedTensor::SavedTensor(const Tensor &t, bool isOutput) : wasDefined_(t.defined()) {
+  if (!t.defined()) return;
+  data_ = isOutput ? detach(t) : t;
+  if (!t.impl()->version) t.impl()->version = std::make_shared<std::atomic<uint32_t>>(0);
+  version_ = t.impl()->version;
+  if (isOutput) data_.impl()->version = version_;
+  savedVersion_ = version_->load();
+}
+
+TensorList FunctionNode::apply(TensorList &&gradOutputs) {
+  if (!backward_) {
+    fail(th::ErrorKind::Runtime,
+         "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+         "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+         "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time.");
+  }
+  return backward_(gradOutputs);
+}
+
+Tensor SavedTensor::unpack(const std::string &owner) const {
+  if (!wasDefined_) return Tensor();
+  if (!data_.defined()) {
+    fail(th::ErrorKind::Runtime,
+         "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+         "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+         "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time.");
+  }
+  uint32_t now = version_->load();
+  if (now != savedVersion_) {
+    fail(th::ErrorKind::Runtime,
+         "one of the variables needed for gradient computation has been modified by an inplace operation: "
+         "[torch.%sTensor %s], which is needed by %s, is at version %u; expected version %u instead.",
+         scalarTypeName(data_.dtype()), data_.sizeString().c_str(), owner.c_str(), now,
+         savedVersion_);
+  }
+  return data_;
+}
+
+// ---- per-tensor state ----
+
+AutogradMeta *autogradMeta(const Tensor &t) { return t.impl()->autograd.get(); }
+
+AutogradMeta &ensureAutogradMeta(const Tensor &t) {
+  if (!t.impl()->autograd) t.impl()->autograd = std::make_shared<AutogradMeta>();
+  return *t.impl()->autograd;
+}
+
+bool requiresGrad(const Tensor &t) {
+  const AutogradMeta *m = autogradMeta(t);
+  return m && (m->requiresGrad || m->gradFn);
+}
+
+void setRequiresGrad(const Tensor &t, bool requires) {
+  AutogradMeta *m = autogradMeta(t);
+  if (m && m->gradFn) {
+    TORCH_CHECK(requires, Runtime,
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
+                "in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+    return;
+  }
+  TORCH_CHECK(!requires || isFloating(t.dtype()), Runtime,
+              "only Tensors of floating point dtype can require gradients (got %s)", scalarTypeName(t.dtype()));
+  if (!m && !requires) return;
+  ensureAutogradMeta(t).requiresGrad = requires;
+}
+
+bool isLeaf(const Tensor &t) {
+  const AutogradMeta *m = autogradMeta(t);
+  return !m || !m->gradFn;
+}
+
+const std::shared_ptr<Node> &gradFn(const Tensor &t) {
+  static const std::shared_ptr<Node> none;
+  const AutogradMeta *m = autogradMeta(t);
+  return m ? m->gradFn : none;
+}
+
+Tensor grad(const Tensor &t) {
+  const AutogradMeta *m = autogradMeta(t);
+  return m ? m->grad : Tensor();
+}
+
+void setGrad(const Tensor &t, const Tensor &g) {
+  if (g.defined()) {
+    TORCH_CHECK(g.dtype() == t.dtype(), Type, "assigned grad has data of a different type (%s, expected %s)",
+                scalarTypeName(g.dtype()), scalarTypeName(t.dtype()));
+    TORCH_CHECK(g.isSameSizeAs(t), Runtime, "assigned grad has data of a different size (%s, expected %s)",
+                g.sizeString().c_str(), t.sizeString().c_str());
+  }
+  if (!g.defined() && !autogradMeta(t)) return;
+  ensureAutogradMeta(t).grad = g;
+}
+
+Tensor detach(const Tensor &t) {
+  Tensor r = alias(t);  // alias shares the version counter
+  if (AutogradMeta *m = autogradMeta(r)) {
+    m->gradFn.reset();
+    m->requiresGrad = false;
+  }
+  return r;
+}
+
+void detach_(const Tensor &t) {
+  if (AutogradMeta *m = autogradMeta(t)) {
+    m->gradFn.reset();
+    m->requiresGrad = false;
+    m->outputNr = 0;
+  }
+}
+
+Edge gradientEdge(const Tensor &t) {
+  AutogradMeta *m = autogradMeta(t);
+  if (!m) return Edge{};
+  if (m->gradFn) return Edge{m->gradFn, m->outputNr};
+  if (!m->requiresGrad) return Edge{};
+  std::shared_ptr<Node> acc = m->gradAccumulator.lock();
+  if (!acc) {
+    acc = std::make_shared<AccumulateGrad>(t);
+    m->gradAccumulator = acc;
+  }
+  return Edge{acc, 0};
+}
+
+void registerHook(const Tensor &t, GradHook hook) {
+  TORCH_CHECK(requiresGrad(t), Runtime, "cannot register a hook on a tensor that doesn't require gradient");
+  Edge e = gradientEdge(t);
+  e.fn->preHooks.emplace_back(e.inputNr, std::move(hook));
+}
+
+void retainGrad(const Tensor &t) {
+  TORCH_CHECK(requiresGrad(t), Runtime, "can't retain_grad on Tensor that has requires_grad=False");
+  AutogradMeta &m = ensureAutogradMeta(t);
+  if (!m.gradFn || m.retainsGrad) return;
+  m.retainsGrad = true;
+  // The hook holds the tensor weakly through its impl's meta: no cycle node -> tensor.
+  std::weak_ptr<AutogradMeta> weakMeta = t.impl()->autograd;
+  m.gradFn->preHooks.emplace_back(m.outputNr, [weakMeta](const Tensor &g) {
+    if (auto meta = weakMeta.lock()) {
+      if (!meta->grad.defined()) meta->grad = clone(g);
+      else meta->grad = binary(BinaryOp::Add, meta->grad, g);
+    }
+    return Tensor();
+  });
+}
+
+// ---- versions ----
+
+uint32_t version(const Tensor &t) { return t.impl()->version ? t.impl()->version->load() : 0; }
+
+void bumpVersion(const Tensor &t) {
+  if (t.impl()->version) t.impl()->version->fetch_add(1, std::memory_order_relaxed);
+}
+
+void shareVersion(const Tensor &view, const Tensor &base) {
+  if (!base.impl()->version) base.impl()->version = std::make_shared<std::atomic<uint32_t>>(0);
+  view.impl()->version = base.impl()->version;
+}
+
+// ---- recording ----
+
+bool needsRecording(std::initializer_list<const Tensor *> inputs) {
+  if (!GradMode::enabled()) return false;
+  for (const Tensor *t : inputs) {
+    if (t->defined() && requiresGrad(*t)) return true;
+  }
+  return false;
+}
+
+namespace {
+
+void connect(Node &node, const Tensor &input) {
+  node.next.push_back(input.defined() ? gradientEdge(input) : Edge{});
+}
+
+void attach(const std::shared_ptr<Node> &node, const Tensor &output) {
+  AutogradMeta &m = ensureAutogradMeta(output);
+  m.gradFn = node;
+  m.outputNr = static_cast<uint32_t>(node->outputs.size());
+  m.requiresGrad = false;
+  node->outputs.push_back({output.sizes(), output.dtype()});
+}
+
+}  // namespace
+
+void record(const char *name, const TensorList &inputs, const TensorList &outputs, FunctionNode::Backward backward) {
+  recordNode(std::make_shared<FunctionNode>(name, std::move(backward)), inputs, outputs);
+}
+
+void recordNode(const std::shared_ptr<Node> &node, std::initializer_list<const Tensor *> inputs,
+                std::initializer_list<const Tensor *> outputs) {
+  for (const Tensor *t : inputs) connect(*node, *t);
+  for (const Tensor *t : outputs) attach(node, *t);
+}
+
+void recordNode(const std::shared_ptr<Node> &node, const TensorList &inputs, const TensorList &outputs) {
+  for (const Tensor &t : inputs) connect(*node, t);
+  for (const Tensor &t : outputs) attach(node, t);
+}
+
+void rebaseHistory(const Tensor &self, const std::shared_ptr<Node> &node) {
+  AutogradMeta &m = ensureAutogradMeta(self);
+  m.gradFn = node;
+  m.outputNr = 0;
+  m.requiresGrad = false;
+  node->outputs.assign(1, {self.sizes(), self.dtype()});
+}
+
+Tensor sumToShape(const Tensor &grad, const IntList &shape) {
+  if (grad.hasSizes(shape)) return grad;
+  // Sum the leading dimensions broadcasting added, then the ones that were size 1.
+  Tensor g = grad;
+  int lead = g.dim() - static_cast<int>(shape.size());
+  IntList target = shape;
+  return dispatchArith(g.dtype(), "sum_to_size", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    Tensor acc = g;
+    for (int d = 0; d < g.dim(); d++) {
+      bool reduce = d < lead || target[d - lead] == 1;
+      if (!reduce || acc.size(d) == 1) continue;
+      Tensor r = empty({}, acc.dtype());
+      TH<T>::sum(r.th<T>(), acc.th<T>(), d, 1);  // keepdim: dimension indices stay put
+      acc = r;
+    }
+    return reshape(acc, target);
+  });
+}
+
+}  // namespace torch

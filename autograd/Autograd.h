@@ -1,0 +1,169 @@
+// The autograd graph: nodes (one per recorded op), edges to the nodes of its inputs, the
+// per-tensor state (requires_grad, grad, grad_fn), saved tensors with version checks,
+// and grad mode. Python-free; the engine that runs a graph is Engine.h.
+//
+// Recording happens inside the core ops themselves (ops/*.cpp): an op whose inputs need a
+// gradient, with grad mode on, creates a node holding what its backward needs and sets it
+// as the result's grad_fn. Backward formulas are written with the same ops, so running them
+// with grad mode on (create_graph=True) records a graph of the gradient.
+#ifndef TORCH_AUTOGRAD_H
+#define TORCH_AUTOGRAD_H
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "autograd/Tensor.h"
+
+namespace torch {
+
+using TensorList = std::vector<Tensor>;
+
+// Grad mode: recording on or off for this thread (torch.no_grad()).
+struct GradMode {
+  static bool enabled();
+  static void setEnabled(bool enabled);
+};
+struct NoGradGuard {
+  NoGradGuard() : previous(GradMode::enabled()) { GradMode::setEnabled(false); }
+  ~NoGradGuard() { GradMode::setEnabled(previous); }
+  bool previous;
+};
+
+struct Node;
+
+// An input of a node: which node, and which of its outputs (input_nr of that node).
+struct Edge {
+  std::shared_ptr<Node> fn;
+  uint32_t inputNr = 0;
+  bool valid() const { return fn != nullptr; }
+};
+
+// What a node knows about each of its outputs, to make a zero gradient for an output that
+// got none, and to check gradient shapes.
+struct OutputInfo {
+  IntList sizes;
+  ScalarType dtype;
+};
+
+// A hook on a gradient flowing into a tensor or out of a node: returns a replacement or an
+// undefined tensor to keep it.
+using GradHook = std::function<Tensor(const Tensor &)>;
+
+struct Node : std::enable_shared_from_this<Node> {
+  Node();
+  virtual ~Node() = default;
+  // Gradients of the node's outputs (one per output, undefined where none arrived) to
+  // gradients of its inputs (one per edge in next).
+  virtual TensorList apply(TensorList &&gradOutputs) = 0;
+  virtual std::string name() const = 0;
+  // Frees the saved tensors (backward without retain_graph).
+  virtual void releaseSaved() {}
+  std::vector<Edge> next;
+  std::vector<OutputInfo> outputs;
+  uint64_t sequenceNr;  // creation order: among ready nodes, the latest runs first
+  // Hooks on the gradient of one output (tensor hooks: register_hook on a tensor whose
+  // grad_fn this is, or on a leaf through its AccumulateGrad).
+  std::vector<std::pair<uint32_t, GradHook>> preHooks;
+  // Hooks the binding attaches (Python functions) see grad_inputs and grad_outputs.
+  std::vector<std::function<void(TensorList &gradInputs, const TensorList &gradOutputs)>> postHooks;
+  bool savedReleased = false;
+};
+
+// Gradient sink of a leaf tensor: adds what arrives into leaf.grad.
+struct AccumulateGrad : Node {
+  explicit AccumulateGrad(const Tensor &leaf);
+  TensorList apply(TensorList &&grads) override;
+  std::string name() const override { return "AccumulateGrad"; }
+  Tensor variable;  // the leaf itself (same impl)
+};
+
+// Most ops' backward: a function of the output gradients (all defined: the engine fills
+// zeros for outputs that got none) giving one gradient per input (undefined: none).
+// Saved tensors live in the function's captures; releasing drops the function.
+struct FunctionNode : Node {
+  using Backward = std::function<TensorList(const TensorList &gradOutputs)>;
+  FunctionNode(const char *name, Backward backward) : name_(name), backward_(std::move(backward)) {}
+  TensorList apply(TensorList &&gradOutputs) override;
+  std::string name() const override { return name_; }
+  void releaseSaved() override {
+    backward_ = nullptr;
+    savedReleased = true;
+  }
+
+ private:
+  const char *name_;
+  Backward backward_;
+};
+
+// A tensor kept for backward, with the version it had: using it after an in-place change
+// raises instead of giving a wrong gradient.
+class SavedTensor {
+ public:
+  SavedTensor() = default;
+  // isOutput: the tensor is an output of the node saving it; it is kept without its
+  // grad_fn, which would make a reference cycle.
+  SavedTensor(const Tensor &t, bool isOutput);
+  Tensor unpack(const std::string &owner) const;  // owner: the node's name, for the error
+  void reset() { data_ = Tensor(); }
+  bool defined() const { return data_.defined() || wasDefined_; }
+
+ private:
+  Tensor data_;
+  std::shared_ptr<std::atomic<uint32_t>> version_;
+  uint32_t savedVersion_ = 0;
+  bool wasDefined_ = false;
+};
+
+struct AutogradMeta {
+  bool requiresGrad = false;  // set by the user on leaves; non-leaves follow their grad_fn
+  bool retainsGrad = false;
+  Tensor grad;
+  std::shared_ptr<Node> gradFn;
+  uint32_t outputNr = 0;
+  std::weak_ptr<Node> gradAccumulator;
+  bool isView = false;  // made by a view op from a tensor that requires grad
+};
+
+// ---- per-tensor state ----
+AutogradMeta *autogradMeta(const Tensor &t);        // null when it has none
+AutogradMeta &ensureAutogradMeta(const Tensor &t);  // creates it
+bool requiresGrad(const Tensor &t);
+void setRequiresGrad(const Tensor &t, bool requires);  // leaves only
+bool isLeaf(const Tensor &t);
+const std::shared_ptr<Node> &gradFn(const Tensor &t);
+Tensor grad(const Tensor &t);
+void setGrad(const Tensor &t, const Tensor &g);
+// The same data without history (shares storage and version).
+Tensor detach(const Tensor &t);
+void detach_(const Tensor &t);
+// The edge a gradient for t flows along: its grad_fn, or its leaf accumulator.
+Edge gradientEdge(const Tensor &t);
+// register_hook: hook sees (and may replace) every gradient computed for t.
+void registerHook(const Tensor &t, GradHook hook);
+// retain_grad: a non-leaf keeps its gradient in .grad.
+void retainGrad(const Tensor &t);
+
+// ---- version counters (shared by a tensor and its views) ----
+uint32_t version(const Tensor &t);
+void bumpVersion(const Tensor &t);  // every in-place op calls this after writing
+void shareVersion(const Tensor &view, const Tensor &base);
+
+// ---- recording ----
+bool needsRecording(std::initializer_list<const Tensor *> inputs);
+// Records `outputs = op(inputs)` with the given backward when any input needs a gradient.
+void record(const char *name, const TensorList &inputs, const TensorList &outputs, FunctionNode::Backward backward);
+// Connects node to the inputs (one edge each; undefined or no-grad inputs give an invalid
+// edge) and makes it the grad_fn of outputs.
+void recordNode(const std::shared_ptr<Node> &node, std::initializer_list<const Tensor *> inputs,
+                std::initializer_list<const Tensor *> outputs);
+void recordNode(const std::shared_ptr<Node> &node, const TensorList &inputs, const TensorList &outputs);
+// An in-place op on self: self's history becomes node (whose first input is old self).
+void rebaseHistory(const Tensor &self, const std::shared_ptr<Node> &node);
+// The gradient reduced to shape (broadcasting's backward: sum over broadcast dimensions).
+Tensor sumToShape(const Tensor &grad, const IntList &shape);
+
+}  // namespace torch
+
+#endif

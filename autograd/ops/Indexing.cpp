@@ -1,0 +1,493 @@
+#include "autograd/ops/Indexing.h"
+
+#include <algorithm>
+
+#include "autograd/ops/Pointwise.h"
+
+namespace torch {
+
+namespace {
+
+[[noreturn]] void outOfRange(int64_t index, int dim, int64_t size) {
+  fail(th::ErrorKind::Index, "index %lld is out of range for dimension %d with size %lld",
+       static_cast<long long>(index), dim, static_cast<long long>(size));
+}
+
+bool isMask(const Tensor &t) { return t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::Byte; }
+
+// The element value v in self's type; a bool tensor holds 0 or 1.
+template <typename T>
+T elementValue(const Tensor &self, Scalar v) {
+  if (self.dtype() == ScalarType::Bool) return static_cast<T>(v.isFloating() ? v.d != 0 : v.i != 0);
+  return v.to<T>();
+}
+
+// Sums in a bool tensor (accumulating index ops run on bytes) become 1.
+void normalizeBool(const Tensor &t) {
+  if (t.dtype() == ScalarType::Bool) TH<uint8_t>::neValue(t.th<uint8_t>(), t.th<uint8_t>(), 0);
+}
+
+// ---- t[key]: basic indices first, then the advanced ones ----
+
+// self with the basic indices applied, and for every dimension of that view the Long
+// index tensor that indexes it (undefined where none does).
+struct Indexed {
+  Tensor view;
+  std::vector<Tensor> advanced;
+  bool hasAdvanced = false;
+};
+
+Indexed applyBasic(const Tensor &self, const std::vector<TensorIndex> &key) {
+  int consumed = 0, ellipses = 0;
+  for (const TensorIndex &x : key) {
+    switch (x.kind) {
+      case TensorIndex::Kind::Int:
+      case TensorIndex::Kind::Slice: consumed++; break;
+      case TensorIndex::Kind::Tensor: consumed += isMask(x.tensor) ? x.tensor.dim() : 1; break;
+      case TensorIndex::Kind::Ellipsis: ellipses++; break;
+      default: break;
+    }
+  }
+  TORCH_CHECK(ellipses <= 1, Index, "an index can only have a single ellipsis ('...')");
+  TORCH_CHECK(consumed <= self.dim(), Index, "too many indices for tensor of dimension %d", self.dim());
+
+  Indexed r;
+  r.view = self;
+  int dim = 0;      // the next dimension of r.view to index
+  int selfDim = 0;  // the dimension of self it comes from, for messages
+  auto newAxis = [&](bool keep) {
+    r.view = unsqueeze(r.view, dim);
+    if (!keep) r.view = slice(r.view, dim, 0, 0, 1);
+    dim++;
+  };
+  for (const TensorIndex &x : key) {
+    switch (x.kind) {
+      case TensorIndex::Kind::Int: {
+        int64_t n = r.view.size(dim);
+        if (x.start < -n || x.start >= n) outOfRange(x.start, selfDim, n);
+        r.view = select(r.view, dim, x.start);
+        selfDim++;
+        break;
+      }
+      case TensorIndex::Kind::Slice:
+        TORCH_CHECK(x.step > 0, Value, "step must be greater than zero");
+        r.view = slice(r.view, dim, x.start, x.stop, x.step);
+        dim++;
+        selfDim++;
+        break;
+      case TensorIndex::Kind::None: newAxis(true); break;
+      case TensorIndex::Kind::Bool: newAxis(x.start != 0); break;
+      case TensorIndex::Kind::Ellipsis: {
+        int skipped = self.dim() - consumed;
+        dim += skipped;
+        selfDim += skipped;
+        break;
+      }
+      case TensorIndex::Kind::Tensor: {
+        const Tensor &t = x.tensor;
+        if (isMask(t) && t.dim() == 0) {
+          newAxis(item(t).i != 0);
+          break;
+        }
+        if (isMask(t)) {
+          for (int j = 0; j < t.dim(); j++) {
+            if (t.size(j) != r.view.size(dim + j)) {
+              fail(th::ErrorKind::Index,
+                   "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at "
+                   "index %d",
+                   t.sizeString().c_str(), j, self.sizeString().c_str(), selfDim + j);
+            }
+          }
+          // A mask over k dimensions is the k columns of its nonzero() positions.
+          Tensor positions = nonzero(t);
+          r.advanced.resize(dim + t.dim());
+          for (int j = 0; j < t.dim(); j++) r.advanced[dim + j] = select(positions, 1, j);
+          dim += t.dim();
+          selfDim += t.dim();
+        } else {
+          TORCH_CHECK(isIntegral(t.dtype()), Index,
+                      "tensors used as indices must be long, int, byte or bool tensors (got %s)",
+                      scalarTypeName(t.dtype()));
+          r.advanced.resize(dim + 1);
+          r.advanced[dim] = toType(t, ScalarType::Long);
+          dim++;
+          selfDim++;
+        }
+        r.hasAdvanced = true;
+        break;
+      }
+    }
+  }
+  r.advanced.resize(r.view.dim());
+  return r;
+}
+
+// Advanced indexing reduced to one TH index op along one dimension: `tensor` is the view
+// to index, `dim` the dimension, `index` a 1-D Long tensor of checked, 0-based positions.
+// One index tensor indexes its own dimension. Several adjacent ones index a pseudo
+// dimension of stride 1 that replaces them: position = sum of index_j * stride_j, the
+// element offset from the first indexed element (the view has an element at every such
+// offset, since each index is in range).
+struct Target {
+  Tensor tensor;
+  int dim = 0;
+  Tensor index;
+  IntList resultShape;  // before + broadcast index shape + after
+  IntList flatShape;    // before + [number of index positions] + after
+};
+
+Target planAdvanced(const Indexed &x) {
+  std::vector<int> dims;
+  for (int d = 0; d < x.view.dim(); d++) {
+    if (x.advanced[d].defined()) dims.push_back(d);
+  }
+  const int k = static_cast<int>(dims.size());
+  Tensor src = x.view;
+  std::vector<Tensor> indices;
+  for (int d : dims) indices.push_back(x.advanced[d]);
+  int first = dims.front();
+  if (dims.back() - dims.front() + 1 != k) {
+    // Separated by a slice: the indexed dimensions go to the front (numpy's rule).
+    IntList order(dims.begin(), dims.end());
+    for (int d = 0; d < src.dim(); d++) {
+      if (!x.advanced[d].defined()) order.push_back(d);
+    }
+    src = permute(src, order);
+    first = 0;
+  }
+  IntList shape = indices[0].sizes();
+  try {
+    for (int j = 1; j < k; j++) shape = broadcastShapes(shape, indices[j].sizes());
+  } catch (const th::Error &) {
+    std::string shapes;
+    for (const Tensor &i : indices) shapes += (shapes.empty() ? "" : ", ") + i.sizeString();
+    fail(th::ErrorKind::Index, "shape mismatch: indexing tensors could not be broadcast together with shapes %s",
+         shapes.c_str());
+  }
+  int64_t count = 1;
+  for (int64_t s : shape) count *= s;
+
+  Target t;
+  t.index = empty({count}, ScalarType::Long);
+  Tensor positions = view(t.index, shape);
+  if (k > 1) zero_(t.index);
+  for (int j = 0; j < k; j++) {
+    const int d = first + j;
+    const int64_t size = src.size(d), stride = src.stride(d);
+    const int reportDim = dims[j];
+    Tensor ij = indices[j].hasSizes(shape) ? indices[j] : expand(indices[j], shape);
+    const bool single = k == 1;
+    th::apply(
+        [=](int64_t &out, int64_t &v) {
+          if (v < -size || v >= size) outOfRange(v, reportDim, size);
+          int64_t i = v < 0 ? v + size : v;
+          out = single ? i : out + i * stride;
+        },
+        th::ref(positions.th<int64_t>()), th::ref(ij.th<int64_t>()));
+  }
+
+  IntList before(src.sizes().begin(), src.sizes().begin() + first);
+  IntList after(src.sizes().begin() + first + k, src.sizes().end());
+  t.resultShape = before;
+  t.resultShape.insert(t.resultShape.end(), shape.begin(), shape.end());
+  t.resultShape.insert(t.resultShape.end(), after.begin(), after.end());
+  t.flatShape = before;
+  t.flatShape.push_back(count);
+  t.flatShape.insert(t.flatShape.end(), after.begin(), after.end());
+  t.dim = first;
+  if (k == 1) {
+    t.tensor = src;
+    return t;
+  }
+  int64_t span = 1;  // the pseudo dimension's size: the largest offset + 1
+  const int64_t *p = t.index.th<int64_t>()->storage->data + t.index.storageOffset();
+  for (int64_t i = 0; i < count; i++) span = std::max(span, p[i] + 1);
+  IntList sizes = before, strides(src.strides().begin(), src.strides().begin() + first);
+  sizes.push_back(span);
+  strides.push_back(1);
+  sizes.insert(sizes.end(), after.begin(), after.end());
+  strides.insert(strides.end(), src.strides().begin() + first + k, src.strides().end());
+  t.tensor = asStrided(src, sizes, strides, src.storageOffset());
+  return t;
+}
+
+Tensor advancedGet(const Indexed &x) {
+  Target t = planAdvanced(x);
+  Tensor r = empty({0}, x.view.dtype());
+  dispatchArith(x.view.dtype(), "advanced indexing", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::indexSelect(r.th<T>(), t.tensor.th<T>(), t.dim, t.index.th<int64_t>());
+  });
+  return view(r, t.resultShape);
+}
+
+// value without leading size-1 dimensions beyond ndim (numpy and PyTorch drop them in
+// assignments: `t[0] = ones(1, n)`).
+Tensor dropLeadingOnes(const Tensor &value, int ndim) {
+  Tensor v = value;
+  while (v.dim() > ndim && v.size(0) == 1) v = select(v, 0, 0);
+  return v;
+}
+
+void advancedPut(const Indexed &x, const Tensor &value, bool accumulate) {
+  Target t = planAdvanced(x);
+  Tensor v = dropLeadingOnes(value, static_cast<int>(t.resultShape.size()));
+  TORCH_CHECK(isBroadcastableTo(v.sizes(), t.resultShape), Runtime,
+              "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+              v.sizeString().c_str(), shapeString(t.resultShape).c_str());
+  v = toType(v, x.view.dtype());
+  if (!v.hasSizes(t.resultShape)) v = expand(v, t.resultShape);
+  v = reshape(v, t.flatShape);
+  dispatchArith(x.view.dtype(), "index_put_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (accumulate) {
+      TH<T>::indexAdd(t.tensor.th<T>(), t.dim, t.index.th<int64_t>(), v.th<T>());
+    } else {
+      TH<T>::indexCopy(t.tensor.th<T>(), t.dim, t.index.th<int64_t>(), v.th<T>());
+    }
+  });
+  if (accumulate) normalizeBool(x.view);
+}
+
+// A Bool mask of self's shape as the only index: TH's masked kernels do it in one pass.
+bool isFullMask(const Tensor &self, const std::vector<TensorIndex> &key) {
+  return key.size() == 1 && key[0].kind == TensorIndex::Kind::Tensor && key[0].tensor.dtype() == ScalarType::Bool &&
+         self.dim() > 0 && key[0].tensor.isSameSizeAs(self);
+}
+
+}  // namespace
+
+Tensor index(const Tensor &self, const std::vector<TensorIndex> &key) {
+  if (isFullMask(self, key)) return maskedSelect(self, key[0].tensor);
+  Indexed x = applyBasic(self, key);
+  if (x.hasAdvanced) return advancedGet(x);
+  return x.view.isSameAs(self) ? alias(self) : x.view;
+}
+
+void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, const Tensor &value, bool accumulate) {
+  Indexed x = applyBasic(self, key);
+  if (x.hasAdvanced) {
+    advancedPut(x, value, accumulate);
+    return;
+  }
+  Tensor v = dropLeadingOnes(value, x.view.dim());
+  // Read the value before writing when it shares memory with self (`t[1:] = t[:-1]`).
+  if (v.storage().isSameAs(self.storage())) v = clone(v);
+  if (accumulate) {
+    binary_(BinaryOp::Add, x.view, v);
+  } else {
+    copy_(x.view, v);
+  }
+}
+
+void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, Scalar value) {
+  if (isFullMask(self, key)) {
+    maskedFill_(self, key[0].tensor, value);
+    return;
+  }
+  Indexed x = applyBasic(self, key);
+  if (!x.hasAdvanced) {
+    fill_(x.view, value);
+    return;
+  }
+  Target t = planAdvanced(x);
+  dispatchArith(self.dtype(), "index_put_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::indexFill(t.tensor.th<T>(), t.dim, t.index.th<int64_t>(), elementValue<T>(self, value));
+  });
+}
+
+// ---- index ops ----
+
+namespace {
+
+void checkLong(const Tensor &index, const char *op) {
+  TORCH_CHECK(index.dtype() == ScalarType::Long, Type, "%s(): expected a Long (int64) index tensor, got %s", op,
+              scalarTypeName(index.dtype()));
+}
+
+void checkSameType(const Tensor &self, const Tensor &source, const char *op) {
+  TORCH_CHECK(self.dtype() == source.dtype(), Type, "%s(): self and source must have the same dtype (got %s and %s)",
+              op, scalarTypeName(self.dtype()), scalarTypeName(source.dtype()));
+}
+
+// A Bool mask (uint8 masks: any non-zero is true) broadcast to shape.
+Tensor maskOf(const Tensor &mask, const IntList &shape, const char *op) {
+  TORCH_CHECK(isMask(mask), Type, "%s(): expected a bool mask, got %s", op, scalarTypeName(mask.dtype()));
+  Tensor m = mask.dtype() == ScalarType::Bool ? mask : compare(CompareOp::Ne, mask, Scalar(int64_t(0)));
+  TORCH_CHECK(isBroadcastableTo(m.sizes(), shape), Runtime, "%s(): the mask of size %s cannot be broadcast to size %s",
+              op, m.sizeString().c_str(), shapeString(shape).c_str());
+  return m.hasSizes(shape) ? m : expand(m, shape);
+}
+
+}  // namespace
+
+Tensor indexSelect(const Tensor &self, int64_t dim, const Tensor &index) {
+  checkLong(index, "index_select");
+  int d = wrapDim(dim, self.dim());
+  if (self.dim() == 0) {
+    TORCH_CHECK(index.numel() == 1, Index, "index_select(): index to a 0-dim tensor can have only 1 value");
+    return view(indexSelect(view(self, {1}), 0, view(index, {1})), {});
+  }
+  Tensor r = empty({0}, self.dtype());
+  dispatchArith(self.dtype(), "index_select", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::indexSelect(r.th<T>(), self.th<T>(), d, index.th<int64_t>());
+  });
+  return r;
+}
+
+void indexCopy_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source) {
+  checkLong(index, "index_copy_");
+  checkSameType(self, source, "index_copy_");
+  int d = wrapDim(dim, self.dim());
+  dispatchArith(self.dtype(), "index_copy_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::indexCopy(self.th<T>(), d, index.th<int64_t>(), source.th<T>());
+  });
+}
+
+void indexAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source, Scalar alpha) {
+  checkLong(index, "index_add_");
+  checkSameType(self, source, "index_add_");
+  int d = wrapDim(dim, self.dim());
+  bool unitAlpha = alpha.isFloating() ? alpha.d == 1 : alpha.i == 1;
+  Tensor scaled = unitAlpha ? source : binary(BinaryOp::Mul, source, alpha);
+  TORCH_CHECK(scaled.dtype() == self.dtype(), Type, "index_add_(): alpha %s does not fit the %s tensor",
+              alpha.str().c_str(), scalarTypeName(self.dtype()));
+  dispatchArith(self.dtype(), "index_add_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::indexAdd(self.th<T>(), d, index.th<int64_t>(), scaled.th<T>());
+  });
+  normalizeBool(self);
+}
+
+void indexFill_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value) {
+  checkLong(index, "index_fill_");
+  int d = wrapDim(dim, self.dim());
+  dispatchArith(self.dtype(), "index_fill_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::indexFill(self.th<T>(), d, index.th<int64_t>(), elementValue<T>(self, value));
+  });
+}
+
+Tensor gather(const Tensor &self, int64_t dim, const Tensor &index) {
+  checkLong(index, "gather");
+  int d = wrapDim(dim, self.dim());
+  Tensor r = empty({0}, self.dtype());
+  dispatchArith(self.dtype(), "gather", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::gather(r.th<T>(), self.th<T>(), d, index.th<int64_t>());
+  });
+  return r;
+}
+
+void scatter_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source) {
+  checkLong(index, "scatter_");
+  checkSameType(self, source, "scatter_");
+  int d = wrapDim(dim, self.dim());
+  dispatchArith(self.dtype(), "scatter_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::scatter(self.th<T>(), d, index.th<int64_t>(), source.th<T>());
+  });
+}
+
+void scatter_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value) {
+  checkLong(index, "scatter_");
+  int d = wrapDim(dim, self.dim());
+  dispatchArith(self.dtype(), "scatter_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::scatterFill(self.th<T>(), d, index.th<int64_t>(), elementValue<T>(self, value));
+  });
+}
+
+void scatterAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source) {
+  checkLong(index, "scatter_add_");
+  checkSameType(self, source, "scatter_add_");
+  int d = wrapDim(dim, self.dim());
+  dispatchArith(self.dtype(), "scatter_add_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::scatterAdd(self.th<T>(), d, index.th<int64_t>(), source.th<T>());
+  });
+  normalizeBool(self);
+}
+
+void maskedFill_(const Tensor &self, const Tensor &mask, Scalar value) {
+  Tensor m = maskOf(mask, self.sizes(), "masked_fill_");
+  dispatchArith(self.dtype(), "masked_fill_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::maskedFill(self.th<T>(), m.th<uint8_t>(), elementValue<T>(self, value));
+  });
+}
+
+void maskedScatter_(const Tensor &self, const Tensor &mask, const Tensor &source) {
+  checkSameType(self, source, "masked_scatter_");
+  Tensor m = maskOf(mask, self.sizes(), "masked_scatter_");
+  dispatchArith(self.dtype(), "masked_scatter_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::maskedCopy(self.th<T>(), m.th<uint8_t>(), source.th<T>());
+  });
+}
+
+// The out-of-place masked ops broadcast self and mask together.
+static Tensor broadcastClone(const Tensor &self, const Tensor &mask) {
+  IntList shape = self.isSameSizeAs(mask) ? self.sizes() : broadcastShapes(self.sizes(), mask.sizes());
+  Tensor r = empty(shape, self.dtype());
+  copy_(r, self);
+  return r;
+}
+
+Tensor maskedFill(const Tensor &self, const Tensor &mask, Scalar value) {
+  Tensor r = broadcastClone(self, mask);
+  maskedFill_(r, mask, value);
+  return r;
+}
+
+Tensor maskedScatter(const Tensor &self, const Tensor &mask, const Tensor &source) {
+  Tensor r = broadcastClone(self, mask);
+  maskedScatter_(r, mask, source);
+  return r;
+}
+
+Tensor maskedSelect(const Tensor &self, const Tensor &mask) {
+  IntList shape = self.isSameSizeAs(mask) ? self.sizes() : broadcastShapes(self.sizes(), mask.sizes());
+  Tensor m = maskOf(mask, shape, "masked_select");
+  Tensor s = self.hasSizes(shape) ? self : expand(self, shape);
+  Tensor r = empty({0}, self.dtype());
+  dispatchArith(self.dtype(), "masked_select", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::maskedSelect(r.th<T>(), s.th<T>(), m.th<uint8_t>());
+  });
+  return r;
+}
+
+Tensor nonzero(const Tensor &self) {
+  Tensor r = empty({0}, ScalarType::Long);
+  dispatchArith(self.dtype(), "nonzero", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::nonzero(r.th<int64_t>(), self.th<T>());
+  });
+  return r;
+}
+
+Tensor take(const Tensor &self, const Tensor &index) {
+  checkLong(index, "take");
+  Tensor r = empty({0}, self.dtype());
+  dispatchArith(self.dtype(), "take", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::take(r.th<T>(), self.th<T>(), index.th<int64_t>());
+  });
+  return r;
+}
+
+void put_(const Tensor &self, const Tensor &index, const Tensor &source, bool accumulate) {
+  checkLong(index, "put_");
+  checkSameType(self, source, "put_");
+  dispatchArith(self.dtype(), "put_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::put(self.th<T>(), index.th<int64_t>(), source.th<T>(), accumulate);
+  });
+  if (accumulate) normalizeBool(self);
+}
+
+}  // namespace torch

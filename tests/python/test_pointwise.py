@@ -1,0 +1,317 @@
+"""Element-wise ops, operators, broadcasting and type promotion, against numpy."""
+
+import numpy as np
+import pytest
+
+import torch
+from conftest import FLOAT_TYPES, INT_TYPES, LAYOUTS, NUMPY_OF, NUMERIC_TYPES, assert_close, make_tensor
+
+
+BINARY = {
+    "add": (lambda a, b: a + b, np.add),
+    "sub": (lambda a, b: a - b, np.subtract),
+    "mul": (lambda a, b: a * b, np.multiply),
+    "maximum": (torch.maximum, np.maximum),
+    "minimum": (torch.minimum, np.minimum),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@pytest.mark.parametrize("dtype", NUMERIC_TYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_binary_same_type(name, dtype, layout, rng):
+    op, ref = BINARY[name]
+    a, na = make_tensor((3, 4, 5), dtype, layout, rng)
+    b, nb = make_tensor((3, 4, 5), dtype, "transposed", rng)
+    with np.errstate(over="ignore"):
+        expected = ref(na, nb).astype(NUMPY_OF[dtype])  # integer results wrap, as in C
+    assert_close(op(a, b), expected)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_TYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_division_and_power_float(dtype, layout, rng):
+    a, na = make_tensor((4, 6), dtype, layout, rng, 0.5, 4)
+    b, nb = make_tensor((4, 6), dtype, "contiguous", rng, 0.5, 3)
+    assert_close(a / b, na / nb)
+    assert_close(a ** b, na ** nb, rtol=1e-4)
+    assert_close(torch.fmod(a, b), np.fmod(na, nb), rtol=1e-4, atol=1e-5)
+    assert_close(a % b, np.remainder(na, nb), rtol=1e-4, atol=1e-5)
+    assert_close(a // b, np.floor_divide(na, nb))
+    assert_close(torch.atan2(a, b), np.arctan2(na, nb))
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.int16])
+def test_integer_division_rules(dtype, rng):
+    a, na = make_tensor((50,), dtype, "contiguous", rng, -20, 20)
+    b, nb = make_tensor((50,), dtype, "contiguous", rng, 1, 7)
+    nb = nb * np.where(rng.random(50) < 0.5, -1, 1).astype(nb.dtype)
+    b = torch.from_numpy(nb.copy())
+    # true division gives the default float type; // floors; % takes the divisor's sign
+    assert_close(a / b, (na / nb).astype(np.float32), rtol=1e-6)
+    assert_close(a // b, np.floor_divide(na, nb))
+    assert_close(a % b, np.remainder(na, nb))
+    assert_close(torch.fmod(a, b), np.fmod(na, nb))
+    with pytest.raises(RuntimeError):
+        a // torch.zeros_like(b) if hasattr(torch, "zeros_like") else a // (b * 0)
+
+
+@pytest.mark.parametrize("shapes", [((3, 1), (1, 4)), ((5, 1, 3), (4, 1)), ((2, 3), ()), ((), (2, 2)),
+                                    ((1,), (3, 1, 2)), ((0, 3), (1, 3))])
+def test_broadcasting(shapes, rng):
+    a, na = make_tensor(shapes[0], torch.float64, "contiguous", rng)
+    b, nb = make_tensor(shapes[1], torch.float64, "contiguous", rng)
+    assert_close(a + b, na + nb)
+    assert_close(a * b, na * nb)
+    assert_close(torch.maximum(a, b), np.maximum(na, nb))
+    assert_close(a < b, na < nb)
+
+
+def test_broadcasting_errors_leave_inputs_alone(rng):
+    a, na = make_tensor((3, 4), torch.float32, "contiguous", rng)
+    b, _ = make_tensor((5,), torch.float32, "contiguous", rng)
+    with pytest.raises(RuntimeError, match="must match the size"):
+        a + b
+    with pytest.raises(RuntimeError):
+        a.add_(b)
+    # in place, the other side may not grow self
+    c, _ = make_tensor((3, 1), torch.float32, "contiguous", rng)
+    with pytest.raises(RuntimeError):
+        c.add_(a)
+    assert_close(a, na)
+
+
+# PyTorch's table (unlike numpy, an integer with float32 stays float32).
+@pytest.mark.parametrize("ta,tb,expected", [
+    (torch.int64, torch.float32, torch.float32), (torch.uint8, torch.int8, torch.int16),
+    (torch.int32, torch.int64, torch.int64), (torch.float32, torch.float64, torch.float64),
+    (torch.bool, torch.int16, torch.int16), (torch.uint8, torch.int16, torch.int16)])
+def test_promotion_between_tensors(ta, tb, expected, rng):
+    a, na = make_tensor((6,), ta, "contiguous", rng, 0, 9)
+    b, nb = make_tensor((6,), tb, "contiguous", rng, 0, 9)
+    r = a + b
+    assert r.dtype is expected
+    assert_close(r, (na.astype(np.float64) + nb.astype(np.float64)).astype(r.numpy().dtype))
+
+
+def test_promotion_with_numbers_and_zero_dim():
+    ints = torch.tensor([1, 2, 3])
+    assert ints.dtype == torch.int64
+    assert (ints + 1).dtype == torch.int64
+    assert (ints + 1.5).dtype == torch.float32
+    assert_close(ints + 1.5, np.array([2.5, 3.5, 4.5], np.float32))
+    assert (ints * True).dtype == torch.int64
+    small = torch.tensor([1, 2], dtype=torch.int16)
+    assert (small + 100000).dtype == torch.int16  # a number does not widen within a category
+    assert (small + torch.tensor(5)).dtype == torch.int16  # nor does a 0-dim tensor
+    assert (small + torch.tensor(5.0, dtype=torch.float64)).dtype == torch.float64  # it raises the category
+    floats = torch.tensor([1.0, 2.0])
+    assert (floats + torch.tensor([1.0], dtype=torch.float64)).dtype == torch.float64
+    assert (floats > 1).dtype == torch.bool
+    assert (torch.tensor([True, False]) + torch.tensor([True, True])).tolist() == [True, True]
+
+
+def test_reflected_operators():
+    t = torch.tensor([1.0, 2.0, 4.0])
+    n = t.numpy().copy()
+    assert_close(2 - t, 2 - n)
+    assert_close(2 / t, 2 / n)
+    assert_close(2 ** t, 2 ** n)
+    assert_close(3 % t, np.remainder(3, n))
+    assert_close(7 // t, 7 // n)
+    assert_close([1.0, 1.0, 1.0] + t, n + 1)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC_TYPES)
+def test_in_place_ops_write_self(dtype, rng):
+    a, na = make_tensor((4, 3), dtype, "contiguous", rng, 0, 9)
+    b, nb = make_tensor((3,), dtype, "contiguous", rng, 0, 9)
+    before = a.data_ptr()
+    r = a.add_(b)
+    assert r is a and a.data_ptr() == before
+    with np.errstate(over="ignore"):
+        assert_close(a, (na + nb).astype(na.dtype))
+    a *= 2
+    with np.errstate(over="ignore"):
+        assert_close(a, ((na + nb) * 2).astype(na.dtype))
+
+
+def test_in_place_on_a_view_changes_the_base(rng):
+    a, na = make_tensor((4, 5), torch.float64, "contiguous", rng)
+    v = a.t()
+    v.mul_(2)
+    assert_close(a, na * 2)
+    a.narrow(1, 1, 2).fill_(7)
+    na = na * 2
+    na[:, 1:3] = 7
+    assert_close(a, na)
+
+
+def test_in_place_cast_errors():
+    ints = torch.tensor([1, 2, 3])
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        ints.add_(1.5)
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        ints.div_(2)
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        ints.exp_()
+    assert ints.tolist() == [1, 2, 3]
+    with pytest.raises(TypeError, match="alpha"):
+        ints.add(ints, alpha=0.5)
+
+
+UNARY = {
+    "exp": np.exp, "log": np.log, "log1p": np.log1p, "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x),
+    "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "tanh": np.tanh, "sin": np.sin, "cos": np.cos, "tan": np.tan,
+    "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "floor": np.floor, "ceil": np.ceil,
+    "round": np.round, "trunc": np.trunc, "frac": lambda x: x - np.trunc(x), "reciprocal": lambda x: 1 / x,
+    "neg": np.negative, "abs": np.abs, "sign": np.sign,
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@pytest.mark.parametrize("dtype", FLOAT_TYPES)
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided"])
+def test_unary_float(name, dtype, layout, rng):
+    low = 0.1 if name in ("log", "log1p", "sqrt", "rsqrt") else -3
+    a, na = make_tensor((5, 7), dtype, layout, rng, low, 3)
+    expected = UNARY[name](na).astype(na.dtype)
+    rtol = 1e-5 if dtype == torch.float32 else 1e-12
+    assert_close(getattr(a, name)(), expected, rtol=rtol, atol=1e-6)
+    assert_close(getattr(torch, name)(a), expected, rtol=rtol, atol=1e-6)
+    b = a.clone()
+    getattr(b, name + "_")()
+    assert_close(b, expected, rtol=rtol, atol=1e-6)
+
+
+def test_asin_acos():
+    x = torch.linspace(-0.9, 0.9, 11) if hasattr(torch, "linspace") else torch.tensor([-0.9, -0.3, 0.0, 0.5, 0.9])
+    assert_close(x.asin(), np.arcsin(x.numpy()))
+    assert_close(x.acos(), np.arccos(x.numpy()))
+
+
+def test_round_halves_to_even():
+    x = torch.tensor([0.5, 1.5, 2.5, -0.5, -1.5, 2.4, -2.6])
+    assert_close(x.round(), np.round(x.numpy()))
+
+
+@pytest.mark.parametrize("dtype", INT_TYPES)
+def test_unary_on_integers(dtype, rng):
+    a, na = make_tensor((10,), dtype, "contiguous", rng, 1, 9)
+    assert_close(a.abs(), np.abs(na))
+    assert_close(a.sign(), np.sign(na))
+    with np.errstate(over="ignore"):
+        assert_close(-a, (-na.astype(np.int64)).astype(na.dtype))
+    assert a.exp().dtype == torch.float32  # float ops promote integers
+    assert_close(a.sqrt(), np.sqrt(na.astype(np.float32)))
+
+
+@pytest.mark.parametrize("dtype", NUMERIC_TYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_comparisons(dtype, layout, rng):
+    a, na = make_tensor((6, 5), dtype, layout, rng, 0, 4)
+    b, nb = make_tensor((6, 5), dtype, "contiguous", rng, 0, 4)
+    for op in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):
+        assert_close(getattr(a, op)(b), getattr(na, op)(nb))
+        assert_close(getattr(a, op)(2), getattr(na, op)(2))
+    assert_close(torch.eq(a, b), na == nb)
+    assert_close(a.lt(2.5), na < 2.5)
+    c = a.clone()
+    c.lt_(b)
+    assert_close(c, (na < nb).astype(na.dtype))
+
+
+def test_logical_ops():
+    m = torch.tensor([True, False, True, False])
+    n = torch.tensor([True, True, False, False])
+    assert (m & n).tolist() == [True, False, False, False]
+    assert (m | n).tolist() == [True, True, True, False]
+    assert (m ^ n).tolist() == [False, True, True, False]
+    assert (~m).tolist() == [False, True, False, True]
+    assert torch.logical_not(torch.tensor([0, 3])).tolist() == [True, False]
+    assert (~torch.tensor([0, 5], dtype=torch.int32)).tolist() == [-1, -6]
+    with pytest.raises(TypeError):
+        ~torch.tensor([1.0])
+    with pytest.raises(TypeError):
+        -m
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.int32])
+def test_clamp_addcmul_addcdiv_lerp_where(dtype, rng):
+    a, na = make_tensor((4, 5), dtype, "transposed", rng, -5, 5)
+    assert_close(a.clamp(-2, 3), np.clip(na, -2, 3))
+    assert_close(a.clamp(min=1), np.maximum(na, 1))
+    assert_close(torch.clamp(a, max=0), np.minimum(na, 0))
+    b = a.clone()
+    b.clamp_(-1, 1)
+    assert_close(b, np.clip(na, -1, 1))
+    with pytest.raises(ValueError):
+        a.clamp()
+    t1, n1 = make_tensor((4, 5), dtype, "contiguous", rng, 1, 5)
+    t2, n2 = make_tensor((5,), dtype, "contiguous", rng, 1, 5)
+    assert_close(torch.addcmul(a, t1, t2, value=2), (na + 2 * n1 * n2).astype(na.dtype))
+    if dtype in FLOAT_TYPES:
+        assert_close(torch.addcdiv(a, t1, t2, value=0.5), na + 0.5 * n1 / n2, rtol=1e-5)
+        e, ne = make_tensor((4, 5), dtype, "contiguous", rng)
+        assert_close(torch.lerp(a, e, 0.25), na + 0.25 * (ne - na), rtol=1e-5, atol=1e-5)
+    cond = a > 0
+    assert_close(torch.where(cond, a, t1), np.where(na > 0, na, n1))
+    assert_close(torch.where(cond, a, 0), np.where(na > 0, na, 0))
+
+
+def test_out_argument(rng):
+    a, na = make_tensor((3, 3), torch.float64, "contiguous", rng)
+    out = torch.DoubleTensor(1)
+    r = torch.add(a, 1, out=out)
+    assert r is out
+    assert_close(out, na + 1)
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        torch.add(a, 1, out=torch.LongTensor(9))
+
+
+def test_numpy_operands():
+    t = torch.tensor([1.0, 2.0])
+    n = np.array([10.0, 20.0], dtype=np.float32)
+    assert_close(t + n, np.array([11.0, 22.0], np.float32))
+    assert_close(t * np.float32(3), np.array([3.0, 6.0], np.float32))
+    with pytest.raises(TypeError):
+        t + "a"
+
+
+# ---- property-based: any two broadcastable shapes, any layout ----
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@st.composite
+def broadcastable_pair(draw):
+    ndim = draw(st.integers(0, 4))
+    shape = [draw(st.integers(0, 4)) for _ in range(ndim)]
+    other = []
+    for s in shape[draw(st.integers(0, ndim)):]:
+        other.append(draw(st.sampled_from([s, 1])))
+    if draw(st.booleans()):
+        return shape, other
+    return other, shape
+
+
+@settings(max_examples=200, deadline=None)
+@given(broadcastable_pair(), st.sampled_from(["add", "mul", "sub", "maximum"]), st.booleans(), st.integers(0, 2 ** 31))
+def test_broadcasting_property(shapes, name, transpose, seed):
+    rng = np.random.default_rng(seed)
+    na = rng.uniform(-5, 5, shapes[0])
+    nb = rng.uniform(-5, 5, shapes[1])
+    a, b = torch.from_numpy(na.copy()), torch.from_numpy(nb.copy())
+    if transpose and a.dim() >= 2:  # a non-contiguous operand with the same values
+        a = torch.from_numpy(np.ascontiguousarray(na.swapaxes(0, 1))).transpose(0, 1)
+    op, ref = BINARY[name]
+    assert_close(op(a, b), ref(na, nb))
+    # in place works exactly when the result has self's shape
+    expected_shape = np.broadcast_shapes(na.shape, nb.shape)
+    c = a.clone()
+    if expected_shape == na.shape:
+        getattr(c, name + "_")(b)
+        assert_close(c, ref(na, nb))
+    else:
+        with pytest.raises(RuntimeError):
+            getattr(c, name + "_")(b)
+        assert_close(c, na)
