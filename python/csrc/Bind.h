@@ -101,6 +101,7 @@ void bindIndexing(py::module &m, TensorClass &cls);
 void bindRandom(py::module &m, TensorClass &cls);
 void bindFactory(py::module &m, TensorClass &cls);
 void bindStorage(py::module &m, TensorClass &cls);
+void bindShape(py::module &m, TensorClass &cls);
 
 }  // namespace torch::python
 

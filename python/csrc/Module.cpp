@@ -69,4 +69,5 @@ PYBIND11_MODULE(_C, m) {
   bindRandom(m, cls);
   bindFactory(m, cls);
   bindStorage(m, cls);
+  bindShape(m, cls);
 }
