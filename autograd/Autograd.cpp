@@ -27,7 +27,9 @@ TensorList AccumulateGrad::apply(TensorList &&grads) {
   AutogradMeta &meta = ensureAutogradMeta(variable);
   if (!meta.grad.defined()) {
     // The first gradient is stored as a copy unless it is a fresh tensor nobody else holds.
-    meta.grad = GradMode::enabled() ? g : (g.impl()->refs.load() == 1 ? g : clone(g));
+    // Stored as it is only when nobody else holds it and later additions can go in place.
+    bool own = g.impl()->refs.load() == 1 && g.isContiguous() && !g.impl()->viewBase;
+    meta.grad = GradMode::enabled() || own ? g : clone(g);
   } else if (GradMode::enabled()) {
     meta.grad = binary(BinaryOp::Add, meta.grad, g);  // create_graph: the sum is recorded
   } else {
@@ -132,10 +134,15 @@ void setGrad(const Tensor &t, const Tensor &g) {
 }
 
 Tensor detach(const Tensor &t) {
-  Tensor r = alias(t);  // alias shares the version counter
-  if (AutogradMeta *m = autogradMeta(r)) {
-    m->gradFn.reset();
-    m->requiresGrad = false;
+  Tensor r;
+  {
+    NoGradGuard plain;
+    r = alias(t);  // shares memory and the version counter
+  }
+  // Not a view for autograd: in-place changes of r do not reach t's history.
+  if (TensorImpl *base = r.impl()->viewBase) {
+    r.impl()->viewBase = nullptr;
+    Tensor::adoptImpl(base);  // drops the reference
   }
   return r;
 }
@@ -262,6 +269,105 @@ Tensor sumToShape(const Tensor &grad, const IntList &shape) {
       acc = r;
     }
     return reshape(acc, target);
+  });
+}
+
+}  // namespace torch
+
+namespace torch {
+
+// ---- views and in-place ops (Note [In-place ops and autograd]) ----
+
+namespace {
+
+// The part of g (a gradient of base's shape, base's strides) that view covers.
+Tensor regionOf(const Tensor &g, const IntList &sizes, const IntList &strides, int64_t shift) {
+  return asStrided(g, sizes, strides, g.storageOffset() + shift);
+}
+
+// A new tensor with base's sizes and strides (so that a view's offsets and strides relative
+// to base address the same elements in it).
+Tensor emptyWithGeometryOf(const IntList &sizes, const IntList &strides, ScalarType dtype) {
+  int64_t span = 1;
+  for (size_t d = 0; d < sizes.size(); d++) {
+    if (sizes[d] == 0) return empty(sizes, dtype);
+    span += (sizes[d] - 1) * strides[d];
+  }
+  return fromStorage(Storage::create(dtype, span), 0, sizes, strides);
+}
+
+// The new history of a base after an in-place op on its view: inputs are the base before
+// and the view's new value.
+struct CopySlices : Node {
+  CopySlices(const Tensor &base, const Tensor &view)
+      : baseSizes(base.sizes()), baseStrides(base.strides()), viewSizes(view.sizes()), viewStrides(view.strides()),
+        shift(view.storageOffset() - base.storageOffset()) {}
+  TensorList apply(TensorList &&grads) override {
+    Tensor gBase = emptyWithGeometryOf(baseSizes, baseStrides, grads[0].dtype());
+    copy_(gBase, grads[0]);
+    Tensor part = regionOf(gBase, viewSizes, viewStrides, shift);
+    Tensor gView = clone(part);
+    zero_(part);
+    return {gBase, gView};
+  }
+  std::string name() const override { return "CopySlices"; }
+  IntList baseSizes, baseStrides, viewSizes, viewStrides;
+  int64_t shift;
+};
+
+}  // namespace
+
+void checkInplace(const Tensor &self) {
+  if (!GradMode::enabled()) return;
+  if (isLeaf(self) && requiresGrad(self)) {
+    fail(th::ErrorKind::Runtime, "a leaf Variable that requires grad is being used in an in-place operation.");
+  }
+  Tensor base = viewBase(self);
+  if (base.defined() && isLeaf(base) && requiresGrad(base)) {
+    fail(th::ErrorKind::Runtime,
+         "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+  }
+}
+
+void recordView(const char *name, const Tensor &base, const Tensor &view,
+                std::function<Tensor(const Tensor &grad)> backward) {
+  record(name, {base}, {view}, [backward = std::move(backward)](const TensorList &g) {
+    return TensorList{backward(g[0])};
+  });
+}
+
+void inplaceWithHistory(const Tensor &self, const std::function<Tensor(const Tensor &)> &outOfPlace) {
+  Tensor result;
+  {
+    GradModeGuard recording(true);
+    result = outOfPlace(clone(self));
+  }
+  {
+    NoGradGuard plain;
+    copy_(self, result);
+  }
+  Tensor base = viewBase(self);
+  if (!base.defined()) {
+    AutogradMeta &m = ensureAutogradMeta(self);
+    m.gradFn = requiresGrad(result) ? gradFn(result) : nullptr;
+    m.outputNr = requiresGrad(result) ? autogradMeta(result)->outputNr : 0;
+    m.requiresGrad = false;
+    return;
+  }
+  auto node = std::make_shared<CopySlices>(base, self);
+  recordNode(node, {&base, &result}, {});
+  rebaseHistory(base, node);
+  // self is now a view of base's new history.
+  AutogradMeta &m = ensureAutogradMeta(self);
+  m.gradFn.reset();
+  m.requiresGrad = false;
+  IntList sizes = base.sizes(), strides = base.strides(), viewSizes = self.sizes(), viewStrides = self.strides();
+  int64_t shift = self.storageOffset() - base.storageOffset();
+  recordView("AsStridedBackward", base, self, [=](const Tensor &g) {
+    Tensor gBase = emptyWithGeometryOf(sizes, strides, g.dtype());
+    zero_(gBase);
+    copy_(regionOf(gBase, viewSizes, viewStrides, shift), g);
+    return gBase;
   });
 }
 

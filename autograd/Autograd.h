@@ -30,6 +30,11 @@ struct NoGradGuard {
   ~NoGradGuard() { GradMode::setEnabled(previous); }
   bool previous;
 };
+struct GradModeGuard {
+  explicit GradModeGuard(bool enabled) : previous(GradMode::enabled()) { GradMode::setEnabled(enabled); }
+  ~GradModeGuard() { GradMode::setEnabled(previous); }
+  bool previous;
+};
 
 struct Node;
 
@@ -123,7 +128,9 @@ struct AutogradMeta {
   std::shared_ptr<Node> gradFn;
   uint32_t outputNr = 0;
   std::weak_ptr<Node> gradAccumulator;
-  bool isView = false;  // made by a view op from a tensor that requires grad
+  // A view recorded from a tensor that requires grad: the tensor whose memory it views (the
+  // first non-view in the chain). An in-place op on the view rewrites base's history too.
+  Tensor viewBase;
 };
 
 // ---- per-tensor state ----
@@ -152,6 +159,41 @@ void shareVersion(const Tensor &view, const Tensor &base);
 
 // ---- recording ----
 bool needsRecording(std::initializer_list<const Tensor *> inputs);
+
+// Note [Recording scope]: a differentiable op opens a RecordScope on its inputs. It says
+// whether the op must record a node, and turns grad mode off for the op's body, so that
+// the ops it calls inside (conversions, expands, kernels) record nothing; the op then
+// records one node for itself with its formula from Derivatives.h.
+class RecordScope {
+ public:
+  explicit RecordScope(std::initializer_list<const Tensor *> inputs)
+      : active_(needsRecording(inputs)), previous_(GradMode::enabled()) {
+    GradMode::setEnabled(false);
+  }
+  ~RecordScope() { GradMode::setEnabled(previous_); }
+  RecordScope(const RecordScope &) = delete;
+  RecordScope &operator=(const RecordScope &) = delete;
+  explicit operator bool() const { return active_; }
+
+ private:
+  bool active_;
+  bool previous_;
+};
+
+// Note [In-place ops and autograd]: an in-place op that must record runs as its
+// out-of-place twin on a recorded clone of self (so nothing it saves is overwritten), writes
+// the result into self, and hands the result's history to self. When self is a view of a
+// tensor that requires grad, the base's history becomes a CopySlices node: the gradient of
+// the base outside the view passes through, the part inside goes through the op.
+// outOfPlace(selfBefore) computes the new value of self; it runs with grad mode on.
+void inplaceWithHistory(const Tensor &self, const std::function<Tensor(const Tensor &)> &outOfPlace);
+// Checks before an in-place op: a leaf that requires grad (or a view of one) cannot be
+// changed in place while grad mode is on.
+void checkInplace(const Tensor &self);
+// Records a view op: view shares base's memory and version; backward maps the view's
+// gradient to base's shape.
+void recordView(const char *name, const Tensor &base, const Tensor &view,
+                std::function<Tensor(const Tensor &grad)> backward);
 // Records `outputs = op(inputs)` with the given backward when any input needs a gradient.
 void record(const char *name, const TensorList &inputs, const TensorList &outputs, FunctionNode::Backward backward);
 // Connects node to the inputs (one edge each; undefined or no-grad inputs give an invalid

@@ -113,12 +113,7 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
     }
   }
 
-  GradMode::setEnabled(options.createGraph);
-  struct Restore {
-    bool previous;
-    ~Restore() { GradMode::setEnabled(previous); }
-  } restore{!options.createGraph ? true : true};
-  restore.previous = true;
+  GradModeGuard mode(options.createGraph);
 
   std::unordered_map<Node *, TensorList> buffers;
   auto addToBuffer = [&](const Edge &e, Tensor g) {

@@ -1,5 +1,9 @@
 #include "autograd/Tensor.h"
 
+#include <numeric>
+
+#include "autograd/Autograd.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -165,6 +169,7 @@ TensorImpl::~TensorImpl() {
     using T = typename decltype(tag)::type;
     TH<T>::free(reinterpret_cast<typename TH<T>::Tensor *>(th));
   });
+  if (viewBase && viewBase->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete viewBase;
 }
 
 int64_t Tensor::numel() const {
@@ -299,8 +304,33 @@ static Tensor makeView(const Tensor &t, Body &&body) {
   });
 }
 
+void markView(const Tensor &base, const Tensor &view) {
+  if (view.raw()->storage != base.raw()->storage) return;  // reshape may have copied
+  TensorImpl *root = base.impl()->viewBase ? base.impl()->viewBase : base.impl();
+  root->refs.fetch_add(1, std::memory_order_relaxed);
+  view.impl()->viewBase = root;
+  shareVersion(view, base);
+}
+
+Tensor viewBase(const Tensor &view) {
+  TensorImpl *root = view.impl()->viewBase;
+  if (!root) return Tensor();
+  root->refs.fetch_add(1, std::memory_order_relaxed);
+  return Tensor::adoptImpl(root);
+}
+
+// A view made by body(tag, thView) on a copy of t's TH header, marked as a view of t, and
+// recorded with backward when t needs a gradient.
+template <typename Body>
+static Tensor viewOp(const char *name, const Tensor &t, std::function<Tensor(const Tensor &)> backward, Body &&body) {
+  Tensor r = makeView(t, std::forward<Body>(body));
+  markView(t, r);
+  if (needsRecording({&t})) recordView(name, t, r, std::move(backward));
+  return r;
+}
+
 Tensor alias(const Tensor &t) {
-  return makeView(t, [](auto, auto *) {});
+  return viewOp("AliasBackward", t, [](const Tensor &g) { return g; }, [](auto, auto *) {});
 }
 
 static int64_t wrapIndex(int64_t index, int64_t size, int dim) {
@@ -311,14 +341,27 @@ static int64_t wrapIndex(int64_t index, int64_t size, int dim) {
   return index < 0 ? index + size : index;
 }
 
+// The gradient of a view that picks part of base: zeros of base's shape with the view's
+// part set to grad. region(x) makes the same view of x.
+static std::function<Tensor(const Tensor &)> partBackward(const Tensor &base,
+                                                          std::function<Tensor(const Tensor &)> region) {
+  return [sizes = base.sizes(), region = std::move(region)](const Tensor &g) {
+    Tensor r = empty(sizes, g.dtype());
+    zero_(r);
+    copy_(region(r), g);
+    return r;
+  };
+}
+
 Tensor select(const Tensor &t, int64_t dim, int64_t index) {
   TORCH_CHECK(t.dim() > 0, Index, "select() cannot be applied to a 0-dim tensor");
   int d = wrapDim(dim, t.dim());
   int64_t i = wrapIndex(index, t.size(d), d);
-  return makeView(t, [&](auto tag, auto *v) {
-    using T = typename decltype(tag)::type;
-    TH<T>::select(v, nullptr, d, i);
-  });
+  return viewOp("SelectBackward", t, partBackward(t, [d, i](const Tensor &x) { return select(x, d, i); }),
+                [&](auto tag, auto *v) {
+                  using T = typename decltype(tag)::type;
+                  TH<T>::select(v, nullptr, d, i);
+                });
 }
 
 Tensor narrow(const Tensor &t, int64_t dim, int64_t start, int64_t length) {
@@ -329,10 +372,12 @@ Tensor narrow(const Tensor &t, int64_t dim, int64_t start, int64_t length) {
   TORCH_CHECK(start >= 0 && length >= 0 && start + length <= n, Index,
               "start (%lld) + length (%lld) exceeds dimension size (%lld)", static_cast<long long>(start),
               static_cast<long long>(length), static_cast<long long>(n));
-  return makeView(t, [&](auto tag, auto *v) {
-    using T = typename decltype(tag)::type;
-    TH<T>::narrow(v, nullptr, d, start, length);
-  });
+  return viewOp("NarrowBackward", t,
+                partBackward(t, [d, start, length](const Tensor &x) { return narrow(x, d, start, length); }),
+                [&](auto tag, auto *v) {
+                  using T = typename decltype(tag)::type;
+                  TH<T>::narrow(v, nullptr, d, start, length);
+                });
 }
 
 Tensor slice(const Tensor &t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
@@ -343,24 +388,30 @@ Tensor slice(const Tensor &t, int64_t dim, int64_t start, int64_t stop, int64_t 
   start = clampBound(start);
   stop = clampBound(stop);
   int64_t length = stop > start ? (stop - start + step - 1) / step : 0;
-  return asStrided(t, [&] {
-    IntList s = t.sizes();
-    s[d] = length;
-    return s;
-  }(), [&] {
-    IntList s = t.strides();
-    s[d] *= step;
-    return s;
-  }(), t.storageOffset() + (length > 0 ? start * t.stride(d) : 0));
+  IntList sizes = t.sizes(), strides = t.strides();
+  sizes[d] = length;
+  strides[d] *= step;
+  int64_t offset = length > 0 ? start * t.stride(d) : 0;
+  Tensor r;
+  {
+    NoGradGuard plain;  // recorded here as a slice, not as as_strided
+    r = asStrided(t, sizes, strides, t.storageOffset() + offset);
+  }
+  if (needsRecording({&t})) {
+    recordView("SliceBackward", t, r,
+               partBackward(t, [d, start, stop, step](const Tensor &x) { return slice(x, d, start, stop, step); }));
+  }
+  return r;
 }
 
 Tensor transpose(const Tensor &t, int64_t dim0, int64_t dim1) {
   int d0 = wrapDim(dim0, t.dim()), d1 = wrapDim(dim1, t.dim());
   if (t.dim() == 0) return alias(t);
-  return makeView(t, [&](auto tag, auto *v) {
-    using T = typename decltype(tag)::type;
-    TH<T>::transpose(v, nullptr, d0, d1);
-  });
+  return viewOp("TransposeBackward", t, [d0, d1](const Tensor &g) { return transpose(g, d0, d1); },
+                [&](auto tag, auto *v) {
+                  using T = typename decltype(tag)::type;
+                  TH<T>::transpose(v, nullptr, d0, d1);
+                });
 }
 
 Tensor permute(const Tensor &t, const IntList &dims) {
@@ -373,18 +424,47 @@ Tensor permute(const Tensor &t, const IntList &dims) {
     TORCH_CHECK(!seen[order[i]], Runtime, "repeated dim %d in permute", order[i]);
     seen[order[i]] = true;
   }
-  return makeView(t, [&](auto tag, auto *v) {
-    using T = typename decltype(tag)::type;
-    TH<T>::permute(v, nullptr, order.data());
-  });
+  IntList inverse(dims.size());
+  for (size_t i = 0; i < order.size(); i++) inverse[order[i]] = static_cast<int64_t>(i);
+  return viewOp("PermuteBackward", t, [inverse](const Tensor &g) { return permute(g, inverse); },
+                [&](auto tag, auto *v) {
+                  using T = typename decltype(tag)::type;
+                  TH<T>::permute(v, nullptr, order.data());
+                });
+}
+
+// The gradient of any view op f of base: each element of the view is an element of base
+// (possibly repeated, as in unfold), found by applying f to base's flat element numbers;
+// gradients of repeated elements add up.
+static std::function<Tensor(const Tensor &)> gatherBackward(const Tensor &base,
+                                                            std::function<Tensor(const Tensor &)> f) {
+  return [sizes = base.sizes(), n = base.numel(), f = std::move(f)](const Tensor &g) {
+    Tensor positions = empty({n}, ScalarType::Long);
+    std::iota(reinterpret_cast<int64_t *>(positions.dataPtr()), reinterpret_cast<int64_t *>(positions.dataPtr()) + n,
+              int64_t(0));
+    Tensor picked = contiguous(f(view(positions, sizes)));
+    Tensor flatGrad = contiguous(g);
+    Tensor r = empty({n}, g.dtype());
+    zero_(r);
+    dispatchArith(g.dtype(), "view backward", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const int64_t *at = reinterpret_cast<const int64_t *>(picked.dataPtr());
+      const T *src = reinterpret_cast<const T *>(flatGrad.dataPtr());
+      T *dst = reinterpret_cast<T *>(r.dataPtr());
+      for (int64_t i = 0, m = picked.numel(); i < m; i++) dst[at[i]] += src[i];
+    });
+    return view(r, sizes);
+  };
 }
 
 Tensor unfold(const Tensor &t, int64_t dim, int64_t size, int64_t step) {
   int d = wrapDim(dim, t.dim());
-  return makeView(t, [&](auto tag, auto *v) {
-    using T = typename decltype(tag)::type;
-    TH<T>::unfold(v, nullptr, d, size, step);
-  });
+  return viewOp("UnfoldBackward", t,
+                gatherBackward(t, [d, size, step](const Tensor &x) { return unfold(x, d, size, step); }),
+                [&](auto tag, auto *v) {
+                  using T = typename decltype(tag)::type;
+                  TH<T>::unfold(v, nullptr, d, size, step);
+                });
 }
 
 // Replaces one -1 by what makes the element count match.
@@ -407,9 +487,14 @@ static IntList inferSize(IntList sizes, int64_t numel, const char *op) {
   return sizes;
 }
 
+// The gradient of an op that only changes sizes: grad reshaped to the input's sizes.
+static std::function<Tensor(const Tensor &)> reshapeBackward(const Tensor &t) {
+  return [sizes = t.sizes()](const Tensor &g) { return reshape(g, sizes); };
+}
+
 Tensor view(const Tensor &t, IntList sizes) {
   sizes = inferSize(std::move(sizes), t.numel(), "view");
-  return makeView(t, [&](auto tag, auto *v) {
+  return viewOp("ViewBackward", t, reshapeBackward(t), [&](auto tag, auto *v) {
     using T = typename decltype(tag)::type;
     TH<T>::view(v, nullptr, static_cast<int>(sizes.size()), sizes.data());
   });
@@ -417,7 +502,7 @@ Tensor view(const Tensor &t, IntList sizes) {
 
 Tensor reshape(const Tensor &t, IntList sizes) {
   sizes = inferSize(std::move(sizes), t.numel(), "reshape");
-  return makeView(t, [&](auto tag, auto *v) {
+  return viewOp("ReshapeBackward", t, reshapeBackward(t), [&](auto tag, auto *v) {
     using T = typename decltype(tag)::type;
     TH<T>::reshape(v, nullptr, static_cast<int>(sizes.size()), sizes.data());
   });
@@ -443,14 +528,15 @@ Tensor expand(const Tensor &t, IntList sizes) {
                   t.sizeString().c_str());
     }
   }
-  return makeView(t, [&](auto tag, auto *v) {
-    using T = typename decltype(tag)::type;
-    TH<T>::expand(v, nullptr, static_cast<int>(sizes.size()), sizes.data());
-  });
+  return viewOp("ExpandBackward", t, [base = t.sizes()](const Tensor &g) { return sumToShape(g, base); },
+                [&](auto tag, auto *v) {
+                  using T = typename decltype(tag)::type;
+                  TH<T>::expand(v, nullptr, static_cast<int>(sizes.size()), sizes.data());
+                });
 }
 
 Tensor squeeze(const Tensor &t) {
-  return makeView(t, [&](auto tag, auto *v) {
+  return viewOp("SqueezeBackward", t, reshapeBackward(t), [&](auto tag, auto *v) {
     using T = typename decltype(tag)::type;
     TH<T>::squeeze(v, nullptr);
   });
@@ -459,7 +545,7 @@ Tensor squeeze(const Tensor &t) {
 Tensor squeeze(const Tensor &t, int64_t dim) {
   int d = wrapDim(dim, t.dim());
   if (t.dim() == 0) return alias(t);
-  return makeView(t, [&](auto tag, auto *v) {
+  return viewOp("SqueezeBackward", t, reshapeBackward(t), [&](auto tag, auto *v) {
     using T = typename decltype(tag)::type;
     TH<T>::squeeze1d(v, nullptr, d);
   });
@@ -467,7 +553,7 @@ Tensor squeeze(const Tensor &t, int64_t dim) {
 
 Tensor unsqueeze(const Tensor &t, int64_t dim) {
   int d = wrapDim(dim, t.dim() + 1);
-  return makeView(t, [&](auto tag, auto *v) {
+  return viewOp("UnsqueezeBackward", t, reshapeBackward(t), [&](auto tag, auto *v) {
     using T = typename decltype(tag)::type;
     TH<T>::unsqueeze1d(v, nullptr, d);
   });
@@ -476,7 +562,16 @@ Tensor unsqueeze(const Tensor &t, int64_t dim) {
 Tensor asStrided(const Tensor &t, const IntList &sizes, const IntList &strides, int64_t offset) {
   TORCH_CHECK(sizes.size() == strides.size(), Runtime, "as_strided: %zu sizes but %zu strides", sizes.size(),
               strides.size());
-  return fromStorage(t.storage(), offset, sizes, strides);
+  Tensor r = fromStorage(t.storage(), offset, sizes, strides);
+  markView(t, r);
+  if (needsRecording({&t})) {
+    // Positions relative to t's first element: exact when t is contiguous.
+    int64_t shift = offset - t.storageOffset();
+    recordView("AsStridedBackward", t, r, gatherBackward(t, [sizes, strides, shift](const Tensor &x) {
+                 return asStrided(x, sizes, strides, x.storageOffset() + shift);
+               }));
+  }
+  return r;
 }
 
 Tensor flatten(const Tensor &t, int64_t startDim, int64_t endDim) {
@@ -496,16 +591,15 @@ Tensor flatten(const Tensor &t, int64_t startDim, int64_t endDim) {
 
 Tensor contiguous(const Tensor &t) { return t.isContiguous() ? t : clone(t); }
 
-Tensor clone(const Tensor &t) {
-  Tensor r = emptyLike(t);
-  copy_(r, t);
-  return r;
-}
+Tensor clone(const Tensor &t) { return toType(t, t.dtype(), true); }
 
 Tensor toType(const Tensor &t, ScalarType dtype, bool copy) {
   if (t.dtype() == dtype && !copy) return t;
+  RecordScope rec({&t});
   Tensor r = emptyLike(t, dtype);
   copy_(r, t);
+  // The engine converts a gradient to the type of the tensor it flows into.
+  if (rec && isFloating(dtype)) record("CopyBackward", {t}, {r}, [](const TensorList &g) { return TensorList{g[0]}; });
   return r;
 }
 
@@ -539,6 +633,13 @@ void copy_(const Tensor &dst, const Tensor &src) {
     fail(th::ErrorKind::Runtime, "copy_: the source of size %s cannot be broadcast to the destination of size %s",
          src.sizeString().c_str(), dst.sizeString().c_str());
   }
+  if (needsRecording({&dst, &src}) && isFloating(dst.dtype())) {
+    checkInplace(dst);
+    inplaceWithHistory(dst, [&](const Tensor &) { return expand(toType(src, dst.dtype(), true), dst.sizes()); });
+    bumpVersion(dst);
+    return;
+  }
+  bumpVersion(dst);
   Tensor from = src.sizes() == dst.sizes() ? src : expand(src, dst.sizes());
   // Bool destinations hold 0 or 1: anything non-zero becomes 1.
   if (dst.dtype() == ScalarType::Bool && from.dtype() != ScalarType::Bool) {
@@ -566,6 +667,17 @@ void copy_(const Tensor &dst, const Tensor &src) {
 }
 
 void fill_(const Tensor &t, Scalar v) {
+  checkInplace(t);
+  bumpVersion(t);
+  if (GradMode::enabled() && requiresGrad(t)) {
+    // A constant: self (or the part of its base it views) no longer depends on anything.
+    inplaceWithHistory(t, [&](const Tensor &) {
+      Tensor c = empty(t.sizes(), t.dtype());
+      fill_(c, v);
+      return c;
+    });
+    return;
+  }
   if (t.dtype() == ScalarType::Bool) v = Scalar(static_cast<int64_t>(v.isFloating() ? v.d != 0 : v.i != 0));
   if (t.dtype() == ScalarType::Half) {
     // Half has no arithmetic: fill a float tensor and copy it over.

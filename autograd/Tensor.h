@@ -128,6 +128,9 @@ struct TensorImpl {
   // Bumped by every in-place op; shared by a tensor and its views (made on first need), so
   // that autograd can tell when a tensor it saved was modified.
   std::shared_ptr<std::atomic<uint32_t>> version;
+  // For a view: the tensor whose memory it views (the first non-view up the chain), one
+  // reference held. In-place ops on the view rewrite base's autograd history.
+  TensorImpl *viewBase = nullptr;
   // The binding's object for this tensor (a borrowed PyObject*), so that a tensor handed
   // back to Python is the same object (`a.add_(b) is a`); bindingHandle is the handle that
   // object holds, whose destruction clears the slot.
@@ -142,6 +145,8 @@ class Tensor {
   static Tensor adopt(ScalarType dtype, void *th) {
     return Tensor(new TensorImpl(dtype, static_cast<THByteTensor *>(th)));
   }
+  // Takes over one reference of impl.
+  static Tensor adoptImpl(TensorImpl *impl) { return Tensor(impl); }
   Tensor(const Tensor &o) : impl_(o.impl_) {
     if (impl_) impl_->refs.fetch_add(1, std::memory_order_relaxed);
   }
@@ -224,6 +229,9 @@ Tensor fromStorage(const Storage &storage, int64_t offset, const IntList &sizes,
 Tensor scalarTensor(Scalar v, ScalarType dtype);  // 0-dim
 
 // ---- views (share storage) ----
+// Makes view a view of base (the chain's root base) sharing its version counter.
+void markView(const Tensor &base, const Tensor &view);
+Tensor viewBase(const Tensor &view);  // undefined for a tensor that is not a view
 Tensor alias(const Tensor &t);  // a new tensor object on the same view
 Tensor select(const Tensor &t, int64_t dim, int64_t index);
 Tensor narrow(const Tensor &t, int64_t dim, int64_t start, int64_t length);

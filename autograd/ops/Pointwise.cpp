@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "autograd/Derivatives.h"
+
 namespace torch {
 
 namespace {
@@ -146,6 +148,7 @@ Scalar scaled(Scalar b, Scalar alpha) {
 }  // namespace
 
 Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha) {
+  RecordScope rec({&a, &b});
   ScalarType type = computeType(op, resultType(a, b));
   checkBoolOp(op, type);
   if (op == BinaryOp::Add || op == BinaryOp::Sub) checkAlpha(type, alpha);
@@ -159,12 +162,15 @@ Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha) {
     binaryKernel<T>(op, r.th<T>(), ca.th<T>(), cb.th<T>(), alpha);
   });
   normalizeBool(r);
+  if (rec && isFloating(type) && op != BinaryOp::FloorDiv) derivatives::binary(op, a, b, alpha, r);
   return r;
 }
 
 Tensor binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha) {
   ScalarType type = computeType(op, resultType(a, b));
   if (!hasScalarKernel(op) || type == ScalarType::Bool) return binary(op, a, scalarTensor(b, type), alpha);
+  RecordScope rec({&a});
+  Scalar given = b;
   if (op == BinaryOp::Add || op == BinaryOp::Sub) {
     checkAlpha(type, alpha);
     b = scaled(b, alpha);
@@ -175,6 +181,7 @@ Tensor binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha) {
     using T = typename decltype(tag)::type;
     scalarKernel<T>(op, r.th<T>(), ca.th<T>(), b);
   });
+  if (rec && isFloating(type)) derivatives::binary(op, a, given, alpha, r);
   return r;
 }
 
@@ -191,6 +198,12 @@ void binary_(BinaryOp op, const Tensor &self, const Tensor &other, Scalar alpha)
   TORCH_CHECK(other.isSameSizeAs(self) || isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
               shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
+  bumpVersion(self);
+  if (needsRecording({&self, &other}) && isFloating(self.dtype())) {
+    checkInplace(self);
+    inplaceWithHistory(self, [&](const Tensor &before) { return binary(op, before, other, alpha); });
+    return;
+  }
   Tensor co = toType(other, self.dtype());
   if (!co.isSameSizeAs(self)) co = expand(co, self.sizes());
   dispatchArith(self.dtype(), binaryOpName(op), [&](auto tag) {
@@ -207,10 +220,14 @@ void binary_(BinaryOp op, const Tensor &self, Scalar other, Scalar alpha) {
     binary_(op, self, scalarTensor(other, self.dtype()), alpha);
     return;
   }
-  if (op == BinaryOp::Add || op == BinaryOp::Sub) {
-    checkAlpha(self.dtype(), alpha);
-    other = scaled(other, alpha);
+  if (op == BinaryOp::Add || op == BinaryOp::Sub) checkAlpha(self.dtype(), alpha);
+  bumpVersion(self);
+  if (needsRecording({&self}) && isFloating(self.dtype())) {
+    checkInplace(self);
+    inplaceWithHistory(self, [&](const Tensor &before) { return binary(op, before, other, alpha); });
+    return;
   }
+  if (op == BinaryOp::Add || op == BinaryOp::Sub) other = scaled(other, alpha);
   dispatchArith(self.dtype(), binaryOpName(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     scalarKernel<T>(op, self.th<T>(), self.th<T>(), other);
@@ -290,6 +307,12 @@ void compare_(CompareOp op, const Tensor &self, const Tensor &other) {
   TORCH_CHECK(other.isSameSizeAs(self) || isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
               shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
+  bumpVersion(self);
+  if (GradMode::enabled() && requiresGrad(self)) {
+    checkInplace(self);
+    inplaceWithHistory(self, [&](const Tensor &before) { return compare(op, before, other); });
+    return;
+  }
   Tensor co = toType(other, self.dtype());
   if (!co.isSameSizeAs(self)) co = expand(co, self.sizes());
   dispatchArith(self.dtype(), "comparison", [&](auto tag) {
@@ -383,6 +406,7 @@ ScalarType unaryType(UnaryOp op, ScalarType t) {
 }  // namespace
 
 Tensor unary(UnaryOp op, const Tensor &t) {
+  RecordScope rec({&t});
   ScalarType type = unaryType(op, t.dtype());
   Tensor ct = toType(t, type);
   Tensor r = empty(t.sizes(), type);
@@ -390,12 +414,19 @@ Tensor unary(UnaryOp op, const Tensor &t) {
     using T = typename decltype(tag)::type;
     unaryKernel<T>(op, r.th<T>(), ct.th<T>());
   });
+  if (rec && isFloating(type)) derivatives::unary(op, t, r);
   return r;
 }
 
 void unary_(UnaryOp op, const Tensor &t) {
   ScalarType type = unaryType(op, t.dtype());
   if (type != t.dtype()) castError(type, t.dtype());
+  bumpVersion(t);
+  if (needsRecording({&t})) {
+    checkInplace(t);
+    inplaceWithHistory(t, [&](const Tensor &before) { return unary(op, before); });
+    return;
+  }
   dispatchArith(type, unaryOpName(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     unaryKernel<T>(op, t.th<T>(), t.th<T>());
@@ -429,6 +460,7 @@ ScalarType clampType(const Tensor &t, std::optional<Scalar> min, std::optional<S
 }  // namespace
 
 Tensor clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max) {
+  RecordScope rec({&t});
   ScalarType type = clampType(t, min, max);
   Tensor ct = toType(t, type);
   Tensor r = empty(t.sizes(), type);
@@ -436,12 +468,19 @@ Tensor clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> m
     using T = typename decltype(tag)::type;
     clampKernel<T>(r.th<T>(), ct.th<T>(), min, max);
   });
+  if (rec && isFloating(type)) derivatives::clamp(t, min, max, r);
   return r;
 }
 
 void clamp_(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max) {
   ScalarType type = clampType(t, min, max);
   if (!canCast(type, t.dtype())) castError(type, t.dtype());
+  bumpVersion(t);
+  if (needsRecording({&t})) {
+    checkInplace(t);
+    inplaceWithHistory(t, [&](const Tensor &before) { return clamp(before, min, max); });
+    return;
+  }
   dispatchArith(t.dtype(), "clamp_", [&](auto tag) {
     using T = typename decltype(tag)::type;
     clampKernel<T>(t.th<T>(), t.th<T>(), min, max);
@@ -470,11 +509,13 @@ void addcop(bool divide, const Tensor &r, const Tensor &self, const Tensor &t1, 
 }
 
 Tensor addcopOut(bool divide, const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value) {
+  RecordScope rec({&self, &t1, &t2});
   ScalarType type = promoteTypes(resultType(self, t1), resultType(self, t2));
   if (divide) type = floatingResult(type);
   IntList shape = broadcastShapes(self.sizes(), broadcastShapes(t1.sizes(), t2.sizes()));
   Tensor r = empty(shape, type);
   addcop(divide, r, self, t1, t2, value);
+  if (rec && isFloating(type)) derivatives::addcop(divide, self, t1, t2, value, r);
   return r;
 }
 
@@ -485,6 +526,12 @@ void addcopInPlace(bool divide, const Tensor &self, const Tensor &t1, const Tens
   IntList shape = broadcastShapes(self.sizes(), broadcastShapes(t1.sizes(), t2.sizes()));
   TORCH_CHECK(shape == self.sizes(), Runtime, "output with shape %s doesn't match the broadcast shape %s",
               self.sizeString().c_str(), shapeString(shape).c_str());
+  bumpVersion(self);
+  if (needsRecording({&self, &t1, &t2})) {
+    checkInplace(self);
+    inplaceWithHistory(self, [&](const Tensor &before) { return addcopOut(divide, before, t1, t2, value); });
+    return;
+  }
   addcop(divide, self, self, t1, t2, value);
 }
 
@@ -504,8 +551,10 @@ void addcdiv_(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar val
 }
 
 Tensor lerp(const Tensor &a, const Tensor &b, Scalar weight) {
+  RecordScope rec({&a, &b});
   Tensor r = clone(expand(a, broadcastShapes(a.sizes(), b.sizes())));
   lerp_(r, b, weight);
+  if (rec) derivatives::lerp(a, b, weight, r);
   return r;
 }
 
@@ -515,6 +564,12 @@ void lerp_(const Tensor &a, const Tensor &b, Scalar weight) {
   TORCH_CHECK(isBroadcastableTo(b.sizes(), a.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", a.sizeString().c_str(),
               shapeString(broadcastShapes(a.sizes(), b.sizes())).c_str());
+  bumpVersion(a);
+  if (needsRecording({&a, &b})) {
+    checkInplace(a);
+    inplaceWithHistory(a, [&](const Tensor &before) { return lerp(before, b, weight); });
+    return;
+  }
   Tensor cb = b.sizes() == a.sizes() ? b : expand(b, a.sizes());
   dispatchFloating(a.dtype(), "lerp", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -525,6 +580,7 @@ void lerp_(const Tensor &a, const Tensor &b, Scalar weight) {
 Tensor logicalNot(const Tensor &t) { return compare(CompareOp::Eq, t, Scalar(int64_t(0))); }
 
 Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
+  RecordScope rec({&a, &b});
   ScalarType type = resultType(a, b);
   IntList shape = broadcastShapes(cond.sizes(), broadcastShapes(a.sizes(), b.sizes()));
   Tensor c = toType(cond, ScalarType::Bool);
@@ -539,6 +595,7 @@ Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
     th::apply([](T &y, const uint8_t &m, const T &x, const T &z) { y = m ? x : z; }, th::ref(r.th<T>()),
               th::ref(cc.th<uint8_t>()), th::ref(ca.th<T>()), th::ref(cb.th<T>()));
   });
+  if (rec && isFloating(type)) derivatives::where(c, a, b, r);
   return r;
 }
 

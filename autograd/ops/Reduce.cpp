@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "autograd/Derivatives.h"
 #include "autograd/ops/Pointwise.h"
 
 namespace torch {
@@ -172,7 +173,7 @@ Tensor nonZeroMask(const Tensor &t) {
 
 // ---- sums and statistics ----
 
-Tensor sum(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+static Tensor sumKernel(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
   std::vector<int> ds = reductionDims(t, dims);
   if (reducesAll(t, ds)) {
     // TH accumulates integers in int64 and floats in double: no conversion of t needed
@@ -193,7 +194,7 @@ Tensor sum(const Tensor &t, const IntList &dims, bool keepdim, std::optional<Sca
   });
 }
 
-Tensor prod(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+static Tensor prodKernel(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
   std::vector<int> ds = reductionDims(t, dims);
   if (reducesAll(t, ds)) {
     Tensor x = withDtype(t, dtype);
@@ -213,7 +214,7 @@ Tensor prod(const Tensor &t, const IntList &dims, bool keepdim, std::optional<Sc
   });
 }
 
-Tensor mean(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+static Tensor meanKernel(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
   Tensor x = withDtype(t, dtype);
   checkFloating(x, "mean");
   std::vector<int> ds = reductionDims(x, dims);
@@ -264,15 +265,22 @@ Tensor varOrStd(const Tensor &t, const IntList &dims, bool unbiased, bool keepdi
 
 }  // namespace
 
+static Tensor varOrStdRecorded(const Tensor &t, const IntList &dims, bool unbiased, bool keepdim, bool isStd) {
+  RecordScope rec({&t});
+  Tensor r = varOrStd(t, dims, unbiased, keepdim, isStd);
+  if (rec) derivatives::varOrStd(t, reductionDims(t, dims), unbiased, keepdim, isStd, r);
+  return r;
+}
+
 Tensor var(const Tensor &t, const IntList &dims, bool unbiased, bool keepdim) {
-  return varOrStd(t, dims, unbiased, keepdim, false);
+  return varOrStdRecorded(t, dims, unbiased, keepdim, false);
 }
 
 Tensor std(const Tensor &t, const IntList &dims, bool unbiased, bool keepdim) {
-  return varOrStd(t, dims, unbiased, keepdim, true);
+  return varOrStdRecorded(t, dims, unbiased, keepdim, true);
 }
 
-Tensor norm(const Tensor &t, double p, const IntList &dims, bool keepdim) {
+static Tensor normKernel(const Tensor &t, double p, const IntList &dims, bool keepdim) {
   checkFloating(t, "norm");
   if (std::isinf(p) && p < 0) return amin(unary(UnaryOp::Abs, t), dims, keepdim);  // TH knows p >= 0 only
   std::vector<int> ds = reductionDims(t, dims);
@@ -292,7 +300,8 @@ Tensor norm(const Tensor &t, double p, const IntList &dims, bool keepdim) {
 }
 
 Tensor dist(const Tensor &a, const Tensor &b, double p) {
-  if (a.isSameSizeAs(b) && a.dtype() == b.dtype() && isFloating(a.dtype()) && !(std::isinf(p) && p < 0)) {
+  // Recorded as the norm of the difference.
+  if (!needsRecording({&a, &b}) && a.isSameSizeAs(b) && a.dtype() == b.dtype() && isFloating(a.dtype()) && !(std::isinf(p) && p < 0)) {
     return dispatchFloating(a.dtype(), "dist", [&](auto tag) {
       using T = typename decltype(tag)::type;
       return zeroDim(a.dtype(), TH<T>::dist(a.th<T>(), b.th<T>(), static_cast<T>(p)));
@@ -303,7 +312,7 @@ Tensor dist(const Tensor &a, const Tensor &b, double p) {
   return norm(difference, p, {}, false);
 }
 
-Tensor logsumexp(const Tensor &t, const IntList &dims, bool keepdim) {
+static Tensor logsumexpKernel(const Tensor &t, const IntList &dims, bool keepdim) {
   Tensor x = isFloating(t.dtype()) ? t : toType(t, defaultFloatType());
   std::vector<int> ds = reductionDims(x, dims);
   if (x.numel() == 0) {
@@ -368,12 +377,39 @@ Tensor argExtreme(const Tensor &t, std::optional<int64_t> dim, bool keepdim, boo
 
 }  // namespace
 
-Tensor maxAll(const Tensor &t) { return extremeAll(t, true); }
-Tensor minAll(const Tensor &t) { return extremeAll(t, false); }
-ValuesIndices max(const Tensor &t, int64_t dim, bool keepdim) { return extreme(t, dim, keepdim, true); }
-ValuesIndices min(const Tensor &t, int64_t dim, bool keepdim) { return extreme(t, dim, keepdim, false); }
-Tensor amax(const Tensor &t, const IntList &dims, bool keepdim) { return extremeDims(t, dims, keepdim, true); }
-Tensor amin(const Tensor &t, const IntList &dims, bool keepdim) { return extremeDims(t, dims, keepdim, false); }
+namespace {
+
+// Extremes without indices: ties share the gradient.
+Tensor extremeRecorded(const Tensor &t, const IntList &dims, bool keepdim, bool largest, bool all) {
+  RecordScope rec({&t});
+  Tensor r = all ? extremeAll(t, largest) : extremeDims(t, dims, keepdim, largest);
+  if (rec && isFloating(t.dtype())) derivatives::extreme(t, reductionDims(t, dims), all ? false : keepdim, r);
+  return r;
+}
+
+// Values picked at indices along dim: the gradient goes back to where they came from.
+template <typename F>
+ValuesIndices pickedRecorded(const char *name, const Tensor &t, int64_t dim, bool keepdim, F &&compute) {
+  RecordScope rec({&t});
+  ValuesIndices r = compute();
+  if (rec && isFloating(t.dtype())) {
+    derivatives::picked(name, t, t.dim() == 0 ? 0 : wrapDim(dim, t.dim()), keepdim, r.values, r.indices);
+  }
+  return r;
+}
+
+}  // namespace
+
+Tensor maxAll(const Tensor &t) { return extremeRecorded(t, {}, false, true, true); }
+Tensor minAll(const Tensor &t) { return extremeRecorded(t, {}, false, false, true); }
+ValuesIndices max(const Tensor &t, int64_t dim, bool keepdim) {
+  return pickedRecorded("max", t, dim, keepdim, [&] { return extreme(t, dim, keepdim, true); });
+}
+ValuesIndices min(const Tensor &t, int64_t dim, bool keepdim) {
+  return pickedRecorded("min", t, dim, keepdim, [&] { return extreme(t, dim, keepdim, false); });
+}
+Tensor amax(const Tensor &t, const IntList &dims, bool keepdim) { return extremeRecorded(t, dims, keepdim, true, false); }
+Tensor amin(const Tensor &t, const IntList &dims, bool keepdim) { return extremeRecorded(t, dims, keepdim, false, false); }
 Tensor argmax(const Tensor &t, std::optional<int64_t> dim, bool keepdim) { return argExtreme(t, dim, keepdim, true); }
 Tensor argmin(const Tensor &t, std::optional<int64_t> dim, bool keepdim) { return argExtreme(t, dim, keepdim, false); }
 
@@ -406,7 +442,7 @@ Tensor countNonzero(const Tensor &t, const IntList &dims) {
 
 // ---- scans ----
 
-Tensor cumsum(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
+static Tensor cumsumKernel(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
   int d = checkedDim(t, dim);
   Tensor x = toType(t, dtype ? *dtype : accumulateType(t.dtype()));
   return intoNew(x, "cumsum", [&](auto tag, auto *out, auto *src) {
@@ -415,7 +451,7 @@ Tensor cumsum(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
   });
 }
 
-Tensor cumprod(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
+static Tensor cumprodKernel(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
   int d = checkedDim(t, dim);
   Tensor x = toType(t, dtype ? *dtype : accumulateType(t.dtype()));
   return intoNew(x, "cumprod", [&](auto tag, auto *out, auto *src) {
@@ -426,7 +462,7 @@ Tensor cumprod(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
 
 // ---- order statistics and sorting ----
 
-Tensor medianAll(const Tensor &t) {
+static Tensor medianAllKernel(const Tensor &t) {
   checkNonEmptyDims(t, reductionDims(t, {}), "median");
   return dispatchArith(t.dtype(), "median", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -434,7 +470,7 @@ Tensor medianAll(const Tensor &t) {
   });
 }
 
-ValuesIndices median(const Tensor &t, int64_t dim, bool keepdim) {
+static ValuesIndices medianKernel(const Tensor &t, int64_t dim, bool keepdim) {
   int d = checkedDim(t, dim);
   checkNonEmptyDims(t, {d}, "median");
   return withIndices(t, "median", [&](auto tag, auto *values, auto *indices, auto *src) {
@@ -443,7 +479,7 @@ ValuesIndices median(const Tensor &t, int64_t dim, bool keepdim) {
   });
 }
 
-ValuesIndices mode(const Tensor &t, int64_t dim, bool keepdim) {
+static ValuesIndices modeKernel(const Tensor &t, int64_t dim, bool keepdim) {
   int d = checkedDim(t, dim);
   checkNonEmptyDims(t, {d}, "mode");
   return withIndices(t, "mode", [&](auto tag, auto *values, auto *indices, auto *src) {
@@ -452,7 +488,7 @@ ValuesIndices mode(const Tensor &t, int64_t dim, bool keepdim) {
   });
 }
 
-ValuesIndices kthvalue(const Tensor &t, int64_t k, int64_t dim, bool keepdim) {
+static ValuesIndices kthvalueKernel(const Tensor &t, int64_t k, int64_t dim, bool keepdim) {
   int d = checkedDim(t, dim);
   int64_t n = t.dim() == 0 ? 1 : t.size(d);
   TORCH_CHECK(k >= 1 && k <= n, Runtime, "kthvalue(): selected number k = %lld out of range for dimension %d of size %lld",
@@ -463,7 +499,7 @@ ValuesIndices kthvalue(const Tensor &t, int64_t k, int64_t dim, bool keepdim) {
   });
 }
 
-ValuesIndices sort(const Tensor &t, int64_t dim, bool descending) {
+static ValuesIndices sortKernel(const Tensor &t, int64_t dim, bool descending) {
   int d = checkedDim(t, dim);
   return withIndices(t, "sort", [&](auto tag, auto *values, auto *indices, auto *src) {
     using T = typename decltype(tag)::type;
@@ -473,7 +509,7 @@ ValuesIndices sort(const Tensor &t, int64_t dim, bool descending) {
 
 Tensor argsort(const Tensor &t, int64_t dim, bool descending) { return sort(t, dim, descending).indices; }
 
-ValuesIndices topk(const Tensor &t, int64_t k, int64_t dim, bool largest, bool sorted) {
+static ValuesIndices topkKernel(const Tensor &t, int64_t k, int64_t dim, bool largest, bool sorted) {
   int d = checkedDim(t, dim);
   int64_t n = t.dim() == 0 ? 1 : t.size(d);
   TORCH_CHECK(k >= 0 && k <= n, Runtime, "topk(): selected index k = %lld out of range for dimension %d of size %lld",
@@ -520,7 +556,7 @@ UniqueResult unique(const Tensor &t, bool returnInverse, bool returnCounts) {
 
 // ---- comparisons of whole tensors ----
 
-Tensor trace(const Tensor &t) {
+static Tensor traceKernel(const Tensor &t) {
   TORCH_CHECK(t.dim() == 2, Runtime, "trace: expected a matrix, but got a tensor with sizes %s",
               t.sizeString().c_str());
   return dispatchArith(t.dtype(), "trace", [&](auto tag) {
@@ -570,6 +606,91 @@ Tensor isclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool 
 bool allclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
   Tensor close = isclose(a, b, rtol, atol, equalNan);
   return TH<uint8_t>::logicalall(close.th<uint8_t>()) != 0;
+}
+
+// ---- recording (Note [Recording scope]): the public ops over the kernels above ----
+
+Tensor sum(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+  RecordScope rec({&t});
+  Tensor r = sumKernel(t, dims, keepdim, dtype);
+  if (rec && isFloating(r.dtype())) derivatives::sum(t, reductionDims(t, dims), keepdim, r);
+  return r;
+}
+
+Tensor prod(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+  RecordScope rec({&t});
+  Tensor r = prodKernel(t, dims, keepdim, dtype);
+  if (rec && isFloating(r.dtype())) derivatives::prod(t, reductionDims(t, dims), keepdim, r);
+  return r;
+}
+
+Tensor mean(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+  RecordScope rec({&t});
+  Tensor r = meanKernel(t, dims, keepdim, dtype);
+  if (rec) derivatives::mean(t, reductionDims(t, dims), keepdim, r);
+  return r;
+}
+
+Tensor norm(const Tensor &t, double p, const IntList &dims, bool keepdim) {
+  RecordScope rec({&t});
+  Tensor r = normKernel(t, p, dims, keepdim);
+  if (rec) derivatives::norm(t, p, reductionDims(t, dims), keepdim, r);
+  return r;
+}
+
+Tensor logsumexp(const Tensor &t, const IntList &dims, bool keepdim) {
+  RecordScope rec({&t});
+  Tensor r = logsumexpKernel(t, dims, keepdim);
+  if (rec) derivatives::logsumexp(t, reductionDims(t, dims), keepdim, r);
+  return r;
+}
+
+Tensor cumsum(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
+  RecordScope rec({&t});
+  Tensor r = cumsumKernel(t, dim, dtype);
+  if (rec && isFloating(r.dtype())) derivatives::cumsum(t, t.dim() == 0 ? 0 : wrapDim(dim, t.dim()), r);
+  return r;
+}
+
+Tensor cumprod(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
+  RecordScope rec({&t});
+  Tensor r = cumprodKernel(t, dim, dtype);
+  if (rec && isFloating(r.dtype())) derivatives::cumprod(t, t.dim() == 0 ? 0 : wrapDim(dim, t.dim()), r);
+  return r;
+}
+
+Tensor medianAll(const Tensor &t) {
+  RecordScope rec({&t});
+  Tensor r = medianAllKernel(t);
+  if (rec) derivatives::extreme(t, reductionDims(t, {}), false, r);
+  return r;
+}
+
+ValuesIndices median(const Tensor &t, int64_t dim, bool keepdim) {
+  return pickedRecorded("median", t, dim, keepdim, [&] { return medianKernel(t, dim, keepdim); });
+}
+
+ValuesIndices mode(const Tensor &t, int64_t dim, bool keepdim) {
+  return pickedRecorded("mode", t, dim, keepdim, [&] { return modeKernel(t, dim, keepdim); });
+}
+
+ValuesIndices kthvalue(const Tensor &t, int64_t k, int64_t dim, bool keepdim) {
+  return pickedRecorded("kthvalue", t, dim, keepdim, [&] { return kthvalueKernel(t, k, dim, keepdim); });
+}
+
+ValuesIndices sort(const Tensor &t, int64_t dim, bool descending) {
+  return pickedRecorded("sort", t, dim, true, [&] { return sortKernel(t, dim, descending); });
+}
+
+ValuesIndices topk(const Tensor &t, int64_t k, int64_t dim, bool largest, bool sorted) {
+  return pickedRecorded("topk", t, dim, true, [&] { return topkKernel(t, k, dim, largest, sorted); });
+}
+
+Tensor trace(const Tensor &t) {
+  RecordScope rec({&t});
+  Tensor r = traceKernel(t);
+  if (rec && isFloating(r.dtype())) derivatives::trace(t, r);
+  return r;
 }
 
 }  // namespace torch

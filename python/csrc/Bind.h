@@ -102,6 +102,7 @@ void bindRandom(py::module &m, TensorClass &cls);
 void bindFactory(py::module &m, TensorClass &cls);
 void bindStorage(py::module &m, TensorClass &cls);
 void bindShape(py::module &m, TensorClass &cls);
+void bindAutograd(py::module &m, TensorClass &cls);
 
 }  // namespace torch::python
 

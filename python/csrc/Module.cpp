@@ -70,4 +70,5 @@ PYBIND11_MODULE(_C, m) {
   bindFactory(m, cls);
   bindStorage(m, cls);
   bindShape(m, cls);
+  bindAutograd(m, cls);
 }

@@ -136,3 +136,7 @@ from torch import _utils  # noqa: E402  (rebuild functions that pickles name)
 from torch.storage import (BoolStorage, ByteStorage, CharStorage, DoubleStorage, FloatStorage,  # noqa: E402
                            HalfStorage, IntStorage, LongStorage, ShortStorage, is_storage)
 from torch.serialization import load, save  # noqa: E402
+
+# ---- autograd ----
+from torch import autograd  # noqa: E402
+from torch.autograd import enable_grad, no_grad, set_grad_enabled  # noqa: E402

@@ -47,3 +47,11 @@ for _name, _fn in list(globals().items()):
         setattr(Tensor, _name, _fn)
 Tensor.new_tensor = new_tensor
 Tensor.__array_priority__ = 1000  # numpy defers `ndarray op tensor` to the tensor
+
+
+def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Accumulates the gradient of this tensor into the leaves' .grad (see torch.autograd.backward)."""
+    torch.autograd.backward(self, gradient, retain_graph, create_graph, inputs)
+
+
+Tensor.backward = backward

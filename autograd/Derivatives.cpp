@@ -1,0 +1,417 @@
+#include "autograd/Derivatives.h"
+
+#include <cmath>
+
+#include "autograd/ops/Indexing.h"
+#include "autograd/ops/Reduce.h"
+
+namespace torch::derivatives {
+
+namespace {
+
+const Scalar kOne(int64_t(1));
+
+Tensor add(const Tensor &a, const Tensor &b) { return torch::binary(BinaryOp::Add, a, b); }
+Tensor sub(const Tensor &a, const Tensor &b) { return torch::binary(BinaryOp::Sub, a, b); }
+Tensor mul(const Tensor &a, const Tensor &b) { return torch::binary(BinaryOp::Mul, a, b); }
+Tensor div(const Tensor &a, const Tensor &b) { return torch::binary(BinaryOp::Div, a, b); }
+Tensor mul(const Tensor &a, Scalar s) { return torch::binary(BinaryOp::Mul, a, s); }
+Tensor add(const Tensor &a, Scalar s) { return torch::binary(BinaryOp::Add, a, s); }
+Tensor neg(const Tensor &a) { return torch::unary(UnaryOp::Neg, a); }
+Tensor fn(UnaryOp op, const Tensor &a) { return torch::unary(op, a); }
+// A 0/1 mask of the type of like (so that it multiplies gradients).
+Tensor mask(const Tensor &m, const Tensor &like) { return toType(m, like.dtype()); }
+Tensor zerosLike(const Tensor &t) {
+  Tensor z = empty(t.sizes(), t.dtype());
+  zero_(z);
+  return z;
+}
+
+// Which inputs need a gradient, read when the node is recorded.
+std::vector<bool> needs(std::initializer_list<const Tensor *> inputs) {
+  std::vector<bool> r;
+  for (const Tensor *t : inputs) r.push_back(t->defined() && requiresGrad(*t));
+  return r;
+}
+
+// Saved tensors read back in a backward, checked for in-place changes since.
+struct Saved {
+  SavedTensor saved;
+  const char *owner;
+  Saved(const Tensor &t, const char *owner, bool isOutput = false) : saved(t, isOutput), owner(owner) {}
+  Tensor operator*() const { return saved.unpack(owner); }
+};
+
+void record1(const char *name, const Tensor &input, const Tensor &result,
+             std::function<Tensor(const Tensor &)> backward) {
+  torch::record(name, {input}, {result}, [backward = std::move(backward)](const TensorList &g) {
+    return TensorList{backward(g[0])};
+  });
+}
+
+// g (the gradient of a reduction of t over dims) broadcast back to t's shape.
+Tensor expandBack(const Tensor &g, const IntList &sizes, const std::vector<int> &dims, bool keepdim) {
+  Tensor r = g;
+  if (!keepdim && !sizes.empty()) {
+    for (int d : dims) r = unsqueeze(r, d);
+  }
+  return expand(r, sizes);
+}
+
+// r (a reduction of t) seen with size 1 in the reduced dims, to broadcast against t.
+Tensor keepDims(const Tensor &r, int ndim, const std::vector<int> &dims, bool keepdim) {
+  if (keepdim || ndim == 0) return r;
+  Tensor k = r;
+  for (int d : dims) k = unsqueeze(k, d);
+  return k;
+}
+
+int64_t countOf(const IntList &sizes, const std::vector<int> &dims) {
+  int64_t n = 1;
+  for (int d : dims) n *= sizes[d];
+  return n;
+}
+
+IntList asIntList(const std::vector<int> &dims) { return IntList(dims.begin(), dims.end()); }
+
+}  // namespace
+
+// ---- pointwise ----
+
+void binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha, const Tensor &result) {
+  const char *name = binaryOpName(op);
+  std::vector<bool> need = needs({&a, &b});
+  Saved sa(a, name), sb(b, name), sr(result, name, true);
+  bool keepA = op == BinaryOp::Mul || op == BinaryOp::Div || op == BinaryOp::Pow || op == BinaryOp::Fmod ||
+               op == BinaryOp::Remainder || op == BinaryOp::Atan2 || op == BinaryOp::Maximum ||
+               op == BinaryOp::Minimum;
+  if (!keepA) sa = Saved(Tensor(), name);
+  if (op == BinaryOp::Add || op == BinaryOp::Sub) sb = Saved(Tensor(), name);
+  if (op != BinaryOp::Pow) sr = Saved(Tensor(), name);
+  torch::record(name, {a, b}, {result}, [=](const TensorList &grads) -> TensorList {
+    const Tensor &g = grads[0];
+    Tensor ga, gb;
+    switch (op) {
+      case BinaryOp::Add:
+        ga = g;
+        gb = mul(g, alpha);
+        break;
+      case BinaryOp::Sub:
+        ga = g;
+        gb = neg(mul(g, alpha));
+        break;
+      case BinaryOp::Mul:
+        if (need[0]) ga = mul(g, *sb);
+        if (need[1]) gb = mul(g, *sa);
+        break;
+      case BinaryOp::Div:
+        if (need[0]) ga = div(g, *sb);
+        if (need[1]) gb = neg(div(mul(g, *sa), mul(*sb, *sb)));
+        break;
+      case BinaryOp::Pow: {
+        Tensor x = *sa, y = *sb;
+        // d/dx x^y = y x^(y-1); d/dy x^y = x^y log x, taken as 0 where x = 0 (PyTorch's choice).
+        if (need[0]) {
+          ga = mul(g, mul(y, torch::binary(BinaryOp::Pow, x, torch::binary(BinaryOp::Sub, y, kOne))));
+          ga = torch::where(compare(CompareOp::Eq, y, Scalar(int64_t(0))), zerosLike(ga), ga);
+        }
+        if (need[1]) {
+          Tensor d = mul(*sr, fn(UnaryOp::Log, x));
+          gb = mul(g, torch::where(compare(CompareOp::Eq, x, Scalar(int64_t(0))), zerosLike(d), d));
+        }
+        break;
+      }
+      case BinaryOp::Fmod:
+      case BinaryOp::Remainder:
+        ga = g;
+        if (need[1]) {
+          Tensor q = div(*sa, *sb);
+          gb = neg(mul(g, fn(op == BinaryOp::Fmod ? UnaryOp::Trunc : UnaryOp::Floor, q)));
+        }
+        break;
+      case BinaryOp::Atan2: {
+        Tensor x = *sa, y = *sb;
+        Tensor denom = add(mul(x, x), mul(y, y));
+        if (need[0]) ga = div(mul(g, y), denom);
+        if (need[1]) gb = neg(div(mul(g, x), denom));
+        break;
+      }
+      case BinaryOp::Maximum:
+      case BinaryOp::Minimum: {
+        // The larger (smaller) one gets the gradient; ties share it.
+        Tensor x = *sa, y = *sb;
+        CompareOp wins = op == BinaryOp::Maximum ? CompareOp::Gt : CompareOp::Lt;
+        Tensor tie = mul(mask(compare(CompareOp::Eq, x, y), g), Scalar(0.5));
+        if (need[0]) ga = mul(g, add(mask(compare(wins, x, y), g), tie));
+        if (need[1]) gb = mul(g, add(mask(compare(wins, y, x), g), tie));
+        break;
+      }
+      case BinaryOp::FloorDiv: break;  // piecewise constant: no gradient (not recorded)
+    }
+    return {need[0] ? ga : Tensor(), need[1] ? gb : Tensor()};
+  });
+}
+
+void binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha, const Tensor &result) {
+  Tensor bt = scalarTensor(b, isFloating(a.dtype()) ? a.dtype() : defaultFloatType());
+  binary(op, a, bt, alpha, result);
+}
+
+void unary(UnaryOp op, const Tensor &t, const Tensor &result) {
+  const char *name = unaryOpName(op);
+  bool usesResult = op == UnaryOp::Exp || op == UnaryOp::Sqrt || op == UnaryOp::Rsqrt || op == UnaryOp::Sigmoid ||
+                    op == UnaryOp::Tanh || op == UnaryOp::Tan || op == UnaryOp::Reciprocal;
+  Saved st(usesResult ? Tensor() : t, name), sr(usesResult ? result : Tensor(), name, true);
+  record1(name, t, result, [=](const Tensor &g) -> Tensor {
+    switch (op) {
+      case UnaryOp::Neg: return neg(g);
+      case UnaryOp::Abs:
+      case UnaryOp::Sign:
+        if (op == UnaryOp::Abs) return mul(g, fn(UnaryOp::Sign, *st));
+        return zerosLike(g);
+      case UnaryOp::Floor:
+      case UnaryOp::Ceil:
+      case UnaryOp::Round:
+      case UnaryOp::Trunc: return zerosLike(g);
+      case UnaryOp::Frac: return g;
+      case UnaryOp::Exp: return mul(g, *sr);
+      case UnaryOp::Log: return div(g, *st);
+      case UnaryOp::Log1p: return div(g, add(*st, kOne));
+      case UnaryOp::Sqrt: return div(g, mul(*sr, Scalar(2.0)));
+      case UnaryOp::Rsqrt: {
+        Tensor r = *sr;
+        return mul(mul(g, mul(r, mul(r, r))), Scalar(-0.5));
+      }
+      case UnaryOp::Sigmoid: {
+        Tensor r = *sr;
+        return mul(g, mul(r, torch::binary(BinaryOp::Sub, Scalar(int64_t(1)), r)));
+      }
+      case UnaryOp::Tanh: {
+        Tensor r = *sr;
+        return mul(g, torch::binary(BinaryOp::Sub, Scalar(int64_t(1)), mul(r, r)));
+      }
+      case UnaryOp::Sin: return mul(g, fn(UnaryOp::Cos, *st));
+      case UnaryOp::Cos: return neg(mul(g, fn(UnaryOp::Sin, *st)));
+      case UnaryOp::Tan: {
+        Tensor r = *sr;
+        return mul(g, add(mul(r, r), kOne));
+      }
+      case UnaryOp::Asin:
+      case UnaryOp::Acos: {
+        Tensor x = *st;
+        Tensor d = fn(UnaryOp::Rsqrt, torch::binary(BinaryOp::Sub, Scalar(int64_t(1)), mul(x, x)));
+        return op == UnaryOp::Asin ? mul(g, d) : neg(mul(g, d));
+      }
+      case UnaryOp::Atan: {
+        Tensor x = *st;
+        return div(g, add(mul(x, x), kOne));
+      }
+      case UnaryOp::Sinh: return mul(g, fn(UnaryOp::Cosh, *st));
+      case UnaryOp::Cosh: return mul(g, fn(UnaryOp::Sinh, *st));
+      case UnaryOp::Reciprocal: {
+        Tensor r = *sr;
+        return neg(mul(g, mul(r, r)));
+      }
+    }
+    return Tensor();
+  });
+}
+
+void clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max, const Tensor &result) {
+  Saved st(t, "clamp");
+  record1("clamp", t, result, [=](const Tensor &g) {
+    Tensor x = *st;
+    Tensor inside = mask(compare(CompareOp::Eq, x, x), g);  // NaN inputs pass no gradient
+    if (min) inside = mul(inside, mask(compare(CompareOp::Ge, x, *min), g));
+    if (max) inside = mul(inside, mask(compare(CompareOp::Le, x, *max), g));
+    return mul(g, inside);
+  });
+}
+
+void addcop(bool divide, const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value,
+            const Tensor &result) {
+  const char *name = divide ? "addcdiv" : "addcmul";
+  std::vector<bool> need = needs({&self, &t1, &t2});
+  Saved s1(t1, name), s2(t2, name);
+  torch::record(name, {self, t1, t2}, {result}, [=](const TensorList &grads) -> TensorList {
+    const Tensor &g = grads[0];
+    Tensor g1, g2;
+    Tensor x1 = *s1, x2 = *s2;
+    if (divide) {
+      if (need[1]) g1 = mul(div(g, x2), value);
+      if (need[2]) g2 = neg(mul(div(mul(g, x1), mul(x2, x2)), value));
+    } else {
+      if (need[1]) g1 = mul(mul(g, x2), value);
+      if (need[2]) g2 = mul(mul(g, x1), value);
+    }
+    return {need[0] ? g : Tensor(), g1, g2};
+  });
+}
+
+void lerp(const Tensor &a, const Tensor &b, Scalar weight, const Tensor &result) {
+  torch::record("lerp", {a, b}, {result}, [=](const TensorList &grads) -> TensorList {
+    return {mul(grads[0], Scalar(1.0 - weight.d)), mul(grads[0], weight)};
+  });
+}
+
+void where(const Tensor &cond, const Tensor &a, const Tensor &b, const Tensor &result) {
+  Saved sc(cond, "where");
+  torch::record("where", {a, b}, {result}, [=](const TensorList &grads) -> TensorList {
+    const Tensor &g = grads[0];
+    Tensor c = *sc, z = zerosLike(g);
+    return {torch::where(c, g, z), torch::where(c, z, g)};
+  });
+}
+
+// ---- reductions ----
+
+void sum(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result) {
+  record1("sum", t, result, [sizes = t.sizes(), dims, keepdim](const Tensor &g) {
+    return expandBack(g, sizes, dims, keepdim);
+  });
+}
+
+void mean(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result) {
+  int64_t n = countOf(t.sizes(), dims);
+  record1("mean", t, result, [sizes = t.sizes(), dims, keepdim, n](const Tensor &g) {
+    return expandBack(mul(g, Scalar(1.0 / static_cast<double>(n))), sizes, dims, keepdim);
+  });
+}
+
+void prod(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result) {
+  Saved st(t, "prod"), sr(result, "prod", true);
+  record1("prod", t, result, [=](const Tensor &g) {
+    // d prod / d x_i = product of the others: result / x_i without zeros; with one zero in a
+    // slice only that zero gets the product of the rest; with more, everything gets 0.
+    Tensor x = *st, r = *sr;
+    int nd = x.dim();
+    IntList d = asIntList(dims);
+    Tensor isZero = compare(CompareOp::Eq, x, Scalar(int64_t(0)));
+    Tensor zeros = keepDims(torch::sum(isZero, d, keepdim), nd, dims, keepdim);
+    Tensor ones = empty(x.sizes(), x.dtype());
+    fill_(ones, kOne);
+    Tensor restProduct = keepDims(torch::prod(torch::where(isZero, ones, x), d, keepdim), nd, dims, keepdim);
+    Tensor gk = keepDims(g, nd, dims, keepdim);
+    Tensor noZeroGrad = div(keepDims(r, nd, dims, keepdim), torch::where(isZero, ones, x));
+    Tensor viaZero = mul(mask(isZero, x), restProduct);
+    Tensor d0 = mul(mask(compare(CompareOp::Eq, zeros, Scalar(int64_t(0))), x), noZeroGrad);
+    Tensor d1 = mul(mask(compare(CompareOp::Eq, zeros, Scalar(int64_t(1))), x), viaZero);
+    return mul(expand(gk, x.sizes()), add(d0, d1));
+  });
+}
+
+void varOrStd(const Tensor &t, const std::vector<int> &dims, bool unbiased, bool keepdim, bool isStd,
+              const Tensor &result) {
+  const char *name = isStd ? "std" : "var";
+  int64_t n = countOf(t.sizes(), dims);
+  Saved st(t, name), sr(isStd ? result : Tensor(), name, true);
+  record1(name, t, result, [=](const Tensor &g) {
+    Tensor x = *st;
+    int nd = x.dim();
+    Tensor centered = sub(x, keepDims(torch::mean(x, asIntList(dims), keepdim), nd, dims, keepdim));
+    double denom = static_cast<double>(n - (unbiased ? 1 : 0));
+    Tensor gk = keepDims(g, nd, dims, keepdim);
+    if (isStd) {
+      // d std = d var / (2 std)
+      return mul(div(mul(gk, centered), keepDims(*sr, nd, dims, keepdim)), Scalar(1.0 / denom));
+    }
+    return mul(mul(gk, centered), Scalar(2.0 / denom));
+  });
+}
+
+void norm(const Tensor &t, double p, const std::vector<int> &dims, bool keepdim, const Tensor &result) {
+  Saved st(t, "norm"), sr(result, "norm", true);
+  record1("norm", t, result, [=](const Tensor &g) {
+    Tensor x = *st;
+    int nd = x.dim();
+    Tensor gk = keepDims(g, nd, dims, keepdim), r = keepDims(*sr, nd, dims, keepdim);
+    if (p == 0) return zerosLike(x);
+    if (p == 1) return mul(gk, torch::unary(UnaryOp::Sign, x));
+    if (std::isinf(p)) {
+      // The extreme |x| (ties share): sign(x) there.
+      Tensor hit = mask(compare(CompareOp::Eq, torch::unary(UnaryOp::Abs, x), r), x);
+      Tensor count = keepDims(torch::sum(hit, asIntList(dims), keepdim), nd, dims, keepdim);
+      return mul(div(mul(gk, hit), count), torch::unary(UnaryOp::Sign, x));
+    }
+    // x |x|^(p-2) / r^(p-1), 0 where r = 0.
+    Tensor absPow = torch::binary(BinaryOp::Pow, torch::unary(UnaryOp::Abs, x), Scalar(p - 2));
+    Tensor num = mul(x, p < 2 ? torch::where(compare(CompareOp::Eq, x, Scalar(int64_t(0))), zerosLike(x), absPow) : absPow);
+    Tensor den = torch::binary(BinaryOp::Pow, r, Scalar(p - 1));
+    Tensor q = div(mul(gk, num), den);
+    return torch::where(compare(CompareOp::Eq, expand(r, x.sizes()), Scalar(int64_t(0))), zerosLike(q), q);
+  });
+}
+
+void logsumexp(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result) {
+  Saved st(t, "logsumexp"), sr(result, "logsumexp", true);
+  record1("logsumexp", t, result, [=](const Tensor &g) {
+    Tensor x = *st;
+    int nd = x.dim();
+    return mul(keepDims(g, nd, dims, keepdim), torch::unary(UnaryOp::Exp, sub(x, keepDims(*sr, nd, dims, keepdim))));
+  });
+}
+
+void extreme(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result) {
+  Saved st(t, "max"), sr(result, "max", true);
+  record1("max", t, result, [=](const Tensor &g) {
+    Tensor x = *st;
+    int nd = x.dim();
+    Tensor hit = mask(compare(CompareOp::Eq, x, keepDims(*sr, nd, dims, keepdim)), x);
+    Tensor count = keepDims(torch::sum(hit, asIntList(dims), keepdim), nd, dims, keepdim);
+    return div(mul(keepDims(g, nd, dims, keepdim), hit), count);
+  });
+}
+
+void picked(const char *name, const Tensor &t, int dim, bool keepdim, const Tensor &values, const Tensor &indices) {
+  Saved si(indices, name);
+  IntList sizes = t.sizes();
+  record1(name, t, values, [=](const Tensor &g) {
+    Tensor idx = *si, gv = g;
+    if (!keepdim && !sizes.empty() && idx.dim() < static_cast<int>(sizes.size())) {
+      idx = unsqueeze(idx, dim);
+      gv = unsqueeze(gv, dim);
+    }
+    Tensor r = empty(sizes, g.dtype());
+    zero_(r);
+    if (sizes.empty()) {
+      copy_(r, gv);
+      return r;
+    }
+    scatter_(r, dim, idx, contiguous(gv));
+    return r;
+  });
+}
+
+void cumsum(const Tensor &t, int dim, const Tensor &result) {
+  record1("cumsum", t, result, [dim](const Tensor &g) {
+    // Each input feeds every later output: the reversed cumulative sum of g.
+    if (g.dim() == 0) return g;
+    Tensor total = torch::sum(g, {dim}, true);
+    return add(sub(expand(total, g.sizes()), torch::cumsum(g, dim)), g);
+  });
+}
+
+void cumprod(const Tensor &t, int dim, const Tensor &result) {
+  Saved st(t, "cumprod"), sr(result, "cumprod", true);
+  record1("cumprod", t, result, [=](const Tensor &g) {
+    // sum over k >= i of g_k r_k / x_i (inputs without zeros).
+    if (g.dim() == 0) return g;
+    Tensor x = *st, gr = mul(g, *sr);
+    Tensor total = torch::sum(gr, {dim}, true);
+    Tensor reversed = add(sub(expand(total, gr.sizes()), torch::cumsum(gr, dim)), gr);
+    return div(reversed, x);
+  });
+}
+
+void trace(const Tensor &t, const Tensor &result) {
+  record1("trace", t, result, [sizes = t.sizes()](const Tensor &g) {
+    Tensor r = empty(sizes, g.dtype());
+    zero_(r);
+    int64_t n = std::min(sizes[0], sizes[1]);
+    Tensor diagonal = asStrided(r, {n}, {sizes[1] + 1}, r.storageOffset());
+    copy_(diagonal, expand(g, {n}));
+    return r;
+  });
+}
+
+}  // namespace torch::derivatives

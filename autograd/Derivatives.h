@@ -1,0 +1,51 @@
+// Derivative formulas, one per differentiable op, all in Derivatives.cpp so that they can be
+// read side by side. Each function records the node of one op call: the op has computed
+// `result` from its inputs inside a RecordScope (Note [Recording scope]) and found that it
+// must record. Formulas are written with the core ops, so they record a graph of their own
+// when the engine runs them with create_graph.
+//
+//   Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha) {
+//     RecordScope rec({&a, &b});
+//     Tensor r = ...;                                     // the kernels
+//     if (rec) derivatives::binary(op, a, b, alpha, r);
+//     return r;
+//   }
+//
+// Gradients are returned in the result's shape when an input was broadcast: the engine
+// sums them back to the input's shape (and converts them to its type).
+#ifndef TORCH_DERIVATIVES_H
+#define TORCH_DERIVATIVES_H
+
+#include "autograd/Autograd.h"
+#include "autograd/ops/Pointwise.h"
+
+namespace torch::derivatives {
+
+void binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha, const Tensor &result);
+void binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha, const Tensor &result);
+void unary(UnaryOp op, const Tensor &t, const Tensor &result);
+void clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max, const Tensor &result);
+void addcop(bool divide, const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value, const Tensor &result);
+void lerp(const Tensor &a, const Tensor &b, Scalar weight, const Tensor &result);
+void where(const Tensor &cond, const Tensor &a, const Tensor &b, const Tensor &result);
+
+// Reductions over dims (sorted, distinct; all of t's dims when it reduces everything).
+void sum(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result);
+void mean(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result);
+void prod(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result);
+void varOrStd(const Tensor &t, const std::vector<int> &dims, bool unbiased, bool keepdim, bool isStd,
+              const Tensor &result);
+void norm(const Tensor &t, double p, const std::vector<int> &dims, bool keepdim, const Tensor &result);
+void logsumexp(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result);
+// max/min/amax/amin without indices: the gradient is shared evenly by the tied extremes.
+void extreme(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result);
+// Ops returning values picked at indices along dim (max/min/median/mode/kthvalue with dim,
+// sort, topk): the gradient goes back to the picked positions.
+void picked(const char *name, const Tensor &t, int dim, bool keepdim, const Tensor &values, const Tensor &indices);
+void cumsum(const Tensor &t, int dim, const Tensor &result);
+void cumprod(const Tensor &t, int dim, const Tensor &result);
+void trace(const Tensor &t, const Tensor &result);
+
+}  // namespace torch::derivatives
+
+#endif
