@@ -128,12 +128,17 @@ void geometric_(const Tensor &t, double p, Generator *gen) {
   });
 }
 
+// Note [Bernoulli draws]: 1 when uniform < p, as PyTorch does. torch7's `uniform <= p`
+// gives 1 for p = 0 once in 2^32 draws; the strict test makes p = 0 never and p = 1
+// always succeed, and draws the same values otherwise.
 void bernoulli_(const Tensor &t, double p, Generator *gen) {
   TORCH_CHECK(p >= 0 && p <= 1, Runtime, "bernoulli_ expects p to be in [0, 1], but got p=%s", str(p).c_str());
   viaFloat(t, [&](const Tensor &u) {
     dispatchArith(u.dtype(), "bernoulli_", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      orDefault(gen).with([&](THGenerator *g) { TH<T>::bernoulli(u.th<T>(), g, p); });
+      orDefault(gen).with([&](THGenerator *g) {
+        th::applyInOrder([&](T &x) { x = static_cast<T>(THRandom_uniform(g, 0, 1) < p); }, th::ref(u.th<T>()));
+      });
     });
   });
 }
@@ -143,10 +148,16 @@ void bernoulli_(const Tensor &t, const Tensor &p, Generator *gen) {
               "bernoulli_: probabilities of shape %s cannot be broadcast to the shape %s", p.sizeString().c_str(),
               t.sizeString().c_str());
   Tensor probs = expand(toType(p, ScalarType::Double), t.sizes());
+  bool valid = true;
+  th::applyInOrder([&](double &q) { valid = valid && q >= 0 && q <= 1; }, th::ref(probs.th<double>()));
+  TORCH_CHECK(valid, Runtime, "bernoulli_ expects all elements of p to be in [0, 1]");
   viaFloat(t, [&](const Tensor &u) {
     dispatchArith(u.dtype(), "bernoulli_", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      orDefault(gen).with([&](THGenerator *g) { TH<T>::bernoulli_DoubleTensor(u.th<T>(), g, probs.th<double>()); });
+      orDefault(gen).with([&](THGenerator *g) {
+        th::applyInOrder([&](T &x, double &q) { x = static_cast<T>(THRandom_uniform(g, 0, 1) < q); },
+                         th::ref(u.th<T>()), th::ref(probs.th<double>()));
+      });
     });
   });
 }
@@ -235,6 +246,60 @@ Tensor normal(const Tensor &mean, double std, Generator *gen) {
 Tensor normal(double mean, const Tensor &std, Generator *gen) {
   ScalarType type = isFloating(std.dtype()) ? std.dtype() : defaultFloatType();
   return normalTensors(scalarTensor(Scalar(mean), type), std, gen);
+}
+
+namespace {
+
+// One Poisson count of mean lambda. Small means multiply uniforms until the product falls
+// below exp(-lambda) (Knuth); from 10 on, whose cost that would grow with lambda, Hormann's
+// transformed rejection (PTRS, 1993) takes a bounded number of draws on average.
+double poissonDraw(THGenerator *g, double lambda) {
+  if (lambda == 0) return 0;
+  if (lambda < 10) {
+    const double limit = std::exp(-lambda);
+    double product = THRandom_uniform(g, 0, 1);
+    double k = 0;
+    while (product > limit) {
+      product *= THRandom_uniform(g, 0, 1);
+      k++;
+    }
+    return k;
+  }
+  const double root = std::sqrt(lambda), logLambda = std::log(lambda);
+  const double b = 0.931 + 2.53 * root;
+  const double a = -0.059 + 0.02483 * b;
+  const double inverseAlpha = 1.1239 + 1.1328 / (b - 3.4);
+  const double vr = 0.9277 - 3.6224 / (b - 2);
+  for (;;) {
+    const double u = THRandom_uniform(g, 0, 1) - 0.5;
+    const double v = THRandom_uniform(g, 0, 1);
+    const double us = 0.5 - std::fabs(u);
+    const double k = std::floor((2 * a / us + b) * u + lambda + 0.43);
+    if (us >= 0.07 && v <= vr) return k;
+    if (k < 0 || (us < 0.013 && v > us)) continue;
+    if (std::log(v) + std::log(inverseAlpha) - std::log(a / (us * us) + b) <=
+        -lambda + k * logLambda - std::lgamma(k + 1)) {
+      return k;
+    }
+  }
+}
+
+}  // namespace
+
+Tensor poisson(const Tensor &rates, Generator *gen) {
+  Tensor r;
+  dispatchFloating(rates.dtype(), "poisson", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    bool valid = true;
+    th::applyInOrder([&](T &l) { valid = valid && l >= 0 && std::isfinite(l); }, th::ref(rates.th<T>()));
+    TORCH_CHECK(valid, Runtime, "poisson expects every rate to be finite and non-negative");
+    r = empty(rates.sizes(), rates.dtype());
+    orDefault(gen).with([&](THGenerator *g) {
+      th::applyInOrder([&](T &x, T &l) { x = static_cast<T>(poissonDraw(g, l)); }, th::ref(r.th<T>()),
+                       th::ref(rates.th<T>()));
+    });
+  });
+  return r;
 }
 
 void randpermInto(const Tensor &r, int64_t n, Generator *gen) {

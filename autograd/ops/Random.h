@@ -73,6 +73,9 @@ Tensor normal(const Tensor &mean, const Tensor &std, Generator *gen);
 Tensor normal(const Tensor &mean, double std, Generator *gen);
 Tensor normal(double mean, const Tensor &std, Generator *gen);
 
+// Poisson counts with per-element rates (non-negative, finite), same type as rates.
+Tensor poisson(const Tensor &rates, Generator *gen);
+
 // r becomes a random permutation of 0 .. n - 1.
 void randpermInto(const Tensor &r, int64_t n, Generator *gen);
 // numSamples category indices per row of probs (1-D or 2-D, non-negative weights).

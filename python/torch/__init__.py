@@ -130,6 +130,7 @@ for _name in dir(_C):
 del _name
 
 from torch import _tensor  # noqa: E402  (Python-side Tensor methods)
+from torch._tensor_str import set_printoptions  # noqa: E402
 
 # ---- storages and serialization ----
 from torch import _utils  # noqa: E402  (rebuild functions that pickles name)

@@ -1,6 +1,7 @@
 """Tensor methods written in Python, attached to torch._C.Tensor (which is torch.Tensor)."""
 
 import torch
+from torch import _tensor_str
 from torch._C import Tensor
 
 
@@ -12,6 +13,15 @@ def __iter__(self):
     if self.dim() == 0:
         raise TypeError("iteration over a 0-d tensor")
     return iter(self.unbind(0))
+
+
+def __repr__(self):
+    return _tensor_str._str(self)
+
+
+def __str__(self):
+    # through repr() so that a subclass's own __repr__ is used, as object.__str__ would
+    return repr(self)
 
 
 def __hash__(self):
