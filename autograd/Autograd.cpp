@@ -181,7 +181,7 @@ void retainGrad(const Tensor &t) {
   m.retainsGrad = true;
   // The hook holds the tensor weakly through its impl's meta: no cycle node -> tensor.
   std::weak_ptr<AutogradMeta> weakMeta = t.impl()->autograd;
-  m.gradFn->preHooks.emplace_back(m.outputNr, [weakMeta](const Tensor &g) {
+  m.gradFn->retainHooks.emplace_back(m.outputNr, [weakMeta](const Tensor &g) {
     if (auto meta = weakMeta.lock()) {
       if (!meta->grad.defined()) meta->grad = clone(g);
       else meta->grad = binary(BinaryOp::Add, meta->grad, g);
@@ -195,7 +195,8 @@ void retainGrad(const Tensor &t) {
 uint32_t version(const Tensor &t) { return t.impl()->version ? t.impl()->version->load() : 0; }
 
 void bumpVersion(const Tensor &t) {
-  if (t.impl()->version) t.impl()->version->fetch_add(1, std::memory_order_relaxed);
+  if (!t.impl()->version) t.impl()->version = std::make_shared<std::atomic<uint32_t>>(0);
+  t.impl()->version->fetch_add(1, std::memory_order_relaxed);
 }
 
 void shareVersion(const Tensor &view, const Tensor &base) {
@@ -344,7 +345,7 @@ void inplaceWithHistory(const Tensor &self, const std::function<Tensor(const Ten
   }
   {
     NoGradGuard plain;
-    copy_(self, result);
+    copyValues_(self, result);
   }
   Tensor base = viewBase(self);
   if (!base.defined()) {

@@ -71,9 +71,12 @@ struct Node : std::enable_shared_from_this<Node> {
   // Hooks on the gradient of one output (tensor hooks: register_hook on a tensor whose
   // grad_fn this is, or on a leaf through its AccumulateGrad).
   std::vector<std::pair<uint32_t, GradHook>> preHooks;
+  // retain_grad's hooks: they run after preHooks, so .grad holds the gradient the hooks made.
+  std::vector<std::pair<uint32_t, GradHook>> retainHooks;
   // Hooks the binding attaches (Python functions) see grad_inputs and grad_outputs.
   std::vector<std::function<void(TensorList &gradInputs, const TensorList &gradOutputs)>> postHooks;
   bool savedReleased = false;
+  bool isPython = false;  // a custom Function's node (named after the user's class)
 };
 
 // Gradient sink of a leaf tensor: adds what arrives into leaf.grad.

@@ -138,10 +138,12 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
     TensorList grads = std::move(buffers[node]);
     buffers.erase(node);
     grads.resize(std::max(grads.size(), node->outputs.size()));
-    for (auto &[nr, hook] : node->preHooks) {
-      if (nr < grads.size() && grads[nr].defined()) {
-        Tensor replaced = hook(grads[nr]);
-        if (replaced.defined()) grads[nr] = replaced;
+    for (auto *hooks : {&node->preHooks, &node->retainHooks}) {
+      for (auto &[nr, hook] : *hooks) {
+        if (nr < grads.size() && grads[nr].defined()) {
+          Tensor replaced = hook(grads[nr]);
+          if (replaced.defined()) grads[nr] = replaced;
+        }
       }
     }
     if (gradMode) {

@@ -640,6 +640,10 @@ void copy_(const Tensor &dst, const Tensor &src) {
     return;
   }
   bumpVersion(dst);
+  copyValues_(dst, src);
+}
+
+void copyValues_(const Tensor &dst, const Tensor &src) {
   Tensor from = src.sizes() == dst.sizes() ? src : expand(src, dst.sizes());
   // Bool destinations hold 0 or 1: anything non-zero becomes 1.
   if (dst.dtype() == ScalarType::Bool && from.dtype() != ScalarType::Bool) {

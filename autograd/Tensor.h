@@ -254,6 +254,8 @@ Tensor clone(const Tensor &t);
 Tensor toType(const Tensor &t, ScalarType dtype, bool copy = false);  // t itself if same type
 // dst = src, src broadcast to dst's shape, any element types.
 void copy_(const Tensor &dst, const Tensor &src);
+// copy_ without a version bump or autograd recording, for autograd's own bookkeeping.
+void copyValues_(const Tensor &dst, const Tensor &src);
 void fill_(const Tensor &t, Scalar v);
 // New sizes, contiguous strides; the storage grows when needed (values are kept only
 // where the old and new layouts agree, as in PyTorch).

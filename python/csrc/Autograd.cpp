@@ -14,7 +14,7 @@ namespace {
 // PyTorch's node names: "add" -> "AddBackward0", "SelectBackward" -> "SelectBackward0".
 std::string nodeName(const Node &node) {
   std::string name = node.name();
-  if (name == "AccumulateGrad" || name == "CopySlices") return name;
+  if (name == "AccumulateGrad" || name == "CopySlices" || node.isPython) return name;
   if (name.size() < 8 || name.compare(name.size() - 8, 8, "Backward") != 0) {
     std::string camel;
     bool upper = true;
@@ -34,7 +34,9 @@ std::string nodeName(const Node &node) {
 // A node whose backward is a Python callable (custom Functions): gets the output gradients,
 // returns one gradient (or None) per input.
 struct PyNode : Node {
-  PyNode(py::object backward, std::string name) : backward(std::move(backward)), name_(std::move(name)) {}
+  PyNode(py::object backward, std::string name) : backward(std::move(backward)), name_(std::move(name)) {
+    isPython = true;
+  }
   ~PyNode() override {
     py::gil_scoped_acquire gil;
     backward = py::object();

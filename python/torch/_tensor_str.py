@@ -232,9 +232,7 @@ def _str(t):
         body = _body_str(t, indent)
     grad_fn = getattr(t, "grad_fn", None)
     if grad_fn is not None:
-        name = type(grad_fn).__name__
-        if name == "CppFunction" and callable(getattr(grad_fn, "name", None)):
-            name = grad_fn.name().rsplit("::", 1)[-1]
+        name = grad_fn.name() if callable(getattr(grad_fn, "name", None)) else type(grad_fn).__name__
         suffixes.append("grad_fn=<%s>" % name)
     elif getattr(t, "requires_grad", False):
         suffixes.append("requires_grad=True")

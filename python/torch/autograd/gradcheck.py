@@ -16,26 +16,33 @@ def _numerical_jacobian(func, inputs, wrt, output_index, eps):
     """d output / d wrt as a (wrt.numel(), output.numel()) tensor, perturbing wrt in place."""
     out = _flat_outputs(func, inputs)[output_index]
     jac = torch.zeros(wrt.numel(), out.numel(), dtype=torch.float64)
-    flat = wrt.detach()
-    with torch.no_grad():
-        for i in range(wrt.numel()):
-            idx = _unravel(i, wrt.shape)
-            original = flat[idx].item()
-            flat[idx] = original + eps
-            plus = _flat_outputs(func, inputs)[output_index].detach().double().reshape(-1).clone()
-            flat[idx] = original - eps
-            minus = _flat_outputs(func, inputs)[output_index].detach().double().reshape(-1).clone()
-            flat[idx] = original
-            jac[i] = (plus - minus) / (2 * eps)
+    values = wrt.detach().numpy()  # shares wrt's memory, whatever its strides
+    rows = []
+    # Grad mode stays on: func may itself compute gradients (gradgradcheck).
+    for idx in _indices(wrt.shape):
+        original = values[idx].item()
+        values[idx] = original + eps
+        plus = _flat_outputs(func, inputs)[output_index].detach().double().reshape(-1).numpy().copy()
+        values[idx] = original - eps
+        minus = _flat_outputs(func, inputs)[output_index].detach().double().reshape(-1).numpy().copy()
+        values[idx] = original
+        rows.append((plus - minus) / (2 * eps))
+    for i, row in enumerate(rows):
+        jac.select(0, i).copy_(torch.from_numpy(row))
     return jac
 
 
-def _unravel(i, shape):
-    idx = []
-    for s in reversed(shape):
-        idx.append(i % s)
-        i //= s
-    return tuple(reversed(idx))
+def _indices(shape):
+    """Every index tuple of shape, in row-major order."""
+    n = 1
+    for s in shape:
+        n *= s
+    for i in range(n):
+        idx = []
+        for s in reversed(shape):
+            idx.append(i % s)
+            i //= s
+        yield tuple(reversed(idx))
 
 
 def _analytical_jacobian(func, inputs, wrt, output_index):
@@ -43,10 +50,10 @@ def _analytical_jacobian(func, inputs, wrt, output_index):
     jac = torch.zeros(wrt.numel(), out.numel(), dtype=torch.float64)
     for j in range(out.numel()):
         seed = torch.zeros(out.numel(), dtype=out.dtype)
-        seed[j] = 1
+        seed.narrow(0, j, 1).fill_(1)
         (g,) = torch.autograd.grad(out, wrt, seed.reshape(out.shape), retain_graph=True, allow_unused=True)
         if g is not None:
-            jac[:, j] = g.double().reshape(-1)
+            jac.select(1, j).copy_(g.double().reshape(-1))
     return jac
 
 

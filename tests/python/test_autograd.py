@@ -1,0 +1,383 @@
+"""Autograd: analytical gradients against central differences (gradcheck, double precision),
+against hand-derived formulas, and the engine's behaviour (in-place checks, hooks,
+retain_graph, create_graph, no_grad, custom Functions)."""
+
+import math
+
+import numpy as np
+import pytest
+
+import torch
+from torch.autograd import gradcheck, gradgradcheck
+
+
+def leaf(shape, rng, low=-2.0, high=2.0):
+    return torch.from_numpy(rng.uniform(low, high, shape)).requires_grad_()
+
+
+def positive(shape, rng):
+    return leaf(shape, rng, 0.5, 2.0)
+
+
+# ---- pointwise ----
+
+UNARY = {
+    "neg": lambda x: -x, "abs": torch.abs, "exp": torch.exp, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
+    "sin": torch.sin, "cos": torch.cos, "tan": lambda x: torch.tan(x * 0.3), "atan": torch.atan,
+    "sinh": torch.sinh, "cosh": torch.cosh, "frac": lambda x: torch.frac(x) * 1.0,
+    "asin": lambda x: torch.asin(x * 0.4), "acos": lambda x: torch.acos(x * 0.4),
+}
+UNARY_POSITIVE = {"log": torch.log, "log1p": torch.log1p, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
+                  "reciprocal": torch.reciprocal}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_gradcheck(name, rng):
+    x = leaf((3, 4), rng)
+    x.data.add_(torch.from_numpy(np.where(np.abs(x.detach().numpy()) < 0.05, 0.2, 0.0)))  # away from kinks
+    assert gradcheck(UNARY[name], (x,))
+
+
+@pytest.mark.parametrize("name", sorted(UNARY_POSITIVE))
+def test_unary_positive_gradcheck(name, rng):
+    assert gradcheck(UNARY_POSITIVE[name], (positive((4, 3), rng),))
+
+
+BINARY = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b, "add_alpha": lambda a, b: torch.add(a, b, alpha=-2.5),
+    "atan2": torch.atan2, "maximum": torch.maximum, "minimum": torch.minimum,
+    "pow": lambda a, b: a ** b, "fmod": torch.fmod, "remainder": torch.remainder,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@pytest.mark.parametrize("shapes", [((3, 4), (3, 4)), ((3, 1), (1, 4)), ((2, 3, 4), (4,))])
+def test_binary_gradcheck_with_broadcasting(name, shapes, rng):
+    a, b = positive(shapes[0], rng), positive(shapes[1], rng)
+    grads = torch.autograd.grad(BINARY[name](a, b).sum(), (a, b))
+    assert grads[0].shape == a.shape and grads[1].shape == b.shape  # summed back over broadcasting
+    assert gradcheck(BINARY[name], (a, b))
+
+
+def test_scalar_operands(rng):
+    x = positive((3,), rng)
+    for f in (lambda x: x * 3, lambda x: 2 - x, lambda x: 2 / x, lambda x: x ** 2.5, lambda x: 2 ** x,
+              lambda x: x + 1, lambda x: torch.clamp(x, 0.8, 1.5), lambda x: torch.clamp(x, min=1.0)):
+        assert gradcheck(f, (x,))
+
+
+def test_addcmul_addcdiv_lerp_where(rng):
+    s, a, b = positive((3, 4), rng), positive((3, 4), rng), positive((4,), rng)
+    assert gradcheck(lambda s, a, b: torch.addcmul(s, a, b, value=0.7), (s, a, b))
+    assert gradcheck(lambda s, a, b: torch.addcdiv(s, a, b, value=-1.5), (s, a, b))
+    assert gradcheck(lambda a, b: torch.lerp(a, b, 0.3), (a, b))
+    cond = torch.from_numpy(rng.random((3, 4)) < 0.5)
+    assert gradcheck(lambda a, b: torch.where(cond, a, b), (a, b))
+
+
+def test_hand_derived_gradients(rng):
+    x = leaf((5,), rng)
+    (x * x * x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 3 * x.detach().numpy() ** 2, rtol=1e-12)
+    y = positive((4,), rng)
+    torch.log(y).sum().backward()
+    np.testing.assert_allclose(y.grad.numpy(), 1 / y.detach().numpy(), rtol=1e-12)
+
+
+# ---- reductions ----
+
+REDUCTIONS = {
+    "sum": lambda x: x.sum(), "sum_dim": lambda x: x.sum(1), "sum_dims_keep": lambda x: x.sum((0, 2), keepdim=True),
+    "mean": lambda x: x.mean(), "mean_dim": lambda x: x.mean(-1), "prod": lambda x: x.prod(),
+    "prod_dim": lambda x: x.prod(1), "var": lambda x: x.var(), "var_dim": lambda x: x.var(1, unbiased=False),
+    "std": lambda x: x.std(), "std_dim": lambda x: x.std(2, keepdim=True), "norm": lambda x: x.norm(),
+    "norm_p3_dim": lambda x: x.norm(3, 1), "norm_p1": lambda x: x.norm(1), "norm_inf": lambda x: x.norm(float("inf")),
+    "logsumexp": lambda x: torch.logsumexp(x, 1), "max": lambda x: x.max(), "min_dim": lambda x: x.min(1)[0],
+    "max_dim_keep": lambda x: x.max(2, keepdim=True)[0], "amax": lambda x: torch.amax(x, (0, 1)),
+    "median_dim": lambda x: x.median(1)[0], "kthvalue": lambda x: x.kthvalue(2, 2)[0],
+    "sort": lambda x: x.sort(1)[0], "topk": lambda x: x.topk(2, 2)[0], "cumsum": lambda x: x.cumsum(1),
+    "cumprod": lambda x: x.cumprod(2), "median": lambda x: x.median(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_reduction_gradcheck(name, rng):
+    x = leaf((3, 4, 5), rng)
+    if name.startswith("cumprod") or name.startswith("prod"):
+        x = positive((3, 4, 5), rng)
+    assert gradcheck(REDUCTIONS[name], (x,))
+
+
+def test_prod_with_zeros(rng):
+    x = torch.tensor([[2.0, 0.0, 3.0], [0.0, 0.0, 5.0], [1.5, 2.0, 4.0]], dtype=torch.float64, requires_grad=True)
+    x.prod(1).sum().backward()
+    expected = [[0, 6, 0], [0, 0, 0], [8, 6, 3]]
+    np.testing.assert_allclose(x.grad.numpy(), expected)
+
+
+def test_trace_and_ties(rng):
+    x = leaf((3, 3), rng)
+    assert gradcheck(torch.trace, (x,))
+    t = torch.tensor([1.0, 3.0, 3.0, 2.0], dtype=torch.float64, requires_grad=True)
+    t.max().backward()
+    np.testing.assert_allclose(t.grad.numpy(), [0, 0.5, 0.5, 0])  # ties share
+
+
+# ---- views ----
+
+VIEWS = {
+    "select": lambda x: x.select(1, 2), "narrow": lambda x: x.narrow(2, 1, 3), "transpose": lambda x: x.transpose(0, 2),
+    "t_of_select": lambda x: x.select(0, 1).t(), "permute": lambda x: x.permute(2, 0, 1),
+    "view": lambda x: x.contiguous().view(12, 5), "reshape": lambda x: x.reshape(-1),
+    "expand": lambda x: x.select(1, 0).unsqueeze(1).expand(3, 6, 5), "squeeze": lambda x: x.narrow(1, 0, 1).squeeze(),
+    "unsqueeze": lambda x: x.unsqueeze(1), "unfold": lambda x: x.unfold(2, 3, 1),
+    "flatten": lambda x: x.flatten(1), "chain": lambda x: x.transpose(0, 1).narrow(0, 1, 2).select(2, 4),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VIEWS))
+def test_view_gradcheck(name, rng):
+    x = leaf((3, 4, 5), rng)
+    assert gradcheck(lambda x: VIEWS[name](x) * 1.5, (x,))
+
+
+def test_views_share_memory_and_version(rng):
+    x = leaf((3, 4), rng)
+    y = x * 2
+    v = y.select(0, 1)
+    assert v._base is y and v.is_view
+    before = y._version
+    v.add_(1)
+    assert y._version == before + 1 and v._version == y._version
+
+
+# ---- in-place ops ----
+
+def test_inplace_on_view_rewrites_base_history(rng):
+    b = leaf((3, 4), rng)
+    c = b * 2
+    c.select(0, 0).fill_(5)
+    c.select(0, 1).narrow(0, 2, 2).mul_(b.select(0, 2).narrow(0, 0, 2))
+    c.sum().backward()
+    bv = b.detach().numpy()
+    expected = np.full((3, 4), 2.0)
+    expected[0] = 0
+    expected[1, 2:] = 2 * bv[2, :2]
+    expected[2, :2] += 2 * bv[1, 2:]
+    np.testing.assert_allclose(b.grad.numpy(), expected, rtol=1e-12)
+    assert c.grad_fn.name() == "CopySlices"
+
+
+def test_inplace_gradcheck(rng):
+    def f(a, b):
+        y = a * 1.0
+        y.mul_(b)
+        y.select(1, 0).add_(b.select(1, 1))
+        y.exp_()
+        return y
+
+    assert gradcheck(f, (leaf((3, 3), rng), leaf((3, 3), rng)))
+
+
+def test_assigning_into_a_plain_tensor_gives_it_history(rng):
+    h = leaf((4,), rng)
+    out = torch.zeros(3, 4, dtype=torch.float64)
+    out.select(0, 1).copy_(h * 3)
+    assert out.requires_grad and not out.is_leaf
+    out.sum().backward()
+    np.testing.assert_allclose(h.grad.numpy(), np.full(4, 3.0))
+
+
+def test_modified_saved_tensor_raises(rng):
+    x = leaf((4,), rng)
+    y = x.exp()
+    z = (y * y).sum()
+    y.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.backward()
+
+
+def test_inplace_on_leaf_requiring_grad_raises(rng):
+    w = leaf((2, 3), rng)
+    before = w.detach().numpy().copy()
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        w.add_(1)
+    with pytest.raises(RuntimeError, match="view of a leaf Variable"):
+        w.select(0, 0).mul_(2)
+    np.testing.assert_array_equal(w.detach().numpy(), before)
+    with torch.no_grad():
+        w.add_(1)
+    np.testing.assert_array_equal(w.detach().numpy(), before + 1)
+    assert w._version >= 1
+
+
+# ---- engine ----
+
+def test_accumulation_and_zeroing(rng):
+    x = leaf((3,), rng)
+    (x * 2).sum().backward()
+    (x * 3).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.full(3, 5.0))
+    x.grad.zero_()
+    (x * x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * x.detach().numpy())
+
+
+def test_retain_graph(rng):
+    x = leaf((3,), rng)
+    y = (x.exp() * x).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    xv = x.detach().numpy()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * (np.exp(xv) * (1 + xv)), rtol=1e-12)
+    with pytest.raises(RuntimeError, match="second time"):
+        y.backward()
+
+
+def test_backward_needs_scalar_or_gradient(rng):
+    x = leaf((3,), rng)
+    y = x * 2
+    with pytest.raises(RuntimeError, match="scalar outputs"):
+        y.backward()
+    y.backward(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64))
+    np.testing.assert_allclose(x.grad.numpy(), [2, 4, 6])
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        torch.zeros(2).sum().backward()
+
+
+def test_autograd_grad_and_allow_unused(rng):
+    x, z = leaf((3,), rng), leaf((3,), rng)
+    y = (x ** 2).sum()
+    (g,) = torch.autograd.grad(y, x, retain_graph=True)
+    np.testing.assert_allclose(g.numpy(), 2 * x.detach().numpy())
+    assert x.grad is None  # grad() does not accumulate
+    with pytest.raises(RuntimeError, match="allow_unused"):
+        torch.autograd.grad(y, (x, z), retain_graph=True)
+    gx, gz = torch.autograd.grad(y, (x, z), allow_unused=True)
+    assert gz is None
+
+
+def test_double_backward(rng):
+    x = leaf((4,), rng)
+    y = (x ** 3).sum()
+    (g,) = torch.autograd.grad(y, x, create_graph=True)
+    assert g.requires_grad
+    (h,) = torch.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(h.numpy(), 6 * x.detach().numpy(), rtol=1e-12)
+    assert gradgradcheck(lambda a: (a.sin() * a).sum(), (leaf((3,), rng),))
+
+
+def test_no_grad_and_modes(rng):
+    x = leaf((3,), rng)
+    with torch.no_grad():
+        y = x * 2
+        assert not torch.is_grad_enabled()
+        with torch.enable_grad():
+            z = x * 2
+    assert not y.requires_grad and y.grad_fn is None
+    assert z.requires_grad
+    with torch.set_grad_enabled(False):
+        assert not (x * 2).requires_grad
+    assert torch.is_grad_enabled()
+
+    @torch.no_grad()
+    def f(t):
+        return t * 2
+
+    assert not f(x).requires_grad
+
+
+def test_hooks_and_retain_grad(rng):
+    x = leaf((3,), rng)
+    y = x * 2
+    y.retain_grad()
+    seen = []
+    remove = y.register_hook(lambda g: seen.append(g.numpy().copy()) or g * 10)
+    (y * y).sum().backward()
+    yv = y.detach().numpy()
+    np.testing.assert_allclose(seen[0], 2 * yv)
+    np.testing.assert_allclose(x.grad.numpy(), 2 * 10 * 2 * yv)  # the hook's replacement flows on
+    np.testing.assert_allclose(y.grad.numpy(), 2 * 10 * yv)
+    remove()
+    x.grad = None
+    (x * 2 * 2).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.full(3, 4.0))
+
+
+def test_detach_and_requires_grad_rules(rng):
+    x = leaf((3,), rng)
+    d = (x * 2).detach()
+    assert not d.requires_grad and d.grad_fn is None and d.is_leaf
+    with pytest.raises(RuntimeError, match="floating point"):
+        torch.zeros(3, dtype=torch.int64).requires_grad_()
+    y = x * 2
+    with pytest.raises(RuntimeError, match="leaf variables"):
+        y.requires_grad = False
+    assert repr(y.grad_fn) == "<MulBackward0 object>"
+    assert y.grad_fn.next_functions[0][0].name() == "AccumulateGrad"
+
+
+def test_variable_wrapper(rng):
+    from torch.autograd import Variable
+    t = torch.from_numpy(rng.uniform(-1, 1, (3,)))
+    v = Variable(t, requires_grad=True)
+    (v * v).sum().backward()
+    np.testing.assert_allclose(v.grad.numpy(), 2 * t.numpy())
+    assert v.data.data_ptr() == t.data_ptr()
+
+
+# ---- custom Functions ----
+
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, scale):
+        ctx.save_for_backward(x)
+        ctx.scale = scale
+        return x * x * x * scale
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * 3 * x * x * ctx.scale, None
+
+
+def test_custom_function(rng):
+    x = leaf((4,), rng)
+    y = Cube.apply(x, 2.0)
+    assert y.grad_fn.name() == "CubeBackward"
+    assert gradcheck(lambda x: Cube.apply(x, 2.0), (x,))
+
+
+def test_custom_function_needs_input_grad_and_dirty(rng):
+    seen = {}
+
+    class AddOneInPlace(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            seen["needs"] = ctx.needs_input_grad
+            ctx.mark_dirty(x)
+            return x.add_(y)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, grad
+
+    a = leaf((3,), rng) * 1.0
+    b = leaf((3,), rng)
+    c = torch.ones(3, dtype=torch.float64)
+    out = AddOneInPlace.apply(a, b)
+    assert seen["needs"] == (True, True)
+    out.sum().backward()
+    np.testing.assert_allclose(b.grad.numpy(), np.ones(3))
+    AddOneInPlace.apply(c, c)
+    assert seen["needs"] == (False, False)
+
+
+def test_custom_function_saved_tensor_modified(rng):
+    x = leaf((3,), rng)
+    h = x * 1.0
+    y = Cube.apply(h, 1.0)
+    h.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace"):
+        y.sum().backward()
