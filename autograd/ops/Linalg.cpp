@@ -21,7 +21,7 @@ IntList concat(IntList a, const IntList &b) {
   return a;
 }
 
-int64_t product(const IntList &sizes) {
+int64_t numelOf(const IntList &sizes) {
   return std::accumulate(sizes.begin(), sizes.end(), int64_t(1), std::multiplies<int64_t>());
 }
 
@@ -60,7 +60,7 @@ void checkNoOverlap(const char *op, const Tensor &t) {
 IntList productShape(AddProduct kind, const char *op, const Tensor &x, const Tensor &y) {
   switch (kind) {
     case AddProduct::Mm:
-      TORCH_CHECK(x.dim() == 2, Runtime, "%s: mat1 must be a matrix, got %d-D tensor of sizes %s", op, x.dim(),
+      TORCH_CHECK(x.dim() == 2, Runtime, "%s: self must be a matrix, got %d-D tensor of sizes %s", op, x.dim(),
                   x.sizeString().c_str());
       TORCH_CHECK(y.dim() == 2, Runtime, "%s: mat2 must be a matrix, got %d-D tensor of sizes %s", op, y.dim(),
                   y.sizeString().c_str());
@@ -120,7 +120,7 @@ void runProduct(AddProduct kind, const Tensor &r, Scalar beta, const Tensor &t, 
 }
 
 // x y alone, in a new tensor.
-Tensor product(AddProduct kind, const char *op, const Tensor &x, const Tensor &y) {
+Tensor plainProduct(AddProduct kind, const char *op, const Tensor &x, const Tensor &y) {
   Tensor r = empty(productShape(kind, op, x, y), x.dtype());
   runProduct(kind, r, Scalar(int64_t(0)), r, Scalar(int64_t(1)), x, y);
   return r;
@@ -205,7 +205,7 @@ std::vector<Tensor> eachMatrix(const char *op, const IntList &batch, const std::
   }
   std::vector<Tensor> results;
   for (const OutSpec &s : specs) results.push_back(empty(concat(batch, s.shape), s.dtype));
-  const int64_t count = product(batch);
+  const int64_t count = numelOf(batch);
   std::vector<Tensor> mats(inputs.size());
   for (int64_t i = 0; i < count; i++) {
     for (size_t j = 0; j < inputs.size(); j++) mats[j] = batchItem(inputs[j], batch, i);
@@ -350,9 +350,9 @@ Tensor dot(const Tensor &a, const Tensor &b) {
   return r;
 }
 
-Tensor mv(const Tensor &mat, const Tensor &vec) { return product(AddProduct::Mv, "mv", mat, vec); }
-Tensor mm(const Tensor &a, const Tensor &b) { return product(AddProduct::Mm, "mm", a, b); }
-Tensor bmm(const Tensor &a, const Tensor &b) { return product(AddProduct::Bbmm, "bmm", a, b); }
+Tensor mv(const Tensor &mat, const Tensor &vec) { return plainProduct(AddProduct::Mv, "mv", mat, vec); }
+Tensor mm(const Tensor &a, const Tensor &b) { return plainProduct(AddProduct::Mm, "mm", a, b); }
+Tensor bmm(const Tensor &a, const Tensor &b) { return plainProduct(AddProduct::Bbmm, "bmm", a, b); }
 
 Tensor matmul(const Tensor &a, const Tensor &b) {
   const int da = a.dim(), db = b.dim();
@@ -380,7 +380,7 @@ Tensor matmul(const Tensor &a, const Tensor &b) {
   checkBlasType("matmul", a);
   const IntList batch = broadcastShapes(IntList(sa.begin(), sa.end() - std::min(da, 2)),
                                         IntList(sb.begin(), sb.end() - std::min(db, 2)));
-  const int64_t count = product(batch);
+  const int64_t count = numelOf(batch);
   Tensor a3 = reshape(expand(da > 1 ? a : unsqueeze(a, 0), concat(batch, {n, k})), {count, n, k});
   Tensor b3 = reshape(expand(db > 1 ? b : unsqueeze(b, 1), concat(batch, {k, p})), {count, k, p});
   IntList shape = batch;

@@ -190,6 +190,9 @@ def test_add_products(name, dtype, layout, rng):
     # the deprecated positional forms: f(beta, input, alpha, x, y), input.f(beta, alpha, x, y)
     assert_close(op(beta, s, alpha, x, y), expected, **tol(dtype))
     assert_close(getattr(s, name)(beta, alpha, x, y), expected, **tol(dtype))
+    beta_only = product_ref(lambda s_, x_, y_: beta * s_ + f(x_, y_), ns, nx, ny, dtype=dtype)
+    assert_close(op(beta, s, x, y), beta_only, **tol(dtype))
+    assert_close(getattr(s, name)(beta, x, y), beta_only, **tol(dtype))
     assert_close(s, ns)
     # in place, on a possibly non-contiguous self: its view is kept and written through
     t = s.clone() if layout == "contiguous" else s
@@ -620,6 +623,8 @@ def test_lu_and_unpack(shape, layout, rng):
     f2, p2, infos = a.lu(get_infos=True)
     assert_close(f2, factors.numpy())
     assert infos.dtype is torch.int32 and infos.shape == shape[:-2] and (infos.numpy() == 0).all()
+    with pytest.raises(RuntimeError, match="without pivoting"):
+        torch.lu(a, pivot=False)
     lf = torch.linalg.lu_factor(a)
     assert_close(lf.LU, factors.numpy())
     assert_close(lf.pivots, piv)
