@@ -334,6 +334,7 @@ void bindLinalg(py::module &m, TensorClass &cls) {
   const std::vector<std::pair<const char *, std::vector<const char *>>> types = {
       {"slogdet", {"sign", "logabsdet"}},          {"solve", {"solution", "LU"}},
       {"lstsq", {"solution", "QR"}},               {"symeig", {"eigenvalues", "eigenvectors"}},
+      {"gesv", {"solution", "LU"}},                {"gels", {"solution", "QR"}},
       {"eig", {"eigenvalues", "eigenvectors"}},    {"svd", {"U", "S", "V"}},
       {"qr", {"Q", "R"}},                          {"lu_unpack", {"P", "L", "U"}},
       {"linalg_slogdet", {"sign", "logabsdet"}},   {"linalg_eigh", {"eigenvalues", "eigenvectors"}},
