@@ -84,7 +84,8 @@ void checkNonEmpty(const TensorList &tensors, const char *op) {
 }
 
 // Keeps (tril) or drops (triu) below diagonal `offset` of the last two dims of in, into
-// out of the same sizes; out may be in itself.
+// out of the same sizes; out may be in itself. Not TH's tril/triu: those take one matrix
+// of an arithmetic type, this takes batches of any type (it only moves and zeroes).
 void triangle(const Tensor &out, const Tensor &in, int64_t offset, bool upper, const char *op) {
   int nd = in.dim();
   TORCH_CHECK(nd >= 2, Runtime, "%s: input tensor must have at least 2 dimensions", op);
