@@ -141,3 +141,4 @@ from torch.serialization import load, save  # noqa: E402
 # ---- autograd ----
 from torch import autograd  # noqa: E402
 from torch.autograd import enable_grad, no_grad, set_grad_enabled  # noqa: E402
+from torch import linalg  # noqa: E402
