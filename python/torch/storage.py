@@ -137,9 +137,14 @@ class _TypedStorage(_C._StorageBase):
         if dtype is None:
             return "torch." + type(self).__name__
         if isinstance(dtype, str):
-            dtype = {"torch." + c.__name__: c.dtype for c in _storage_classes.values()}[dtype]
+            names = {"torch." + c.__name__: c.dtype for c in _storage_classes.values()}
+            if dtype not in names:
+                raise ValueError("invalid storage type %r; expected one of %s" % (dtype, ", ".join(sorted(names))))
+            dtype = names[dtype]
         elif isinstance(dtype, type) and issubclass(dtype, _TypedStorage):
             dtype = dtype.dtype
+        if dtype not in _storage_classes:
+            raise TypeError("type(): expected a storage type name, a storage class or a dtype, got %r" % (dtype,))
         return self._to(dtype)
 
     def cpu(self):
@@ -199,9 +204,9 @@ class _TypedStorage(_C._StorageBase):
 
     # ---- Python protocol ----
     def __repr__(self):
-        lines = [" " + str(v) for v in self.tolist()]
-        lines.append("[torch.%s of size %d]" % (type(self).__name__, len(self)))
-        return "\n".join(lines)
+        # PyTorch 1.13 prints its typed storages (whatever legacy class made them) this way.
+        values = " " + "\n ".join(str(v) for v in self.tolist())
+        return "%s\n[torch.storage.TypedStorage(dtype=%s, device=cpu) of size %d]" % (values, self.dtype, len(self))
 
     __str__ = __repr__
 
@@ -280,7 +285,10 @@ def _tensor_storage_type(self):
 def _tensor_reduce_ex(self, protocol):
     # The layout PyTorch 1.x pickles, so that files written here load there and back.
     from torch import _utils
-    args = (self.storage(), self.storage_offset(), tuple(self.size()), tuple(self.stride()),
+    # A tensor on a storage[a:b] view is pickled on the storage that owns the memory, so that
+    # it keeps sharing with the other tensors on it (the zip layout has no storage views).
+    root, start = self._storage()._root()
+    args = (_typed(root), self.storage_offset() + start, tuple(self.size()), tuple(self.stride()),
             bool(getattr(self, "requires_grad", False)), _utils._empty_hooks())
     return (_utils._rebuild_tensor_v2, args)
 
