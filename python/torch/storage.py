@@ -104,7 +104,12 @@ class _TypedStorage(_C._StorageBase):
     def _to(self, dtype):
         if dtype is self.dtype:
             return self
-        return _storage_classes[dtype](len(self)).copy_(self)
+        result = _storage_classes[dtype](len(self))
+        source = self._tensor()
+        if self.dtype is torch.float16 and dtype is torch.bool:
+            source = source.float()  # the core copies Half to every type but Bool
+        result._tensor().copy_(source)
+        return result
 
     def byte(self):
         return self._to(torch.uint8)
