@@ -61,17 +61,18 @@ Storage storageView(const Storage &parent, int64_t offset, int64_t size) {
   TORCH_CHECK(offset >= 0 && size >= 0 && offset <= parent.size() && size <= parent.size() - offset, Index,
               "storage view [%lld, %lld) is out of range for a storage of size %lld", static_cast<long long>(offset),
               static_cast<long long>(offset + size), static_cast<long long>(parent.size()));
-  auto *owner = new Storage(parent);
+  viewAdded(parent.raw());
+  Storage *owner = nullptr;
   try {
-    Storage view = dispatch(parent.dtype(), [&](auto tag) {
+    owner = new Storage(parent);
+    return dispatch(parent.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       T *data = reinterpret_cast<T *>(parent.data()) + offset;
       return Storage::adopt(parent.dtype(), TH<T>::S::newWithDataAndAllocator(data, size, &viewAllocator, owner));
     });
-    viewAdded(parent.raw());
-    return view;
   } catch (...) {
     delete owner;
+    viewRemoved(parent.raw());
     throw;
   }
 }

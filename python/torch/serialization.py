@@ -3,13 +3,23 @@ storage sharing survives (two views of one storage come back as two views of one
 
 Layouts (read: all three; write: the first two), as PyTorch 1.x defines them:
 - zip (the default): `archive/data.pkl` is the pickle; a storage in it is the persistent id
-  `('storage', storage_class, key, location, numel)` and its raw little-endian bytes are the
-  record `archive/data/<key>`; `archive/version` and `archive/byteorder` say how to read it.
+  `('storage', storage_class, key, location, numel)` and its raw bytes are the record
+  `archive/data/<key>`, in the byte order `archive/byteorder` names (little-endian when it is
+  absent); `archive/version` is the format version. PyTorch names the folder after the file,
+  so the reader takes whichever folder holds data.pkl.
 - legacy (`_use_new_zipfile_serialization=False`): pickles of the magic number, the protocol
   version, sys_info and the object (persistent ids `('storage', storage_class, key, location,
-  numel, view_metadata)`), then the pickled list of storage keys, then for each key its
-  element count (int64, little-endian) and raw bytes.
-- tar (PyTorch before 0.4, read only): members `sys_info`, `pickle`, `tensors`, `storages`.
+  numel, view_metadata)`, the view metadata naming a part of the storage, or None), then the
+  pickled list of storage keys, then for each key its element count (int64) and raw bytes, all
+  little-endian.
+- tar (PyTorch before 0.4, read only): members `sys_info`, `pickle` (the object, whose
+  persistent ids are keys of tensors and storages), `tensors` (geometry of each tensor) and
+  `storages` (the raw storages, then the views of them), in the writer's byte order.
+
+Tensors on storage[a:b] views are pickled on the storage that owns the memory (see
+storage._tensor_reduce_ex), so sharing survives in both written layouts; a storage view saved
+by itself is a storage of its own in the zip layout (which has no storage views) and a view in
+the legacy one.
 """
 
 import io
@@ -116,8 +126,6 @@ class _StorageKeys:
         if entry is None:
             entry = (self.key_of_new(storage, len(self.entries)), storage)
             self.entries[storage._cdata] = entry
-        elif entry[1].dtype is not storage.dtype:
-            raise RuntimeError("Cannot save multiple tensors or storages that view the same data as different types")
         return entry[0]
 
 
@@ -221,7 +229,7 @@ def _default_restore(storage, location):
         raise RuntimeError("Attempting to deserialize object on a CUDA device (%s) but CUDA is not available in this "
                            "build. Pass map_location='cpu' (or torch.device('cpu')) to torch.load to map the "
                            "storages to the CPU." % location)
-    if str(location) != "cpu":
+    if str(location).split(":")[0] != "cpu":
         raise RuntimeError("torch.load: don't know how to restore data location %r" % (location,))
     return storage
 

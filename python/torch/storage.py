@@ -64,6 +64,8 @@ class _TypedStorage(_C._StorageBase):
             if step != 1:
                 raise RuntimeError("storage slices must have step 1, got %d" % step)
             part = self._tensor().narrow(0, start, max(stop - start, 0))
+            if isinstance(value, _C._StorageBase):
+                value = value._tensor()
             if torch.is_tensor(value):
                 part.copy_(value)
             else:
@@ -102,8 +104,8 @@ class _TypedStorage(_C._StorageBase):
         return type(self)(len(self)).copy_(self)
 
     def _to(self, dtype):
-        if dtype is self.dtype:
-            return self
+        """A new storage of type dtype with this one's values (a copy even for the same type, as
+        .float() and friends give in PyTorch 1.13)."""
         result = _storage_classes[dtype](len(self))
         source = self._tensor()
         if self.dtype is torch.float16 and dtype is torch.bool:
@@ -150,7 +152,7 @@ class _TypedStorage(_C._StorageBase):
             dtype = dtype.dtype
         if dtype not in _storage_classes:
             raise TypeError("type(): expected a storage type name, a storage class or a dtype, got %r" % (dtype,))
-        return self._to(dtype)
+        return self if dtype is self.dtype else self._to(dtype)
 
     def cpu(self):
         return self

@@ -341,6 +341,28 @@ def test_zip_layout_details(tmp_path):
         assert archive.read("archive/data/0") == np.arange(6, dtype="<f8").tobytes()
 
 
+class _ReadOnlyStream:
+    """A stream that can only be read forward (a pipe, a socket)."""
+
+    def __init__(self, data):
+        self._data = io.BytesIO(data)
+
+    def read(self, n=-1):
+        return self._data.read(n)
+
+
+@pytest.mark.parametrize("layout", sorted(WRITTEN))
+def test_files_at_an_offset_and_streams_that_cannot_seek(layout):
+    t = torch.arange(5, dtype=torch.int16).view(5, 1).t()
+    buffer = io.BytesIO()
+    buffer.write(b"header!")
+    torch.save({"t": t}, buffer, **WRITTEN[layout])
+    buffer.seek(7)
+    exact(torch.load(buffer)["t"], np.arange(5, dtype=np.int16).reshape(1, 5))
+    data = buffer.getvalue()[7:]
+    exact(torch.load(_ReadOnlyStream(data))["t"], np.arange(5, dtype=np.int16).reshape(1, 5))
+
+
 # ---- map_location ----
 def _mapped_file(location):
     t = ref.TensorRef(ref.storage_pid("FloatStorage", "0", 4, location), 1, (3,), (1,))

@@ -188,6 +188,12 @@ def test_slices_are_views():
     assert s.tolist()[:6] == [0, 1, -1, 42, 42, -5]
     s[7:9] = 8  # slice assignment fills
     assert s.tolist()[6:] == [6, 8, 8, 9]
+    s[8:10] = torch.DoubleStorage([-8, -9])  # or copies a storage (or a tensor) of the slice's size
+    s[6:7] = torch.tensor([-6.0], dtype=torch.float64)
+    assert s.tolist()[6:] == [-6, 8, -8, -9]
+    with pytest.raises(RuntimeError):
+        s[0:2] = torch.DoubleStorage([1, 2, 3])
+    assert s.tolist()[:2] == [0, 1]
     with pytest.raises(RuntimeError, match="step"):
         s[::2]
     # a view keeps its parent's memory alive
@@ -228,16 +234,16 @@ def test_type_conversions(dtype, method, rng):
     with np.errstate(invalid="ignore", over="ignore"):
         expected = a.astype(NUMPY_OF[target])
     assert out.tolist() == python_values(expected)
-    if target is dtype:
-        assert out is s
-    else:
-        assert out.data_ptr() != s.data_ptr()
-        out.fill_(0)
-        assert s.tolist() == python_values(a)  # a copy
+    # always a copy, even to the same type (PyTorch 1.13)
+    assert out._cdata != s._cdata and out.data_ptr() != s.data_ptr()
+    out.fill_(0)
+    assert s.tolist() == python_values(a)
     by_name = s.type("torch." + STORAGE_OF[target].__name__)
     by_class = s.type(STORAGE_OF[target])
     assert by_name.tolist() == by_class.tolist() == python_values(expected)
     assert type(by_name) is type(by_class) is STORAGE_OF[target]
+    if target is dtype:  # type() to its own type is the storage itself
+        assert by_name is s and by_class is s
 
 
 def test_type_errors():
