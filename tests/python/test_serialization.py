@@ -18,6 +18,7 @@ from collections import OrderedDict
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import serialization_reference as ref
 import torch
@@ -361,6 +362,40 @@ def test_files_at_an_offset_and_streams_that_cannot_seek(layout):
     exact(torch.load(buffer)["t"], np.arange(5, dtype=np.int16).reshape(1, 5))
     data = buffer.getvalue()[7:]
     exact(torch.load(_ReadOnlyStream(data))["t"], np.arange(5, dtype=np.int16).reshape(1, 5))
+
+
+@st.composite
+def _views_of_one_storage(draw):
+    """A dtype, a storage length, and views (offset, size, stride) that fit in it."""
+    dtype = draw(st.sampled_from(ALL_TYPES))
+    length = draw(st.integers(1, 24))
+    views = []
+    for _ in range(draw(st.integers(1, 4))):
+        ndim = draw(st.integers(0, 3))
+        size = [draw(st.integers(0, 4)) for _ in range(ndim)]
+        stride = [draw(st.integers(0, 6)) for _ in range(ndim)]
+        reach = sum((n - 1) * s for n, s in zip(size, stride)) if 0 not in size else 0
+        if reach >= length:
+            continue
+        views.append((draw(st.integers(0, length - 1 - reach)), size, stride))
+    return dtype, length, views
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=_views_of_one_storage(), layout=st.sampled_from(sorted(WRITTEN)))
+def test_property_views_of_one_storage_round_trip(case, layout):
+    dtype, length, views = case
+    values = random_array((length,), dtype, np.random.default_rng(length))
+    base = torch.from_numpy(values.copy())
+    tensors = [base.as_strided(size, stride, offset) for offset, size, stride in views]
+    buffer = io.BytesIO()
+    torch.save([base.storage()] + tensors, buffer, **WRITTEN[layout])
+    storage, *loaded = torch.load(io.BytesIO(buffer.getvalue()))
+    assert storage.tolist() == values.tolist()
+    for (offset, size, stride), t in zip(views, loaded):
+        expected = np.lib.stride_tricks.as_strided(values[offset:], size, [s * values.itemsize for s in stride])
+        exact(t, expected)
+        assert t.storage()._cdata == storage._cdata and t.storage_offset() == offset and list(t.stride()) == stride
 
 
 # ---- map_location ----
