@@ -14,6 +14,7 @@ import pickle
 import subprocess
 import sys
 import tarfile
+import zipfile
 from collections import OrderedDict
 
 import numpy as np
@@ -324,7 +325,6 @@ def test_round_trip_nested_containers_and_plain_values(tmp_path):
 def test_zip_layout_details(tmp_path):
     t = torch.arange(6, dtype=torch.float64)
     _, data = _save_and_load({"t": t, "u": torch.ones(3)}, "zip", "bytesio", tmp_path)
-    import zipfile
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         names = archive.namelist()
         assert names[0] == "archive/data.pkl" and "archive/version" in names
