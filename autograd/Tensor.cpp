@@ -132,8 +132,11 @@ void Storage::shareMemory() {
   size_t bytes = nbytes();
   char name[64];
   THSharedMemory_newName(name, sizeof(name));
+  // The name is unlinked once mapped: the mapping (inherited by forked children) keeps the
+  // memory, and nothing is left in /dev/shm when the last process lets go of it.
   THMapAllocatorContext *ctx = THMapAllocatorContext_new(
-      name, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED | TH_ALLOCATOR_MAPPED_EXCLUSIVE);
+      name, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED | TH_ALLOCATOR_MAPPED_EXCLUSIVE |
+                TH_ALLOCATOR_MAPPED_UNLINK);
   // A mapping cannot be empty: a 0-element storage gets one byte it never uses.
   void *data = nullptr;
   try {

@@ -2,6 +2,9 @@
 // ...) are Python subclasses written in torch/storage.py; the methods that touch memory
 // live here. Storage-related Tensor methods (storage, share_memory_, is_shared) too.
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
 
 #include "python/csrc/Bind.h"
 
@@ -9,18 +12,59 @@ namespace torch::python {
 
 namespace {
 
-// A storage that aliases part of another one (storage[a:b], old checkpoints' storage views):
-// the context is a handle on the parent, which keeps the memory alive until the view goes.
+// Note [Storage views]
+// storage[a:b] (and the views that old checkpoints describe) is a storage of its own whose data
+// points into its parent's memory; its allocator context is a handle on the parent, which keeps
+// that memory alive until the view goes. The parent must not move its memory meanwhile
+// (resize, share_memory_), or the view would dangle: while views exist, the parent is marked
+// not resizable (so TH refuses to resize it, from a tensor too) and share_memory_ refuses.
+struct ViewedParent {
+  int views = 0;
+  bool wasResizable = false;
+};
+std::mutex gViewedMutex;
+std::unordered_map<THByteStorage *, ViewedParent> gViewed;
+
+void viewAdded(THByteStorage *parent) {
+  std::lock_guard<std::mutex> lock(gViewedMutex);
+  ViewedParent &entry = gViewed[parent];
+  if (entry.views++ == 0) {
+    entry.wasResizable = (parent->flag & TH_STORAGE_RESIZABLE) != 0;
+    parent->flag &= ~TH_STORAGE_RESIZABLE;
+  }
+}
+
+void viewRemoved(THByteStorage *parent) {
+  std::lock_guard<std::mutex> lock(gViewedMutex);
+  auto it = gViewed.find(parent);
+  if (it == gViewed.end()) return;
+  if (--it->second.views == 0) {
+    if (it->second.wasResizable) parent->flag |= TH_STORAGE_RESIZABLE;
+    gViewed.erase(it);
+  }
+}
+
+bool hasViews(const Storage &s) {
+  std::lock_guard<std::mutex> lock(gViewedMutex);
+  return gViewed.count(s.raw()) != 0;
+}
+
 void *viewMalloc(void *, ptrdiff_t) { throw std::bad_alloc(); }
-void viewFree(void *ctx, void *) { delete static_cast<Storage *>(ctx); }
+void viewFree(void *ctx, void *) {
+  auto *parent = static_cast<Storage *>(ctx);
+  viewRemoved(parent->raw());
+  delete parent;
+}
 THAllocator viewAllocator = {viewMalloc, nullptr, viewFree};
 
 Storage storageView(const Storage &parent, int64_t offset, int64_t size) {
-  TORCH_CHECK(offset >= 0 && size >= 0 && offset + size <= parent.size(), Index,
+  TORCH_CHECK(offset >= 0 && size >= 0 && offset <= parent.size() && size <= parent.size() - offset, Index,
               "storage view [%lld, %lld) is out of range for a storage of size %lld", static_cast<long long>(offset),
               static_cast<long long>(offset + size), static_cast<long long>(parent.size()));
-  auto *owner = new Storage(parent);
+  viewAdded(parent.raw());
+  Storage *owner = nullptr;
   try {
+    owner = new Storage(parent);
     return dispatch(parent.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       T *data = reinterpret_cast<T *>(parent.data()) + offset;
@@ -28,8 +72,28 @@ Storage storageView(const Storage &parent, int64_t offset, int64_t size) {
     });
   } catch (...) {
     delete owner;
+    viewRemoved(parent.raw());
     throw;
   }
+}
+
+// The storage that owns s's memory and where s starts in it (s itself and 0 unless s is a view).
+std::pair<Storage, int64_t> rootOf(const Storage &s) {
+  Storage root = s;
+  while (root.raw()->allocator == &viewAllocator) {
+    Storage parent = *static_cast<Storage *>(root.raw()->allocatorContext);
+    root = parent;
+  }
+  int64_t offset = (static_cast<const char *>(s.data()) - static_cast<const char *>(root.data())) /
+                   static_cast<int64_t>(elementSize(s.dtype()));
+  return {root, offset};
+}
+
+void shareMemory(Storage s) {
+  TORCH_CHECK(s.isShared() || !hasViews(s), Runtime,
+              "share_memory_: this storage has storage views (storage[a:b]) on it, which would be left pointing at "
+              "its old memory; share it before slicing it");
+  s.shareMemory();
 }
 
 // The whole storage as a 1-D tensor (element access, fill, copy and tolist reuse the tensor code).
@@ -60,7 +124,7 @@ void bindStorage(py::module &m, TensorClass &cls) {
       .def_static("_new_shared_cdata",
                   [](py::handle dtype, int64_t size) {
                     Storage s = Storage::create(toDtype(dtype), size);
-                    s.shareMemory();
+                    shareMemory(s);
                     return s;
                   })
       .def_static("_from_file_cdata",
@@ -76,8 +140,9 @@ void bindStorage(py::module &m, TensorClass &cls) {
       .def("element_size", [](const Storage &s) { return elementSize(s.dtype()); })
       .def("data_ptr", [](const Storage &s) { return reinterpret_cast<uintptr_t>(s.data()); })
       .def("is_shared", &Storage::isShared)
-      .def("_share_memory", &Storage::shareMemory)
+      .def("_share_memory", &shareMemory)
       .def("_resize", &Storage::resize)
+      .def("_root", &rootOf)
       .def("_tensor", &asTensor)
       .def("_view", &storageView)
       .def("_get", [](const Storage &s, int64_t i) { return fromScalar(getFlat(asTensor(s), checkedIndex(s, i))); })
@@ -95,7 +160,7 @@ void bindStorage(py::module &m, TensorClass &cls) {
   cls.def("_storage", [](const Tensor &t) { return t.storage(); })
       .def("is_shared", [](const Tensor &t) { return t.storage().isShared(); })
       .def("share_memory_", [](py::object self) {
-        self.cast<const Tensor &>().storage().shareMemory();
+        shareMemory(self.cast<const Tensor &>().storage());
         return self;
       });
 }

@@ -11,13 +11,39 @@ def _empty_hooks():
 
 
 def _rebuild_tensor(storage, storage_offset, size, stride):
-    """A tensor viewing `storage` with the given geometry (no copy)."""
-    return torch.tensor([], dtype=storage.dtype).set_(storage, storage_offset, tuple(size), tuple(stride))
+    """A tensor viewing `storage` with the given geometry (no copy). A storage[a:b] view is
+    replaced by the storage that owns the memory, so that tensors of one file all share it.
+    The geometry comes from a file: it is checked here, with Python's unbounded integers, so
+    that a damaged file cannot reach memory outside the storage."""
+    if not torch.is_storage(storage):
+        raise RuntimeError("_rebuild_tensor: expected a storage, got %s" % type(storage).__name__)
+    size, stride = tuple(size), tuple(stride)
+    if not all(_is_int(v) for v in size + stride + (storage_offset,)) or len(size) != len(stride):
+        raise RuntimeError("_rebuild_tensor: invalid geometry: offset %r, size %r, stride %r"
+                           % (storage_offset, size, stride))
+    if storage_offset < 0 or any(v < 0 for v in size + stride):
+        raise RuntimeError("_rebuild_tensor: negative offset, size or stride: offset %d, size %s, stride %s"
+                           % (storage_offset, size, stride))
+    if 0 not in size:
+        last = storage_offset + sum((n - 1) * s for n, s in zip(size, stride))
+        if last >= len(storage):
+            raise RuntimeError("_rebuild_tensor: offset %d, size %s and stride %s reach element %d of a storage of "
+                               "%d elements" % (storage_offset, size, stride, last, len(storage)))
+    root, start = storage._root()
+    if root._cdata != storage._cdata:
+        storage = torch.storage._typed(root)
+        storage_offset += start
+    return torch.tensor([], dtype=storage.dtype).set_(storage, storage_offset, size, stride)
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
     tensor = _rebuild_tensor(storage, storage_offset, size, stride)
-    if requires_grad:
+    # Without autograd (not wired yet) there is no flag to set: the values still load.
+    if requires_grad and hasattr(tensor, "requires_grad_"):
         tensor.requires_grad_(True)
     # Backward hooks are not kept (PyTorch drops them on save as well).
     return tensor

@@ -3,13 +3,23 @@ storage sharing survives (two views of one storage come back as two views of one
 
 Layouts (read: all three; write: the first two), as PyTorch 1.x defines them:
 - zip (the default): `archive/data.pkl` is the pickle; a storage in it is the persistent id
-  `('storage', storage_class, key, location, numel)` and its raw little-endian bytes are the
-  record `archive/data/<key>`; `archive/version` and `archive/byteorder` say how to read it.
+  `('storage', storage_class, key, location, numel)` and its raw bytes are the record
+  `archive/data/<key>`, in the byte order `archive/byteorder` names (little-endian when it is
+  absent); `archive/version` is the format version. PyTorch names the folder after the file,
+  so the reader takes whichever folder holds data.pkl.
 - legacy (`_use_new_zipfile_serialization=False`): pickles of the magic number, the protocol
   version, sys_info and the object (persistent ids `('storage', storage_class, key, location,
-  numel, view_metadata)`), then the pickled list of storage keys, then for each key its
-  element count (int64, little-endian) and raw bytes.
-- tar (PyTorch before 0.4, read only): members `sys_info`, `pickle`, `tensors`, `storages`.
+  numel, view_metadata)`, the view metadata naming a part of the storage, or None), then the
+  pickled list of storage keys, then for each key its element count (int64) and raw bytes, all
+  little-endian.
+- tar (PyTorch before 0.4, read only): members `sys_info`, `pickle` (the object, whose
+  persistent ids are keys of tensors and storages), `tensors` (geometry of each tensor) and
+  `storages` (the raw storages, then the views of them), in the writer's byte order.
+
+Tensors on storage[a:b] views are pickled on the storage that owns the memory (see
+storage._tensor_reduce_ex), so sharing survives in both written layouts; a storage view saved
+by itself is a storage of its own in the zip layout (which has no storage views) and a view in
+the legacy one.
 """
 
 import io
@@ -33,7 +43,13 @@ _ZIP_ALIGNMENT = 64  # records start on 64-byte boundaries, as PyTorch's writer 
 
 
 class _ReadError(RuntimeError):
-    pass
+    """A damaged or foreign file, found by our own checks (the message says what is wrong)."""
+
+
+class _PassThrough(Exception):
+    """Carries an exception that says nothing about damage to the file (raised by the user's
+    map_location function, or a class the pickle names that cannot be imported) through
+    torch.load, which re-raises it unchanged."""
 
 
 # ---- files ----
@@ -82,8 +98,13 @@ def _read_exact(src, n, what):
     return data
 
 
-def _storage_bytes(storage):
-    return memoryview(storage) if len(storage) else b""
+def _storage_bytes(storage, byteorder=sys.byteorder):
+    """The raw bytes of storage in the given byte order (no copy in the machine's own)."""
+    if not len(storage):
+        return b""
+    if byteorder == sys.byteorder or storage.element_size() == 1:
+        return memoryview(storage)
+    return storage._tensor().numpy().byteswap().tobytes()
 
 
 def _sys_info():
@@ -105,8 +126,6 @@ class _StorageKeys:
         if entry is None:
             entry = (self.key_of_new(storage, len(self.entries)), storage)
             self.entries[storage._cdata] = entry
-        elif entry[1].dtype is not storage.dtype:
-            raise RuntimeError("Cannot save multiple tensors or storages that view the same data as different types")
         return entry[0]
 
 
@@ -120,31 +139,44 @@ def _pickler_class(pickle_module, persistent_id):
 
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_new_zipfile_serialization=True):
     """Saves obj to f (a path, a pathlib.Path or a binary file object) in a layout that
-    torch.load here and PyTorch 1.x can read."""
+    torch.load here and PyTorch 1.x can read. The object is pickled before f is opened, so a
+    failure while pickling (an unpicklable value) leaves f as it was."""
     _check_writable(f)
+    write = _pickled_zip if _use_new_zipfile_serialization else _pickled_legacy
+    writer = write(obj, pickle_module, pickle_protocol)
     with _OpenedFile(f, "wb") as opened:
-        if _use_new_zipfile_serialization:
-            _save_zip(obj, opened, pickle_module, pickle_protocol)
-        else:
-            _save_legacy(obj, opened, pickle_module, pickle_protocol)
+        writer(opened)
 
 
-def _save_zip(obj, f, pickle_module, protocol):
+def _root_and_offset(storage):
+    """The storage that owns storage's memory (storage itself unless it is a storage[a:b]
+    view) and where storage starts in it."""
+    root, offset = storage._root()
+    return _storage_classes[root.dtype]._wrap(root), offset
+
+
+def _pickled_zip(obj, pickle_module, protocol):
     keys = _StorageKeys(lambda storage, count: str(count))
 
     def persistent_id(o):
+        # A storage view is saved as a storage of its own: the zip layout has no views of
+        # storages (tensors on views are pickled on the root storage; see _tensor_reduce_ex).
         if isinstance(o, _C._StorageBase):
             return ("storage", _storage_classes[o.dtype], keys.key(o), "cpu", len(o))
         return None
 
     data = io.BytesIO()
     _pickler_class(pickle_module, persistent_id)(data, protocol=protocol).dump(obj)
-    with zipfile.ZipFile(f, mode="w", compression=zipfile.ZIP_STORED) as archive:
-        _write_record(archive, "archive/data.pkl", data.getbuffer())
-        _write_record(archive, "archive/byteorder", b"little")
-        for key, storage in keys.entries.values():
-            _write_record(archive, "archive/data/" + key, _storage_bytes(storage))
-        _write_record(archive, "archive/version", _ZIP_FORMAT_VERSION)
+
+    def write(f):
+        with zipfile.ZipFile(f, mode="w", compression=zipfile.ZIP_STORED) as archive:
+            _write_record(archive, "archive/data.pkl", data.getbuffer())
+            _write_record(archive, "archive/byteorder", sys.byteorder.encode("ascii"))
+            for key, storage in keys.entries.values():
+                _write_record(archive, "archive/data/" + key, _storage_bytes(storage))
+            _write_record(archive, "archive/version", _ZIP_FORMAT_VERSION)
+
+    return write
 
 
 def _write_record(archive, name, data):
@@ -157,38 +189,80 @@ def _write_record(archive, name, data):
     archive.writestr(info, data)
 
 
-def _save_legacy(obj, f, pickle_module, protocol):
+def _pickled_legacy(obj, pickle_module, protocol):
     keys = _StorageKeys(lambda storage, count: str(storage._cdata))
 
     def persistent_id(o):
-        if isinstance(o, _C._StorageBase):
-            return ("storage", _storage_classes[o.dtype], keys.key(o), "cpu", len(o), None)
-        return None
+        if not isinstance(o, _C._StorageBase):
+            return None
+        root, offset = _root_and_offset(o)
+        storage_type = _storage_classes[o.dtype]
+        if root._cdata == o._cdata:
+            return ("storage", storage_type, keys.key(o), "cpu", len(o), None)
+        # A storage[a:b] view: the root is saved, the view is named by (key, offset, size) on it.
+        return ("storage", storage_type, keys.key(root), "cpu", len(root), (str(o._cdata), offset, len(o)))
 
-    pickle_module.dump(MAGIC_NUMBER, f, protocol=protocol)
-    pickle_module.dump(PROTOCOL_VERSION, f, protocol=protocol)
-    pickle_module.dump(_sys_info(), f, protocol=protocol)
-    _pickler_class(pickle_module, persistent_id)(f, protocol=protocol).dump(obj)
+    header = io.BytesIO()
+    for value in (MAGIC_NUMBER, PROTOCOL_VERSION, _sys_info()):
+        pickle_module.dump(value, header, protocol=protocol)
+    _pickler_class(pickle_module, persistent_id)(header, protocol=protocol).dump(obj)
     entries = sorted(keys.entries.values(), key=lambda entry: entry[0])
-    pickle_module.dump([key for key, _ in entries], f, protocol=protocol)
-    for _, storage in entries:
-        f.write(struct.pack("<q", len(storage)))
-        f.write(_storage_bytes(storage))
+    pickle_module.dump([key for key, _ in entries], header, protocol=protocol)
+
+    def write(f):
+        f.write(header.getbuffer())
+        for _, storage in entries:
+            f.write(struct.pack("<q", len(storage)))
+            f.write(_storage_bytes(storage, "little"))
+
+    return write
 
 
 # ---- load ----
+def _is_cuda_location(location):
+    return str(location).startswith("cuda")
+
+
+def _default_restore(storage, location):
+    # Only CPU storages exist in this build: a storage saved from a GPU needs a map_location.
+    if _is_cuda_location(location):
+        raise RuntimeError("Attempting to deserialize object on a CUDA device (%s) but CUDA is not available in this "
+                           "build. Pass map_location='cpu' (or torch.device('cpu')) to torch.load to map the "
+                           "storages to the CPU." % location)
+    if str(location).split(":")[0] != "cpu":
+        raise RuntimeError("torch.load: don't know how to restore data location %r" % (location,))
+    return storage
+
+
 def _location_mapper(map_location):
     """map_location (None, a string, a torch.device, a dict or a callable) as a function of
-    (storage, location). There is only the CPU here, so every storage stays where it is unless a
-    callable returns another storage."""
-    if map_location is None or isinstance(map_location, (str, torch.device)):
-        return lambda storage, location: storage
+    (storage, location saved in the file) that returns the storage to use, as PyTorch 1.x
+    reads it: a string or device names where every storage goes, a dict renames locations, a
+    callable may return a storage (or None for the default)."""
+    if map_location is None:
+        return _default_restore
+    if isinstance(map_location, (str, torch.device)):
+        target = str(map_location)
+        return lambda storage, location: _default_restore(storage, target)
     if isinstance(map_location, dict):
-        return lambda storage, location: storage
+        return lambda storage, location: _default_restore(storage, map_location.get(location, location))
     if callable(map_location):
         def restore(storage, location):
-            result = map_location(storage, location)
-            return result if isinstance(result, _C._StorageBase) else storage
+            try:
+                result = map_location(storage, location)
+            except Exception as e:
+                raise _PassThrough() from e
+            if result is None:
+                return _default_restore(storage, location)
+            if not isinstance(result, _C._StorageBase):
+                error = TypeError("map_location: the function must return a storage or None, got %s"
+                                  % type(result).__name__)
+            elif result.dtype is not storage.dtype:
+                error = TypeError("map_location: the function returned a %s for a %s"
+                                  % (type(result).__name__, type(storage).__name__))
+            else:
+                return result
+            raise _PassThrough() from error
         return restore
     raise TypeError("map_location must be None, a string, a torch.device, a dict or a callable, got %s"
                     % type(map_location).__name__)
@@ -212,7 +286,7 @@ _RENAMED_GLOBALS = {
 
 
 def _is_safe_torch_name(module, name):
-    if module != "torch":
+    if module not in ("torch", "torch._C"):
         return False
     value = getattr(torch, name, None)
     return isinstance(value, torch.dtype) or value in _storage_classes.values()
@@ -230,7 +304,10 @@ def _unpickler_class(pickle_module, weights_only, persistent_load):
             renamed = _RENAMED_GLOBALS.get((module, name))
             if renamed is not None:
                 return renamed()
-            return super().find_class(module, name)
+            try:
+                return super().find_class(module, name)
+            except (AttributeError, ImportError) as e:
+                raise _PassThrough() from e  # as pickle says it: a class that is not importable here
 
         def persistent_load(self, saved_id):
             return persistent_load(saved_id)
@@ -245,13 +322,32 @@ def _text(value):
 def _storage_class_of(storage_type):
     dtype = getattr(storage_type, "dtype", None)
     if dtype not in _storage_classes:
-        raise _ReadError("unknown storage type %r in the file" % (storage_type,))
+        raise _ReadError("torch.load: unknown storage type %r in the file" % (storage_type,))
     return _storage_classes[dtype]
 
 
+def _checked_count(count, element_size, available, what):
+    """count elements of element_size bytes, checked against the bytes the file has left (so
+    that a corrupt count fails clearly instead of allocating absurd amounts)."""
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise _ReadError("torch.load: invalid element count %r for %s; corrupt file?" % (count, what))
+    if available is not None and count * element_size > available:
+        raise _ReadError("torch.load: %s needs %d bytes but the file has only %d left; the file is truncated"
+                         % (what, count * element_size, available))
+    return count
+
+
+def _bytes_left(f):
+    here = f.tell()
+    end = f.seek(0, io.SEEK_END)
+    f.seek(here)
+    return end - here
+
+
 def load(f, map_location=None, pickle_module=pickle, *, weights_only=False, **pickle_load_args):
-    """Loads an object saved by torch.save (here, or by PyTorch 1.x in any of its layouts) from
-    f, a path, a pathlib.Path or a binary file object. Tensors come back on the CPU."""
+    """Loads an object saved by torch.save (here, or by PyTorch in any of its layouts) from f,
+    a path, a pathlib.Path or a binary file object. Storages are restored through map_location
+    (only the CPU exists here). A damaged or foreign file raises RuntimeError."""
     if pickle_module is None:
         pickle_module = pickle
     pickle_load_args.setdefault("encoding", "utf-8")
@@ -268,18 +364,29 @@ def load(f, map_location=None, pickle_module=pickle, *, weights_only=False, **pi
             if len(head) >= 262 and head[257:262] == b"ustar":
                 return _load_tar(opened, restore, pickle_module, weights_only, pickle_load_args)
             return _load_legacy(opened, restore, pickle_module, weights_only, pickle_load_args)
-        except _ReadError:
-            raise
-        except (EOFError, struct.error, zipfile.BadZipFile, tarfile.TarError, KeyError, ValueError, IndexError,
-                TypeError, OverflowError) as e:
-            raise RuntimeError("torch.load: the file is corrupt, truncated or not a torch.save file (%s: %s)"
-                               % (type(e).__name__, e)) from e
+        except NotImplementedError as e:  # zipfile's word for header fields it does not know
+            raise _damaged(e) from e
+        except RuntimeError:
+            raise  # our checks (_ReadError) and the core's say what is wrong already
+        except _PassThrough as e:
+            raise e.__cause__ from None
+        except pickle.UnpicklingError as e:
+            if weights_only and str(e).startswith("weights_only"):
+                raise
+            raise _damaged(e) from e
+        except Exception as e:  # zipfile, tarfile, pickle and struct fail in many ways on damaged input
+            raise _damaged(e) from e
+
+
+def _damaged(e):
+    return RuntimeError("torch.load: cannot read the file: it is corrupt, truncated, not a torch.save file, or "
+                        "holds an object that cannot be rebuilt (%s: %s)" % (type(e).__name__, e))
 
 
 def _load_zip(f, restore, pickle_module, weights_only, pickle_load_args):
     with zipfile.ZipFile(f) as archive:
         names = archive.namelist()
-        pickles = [n for n in names if n.endswith("data.pkl") and n.count("/") == 1]
+        pickles = [n for n in names if n.endswith("/data.pkl") and n.count("/") == 1]
         if not pickles:
             raise _ReadError("torch.load: the zip archive has no <folder>/data.pkl record; not a torch.save file")
         prefix = pickles[0][:-len("data.pkl")]
@@ -297,12 +404,18 @@ def _load_zip(f, restore, pickle_module, weights_only, pickle_load_args):
             key, location = _text(key), _text(location)
             cls = _storage_class_of(storage_type)
             if key in loaded:
-                return loaded[key]
-            name = prefix + "data/" + key
+                storage = loaded[key]
+                if storage.dtype is not cls.dtype:
+                    raise _ReadError("torch.load: record %s is used as %s and as %s; views of one storage as "
+                                     "different types are not supported" % (key, type(storage).__name__,
+                                                                             cls.__name__))
+                return storage
+            name = prefix + "data/" + str(key)
             try:
                 info = archive.getinfo(name)
             except KeyError:
                 raise _ReadError("torch.load: the archive has no record %s; the file is corrupt" % name) from None
+            numel = _checked_count(numel, cls.dtype.itemsize, None, "record " + name)
             if info.file_size != numel * cls.dtype.itemsize:
                 raise _ReadError("torch.load: record %s holds %d bytes, %d elements of %s need %d"
                                  % (name, info.file_size, numel, cls.__name__, numel * cls.dtype.itemsize))
@@ -332,16 +445,17 @@ def _load_legacy(f, restore, pickle_module, weights_only, pickle_load_args):
 
     try:
         magic = plain_load()
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError) as e:
-        raise _ReadError("torch.load: not a torch.save file (no zip archive, no legacy header: %s)" % e) from e
+    except Exception as e:  # whatever the first pickle of a file that is not ours does
+        raise _ReadError("torch.load: not a torch.save file (no zip archive, no tar archive, no legacy header: "
+                         "%s: %s)" % (type(e).__name__, e)) from e
     if magic != MAGIC_NUMBER:
         raise _ReadError("torch.load: invalid magic number; corrupt file?")
     version = plain_load()
     if version != PROTOCOL_VERSION:
         raise _ReadError("torch.load: invalid protocol version %r" % (version,))
-    sys_info = plain_load()
-    little_endian = not isinstance(sys_info, dict) or sys_info.get("little_endian", True)
+    plain_load()  # sys_info: the storages are little-endian whatever machine wrote them
     storages = {}
+    roots = {}  # key -> storage, for the keys whose bytes follow the pickle
 
     def persistent_load(saved_id):
         if not isinstance(saved_id, tuple) or not saved_id:
@@ -353,32 +467,46 @@ def _load_legacy(f, restore, pickle_module, weights_only, pickle_load_args):
             raise _ReadError("torch.load: unknown persistent id %r in the file" % (saved_id,))
         storage_type, root_key, location, numel, view_metadata = saved_id[1:]
         root_key, location = _text(root_key), _text(location)
+        cls = _storage_class_of(storage_type)
         if root_key not in storages:
-            storages[root_key] = restore(_storage_class_of(storage_type)(numel), location)
+            numel = _checked_count(numel, cls.dtype.itemsize, _bytes_left(f), "storage " + root_key)
+            storages[root_key] = roots[root_key] = restore(cls(numel), location)
         root = storages[root_key]
+        if root.dtype is not cls.dtype:
+            raise _ReadError("torch.load: storage %s is used as %s and as %s; corrupt file?"
+                             % (root_key, type(root).__name__, cls.__name__))
         if view_metadata is None:
             return root
         view_key, offset, view_size = view_metadata
         view_key = _text(view_key)
         if view_key not in storages:
+            _check_view(view_key, offset, view_size, root)
             storages[view_key] = root[offset:offset + view_size]
         return storages[view_key]
 
     result = _unpickler_class(pickle_module, weights_only, persistent_load)(f, **pickle_load_args).load()
-    for key in plain_load():
-        key = _text(key)
-        if key not in storages:
-            raise _ReadError("torch.load: storage key %r is listed but never used; the file is corrupt" % key)
-        storage = storages[key]
+    keys = [_text(key) for key in plain_load()]
+    if sorted(keys) != sorted(roots):
+        raise _ReadError("torch.load: the file lists storages %s but its pickle uses %s; corrupt file?"
+                         % (sorted(keys), sorted(roots)))
+    for key in keys:
+        storage = roots[key]
         (count,) = struct.unpack("<q", _read_exact(f, 8, "the size of storage " + key))
         if count != len(storage):
             raise _ReadError("torch.load: storage %s has %d elements in the file, %d in the pickle; corrupt file?"
                              % (key, count, len(storage)))
         if count:
             _read_into(f, memoryview(storage), "storage " + key)
-        if not little_endian:
+        if sys.byteorder != "little":
             _swap_bytes(storage)
     return result
+
+
+def _check_view(key, offset, size, root):
+    if isinstance(offset, int) and isinstance(size, int) and 0 <= offset <= offset + size <= len(root):
+        return
+    raise _ReadError("torch.load: storage view %s [%r, %r + %r) lies outside its storage of %d elements; corrupt "
+                     "file?" % (key, offset, offset, size, len(root)))
 
 
 def _no_persistent_ids(saved_id):
@@ -389,34 +517,47 @@ def _load_tar(f, restore, pickle_module, weights_only, pickle_load_args):
     def loader(src, persistent_load=_no_persistent_ids):
         return _unpickler_class(pickle_module, weights_only, persistent_load)(src, **pickle_load_args)
 
+    def member(tar, name):
+        try:
+            return tar.getmember(name), tar.extractfile(name)
+        except KeyError:
+            raise _ReadError("torch.load: the tar archive has no member %r; not a torch.save file" % name) from None
+
     objects = {}
     with tarfile.open(fileobj=f, mode="r:") as tar:
-        sys_info = loader(tar.extractfile("sys_info")).load()
-        little_endian = not isinstance(sys_info, dict) or sys_info.get("little_endian", True)
+        sys_info = loader(member(tar, "sys_info")[1]).load()
+        # Before 0.4 the numbers were written in the byte order of the machine, which sys_info names.
+        order = "<" if not isinstance(sys_info, dict) or sys_info.get("little_endian", True) else ">"
 
-        src = tar.extractfile("storages")
+        def number(src, what):
+            return struct.unpack(order + "q", _read_exact(src, 8, what))[0]
+
+        info, src = member(tar, "storages")
         for _ in range(loader(src).load()):
             key, location, storage_type = loader(src).load()
-            (count,) = struct.unpack("<q", _read_exact(src, 8, "a storage size"))
-            if count < 0:
-                raise _ReadError("torch.load: negative storage size %d; corrupt file?" % count)
-            storage = _storage_class_of(storage_type)(count)
+            cls = _storage_class_of(storage_type)
+            count = _checked_count(number(src, "a storage size"), cls.dtype.itemsize, info.size - src.tell(),
+                                   "storage %s" % key)
+            storage = cls(count)
             if count:
                 _read_into(src, memoryview(storage), "storage %s" % key)
-            if not little_endian:
+            if (order == "<") != (sys.byteorder == "little"):
                 _swap_bytes(storage)
             objects[int(key)] = restore(storage, _text(location))
         for target, root, offset, numel in loader(src).load():
-            objects[int(target)] = objects[int(root)][offset:offset + numel]
+            root = objects[int(root)]
+            _check_view(target, offset, numel, root)
+            objects[int(target)] = root[offset:offset + numel]
 
-        src = tar.extractfile("tensors")
+        info, src = member(tar, "tensors")
         for _ in range(loader(src).load()):
             key, storage_id, _original_type = loader(src).load()
-            (ndim,) = struct.unpack("<i", _read_exact(src, 4, "a tensor's dimension count"))
-            _read_exact(src, 4, "padding")  # ndim was written as 8 bytes
-            sizes = struct.unpack("<%dq" % ndim, _read_exact(src, 8 * ndim, "tensor sizes"))
-            strides = struct.unpack("<%dq" % ndim, _read_exact(src, 8 * ndim, "tensor strides"))
-            (offset,) = struct.unpack("<q", _read_exact(src, 8, "a storage offset"))
+            ndim = number(src, "a tensor's dimension count")
+            if not 0 <= ndim <= 64:
+                raise _ReadError("torch.load: invalid dimension count %d; corrupt file?" % ndim)
+            sizes = [number(src, "tensor sizes") for _ in range(ndim)]
+            strides = [number(src, "tensor strides") for _ in range(ndim)]
+            offset = number(src, "a storage offset")
             objects[int(key)] = _utils._rebuild_tensor(objects[int(storage_id)], offset, sizes, strides)
 
         def persistent_load(saved_id):
@@ -424,4 +565,4 @@ def _load_tar(f, restore, pickle_module, weights_only, pickle_load_args):
                 return saved_id[0]  # a module class with its recorded source
             return objects[int(saved_id)]
 
-        return loader(tar.extractfile("pickle"), persistent_load).load()
+        return loader(member(tar, "pickle")[1], persistent_load).load()

@@ -64,6 +64,8 @@ class _TypedStorage(_C._StorageBase):
             if step != 1:
                 raise RuntimeError("storage slices must have step 1, got %d" % step)
             part = self._tensor().narrow(0, start, max(stop - start, 0))
+            if isinstance(value, _C._StorageBase):
+                value = value._tensor()
             if torch.is_tensor(value):
                 part.copy_(value)
             else:
@@ -102,9 +104,14 @@ class _TypedStorage(_C._StorageBase):
         return type(self)(len(self)).copy_(self)
 
     def _to(self, dtype):
-        if dtype is self.dtype:
-            return self
-        return _storage_classes[dtype](len(self)).copy_(self)
+        """A new storage of type dtype with this one's values (a copy even for the same type, as
+        .float() and friends give in PyTorch 1.13)."""
+        result = _storage_classes[dtype](len(self))
+        source = self._tensor()
+        if self.dtype is torch.float16 and dtype is torch.bool:
+            source = source.float()  # the core copies Half to every type but Bool
+        result._tensor().copy_(source)
+        return result
 
     def byte(self):
         return self._to(torch.uint8)
@@ -137,10 +144,15 @@ class _TypedStorage(_C._StorageBase):
         if dtype is None:
             return "torch." + type(self).__name__
         if isinstance(dtype, str):
-            dtype = {"torch." + c.__name__: c.dtype for c in _storage_classes.values()}[dtype]
+            names = {"torch." + c.__name__: c.dtype for c in _storage_classes.values()}
+            if dtype not in names:
+                raise ValueError("invalid storage type %r; expected one of %s" % (dtype, ", ".join(sorted(names))))
+            dtype = names[dtype]
         elif isinstance(dtype, type) and issubclass(dtype, _TypedStorage):
             dtype = dtype.dtype
-        return self._to(dtype)
+        if dtype not in _storage_classes:
+            raise TypeError("type(): expected a storage type name, a storage class or a dtype, got %r" % (dtype,))
+        return self if dtype is self.dtype else self._to(dtype)
 
     def cpu(self):
         return self
@@ -199,9 +211,9 @@ class _TypedStorage(_C._StorageBase):
 
     # ---- Python protocol ----
     def __repr__(self):
-        lines = [" " + str(v) for v in self.tolist()]
-        lines.append("[torch.%s of size %d]" % (type(self).__name__, len(self)))
-        return "\n".join(lines)
+        # PyTorch 1.13 prints its typed storages (whatever legacy class made them) this way.
+        values = " " + "\n ".join(str(v) for v in self.tolist())
+        return "%s\n[torch.storage.TypedStorage(dtype=%s, device=cpu) of size %d]" % (values, self.dtype, len(self))
 
     __str__ = __repr__
 
@@ -280,7 +292,10 @@ def _tensor_storage_type(self):
 def _tensor_reduce_ex(self, protocol):
     # The layout PyTorch 1.x pickles, so that files written here load there and back.
     from torch import _utils
-    args = (self.storage(), self.storage_offset(), tuple(self.size()), tuple(self.stride()),
+    # A tensor on a storage[a:b] view is pickled on the storage that owns the memory, so that
+    # it keeps sharing with the other tensors on it (the zip layout has no storage views).
+    root, start = self._storage()._root()
+    args = (_typed(root), self.storage_offset() + start, tuple(self.size()), tuple(self.stride()),
             bool(getattr(self, "requires_grad", False)), _utils._empty_hooks())
     return (_utils._rebuild_tensor_v2, args)
 
