@@ -361,7 +361,3 @@ def test_printing_leaves_the_tensor_unchanged(rng):
     assert t.stride() == stride and t.storage_offset() == offset
     np.testing.assert_array_equal(t.numpy(), a)
 
-
-def test_storage_repr():
-    assert repr(torch.FloatStorage([1, 2])) == " 1.0\n 2.0\n[torch.FloatStorage of size 2]"
-    assert repr(torch.LongStorage([3])) == " 3\n[torch.LongStorage of size 1]"
