@@ -439,6 +439,7 @@ static bool THTensor_(viewStrides)(const THTensor *src, const std::vector<int64_
     }
     return true;
   }
+  if (src->nDimension == 0) return true;  // one element: every view of it has sizes 1, any strides
   int viewDim = n - 1;
   int64_t chunkBaseStride = src->nDimension ? src->stride[src->nDimension - 1] : 1;
   int64_t tensorElems = 1, viewElems = 1;

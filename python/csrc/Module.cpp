@@ -28,7 +28,9 @@ void registerErrors() {
 }
 
 void bindDtypes(py::module &m) {
-  py::class_<Dtype>(m, "dtype")
+  py::class_<Dtype> dtypeClass(m, "dtype");
+  dtypeClass.attr("__module__") = "torch";  // pickled as torch.float32, which PyTorch can load
+  dtypeClass
       .def_property_readonly("is_floating_point", [](const Dtype &d) { return isFloating(d.type); })
       .def_property_readonly("is_signed",
                              [](const Dtype &d) { return d.type != ScalarType::Byte && d.type != ScalarType::Bool; })

@@ -65,6 +65,9 @@ class device:
     def __hash__(self):
         return hash((self.type, self.index))
 
+    def __reduce__(self):
+        return (device, (str(self),))
+
 
 # ---- typed tensor classes (torch.FloatTensor, ...) ----
 class _TensorType(type):
