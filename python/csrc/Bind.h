@@ -103,6 +103,8 @@ void bindFactory(py::module &m, TensorClass &cls);
 void bindStorage(py::module &m, TensorClass &cls);
 void bindShape(py::module &m, TensorClass &cls);
 void bindAutograd(py::module &m, TensorClass &cls);
+void bindNNSpatial(py::module &m, TensorClass &cls);  // into torch._C._nn
+void bindNNLayers(py::module &m, TensorClass &cls);   // into torch._C._nn
 
 }  // namespace torch::python
 

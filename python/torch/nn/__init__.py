@@ -1,0 +1,3 @@
+"""torch.nn: modules, parameters and functional operations."""
+
+from torch.nn import functional  # noqa: F401

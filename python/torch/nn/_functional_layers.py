@@ -1,0 +1,1 @@
+"""Activations, losses, normalizations, dropout, embeddings and linear maps of torch.nn.functional (see functional.py)."""

@@ -1,0 +1,1 @@
+"""Spatial operations of torch.nn.functional (see functional.py)."""
