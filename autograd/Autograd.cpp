@@ -286,17 +286,6 @@ Tensor regionOf(const Tensor &g, const IntList &sizes, const IntList &strides, i
   return asStrided(g, sizes, strides, g.storageOffset() + shift);
 }
 
-// A new tensor with base's sizes and strides (so that a view's offsets and strides relative
-// to base address the same elements in it).
-Tensor emptyWithGeometryOf(const IntList &sizes, const IntList &strides, ScalarType dtype) {
-  int64_t span = 1;
-  for (size_t d = 0; d < sizes.size(); d++) {
-    if (sizes[d] == 0) return empty(sizes, dtype);
-    span += (sizes[d] - 1) * strides[d];
-  }
-  return fromStorage(Storage::create(dtype, span), 0, sizes, strides);
-}
-
 // The new history of a base after an in-place op on its view: inputs are the base before
 // and the view's new value.
 struct CopySlices : Node {
@@ -304,7 +293,7 @@ struct CopySlices : Node {
       : baseSizes(base.sizes()), baseStrides(base.strides()), viewSizes(view.sizes()), viewStrides(view.strides()),
         shift(view.storageOffset() - base.storageOffset()) {}
   TensorList apply(TensorList &&grads) override {
-    Tensor gBase = emptyWithGeometryOf(baseSizes, baseStrides, grads[0].dtype());
+    Tensor gBase = emptyStrided(baseSizes, baseStrides, grads[0].dtype());
     copy_(gBase, grads[0]);
     Tensor part = regionOf(gBase, viewSizes, viewStrides, shift);
     Tensor gView = clone(part);
@@ -365,7 +354,7 @@ void inplaceWithHistory(const Tensor &self, const std::function<Tensor(const Ten
   IntList sizes = base.sizes(), strides = base.strides(), viewSizes = self.sizes(), viewStrides = self.strides();
   int64_t shift = self.storageOffset() - base.storageOffset();
   recordView("AsStridedBackward", base, self, [=](const Tensor &g) {
-    Tensor gBase = emptyWithGeometryOf(sizes, strides, g.dtype());
+    Tensor gBase = emptyStrided(sizes, strides, g.dtype());
     zero_(gBase);
     copy_(regionOf(gBase, viewSizes, viewStrides, shift), g);
     return gBase;

@@ -1,8 +1,11 @@
 #include "autograd/Derivatives.h"
 
 #include <cmath>
+#include <numeric>
 
 #include "autograd/ops/Indexing.h"
+#include "autograd/ops/Linalg.h"
+#include "autograd/ops/Shape.h"
 #include "autograd/ops/Reduce.h"
 
 namespace torch::derivatives {
@@ -411,6 +414,150 @@ void trace(const Tensor &t, const Tensor &result) {
     Tensor diagonal = asStrided(r, {n}, {sizes[1] + 1}, r.storageOffset());
     copy_(diagonal, expand(g, {n}));
     return r;
+  });
+}
+
+// ---- linear algebra ----
+
+namespace {
+Tensor mT(const Tensor &m) { return transpose(m, -1, -2); }
+}  // namespace
+
+void product(int kind, const Tensor &self, const Tensor &x, const Tensor &y, Scalar beta, Scalar alpha,
+             const Tensor &result) {
+  const AddProduct k = static_cast<AddProduct>(kind);
+  const char *name = self.defined() ? addProductName(k) : k == AddProduct::Mm ? "mm" : k == AddProduct::Mv ? "mv"
+                                                                                      : k == AddProduct::R ? "outer"
+                                                                                                           : "bmm";
+  std::vector<bool> need = needs({&self, &x, &y});
+  Saved sx(need[2] ? x : Tensor(), name), sy(need[1] ? y : Tensor(), name);
+  torch::record(name, {self, x, y}, {result}, [=](const TensorList &grads) -> TensorList {
+    const Tensor &g = grads[0];
+    Tensor gs, gx, gy;
+    if (need[0]) gs = mul(g, beta);
+    switch (k) {
+      case AddProduct::Mm:
+        if (need[1]) gx = mm(g, mT(*sy));
+        if (need[2]) gy = mm(mT(*sx), g);
+        break;
+      case AddProduct::Mv:
+        if (need[1]) gx = outer(g, *sy);
+        if (need[2]) gy = mv(mT(*sx), g);
+        break;
+      case AddProduct::R:
+        if (need[1]) gx = mv(g, *sy);
+        if (need[2]) gy = mv(mT(g), *sx);
+        break;
+      case AddProduct::Bmm: {  // g [n, p] is the gradient of every batch1[i] @ batch2[i]
+        if (need[1]) gx = matmul(g, mT(*sy));
+        if (need[2]) gy = matmul(mT(*sx), g);
+        break;
+      }
+      case AddProduct::Bbmm:
+        if (need[1]) gx = bmm(g, mT(*sy));
+        if (need[2]) gy = bmm(mT(*sx), g);
+        break;
+    }
+    bool unitAlpha = !alpha.isFloating() && alpha.i == 1;
+    if (gx.defined() && !unitAlpha) gx = mul(gx, alpha);
+    if (gy.defined() && !unitAlpha) gy = mul(gy, alpha);
+    return {gs, gx, gy};
+  });
+}
+
+void dot(const Tensor &a, const Tensor &b, const Tensor &result) {
+  Saved sa(a, "dot"), sb(b, "dot");
+  std::vector<bool> need = needs({&a, &b});
+  torch::record("dot", {a, b}, {result}, [=](const TensorList &grads) -> TensorList {
+    return {need[0] ? mul(*sb, grads[0]) : Tensor(), need[1] ? mul(*sa, grads[0]) : Tensor()};
+  });
+}
+
+void inverse(const Tensor &a, const Tensor &result) {
+  Saved sr(result, "inverse", true);
+  record1("inverse", a, result, [=](const Tensor &g) {
+    Tensor inv = mT(*sr);
+    return neg(matmul(matmul(inv, g), inv));
+  });
+}
+
+void logAbsDet(const char *name, const Tensor &a, const Tensor &result, bool timesResult) {
+  Saved sa(a, name), sr(timesResult ? result : Tensor(), name, true);
+  record1(name, a, result, [=](const Tensor &g) {
+    Tensor scale = timesResult ? mul(g, *sr) : g;
+    return mul(mT(torch::inverse(*sa)), unsqueeze(unsqueeze(scale, -1), -1));
+  });
+}
+
+// ---- rearrangements ----
+
+std::function<Tensor(const Tensor &)> rearrangementBackward(const Tensor &t, std::function<Tensor(const Tensor &)> f) {
+  return [sizes = t.sizes(), n = t.numel(), f = std::move(f)](const Tensor &g) {
+    Tensor positions = empty({n}, ScalarType::Long);
+    int64_t *p = reinterpret_cast<int64_t *>(positions.dataPtr());
+    std::iota(p, p + n, int64_t(0));
+    Tensor picked = contiguous(f(view(positions, sizes)));
+    Tensor flatGrad = contiguous(g);
+    Tensor r = empty({n}, g.dtype());
+    zero_(r);
+    dispatchArith(g.dtype(), "rearrangement backward", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const int64_t *at = reinterpret_cast<const int64_t *>(picked.dataPtr());
+      const T *src = reinterpret_cast<const T *>(flatGrad.dataPtr());
+      T *dst = reinterpret_cast<T *>(r.dataPtr());
+      for (int64_t i = 0, m = picked.numel(); i < m; i++) dst[at[i]] += src[i];
+    });
+    return view(r, sizes);
+  };
+}
+
+void rearranged(const char *name, const Tensor &t, const Tensor &result, std::function<Tensor(const Tensor &)> f) {
+  record1(name, t, result, rearrangementBackward(t, std::move(f)));
+}
+
+void cat(const TensorList &inputs, int dim, const Tensor &result) {
+  std::vector<int64_t> starts, lengths;
+  std::vector<bool> need;
+  int64_t at = 0;
+  for (const Tensor &t : inputs) {
+    // Note [Legacy cat]: a skipped 1-D empty input takes no part of the result.
+    bool skipped = t.dim() == 1 && t.size(0) == 0 && result.dim() > 1;
+    int64_t len = skipped ? 0 : t.size(dim);
+    starts.push_back(at);
+    lengths.push_back(len);
+    need.push_back(!skipped && requiresGrad(t));
+    at += len;
+  }
+  torch::record("cat", inputs, {result}, [=](const TensorList &grads) {
+    TensorList r(starts.size());
+    for (size_t i = 0; i < starts.size(); i++) {
+      if (need[i]) r[i] = narrow(grads[0], dim, starts[i], lengths[i]);
+    }
+    return r;
+  });
+}
+
+void stack(const TensorList &inputs, int dim, const Tensor &result) {
+  size_t count = inputs.size();
+  torch::record("stack", inputs, {result}, [=](const TensorList &grads) {
+    TensorList r(count);
+    for (size_t i = 0; i < count; i++) r[i] = select(grads[0], dim, static_cast<int64_t>(i));
+    return r;
+  });
+}
+
+void triangle(bool upper, const Tensor &t, int64_t offset, const Tensor &result) {
+  record1(upper ? "triu" : "tril", t, result, [=](const Tensor &g) {
+    return upper ? triu(g, offset) : tril(g, offset);
+  });
+}
+
+void cross(const Tensor &a, const Tensor &b, int dim, const Tensor &result) {
+  Saved sa(a, "cross"), sb(b, "cross");
+  std::vector<bool> need = needs({&a, &b});
+  torch::record("cross", {a, b}, {result}, [=](const TensorList &grads) -> TensorList {
+    const Tensor &g = grads[0];
+    return {need[0] ? torch::cross(*sb, g, dim) : Tensor(), need[1] ? torch::cross(g, *sa, dim) : Tensor()};
   });
 }
 

@@ -46,6 +46,28 @@ void cumsum(const Tensor &t, int dim, const Tensor &result);
 void cumprod(const Tensor &t, int dim, const Tensor &result);
 void trace(const Tensor &t, const Tensor &result);
 
+// ---- linear algebra ----
+// beta * self + alpha * product(x, y) (self undefined for plain products); kind is one of
+// Linalg.h's AddProduct values as an int (Mm, Mv, R, Bmm, Bbmm).
+void product(int kind, const Tensor &self, const Tensor &x, const Tensor &y, Scalar beta, Scalar alpha,
+             const Tensor &result);
+void dot(const Tensor &a, const Tensor &b, const Tensor &result);
+void inverse(const Tensor &a, const Tensor &result);
+// d log|det A| / dA = A^-T (det and logdet follow from it).
+void logAbsDet(const char *name, const Tensor &a, const Tensor &result, bool timesResult);
+
+// ---- rearrangements ----
+// An op that only moves, repeats or drops elements of t (views such as unfold, and copies
+// such as flip, roll, repeat): f applied to t's element numbers says where each element of
+// the result comes from; the gradients of repeated elements add up.
+std::function<Tensor(const Tensor &)> rearrangementBackward(const Tensor &t, std::function<Tensor(const Tensor &)> f);
+void rearranged(const char *name, const Tensor &t, const Tensor &result, std::function<Tensor(const Tensor &)> f);
+// cat and stack: input i gets its slice of the gradient along dim (stack: its index).
+void cat(const TensorList &inputs, int dim, const Tensor &result);
+void stack(const TensorList &inputs, int dim, const Tensor &result);
+void triangle(bool upper, const Tensor &t, int64_t offset, const Tensor &result);
+void cross(const Tensor &a, const Tensor &b, int dim, const Tensor &result);
+
 }  // namespace torch::derivatives
 
 #endif

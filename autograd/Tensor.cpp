@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "autograd/Autograd.h"
+#include "autograd/Derivatives.h"
 
 #include <cmath>
 #include <cstdio>
@@ -255,6 +256,20 @@ Tensor empty(const IntList &sizes, ScalarType dtype) {
 Tensor emptyLike(const Tensor &t, ScalarType dtype) { return empty(t.sizes(), dtype); }
 Tensor emptyLike(const Tensor &t) { return empty(t.sizes(), t.dtype()); }
 
+Tensor emptyStrided(const IntList &sizes, const IntList &strides, ScalarType dtype) {
+  TORCH_CHECK(sizes.size() == strides.size(), Runtime, "empty_strided: %zu sizes but %zu strides", sizes.size(),
+              strides.size());
+  int64_t span = 1;  // elements from the first to the last one
+  for (size_t d = 0; d < sizes.size(); d++) {
+    TORCH_CHECK(strides[d] >= 0, Runtime, "empty_strided: negative strides are not supported");
+    if (sizes[d] == 0) span = 0;
+  }
+  if (span) {
+    for (size_t d = 0; d < sizes.size(); d++) span += (sizes[d] - 1) * strides[d];
+  }
+  return fromStorage(Storage::create(dtype, span), 0, sizes, strides);
+}
+
 Tensor fromStorage(const Storage &storage, int64_t offset, const IntList &sizes, const IntList &strides) {
   checkSizes(sizes);
   TORCH_CHECK(strides.empty() || strides.size() == sizes.size(), Value,
@@ -436,34 +451,10 @@ Tensor permute(const Tensor &t, const IntList &dims) {
                 });
 }
 
-// The gradient of any view op f of base: each element of the view is an element of base
-// (possibly repeated, as in unfold), found by applying f to base's flat element numbers;
-// gradients of repeated elements add up.
-static std::function<Tensor(const Tensor &)> gatherBackward(const Tensor &base,
-                                                            std::function<Tensor(const Tensor &)> f) {
-  return [sizes = base.sizes(), n = base.numel(), f = std::move(f)](const Tensor &g) {
-    Tensor positions = empty({n}, ScalarType::Long);
-    std::iota(reinterpret_cast<int64_t *>(positions.dataPtr()), reinterpret_cast<int64_t *>(positions.dataPtr()) + n,
-              int64_t(0));
-    Tensor picked = contiguous(f(view(positions, sizes)));
-    Tensor flatGrad = contiguous(g);
-    Tensor r = empty({n}, g.dtype());
-    zero_(r);
-    dispatchArith(g.dtype(), "view backward", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const int64_t *at = reinterpret_cast<const int64_t *>(picked.dataPtr());
-      const T *src = reinterpret_cast<const T *>(flatGrad.dataPtr());
-      T *dst = reinterpret_cast<T *>(r.dataPtr());
-      for (int64_t i = 0, m = picked.numel(); i < m; i++) dst[at[i]] += src[i];
-    });
-    return view(r, sizes);
-  };
-}
-
 Tensor unfold(const Tensor &t, int64_t dim, int64_t size, int64_t step) {
   int d = wrapDim(dim, t.dim());
   return viewOp("UnfoldBackward", t,
-                gatherBackward(t, [d, size, step](const Tensor &x) { return unfold(x, d, size, step); }),
+                derivatives::rearrangementBackward(t, [d, size, step](const Tensor &x) { return unfold(x, d, size, step); }),
                 [&](auto tag, auto *v) {
                   using T = typename decltype(tag)::type;
                   TH<T>::unfold(v, nullptr, d, size, step);
@@ -568,10 +559,15 @@ Tensor asStrided(const Tensor &t, const IntList &sizes, const IntList &strides, 
   Tensor r = fromStorage(t.storage(), offset, sizes, strides);
   markView(t, r);
   if (needsRecording({&t})) {
-    // Positions relative to t's first element: exact when t is contiguous.
+    // t's element numbers laid out with t's strides, so that the view's storage positions
+    // relative to t's first element pick the right ones.
     int64_t shift = offset - t.storageOffset();
-    recordView("AsStridedBackward", t, r, gatherBackward(t, [sizes, strides, shift](const Tensor &x) {
-                 return asStrided(x, sizes, strides, x.storageOffset() + shift);
+    IntList baseStrides = t.strides();
+    recordView("AsStridedBackward", t, r,
+               derivatives::rearrangementBackward(t, [sizes, strides, shift, baseStrides](const Tensor &x) {
+                 Tensor laidOut = emptyStrided(x.sizes(), baseStrides, x.dtype());
+                 copy_(laidOut, x);
+                 return asStrided(laidOut, sizes, strides, laidOut.storageOffset() + shift);
                }));
   }
   return r;

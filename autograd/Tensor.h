@@ -224,6 +224,8 @@ void setDefaultFloatType(ScalarType t);  // Float or Double
 Tensor empty(const IntList &sizes, ScalarType dtype);
 Tensor emptyLike(const Tensor &t, ScalarType dtype);
 Tensor emptyLike(const Tensor &t);
+// A new tensor with the given strides (non-negative), over just enough memory.
+Tensor emptyStrided(const IntList &sizes, const IntList &strides, ScalarType dtype);
 // A view on storage with the given geometry (checked against the storage's size).
 Tensor fromStorage(const Storage &storage, int64_t offset, const IntList &sizes, const IntList &strides);
 Tensor scalarTensor(Scalar v, ScalarType dtype);  // 0-dim

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 
+#include "autograd/Derivatives.h"
 #include "autograd/ops/Factory.h"
 
 namespace torch {
@@ -121,8 +122,12 @@ void runProduct(AddProduct kind, const Tensor &r, Scalar beta, const Tensor &t, 
 
 // x y alone, in a new tensor.
 Tensor plainProduct(AddProduct kind, const char *op, const Tensor &x, const Tensor &y) {
+  RecordScope rec({&x, &y});
   Tensor r = empty(productShape(kind, op, x, y), x.dtype());
   runProduct(kind, r, Scalar(int64_t(0)), r, Scalar(int64_t(1)), x, y);
+  if (rec && isFloating(r.dtype())) {
+    derivatives::product(static_cast<int>(kind), Tensor(), x, y, Scalar(int64_t(0)), Scalar(int64_t(1)), r);
+  }
   return r;
 }
 
@@ -341,12 +346,14 @@ Tensor dot(const Tensor &a, const Tensor &b) {
               static_cast<long long>(b.size(0)));
   checkSameType("dot", a, b);
   checkBlasType("dot", a);
+  RecordScope rec({&a, &b});
   Tensor r = empty({}, a.dtype());
   dispatchArith(a.dtype(), "dot", [&](auto tag) {
     using T = typename decltype(tag)::type;
     // Integers accumulate in int64_t: the cast wraps the sum as arithmetic in T would.
     *reinterpret_cast<T *>(r.dataPtr()) = static_cast<T>(TH<T>::dot(a.th<T>(), b.th<T>()));
   });
+  if (rec && isFloating(r.dtype())) derivatives::dot(a, b, r);
   return r;
 }
 
@@ -395,9 +402,13 @@ Tensor outer(const Tensor &a, const Tensor &b) {
   const ScalarType type = promoteTypes(a.dtype(), b.dtype());
   TORCH_CHECK(type != ScalarType::Half, Runtime, "\"outer\" not implemented for 'Half'");
   // A Bool product runs on the Byte kernels: 0/1 times 0/1 stays 0/1.
+  RecordScope rec({&a, &b});
   Tensor x = toType(a, type), y = toType(b, type);
   Tensor r = empty({a.size(0), b.size(0)}, type);
   runProduct(AddProduct::R, r, Scalar(int64_t(0)), r, Scalar(int64_t(1)), x, y);
+  if (rec && isFloating(type)) {
+    derivatives::product(static_cast<int>(AddProduct::R), Tensor(), a, b, Scalar(int64_t(0)), Scalar(int64_t(1)), r);
+  }
   return r;
 }
 
@@ -460,9 +471,11 @@ Tensor addProduct(AddProduct kind, const Tensor &self, const Tensor &x, const Te
   TORCH_CHECK(isBroadcastableTo(self.sizes(), shape), Runtime,
               "%s: the input of sizes %s cannot be broadcast to the result's sizes %s", op, self.sizeString().c_str(),
               shapeString(shape).c_str());
+  RecordScope rec({&self, &x, &y});
   Tensor r = empty(shape, x.dtype());
   if (!isZero(beta)) copy_(r, self);  // Note [beta zero]
   runProduct(kind, r, beta, r, alpha, x, y);
+  if (rec && isFloating(r.dtype())) derivatives::product(static_cast<int>(kind), self, x, y, beta, alpha, r);
   return r;
 }
 
@@ -474,12 +487,27 @@ void addProduct_(AddProduct kind, const Tensor &self, const Tensor &x, const Ten
   TORCH_CHECK(self.hasSizes(shape), Runtime, "%s_: self must have the result's sizes %s, got %s", op,
               shapeString(shape).c_str(), self.sizeString().c_str());
   checkNoOverlap(op, self);
+  bumpVersion(self);
+  if (needsRecording({&self, &x, &y})) {
+    checkInplace(self);
+    inplaceWithHistory(self, [&](const Tensor &before) { return addProduct(kind, before, x, y, beta, alpha); });
+    return;
+  }
   runProduct(kind, self, beta, self, alpha, x, y);
 }
 
 // ---- inverses and determinants ----
 
+static Tensor inverseKernel(const Tensor &a);
+
 Tensor inverse(const Tensor &a) {
+  RecordScope rec({&a});
+  Tensor r = inverseKernel(a);
+  if (rec) derivatives::inverse(a, r);
+  return r;
+}
+
+static Tensor inverseKernel(const Tensor &a) {
   checkSquare("inverse", a);
   const int64_t n = a.size(a.dim() - 1);
   const ScalarType type = a.dtype();
@@ -493,14 +521,22 @@ Tensor inverse(const Tensor &a) {
   })[0];
 }
 
-Tensor det(const Tensor &a) { return determinants("det", a)[2]; }
+Tensor det(const Tensor &a) {
+  RecordScope rec({&a});
+  Tensor r = determinants("det", a)[2];
+  if (rec) derivatives::logAbsDet("det", a, r, true);  // d det = det A^-T
+  return r;
+}
 
 std::pair<Tensor, Tensor> slogdet(const Tensor &a) {
+  RecordScope rec({&a});
   std::vector<Tensor> d = determinants("slogdet", a);
+  if (rec) derivatives::logAbsDet("slogdet", a, d[1], false);
   return {d[0], d[1]};
 }
 
 Tensor logdet(const Tensor &a) {
+  RecordScope rec({&a});
   std::vector<Tensor> d = determinants("logdet", a);
   // log of a negative determinant is nan; of zero, -inf (already logAbs).
   Tensor r = d[1];
@@ -512,6 +548,7 @@ Tensor logdet(const Tensor &a) {
     for (int64_t i = 0; i < count; i++)
       if (sign[i] < 0) value[i] = std::numeric_limits<T>::quiet_NaN();
   });
+  if (rec) derivatives::logAbsDet("logdet", a, r, false);
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "autograd/Derivatives.h"
 #include "autograd/ops/Pointwise.h"
 
 namespace torch {
@@ -161,7 +162,7 @@ ScalarType resultType(const TensorList &tensors) {
   return type;
 }
 
-Tensor cat(const TensorList &tensors, int64_t dim) {
+static Tensor catKernel(const TensorList &tensors, int64_t dim) {
   TORCH_CHECK(!tensors.empty(), Runtime, "torch.cat(): expected a non-empty list of Tensors");
   for (size_t i = 0; i < tensors.size(); i++) {
     TORCH_CHECK(tensors[i].dim() > 0, Runtime, "zero-dimensional tensor (at position %zu) cannot be concatenated", i);
@@ -307,10 +308,27 @@ Tensor diagEmbed(const Tensor &t, int64_t offset, int64_t dim1, int64_t dim2) {
 
 Tensor diagflat(const Tensor &t, int64_t offset) { return diag(flat(t), offset); }
 
-Tensor tril(const Tensor &t, int64_t offset) { return triangleCopy(t, offset, false, "tril"); }
-Tensor triu(const Tensor &t, int64_t offset) { return triangleCopy(t, offset, true, "triu"); }
-void tril_(const Tensor &t, int64_t offset) { triangle(t, t, offset, false, "tril_"); }
-void triu_(const Tensor &t, int64_t offset) { triangle(t, t, offset, true, "triu_"); }
+static Tensor triangleRecorded(const Tensor &t, int64_t offset, bool upper) {
+  RecordScope rec({&t});
+  Tensor r = triangleCopy(t, offset, upper, upper ? "triu" : "tril");
+  if (rec) derivatives::triangle(upper, t, offset, r);
+  return r;
+}
+
+static void triangleInPlace(const Tensor &t, int64_t offset, bool upper) {
+  bumpVersion(t);
+  if (needsRecording({&t})) {
+    checkInplace(t);
+    inplaceWithHistory(t, [&](const Tensor &before) { return triangleRecorded(before, offset, upper); });
+    return;
+  }
+  triangle(t, t, offset, upper, upper ? "triu_" : "tril_");
+}
+
+Tensor tril(const Tensor &t, int64_t offset) { return triangleRecorded(t, offset, false); }
+Tensor triu(const Tensor &t, int64_t offset) { return triangleRecorded(t, offset, true); }
+void tril_(const Tensor &t, int64_t offset) { triangleInPlace(t, offset, false); }
+void triu_(const Tensor &t, int64_t offset) { triangleInPlace(t, offset, true); }
 
 Tensor trilIndices(int64_t row, int64_t col, int64_t offset, ScalarType dtype) {
   return triangleIndices(row, col, offset, dtype, false);
@@ -321,7 +339,7 @@ Tensor triuIndices(int64_t row, int64_t col, int64_t offset, ScalarType dtype) {
 
 // ---- products and statistics ----
 
-Tensor cross(const Tensor &a, const Tensor &b, std::optional<int64_t> dim) {
+static Tensor crossKernel(const Tensor &a, const Tensor &b, std::optional<int64_t> dim) {
   TORCH_CHECK(a.dim() == b.dim(), Runtime,
               "linalg.cross: inputs must have the same number of dimensions (got sizes %s and %s)",
               a.sizeString().c_str(), b.sizeString().c_str());
@@ -443,7 +461,7 @@ Tensor kron(const Tensor &a, const Tensor &b) {
 
 // ---- reordering ----
 
-Tensor flip(const Tensor &t, const IntList &dims) {
+static Tensor flipKernel(const Tensor &t, const IntList &dims) {
   int nd = t.dim();
   std::vector<bool> flipped(std::max(nd, 1), false);
   for (int64_t d : dims) {
@@ -786,6 +804,44 @@ void unsqueeze_(const Tensor &t, int64_t dim) {
     using T = typename decltype(tag)::type;
     TH<T>::unsqueeze1d(t.th<T>(), nullptr, d);
   });
+}
+
+// ---- recording (Note [Recording scope]) ----
+
+Tensor cat(const TensorList &tensors, int64_t dim) {
+  bool record = GradMode::enabled();
+  if (record) {
+    record = false;
+    for (const Tensor &t : tensors) record = record || requiresGrad(t);
+  }
+  NoGradGuard plain;
+  Tensor r = catKernel(tensors, dim);
+  if (record && isFloating(r.dtype())) {
+    GradModeGuard on(true);
+    derivatives::cat(tensors, r.dim() > 0 ? wrapDim(dim, r.dim()) : 0, r);
+  }
+  return r;
+}
+
+Tensor flip(const Tensor &t, const IntList &dims) {
+  RecordScope rec({&t});
+  Tensor r = flipKernel(t, dims);
+  if (rec) derivatives::rearranged("flip", t, r, [dims](const Tensor &x) { return flipKernel(x, dims); });
+  return r;
+}
+
+Tensor cross(const Tensor &a, const Tensor &b, std::optional<int64_t> dim) {
+  RecordScope rec({&a, &b});
+  Tensor r = crossKernel(a, b, dim);
+  if (rec) {
+    int d = -1;
+    if (dim) d = wrapDim(*dim, a.dim());
+    for (int k = 0; k < a.dim() && d < 0; k++) {
+      if (a.size(k) == 3) d = k;
+    }
+    derivatives::cross(a, b, d, r);
+  }
+  return r;
 }
 
 }  // namespace torch

@@ -202,18 +202,8 @@ void bindFactory(py::module &m, TensorClass &cls) {
     CreationOptions options(kw);
     kw.finish();
     IntList sizes = toIntList(size, "size"), strides = toIntList(stride, "stride");
-    TORCH_CHECK(sizes.size() == strides.size(), Runtime, "empty_strided: %zu sizes but %zu strides", sizes.size(),
-                strides.size());
-    int64_t span = 1;  // elements from the first to the last one
-    for (size_t d = 0; d < sizes.size(); d++) {
-      TORCH_CHECK(strides[d] >= 0, Runtime, "empty_strided: negative strides are not supported");
-      if (sizes[d] == 0) span = 0;
-    }
-    if (span) {
-      for (size_t d = 0; d < sizes.size(); d++) span += (sizes[d] - 1) * strides[d];
-    }
     ScalarType type = options.dtype.value_or(defaultFloatType());
-    return finishCreation(fromStorage(Storage::create(type, span), 0, sizes, strides), options);
+    return finishCreation(emptyStrided(sizes, strides, type), options);
   }, py::arg("size"), py::arg("stride"));
 
   m.def("eye", [](int64_t n, py::object mObj, py::kwargs kwargs) {

@@ -381,3 +381,65 @@ def test_custom_function_saved_tensor_modified(rng):
     h.add_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace"):
         y.sum().backward()
+
+
+# ---- linear algebra and shape ops ----
+
+LINALG = {
+    "mm": (lambda a, b: a @ b, ((3, 4), (4, 2))),
+    "mv": (lambda a, b: a @ b, ((3, 4), (4,))),
+    "dot": (torch.dot, ((5,), (5,))),
+    "outer": (torch.outer, ((3,), (4,))),
+    "bmm": (torch.bmm, ((2, 3, 4), (2, 4, 2))),
+    "matmul_batched_broadcast": (torch.matmul, ((2, 1, 3, 4), (3, 4, 2))),
+    "matmul_vec_batch": (torch.matmul, ((4,), (2, 4, 3))),
+    "matmul_transposed": (lambda a, b: a.t() @ b, ((4, 3), (4, 2))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG))
+def test_products_gradcheck(name, rng):
+    f, shapes = LINALG[name]
+    assert gradcheck(f, tuple(leaf(s, rng) for s in shapes))
+
+
+@pytest.mark.parametrize("kind,shapes", [
+    ("addmm", ((3, 2), (3, 4), (4, 2))), ("addmv", ((3,), (3, 4), (4,))), ("addr", ((3, 4), (3,), (4,))),
+    ("addbmm", ((3, 2), (5, 3, 4), (5, 4, 2))), ("baddbmm", ((5, 3, 2), (5, 3, 4), (5, 4, 2))),
+    ("addmm_broadcast", ((2,), (3, 4), (4, 2)))])
+def test_add_products_gradcheck(kind, shapes, rng):
+    fn = getattr(torch, kind.split("_")[0])
+    xs = tuple(leaf(s, rng) for s in shapes)
+    assert gradcheck(lambda s, x, y: fn(s, x, y, beta=0.5, alpha=-1.5), xs)
+    assert gradcheck(lambda s, x, y: getattr(s * 1.0, kind.split("_")[0] + "_")(x, y, alpha=2.0)
+                     if kind != "addmm_broadcast" else fn(s, x, y), xs)
+
+
+def test_inverse_det_gradcheck(rng):
+    a = torch.from_numpy(rng.uniform(-1, 1, (3, 3)) + 3 * np.eye(3)).requires_grad_()
+    assert gradcheck(torch.inverse, (a,))
+    assert gradcheck(torch.det, (a,))
+    assert gradcheck(torch.logdet, (a,))
+    assert gradcheck(lambda a: torch.slogdet(a)[1], (a,))
+    b = torch.from_numpy(rng.uniform(-1, 1, (2, 3, 3)) + 3 * np.eye(3)).requires_grad_()
+    assert gradcheck(torch.inverse, (b,))
+
+
+SHAPE_OPS = {
+    "cat": lambda a, b: torch.cat([a, b, a], 1), "stack": lambda a, b: torch.stack([a, b], 2),
+    "flip": lambda a, b: torch.flip(a, (0, 1)) * b, "roll": lambda a, b: torch.roll(a, (1, -2), (0, 1)) + b,
+    "repeat": lambda a, b: a.repeat(2, 1, 3), "tril": lambda a, b: torch.tril(a, -1) + torch.triu(b, 1),
+    "diag": lambda a, b: torch.diag(a.select(2, 0)) + torch.diag(torch.diag(b.select(2, 1)), 1).sum(),
+    "diagonal": lambda a, b: torch.diagonal(a, 0, 0, 1), "cross": lambda a, b: torch.cross(a, b, 1),
+    "kron": lambda a, b: torch.kron(a.select(2, 0), b.select(2, 0)),
+    "repeat_interleave": lambda a, b: torch.repeat_interleave(a, 2, dim=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPE_OPS))
+def test_shape_ops_gradcheck(name, rng):
+    assert gradcheck(SHAPE_OPS[name], (leaf((3, 3, 2), rng), leaf((3, 3, 2), rng)))
+
+
+def test_tril_inplace_gradcheck(rng):
+    assert gradcheck(lambda a: (a * 1.0).tril_(), (leaf((3, 3), rng),))
