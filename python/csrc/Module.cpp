@@ -50,6 +50,11 @@ void bindDtypes(py::module &m) {
   for (int i = 0; i < kNumScalarTypes; i++) m.attr(names[i]) = dtypeObject(static_cast<ScalarType>(i));
   m.def("_set_default_dtype", [](py::handle d) { setDefaultFloatType(toDtype(d)); });
   m.def("get_default_dtype", [] { return dtypeObject(defaultFloatType()); });
+  m.def("set_num_threads", [](int n) {
+    TORCH_CHECK(n > 0, Value, "set_num_threads expects a positive integer, got %d", n);
+    THSetNumThreads(n);
+  });
+  m.def("get_num_threads", [] { return THGetNumThreads(); });
 }
 
 }  // namespace
