@@ -343,7 +343,9 @@ def test_param_groups_and_add_param_group():
         opt.add_param_group({"params": [torch.zeros(1, requires_grad=True), a]})
     assert len(opt.param_groups) == 3
     with pytest.warns(UserWarning, match="duplicate parameters"):
-        optim.SGD([a, a], lr=0.1)
+        dup = optim.SGD([{"params": [a, a, b]}, {"params": [c]}], lr=0.1)
+    # Indices are positions in the concatenated groups; a duplicate reuses its first index.
+    assert [g["params"] for g in dup.state_dict()["param_groups"]] == [[0, 0, 2], [3]]
 
 
 def test_repr_like_pytorch():
@@ -745,6 +747,11 @@ def test_scheduler_warnings_and_errors():
         warnings.simplefilter("error")
         opt.step()
         sched.step()
+    assert opt._step_count == 1
+    step = opt.step
+    lr_scheduler.StepLR(opt, step_size=2)  # a second scheduler wraps nothing twice, resets the count
+    assert opt.step is step and opt._step_count == 0
+    opt.step()
     assert opt._step_count == 1
     with pytest.raises(TypeError, match="int is not an Optimizer"):
         lr_scheduler.StepLR(3, step_size=1)

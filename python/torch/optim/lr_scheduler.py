@@ -40,8 +40,10 @@ def _check_optimizer(optimizer):
 
 
 def _count_optimizer_steps(optimizer):
-    """Wraps optimizer.step so that it counts its calls (optimizer._step_count): the scheduler
-    warns when it is stepped before the optimizer, the order changed in PyTorch 1.1."""
+    """Wraps optimizer.step (once) so that it counts its calls in optimizer._step_count, which
+    every new scheduler resets: a scheduler stepped before the optimizer warns (the order
+    changed in PyTorch 1.1)."""
+    optimizer._step_count = 0
     method = optimizer.step
     if getattr(method, "_with_counter", False):
         return
@@ -59,7 +61,6 @@ def _count_optimizer_steps(optimizer):
 
     wrapper._with_counter = True
     optimizer.step = wrapper
-    optimizer._step_count = 0
 
 
 class _enable_get_lr_call:

@@ -94,16 +94,17 @@ class Optimizer:
 
     def state_dict(self):
         """{'state': {index: buffers}, 'param_groups': [group with 'params' as indices]}."""
+        # A parameter's index is its position in the concatenated groups (a duplicate keeps
+        # its first index, and its later position stays unused, as in PyTorch's files).
         index_of = {}
-        next_index = 0
+        start = 0
         packed_groups = []
         for group in self.param_groups:
             packed = {k: v for k, v in group.items() if k != "params"}
-            for p in group["params"]:
-                if id(p) not in index_of:
-                    index_of[id(p)] = next_index
-                    next_index += 1
+            for i, p in enumerate(group["params"], start):
+                index_of.setdefault(id(p), i)
             packed["params"] = [index_of[id(p)] for p in group["params"]]
+            start += len(group["params"])
             packed_groups.append(packed)
         # State under a key that is not a parameter (old checkpoints) is kept as it is.
         packed_state = {(index_of[id(k)] if isinstance(k, torch.Tensor) else k): v for k, v in self.state.items()}
