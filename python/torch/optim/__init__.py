@@ -1,0 +1,18 @@
+"""torch.optim: optimizers (SGD, Adam, ..., LBFGS) and learning-rate schedulers (lr_scheduler),
+as in PyTorch 1.13. See optimizer.py for the base class and the state_dict format."""
+
+from torch.optim import lr_scheduler  # noqa: F401
+from torch.optim.adadelta import Adadelta
+from torch.optim.adagrad import Adagrad
+from torch.optim.adam import Adam
+from torch.optim.adamax import Adamax
+from torch.optim.adamw import AdamW
+from torch.optim.asgd import ASGD
+from torch.optim.lbfgs import LBFGS
+from torch.optim.optimizer import Optimizer
+from torch.optim.rmsprop import RMSprop
+from torch.optim.rprop import Rprop
+from torch.optim.sgd import SGD
+
+__all__ = ["Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "ASGD", "SGD", "Rprop", "RMSprop", "Optimizer",
+           "LBFGS", "lr_scheduler"]
