@@ -443,3 +443,29 @@ def test_shape_ops_gradcheck(name, rng):
 
 def test_tril_inplace_gradcheck(rng):
     assert gradcheck(lambda a: (a * 1.0).tril_(), (leaf((3, 3), rng),))
+
+
+# ---- what the graph keeps alive ----
+
+def test_graph_keeps_only_what_backward_needs(rng):
+    # A tensor made by from_numpy holds a reference to its array for as long as its storage
+    # lives: the array's reference count watches the storage.
+    import sys
+    w = leaf((1000,), rng)
+    arr = rng.uniform(-1, 1, 1000)
+    base = sys.getrefcount(arr)
+    t = torch.from_numpy(arr)
+    y = t + w  # add's backward needs neither operand
+    z = t * w  # mul's backward needs t (for w's gradient)
+    del t
+    assert sys.getrefcount(arr) == base + 1  # kept by z's node only
+    del z
+    assert sys.getrefcount(arr) == base
+    t = torch.from_numpy(arr)
+    z = (t * w).sum()
+    del t
+    assert sys.getrefcount(arr) == base + 1
+    z.backward()  # without retain_graph the saved tensors go
+    assert sys.getrefcount(arr) == base
+    np.testing.assert_allclose(w.grad.numpy(), arr)
+    y.sum().backward()
