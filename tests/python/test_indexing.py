@@ -677,6 +677,25 @@ def test_index_op_errors_leave_inputs_unchanged(rng):
         assert_close(t, n)
 
 
+def test_large_indices_use_threads_safely(rng):
+    # more index entries than TH's OpenMP threshold (32768): kernels that split the work
+    # must keep each index with its position, and a bad entry anywhere still raises
+    t, n = make_tensor((50, 60), torch.float32, "contiguous", rng)
+    rows = rng.integers(-50, 50, 40000)
+    cols = rng.integers(0, 60, 40000)
+    assert_close(t[rows], n[rows])
+    assert_close(t[rows, cols], n[rows, cols])
+    assert_close(t.index_select(1, torch.from_numpy(cols)), n[:, cols])
+    bad = cols.copy()
+    bad[-1] = 60
+    with pytest.raises(IndexError):
+        t[rows, bad] = 1.0
+    assert_close(t, n)
+    counts = torch.zeros(60)
+    counts.index_add_(0, torch.from_numpy(cols), torch.ones(40000))
+    assert_close(counts, np.bincount(cols, minlength=60).astype(np.float32))
+
+
 def test_half_tensors_index_by_views():
     h = torch.tensor([[1.0, 2.0], [3.0, 4.0]]).half()
     assert h[1].float().tolist() == [3.0, 4.0]
