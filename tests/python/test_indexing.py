@@ -100,11 +100,10 @@ def test_python_bools_add_a_dimension(rng):
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_advanced_indexing_matches_numpy(dtype, layout, rng):
     t, n = make_tensor((4, 5, 6), dtype, layout, rng)
-    i2 = np.array([[0, -1], [2, 3]])
     keys = [
         [0, 2, 2, -1],                               # a list
         np.array([3, 0]),                            # a numpy int array
-        i2,                                          # a 2-D numpy array is one index
+        np.array([[0, -1], [2, 3]]),                 # a 2-D numpy array is one index
         (slice(None), [1, 3]),
         (Ellipsis, np.array([5, 0, 5])),
         ([0, 1], [4, 3]),                            # adjacent: broadcast shape in place
@@ -126,10 +125,8 @@ def test_advanced_indexing_matches_numpy(dtype, layout, rng):
         assert_close(r, n[nkey])
         if r.numel() > 0:
             assert not shares_memory(r, t), key
-    # index tensors of every integer type
-    for itype in [torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8]:
-        if itype is torch.uint8:
-            continue  # a uint8 tensor is a mask (below)
+    # index tensors of every signed integer type (a uint8 tensor is a mask, below)
+    for itype in [torch.int64, torch.int32, torch.int16, torch.int8]:
         idx = torch.tensor([3, 1, 1], dtype=itype)
         assert_close(t[:, idx], n[:, [3, 1, 1]])
     # the index tensors may themselves be non-contiguous
@@ -313,6 +310,19 @@ def test_setitem_value_rules(rng):
     # a 0-dim value tensor fills
     t[:, 1] = torch.tensor(-4.0)
     n[:, 1] = -4
+    assert_close(t, n)
+    # a mask takes one value per selected element (a tensor, a uint8 mask, a numpy mask)
+    m = t > 0
+    k = int(m.sum())
+    t[m] = torch.arange(k, dtype=torch.float64)
+    n[n > 0] = np.arange(k)
+    assert_close(t, n)
+    m = n < 0
+    t[torch.from_numpy(m.astype(np.uint8))] = -torch.arange(int(m.sum())).float()
+    n[m] = -np.arange(m.sum())
+    assert_close(t, n)
+    t[m] = torch.tensor(2.5)
+    n[m] = 2.5
     assert_close(t, n)
     # repeated indices: the last write wins
     r = torch.zeros(4)
