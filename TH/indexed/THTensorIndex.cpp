@@ -59,12 +59,13 @@ void checkIndices(THLongTensor *index, int64_t size, int dim) {
                  (long long)size);
 }
 
-// The checked entries of a vector index, counted from 0.
+// The checked entries of a vector index, counted from 0 (on one thread, in order: the
+// entries are appended).
 std::vector<int64_t> readIndices(THLongTensor *index, int64_t size, int dim) {
   checkIndices(index, size, dim);
   std::vector<int64_t> idx;
   idx.reserve(th::numel(th::ref(index)));
-  th::apply([&](int64_t &v) { idx.push_back(v - TH_INDEX_BASE); }, th::ref(index));
+  th::applyInOrder([&](int64_t &v) { idx.push_back(v - TH_INDEX_BASE); }, th::ref(index));
   return idx;
 }
 

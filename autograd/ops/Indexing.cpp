@@ -55,10 +55,18 @@ Indexed applyBasic(const Tensor &self, const std::vector<TensorIndex> &key) {
   r.view = self;
   int dim = 0;      // the next dimension of r.view to index
   int selfDim = 0;  // the dimension of self it comes from, for messages
-  auto newAxis = [&](bool keep) {
-    r.view = unsqueeze(r.view, dim);
-    if (!keep) r.view = slice(r.view, dim, 0, 0, 1);
+  auto record = [&](Tensor index) {
+    r.advanced.resize(dim + 1);
+    r.advanced[dim] = std::move(index);
+    r.hasAdvanced = true;
     dim++;
+  };
+  // A boolean: a new dimension of size 1, indexed by [0] (true) or [] (false).
+  auto boolAxis = [&](bool keep) {
+    r.view = unsqueeze(r.view, dim);
+    Tensor positions = empty({keep ? 1 : 0}, ScalarType::Long);
+    if (keep) zero_(positions);
+    record(std::move(positions));
   };
   for (const TensorIndex &x : key) {
     switch (x.kind) {
@@ -75,8 +83,11 @@ Indexed applyBasic(const Tensor &self, const std::vector<TensorIndex> &key) {
         dim++;
         selfDim++;
         break;
-      case TensorIndex::Kind::None: newAxis(true); break;
-      case TensorIndex::Kind::Bool: newAxis(x.start != 0); break;
+      case TensorIndex::Kind::None:
+        r.view = unsqueeze(r.view, dim);
+        dim++;
+        break;
+      case TensorIndex::Kind::Bool: boolAxis(x.start != 0); break;
       case TensorIndex::Kind::Ellipsis: {
         int skipped = self.dim() - consumed;
         dim += skipped;
@@ -86,7 +97,7 @@ Indexed applyBasic(const Tensor &self, const std::vector<TensorIndex> &key) {
       case TensorIndex::Kind::Tensor: {
         const Tensor &t = x.tensor;
         if (isMask(t) && t.dim() == 0) {
-          newAxis(item(t).i != 0);
+          boolAxis(item(t).i != 0);
           break;
         }
         if (isMask(t)) {
@@ -100,20 +111,15 @@ Indexed applyBasic(const Tensor &self, const std::vector<TensorIndex> &key) {
           }
           // A mask over k dimensions is the k columns of its nonzero() positions.
           Tensor positions = nonzero(t);
-          r.advanced.resize(dim + t.dim());
-          for (int j = 0; j < t.dim(); j++) r.advanced[dim + j] = select(positions, 1, j);
-          dim += t.dim();
+          for (int j = 0; j < t.dim(); j++) record(select(positions, 1, j));
           selfDim += t.dim();
         } else {
           TORCH_CHECK(isIntegral(t.dtype()), Index,
                       "tensors used as indices must be long, int, byte or bool tensors (got %s)",
                       scalarTypeName(t.dtype()));
-          r.advanced.resize(dim + 1);
-          r.advanced[dim] = toType(t, ScalarType::Long);
-          dim++;
+          record(toType(t, ScalarType::Long));
           selfDim++;
         }
-        r.hasAdvanced = true;
         break;
       }
     }
@@ -129,7 +135,7 @@ Indexed applyBasic(const Tensor &self, const std::vector<TensorIndex> &key) {
 // element offset from the first indexed element (the view has an element at every such
 // offset, since each index is in range).
 struct Target {
-  Tensor tensor;
+  Tensor tensor;        // undefined when there are no index positions: nothing to read or write
   int dim = 0;
   Tensor index;
   IntList resultShape;  // before + broadcast index shape + after
@@ -186,8 +192,9 @@ Target planAdvanced(const Indexed &x) {
         th::ref(positions.th<int64_t>()), th::ref(ij.th<int64_t>()));
   }
 
-  IntList before(src.sizes().begin(), src.sizes().begin() + first);
-  IntList after(src.sizes().begin() + first + k, src.sizes().end());
+  const IntList srcSizes = src.sizes(), srcStrides = src.strides();
+  IntList before(srcSizes.begin(), srcSizes.begin() + first);
+  IntList after(srcSizes.begin() + first + k, srcSizes.end());
   t.resultShape = before;
   t.resultShape.insert(t.resultShape.end(), shape.begin(), shape.end());
   t.resultShape.insert(t.resultShape.end(), after.begin(), after.end());
@@ -195,6 +202,7 @@ Target planAdvanced(const Indexed &x) {
   t.flatShape.push_back(count);
   t.flatShape.insert(t.flatShape.end(), after.begin(), after.end());
   t.dim = first;
+  if (count == 0) return t;
   if (k == 1) {
     t.tensor = src;
     return t;
@@ -202,17 +210,18 @@ Target planAdvanced(const Indexed &x) {
   int64_t span = 1;  // the pseudo dimension's size: the largest offset + 1
   const int64_t *p = t.index.th<int64_t>()->storage->data + t.index.storageOffset();
   for (int64_t i = 0; i < count; i++) span = std::max(span, p[i] + 1);
-  IntList sizes = before, strides(src.strides().begin(), src.strides().begin() + first);
+  IntList sizes = before, strides(srcStrides.begin(), srcStrides.begin() + first);
   sizes.push_back(span);
   strides.push_back(1);
   sizes.insert(sizes.end(), after.begin(), after.end());
-  strides.insert(strides.end(), src.strides().begin() + first + k, src.strides().end());
+  strides.insert(strides.end(), srcStrides.begin() + first + k, srcStrides.end());
   t.tensor = asStrided(src, sizes, strides, src.storageOffset());
   return t;
 }
 
 Tensor advancedGet(const Indexed &x) {
   Target t = planAdvanced(x);
+  if (!t.tensor.defined()) return empty(t.resultShape, x.view.dtype());
   Tensor r = empty({0}, x.view.dtype());
   dispatchArith(x.view.dtype(), "advanced indexing", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -235,6 +244,7 @@ void advancedPut(const Indexed &x, const Tensor &value, bool accumulate) {
   TORCH_CHECK(isBroadcastableTo(v.sizes(), t.resultShape), Runtime,
               "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
               v.sizeString().c_str(), shapeString(t.resultShape).c_str());
+  if (!t.tensor.defined()) return;
   v = toType(v, x.view.dtype());
   if (!v.hasSizes(t.resultShape)) v = expand(v, t.resultShape);
   v = reshape(v, t.flatShape);
@@ -291,6 +301,7 @@ void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, Scalar v
     return;
   }
   Target t = planAdvanced(x);
+  if (!t.tensor.defined()) return;
   dispatchArith(self.dtype(), "index_put_", [&](auto tag) {
     using T = typename decltype(tag)::type;
     TH<T>::indexFill(t.tensor.th<T>(), t.dim, t.index.th<int64_t>(), elementValue<T>(self, value));
@@ -301,19 +312,23 @@ void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, Scalar v
 
 namespace {
 
+// Type mismatches are RuntimeErrors, as in PyTorch.
 void checkLong(const Tensor &index, const char *op) {
-  TORCH_CHECK(index.dtype() == ScalarType::Long, Type, "%s(): expected a Long (int64) index tensor, got %s", op,
+  TORCH_CHECK(index.dtype() == ScalarType::Long, Runtime, "%s(): expected a Long (int64) index tensor, got %s", op,
               scalarTypeName(index.dtype()));
 }
 
 void checkSameType(const Tensor &self, const Tensor &source, const char *op) {
-  TORCH_CHECK(self.dtype() == source.dtype(), Type, "%s(): self and source must have the same dtype (got %s and %s)",
+  TORCH_CHECK(self.dtype() == source.dtype(), Runtime, "%s(): self and source must have the same dtype (got %s and %s)",
               op, scalarTypeName(self.dtype()), scalarTypeName(source.dtype()));
 }
 
+// TH's gather and scatter kernels need a dimension: 0-dim operands are viewed as [1].
+Tensor atLeast1d(const Tensor &t) { return t.dim() == 0 ? unsqueeze(t, 0) : t; }
+
 // A Bool mask (uint8 masks: any non-zero is true) broadcast to shape.
 Tensor maskOf(const Tensor &mask, const IntList &shape, const char *op) {
-  TORCH_CHECK(isMask(mask), Type, "%s(): expected a bool mask, got %s", op, scalarTypeName(mask.dtype()));
+  TORCH_CHECK(isMask(mask), Runtime, "%s(): expected a bool mask, got %s", op, scalarTypeName(mask.dtype()));
   Tensor m = mask.dtype() == ScalarType::Bool ? mask : compare(CompareOp::Ne, mask, Scalar(int64_t(0)));
   TORCH_CHECK(isBroadcastableTo(m.sizes(), shape), Runtime, "%s(): the mask of size %s cannot be broadcast to size %s",
               op, m.sizeString().c_str(), shapeString(shape).c_str());
@@ -323,11 +338,12 @@ Tensor maskOf(const Tensor &mask, const IntList &shape, const char *op) {
 }  // namespace
 
 Tensor indexSelect(const Tensor &self, int64_t dim, const Tensor &index) {
+  if (index.dtype() == ScalarType::Int) return indexSelect(self, dim, toType(index, ScalarType::Long));
   checkLong(index, "index_select");
   int d = wrapDim(dim, self.dim());
   if (self.dim() == 0) {
     TORCH_CHECK(index.numel() == 1, Index, "index_select(): index to a 0-dim tensor can have only 1 value");
-    return view(indexSelect(view(self, {1}), 0, view(index, {1})), {});
+    return squeeze(indexSelect(unsqueeze(self, 0), 0, atLeast1d(index)), 0);
   }
   Tensor r = empty({0}, self.dtype());
   dispatchArith(self.dtype(), "index_select", [&](auto tag) {
@@ -353,7 +369,7 @@ void indexAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tenso
   int d = wrapDim(dim, self.dim());
   bool unitAlpha = alpha.isFloating() ? alpha.d == 1 : alpha.i == 1;
   Tensor scaled = unitAlpha ? source : binary(BinaryOp::Mul, source, alpha);
-  TORCH_CHECK(scaled.dtype() == self.dtype(), Type, "index_add_(): alpha %s does not fit the %s tensor",
+  TORCH_CHECK(scaled.dtype() == self.dtype(), Runtime, "index_add_(): alpha %s does not fit the %s tensor",
               alpha.str().c_str(), scalarTypeName(self.dtype()));
   dispatchArith(self.dtype(), "index_add_", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -375,29 +391,32 @@ Tensor gather(const Tensor &self, int64_t dim, const Tensor &index) {
   checkLong(index, "gather");
   int d = wrapDim(dim, self.dim());
   Tensor r = empty({0}, self.dtype());
+  Tensor src = atLeast1d(self), idx = atLeast1d(index);
   dispatchArith(self.dtype(), "gather", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    TH<T>::gather(r.th<T>(), self.th<T>(), d, index.th<int64_t>());
+    TH<T>::gather(r.th<T>(), src.th<T>(), d, idx.th<int64_t>());
   });
-  return r;
+  return index.dim() == 0 ? squeeze(r, 0) : r;
 }
 
 void scatter_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source) {
   checkLong(index, "scatter_");
   checkSameType(self, source, "scatter_");
   int d = wrapDim(dim, self.dim());
+  Tensor dst = atLeast1d(self), idx = atLeast1d(index), src = atLeast1d(source);
   dispatchArith(self.dtype(), "scatter_", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    TH<T>::scatter(self.th<T>(), d, index.th<int64_t>(), source.th<T>());
+    TH<T>::scatter(dst.th<T>(), d, idx.th<int64_t>(), src.th<T>());
   });
 }
 
 void scatter_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value) {
   checkLong(index, "scatter_");
   int d = wrapDim(dim, self.dim());
+  Tensor dst = atLeast1d(self), idx = atLeast1d(index);
   dispatchArith(self.dtype(), "scatter_", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    TH<T>::scatterFill(self.th<T>(), d, index.th<int64_t>(), elementValue<T>(self, value));
+    TH<T>::scatterFill(dst.th<T>(), d, idx.th<int64_t>(), elementValue<T>(self, value));
   });
 }
 
@@ -405,11 +424,54 @@ void scatterAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Ten
   checkLong(index, "scatter_add_");
   checkSameType(self, source, "scatter_add_");
   int d = wrapDim(dim, self.dim());
+  Tensor dst = atLeast1d(self), idx = atLeast1d(index), src = atLeast1d(source);
   dispatchArith(self.dtype(), "scatter_add_", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    TH<T>::scatterAdd(self.th<T>(), d, index.th<int64_t>(), source.th<T>());
+    TH<T>::scatterAdd(dst.th<T>(), d, idx.th<int64_t>(), src.th<T>());
   });
   normalizeBool(self);
+}
+
+void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source, ScatterReduce op) {
+  if (op == ScatterReduce::Add) {
+    scatterAdd_(self, dim, index, source);
+    return;
+  }
+  checkLong(index, "scatter_");
+  checkSameType(self, source, "scatter_");
+  const int d = wrapDim(dim, self.dim());
+  Tensor dst = atLeast1d(self), idx = atLeast1d(index), src = atLeast1d(source);
+  // Inputs are read while dst is written: read them from copies when they share its memory.
+  if (src.storage().isSameAs(dst.storage())) src = clone(src);
+  if (idx.storage().isSameAs(dst.storage())) idx = clone(idx);
+  // TH has no multiplying scatter. gather() checks index against self exactly as scatter
+  // would (same rank, no larger outside dim, entries in range); src is checked here.
+  gather(dst, d, idx);
+  bool fits = src.dim() == idx.dim();
+  for (int j = 0; fits && j < idx.dim(); j++) fits = idx.size(j) <= src.size(j);
+  TORCH_CHECK(fits, Runtime, "scatter_(): source sizes %s must have as many dimensions as the index sizes %s and be no smaller",
+              src.sizeString().c_str(), idx.sizeString().c_str());
+  // Lines along d: dst's has self's length, index's and source's have index's length; the
+  // other dimensions walk index's extent in all three.
+  IntList lines = idx.sizes(), indexSizes = idx.sizes();
+  lines[d] = dst.size(d);
+  dispatchArith(self.dtype(), "scatter_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    th::TensorRef<T> to = th::ref(dst.th<T>()), from = th::ref(src.th<T>());
+    to.size = lines.data();
+    from.size = indexSizes.data();
+    th::applyDim(
+        [](th::DimSlice<T> t, th::DimSlice<int64_t> i, th::DimSlice<T> s) {
+          for (int64_t k = 0; k < i.size; k++) t[i[k]] = t[i[k]] * s[k];
+        },
+        d, to, th::ref(idx.th<int64_t>()), from);
+  });
+}
+
+void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value, ScatterReduce op) {
+  Tensor filled = empty(index.sizes(), self.dtype());
+  fill_(filled, value);
+  scatterReduce_(self, dim, index, filled, op);
 }
 
 void maskedFill_(const Tensor &self, const Tensor &mask, Scalar value) {

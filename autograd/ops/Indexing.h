@@ -14,7 +14,14 @@
 // advanced indices; bool/uint8 masks stand for the integer tensors of their nonzero()
 // columns. Advanced indices broadcast together into one shape B; when they are adjacent
 // (after the basic indices are applied), B replaces them in place, otherwise B comes
-// first (numpy's rule). Advanced indexing copies.
+// first (numpy's rule). Advanced indexing copies. A boolean (True/False, or a 0-dim
+// bool/uint8 tensor) adds a dimension of size 1 that it indexes with [0] or [] as an
+// advanced index, as PyTorch does: `t[True]` is a copy, and `t[[0, 1], :, True]` places
+// the broadcast shape first.
+//
+// The binding turns a Python key into TensorIndex entries; PyTorch's Python-level rules
+// (a 0-dim integer tensor acts as an int, lists become index tensors) live there, so that
+// index_put_ keeps ATen's meaning (every tensor is an advanced index).
 #ifndef TORCH_OPS_INDEXING_H
 #define TORCH_OPS_INDEXING_H
 
@@ -79,6 +86,7 @@ void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, const Te
 void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, Scalar value);
 
 // ---- index ops: indices are Long tensors, checked before anything is written ----
+// index_select also takes an Int index, as PyTorch does.
 Tensor indexSelect(const Tensor &self, int64_t dim, const Tensor &index);
 void indexCopy_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source);
 void indexAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source, Scalar alpha);
@@ -87,6 +95,10 @@ Tensor gather(const Tensor &self, int64_t dim, const Tensor &index);
 void scatter_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source);
 void scatter_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value);
 void scatterAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source);
+// scatter_(..., reduce='add' | 'multiply'): self[p with p[dim] = index[p]] op= source[p].
+enum class ScatterReduce { Add, Multiply };
+void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source, ScatterReduce op);
+void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value, ScatterReduce op);
 
 // Masks are Bool (or uint8, any non-zero is true) and broadcast to self's shape.
 void maskedFill_(const Tensor &self, const Tensor &mask, Scalar value);
