@@ -630,9 +630,9 @@ def test_repr_of_single_layers():
         (nn.Softshrink(), "Softshrink(0.5)"),
         (nn.Softmax(), "Softmax(dim=None)"),
         (nn.CrossEntropyLoss(), "CrossEntropyLoss()"),
-        (nn.Upsample(scale_factor=2), "Upsample(scale_factor=2.0, mode='nearest')"),
-        (nn.Upsample(size=(4, 5), mode="bilinear"), "Upsample(size=(4, 5), mode='bilinear')"),
-        (nn.ZeroPad2d((1, 2, 0, 1)), "ZeroPad2d((1, 2, 0, 1))"),
+        (nn.Upsample(scale_factor=2), "Upsample(scale_factor=2.0, mode=nearest)"),
+        (nn.Upsample(size=(4, 5), mode="bilinear"), "Upsample(size=(4, 5), mode=bilinear)"),
+        (nn.ZeroPad2d((1, 2, 0, 1)), "ZeroPad2d(padding=(1, 2, 0, 1), value=0.0)"),
         (nn.ConstantPad1d(2, 3.5), "ConstantPad1d(padding=(2, 2), value=3.5)"),
         (nn.ReflectionPad2d(1), "ReflectionPad2d((1, 1, 1, 1))"),
         (nn.PixelShuffle(3), "PixelShuffle(upscale_factor=3)"),
@@ -655,8 +655,8 @@ def test_repr_with_multiline_extra_repr_and_parameter_containers():
 
     assert repr(Custom()) == "Custom(\n  alpha=1\n  beta=2\n  (body): Sequential(\n    (0): Identity()\n  )\n)"
     plist = nn.ParameterList([nn.Parameter(torch.ones(2, 3)), torch.zeros(4, dtype=torch.float64)])
-    assert repr(plist) == ("ParameterList(\n    (0): Parameter containing: [torch.FloatTensor of size 2x3]\n"
-                           "    (1): Parameter containing: [torch.DoubleTensor of size 4]\n)")
+    assert repr(plist) == ("ParameterList(\n    (0): Parameter containing: [torch.float32 of size 2x3]\n"
+                           "    (1): Parameter containing: [torch.float64 of size 4]\n)")
     pdict = nn.ParameterDict({"b": torch.ones(1), "a": torch.ones(2)})
     assert repr(pdict) == ("ParameterDict(\n    (a): Parameter containing: [torch.FloatTensor of size 2]\n"
                            "    (b): Parameter containing: [torch.FloatTensor of size 1]\n)")

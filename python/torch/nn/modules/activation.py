@@ -346,5 +346,5 @@ class Softmax2d(Module):
 
     def forward(self, input):
         if input.dim() not in (3, 4):
-            raise AssertionError("Softmax2d: expected input to be 3D or 4D, got {}D instead".format(input.dim()))
+            raise ValueError("Softmax2d: expected input to be 3D or 4D, got {}D instead".format(input.dim()))
         return F.softmax(input, -3)

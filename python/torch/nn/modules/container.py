@@ -17,12 +17,13 @@ def _renumbered(modules):
     return OrderedDict((str(i), m) for i, m in enumerate(modules.values()))
 
 
-def _tensor_description(value):
-    """'Parameter containing: [torch.FloatTensor of size 2x3]' as ParameterList prints an entry."""
+def _tensor_description(value, type_name):
+    """'Parameter containing: [<type_name(value)> of size 2x3]' as the parameter containers
+    print an entry (ParameterList names the dtype, ParameterDict the tensor type)."""
     if isinstance(value, torch.Tensor):
         size = "x".join(str(s) for s in value.size())
         kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
-        return "{} containing: [{} of size {}]".format(kind, value.type(), size)
+        return "{} containing: [{} of size {}]".format(kind, type_name(value), size)
     return "Object of type: " + type(value).__name__
 
 
@@ -338,7 +339,7 @@ class ParameterList(Module):
         return self
 
     def extra_repr(self):
-        return "\n".join("  ({}): {}".format(k, _tensor_description(p)) for k, p in enumerate(self))
+        return "\n".join("  ({}): {}".format(k, _tensor_description(p, lambda t: t.dtype)) for k, p in enumerate(self))
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("ParameterList should not be called.")
@@ -446,7 +447,7 @@ class ParameterDict(Module):
                 self[p[0]] = p[1]
 
     def extra_repr(self):
-        return "\n".join("  ({}): {}".format(k, _tensor_description(p)) for k, p in self.items())
+        return "\n".join("  ({}): {}".format(k, _tensor_description(p, lambda t: t.type())) for k, p in self.items())
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("ParameterDict should not be called.")

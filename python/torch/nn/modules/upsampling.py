@@ -34,10 +34,10 @@ class Upsample(Module):
 
     def extra_repr(self):
         if self.scale_factor is not None:
-            info = "scale_factor=" + repr(self.scale_factor)
+            info = "scale_factor=" + str(self.scale_factor)
         else:
-            info = "size=" + repr(self.size)
-        return info + ", mode=" + repr(self.mode)
+            info = "size=" + str(self.size)
+        return info + ", mode=" + self.mode
 
 
 class UpsamplingNearest2d(Upsample):
