@@ -483,6 +483,33 @@ def test_module_deepcopy_and_pickle_keep_sharing():
         assert clone[0].weight.data_ptr() != shared.weight.data_ptr()
 
 
+def test_whole_module_save_load():
+    model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3), Affine(3))
+    model[1].running_mean.fill_(0.5)
+    buffer = io.BytesIO()
+    torch.save(model, buffer)
+    buffer.seek(0)
+    loaded = torch.load(buffer)
+    assert repr(loaded) == repr(model) and type(loaded[0].weight) is nn.Parameter
+    for (name, a), b in zip(model.state_dict().items(), loaded.state_dict().values()):
+        np.testing.assert_array_equal(a.numpy(), b.numpy(), err_msg=name)
+    assert loaded[2].scratch.tolist() == [1.0, 1.0, 1.0]  # non-persistent buffers travel with the object
+
+
+def test_setstate_completes_the_state_of_older_pickles():
+    state = dict(Affine(2).__dict__)
+    for key in ("_forward_pre_hooks", "_load_state_dict_post_hooks", "_non_persistent_buffers_set",
+                "_is_full_backward_hook"):
+        del state[key]
+    old = Affine.__new__(Affine)
+    old.__setstate__(state)
+    seen = []
+    old.register_forward_pre_hook(lambda mod, inputs: seen.append(1))
+    old(torch.ones(2))
+    assert seen == [1] and "scratch" in old.state_dict()  # without the set, every buffer is persistent
+    old.register_full_backward_hook(lambda *a: None)
+
+
 # ---------------------------------------------------------------- hooks
 def test_forward_hooks_order_and_effects():
     m = Affine(2)
