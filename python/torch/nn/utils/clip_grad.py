@@ -1,6 +1,7 @@
 """Gradient clipping: clip_grad_norm_ and clip_grad_value_."""
 
 import math
+import warnings
 
 import torch
 
@@ -36,7 +37,6 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False):
     """Deprecated name of clip_grad_norm_."""
-    import warnings
     warnings.warn("torch.nn.utils.clip_grad_norm is now deprecated in favor of torch.nn.utils.clip_grad_norm_.",
                   stacklevel=2)
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite)
