@@ -60,6 +60,13 @@ PYBIND11_MODULE(_C, m) {
   m.doc() = "torch._C: tensors over TH";
   registerErrors();
   bindDtypes(m);
+  // OpenMP threads of the kernels. A forked child must not start a parallel region on the
+  // parent's libgomp pool (it hangs), so DataLoader workers set 1, as PyTorch's do.
+  m.def("set_num_threads", [](int n) {
+    TORCH_CHECK(n > 0, Runtime, "set_num_threads: expected a positive number of threads, got %d", n);
+    THSetNumThreads(n);
+  });
+  m.def("get_num_threads", [] { return THGetNumThreads(); });
   TensorClass cls(m, "Tensor", py::dynamic_attr());
   cls.attr("__module__") = "torch";
   tensorType = reinterpret_cast<PyTypeObject *>(cls.ptr());
