@@ -146,3 +146,4 @@ from torch import autograd  # noqa: E402
 from torch.autograd import enable_grad, no_grad, set_grad_enabled  # noqa: E402
 from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
+from torch import utils  # noqa: E402
