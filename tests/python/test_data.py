@@ -415,6 +415,11 @@ def test_iterable_dataset_with_workers():
     # Without sharding each worker streams the whole dataset: every value once per worker.
     unsharded = [v for b in DataLoader(Range(0, 5, shard=False), batch_size=2, num_workers=2) for v in b.tolist()]
     assert collections.Counter(unsharded) == {v: 2 for v in range(5)}
+    # len(loader) is the dataset's; yielding more than that warns.
+    loader = DataLoader(Range(0, 3, shard=False), batch_size=None, num_workers=2)
+    assert len(loader) == 3
+    with pytest.warns(UserWarning, match="get_worker_info"):
+        assert sorted(int(v) for v in loader) == [0, 0, 1, 1, 2, 2]
     # Workers whose streams end at different times: the others carry on.
     uneven = [v for b in DataLoader(Range(0, 3), batch_size=1, num_workers=2) for v in b.tolist()]
     assert sorted(uneven) == [0, 1, 2]
@@ -443,6 +448,8 @@ def test_worker_exception_is_reraised_with_traceback():
     assert "sample 5 is broken" in message and "__getitem__" in message and "Traceback" in message
     with pytest.raises(KeyError, match="Caught KeyError in DataLoader worker process 1"):
         list(DataLoader(Failing(), batch_size=1, sampler=[0, 6], num_workers=2))
+    with pytest.raises(Exception, match="(?s)Caught .* in DataLoader worker process 0 \\(sending the batch\\)"):
+        list(DataLoader([lambda: 0], batch_size=None, num_workers=1))  # a sample that cannot be pickled
     workers = it._workers
     del it, info  # the traceback holds the iterator too
     gc.collect()
@@ -638,6 +645,26 @@ def test_queue_handles_edge_cases():
     assert pickle.loads(ForkingPickler.dumps(leaf)).requires_grad
     with pytest.raises(RuntimeError, match="non-leaf"):
         ForkingPickler.dumps(leaf * 2)
+
+
+def test_named_segments():
+    name = "/torch_q_test%d_named" % os.getpid()
+    made = torch._C._StorageBase._shm_cdata(torch.int32, name, 5, True)
+    made._tensor().copy_(torch.arange(5, dtype=torch.int32))
+    with pytest.raises(RuntimeError, match="cannot open"):
+        torch._C._StorageBase._shm_cdata(torch.int32, name, 5, True)  # the name is taken
+    assert os.path.exists(SHM_DIR + name)
+    opened = torch._C._StorageBase._shm_cdata(torch.int32, name, 5, False)
+    assert not os.path.exists(SHM_DIR + name)  # unlinked once mapped
+    assert opened.is_shared() and opened._tensor().tolist() == [0, 1, 2, 3, 4]
+    made._tensor().fill_(7)  # one memory, two mappings
+    assert opened._tensor().tolist() == [7] * 5
+    with pytest.raises(RuntimeError, match="cannot open"):
+        torch._C._StorageBase._shm_cdata(torch.int32, name, 5, False)
+    with pytest.raises(ValueError, match="positive size"):
+        torch._C._StorageBase._shm_cdata(torch.int32, name, 0, True)
+    with pytest.raises(ValueError, match="name"):
+        torch._C._StorageBase._shm_cdata(torch.int32, "no_slash", 1, True)
 
 
 def _send_tensor(q):

@@ -19,7 +19,10 @@ import sys
 import traceback
 from multiprocessing.reduction import ForkingPickler
 
+import numpy as np
+
 import torch
+from torch.utils.data._fetch import DatasetKind, create_fetcher
 from torch.utils.data._shared import sweep_segments_of
 
 # How often a waiting worker (and the waiting main process) looks whether the other side is alive.
@@ -115,18 +118,12 @@ def receive(data_queue, timeout):
 def _seed_worker(seed, worker_id):
     random.seed(seed)
     torch.manual_seed(seed)
-    try:
-        import numpy as np
-    except ImportError:
-        return
     np.random.seed(np.random.SeedSequence([worker_id, seed]).generate_state(4))
 
 
 def worker_loop(dataset_kind, dataset, index_queue, data_queue, done_event, auto_collation, collate_fn, drop_last,
                 base_seed, init_fn, worker_id, num_workers, persistent_workers):
     global _worker_info
-    from torch.utils.data._fetch import create_fetcher, DatasetKind
-
     parent = os.getppid()
     try:
         # A forked child must not use the OpenMP thread pool it inherited (its threads do not
@@ -163,7 +160,7 @@ def worker_loop(dataset_kind, dataset, index_queue, data_queue, done_event, auto
                 continue  # the loader is shutting down, or this worker's stream has ended
             idx, index = task
             if init_exception is not None:
-                data, init_exception = init_exception, None
+                data = init_exception  # every task fails: this worker has nothing to fetch with
             else:
                 try:
                     data = fetcher.fetch(index)
