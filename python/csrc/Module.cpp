@@ -50,11 +50,6 @@ void bindDtypes(py::module &m) {
   for (int i = 0; i < kNumScalarTypes; i++) m.attr(names[i]) = dtypeObject(static_cast<ScalarType>(i));
   m.def("_set_default_dtype", [](py::handle d) { setDefaultFloatType(toDtype(d)); });
   m.def("get_default_dtype", [] { return dtypeObject(defaultFloatType()); });
-  m.def("set_num_threads", [](int n) {
-    TORCH_CHECK(n > 0, Value, "set_num_threads expects a positive integer, got %d", n);
-    THSetNumThreads(n);
-  });
-  m.def("get_num_threads", [] { return THGetNumThreads(); });
 }
 
 }  // namespace
@@ -65,6 +60,13 @@ PYBIND11_MODULE(_C, m) {
   m.doc() = "torch._C: tensors over TH";
   registerErrors();
   bindDtypes(m);
+  // OpenMP threads of the kernels. A forked child must not start a parallel region on the
+  // parent's libgomp pool (it hangs), so DataLoader workers set 1, as PyTorch's do.
+  m.def("set_num_threads", [](int n) {
+    TORCH_CHECK(n > 0, Runtime, "set_num_threads: expected a positive number of threads, got %d", n);
+    THSetNumThreads(n);
+  });
+  m.def("get_num_threads", [] { return THGetNumThreads(); });
   TensorClass cls(m, "Tensor", py::dynamic_attr());
   cls.attr("__module__") = "torch";
   tensorType = reinterpret_cast<PyTypeObject *>(cls.ptr());

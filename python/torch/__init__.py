@@ -147,3 +147,4 @@ from torch.autograd import enable_grad, no_grad, set_grad_enabled  # noqa: E402
 from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
 from torch import optim  # noqa: E402
+from torch import utils  # noqa: E402

@@ -1,0 +1,3 @@
+"""torch.utils: helpers around the tensor library (data loading)."""
+
+from torch.utils import data  # noqa: F401
