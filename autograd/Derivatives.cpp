@@ -491,24 +491,87 @@ void logAbsDet(const char *name, const Tensor &a, const Tensor &result, bool tim
 
 // ---- rearrangements ----
 
+Tensor accumulateAt(const Tensor &grad, const Tensor &positions, const IntList &sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  Tensor at = contiguous(positions), g = contiguous(grad);
+  Tensor r = empty({n}, grad.dtype());
+  zero_(r);
+  dispatchArith(grad.dtype(), "index backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const int64_t *p = reinterpret_cast<const int64_t *>(at.dataPtr());
+    const T *src = reinterpret_cast<const T *>(g.dataPtr());
+    T *dst = reinterpret_cast<T *>(r.dataPtr());
+    for (int64_t i = 0, m = at.numel(); i < m; i++) {
+      if (p[i] >= 0) dst[p[i]] += src[i];
+    }
+  });
+  return view(r, sizes);
+}
+
+namespace {
+// t's flat element numbers, in t's shape.
+Tensor elementNumbers(const IntList &sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  Tensor positions = empty({n}, ScalarType::Long);
+  int64_t *p = reinterpret_cast<int64_t *>(positions.dataPtr());
+  std::iota(p, p + n, int64_t(0));
+  return view(positions, sizes);
+}
+}  // namespace
+
 std::function<Tensor(const Tensor &)> rearrangementBackward(const Tensor &t, std::function<Tensor(const Tensor &)> f) {
-  return [sizes = t.sizes(), n = t.numel(), f = std::move(f)](const Tensor &g) {
-    Tensor positions = empty({n}, ScalarType::Long);
-    int64_t *p = reinterpret_cast<int64_t *>(positions.dataPtr());
-    std::iota(p, p + n, int64_t(0));
-    Tensor picked = contiguous(f(view(positions, sizes)));
-    Tensor flatGrad = contiguous(g);
-    Tensor r = empty({n}, g.dtype());
-    zero_(r);
-    dispatchArith(g.dtype(), "rearrangement backward", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const int64_t *at = reinterpret_cast<const int64_t *>(picked.dataPtr());
-      const T *src = reinterpret_cast<const T *>(flatGrad.dataPtr());
-      T *dst = reinterpret_cast<T *>(r.dataPtr());
-      for (int64_t i = 0, m = picked.numel(); i < m; i++) dst[at[i]] += src[i];
-    });
-    return view(r, sizes);
+  return [sizes = t.sizes(), f = std::move(f)](const Tensor &g) {
+    return accumulateAt(g, f(elementNumbers(sizes)), sizes);
   };
+}
+
+void indexWrite(const char *name, const Tensor &self, const Tensor &source,
+                const std::function<void(const Tensor &dst, const Tensor &src)> &write,
+                const std::function<Tensor(const Tensor &grad)> &additiveSourceGrad) {
+  bumpVersion(self);
+  if (!needsRecording({&self, &source})) {
+    write(self, source);
+    return;
+  }
+  checkInplace(self);
+  inplaceWithHistory(self, [&](const Tensor &before) {
+    Tensor r, kept, from;  // kept: 1 where self's element survives; from: source element per result element
+    {
+      NoGradGuard plain;
+      r = clone(before);
+      write(r, source.defined() ? toType(source, r.dtype()) : source);
+      if (!additiveSourceGrad) {
+        if (source.defined()) {
+          // Element numbers of source written into -1s: which source element landed where.
+          from = empty(self.sizes(), ScalarType::Double);
+          fill_(from, Scalar(-1.0));
+          write(from, toType(elementNumbers(source.sizes()), ScalarType::Double));
+          kept = toType(compare(CompareOp::Lt, from, Scalar(0.0)), self.dtype());
+          from = toType(from, ScalarType::Long);
+        } else {
+          // Written into zeros and into ones, a written element is the same in both.
+          Tensor zeros = empty(self.sizes(), ScalarType::Double), ones = empty(self.sizes(), ScalarType::Double);
+          zero_(zeros);
+          fill_(ones, Scalar(1.0));
+          write(zeros, source);
+          write(ones, source);
+          kept = toType(compare(CompareOp::Ne, zeros, ones), self.dtype());
+        }
+      }
+    }
+    bool needSource = source.defined() && requiresGrad(source);
+    IntList sourceSizes = source.defined() ? source.sizes() : IntList();
+    torch::record(name, {before, source}, {r}, [=](const TensorList &grads) -> TensorList {
+      const Tensor &g = grads[0];
+      Tensor gs = additiveSourceGrad ? g : mul(g, kept);
+      Tensor gsrc;
+      if (needSource) gsrc = additiveSourceGrad ? additiveSourceGrad(g) : accumulateAt(g, from, sourceSizes);
+      return {gs, gsrc};
+    });
+    return r;
+  });
 }
 
 void rearranged(const char *name, const Tensor &t, const Tensor &result, std::function<Tensor(const Tensor &)> f) {

@@ -62,6 +62,17 @@ void logAbsDet(const char *name, const Tensor &a, const Tensor &result, bool tim
 // the result comes from; the gradients of repeated elements add up.
 std::function<Tensor(const Tensor &)> rearrangementBackward(const Tensor &t, std::function<Tensor(const Tensor &)> f);
 void rearranged(const char *name, const Tensor &t, const Tensor &result, std::function<Tensor(const Tensor &)> f);
+// grad's elements added into a new tensor of the given sizes at positions (Long, grad's
+// shape, flat element numbers; negative entries are skipped).
+Tensor accumulateAt(const Tensor &grad, const Tensor &positions, const IntList &sizes);
+// Note [Index writes]: an in-place op that writes source's elements (or a value, source
+// undefined) into some elements of self. write(dst, src) runs the op's kernel on any type
+// (src of dst's type). additiveSourceGrad: for ops that add (index_add_, scatter_add_, ...)
+// the gradient of source given the result's; null for ops that overwrite, whose gradients
+// are found by running write on element numbers.
+void indexWrite(const char *name, const Tensor &self, const Tensor &source,
+                const std::function<void(const Tensor &dst, const Tensor &src)> &write,
+                const std::function<Tensor(const Tensor &grad)> &additiveSourceGrad);
 // cat and stack: input i gets its slice of the gradient along dim (stack: its index).
 void cat(const TensorList &inputs, int dim, const Tensor &result);
 void stack(const TensorList &inputs, int dim, const Tensor &result);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "autograd/Derivatives.h"
 #include "autograd/ops/Pointwise.h"
 
 namespace torch {
@@ -269,15 +270,39 @@ bool isFullMask(const Tensor &self, const std::vector<TensorIndex> &key) {
 
 Tensor index(const Tensor &self, const std::vector<TensorIndex> &key) {
   if (isFullMask(self, key)) return maskedSelect(self, key[0].tensor);
-  Indexed x = applyBasic(self, key);
-  if (x.hasAdvanced) return advancedGet(x);
+  Indexed x = applyBasic(self, key);  // views, recorded as such
+  if (x.hasAdvanced) {
+    RecordScope rec({&x.view});
+    Tensor r = advancedGet(x);
+    if (rec) {
+      derivatives::rearranged("index", x.view, r, [advanced = x.advanced](const Tensor &positions) {
+        return advancedGet(Indexed{positions, advanced, true});
+      });
+    }
+    return r;
+  }
   return x.view.isSameAs(self) ? alias(self) : x.view;
 }
 
 void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, const Tensor &value, bool accumulate) {
   Indexed x = applyBasic(self, key);
   if (x.hasAdvanced) {
-    advancedPut(x, value, accumulate);
+    std::vector<Tensor> advanced = x.advanced;
+    int valueDim = value.dim();
+    std::function<Tensor(const Tensor &)> additive;
+    if (accumulate) {
+      additive = [advanced, valueDim](const Tensor &g) {
+        Tensor picked = advancedGet(Indexed{g, advanced, true});
+        while (picked.dim() < valueDim) picked = unsqueeze(picked, 0);  // see dropLeadingOnes
+        return picked;
+      };
+    }
+    derivatives::indexWrite(
+        "index_put", x.view, value,
+        [advanced, accumulate](const Tensor &dst, const Tensor &src) {
+          advancedPut(Indexed{dst, advanced, true}, src, accumulate);
+        },
+        additive);
     return;
   }
   Tensor v = dropLeadingOnes(value, x.view.dim());
@@ -300,12 +325,18 @@ void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, Scalar v
     fill_(x.view, value);
     return;
   }
-  Target t = planAdvanced(x);
-  if (!t.tensor.defined()) return;
-  dispatchArith(self.dtype(), "index_put_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::indexFill(t.tensor.th<T>(), t.dim, t.index.th<int64_t>(), elementValue<T>(self, value));
-  });
+  std::vector<Tensor> advanced = x.advanced;
+  derivatives::indexWrite(
+      "index_put", x.view, Tensor(),
+      [advanced, value](const Tensor &dst, const Tensor &) {
+        Target t = planAdvanced(Indexed{dst, advanced, true});
+        if (!t.tensor.defined()) return;
+        dispatchArith(dst.dtype(), "index_put_", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::indexFill(t.tensor.th<T>(), t.dim, t.index.th<int64_t>(), elementValue<T>(dst, value));
+        });
+      },
+      nullptr);
 }
 
 // ---- index ops ----
@@ -345,11 +376,13 @@ Tensor indexSelect(const Tensor &self, int64_t dim, const Tensor &index) {
     TORCH_CHECK(index.numel() == 1, Index, "index_select(): index to a 0-dim tensor can have only 1 value");
     return squeeze(indexSelect(unsqueeze(self, 0), 0, atLeast1d(index)), 0);
   }
+  RecordScope rec({&self});
   Tensor r = empty({0}, self.dtype());
   dispatchArith(self.dtype(), "index_select", [&](auto tag) {
     using T = typename decltype(tag)::type;
     TH<T>::indexSelect(r.th<T>(), self.th<T>(), d, index.th<int64_t>());
   });
+  if (rec) derivatives::rearranged("index_select", self, r, [d, index](const Tensor &x) { return indexSelect(x, d, index); });
   return r;
 }
 
@@ -357,10 +390,15 @@ void indexCopy_(const Tensor &self, int64_t dim, const Tensor &index, const Tens
   checkLong(index, "index_copy_");
   checkSameType(self, source, "index_copy_");
   int d = wrapDim(dim, self.dim());
-  dispatchArith(self.dtype(), "index_copy_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::indexCopy(self.th<T>(), d, index.th<int64_t>(), source.th<T>());
-  });
+  derivatives::indexWrite(
+      "index_copy", self, source,
+      [d, index](const Tensor &dst, const Tensor &src) {
+        dispatchArith(dst.dtype(), "index_copy_", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::indexCopy(dst.th<T>(), d, index.th<int64_t>(), src.th<T>());
+        });
+      },
+      nullptr);
 }
 
 void indexAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source, Scalar alpha) {
@@ -371,65 +409,104 @@ void indexAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tenso
   Tensor scaled = unitAlpha ? source : binary(BinaryOp::Mul, source, alpha);
   TORCH_CHECK(scaled.dtype() == self.dtype(), Runtime, "index_add_(): alpha %s does not fit the %s tensor",
               alpha.str().c_str(), scalarTypeName(self.dtype()));
-  dispatchArith(self.dtype(), "index_add_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::indexAdd(self.th<T>(), d, index.th<int64_t>(), scaled.th<T>());
-  });
-  normalizeBool(self);
+  derivatives::indexWrite(
+      "index_add", self, source,
+      [d, index, alpha, unitAlpha](const Tensor &dst, const Tensor &src) {
+        Tensor scaledSource = unitAlpha ? src : binary(BinaryOp::Mul, src, alpha);
+        dispatchArith(dst.dtype(), "index_add_", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::indexAdd(dst.th<T>(), d, index.th<int64_t>(), scaledSource.th<T>());
+        });
+        normalizeBool(dst);
+      },
+      [d, index, alpha](const Tensor &g) { return binary(BinaryOp::Mul, indexSelect(g, d, index), alpha); });
 }
 
 void indexFill_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value) {
   checkLong(index, "index_fill_");
   int d = wrapDim(dim, self.dim());
-  dispatchArith(self.dtype(), "index_fill_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::indexFill(self.th<T>(), d, index.th<int64_t>(), elementValue<T>(self, value));
-  });
+  derivatives::indexWrite(
+      "index_fill", self, Tensor(),
+      [d, index, value](const Tensor &dst, const Tensor &) {
+        dispatchArith(dst.dtype(), "index_fill_", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::indexFill(dst.th<T>(), d, index.th<int64_t>(), elementValue<T>(dst, value));
+        });
+      },
+      nullptr);
 }
 
 Tensor gather(const Tensor &self, int64_t dim, const Tensor &index) {
   checkLong(index, "gather");
   int d = wrapDim(dim, self.dim());
+  RecordScope rec({&self});
   Tensor r = empty({0}, self.dtype());
   Tensor src = atLeast1d(self), idx = atLeast1d(index);
   dispatchArith(self.dtype(), "gather", [&](auto tag) {
     using T = typename decltype(tag)::type;
     TH<T>::gather(r.th<T>(), src.th<T>(), d, idx.th<int64_t>());
   });
-  return index.dim() == 0 ? squeeze(r, 0) : r;
+  if (index.dim() == 0) r = squeeze(r, 0);
+  if (rec) derivatives::rearranged("gather", self, r, [d, index](const Tensor &x) { return gather(x, d, index); });
+  return r;
 }
 
 void scatter_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source) {
   checkLong(index, "scatter_");
   checkSameType(self, source, "scatter_");
   int d = wrapDim(dim, self.dim());
-  Tensor dst = atLeast1d(self), idx = atLeast1d(index), src = atLeast1d(source);
-  dispatchArith(self.dtype(), "scatter_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::scatter(dst.th<T>(), d, idx.th<int64_t>(), src.th<T>());
-  });
+  derivatives::indexWrite(
+      "scatter", self, source,
+      [d, index](const Tensor &target, const Tensor &source) {
+        Tensor dst = atLeast1d(target), idx = atLeast1d(index), src = atLeast1d(source);
+        dispatchArith(dst.dtype(), "scatter_", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::scatter(dst.th<T>(), d, idx.th<int64_t>(), src.th<T>());
+        });
+      },
+      nullptr);
 }
 
 void scatter_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value) {
   checkLong(index, "scatter_");
   int d = wrapDim(dim, self.dim());
-  Tensor dst = atLeast1d(self), idx = atLeast1d(index);
-  dispatchArith(self.dtype(), "scatter_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::scatterFill(dst.th<T>(), d, idx.th<int64_t>(), elementValue<T>(self, value));
-  });
+  derivatives::indexWrite(
+      "scatter", self, Tensor(),
+      [d, index, value](const Tensor &target, const Tensor &) {
+        Tensor dst = atLeast1d(target), idx = atLeast1d(index);
+        dispatchArith(dst.dtype(), "scatter_", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::scatterFill(dst.th<T>(), d, idx.th<int64_t>(), elementValue<T>(target, value));
+        });
+      },
+      nullptr);
 }
 
 void scatterAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source) {
   checkLong(index, "scatter_add_");
   checkSameType(self, source, "scatter_add_");
   int d = wrapDim(dim, self.dim());
-  Tensor dst = atLeast1d(self), idx = atLeast1d(index), src = atLeast1d(source);
-  dispatchArith(self.dtype(), "scatter_add_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::scatterAdd(dst.th<T>(), d, idx.th<int64_t>(), src.th<T>());
-  });
-  normalizeBool(self);
+  derivatives::indexWrite(
+      "scatter_add", self, source,
+      [d, index](const Tensor &target, const Tensor &source) {
+        Tensor dst = atLeast1d(target), idx = atLeast1d(index), src = atLeast1d(source);
+        dispatchArith(dst.dtype(), "scatter_add_", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::scatterAdd(dst.th<T>(), d, idx.th<int64_t>(), src.th<T>());
+        });
+        normalizeBool(target);
+      },
+      [d, index, sourceSizes = source.sizes()](const Tensor &g) {
+        // source may be larger than index: only the part index covers was added.
+        Tensor picked = gather(g, d, index);
+        if (picked.hasSizes(sourceSizes)) return picked;
+        Tensor full = empty(sourceSizes, g.dtype());
+        zero_(full);
+        Tensor part = full;
+        for (int k = 0; k < picked.dim(); k++) part = narrow(part, k, 0, picked.size(k));
+        copy_(part, picked);
+        return full;
+      });
 }
 
 void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source, ScatterReduce op) {
@@ -440,6 +517,9 @@ void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, const 
   checkLong(index, "scatter_");
   checkSameType(self, source, "scatter_");
   const int d = wrapDim(dim, self.dim());
+  TORCH_CHECK(!needsRecording({&self, &source}), Runtime,
+              "scatter_ with reduce='multiply' does not support autograd (its inputs require grad)");
+  bumpVersion(self);
   Tensor dst = atLeast1d(self), idx = atLeast1d(index), src = atLeast1d(source);
   // Inputs are read while dst is written: read them from copies when they share its memory.
   if (src.storage().isSameAs(dst.storage())) src = clone(src);
@@ -476,19 +556,29 @@ void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, Scalar
 
 void maskedFill_(const Tensor &self, const Tensor &mask, Scalar value) {
   Tensor m = maskOf(mask, self.sizes(), "masked_fill_");
-  dispatchArith(self.dtype(), "masked_fill_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::maskedFill(self.th<T>(), m.th<uint8_t>(), elementValue<T>(self, value));
-  });
+  derivatives::indexWrite(
+      "masked_fill", self, Tensor(),
+      [m, value](const Tensor &dst, const Tensor &) {
+        dispatchArith(dst.dtype(), "masked_fill_", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::maskedFill(dst.th<T>(), m.th<uint8_t>(), elementValue<T>(dst, value));
+        });
+      },
+      nullptr);
 }
 
 void maskedScatter_(const Tensor &self, const Tensor &mask, const Tensor &source) {
   checkSameType(self, source, "masked_scatter_");
   Tensor m = maskOf(mask, self.sizes(), "masked_scatter_");
-  dispatchArith(self.dtype(), "masked_scatter_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::maskedCopy(self.th<T>(), m.th<uint8_t>(), source.th<T>());
-  });
+  derivatives::indexWrite(
+      "masked_scatter", self, source,
+      [m](const Tensor &dst, const Tensor &src) {
+        dispatchArith(dst.dtype(), "masked_scatter_", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::maskedCopy(dst.th<T>(), m.th<uint8_t>(), src.th<T>());
+        });
+      },
+      nullptr);
 }
 
 // The out-of-place masked ops broadcast self and mask together.
@@ -514,12 +604,14 @@ Tensor maskedScatter(const Tensor &self, const Tensor &mask, const Tensor &sourc
 Tensor maskedSelect(const Tensor &self, const Tensor &mask) {
   IntList shape = self.isSameSizeAs(mask) ? self.sizes() : broadcastShapes(self.sizes(), mask.sizes());
   Tensor m = maskOf(mask, shape, "masked_select");
+  RecordScope rec({&self});
   Tensor s = self.hasSizes(shape) ? self : expand(self, shape);
   Tensor r = empty({0}, self.dtype());
   dispatchArith(self.dtype(), "masked_select", [&](auto tag) {
     using T = typename decltype(tag)::type;
     TH<T>::maskedSelect(r.th<T>(), s.th<T>(), m.th<uint8_t>());
   });
+  if (rec) derivatives::rearranged("masked_select", self, r, [mask](const Tensor &x) { return maskedSelect(x, mask); });
   return r;
 }
 
@@ -534,22 +626,33 @@ Tensor nonzero(const Tensor &self) {
 
 Tensor take(const Tensor &self, const Tensor &index) {
   checkLong(index, "take");
+  RecordScope rec({&self});
   Tensor r = empty({0}, self.dtype());
   dispatchArith(self.dtype(), "take", [&](auto tag) {
     using T = typename decltype(tag)::type;
     TH<T>::take(r.th<T>(), self.th<T>(), index.th<int64_t>());
   });
+  if (rec) derivatives::rearranged("take", self, r, [index](const Tensor &x) { return take(x, index); });
   return r;
 }
 
 void put_(const Tensor &self, const Tensor &index, const Tensor &source, bool accumulate) {
   checkLong(index, "put_");
   checkSameType(self, source, "put_");
-  dispatchArith(self.dtype(), "put_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::put(self.th<T>(), index.th<int64_t>(), source.th<T>(), accumulate);
-  });
-  if (accumulate) normalizeBool(self);
+  std::function<Tensor(const Tensor &)> additive;
+  if (accumulate) {
+    additive = [index, sizes = source.sizes()](const Tensor &g) { return reshape(take(g, index), sizes); };
+  }
+  derivatives::indexWrite(
+      "put", self, source,
+      [index, accumulate](const Tensor &dst, const Tensor &src) {
+        dispatchArith(dst.dtype(), "put_", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::put(dst.th<T>(), index.th<int64_t>(), src.th<T>(), accumulate);
+        });
+        if (accumulate) normalizeBool(dst);
+      },
+      additive);
 }
 
 }  // namespace torch

@@ -469,3 +469,61 @@ def test_graph_keeps_only_what_backward_needs(rng):
     assert sys.getrefcount(arr) == base
     np.testing.assert_allclose(w.grad.numpy(), arr)
     y.sum().backward()
+
+
+# ---- indexing ----
+
+INDEX_READS = {
+    "int_slice": lambda x: x[1, ::2], "advanced": lambda x: x[[0, 2, 2], 1:],
+    "mask": lambda x: x[x > 0.3], "mixed": lambda x: x[:, torch.tensor([3, 0, 3])],
+    "index_select": lambda x: x.index_select(1, torch.tensor([2, 0, 2])),
+    "gather": lambda x: x.gather(1, torch.tensor([[0, 0], [3, 1], [2, 2]])),
+    "masked_select": lambda x: x.masked_select(torch.tensor([True, False, True, True])),
+    "take": lambda x: x.take(torch.tensor([0, 11, 5, 5])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEX_READS))
+def test_index_reads_gradcheck(name, rng):
+    assert gradcheck(INDEX_READS[name], (leaf((3, 4), rng),))
+
+
+def _written(f):
+    def run(x, v):
+        y = x * 1.0
+        f(y, v)
+        return y
+    return run
+
+
+INDEX_WRITES = {
+    "setitem_advanced": (_written(lambda y, v: y.__setitem__(([0, 2], [1, 3]), v.select(0, 0).narrow(0, 0, 2))), (2, 4)),
+    "setitem_basic": (_written(lambda y, v: y.__setitem__((1, slice(0, 4)), v.select(0, 1))), (2, 4)),
+    "setitem_mask": (_written(lambda y, v: y.__setitem__(y > 0.5, 0.0)), (2, 4)),
+    "index_put_accumulate": (_written(lambda y, v: y.index_put_((torch.tensor([0, 0, 2]),), v.narrow(0, 0, 1).expand(3, 4), accumulate=True)), (2, 4)),
+    "index_copy": (_written(lambda y, v: y.index_copy_(0, torch.tensor([2, 0]), v)), (2, 4)),
+    "index_add": (_written(lambda y, v: y.index_add_(0, torch.tensor([2, 2]), v, alpha=1.5)), (2, 4)),
+    "index_fill": (_written(lambda y, v: y.index_fill_(1, torch.tensor([1, 3]), -1.0)), (2, 4)),
+    "scatter": (_written(lambda y, v: y.scatter_(1, torch.tensor([[3, 0], [1, 2]]), v)), (2, 4)),
+    "scatter_add": (_written(lambda y, v: y.scatter_add_(1, torch.tensor([[3, 3], [1, 1]]), v)), (2, 4)),
+    "masked_fill": (_written(lambda y, v: y.masked_fill_(torch.tensor([True, False, False, True]), 2.0)), (2, 4)),
+    "masked_scatter": (_written(lambda y, v: y.masked_scatter_(torch.tensor([True, False, False, True]), v)), (2, 4)),
+    "put": (_written(lambda y, v: y.put_(torch.tensor([1, 7]), v.select(0, 0).narrow(0, 0, 2))), (2, 4)),
+    "put_accumulate": (_written(lambda y, v: y.put_(torch.tensor([1, 1]), v.select(0, 0).narrow(0, 0, 2), accumulate=True)), (2, 4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEX_WRITES))
+def test_index_writes_gradcheck(name, rng):
+    f, shape = INDEX_WRITES[name]
+    assert gradcheck(f, (leaf((3, 4), rng), leaf(shape, rng)))
+
+
+def test_rnn_style_assignment(rng):
+    h = [leaf((3,), rng) for _ in range(4)]
+    out = torch.zeros(4, 3, dtype=torch.float64)
+    for i, x in enumerate(h):
+        out[i] = x * (i + 1)
+    out.sum().backward()
+    for i, x in enumerate(h):
+        np.testing.assert_allclose(x.grad.numpy(), np.full(3, i + 1.0))
