@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "THNN/THNN.h"
 #include "autograd/Autograd.h"
@@ -195,10 +196,36 @@ Tensor unpaddedRegion(const Conv &c, const Tensor &t, const IntList &unpadded) {
   return r;
 }
 
+// Note [Column buffers]: THNN's convolution scratch holds the unfolded input (kernel size
+// times the input's size). A fresh buffer per call costs more in page faults than the
+// unfolding itself (large blocks go back to the system on free), so each thread keeps one
+// per element type, grown by the kernels as needed, and drops it when it passes 256 MiB.
+// Every kernel call fills the buffer before reading it, so sequential users may share it.
+class Columns {
+ public:
+  explicit Columns(ScalarType dtype) : slot_(slot(dtype)) {
+    if (!slot_.defined()) slot_ = empty({0}, dtype);
+  }
+  ~Columns() {
+    if (slot_.storage().nbytes() > (size_t(256) << 20)) slot_ = Tensor();
+  }
+  Columns(const Columns &) = delete;
+  Columns &operator=(const Columns &) = delete;
+  const Tensor &get() const { return slot_; }
+
+ private:
+  static Tensor &slot(ScalarType dtype) {
+    thread_local Tensor slots[2];
+    return slots[dtype == ScalarType::Double ? 1 : 0];
+  }
+  Tensor &slot_;
+};
+
 // One group's forward: out (of the right size) = conv(x, w) + b.
 template <typename T>
 void convForward(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &b, const Tensor &out) {
-  Tensor cols = empty({0}, x.dtype()), cols2 = empty({0}, x.dtype());
+  Columns columns(x.dtype());
+  Tensor cols = columns.get(), cols2 = empty({0}, x.dtype());
   auto *X = x.th<T>(), *W = w.th<T>(), *B = thOrNull<T>(b), *O = out.th<T>(), *C = cols.th<T>();
   const IntList &k = c.k, &st = c.st, &pd = c.pd, &dl = c.dl, &adj = c.adj;
   if (k.size() == 2) {
@@ -232,7 +259,8 @@ void convForward(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &
 // One group's input gradient into gi (x's size).
 template <typename T>
 void convBackwardInput(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &go, const Tensor &gi) {
-  Tensor cols = empty({0}, x.dtype()), cols2 = empty({0}, x.dtype());
+  Columns columns(x.dtype());
+  Tensor cols = columns.get(), cols2 = empty({0}, x.dtype());
   auto *X = x.th<T>(), *W = w.th<T>(), *GO = go.th<T>(), *GI = gi.th<T>(), *C = cols.th<T>();
   const IntList &k = c.k, &st = c.st, &pd = c.pd, &dl = c.dl, &adj = c.adj;
   if (k.size() == 2) {
@@ -261,7 +289,8 @@ void convBackwardInput(const Conv &c, const Tensor &x, const Tensor &w, const Te
 // One group's weight (and bias, when gb is defined) gradients added into gw and gb.
 template <typename T>
 void convBackwardParams(const Conv &c, const Tensor &x, const Tensor &go, const Tensor &gw, const Tensor &gb) {
-  Tensor cols = empty({0}, x.dtype()), cols2 = empty({0}, x.dtype());
+  Columns columns(x.dtype());
+  Tensor cols = columns.get(), cols2 = empty({0}, x.dtype());
   auto *X = x.th<T>(), *GO = go.th<T>(), *GW = gw.th<T>(), *GB = thOrNull<T>(gb), *C = cols.th<T>();
   const IntList &k = c.k, &st = c.st, &pd = c.pd, &dl = c.dl, &adj = c.adj;
   if (k.size() == 2) {
@@ -497,6 +526,20 @@ IntList checkPool(Pool &p, const Tensor &input, bool withDilation) {
   return out;
 }
 
+// THNN's pooling kernels reject an empty input; a batch of no samples pools to no samples.
+std::pair<Tensor, Tensor> emptyPooled(const Tensor &input, const IntList &outSpatial, const char *node) {
+  RecordScope rec({&input});
+  IntList sizes = input.sizes();
+  std::copy(outSpatial.begin(), outSpatial.end(), sizes.end() - outSpatial.size());
+  Tensor out = empty(sizes, input.dtype()), idx = empty(sizes, ScalarType::Long);
+  if (rec) {
+    IntList inSizes = input.sizes();
+    ScalarType dtype = input.dtype();
+    record(node, {input}, {out}, [inSizes, dtype](const TensorList &) { return TensorList{zeros(inSizes, dtype)}; });
+  }
+  return {out, idx};
+}
+
 template <typename T>
 void maxPoolForward(const Pool &p, const Tensor &x, const Tensor &out, const Tensor &idx) {
   const IntList &k = p.k, &st = p.st, &pd = p.pd, &dl = p.dl;
@@ -618,14 +661,30 @@ using TapsPtr = std::shared_ptr<const Taps>;
 template <typename T>
 void resampleKernel(const T *x, T *y, int64_t outer, int64_t inner, const Taps &taps) {
   const int64_t in = taps.in, out = taps.out();
+  const int64_t *start = taps.start.data(), *index = taps.index.data();
+  std::vector<T> weights(taps.weight.begin(), taps.weight.end());
+  const T *weight = weights.data();
+  if (inner == 1) {  // the last axis: a dot product per output element
+#pragma omp parallel for if (outer * out > TH_OMP_THRESHOLD)
+    for (int64_t o = 0; o < outer; o++) {
+      const T *src = x + o * in;
+      T *dst = y + o * out;
+      for (int64_t j = 0; j < out; j++) {
+        T acc = 0;
+        for (int64_t t = start[j]; t < start[j + 1]; t++) acc += weight[t] * src[index[t]];
+        dst[j] = acc;
+      }
+    }
+    return;
+  }
 #pragma omp parallel for if (outer * out * inner > TH_OMP_THRESHOLD)
   for (int64_t r = 0; r < outer * out; r++) {
     const int64_t o = r / out, j = r % out;
     T *dst = y + r * inner;
     std::fill(dst, dst + inner, T(0));
-    for (int64_t t = taps.start[j]; t < taps.start[j + 1]; t++) {
-      const T *src = x + (o * in + taps.index[t]) * inner;
-      const T w = static_cast<T>(taps.weight[t]);
+    for (int64_t t = start[j]; t < start[j + 1]; t++) {
+      const T *src = x + (o * in + index[t]) * inner;
+      const T w = weight[t];
       for (int64_t i = 0; i < inner; i++) dst[i] += w * src[i];
     }
   }
@@ -905,7 +964,8 @@ struct Im2col {
 template <typename T>
 void im2colKernel(const Im2col &g, T *image, T *columns, int64_t planes, int64_t H, int64_t W, int64_t oH, int64_t oW,
                   bool adjoint) {
-  const int64_t kH = g.kernel[0], kW = g.kernel[1];
+  const int64_t kH = g.kernel[0], kW = g.kernel[1], sH = g.stride[0], sW = g.stride[1];
+  const int64_t pH = g.padding[0], pW = g.padding[1], dH = g.dilation[0], dW = g.dilation[1];
 #pragma omp parallel for if (planes * kH * kW * oH * oW > TH_OMP_THRESHOLD)
   for (int64_t p = 0; p < planes; p++) {
     T *img = image + p * H * W;
@@ -913,17 +973,24 @@ void im2colKernel(const Im2col &g, T *image, T *columns, int64_t planes, int64_t
     for (int64_t kh = 0; kh < kH; kh++)
       for (int64_t kw = 0; kw < kW; kw++) {
         T *col = columns + ((p * kH + kh) * kW + kw) * oH * oW;
+        // Columns ox in [lo, hi) read inside the image: 0 <= ox sW + shift < W.
+        const int64_t shift = kw * dW - pW;
+        const int64_t lo = shift >= 0 ? 0 : std::min(oW, (-shift + sW - 1) / sW);
+        const int64_t hi = std::max(lo, std::min(oW, W - shift > 0 ? (W - shift - 1) / sW + 1 : 0));
         for (int64_t oy = 0; oy < oH; oy++) {
-          const int64_t y = oy * g.stride[0] - g.padding[0] + kh * g.dilation[0];
-          for (int64_t ox = 0; ox < oW; ox++) {
-            const int64_t x = ox * g.stride[1] - g.padding[1] + kw * g.dilation[1];
-            const bool inside = y >= 0 && y < H && x >= 0 && x < W;
-            T &c = col[oy * oW + ox];
-            if (adjoint) {
-              if (inside) img[y * W + x] += c;
-            } else {
-              c = inside ? img[y * W + x] : T(0);
-            }
+          const int64_t y = oy * sH - pH + kh * dH;
+          T *c = col + oy * oW;
+          if (y < 0 || y >= H) {
+            if (!adjoint) std::fill(c, c + oW, T(0));
+            continue;
+          }
+          const int64_t at = y * W + shift;
+          if (adjoint) {
+            for (int64_t ox = lo; ox < hi; ox++) img[at + ox * sW] += c[ox];
+          } else {
+            std::fill(c, c + lo, T(0));
+            for (int64_t ox = lo; ox < hi; ox++) c[ox] = img[at + ox * sW];
+            std::fill(c + hi, c + oW, T(0));
           }
         }
       }
@@ -1042,7 +1109,8 @@ std::pair<Tensor, Tensor> maxPool(const Tensor &input, const IntList &kernel, co
               listString(kernel).c_str());
   static const char *names[3] = {"max_pool1d", "max_pool2d", "max_pool3d"};
   Pool p{names[s - 1], s, kernel, stride, padding, dilation, ceilMode, {}, {}, {}, {}};
-  checkPool(p, input, true);
+  IntList outSpatial = checkPool(p, input, true);
+  if (input.numel() == 0) return emptyPooled(input, outSpatial, "max_pool2d_with_indices");
   const bool batched = input.dim() == s + 2;
 
   RecordScope rec({&input});
@@ -1074,6 +1142,7 @@ Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride
   Pool p{names[s - 1], s, kernel, stride, padding, {}, ceilMode, {}, {}, {}, {}};
   IntList outSpatial = checkPool(p, input, false);
   TORCH_CHECK(!divisorOverride || *divisorOverride != 0, Runtime, "%s: divisor must be not zero", p.op);
+  if (input.numel() == 0) return emptyPooled(input, outSpatial, "avg_pool2d").first;
   const bool batched = input.dim() == s + 2;
 
   RecordScope rec({&input});
@@ -1120,6 +1189,7 @@ std::pair<Tensor, Tensor> adaptiveMaxPool(const Tensor &input, const IntList &ou
               listString(outputSize).c_str());
   const char *op = s == 1 ? "adaptive_max_pool1d" : "adaptive_max_pool2d";
   checkAdaptive(op, input, outputSize, s);
+  if (input.numel() == 0) return emptyPooled(input, outputSize, "adaptive_max_pool2d");
   const bool batched = input.dim() == s + 2;
   const IntList o = kernelList(outputSize, 1);
 
@@ -1159,6 +1229,7 @@ Tensor adaptiveAvgPool(const Tensor &input, const IntList &outputSize) {
     for (int a = 0; a < 3; a++) taps.push_back(adaptiveTaps(input.size(input.dim() - 3 + a), outputSize[a]));
     return resampleLast(input, taps, "adaptive_avg_pool3d");
   }
+  if (input.numel() == 0) return emptyPooled(input, outputSize, "adaptive_avg_pool2d").first;
   const IntList o = kernelList(outputSize, 1);
 
   RecordScope rec({&input});
@@ -1200,6 +1271,7 @@ Tensor maxUnpool(const Tensor &input, const Tensor &indices, const IntList &outp
               "shape: %s",
               op, input.sizeString().c_str(), indices.sizeString().c_str());
   checkAll(op, outputSize, 1, "output_size");
+  if (input.numel() == 0) return emptyPooled(input, outputSize, "max_unpool2d").first;
   int64_t plane = 1;
   for (int64_t o : outputSize) plane *= o;
   {

@@ -320,7 +320,11 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 def pad(input, pad, mode="constant", value=None):
     """Pads (or, with negative values, crops) the last len(pad) // 2 dimensions; pad lists
     (before, after) pairs from the last dimension backwards."""
-    return _nn.pad(input, [int(p) for p in pad], mode, 0.0 if value is None else float(value))
+    pad = [int(p) for p in pad]
+    if mode in ("reflect", "replicate", "circular") and len(pad) // 2 + 2 != input.dim() \
+            and len(pad) // 2 + 1 != input.dim():
+        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+    return _nn.pad(input, pad, mode, 0.0 if value is None else float(value))
 
 
 def pixel_shuffle(input, upscale_factor):
