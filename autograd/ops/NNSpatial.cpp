@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -16,6 +17,7 @@ namespace {
 
 // ---- THNN's kernels as members of NN<T>, T = float or double ----
 
+// clang-format off
 #define TORCH_NN_SPATIAL_KERNELS(_, R)                                                                     \
   _(R, SpatialDilatedConvolution_updateOutput) _(R, SpatialDilatedConvolution_updateGradInput)             \
   _(R, SpatialDilatedConvolution_accGradParameters) _(R, SpatialFullDilatedConvolution_updateOutput)       \
@@ -39,6 +41,7 @@ namespace {
   _(R, SpatialReplicationPadding_updateOutput) _(R, SpatialReplicationPadding_updateGradInput)             \
   _(R, VolumetricReplicationPadding_updateOutput) _(R, VolumetricReplicationPadding_updateGradInput)       \
   _(R, SpatialGridSamplerBilinear_updateOutput) _(R, SpatialGridSamplerBilinear_updateGradInput)
+// clang-format on
 
 template <typename T>
 struct NN;
@@ -89,10 +92,14 @@ void checkListSize(const char *op, const IntList &v, size_t s, const char *what)
               listString(v).c_str());
 }
 
+// Every value of v at least min; THNN takes them as int.
 void checkAll(const char *op, const IntList &v, int64_t min, const char *what) {
-  for (int64_t x : v)
+  for (int64_t x : v) {
     TORCH_CHECK(x >= min, Runtime, "%s: %s must be %s, but got [%s]", op, what,
                 min > 0 ? "greater than zero" : "non-negative", listString(v).c_str());
+    TORCH_CHECK(x <= INT32_MAX, Runtime, "%s: %s must be at most %d, but got [%s]", op, what, INT32_MAX,
+                listString(v).c_str());
+  }
 }
 
 // Note [Spatial ranks]: [C, *s] or [N, C, *s], with non-empty planes.
@@ -241,8 +248,8 @@ void convForward(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &
     NN<T>::VolumetricDilatedConvolution_updateOutput(nullptr, X, O, W, B, C, nullptr, k[0], k[2], k[1], st[0], st[2],
                                                      st[1], pd[0], pd[2], pd[1], dl[0], dl[2], dl[1]);
   } else if (c.unitDilation()) {
-    NN<T>::VolumetricFullConvolution_updateOutput(nullptr, X, O, W, B, C, cols2.th<T>(), k[0], k[2], k[1], st[0],
-                                                  st[2], st[1], pd[0], pd[2], pd[1], adj[0], adj[2], adj[1]);
+    NN<T>::VolumetricFullConvolution_updateOutput(nullptr, X, O, W, B, C, cols2.th<T>(), k[0], k[2], k[1], st[0], st[2],
+                                                  st[1], pd[0], pd[2], pd[1], adj[0], adj[2], adj[1]);
   } else {  // Note [Dilated transposed volumes]
     IntList unpadded = unpaddedOutput(c, x, w);
     if (b.defined()) copyValues_(out, view(b, {1, b.size(0), 1, 1, 1}));
@@ -265,16 +272,16 @@ void convBackwardInput(const Conv &c, const Tensor &x, const Tensor &w, const Te
   const IntList &k = c.k, &st = c.st, &pd = c.pd, &dl = c.dl, &adj = c.adj;
   if (k.size() == 2) {
     if (!c.transposed)
-      NN<T>::SpatialDilatedConvolution_updateGradInput(nullptr, X, GO, GI, W, C, k[1], k[0], st[1], st[0], pd[1],
-                                                       pd[0], dl[1], dl[0]);
+      NN<T>::SpatialDilatedConvolution_updateGradInput(nullptr, X, GO, GI, W, C, k[1], k[0], st[1], st[0], pd[1], pd[0],
+                                                       dl[1], dl[0]);
     else
       NN<T>::SpatialFullDilatedConvolution_updateGradInput(nullptr, X, GO, GI, W, C, k[1], k[0], st[1], st[0], pd[1],
                                                            pd[0], dl[1], dl[0], adj[1], adj[0]);
     return;
   }
   if (!c.transposed) {
-    NN<T>::VolumetricDilatedConvolution_updateGradInput(nullptr, X, GO, GI, W, C, k[0], k[2], k[1], st[0], st[2],
-                                                        st[1], pd[0], pd[2], pd[1], dl[0], dl[2], dl[1]);
+    NN<T>::VolumetricDilatedConvolution_updateGradInput(nullptr, X, GO, GI, W, C, k[0], k[2], k[1], st[0], st[2], st[1],
+                                                        pd[0], pd[2], pd[1], dl[0], dl[2], dl[1]);
   } else if (c.unitDilation()) {
     NN<T>::VolumetricFullConvolution_updateGradInput(nullptr, X, GO, GI, W, C, cols2.th<T>(), k[0], k[2], k[1], st[0],
                                                      st[2], st[1], pd[0], pd[2], pd[1], adj[0], adj[2], adj[1]);
@@ -307,8 +314,8 @@ void convBackwardParams(const Conv &c, const Tensor &x, const Tensor &go, const 
                                                           st[2], st[1], pd[0], pd[2], pd[1], dl[0], dl[2], dl[1], 1.0);
   } else if (c.unitDilation()) {
     NN<T>::VolumetricFullConvolution_accGradParameters(nullptr, X, GO, GW, GB, C, cols2.th<T>(), k[0], k[2], k[1],
-                                                       st[0], st[2], st[1], pd[0], pd[2], pd[1], adj[0], adj[2],
-                                                       adj[1], 1.0);
+                                                       st[0], st[2], st[1], pd[0], pd[2], pd[1], adj[0], adj[2], adj[1],
+                                                       1.0);
   } else {  // Note [Dilated transposed volumes]
     Tensor region = unpaddedRegion(c, go, unpaddedOutput(c, x, gw));
     NN<T>::VolumetricDilatedConvolution_accGradParameters(nullptr, region.th<T>(), X, GW, nullptr, C, nullptr, k[0],
@@ -325,8 +332,8 @@ IntList checkConvolution(Conv &c, const Tensor &input, const Tensor &weight, con
   checkFloating(op, input, "input");
   checkSameType(op, input, "input", weight, "weight");
   if (bias.defined()) checkSameType(op, input, "input", bias, "bias");
-  TORCH_CHECK(weight.dim() == s + 2, Runtime, "%s: expected weight to be %d-dimensional, but got weight of size %s",
-              op, s + 2, weight.sizeString().c_str());
+  TORCH_CHECK(weight.dim() == s + 2, Runtime, "%s: expected weight to be %d-dimensional, but got weight of size %s", op,
+              s + 2, weight.sizeString().c_str());
   TORCH_CHECK(c.groups > 0, Runtime, "%s: non-positive groups is not supported (groups=%lld)", op,
               static_cast<long long>(c.groups));
   checkAll(op, c.stride, 1, "stride");
@@ -401,8 +408,8 @@ IntList checkConvolution(Conv &c, const Tensor &input, const Tensor &weight, con
                   "%s: input of size %s with kernel [%s], stride [%s], padding [%s], dilation [%s] and "
                   "output_padding [%s] gives a non-positive output size along spatial dimension %d",
                   op, input.sizeString().c_str(), listString(kernel).c_str(), listString(c.stride).c_str(),
-                  listString(c.padding).c_str(), listString(c.dilation).c_str(),
-                  listString(c.outputPadding).c_str(), a);
+                  listString(c.padding).c_str(), listString(c.dilation).c_str(), listString(c.outputPadding).c_str(),
+                  a);
       out.push_back(o);
     }
   }
@@ -459,9 +466,9 @@ Tensor runConvolution(Conv c, const Tensor &input, const Tensor &weight, const T
     SavedTensor sx(needW ? input : Tensor(), false), sw(needX ? weight : Tensor(), false);
     IntList inputSizes = input.sizes(), weightSizes = weight.sizes();
     ScalarType dtype = input.dtype();
-    record("convolution", {input, weight, bias}, {result}, [=](const TensorList &g) {
-      Tensor x = needW ? sx.unpack("convolution") : shapeOnly(inputSizes, dtype);
-      Tensor w = needX ? sw.unpack("convolution") : shapeOnly(weightSizes, dtype);
+    record("ConvolutionBackward", {input, weight, bias}, {result}, [=](const TensorList &g) {
+      Tensor x = needW ? sx.unpack("ConvolutionBackward") : shapeOnly(inputSizes, dtype);
+      Tensor w = needX ? sw.unpack("ConvolutionBackward") : shapeOnly(weightSizes, dtype);
       return convolutionBackward(c, x, w, g[0], batched, needX, needW, needB);
     });
   }
@@ -514,11 +521,12 @@ IntList checkPool(Pool &p, const Tensor &input, bool withDilation) {
   for (int a = 0; a < s; a++)
     out.push_back(pooledSize(in[a], p.kernel[a], p.stride[a], p.padding[a], p.dilation[a], p.ceilMode));
   for (int64_t o : out)
-    TORCH_CHECK(o >= 1, Runtime,
-                "%s: Given input size %s, kernel_size [%s], stride [%s], padding [%s] and dilation [%s], the calculated "
-                "output size [%s] is too small",
-                op, input.sizeString().c_str(), listString(p.kernel).c_str(), listString(p.stride).c_str(),
-                listString(p.padding).c_str(), listString(p.dilation).c_str(), listString(out).c_str());
+    TORCH_CHECK(
+        o >= 1, Runtime,
+        "%s: Given input size %s, kernel_size [%s], stride [%s], padding [%s] and dilation [%s], the calculated "
+        "output size [%s] is too small",
+        op, input.sizeString().c_str(), listString(p.kernel).c_str(), listString(p.stride).c_str(),
+        listString(p.padding).c_str(), listString(p.dilation).c_str(), listString(out).c_str());
   p.k = kernelList(p.kernel, 1);
   p.st = kernelList(p.stride, 1);
   p.pd = kernelList(p.padding, 0);
@@ -544,8 +552,8 @@ template <typename T>
 void maxPoolForward(const Pool &p, const Tensor &x, const Tensor &out, const Tensor &idx) {
   const IntList &k = p.k, &st = p.st, &pd = p.pd, &dl = p.dl;
   if (k.size() == 2)
-    NN<T>::SpatialDilatedMaxPooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(idx), k[1], k[0], st[1],
-                                                 st[0], pd[1], pd[0], dl[1], dl[0], p.ceilMode);
+    NN<T>::SpatialDilatedMaxPooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(idx), k[1], k[0], st[1], st[0],
+                                                 pd[1], pd[0], dl[1], dl[0], p.ceilMode);
   else
     NN<T>::VolumetricDilatedMaxPooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(idx), k[0], k[2], k[1],
                                                     st[0], st[2], st[1], pd[0], pd[2], pd[1], dl[0], dl[2], dl[1],
@@ -556,8 +564,8 @@ template <typename T>
 void maxPoolBackward(const Pool &p, const Tensor &x, const Tensor &go, const Tensor &gi, const Tensor &idx) {
   const IntList &k = p.k, &st = p.st, &pd = p.pd, &dl = p.dl;
   if (k.size() == 2)
-    NN<T>::SpatialDilatedMaxPooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), thLong(idx), k[1],
-                                                    k[0], st[1], st[0], pd[1], pd[0], dl[1], dl[0], p.ceilMode);
+    NN<T>::SpatialDilatedMaxPooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), thLong(idx), k[1], k[0],
+                                                    st[1], st[0], pd[1], pd[0], dl[1], dl[0], p.ceilMode);
   else
     NN<T>::VolumetricDilatedMaxPooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), thLong(idx), k[0],
                                                        k[2], k[1], st[0], st[2], st[1], pd[0], pd[2], pd[1], dl[0],
@@ -571,8 +579,8 @@ void avgPoolForward(const Pool &p, bool countIncludePad, const Tensor &x, const 
     NN<T>::SpatialAveragePooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), k[1], k[0], st[1], st[0], pd[1], pd[0],
                                               p.ceilMode, countIncludePad);
   else
-    NN<T>::VolumetricAveragePooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), k[0], k[2], k[1], st[0], st[2],
-                                                 st[1], pd[0], pd[2], pd[1], p.ceilMode, countIncludePad);
+    NN<T>::VolumetricAveragePooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), k[0], k[2], k[1], st[0], st[2], st[1],
+                                                 pd[0], pd[2], pd[1], p.ceilMode, countIncludePad);
 }
 
 template <typename T>
@@ -582,9 +590,8 @@ void avgPoolBackward(const Pool &p, bool countIncludePad, const Tensor &x, const
     NN<T>::SpatialAveragePooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), k[1], k[0], st[1], st[0],
                                                  pd[1], pd[0], p.ceilMode, countIncludePad);
   else
-    NN<T>::VolumetricAveragePooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), k[0], k[2], k[1],
-                                                    st[0], st[2], st[1], pd[0], pd[2], pd[1], p.ceilMode,
-                                                    countIncludePad);
+    NN<T>::VolumetricAveragePooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), k[0], k[2], k[1], st[0],
+                                                    st[2], st[1], pd[0], pd[2], pd[1], p.ceilMode, countIncludePad);
 }
 
 // divisor_override: THNN divides each window by its own count; the result is multiplied
@@ -644,10 +651,10 @@ struct Taps {
     r.start = count;
     r.index.resize(index.size());
     r.weight.resize(index.size());
-    std::vector<int64_t> fill(count.begin(), count.end() - 1);
+    std::vector<int64_t> slot(count.begin(), count.end() - 1);
     for (int64_t j = 0; j < out(); j++) {
       for (int64_t t = start[j]; t < start[j + 1]; t++) {
-        const int64_t at = fill[index[t]]++;
+        const int64_t at = slot[index[t]]++;
         r.index[at] = j;
         r.weight[at] = weight[t];
       }
@@ -834,23 +841,23 @@ Tensor constantPad(const Tensor &input, const IntList &pad, double value) {
   RecordScope rec({&input});
   Tensor out = full(sizes, Scalar(value), input.dtype());
   Tensor src = input, dst = out;
-  bool empty = false;
+  bool nothing = false;
   for (int i = 0; i < nPad; i++) {
     const int d = input.dim() - 1 - i;
     const int64_t cropBefore = std::max<int64_t>(-pad[2 * i], 0), cropAfter = std::max<int64_t>(-pad[2 * i + 1], 0);
     const int64_t len = input.size(d) - cropBefore - cropAfter;
     if (len <= 0) {
-      empty = true;
+      nothing = true;
       break;
     }
     src = narrow(src, d, cropBefore, len);
     dst = narrow(dst, d, std::max<int64_t>(pad[2 * i], 0), len);
   }
-  if (!empty && src.numel() > 0) copyValues_(dst, src);
+  if (!nothing && src.numel() > 0) copyValues_(dst, src);
   if (rec) {
     IntList negated;
     for (int64_t p : pad) negated.push_back(-p);
-    record("constant_pad_nd", {input}, {out},
+    record("ConstantPadNdBackward", {input}, {out},
            [negated](const TensorList &g) { return TensorList{constantPad(g[0], negated, 0.0)}; });
   }
   return out;
@@ -859,8 +866,8 @@ Tensor constantPad(const Tensor &input, const IntList &pad, double value) {
 // [*, C r^2, H, W] <-> [*, C, H r, W r].
 Tensor shuffle(const Tensor &input, int64_t r, bool up) {
   const char *op = up ? "pixel_shuffle" : "pixel_unshuffle";
-  TORCH_CHECK(input.dim() >= 3, Runtime, "%s expects input to have at least 3 dimensions, but got input with %d dimension(s)",
-              op, input.dim());
+  TORCH_CHECK(input.dim() >= 3, Runtime,
+              "%s expects input to have at least 3 dimensions, but got input with %d dimension(s)", op, input.dim());
   TORCH_CHECK(r > 0, Runtime, "%s expects %s to be greater than zero, but got %lld", op,
               up ? "upscale_factor" : "downscale_factor", static_cast<long long>(r));
   const int n = input.dim();
@@ -893,7 +900,8 @@ Tensor shuffle(const Tensor &input, int64_t r, bool up) {
   Tensor out = empty(outSizes, input.dtype());
   copyValues_(view(out, permuted.sizes()), permuted);
   if (rec) {
-    record(op, {input}, {out}, [r, up](const TensorList &g) { return TensorList{shuffle(g[0], r, !up)}; });
+    record(up ? "PixelShuffleBackward" : "PixelUnshuffleBackward", {input}, {out},
+           [r, up](const TensorList &g) { return TensorList{shuffle(g[0], r, !up)}; });
   }
   return out;
 }
@@ -1028,16 +1036,16 @@ IntList checkBlocks(const char *op, const Im2col &g, int64_t H, int64_t W) {
 Tensor gridSampleAligned(const Tensor &input, const Tensor &grid, int paddingMode) {
   RecordScope rec({&input, &grid});
   Tensor out = empty({0}, input.dtype());
-  floating(input, "grid_sampler_2d", [&](auto tag) {
+  floating(input, "GridSampler2DBackward", [&](auto tag) {
     using T = typename decltype(tag)::type;
     NN<T>::SpatialGridSamplerBilinear_updateOutput(nullptr, input.th<T>(), grid.th<T>(), out.th<T>(), paddingMode);
   });
   if (rec) {
     SavedTensor si(input, false), sg(grid, false);
-    record("grid_sampler_2d", {input, grid}, {out}, [si, sg, paddingMode](const TensorList &g) {
-      Tensor x = si.unpack("grid_sampler_2d"), gr = sg.unpack("grid_sampler_2d");
+    record("GridSampler2DBackward", {input, grid}, {out}, [si, sg, paddingMode](const TensorList &g) {
+      Tensor x = si.unpack("GridSampler2DBackward"), gr = sg.unpack("GridSampler2DBackward");
       Tensor gx = empty({0}, x.dtype()), gg = empty({0}, x.dtype());
-      floating(x, "grid_sampler_2d", [&](auto tag) {
+      floating(x, "GridSampler2DBackward", [&](auto tag) {
         using T = typename decltype(tag)::type;
         NN<T>::SpatialGridSamplerBilinear_updateGradInput(nullptr, x.th<T>(), gx.th<T>(), gr.th<T>(), gg.th<T>(),
                                                           g[0].th<T>(), paddingMode);
@@ -1075,8 +1083,8 @@ Tensor convolution(const Tensor &input, const Tensor &weight, const Tensor &bias
   checkListSize(op, dilation, s, "dilation");
   TORCH_CHECK(std::all_of(stride.begin(), stride.end(), [](int64_t x) { return x == 1; }), Runtime,
               "%s: padding='same' is not supported for strided convolutions", op);
-  TORCH_CHECK(weight.dim() == s + 2, Runtime, "%s: expected weight to be %d-dimensional, but got weight of size %s",
-              op, s + 2, weight.sizeString().c_str());
+  TORCH_CHECK(weight.dim() == s + 2, Runtime, "%s: expected weight to be %d-dimensional, but got weight of size %s", op,
+              s + 2, weight.sizeString().c_str());
   // PyTorch's choice: half the total padding on each side, the odd element after.
   IntList left(s), extra(2 * s, 0);
   bool asymmetric = false;
@@ -1096,8 +1104,8 @@ Tensor convolution(const Tensor &input, const Tensor &weight, const Tensor &bias
 Tensor convTranspose(const Tensor &input, const Tensor &weight, const Tensor &bias, const IntList &stride,
                      const IntList &padding, const IntList &outputPadding, int64_t groups, const IntList &dilation) {
   const int s = static_cast<int>(stride.size());
-  TORCH_CHECK(s >= 1 && s <= 3, Runtime,
-              "conv_transpose: expected 1 to 3 spatial dimensions, but got stride [%s]", listString(stride).c_str());
+  TORCH_CHECK(s >= 1 && s <= 3, Runtime, "conv_transpose: expected 1 to 3 spatial dimensions, but got stride [%s]",
+              listString(stride).c_str());
   return runConvolution(Conv{s, true, stride, padding, dilation, outputPadding, groups, {}, {}, {}, {}, {}}, input,
                         weight, bias);
 }
@@ -1110,7 +1118,7 @@ std::pair<Tensor, Tensor> maxPool(const Tensor &input, const IntList &kernel, co
   static const char *names[3] = {"max_pool1d", "max_pool2d", "max_pool3d"};
   Pool p{names[s - 1], s, kernel, stride, padding, dilation, ceilMode, {}, {}, {}, {}};
   IntList outSpatial = checkPool(p, input, true);
-  if (input.numel() == 0) return emptyPooled(input, outSpatial, "max_pool2d_with_indices");
+  if (input.numel() == 0) return emptyPooled(input, outSpatial, "MaxPool2DWithIndicesBackward");
   const bool batched = input.dim() == s + 2;
 
   RecordScope rec({&input});
@@ -1119,7 +1127,8 @@ std::pair<Tensor, Tensor> maxPool(const Tensor &input, const IntList &kernel, co
   floating(input, p.op, [&](auto tag) { maxPoolForward<typename decltype(tag)::type>(p, x, out, idx); });
   Tensor result = uncanonical(out, s, batched), indices = uncanonical(idx, s, batched);
   if (rec) {
-    static const char *nodes[3] = {"max_pool2d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices"};
+    static const char *nodes[3] = {"MaxPool2DWithIndicesBackward", "MaxPool2DWithIndicesBackward",
+                                   "MaxPool3DWithIndicesBackward"};
     const char *node = nodes[s - 1];
     SavedTensor si(input, false), sidx(indices, false);
     record(node, {input}, {result}, [p, batched, si, sidx, node](const TensorList &g) {
@@ -1133,8 +1142,8 @@ std::pair<Tensor, Tensor> maxPool(const Tensor &input, const IntList &kernel, co
   return {result, indices};
 }
 
-Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride, const IntList &padding,
-               bool ceilMode, bool countIncludePad, std::optional<int64_t> divisorOverride) {
+Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride, const IntList &padding, bool ceilMode,
+               bool countIncludePad, std::optional<int64_t> divisorOverride) {
   const int s = static_cast<int>(kernel.size());
   TORCH_CHECK(s >= 1 && s <= 3, Runtime, "avg_pool: expected 1 to 3 kernel sizes, but got [%s]",
               listString(kernel).c_str());
@@ -1142,29 +1151,27 @@ Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride
   Pool p{names[s - 1], s, kernel, stride, padding, {}, ceilMode, {}, {}, {}, {}};
   IntList outSpatial = checkPool(p, input, false);
   TORCH_CHECK(!divisorOverride || *divisorOverride != 0, Runtime, "%s: divisor must be not zero", p.op);
-  if (input.numel() == 0) return emptyPooled(input, outSpatial, "avg_pool2d").first;
+  if (input.numel() == 0) return emptyPooled(input, outSpatial, "AvgPool2DBackward").first;
   const bool batched = input.dim() == s + 2;
 
   RecordScope rec({&input});
   Tensor factors;
-  if (divisorOverride)
-    factors = divisorFactors(p, input, outSpatial, countIncludePad, *divisorOverride, input.dtype());
+  if (divisorOverride) factors = divisorFactors(p, input, outSpatial, countIncludePad, *divisorOverride, input.dtype());
   Tensor x = canonical(input, s, batched);
   Tensor out = empty({0}, input.dtype());
   floating(input, p.op, [&](auto tag) { avgPoolForward<typename decltype(tag)::type>(p, countIncludePad, x, out); });
   Tensor result = uncanonical(out, s, batched);
   if (factors.defined()) result = binary(BinaryOp::Mul, result, factors);
   if (rec) {
-    static const char *nodes[3] = {"avg_pool2d", "avg_pool2d", "avg_pool3d"};
+    static const char *nodes[3] = {"AvgPool2DBackward", "AvgPool2DBackward", "AvgPool3DBackward"};
     const char *node = nodes[s - 1];
     SavedTensor si(input, false);
     record(node, {input}, {result}, [p, batched, si, node, countIncludePad, factors](const TensorList &g) {
       Tensor in = si.unpack(node);
       Tensor x = canonical(in, p.s, batched), gi = empty(x.sizes(), x.dtype());
       Tensor go = canonical(factors.defined() ? binary(BinaryOp::Mul, g[0], factors) : g[0], p.s, batched);
-      floating(x, p.op, [&](auto tag) {
-        avgPoolBackward<typename decltype(tag)::type>(p, countIncludePad, x, go, gi);
-      });
+      floating(x, p.op,
+               [&](auto tag) { avgPoolBackward<typename decltype(tag)::type>(p, countIncludePad, x, go, gi); });
       return TensorList{uncanonical(gi, p.s, batched)};
     });
   }
@@ -1189,7 +1196,7 @@ std::pair<Tensor, Tensor> adaptiveMaxPool(const Tensor &input, const IntList &ou
               listString(outputSize).c_str());
   const char *op = s == 1 ? "adaptive_max_pool1d" : "adaptive_max_pool2d";
   checkAdaptive(op, input, outputSize, s);
-  if (input.numel() == 0) return emptyPooled(input, outputSize, "adaptive_max_pool2d");
+  if (input.numel() == 0) return emptyPooled(input, outputSize, "AdaptiveMaxPool2DBackward");
   const bool batched = input.dim() == s + 2;
   const IntList o = kernelList(outputSize, 1);
 
@@ -1203,10 +1210,10 @@ std::pair<Tensor, Tensor> adaptiveMaxPool(const Tensor &input, const IntList &ou
   Tensor result = uncanonical(out, s, batched), indices = uncanonical(idx, s, batched);
   if (rec) {
     SavedTensor si(input, false), sidx(indices, false);
-    record("adaptive_max_pool2d", {input}, {result}, [s, batched, si, sidx](const TensorList &g) {
-      Tensor x = canonical(si.unpack("adaptive_max_pool2d"), s, batched), gi = empty({0}, x.dtype());
-      Tensor go = canonical(g[0], s, batched), ix = canonical(sidx.unpack("adaptive_max_pool2d"), s, batched);
-      floating(x, "adaptive_max_pool2d", [&](auto tag) {
+    record("AdaptiveMaxPool2DBackward", {input}, {result}, [s, batched, si, sidx](const TensorList &g) {
+      Tensor x = canonical(si.unpack("AdaptiveMaxPool2DBackward"), s, batched), gi = empty({0}, x.dtype());
+      Tensor go = canonical(g[0], s, batched), ix = canonical(sidx.unpack("AdaptiveMaxPool2DBackward"), s, batched);
+      floating(x, "AdaptiveMaxPool2DBackward", [&](auto tag) {
         using T = typename decltype(tag)::type;
         NN<T>::SpatialAdaptiveMaxPooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), thLong(ix));
       });
@@ -1227,9 +1234,9 @@ Tensor adaptiveAvgPool(const Tensor &input, const IntList &outputSize) {
   if (s == 3) {  // Note [Taps]: a box average is one average per axis
     std::vector<TapsPtr> taps;
     for (int a = 0; a < 3; a++) taps.push_back(adaptiveTaps(input.size(input.dim() - 3 + a), outputSize[a]));
-    return resampleLast(input, taps, "adaptive_avg_pool3d");
+    return resampleLast(input, taps, "AdaptiveAvgPool3DBackward");
   }
-  if (input.numel() == 0) return emptyPooled(input, outputSize, "adaptive_avg_pool2d").first;
+  if (input.numel() == 0) return emptyPooled(input, outputSize, "AdaptiveAvgPool2DBackward").first;
   const IntList o = kernelList(outputSize, 1);
 
   RecordScope rec({&input});
@@ -1243,10 +1250,10 @@ Tensor adaptiveAvgPool(const Tensor &input, const IntList &outputSize) {
   if (rec) {
     IntList inSizes = x.sizes();
     ScalarType dtype = x.dtype();
-    record("adaptive_avg_pool2d", {input}, {result}, [s, batched, inSizes, dtype](const TensorList &g) {
+    record("AdaptiveAvgPool2DBackward", {input}, {result}, [s, batched, inSizes, dtype](const TensorList &g) {
       Tensor x = shapeOnly(inSizes, dtype), gi = empty({0}, dtype);
       Tensor go = canonical(g[0], s, batched);
-      floating(x, "adaptive_avg_pool2d", [&](auto tag) {
+      floating(x, "AdaptiveAvgPool2DBackward", [&](auto tag) {
         using T = typename decltype(tag)::type;
         NN<T>::SpatialAdaptiveAveragePooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>());
       });
@@ -1271,7 +1278,7 @@ Tensor maxUnpool(const Tensor &input, const Tensor &indices, const IntList &outp
               "shape: %s",
               op, input.sizeString().c_str(), indices.sizeString().c_str());
   checkAll(op, outputSize, 1, "output_size");
-  if (input.numel() == 0) return emptyPooled(input, outputSize, "max_unpool2d").first;
+  if (input.numel() == 0) return emptyPooled(input, outputSize, "MaxUnpool2DBackward").first;
   int64_t plane = 1;
   for (int64_t o : outputSize) plane *= o;
   {
@@ -1289,15 +1296,14 @@ Tensor maxUnpool(const Tensor &input, const Tensor &indices, const IntList &outp
   Tensor out = empty({0}, input.dtype());
   floating(input, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (o.size() == 2)
-      NN<T>::SpatialMaxUnpooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(ix), o[1], o[0]);
+    if (o.size() == 2) NN<T>::SpatialMaxUnpooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(ix), o[1], o[0]);
     else
-      NN<T>::VolumetricMaxUnpooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(ix), o[0], o[2], o[1], 1, 1,
-                                                 1, 0, 0, 0);
+      NN<T>::VolumetricMaxUnpooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(ix), o[0], o[2], o[1], 1, 1, 1,
+                                                 0, 0, 0);
   });
   Tensor result = uncanonical(out, s, batched);
   if (rec) {
-    const char *node = s == 3 ? "max_unpool3d" : "max_unpool2d";
+    const char *node = s == 3 ? "MaxUnpool3DBackward" : "MaxUnpool2DBackward";
     SavedTensor sidx(indices, false);
     IntList inSizes = x.sizes();
     ScalarType dtype = x.dtype();
@@ -1324,12 +1330,15 @@ Tensor maxUnpool(const Tensor &input, const Tensor &indices, const IntList &outp
 namespace {
 
 const char *upsampleName(const std::string &mode, int s) {
-  static const char *nearest[3] = {"upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d"};
-  static const char *exact[3] = {"upsample_nearest_exact1d", "upsample_nearest_exact2d", "upsample_nearest_exact3d"};
-  static const char *linear[3] = {"upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d"};
+  static const char *nearest[3] = {"UpsampleNearest1DBackward", "UpsampleNearest2DBackward",
+                                   "UpsampleNearest3DBackward"};
+  static const char *exact[3] = {"UpsampleNearestExact1DBackward", "UpsampleNearestExact2DBackward",
+                                 "UpsampleNearestExact3DBackward"};
+  static const char *linear[3] = {"UpsampleLinear1DBackward", "UpsampleBilinear2DBackward",
+                                  "UpsampleTrilinear3DBackward"};
   if (mode == "nearest") return nearest[s - 1];
   if (mode == "nearest-exact") return exact[s - 1];
-  if (mode == "bicubic") return "upsample_bicubic2d";
+  if (mode == "bicubic") return "UpsampleBicubic2DBackward";
   return linear[s - 1];
 }
 
@@ -1364,8 +1373,7 @@ Tensor nearestTHNN(const Tensor &input, int64_t factor) {
         using T = typename decltype(tag)::type;
         if (s == 2)
           NN<T>::SpatialUpSamplingNearest_updateGradInput(nullptr, x.th<T>(), g[0].th<T>(), gi.th<T>(), factor);
-        else
-          NN<T>::VolumetricUpSamplingNearest_updateGradInput(nullptr, x.th<T>(), g[0].th<T>(), gi.th<T>(), factor);
+        else NN<T>::VolumetricUpSamplingNearest_updateGradInput(nullptr, x.th<T>(), g[0].th<T>(), gi.th<T>(), factor);
       });
       return TensorList{gi};
     });
@@ -1423,8 +1431,8 @@ Tensor interpolate(const Tensor &input, const std::string &mode, const IntList &
   checkFloating(op, input, "input");
   checkAll(op, outputSize, 1, "output_size");
   for (int d = 2; d < input.dim(); d++)
-    TORCH_CHECK(input.size(d) > 0, Runtime, "%s: expected non-empty spatial dimensions, but got input of size %s",
-                op, input.sizeString().c_str());
+    TORCH_CHECK(input.size(d) > 0, Runtime, "%s: expected non-empty spatial dimensions, but got input of size %s", op,
+                input.sizeString().c_str());
   const bool linear = mode == "linear" || mode == "bilinear" || mode == "trilinear";
   if (linear || mode == "bicubic") {
     const int want = mode == "linear" ? 1 : mode == "trilinear" ? 3 : 2;
@@ -1496,13 +1504,13 @@ Tensor pad(const Tensor &input, const IntList &pad, const std::string &mode, dou
       const int i = s - 1 - a;  // pads list the last dimension first
       taps.push_back(paddingTaps(input.size(input.dim() - s + a), pad[2 * i], pad[2 * i + 1], mode == "reflect"));
     }
-    return resampleLast(input, taps, mode == "reflect" ? "reflection_pad3d" : "circular_pad");
+    return resampleLast(input, taps, mode == "reflect" ? "ReflectionPad3DBackward" : "CircularPadBackward");
   }
 
   // THNN: Spatial{Reflection,Replication}Padding (1-d on a unit height), VolumetricReplicationPadding.
   const int kind = (mode == "reflect" ? 0 : 1) * 3 + (s - 1);
-  static const char *nodes[6] = {"reflection_pad1d",  "reflection_pad2d",  "reflection_pad3d",
-                                 "replication_pad1d", "replication_pad2d", "replication_pad3d"};
+  static const char *nodes[6] = {"ReflectionPad1DBackward",  "ReflectionPad2DBackward",  "ReflectionPad3DBackward",
+                                 "ReplicationPad1DBackward", "ReplicationPad2DBackward", "ReplicationPad3DBackward"};
   const char *node = nodes[kind];
   IntList p = pad;
   if (s == 1) p.insert(p.end(), {0, 0});
@@ -1606,7 +1614,7 @@ Tensor affineGrid(const Tensor &theta, const IntList &size, bool alignCorners) {
   floating(theta, op, [&](auto tag) { affineKernel<typename decltype(tag)::type>(th, grid, lines, false); });
   if (rec) {
     IntList thetaSizes = theta.sizes();
-    record("affine_grid_generator", {theta}, {grid}, [lines, thetaSizes](const TensorList &g) {
+    record("AffineGridGeneratorBackward", {theta}, {grid}, [lines, thetaSizes](const TensorList &g) {
       Tensor gc = contiguous(g[0]), gt = empty(thetaSizes, g[0].dtype());
       floating(gc, "affine_grid", [&](auto tag) { affineKernel<typename decltype(tag)::type>(gt, gc, lines, true); });
       return TensorList{gt};
@@ -1637,12 +1645,12 @@ Tensor im2col(const Tensor &input, const IntList &kernel, const IntList &dilatio
                        : empty({C * kernel[0] * kernel[1], L}, input.dtype());
   floating(input, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    im2colKernel<T>(g, reinterpret_cast<T *>(x.dataPtr()), reinterpret_cast<T *>(out.dataPtr()), N * C, H, W,
-                    blocks[0], blocks[1], false);
+    im2colKernel<T>(g, reinterpret_cast<T *>(x.dataPtr()), reinterpret_cast<T *>(out.dataPtr()), N * C, H, W, blocks[0],
+                    blocks[1], false);
   });
   if (rec) {
     IntList outputSize = {H, W};
-    record(op, {input}, {out}, [outputSize, kernel, dilation, padding, stride](const TensorList &gr) {
+    record("Im2ColBackward", {input}, {out}, [outputSize, kernel, dilation, padding, stride](const TensorList &gr) {
       return TensorList{col2im(gr[0], outputSize, kernel, dilation, padding, stride)};
     });
   }
@@ -1657,10 +1665,10 @@ Tensor col2im(const Tensor &input, const IntList &outputSize, const IntList &ker
   checkListSize(op, outputSize, 2, "output_size");
   checkAll(op, outputSize, 1, "output_size");
   checkFloating(op, input, "input");
-  TORCH_CHECK((input.dim() == 2 || input.dim() == 3) && input.size(input.dim() - 2) > 0 &&
-                  input.size(input.dim() - 1) > 0,
-              Runtime, "%s: Expected non-empty 2D or 3D input tensor, but got input of size %s", op,
-              input.sizeString().c_str());
+  TORCH_CHECK(
+      (input.dim() == 2 || input.dim() == 3) && input.size(input.dim() - 2) > 0 && input.size(input.dim() - 1) > 0,
+      Runtime, "%s: Expected non-empty 2D or 3D input tensor, but got input of size %s", op,
+      input.sizeString().c_str());
   const bool batched = input.dim() == 3;
   const int64_t K = kernel[0] * kernel[1], rows = input.size(input.dim() - 2), L = input.size(input.dim() - 1);
   TORCH_CHECK(rows % K == 0, Runtime,
@@ -1688,7 +1696,7 @@ Tensor col2im(const Tensor &input, const IntList &outputSize, const IntList &ker
                     outputSize[0], outputSize[1], blocks[0], blocks[1], true);
   });
   if (rec) {
-    record(op, {input}, {out}, [kernel, dilation, padding, stride](const TensorList &gr) {
+    record("Col2ImBackward", {input}, {out}, [kernel, dilation, padding, stride](const TensorList &gr) {
       return TensorList{im2col(gr[0], kernel, dilation, padding, stride)};
     });
   }

@@ -50,8 +50,8 @@ Tensor convTranspose(const Tensor &input, const Tensor &weight, const Tensor &bi
 // input plane (t H W + h W + w), as PyTorch returns them.
 std::pair<Tensor, Tensor> maxPool(const Tensor &input, const IntList &kernel, const IntList &stride,
                                   const IntList &padding, const IntList &dilation, bool ceilMode);
-Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride, const IntList &padding,
-               bool ceilMode, bool countIncludePad, std::optional<int64_t> divisorOverride);
+Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride, const IntList &padding, bool ceilMode,
+               bool countIncludePad, std::optional<int64_t> divisorOverride);
 // Output size fixed; window i along an axis covers [floor(i in / out), ceil((i + 1) in / out)).
 std::pair<Tensor, Tensor> adaptiveMaxPool(const Tensor &input, const IntList &outputSize);
 Tensor adaptiveAvgPool(const Tensor &input, const IntList &outputSize);

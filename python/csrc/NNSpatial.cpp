@@ -2,6 +2,7 @@
 // torch/nn/_functional_spatial.py turns PyTorch's arguments (ints or tuples, defaults,
 // None sizes, scale factors) into these calls.
 #include "autograd/ops/NNSpatial.h"
+
 #include "python/csrc/Bind.h"
 
 namespace torch::python {
@@ -22,8 +23,8 @@ void bindNNSpatial(py::module &m, TensorClass &) {
         return nn::convolution(input, weight, orUndefined(bias), stride, toIntList(padding, "padding"), dilation,
                                groups);
       },
-      py::arg("input"), py::arg("weight"), py::arg("bias"), py::arg("stride"), py::arg("padding"),
-      py::arg("dilation"), py::arg("groups"));
+      py::arg("input"), py::arg("weight"), py::arg("bias"), py::arg("stride"), py::arg("padding"), py::arg("dilation"),
+      py::arg("groups"));
   m.def(
       "conv_transpose",
       [](const Tensor &input, const Tensor &weight, const std::optional<Tensor> &bias, const IntList &stride,
@@ -41,8 +42,8 @@ void bindNNSpatial(py::module &m, TensorClass &) {
   m.def("adaptive_avg_pool", &nn::adaptiveAvgPool, py::arg("input"), py::arg("output_size"));
   m.def("max_unpool", &nn::maxUnpool, py::arg("input"), py::arg("indices"), py::arg("output_size"));
 
-  m.def("interpolate", &nn::interpolate, py::arg("input"), py::arg("mode"), py::arg("output_size"),
-        py::arg("scales"), py::arg("align_corners"));
+  m.def("interpolate", &nn::interpolate, py::arg("input"), py::arg("mode"), py::arg("output_size"), py::arg("scales"),
+        py::arg("align_corners"));
   m.def("pad", &nn::pad, py::arg("input"), py::arg("pad"), py::arg("mode"), py::arg("value"));
   m.def("pixel_shuffle", &nn::pixelShuffle, py::arg("input"), py::arg("upscale_factor"));
   m.def("pixel_unshuffle", &nn::pixelUnshuffle, py::arg("input"), py::arg("downscale_factor"));

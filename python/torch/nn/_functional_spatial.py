@@ -361,8 +361,9 @@ def affine_grid(theta, size, align_corners=None):
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """im2col: (N, C, H, W) -> (N, C kH kW, L), one column per kernel position."""
-    return _nn.im2col(input, _ntuple(kernel_size, 2, "kernel_size", "unfold"), _ntuple(dilation, 2, "dilation", "unfold"),
-                      _ntuple(padding, 2, "padding", "unfold"), _ntuple(stride, 2, "stride", "unfold"))
+    return _nn.im2col(input, _ntuple(kernel_size, 2, "kernel_size", "unfold"),
+                      _ntuple(dilation, 2, "dilation", "unfold"), _ntuple(padding, 2, "padding", "unfold"),
+                      _ntuple(stride, 2, "stride", "unfold"))
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
