@@ -1,7 +1,59 @@
+// torch._C._nn, spatial half: the core ops of autograd/ops/NNSpatial.h with list arguments.
+// torch/nn/_functional_spatial.py turns PyTorch's arguments (ints or tuples, defaults,
+// None sizes, scale factors) into these calls.
+#include "autograd/ops/NNSpatial.h"
+
 #include "python/csrc/Bind.h"
 
 namespace torch::python {
+namespace {
 
-void bindNNSpatial(py::module &m, TensorClass &cls) {}
+Tensor orUndefined(const std::optional<Tensor> &t) { return t ? *t : Tensor(); }
+
+}  // namespace
+
+void bindNNSpatial(py::module &m, TensorClass &) {
+  m.def(
+      "convolution",
+      [](const Tensor &input, const Tensor &weight, const std::optional<Tensor> &bias, const IntList &stride,
+         py::handle padding, const IntList &dilation, int64_t groups) {
+        if (py::isinstance<py::str>(padding))
+          return nn::convolution(input, weight, orUndefined(bias), stride, padding.cast<std::string>(), dilation,
+                                 groups);
+        return nn::convolution(input, weight, orUndefined(bias), stride, toIntList(padding, "padding"), dilation,
+                               groups);
+      },
+      py::arg("input"), py::arg("weight"), py::arg("bias"), py::arg("stride"), py::arg("padding"), py::arg("dilation"),
+      py::arg("groups"));
+  m.def(
+      "conv_transpose",
+      [](const Tensor &input, const Tensor &weight, const std::optional<Tensor> &bias, const IntList &stride,
+         const IntList &padding, const IntList &outputPadding, int64_t groups, const IntList &dilation) {
+        return nn::convTranspose(input, weight, orUndefined(bias), stride, padding, outputPadding, groups, dilation);
+      },
+      py::arg("input"), py::arg("weight"), py::arg("bias"), py::arg("stride"), py::arg("padding"),
+      py::arg("output_padding"), py::arg("groups"), py::arg("dilation"));
+
+  m.def("max_pool", &nn::maxPool, py::arg("input"), py::arg("kernel_size"), py::arg("stride"), py::arg("padding"),
+        py::arg("dilation"), py::arg("ceil_mode"));
+  m.def("avg_pool", &nn::avgPool, py::arg("input"), py::arg("kernel_size"), py::arg("stride"), py::arg("padding"),
+        py::arg("ceil_mode"), py::arg("count_include_pad"), py::arg("divisor_override"));
+  m.def("adaptive_max_pool", &nn::adaptiveMaxPool, py::arg("input"), py::arg("output_size"));
+  m.def("adaptive_avg_pool", &nn::adaptiveAvgPool, py::arg("input"), py::arg("output_size"));
+  m.def("max_unpool", &nn::maxUnpool, py::arg("input"), py::arg("indices"), py::arg("output_size"));
+
+  m.def("interpolate", &nn::interpolate, py::arg("input"), py::arg("mode"), py::arg("output_size"), py::arg("scales"),
+        py::arg("align_corners"));
+  m.def("pad", &nn::pad, py::arg("input"), py::arg("pad"), py::arg("mode"), py::arg("value"));
+  m.def("pixel_shuffle", &nn::pixelShuffle, py::arg("input"), py::arg("upscale_factor"));
+  m.def("pixel_unshuffle", &nn::pixelUnshuffle, py::arg("input"), py::arg("downscale_factor"));
+  m.def("grid_sample", &nn::gridSample, py::arg("input"), py::arg("grid"), py::arg("mode"), py::arg("padding_mode"),
+        py::arg("align_corners"));
+  m.def("affine_grid", &nn::affineGrid, py::arg("theta"), py::arg("size"), py::arg("align_corners"));
+  m.def("im2col", &nn::im2col, py::arg("input"), py::arg("kernel_size"), py::arg("dilation"), py::arg("padding"),
+        py::arg("stride"));
+  m.def("col2im", &nn::col2im, py::arg("input"), py::arg("output_size"), py::arg("kernel_size"), py::arg("dilation"),
+        py::arg("padding"), py::arg("stride"));
+}
 
 }  // namespace torch::python

@@ -1,1 +1,373 @@
-"""Spatial operations of torch.nn.functional (see functional.py)."""
+"""Spatial operations of torch.nn.functional (see functional.py): convolutions, pooling,
+resampling, padding, pixel shuffles, grid sampling and im2col, over torch._C._nn
+(autograd/ops/NNSpatial.h). This file turns PyTorch's arguments (an int or a tuple, None
+defaults, scale factors) into the lists the core ops take; shapes are checked there."""
+
+import math
+import numbers
+import warnings
+
+import torch
+from torch._C import _nn
+
+__all__ = [
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+    "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+    "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d_with_indices", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+    "max_unpool1d", "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d",
+    "interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pad",
+    "pixel_shuffle", "pixel_unshuffle", "grid_sample", "affine_grid", "unfold", "fold",
+]
+
+
+def _ntuple(value, n, name, op):
+    """value (an int or a sequence of n ints, or of one int) as a list of n ints."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return [int(value)] * n
+    try:
+        items = [int(v) for v in value]
+    except TypeError:
+        raise TypeError(f"{op}: {name} must be an int or a tuple of {n} ints, but got {value!r}") from None
+    if len(items) == 1:
+        return items * n
+    if len(items) != n:
+        raise RuntimeError(f"{op}: {name} must be an int or a tuple of {n} ints, but got {tuple(items)}")
+    return items
+
+
+def _stride(stride, kernel, n, op):
+    """Pooling's stride: the kernel size when None or empty."""
+    if stride is None or (not isinstance(stride, numbers.Integral) and len(stride) == 0):
+        return list(kernel)
+    return _ntuple(stride, n, "stride", op)
+
+
+# ---- convolutions ----
+
+def _conv(n, input, weight, bias, stride, padding, dilation, groups):
+    op = f"conv{n}d"
+    if not isinstance(padding, str):
+        padding = _ntuple(padding, n, "padding", op)
+    return _nn.convolution(input, weight, bias, _ntuple(stride, n, "stride", op), padding,
+                           _ntuple(dilation, n, "dilation", op), groups)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-D convolution: input (N, C, L) or (C, L), weight (O, C / groups, k). padding may be
+    'valid' or 'same'."""
+    return _conv(1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D convolution: input (N, C, H, W) or (C, H, W), weight (O, C / groups, kH, kW)."""
+    return _conv(2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-D convolution: input (N, C, D, H, W) or (C, D, H, W), weight (O, C / groups, kD, kH, kW)."""
+    return _conv(3, input, weight, bias, stride, padding, dilation, groups)
+
+
+def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    op = f"conv_transpose{n}d"
+    return _nn.conv_transpose(input, weight, bias, _ntuple(stride, n, "stride", op),
+                              _ntuple(padding, n, "padding", op), _ntuple(output_padding, n, "output_padding", op),
+                              groups, _ntuple(dilation, n, "dilation", op))
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """Transposed 1-D convolution: weight (C, O / groups, k)."""
+    return _conv_transpose(1, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """Transposed 2-D convolution: weight (C, O / groups, kH, kW)."""
+    return _conv_transpose(2, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """Transposed 3-D convolution: weight (C, O / groups, kD, kH, kW)."""
+    return _conv_transpose(3, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+# ---- pooling ----
+
+def _max_pool(n, input, kernel_size, stride, padding, dilation, ceil_mode):
+    op = f"max_pool{n}d"
+    kernel = _ntuple(kernel_size, n, "kernel_size", op)
+    return _nn.max_pool(input, kernel, _stride(stride, kernel, n, op), _ntuple(padding, n, "padding", op),
+                        _ntuple(dilation, n, "dilation", op), ceil_mode)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Max over windows; with return_indices also the flat index of each maximum in its plane."""
+    out, indices = _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    out, indices = _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    out, indices = _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def _avg_pool(n, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    op = f"avg_pool{n}d"
+    kernel = _ntuple(kernel_size, n, "kernel_size", op)
+    return _nn.avg_pool(input, kernel, _stride(stride, kernel, n, op), _ntuple(padding, n, "padding", op),
+                        ceil_mode, count_include_pad, divisor_override)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    return _avg_pool(1, input, kernel_size, stride, padding, ceil_mode, count_include_pad, None)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    return _avg_pool(2, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    return _avg_pool(3, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def _adaptive_size(n, input, output_size, op):
+    """output_size as n ints; None keeps the input's size along that axis."""
+    if output_size is None or isinstance(output_size, numbers.Integral):
+        sizes = [output_size] * n
+    else:
+        sizes = list(output_size)
+        if len(sizes) != n:
+            raise RuntimeError(f"{op}: output_size must be an int or a tuple of {n} ints, but got {output_size}")
+    return [input.size(input.dim() - n + i) if s is None else int(s) for i, s in enumerate(sizes)]
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return _nn.adaptive_max_pool(input, _adaptive_size(1, input, output_size, "adaptive_max_pool1d"))
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _nn.adaptive_max_pool(input, _adaptive_size(2, input, output_size, "adaptive_max_pool2d"))
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    out, indices = adaptive_max_pool1d_with_indices(input, output_size)
+    return (out, indices) if return_indices else out
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    out, indices = adaptive_max_pool2d_with_indices(input, output_size)
+    return (out, indices) if return_indices else out
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return _nn.adaptive_avg_pool(input, _adaptive_size(1, input, output_size, "adaptive_avg_pool1d"))
+
+
+def adaptive_avg_pool2d(input, output_size):
+    return _nn.adaptive_avg_pool(input, _adaptive_size(2, input, output_size, "adaptive_avg_pool2d"))
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _nn.adaptive_avg_pool(input, _adaptive_size(3, input, output_size, "adaptive_avg_pool3d"))
+
+
+def _unpool_output_size(input, kernel, stride, padding, output_size):
+    n = len(kernel)
+    default = [(input.size(input.dim() - n + d) - 1) * stride[d] + kernel[d] - 2 * padding[d] for d in range(n)]
+    if output_size is None:
+        return default
+    sizes = list(output_size)
+    if len(sizes) == n + 2:
+        sizes = sizes[2:]
+    elif len(sizes) == n + 1 and input.dim() == n + 1:
+        sizes = sizes[1:]
+    if len(sizes) != n:
+        raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} elements, but it has a length "
+                         f"of '{len(sizes)}'")
+    for d in range(n):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < sizes[d] < high:
+            raise ValueError(f'invalid output_size "{sizes}" (dim {d} must be between {low} and {high})')
+    return [int(s) for s in sizes]
+
+
+def _max_unpool(n, input, indices, kernel_size, stride, padding, output_size):
+    op = f"max_unpool{n}d"
+    kernel = _ntuple(kernel_size, n, "kernel_size", op)
+    st = _stride(stride, kernel, n, op)
+    pad = _ntuple(padding, n, "padding", op)
+    return _nn.max_unpool(input, indices, _unpool_output_size(input, kernel, st, pad, output_size))
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool1d: input's values where indices say, zeros elsewhere."""
+    return _max_unpool(1, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(2, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)
+
+
+def _lp_pool(n, input, norm_type, kernel_size, stride, ceil_mode):
+    kernel = _ntuple(kernel_size, n, "kernel_size", f"lp_pool{n}d")
+    pooled = _avg_pool(n, input.pow(norm_type), kernel, stride, 0, ceil_mode, True, None)
+    return pooled.mul(math.prod(kernel)).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """The norm_type-norm over each window: (sum of x ** p) ** (1 / p)."""
+    return _lp_pool(1, input, float(norm_type), kernel_size, stride, ceil_mode)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(2, input, float(norm_type), kernel_size, stride, ceil_mode)
+
+
+# ---- resampling ----
+
+_INTERPOLATING = ("linear", "bilinear", "bicubic", "trilinear")
+_MODE_DIMS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    """Resizes the spatial dimensions of input (N, C, *spatial) to size, or by scale_factor."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        sizes = list(size) if isinstance(size, (list, tuple, torch.Size)) else [size] * dim
+        if len(sizes) != dim:
+            raise ValueError("Input and output must have the same number of spatial dimensions, but got input with "
+                             f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please "
+                             "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+                             "(o1, o2, ...,oK) format.")
+        output_size, scales = [int(s) for s in sizes], None
+    elif scale_factor is not None:
+        scales = list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * dim
+        if len(scales) != dim:
+            raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
+                             f"with spatial dimensions of {list(input.shape[2:])} and scale_factor of shape "
+                             f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                             "scale_factor in (s1, s2, ...,sK) format.")
+        scales = [float(s) for s in scales]
+        output_size = [int(math.floor(float(input.size(i + 2)) * scales[i])) for i in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if recompute_scale_factor or mode == "area":
+        scales = None
+    if antialias:
+        raise NotImplementedError("interpolate: antialias=True is not supported")
+    if mode in _MODE_DIMS and input.dim() != _MODE_DIMS[mode]:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_MODE_DIMS[mode]}D input")
+    if dim < 1 or dim > 3 or mode not in ("nearest", "nearest-exact", "area") + _INTERPOLATING:
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
+                                  "the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
+                                  f"nearest-exact (got {mode})")
+    return _nn.interpolate(input, mode, output_size, scales or [], bool(align_corners))
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    warnings.warn("nn.functional.upsample is deprecated. Use nn.functional.interpolate instead.")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    warnings.warn("nn.functional.upsample_nearest is deprecated. Use nn.functional.interpolate instead.")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    warnings.warn("nn.functional.upsample_bilinear is deprecated. Use nn.functional.interpolate instead.")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pads (or, with negative values, crops) the last len(pad) // 2 dimensions; pad lists
+    (before, after) pairs from the last dimension backwards."""
+    pad = [int(p) for p in pad]
+    if mode in ("reflect", "replicate", "circular") and len(pad) // 2 + 2 != input.dim() \
+            and len(pad) // 2 + 1 != input.dim():
+        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+    return _nn.pad(input, pad, mode, 0.0 if value is None else float(value))
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C r^2, H, W) -> (*, C, H r, W r)."""
+    return _nn.pixel_shuffle(input, int(upscale_factor))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H r, W r) -> (*, C r^2, H, W)."""
+    return _nn.pixel_unshuffle(input, int(downscale_factor))
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """Samples input (N, C, H, W) bilinearly at grid (N, Ho, Wo, 2) of (x, y) in [-1, 1]."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
+                         f"got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    return _nn.grid_sample(input, grid, mode, padding_mode, bool(align_corners))
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of the affine maps theta (N, 2, 3) for size (N, C, H, W), or theta
+    (N, 3, 4) for size (N, C, D, H, W)."""
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = [int(s) for s in size]
+    if len(size) in (4, 5) and min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _nn.affine_grid(theta, size, bool(align_corners))
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """im2col: (N, C, H, W) -> (N, C kH kW, L), one column per kernel position."""
+    return _nn.im2col(input, _ntuple(kernel_size, 2, "kernel_size", "unfold"),
+                      _ntuple(dilation, 2, "dilation", "unfold"), _ntuple(padding, 2, "padding", "unfold"),
+                      _ntuple(stride, 2, "stride", "unfold"))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """col2im: (N, C kH kW, L) -> (N, C, *output_size), overlapping entries summed."""
+    return _nn.col2im(input, _ntuple(output_size, 2, "output_size", "fold"),
+                      _ntuple(kernel_size, 2, "kernel_size", "fold"), _ntuple(dilation, 2, "dilation", "fold"),
+                      _ntuple(padding, 2, "padding", "fold"), _ntuple(stride, 2, "stride", "fold"))
