@@ -92,6 +92,28 @@ void defBoth(py::module &m, TensorClass &cls, const char *name, Func &&f, const 
 // out= for functions: result is copied into out (resized to fit), which is returned.
 py::object writeOut(const Tensor &result, const std::optional<Tensor> &out);
 
+// m.def(name, f, input, extra..., *, out=None): out joins the keyword-only arguments of
+// extra when it has some.
+template <typename Func, typename... Extra>
+void defFunctionWithOut(py::module &m, const char *name, Func &&f, const Extra &...extra) {
+  if constexpr ((std::is_same_v<Extra, py::kw_only> || ...)) {
+    m.def(name, std::forward<Func>(f), py::arg("input"), extra..., py::arg("out") = py::none());
+  } else {
+    m.def(name, std::forward<Func>(f), py::arg("input"), extra..., py::kw_only(), py::arg("out") = py::none());
+  }
+}
+
+// The method name(self, args...) and torch.name(input, args..., *, out=None).
+template <typename... Args, typename... Extra>
+void defWithOut(py::module &m, TensorClass &cls, const char *name, Tensor (*fn)(const Tensor &, Args...),
+                const Extra &...extra) {
+  cls.def(name, fn, extra...);
+  defFunctionWithOut(
+      m, name, [fn](const Tensor &t, Args... args, std::optional<Tensor> out) { return writeOut(fn(t, args...), out); },
+      extra...);
+}
+
+
 // Registration, one per source file.
 void bindTensorBase(py::module &m, TensorClass &cls);
 void bindPointwise(py::module &m, TensorClass &cls);

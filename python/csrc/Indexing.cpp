@@ -276,27 +276,6 @@ py::object nonzeroAny(const Tensor &t, bool asTuple, const std::optional<Tensor>
   return std::move(columns);
 }
 
-// m.def(name, f, input, extra..., *, out=None): out joins the keyword-only arguments of
-// extra when it has some.
-template <typename Func, typename... Extra>
-void defFunctionWithOut(py::module &m, const char *name, Func &&f, const Extra &...extra) {
-  if constexpr ((std::is_same_v<Extra, py::kw_only> || ...)) {
-    m.def(name, std::forward<Func>(f), py::arg("input"), extra..., py::arg("out") = py::none());
-  } else {
-    m.def(name, std::forward<Func>(f), py::arg("input"), extra..., py::kw_only(), py::arg("out") = py::none());
-  }
-}
-
-// The method name(self, args...) and torch.name(input, args..., *, out=None).
-template <typename... Args, typename... Extra>
-void defWithOut(py::module &m, TensorClass &cls, const char *name, Tensor (*fn)(const Tensor &, Args...),
-                const Extra &...extra) {
-  cls.def(name, fn, extra...);
-  defFunctionWithOut(
-      m, name, [fn](const Tensor &t, Args... args, std::optional<Tensor> out) { return writeOut(fn(t, args...), out); },
-      extra...);
-}
-
 // An in-place op as the method name_ (returning self) and its out-of-place version as the
 // method name and torch.name(input, ..., *, out=None) (on a copy of input).
 template <typename... Args, typename... Extra>

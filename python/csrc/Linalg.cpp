@@ -50,15 +50,6 @@ py::object pack(const std::string &name, const std::vector<const char *> &fields
   return type(*items);
 }
 
-// The method and torch.<name>(input, ..., *, out=None) for an op with one tensor result.
-template <typename... Args, typename... Extra>
-void defWithOut(py::module &m, TensorClass &cls, const char *name, Tensor (*fn)(const Tensor &, Args...),
-                const Extra &...extra) {
-  cls.def(name, fn, extra...);
-  m.def(name, [fn](const Tensor &t, Args... args, std::optional<Tensor> out) { return writeOut(fn(t, args...), out); },
-        py::arg("input"), extra..., py::kw_only(), py::arg("out") = py::none());
-}
-
 // The method and torch.<name>(input, ..., *, out=None) for an op with a named tuple result.
 template <typename... Args, typename... Extra>
 void defTuple(py::module &m, TensorClass &cls, const char *name, const std::vector<const char *> &fields,

@@ -110,15 +110,6 @@ py::object uniqueAny(const Tensor &t, bool sorted, bool returnInverse, bool retu
   return py::tuple(parts);
 }
 
-// The method and torch.<name>(input, ..., out=None) for an op with one tensor result.
-template <typename... Args, typename... Extra>
-void defWithOut(py::module &m, TensorClass &cls, const char *name, Tensor (*fn)(const Tensor &, Args...),
-                const Extra &...extra) {
-  cls.def(name, fn, extra...);
-  m.def(name, [fn](const Tensor &t, Args... args, std::optional<Tensor> out) { return writeOut(fn(t, args...), out); },
-        py::arg("input"), extra..., py::kw_only(), py::arg("out") = py::none());
-}
-
 // The method and torch.<name>(input, ..., out=None) for an op returning (values, indices).
 template <typename... Args, typename... Extra>
 void defPair(py::module &m, TensorClass &cls, const char *name, ValuesIndices (*fn)(const Tensor &, Args...),

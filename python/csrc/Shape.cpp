@@ -61,15 +61,6 @@ IntList spreadInts(const py::args &args, const py::kwargs &kwargs, const char *n
   return toSizes(args, name);
 }
 
-// The method and torch.<name>(input, ..., *, out=None).
-template <typename... Args, typename... Extra>
-void defWithOut(py::module &m, TensorClass &cls, const char *name, Tensor (*fn)(const Tensor &, Args...),
-                const Extra &...extra) {
-  cls.def(name, fn, extra...);
-  m.def(name, [fn](const Tensor &t, Args... args, std::optional<Tensor> out) { return writeOut(fn(t, args...), out); },
-        py::arg("input"), extra..., py::kw_only(), py::arg("out") = py::none());
-}
-
 // torch.<name>(tensors, ..., *, out=None) for the joining functions.
 template <typename... Args, typename... Extra>
 void defJoin(py::module &m, const char *name, Tensor (*fn)(const TensorList &, Args...), const Extra &...extra) {
