@@ -32,8 +32,8 @@ struct NN;
   _(R, AbsCriterion_updateGradInput) _(R, MSECriterion_updateOutput) _(R, MSECriterion_updateGradInput)      \
   _(R, SmoothL1Criterion_updateOutput) _(R, SmoothL1Criterion_updateGradInput)                               \
   _(R, SoftMarginCriterion_updateOutput) _(R, SoftMarginCriterion_updateGradInput)                           \
-  _(R, DistKLDivCriterion_updateOutput) _(R, DistKLDivCriterion_updateGradInput) _(R, BCECriterion_updateOutput) \
-  _(R, BCECriterion_updateGradInput) _(R, ClassNLLCriterion_updateOutput) _(R, ClassNLLCriterion_updateGradInput) \
+  _(R, DistKLDivCriterion_updateOutput) _(R, DistKLDivCriterion_updateGradInput) \
+  _(R, ClassNLLCriterion_updateOutput) _(R, ClassNLLCriterion_updateGradInput) \
   _(R, SpatialClassNLLCriterion_updateOutput) _(R, SpatialClassNLLCriterion_updateGradInput)                 \
   _(R, MultiLabelMarginCriterion_updateOutput) _(R, MultiLabelMarginCriterion_updateGradInput)               \
   _(R, MultiMarginCriterion_updateOutput) _(R, MultiMarginCriterion_updateGradInput) _(R, Linear_updateOutput) \
@@ -215,21 +215,23 @@ Tensor softmaxImpl(const char *name, const Tensor &x, int64_t dim, bool log) {
   checkFloating(x, name);
   int d = x.dim() == 0 ? (wrapDim(dim, 1), 0) : wrapDim(dim, x.dim());
   RecordScope rec({&x});
-  if (x.numel() == 0) return empty(x.sizes(), x.dtype());
   IntList shape4 = softmaxShape(x, d);
   Tensor x4 = reshape(x, shape4);
-  Tensor y4 = blank(x.dtype());
-  dispatchFloating(x.dtype(), name, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    (log ? NN<T>::LogSoftMax_updateOutput : NN<T>::SoftMax_updateOutput)(nullptr, x4.th<T>(), y4.th<T>());
-  });
+  Tensor y4 = empty(shape4, x.dtype());
+  if (x.numel() > 0) {
+    dispatchFloating(x.dtype(), name, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      (log ? NN<T>::LogSoftMax_updateOutput : NN<T>::SoftMax_updateOutput)(nullptr, x4.th<T>(), y4.th<T>());
+    });
+  }
   Tensor y = reshape(y4, x.sizes());
   if (rec) {
     record(name, {x}, {y}, [name, log, shape4, saved = SavedTensor(y, true)](const TensorList &g) {
       Tensor ys = saved.unpack(name);
       Tensor y4s = reshape(ys, shape4);
       Tensor g4 = reshape(contiguous(toType(g[0], ys.dtype())), shape4);
-      Tensor gi = blank(ys.dtype());
+      Tensor gi = empty(shape4, ys.dtype());
+      if (ys.numel() == 0) return TensorList{reshape(gi, ys.sizes())};
       dispatchFloating(ys.dtype(), name, [&](auto tag) {
         using T = typename decltype(tag)::type;
         (log ? NN<T>::LogSoftMax_updateGradInput : NN<T>::SoftMax_updateGradInput)(nullptr, y4s.th<T>(), g4.th<T>(),
@@ -673,7 +675,7 @@ void relu_(const Tensor &x) {
 }
 
 Tensor hardtanh(const Tensor &x, double minVal, double maxVal) {
-  TORCH_CHECK(minVal <= maxVal, Value, "hardtanh: min_val (%g) must not exceed max_val (%g)", minVal, maxVal);
+  TORCH_CHECK(minVal < maxVal, Value, "hardtanh: max_val (%g) must be larger than min_val (%g)", maxVal, minVal);
   return thnnActivation(
       "hardtanh", x, false,
       [=](auto tag, auto *in, auto *out) {
@@ -716,7 +718,6 @@ Tensor prelu(const Tensor &x, const Tensor &weight) {
   RecordScope rec({&x, &weight});
   // THNN's channel dimension is 1 for 2-D and 4-D input: [N, C, rest, 1] puts PyTorch's there.
   IntList shape = x.dim() <= 2 ? x.sizes() : IntList{x.size(0), x.size(1), productOf(x.sizes(), 2, x.dim()), 1};
-  if (x.dim() == 1 && slopes > 1) shape = {1, x.size(0)};
   Tensor xs = reshape(x, shape), w = reshape(weight, {slopes});
   Tensor y = blank(x.dtype());
   dispatchFloating(x.dtype(), "prelu", [&](auto tag) {
@@ -1074,25 +1075,62 @@ Tensor klDiv(const Tensor &input, const Tensor &target, Reduction reduction) {
       });
 }
 
+namespace {
+
+// Whether every element lies in [0, 1] (NaN does not).
+bool allProbabilities(const Tensor &x) {
+  return dispatchFloating(x.dtype(), "binary_cross_entropy", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    Tensor c = contiguous(x);
+    const T *p = dataOf<T>(c);
+    for (int64_t i = 0; i < c.numel(); i++) {
+      if (!(p[i] >= 0 && p[i] <= 1)) return false;
+    }
+    return true;
+  });
+}
+
+}  // namespace
+
+// Note [BCE at 0 and 1]: THNN's BCECriterion is torch7's, log(x + 1e-12); PyTorch clamps
+// each log at -100 instead, so a saturated probability (sigmoid(20) is 1 in float) costs
+// 100, not 27.6. This follows PyTorch, with its gradient (x - y) / max(x (1 - x), 1e-12).
 Tensor binaryCrossEntropy(const Tensor &input, const Tensor &target, const Tensor &weight, Reduction reduction) {
+  checkFloating(input, "binary_cross_entropy");
+  checkSameShape(input, target, "binary_cross_entropy");
+  checkSameType(input, target, "binary_cross_entropy", "target");
   if (weight.defined()) {
     TORCH_CHECK(weight.isSameSizeAs(input), Runtime,
                 "binary_cross_entropy: weight of size %s must have the size of input %s",
                 weight.sizeString().c_str(), input.sizeString().c_str());
     checkSameType(input, weight, "binary_cross_entropy", "weight");
   }
-  checkSameType(input, target, "binary_cross_entropy", "target");
-  Tensor w = weight;
-  return pointwiseCriterion(
-      "binary_cross_entropy", input, target, reduction, TargetGrad::None, Scaling{},
-      [w](auto tag, auto *x, auto *y, auto *out, bool avg, bool red) {
-        using T = typename decltype(tag)::type;
-        NN<T>::BCECriterion_updateOutput(nullptr, x, y, out, avg, thOrNull<T>(w), red);
-      },
-      [w](auto tag, auto *x, auto *y, auto *go, auto *gi, bool avg, bool red) {
-        using T = typename decltype(tag)::type;
-        NN<T>::BCECriterion_updateGradInput(nullptr, x, y, go, gi, avg, thOrNull<T>(w), red);
+  TORCH_CHECK(allProbabilities(input), Runtime, "all elements of input should be between 0 and 1");
+  RecordScope rec({&input});
+  Tensor losses = mapBinary("binary_cross_entropy", input, target, [](auto x, auto y) {
+    using T = decltype(x);
+    T logX = std::max(std::log(x), T(-100)), log1mX = std::max(std::log(1 - x), T(-100));
+    return -(y * logX + (1 - y) * log1mX);
+  });
+  if (weight.defined()) losses = binary(BinaryOp::Mul, losses, weight);
+  Tensor loss = reduction == Reduction::None ? losses
+                : reduction == Reduction::Sum ? sum(losses, {}, false)
+                                              : mean(losses, {}, false);
+  if (rec) {
+    SavedTensor sx(input, false), sy(target, false);
+    const int64_t n = input.numel();
+    Tensor w = weight;
+    record("binary_cross_entropy", {input}, {loss}, [=](const TensorList &g) {
+      Tensor xs = sx.unpack("binary_cross_entropy"), ys = sy.unpack("binary_cross_entropy");
+      Tensor d = mapBinary("binary_cross_entropy", xs, ys, [](auto x, auto y) {
+        using T = decltype(x);
+        return (x - y) / std::max((1 - x) * x, T(1e-12));
       });
+      if (w.defined()) d = binary(BinaryOp::Mul, d, w);
+      return TensorList{binary(BinaryOp::Mul, d, perElementScale(toType(g[0], d.dtype()), reduction, n))};
+    });
+  }
+  return loss;
 }
 
 Tensor nllLoss(const Tensor &input, const Tensor &target, const Tensor &weight, Reduction reduction,
