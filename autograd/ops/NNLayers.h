@@ -15,6 +15,12 @@
 // Note [In-place activations]: relu_ & co. compute the out-of-place result and write it
 // into x; while recording, through inplaceWithHistory (Note [In-place ops and autograd]),
 // so the backward reads a saved copy and not the overwritten x.
+//
+// Note [CTC gradient]: ctcLoss's backward is the gradient with respect to logProbs itself,
+// -exp(log(sum of alpha beta over label c) + nll - logProbs). PyTorch's kernel returns
+// exp(logProbs) plus that, which is the gradient with respect to the logits before a
+// log_softmax; through log_softmax both give the same gradient, and this one also passes
+// gradcheck on log-probabilities directly.
 #ifndef TORCH_OPS_NN_LAYERS_H
 #define TORCH_OPS_NN_LAYERS_H
 
@@ -81,7 +87,7 @@ Tensor huberLoss(const Tensor &input, const Tensor &target, Reduction reduction,
 Tensor softMarginLoss(const Tensor &input, const Tensor &target, Reduction reduction);
 // target (log target - input), 0 where target = 0 (input holds log-probabilities).
 Tensor klDiv(const Tensor &input, const Tensor &target, Reduction reduction);
-// weight: undefined, or input's shape.
+// weight: undefined, or input's shape. Each log is clamped at -100 (Note [BCE at 0 and 1]).
 Tensor binaryCrossEntropy(const Tensor &input, const Tensor &target, const Tensor &weight, Reduction reduction);
 // input [C], [N, C] or [N, C, d1, ...] log-probabilities; target [], [N] or [N, d1, ...].
 Tensor nllLoss(const Tensor &input, const Tensor &target, const Tensor &weight, Reduction reduction,
@@ -92,6 +98,8 @@ Tensor multiMarginLoss(const Tensor &input, const Tensor &target, int p, double 
                        Reduction reduction);
 // logProbs [T, N, C] (or [T, C]); targets [N, S] padded or 1-D concatenated; lengths [N]
 // Long. Mean divides each loss by its target length, then averages over the batch.
+// zeroInfinity: an impossible alignment (infinite loss) counts 0, with zero gradient.
+// See Note [CTC gradient].
 Tensor ctcLoss(const Tensor &logProbs, const Tensor &targets, const Tensor &inputLengths,
                const Tensor &targetLengths, int64_t blank, Reduction reduction, bool zeroInfinity);
 

@@ -234,6 +234,24 @@ def test_rrelu_training_draws_slopes(rng):
         F.rrelu(t, 0.5, 0.1, training=True)
 
 
+NONCONTIGUOUS_GRADIENT = {  # ops whose backward gets a transposed (strided) output gradient below
+    "relu": F.relu, "elu": F.elu, "softplus": F.softplus, "logsigmoid": F.logsigmoid, "gelu": F.gelu,
+    "softmax": lambda x: F.softmax(x, 1), "prelu": lambda x: F.prelu(x, torch.tensor([0.1, 0.2, 0.3], dtype=D)),
+    "linear": lambda x: F.linear(x, torch.ones(2, 3, dtype=D)),
+    "batch_norm": lambda x: F.batch_norm(x, None, None, training=True),
+    "mse_none": lambda x: F.mse_loss(x, torch.ones(4, 3, dtype=D), reduction="none"),
+    "soft_margin_none": lambda x: F.soft_margin_loss(x, torch.ones(4, 3, dtype=D), reduction="none"),
+    "nll_none": lambda x: F.nll_loss(x, torch.tensor([0, 2, 1, 1]), reduction="none").unsqueeze(1).expand(4, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NONCONTIGUOUS_GRADIENT))
+def test_noncontiguous_output_gradient(name, rng):
+    op = NONCONTIGUOUS_GRADIENT[name]
+    x = torch.from_numpy(away_from(rng.uniform(-2, 2, (4, 3)), [0])).requires_grad_()
+    assert gradcheck(lambda u: op(u).t(), (x,))
+
+
 # ---- linear maps ----
 
 @pytest.mark.parametrize("dtype", FLOAT_TYPES)
@@ -860,7 +878,10 @@ def test_embedding(rng):
     for pos, k in np.ndenumerate(idx):
         expected[k] += g[pos] / counts[k]
     np.testing.assert_allclose(weight.grad.numpy(), expected)
-    assert gradcheck(lambda v: F.embedding(torch.from_numpy(idx), v), (weight,))
+    assert gradcheck(lambda v: F.embedding(torch.from_numpy(idx), v).transpose(0, 2), (weight,))
+    weight.grad = None
+    F.embedding(torch.from_numpy(idx), weight, sparse=True).sum().backward()  # accepted; the gradient is dense
+    np.testing.assert_allclose(weight.grad.numpy(), np.stack([np.bincount(idx.reshape(-1), minlength=7)] * 3, 1))
     with pytest.raises(IndexError, match="index out of range in self"):
         F.embedding(torch.tensor([7]), w)
     with pytest.raises(RuntimeError, match="'indices' to have one of the following scalar types: Long, Int"):
