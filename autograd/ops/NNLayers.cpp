@@ -20,27 +20,29 @@ namespace {
 template <typename T>
 struct NN;
 
-#define TORCH_NN_FNS(_, R)                                                                                   \
-  _(R, Threshold_updateOutput) _(R, Threshold_updateGradInput) _(R, HardTanh_updateOutput)                   \
-  _(R, HardTanh_updateGradInput) _(R, LeakyReLU_updateOutput) _(R, LeakyReLU_updateGradInput)                \
-  _(R, PReLU_updateOutput) _(R, PReLU_updateGradInput) _(R, PReLU_accGradParameters) _(R, RReLU_updateOutput) \
-  _(R, RReLU_updateGradInput) _(R, ELU_updateOutput) _(R, ELU_updateGradInput) _(R, SoftPlus_updateOutput)   \
-  _(R, SoftPlus_updateGradInput) _(R, SoftShrink_updateOutput) _(R, SoftShrink_updateGradInput)              \
-  _(R, HardShrink_updateOutput) _(R, HardShrink_updateGradInput) _(R, LogSigmoid_updateOutput)               \
-  _(R, LogSigmoid_updateGradInput) _(R, SoftMax_updateOutput) _(R, SoftMax_updateGradInput)                  \
-  _(R, LogSoftMax_updateOutput) _(R, LogSoftMax_updateGradInput) _(R, AbsCriterion_updateOutput)             \
-  _(R, AbsCriterion_updateGradInput) _(R, MSECriterion_updateOutput) _(R, MSECriterion_updateGradInput)      \
-  _(R, SmoothL1Criterion_updateOutput) _(R, SmoothL1Criterion_updateGradInput)                               \
-  _(R, SoftMarginCriterion_updateOutput) _(R, SoftMarginCriterion_updateGradInput)                           \
-  _(R, DistKLDivCriterion_updateOutput) _(R, DistKLDivCriterion_updateGradInput) \
-  _(R, ClassNLLCriterion_updateOutput) _(R, ClassNLLCriterion_updateGradInput) \
-  _(R, SpatialClassNLLCriterion_updateOutput) _(R, SpatialClassNLLCriterion_updateGradInput)                 \
-  _(R, MultiLabelMarginCriterion_updateOutput) _(R, MultiLabelMarginCriterion_updateGradInput)               \
+// clang-format off
+#define TORCH_NN_FNS(_, R)                                                                                     \
+  _(R, Threshold_updateOutput) _(R, Threshold_updateGradInput) _(R, HardTanh_updateOutput)                     \
+  _(R, HardTanh_updateGradInput) _(R, LeakyReLU_updateOutput) _(R, LeakyReLU_updateGradInput)                  \
+  _(R, PReLU_updateOutput) _(R, PReLU_updateGradInput) _(R, PReLU_accGradParameters) _(R, RReLU_updateOutput)  \
+  _(R, RReLU_updateGradInput) _(R, ELU_updateOutput) _(R, ELU_updateGradInput) _(R, SoftPlus_updateOutput)     \
+  _(R, SoftPlus_updateGradInput) _(R, SoftShrink_updateOutput) _(R, SoftShrink_updateGradInput)                \
+  _(R, HardShrink_updateOutput) _(R, HardShrink_updateGradInput) _(R, LogSigmoid_updateOutput)                 \
+  _(R, LogSigmoid_updateGradInput) _(R, SoftMax_updateOutput) _(R, SoftMax_updateGradInput)                    \
+  _(R, LogSoftMax_updateOutput) _(R, LogSoftMax_updateGradInput) _(R, AbsCriterion_updateOutput)               \
+  _(R, AbsCriterion_updateGradInput) _(R, MSECriterion_updateOutput) _(R, MSECriterion_updateGradInput)        \
+  _(R, SmoothL1Criterion_updateOutput) _(R, SmoothL1Criterion_updateGradInput)                                 \
+  _(R, SoftMarginCriterion_updateOutput) _(R, SoftMarginCriterion_updateGradInput)                             \
+  _(R, DistKLDivCriterion_updateOutput) _(R, DistKLDivCriterion_updateGradInput)                               \
+  _(R, ClassNLLCriterion_updateOutput) _(R, ClassNLLCriterion_updateGradInput)                                 \
+  _(R, SpatialClassNLLCriterion_updateOutput) _(R, SpatialClassNLLCriterion_updateGradInput)                   \
+  _(R, MultiLabelMarginCriterion_updateOutput) _(R, MultiLabelMarginCriterion_updateGradInput)                 \
   _(R, MultiMarginCriterion_updateOutput) _(R, MultiMarginCriterion_updateGradInput) _(R, Linear_updateOutput) \
-  _(R, Linear_updateGradInput) _(R, Linear_accGradParameters) _(R, Bilinear_updateOutput)                    \
-  _(R, Bilinear_updateGradInput) _(R, Bilinear_accGradParameters) _(R, BatchNormalization_updateOutput)      \
-  _(R, BatchNormalization_backward) _(R, LookupTable_updateOutput) _(R, LookupTable_accGradParameters)       \
+  _(R, Linear_updateGradInput) _(R, Linear_accGradParameters) _(R, Bilinear_updateOutput)                      \
+  _(R, Bilinear_updateGradInput) _(R, Bilinear_accGradParameters) _(R, BatchNormalization_updateOutput)        \
+  _(R, BatchNormalization_backward) _(R, LookupTable_updateOutput) _(R, LookupTable_accGradParameters)         \
   _(R, LookupTable_renorm)
+// clang-format on
 
 #define TORCH_NN_MEMBER(R, name) static constexpr auto name = &THNN_##R##name;
 template <>
@@ -235,7 +237,7 @@ Tensor softmaxImpl(const char *name, const Tensor &x, int64_t dim, bool log) {
       dispatchFloating(ys.dtype(), name, [&](auto tag) {
         using T = typename decltype(tag)::type;
         (log ? NN<T>::LogSoftMax_updateGradInput : NN<T>::SoftMax_updateGradInput)(nullptr, y4s.th<T>(), g4.th<T>(),
-                                                                                 gi.th<T>(), y4s.th<T>());
+                                                                                   gi.th<T>(), y4s.th<T>());
       });
       return TensorList{reshape(gi, ys.sizes())};
     });
@@ -260,9 +262,8 @@ Tensor perElementScale(const Tensor &g, Reduction r, int64_t n) {
 }
 
 void checkSameShape(const Tensor &input, const Tensor &target, const char *op) {
-  TORCH_CHECK(input.isSameSizeAs(target), Runtime,
-              "%s: the size of target %s must match the size of input %s", op, target.sizeString().c_str(),
-              input.sizeString().c_str());
+  TORCH_CHECK(input.isSameSizeAs(target), Runtime, "%s: the size of target %s must match the size of input %s", op,
+              target.sizeString().c_str(), input.sizeString().c_str());
 }
 
 enum class TargetGrad { None, Negated, KLDiv };
@@ -273,11 +274,18 @@ struct Scaling {
   double input = 1, out = 1, grad = 1;
 };
 
-// An element-wise THNN criterion. fwd(tag, x, y, out, sizeAverage, reduce) and bwd(tag, x,
-// y, gradOutput, gradInput, sizeAverage, reduce) call the kernels.
-template <typename Fwd, typename Bwd>
+// The updateOutput and updateGradInput kernels of THNN's element-wise criterion K for the
+// element type of tag (they share one signature).
+#define TORCH_NN_CRITERION(K)                                                   \
+  [](auto tag) {                                                                \
+    using T = typename decltype(tag)::type;                                     \
+    return std::make_pair(NN<T>::K##_updateOutput, NN<T>::K##_updateGradInput); \
+  }
+
+// An element-wise THNN criterion; kernels(tag) gives its kernels (TORCH_NN_CRITERION).
+template <typename Kernels>
 Tensor pointwiseCriterion(const char *name, const Tensor &input, const Tensor &target, Reduction reduction,
-                          TargetGrad targetGrad, Scaling scaling, Fwd fwd, Bwd bwd) {
+                          TargetGrad targetGrad, Scaling scaling, Kernels kernels) {
   checkFloating(input, name);
   TORCH_CHECK(isFloating(target.dtype()), Runtime, "%s: expected a floating point target, got %s", name,
               scalarTypeName(target.dtype()));
@@ -294,7 +302,7 @@ Tensor pointwiseCriterion(const char *name, const Tensor &input, const Tensor &t
   Tensor out = blank(type);
   dispatchFloating(type, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    fwd(tag, x.th<T>(), y.th<T>(), out.th<T>(), sizeAverage, reduce);
+    kernels(tag).first(nullptr, x.th<T>(), y.th<T>(), out.th<T>(), sizeAverage, reduce);
     if (outScale != 1) TH<T>::mul(out.th<T>(), out.th<T>(), static_cast<T>(outScale));
   });
   Tensor loss = lossResult(out, reduction, input.sizes());
@@ -307,7 +315,7 @@ Tensor pointwiseCriterion(const char *name, const Tensor &input, const Tensor &t
       Tensor gi = blank(xs.dtype());
       dispatchFloating(xs.dtype(), name, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        bwd(tag, xs.th<T>(), ys.th<T>(), go.th<T>(), gi.th<T>(), sizeAverage, reduce);
+        kernels(tag).second(nullptr, xs.th<T>(), ys.th<T>(), go.th<T>(), gi.th<T>(), sizeAverage, reduce);
         if (gradScale != 1) TH<T>::mul(gi.th<T>(), gi.th<T>(), static_cast<T>(gradScale));
       });
       gi = reshape(gi, xs.sizes());
@@ -358,8 +366,8 @@ double logAdd(double a, double b) {
 // Returns -log p(target | input); when grad is given (a [T, C] block, stride C between
 // steps), adds factor * d loss / d lp(t, c) to it.
 template <typename LP>
-double ctcSample(const LP &lp, const int64_t *labels, int64_t steps, int64_t length, int64_t blank,
-                 int64_t classes, double *grad, int64_t gradStepStride, double factor) {
+double ctcSample(const LP &lp, const int64_t *labels, int64_t steps, int64_t length, int64_t blank, int64_t classes,
+                 double *grad, int64_t gradStepStride, double factor) {
   if (steps == 0) return length == 0 ? 0 : INFINITY;
   const int64_t S = 2 * length + 1;  // the target with blanks around every label
   auto label = [&](int64_t s) { return s % 2 == 0 ? blank : labels[s / 2]; };
@@ -421,8 +429,8 @@ CtcLayout ctcLayout(const Tensor &logProbs, const Tensor &targets, const Tensor 
   CtcLayout layout;
   layout.targets = contiguous(longTargets(targets, "ctc_loss"));
   auto lengths = [&](const Tensor &t, const char *what) {
-    TORCH_CHECK(isIntegral(t.dtype()) && t.dim() <= 1 && t.numel() == batch, Runtime,
-                "%s must be of size batch_size", what);
+    TORCH_CHECK(isIntegral(t.dtype()) && t.dim() <= 1 && t.numel() == batch, Runtime, "%s must be of size batch_size",
+                what);
     Tensor c = contiguous(toType(t, ScalarType::Long));
     return std::vector<int64_t>(dataOf<int64_t>(c), dataOf<int64_t>(c) + batch);
   };
@@ -554,8 +562,8 @@ Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias) {
           gw = zerosOf(ws.sizes(), ws.dtype());
           gb = zerosOf({ws.size(0)}, ws.dtype());
           Tensor buffer = blank(xs.dtype());
-          NN<T>::Linear_accGradParameters(nullptr, xs.th<T>(), go.th<T>(), nullptr, ws.th<T>(), gb.th<T>(),
-                                          gw.th<T>(), gb.th<T>(), buffer.th<T>(), 1.0);
+          NN<T>::Linear_accGradParameters(nullptr, xs.th<T>(), go.th<T>(), nullptr, ws.th<T>(), gb.th<T>(), gw.th<T>(),
+                                          gb.th<T>(), buffer.th<T>(), 1.0);
         }
       });
       return {need[0] ? reshape(gi, inSizes) : Tensor(), need[1] ? gw : Tensor(), need[2] ? gb : Tensor()};
@@ -576,9 +584,11 @@ Tensor bilinear(const Tensor &input1, const Tensor &input2, const Tensor &weight
   TORCH_CHECK(weight.dim() == 3, Runtime, "bilinear(): weight must be 3-D [out, in1, in2], got %s",
               weight.sizeString().c_str());
   const int64_t in1 = input1.size(input1.dim() - 1), in2 = input2.size(input2.dim() - 1), out = weight.size(0);
-  TORCH_CHECK(in1 == weight.size(1), Runtime, "bilinear(): input1 size does not match weight size: got %lld but expected %lld",
+  TORCH_CHECK(in1 == weight.size(1), Runtime,
+              "bilinear(): input1 size does not match weight size: got %lld but expected %lld",
               static_cast<long long>(in1), static_cast<long long>(weight.size(1)));
-  TORCH_CHECK(in2 == weight.size(2), Runtime, "bilinear(): input2 size does not match weight size: got %lld but expected %lld",
+  TORCH_CHECK(in2 == weight.size(2), Runtime,
+              "bilinear(): input2 size does not match weight size: got %lld but expected %lld",
               static_cast<long long>(in2), static_cast<long long>(weight.size(2)));
   if (bias.defined()) {
     TORCH_CHECK(bias.numel() == out && bias.dim() <= 1, Runtime,
@@ -616,8 +626,8 @@ Tensor bilinear(const Tensor &input1, const Tensor &input2, const Tensor &weight
         using T = typename decltype(tag)::type;
         Tensor buffer = blank(a.dtype());
         if (need[0] || need[1]) {
-          NN<T>::Bilinear_updateGradInput(nullptr, a.th<T>(), b.th<T>(), go.th<T>(), thOrNull<T>(g1),
-                                          thOrNull<T>(g2), w.th<T>(), buffer.th<T>());
+          NN<T>::Bilinear_updateGradInput(nullptr, a.th<T>(), b.th<T>(), go.th<T>(), thOrNull<T>(g1), thOrNull<T>(g2),
+                                          w.th<T>(), buffer.th<T>());
         }
         if (need[2] || need[3]) {
           gw = zerosOf(w.sizes(), w.dtype());
@@ -762,18 +772,17 @@ Tensor rrelu(const Tensor &x, double lower, double upper, bool training) {
     });
   });
   if (rec) {
-    record("rrelu_with_noise", {x}, {y},
-           [=, sx = SavedTensor(x, false)](const TensorList &g) {
-             Tensor in = sx.unpack("rrelu_with_noise");
-             Tensor go = toType(g[0], in.dtype());
-             Tensor gi = blank(in.dtype());
-             dispatchFloating(in.dtype(), "rrelu", [&](auto tag) {
-               using T = typename decltype(tag)::type;
-               NN<T>::RReLU_updateGradInput(nullptr, in.th<T>(), go.th<T>(), gi.th<T>(), noise.th<T>(), lower, upper,
-                                            training, false);
-             });
-             return TensorList{gi};
-           });
+    record("rrelu_with_noise", {x}, {y}, [=, sx = SavedTensor(x, false)](const TensorList &g) {
+      Tensor in = sx.unpack("rrelu_with_noise");
+      Tensor go = toType(g[0], in.dtype());
+      Tensor gi = blank(in.dtype());
+      dispatchFloating(in.dtype(), "rrelu", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        NN<T>::RReLU_updateGradInput(nullptr, in.th<T>(), go.th<T>(), gi.th<T>(), noise.th<T>(), lower, upper, training,
+                                     false);
+      });
+      return TensorList{gi};
+    });
   }
   return y;
 }
@@ -1003,76 +1012,38 @@ Tensor logSoftmax(const Tensor &x, int64_t dim) { return softmaxImpl("log_softma
 // ---- losses ----
 
 Tensor l1Loss(const Tensor &input, const Tensor &target, Reduction reduction) {
-  return pointwiseCriterion(
-      "l1_loss", input, target, reduction, TargetGrad::Negated, Scaling{},
-      [](auto tag, auto *x, auto *y, auto *out, bool avg, bool red) {
-        NN<typename decltype(tag)::type>::AbsCriterion_updateOutput(nullptr, x, y, out, avg, red);
-      },
-      [](auto tag, auto *x, auto *y, auto *go, auto *gi, bool avg, bool red) {
-        NN<typename decltype(tag)::type>::AbsCriterion_updateGradInput(nullptr, x, y, go, gi, avg, red);
-      });
+  return pointwiseCriterion("l1_loss", input, target, reduction, TargetGrad::Negated, Scaling{},
+                            TORCH_NN_CRITERION(AbsCriterion));
 }
 
 Tensor mseLoss(const Tensor &input, const Tensor &target, Reduction reduction) {
-  return pointwiseCriterion(
-      "mse_loss", input, target, reduction, TargetGrad::Negated, Scaling{},
-      [](auto tag, auto *x, auto *y, auto *out, bool avg, bool red) {
-        NN<typename decltype(tag)::type>::MSECriterion_updateOutput(nullptr, x, y, out, avg, red);
-      },
-      [](auto tag, auto *x, auto *y, auto *go, auto *gi, bool avg, bool red) {
-        NN<typename decltype(tag)::type>::MSECriterion_updateGradInput(nullptr, x, y, go, gi, avg, red);
-      });
+  return pointwiseCriterion("mse_loss", input, target, reduction, TargetGrad::Negated, Scaling{},
+                            TORCH_NN_CRITERION(MSECriterion));
 }
-
-
-namespace {
 
 // THNN's SmoothL1 has beta = 1. With d = x - y, beta S1(d / beta) is the loss for beta, so
 // the kernel runs on input / beta and target / beta; Huber's loss is delta times that.
-Tensor smoothL1(const char *name, const Tensor &input, const Tensor &target, Reduction reduction, Scaling scaling) {
-  return pointwiseCriterion(
-      name, input, target, reduction, TargetGrad::Negated, scaling,
-      [](auto tag, auto *x, auto *y, auto *out, bool avg, bool red) {
-        NN<typename decltype(tag)::type>::SmoothL1Criterion_updateOutput(nullptr, x, y, out, avg, red);
-      },
-      [](auto tag, auto *x, auto *y, auto *go, auto *gi, bool avg, bool red) {
-        NN<typename decltype(tag)::type>::SmoothL1Criterion_updateGradInput(nullptr, x, y, go, gi, avg, red);
-      });
-}
-
-}  // namespace
-
 Tensor smoothL1Loss(const Tensor &input, const Tensor &target, Reduction reduction, double beta) {
   TORCH_CHECK(beta >= 0, Runtime, "smooth_l1_loss does not support negative values for beta.");
   if (beta == 0) return l1Loss(input, target, reduction);
-  return smoothL1("smooth_l1_loss", input, target, reduction, Scaling{beta, beta, 1});
+  return pointwiseCriterion("smooth_l1_loss", input, target, reduction, TargetGrad::Negated, Scaling{beta, beta, 1},
+                            TORCH_NN_CRITERION(SmoothL1Criterion));
 }
 
 Tensor huberLoss(const Tensor &input, const Tensor &target, Reduction reduction, double delta) {
   TORCH_CHECK(delta > 0, Runtime, "huber_loss does not support non-positive values for delta.");
-  return smoothL1("huber_loss", input, target, reduction, Scaling{delta, delta * delta, delta});
+  return pointwiseCriterion("huber_loss", input, target, reduction, TargetGrad::Negated,
+                            Scaling{delta, delta * delta, delta}, TORCH_NN_CRITERION(SmoothL1Criterion));
 }
 
 Tensor softMarginLoss(const Tensor &input, const Tensor &target, Reduction reduction) {
-  return pointwiseCriterion(
-      "soft_margin_loss", input, target, reduction, TargetGrad::None, Scaling{},
-      [](auto tag, auto *x, auto *y, auto *out, bool avg, bool red) {
-        NN<typename decltype(tag)::type>::SoftMarginCriterion_updateOutput(nullptr, x, y, out, avg, red);
-      },
-      [](auto tag, auto *x, auto *y, auto *go, auto *gi, bool avg, bool red) {
-        NN<typename decltype(tag)::type>::SoftMarginCriterion_updateGradInput(nullptr, x, y, go, gi, avg, red);
-      });
+  return pointwiseCriterion("soft_margin_loss", input, target, reduction, TargetGrad::None, Scaling{},
+                            TORCH_NN_CRITERION(SoftMarginCriterion));
 }
 
 Tensor klDiv(const Tensor &input, const Tensor &target, Reduction reduction) {
-  return pointwiseCriterion(
-      "kl_div", input, target, reduction, TargetGrad::KLDiv, Scaling{},
-      [](auto tag, auto *x, auto *y, auto *out, bool avg, bool red) {
-        NN<typename decltype(tag)::type>::DistKLDivCriterion_updateOutput(nullptr, x, y, out, avg, red);
-      },
-      [](auto tag, auto *x, auto *y, auto *go, auto *gi, bool avg, bool red) {
-        NN<typename decltype(tag)::type>::DistKLDivCriterion_updateGradInput(nullptr, x, y, go, gi, avg, red);
-      });
+  return pointwiseCriterion("kl_div", input, target, reduction, TargetGrad::KLDiv, Scaling{},
+                            TORCH_NN_CRITERION(DistKLDivCriterion));
 }
 
 namespace {
@@ -1101,8 +1072,8 @@ Tensor binaryCrossEntropy(const Tensor &input, const Tensor &target, const Tenso
   checkSameType(input, target, "binary_cross_entropy", "target");
   if (weight.defined()) {
     TORCH_CHECK(weight.isSameSizeAs(input), Runtime,
-                "binary_cross_entropy: weight of size %s must have the size of input %s",
-                weight.sizeString().c_str(), input.sizeString().c_str());
+                "binary_cross_entropy: weight of size %s must have the size of input %s", weight.sizeString().c_str(),
+                input.sizeString().c_str());
     checkSameType(input, weight, "binary_cross_entropy", "weight");
   }
   TORCH_CHECK(allProbabilities(input), Runtime, "all elements of input should be between 0 and 1");
@@ -1113,7 +1084,7 @@ Tensor binaryCrossEntropy(const Tensor &input, const Tensor &target, const Tenso
     return -(y * logX + (1 - y) * log1mX);
   });
   if (weight.defined()) losses = binary(BinaryOp::Mul, losses, weight);
-  Tensor loss = reduction == Reduction::None ? losses
+  Tensor loss = reduction == Reduction::None  ? losses
                 : reduction == Reduction::Sum ? sum(losses, {}, false)
                                               : mean(losses, {}, false);
   if (rec) {
@@ -1142,11 +1113,12 @@ Tensor nllLoss(const Tensor &input, const Tensor &target, const Tensor &weight, 
   const int nd = input.dim();
   if (nd >= 2) {
     TORCH_CHECK(target.dim() >= 1, Runtime, "0D or 1D target tensor expected, multi-target not supported");
-    TORCH_CHECK(input.size(0) == target.size(0), Value, "Expected input batch_size (%lld) to match target batch_size (%lld).",
+    TORCH_CHECK(input.size(0) == target.size(0), Value,
+                "Expected input batch_size (%lld) to match target batch_size (%lld).",
                 static_cast<long long>(input.size(0)), static_cast<long long>(target.size(0)));
   }
   const int64_t classes = nd == 1 ? input.size(0) : input.size(1);
-  IntList noneShape;  // the shape of per-sample losses
+  IntList noneShape;        // the shape of per-sample losses
   IntList inShape, tShape;  // what THNN sees
   if (nd == 1) {
     TORCH_CHECK(target.dim() <= 1 && target.numel() == 1, Runtime,
@@ -1209,8 +1181,7 @@ Tensor nllLoss(const Tensor &input, const Tensor &target, const Tensor &weight, 
 Tensor multilabelMarginLoss(const Tensor &input, const Tensor &target, Reduction reduction) {
   checkFloating(input, "multilabel_margin_loss");
   TORCH_CHECK((input.dim() == 2 && input.size(1) != 0) || (input.dim() == 1 && input.size(0) != 0) || input.dim() == 0,
-              Runtime,
-              "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s",
+              Runtime, "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s",
               input.sizeString().c_str());
   Tensor t = longTargets(target, "multilabel_margin_loss");
   TORCH_CHECK(t.numel() == input.numel() && t.dim() == input.dim() && (input.dim() == 0 || t.isSameSizeAs(input)),
@@ -1226,8 +1197,8 @@ Tensor multilabelMarginLoss(const Tensor &input, const Tensor &target, Reduction
   dispatchFloating(input.dtype(), "multilabel_margin_loss", [&](auto tag) {
     using T = typename decltype(tag)::type;
     Tensor isTarget = blank(input.dtype());
-    NN<T>::MultiLabelMarginCriterion_updateOutput(nullptr, x.th<T>(), t.th<int64_t>(), out.th<T>(),
-                                                  isTarget.th<T>(), sizeAverage, reduce);
+    NN<T>::MultiLabelMarginCriterion_updateOutput(nullptr, x.th<T>(), t.th<int64_t>(), out.th<T>(), isTarget.th<T>(),
+                                                  sizeAverage, reduce);
   });
   Tensor loss = lossResult(out, reduction, noneShape);
   if (rec) {
@@ -1239,8 +1210,8 @@ Tensor multilabelMarginLoss(const Tensor &input, const Tensor &target, Reduction
       dispatchFloating(xs.dtype(), "multilabel_margin_loss", [&](auto tag) {
         using T = typename decltype(tag)::type;
         Tensor isTarget = blank(xs.dtype());
-        NN<T>::MultiLabelMarginCriterion_updateGradInput(nullptr, xs.th<T>(), t.th<int64_t>(), go.th<T>(),
-                                                         gi.th<T>(), isTarget.th<T>(), sizeAverage, reduce);
+        NN<T>::MultiLabelMarginCriterion_updateGradInput(nullptr, xs.th<T>(), t.th<int64_t>(), go.th<T>(), gi.th<T>(),
+                                                         isTarget.th<T>(), sizeAverage, reduce);
       });
       return TensorList{reshape(gi, inSizes)};
     });
@@ -1253,8 +1224,7 @@ Tensor multiMarginLoss(const Tensor &input, const Tensor &target, int p, double 
   checkFloating(input, "multi_margin_loss");
   TORCH_CHECK(p == 1 || p == 2, Value, "only p == 1 and p == 2 supported");
   TORCH_CHECK((input.dim() == 2 && input.size(1) != 0) || (input.dim() == 1 && input.size(0) != 0) || input.dim() == 0,
-              Runtime,
-              "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s",
+              Runtime, "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s",
               input.sizeString().c_str());
   const int64_t rows = input.dim() == 2 ? input.size(0) : 1;
   const int64_t classes = input.dim() == 0 ? 1 : input.size(input.dim() - 1);
@@ -1298,8 +1268,8 @@ Tensor multiMarginLoss(const Tensor &input, const Tensor &target, int p, double 
   return loss;
 }
 
-Tensor ctcLoss(const Tensor &logProbs, const Tensor &targets, const Tensor &inputLengths,
-               const Tensor &targetLengths, int64_t blank, Reduction reduction, bool zeroInfinity) {
+Tensor ctcLoss(const Tensor &logProbs, const Tensor &targets, const Tensor &inputLengths, const Tensor &targetLengths,
+               int64_t blank, Reduction reduction, bool zeroInfinity) {
   checkFloating(logProbs, "ctc_loss");
   TORCH_CHECK(logProbs.dim() == 3 || logProbs.dim() == 2, Runtime,
               "ctc_loss: log_probs must be [T, N, C] (or [T, C] unbatched), got %s", logProbs.sizeString().c_str());
@@ -1377,9 +1347,9 @@ Tensor batchNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, 
   Tensor out = blank(input.dtype()), saveMean = blank(input.dtype()), saveStd = blank(input.dtype());
   dispatchFloating(input.dtype(), "batch_norm", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    NN<T>::BatchNormalization_updateOutput(nullptr, input.th<T>(), out.th<T>(), thOrNull<T>(weight),
-                                           thOrNull<T>(bias), thOrNull<T>(runningMean), thOrNull<T>(runningVar),
-                                           saveMean.th<T>(), saveStd.th<T>(), training, momentum, eps);
+    NN<T>::BatchNormalization_updateOutput(nullptr, input.th<T>(), out.th<T>(), thOrNull<T>(weight), thOrNull<T>(bias),
+                                           thOrNull<T>(runningMean), thOrNull<T>(runningVar), saveMean.th<T>(),
+                                           saveStd.th<T>(), training, momentum, eps);
   });
   if (training && runningMean.defined()) bumpVersion(runningMean);
   if (training && runningVar.defined()) bumpVersion(runningVar);

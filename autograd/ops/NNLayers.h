@@ -100,8 +100,8 @@ Tensor multiMarginLoss(const Tensor &input, const Tensor &target, int p, double 
 // Long. Mean divides each loss by its target length, then averages over the batch.
 // zeroInfinity: an impossible alignment (infinite loss) counts 0, with zero gradient.
 // See Note [CTC gradient].
-Tensor ctcLoss(const Tensor &logProbs, const Tensor &targets, const Tensor &inputLengths,
-               const Tensor &targetLengths, int64_t blank, Reduction reduction, bool zeroInfinity);
+Tensor ctcLoss(const Tensor &logProbs, const Tensor &targets, const Tensor &inputLengths, const Tensor &targetLengths,
+               int64_t blank, Reduction reduction, bool zeroInfinity);
 
 // ---- normalization ----
 // Over dimension 1 of [N, C, ...]. training: batch statistics, and the running ones (when

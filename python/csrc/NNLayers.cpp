@@ -2,6 +2,7 @@
 // torch.nn.functional, which supplies PyTorch's defaults and argument handling; plus the
 // Tensor methods relu, relu_, softmax, log_softmax and hardshrink.
 #include "autograd/ops/NNLayers.h"
+
 #include "python/csrc/Bind.h"
 
 namespace torch::python {
@@ -39,7 +40,8 @@ nn::BagMode bagMode(const std::string &mode) {
 void bindNNLayers(py::module &m, TensorClass &cls) {
   // ---- linear maps ----
   m.def(
-      "linear", [](const Tensor &x, const Tensor &w, const std::optional<Tensor> &b) { return nn::linear(x, w, orUndefined(b)); },
+      "linear",
+      [](const Tensor &x, const Tensor &w, const std::optional<Tensor> &b) { return nn::linear(x, w, orUndefined(b)); },
       py::arg("input"), py::arg("weight"), py::arg("bias") = py::none());
   m.def(
       "bilinear",
@@ -88,7 +90,8 @@ void bindNNLayers(py::module &m, TensorClass &cls) {
   m.def("hardshrink", &nn::hardshrink, py::arg("input"), py::arg("lambd") = 0.5);
   m.def("log_sigmoid", &nn::logSigmoid, py::arg("input"));
   m.def(
-      "softmax", [](const Tensor &x, int64_t dim, py::handle dtype) { return softmaxWithType(nn::softmax, x, dim, dtype); },
+      "softmax",
+      [](const Tensor &x, int64_t dim, py::handle dtype) { return softmaxWithType(nn::softmax, x, dim, dtype); },
       py::arg("input"), py::arg("dim"), py::arg("dtype") = py::none());
   m.def(
       "log_softmax",
@@ -98,7 +101,8 @@ void bindNNLayers(py::module &m, TensorClass &cls) {
   cls.def("relu", &nn::relu);
   cls.def("relu_", inPlace(&nn::relu_));
   cls.def(
-      "softmax", [](const Tensor &x, int64_t dim, py::handle dtype) { return softmaxWithType(nn::softmax, x, dim, dtype); },
+      "softmax",
+      [](const Tensor &x, int64_t dim, py::handle dtype) { return softmaxWithType(nn::softmax, x, dim, dtype); },
       py::arg("dim"), py::arg("dtype") = py::none());
   cls.def(
       "log_softmax",
@@ -111,10 +115,12 @@ void bindNNLayers(py::module &m, TensorClass &cls) {
 
   // ---- losses (reduction: "none" | "mean" | "sum") ----
   m.def(
-      "l1_loss", [](const Tensor &x, const Tensor &y, const std::string &r) { return nn::l1Loss(x, y, reductionArg(r)); },
+      "l1_loss",
+      [](const Tensor &x, const Tensor &y, const std::string &r) { return nn::l1Loss(x, y, reductionArg(r)); },
       py::arg("input"), py::arg("target"), py::arg("reduction") = "mean");
   m.def(
-      "mse_loss", [](const Tensor &x, const Tensor &y, const std::string &r) { return nn::mseLoss(x, y, reductionArg(r)); },
+      "mse_loss",
+      [](const Tensor &x, const Tensor &y, const std::string &r) { return nn::mseLoss(x, y, reductionArg(r)); },
       py::arg("input"), py::arg("target"), py::arg("reduction") = "mean");
   m.def(
       "smooth_l1_loss",
