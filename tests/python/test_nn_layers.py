@@ -466,6 +466,8 @@ def test_nll_loss(shape, reduction, weighted, rng):
 def test_nll_loss_unbatched_and_errors(rng):
     x, nx = make_tensor((5,), D, "contiguous", rng)
     assert_close(F.nll_loss(x, torch.tensor(3)), -nx[3])
+    assert gradcheck(lambda u: F.cross_entropy(u, torch.tensor(3), label_smoothing=0.3), (x.detach().requires_grad_(),))
+    assert_close(F.cross_entropy(x, torch.tensor(3)), -log_softmax_np(nx, 0)[3])
     assert F.nll_loss(x, torch.tensor(3), reduction="none").shape == ()
     everything_ignored = F.nll_loss(torch.zeros(2, 3), torch.tensor([-100, -100]))
     assert math.isnan(everything_ignored.item())  # 0 / 0, as in PyTorch
@@ -691,6 +693,7 @@ def test_ctc_loss_blank_unbatched_and_infinity(rng):
     order = [2, 0, 1]
     got = F.ctc_loss(logp, torch.tensor([0, 1]), [4], [2], blank=2, reduction="sum")
     assert_close(got, ctc_np(nlp[:, order], [1, 2], 4))
+    assert gradcheck(lambda u: F.ctc_loss(u, torch.tensor([0, 1]), [4], [2], blank=2), (logp.detach().requires_grad_(),))
     # a target longer than the input has no alignment: inf, or 0 with zero_infinity
     long_target = torch.tensor([[1, 1, 1]])
     batched = logp.unsqueeze(1)
@@ -832,6 +835,11 @@ def test_channel_dropout(rng):
     assert set(np.unique(unbatched)) <= {0.0, 2.0} and all(len(set(row)) == 1 for row in unbatched)
     volumes = F.dropout3d(torch.ones(2, 30, 2, 2, 2), 0.5).numpy().reshape(2, 30, 8)
     assert all(len(set(v)) == 1 for v in volumes.reshape(60, 8))
+    t = leaf((3, 4, 2, 2), rng, 1, 2)
+    torch.manual_seed(1)
+    out = F.dropout2d(t, 0.5)
+    out.sum().backward()
+    np.testing.assert_allclose(t.grad.numpy(), np.where(out.detach().numpy() == 0, 0, 2.0))
     with pytest.warns(UserWarning, match="assuming that channel-wise 1D dropout behavior is desired"):
         F.dropout2d(torch.ones(2, 3, 4), 0.5)
     with pytest.warns(UserWarning, match="Received a 2-D input to dropout2d"):
@@ -852,6 +860,12 @@ def test_alpha_dropout(rng):
     np.testing.assert_allclose(y[~dropped], a * x.numpy()[~dropped] + alpha * a * 0.2)
     assert abs(y.mean()) < 0.05 and abs(y.std() - 1) < 0.05  # self-normalizing: mean 0, variance 1 kept
     assert F.alpha_dropout(x, 0.2) is x  # training defaults to False
+    t = leaf((4, 5), rng)
+    torch.manual_seed(4)
+    out = F.alpha_dropout(t, 0.2, training=True)
+    out.sum().backward()
+    kept = ~np.isclose(out.detach().numpy(), dropped_value)
+    np.testing.assert_allclose(t.grad.numpy(), np.where(kept, a, 0))
     f = F.feature_alpha_dropout(torch.ones(4, 50, 3), 0.5, training=True).numpy()
     assert all(len(set(v)) == 1 for v in f.reshape(200, 3))
 
@@ -929,6 +943,11 @@ def test_embedding_bag(mode, rng):
     weight = w.detach().clone().requires_grad_()
     F.embedding_bag(i, weight, o, mode=mode, padding_idx=2).sum().backward()
     assert np.all(weight.grad.numpy()[2] == 0)
+    # scale_grad_by_freq: each row's gradient divided by how often the row is looked up
+    plain = torch.autograd.grad(F.embedding_bag(i, weight, o, mode=mode).sum(), weight)[0].numpy()
+    scaled = torch.autograd.grad(F.embedding_bag(i, weight, o, mode=mode, scale_grad_by_freq=True).sum(), weight)[0]
+    counts = np.maximum(np.bincount(idx, minlength=8), 1).reshape(8, 1)
+    np.testing.assert_allclose(scaled.numpy(), plain / counts)
 
 
 def test_embedding_bag_per_sample_weights_and_errors(rng):
