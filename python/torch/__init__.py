@@ -130,6 +130,8 @@ def numel(t):
 for _name in dir(_C):
     if not _name.startswith("_") and _name not in globals():
         globals()[_name] = getattr(_C, _name)
+for _name in _C._nn._torch_functions:  # torch.relu, torch.softmax, ...
+    globals()[_name] = getattr(_C._nn, _name)
 del _name
 
 from torch import _tensor  # noqa: E402  (Python-side Tensor methods)
