@@ -659,7 +659,7 @@ def test_repr_of_single_layers():
         (nn.CrossEntropyLoss(), "CrossEntropyLoss()"),
         (nn.Upsample(scale_factor=2), "Upsample(scale_factor=2.0, mode=nearest)"),
         (nn.Upsample(size=(4, 5), mode="bilinear"), "Upsample(size=(4, 5), mode=bilinear)"),
-        (nn.ZeroPad2d((1, 2, 0, 1)), "ZeroPad2d(padding=(1, 2, 0, 1), value=0.0)"),
+        (nn.ZeroPad2d((1, 2, 0, 1)), "ZeroPad2d((1, 2, 0, 1))"),
         (nn.ConstantPad1d(2, 3.5), "ConstantPad1d(padding=(2, 2), value=3.5)"),
         (nn.ReflectionPad2d(1), "ReflectionPad2d((1, 1, 1, 1))"),
         (nn.PixelShuffle(3), "PixelShuffle(upscale_factor=3)"),
@@ -1030,13 +1030,13 @@ def test_batchnorm_forward_arguments(record):
 
 
 def test_norm_layers_check_input_dims():
-    with pytest.raises(ValueError, match=r"^expected 2D or 3D input \(got 4D input\)$"):
+    with pytest.raises(ValueError, match=r"^expected 2D or 3D input \(got 4D input\)(\n|$)"):
         nn.BatchNorm1d(3)(torch.zeros(2, 3, 4, 5))
-    with pytest.raises(ValueError, match=r"^expected 4D input \(got 3D input\)$"):
+    with pytest.raises(ValueError, match=r"^expected 4D input \(got 3D input\)(\n|$)"):
         nn.BatchNorm2d(3)(torch.zeros(2, 3, 4))
-    with pytest.raises(ValueError, match=r"^expected 5D input \(got 2D input\)$"):
+    with pytest.raises(ValueError, match=r"^expected 5D input \(got 2D input\)(\n|$)"):
         nn.BatchNorm3d(3)(torch.zeros(2, 3))
-    with pytest.raises(ValueError, match=r"^expected 3D or 4D input \(got 2D input\)$"):
+    with pytest.raises(ValueError, match=r"^expected 3D or 4D input \(got 2D input\)(\n|$)"):
         nn.InstanceNorm2d(3)(torch.zeros(2, 3))
     with pytest.raises(ValueError, match=r"expected input's size at dim=1 to match num_features \(3\), but got: 4."):
         nn.InstanceNorm1d(3, affine=True)(torch.zeros(2, 4, 5))
@@ -1422,3 +1422,16 @@ def test_clip_grad_norm_with_non_contiguous_grads(rng):
     total = nn.utils.clip_grad_norm_([p], 1.0)
     assert total.item() == pytest.approx(np.linalg.norm(g), rel=1e-5)
     np.testing.assert_allclose(p.grad.numpy(), g.T / (np.linalg.norm(g) + 1e-6), rtol=1e-5)
+
+
+def test_shape_errors_name_the_layer_and_sizes():
+    model = nn.Sequential(nn.Linear(5, 3), nn.ReLU())
+    x = torch.zeros(6, 4)
+    with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(6x4 and 5x3\)") as info:
+        model(x)
+    # Only the innermost layer is named (once), with the sizes it was called with.
+    assert info.value.__notes__ == ["raised in Linear(in_features=5, out_features=3, bias=True) with input sizes [6, 4]"]
+    conv = nn.Conv2d(3, 8, 3)
+    with pytest.raises(RuntimeError, match="expected input.*to have 3 channels") as info:
+        conv(torch.zeros(1, 2, 8, 8))
+    assert "Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1)) with input sizes [1, 2, 8, 8]" in info.value.__notes__[0]

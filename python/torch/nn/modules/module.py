@@ -248,6 +248,16 @@ def _forward_unimplemented(self, *input):
     raise NotImplementedError('Module [{}] is missing the required "forward" function'.format(type(self).__name__))
 
 
+def _name_failing_layer(error, module, input):
+    """Adds a note naming the innermost module whose forward raised, and the sizes of its
+    tensor inputs, to the error's traceback (the message itself stays PyTorch's)."""
+    if getattr(error, "_torch_layer_named", False) or not hasattr(error, "add_note"):
+        return
+    error._torch_layer_named = True
+    sizes = ", ".join("[%s]" % ", ".join(str(s) for s in x.shape) for x in input if isinstance(x, torch.Tensor))
+    error.add_note("raised in %s(%s) with input sizes %s" % (module._get_name(), module.extra_repr(), sizes or "()"))
+
+
 class Module:
     """Base class for all neural network modules: subclasses set their parameters and
     submodules as attributes in __init__ and define forward()."""
@@ -653,6 +663,13 @@ class Module:
         return full, non_full
 
     def _call_impl(self, *input, **kwargs):
+        try:
+            return self._call_with_hooks(*input, **kwargs)
+        except (RuntimeError, ValueError, IndexError, TypeError) as error:
+            _name_failing_layer(error, self, input)
+            raise
+
+    def _call_with_hooks(self, *input, **kwargs):
         forward_call = self.forward
         if not (self._backward_hooks or self._forward_hooks or self._forward_pre_hooks or _global_backward_hooks
                 or _global_forward_hooks or _global_forward_pre_hooks):

@@ -52,6 +52,9 @@ class ZeroPad2d(ConstantPad2d):
     def __init__(self, padding):
         super().__init__(padding, 0.0)
 
+    def extra_repr(self):
+        return "{}".format(self.padding)
+
 
 class _ModePadNd(Module):
     _mode = None
