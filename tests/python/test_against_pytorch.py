@@ -1,0 +1,41 @@
+"""Differential test: the cases of pytorch_cases.py (networks, sampling, losses,
+activations, optimizers, schedulers, RNNs, tensor ops) give the same arrays here and under
+real PyTorch 1.13, where Debian's python3-torch is installed for /usr/bin/python3."""
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import pytorch_cases
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _real_pytorch_env():
+    """The environment in which /usr/bin/python3 imports Debian's python3-torch, or None."""
+    if not os.path.exists("/usr/bin/python3"):
+        return None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    probe = subprocess.run(["/usr/bin/python3", "-c", "import torch, sys; sys.stdout.write(torch.__file__)"],
+                           capture_output=True, text=True, env=env, cwd="/")
+    if probe.returncode != 0 or "-packages" not in probe.stdout:
+        return None
+    return env
+
+
+def test_same_results_as_pytorch_1_13(tmp_path):
+    env = _real_pytorch_env()
+    if env is None:
+        pytest.skip("Debian's python3-torch is not installed for /usr/bin/python3: no real PyTorch to compare with")
+    out = str(tmp_path / "real.npz")
+    run = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "pytorch_cases.py"), out], capture_output=True,
+                         text=True, env=env, cwd=str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    real = np.load(out)
+    ours = pytorch_cases.run_all()
+    assert sorted(real.files) == sorted(ours)
+    for key in real.files:
+        assert real[key].shape == ours[key].shape, key
+        np.testing.assert_allclose(ours[key], real[key], rtol=1e-6, atol=1e-8, equal_nan=True, err_msg=key)
