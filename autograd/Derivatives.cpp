@@ -489,6 +489,38 @@ void logAbsDet(const char *name, const Tensor &a, const Tensor &result, bool tim
   });
 }
 
+void solve(const Tensor &b, const Tensor &a, const Tensor &solution) {
+  Saved sa(a, "solve"), sx(solution, "solve", true);
+  std::vector<bool> need = needs({&b, &a});
+  torch::record("linalg_solve", {b, a}, {solution}, [=](const TensorList &grads) -> TensorList {
+    // X = A^-1 B: dB = A^-T dX, dA = -dB X^T.
+    Tensor gb = torch::solve(grads[0], mT(*sa)).first;
+    return {need[0] ? gb : Tensor(), need[1] ? neg(matmul(gb, mT(*sx))) : Tensor()};
+  });
+}
+
+void cholesky(const Tensor &a, bool upper, const Tensor &factor) {
+  Saved sf(factor, "cholesky", true);
+  record1("cholesky", a, factor, [=](const Tensor &g) {
+    // A = L L^T: P = tril(L^T dL) with its diagonal halved, S = L^-T P L^-1, dA = (S + S^T) / 2.
+    Tensor l = upper ? mT(*sf) : *sf;
+    Tensor gl = upper ? mT(g) : g;
+    Tensor p = tril(matmul(mT(l), gl), 0);
+    Tensor half = mul(torch::diagEmbed(torch::diagonal(p, 0, -2, -1), 0, -2, -1), Scalar(0.5));
+    p = sub(p, half);
+    Tensor linv = torch::inverse(l);
+    Tensor sym = matmul(matmul(mT(linv), p), linv);
+    return mul(add(sym, mT(sym)), Scalar(0.5));
+  });
+}
+
+void notImplemented(const char *name, const TensorList &inputs, const TensorList &outputs) {
+  std::string op = name;
+  torch::record(name, inputs, outputs, [op](const TensorList &) -> TensorList {
+    fail(th::ErrorKind::Runtime, "the derivative of %s is not implemented yet", op.c_str());
+  });
+}
+
 // ---- rearrangements ----
 
 Tensor accumulateAt(const Tensor &grad, const Tensor &positions, const IntList &sizes) {

@@ -56,6 +56,12 @@ void inverse(const Tensor &a, const Tensor &result);
 // d log|det A| / dA = A^-T (det and logdet follow from it).
 void logAbsDet(const char *name, const Tensor &a, const Tensor &result, bool timesResult);
 
+void solve(const Tensor &b, const Tensor &a, const Tensor &solution);  // solution = a^-1 b
+void cholesky(const Tensor &a, bool upper, const Tensor &factor);
+// Ops whose derivative is not written yet: their results still carry history, and a
+// backward through them raises a clear error instead of giving a wrong or missing gradient.
+void notImplemented(const char *name, const TensorList &inputs, const TensorList &outputs);
+
 // ---- rearrangements ----
 // An op that only moves, repeats or drops elements of t (views such as unfold, and copies
 // such as flip, roll, repeat): f applied to t's element numbers says where each element of

@@ -600,7 +600,7 @@ Tensor pinverse(const Tensor &a, double rcond) {
 
 // ---- systems of equations ----
 
-std::pair<Tensor, Tensor> solve(const Tensor &b, const Tensor &a) {
+static std::pair<Tensor, Tensor> solveKernel(const Tensor &b, const Tensor &a) {
   checkSquare("solve", a);
   checkFloating("solve", b);
   checkPair("solve", b, a);
@@ -637,7 +637,7 @@ Tensor linalgSolve(const Tensor &a, const Tensor &b) {
   return squeeze(x, x.dim() - 1);
 }
 
-std::pair<Tensor, Tensor> lstsq(const Tensor &b, const Tensor &a) {
+static std::pair<Tensor, Tensor> lstsqKernel(const Tensor &b, const Tensor &a) {
   checkFloating("lstsq", a);
   checkPair("lstsq", b, a);
   TORCH_CHECK(a.dim() == 2, Runtime, "lstsq: A must be a matrix (2-D), got sizes %s", a.sizeString().c_str());
@@ -658,7 +658,7 @@ std::pair<Tensor, Tensor> lstsq(const Tensor &b, const Tensor &a) {
 
 // ---- Cholesky ----
 
-Tensor cholesky(const Tensor &a, bool upper) {
+static Tensor choleskyKernel(const Tensor &a, bool upper) {
   checkSquare("cholesky", a);
   const int64_t n = a.size(a.dim() - 1);
   const ScalarType type = a.dtype();
@@ -672,7 +672,7 @@ Tensor cholesky(const Tensor &a, bool upper) {
   })[0];
 }
 
-Tensor choleskySolve(const Tensor &b, const Tensor &factor, bool upper) {
+static Tensor choleskySolveKernel(const Tensor &b, const Tensor &factor, bool upper) {
   checkSquare("cholesky_solve", factor);
   checkFloating("cholesky_solve", b);
   checkPair("cholesky_solve", b, factor);
@@ -697,7 +697,7 @@ Tensor choleskySolve(const Tensor &b, const Tensor &factor, bool upper) {
   })[0];
 }
 
-Tensor choleskyInverse(const Tensor &factor, bool upper) {
+static Tensor choleskyInverseKernel(const Tensor &factor, bool upper) {
   checkSquare("cholesky_inverse", factor);
   const int64_t n = factor.size(factor.dim() - 1);
   const ScalarType type = factor.dtype();
@@ -714,7 +714,7 @@ Tensor choleskyInverse(const Tensor &factor, bool upper) {
 
 // ---- decompositions ----
 
-std::pair<Tensor, Tensor> symeig(const Tensor &a, bool eigenvectors, bool upper) {
+static std::pair<Tensor, Tensor> symeigKernel(const Tensor &a, bool eigenvectors, bool upper) {
   checkSquare("symeig", a);
   const int64_t n = a.size(a.dim() - 1);
   const ScalarType type = a.dtype();
@@ -731,7 +731,7 @@ std::pair<Tensor, Tensor> symeig(const Tensor &a, bool eigenvectors, bool upper)
   return {r[0], eigenvectors ? r[1] : empty({0}, type)};
 }
 
-std::pair<Tensor, Tensor> eig(const Tensor &a, bool eigenvectors) {
+static std::pair<Tensor, Tensor> eigKernel(const Tensor &a, bool eigenvectors) {
   checkSquare("eig", a);
   TORCH_CHECK(a.dim() == 2, Runtime, "eig: input should be 2 dimensional, got sizes %s", a.sizeString().c_str());
   checkFinite("eig", a);
@@ -746,7 +746,7 @@ std::pair<Tensor, Tensor> eig(const Tensor &a, bool eigenvectors) {
   return {e, v};
 }
 
-std::tuple<Tensor, Tensor, Tensor> svd(const Tensor &a, bool some, bool computeUv) {
+static std::tuple<Tensor, Tensor, Tensor> svdKernel(const Tensor &a, bool some, bool computeUv) {
   checkMatrices("svd", a);
   const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1), k = std::min(m, n);
   const ScalarType type = a.dtype();
@@ -773,7 +773,7 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor &a, bool some, bool computeU
 // Q comes from the QR of [a, I_m]: Householder's reflector j depends on columns 0..j only,
 // so the first n reflectors are a's own, the others leave a's columns alone, and the
 // first n columns of the R of [a, I] are a's complete R [m, n].
-std::pair<Tensor, Tensor> qr(const Tensor &a, bool some) {
+static std::pair<Tensor, Tensor> qrKernel(const Tensor &a, bool some) {
   checkMatrices("qr", a);
   const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1), k = std::min(m, n);
   const ScalarType type = a.dtype();
@@ -851,6 +851,81 @@ std::tuple<Tensor, Tensor, Tensor> luUnpack(const Tensor &lu, const Tensor &pivo
         return out;
       });
   return {r[0], r[1], r[2]};
+}
+
+// ---- recording (Note [Recording scope]) ----
+
+namespace {
+TensorList floatingOnly(const TensorList &ts) {
+  TensorList r;
+  for (const Tensor &t : ts) {
+    if (t.defined() && isFloating(t.dtype())) r.push_back(t);
+  }
+  return r;
+}
+}  // namespace
+
+std::pair<Tensor, Tensor> solve(const Tensor &b, const Tensor &a) {
+  RecordScope rec({&b, &a});
+  std::pair<Tensor, Tensor> r = solveKernel(b, a);
+  if (rec) derivatives::solve(b, a, r.first);
+  return r;
+}
+
+Tensor cholesky(const Tensor &a, bool upper) {
+  RecordScope rec({&a});
+  Tensor r = choleskyKernel(a, upper);
+  if (rec) derivatives::cholesky(a, upper, r);
+  return r;
+}
+
+std::pair<Tensor, Tensor> lstsq(const Tensor &b, const Tensor &a) {
+  RecordScope rec({&b, &a});
+  std::pair<Tensor, Tensor> r = lstsqKernel(b, a);
+  if (rec) derivatives::notImplemented("lstsq", {b, a}, {r.first});
+  return r;
+}
+
+Tensor choleskySolve(const Tensor &b, const Tensor &factor, bool upper) {
+  RecordScope rec({&b, &factor});
+  Tensor r = choleskySolveKernel(b, factor, upper);
+  if (rec) derivatives::notImplemented("cholesky_solve", {b, factor}, {r});
+  return r;
+}
+
+Tensor choleskyInverse(const Tensor &factor, bool upper) {
+  RecordScope rec({&factor});
+  Tensor r = choleskyInverseKernel(factor, upper);
+  if (rec) derivatives::notImplemented("cholesky_inverse", {factor}, {r});
+  return r;
+}
+
+std::pair<Tensor, Tensor> symeig(const Tensor &a, bool eigenvectors, bool upper) {
+  RecordScope rec({&a});
+  std::pair<Tensor, Tensor> r = symeigKernel(a, eigenvectors, upper);
+  if (rec) derivatives::notImplemented("symeig", {a}, floatingOnly({r.first, r.second}));
+  return r;
+}
+
+std::pair<Tensor, Tensor> eig(const Tensor &a, bool eigenvectors) {
+  RecordScope rec({&a});
+  std::pair<Tensor, Tensor> r = eigKernel(a, eigenvectors);
+  if (rec) derivatives::notImplemented("eig", {a}, floatingOnly({r.first, r.second}));
+  return r;
+}
+
+std::tuple<Tensor, Tensor, Tensor> svd(const Tensor &a, bool some, bool computeUv) {
+  RecordScope rec({&a});
+  std::tuple<Tensor, Tensor, Tensor> r = svdKernel(a, some, computeUv);
+  if (rec) derivatives::notImplemented("svd", {a}, floatingOnly({std::get<0>(r), std::get<1>(r), std::get<2>(r)}));
+  return r;
+}
+
+std::pair<Tensor, Tensor> qr(const Tensor &a, bool some) {
+  RecordScope rec({&a});
+  std::pair<Tensor, Tensor> r = qrKernel(a, some);
+  if (rec) derivatives::notImplemented("qr", {a}, floatingOnly({r.first, r.second}));
+  return r;
 }
 
 }  // namespace torch

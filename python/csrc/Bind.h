@@ -74,6 +74,8 @@ ScalarType toDtype(py::handle obj);  // a torch.dtype, or a typed tensor class n
 // Sizes given as f(2, 3), f((2, 3)), f([2, 3]) or f(torch.Size([2, 3])).
 IntList toSizes(const py::args &args, const char *what);
 IntList toIntList(py::handle obj, const char *what);
+// An int (or anything with __index__ but bool) as int64; a clear TypeError otherwise.
+int64_t intArg(py::handle obj, const char *what);
 py::object makeSize(const IntList &sizes);  // torch.Size
 
 // A Python object to a tensor: tensors as they are, numbers and sequences copied into a

@@ -84,9 +84,21 @@ IntList toIntList(py::handle obj, const char *what) {
       throw py::type_error(std::string(what) + " must contain ints, got " +
                            std::string(py::str(item.get_type().attr("__name__"))));
     }
-    sizes.push_back(py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr())).cast<int64_t>());
+    PyObject *index = PyNumber_Index(item.ptr());  // a tensor with several elements raises here
+    if (!index) throw py::error_already_set();
+    sizes.push_back(py::reinterpret_steal<py::object>(index).cast<int64_t>());
   }
   return sizes;
+}
+
+int64_t intArg(py::handle obj, const char *what) {
+  if (!PyIndex_Check(obj.ptr()) || PyBool_Check(obj.ptr())) {
+    throw py::type_error(std::string(what) + " must be an int, got " +
+                         std::string(py::str(obj.get_type().attr("__name__"))));
+  }
+  PyObject *index = PyNumber_Index(obj.ptr());  // a tensor with several elements raises here
+  if (!index) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(index).cast<int64_t>();
 }
 
 IntList toSizes(const py::args &args, const char *what) {

@@ -91,13 +91,6 @@ Scalar scalarArg(py::handle obj, const char *what) {
   return toScalar(obj);
 }
 
-int64_t intArg(py::handle obj, const char *what) {
-  if (!PyIndex_Check(obj.ptr()) || PyBool_Check(obj.ptr())) {
-    throw py::type_error(std::string(what) + " must be an int, got " +
-                         std::string(py::str(obj.get_type().attr("__name__"))));
-  }
-  return py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr())).cast<int64_t>();
-}
 
 // The tensors that zeros/ones/empty and friends produce, as a fill of a target tensor.
 enum class Fill { Zeros, Ones, Empty };

@@ -37,13 +37,6 @@ uint64_t seedOf(py::handle obj) {
        std::string(py::str(obj)).c_str());
 }
 
-int64_t intArg(py::handle obj, const char *what) {
-  if (!PyIndex_Check(obj.ptr()) || PyBool_Check(obj.ptr())) {
-    throw py::type_error(std::string(what) + " must be an int, got " + typeName(obj));
-  }
-  return py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr())).cast<int64_t>();
-}
-
 double numberArg(py::handle obj, const char *what) {
   if (!isScalarLike(obj)) throw py::type_error(std::string(what) + " must be a number, got " + typeName(obj));
   return toScalar(obj).d;

@@ -148,9 +148,7 @@ py::object tolist(const Tensor &t, int dim, int64_t offset) {
   return std::move(l);
 }
 
-int64_t toIndex(py::handle obj) {
-  return py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr())).cast<int64_t>();
-}
+int64_t toIndex(py::handle obj) { return intArg(obj, "index"); }
 
 // The tensor class name of a dtype: "torch.FloatTensor".
 std::string typeName(ScalarType t) {

@@ -527,3 +527,23 @@ def test_rnn_style_assignment(rng):
     out.sum().backward()
     for i, x in enumerate(h):
         np.testing.assert_allclose(x.grad.numpy(), np.full(3, i + 1.0))
+
+
+def test_solve_and_cholesky_gradcheck(rng):
+    a = torch.from_numpy(rng.uniform(-1, 1, (3, 3)) + 3 * np.eye(3)).requires_grad_()
+    b = leaf((3, 2), rng)
+    assert gradcheck(lambda a, b: torch.linalg.solve(a, b), (a, b))
+    assert gradcheck(lambda a, b: torch.solve(b, a)[0], (a, b))
+    assert gradcheck(lambda a, v: torch.linalg.solve(a, v), (a, leaf((3,), rng)))
+    x = leaf((2, 3, 3), rng)
+    spd = lambda x: x @ x.transpose(-1, -2) + 3 * torch.eye(3, dtype=torch.float64)
+    assert gradcheck(lambda x: torch.linalg.cholesky(spd(x)), (x,))
+    assert gradcheck(lambda x: torch.cholesky(spd(x), upper=True), (x,))
+
+
+def test_decompositions_without_derivative_say_so(rng):
+    a = leaf((3, 3), rng)
+    u, s, v = torch.svd(a)
+    assert s.requires_grad
+    with pytest.raises(RuntimeError, match="derivative of svd is not implemented"):
+        s.sum().backward()
