@@ -13,6 +13,7 @@ void THTensor_(indexSelect)(THTensor *r, THTensor *src, int dim, THLongTensor *i
   std::vector<int64_t> size(src->size, src->size + src->nDimension);
   size[dim] = (int64_t)idx.size();
   THTensor_(resizeNd)(r, src->nDimension, size.data(), nullptr);
+  if (THTensor_(nElement)(r) == 0) return; /* and r's data may be null: nothing to copy */
   if (THTensor_(isContiguous)(r) && THTensor_(isContiguous)(src)) {
     /* r is outer x n blocks of `inner` consecutive elements; block (o, i) is src's block
      * (o, idx[i]): rows of a matrix when dim is 0. */

@@ -13,7 +13,8 @@
 // has shape [t.size(1), 2], where numpy would give [2, t.size(1)]). Integer tensors are
 // advanced indices; bool/uint8 masks stand for the integer tensors of their nonzero()
 // columns. Advanced indices broadcast together into one shape B; when they are adjacent
-// (after the basic indices are applied), B replaces them in place, otherwise B comes
+// (after the basic indices are applied: an Ellipsis that spans no dimension does not
+// separate them, where numpy says it does), B replaces them in place, otherwise B comes
 // first (numpy's rule). Advanced indexing copies. A boolean (True/False, or a 0-dim
 // bool/uint8 tensor) adds a dimension of size 1 that it indexes with [0] or [] as an
 // advanced index, as PyTorch does: `t[True]` is a copy, and `t[[0, 1], :, True]` places

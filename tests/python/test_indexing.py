@@ -409,6 +409,10 @@ def test_index_select(dtype, layout, rng):
     # a non-contiguous index
     idx = torch.tensor([[0, 3], [1, 2]]).t()[0]
     assert_close(t.index_select(0, idx), n[[0, 1]])
+    # empty results
+    assert t.index_select(1, torch.tensor([], dtype=torch.int64)).shape == (4, 0, 3)
+    assert torch.zeros(3, 0, dtype=dtype).index_select(0, torch.tensor([2, 0])).shape == (2, 0)
+    assert t[:, [], 1:].shape == (4, 0, 2) and t[torch.zeros(4, 5, 3, dtype=torch.bool)].shape == (0,)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.int64, torch.int16])
