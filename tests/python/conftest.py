@@ -2,6 +2,7 @@
 with numpy (the independent reference)."""
 
 import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -77,3 +78,17 @@ def rng(request):
     """A numpy generator seeded from the test's name: every run sees the same inputs."""
     seed = sum(ord(c) * (i + 1) for i, c in enumerate(request.node.nodeid))
     return np.random.default_rng(seed)
+
+
+def real_torch_env():
+    """The environment in which /usr/bin/python3 imports Debian's python3-torch, or None."""
+    if not os.path.exists("/usr/bin/python3"):
+        return None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    probe = subprocess.run(["/usr/bin/python3", "-c", "import torch, sys; sys.stdout.write(torch.__file__)"],
+                           capture_output=True, text=True, env=env, cwd="/")
+    # Our own package may be reachable too (a .pth file): only an installed package counts.
+    installed = os.sep + "dist-packages" + os.sep in probe.stdout or os.sep + "site-packages" + os.sep in probe.stdout
+    if probe.returncode != 0 or not installed:
+        return None
+    return env

@@ -9,24 +9,13 @@ import numpy as np
 import pytest
 
 import pytorch_cases
+from conftest import real_torch_env
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _real_pytorch_env():
-    """The environment in which /usr/bin/python3 imports Debian's python3-torch, or None."""
-    if not os.path.exists("/usr/bin/python3"):
-        return None
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    probe = subprocess.run(["/usr/bin/python3", "-c", "import torch, sys; sys.stdout.write(torch.__file__)"],
-                           capture_output=True, text=True, env=env, cwd="/")
-    if probe.returncode != 0 or "-packages" not in probe.stdout:
-        return None
-    return env
-
-
 def test_same_results_as_pytorch_1_13(tmp_path):
-    env = _real_pytorch_env()
+    env = real_torch_env()
     if env is None:
         pytest.skip("Debian's python3-torch is not installed for /usr/bin/python3: no real PyTorch to compare with")
     out = str(tmp_path / "real.npz")

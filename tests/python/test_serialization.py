@@ -23,7 +23,7 @@ from hypothesis import given, settings, strategies as st
 
 import serialization_reference as ref
 import torch
-from conftest import LAYOUTS, NUMPY_OF, fixtures_dir, make_tensor, random_array
+from conftest import LAYOUTS, NUMPY_OF, fixtures_dir, make_tensor, random_array, real_torch_env
 
 PT = os.path.join(fixtures_dir(), "pt")
 ALL_TYPES = list(NUMPY_OF)
@@ -688,22 +688,8 @@ def _check_another_loader(python, env, tmp_path, rng):
     return report["torch"]
 
 
-def _real_torch_env():
-    """The environment in which /usr/bin/python3 imports Debian's python3-torch, or None."""
-    if not os.path.exists("/usr/bin/python3"):
-        return None
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    probe = subprocess.run(["/usr/bin/python3", "-c", "import torch, sys; sys.stdout.write(torch.__file__)"],
-                           capture_output=True, text=True, env=env, cwd="/")
-    # Our own package may be reachable too (a .pth file): only an installed package counts.
-    installed = os.sep + "dist-packages" + os.sep in probe.stdout or os.sep + "site-packages" + os.sep in probe.stdout
-    if probe.returncode != 0 or not installed:
-        return None
-    return env
-
-
 def test_real_pytorch_loads_our_files(tmp_path, rng):
-    env = _real_torch_env()
+    env = real_torch_env()
     if env is None:
         pytest.skip("Debian's python3-torch is not installed for /usr/bin/python3, so real PyTorch cannot check "
                     "the files we write (apt-get install python3-torch to run this check)")
