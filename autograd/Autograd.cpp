@@ -207,9 +207,9 @@ void shareVersion(const Tensor &view, const Tensor &base) {
 // ---- recording ----
 
 bool needsRecording(std::initializer_list<const Tensor *> inputs) {
-  if (!GradMode::enabled()) return false;
   for (const Tensor *t : inputs) {
-    if (t->defined() && requiresGrad(*t)) return true;
+    // Grad mode (a thread-local) is read only when some input needs a gradient.
+    if (t->defined() && requiresGrad(*t)) return GradMode::enabled();
   }
   return false;
 }

@@ -169,18 +169,20 @@ bool needsRecording(std::initializer_list<const Tensor *> inputs);
 // records one node for itself with its formula from Derivatives.h.
 class RecordScope {
  public:
-  explicit RecordScope(std::initializer_list<const Tensor *> inputs)
-      : active_(needsRecording(inputs)), previous_(GradMode::enabled()) {
-    GradMode::setEnabled(false);
+  // Grad mode is touched only when recording: with no input that needs a gradient, nothing
+  // the body computes can need one either.
+  explicit RecordScope(std::initializer_list<const Tensor *> inputs) : active_(needsRecording(inputs)) {
+    if (active_) GradMode::setEnabled(false);
   }
-  ~RecordScope() { GradMode::setEnabled(previous_); }
+  ~RecordScope() {
+    if (active_) GradMode::setEnabled(true);
+  }
   RecordScope(const RecordScope &) = delete;
   RecordScope &operator=(const RecordScope &) = delete;
   explicit operator bool() const { return active_; }
 
  private:
   bool active_;
-  bool previous_;
 };
 
 // Note [In-place ops and autograd]: an in-place op that must record runs as its
