@@ -8,6 +8,7 @@
 
 #include "autograd/Derivatives.h"
 #include "autograd/ops/Pointwise.h"
+#include "autograd/ops/Reduce.h"
 
 namespace torch {
 
@@ -435,6 +436,19 @@ void renormInto(const Tensor &r, const Tensor &t, double p, int d, double maxnor
 
 Tensor renorm(const Tensor &t, double p, int64_t dim, double maxnorm) {
   int d = checkRenorm(t, p, dim, maxnorm);
+  if (needsRecording({&t})) {
+    // Recorded through its definition: each slice along d scaled by maxnorm / (norm + 1e-7)
+    // where its p-norm exceeds maxnorm (TH's kernel does the same in one pass).
+    IntList others;
+    for (int k = 0; k < t.dim(); k++) {
+      if (k != d) others.push_back(k);
+    }
+    Tensor norms = norm(t, p, others, true);
+    Tensor scale = binary(BinaryOp::Div, Scalar(maxnorm), binary(BinaryOp::Add, norms, Scalar(1e-7)));
+    Tensor ones = empty(norms.sizes(), t.dtype());
+    fill_(ones, Scalar(int64_t(1)));
+    return binary(BinaryOp::Mul, t, where(compare(CompareOp::Gt, norms, Scalar(maxnorm)), scale, ones));
+  }
   Tensor r = empty({0}, t.dtype());
   renormInto(r, t, p, d, maxnorm);
   return r;
@@ -442,6 +456,12 @@ Tensor renorm(const Tensor &t, double p, int64_t dim, double maxnorm) {
 
 void renorm_(const Tensor &t, double p, int64_t dim, double maxnorm) {
   int d = checkRenorm(t, p, dim, maxnorm);
+  bumpVersion(t);
+  if (needsRecording({&t})) {
+    checkInplace(t);
+    inplaceWithHistory(t, [&](const Tensor &before) { return renorm(before, p, d, maxnorm); });
+    return;
+  }
   renormInto(t, t, p, d, maxnorm);
 }
 

@@ -547,3 +547,12 @@ def test_decompositions_without_derivative_say_so(rng):
     assert s.requires_grad
     with pytest.raises(RuntimeError, match="derivative of svd is not implemented"):
         s.sum().backward()
+
+
+def test_renorm_gradcheck(rng):
+    x = leaf((3, 4), rng)
+    assert gradcheck(lambda x: torch.renorm(x, 2, 0, 1.5), (x,))
+    assert gradcheck(lambda x: (x * 1.0).renorm_(1, 1, 2.0), (x,))
+    with torch.no_grad():
+        expected = torch.renorm(x, 2, 0, 1.5)
+    np.testing.assert_allclose(torch.renorm(x, 2, 0, 1.5).detach().numpy(), expected.numpy(), rtol=1e-12)
