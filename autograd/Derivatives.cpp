@@ -514,6 +514,59 @@ void cholesky(const Tensor &a, bool upper, const Tensor &factor) {
   });
 }
 
+void symeig(const Tensor &a, const Tensor &values, const Tensor &vectors, bool vectorsAreOutput) {
+  Saved sl(values, "symeig", true), sv(vectors, "symeig", vectorsAreOutput);
+  TensorList outputs = vectorsAreOutput ? TensorList{values, vectors} : TensorList{values};
+  torch::record("symeig", {a}, outputs, [=](const TensorList &grads) -> TensorList {
+    // dA = V (diag(dL) + F o (V^T dV)) V^T with F_ij = 1 / (l_j - l_i) off the diagonal,
+    // symmetrized (A is symmetric, and LAPACK reads only one triangle of it).
+    Tensor v = *sv, l = *sl;
+    Tensor gap = sub(unsqueeze(l, -2), unsqueeze(l, -1));
+    Tensor same = compare(CompareOp::Eq, gap, Scalar(0.0));
+    Tensor ones = empty(gap.sizes(), gap.dtype());
+    fill_(ones, Scalar(1.0));
+    Tensor f = torch::where(same, zerosLike(gap), div(ones, torch::where(same, ones, gap)));
+    Tensor inner = torch::diagEmbed(grads[0], 0, -2, -1);
+    if (vectorsAreOutput) inner = add(inner, mul(f, matmul(mT(v), grads[1])));
+    Tensor ga = matmul(matmul(v, inner), mT(v));
+    return {mul(add(ga, mT(ga)), Scalar(0.5))};
+  });
+}
+
+void svd(const Tensor &a, const Tensor &u, const Tensor &s, const Tensor &v, bool uvAreOutputs) {
+  Saved su(u, "svd", uvAreOutputs), ss(s, "svd", true), sv(v, "svd", uvAreOutputs);
+  TensorList outputs = uvAreOutputs ? TensorList{u, s, v} : TensorList{s};
+  torch::record("svd", {a}, outputs, [=](const TensorList &grads) -> TensorList {
+    // dA = U [J S + diag(dS) + S K] V^T + (I - U U^T) dU S^-1 V^T + U S^-1 dV^T (I - V V^T),
+    // J = F o (U^T dU - dU^T U), K = F o (V^T dV - dV^T V), F_ij = 1 / (s_j^2 - s_i^2) off the
+    // diagonal (Townsend's thin-SVD derivative).
+    Tensor uu = *su, sd = *ss, vv = *sv;
+    const Tensor &gs = uvAreOutputs ? grads[1] : grads[0];
+    Tensor inner = torch::diagEmbed(gs, 0, -2, -1);
+    Tensor ga;
+    if (uvAreOutputs) {
+      const Tensor &gu = grads[0], &gv = grads[2];
+      Tensor sq = mul(sd, sd);
+      Tensor gap = sub(unsqueeze(sq, -2), unsqueeze(sq, -1));
+      Tensor same = compare(CompareOp::Eq, gap, Scalar(0.0));
+      Tensor ones = empty(gap.sizes(), gap.dtype());
+      fill_(ones, Scalar(1.0));
+      Tensor f = torch::where(same, zerosLike(gap), div(ones, torch::where(same, ones, gap)));
+      Tensor smat = torch::diagEmbed(sd, 0, -2, -1);
+      Tensor j = mul(f, sub(matmul(mT(uu), gu), matmul(mT(gu), uu)));
+      Tensor k = mul(f, sub(matmul(mT(vv), gv), matmul(mT(gv), vv)));
+      inner = add(inner, add(matmul(j, smat), matmul(smat, k)));
+      Tensor sinv = torch::diagEmbed(torch::unary(UnaryOp::Reciprocal, sd), 0, -2, -1);
+      ga = matmul(matmul(uu, inner), mT(vv));
+      ga = add(ga, matmul(matmul(sub(gu, matmul(uu, matmul(mT(uu), gu))), sinv), mT(vv)));
+      ga = add(ga, matmul(matmul(uu, sinv), sub(mT(gv), matmul(matmul(mT(gv), vv), mT(vv)))));
+    } else {
+      ga = matmul(matmul(uu, inner), mT(vv));
+    }
+    return {ga};
+  });
+}
+
 void notImplemented(const char *name, const TensorList &inputs, const TensorList &outputs) {
   std::string op = name;
   torch::record(name, inputs, outputs, [op](const TensorList &) -> TensorList {

@@ -58,6 +58,12 @@ void logAbsDet(const char *name, const Tensor &a, const Tensor &result, bool tim
 
 void solve(const Tensor &b, const Tensor &a, const Tensor &solution);  // solution = a^-1 b
 void cholesky(const Tensor &a, bool upper, const Tensor &factor);
+// A = V diag(values) V^T for symmetric A; vectors are an output of the op or, when the user
+// asked for eigenvalues only, computed for the backward alone.
+void symeig(const Tensor &a, const Tensor &values, const Tensor &vectors, bool vectorsAreOutput);
+// A = U diag(s) V^T, thin (U [m, k], V [n, k]); u and v are outputs, or computed for the
+// backward alone when the user asked for singular values only.
+void svd(const Tensor &a, const Tensor &u, const Tensor &s, const Tensor &v, bool uvAreOutputs);
 // Ops whose derivative is not written yet: their results still carry history, and a
 // backward through them raises a clear error instead of giving a wrong or missing gradient.
 void notImplemented(const char *name, const TensorList &inputs, const TensorList &outputs);

@@ -903,7 +903,9 @@ Tensor choleskyInverse(const Tensor &factor, bool upper) {
 std::pair<Tensor, Tensor> symeig(const Tensor &a, bool eigenvectors, bool upper) {
   RecordScope rec({&a});
   std::pair<Tensor, Tensor> r = symeigKernel(a, eigenvectors, upper);
-  if (rec) derivatives::notImplemented("symeig", {a}, floatingOnly({r.first, r.second}));
+  if (rec && eigenvectors) derivatives::symeig(a, r.first, r.second, true);
+  // Eigenvalues alone: the backward needs the eigenvectors, computed for it.
+  if (rec && !eigenvectors) derivatives::symeig(a, r.first, symeigKernel(a, true, upper).second, false);
   return r;
 }
 
@@ -917,7 +919,17 @@ std::pair<Tensor, Tensor> eig(const Tensor &a, bool eigenvectors) {
 std::tuple<Tensor, Tensor, Tensor> svd(const Tensor &a, bool some, bool computeUv) {
   RecordScope rec({&a});
   std::tuple<Tensor, Tensor, Tensor> r = svdKernel(a, some, computeUv);
-  if (rec) derivatives::notImplemented("svd", {a}, floatingOnly({std::get<0>(r), std::get<1>(r), std::get<2>(r)}));
+  if (rec) {
+    const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1);
+    if (computeUv && (some || m == n)) {
+      derivatives::svd(a, std::get<0>(r), std::get<1>(r), std::get<2>(r), true);
+    } else if (!computeUv) {
+      std::tuple<Tensor, Tensor, Tensor> thin = svdKernel(a, true, true);
+      derivatives::svd(a, std::get<0>(thin), std::get<1>(r), std::get<2>(thin), false);
+    } else {
+      derivatives::notImplemented("svd with some=False", {a}, floatingOnly({std::get<0>(r), std::get<1>(r), std::get<2>(r)}));
+    }
+  }
   return r;
 }
 

@@ -543,10 +543,23 @@ def test_solve_and_cholesky_gradcheck(rng):
 
 def test_decompositions_without_derivative_say_so(rng):
     a = leaf((3, 3), rng)
-    u, s, v = torch.svd(a)
-    assert s.requires_grad
-    with pytest.raises(RuntimeError, match="derivative of svd is not implemented"):
-        s.sum().backward()
+    q, r = torch.qr(a)
+    assert r.requires_grad
+    with pytest.raises(RuntimeError, match="derivative of qr is not implemented"):
+        r.sum().backward()
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5), (2, 4, 3)])
+def test_svd_gradcheck(shape, rng):
+    x = leaf(shape, rng)
+
+    def f(x):
+        u, s, v = torch.svd(x)
+        # Singular vectors are defined up to a common sign per pair: U diag(s') V^T is not.
+        return s, u @ torch.diag_embed(s.sqrt()) @ v.transpose(-1, -2)
+
+    assert gradcheck(f, (x,))
+    assert gradcheck(lambda x: torch.svd(x, compute_uv=False)[1], (x,))
 
 
 def test_renorm_gradcheck(rng):
@@ -556,3 +569,14 @@ def test_renorm_gradcheck(rng):
     with torch.no_grad():
         expected = torch.renorm(x, 2, 0, 1.5)
     np.testing.assert_allclose(torch.renorm(x, 2, 0, 1.5).detach().numpy(), expected.numpy(), rtol=1e-12)
+
+
+def test_symeig_gradcheck(rng):
+    x = leaf((2, 4, 4), rng)
+
+    def f(x):
+        values, vectors = torch.symeig(x + x.transpose(-1, -2), eigenvectors=True)
+        return values, vectors * vectors  # the square of a vector does not depend on its sign
+
+    assert gradcheck(f, (x,))
+    assert gradcheck(lambda x: torch.linalg.eigvalsh(x + x.transpose(-1, -2)), (x,))
