@@ -567,6 +567,19 @@ void svd(const Tensor &a, const Tensor &u, const Tensor &s, const Tensor &v, boo
   });
 }
 
+void qr(const Tensor &a, const Tensor &q, const Tensor &r) {
+  Saved sq(q, "qr", true), sr(r, "qr", true);
+  torch::record("qr", {a}, {q, r}, [=](const TensorList &grads) -> TensorList {
+    // dA = (dQ + Q copyltu(M)) R^-T with M = R dR^T - dQ^T Q and copyltu(M) the symmetric
+    // matrix with M's lower triangle.
+    Tensor qq = *sq, rr = *sr;
+    Tensor m = sub(matmul(rr, mT(grads[1])), matmul(mT(grads[0]), qq));
+    Tensor lower = tril(m, -1);
+    Tensor copyltu = add(add(lower, mT(lower)), torch::diagEmbed(torch::diagonal(m, 0, -2, -1), 0, -2, -1));
+    return {matmul(add(grads[0], matmul(qq, copyltu)), mT(torch::inverse(rr)))};
+  });
+}
+
 void notImplemented(const char *name, const TensorList &inputs, const TensorList &outputs) {
   std::string op = name;
   torch::record(name, inputs, outputs, [op](const TensorList &) -> TensorList {

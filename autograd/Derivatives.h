@@ -64,6 +64,8 @@ void symeig(const Tensor &a, const Tensor &values, const Tensor &vectors, bool v
 // A = U diag(s) V^T, thin (U [m, k], V [n, k]); u and v are outputs, or computed for the
 // backward alone when the user asked for singular values only.
 void svd(const Tensor &a, const Tensor &u, const Tensor &s, const Tensor &v, bool uvAreOutputs);
+// A = Q R, reduced, A [m, n] with m >= n.
+void qr(const Tensor &a, const Tensor &q, const Tensor &r);
 // Ops whose derivative is not written yet: their results still carry history, and a
 // backward through them raises a clear error instead of giving a wrong or missing gradient.
 void notImplemented(const char *name, const TensorList &inputs, const TensorList &outputs);

@@ -936,7 +936,14 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor &a, bool some, bool computeU
 std::pair<Tensor, Tensor> qr(const Tensor &a, bool some) {
   RecordScope rec({&a});
   std::pair<Tensor, Tensor> r = qrKernel(a, some);
-  if (rec) derivatives::notImplemented("qr", {a}, floatingOnly({r.first, r.second}));
+  if (rec) {
+    const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1);
+    if (m >= n && (some || m == n)) {
+      derivatives::qr(a, r.first, r.second);
+    } else {
+      derivatives::notImplemented("qr of a wide matrix or complete qr", {a}, floatingOnly({r.first, r.second}));
+    }
+  }
   return r;
 }
 

@@ -542,11 +542,17 @@ def test_solve_and_cholesky_gradcheck(rng):
 
 
 def test_decompositions_without_derivative_say_so(rng):
-    a = leaf((3, 3), rng)
+    a = leaf((3, 5), rng)
     q, r = torch.qr(a)
     assert r.requires_grad
-    with pytest.raises(RuntimeError, match="derivative of qr is not implemented"):
+    with pytest.raises(RuntimeError, match="derivative of qr of a wide matrix or complete qr is not implemented"):
         r.sum().backward()
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (5, 3), (2, 4, 3)])
+def test_qr_gradcheck(shape, rng):
+    x = leaf(shape, rng)
+    assert gradcheck(lambda x: torch.qr(x), (x,))
 
 
 @pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5), (2, 4, 3)])
