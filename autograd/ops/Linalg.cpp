@@ -886,18 +886,21 @@ std::pair<Tensor, Tensor> lstsq(const Tensor &b, const Tensor &a) {
   return r;
 }
 
+// The matrix a Cholesky factor stands for: L L^T, or U^T U.
+static Tensor choleskyProduct(const Tensor &factor, bool upper) {
+  Tensor t = transpose(factor, -1, -2);
+  return upper ? matmul(t, factor) : matmul(factor, t);
+}
+
 Tensor choleskySolve(const Tensor &b, const Tensor &factor, bool upper) {
-  RecordScope rec({&b, &factor});
-  Tensor r = choleskySolveKernel(b, factor, upper);
-  if (rec) derivatives::notImplemented("cholesky_solve", {b, factor}, {r});
-  return r;
+  // Recorded through its definition: a solve with the product of the factors.
+  if (needsRecording({&b, &factor})) return solve(b, choleskyProduct(factor, upper)).first;
+  return choleskySolveKernel(b, factor, upper);
 }
 
 Tensor choleskyInverse(const Tensor &factor, bool upper) {
-  RecordScope rec({&factor});
-  Tensor r = choleskyInverseKernel(factor, upper);
-  if (rec) derivatives::notImplemented("cholesky_inverse", {factor}, {r});
-  return r;
+  if (needsRecording({&factor})) return inverse(choleskyProduct(factor, upper));
+  return choleskyInverseKernel(factor, upper);
 }
 
 std::pair<Tensor, Tensor> symeig(const Tensor &a, bool eigenvectors, bool upper) {

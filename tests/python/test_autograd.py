@@ -586,3 +586,15 @@ def test_symeig_gradcheck(rng):
 
     assert gradcheck(f, (x,))
     assert gradcheck(lambda x: torch.linalg.eigvalsh(x + x.transpose(-1, -2)), (x,))
+
+
+def test_cholesky_solve_and_inverse_gradcheck(rng):
+    x = leaf((3, 3), rng)
+    b = leaf((3, 2), rng)
+    factor = lambda x: torch.linalg.cholesky(x @ x.t() + 3 * torch.eye(3, dtype=torch.float64))
+    assert gradcheck(lambda x, b: torch.cholesky_solve(b, factor(x)), (x, b))
+    assert gradcheck(lambda x, b: torch.cholesky_solve(b, factor(x).t(), upper=True), (x, b))
+    assert gradcheck(lambda x: torch.cholesky_inverse(factor(x)), (x,))
+    with torch.no_grad():  # the recorded path gives the kernel's values
+        expected = torch.cholesky_solve(b, factor(x))
+    np.testing.assert_allclose(torch.cholesky_solve(b, factor(x)).detach().numpy(), expected.numpy(), rtol=1e-10)
