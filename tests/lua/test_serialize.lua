@@ -105,6 +105,50 @@ function tests.loaded_tensor_serializes_again()
    check.ok(again:equal(d))
 end
 
+function tests.nn_fixtures_load()
+   -- no nn package yet: modules load as objects that keep their class names and fields
+   local m = torch.load(FIXTURES .. '/mlp.t7')
+   check.eq(torch.typename(m), 'nn.Sequential')
+   check.eq(#m.modules, 4)
+   local names = {}
+   for i = 1, 4 do names[i] = torch.typename(m.modules[i]) end
+   check.eq(table.concat(names, ' '), 'nn.Linear nn.Tanh nn.Linear nn.LogSoftMax')
+   local l1, l3 = m.modules[1], m.modules[3]
+   check.eq(l1.weight:size(1), 20); check.eq(l1.weight:size(2), 10); check.eq(l1.bias:size(1), 20)
+   check.eq(l3.weight:size(1), 5); check.eq(l3.weight:size(2), 20)
+   check.eq(l1.gradWeight:sum(), 0, 'gradWeight saved as zeros')
+   check.eq(l1.output:dim(), 0, 'empty buffers load as empty tensors')
+   -- nn's default init: uniform in [-1/sqrt(fanIn), 1/sqrt(fanIn)]
+   local bound = 1 / math.sqrt(10)
+   check.ok(l1.weight:max() <= bound and l1.weight:min() >= -bound, 'Linear(10,20) init range')
+   local ma = torch.load(FIXTURES .. '/mlp_ascii.t7')
+   for _, i in ipairs({ 1, 3 }) do
+      check.ok(ma.modules[i].weight:equal(m.modules[i].weight), 'ascii and binary files hold the same weights')
+      check.ok(ma.modules[i].bias:equal(m.modules[i].bias))
+   end
+   -- saved and loaded again, the object keeps its classes and values
+   local again = torch.deserialize(torch.serialize(m))
+   check.eq(torch.typename(again.modules[3]), 'nn.Linear')
+   check.ok(again.modules[3].weight:equal(l3.weight))
+   local c = torch.load(FIXTURES .. '/cnn.t7')
+   check.eq(torch.typename(c.modules[1].weight), 'torch.FloatTensor')
+   local idx = c.modules[3].indices
+   check.eq(torch.typename(idx), 'torch.LongTensor')
+   -- THNN's max-pooling indices: 1-based flat positions in the 8x8 input plane, each one
+   -- inside the 2x2 window of its output
+   check.eq(idx:size(3), 4); check.eq(idx:size(4), 4)
+   for i = 1, 4 do
+      for j = 1, 4 do
+         local p = idx[1][1][i][j] - 1
+         check.eq(math.floor(math.floor(p / 8) / 2), i - 1, 'window row')
+         check.eq(math.floor((p % 8) / 2), j - 1, 'window column')
+      end
+   end
+   check.ok(idx:min() >= 1 and idx:max() <= 64)
+   local io = torch.load(FIXTURES .. '/cnn_io.t7')
+   check.ok(io.bn_running_mean:equal(c.modules[4].running_mean), 'cnn_io copies the running mean')
+end
+
 function tests.errors()
    check.raises(function() torch.load('/nonexistent/file.t7') end)
    check.raises(function() torch.save(os.tmpname(), { f = print }) end, 'cannot save')

@@ -25,7 +25,7 @@ static scalar_t LT_(checkValue)(lua_State *L, int idx) {
 // The dimension argument at idx (1-based in Lua) as TH's 0-based one.
 static int LT_(checkDim)(lua_State *L, int idx, THTensor *t) {
   int d = static_cast<int>(luaL_checkinteger(L, idx));
-  int n = t->nDimension;
+  int n = THTensor_(nElement)(t) == 0 ? 0 : t->nDimension;  // torch7's empty tensor has none
   luaL_argcheck(L, d >= 1 && d <= n, idx, n == 0 ? "dimension out of range (tensor has no dimensions)"
                                                   : "dimension out of range");
   return d - 1;
