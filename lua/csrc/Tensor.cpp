@@ -50,6 +50,22 @@ int normalNumber(lua_State *L) {
   lua_pushnumber(L, THRandom_normal(luat::generator(), m, s));
   return 1;
 }
+// The generator's whole state as a ByteTensor, and back (checked before it is changed).
+int getRNGState(lua_State *L) {
+  return luat::guard(L, [&] {
+    THByteTensor *state = THByteTensor_new();
+    luat::pushObject(L, state, "torch.ByteTensor");
+    THGenerator_getState(luat::generator(), state);
+    return 1;
+  });
+}
+int setRNGState(lua_State *L) {
+  THByteTensor *state = static_cast<THByteTensor *>(luat::checkObject(L, 1, "torch.ByteTensor"));
+  return luat::guard(L, [&] {
+    THGenerator_setState(luat::generator(), state);
+    return 0;
+  });
+}
 int setnumthreads(lua_State *L) {
   THSetNumThreads(static_cast<int>(luaL_checkinteger(L, 1)));
   return 0;
@@ -302,6 +318,8 @@ const luaL_Reg functions[] = {
     {"random", randomNumber},
     {"uniform", uniformNumber},
     {"normal", normalNumber},
+    {"getRNGState", getRNGState},
+    {"setRNGState", setRNGState},
     {"setnumthreads", setnumthreads},
     {"getnumthreads", getnumthreads},
     {"save", save},

@@ -230,3 +230,49 @@ function torch.range(a, b, step)
    for i = 1, n do t[i] = a + (i - 1) * step end
    return t
 end
+
+-- torch.cat([res,] a, b[, dim]) or torch.cat([res,] {a, b, ...}[, dim]): along dim (the
+-- last dimension of the first tensor by default); empty tensors are skipped.
+function torch.cat(...)
+   local args = { ... }
+   local res
+   if isTensor(args[1]) and (type(args[2]) == 'table' and not isTensor(args[2]) or isTensor(args[3])) then
+      res = table.remove(args, 1)
+   end
+   local list, dim
+   if isTensor(args[1]) then
+      list, dim = { args[1], args[2] }, args[3]
+   else
+      list, dim = args[1], args[2]
+   end
+   local parts = {}
+   for _, t in ipairs(list) do
+      if t:nElement() > 0 then parts[#parts + 1] = t end
+   end
+   check(#list > 0, 'cat: at least one tensor expected')
+   res = res or list[1].new(list[1])
+   if #parts == 0 then return res:resize(0) end
+   dim = dim or parts[1]:dim()
+   local first = parts[1]
+   check(dim >= 1 and dim <= first:dim(), 'cat: dimension ' .. tostring(dim) .. ' out of range')
+   local total = 0
+   for i, t in ipairs(parts) do
+      check(torch.typename(t) == torch.typename(first), 'cat: tensors of one type expected')
+      check(t:dim() == first:dim(), 'cat: tensors with the same number of dimensions expected')
+      for d = 1, first:dim() do
+         if d ~= dim and t:size(d) ~= first:size(d) then
+            error(string.format('cat: tensor %d has size %d in dimension %d, %d expected', i, t:size(d), d, first:size(d)), 2)
+         end
+      end
+      total = total + t:size(dim)
+   end
+   local sizes = first:size():totable()
+   sizes[dim] = total
+   res:resize(torch.LongStorage(sizes))
+   local at = 1
+   for _, t in ipairs(parts) do
+      res:narrow(dim, at, t:size(dim)):copy(t)
+      at = at + t:size(dim)
+   end
+   return res
+end

@@ -117,6 +117,8 @@ torch.initialSeed = C.initialSeed
 torch.random = C.random
 torch.uniform = C.uniform
 torch.normal = C.normal
+torch.getRNGState = C.getRNGState
+torch.setRNGState = C.setRNGState
 torch.setnumthreads = C.setnumthreads
 torch.getnumthreads = C.getnumthreads
 

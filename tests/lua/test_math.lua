@@ -116,4 +116,25 @@ function tests.random_fill()
    check.raises(function() torch.Tensor(3):normal(0, -1) end, 'standard deviation')
 end
 
+function tests.cat()
+   local a, b = torch.Tensor({ { 1, 2 }, { 3, 4 } }), torch.Tensor({ { 5, 6 } })
+   check.tensor(torch.cat(a, b, 1), { { 1, 2 }, { 3, 4 }, { 5, 6 } })
+   check.tensor(torch.cat(a, a), { { 1, 2, 1, 2 }, { 3, 4, 3, 4 } }, 0, 'the last dimension by default')
+   check.tensor(torch.cat({ torch.Tensor({ 1 }), torch.Tensor(), torch.Tensor({ 2, 3 }) }), { 1, 2, 3 })
+   local r = torch.Tensor()
+   torch.cat(r, a:t(), b:t(), 2)
+   check.tensor(r, { { 1, 3, 5 }, { 2, 4, 6 } })
+   check.raises(function() torch.cat(a, b, 2) end, 'size')
+end
+
+function tests.rng_state()
+   torch.manualSeed(5)
+   local state = torch.getRNGState()
+   local x = torch.randn(5)
+   torch.rand(3)
+   torch.setRNGState(state)
+   check.ok(torch.randn(5):equal(x), 'a restored state repeats the stream')
+   check.raises(function() torch.setRNGState(torch.ByteTensor(3)) end)
+end
+
 return tests
