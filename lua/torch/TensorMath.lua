@@ -147,6 +147,36 @@ for _, T in ipairs(torch.types) do
       return torch.typename(other) == name and f.equal(self, other)
    end
 
+   -- indices are 1-based LongTensors
+   function m.indexSelect(self, a, b, c)
+      if c ~= nil then f.indexSelect(self, sameType(a, 1), b, c); return self end
+      local r = self.new(self)
+      f.indexSelect(r, self, a, b)
+      return r
+   end
+   function m.gather(self, a, b, c)
+      if c ~= nil then f.gather(self, sameType(a, 1), b, c); return self end
+      local r = self.new(self)
+      f.gather(r, self, a, b)
+      return r
+   end
+   function m.scatter(self, dim, index, src)
+      f.scatter(self, dim, index, src)
+      return self
+   end
+   -- sort([dim[, descending]]) -> sorted values, their 1-based positions
+   function m.sort(self, dim, descending)
+      if type(dim) == 'boolean' then dim, descending = nil, dim end
+      local v, i = self.new(self), torch.LongTensor()
+      f.sort(v, i, self, dim or self:dim(), descending)
+      return v, i
+   end
+   function m.nonzero(self)
+      local r = torch.LongTensor()
+      f.nonzero(r, self)
+      return r
+   end
+
    -- operators make new tensors
    mt.__add = function(a, b)
       if isTensor(a) and isTensor(b) then return a:clone():add(b) end
@@ -209,6 +239,21 @@ for _, op in ipairs({ 'sum', 'prod', 'mean', 'max', 'min' }) do
    torch[op] = function(a, ...) return a[op](a, ...) end
 end
 function torch.dot(a, b) return a:dot(b) end
+-- with a result tensor first, the method form sets it: res:indexSelect(src, dim, index)
+function torch.indexSelect(a, ...) return a:indexSelect(...) end
+function torch.gather(a, ...) return a:gather(...) end
+function torch.scatter(a, ...) return a:clone():scatter(...) end
+function torch.sort(a, ...)
+   if isTensor(a) and isTensor((...)) then
+      -- torch.sort(rv, ri, t[, dim[, descending]])
+      local ri, t, dim, descending = ...
+      if type(dim) == 'boolean' then dim, descending = nil, dim end
+      C[torch.typename(a):match('torch%.(%a+)Tensor')].sort(a, ri, t, dim or t:dim(), descending)
+      return a, ri
+   end
+   return a:sort(...)
+end
+function torch.nonzero(a) return a:nonzero() end
 function torch.equal(a, b) return a:equal(b) end
 function torch.clamp(a, lo, hi) return a.new(a):clamp(a, lo, hi) end
 

@@ -456,6 +456,47 @@ static int LT_(mean)(lua_State *L) {
   return luat::guard(L, [&] { THTensor_(mean)(r, t, d, 1); return 0; });
 }
 #endif
+// Index functions: index tensors hold 1-based values (TH built with TH_INDEX_BASE=1).
+static THLongTensor *LT_(checkIndex)(lua_State *L, int idx) {
+  return static_cast<THLongTensor *>(luat::checkObject(L, idx, "torch.LongTensor"));
+}
+static int LT_(indexSelect)(lua_State *L) {  // (r, src, dim, index)
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  int d = LT_(checkDim)(L, 3, t);
+  THLongTensor *i = LT_(checkIndex)(L, 4);
+  return luat::guard(L, [&] { THTensor_(indexSelect)(r, t, d, i); return 0; });
+}
+static int LT_(gather)(lua_State *L) {  // (r, src, dim, index)
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  int d = LT_(checkDim)(L, 3, t);
+  THLongTensor *i = LT_(checkIndex)(L, 4);
+  return luat::guard(L, [&] { THTensor_(gather)(r, t, d, i); return 0; });
+}
+static int LT_(scatter)(lua_State *L) {  // (t, dim, index, src | value)
+  THTensor *t = LT_(check)(L, 1);
+  int d = LT_(checkDim)(L, 2, t);
+  THLongTensor *i = LT_(checkIndex)(L, 3);
+  if (lua_isnumber(L, 4)) {
+    scalar_t v = LT_(checkValue)(L, 4);
+    return luat::guard(L, [&] { THTensor_(scatterFill)(t, d, i, v); return 0; });
+  }
+  THTensor *src = LT_(check)(L, 4);
+  return luat::guard(L, [&] { THTensor_(scatter)(t, d, i, src); return 0; });
+}
+static int LT_(sort)(lua_State *L) {  // (rt, ri, t, dim, descending)
+  THTensor *rt = LT_(check)(L, 1);
+  THLongTensor *ri = LT_(checkIndex)(L, 2);
+  THTensor *t = LT_(check)(L, 3);
+  int d = LT_(checkDim)(L, 4, t);
+  int desc = lua_toboolean(L, 5);
+  return luat::guard(L, [&] { THTensor_(sort)(rt, ri, t, d, desc); return 0; });
+}
+static int LT_(nonzero)(lua_State *L) {  // (r, t)
+  THLongTensor *r = LT_(checkIndex)(L, 1);
+  THTensor *t = LT_(check)(L, 2);
+  return luat::guard(L, [&] { THTensor_(nonzero)(r, t); return 0; });
+}
+
 static int LT_(equal)(lua_State *L) {
   THTensor *a = LT_(check)(L, 1), *b = LT_(check)(L, 2);
   return luat::guard(L, [&] { lua_pushboolean(L, THTensor_(equal)(a, b)); return 1; });
@@ -588,6 +629,11 @@ static const luaL_Reg LT_(functions)[] = {
     {"max", LT_(max)},
     {"min", LT_(min)},
     {"equal", LT_(equal)},
+    {"indexSelect", LT_(indexSelect)},
+    {"gather", LT_(gather)},
+    {"scatter", LT_(scatter)},
+    {"sort", LT_(sort)},
+    {"nonzero", LT_(nonzero)},
     {"uniform", LT_(uniform)},
     {"normal", LT_(normal)},
     {"bernoulli", LT_(bernoulli)},
