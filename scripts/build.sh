@@ -8,3 +8,10 @@ bazel build //python:_C.so
 install -m 755 bazel-bin/python/_C.so python/torch/_C.so
 site=$(python3 -c 'import site, sys; print(site.getsitepackages()[0] if hasattr(site, "getsitepackages") else sys.prefix)')
 echo "$(pwd)/python" > "$site/torch-monorepo.pth"
+
+# `th` (the Lua launcher) on PATH: a link to the Bazel-built binary, so that its runpath
+# still finds the libraries next to it.
+bazel build //lua:th
+bindir=/usr/local/bin
+[ -w "$bindir" ] || { bindir="$HOME/.local/bin"; mkdir -p "$bindir"; }
+ln -sf "$(pwd)/bazel-bin/lua/th" "$bindir/th"

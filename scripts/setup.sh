@@ -7,6 +7,7 @@ APT_PACKAGES=(
   g++
   bazel-bootstrap bazel-platforms bazel-rules-java
   libopenblas-openmp-dev libboost-test-dev
+  luajit libluajit-5.1-dev
   dataset-fashion-mnist
 )
 

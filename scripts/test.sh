@@ -32,6 +32,22 @@ else
   failed=$((failed + 1))
   status=1
 fi
+# Lua suites (th): one count per test file, like the Python ones.
+if bazel build //lua:th >"$log" 2>&1; then
+  for f in tests/lua/test_*.lua; do
+    if TH_FIXTURES_DIR="$fixtures" bazel-bin/lua/th tests/lua/run.lua "$f"; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1))
+      status=1
+    fi
+  done
+else
+  cat "$log"
+  echo "test: building th failed"
+  failed=$((failed + 1))
+  status=1
+fi
 rm -f "$log"
 echo "tests: $passed passed, $failed failed"
 exit "$status"

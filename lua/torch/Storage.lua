@@ -1,0 +1,90 @@
+-- torch.<Type>Storage: 1-based arrays of one element type, backed by TH storages.
+local torch = torch
+local C = torch._C
+
+for _, T in ipairs(torch.types) do
+   local name = 'torch.' .. T .. 'Storage'
+   local f = C[T]
+   local mt = debug.getregistry()[name]
+   local methods = {}
+   mt.__typename = name
+   mt.__gc = f.storage_gc
+   torch._metatables[name] = mt
+
+   local get, set = f.storage_get, f.storage_set
+   mt.__index = function(self, k)
+      if type(k) == 'number' then return get(self, k) end
+      return methods[k]
+   end
+   mt.__newindex = function(self, k, v)
+      if type(k) == 'number' then return set(self, k, v) end
+      error('cannot set field ' .. tostring(k) .. ' of a ' .. name, 2)
+   end
+   mt.__len = function(self) return f.storage_size(self) end
+
+   methods.size = f.storage_size
+   methods.resize = f.storage_resize
+   methods.fill = f.storage_fill
+   methods.cdata = f.storage_pointer
+   function methods.copy(self, src)
+      local n = f.storage_size(self)
+      if torch.isStorage(src) then
+         assert(#src == n, 'copy: storages of different sizes')
+         for i = 1, n do set(self, i, src[i]) end
+      elseif type(src) == 'table' then
+         assert(#src == n, 'copy: table and storage of different sizes')
+         for i = 1, n do set(self, i, src[i]) end
+      else
+         error('copy: a storage or a table expected', 2)
+      end
+      return self
+   end
+   function methods.totable(self)
+      local t = {}
+      for i = 1, f.storage_size(self) do t[i] = get(self, i) end
+      return t
+   end
+   function methods.type(self, typename)
+      if not typename then return name end
+      if typename == name then return self end
+      local other = torch.getmetatable(typename)
+      assert(other, 'unknown type ' .. typename)
+      local s = other.__constructor(#self)
+      for i = 1, #self do s[i] = self[i] end
+      return s
+   end
+   function methods.string(self)
+      local chars = {}
+      for i = 1, f.storage_size(self) do chars[i] = string.char(get(self, i) % 256) end
+      return table.concat(chars)
+   end
+   mt.__tostring = function(self)
+      local n = f.storage_size(self)
+      local lines = {}
+      local fmt = torch._printformat(methods.totable(self), T)
+      for i = 1, n do lines[i] = string.format(fmt.format, get(self, i) / fmt.scale) end
+      local head = fmt.scale ~= 1 and string.format('%g', fmt.scale) .. ' *\n' or ''
+      return head .. table.concat(lines, '\n') .. (n > 0 and '\n' or '') ..
+             '[' .. name .. ' of size ' .. n .. ']\n'
+   end
+
+   -- torch.DoubleStorage(n) / (table) / (storage, offset, size): a copy or a new storage
+   local function new(a)
+      if a == nil then return f.storage_new(0) end
+      if type(a) == 'number' then return f.storage_new(a) end
+      if type(a) == 'table' and not torch.typename(a) then
+         local s = f.storage_new(#a)
+         for i = 1, #a do set(s, i, a[i]) end
+         return s
+      end
+      error(name .. ': a size or a table of numbers expected', 3)
+   end
+   mt.__constructor = new
+   mt.__factory = function() return f.storage_new(0) end
+   mt.__methods = methods
+   local pkgname = T .. 'Storage'
+   torch[pkgname] = setmetatable({}, {
+      __call = function(_, ...) return new(...) end,
+      __index = methods,
+   })
+end

@@ -1,0 +1,130 @@
+-- `require 'torch'`: torch7's torch package on LuaJIT, over TH built with 1-based indices.
+-- The C functions live in torch.cimpl (lua/csrc); this file holds the class system and the
+-- package-level functions, Tensor.lua and TensorMath.lua the tensor classes.
+local C = require 'torch.cimpl'
+
+torch = torch or {}
+local torch = torch
+torch._C = C
+
+torch.types = { 'Byte', 'Char', 'Short', 'Int', 'Long', 'Float', 'Double' }
+
+-- Class metatables by name ("torch.DoubleTensor", "nn.Linear").
+local metatables = {}
+torch._metatables = metatables
+
+function torch.typename(obj)
+   local mt = getmetatable(obj)
+   if type(mt) == 'table' then
+      return rawget(mt, '__typename')
+   end
+   return nil
+end
+
+function torch.type(obj)
+   return torch.typename(obj) or type(obj)
+end
+
+function torch.getmetatable(name)
+   return metatables[name]
+end
+
+-- The package table a dotted class name lives in, created as needed ("nn.Linear" -> nn).
+local function packageOf(name)
+   local parts = {}
+   for part in name:gmatch('[^%.]+') do parts[#parts + 1] = part end
+   local pkg = _G
+   for i = 1, #parts - 1 do
+      pkg[parts[i]] = pkg[parts[i]] or {}
+      pkg = pkg[parts[i]]
+   end
+   return pkg, parts[#parts]
+end
+
+-- torch.class(name[, parent]) -> class metatable, parent metatable. `Name(...)` makes an
+-- object and calls its __init; `__factory` makes one without __init (used by torch.load).
+function torch.class(name, parentName)
+   assert(type(name) == 'string', 'torch.class: class name (a string) expected')
+   assert(not metatables[name], 'torch.class: class ' .. name .. ' already exists')
+   local parent
+   if parentName then
+      parent = metatables[parentName]
+      assert(parent, 'torch.class: parent class ' .. tostring(parentName) .. ' does not exist')
+   end
+   local mt = { __typename = name }
+   mt.__index = mt
+   if parent then
+      setmetatable(mt, { __index = parent })
+      -- operators and __tostring__ are inherited through rawget-free lookups
+      for _, k in ipairs({ '__tostring', '__add', '__sub', '__mul', '__div', '__unm', '__len', '__eq', '__concat', '__call__' }) do
+         if rawget(parent, k) then mt[k] = parent[k] end
+      end
+   end
+   mt.__tostring = function(self)
+      local f = self.__tostring__
+      if f then return f(self) end
+      return name
+   end
+   mt.__factory = function()
+      return setmetatable({}, mt)
+   end
+   metatables[name] = mt
+   local ctor = setmetatable({}, {
+      __index = mt,
+      __newindex = mt,
+      __call = function(_, ...)
+         local obj = setmetatable({}, mt)
+         if obj.__init then obj:__init(...) end
+         return obj
+      end,
+   })
+   local pkg, short = packageOf(name)
+   pkg[short] = ctor
+   return mt, parent
+end
+
+function torch.isTypeOf(obj, typeSpec)
+   local name = torch.typename(obj)
+   if not name then return false end
+   local mt = metatables[name]
+   local target = type(typeSpec) == 'string' and typeSpec or torch.typename(typeSpec)
+   while mt do
+      if rawget(mt, '__typename') == target then return true end
+      local up = getmetatable(mt)
+      mt = up and rawget(up, '__index')
+   end
+   return false
+end
+
+function torch.isTensor(obj)
+   local name = torch.typename(obj)
+   return name ~= nil and name:match('^torch%.%a+Tensor$') ~= nil and metatables[name] ~= nil
+end
+
+function torch.isStorage(obj)
+   local name = torch.typename(obj)
+   return name ~= nil and name:match('^torch%.%a+Storage$') ~= nil and metatables[name] ~= nil
+end
+
+function torch.pointer(obj)
+   if torch.isTensor(obj) or torch.isStorage(obj) then return obj:cdata() end
+   return tonumber(tostring(obj):match('0x%x+'))
+end
+
+torch.manualSeed = C.manualSeed
+torch.seed = C.seed
+torch.initialSeed = C.initialSeed
+torch.random = C.random
+torch.uniform = C.uniform
+torch.normal = C.normal
+torch.getRNGState = C.getRNGState
+torch.setRNGState = C.setRNGState
+torch.setnumthreads = C.setnumthreads
+torch.getnumthreads = C.getnumthreads
+
+require 'torch.Storage'
+require 'torch.Tensor'
+require 'torch.TensorMath'
+require 'torch.File'
+
+return torch
