@@ -278,10 +278,22 @@ def test_save_errors(tmp_path):
         save_lua(2 ** 60 + 1, str(path))
     with pytest.raises(ValueError):
         save_lua(1.0, str(path), format="json")
-    loop = []
+    with pytest.raises(TypeError):
+        save_lua(legacy_nn.class_for("nn.Foo")(weight=torch.zeros(2), f=print), str(path))
+    assert not path.exists()  # nothing written when the value cannot be saved
+
+
+def test_cycles_round_trip():
+    loop = [1.0]
     loop.append(loop)
-    with pytest.raises(RuntimeError):
-        save_lua(loop, str(path))
+    back = load_lua(io.BytesIO(_C_bytes(loop)))
+    assert back[0] == 1.0 and back[1] is back
+    parent = legacy_nn.class_for("nn.Sequential")(modules=[])
+    child = legacy_nn.class_for("nn.Linear")(weight=torch.ones(2, 2), parent=parent)
+    parent.modules.append(child)
+    back = load_lua(io.BytesIO(_C_bytes({"net": parent, "again": child})))
+    assert back["net"].modules[0] is back["again"] and back["again"].parent is back["net"]
+    assert back["again"].weight.tolist() == [[1.0, 1.0], [1.0, 1.0]]
 
 
 # ---------------------------------------------------------------- corrupt input
@@ -313,3 +325,66 @@ def test_mutated_files_never_crash():
 def test_missing_file():
     with pytest.raises(OSError):
         load_lua("/nonexistent/file.t7")
+
+
+def test_long_size_four_detected(tmp_path):
+    t = torch.arange(6, dtype=torch.int64).reshape(2, 3)
+    path = tmp_path / "win.t7"
+    save_lua({"t": t, "s": "x"}, str(path), long_size=4)
+    with open(path, "rb") as f:
+        data4 = f.read()
+    data8 = _C_bytes({"t": t, "s": "x"})
+    assert len(data4) < len(data8)  # sizes, strides, offset and the LongStorage's elements in 4 bytes
+    for back in (load_lua(str(path)), load_lua(str(path), long_size=4)):
+        assert back["t"].tolist() == t.tolist() and back["s"] == "x"
+
+
+def _C_bytes(obj):
+    buf = io.BytesIO()
+    save_lua(obj, buf)
+    return buf.getvalue()
+
+
+def test_special_tensors_round_trip():
+    b = torch.tensor([True, False, True])
+    back = load_lua(io.BytesIO(_C_bytes([b, torch.tensor(2.5), torch.zeros(0)])))
+    assert back[0].dtype == torch.uint8 and back[0].tolist() == [1, 0, 1]  # torch7 has no bool tensors
+    assert back[1].shape == (1,) and back[1].item() == 2.5  # torch7 has no 0-dim tensors
+    assert back[2].numel() == 0
+
+
+def _binary(*parts):
+    """A binary .t7 stream built by hand from the format (type tags and lengths int32, numbers float64)."""
+    import struct
+    out = b""
+    for p in parts:
+        out += struct.pack("<d", p) if isinstance(p, float) else p if isinstance(p, bytes) else struct.pack("<i", p)
+    return out
+
+
+def test_hand_written_table_with_cycle():
+    # t = {1, 'a', t}: table #1 of 3 entries whose third value refers back to table #1
+    data = _binary(3, 1, 3,
+                   1, 1.0, 1, 1.0,
+                   1, 2.0, 2, 1, b"a",
+                   1, 3.0, 3, 1)
+    back = load_lua(io.BytesIO(data))
+    assert isinstance(back, list) and back[:2] == [1.0, "a"] and back[2] is back
+    # tables whose keys are not exactly 1..n are dicts
+    back = load_lua(io.BytesIO(_binary(3, 1, 2, 1, 1.0, 5, 1, 1, 3.0, 5, 0)))
+    assert back == {1.0: True, 3.0: False}
+    with pytest.raises(RuntimeError, match="byte"):
+        load_lua(io.BytesIO(_binary(3, 1, 2, 1, 1.0, 5, 1)))  # second entry missing
+    with pytest.raises(RuntimeError):
+        load_lua(io.BytesIO(_binary(99)))  # unknown type tag
+
+
+def test_hand_written_object_referring_to_itself():
+    # an nn.Foo object #1 whose content table #2 has field self = object #1 (a module pointing at itself)
+    data = _binary(4, 1, 3, b"V 1", 6, b"nn.Foo", 3, 2, 2,
+                   2, 4, b"self", 4, 1,
+                   2, 4, b"size", 1, 2.0)
+    foo = load_lua(io.BytesIO(data))
+    assert foo.torch_typename() == "nn.Foo" and isinstance(foo, legacy_nn.Module)
+    assert foo.self is foo and foo.size == 2.0
+    assert type(foo) is legacy_nn.class_for("nn.Foo")
