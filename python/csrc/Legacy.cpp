@@ -41,30 +41,30 @@ struct LuaFunction {
 
 ScalarType torchType(t7::ScalarType t) {
   switch (t) {
-  case t7::ScalarType::Byte:
-    return ScalarType::Byte;
-  case t7::ScalarType::Char:
-    return ScalarType::Char;
-  case t7::ScalarType::Short:
-    return ScalarType::Short;
-  case t7::ScalarType::Int:
-    return ScalarType::Int;
-  case t7::ScalarType::Long:
-    return ScalarType::Long;
-  case t7::ScalarType::Float:
-    return ScalarType::Float;
-  case t7::ScalarType::Double:
-    return ScalarType::Double;
-  case t7::ScalarType::Half:
-    return ScalarType::Half;
+    case t7::ScalarType::Byte:
+      return ScalarType::Byte;
+    case t7::ScalarType::Char:
+      return ScalarType::Char;
+    case t7::ScalarType::Short:
+      return ScalarType::Short;
+    case t7::ScalarType::Int:
+      return ScalarType::Int;
+    case t7::ScalarType::Long:
+      return ScalarType::Long;
+    case t7::ScalarType::Float:
+      return ScalarType::Float;
+    case t7::ScalarType::Double:
+      return ScalarType::Double;
+    case t7::ScalarType::Half:
+      return ScalarType::Half;
   }
   throw t7::Error("t7: bad element type");
 }
 
 // Tensor::adopt and Storage::adopt take over a reference; the t7 value keeps
 // its own.
-#define RETAIN_TH(Name, T)                                                     \
-  void retainTH(TH##Name##Tensor *t) { TH##Name##Tensor_retain(t); }           \
+#define RETAIN_TH(Name, T)                                           \
+  void retainTH(TH##Name##Tensor *t) { TH##Name##Tensor_retain(t); } \
   void retainTH(TH##Name##Storage *s) { TH##Name##Storage_retain(s); }
 T7_FORALL_SCALAR_TYPES(RETAIN_TH)
 #undef RETAIN_TH
@@ -72,78 +72,67 @@ T7_FORALL_SCALAR_TYPES(RETAIN_TH)
 // Class names and versions are bytes in the file: as str with undecodable bytes
 // escaped (surrogateescape), so that they save back unchanged.
 py::object text(const std::string &s) {
-  PyObject *r = PyUnicode_DecodeUTF8(
-      s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape");
-  if (!r)
-    throw py::error_already_set();
+  PyObject *r = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape");
+  if (!r) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(r);
 }
 
 std::string bytesOf(py::handle s) {
-  TORCH_CHECK(PyUnicode_Check(s.ptr()), Type,
-              "save_lua: a class name or version must be a str, got %s",
+  TORCH_CHECK(PyUnicode_Check(s.ptr()), Type, "save_lua: a class name or version must be a str, got %s",
               Py_TYPE(s.ptr())->tp_name);
   PyObject *b = PyUnicode_AsEncodedString(s.ptr(), "utf-8", "surrogateescape");
-  if (!b)
-    throw py::error_already_set();
+  if (!b) throw py::error_already_set();
   return std::string(py::reinterpret_steal<py::bytes>(b));
 }
 
 class ToPython {
-public:
+ public:
   explicit ToPython(py::handle hooks) : hooks_(hooks) {}
 
   py::object convert(const t7::Value &v, int depth = 0) {
-    if (depth > t7::kMaxDepth)
-      throw t7::Error("t7: values nested too deeply");
+    if (depth > t7::kMaxDepth) throw t7::Error("t7: values nested too deeply");
     switch (v.kind()) {
-    case t7::Value::Kind::Nil:
-      return py::none();
-    case t7::Value::Kind::Number:
-      return py::float_(v.number());
-    case t7::Value::Kind::Boolean:
-      return py::bool_(v.boolean());
-    case t7::Value::Kind::String: {
-      const std::string &s = v.string();
-      // Lua strings are bytes: text when it decodes, bytes otherwise (saved
-      // back unchanged).
-      PyObject *text = PyUnicode_DecodeUTF8(
-          s.data(), static_cast<Py_ssize_t>(s.size()), "strict");
-      if (text)
-        return py::reinterpret_steal<py::object>(text);
-      PyErr_Clear();
-      return py::bytes(s);
-    }
-    case t7::Value::Kind::Recursive: {
-      auto it = memo_.find(v.identity());
-      if (it != memo_.end())
-        return it->second;
-      t7::Value target = v.target();
-      if (target.isNil())
+      case t7::Value::Kind::Nil:
         return py::none();
-      return convert(target, depth + 1);
-    }
-    case t7::Value::Kind::Table:
-      return table(v.table(), depth);
-    case t7::Value::Kind::Object:
-      return object(v.object(), depth);
-    case t7::Value::Kind::Function: {
-      auto it = memo_.find(v.identity());
-      if (it != memo_.end())
-        return it->second;
-      py::object f = py::cast(LuaFunction{v.function()});
-      memo_[v.identity()] = f;
-      return f;
-    }
+      case t7::Value::Kind::Number:
+        return py::float_(v.number());
+      case t7::Value::Kind::Boolean:
+        return py::bool_(v.boolean());
+      case t7::Value::Kind::String: {
+        const std::string &s = v.string();
+        // Lua strings are bytes: text when it decodes, bytes otherwise (saved
+        // back unchanged).
+        PyObject *text = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "strict");
+        if (text) return py::reinterpret_steal<py::object>(text);
+        PyErr_Clear();
+        return py::bytes(s);
+      }
+      case t7::Value::Kind::Recursive: {
+        auto it = memo_.find(v.identity());
+        if (it != memo_.end()) return it->second;
+        t7::Value target = v.target();
+        if (target.isNil()) return py::none();
+        return convert(target, depth + 1);
+      }
+      case t7::Value::Kind::Table:
+        return table(v.table(), depth);
+      case t7::Value::Kind::Object:
+        return object(v.object(), depth);
+      case t7::Value::Kind::Function: {
+        auto it = memo_.find(v.identity());
+        if (it != memo_.end()) return it->second;
+        py::object f = py::cast(LuaFunction{v.function()});
+        memo_[v.identity()] = f;
+        return f;
+      }
     }
     throw t7::Error("t7: bad value kind");
   }
 
-private:
+ private:
   py::object table(const std::shared_ptr<t7::Table> &t, int depth) {
     auto it = memo_.find(t.get());
-    if (it != memo_.end())
-      return it->second;
+    if (it != memo_.end()) return it->second;
     size_t n = t->size();
     bool isList = n > 0;
     if (isList) {
@@ -154,8 +143,7 @@ private:
           break;
         }
         double d = k.number();
-        if (!(d >= 1 && d <= static_cast<double>(n)) ||
-            d != static_cast<double>(static_cast<size_t>(d)) ||
+        if (!(d >= 1 && d <= static_cast<double>(n)) || d != static_cast<double>(static_cast<size_t>(d)) ||
             seen[static_cast<size_t>(d) - 1]) {
           isList = false;
           break;
@@ -165,11 +153,9 @@ private:
     }
     if (isList) {
       py::list out(n);
-      for (size_t i = 0; i < n; i++)
-        out[i] = py::none();
+      for (size_t i = 0; i < n; i++) out[i] = py::none();
       memo_[t.get()] = out;
-      for (const auto &[k, v] : t->entries)
-        out[static_cast<size_t>(k.number()) - 1] = convert(v, depth + 1);
+      for (const auto &[k, v] : t->entries) out[static_cast<size_t>(k.number()) - 1] = convert(v, depth + 1);
       return out;
     }
     py::dict out;
@@ -188,8 +174,7 @@ private:
 
   py::object object(const std::shared_ptr<t7::Object> &o, int depth) {
     auto it = memo_.find(o.get());
-    if (it != memo_.end())
-      return it->second;
+    if (it != memo_.end()) return it->second;
     py::object out;
     if (o->tensor) {
       out = o->tensor.visit([&](auto *p) {
@@ -199,14 +184,11 @@ private:
     } else if (o->storage) {
       out = o->storage.visit([&](auto *p) {
         retainTH(p);
-        return hooks_.attr("wrap_storage")(
-            py::cast(Storage::adopt(torchType(o->storage.type()), p)));
+        return hooks_.attr("wrap_storage")(py::cast(Storage::adopt(torchType(o->storage.type()), p)));
       });
     } else if (o->className.size() > 6 &&
-               (o->className.compare(o->className.size() - 6, 6, "Tensor") ==
-                    0 ||
-                o->className.compare(o->className.size() - 7, 7, "Storage") ==
-                    0) &&
+               (o->className.compare(o->className.size() - 6, 6, "Tensor") == 0 ||
+                o->className.compare(o->className.size() - 7, 7, "Storage") == 0) &&
                o->className.rfind("torch.", 0) == 0) {
       throw t7::Error("t7: " + o->className + " object without its data");
     } else {
@@ -225,16 +207,13 @@ private:
 
 // Python -> t7::Value (save_lua).
 class FromPython {
-public:
+ public:
   explicit FromPython(py::handle hooks) : hooks_(hooks) {}
 
   t7::Value convert(py::handle obj, int depth = 0) {
-    if (depth > t7::kMaxDepth)
-      throw t7::Error("t7: values nested too deeply to save");
-    if (obj.is_none())
-      return t7::Value();
-    if (PyBool_Check(obj.ptr()))
-      return t7::Value(obj.ptr() == Py_True);
+    if (depth > t7::kMaxDepth) throw t7::Error("t7: values nested too deeply to save");
+    if (obj.is_none()) return t7::Value();
+    if (PyBool_Check(obj.ptr())) return t7::Value(obj.ptr() == Py_True);
     if (PyLong_Check(obj.ptr())) {
       int overflow = 0;
       long long i = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
@@ -244,18 +223,12 @@ public:
                   py::str(obj).cast<std::string>().c_str());
       return t7::Value(static_cast<double>(i));
     }
-    if (PyFloat_Check(obj.ptr()))
-      return t7::Value(PyFloat_AsDouble(obj.ptr()));
-    if (PyUnicode_Check(obj.ptr()))
-      return t7::Value(obj.cast<std::string>());
-    if (PyBytes_Check(obj.ptr()))
-      return t7::Value(std::string(py::reinterpret_borrow<py::bytes>(obj)));
-    if (isTensor(obj))
-      return tensorValue(obj);
-    if (py::isinstance<Storage>(obj))
-      return storageValue(obj);
-    if (py::isinstance<LuaFunction>(obj))
-      return t7::Value(obj.cast<const LuaFunction &>().fn);
+    if (PyFloat_Check(obj.ptr())) return t7::Value(PyFloat_AsDouble(obj.ptr()));
+    if (PyUnicode_Check(obj.ptr())) return t7::Value(obj.cast<std::string>());
+    if (PyBytes_Check(obj.ptr())) return t7::Value(std::string(py::reinterpret_borrow<py::bytes>(obj)));
+    if (isTensor(obj)) return tensorValue(obj);
+    if (py::isinstance<Storage>(obj)) return storageValue(obj);
+    if (py::isinstance<LuaFunction>(obj)) return t7::Value(obj.cast<const LuaFunction &>().fn);
 
     const void *id = obj.ptr();
     auto it = memo_.find(id);
@@ -264,8 +237,7 @@ public:
       // (Note [Cycles]), so that the saved tree owns no cycle of shared_ptrs.
       return active_.count(id) ? t7::Value::recursive(it->second) : it->second;
     }
-    if (PyDict_Check(obj.ptr()) || PyList_Check(obj.ptr()) ||
-        PyTuple_Check(obj.ptr())) {
+    if (PyDict_Check(obj.ptr()) || PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())) {
       auto t = std::make_shared<t7::Table>();
       memo_[id] = t7::Value(t);
       active_.insert(id);
@@ -273,16 +245,13 @@ public:
         // A Lua table has no nil-valued entries: assigning nil removes the key.
         for (auto [k, v] : py::reinterpret_borrow<py::dict>(obj)) {
           t7::Value k7 = key(k);
-          if (!v.is_none())
-            t->entries.emplace_back(std::move(k7), convert(v, depth + 1));
+          if (!v.is_none()) t->entries.emplace_back(std::move(k7), convert(v, depth + 1));
         }
       } else {
         size_t i = 0;
         for (py::handle v : obj) {
           i++;
-          if (!v.is_none())
-            t->entries.emplace_back(t7::Value(static_cast<double>(i)),
-                                    convert(v, depth + 1));
+          if (!v.is_none()) t->entries.emplace_back(t7::Value(static_cast<double>(i)), convert(v, depth + 1));
         }
       }
       active_.erase(id);
@@ -299,25 +268,17 @@ public:
       return memo_[id];
     }
     // numpy scalars and other number-likes
-    if (py::hasattr(obj, "__index__"))
-      return convert(py::int_(py::reinterpret_borrow<py::object>(obj)), depth);
+    if (py::hasattr(obj, "__index__")) return convert(py::int_(py::reinterpret_borrow<py::object>(obj)), depth);
     if (py::hasattr(obj, "__float__"))
-      return t7::Value(
-          py::float_(py::reinterpret_borrow<py::object>(obj)).cast<double>());
-    TORCH_CHECK(false, Type,
-                "save_lua: cannot save an object of type %s in a .t7 file",
-                Py_TYPE(obj.ptr())->tp_name);
+      return t7::Value(py::float_(py::reinterpret_borrow<py::object>(obj)).cast<double>());
+    TORCH_CHECK(false, Type, "save_lua: cannot save an object of type %s in a .t7 file", Py_TYPE(obj.ptr())->tp_name);
   }
 
-private:
+ private:
   t7::Value key(py::handle k) {
-    TORCH_CHECK(
-        PyBool_Check(k.ptr()) || PyLong_Check(k.ptr()) ||
-            PyFloat_Check(k.ptr()) || PyUnicode_Check(k.ptr()) ||
-            PyBytes_Check(k.ptr()),
-        Type,
-        "save_lua: dict keys must be strings, numbers or booleans, got %s",
-        Py_TYPE(k.ptr())->tp_name);
+    TORCH_CHECK(PyBool_Check(k.ptr()) || PyLong_Check(k.ptr()) || PyFloat_Check(k.ptr()) || PyUnicode_Check(k.ptr()) ||
+                    PyBytes_Check(k.ptr()),
+                Type, "save_lua: dict keys must be strings, numbers or booleans, got %s", Py_TYPE(k.ptr())->tp_name);
     return convert(k);
   }
 
@@ -325,8 +286,7 @@ private:
     const Tensor &t = unwrap(obj);
     return dispatch(t.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      return t7::Value(t7::Tensor(
-          reinterpret_cast<t7::detail::TensorOf<T> *>(t.impl()->th)));
+      return t7::Value(t7::Tensor(reinterpret_cast<t7::detail::TensorOf<T> *>(t.impl()->th)));
     });
   }
 
@@ -334,8 +294,7 @@ private:
     const Storage &s = obj.cast<const Storage &>();
     return dispatch(s.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      return t7::Value(
-          t7::Storage(reinterpret_cast<t7::detail::StorageOf<T> *>(s.raw())));
+      return t7::Value(t7::Storage(reinterpret_cast<t7::detail::StorageOf<T> *>(s.raw())));
     });
   }
 
@@ -352,8 +311,7 @@ private:
 // failing to decode.
 [[noreturn]] void raiseT7(const t7::Error &e) {
   const char *msg = e.what();
-  PyObject *text = PyUnicode_DecodeUTF8(
-      msg, static_cast<Py_ssize_t>(std::strlen(msg)), "backslashreplace");
+  PyObject *text = PyUnicode_DecodeUTF8(msg, static_cast<Py_ssize_t>(std::strlen(msg)), "backslashreplace");
   if (text) {
     PyErr_SetObject(PyExc_RuntimeError, text);
     Py_DECREF(text);
@@ -367,19 +325,14 @@ t7::ReadOptions readOptions(int longSize) {
   return options;
 }
 
-} // namespace
+}  // namespace
 
 void bindLegacy(py::module &m, TensorClass &) {
   py::class_<LuaFunction>(m, "_t7_Function")
-      .def_property_readonly(
-          "bytecode",
-          [](const LuaFunction &f) { return py::bytes(f.fn->bytecode); })
-      .def_property_readonly(
-          "tag",
-          [](const LuaFunction &f) { return static_cast<int>(f.fn->tag); })
+      .def_property_readonly("bytecode", [](const LuaFunction &f) { return py::bytes(f.fn->bytecode); })
+      .def_property_readonly("tag", [](const LuaFunction &f) { return static_cast<int>(f.fn->tag); })
       .def("__repr__", [](const LuaFunction &f) {
-        return "<Lua function, " + std::to_string(f.fn->bytecode.size()) +
-               " bytes of bytecode>";
+        return "<Lua function, " + std::to_string(f.fn->bytecode.size()) + " bytes of bytecode>";
       });
 
   m.def(
@@ -401,16 +354,12 @@ void bindLegacy(py::module &m, TensorClass &) {
 
   m.def(
       "_t7_save",
-      [](py::handle obj, const std::string &format, int longSize,
-         py::handle hooks) {
+      [](py::handle obj, const std::string &format, int longSize, py::handle hooks) {
         t7::WriteOptions options;
         TORCH_CHECK(format == "binary" || format == "ascii", Value,
-                    "save_lua: format must be 'binary' or 'ascii', got '%s'",
-                    format.c_str());
-        TORCH_CHECK(longSize == 4 || longSize == 8, Value,
-                    "save_lua: long_size must be 4 or 8, got %d", longSize);
-        options.format =
-            format == "ascii" ? t7::Format::Ascii : t7::Format::Binary;
+                    "save_lua: format must be 'binary' or 'ascii', got '%s'", format.c_str());
+        TORCH_CHECK(longSize == 4 || longSize == 8, Value, "save_lua: long_size must be 4 or 8, got %d", longSize);
+        options.format = format == "ascii" ? t7::Format::Ascii : t7::Format::Binary;
         options.longSize = longSize;
         try {
           t7::Value v = FromPython(hooks).convert(obj);
@@ -419,8 +368,7 @@ void bindLegacy(py::module &m, TensorClass &) {
           raiseT7(e);
         }
       },
-      py::arg("obj"), py::arg("format"), py::arg("long_size"),
-      py::arg("hooks"));
+      py::arg("obj"), py::arg("format"), py::arg("long_size"), py::arg("hooks"));
 }
 
-} // namespace torch::python
+}  // namespace torch::python
