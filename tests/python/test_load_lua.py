@@ -410,3 +410,17 @@ def test_lua_functions_kept_opaque():
     assert _C_bytes(f) == data
     back = load_lua(io.BytesIO(_C_bytes({"f": f, "g": f})))
     assert back["f"] is back["g"] and back["f"].bytecode == f.bytecode
+
+
+def test_old_batch_norm_running_std_becomes_running_var():
+    var = np.array([0.5, 2.0, 1.25])
+    eps = 1e-3
+    old = legacy_nn.class_for("nn.SpatialBatchNormalization")(
+        running_mean=torch.zeros(3, dtype=torch.float64), eps=eps,
+        running_std=torch.from_numpy(1 / np.sqrt(var + eps)))
+    bn = load_lua(io.BytesIO(_C_bytes(old)))
+    assert "running_std" not in vars(bn)
+    np.testing.assert_allclose(bn.running_var.numpy(), var, rtol=1e-12)
+    # a current file is left alone
+    cnn = load_lua(fixture("cnn.t7"))
+    assert "running_std" not in vars(cnn.modules[3]) and cnn.modules[3].running_var.shape == (8,)

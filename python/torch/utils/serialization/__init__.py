@@ -8,7 +8,8 @@ What comes back from load_lua:
 - torch.<Type>Tensor / Storage: torch tensors / storages on the memory the reader made, so
   tensors that shared a storage in the file share one storage; contents as written (index
   buffers such as max-pooling `indices` keep torch7's 1-based values).
-- other torch7 classes: torch.legacy.nn placeholder objects whose attributes are the fields.
+- other torch7 classes: torch.legacy.nn placeholder objects whose attributes are the fields
+  (older nn fields upgraded: a BatchNormalization's running_std becomes running_var).
 - Lua functions: opaque torch._C._t7_Function handles that save_lua writes back intact.
 A value referenced twice in the file comes back as one Python object.
 """
@@ -41,6 +42,7 @@ class _Hooks:
     def set_content(obj, content):
         if isinstance(content, dict) and all(isinstance(k, str) for k in content):
             obj.__dict__.update(content)
+            _upgrade(obj)
         else:
             obj._t7_raw = content
 
@@ -60,6 +62,17 @@ class _Hooks:
     @staticmethod
     def version_of(obj):
         return getattr(obj, "_t7_version", "V 1")
+
+
+def _upgrade(obj):
+    """Fields of older nn versions in today's form (what nn itself does when it loads them)."""
+    name = obj.torch_typename()
+    fields = obj.__dict__
+    # nn before 2016 kept running_std = 1 / sqrt(var + eps); since then running_var
+    if (name.startswith("nn.") and name.endswith("BatchNormalization") and "running_var" not in fields
+            and torch.is_tensor(fields.get("running_std"))):
+        std = fields.pop("running_std")
+        fields["running_var"] = std.pow(-2).add(-float(fields.get("eps", 1e-5)))
 
 
 def _read_bytes(path_or_file):
