@@ -129,6 +129,7 @@ void bindShape(py::module &m, TensorClass &cls);
 void bindAutograd(py::module &m, TensorClass &cls);
 void bindNNSpatial(py::module &m, TensorClass &cls);  // into torch._C._nn
 void bindNNLayers(py::module &m, TensorClass &cls);   // into torch._C._nn
+void bindLegacy(py::module &m, TensorClass &cls);     // torch7 .t7 files (_t7_load, _t7_save)
 
 }  // namespace torch::python
 

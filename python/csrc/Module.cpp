@@ -80,6 +80,7 @@ PYBIND11_MODULE(_C, m) {
   bindStorage(m, cls);
   bindShape(m, cls);
   bindAutograd(m, cls);
+  bindLegacy(m, cls);
   py::module nn = m.def_submodule("_nn", "THNN kernels with autograd, for torch.nn.functional");
   bindNNSpatial(nn, cls);
   bindNNLayers(nn, cls);

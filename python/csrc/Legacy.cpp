@@ -1,0 +1,374 @@
+// torch._C._t7_load / _t7_save: torch7's .t7 format for Python, over legacy/'s
+// one reader and writer (no second parser). This file only converts between
+// t7::Value trees and Python objects; torch.utils.serialization (load_lua,
+// save_lua) wraps it.
+//
+// Note [t7 to Python]
+// - Lua numbers are doubles and come back as Python floats (as PyTorch 0.4's
+// load_lua did):
+//   a float saves back to the same bytes, whereas guessing int for integral
+//   values would change the type of fields such as a weight decay that happens
+//   to be 0.
+// - Tables become lists when their keys are exactly 1..n (n >= 1, in any
+// order), else dicts
+//   (an empty table is an empty dict). A table met twice comes back as one
+//   Python object.
+// - torch.<Type>Tensor / torch.<Type>Storage become our tensors / typed
+// storages on the very
+//   TH structs the reader made, so tensors that shared a storage in the file
+//   share one here. Contents are kept as written (Note [Index base] in
+//   legacy/t7.h): index-valued buffers still hold torch7's 1-based values.
+// - Any other class becomes hooks.make_object(class_name) (torch.legacy's
+// placeholder
+//   classes), filled by hooks.set_content(obj, content) once its fields are
+//   converted, so that a field referring back to the object (a cycle) finds it.
+// - Lua functions become opaque _t7_Function handles that save back byte for
+// byte.
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "legacy/t7.h"
+#include "python/csrc/Bind.h"
+
+namespace torch::python {
+
+namespace {
+
+struct LuaFunction {
+  std::shared_ptr<t7::Function> fn;
+};
+
+ScalarType torchType(t7::ScalarType t) {
+  switch (t) {
+    case t7::ScalarType::Byte:
+      return ScalarType::Byte;
+    case t7::ScalarType::Char:
+      return ScalarType::Char;
+    case t7::ScalarType::Short:
+      return ScalarType::Short;
+    case t7::ScalarType::Int:
+      return ScalarType::Int;
+    case t7::ScalarType::Long:
+      return ScalarType::Long;
+    case t7::ScalarType::Float:
+      return ScalarType::Float;
+    case t7::ScalarType::Double:
+      return ScalarType::Double;
+    case t7::ScalarType::Half:
+      return ScalarType::Half;
+  }
+  throw t7::Error("t7: bad element type");
+}
+
+// Tensor::adopt and Storage::adopt take over a reference; the t7 value keeps
+// its own.
+#define RETAIN_TH(Name, T)                                           \
+  void retainTH(TH##Name##Tensor *t) { TH##Name##Tensor_retain(t); } \
+  void retainTH(TH##Name##Storage *s) { TH##Name##Storage_retain(s); }
+T7_FORALL_SCALAR_TYPES(RETAIN_TH)
+#undef RETAIN_TH
+
+// Class names and versions are bytes in the file: as str with undecodable bytes
+// escaped (surrogateescape), so that they save back unchanged.
+py::object text(const std::string &s) {
+  PyObject *r = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape");
+  if (!r) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(r);
+}
+
+std::string bytesOf(py::handle s) {
+  TORCH_CHECK(PyUnicode_Check(s.ptr()), Type, "save_lua: a class name or version must be a str, got %s",
+              Py_TYPE(s.ptr())->tp_name);
+  PyObject *b = PyUnicode_AsEncodedString(s.ptr(), "utf-8", "surrogateescape");
+  if (!b) throw py::error_already_set();
+  return std::string(py::reinterpret_steal<py::bytes>(b));
+}
+
+class ToPython {
+ public:
+  explicit ToPython(py::handle hooks) : hooks_(hooks) {}
+
+  py::object convert(const t7::Value &v, int depth = 0) {
+    if (depth > t7::kMaxDepth) throw t7::Error("t7: values nested too deeply");
+    switch (v.kind()) {
+      case t7::Value::Kind::Nil:
+        return py::none();
+      case t7::Value::Kind::Number:
+        return py::float_(v.number());
+      case t7::Value::Kind::Boolean:
+        return py::bool_(v.boolean());
+      case t7::Value::Kind::String: {
+        const std::string &s = v.string();
+        // Lua strings are bytes: text when it decodes, bytes otherwise (saved
+        // back unchanged).
+        PyObject *text = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "strict");
+        if (text) return py::reinterpret_steal<py::object>(text);
+        PyErr_Clear();
+        return py::bytes(s);
+      }
+      case t7::Value::Kind::Recursive: {
+        auto it = memo_.find(v.identity());
+        if (it != memo_.end()) return it->second;
+        t7::Value target = v.target();
+        if (target.isNil()) return py::none();
+        return convert(target, depth + 1);
+      }
+      case t7::Value::Kind::Table:
+        return table(v.table(), depth);
+      case t7::Value::Kind::Object:
+        return object(v.object(), depth);
+      case t7::Value::Kind::Function: {
+        auto it = memo_.find(v.identity());
+        if (it != memo_.end()) return it->second;
+        py::object f = py::cast(LuaFunction{v.function()});
+        memo_[v.identity()] = f;
+        return f;
+      }
+    }
+    throw t7::Error("t7: bad value kind");
+  }
+
+ private:
+  py::object table(const std::shared_ptr<t7::Table> &t, int depth) {
+    auto it = memo_.find(t.get());
+    if (it != memo_.end()) return it->second;
+    size_t n = t->size();
+    bool isList = n > 0;
+    if (isList) {
+      std::vector<bool> seen(n, false);
+      for (const auto &[k, _] : t->entries) {
+        if (k.kind() != t7::Value::Kind::Number) {
+          isList = false;
+          break;
+        }
+        double d = k.number();
+        if (!(d >= 1 && d <= static_cast<double>(n)) || d != static_cast<double>(static_cast<size_t>(d)) ||
+            seen[static_cast<size_t>(d) - 1]) {
+          isList = false;
+          break;
+        }
+        seen[static_cast<size_t>(d) - 1] = true;
+      }
+    }
+    if (isList) {
+      py::list out(n);
+      for (size_t i = 0; i < n; i++) out[i] = py::none();
+      memo_[t.get()] = out;
+      for (const auto &[k, v] : t->entries) out[static_cast<size_t>(k.number()) - 1] = convert(v, depth + 1);
+      return out;
+    }
+    py::dict out;
+    memo_[t.get()] = out;
+    for (const auto &[k, v] : t->entries) {
+      py::object key = convert(k, depth + 1);
+      if (PyObject_Hash(key.ptr()) == -1) {
+        PyErr_Clear();
+        throw t7::Error(std::string("t7: a table key of kind ") + k.kindName() +
+                        " has no Python equivalent usable as a dict key");
+      }
+      out[key] = convert(v, depth + 1);
+    }
+    return out;
+  }
+
+  py::object object(const std::shared_ptr<t7::Object> &o, int depth) {
+    auto it = memo_.find(o.get());
+    if (it != memo_.end()) return it->second;
+    py::object out;
+    if (o->tensor) {
+      out = o->tensor.visit([&](auto *p) {
+        retainTH(p);
+        return py::cast(Tensor::adopt(torchType(o->tensor.type()), p));
+      });
+    } else if (o->storage) {
+      out = o->storage.visit([&](auto *p) {
+        retainTH(p);
+        return hooks_.attr("wrap_storage")(py::cast(Storage::adopt(torchType(o->storage.type()), p)));
+      });
+    } else if (o->className.size() > 6 &&
+               (o->className.compare(o->className.size() - 6, 6, "Tensor") == 0 ||
+                o->className.compare(o->className.size() - 7, 7, "Storage") == 0) &&
+               o->className.rfind("torch.", 0) == 0) {
+      throw t7::Error("t7: " + o->className + " object without its data");
+    } else {
+      out = hooks_.attr("make_object")(text(o->className), text(o->version));
+      memo_[o.get()] = out;
+      hooks_.attr("set_content")(out, convert(o->content, depth + 1));
+      return out;
+    }
+    memo_[o.get()] = out;
+    return out;
+  }
+
+  py::handle hooks_;
+  std::unordered_map<const void *, py::object> memo_;
+};
+
+// Python -> t7::Value (save_lua).
+class FromPython {
+ public:
+  explicit FromPython(py::handle hooks) : hooks_(hooks) {}
+
+  t7::Value convert(py::handle obj, int depth = 0) {
+    if (depth > t7::kMaxDepth) throw t7::Error("t7: values nested too deeply to save");
+    if (obj.is_none()) return t7::Value();
+    if (PyBool_Check(obj.ptr())) return t7::Value(obj.ptr() == Py_True);
+    if (PyLong_Check(obj.ptr())) {
+      int overflow = 0;
+      long long i = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+      TORCH_CHECK(!overflow && i >= -(1LL << 53) && i <= (1LL << 53), Value,
+                  "save_lua: the integer %s cannot be stored exactly as a Lua "
+                  "number (a double)",
+                  py::str(obj).cast<std::string>().c_str());
+      return t7::Value(static_cast<double>(i));
+    }
+    if (PyFloat_Check(obj.ptr())) return t7::Value(PyFloat_AsDouble(obj.ptr()));
+    if (PyUnicode_Check(obj.ptr())) return t7::Value(obj.cast<std::string>());
+    if (PyBytes_Check(obj.ptr())) return t7::Value(std::string(py::reinterpret_borrow<py::bytes>(obj)));
+    if (isTensor(obj)) return tensorValue(obj);
+    if (py::isinstance<Storage>(obj)) return storageValue(obj);
+    if (py::isinstance<LuaFunction>(obj)) return t7::Value(obj.cast<const LuaFunction &>().fn);
+
+    const void *id = obj.ptr();
+    auto it = memo_.find(id);
+    if (it != memo_.end()) {
+      // Met again inside itself: a weak back reference, as the reader makes
+      // (Note [Cycles]), so that the saved tree owns no cycle of shared_ptrs.
+      return active_.count(id) ? t7::Value::recursive(it->second) : it->second;
+    }
+    if (PyDict_Check(obj.ptr()) || PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())) {
+      auto t = std::make_shared<t7::Table>();
+      memo_[id] = t7::Value(t);
+      active_.insert(id);
+      if (PyDict_Check(obj.ptr())) {
+        // A Lua table has no nil-valued entries: assigning nil removes the key.
+        for (auto [k, v] : py::reinterpret_borrow<py::dict>(obj)) {
+          t7::Value k7 = key(k);
+          if (!v.is_none()) t->entries.emplace_back(std::move(k7), convert(v, depth + 1));
+        }
+      } else {
+        size_t i = 0;
+        for (py::handle v : obj) {
+          i++;
+          if (!v.is_none()) t->entries.emplace_back(t7::Value(static_cast<double>(i)), convert(v, depth + 1));
+        }
+      }
+      active_.erase(id);
+      return memo_[id];
+    }
+    py::object typeName = hooks_.attr("typename_of")(obj);
+    if (!typeName.is_none()) {
+      auto o = t7::makeObject(bytesOf(typeName), t7::Value());
+      o->version = bytesOf(hooks_.attr("version_of")(obj));
+      memo_[id] = t7::Value(o);
+      active_.insert(id);
+      o->content = convert(hooks_.attr("content_of")(obj), depth + 1);
+      active_.erase(id);
+      return memo_[id];
+    }
+    // numpy scalars and other number-likes
+    if (py::hasattr(obj, "__index__")) return convert(py::int_(py::reinterpret_borrow<py::object>(obj)), depth);
+    if (py::hasattr(obj, "__float__"))
+      return t7::Value(py::float_(py::reinterpret_borrow<py::object>(obj)).cast<double>());
+    TORCH_CHECK(false, Type, "save_lua: cannot save an object of type %s in a .t7 file", Py_TYPE(obj.ptr())->tp_name);
+  }
+
+ private:
+  t7::Value key(py::handle k) {
+    TORCH_CHECK(PyBool_Check(k.ptr()) || PyLong_Check(k.ptr()) || PyFloat_Check(k.ptr()) || PyUnicode_Check(k.ptr()) ||
+                    PyBytes_Check(k.ptr()),
+                Type, "save_lua: dict keys must be strings, numbers or booleans, got %s", Py_TYPE(k.ptr())->tp_name);
+    return convert(k);
+  }
+
+  static t7::Value tensorValue(py::handle obj) {
+    const Tensor &t = unwrap(obj);
+    return dispatch(t.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return t7::Value(t7::Tensor(reinterpret_cast<t7::detail::TensorOf<T> *>(t.impl()->th)));
+    });
+  }
+
+  static t7::Value storageValue(py::handle obj) {
+    const Storage &s = obj.cast<const Storage &>();
+    return dispatch(s.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return t7::Value(t7::Storage(reinterpret_cast<t7::detail::StorageOf<T> *>(s.raw())));
+    });
+  }
+
+  py::handle hooks_;
+  // Containers saved so far, by Python identity: met again, the same t7 value
+  // (written once).
+  std::unordered_map<const void *, t7::Value> memo_;
+  // Containers being converted: one met again among them closes a cycle.
+  std::unordered_set<const void *> active_;
+};
+
+// A t7::Error as RuntimeError. Its message may quote bytes of a corrupt file (a
+// class name), which are not always UTF-8: those are shown escaped rather than
+// failing to decode.
+[[noreturn]] void raiseT7(const t7::Error &e) {
+  const char *msg = e.what();
+  PyObject *text = PyUnicode_DecodeUTF8(msg, static_cast<Py_ssize_t>(std::strlen(msg)), "backslashreplace");
+  if (text) {
+    PyErr_SetObject(PyExc_RuntimeError, text);
+    Py_DECREF(text);
+  }
+  throw py::error_already_set();
+}
+
+t7::ReadOptions readOptions(int longSize) {
+  t7::ReadOptions options;
+  options.longSize = longSize;
+  return options;
+}
+
+}  // namespace
+
+void bindLegacy(py::module &m, TensorClass &) {
+  py::class_<LuaFunction>(m, "_t7_Function")
+      .def_property_readonly("bytecode", [](const LuaFunction &f) { return py::bytes(f.fn->bytecode); })
+      .def_property_readonly("tag", [](const LuaFunction &f) { return static_cast<int>(f.fn->tag); })
+      .def("__repr__", [](const LuaFunction &f) {
+        return "<Lua function, " + std::to_string(f.fn->bytecode.size()) + " bytes of bytecode>";
+      });
+
+  m.def(
+      "_t7_load",
+      [](py::bytes data, int longSize, py::handle hooks) {
+        std::string_view bytes = data;
+        try {
+          t7::Value v;
+          {
+            py::gil_scoped_release release;
+            v = t7::load(bytes.data(), bytes.size(), readOptions(longSize));
+          }
+          return ToPython(hooks).convert(v);
+        } catch (const t7::Error &e) {
+          raiseT7(e);
+        }
+      },
+      py::arg("data"), py::arg("long_size"), py::arg("hooks"));
+
+  m.def(
+      "_t7_save",
+      [](py::handle obj, const std::string &format, int longSize, py::handle hooks) {
+        t7::WriteOptions options;
+        TORCH_CHECK(format == "binary" || format == "ascii", Value,
+                    "save_lua: format must be 'binary' or 'ascii', got '%s'", format.c_str());
+        TORCH_CHECK(longSize == 4 || longSize == 8, Value, "save_lua: long_size must be 4 or 8, got %d", longSize);
+        options.format = format == "ascii" ? t7::Format::Ascii : t7::Format::Binary;
+        options.longSize = longSize;
+        try {
+          t7::Value v = FromPython(hooks).convert(obj);
+          return py::bytes(t7::save(v, options));
+        } catch (const t7::Error &e) {
+          raiseT7(e);
+        }
+      },
+      py::arg("obj"), py::arg("format"), py::arg("long_size"), py::arg("hooks"));
+}
+
+}  // namespace torch::python
