@@ -8,10 +8,8 @@ namespace torch::python {
 
 Tensor fromNumpy(const py::array &array);  // TensorBase.cpp
 
-bool isScalarLike(py::handle obj) {
-  if (PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr())) return true;
-  if (isTensor(obj)) return unwrap(obj).numel() == 1;
-  // numpy scalars (np.float32(1), np.int64(2), np.bool_(True))
+// numpy scalars (np.float32(1), np.int64(2), np.bool_(True)).
+static bool isNumpyScalar(py::handle obj) {
   // Kept for the life of the process (never destroyed after the interpreter).
   static py::object *numpyGeneric = [] {
     try {
@@ -21,6 +19,12 @@ bool isScalarLike(py::handle obj) {
     }
   }();
   return *numpyGeneric && py::isinstance(obj, *numpyGeneric);
+}
+
+bool isScalarLike(py::handle obj) {
+  if (PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr())) return true;
+  if (isTensor(obj)) return unwrap(obj).numel() == 1;
+  return isNumpyScalar(obj);
 }
 
 Scalar toScalar(py::handle obj) {
@@ -119,14 +123,19 @@ namespace {
 struct DataScan {
   IntList shape;
   std::vector<Scalar> leaves;
-  int category = -1;  // 0 bool, 1 int, 2 float
-  ScalarType tensorType = ScalarType::Bool;
-  bool sawTensor = false;
+  // The promoted type of the elements: tensors and numpy values keep theirs, Python numbers
+  // count as Long, the default float type or Bool (PyTorch's inference).
+  std::optional<ScalarType> type;
+  void meet(ScalarType t) { type = type ? promoteTypes(*type, t) : t; }
 };
 
 void scan(py::handle obj, size_t depth, DataScan &s) {
-  if (py::isinstance<Tensor>(obj) || py::isinstance<py::array>(obj)) {
-    Tensor t = py::isinstance<Tensor>(obj) ? obj.cast<Tensor>() : fromNumpy(py::reinterpret_borrow<py::array>(obj));
+  // A numpy scalar keeps its type, as a 0-dim array does (torch.tensor(np.float64(1.5)) is float64).
+  bool numpyScalar = isNumpyScalar(obj);
+  if (py::isinstance<Tensor>(obj) || py::isinstance<py::array>(obj) || numpyScalar) {
+    Tensor t = py::isinstance<Tensor>(obj) ? obj.cast<Tensor>()
+               : numpyScalar          ? fromNumpy(py::array::ensure(obj))
+                                      : fromNumpy(py::reinterpret_borrow<py::array>(obj));
     if (t.dim() > 0 || depth < s.shape.size()) {
       // A tensor inside a list: its elements are leaves of deeper levels.
       if (depth == s.shape.size()) {
@@ -138,20 +147,16 @@ void scan(py::handle obj, size_t depth, DataScan &s) {
         }
       }
     }
-    if (!s.sawTensor) s.tensorType = t.dtype();
-    else s.tensorType = promoteTypes(s.tensorType, t.dtype());
-    s.sawTensor = true;
+    s.meet(t.dtype());
     int64_t n = t.numel();
     for (int64_t i = 0; i < n; i++) s.leaves.push_back(getFlat(t, i));
-    int c = t.dtype() == ScalarType::Bool ? 0 : isFloating(t.dtype()) ? 2 : 1;
-    s.category = std::max(s.category, c);
     return;
   }
   if (isScalarLike(obj)) {
     if (depth != s.shape.size()) throw py::value_error("expected sequence of equal lengths (found a number)");
     Scalar v = toScalar(obj);
     s.leaves.push_back(v);
-    s.category = std::max(s.category, v.isBool() ? 0 : v.isFloating() ? 2 : 1);
+    s.meet(v.naturalType(defaultFloatType()));
     return;
   }
   if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj)) {
@@ -183,15 +188,7 @@ Tensor tensorFromData(py::handle data, std::optional<ScalarType> dtype) {
   }
   DataScan s;
   scan(data, 0, s);
-  ScalarType type;
-  if (dtype) {
-    type = *dtype;
-  } else if (s.sawTensor && s.leaves.size() > 0 && s.category <= (s.tensorType == ScalarType::Bool ? 0 : isFloating(s.tensorType) ? 2 : 1)) {
-    type = s.tensorType;
-  } else {
-    type = s.category == 2 ? defaultFloatType() : s.category == 1 ? ScalarType::Long
-         : s.category == 0 ? ScalarType::Bool : defaultFloatType();
-  }
+  ScalarType type = dtype ? *dtype : s.type.value_or(defaultFloatType());
   Tensor r = empty(s.shape, type);
   dispatch(type, [&](auto tag) {
     using T = typename decltype(tag)::type;

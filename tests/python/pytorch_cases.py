@@ -161,9 +161,16 @@ def tensor_ops(torch, nn, F):
             torch.kron(ta[:2, :2], tm[:2, :3]).numpy(), torch.round(ta * 2.5).numpy()]
 
 
+def dtype_inference(torch, nn, F):
+    values = [np.float64(1.5), np.float32(1.5), np.int32(3), [np.float64(1.5)], [1.0, np.float32(2)],
+              [np.int32(1), 2.5], [np.bool_(True), False], [np.int16(1), 3], [[1, 2], [3, 4]], [], [True, 1.5],
+              [torch.tensor(1.5, dtype=torch.float64), 2.0], 7, 2.5, True, np.arange(3, dtype=np.uint8)]
+    return [np.array([str(torch.tensor(v).dtype) for v in values] + [str(torch.as_tensor(v).dtype) for v in values])]
+
+
 # Random streams are not compared: the generator follows torch7's (Note: TH's THRandom), whose
 # draws differ from PyTorch's.
-CASES = [conv_pool_net, sampling, losses, activations, optimizers, schedulers, rnns, tensor_ops]
+CASES = [conv_pool_net, sampling, losses, activations, optimizers, schedulers, rnns, tensor_ops, dtype_inference]
 
 
 def run_all():
