@@ -131,9 +131,6 @@ struct AutogradMeta {
   std::shared_ptr<Node> gradFn;
   uint32_t outputNr = 0;
   std::weak_ptr<Node> gradAccumulator;
-  // A view recorded from a tensor that requires grad: the tensor whose memory it views (the
-  // first non-view in the chain). An in-place op on the view rewrites base's history too.
-  Tensor viewBase;
 };
 
 // ---- per-tensor state ----
