@@ -542,10 +542,13 @@ void svd(const Tensor &a, const Tensor &u, const Tensor &s, const Tensor &v, boo
     // diagonal (Townsend's thin-SVD derivative).
     Tensor uu = *su, sd = *ss, vv = *sv;
     const Tensor &gs = uvAreOutputs ? grads[1] : grads[0];
+    const int64_t k = sd.size(sd.dim() - 1);
+    uu = narrow(uu, -1, 0, k);
+    vv = narrow(vv, -1, 0, k);
     Tensor inner = torch::diagEmbed(gs, 0, -2, -1);
     Tensor ga;
     if (uvAreOutputs) {
-      const Tensor &gu = grads[0], &gv = grads[2];
+      Tensor gu = narrow(grads[0], -1, 0, k), gv = narrow(grads[2], -1, 0, k);
       Tensor sq = mul(sd, sd);
       Tensor gap = sub(unsqueeze(sq, -2), unsqueeze(sq, -1));
       Tensor same = compare(CompareOp::Eq, gap, Scalar(0.0));
@@ -580,10 +583,47 @@ void qr(const Tensor &a, const Tensor &q, const Tensor &r) {
   });
 }
 
-void notImplemented(const char *name, const TensorList &inputs, const TensorList &outputs) {
-  std::string op = name;
-  torch::record(name, inputs, outputs, [op](const TensorList &) -> TensorList {
-    fail(th::ErrorKind::Runtime, "the derivative of %s is not implemented yet", op.c_str());
+void eig(const Tensor &a, const Tensor &values, const Tensor &vectors, bool vectorsAreOutput) {
+  Saved sl(values, "eig", true), sv(vectors, "eig", vectorsAreOutput);
+  TensorList outputs = vectorsAreOutput ? TensorList{values, vectors} : TensorList{values};
+  torch::record("eig", {a}, outputs, [=](const TensorList &grads) -> TensorList {
+    // dA = V^-T (diag(dl) + F o (V^T dV - V^T V diag(V^T dV))) V^T, F_ij = 1 / (l_j - l_i) off
+    // the diagonal; the last term keeps the eigenvectors' unit norm (LAPACK's normalization).
+    Tensor pairs = *sl, v = *sv;
+    Tensor imaginary = select(pairs, 1, 1);
+    TORCH_CHECK(torch::equal(imaginary, zerosLike(imaginary)), Runtime,
+                "eig: the input has complex eigenvalues, whose derivative a real tensor cannot hold; the backward of "
+                "eig is defined for real eigenvalues only");
+    Tensor l = select(pairs, 1, 0);
+    Tensor inner = torch::diagEmbed(select(grads[0], 1, 0), 0, -2, -1);
+    if (vectorsAreOutput) {
+      Tensor gap = sub(unsqueeze(l, -2), unsqueeze(l, -1));
+      Tensor same = compare(CompareOp::Eq, gap, Scalar(0.0));
+      Tensor ones = empty(gap.sizes(), gap.dtype());
+      fill_(ones, Scalar(1.0));
+      Tensor f = torch::where(same, zerosLike(gap), div(ones, torch::where(same, ones, gap)));
+      Tensor vg = matmul(mT(v), grads[1]);
+      Tensor norms = torch::diagEmbed(torch::diagonal(vg, 0, -2, -1), 0, -2, -1);
+      inner = add(inner, mul(f, sub(vg, matmul(matmul(mT(v), v), norms))));
+    }
+    return {matmul(matmul(mT(torch::inverse(v)), inner), mT(v))};
+  });
+}
+
+void lu(const Tensor &a, const Tensor &factors, const Tensor &pivots) {
+  Saved sf(factors, "lu", true), sp(pivots, "lu");
+  record1("lu", a, factors, [=](const Tensor &g) {
+    // dA = P L^-T (tril(L^T dL, -1) + triu(dU U^T)) U^-T with dL, dU the parts of dFactors.
+    auto [p, l, u] = luUnpack(*sf, *sp);
+    Tensor inner = add(tril(matmul(mT(l), tril(g, -1)), -1), triu(matmul(triu(g, 0), mT(u)), 0));
+    return matmul(matmul(p, mT(torch::inverse(l))), matmul(inner, mT(torch::inverse(u))));
+  });
+}
+
+void notDifferentiable(const char *name, const char *why, const TensorList &inputs, const TensorList &outputs) {
+  std::string op = name, reason = why;
+  torch::record(name, inputs, outputs, [op, reason](const TensorList &) -> TensorList {
+    fail(th::ErrorKind::Runtime, "%s has no derivative here: %s", op.c_str(), reason.c_str());
   });
 }
 

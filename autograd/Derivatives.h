@@ -61,14 +61,20 @@ void cholesky(const Tensor &a, bool upper, const Tensor &factor);
 // A = V diag(values) V^T for symmetric A; vectors are an output of the op or, when the user
 // asked for eigenvalues only, computed for the backward alone.
 void symeig(const Tensor &a, const Tensor &values, const Tensor &vectors, bool vectorsAreOutput);
-// A = U diag(s) V^T, thin (U [m, k], V [n, k]); u and v are outputs, or computed for the
-// backward alone when the user asked for singular values only.
+// A = U diag(s) V^T; u and v are outputs, or computed for the backward alone when the user
+// asked for singular values only. Full U or V (some=False) count by their first k columns:
+// the others span an arbitrary basis that A does not depend on.
 void svd(const Tensor &a, const Tensor &u, const Tensor &s, const Tensor &v, bool uvAreOutputs);
 // A = Q R, reduced, A [m, n] with m >= n.
 void qr(const Tensor &a, const Tensor &q, const Tensor &r);
-// Ops whose derivative is not written yet: their results still carry history, and a
-// backward through them raises a clear error instead of giving a wrong or missing gradient.
-void notImplemented(const char *name, const TensorList &inputs, const TensorList &outputs);
+// A = V diag(values) V^-1 with real eigenvalues (torch.eig's [n, 2] values: real and
+// imaginary parts); vectors as for symeig. Complex eigenvalues have no real gradient.
+void eig(const Tensor &a, const Tensor &values, const Tensor &vectors, bool vectorsAreOutput);
+// P A = L U of a square A, packed in factors (L's unit diagonal left out).
+void lu(const Tensor &a, const Tensor &factors, const Tensor &pivots);
+// Results that do not depend differentiably on the input (why says why): they carry history,
+// and a backward through them raises with that reason instead of giving a wrong gradient.
+void notDifferentiable(const char *name, const char *why, const TensorList &inputs, const TensorList &outputs);
 
 // ---- rearrangements ----
 // An op that only moves, repeats or drops elements of t (views such as unfold, and copies

@@ -8,6 +8,7 @@
 
 #include "autograd/Derivatives.h"
 #include "autograd/ops/Factory.h"
+#include "autograd/ops/Shape.h"
 
 namespace torch {
 
@@ -796,7 +797,7 @@ static std::pair<Tensor, Tensor> qrKernel(const Tensor &a, bool some) {
   return {r[0], r[1]};
 }
 
-std::pair<Tensor, Tensor> lu(const Tensor &a) {
+static std::pair<Tensor, Tensor> luKernel(const Tensor &a) {
   checkMatrices("lu", a);
   const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1), k = std::min(m, n);
   const ScalarType type = a.dtype();
@@ -812,7 +813,24 @@ std::pair<Tensor, Tensor> lu(const Tensor &a) {
   return {r[0], r[1]};
 }
 
+static std::tuple<Tensor, Tensor, Tensor> luUnpackKernel(const Tensor &lu, const Tensor &pivots);
+
 std::tuple<Tensor, Tensor, Tensor> luUnpack(const Tensor &lu, const Tensor &pivots) {
+  if (!needsRecording({&lu})) return luUnpackKernel(lu, pivots);
+  std::tuple<Tensor, Tensor, Tensor> r;
+  {
+    NoGradGuard plain;
+    r = luUnpackKernel(lu, pivots);  // checks; P has no history
+  }
+  // L and U recorded as the triangles of the factors (L's unit diagonal added).
+  const int64_t m = lu.size(lu.dim() - 2), n = lu.size(lu.dim() - 1), k = std::min(m, n);
+  Tensor unit = contiguous(expand(eye(m, k, lu.dtype()), std::get<1>(r).sizes()));
+  Tensor l = binary(BinaryOp::Add, tril(narrow(lu, -1, 0, k), -1), unit);
+  Tensor u = triu(narrow(lu, -2, 0, k), 0);
+  return {std::get<0>(r), l, u};
+}
+
+static std::tuple<Tensor, Tensor, Tensor> luUnpackKernel(const Tensor &lu, const Tensor &pivots) {
   checkMatrices("lu_unpack", lu);
   const int64_t m = lu.size(lu.dim() - 2), n = lu.size(lu.dim() - 1), k = std::min(m, n);
   const IntList batch = batchOf(lu);
@@ -880,10 +898,18 @@ Tensor cholesky(const Tensor &a, bool upper) {
 }
 
 std::pair<Tensor, Tensor> lstsq(const Tensor &b, const Tensor &a) {
-  RecordScope rec({&b, &a});
-  std::pair<Tensor, Tensor> r = lstsqKernel(b, a);
-  if (rec) derivatives::notImplemented("lstsq", {b, a}, {r.first});
-  return r;
+  if (!needsRecording({&b, &a})) return lstsqKernel(b, a);
+  std::pair<Tensor, Tensor> r;
+  {
+    NoGradGuard plain;
+    r = lstsqKernel(b, a);  // checks the arguments; its QR output has no history
+  }
+  // Recorded through its definition for A of full rank: the normal equations for a tall A,
+  // the minimum-norm solution for a wide one.
+  Tensor at = transpose(a, 0, 1), bb = b.dim() == 1 ? unsqueeze(b, 1) : b;
+  Tensor x = a.size(0) >= a.size(1) ? solve(matmul(at, bb), matmul(at, a)).first
+                                    : matmul(at, solve(bb, matmul(a, at)).first);
+  return {reshape(x, r.first.sizes()), r.second};
 }
 
 // The matrix a Cholesky factor stands for: L L^T, or U^T U.
@@ -915,7 +941,9 @@ std::pair<Tensor, Tensor> symeig(const Tensor &a, bool eigenvectors, bool upper)
 std::pair<Tensor, Tensor> eig(const Tensor &a, bool eigenvectors) {
   RecordScope rec({&a});
   std::pair<Tensor, Tensor> r = eigKernel(a, eigenvectors);
-  if (rec) derivatives::notImplemented("eig", {a}, floatingOnly({r.first, r.second}));
+  if (rec && eigenvectors) derivatives::eig(a, r.first, r.second, true);
+  // Eigenvalues alone: the backward needs the eigenvectors, computed for it.
+  if (rec && !eigenvectors) derivatives::eig(a, r.first, eigKernel(a, true).second, false);
   return r;
 }
 
@@ -923,31 +951,66 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor &a, bool some, bool computeU
   RecordScope rec({&a});
   std::tuple<Tensor, Tensor, Tensor> r = svdKernel(a, some, computeUv);
   if (rec) {
-    const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1);
-    if (computeUv && (some || m == n)) {
+    if (computeUv) {
       derivatives::svd(a, std::get<0>(r), std::get<1>(r), std::get<2>(r), true);
-    } else if (!computeUv) {
+    } else {
       std::tuple<Tensor, Tensor, Tensor> thin = svdKernel(a, true, true);
       derivatives::svd(a, std::get<0>(thin), std::get<1>(r), std::get<2>(thin), false);
-    } else {
-      derivatives::notImplemented("svd with some=False", {a}, floatingOnly({std::get<0>(r), std::get<1>(r), std::get<2>(r)}));
     }
   }
   return r;
 }
 
 std::pair<Tensor, Tensor> qr(const Tensor &a, bool some) {
+  const int64_t m = a.dim() >= 2 ? a.size(a.dim() - 2) : 0, n = a.dim() >= 2 ? a.size(a.dim() - 1) : 0;
+  if (m < n && needsRecording({&a})) {
+    // A wide A = [X Y] is recorded through the QR of its square part: Q R1 = X, R = [R1, Q^T Y]
+    // (Householder QR of A builds Q from X alone).
+    std::pair<Tensor, Tensor> square = qr(narrow(a, -1, 0, m), some);
+    Tensor rest = matmul(transpose(square.first, -1, -2), narrow(a, -1, m, n - m));
+    return {square.first, cat({square.second, rest}, -1)};
+  }
   RecordScope rec({&a});
   std::pair<Tensor, Tensor> r = qrKernel(a, some);
   if (rec) {
-    const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1);
-    if (m >= n && (some || m == n)) {
+    if (some || m == n) {
       derivatives::qr(a, r.first, r.second);
     } else {
-      derivatives::notImplemented("qr of a wide matrix or complete qr", {a}, floatingOnly({r.first, r.second}));
+      derivatives::notDifferentiable("qr", "the complete QR of a tall matrix is not unique (the extra columns of Q are "
+                                     "any orthonormal basis of the complement); use some=True",
+                                     {a}, floatingOnly({r.first, r.second}));
     }
   }
   return r;
+}
+
+// Note [LU of a rectangular matrix]: partial pivoting makes it a square LU in disguise. A wide
+// A = [X Y] factors as X = P L U1 with U2 = L^-1 P^T Y; for a tall A, P^T A = [A1; A2] where
+// the pivots already put each column's largest entry in A1, so A1 = L1 U needs no more row
+// exchanges and L2 = A2 U^-1. Recording goes through those pieces.
+std::pair<Tensor, Tensor> lu(const Tensor &a) {
+  RecordScope rec({&a});
+  std::pair<Tensor, Tensor> r = luKernel(a);
+  if (!rec) return r;
+  const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1);
+  if (m == n) {
+    derivatives::lu(a, r.first, r.second);
+    return r;
+  }
+  GradModeGuard recording(true);
+  Tensor p = std::get<0>(luUnpack(r.first, r.second));
+  Tensor permuted = matmul(transpose(p, -1, -2), a);  // P^T A: no more pivoting needed
+  if (m < n) {
+    Tensor square = lu(narrow(a, -1, 0, m)).first;
+    Tensor l = std::get<1>(luUnpack(square, r.second));
+    Tensor rest = matmul(inverse(l), narrow(permuted, -1, m, n - m));
+    return {cat({square, rest}, -1), r.second};
+  }
+  Tensor top = narrow(permuted, -2, 0, n);
+  std::pair<Tensor, Tensor> square = lu(top);
+  Tensor u = std::get<2>(luUnpack(square.first, square.second));
+  Tensor below = matmul(narrow(permuted, -2, n, m - n), inverse(u));
+  return {cat({square.first, below}, -2), r.second};
 }
 
 }  // namespace torch

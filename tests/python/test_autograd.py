@@ -541,26 +541,59 @@ def test_solve_and_cholesky_gradcheck(rng):
     assert gradcheck(lambda x: torch.cholesky(spd(x), upper=True), (x,))
 
 
-def test_decompositions_without_derivative_say_so(rng):
-    a = leaf((3, 5), rng)
-    q, r = torch.qr(a)
-    assert r.requires_grad
-    with pytest.raises(RuntimeError, match="derivative of qr of a wide matrix or complete qr is not implemented"):
+def test_complete_qr_of_a_tall_matrix_has_no_derivative(rng):
+    # Q's extra columns are any orthonormal basis of the complement: no function of A.
+    a = leaf((5, 3), rng)
+    q, r = torch.qr(a, some=False)
+    assert q.shape == (5, 5) and r.requires_grad
+    with pytest.raises(RuntimeError, match="complete QR of a tall matrix is not unique"):
         r.sum().backward()
 
 
-@pytest.mark.parametrize("shape", [(4, 4), (5, 3), (2, 4, 3)])
-def test_qr_gradcheck(shape, rng):
-    x = leaf(shape, rng)
+def test_wide_qr_gradcheck_and_values(rng):
+    x = leaf((3, 5), rng)
+    q, r = torch.qr(x)
+    with torch.no_grad():
+        q0, r0 = torch.qr(x)
+    np.testing.assert_allclose(q.detach().numpy(), q0.numpy(), atol=1e-12)
+    np.testing.assert_allclose(r.detach().numpy(), r0.numpy(), atol=1e-12)
     assert gradcheck(lambda x: torch.qr(x), (x,))
 
 
+def test_lstsq_gradcheck(rng):
+    for shape in ((5, 3), (3, 5)):
+        a, b = leaf(shape, rng), leaf((shape[0], 2), rng)
+        with torch.no_grad():
+            expected = torch.lstsq(b, a)[0]
+        np.testing.assert_allclose(torch.lstsq(b, a)[0].detach().numpy(), expected.numpy(), rtol=1e-8, atol=1e-10)
+        assert gradcheck(lambda b, a: torch.lstsq(b, a)[0], (b, a))
+
+
+def test_eig_gradcheck(rng):
+    # A non-symmetric matrix with well separated real eigenvalues.
+    p = np.eye(4) + 0.3 * rng.uniform(-1, 1, (4, 4))
+    a = torch.from_numpy(p @ np.diag([1.0, 2.0, 3.5, 5.0]) @ np.linalg.inv(p)).requires_grad_()
+
+    def f(a):
+        values, vectors = torch.eig(a, eigenvectors=True)
+        return values.select(1, 0), vectors * vectors  # squares do not depend on the vectors' signs
+
+    assert gradcheck(f, (a,))
+    assert gradcheck(lambda a: torch.eig(a)[0].select(1, 0), (a,))
+    rotation = torch.tensor([[0.0, -1.0], [1.0, 0.0]], dtype=torch.float64, requires_grad=True)
+    with pytest.raises(RuntimeError, match="complex eigenvalues"):
+        torch.eig(rotation)[0].sum().backward()
+
+
+@pytest.mark.parametrize("some", [True, False])
 @pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5), (2, 4, 3)])
-def test_svd_gradcheck(shape, rng):
+def test_svd_gradcheck(shape, some, rng):
     x = leaf(shape, rng)
+    k = min(shape[-2:])
 
     def f(x):
-        u, s, v = torch.svd(x)
+        u, s, v = torch.svd(x, some=some)
+        u, v = u.narrow(-1, 0, k), v.narrow(-1, 0, k)
         # Singular vectors are defined up to a common sign per pair: U diag(s') V^T is not.
         return s, u @ torch.diag_embed(s.sqrt()) @ v.transpose(-1, -2)
 
@@ -598,3 +631,15 @@ def test_cholesky_solve_and_inverse_gradcheck(rng):
     with torch.no_grad():  # the recorded path gives the kernel's values
         expected = torch.cholesky_solve(b, factor(x))
     np.testing.assert_allclose(torch.cholesky_solve(b, factor(x)).detach().numpy(), expected.numpy(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 3), (2, 4, 4)])
+def test_lu_gradcheck_and_values(shape, rng):
+    x = leaf(shape, rng)
+    factors, pivots = torch.lu(x)
+    with torch.no_grad():
+        expected, expected_pivots = torch.lu(x)
+    np.testing.assert_allclose(factors.detach().numpy(), expected.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(pivots.numpy(), expected_pivots.numpy())
+    assert gradcheck(lambda x: torch.lu(x)[0], (x,))
+    assert gradcheck(lambda x: torch.lu_unpack(*torch.lu(x))[1:], (x,))
