@@ -421,6 +421,16 @@ void trace(const Tensor &t, const Tensor &result) {
 
 namespace {
 Tensor mT(const Tensor &m) { return transpose(m, -1, -2); }
+
+// F_ij = 1 / (x_j - x_i), 0 where x_j = x_i (the diagonal): the coupling of eigen- and
+// singular-vector derivatives.
+Tensor inverseGaps(const Tensor &x) {
+  Tensor gap = sub(unsqueeze(x, -2), unsqueeze(x, -1));
+  Tensor same = compare(CompareOp::Eq, gap, Scalar(0.0));
+  Tensor ones = empty(gap.sizes(), gap.dtype());
+  fill_(ones, Scalar(1.0));
+  return torch::where(same, zerosLike(gap), div(ones, torch::where(same, ones, gap)));
+}
 }  // namespace
 
 void product(int kind, const Tensor &self, const Tensor &x, const Tensor &y, Scalar beta, Scalar alpha,
@@ -521,11 +531,7 @@ void symeig(const Tensor &a, const Tensor &values, const Tensor &vectors, bool v
     // dA = V (diag(dL) + F o (V^T dV)) V^T with F_ij = 1 / (l_j - l_i) off the diagonal,
     // symmetrized (A is symmetric, and LAPACK reads only one triangle of it).
     Tensor v = *sv, l = *sl;
-    Tensor gap = sub(unsqueeze(l, -2), unsqueeze(l, -1));
-    Tensor same = compare(CompareOp::Eq, gap, Scalar(0.0));
-    Tensor ones = empty(gap.sizes(), gap.dtype());
-    fill_(ones, Scalar(1.0));
-    Tensor f = torch::where(same, zerosLike(gap), div(ones, torch::where(same, ones, gap)));
+    Tensor f = inverseGaps(l);
     Tensor inner = torch::diagEmbed(grads[0], 0, -2, -1);
     if (vectorsAreOutput) inner = add(inner, mul(f, matmul(mT(v), grads[1])));
     Tensor ga = matmul(matmul(v, inner), mT(v));
@@ -550,11 +556,7 @@ void svd(const Tensor &a, const Tensor &u, const Tensor &s, const Tensor &v, boo
     if (uvAreOutputs) {
       Tensor gu = narrow(grads[0], -1, 0, k), gv = narrow(grads[2], -1, 0, k);
       Tensor sq = mul(sd, sd);
-      Tensor gap = sub(unsqueeze(sq, -2), unsqueeze(sq, -1));
-      Tensor same = compare(CompareOp::Eq, gap, Scalar(0.0));
-      Tensor ones = empty(gap.sizes(), gap.dtype());
-      fill_(ones, Scalar(1.0));
-      Tensor f = torch::where(same, zerosLike(gap), div(ones, torch::where(same, ones, gap)));
+      Tensor f = inverseGaps(sq);
       Tensor smat = torch::diagEmbed(sd, 0, -2, -1);
       Tensor j = mul(f, sub(matmul(mT(uu), gu), matmul(mT(gu), uu)));
       Tensor k = mul(f, sub(matmul(mT(vv), gv), matmul(mT(gv), vv)));
@@ -597,11 +599,7 @@ void eig(const Tensor &a, const Tensor &values, const Tensor &vectors, bool vect
     Tensor l = select(pairs, 1, 0);
     Tensor inner = torch::diagEmbed(select(grads[0], 1, 0), 0, -2, -1);
     if (vectorsAreOutput) {
-      Tensor gap = sub(unsqueeze(l, -2), unsqueeze(l, -1));
-      Tensor same = compare(CompareOp::Eq, gap, Scalar(0.0));
-      Tensor ones = empty(gap.sizes(), gap.dtype());
-      fill_(ones, Scalar(1.0));
-      Tensor f = torch::where(same, zerosLike(gap), div(ones, torch::where(same, ones, gap)));
+      Tensor f = inverseGaps(l);
       Tensor vg = matmul(mT(v), grads[1]);
       Tensor norms = torch::diagEmbed(torch::diagonal(vg, 0, -2, -1), 0, -2, -1);
       inner = add(inner, mul(f, sub(vg, matmul(matmul(mT(v), v), norms))));

@@ -59,6 +59,10 @@ inline const Tensor &unwrap(py::handle obj) {  // obj must be a tensor
   return *static_cast<const Tensor *>(inst->get_value_and_holder().value_ptr());
 }
 
+// Python's NotImplemented: an operator's answer for an operand it does not take, so that
+// Python tries the other operand's reflected operator.
+inline py::object pyNotImplemented() { return py::reinterpret_borrow<py::object>(Py_NotImplemented); }
+
 // Python numbers (bool, int, float, numpy scalars) and one-element tensors as Scalar.
 bool isScalarLike(py::handle obj);
 Scalar toScalar(py::handle obj);

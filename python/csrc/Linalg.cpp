@@ -9,8 +9,6 @@
 namespace torch::python {
 namespace {
 
-py::object notImplemented() { return py::reinterpret_borrow<py::object>(Py_NotImplemented); }
-
 Scalar factor(py::handle v, const char *name) {
   if (!isScalarLike(v)) throw py::type_error(std::string(name) + " must be a number");
   return toScalar(v);
@@ -121,11 +119,11 @@ void bindProducts(py::module &m, TensorClass &cls) {
 
   // @ for tensors only: other operands get NotImplemented, so Python tries their side.
   cls.def("__matmul__", [](py::handle self, py::handle other) -> py::object {
-    if (!isTensor(other)) return notImplemented();
+    if (!isTensor(other)) return pyNotImplemented();
     return py::cast(matmul(unwrap(self), unwrap(other)));
   }, py::is_operator());
   cls.def("__rmatmul__", [](py::handle self, py::handle other) -> py::object {
-    if (!isTensor(other)) return notImplemented();
+    if (!isTensor(other)) return pyNotImplemented();
     return py::cast(matmul(unwrap(other), unwrap(self)));
   }, py::is_operator());
 

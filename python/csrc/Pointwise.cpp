@@ -5,8 +5,6 @@
 namespace torch::python {
 namespace {
 
-py::object notImplemented() { return py::reinterpret_borrow<py::object>(Py_NotImplemented); }
-
 // `a op b` with b a tensor, a number or something torch.tensor() takes (a list, an array).
 Tensor binaryAny(BinaryOp op, const Tensor &a, py::handle b, Scalar alpha = Scalar(int64_t(1))) {
   if (isTensor(b)) return binary(op, a, unwrap(b), alpha);
@@ -112,17 +110,17 @@ void bindPointwise(py::module &m, TensorClass &cls) {
       const Tensor &a = unwrap(self);
       if (isTensor(b)) return py::cast(binary(op, a, unwrap(b)));
       if (isScalarLike(b)) return py::cast(binary(op, a, toScalar(b)));
-      if (!isOperand(b)) return notImplemented();
+      if (!isOperand(b)) return pyNotImplemented();
       return py::cast(binaryAny(op, a, b));
     }, py::is_operator());
     cls.def(e.reflected, [op](py::handle self, py::handle b) -> py::object {
       const Tensor &a = unwrap(self);
       if (isScalarLike(b)) return py::cast(binary(op, toScalar(b), a));
-      if (!isOperand(b)) return notImplemented();
+      if (!isOperand(b)) return pyNotImplemented();
       return py::cast(binary(op, toTensor(b), a));
     }, py::is_operator());
     cls.def(e.inplace, [op](py::handle self, py::handle b) -> py::object {
-      if (!isOperand(b)) return notImplemented();
+      if (!isOperand(b)) return pyNotImplemented();
       binaryAny_(op, unwrap(self), b);
       return py::reinterpret_borrow<py::object>(self);
     }, py::is_operator());
@@ -150,7 +148,7 @@ void bindPointwise(py::module &m, TensorClass &cls) {
       m.def(name, function, py::arg("input"), py::arg("other"), py::kw_only(), py::arg("out") = py::none());
     }
     cls.def(e.dunder, [op](const Tensor &a, py::handle b) -> py::object {
-      if (!isOperand(b) && !py::isinstance<py::array>(b)) return notImplemented();
+      if (!isOperand(b) && !py::isinstance<py::array>(b)) return pyNotImplemented();
       return py::cast(compareAny(op, a, b));
     });
     cls.def((std::string(e.name) + "_").c_str(), [op](const Tensor &a, py::handle b) {
