@@ -50,6 +50,24 @@ def _adam_state(optimizer, p, amsgrad):
     return state
 
 
+def _adam_group(optimizer, group):
+    """The parameters of group that have a gradient, with their gradients and Adam state
+    (moments, max second moments when amsgrad, steps), as the functional forms take them."""
+    params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = [], [], [], [], [], []
+    for p in group["params"]:
+        if p.grad is None:
+            continue
+        params.append(p)
+        grads.append(p.grad)
+        state = _adam_state(optimizer, p, group["amsgrad"])
+        exp_avgs.append(state["exp_avg"])
+        exp_avg_sqs.append(state["exp_avg_sq"])
+        if group["amsgrad"]:
+            max_exp_avg_sqs.append(state["max_exp_avg_sq"])
+        steps.append(state["step"])
+    return params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps
+
+
 class Adam(Optimizer):
     """Adam: m = b1*m + (1-b1)*g;  v = b2*v + (1-b2)*g*g;
     p -= lr/(1-b1^t) * m / (sqrt(v or max(v_max, v)) / sqrt(1-b2^t) + eps)."""
@@ -79,18 +97,7 @@ class Adam(Optimizer):
         """One Adam update of every parameter that has a gradient; returns the closure's loss."""
         loss = _closure_loss(closure)
         for group in self.param_groups:
-            params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = [], [], [], [], [], []
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                params.append(p)
-                grads.append(p.grad)
-                state = _adam_state(self, p, group["amsgrad"])
-                exp_avgs.append(state["exp_avg"])
-                exp_avg_sqs.append(state["exp_avg_sq"])
-                if group["amsgrad"]:
-                    max_exp_avg_sqs.append(state["max_exp_avg_sq"])
-                steps.append(state["step"])
+            params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = _adam_group(self, group)
             beta1, beta2 = group["betas"]
             adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, amsgrad=group["amsgrad"],
                  beta1=beta1, beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],

@@ -2,7 +2,7 @@
 
 import torch
 
-from torch.optim.adam import (_adam_state, _adam_update, _check_adam_args, _check_capturable,
+from torch.optim.adam import (_adam_group, _adam_update, _check_adam_args, _check_capturable,
                               _step_tensors_to_float)
 from torch.optim.optimizer import Optimizer, _closure_loss
 
@@ -33,18 +33,7 @@ class AdamW(Optimizer):
         """One AdamW update of every parameter that has a gradient; returns the closure's loss."""
         loss = _closure_loss(closure)
         for group in self.param_groups:
-            params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = [], [], [], [], [], []
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                params.append(p)
-                grads.append(p.grad)
-                state = _adam_state(self, p, group["amsgrad"])
-                exp_avgs.append(state["exp_avg"])
-                exp_avg_sqs.append(state["exp_avg_sq"])
-                if group["amsgrad"]:
-                    max_exp_avg_sqs.append(state["max_exp_avg_sq"])
-                steps.append(state["step"])
+            params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = _adam_group(self, group)
             beta1, beta2 = group["betas"]
             adamw(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, amsgrad=group["amsgrad"],
                   beta1=beta1, beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],
