@@ -15,6 +15,7 @@
 
 namespace luat {
 THGenerator *generator() { return THGenerator_default(); }
+void openTHNN(lua_State *L, int idx);  // csrc/THNN.cpp
 }  // namespace luat
 
 #include "lua/csrc/generic/Tensor.cpp"
@@ -341,5 +342,6 @@ extern "C" __attribute__((visibility("default"))) int luaopen_torch_cimpl(lua_St
   LT_Longopen(L);
   LT_Floatopen(L);
   LT_Doubleopen(L);
+  luat::openTHNN(L, -1);
   return 1;
 }
