@@ -82,11 +82,21 @@ function Container:parameters()
 end
 
 function Container:clearState()
-   -- new tensors rather than set(): a container's output is often a child's output
-   for _, name in ipairs({ 'output', 'gradInput' }) do
-      local v = self[name]
-      if torch.isTensor(v) then self[name] = v.new() elseif type(v) == 'table' then self[name] = {} end
-   end
+   -- a container's output is often a child's output: let go of it rather than empty it
+   nn.utils.clearReferences(self, 'output', 'gradInput')
    self:applyToModules(function(module) module:clearState() end)
    return self
+end
+
+-- How Concat, ConcatTable, Parallel and ParallelTable print: each branch on its own line.
+function Container:branchesToString()
+   local tab, line = '  ', '\n'
+   local parts = { torch.type(self) .. ' {' .. line .. tab .. 'input' }
+   for i = 1, #self.modules do
+      local last = i == #self.modules
+      local inner = tostring(self.modules[i]):gsub(line, line .. tab .. (last and '       ' or '  |    '))
+      parts[#parts + 1] = line .. tab .. (last and '   `-> ' or '  |`-> ') .. '(' .. i .. '): ' .. inner
+   end
+   parts[#parts + 1] = line .. tab .. '   ... -> output' .. line .. '}'
+   return table.concat(parts)
 end

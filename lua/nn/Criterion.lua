@@ -38,6 +38,10 @@ end
 function Criterion:float() return self:type('torch.FloatTensor') end
 function Criterion:double() return self:type('torch.DoubleTensor') end
 
+function Criterion:clearState()
+   return nn.utils.clear(self, 'gradInput')
+end
+
 function Criterion:__tostring__()
    return torch.type(self)
 end

@@ -13,7 +13,8 @@ utils.tensorConstructor = tensorConstructor
 
 -- param (a tensor, a module, or a table holding some, at any depth) converted to typename. Tensors
 -- on one storage stay on one storage: cache maps old storages and tensors (by pointer) to
--- their converted selves, across every call that passes the same cache.
+-- their converted selves, across every call that passes the same cache. Only floating-point
+-- tensors change type: index tensors (max-pooling indices, class targets) stay LongTensors.
 function utils.recursiveType(param, typename, cache)
    cache = cache or {}
    if torch.isTypeOf(param, 'nn.Module') or torch.isTypeOf(param, 'nn.Criterion') then
@@ -21,7 +22,8 @@ function utils.recursiveType(param, typename, cache)
    elseif type(param) == 'table' then
       for k, v in pairs(param) do param[k] = utils.recursiveType(v, typename, cache) end
    elseif torch.isTensor(param) then
-      if torch.typename(param) ~= typename then
+      local from = torch.typename(param)
+      if from ~= typename and (from == 'torch.FloatTensor' or from == 'torch.DoubleTensor') then
          local key = torch.pointer(param)
          local converted = cache[key]
          if not converted then
@@ -31,7 +33,7 @@ function utils.recursiveType(param, typename, cache)
                local storage = param:storage()
                local skey = 's' .. torch.pointer(storage)
                if not cache[skey] then
-                  local OldTensor = tensorConstructor(torch.typename(param))
+                  local OldTensor = tensorConstructor(from)
                   cache[skey] = Storage(#storage)
                   Tensor(cache[skey]):copy(OldTensor(storage))
                end
@@ -53,6 +55,22 @@ function utils.clear(self, ...)
       local v = self[name]
       if torch.isTensor(v) then
          v:set()
+      elseif type(v) == 'table' then
+         self[name] = {}
+      else
+         self[name] = nil
+      end
+   end
+   return self
+end
+
+-- Like clear, but gives tensors fresh empty ones instead of emptying them: for modules whose
+-- output or gradInput is another module's tensor (containers, Identity, views).
+function utils.clearReferences(self, ...)
+   for _, name in ipairs({ ... }) do
+      local v = self[name]
+      if torch.isTensor(v) then
+         self[name] = v.new()
       elseif type(v) == 'table' then
          self[name] = {}
       else

@@ -44,4 +44,47 @@ function tests.mlp_saved_again_and_reloaded()
    check.ok(relErr(again:forward(rec.input), rec.output) < 1e-6)
 end
 
+
+local function loadCnn()
+   return torch.load(FIXTURES .. '/cnn.t7'), torch.load(FIXTURES .. '/cnn_io.t7')
+end
+
+function tests.cnn_evaluate()
+   local cnn, rec = loadCnn()
+   check.eq(tostring(cnn:get(1)), 'nn.SpatialConvolution(3 -> 8, 3x3, 1,1, 1,1)')
+   check.eq(tostring(cnn:get(4)), 'nn.SpatialBatchNormalization (4D) (8)')
+   check.eq(cnn:get(4).train, false)
+   local out = cnn:forward(rec.input)
+   check.eq(torch.type(out), 'torch.FloatTensor')
+   check.ok(relErr(out, rec.output) < 1e-4, 'cnn output')
+   -- the evaluation forward leaves the running statistics alone
+   check.ok(cnn:get(4).running_mean:equal(rec.bn_running_mean))
+   check.ok(cnn:get(4).running_var:equal(rec.bn_running_var))
+   -- a backward runs through every layer in evaluation mode
+   local gradInput = cnn:backward(rec.input, torch.FloatTensor(2, 10):fill(0.1))
+   check.ok(gradInput:isSameSizeAs(rec.input))
+end
+
+function tests.cnn_training_forward_updates_running_statistics_like_torch7()
+   -- torch7 ran one training forward on train_input from running_mean 0 and running_var 1
+   local cnn, rec = loadCnn()
+   local bn = cnn:get(4)
+   bn.running_mean:zero()
+   bn.running_var:fill(1)
+   cnn:training()
+   cnn:forward(rec.train_input)
+   check.ok(relErr(bn.running_mean, rec.bn_running_mean) < 1e-4, 'running_mean')
+   check.ok(relErr(bn.running_var, rec.bn_running_var) < 1e-4, 'running_var')
+   -- the max-pooling indices are 1-based positions inside each 8x8 plane
+   local indices = cnn:get(3).indices
+   check.eq(torch.type(indices), 'torch.LongTensor')
+   check.ok(indices:min() >= 1 and indices:max() <= 64)
+end
+
+function tests.cnn_as_double()
+   local cnn, rec = loadCnn()
+   cnn:double()
+   check.ok(relErr(cnn:forward(rec.input:double()), rec.output:double()) < 1e-4)
+end
+
 return tests
