@@ -132,4 +132,342 @@ function tests.kernel_table()
    check.raises(function() nn.THNN.Double.Threshold_updateOutput(x, y, 0, 0, 'yes') end, 'boolean expected')
 end
 
+-- element-wise modules: the defining formula at every element, and the gradient by
+-- finite differences. Inputs avoid the kinks (|x| >= 0.1 away from them) where a
+-- central difference straddles two pieces.
+local function awayFromKinks(n, kinks)
+   local x = torch.rand(n):mul(4):add(-2)
+   return x:apply(function(v)
+      for _, k in ipairs(kinks) do
+         if math.abs(v - k) < 0.1 then return k + 0.2 end
+      end
+      return v
+   end)
+end
+
+local function sigmoid(x) return 1 / (1 + math.exp(-x)) end
+
+local elementwise = {
+   { 'Sigmoid', function() return nn.Sigmoid() end, sigmoid },
+   { 'HardTanh', function() return nn.HardTanh() end, function(x) return math.max(-1, math.min(1, x)) end, { -1, 1 } },
+   { 'HardTanh(-0.5, 2)', function() return nn.HardTanh(-0.5, 2) end,
+     function(x) return math.max(-0.5, math.min(2, x)) end, { -0.5, 2 } },
+   { 'Clamp', function() return nn.Clamp(-0.3, 0.7) end, function(x) return math.max(-0.3, math.min(0.7, x)) end,
+     { -0.3, 0.7 } },
+   { 'ReLU6', function() return nn.ReLU6() end, function(x) return math.max(0, math.min(6, x)) end, { 0 } },
+   { 'LeakyReLU', function() return nn.LeakyReLU(0.1) end, function(x) return x > 0 and x or 0.1 * x end, { 0 } },
+   { 'ELU', function() return nn.ELU(0.7) end, function(x) return x > 0 and x or 0.7 * (math.exp(x) - 1) end, { 0 } },
+   { 'HardShrink', function() return nn.HardShrink(0.4) end, function(x) return math.abs(x) > 0.4 and x or 0 end,
+     { -0.4, 0.4 } },
+   { 'SoftShrink', function() return nn.SoftShrink(0.4) end,
+     function(x) return x > 0.4 and x - 0.4 or (x < -0.4 and x + 0.4 or 0) end, { -0.4, 0.4 } },
+   { 'SoftPlus', function() return nn.SoftPlus(2) end, function(x) return math.log(1 + math.exp(2 * x)) / 2 end },
+   { 'SoftSign', function() return nn.SoftSign() end, function(x) return x / (1 + math.abs(x)) end },
+   { 'LogSigmoid', function() return nn.LogSigmoid() end, function(x) return math.log(sigmoid(x)) end },
+   { 'Square', function() return nn.Square() end, function(x) return x * x end },
+   { 'Abs', function() return nn.Abs() end, math.abs, { 0 } },
+   { 'Exp', function() return nn.Exp() end, math.exp },
+   { 'Power', function() return nn.Power(3) end, function(x) return x ^ 3 end },
+   { 'MulConstant', function() return nn.MulConstant(-2.5) end, function(x) return -2.5 * x end },
+   { 'AddConstant', function() return nn.AddConstant(1.5) end, function(x) return x + 1.5 end },
+   { 'Threshold', function() return nn.Threshold(0.3, -1) end, function(x) return x > 0.3 and x or -1 end, { 0.3 } },
+}
+
+function tests.elementwise_activations()
+   for _, case in ipairs(elementwise) do
+      local name, make, f, kinks = case[1], case[2], case[3], case[4] or {}
+      local x = awayFromKinks(12, kinks):view(3, 4)
+      checkElementwise(make(), x, f, 1e-12, name)
+      local module = make()
+      -- testJacobian draws its own input: keep it away from the kinks by drawing it here
+      local input = awayFromKinks(10, kinks)
+      local fprop = nn.Jacobian.forward(module, input, input)
+      local bprop = nn.Jacobian.backward(module, input)
+      local err = (fprop - bprop):abs():max()
+      check.ok(err < precision, string.format('%s: gradInput error %g', name, err))
+   end
+end
+
+function tests.positive_domain_activations()
+   -- Sqrt and Log on positive inputs
+   checkElementwise(nn.Sqrt(), torch.rand(8):add(0.5), math.sqrt, 1e-12, 'Sqrt')
+   checkElementwise(nn.Log(), torch.rand(8):add(0.5), math.log, 1e-12, 'Log')
+   for name, module in pairs({ Sqrt = nn.Sqrt(), Log = nn.Log() }) do
+      local err = nn.Jacobian.testJacobian(module, torch.Tensor(6), 0.5, 2)
+      check.ok(err < precision, name .. ': gradInput error ' .. err)
+   end
+end
+
+function tests.soft_max_and_soft_min()
+   local x = torch.randn(3, 5)
+   local sm, smin = nn.SoftMax():forward(x), nn.SoftMin():forward(x)
+   for b = 1, 3 do
+      local sum, sumMin = 0, 0
+      for j = 1, 5 do
+         sum = sum + math.exp(x[b][j])
+         sumMin = sumMin + math.exp(-x[b][j])
+      end
+      for j = 1, 5 do
+         check.near(sm[b][j], math.exp(x[b][j]) / sum, 1e-12, 'SoftMax')
+         check.near(smin[b][j], math.exp(-x[b][j]) / sumMin, 1e-12, 'SoftMin')
+      end
+   end
+   checkGradients(nn.SoftMax(), torch.Tensor(3, 5), nil, 'SoftMax')
+   checkGradients(nn.SoftMin(), torch.Tensor(3, 5), nil, 'SoftMin')
+   -- a 4-D batch: over the planes of each sample
+   checkGradients(nn.SoftMax(), torch.Tensor(2, 3, 2, 2), nil, 'SoftMax 4-D')
+end
+
+function tests.prelu()
+   local shared = nn.PReLU()
+   checkGradients(shared, torch.Tensor(3, 4), { 'weight' }, 'PReLU shared')
+   local perPlane = nn.PReLU(3)
+   perPlane.weight:copy(torch.Tensor({ 0.1, 0.2, 0.3 }))
+   local x = torch.randn(2, 3, 2, 2)
+   local y = perPlane:forward(x)
+   for b = 1, 2 do
+      for c = 1, 3 do
+         for i = 1, 2 do
+            for j = 1, 2 do
+               local v = x[b][c][i][j]
+               check.near(y[b][c][i][j], v > 0 and v or perPlane.weight[c] * v, 1e-12, 'PReLU per plane')
+            end
+         end
+      end
+   end
+   checkGradients(nn.PReLU(3), torch.Tensor(2, 3, 2, 2), { 'weight' }, 'PReLU per plane')
+end
+
+function tests.rrelu()
+   local r = nn.RReLU(0.1, 0.3)
+   local x = torch.randn(200)
+   local y = r:forward(x)
+   for i = 1, 200 do
+      if x[i] > 0 then
+         check.eq(y[i], x[i])
+      else
+         local slope = y[i] / x[i]
+         check.ok(slope >= 0.1 and slope <= 0.3, 'slope in [lower, upper]')
+         check.near(r.noise[i], slope, 1e-12, 'noise holds the slope')
+      end
+   end
+   -- the backward multiplies by the same slopes
+   local gradOutput = torch.randn(200)
+   local gradInput = r:backward(x, gradOutput)
+   check.ok((gradInput - r.noise:clone():cmul(gradOutput)):abs():max() < 1e-12)
+   r:evaluate()
+   checkElementwise(r, x, function(v) return v > 0 and v or 0.2 * v end, 1e-12, 'RReLU evaluate')
+   check.eq(tostring(r), 'nn.RReLU (l:0.100000, u:0.300000)')
+end
+
+function tests.dropout()
+   local d = nn.Dropout(0.4)
+   local x = torch.Tensor(1000):fill(1)
+   local y = d:forward(x)
+   local kept = 0
+   for i = 1, 1000 do
+      check.ok(y[i] == 0 or math.abs(y[i] - 1 / 0.6) < 1e-12, 'dropped or scaled by 1 / (1 - p)')
+      if y[i] ~= 0 then kept = kept + 1 end
+   end
+   check.ok(kept > 500 and kept < 700, 'about 60% kept: ' .. kept)
+   local gradInput = d:backward(x, torch.Tensor(1000):fill(2))
+   check.ok(gradInput:equal(y * 2), 'gradient through the same mask')
+   d:evaluate()
+   check.ok(d:forward(x):equal(x), 'identity in evaluation')
+   local v1 = nn.Dropout(0.4, true)
+   v1:evaluate()
+   check.ok((v1:forward(x) - 0.6):abs():max() < 1e-12, 'v1 scales in evaluation')
+   check.raises(function() nn.Dropout(1) end, 'illegal percentage')
+   check.eq(tostring(d), 'nn.Dropout(0.400000)')
+end
+
+function tests.in_place_constants_restore_the_input()
+   local x = torch.randn(5)
+   local before = x:clone()
+   local m = nn.MulConstant(3, true)
+   local y = m:forward(x)
+   check.ok((y - before * 3):abs():max() < 1e-12)
+   local g = m:backward(x, torch.Tensor(5):fill(1))
+   check.ok((x - before):abs():max() < 1e-12, 'input restored')
+   check.ok((g - 3):abs():max() < 1e-12)
+   local a = nn.AddConstant(2, true)
+   a:forward(x)
+   a:backward(x, torch.Tensor(5):fill(1))
+   check.ok((x - before):abs():max() < 1e-12, 'input restored')
+end
+
+function tests.identity_view_reshape()
+   local x = torch.randn(2, 3, 4)
+   check.ok(nn.Identity():forward(x) == x)
+   checkGradients(nn.Identity(), torch.Tensor(3, 2), nil, 'Identity')
+   local v = nn.View(12)
+   local y = v:forward(x)
+   check.eq(y:dim(), 2); check.eq(y:size(1), 2); check.eq(y:size(2), 12)
+   check.eq(torch.pointer(y:storage()), torch.pointer(x:storage()), 'a view, not a copy')
+   check.eq(y[2][5], x[2][2][1])
+   check.eq(v:forward(torch.randn(12)):dim(), 1, 'one sample')
+   local inferred = nn.View(-1, 4):forward(x)
+   check.eq(inferred:size(1), 6); check.eq(inferred:size(2), 4)
+   local batched = nn.View(4):setNumInputDims(1):forward(torch.randn(3, 4))
+   check.eq(batched:size(1), 3)
+   checkGradients(nn.View(6), torch.Tensor(2, 2, 3), nil, 'View')
+   check.eq(tostring(nn.View(2, 6)), 'nn.View(2x6)')
+   check.raises(function() nn.View(5):forward(torch.randn(2, 3)) end, 'do not match')
+   local r = nn.Reshape(3, 4)
+   check.eq(r:forward(torch.randn(12)):dim(), 2)
+   check.eq(r:forward(torch.randn(5, 12)):dim(), 3, 'batch kept')
+   check.eq(r:forward(torch.randn(5, 12):t():t()):size(1), 5)
+   checkGradients(nn.Reshape(6), torch.Tensor(2, 2, 3), nil, 'Reshape')
+   -- a non-contiguous input is copied
+   local t = torch.randn(4, 3):t()
+   check.ok(nn.Reshape(12):forward(t):equal(t:contiguous():view(12)))
+end
+
+-- out[b][o][i][j] of a convolution by the definition
+local function convolve(input, weight, bias, dW, dH, padW, padH)
+   local nIn, iH, iW = input:size(1), input:size(2), input:size(3)
+   local nOut, kH, kW = weight:size(1), weight:size(3), weight:size(4)
+   local oH = math.floor((iH + 2 * padH - kH) / dH) + 1
+   local oW = math.floor((iW + 2 * padW - kW) / dW) + 1
+   local out = torch.Tensor(nOut, oH, oW)
+   for o = 1, nOut do
+      for i = 1, oH do
+         for j = 1, oW do
+            local s = bias[o]
+            for c = 1, nIn do
+               for u = 1, kH do
+                  for v = 1, kW do
+                     local y, x = (i - 1) * dH + u - padH, (j - 1) * dW + v - padW
+                     if y >= 1 and y <= iH and x >= 1 and x <= iW then
+                        s = s + weight[o][c][u][v] * input[c][y][x]
+                     end
+                  end
+               end
+            end
+            out[o][i][j] = s
+         end
+      end
+   end
+   return out
+end
+
+function tests.spatial_convolution()
+   local conv = nn.SpatialConvolution(2, 3, 3, 2, 2, 1, 1, 0)
+   local x = torch.randn(2, 2, 5, 6)
+   local y = conv:forward(x)
+   for b = 1, 2 do
+      local expected = convolve(x[b], conv.weight, conv.bias, 2, 1, 1, 0)
+      check.ok(y[b]:isSameSizeAs(expected))
+      check.ok((y[b] - expected):abs():max() < 1e-12, 'convolution by definition')
+   end
+   checkGradients(nn.SpatialConvolution(2, 2, 3, 3, 1, 1, 1, 1), torch.Tensor(2, 2, 4, 4), { 'weight', 'bias' },
+                  'SpatialConvolution')
+   checkGradients(nn.SpatialConvolution(2, 2, 2, 2, 2, 2), torch.Tensor(2, 4, 4), { 'weight' },
+                  'SpatialConvolution one sample')
+   local mm = nn.SpatialConvolutionMM(2, 3, 3, 3)
+   check.eq(mm.weight:dim(), 2); check.eq(mm.weight:size(2), 18)
+   checkGradients(mm, torch.Tensor(1, 2, 4, 4), { 'weight', 'bias' }, 'SpatialConvolutionMM')
+   check.eq(tostring(nn.SpatialConvolution(3, 8, 3, 3)), 'nn.SpatialConvolution(3 -> 8, 3x3)')
+   check.eq(tostring(nn.SpatialConvolution(3, 8, 3, 3, 2, 2, 1, 1):noBias()),
+            'nn.SpatialConvolution(3 -> 8, 3x3, 2,2, 1,1) without bias')
+   check.raises(function() conv:forward(torch.randn(2, 4, 5, 6)) end, 'SpatialConvolutionMM')
+end
+
+function tests.spatial_max_pooling()
+   local pool = nn.SpatialMaxPooling(2, 2, 2, 2)
+   local x = torch.randn(2, 3, 4, 6)
+   local y = pool:forward(x)
+   check.eq(y:size(3), 2); check.eq(y:size(4), 3)
+   for b = 1, 2 do
+      for c = 1, 3 do
+         for i = 1, 2 do
+            for j = 1, 3 do
+               local best, at = -math.huge, 0
+               for u = 1, 2 do
+                  for v = 1, 2 do
+                     local r, s = 2 * i - 2 + u, 2 * j - 2 + v
+                     if x[b][c][r][s] > best then best, at = x[b][c][r][s], (r - 1) * 6 + s end
+                  end
+               end
+               check.eq(y[b][c][i][j], best, 'maximum')
+               check.eq(pool.indices[b][c][i][j], at, '1-based index inside the plane')
+            end
+         end
+      end
+   end
+   checkGradients(nn.SpatialMaxPooling(2, 2, 2, 2), torch.Tensor(2, 2, 4, 4), nil, 'SpatialMaxPooling')
+   -- ceil mode: a 5x5 plane pooled 2x2 by 2 gives 3x3 instead of 2x2
+   check.eq(nn.SpatialMaxPooling(2, 2, 2, 2):forward(torch.randn(1, 5, 5)):size(2), 2)
+   check.eq(nn.SpatialMaxPooling(2, 2, 2, 2):ceil():forward(torch.randn(1, 5, 5)):size(2), 3)
+   checkGradients(nn.SpatialMaxPooling(3, 3, 2, 2, 1, 1):ceil(), torch.Tensor(2, 5, 5), nil,
+                  'SpatialMaxPooling padded, ceil')
+   check.eq(tostring(nn.SpatialMaxPooling(2, 2, 2, 2)), 'nn.SpatialMaxPooling(2x2, 2,2)')
+   -- float modules keep long indices
+   local f = nn.SpatialMaxPooling(2, 2):float()
+   f:forward(torch.FloatTensor(1, 4, 4):normal())
+   check.eq(torch.type(f.indices), 'torch.LongTensor')
+end
+
+function tests.spatial_average_pooling()
+   local pool = nn.SpatialAveragePooling(2, 3, 1, 2)
+   local x = torch.randn(2, 5, 5)
+   local y = pool:forward(x)
+   check.eq(y:size(2), 2); check.eq(y:size(3), 4)
+   for c = 1, 2 do
+      for i = 1, 2 do
+         for j = 1, 4 do
+            local s = 0
+            for u = 1, 3 do
+               for v = 1, 2 do s = s + x[c][2 * i - 2 + u][j - 1 + v] end
+            end
+            check.near(y[c][i][j], s / 6, 1e-12, 'mean of the window')
+         end
+      end
+   end
+   checkGradients(nn.SpatialAveragePooling(2, 2, 2, 2), torch.Tensor(2, 2, 4, 4), nil, 'SpatialAveragePooling')
+   checkGradients(nn.SpatialAveragePooling(3, 3, 2, 2, 1, 1):setCountExcludePad(), torch.Tensor(1, 5, 5), nil,
+                  'SpatialAveragePooling excluding padding')
+   -- count_include_pad: a corner window of a padded 3x3 average holds 4 inputs of 9 places
+   local ones = torch.Tensor(1, 4, 4):fill(1)
+   check.near(nn.SpatialAveragePooling(3, 3, 1, 1, 1, 1):forward(ones)[1][1][1], 4 / 9, 1e-12)
+   check.near(nn.SpatialAveragePooling(3, 3, 1, 1, 1, 1):setCountExcludePad():forward(ones)[1][1][1], 1, 1e-12)
+end
+
+function tests.batch_normalization()
+   local bn = nn.BatchNormalization(3)
+   local x = torch.randn(6, 3)
+   local y = bn:forward(x)
+   for c = 1, 3 do
+      local mean, var = 0, 0
+      for b = 1, 6 do mean = mean + x[b][c] end
+      mean = mean / 6
+      for b = 1, 6 do var = var + (x[b][c] - mean) ^ 2 end
+      for b = 1, 6 do
+         local expected = (x[b][c] - mean) / math.sqrt(var / 6 + 1e-5) * bn.weight[c] + bn.bias[c]
+         check.near(y[b][c], expected, 1e-10, 'normalised with the batch statistics')
+      end
+      check.near(bn.running_mean[c], 0.1 * mean, 1e-12, 'running_mean')
+      check.near(bn.running_var[c], 0.9 + 0.1 * var / 5, 1e-12, 'running_var (unbiased)')
+   end
+   checkGradients(nn.BatchNormalization(3), torch.Tensor(4, 3), { 'weight', 'bias' }, 'BatchNormalization')
+   checkGradients(nn.SpatialBatchNormalization(2), torch.Tensor(3, 2, 2, 2), { 'weight', 'bias' },
+                  'SpatialBatchNormalization')
+   checkGradients(nn.BatchNormalization(3, 1e-5, 0.1, false), torch.Tensor(4, 3), nil, 'BatchNormalization no affine')
+   -- evaluation: the running statistics, and one sample without batch dimension
+   bn:evaluate()
+   local sample = torch.randn(3)
+   local out = bn:forward(sample)
+   for c = 1, 3 do
+      local expected = (sample[c] - bn.running_mean[c]) / math.sqrt(bn.running_var[c] + 1e-5) * bn.weight[c] +
+                       bn.bias[c]
+      check.near(out:view(3)[c], expected, 1e-10, 'evaluation')
+   end
+   local e = nn.BatchNormalization(3)
+   e:evaluate()
+   checkGradients(e, torch.Tensor(4, 3), { 'weight', 'bias' }, 'BatchNormalization evaluate')
+   check.raises(function() nn.BatchNormalization(3):forward(torch.randn(3)) end, 'mini-batch')
+   check.raises(function() nn.BatchNormalization(3):forward(torch.randn(2, 4)) end, 'got 4-feature tensor')
+   check.eq(tostring(nn.SpatialBatchNormalization(8)), 'nn.SpatialBatchNormalization (4D) (8)')
+end
+
 return tests
