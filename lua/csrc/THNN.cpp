@@ -3,9 +3,10 @@
 //   torch._C.THNN.Double.Tanh_updateOutput(input, output)
 // Each Lua argument is read according to the C parameter's type, deduced from the kernel's
 // own declaration (THNN/THNN.h), so the list of kernels (THNN_functions.inc, made from
-// THNN's headers) is the only thing to keep: tensors are userdata of the kernel's type
-// (nil passes NULL, which the kernels accept only where their header says so), numbers,
-// booleans, and nil for a generator (the default one, which torch.manualSeed seeds).
+// THNN's headers by THNN_functions.py) is the only thing to keep: tensors are userdata of
+// the kernel's type (nil passes NULL only for the arguments the headers document as
+// optional), numbers, booleans, and nil for a generator (the default one, which
+// torch.manualSeed seeds).
 #include "lua/csrc/common.h"
 
 #include <cstring>
@@ -32,8 +33,8 @@ inline void typeError(lua_State *L, int idx, const char *expected) {
 #define LT_TENSOR_ARG(Name)                                                                \
   template <>                                                                              \
   struct Arg<TH##Name##Tensor *> {                                                         \
-    static TH##Name##Tensor *get(lua_State *L, int idx) {                                  \
-      if (lua_isnoneornil(L, idx)) return nullptr;                                         \
+    static TH##Name##Tensor *get(lua_State *L, int idx, bool nullable) {                   \
+      if (nullable && lua_isnoneornil(L, idx)) return nullptr;                             \
       void *p = luat::testObject(L, idx, "torch." #Name "Tensor");                         \
       if (!p) typeError(L, idx, "torch." #Name "Tensor");                                  \
       return static_cast<TH##Name##Tensor *>(p);                                           \
@@ -47,26 +48,26 @@ LT_TENSOR_ARG(Int)
 
 template <>
 struct Arg<bool> {
-  static bool get(lua_State *L, int idx) {
+  static bool get(lua_State *L, int idx, bool) {
     if (!lua_isboolean(L, idx) && !lua_isnoneornil(L, idx)) typeError(L, idx, "boolean");
     return lua_toboolean(L, idx);
   }
 };
 template <>
 struct Arg<int> {
-  static int get(lua_State *L, int idx) { return static_cast<int>(luaL_checkinteger(L, idx)); }
+  static int get(lua_State *L, int idx, bool) { return static_cast<int>(luaL_checkinteger(L, idx)); }
 };
 template <>
 struct Arg<int64_t> {
-  static int64_t get(lua_State *L, int idx) { return static_cast<int64_t>(luaL_checknumber(L, idx)); }
+  static int64_t get(lua_State *L, int idx, bool) { return static_cast<int64_t>(luaL_checknumber(L, idx)); }
 };
 template <>
 struct Arg<double> {
-  static double get(lua_State *L, int idx) { return luaL_checknumber(L, idx); }
+  static double get(lua_State *L, int idx, bool) { return luaL_checknumber(L, idx); }
 };
 template <>
 struct Arg<THGenerator *> {
-  static THGenerator *get(lua_State *L, int idx) {
+  static THGenerator *get(lua_State *L, int idx, bool) {
     if (!lua_isnoneornil(L, idx)) luaL_argerror(L, idx, "nil expected (the default generator is used)");
     return luat::generator();
   }
@@ -79,10 +80,11 @@ inline int raise(lua_State *L, const char *msg) {
   return luaL_error(L, "%s: %s", name, msg);
 }
 
+// nullable: bit i set when argument i + 1 may be nil (NULL)
 template <typename... A, size_t... I>
-int call(lua_State *L, void (*kernel)(THNNState *, A...), std::index_sequence<I...>) {
+int call(lua_State *L, void (*kernel)(THNNState *, A...), unsigned nullable, std::index_sequence<I...>) {
   // braced initialisation reads the arguments left to right
-  std::tuple<A...> args{Arg<A>::get(L, static_cast<int>(I) + 1)...};
+  std::tuple<A...> args{Arg<A>::get(L, static_cast<int>(I) + 1, (nullable >> I) & 1u)...};
   char msg[1024];
   try {
     std::apply([&](A... a) { kernel(nullptr, a...); }, args);
@@ -98,9 +100,9 @@ constexpr size_t arity(void (*)(THNNState *, A...)) {
   return sizeof...(A);
 }
 
-template <auto kernel>
+template <auto kernel, unsigned nullable>
 int wrap(lua_State *L) {
-  return call(L, kernel, std::make_index_sequence<arity(kernel)>{});
+  return call(L, kernel, nullable, std::make_index_sequence<arity(kernel)>{});
 }
 
 }  // namespace luatnn

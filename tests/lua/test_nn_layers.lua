@@ -130,6 +130,11 @@ function tests.kernel_table()
    check.near(y[3], math.tanh(x[3]), 1e-15)
    check.raises(function() nn.THNN.Double.Tanh_updateOutput(x, 3) end, 'argument 2: torch.DoubleTensor expected')
    check.raises(function() nn.THNN.Double.Threshold_updateOutput(x, y, 0, 0, 'yes') end, 'boolean expected')
+   -- nil (NULL) only where THNN documents the argument as optional
+   check.raises(function() nn.THNN.Double.Tanh_updateOutput(x, nil) end, 'argument 2: torch.DoubleTensor expected, got nil')
+   local w = torch.randn(2, 6)
+   nn.THNN.Double.Linear_updateOutput(x, y, w, nil, torch.Tensor())
+   check.near(y[2], w[2]:dot(x), 1e-12, 'no bias')
 end
 
 -- element-wise modules: the defining formula at every element, and the gradient by

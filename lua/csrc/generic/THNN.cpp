@@ -6,7 +6,7 @@
 #define LTNN_(NAME) LT_CAT3(LTNN_, Real, NAME)
 
 // { name, wrapper } for every kernel listed in THNN_functions.inc
-#define LT_THNN_FN(name) {#name, luatnn::wrap<THNN_(name)>},
+#define LT_THNN_FN(name, nullable) {#name, luatnn::wrap<THNN_(name), nullable>},
 static const luaL_Reg LTNN_(functions)[] = {
 #include "lua/THNN_functions.inc"
     {nullptr, nullptr},
