@@ -159,22 +159,34 @@ for _, TN in ipairs(torch.types) do
       Long = function() return torch.LongTensor() end,
    }
 
+   -- A declared function in one form: find(args, n) gives the matching pattern or nil;
+   -- call(p, args) runs it; the table called directly raises a usage error on no match.
    local function dispatcher(label, variants, mode)
       local patterns = expand(variants, mode)
       local expected = usage(variants, mode, kindName)
-      return function(...)
-         local n = select('#', ...)
-         while n > 0 and select(n, ...) == nil do n = n - 1 end
-         local args = { ... }
+      local d = {}
+      function d.find(args, n)
          for _, p in ipairs(patterns[n] or {}) do
             local ok = true
             for k, pos in ipairs(p.given) do
                if not kinds[p.variant[pos][1]](args[k]) then ok = false break end
             end
-            if ok then return invoke(label, p.variant, p.given, args, newOf) end
+            if ok then return p end
          end
-         error(string.format('%s: invalid arguments: %s\nexpected arguments:\n%s', label, describe(args, n), expected), 2)
       end
+      function d.call(p, args) return invoke(label, p.variant, p.given, args, newOf) end
+      function d.usageError(args, n, level)
+         error(string.format('%s: invalid arguments: %s\nexpected arguments:\n%s', label, describe(args, n), expected), level)
+      end
+      d.run = function(...)
+         local n = select('#', ...)
+         while n > 0 and select(n, ...) == nil do n = n - 1 end
+         local args = { ... }
+         local p = d.find(args, n)
+         if p then return d.call(p, args) end
+         d.usageError(args, n, 3)
+      end
+      return d
    end
 
    -- def(name, variant...): a variant names its C function (c) or is a Lua function (call);
@@ -190,7 +202,7 @@ for _, TN in ipairs(torch.types) do
          end
       end
       if #variants == 0 then return end
-      m[fname] = dispatcher(TN .. 'Tensor:' .. fname, variants, 'method')
+      m[fname] = dispatcher(TN .. 'Tensor:' .. fname, variants, 'method').run
       if not methodOnly then
          fns[fname] = dispatcher('torch.' .. fname, variants, 'fn')
          declared[fname] = true
@@ -443,20 +455,36 @@ for _, TN in ipairs(torch.types) do
    end
 end
 
--- torch.fn: the element type of the first tensor argument (or of the first element of a
--- table of tensors) chooses, else the default tensor type, as in torch7.
-local function typeOf(a, b)
-   if isTensor(a) then return torch.typename(a) end
-   if isTensor(b) then return torch.typename(b) end
-   if isPlainTable(a) and isTensor(a[1]) then return torch.typename(a[1]) end
-   return torch.getdefaulttensortype()
+-- torch.fn: the element types of the tensor arguments are tried in order (then that of the
+-- first element of a table of tensors, then the default type): torch7 took the first
+-- one, which also serves `torch.lt(byteResult, a, b)` and `torch.nonzero(longResult, t)`.
+local function candidates(args, n)
+   local names, seen = {}, {}
+   local function add(x)
+      local tname = torch.typename(x)
+      if tname and typeFunctions[tname] and not seen[tname] then seen[tname] = true; names[#names + 1] = tname end
+   end
+   for i = 1, n do add(args[i]) end
+   if isPlainTable(args[1]) then add(args[1][1]) end
+   add(torch.Tensor())
+   return names
 end
 for fname in pairs(declared) do
    torch[fname] = function(...)
-      local tname = typeOf(...)
-      local fn = typeFunctions[tname][fname]
-      if not fn then error(string.format('%s has no torch.%s', tname, fname), 2) end
-      return fn(...)
+      local n = select('#', ...)
+      while n > 0 and select(n, ...) == nil do n = n - 1 end
+      local args = { ... }
+      local first
+      for _, tname in ipairs(candidates(args, n)) do
+         local d = typeFunctions[tname][fname]
+         if d then
+            local p = d.find(args, n)
+            if p then return d.call(p, args) end
+            first = first or d
+         end
+      end
+      if not first then error(string.format('%s has no torch.%s', candidates(args, n)[1], fname), 2) end
+      first.usageError(args, n, 3)
    end
 end
 
