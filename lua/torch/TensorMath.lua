@@ -90,6 +90,8 @@ local function describe(args, n)
 end
 
 -- Fills the left-out arguments of variant v, checks dimensions and options, and calls it.
+-- It is reached by tail calls only, so error level 2 is the user's call; the Lua
+-- functions of variants raise at level 0 and are given the position here.
 local function invoke(label, v, given, args, newOf)
    local full = {}
    for k, pos in ipairs(given) do full[pos] = args[k] end
@@ -108,18 +110,24 @@ local function invoke(label, v, given, args, newOf)
          local d, nd = full[i], full[s.of]:dim()
          if d ~= math.floor(d) or d < 1 or d > nd then
             error(string.format('%s: dimension %s is out of range for a %dD tensor (1 to %d expected)',
-                                label, tostring(d), nd, nd), 3)
+                                label, tostring(d), nd, nd), 2)
          end
       elseif s.values then
          local ok = false
          for _, x in ipairs(s.values) do ok = ok or x == full[i] end
          if not ok then
             error(string.format("%s: option '%s' is not one of '%s'", label, tostring(full[i]),
-                                table.concat(s.values, "', '")), 3)
+                                table.concat(s.values, "', '")), 2)
          end
       end
    end
-   local r = v.fn(unpack(full, 1, #v))
+   -- TH's errors are raised again at the caller's line, without C argument positions
+   local ok, r = pcall(v.fn, unpack(full, 1, #v))
+   if not ok then
+      local msg = tostring(r):gsub('^[^\n]-:%d+: ', ''):gsub('^invalid argument %d+: ', '')
+                             :gsub("^bad argument #%d+ to '[^']*' %((.*)%)$", '%1')
+      error(label .. ': ' .. msg, 2)
+   end
    if r ~= nil then return r end
    local rets = {}
    for i, s in ipairs(v) do
@@ -290,15 +298,15 @@ for _, TN in ipairs(torch.types) do
       local parts = {}
       for i, t in ipairs(list) do
          if torch.typename(t) ~= name then
-            error(string.format('cat: tensor %d is a %s, %s expected', i, torch.type(t), name), 4)
+            error(string.format('cat: tensor %d is a %s, %s expected', i, torch.type(t), name), 0)
          end
          if t:nElement() > 0 then parts[#parts + 1] = t end
       end
-      if #list == 0 then error('cat: at least one tensor expected', 4) end
+      if #list == 0 then error('cat: at least one tensor expected', 0) end
       if #parts == 0 then return r:resize(0) end
       if d == -1 then d = parts[1]:dim() end
       if d ~= math.floor(d) or d < 1 or d > parts[1]:dim() then
-         error(string.format('cat: dimension %s is out of range for %dD tensors', tostring(d), parts[1]:dim()), 4)
+         error(string.format('cat: dimension %s is out of range for %dD tensors', tostring(d), parts[1]:dim()), 0)
       end
       f.catArray(r, parts, d)
       return r
@@ -332,11 +340,11 @@ for _, TN in ipairs(torch.types) do
    -- random: tensors are filled in place; without a tensor, torch.fn returns a number.
    -- random(): torch7's range for the type; random(b): 1..b; random(a, b): a..b.
    local function randomUpTo(b)
-      if b < 1 then error('random: the upper bound must be at least 1', 4) end
+      if b < 1 then error('random: the upper bound must be at least 1', 0) end
       return C.random() % b + 1
    end
    local function randomIn(a, b)
-      if b < a then error('random: the upper bound must not be below the lower bound', 4) end
+      if b < a then error('random: the upper bound must not be below the lower bound', 0) end
       return C.random() % (b + 1 - a) + a
    end
    def('random', { c = 'random', RES },
@@ -378,7 +386,7 @@ for _, TN in ipairs(torch.types) do
       def('qr', both('qr', FRESH, FRESH, T))
       -- TH has no trtrs: the triangle (unit diagonal for 'U'), transposed for 'T', through gesv
       local function trtrs(rb, ra, b, a, uplo, trans, diag)
-         if a:dim() ~= 2 or a:size(1) ~= a:size(2) then error('trtrs: a square matrix expected', 4) end
+         if a:dim() ~= 2 or a:size(1) ~= a:size(2) then error('trtrs: a square matrix expected', 0) end
          local tri = uplo == 'U' and a:triu() or a:tril()
          if diag == 'U' then
             for i = 1, a:size(1) do tri[i][i] = 1 end

@@ -237,6 +237,8 @@ function tests.errors_leave_inputs_unchanged()
    local t = matrices().contiguous
    local before = t:clone()
    check.raises(function() t:sum(3) end, 'dimension 3 is out of range')
+   check.raises(function() t:sum(3) end, 'test_math_reduce.lua:', "the error points at the caller's line")
+   check.raises(function() torch.mm(t, t) end, 'test_math_reduce.lua:', 'so do the errors of TH')
    check.raises(function() t:max(0) end, 'dimension 0 is out of range')
    check.raises(function() torch.sort(t, 5) end, 'out of range')
    check.raises(function() t:cumsum(-1) end, 'out of range')
