@@ -26,7 +26,7 @@ local NEWL = { 'Long', out = 'new', ret = true }
 local SRC = { 'T', src = true }
 local RES = { 'T', ret = true }      -- a result that must be given
 local FRESH = { 'T', fresh = true, ret = true } -- a result that cannot be given
-local T, N, B, L, BOOL = { 'T' }, { 'n' }, { 'Byte' }, { 'Long' }, { 'b' }
+local T, N, B, L = { 'T' }, { 'n' }, { 'Byte' }, { 'Long' }
 local function opt(kind, default, values) return { kind, opt = default, values = values } end
 local function dim(of, default) return { 'dim', of = of, opt = default } end
 local function hidden(value) return { 'n', hidden = value } end
@@ -392,7 +392,7 @@ for _, TN in ipairs(torch.types) do
             for i = 1, a:size(1) do tri[i][i] = 1 end
          end
          if trans == 'T' then tri = tri:t():contiguous() end
-         f.gesv(rb, tri.new(tri), b, tri)
+         f.gesv(rb, f.new(nil, 1), b, tri)
          ra:resizeAs(a):copy(a)
       end
       local trtrsGiven, trtrsFresh = both('trtrs', FRESH, FRESH, T, T, opt('s', 'U', UL), opt('s', 'N', { 'N', 'T' }),
