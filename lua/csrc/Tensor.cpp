@@ -3,6 +3,7 @@
 // legacy/t7. The Lua side (lua/torch/*.lua) builds the classes on these functions.
 #include "lua/csrc/common.h"
 
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -48,6 +49,36 @@ int normalNumber(lua_State *L) {
   double m = luaL_optnumber(L, 1, 0), s = luaL_optnumber(L, 2, 1);
   luaL_argcheck(L, s > 0, 2, "standard deviation must be positive");
   lua_pushnumber(L, THRandom_normal(luat::generator(), m, s));
+  return 1;
+}
+int exponentialNumber(lua_State *L) {
+  double lambda = luaL_optnumber(L, 1, 1);
+  luaL_argcheck(L, lambda > 0, 1, "lambda must be positive");
+  lua_pushnumber(L, THRandom_exponential(luat::generator(), lambda));
+  return 1;
+}
+int cauchyNumber(lua_State *L) {
+  double median = luaL_optnumber(L, 1, 0), sigma = luaL_optnumber(L, 2, 1);
+  luaL_argcheck(L, sigma > 0, 2, "sigma must be positive");
+  lua_pushnumber(L, THRandom_cauchy(luat::generator(), median, sigma));
+  return 1;
+}
+int logNormalNumber(lua_State *L) {
+  double m = luaL_optnumber(L, 1, 1), s = luaL_optnumber(L, 2, 2);
+  luaL_argcheck(L, s > 0, 2, "standard deviation must be positive");
+  lua_pushnumber(L, THRandom_logNormal(luat::generator(), m, s));
+  return 1;
+}
+int geometricNumber(lua_State *L) {
+  double p = luaL_checknumber(L, 1);
+  luaL_argcheck(L, p > 0 && p < 1, 1, "p must be > 0 and < 1");
+  lua_pushnumber(L, THRandom_geometric(luat::generator(), p));
+  return 1;
+}
+int bernoulliNumber(lua_State *L) {
+  double p = luaL_optnumber(L, 1, 0.5);
+  luaL_argcheck(L, p >= 0 && p <= 1, 1, "probability must be in [0, 1]");
+  lua_pushnumber(L, THRandom_bernoulli(luat::generator(), p));
   return 1;
 }
 // The generator's whole state as a ByteTensor, and back (checked before it is changed).
@@ -318,6 +349,11 @@ const luaL_Reg functions[] = {
     {"random", randomNumber},
     {"uniform", uniformNumber},
     {"normal", normalNumber},
+    {"exponential", exponentialNumber},
+    {"cauchy", cauchyNumber},
+    {"logNormal", logNormalNumber},
+    {"geometric", geometricNumber},
+    {"bernoulli", bernoulliNumber},
     {"getRNGState", getRNGState},
     {"setRNGState", setRNGState},
     {"setnumthreads", setnumthreads},
