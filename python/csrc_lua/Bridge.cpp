@@ -142,12 +142,19 @@ PyTorch &pyTorch() {
   return *t;
 }
 
-struct State {
+// The registry key under which a lua_State keeps its State (Python functions called from Lua
+// find it there, to hand Lua values to Python).
+char kStateKey;
+
+struct State : std::enable_shared_from_this<State> {
   lua_State *L = nullptr;
   int helpers = LUA_NOREF;  // registry reference of the H table above
   State() {
     L = luaL_newstate();
     if (!L) throw std::bad_alloc();
+    lua_pushlightuserdata(L, &kStateKey);
+    lua_pushlightuserdata(L, this);
+    lua_rawset(L, LUA_REGISTRYINDEX);
   }
   ~State() { lua_close(L); }
   State(const State &) = delete;
@@ -218,6 +225,8 @@ class LuaObject {
 };
 
 // --- Python -> Lua ---
+
+void pushPythonFunction(lua_State *L, py::handle fn);
 
 constexpr int kMaxDepth = 200;
 
@@ -319,10 +328,12 @@ struct ToLua {
       pushStorage(L, v);
     } else if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr()) || PyDict_Check(v.ptr())) {
       pushTable(v);
+    } else if (PyCallable_Check(v.ptr())) {
+      pushPythonFunction(L, v);
     } else {
       throw py::type_error(std::string("torch.lua: cannot pass a Python ") + Py_TYPE(v.ptr())->tp_name +
                            " to Lua (numbers, strings, bools, None, lists, tuples, dicts, tensors, "
-                           "storages and Lua values can)");
+                           "storages, callables and Lua values can)");
     }
   }
 
@@ -423,6 +434,72 @@ py::object results(const StatePtr &st, int n) {
   py::tuple t(n);
   for (int i = 0; i < n; i++) t[i] = toPython(st, first + i);
   return std::move(t);
+}
+
+// --- Python functions called from Lua ---
+
+// A Python callable becomes a Lua C closure whose upvalue is a userdata holding one reference
+// on it (dropped by the userdata's __gc), so Lua code sees an ordinary function.
+const char *kPyRefMeta = "torch.lua.PythonReference";
+
+int pyRefGc(lua_State *L) {
+  auto **slot = static_cast<PyObject **>(lua_touserdata(L, 1));
+  if (slot && *slot && Py_IsInitialized()) Py_DECREF(*slot);  // Lua only runs with the GIL held
+  if (slot) *slot = nullptr;
+  return 0;
+}
+
+// Calls the Python function with the Lua arguments; pushes its results (a tuple gives several
+// values, None none) and returns how many. On a Python error, fills msg and returns -1.
+int callPythonProtected(lua_State *L, char *msg, size_t msgSize) {
+  try {
+    PyObject *fn = *static_cast<PyObject **>(lua_touserdata(L, lua_upvalueindex(1)));
+    if (!fn) throw std::runtime_error("the Python function was released");
+    lua_pushlightuserdata(L, &kStateKey);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    StatePtr st = static_cast<State *>(lua_touserdata(L, -1))->shared_from_this();
+    lua_pop(L, 1);
+    int nargs = lua_gettop(L);
+    py::tuple args(nargs);
+    for (int i = 0; i < nargs; i++) args[i] = toPython(st, i + 1);
+    py::object out = py::reinterpret_borrow<py::object>(fn)(*args);
+    lua_settop(L, 0);
+    if (out.is_none()) return 0;
+    ToLua conv(st);
+    int n = 1;
+    if (PyTuple_Check(out.ptr())) {
+      n = static_cast<int>(PyTuple_GET_SIZE(out.ptr()));
+      if (!lua_checkstack(L, n + 4)) throw std::runtime_error("too many results");
+      for (py::handle v : out) conv.push(v);
+    } else {
+      conv.push(out);
+    }
+    conv.done();
+    return n;
+  } catch (const std::exception &e) {
+    snprintf(msg, msgSize, "Python: %s", e.what());
+  }
+  return -1;
+}
+
+int callPython(lua_State *L) {
+  char msg[2048];
+  int n = callPythonProtected(L, msg, sizeof msg);
+  // every C++ and Python object of the call is gone before lua_error unwinds this frame
+  if (n < 0) return luaL_error(L, "%s", msg);
+  return n;
+}
+
+void pushPythonFunction(lua_State *L, py::handle fn) {
+  auto **slot = static_cast<PyObject **>(lua_newuserdata(L, sizeof(PyObject *)));
+  *slot = nullptr;
+  if (luaL_newmetatable(L, kPyRefMeta)) {
+    lua_pushcfunction(L, pyRefGc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_setmetatable(L, -2);
+  *slot = fn.inc_ref().ptr();
+  lua_pushcclosure(L, callPython, 1);
 }
 
 // --- LuaObject's Python methods ---

@@ -21,7 +21,10 @@ Values
     Python -> Lua: None -> nil, bool -> boolean, int and float -> number (an int must be exact
     as a double), str -> string (UTF-8), bytes -> string, list and tuple -> table with keys
     1..n, dict -> table, tensor -> Lua tensor, storage -> Lua storage, a Lua value handed out
-    before -> itself. Anything else raises TypeError.
+    before -> itself, any other callable -> a Lua function that calls it (its arguments come
+    to Python by the rules below; it returns nothing for None, several values for a tuple; a
+    Python exception becomes a Lua error). Anything else raises TypeError. Lua tables cannot
+    hold nil: None in a list leaves a hole, a dict's None values are absent keys.
     Lua -> Python: nil -> None, boolean -> bool, number -> int when integral (Lua 5.1 has only
     doubles), else float, string -> str (bytes when it is not UTF-8), tensor -> torch.Tensor,
     storage -> typed storage (torch.FloatStorage, ...), anything else (tables, functions,

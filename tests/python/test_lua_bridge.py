@@ -316,6 +316,40 @@ function Counter:add(k) self.n = self.n + k; return self end""")
         rt.eval("function(f) return f end")(c.add)
 
 
+def test_python_functions_called_from_lua(rt):
+    # an optim-style loop in Lua driving a Python closure: f(x) = |x - 3|^2, gradient 2(x - 3)
+    calls = []
+
+    def feval(x):
+        calls.append(x.data_ptr())
+        return float(((x - 3) ** 2).sum()), 2 * (x - 3)
+
+    descend = rt.eval("""function(feval, x, lr, steps)
+  for i = 1, steps do
+    local fx, dfdx = feval(x)
+    x:add(-lr, dfdx)
+  end
+  return type(feval), x
+end""")
+    x = torch.zeros(4, dtype=torch.float64)
+    kind, out = descend(feval, x, 0.25, 30)
+    assert kind == "function" and out.data_ptr() == x.data_ptr()
+    np.testing.assert_allclose(x.numpy(), 3 - 3 * 0.5 ** 30)
+    assert set(calls) == {x.data_ptr()}  # Python saw Lua's argument as a view of x, every time
+    assert rt.eval("function(f) return f() end")(lambda: None) is None
+    assert rt.eval("function(f) return select('#', f()) end")(lambda: (1, None, 3)) == 3
+    nested = rt.eval("function(f) return f(10) end")(lambda k: rt.eval("function(a) return a * 2 end")(k) + 1)
+    assert nested == 21
+
+
+def test_python_errors_inside_lua_become_lua_errors(rt):
+    with pytest.raises(tl.LuaError) as info:
+        rt.eval("function(f) local ok = f(0) end")(lambda v: 1 / v)
+    assert "ZeroDivisionError" in str(info.value) and "stack traceback" in str(info.value)
+    caught = rt.eval("function(f) local ok, err = pcall(f); return ok, err end")(lambda: [][1])
+    assert caught[0] is False and "IndexError" in caught[1]
+
+
 # ---------------------------------------------------------------- errors
 
 def test_lua_errors_carry_the_traceback(rt):
