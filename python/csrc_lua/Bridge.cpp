@@ -107,8 +107,7 @@ enum class Elem {
 
 // Python objects looked up once: torch's dtypes, classes and the storage hook of torch._C.
 struct PyTorch {
-  py::object torch, tensorType, storageBase, retainStorage, empty;
-  std::vector<std::pair<py::object, Elem>> dtypes;  // torch.bool maps to Byte (same memory)
+  py::object torch, tensorType, storageBase, retainStorage, empty, boolType;
   std::vector<py::object> dtypeOf, storageClassOf;  // by Elem
 
   PyTorch() {
@@ -118,18 +117,19 @@ struct PyTorch {
     storageBase = C.attr("_StorageBase");
     retainStorage = storageBase.attr("_retain_cdata");
     empty = torch.attr("empty");
-#define BRIDGE_DTYPE(Name, dtype)                                   \
-  dtypes.emplace_back(torch.attr(dtype), Elem::Name);               \
-  dtypeOf.push_back(torch.attr(dtype));                             \
+    boolType = torch.attr("bool");
+#define BRIDGE_DTYPE(Name, dtype)             \
+  dtypeOf.push_back(torch.attr(dtype));       \
   storageClassOf.push_back(torch.attr(#Name "Storage"));
     BRIDGE_TYPES(BRIDGE_DTYPE)
 #undef BRIDGE_DTYPE
-    dtypes.emplace_back(torch.attr("bool"), Elem::Byte);
   }
-  // The Lua element type of a torch dtype; a TypeError for those Lua lacks (Half).
+  // The Lua element type of a torch dtype (bool is stored as bytes: a ByteTensor on the same
+  // memory); a TypeError for those Lua lacks (float16).
   Elem elemOf(py::handle dtype) const {
-    for (auto &d : dtypes) {
-      if (d.first.is(dtype)) return d.second;
+    if (boolType.is(dtype)) return Elem::Byte;
+    for (size_t i = 0; i < dtypeOf.size(); i++) {
+      if (dtypeOf[i].is(dtype)) return static_cast<Elem>(i);
     }
     throw py::type_error("torch.lua: Lua has no tensors of type " + py::str(dtype).cast<std::string>() +
                          " (it has uint8, int8, int16, int32, int64, float32 and float64)");
@@ -788,7 +788,7 @@ PYBIND11_MODULE(_lua, m) {
       .def("__bool__", [](const LuaObject &) { return true; })
       .def("__repr__", [](const LuaObject &o) { return "<Lua " + describe(o) + ">"; });
 
-  py::class_<Runtime>(m, "Runtime", py::dynamic_attr())
+  py::class_<Runtime>(m, "Runtime")
       .def(py::init<>())
       .def("eval", &Runtime::eval, py::arg("expr"))
       .def("execute", &Runtime::execute, py::arg("code"))
