@@ -83,7 +83,7 @@ function H.typename(v)
 end
 function H.require(name)
   local m = require(name)
-  _G[name] = m
+  if not name:find('.', 1, true) then _G[name] = m end  -- as th's -l: 'nn' becomes a global
   return m
 end
 return H
