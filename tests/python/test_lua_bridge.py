@@ -431,6 +431,32 @@ def test_tensors_fixture_through_lua_equals_load_lua(rt):
     assert a.storage()._cdata == n.storage()._cdata  # one Lua storage, seen once from Python
 
 
+def test_lua_optim_steps_a_python_tensor_with_a_python_closure(rng):
+    rt = tl.Runtime()
+    try:
+        optim = rt.require("optim")
+    except tl.LuaError as e:
+        pytest.skip("the Lua optim package is not available: %s" % str(e).splitlines()[0])
+    a, b = rng.standard_normal((5, 3)), rng.standard_normal(5)
+    A, B = torch.from_numpy(a), torch.from_numpy(b)
+
+    def feval(x):  # f(x) = |Ax - b|^2 / 2
+        r = A @ x - B
+        return float(r @ r) / 2, A.t() @ r
+
+    x = torch.zeros(3, dtype=torch.float64)
+    config = rt.eval("{learningRate = 0.05, momentum = 0.9}")  # a Lua table: optim keeps its state there
+    ref, v = np.zeros(3), None
+    for step in range(20):
+        new_x, fs = optim.sgd(feval, x, config)
+        assert new_x.data_ptr() == x.data_ptr()  # updated in place, in Python's memory
+        g = a.T @ (a @ ref - b)
+        v = g if v is None else 0.9 * v + 0.1 * g  # torch7's sgd: dampening defaults to the momentum
+        ref = ref - 0.05 * v
+    np.testing.assert_allclose(x.numpy(), ref, rtol=1e-12, atol=1e-12)
+    assert config.evalCounter == 20 and len(fs) == 1
+
+
 def _nn_runtime():
     rt = tl.Runtime()
     try:
