@@ -789,11 +789,13 @@ PYBIND11_MODULE(_lua, m) {
       .def("__repr__", [](const LuaObject &o) { return "<Lua " + describe(o) + ">"; });
 
   py::class_<Runtime>(m, "Runtime")
-      .def(py::init<>())
-      .def("eval", &Runtime::eval, py::arg("expr"))
-      .def("execute", &Runtime::execute, py::arg("code"))
-      .def("require", &Runtime::require, py::arg("name"))
-      .def_property_readonly("globals", &Runtime::globals)
+      .def(py::init<>(), "A new Lua state with `torch` loaded (a global).")
+      .def("eval", &Runtime::eval, py::arg("expr"),
+           "The values of a Lua expression: None, the value, or a tuple of them.")
+      .def("execute", &Runtime::execute, py::arg("code"), "Runs a Lua chunk; returns what it returns.")
+      .def("require", &Runtime::require, py::arg("name"),
+           "require(name); a top-level package also becomes a global (rt.require('nn')).")
+      .def_property_readonly("globals", &Runtime::globals, "Lua's _G, as a LuaObject.")
       .def("__getitem__", &Runtime::getGlobal)
       .def("__setitem__", &Runtime::setGlobal);
 
