@@ -97,7 +97,7 @@ local function setMode(file, mode)
    elseif mode == 'ascii' then
       file:ascii()
    else
-      error("mode must be 'binary', 'b32', 'b64' or 'ascii', got " .. tostring(mode), 3)
+      error("unknown format '" .. tostring(mode) .. "': 'binary', 'b32', 'b64' or 'ascii' expected", 3)
    end
    return file
 end

@@ -133,5 +133,8 @@ require 'torch.Storage'
 require 'torch.Tensor'
 require 'torch.TensorMath'
 require 'torch.File'
+require 'torch.Tester'
+require 'torch.Timer'
+require 'torch.CmdLine'
 
 return torch
