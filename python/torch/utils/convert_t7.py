@@ -690,7 +690,7 @@ def _prelu(m, path):
 
 def _container(cls):
     def build(m, path, conv):
-        return cls(*[conv(c, "%s.%d" % (path, i)) for i, c in enumerate(_modules_of(m))])
+        return cls(*[conv(c, "%s.%d" % (path, i + 1)) for i, c in enumerate(_modules_of(m))])
     return build
 
 
@@ -841,11 +841,11 @@ _CONTAINERS = {
     "ConcatTable": _container(ConcatTable),
     "ParallelTable": _container(ParallelTable),
     "Concat": lambda m, p, conv: Concat(_dim0(m, "dimension"),
-                                        *[conv(c, "%s.%d" % (p, i)) for i, c in enumerate(_modules_of(m))]),
+                                        *[conv(c, "%s.%d" % (p, i + 1)) for i, c in enumerate(_modules_of(m))]),
     "DepthConcat": lambda m, p, conv: DepthConcat(_dim0(m, "dimension"),
-                                                  *[conv(c, "%s.%d" % (p, i)) for i, c in enumerate(_modules_of(m))]),
+                                                  *[conv(c, "%s.%d" % (p, i + 1)) for i, c in enumerate(_modules_of(m))]),
     "Parallel": lambda m, p, conv: Parallel(_dim0(m, "inputDimension"), _dim0(m, "outputDimension"),
-                                            *[conv(c, "%s.%d" % (p, i)) for i, c in enumerate(_modules_of(m))]),
+                                            *[conv(c, "%s.%d" % (p, i + 1)) for i, c in enumerate(_modules_of(m))]),
     "gModule": _graph,
     "DataParallelTable": _wrapped,
     "GPU": _wrapped,
@@ -1125,7 +1125,11 @@ def emit_python(module, path=None, class_name="Model"):
     if helpers:
         lines.append("from torch.utils.convert_t7 import %s" % ", ".join(sorted(helpers)))
     lines += ["", "", "class %s(%s):" % (class_name, cls), "    def __init__(self):",
-              "        super().__init__(" + ("\n            " + body + ",\n        " if parts else "") + ")", "",
+              "        super().__init__(" + ("\n            " + body + ",\n        " if parts else "") + ")"]
+    dtype = _model_dtype(module)
+    if dtype != torch.float32:  # load_state_dict keeps the module's own element type
+        lines.append("        self.to(%s)" % dtype)
+    lines += ["",
               "", "def load(state_dict_path):",
               '    """A %s with the weights saved at state_dict_path (torch.save of its state_dict)."""'
               % class_name,
@@ -1172,7 +1176,7 @@ def _to_legacy(m, dtype, path):
     tr = m.training
     if t is nn.Sequential:
         return _t7_module("Sequential", dtype, tr,
-                          modules=[_to_legacy(c, dtype, "%s.%d" % (path, i)) for i, c in enumerate(m.children())])
+                          modules=[_to_legacy(c, dtype, "%s.%d" % (path, i + 1)) for i, c in enumerate(m.children())])
     if t is nn.Linear:
         return _t7_module("Linear", dtype, tr, **_weights(m, dtype, weight="weight", bias="bias"))
     if t is nn.Conv2d:
