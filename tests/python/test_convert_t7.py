@@ -588,3 +588,11 @@ def test_to_t7_read_by_lua_torch(tmp_path):
     r = subprocess.run([th, str(script)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["nn.Sequential", "13", "torch.DoubleTensor", "4", "6", "false"]
+
+
+def test_each_module_keeps_its_own_mode():
+    model = convert(through_file(obj("nn.Sequential", train=True, modules=[
+        obj("nn.Dropout", p=0.5, v2=True, train=False), obj("nn.Identity", train=True)])))
+    assert model.training and not model[0].training and model[1].training
+    x = rand(4, 6)
+    np.testing.assert_array_equal(run(model, x).numpy(), x.numpy())  # the dropout is in evaluation mode

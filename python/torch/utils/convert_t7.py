@@ -881,7 +881,8 @@ def convert(legacy_module):
             out = _SIMPLE[name](m, path)
         else:
             raise ConversionError("%s: cannot convert a %s (no torch.nn equivalent known)" % (path, full))
-        out.train(_field(m, "train", True) is not False)
+        # this module's own mode only: its children keep theirs, as torch7 modules each have one
+        out.training = _field(m, "train", True) is not False
         return out
 
     return conv(legacy_module, "model")
