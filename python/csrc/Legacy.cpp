@@ -318,7 +318,10 @@ class FromPython {
       o->version = bytesOf(hooks_.attr("version_of")(obj));
       memo_[id] = t7::Value(o);
       active_.insert(id);
-      o->content = convert(hooks_.attr("content_of")(obj), depth + 1);
+      // content_of makes a new dict: held until the end, so that no later one gets its
+      // address and passes for it in memo_
+      contents_.push_back(hooks_.attr("content_of")(obj));
+      o->content = convert(contents_.back(), depth + 1);
       active_.erase(id);
       return memo_[id];
     }
@@ -363,6 +366,7 @@ class FromPython {
   std::unordered_map<const void *, t7::Value> memo_;
   // Containers being converted: one met again among them closes a cycle.
   std::unordered_set<const void *> active_;
+  std::vector<py::object> contents_;
 };
 
 // A t7::Error as RuntimeError. Its message may quote bytes of a corrupt file (a

@@ -388,3 +388,13 @@ def test_nngraph_mapindex_lookup_after_round_trip():
         positions = sorted(k for k in mapindex if isinstance(k, float))
         for p in positions:
             assert mapindex[mapindex[p]] == p
+
+
+def test_many_objects_save_with_their_own_fields():
+    # save_lua asks Python for each object's fields as a fresh dict: every one must be written,
+    # even when a freed one's address comes back for the next
+    objs = [obj("nn.Linear", k=float(i), weight=torch.full((1,), float(i))) for i in range(300)]
+    back = load_bytes(t7_bytes(objs))
+    assert [o.k for o in back] == [float(i) for i in range(300)]
+    assert [o.weight.item() for o in back] == [float(i) for i in range(300)]
+    assert len({id(o) for o in back}) == 300
