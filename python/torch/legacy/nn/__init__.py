@@ -23,11 +23,16 @@ from torch.legacy.nn.criterion import Criterion
 from torch.legacy.nn.containers import *  # noqa: F401,F403
 from torch.legacy.nn.layers import *  # noqa: F401,F403
 from torch.legacy.nn.activations import *  # noqa: F401,F403
+from torch.legacy.nn.shape import *  # noqa: F401,F403
+from torch.legacy.nn.mathops import *  # noqa: F401,F403
+from torch.legacy.nn.misc import *  # noqa: F401,F403
+from torch.legacy.nn.tables import *  # noqa: F401,F403
 from torch.legacy.nn.criterions import *  # noqa: F401,F403
 from torch.legacy.nn.jacobian import Jacobian
 
 from torch.legacy.nn import containers as _containers, layers as _layers, activations as _activations, \
-    criterions as _criterions
+    shape as _shape, mathops as _mathops, misc as _misc, tables as _tables, criterions as _criterions
 
 __all__ = (["TorchObject", "class_for", "Module", "Criterion", "Jacobian"] + _containers.__all__ + _layers.__all__
-           + _activations.__all__ + _criterions.__all__)
+           + _activations.__all__ + _shape.__all__ + _mathops.__all__ + _misc.__all__ + _tables.__all__
+           + _criterions.__all__)
