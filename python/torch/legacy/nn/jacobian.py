@@ -25,7 +25,7 @@ def _flat(x):
 
 def _zeros_like(x):
     if torch.is_tensor(x):
-        return torch.zeros_like(x)
+        return torch.zeros(x.shape, dtype=x.dtype)
     return [_zeros_like(v) for v in x]
 
 

@@ -506,9 +506,6 @@ class WeightedEuclidean(Euclidean):
     def parameters(self):
         return [self.weight, self.diagCov], [self.gradWeight, self.gradDiagCov]
 
-    def accUpdateGradParameters(self, input, gradOutput, lr):
-        Module.accUpdateGradParameters(self, input, gradOutput, lr)
-
     def _weighted(self, input, gradOutput=None):
         diff, single = self._diff(input)
         d = diff * self.diagCov.unsqueeze(0)

@@ -114,12 +114,31 @@ class Module(_Common):
         pass
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
-        """weight -= lr * (gradient of this input and gradOutput), without touching gradWeight:
-        accGradParameters run with the parameters standing in for their gradients."""
+        """parameters -= lr * (their gradient for this input and gradOutput), leaving the
+        gradient fields as they were."""
+        if type(self).parameters is Module.parameters:
+            self._swapped_update(input, gradOutput, lr)
+            return
+        params = self.parameters()
+        if not params or not params[0]:
+            return
+        saved = [g.clone() for g in params[1]]
+        try:
+            self.zeroGradParameters()
+            self.accGradParameters(input, gradOutput, 1)
+            for p, g in zip(*params):
+                p.add_(g, alpha=-lr)
+        finally:
+            for g, s in zip(params[1], saved):
+                g.copy_(s)
+
+    def _swapped_update(self, input, gradOutput, lr):
+        """torch7's way for weight and bias: accGradParameters with the parameters standing
+        in for their gradients, scaled by -lr (no gradient fields needed)."""
         weight, bias = getattr(self, "weight", None), getattr(self, "bias", None)
         if weight is None and bias is None:
             return
-        grad_weight, grad_bias = getattr(self, "gradWeight", None), getattr(self, "gradBias", None)
+        grad_weight, grad_bias = self.__dict__.get("gradWeight"), self.__dict__.get("gradBias")
         if weight is not None:
             self.gradWeight = weight
         if bias is not None:
