@@ -60,7 +60,8 @@ def test_mlp_fixture_runs_as_torch7_did():
     close(l3.gradBias, ref["gradBias3"])
     close(model.forward(ref["input_single"]), ref["output_single"])
     assert str(model) == ("nn.Sequential {\n  [input -> (1) -> (2) -> (3) -> (4) -> output]\n"
-                          "  (1): nn.Linear(10 -> 20)\n  (2): nn.Tanh\n  (3): nn.Linear(20 -> 5)\n  (4): nn.LogSoftMax\n}")
+                          "  (1): nn.Linear(10 -> 20)\n  (2): nn.Tanh\n  (3): nn.Linear(20 -> 5)\n"
+                          "  (4): nn.LogSoftMax\n}")
 
 
 def test_mlp_fixture_trains_and_saves_back(tmp_path):
@@ -480,6 +481,16 @@ def test_clear_state():
     model.clearState()
     assert all(m.output.numel() == 0 for m in model.listModules())
     assert model.get(0).weight.numel() == 12
+    # a field holding the caller's tensor (Identity, in-place ReLU) is let go, not emptied
+    x = torch.ones(3)
+    seq = nn.Sequential().add(nn.ReLU(True)).add(nn.Identity())
+    seq.forward(x)
+    seq.clearState()
+    assert x.tolist() == [1, 1, 1] and seq.output.numel() == 0
+    drop = nn.Dropout(0.5)
+    drop.forward(torch.ones(4))
+    drop.clearState()
+    assert drop.noise.numel() == 0
 
 
 def test_modules_never_record_autograd():
@@ -518,7 +529,8 @@ def _round_trip_cases():
         (nn.PReLU(3), x(2, 3)), (nn.Threshold(0.1, 2), x(5)), (nn.Sqrt(1), x(5).abs()), (nn.Power(2), x(5)),
         (nn.MulConstant(2), x(5)), (nn.AddConstant(-1), x(5)), (nn.GradientReversal(2), x(5)),
         (nn.Dropout(0.3).evaluate(), x(5)), (nn.L1Penalty(0.1), x(5)), (nn.Maxout(3, 2, 2), x(4, 3)),
-        (nn.Linear(3, 2, False), x(3)), (nn.LinearWeightNorm(3, 2), x(2, 3)), (nn.Bilinear(2, 3, 2), [x(4, 2), x(4, 3)]),
+        (nn.Linear(3, 2, False), x(3)), (nn.LinearWeightNorm(3, 2), x(2, 3)),
+        (nn.Bilinear(2, 3, 2), [x(4, 2), x(4, 3)]),
         (nn.Add(3, True), x(3)), (nn.CAdd(1, 3), x(2, 3)), (nn.CMul(3), x(2, 3)), (nn.Mul(), x(2)),
         (nn.Euclidean(3, 2), x(3)), (nn.WeightedEuclidean(3, 2), x(2, 3)), (nn.Cosine(3, 2), x(2, 3)),
         (nn.LookupTable(5, 2, 1, 1.0), torch.tensor([0, 4, 1])), (nn.Index(1), [x(2, 3), torch.tensor([2, 0])]),

@@ -60,8 +60,9 @@ ELEMENTWISE = {
     # name: (criterion(sizeAverage), numpy loss per element, functional(x, y, reduction) or None, target kind)
     "MSE": (nn.MSECriterion, lambda x, y: (x - y) ** 2, F.mse_loss, "real"),
     "Abs": (nn.AbsCriterion, lambda x, y: np.abs(x - y), F.l1_loss, "real"),
-    "SmoothL1": (nn.SmoothL1Criterion, lambda x, y: np.where(np.abs(x - y) < 1, 0.5 * (x - y) ** 2, np.abs(x - y) - 0.5),
-                 F.smooth_l1_loss, "real"),
+    "SmoothL1": (nn.SmoothL1Criterion,
+                 lambda x, y: np.where(np.abs(x - y) < 1, 0.5 * (x - y) ** 2, np.abs(x - y) - 0.5), F.smooth_l1_loss,
+                 "real"),
     "DistKLDiv": (nn.DistKLDivCriterion, lambda x, y: y * (np.log(y) - x),
                   lambda x, y, reduction: F.kl_div(x, y, reduction="sum") / (x.numel() if reduction == "mean" else 1),
                   "prob"),

@@ -654,7 +654,8 @@ class LookupTable(Module):
               tuple(input.shape))
         go = gradOutput.reshape(idx.numel(), self.weight.size(1)) * scale
         if self.shouldScaleGradByFreq:
-            counts = torch.zeros(self.weight.size(0), dtype=go.dtype).index_add_(0, idx, torch.ones_like(idx, dtype=go.dtype))
+            ones = torch.ones(idx.shape, dtype=go.dtype)
+            counts = torch.zeros(self.weight.size(0), dtype=go.dtype).index_add_(0, idx, ones)
             go = go / counts[idx].unsqueeze(1)
         keep = idx != int(self.paddingValue)
         self.gradWeight.index_add_(0, idx[keep], go[keep])

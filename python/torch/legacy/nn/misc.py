@@ -24,12 +24,6 @@ class Identity(Module):
         self.gradInput = gradOutput
         return gradOutput
 
-    def clearState(self):
-        # the fields are the caller's tensors: forget them rather than empty them
-        self.output = torch.empty(0, dtype=self._dtype())
-        self.gradInput = torch.empty(0, dtype=self._dtype())
-        return self
-
 
 class Dropout(Module):
     """In training, each element is zeroed with probability p and the others scaled by

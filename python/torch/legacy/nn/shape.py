@@ -338,8 +338,8 @@ class Transpose(Module):
 
     def updateGradInput(self, input, gradOutput):
         utils.check_tensor(gradOutput, "nn.Transpose: gradOutput")
-        check(gradOutput.dim() == input.dim(), RuntimeError, "nn.Transpose: gradOutput of size %s does not fit input %s",
-              tuple(gradOutput.shape), tuple(input.shape))
+        check(gradOutput.dim() == input.dim(), RuntimeError,
+              "nn.Transpose: gradOutput of size %s does not fit input %s", tuple(gradOutput.shape), tuple(input.shape))
         g = gradOutput
         for a, b in reversed(self._pairs(input)):
             g = g.transpose(a, b)

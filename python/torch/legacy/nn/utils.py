@@ -112,11 +112,13 @@ def convert(value, dtype, cache):
 
 
 def clear(obj, *names):
-    """Empties the tensors (and tables) held in obj's fields `names`, as nn.utils.clear."""
+    """Replaces the tensors (and tables) held in obj's fields `names` by empty ones, as
+    nn.utils.clear. Replaced rather than emptied in place: a field may hold the caller's
+    own tensor (Identity's output is its input)."""
     for name in names:
         v = obj.__dict__.get(name)
         if torch.is_tensor(v):
-            v.set_()
+            obj.__dict__[name] = v.new_empty(0)
         elif isinstance(v, list):
             obj.__dict__[name] = []
         elif isinstance(v, dict):
