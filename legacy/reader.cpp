@@ -60,6 +60,7 @@ class Input {
   size_t offset() const { return pos_; }
   bool atEnd() const { return pos_ == size_; }
   int longSize() const { return longSize_; }
+  Format format() const { return format_; }
 
   int32_t readInt(const std::string &what) { return read<int32_t>(what); }
   int64_t readLong(const std::string &what) { return read<int64_t>(what); }
@@ -186,6 +187,8 @@ class Parser {
  public:
   explicit Parser(Input in) : in_(in) {}
   const Input &input() const { return in_; }
+  // Continues on other bytes with the objects read so far.
+  void rebase(Input in) { in_ = in; }
 
   Value readValue(int depth) {
     const size_t at = in_.offset();
@@ -435,6 +438,15 @@ Value Reader::read() { return state_->parser ? state_->parser->readValue(0) : st
 size_t Reader::offset() const { return state_->parser ? state_->parser->input().offset() : 0; }
 
 bool Reader::atEnd() const { return offset() == state_->size; }
+
+void Reader::resume(const void *data, size_t size) {
+  state_->data = static_cast<const uint8_t *>(data);
+  state_->size = size;
+  if (state_->parser) {
+    const Input &in = state_->parser->input();
+    state_->parser->rebase(Input(state_->data, size, in.format(), in.longSize()));
+  }
+}
 
 int Reader::longSize() const { return state_->parser ? state_->parser->input().longSize() : 0; }
 

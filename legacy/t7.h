@@ -295,6 +295,9 @@ struct ReadOptions {
 struct WriteOptions {
   Format format = Format::Binary;
   int longSize = 8;  // 4 writes what torch7 on Windows wrote (every long must fit in 32 bits)
+  // false: torch7's File:referenced(false): every occurrence of an object is written in
+  // full under a fresh index (a cycle then fails at the depth limit).
+  bool referenced = true;
 };
 
 // One object, as torch.load reads it; bytes after it are ignored.
@@ -323,6 +326,11 @@ class Reader {
   bool atEnd() const;
   int longSize() const;  // of a binary file, as given or detected by the first read (0 before it)
 
+  // Goes on reading from other bytes (the rest of a stream that is read piecewise, as a
+  // torch.File reads objects between its other reads), keeping the objects read so far so
+  // that later objects may refer to them. The new bytes must outlive the reader too.
+  void resume(const void *data, size_t size);
+
  private:
   struct State;
   std::unique_ptr<State> state_;
@@ -335,6 +343,9 @@ class Writer {
   ~Writer();
   void write(const Value &value);
   const std::string &bytes() const;
+  // The bytes written since the last call, leaving the buffer empty; the objects written
+  // so far stay known, so later ones still refer to them.
+  std::string takeBytes();
 
  private:
   struct State;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <unordered_map>
+#include <utility>
 
 #include "legacy/format.h"
 #include "legacy/t7.h"
@@ -82,8 +83,10 @@ class Output {
 
 class Serializer {
  public:
-  Serializer(Format format, int longSize) : out_(format, longSize) {}
+  explicit Serializer(const WriteOptions &options)
+      : out_(options.format, options.longSize), referenced_(options.referenced) {}
   const std::string &bytes() const { return out_.bytes; }
+  std::string takeBytes() { return std::exchange(out_.bytes, std::string()); }
 
   void writeValue(const Value &v, int depth) {
     if (depth > kMaxDepth) throw Error("t7: cannot save values nested more than " + std::to_string(kMaxDepth) + " levels deep");
@@ -150,6 +153,10 @@ class Serializer {
   // Like torch7's writeObjectsRef, the writer keeps what it indexed alive, so that no later
   // object takes an address it has seen.
   bool writeIndex(const void *identity, std::shared_ptr<const void> keep) {
+    if (!referenced_) {
+      out_.writeInt(++unreferencedCount_);
+      return false;
+    }
     auto [it, fresh] = indices_.try_emplace(identity, Indexed{int32_t(indices_.size() + 1), std::move(keep)});
     out_.writeInt(it->second.index);
     return !fresh;
@@ -231,6 +238,8 @@ class Serializer {
     std::shared_ptr<const void> keep;
   };
   Output out_;
+  bool referenced_;
+  int32_t unreferencedCount_ = 0;
   std::unordered_map<const void *, Indexed> indices_;
 };
 
@@ -240,13 +249,15 @@ struct Writer::State {
   Serializer serializer;
 };
 
-Writer::Writer(const WriteOptions &options) : state_(new State{Serializer(options.format, options.longSize)}) {}
+Writer::Writer(const WriteOptions &options) : state_(new State{Serializer(options)}) {}
 
 Writer::~Writer() = default;
 
 void Writer::write(const Value &value) { state_->serializer.writeValue(value, 0); }
 
 const std::string &Writer::bytes() const { return state_->serializer.bytes(); }
+
+std::string Writer::takeBytes() { return state_->serializer.takeBytes(); }
 
 std::string save(const Value &value, const WriteOptions &options) {
   Writer writer(options);

@@ -4,8 +4,9 @@
 # file in the site-packages of the `python3` on PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bazel build //python:_C.so
+bazel build //python:_C.so //python:_lua.so
 install -m 755 bazel-bin/python/_C.so python/torch/_C.so
+install -m 755 bazel-bin/python/_lua.so python/torch/_lua.so  # torch.lua, the in-process Lua bridge
 site=$(python3 -c 'import site, sys; print(site.getsitepackages()[0] if hasattr(site, "getsitepackages") else sys.prefix)')
 echo "$(pwd)/python" > "$site/torch-monorepo.pth"
 

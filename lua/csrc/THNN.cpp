@@ -8,6 +8,7 @@
 // optional), numbers, booleans, and nil for a generator (the default one, which
 // torch.manualSeed seeds).
 #include "lua/csrc/common.h"
+#include "lua/csrc/open.h"
 
 #include <cstring>
 #include <tuple>
@@ -116,12 +117,11 @@ int wrap(lua_State *L) {
 #include "TH/THGenerateFloatTypes.h"
 
 namespace luat {
-// torch._C.THNN = { Float = {...}, Double = {...} }, set on the table at idx.
-void openTHNN(lua_State *L, int idx) {
-  idx = idx > 0 ? idx : lua_gettop(L) + idx + 1;
+// torch._C.THNN = { Float = {...}, Double = {...} }
+void openTHNN(lua_State *L) {
   lua_newtable(L);
   LTNN_Floatopen(L);
   LTNN_Doubleopen(L);
-  lua_setfield(L, idx, "THNN");
+  lua_setfield(L, -2, "THNN");
 }
 }  // namespace luat

@@ -61,9 +61,11 @@ int requireModule(lua_State *L, const char *name) {
   lua_getglobal(L, "require");
   lua_pushstring(L, name);
   int status = docall(L, 1, 1);
-  if (status == 0) {
-    // `-l torch` and friends also make the module a global, as torch7's th did
+  if (status == 0 && !strchr(name, '.')) {
+    // `-l nn` and friends also make the module a global, as torch7's th did
     lua_setglobal(L, name);
+  } else if (status == 0) {
+    lua_pop(L, 1);
   }
   return report(L, status);
 }

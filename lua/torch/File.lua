@@ -1,16 +1,20 @@
--- torch.save / torch.load / torch.serialize / torch.deserialize through the one .t7
--- implementation (legacy/t7): this file only tells it which Lua tables are torch objects
--- and how to make the objects it reads.
+-- torch.File and its kinds (torch.DiskFile, torch.MemoryFile, torch.PipeFile), and
+-- torch.save / torch.load / torch.serialize / torch.deserialize written on them as in
+-- torch7. The typed reads and writes are C (lua/csrc/File.cpp); readObject / writeObject
+-- go through the one .t7 implementation (legacy/t7): this file only tells it which Lua
+-- tables are torch objects and how to make the objects it reads.
 local torch = torch
 local C = torch._C
 
 local function classOf(tbl)
-   return torch.typename(tbl)
+   local name = torch.typename(tbl)
+   if name then return name, torch.version(tbl) end
 end
 
 -- A loaded object of class name with its fields: an instance of the Lua class when one is
--- defined, else a plain table that keeps its class name (so that saving it writes it back).
-local function makeObject(name, content)
+-- defined, else a plain table that keeps its class name and version (so that saving it
+-- writes them back).
+local function makeObject(name, content, version)
    local mt = torch.getmetatable(name)
    if mt then
       if type(content) == 'table' then return setmetatable(content, mt) end
@@ -19,7 +23,7 @@ local function makeObject(name, content)
    if type(content) ~= 'table' then return content end
    local anon = torch._anonymous[name]
    if not anon then
-      anon = { __typename = name }
+      anon = { __typename = name, __version = tonumber(version:match('^V (.+)$')) }
       anon.__index = anon
       torch._anonymous[name] = anon
    end
@@ -27,28 +31,132 @@ local function makeObject(name, content)
 end
 torch._anonymous = {}
 
-local function checkFormat(fmt)
-   if fmt ~= nil and fmt ~= 'binary' and fmt ~= 'ascii' then
-      error("format must be 'binary' or 'ascii', got " .. tostring(fmt), 3)
+-- torch.File: the methods every kind shares. Methods added to
+-- torch.getmetatable('torch.File') reach every file, as in torch7.
+local File = { __typename = 'torch.File' }
+File.__index = File
+torch._metatables['torch.File'] = File
+
+-- The C functions file_<method>, minus the constructors and the internal ones.
+local internal = {
+   disk = true, pipe = true, memory = true, memoryOfString = true, gc = true, contents = true,
+   storage = true, readObject = true, writeObject = true,
+}
+for name, f in pairs(C) do
+   local method = name:match('^file_(.+)$')
+   if method and not internal[method] then File[method] = f end
+end
+
+function File:readObject()
+   return C.file_readObject(self, makeObject)
+end
+function File:writeObject(object)
+   C.file_writeObject(self, object, classOf)
+end
+function File:readBool()
+   return self:readInt() == 1
+end
+function File:writeBool(value)
+   return self:writeInt(value and 1 or 0)
+end
+
+-- The metatable C registered for a kind of file, made a subclass of parent.
+local function fileClass(name, parent, constructor)
+   local mt = debug.getregistry()[name]
+   mt.__typename = name
+   mt.__index = mt
+   mt.__gc = C.file_gc
+   mt.__tostring = function() return name end
+   setmetatable(mt, { __index = parent })
+   torch._metatables[name] = mt
+   torch[name:match('^torch%.(.+)$')] = setmetatable({}, {
+      __call = function(_, ...) return constructor(...) end,
+      __index = mt,
+   })
+   return mt
+end
+
+-- torch.DiskFile(path[, mode = 'r'[, quiet]]): mode 'r', 'w' or 'rw'; nil when quiet and
+-- the file cannot be opened.
+local DiskFile = fileClass('torch.DiskFile', File, C.file_disk)
+-- torch.PipeFile(command[, mode = 'r'[, quiet]]): reads the command's output ('r') or
+-- writes its input ('w').
+fileClass('torch.PipeFile', DiskFile, C.file_pipe)
+-- torch.MemoryFile([mode = 'rw']) / torch.MemoryFile(charStorage[, mode]): a file in a
+-- CharStorage that ends with a 0 byte; :storage() gives it back.
+local MemoryFile = fileClass('torch.MemoryFile', File, C.file_memory)
+MemoryFile.storage = C.file_storage
+
+-- torch.save / torch.load modes: binary (8-byte longs), b64, b32 (4-byte longs, as torch7
+-- wrote on Windows) and ascii.
+local function setMode(file, mode)
+   if mode == 'binary' or mode == 'b64' then
+      file:binary():longSize(8)
+   elseif mode == 'b32' then
+      file:binary():longSize(4)
+   elseif mode == 'ascii' then
+      file:ascii()
+   else
+      error("unknown format '" .. tostring(mode) .. "': 'binary', 'b32', 'b64' or 'ascii' expected", 3)
    end
+   return file
 end
 
-function torch.save(path, obj, format)
-   assert(type(path) == 'string', 'torch.save: a file name expected')
-   checkFormat(format)
-   C.save(path, obj, format or 'binary', classOf)
+-- The object the file holds: with no mode, ascii or binary is told by the first byte, and
+-- with no mode or 'binary' the long size is found (Note [Long size] in legacy/t7.h).
+local function readTop(file, mode)
+   if mode == nil then return C.file_readObject(file, makeObject, true, true) end
+   setMode(file, mode)
+   if mode == 'binary' then return C.file_readObject(file, makeObject, false, true) end
+   return file:readObject()
 end
 
-function torch.load(path, format)
-   assert(type(path) == 'string', 'torch.load: a file name expected')
-   return C.load(path, format, makeObject)
+-- Runs f(file), closes the file whatever happens, and raises f's error at the caller's level.
+local function closing(file, f)
+   local ok, result = pcall(f, file)
+   file:close()
+   if not ok then error(result, 3) end
+   return result
 end
 
-function torch.serialize(obj, format)
-   checkFormat(format)
-   return C.serialize(obj, format or 'binary', classOf)
+function torch.save(filename, object, mode, referenced)
+   assert(type(filename) == 'string', 'torch.save: a file name expected')
+   local file = setMode(torch.DiskFile(filename, 'w'), mode or 'binary')
+   file:referenced(referenced == nil or referenced)
+   closing(file, function(f) f:writeObject(object) end)
 end
 
-function torch.deserialize(bytes, format)
-   return C.deserialize(bytes, format, makeObject)
+function torch.load(filename, mode, referenced)
+   assert(type(filename) == 'string', 'torch.load: a file name expected')
+   local file = torch.DiskFile(filename, 'r')
+   file:referenced(referenced == nil or referenced)
+   return closing(file, function(f) return readTop(f, mode) end)
+end
+
+function torch.serialize(object, mode)
+   local file = setMode(torch.MemoryFile(), mode or 'binary')
+   return closing(file, function(f)
+      f:writeObject(object)
+      return C.file_contents(f)
+   end)
+end
+
+function torch.deserialize(bytes, mode)
+   assert(type(bytes) == 'string', 'torch.deserialize: a string expected')
+   return closing(C.file_memoryOfString(bytes), function(f) return readTop(f, mode) end)
+end
+
+-- The bytes of torch.serialize in a CharStorage (without MemoryFile's trailing 0).
+function torch.serializeToStorage(object, mode)
+   local file = setMode(torch.MemoryFile(), mode or 'binary')
+   return closing(file, function(f)
+      f:writeObject(object)
+      local storage = f:storage()
+      storage:resize(#storage - 1)
+      return storage
+   end)
+end
+
+function torch.deserializeFromStorage(storage, mode)
+   return torch.deserialize(storage:string(), mode)
 end

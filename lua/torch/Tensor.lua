@@ -103,7 +103,9 @@ for _, T in ipairs(torch.types) do
 
    local function new(...) return f.new(nil, 1, ...) end
 
-   function methods.new(self, ...) return torch[T .. 'Tensor'](...) end
+   -- torch7's new is the type's constructor reachable from any tensor: x.new(2, 3) and
+   -- input.new() make fresh tensors, x:new() a tensor on x's storage
+   function methods.new(...) return torch[T .. 'Tensor'](...) end
    function methods.type(self, typename)
       if typename == nil then return name end
       if typename == name then return self end

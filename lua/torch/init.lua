@@ -25,6 +25,13 @@ function torch.type(obj)
    return torch.typename(obj) or type(obj)
 end
 
+-- The version of an object's class, written before its class name in .t7 files ("V 1"):
+-- the class's __version, 1 when it has none.
+function torch.version(obj)
+   local mt = getmetatable(obj)
+   return type(mt) == 'table' and mt.__version or 1
+end
+
 function torch.getmetatable(name)
    return metatables[name]
 end
@@ -126,5 +133,8 @@ require 'torch.Storage'
 require 'torch.Tensor'
 require 'torch.TensorMath'
 require 'torch.File'
+require 'torch.Tester'
+require 'torch.Timer'
+require 'torch.CmdLine'
 
 return torch

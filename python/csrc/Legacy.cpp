@@ -22,6 +22,12 @@
 // placeholder
 //   classes), filled by hooks.set_content(obj, content) once its fields are
 //   converted, so that a field referring back to the object (a cycle) finds it.
+// - cutorch's torch.CudaHalf{Tensor,Storage} pass through hooks.cuda_half, which makes
+//   them Float (Half is a storage format on the CPU, not a type to compute in); the other
+//   torch.Cuda* classes are the CPU type of the same element type already.
+// - A table used as a key of another table (nngraph's mapindex is keyed by the data
+//   tables of nodes) becomes hooks.key_table(is_list, n): a dict or list that hashes
+//   by identity, as Lua compares tables, so that lookups with the very value work.
 // - Lua functions become opaque _t7_Function handles that save back byte for
 // byte.
 #include <cstring>
@@ -89,6 +95,37 @@ class ToPython {
  public:
   explicit ToPython(py::handle hooks) : hooks_(hooks) {}
 
+  py::object operator()(const t7::Value &root) {
+    findKeyTables(root);
+    return convert(root);
+  }
+
+ private:
+  // Tables that some table uses as a key (see Note [t7 to Python]), found before any
+  // conversion: such a table must be made hashable when it is first met, maybe as a value.
+  void findKeyTables(const t7::Value &root) {
+    std::unordered_set<const void *> seen;
+    std::vector<t7::Value> todo{root};
+    while (!todo.empty()) {
+      t7::Value v = std::move(todo.back());
+      todo.pop_back();
+      if (v.kind() == t7::Value::Kind::Recursive) continue;  // its target is being walked
+      const void *id = v.identity();
+      if (!id || !seen.insert(id).second) continue;
+      if (v.kind() == t7::Value::Kind::Table) {
+        for (const auto &[k, item] : v.table()->entries) {
+          if (k.target().kind() == t7::Value::Kind::Table) keyTables_.insert(k.identity());
+          todo.push_back(k);
+          todo.push_back(item);
+        }
+      } else if (v.kind() == t7::Value::Kind::Object) {
+        todo.push_back(v.object()->content);
+      } else if (v.kind() == t7::Value::Kind::Function) {
+        todo.push_back(v.function()->upvalues);
+      }
+    }
+  }
+
   py::object convert(const t7::Value &v, int depth = 0) {
     if (depth > t7::kMaxDepth) throw t7::Error("t7: values nested too deeply");
     switch (v.kind()) {
@@ -129,7 +166,6 @@ class ToPython {
     throw t7::Error("t7: bad value kind");
   }
 
- private:
   py::object table(const std::shared_ptr<t7::Table> &t, int depth) {
     auto it = memo_.find(t.get());
     if (it != memo_.end()) return it->second;
@@ -151,6 +187,17 @@ class ToPython {
         seen[static_cast<size_t>(d) - 1] = true;
       }
     }
+    if (keyTables_.count(t.get())) {
+      py::object out = hooks_.attr("key_table")(isList, n);
+      memo_[t.get()] = out;
+      for (const auto &[k, v] : t->entries) {
+        if (isList)
+          out[py::int_(static_cast<size_t>(k.number()) - 1)] = convert(v, depth + 1);
+        else
+          out[dictKey(k, depth)] = convert(v, depth + 1);
+      }
+      return out;
+    }
     if (isList) {
       py::list out(n);
       for (size_t i = 0; i < n; i++) out[i] = py::none();
@@ -160,17 +207,20 @@ class ToPython {
     }
     py::dict out;
     memo_[t.get()] = out;
-    for (const auto &[k, v] : t->entries) {
-      py::object key = convert(k, depth + 1);
-      if (PyObject_Hash(key.ptr()) == -1) {
-        PyErr_Clear();
-        throw t7::Error(std::string("t7: a table key of kind ") + k.kindName() +
-                        " has no Python equivalent usable as a dict key");
-      }
-      out[key] = convert(v, depth + 1);
-    }
+    for (const auto &[k, v] : t->entries) out[dictKey(k, depth)] = convert(v, depth + 1);
     return out;
   }
+
+  py::object dictKey(const t7::Value &k, int depth) {
+    py::object key = convert(k, depth + 1);
+    if (PyObject_Hash(key.ptr()) == -1) {
+      PyErr_Clear();
+      throw t7::Error(std::string("t7: a table key of kind ") + k.kindName() +
+                      " has no Python equivalent usable as a dict key");
+    }
+    return key;
+  }
+
 
   py::object object(const std::shared_ptr<t7::Object> &o, int depth) {
     auto it = memo_.find(o.get());
@@ -181,11 +231,13 @@ class ToPython {
         retainTH(p);
         return py::cast(Tensor::adopt(torchType(o->tensor.type()), p));
       });
+      if (isCudaHalf(o->className)) out = hooks_.attr("cuda_half")(out);
     } else if (o->storage) {
       out = o->storage.visit([&](auto *p) {
         retainTH(p);
         return hooks_.attr("wrap_storage")(py::cast(Storage::adopt(torchType(o->storage.type()), p)));
       });
+      if (isCudaHalf(o->className)) out = hooks_.attr("cuda_half")(out);
     } else if (o->className.size() > 6 &&
                (o->className.compare(o->className.size() - 6, 6, "Tensor") == 0 ||
                 o->className.compare(o->className.size() - 7, 7, "Storage") == 0) &&
@@ -201,8 +253,11 @@ class ToPython {
     return out;
   }
 
+  static bool isCudaHalf(const std::string &className) { return className.rfind("torch.CudaHalf", 0) == 0; }
+
   py::handle hooks_;
   std::unordered_map<const void *, py::object> memo_;
+  std::unordered_set<const void *> keyTables_;
 };
 
 // Python -> t7::Value (save_lua).
@@ -244,7 +299,7 @@ class FromPython {
       if (PyDict_Check(obj.ptr())) {
         // A Lua table has no nil-valued entries: assigning nil removes the key.
         for (auto [k, v] : py::reinterpret_borrow<py::dict>(obj)) {
-          t7::Value k7 = key(k);
+          t7::Value k7 = key(k, depth);
           if (!v.is_none()) t->entries.emplace_back(std::move(k7), convert(v, depth + 1));
         }
       } else {
@@ -263,7 +318,10 @@ class FromPython {
       o->version = bytesOf(hooks_.attr("version_of")(obj));
       memo_[id] = t7::Value(o);
       active_.insert(id);
-      o->content = convert(hooks_.attr("content_of")(obj), depth + 1);
+      // content_of makes a new dict: held until the end, so that no later one gets its
+      // address and passes for it in memo_
+      contents_.push_back(hooks_.attr("content_of")(obj));
+      o->content = convert(contents_.back(), depth + 1);
       active_.erase(id);
       return memo_[id];
     }
@@ -275,11 +333,15 @@ class FromPython {
   }
 
  private:
-  t7::Value key(py::handle k) {
+  // Besides strings, numbers and booleans: what load_lua gives for a table or object used as
+  // a key (a hashable dict or list, a torch7 object), so that such files save back.
+  t7::Value key(py::handle k, int depth) {
     TORCH_CHECK(PyBool_Check(k.ptr()) || PyLong_Check(k.ptr()) || PyFloat_Check(k.ptr()) || PyUnicode_Check(k.ptr()) ||
-                    PyBytes_Check(k.ptr()),
-                Type, "save_lua: dict keys must be strings, numbers or booleans, got %s", Py_TYPE(k.ptr())->tp_name);
-    return convert(k);
+                    PyBytes_Check(k.ptr()) || PyDict_Check(k.ptr()) || PyList_Check(k.ptr()) ||
+                    !hooks_.attr("typename_of")(k).is_none(),
+                Type, "save_lua: dict keys must be strings, numbers, booleans, tables or torch7 objects, got %s",
+                Py_TYPE(k.ptr())->tp_name);
+    return convert(k, depth + 1);
   }
 
   static t7::Value tensorValue(py::handle obj) {
@@ -304,6 +366,7 @@ class FromPython {
   std::unordered_map<const void *, t7::Value> memo_;
   // Containers being converted: one met again among them closes a cycle.
   std::unordered_set<const void *> active_;
+  std::vector<py::object> contents_;
 };
 
 // A t7::Error as RuntimeError. Its message may quote bytes of a corrupt file (a
@@ -345,7 +408,7 @@ void bindLegacy(py::module &m, TensorClass &) {
             py::gil_scoped_release release;
             v = t7::load(bytes.data(), bytes.size(), readOptions(longSize));
           }
-          return ToPython(hooks).convert(v);
+          return ToPython(hooks)(v);
         } catch (const t7::Error &e) {
           raiseT7(e);
         }

@@ -156,6 +156,20 @@ void bindStorage(py::module &m, TensorClass &cls) {
                   [](py::handle dtype, const std::string &name, int64_t size, bool create) {
                     return sharedMemoryByName(toDtype(dtype), name, size, create);
                   })
+      // A new reference on the TH storage at `address`, which any copy of TH in this process may
+      // have made (the Lua bridge, torch/_lua.so): every copy shares the storage layout
+      // (DESIGN.md, "Sharing between the bindings"), so this one can hold and free it.
+      .def_static("_retain_cdata",
+                  [](py::handle dtype, uintptr_t address) {
+                    ScalarType type = toDtype(dtype);
+                    TORCH_CHECK(address != 0, Value, "_retain_cdata: the storage address is null");
+                    void *raw = reinterpret_cast<void *>(address);
+                    dispatch(type, [&](auto tag) {
+                      using T = typename decltype(tag)::type;
+                      TH<T>::S::retain(static_cast<typename TH<T>::Storage *>(raw));
+                    });
+                    return Storage::adopt(type, raw);
+                  })
       .def("_cdata_storage", [](const Storage &s) { return s; })
       .def_property_readonly("_cdata", [](const Storage &s) { return reinterpret_cast<uintptr_t>(s.raw()); })
       .def_property_readonly("dtype", [](const Storage &s) { return dtypeObject(s.dtype()); })

@@ -150,3 +150,12 @@ from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
 from torch import optim  # noqa: E402
 from torch import utils  # noqa: E402
+
+
+def __getattr__(name):
+    # torch.lua (the embedded LuaJIT bridge) is imported on first use: it loads its own
+    # shared object, which most programs never need.
+    if name == "lua":
+        import importlib
+        return importlib.import_module("torch.lua")
+    raise AttributeError("module 'torch' has no attribute %r" % (name,))

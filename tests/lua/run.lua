@@ -1,5 +1,7 @@
--- A small runner for the Lua suites (torch.Tester comes later): each file returns a table
--- of test functions; the runner reports failures and ends with "lua: N passed, N failed".
+-- The runner of the Lua suites, on torch.Tester: each file returns a table of test
+-- functions, which check with the global `check` helpers below (an error fails the test)
+-- or with the Tester running them (global `tester`: tester:eq(...), ...). The runner
+-- prints each failure and ends with "lua: N passed, N failed" (exit status 1 on failures).
 --   th tests/lua/run.lua tests/lua/test_*.lua
 local passed, failed = 0, 0
 
@@ -41,23 +43,30 @@ FIXTURES = (os.getenv('TH_FIXTURES_DIR') or 'shared/fixtures') .. '/t7'
 
 for _, file in ipairs(arg) do
    local chunk, err = loadfile(file)
-   local tests = chunk and chunk()
-   if not tests then
-      print('FAILED ' .. file .. ': ' .. tostring(err))
+   local ok, tests = false, nil
+   if chunk then ok, tests = pcall(chunk) end
+   if not ok or type(tests) ~= 'table' then
+      print('FAILED ' .. file .. ': ' .. tostring(chunk and tests or err))
       failed = failed + 1
    else
-      local names = {}
-      for n in pairs(tests) do names[#names + 1] = n end
-      table.sort(names)
-      for _, n in ipairs(names) do
-         local ok, e = xpcall(tests[n], debug.traceback)
-         if ok then
-            passed = passed + 1
-         else
-            failed = failed + 1
-            print('FAILED ' .. file .. ' ' .. n .. ': ' .. tostring(e))
+      tester = torch.Tester():setSummaryOnly(true)
+      io.write(file .. ': ')
+      local added, addErr = pcall(tester.add, tester, tests)
+      if not added then
+         print('FAILED ' .. file .. ': ' .. tostring(addErr))
+         failed = failed + 1
+      else
+         pcall(tester.run, tester)  -- raises when a test failed; the counts below say which
+         for _, t in ipairs(tester.tests) do
+            if tester.assertionFail[t.name] == 0 and not tester.testError[t.name] then
+               passed = passed + 1
+            else
+               failed = failed + 1
+               print('FAILED ' .. file .. ' ' .. t.name)
+            end
          end
       end
+      tester = nil
    end
 end
 print(string.format('lua: %d passed, %d failed', passed, failed))

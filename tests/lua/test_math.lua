@@ -55,7 +55,7 @@ function tests.mm()
    check.tensor(a * torch.Tensor({ 1, 1, 1 }), { 6, 15 })
    check.tensor(torch.FloatTensor({ { 1, 2 } }):mm(torch.FloatTensor({ { 1, 2 } }), torch.FloatTensor({ { 3 }, { 4 } })), { { 11 } })
    check.raises(function() torch.mm(a, a) end, 'size mismatch')
-   check.raises(function() torch.mm(a, torch.Tensor(3)) end, 'matrices')
+   check.raises(function() torch.mm(a, torch.Tensor(3)) end, 'matrix')
 end
 
 function tests.reductions()

@@ -203,4 +203,15 @@ function tests.random_matches_torch7()
    check.ok(again:equal(n), 'the same seed gives the same stream')
 end
 
+function tests.new_is_the_constructor()
+   local x = torch.FloatTensor(4):fill(1)
+   local fresh = x.new(2, 3)
+   check.eq(torch.typename(fresh), 'torch.FloatTensor')
+   check.eq(fresh:dim(), 2); check.eq(fresh:size(1), 2); check.eq(fresh:size(2), 3)
+   check.eq(x.new():nElement(), 0, 'input.new() is empty')
+   local view = x:new()
+   view[2] = 5
+   check.eq(x[2], 5, 'x:new() views x')
+end
+
 return tests

@@ -345,7 +345,6 @@ LT_VALUE_OP(div)
 LT_VALUE_OP(pow)
 LT_VALUE_OP(fmod)
 LT_VALUE_OP(remainder)
-#undef LT_VALUE_OP
 
 #define LT_PAIR_OP(op)                                                                     \
   static int LT_(op)(lua_State * L) {                                                      \
@@ -357,7 +356,6 @@ LT_PAIR_OP(cdiv)
 LT_PAIR_OP(cpow)
 LT_PAIR_OP(cmax)
 LT_PAIR_OP(cmin)
-#undef LT_PAIR_OP
 
 static int LT_(cadd)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
@@ -396,7 +394,6 @@ LT_UNARY_OP(floor)
 LT_UNARY_OP(ceil)
 LT_UNARY_OP(round)
 #endif
-#undef LT_UNARY_OP
 
 static int LT_(sumall)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
@@ -555,6 +552,489 @@ static int LT_(random)(lua_State *L) {
   return luat::guard(L, [&] { THTensor_(random)(t, luat::generator()); lua_settop(L, 1); return 1; });
 }
 
+// --- the rest of torch7's TensorMath over TH (arguments in TH's order; dims and indices
+// 1-based; argument shapes are chosen by TensorMath.lua, sizes and indices checked by TH) ---
+
+static THByteTensor *LT_(checkMask)(lua_State *L, int idx) {
+  return static_cast<THByteTensor *>(luat::checkObject(L, idx, "torch.ByteTensor"));
+}
+
+LT_VALUE_OP(sub)
+LT_VALUE_OP(cmaxValue)
+LT_VALUE_OP(cminValue)
+static int LT_(tpow)(lua_State *L) {  // (r, value, t): value ^ t
+  THTensor *r = LT_(check)(L, 1);
+  scalar_t v = LT_(checkValue)(L, 2);
+  THTensor *t = LT_(check)(L, 3);
+  return luat::guard(L, [&] { THTensor_(tpow)(r, v, t); return 0; });
+}
+static int LT_(clamp)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  scalar_t lo = LT_(checkValue)(L, 3), hi = LT_(checkValue)(L, 4);
+  luaL_argcheck(L, lo <= hi, 4, "clamp: min must not exceed max");
+  return luat::guard(L, [&] { THTensor_(clamp)(r, t, lo, hi); return 0; });
+}
+LT_PAIR_OP(cfmod)
+LT_PAIR_OP(cremainder)
+static int LT_(csub)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  scalar_t v = LT_(checkValue)(L, 3);
+  THTensor *s = LT_(check)(L, 4);
+  return luat::guard(L, [&] { THTensor_(csub)(r, t, v, s); return 0; });
+}
+#define LT_ADDC_OP(op)                                                           \
+  static int LT_(op)(lua_State * L) {                                            \
+    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);                       \
+    scalar_t v = LT_(checkValue)(L, 3);                                          \
+    THTensor *a = LT_(check)(L, 4), *b = LT_(check)(L, 5);                       \
+    return luat::guard(L, [&] { THTensor_(op)(r, t, v, a, b); return 0; });     \
+  }
+LT_ADDC_OP(addcmul)
+LT_ADDC_OP(addcdiv)
+#undef LT_ADDC_OP
+
+#if TH_REAL_IS_FLOATING
+LT_PAIR_OP(atan2)
+static int LT_(lerp)(lua_State *L) {  // (r, a, b, weight)
+  THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);
+  scalar_t w = LT_(checkValue)(L, 4);
+  return luat::guard(L, [&] { THTensor_(lerp)(r, a, b, w); return 0; });
+}
+LT_UNARY_OP(cinv)
+LT_UNARY_OP(log1p)
+LT_UNARY_OP(rsqrt)
+LT_UNARY_OP(tan)
+LT_UNARY_OP(asin)
+LT_UNARY_OP(acos)
+LT_UNARY_OP(atan)
+LT_UNARY_OP(sinh)
+LT_UNARY_OP(cosh)
+LT_UNARY_OP(trunc)
+LT_UNARY_OP(frac)
+// TH has no expm1: computed here on a contiguous copy, then copied into r.
+static int LT_(expm1)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  return luat::guard(L, [&] {
+    THTensor *out = THTensor_(newClone)(t);
+    scalar_t *d = THTensor_(data)(out);
+    for (ptrdiff_t i = 0, n = THTensor_(nElement)(out); i < n; i++) d[i] = std::expm1(d[i]);
+    THTensor_(resizeAs)(r, t);
+    THTensor_(copy)(r, out);
+    THTensor_(free)(out);
+    return 0;
+  });
+}
+#endif
+
+// Comparisons: (mask, t, value | tensor) into a ByteTensor, or with T (r, t, ...) into t's type.
+#define LT_COMPARE_OP(op)                                                                        \
+  static int LT_(op##Value)(lua_State * L) {                                                     \
+    THByteTensor *r = LT_(checkMask)(L, 1);                                                      \
+    THTensor *t = LT_(check)(L, 2);                                                              \
+    scalar_t v = LT_(checkValue)(L, 3);                                                          \
+    return luat::guard(L, [&] { THTensor_(op##Value)(r, t, v); return 0; });                     \
+  }                                                                                              \
+  static int LT_(op##ValueT)(lua_State * L) {                                                    \
+    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);                                       \
+    scalar_t v = LT_(checkValue)(L, 3);                                                          \
+    return luat::guard(L, [&] { THTensor_(op##ValueT)(r, t, v); return 0; });                    \
+  }                                                                                              \
+  static int LT_(op##Tensor)(lua_State * L) {                                                    \
+    THByteTensor *r = LT_(checkMask)(L, 1);                                                      \
+    THTensor *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);                                       \
+    return luat::guard(L, [&] { THTensor_(op##Tensor)(r, a, b); return 0; });                    \
+  }                                                                                              \
+  static int LT_(op##TensorT)(lua_State * L) {                                                   \
+    THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);                \
+    return luat::guard(L, [&] { THTensor_(op##TensorT)(r, a, b); return 0; });                   \
+  }
+LT_COMPARE_OP(lt)
+LT_COMPARE_OP(le)
+LT_COMPARE_OP(gt)
+LT_COMPARE_OP(ge)
+LT_COMPARE_OP(eq)
+LT_COMPARE_OP(ne)
+#undef LT_COMPARE_OP
+
+#if defined(TH_REAL_IS_BYTE)
+static int LT_(all)(lua_State *L) {
+  THTensor *t = LT_(check)(L, 1);
+  return luat::guard(L, [&] { lua_pushboolean(L, THTensor_(logicalall)(t)); return 1; });
+}
+static int LT_(any)(lua_State *L) {
+  THTensor *t = LT_(check)(L, 1);
+  return luat::guard(L, [&] { lua_pushboolean(L, THTensor_(logicalany)(t)); return 1; });
+}
+#endif
+
+// --- reductions ---
+
+static int LT_(trace)(lua_State *L) {
+  THTensor *t = LT_(check)(L, 1);
+  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(trace)(t))); return 1; });
+}
+static int LT_(cumsum)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  int d = LT_(checkDim)(L, 3, t);
+  return luat::guard(L, [&] { THTensor_(cumsum)(r, t, d); return 0; });
+}
+static int LT_(cumprod)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  int d = LT_(checkDim)(L, 3, t);
+  return luat::guard(L, [&] { THTensor_(cumprod)(r, t, d); return 0; });
+}
+#if TH_REAL_IS_FLOATING
+static int LT_(varall)(lua_State *L) {  // (t, biased)
+  THTensor *t = LT_(check)(L, 1);
+  int biased = lua_toboolean(L, 2);
+  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(varall)(t, biased))); return 1; });
+}
+static int LT_(stdall)(lua_State *L) {
+  THTensor *t = LT_(check)(L, 1);
+  int biased = lua_toboolean(L, 2);
+  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(stdall)(t, biased))); return 1; });
+}
+static int LT_(var)(lua_State *L) {  // (r, t, dim, biased)
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  int d = LT_(checkDim)(L, 3, t);
+  int biased = lua_toboolean(L, 4);
+  return luat::guard(L, [&] { THTensor_(var)(r, t, d, biased, 1); return 0; });
+}
+static int LT_(std)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  int d = LT_(checkDim)(L, 3, t);
+  int biased = lua_toboolean(L, 4);
+  return luat::guard(L, [&] { THTensor_(std)(r, t, d, biased, 1); return 0; });
+}
+static int LT_(normall)(lua_State *L) {  // (t, p)
+  THTensor *t = LT_(check)(L, 1);
+  scalar_t p = LT_(checkValue)(L, 2);
+  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(normall)(t, p))); return 1; });
+}
+static int LT_(norm)(lua_State *L) {  // (r, t, p, dim)
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  scalar_t p = LT_(checkValue)(L, 3);
+  int d = LT_(checkDim)(L, 4, t);
+  return luat::guard(L, [&] { THTensor_(norm)(r, t, p, d, 1); return 0; });
+}
+static int LT_(dist)(lua_State *L) {  // (a, b, p)
+  THTensor *a = LT_(check)(L, 1), *b = LT_(check)(L, 2);
+  scalar_t p = LT_(checkValue)(L, 3);
+  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(dist)(a, b, p))); return 1; });
+}
+static int LT_(renorm)(lua_State *L) {  // (r, t, p, dim, maxnorm)
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  scalar_t p = LT_(checkValue)(L, 3);
+  int d = LT_(checkDim)(L, 4, t);
+  scalar_t maxnorm = LT_(checkValue)(L, 5);
+  luaL_argcheck(L, p > 0, 3, "renorm: p must be positive");
+  return luat::guard(L, [&] { THTensor_(renorm)(r, t, p, d, maxnorm); return 0; });
+}
+static int LT_(histc)(lua_State *L) {  // (r, t, nbins, min, max)
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  int64_t nbins = static_cast<int64_t>(luaL_checknumber(L, 3));
+  scalar_t lo = LT_(checkValue)(L, 4), hi = LT_(checkValue)(L, 5);
+  luaL_argcheck(L, nbins > 0, 3, "histc: the number of bins must be positive");
+  luaL_argcheck(L, lo <= hi, 5, "histc: min must not exceed max");
+  return luat::guard(L, [&] { THTensor_(histc)(r, t, nbins, lo, hi); return 0; });
+}
+static int LT_(linspace)(lua_State *L) {  // (r, a, b, n)
+  THTensor *r = LT_(check)(L, 1);
+  scalar_t a = LT_(checkValue)(L, 2), b = LT_(checkValue)(L, 3);
+  int64_t n = static_cast<int64_t>(luaL_checknumber(L, 4));
+  luaL_argcheck(L, n >= 1, 4, "linspace: the number of points must be at least 1");
+  return luat::guard(L, [&] { THTensor_(linspace)(r, a, b, n); return 0; });
+}
+static int LT_(logspace)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1);
+  scalar_t a = LT_(checkValue)(L, 2), b = LT_(checkValue)(L, 3);
+  int64_t n = static_cast<int64_t>(luaL_checknumber(L, 4));
+  luaL_argcheck(L, n >= 1, 4, "logspace: the number of points must be at least 1");
+  return luat::guard(L, [&] { THTensor_(logspace)(r, a, b, n); return 0; });
+}
+#endif
+
+// (values, indices, t, dim) and friends: torch7 keeps the reduced dimension
+#define LT_INDEXED_REDUCE(op)                                                                  \
+  static int LT_(op)(lua_State * L) {                                                          \
+    THTensor *r = LT_(check)(L, 1);                                                            \
+    THLongTensor *i = LT_(checkIndex)(L, 2);                                                   \
+    THTensor *t = LT_(check)(L, 3);                                                            \
+    int d = LT_(checkDim)(L, 4, t);                                                            \
+    return luat::guard(L, [&] { THTensor_(op)(r, i, t, d, 1); return 0; });                    \
+  }
+LT_INDEXED_REDUCE(median)
+LT_INDEXED_REDUCE(mode)
+#undef LT_INDEXED_REDUCE
+static int LT_(kthvalue)(lua_State *L) {  // (values, indices, t, k, dim)
+  THTensor *r = LT_(check)(L, 1);
+  THLongTensor *i = LT_(checkIndex)(L, 2);
+  THTensor *t = LT_(check)(L, 3);
+  int64_t k = static_cast<int64_t>(luaL_checknumber(L, 4));
+  int d = LT_(checkDim)(L, 5, t);
+  if (k < 1 || k > t->size[d]) return luaL_error(L, "kthvalue: k = %d is out of range for a dimension of size %d", (int)k, (int)t->size[d]);
+  return luat::guard(L, [&] { THTensor_(kthvalue)(r, i, t, k, d, 1); return 0; });
+}
+static int LT_(topk)(lua_State *L) {  // (values, indices, t, k, dim, largest, sorted)
+  THTensor *r = LT_(check)(L, 1);
+  THLongTensor *i = LT_(checkIndex)(L, 2);
+  THTensor *t = LT_(check)(L, 3);
+  int64_t k = static_cast<int64_t>(luaL_checknumber(L, 4));
+  int d = LT_(checkDim)(L, 5, t);
+  int dir = lua_toboolean(L, 6), sorted = lua_toboolean(L, 7);
+  if (k < 0 || k > t->size[d]) return luaL_error(L, "topk: k = %d is out of range for a dimension of size %d", (int)k, (int)t->size[d]);
+  return luat::guard(L, [&] { THTensor_(topk)(r, i, t, k, d, dir, sorted); return 0; });
+}
+
+// --- construction and structure ---
+
+static int LT_(eye)(lua_State *L) {  // (r, n, m)
+  THTensor *r = LT_(check)(L, 1);
+  int64_t n = static_cast<int64_t>(luaL_checknumber(L, 2)), m = static_cast<int64_t>(luaL_optnumber(L, 3, 0));
+  luaL_argcheck(L, n > 0, 2, "eye: the number of rows must be positive");
+  luaL_argcheck(L, m >= 0, 3, "eye: the number of columns must not be negative");
+  return luat::guard(L, [&] { THTensor_(eye)(r, n, m); return 0; });
+}
+static int LT_(range)(lua_State *L) {  // (r, xmin, xmax, step)
+  THTensor *r = LT_(check)(L, 1);
+  double a = luaL_checknumber(L, 2), b = luaL_checknumber(L, 3), step = luaL_checknumber(L, 4);
+  luaL_argcheck(L, step != 0, 4, "range: step must not be zero");
+  luaL_argcheck(L, (step > 0 && b >= a) || (step < 0 && b <= a), 4, "range: the step does not lead from xmin to xmax");
+  return luat::guard(L, [&] { THTensor_(range)(r, a, b, step); return 0; });
+}
+static int LT_(diag)(lua_State *L) {  // (r, t, k)
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  int k = static_cast<int>(luaL_checkinteger(L, 3));
+  return luat::guard(L, [&] { THTensor_(diag)(r, t, k); return 0; });
+}
+static int LT_(tril)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  int64_t k = static_cast<int64_t>(luaL_checknumber(L, 3));
+  return luat::guard(L, [&] { THTensor_(tril)(r, t, k); return 0; });
+}
+static int LT_(triu)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
+  int64_t k = static_cast<int64_t>(luaL_checknumber(L, 3));
+  return luat::guard(L, [&] { THTensor_(triu)(r, t, k); return 0; });
+}
+// (r, {tensors...}, dim): the tensors are non-empty and of this type (TensorMath.lua checks)
+static int LT_(catArray)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  int n = static_cast<int>(lua_objlen(L, 2));
+  std::vector<THTensor *> inputs(n);
+  for (int i = 0; i < n; i++) {
+    lua_rawgeti(L, 2, i + 1);
+    inputs[i] = LT_(check)(L, -1);
+    lua_pop(L, 1);
+  }
+  luaL_argcheck(L, n > 0, 2, "cat: at least one tensor expected");
+  int d = LT_(checkDim)(L, 3, inputs[0]);
+  return luat::guard(L, [&] { THTensor_(catArray)(r, inputs.data(), n, d); return 0; });
+}
+static int LT_(cross)(lua_State *L) {  // (r, a, b, dim); dim 0: the first dimension of size 3
+  THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);
+  int d = luaL_checkinteger(L, 4) == 0 ? -1 : LT_(checkDim)(L, 4, a);
+  return luat::guard(L, [&] { THTensor_(cross)(r, a, b, d); return 0; });
+}
+
+// --- matrix products ---
+
+static int LT_(dot)(lua_State *L) {
+  THTensor *a = LT_(check)(L, 1), *b = LT_(check)(L, 2);
+  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(dot)(a, b))); return 1; });
+}
+#define LT_PRODUCT_OP(op)                                                      \
+  static int LT_(op)(lua_State * L) {                                          \
+    THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3); \
+    return luat::guard(L, [&] { THTensor_(op)(r, a, b); return 0; });          \
+  }
+LT_PRODUCT_OP(mv)
+LT_PRODUCT_OP(mm)
+LT_PRODUCT_OP(bmm)
+#undef LT_PRODUCT_OP
+static int LT_(ger)(lua_State *L) {  // (r, vec1, vec2): the outer product, r's old values ignored
+  THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);
+  luaL_argcheck(L, a->nDimension == 1 && b->nDimension == 1, 2, "ger: vectors expected");
+  return luat::guard(L, [&] {
+    THTensor *zeros = THTensor_(newWithSize2d)(a->size[0], b->size[0]);
+    THTensor_(zero)(zeros);
+    THTensor_(addr)(r, 0, zeros, 1, a, b);
+    THTensor_(free)(zeros);
+    return 0;
+  });
+}
+// (r, beta, t, alpha, a, b): r = beta t + alpha a*b
+#define LT_ADDPRODUCT_OP(op)                                                          \
+  static int LT_(op)(lua_State * L) {                                                 \
+    THTensor *r = LT_(check)(L, 1);                                                   \
+    scalar_t beta = LT_(checkValue)(L, 2);                                            \
+    THTensor *t = LT_(check)(L, 3);                                                   \
+    scalar_t alpha = LT_(checkValue)(L, 4);                                           \
+    THTensor *a = LT_(check)(L, 5), *b = LT_(check)(L, 6);                            \
+    return luat::guard(L, [&] { THTensor_(op)(r, beta, t, alpha, a, b); return 0; }); \
+  }
+LT_ADDPRODUCT_OP(addmv)
+LT_ADDPRODUCT_OP(addr)
+LT_ADDPRODUCT_OP(addbmm)
+LT_ADDPRODUCT_OP(baddbmm)
+#undef LT_ADDPRODUCT_OP
+
+// --- index and mask functions (1-based indices) ---
+
+static int LT_(indexCopy)(lua_State *L) {  // (t, dim, index, src)
+  THTensor *t = LT_(check)(L, 1);
+  int d = LT_(checkDim)(L, 2, t);
+  THLongTensor *i = LT_(checkIndex)(L, 3);
+  THTensor *src = LT_(check)(L, 4);
+  return luat::guard(L, [&] { THTensor_(indexCopy)(t, d, i, src); return 0; });
+}
+static int LT_(indexAdd)(lua_State *L) {
+  THTensor *t = LT_(check)(L, 1);
+  int d = LT_(checkDim)(L, 2, t);
+  THLongTensor *i = LT_(checkIndex)(L, 3);
+  THTensor *src = LT_(check)(L, 4);
+  return luat::guard(L, [&] { THTensor_(indexAdd)(t, d, i, src); return 0; });
+}
+static int LT_(indexFill)(lua_State *L) {  // (t, dim, index, value)
+  THTensor *t = LT_(check)(L, 1);
+  int d = LT_(checkDim)(L, 2, t);
+  THLongTensor *i = LT_(checkIndex)(L, 3);
+  scalar_t v = LT_(checkValue)(L, 4);
+  return luat::guard(L, [&] { THTensor_(indexFill)(t, d, i, v); return 0; });
+}
+static int LT_(maskedFill)(lua_State *L) {  // (t, mask, value)
+  THTensor *t = LT_(check)(L, 1);
+  THByteTensor *m = LT_(checkMask)(L, 2);
+  scalar_t v = LT_(checkValue)(L, 3);
+  return luat::guard(L, [&] { THTensor_(maskedFill)(t, m, v); return 0; });
+}
+static int LT_(maskedCopy)(lua_State *L) {  // (t, mask, src)
+  THTensor *t = LT_(check)(L, 1);
+  THByteTensor *m = LT_(checkMask)(L, 2);
+  THTensor *src = LT_(check)(L, 3);
+  return luat::guard(L, [&] { THTensor_(maskedCopy)(t, m, src); return 0; });
+}
+static int LT_(maskedSelect)(lua_State *L) {  // (r, src, mask)
+  THTensor *r = LT_(check)(L, 1), *src = LT_(check)(L, 2);
+  THByteTensor *m = LT_(checkMask)(L, 3);
+  return luat::guard(L, [&] { THTensor_(maskedSelect)(r, src, m); return 0; });
+}
+
+// --- random (in place on the first argument, which is returned) ---
+
+static int LT_(clampedRandom)(lua_State *L) {  // (t, min, max): integers in [min, max)
+  THTensor *t = LT_(check)(L, 1);
+  int64_t a = static_cast<int64_t>(luaL_checknumber(L, 2)), b = static_cast<int64_t>(luaL_checknumber(L, 3));
+  return luat::guard(L, [&] { THTensor_(clampedRandom)(t, luat::generator(), a, b); lua_settop(L, 1); return 1; });
+}
+static int LT_(geometric)(lua_State *L) {
+  THTensor *t = LT_(check)(L, 1);
+  double p = luaL_checknumber(L, 2);
+  return luat::guard(L, [&] { THTensor_(geometric)(t, luat::generator(), p); lua_settop(L, 1); return 1; });
+}
+static int LT_(bernoulliTensor)(lua_State *L) {  // (t, p): p a FloatTensor or DoubleTensor
+  THTensor *t = LT_(check)(L, 1);
+  return luat::guard(L, [&] {
+    if (auto *pf = static_cast<THFloatTensor *>(luat::testObject(L, 2, "torch.FloatTensor")))
+      THTensor_(bernoulli_FloatTensor)(t, luat::generator(), pf);
+    else
+      THTensor_(bernoulli_DoubleTensor)(t, luat::generator(),
+                                        static_cast<THDoubleTensor *>(luat::checkObject(L, 2, "torch.DoubleTensor")));
+    lua_settop(L, 1);
+    return 1;
+  });
+}
+static int LT_(randperm)(lua_State *L) {  // (r, n)
+  THTensor *r = LT_(check)(L, 1);
+  int64_t n = static_cast<int64_t>(luaL_checknumber(L, 2));
+  luaL_argcheck(L, n >= 1, 2, "randperm: n must be positive");
+  return luat::guard(L, [&] { THTensor_(randperm)(r, luat::generator(), n); return 0; });
+}
+#if TH_REAL_IS_FLOATING
+static int LT_(exponential)(lua_State *L) {  // (t, lambda)
+  THTensor *t = LT_(check)(L, 1);
+  double lambda = luaL_optnumber(L, 2, 1);
+  luaL_argcheck(L, lambda > 0, 2, "exponential: lambda must be positive");
+  return luat::guard(L, [&] { THTensor_(exponential)(t, luat::generator(), lambda); lua_settop(L, 1); return 1; });
+}
+static int LT_(cauchy)(lua_State *L) {  // (t, median, sigma)
+  THTensor *t = LT_(check)(L, 1);
+  double median = luaL_optnumber(L, 2, 0), sigma = luaL_optnumber(L, 3, 1);
+  luaL_argcheck(L, sigma > 0, 3, "cauchy: sigma must be positive");
+  return luat::guard(L, [&] { THTensor_(cauchy)(t, luat::generator(), median, sigma); lua_settop(L, 1); return 1; });
+}
+static int LT_(logNormal)(lua_State *L) {  // (t, mean, stdv)
+  THTensor *t = LT_(check)(L, 1);
+  double mean = luaL_optnumber(L, 2, 1), stdv = luaL_optnumber(L, 3, 2);
+  luaL_argcheck(L, stdv > 0, 3, "logNormal: the standard deviation must be positive");
+  return luat::guard(L, [&] { THTensor_(logNormal)(t, luat::generator(), mean, stdv); lua_settop(L, 1); return 1; });
+}
+static int LT_(multinomial)(lua_State *L) {  // (r LongTensor, prob, n, replacement)
+  THLongTensor *r = LT_(checkIndex)(L, 1);
+  THTensor *p = LT_(check)(L, 2);
+  int n = static_cast<int>(luaL_checkinteger(L, 3));
+  int replacement = lua_toboolean(L, 4);
+  luaL_argcheck(L, n >= 1, 3, "multinomial: the number of samples must be positive");
+  return luat::guard(L, [&] { THTensor_(multinomial)(r, luat::generator(), p, n, replacement); return 0; });
+}
+#endif
+
+// --- LAPACK (Float and Double); option letters are checked by TensorMath.lua ---
+
+#if TH_REAL_IS_FLOATING
+#define LT_SOLVE_OP(op)                                                                      \
+  static int LT_(op)(lua_State * L) {                                                        \
+    THTensor *rb = LT_(check)(L, 1), *ra = LT_(check)(L, 2), *b = LT_(check)(L, 3), *a = LT_(check)(L, 4); \
+    return luat::guard(L, [&] { THTensor_(op)(rb, ra, b, a); return 0; });                   \
+  }
+LT_SOLVE_OP(gesv)
+LT_SOLVE_OP(gels)
+#undef LT_SOLVE_OP
+static int LT_(getri)(lua_State *L) {
+  THTensor *ra = LT_(check)(L, 1), *a = LT_(check)(L, 2);
+  return luat::guard(L, [&] { THTensor_(getri)(ra, a); return 0; });
+}
+static int LT_(potrf)(lua_State *L) {  // (ra, a, uplo)
+  THTensor *ra = LT_(check)(L, 1), *a = LT_(check)(L, 2);
+  const char *uplo = luaL_checkstring(L, 3);
+  return luat::guard(L, [&] { THTensor_(potrf)(ra, a, uplo); return 0; });
+}
+static int LT_(potri)(lua_State *L) {
+  THTensor *ra = LT_(check)(L, 1), *a = LT_(check)(L, 2);
+  const char *uplo = luaL_checkstring(L, 3);
+  return luat::guard(L, [&] { THTensor_(potri)(ra, a, uplo); return 0; });
+}
+static int LT_(potrs)(lua_State *L) {  // (rb, b, a, uplo)
+  THTensor *rb = LT_(check)(L, 1), *b = LT_(check)(L, 2), *a = LT_(check)(L, 3);
+  const char *uplo = luaL_checkstring(L, 4);
+  return luat::guard(L, [&] { THTensor_(potrs)(rb, b, a, uplo); return 0; });
+}
+static int LT_(syev)(lua_State *L) {  // (re, rv, a, jobz, uplo)
+  THTensor *re = LT_(check)(L, 1), *rv = LT_(check)(L, 2), *a = LT_(check)(L, 3);
+  const char *jobz = luaL_checkstring(L, 4), *uplo = luaL_checkstring(L, 5);
+  return luat::guard(L, [&] { THTensor_(syev)(re, rv, a, jobz, uplo); return 0; });
+}
+static int LT_(geev)(lua_State *L) {  // (re, rv, a, jobvr)
+  THTensor *re = LT_(check)(L, 1), *rv = LT_(check)(L, 2), *a = LT_(check)(L, 3);
+  const char *jobvr = luaL_checkstring(L, 4);
+  return luat::guard(L, [&] { THTensor_(geev)(re, rv, a, jobvr); return 0; });
+}
+static int LT_(gesvd)(lua_State *L) {  // (ru, rs, rv, a, jobu)
+  THTensor *ru = LT_(check)(L, 1), *rs = LT_(check)(L, 2), *rv = LT_(check)(L, 3), *a = LT_(check)(L, 4);
+  const char *jobu = luaL_checkstring(L, 5);
+  return luat::guard(L, [&] { THTensor_(gesvd)(ru, rs, rv, a, jobu); return 0; });
+}
+static int LT_(qr)(lua_State *L) {  // (rq, rr, a)
+  THTensor *rq = LT_(check)(L, 1), *rr = LT_(check)(L, 2), *a = LT_(check)(L, 3);
+  return luat::guard(L, [&] { THTensor_(qr)(rq, rr, a); return 0; });
+}
+#endif
+
+#undef LT_VALUE_OP
+#undef LT_PAIR_OP
+#undef LT_UNARY_OP
+
 static const luaL_Reg LT_(functions)[] = {
     {"storage_new", LT_(storage_new)},
     {"storage_gc", LT_(storage_gc)},
@@ -638,6 +1118,98 @@ static const luaL_Reg LT_(functions)[] = {
     {"normal", LT_(normal)},
     {"bernoulli", LT_(bernoulli)},
     {"random", LT_(random)},
+    {"sub", LT_(sub)},
+    {"cmaxValue", LT_(cmaxValue)},
+    {"cminValue", LT_(cminValue)},
+    {"tpow", LT_(tpow)},
+    {"clamp", LT_(clamp)},
+    {"cfmod", LT_(cfmod)},
+    {"cremainder", LT_(cremainder)},
+    {"csub", LT_(csub)},
+    {"addcmul", LT_(addcmul)},
+    {"addcdiv", LT_(addcdiv)},
+#define LT_COMPARE_REG(op) \
+    {#op "Value", LT_(op##Value)}, {#op "ValueT", LT_(op##ValueT)}, {#op "Tensor", LT_(op##Tensor)}, {#op "TensorT", LT_(op##TensorT)},
+    LT_COMPARE_REG(lt) LT_COMPARE_REG(le) LT_COMPARE_REG(gt) LT_COMPARE_REG(ge) LT_COMPARE_REG(eq) LT_COMPARE_REG(ne)
+#undef LT_COMPARE_REG
+#if defined(TH_REAL_IS_BYTE)
+    {"all", LT_(all)},
+    {"any", LT_(any)},
+#endif
+    {"trace", LT_(trace)},
+    {"cumsum", LT_(cumsum)},
+    {"cumprod", LT_(cumprod)},
+    {"median", LT_(median)},
+    {"mode", LT_(mode)},
+    {"kthvalue", LT_(kthvalue)},
+    {"topk", LT_(topk)},
+    {"eye", LT_(eye)},
+    {"range", LT_(range)},
+    {"diag", LT_(diag)},
+    {"tril", LT_(tril)},
+    {"triu", LT_(triu)},
+    {"catArray", LT_(catArray)},
+    {"cross", LT_(cross)},
+    {"dot", LT_(dot)},
+    {"mv", LT_(mv)},
+    {"mm", LT_(mm)},
+    {"bmm", LT_(bmm)},
+    {"ger", LT_(ger)},
+    {"addmv", LT_(addmv)},
+    {"addr", LT_(addr)},
+    {"addbmm", LT_(addbmm)},
+    {"baddbmm", LT_(baddbmm)},
+    {"indexCopy", LT_(indexCopy)},
+    {"indexAdd", LT_(indexAdd)},
+    {"indexFill", LT_(indexFill)},
+    {"maskedFill", LT_(maskedFill)},
+    {"maskedCopy", LT_(maskedCopy)},
+    {"maskedSelect", LT_(maskedSelect)},
+    {"clampedRandom", LT_(clampedRandom)},
+    {"geometric", LT_(geometric)},
+    {"bernoulliTensor", LT_(bernoulliTensor)},
+    {"randperm", LT_(randperm)},
+#if TH_REAL_IS_FLOATING
+    {"atan2", LT_(atan2)},
+    {"lerp", LT_(lerp)},
+    {"cinv", LT_(cinv)},
+    {"log1p", LT_(log1p)},
+    {"rsqrt", LT_(rsqrt)},
+    {"tan", LT_(tan)},
+    {"asin", LT_(asin)},
+    {"acos", LT_(acos)},
+    {"atan", LT_(atan)},
+    {"sinh", LT_(sinh)},
+    {"cosh", LT_(cosh)},
+    {"trunc", LT_(trunc)},
+    {"frac", LT_(frac)},
+    {"expm1", LT_(expm1)},
+    {"varall", LT_(varall)},
+    {"stdall", LT_(stdall)},
+    {"var", LT_(var)},
+    {"std", LT_(std)},
+    {"normall", LT_(normall)},
+    {"norm", LT_(norm)},
+    {"dist", LT_(dist)},
+    {"renorm", LT_(renorm)},
+    {"histc", LT_(histc)},
+    {"linspace", LT_(linspace)},
+    {"logspace", LT_(logspace)},
+    {"exponential", LT_(exponential)},
+    {"cauchy", LT_(cauchy)},
+    {"logNormal", LT_(logNormal)},
+    {"multinomial", LT_(multinomial)},
+    {"gesv", LT_(gesv)},
+    {"gels", LT_(gels)},
+    {"getri", LT_(getri)},
+    {"potrf", LT_(potrf)},
+    {"potrs", LT_(potrs)},
+    {"potri", LT_(potri)},
+    {"syev", LT_(syev)},
+    {"geev", LT_(geev)},
+    {"gesvd", LT_(gesvd)},
+    {"qr", LT_(qr)},
+#endif
     {nullptr, nullptr},
 };
 

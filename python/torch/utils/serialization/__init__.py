@@ -12,9 +12,31 @@ What comes back from load_lua:
   (older nn fields upgraded: a BatchNormalization's running_std becomes running_var).
 - Lua functions: opaque torch._C._t7_Function handles that save_lua writes back intact.
 A value referenced twice in the file comes back as one Python object.
+
+Note [Models saved on a GPU]: a CPU-only machine loads them as their CPU equivalents.
+- cutorch's torch.Cuda<Type>Tensor / Storage are tensors / storages of the same element type
+  (torch.CudaTensor is Float), except torch.CudaHalf*, which come back as Float (still
+  sharing storages as in the file): Half is a storage format on the CPU, not one to compute in.
+  A `_type` field naming a CUDA type names the CPU type ("torch.CudaTensor" -> "torch.FloatTensor").
+- cudnn.* modules that have an nn twin (cudnn.SpatialConvolution, cudnn.ReLU,
+  cudnn.SpatialBatchNormalization, ...: _CUDNN_TWINS) load as that nn class, with the fields
+  that only cuDNN uses (descriptors, cached sizes, algorithm modes) dropped and the others put
+  as nn keeps them (e.g. cudnn.SpatialCrossMapLRN's old `K` is nn's `k`; a
+  cudnn.SpatialConvolution keeps `groups` only when it is not 1, since nn has none).
+- Tables used as keys (nngraph's mapindex maps node data tables to input positions) are
+  dicts or lists that hash by identity, as Lua compares tables, so an nngraph gModule loads
+  whole and can be walked: gmodule.forwardnodes[i].data["mapindex"][node.data].
+
+Note [Unknown classes]: a class of a package with no Python counterpart here (not torch, nn,
+nngraph, graph, nor a cudnn class with an nn twin) still loads, as a placeholder object
+(torch.legacy.nn.class_for(name)) whose attributes are its fields, and load_lua warns once
+per class and load, naming it. unknown_classes=True (as in PyTorch 0.4) loads them without
+the warning; unknown_classes=False (PyTorch 0.4's default, where it raised for every class
+it had no reader for) raises a RuntimeError naming the class.
 """
 
 import os
+import warnings
 
 import torch
 from torch import _C
@@ -24,24 +46,174 @@ from torch.storage import _typed
 __all__ = ["load_lua", "save_lua"]
 
 
+_KNOWN_PACKAGES = frozenset({"torch", "nn", "nngraph", "graph"})
+
+# cuDNN's fields that nn's twins do not have: descriptors (cleared before writing, but
+# older versions wrote some), sizes and offsets cached for them, algorithm choices.
+_CUDNN_ONLY_FIELDS = frozenset({
+    "iDesc", "oDesc", "oDescForBias", "weightDesc", "biasDesc", "convDesc", "convDescData", "poolDesc",
+    "activDesc", "LRNDesc", "sDesc", "dropoutDesc", "iSize", "oSize", "nElem", "input_offset", "output_offset",
+    "weight_offset", "fmode", "bdmode", "bwmode", "fastest_mode", "input_slice", "output_slice", "scaleT",
+    "pad", "stride", "mode", "algorithm", "workspace", "extraBuffer", "extraBufferSizeInBytes", "nDim",
+})
+
+
+def _twin(name, defaults=None, rename=None, drop=(), fix=None):
+    return name, defaults or {}, rename or {}, frozenset(drop), fix
+
+
+def _conv_groups(fields):
+    if fields.get("groups", 1) == 1:
+        fields.pop("groups", None)
+
+
+def _clipped_relu(fields):
+    fields["min_val"] = 0.0
+    fields["max_val"] = float(fields.pop("ceiling", 6.0))
+
+
+def _average_pooling(fields):
+    # cudnn.SpatialAveragePooling counts the padding whatever the field says (its
+    # `count_include_pad ~= nil and count_include_pad or true` is always true)
+    fields["count_include_pad"] = True
+
+
+# cudnn class -> (nn class, fields to add when absent, renamed fields, fields to drop, fix-up)
+_CUDNN_TWINS = {
+    "cudnn.SpatialConvolution": _twin("nn.SpatialConvolution", {"padW": 0.0, "padH": 0.0}, fix=_conv_groups),
+    "cudnn.SpatialFullConvolution": _twin("nn.SpatialFullConvolution", {"padW": 0.0, "padH": 0.0, "adjW": 0.0,
+                                                                        "adjH": 0.0}, fix=_conv_groups),
+    "cudnn.SpatialDilatedConvolution": _twin("nn.SpatialDilatedConvolution", {"padW": 0.0, "padH": 0.0},
+                                             fix=_conv_groups),
+    "cudnn.VolumetricConvolution": _twin("nn.VolumetricConvolution", {"padT": 0.0, "padW": 0.0, "padH": 0.0},
+                                         fix=_conv_groups),
+    "cudnn.VolumetricFullConvolution": _twin("nn.VolumetricFullConvolution",
+                                             {"padT": 0.0, "padW": 0.0, "padH": 0.0, "adjT": 0.0, "adjW": 0.0,
+                                              "adjH": 0.0}, fix=_conv_groups),
+    "cudnn.VolumetricDilatedConvolution": _twin("nn.VolumetricDilatedConvolution",
+                                                {"padT": 0.0, "padW": 0.0, "padH": 0.0}, fix=_conv_groups),
+    "cudnn.SpatialMaxPooling": _twin("nn.SpatialMaxPooling", {"padW": 0.0, "padH": 0.0, "ceil_mode": False}),
+    "cudnn.SpatialAveragePooling": _twin("nn.SpatialAveragePooling",
+                                         {"padW": 0.0, "padH": 0.0, "ceil_mode": False, "divide": True},
+                                         fix=_average_pooling),
+    "cudnn.VolumetricMaxPooling": _twin("nn.VolumetricMaxPooling",
+                                        {"padT": 0.0, "padW": 0.0, "padH": 0.0, "ceil_mode": False}),
+    "cudnn.VolumetricAveragePooling": _twin("nn.VolumetricAveragePooling"),
+    "cudnn.BatchNormalization": _twin("nn.BatchNormalization", {"affine": True}),
+    "cudnn.SpatialBatchNormalization": _twin("nn.SpatialBatchNormalization", {"affine": True}),
+    "cudnn.VolumetricBatchNormalization": _twin("nn.VolumetricBatchNormalization", {"affine": True}),
+    "cudnn.ReLU": _twin("nn.ReLU", {"threshold": 0.0, "val": 0.0, "inplace": False}),
+    "cudnn.ClippedReLU": _twin("nn.Clamp", {"inplace": False}, fix=_clipped_relu),
+    "cudnn.Tanh": _twin("nn.Tanh", drop={"inplace"}),
+    "cudnn.Sigmoid": _twin("nn.Sigmoid", drop={"inplace"}),
+    "cudnn.SoftMax": _twin("nn.SoftMax"),
+    "cudnn.LogSoftMax": _twin("nn.LogSoftMax"),
+    "cudnn.SpatialSoftMax": _twin("nn.SpatialSoftMax"),
+    "cudnn.SpatialLogSoftMax": _twin("nn.SpatialLogSoftMax"),
+    "cudnn.SpatialCrossMapLRN": _twin("nn.SpatialCrossMapLRN", {"size": 5.0, "alpha": 1e-4, "beta": 0.75, "k": 1.0},
+                                      rename={"K": "k"}),
+}
+
+
+def _cpu_type_name(name):
+    """torch.Cuda<Type>Tensor -> torch.<Type>Tensor (CudaTensor and CudaHalfTensor -> Float)."""
+    if isinstance(name, str) and name.startswith("torch.Cuda"):
+        rest = name[len("torch.Cuda"):]
+        if rest in ("Tensor", "Storage"):
+            return "torch.Float" + rest
+        if rest.startswith("Half"):
+            return "torch.Float" + rest[len("Half"):]
+        return "torch." + rest
+    return name
+
+
+class _KeyDict(dict):
+    """A Lua table used as a key elsewhere: equal only to itself and hashed by identity."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    def __hash__(self):
+        return id(self) >> 4
+
+
+class _KeyList(list):
+    """_KeyDict's twin for a table with keys 1..n."""
+
+    __slots__ = ()
+
+    __eq__ = _KeyDict.__eq__
+    __ne__ = _KeyDict.__ne__
+    __hash__ = _KeyDict.__hash__
+
+
 class _Hooks:
-    """What the C++ converter asks of Python."""
+    """What the C++ converter asks of Python, for one load or save."""
+
+    def __init__(self, unknown_classes=None):
+        self.unknown_classes = unknown_classes
+        self.warned = set()
+        self.twins = {}  # id(obj) -> (obj, its cudnn class) until its fields are in
+        self.half_storages = {}  # _cdata of a CudaHalf storage -> (it, its Float copy)
 
     @staticmethod
     def wrap_storage(cdata):
         return _typed(cdata)
 
-    @staticmethod
-    def make_object(typename, version):
-        cls = _legacy_nn.class_for(typename)
-        obj = cls.__new__(cls)
-        obj._t7_version = version
-        return obj
+    def cuda_half(self, value):
+        if torch.is_tensor(value):
+            storage = self._float_storage(value.storage())
+            return torch.empty(0, dtype=torch.float32).set_(storage, value.storage_offset(), value.size(),
+                                                            value.stride())
+        return self._float_storage(value)
+
+    def _float_storage(self, storage):
+        held = self.half_storages.get(storage._cdata)
+        if held is None:
+            held = self.half_storages[storage._cdata] = (storage, storage.float())
+        return held[1]
 
     @staticmethod
-    def set_content(obj, content):
+    def key_table(is_list, n):
+        return _KeyList([None] * n) if is_list else _KeyDict()
+
+    def make_object(self, typename, version):
+        twin = _CUDNN_TWINS.get(typename)
+        if twin is None:
+            self._check_known(typename)
+        cls = _legacy_nn.class_for(twin[0] if twin else typename)
+        obj = cls.__new__(cls)
+        obj._t7_version = version
+        if twin:
+            self.twins[id(obj)] = (obj, typename)
+        return obj
+
+    def _check_known(self, typename):
+        package = typename.rpartition(".")[0]
+        if package in _KNOWN_PACKAGES or self.unknown_classes is True:
+            return
+        if self.unknown_classes is False:
+            raise RuntimeError("load_lua: no reader for the torch7 class '%s' (unknown_classes=False); pass "
+                               "unknown_classes=True to load it as an object with its fields as attributes"
+                               % typename)
+        if typename not in self.warned:
+            self.warned.add(typename)
+            warnings.warn("load_lua: the torch7 class '%s' has no Python counterpart; it is loaded as a "
+                          "placeholder object with its fields as attributes" % typename, stacklevel=3)
+
+    def set_content(self, obj, content):
         if isinstance(content, dict) and all(isinstance(k, str) for k in content):
             obj.__dict__.update(content)
+            twin = self.twins.pop(id(obj), None)
+            if twin is not None:
+                _from_cudnn(obj.__dict__, _CUDNN_TWINS[twin[1]])
+            if "_type" in obj.__dict__:
+                obj.__dict__["_type"] = _cpu_type_name(obj.__dict__["_type"])
             _upgrade(obj)
         else:
             obj._t7_raw = content
@@ -62,6 +234,20 @@ class _Hooks:
     @staticmethod
     def version_of(obj):
         return getattr(obj, "_t7_version", "V 1")
+
+
+def _from_cudnn(fields, twin):
+    """A cudnn module's fields as its nn twin keeps them (Note [Models saved on a GPU])."""
+    _, defaults, rename, drop, fix = twin
+    for name in _CUDNN_ONLY_FIELDS | drop:
+        fields.pop(name, None)
+    for old, new in rename.items():
+        if old in fields:
+            fields[new] = fields.pop(old)
+    for name, value in defaults.items():
+        fields.setdefault(name, value)
+    if fix is not None:
+        fix(fields)
 
 
 def _upgrade(obj):
@@ -85,24 +271,27 @@ def _read_bytes(path_or_file):
     return data
 
 
-def load_lua(path_or_file, long_size=None, unknown_classes=False):
+def load_lua(path_or_file, long_size=None, unknown_classes=None):
     """Reads one object from a torch7 .t7 file (binary or ascii) or a file object.
 
-    long_size: 8 or 4 for the C `long` size the writer used; None detects it. Every class
-    other than tensors and storages loads as a placeholder object (torch.legacy.nn), so
-    unknown_classes is accepted for compatibility and changes nothing.
+    long_size: 8 or 4 for the C `long` size the writer used; None detects it.
+    unknown_classes: what to do with a class of a package unknown here (Note [Unknown
+    classes]): None loads it as a placeholder object and warns once per class, True loads it
+    without a warning, False raises a RuntimeError naming it. Models saved on a GPU load as
+    their CPU equivalents (Note [Models saved on a GPU]).
     Corrupt or truncated input raises RuntimeError naming the byte offset."""
-    del unknown_classes
     if long_size not in (None, 4, 8):
         raise ValueError("load_lua: long_size must be None, 4 or 8, got %r" % (long_size,))
-    return _C._t7_load(_read_bytes(path_or_file), long_size or 0, _Hooks)
+    if unknown_classes not in (None, True, False):
+        raise ValueError("load_lua: unknown_classes must be None, True or False, got %r" % (unknown_classes,))
+    return _C._t7_load(_read_bytes(path_or_file), long_size or 0, _Hooks(unknown_classes))
 
 
 def save_lua(obj, path_or_file, format="binary", long_size=8):
     """Writes obj as torch.save(path, obj, format) in torch7 does: tensors, storages, numbers,
     strings, booleans, None, dicts, lists and tuples (as tables with keys 1..n), and the
     objects load_lua returns. Tensors and storages referenced twice are written once."""
-    data = _C._t7_save(obj, format, long_size, _Hooks)
+    data = _C._t7_save(obj, format, long_size, _Hooks())
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
         with open(path_or_file, "wb") as f:
             f.write(data)

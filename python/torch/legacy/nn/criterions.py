@@ -1,0 +1,683 @@
+"""Criterions (losses)."""
+
+import torch
+from torch.legacy.nn import utils
+from torch.legacy.nn.criterion import Criterion
+from torch.legacy.nn.utils import check
+
+__all__ = ["MSECriterion", "ClassNLLCriterion", "AbsCriterion", "SmoothL1Criterion", "DistKLDivCriterion",
+           "SoftMarginCriterion", "MarginCriterion", "HingeEmbeddingCriterion", "BCECriterion",
+           "MultiLabelSoftMarginCriterion", "CrossEntropyCriterion", "MultiMarginCriterion",
+           "MultiLabelMarginCriterion", "CosineEmbeddingCriterion", "MarginRankingCriterion",
+           "L1HingeEmbeddingCriterion", "MultiCriterion", "ParallelCriterion", "ClassSimplexCriterion"]
+
+
+def _check_same_numel(name, input, target):
+    utils.check_tensor(input, "%s: input" % name)
+    utils.check_tensor(target, "%s: target" % name)
+    check(input.numel() == target.numel(), RuntimeError,
+          "%s: input of size %s and target of size %s must have the same number of elements", name,
+          tuple(input.shape), tuple(target.shape))
+
+
+class MSECriterion(Criterion):
+    """sum((input - target)^2), divided by the number of elements if sizeAverage."""
+
+    def __init__(self, sizeAverage=True):
+        super().__init__()
+        self.sizeAverage = sizeAverage
+
+    def _n(self, input):
+        return max(input.numel(), 1) if self.sizeAverage else 1
+
+    def updateOutput(self, input, target):
+        _check_same_numel("nn.MSECriterion", input, target)
+        diff = input - target.reshape(input.shape)
+        self.output = (diff * diff).sum().item() / self._n(input)
+        return self.output
+
+    def updateGradInput(self, input, target):
+        _check_same_numel("nn.MSECriterion", input, target)
+        self.gradInput = (input - target.reshape(input.shape)).mul_(2 / self._n(input))
+        return self.gradInput
+
+
+def _class_targets(name, input, target, n_classes):
+    """target as a 1-D LongTensor of one class per row of input (0-based), checked."""
+    if not torch.is_tensor(target):
+        check(isinstance(target, (int, float)) and float(target) == int(target), TypeError,
+              "%s: target must be a class index or a tensor of them, got %r", name, target)
+        target = torch.tensor([int(target)])
+    target = target.reshape(-1).long()
+    rows = 1 if input.dim() == 1 else input.size(0)
+    check(target.numel() == rows, RuntimeError, "%s: %d targets for an input of size %s (%d rows)", name,
+          target.numel(), tuple(input.shape), rows)
+    return target
+
+
+class ClassNLLCriterion(Criterion):
+    """-input[i, target[i]] weighted by weights[target[i]] and summed over the batch
+    (divided by the total weight if sizeAverage). input: log-probabilities, nClasses or
+    batch x nClasses; target: 0-based class indices, one per row. A target equal to
+    ignoreIndex adds nothing."""
+
+    weights = None
+    ignoreIndex = -100
+
+    def __init__(self, weights=None, sizeAverage=True, ignoreIndex=-100):
+        super().__init__()
+        self.sizeAverage = sizeAverage
+        self.ignoreIndex = ignoreIndex
+        if weights is not None:
+            utils.check_tensor(weights, "nn.ClassNLLCriterion: weights", (1,))
+            self.weights = weights
+
+    def _prepare(self, input, target):
+        name = "nn.ClassNLLCriterion"
+        utils.check_tensor(input, "%s: input" % name, (1, 2))
+        n_classes = input.size(-1)
+        target = _class_targets(name, input, target, n_classes)
+        keep = target != int(self.ignoreIndex)
+        bad = keep & ((target < 0) | (target >= n_classes))
+        if bool(bad.any()):
+            raise IndexError("%s: target %d is out of range for %d classes" % (name, int(target[bad][0]), n_classes))
+        if self.weights is not None:
+            check(self.weights.numel() == n_classes, RuntimeError, "%s: %d weights for %d classes", name,
+                  self.weights.numel(), n_classes)
+        safe = target.masked_fill(~keep, 0)
+        w = self.weights.to(input.dtype)[safe] if self.weights is not None else torch.ones(target.numel(),
+                                                                                          dtype=input.dtype)
+        w = w.masked_fill(~keep, 0)
+        return input.reshape(-1, n_classes), safe, w
+
+    def updateOutput(self, input, target):
+        x, t, w = self._prepare(input, target)
+        picked = x.gather(1, t.unsqueeze(1)).squeeze(1)
+        total = -(picked * w).sum().item()
+        if self.sizeAverage:
+            wsum = w.sum().item()
+            total = total / wsum if wsum != 0 else float("nan")
+        self.output = total
+        return self.output
+
+    def updateGradInput(self, input, target):
+        x, t, w = self._prepare(input, target)
+        grad = torch.zeros_like(x)
+        if self.sizeAverage:
+            wsum = w.sum().item()
+            w = w / wsum if wsum != 0 else w.fill_(float("nan"))
+        grad.scatter_(1, t.unsqueeze(1), (-w).unsqueeze(1))
+        self.gradInput = grad.reshape(input.shape)
+        return self.gradInput
+
+
+def _pointwise(name, input, target):
+    _check_same_numel(name, input, target)
+    return target.reshape(input.shape).to(input.dtype)
+
+
+class _Elementwise(Criterion):
+    """A loss summed over elements (divided by their number if sizeAverage):
+    _loss(input, target) -> elementwise losses, _grad(input, target) -> their derivatives."""
+
+    def __init__(self, sizeAverage=True):
+        super().__init__()
+        self.sizeAverage = sizeAverage
+
+    def _n(self, input):
+        return max(input.numel(), 1) if self.sizeAverage else 1
+
+    def updateOutput(self, input, target):
+        target = _pointwise(self.torch_typename(), input, target)
+        self.output = self._loss(input, target).sum().item() / self._n(input)
+        return self.output
+
+    def updateGradInput(self, input, target):
+        target = _pointwise(self.torch_typename(), input, target)
+        self.gradInput = self._grad(input, target) / self._n(input)
+        return self.gradInput
+
+
+class AbsCriterion(_Elementwise):
+    """|input - target|."""
+
+    def _loss(self, input, target):
+        return (input - target).abs()
+
+    def _grad(self, input, target):
+        return torch.sign(input - target)
+
+
+class SmoothL1Criterion(_Elementwise):
+    """0.5 (input - target)^2 where |input - target| < 1, else |input - target| - 0.5."""
+
+    def _loss(self, input, target):
+        z = (input - target).abs()
+        return torch.where(z < 1, 0.5 * z * z, z - 0.5)
+
+    def _grad(self, input, target):
+        return (input - target).clamp(-1, 1)
+
+
+class DistKLDivCriterion(_Elementwise):
+    """target * (log(target) - input) where target > 0 (input: log-probabilities)."""
+
+    def _loss(self, input, target):
+        pos = target > 0
+        safe = torch.where(pos, target, torch.ones_like(target))
+        return torch.where(pos, target * (torch.log(safe) - input), torch.zeros_like(input))
+
+    def _grad(self, input, target):
+        return torch.where(target > 0, -target, torch.zeros_like(input))
+
+
+class SoftMarginCriterion(_Elementwise):
+    """log(1 + exp(-target * input)), target in {1, -1}."""
+
+    def _loss(self, input, target):
+        z = -target * input
+        return torch.clamp(z, min=0) + torch.log1p(torch.exp(-z.abs()))
+
+    def _grad(self, input, target):
+        return -target * torch.sigmoid(-target * input)
+
+
+class MarginCriterion(_Elementwise):
+    """max(0, margin - target * input), target in {1, -1}."""
+
+    margin = 1.0
+
+    def __init__(self, margin=1, sizeAverage=True):
+        super().__init__(sizeAverage)
+        self.margin = margin
+
+    def _loss(self, input, target):
+        return (self.margin - target * input).clamp(min=0)
+
+    def _grad(self, input, target):
+        return torch.where(self.margin - target * input > 0, -target, torch.zeros_like(input))
+
+
+class HingeEmbeddingCriterion(_Elementwise):
+    """input where target is 1, max(0, margin - input) where it is -1."""
+
+    margin = 1.0
+
+    def __init__(self, margin=1, sizeAverage=True):
+        super().__init__(sizeAverage)
+        self.margin = margin
+
+    def _loss(self, input, target):
+        return torch.where(target > 0, input, (self.margin - input).clamp(min=0))
+
+    def _grad(self, input, target):
+        ones = torch.ones_like(input)
+        neg = torch.where(self.margin - input > 0, -ones, torch.zeros_like(input))
+        return torch.where(target > 0, ones, neg)
+
+
+def _expand_weights(weights, input):
+    """Per-element weights (of input's last size, repeated over the batch) or None."""
+    if weights is None:
+        return None
+    check(weights.numel() == input.size(-1) if input.dim() else False, RuntimeError,
+          "%d weights for an input of size %s", weights.numel(), tuple(input.shape))
+    return weights.to(input.dtype).reshape((1,) * (input.dim() - 1) + (-1,)).expand_as(input)
+
+
+class BCECriterion(Criterion):
+    """-weights * (target log(input) + (1 - target) log(1 - input)), input probabilities;
+    summed (divided by the number of elements if sizeAverage). 1e-12 keeps the logs finite."""
+
+    weights = None
+    eps = 1e-12
+
+    def __init__(self, weights=None, sizeAverage=True):
+        super().__init__()
+        self.sizeAverage = sizeAverage
+        if weights is not None:
+            utils.check_tensor(weights, "nn.BCECriterion: weights", (1,))
+            self.weights = weights
+
+    def _parts(self, input, target):
+        target = _pointwise("nn.BCECriterion", input, target)
+        w = _expand_weights(self.weights, input)
+        n = max(input.numel(), 1) if self.sizeAverage else 1
+        return target, w, n
+
+    def updateOutput(self, input, target):
+        target, w, n = self._parts(input, target)
+        loss = -(target * torch.log(input + self.eps) + (1 - target) * torch.log(1 - input + self.eps))
+        if w is not None:
+            loss = loss * w
+        self.output = loss.sum().item() / n
+        return self.output
+
+    def updateGradInput(self, input, target):
+        target, w, n = self._parts(input, target)
+        g = -(target / (input + self.eps) - (1 - target) / (1 - input + self.eps))
+        if w is not None:
+            g = g * w
+        self.gradInput = g / n
+        return self.gradInput
+
+
+class MultiLabelSoftMarginCriterion(Criterion):
+    """BCE of sigmoid(input) against target in {0, 1} (weighted per class), computed
+    stably from input; summed, divided by the number of elements if sizeAverage."""
+
+    weights = None
+
+    def __init__(self, weights=None, sizeAverage=True):
+        super().__init__()
+        self.sizeAverage = sizeAverage
+        if weights is not None:
+            utils.check_tensor(weights, "nn.MultiLabelSoftMarginCriterion: weights", (1,))
+            self.weights = weights
+
+    def _parts(self, input, target):
+        target = _pointwise("nn.MultiLabelSoftMarginCriterion", input, target)
+        n = max(input.numel(), 1) if self.sizeAverage else 1
+        return target, _expand_weights(self.weights, input), n
+
+    def updateOutput(self, input, target):
+        target, w, n = self._parts(input, target)
+        # -(t log s(x) + (1 - t) log(1 - s(x))) = softplus(x) - t x
+        loss = input.clamp(min=0) + torch.log1p(torch.exp(-input.abs())) - target * input
+        if w is not None:
+            loss = loss * w
+        self.output = loss.sum().item() / n
+        return self.output
+
+    def updateGradInput(self, input, target):
+        target, w, n = self._parts(input, target)
+        g = torch.sigmoid(input) - target
+        if w is not None:
+            g = g * w
+        self.gradInput = g / n
+        return self.gradInput
+
+
+class CrossEntropyCriterion(Criterion):
+    """ClassNLLCriterion of LogSoftMax(input)."""
+
+    def __init__(self, weights=None, sizeAverage=True):
+        super().__init__()
+        from torch.legacy.nn.activations import LogSoftMax
+        self.lsm = LogSoftMax()
+        self.nll = ClassNLLCriterion(weights, sizeAverage)
+        self.sizeAverage = sizeAverage
+
+    def _sync(self):
+        self.nll.sizeAverage = self.sizeAverage
+
+    def updateOutput(self, input, target):
+        utils.check_tensor(input, "nn.CrossEntropyCriterion: input", (1, 2))
+        self._sync()
+        self.lsm.updateOutput(input)
+        self.output = self.nll.updateOutput(self.lsm.output, target)
+        return self.output
+
+    def updateGradInput(self, input, target):
+        utils.check_tensor(input, "nn.CrossEntropyCriterion: input", (1, 2))
+        self._sync()
+        self.lsm.updateOutput(input)
+        g = self.nll.updateGradInput(self.lsm.output, target)
+        self.gradInput = self.lsm.updateGradInput(input, g)
+        return self.gradInput
+
+
+def _class_rows(name, input, target):
+    """input as rows x classes and target as 0-based class indices, one per row, checked."""
+    utils.check_tensor(input, "%s: input" % name, (1, 2))
+    target = _class_targets(name, input, target, input.size(-1))
+    n_classes = input.size(-1)
+    if target.numel() and (int(target.min()) < 0 or int(target.max()) >= n_classes):
+        bad = int(target.min()) if int(target.min()) < 0 else int(target.max())
+        raise IndexError("%s: target %d is out of range for %d classes" % (name, bad, n_classes))
+    return input.reshape(-1, n_classes), target
+
+
+class MultiMarginCriterion(Criterion):
+    """sum over classes i != y of weights[y] * max(0, margin - x[y] + x[i])^p / nClasses
+    per row (p 1 or 2), summed over rows (divided by their number if sizeAverage)."""
+
+    p = 1
+    margin = 1.0
+    weights = None
+
+    def __init__(self, p=1, weights=None, margin=1, sizeAverage=True):
+        super().__init__()
+        check(p in (1, 2), ValueError, "nn.MultiMarginCriterion: p must be 1 or 2, got %r", p)
+        self.p = p
+        self.margin = margin
+        self.sizeAverage = sizeAverage
+        if weights is not None:
+            utils.check_tensor(weights, "nn.MultiMarginCriterion: weights", (1,))
+            self.weights = weights
+
+    def _terms(self, input, target):
+        x, t = _class_rows("nn.MultiMarginCriterion", input, target)
+        if self.weights is not None:
+            check(self.weights.numel() == x.size(1), RuntimeError, "nn.MultiMarginCriterion: %d weights for %d "
+                  "classes", self.weights.numel(), x.size(1))
+        z = self.margin - x.gather(1, t.unsqueeze(1)) + x
+        z = z.scatter(1, t.unsqueeze(1), 0).clamp(min=0)  # the target's own class adds nothing
+        w = self.weights.to(x.dtype)[t].unsqueeze(1) if self.weights is not None else 1
+        rows = x.size(0) if self.sizeAverage else 1
+        return x, t, z, w, x.size(1) * rows
+
+    def updateOutput(self, input, target):
+        x, t, z, w, div = self._terms(input, target)
+        loss = z if int(self.p) == 1 else z * z
+        self.output = (loss * w).sum().item() / div
+        return self.output
+
+    def updateGradInput(self, input, target):
+        x, t, z, w, div = self._terms(input, target)
+        d = (z > 0).to(x.dtype) if int(self.p) == 1 else 2 * z
+        d = d * w / div
+        g = d.scatter(1, t.unsqueeze(1), -d.sum(1, keepdim=True))
+        self.gradInput = g.reshape(input.shape)
+        return self.gradInput
+
+
+class MultiLabelMarginCriterion(Criterion):
+    """For each row, target lists 0-based classes up to the first -1; the loss sums
+    max(0, 1 - (x[j] - x[i])) over target classes j and other classes i, divided by the
+    number of classes; summed over rows (divided by their number if sizeAverage)."""
+
+    def __init__(self, sizeAverage=True):
+        super().__init__()
+        self.sizeAverage = sizeAverage
+
+    def _parts(self, input, target):
+        name = "nn.MultiLabelMarginCriterion"
+        utils.check_tensor(input, "%s: input" % name, (1, 2))
+        utils.check_tensor(target, "%s: target" % name)
+        check(target.shape == input.shape, RuntimeError, "%s: target of size %s must have input's size %s", name,
+              tuple(target.shape), tuple(input.shape))
+        x = input.reshape(-1, input.size(-1))
+        t = target.reshape(x.shape).long()
+        n = x.size(1)
+        is_target = torch.zeros(x.shape, dtype=torch.bool)
+        for r in range(x.size(0)):
+            for c in t[r].tolist():
+                if c < 0:
+                    break
+                check(c < n, IndexError, "%s: target %d is out of range for %d classes", name, c, n)
+                is_target[r, c] = True
+        rows = x.size(0) if self.sizeAverage else 1
+        return x, is_target, n * rows
+
+    def _hinge(self, x, is_target):
+        # z[r, j, i] = 1 - x[r, j] + x[r, i] for target classes j and non-target classes i
+        z = 1 - x.unsqueeze(2) + x.unsqueeze(1)
+        pair = is_target.unsqueeze(2) & ~is_target.unsqueeze(1)
+        return z.clamp(min=0) * pair.to(x.dtype), pair
+
+    def updateOutput(self, input, target):
+        x, is_target, div = self._parts(input, target)
+        z, _ = self._hinge(x, is_target)
+        self.output = z.sum().item() / div
+        return self.output
+
+    def updateGradInput(self, input, target):
+        x, is_target, div = self._parts(input, target)
+        z, pair = self._hinge(x, is_target)
+        active = ((z > 0) & pair).to(x.dtype)
+        g = active.sum(1) - active.sum(2)  # +1 for each non-target i, -1 for each target j
+        self.gradInput = (g / div).reshape(input.shape)
+        return self.gradInput
+
+
+def _vector_pair(name, input):
+    check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError, "%s: input must be a table of two "
+          "tensors", name)
+    a, b = input
+    utils.check_tensor(a, "%s: input[0]" % name, (1, 2))
+    utils.same_size(a, b, "%s: input[0]" % name, "input[1]")
+    return a, b
+
+
+class CosineEmbeddingCriterion(Criterion):
+    """{x1, x2} and target y (1 or -1 per row): 1 - cos(x1, x2) where y is 1,
+    max(0, cos(x1, x2) - margin) where it is -1; summed over rows (averaged if sizeAverage)."""
+
+    margin = 0.0
+
+    def __init__(self, margin=0, sizeAverage=True):
+        super().__init__()
+        self.margin = margin
+        self.sizeAverage = sizeAverage
+        self.gradInput = [torch.empty(0), torch.empty(0)]
+
+    def _parts(self, input, target):
+        a, b = _vector_pair("nn.CosineEmbeddingCriterion", input)
+        x1, x2 = (a.unsqueeze(0), b.unsqueeze(0)) if a.dim() == 1 else (a, b)
+        y = target.reshape(-1).to(x1.dtype) if torch.is_tensor(target) else torch.tensor([float(target)],
+                                                                                         dtype=x1.dtype)
+        check(y.numel() == x1.size(0), RuntimeError, "nn.CosineEmbeddingCriterion: %d targets for %d rows", y.numel(),
+              x1.size(0))
+        n1 = (x1 * x1).sum(1) + 1e-12
+        n2 = (x2 * x2).sum(1) + 1e-12
+        cos = (x1 * x2).sum(1) / torch.sqrt(n1 * n2)
+        return a, x1, x2, y, n1, n2, cos
+
+    def updateOutput(self, input, target):
+        a, x1, x2, y, n1, n2, cos = self._parts(input, target)
+        loss = torch.where(y > 0, 1 - cos, (cos - self.margin).clamp(min=0))
+        self.output = loss.sum().item() / (x1.size(0) if self.sizeAverage else 1)
+        return self.output
+
+    def updateGradInput(self, input, target):
+        a, x1, x2, y, n1, n2, cos = self._parts(input, target)
+        # d loss / d cos: -1 (y = 1), 1 where cos > margin (y = -1), else 0
+        d = torch.where(y > 0, -torch.ones_like(cos), (cos > self.margin).to(cos.dtype))
+        if self.sizeAverage:
+            d = d / x1.size(0)
+        d = d.unsqueeze(1)
+        root = torch.sqrt(n1 * n2).unsqueeze(1)
+        g1 = d * (x2 / root - cos.unsqueeze(1) * x1 / n1.unsqueeze(1))
+        g2 = d * (x1 / root - cos.unsqueeze(1) * x2 / n2.unsqueeze(1))
+        self.gradInput = [g1.reshape(a.shape), g2.reshape(a.shape)]
+        return self.gradInput
+
+
+class MarginRankingCriterion(Criterion):
+    """{x1, x2} (numbers, or vectors of a batch) and y (1: x1 should rank higher, -1:
+    lower): max(0, -y (x1 - x2) + margin), summed (averaged over a batch if sizeAverage)."""
+
+    margin = 0.0
+
+    def __init__(self, margin=0, sizeAverage=True):
+        super().__init__()
+        self.margin = margin
+        self.sizeAverage = sizeAverage
+        self.gradInput = [torch.empty(0), torch.empty(0)]
+
+    def _parts(self, input, target):
+        check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError, "nn.MarginRankingCriterion: input must "
+              "be a table of two tensors")
+        a, b = input
+        utils.check_tensor(a, "nn.MarginRankingCriterion: input[0]")
+        utils.same_size(a, b, "nn.MarginRankingCriterion: input[0]", "input[1]")
+        y = target.reshape(-1).to(a.dtype) if torch.is_tensor(target) else torch.tensor([float(target)],
+                                                                                        dtype=a.dtype)
+        check(y.numel() in (1, a.numel()), RuntimeError, "nn.MarginRankingCriterion: %d targets for %d pairs",
+              y.numel(), a.numel())
+        z = -y * (a.reshape(-1) - b.reshape(-1)) + self.margin
+        div = a.numel() if self.sizeAverage and a.numel() > 1 else 1
+        return a, y, z, div
+
+    def updateOutput(self, input, target):
+        a, y, z, div = self._parts(input, target)
+        self.output = z.clamp(min=0).sum().item() / div
+        return self.output
+
+    def updateGradInput(self, input, target):
+        a, y, z, div = self._parts(input, target)
+        g = torch.where(z > 0, -y * torch.ones_like(z), torch.zeros_like(z)) / div
+        self.gradInput = [g.reshape(a.shape), (-g).reshape(a.shape)]
+        return self.gradInput
+
+
+class L1HingeEmbeddingCriterion(Criterion):
+    """{x1, x2} and y (1 or -1): d = ||x1 - x2||_1; d where y is 1, max(0, margin - d)
+    where it is -1."""
+
+    margin = 1.0
+
+    def __init__(self, margin=1):
+        super().__init__()
+        self.margin = margin
+        self.gradInput = [torch.empty(0), torch.empty(0)]
+
+    def _parts(self, input, target):
+        a, b = _vector_pair("nn.L1HingeEmbeddingCriterion", input)
+        y = float(target.reshape(-1)[0]) if torch.is_tensor(target) else float(target)
+        return a, b, y, (a - b).abs().sum().item()
+
+    def updateOutput(self, input, target):
+        a, b, y, d = self._parts(input, target)
+        self.output = d if y > 0 else max(0.0, self.margin - d)
+        return self.output
+
+    def updateGradInput(self, input, target):
+        a, b, y, d = self._parts(input, target)
+        g = torch.sign(a - b)
+        if y <= 0:
+            g = -g if self.margin - d > 0 else torch.zeros_like(g)
+        self.gradInput = [g, -g]
+        return self.gradInput
+
+
+def _floats(weights):
+    return [float(w) for w in (weights.tolist() if hasattr(weights, "tolist") else weights)]
+
+
+class MultiCriterion(Criterion):
+    """The weighted sum of criterions, all on the same input and target."""
+
+    def __init__(self):
+        super().__init__()
+        self.criterions = []
+        self.weights = []
+
+    def add(self, criterion, weight=1):
+        self.criterions.append(criterion)
+        self.weights = _floats(self.weights) + [float(weight)]
+        return self
+
+    def updateOutput(self, input, target):
+        self.output = sum(w * c.updateOutput(input, target) for c, w in zip(self.criterions, _floats(self.weights)))
+        return self.output
+
+    def updateGradInput(self, input, target):
+        total = None
+        for c, w in zip(self.criterions, _floats(self.weights)):
+            g = c.updateGradInput(input, target) * w
+            total = g if total is None else total + g
+        self.gradInput = total if total is not None else torch.zeros_like(input)
+        return self.gradInput
+
+    def __repr__(self):
+        return "nn.MultiCriterion {\n%s\n}" % "\n".join("  [%d]: %s (weight %g)" % (i + 1, c, w) for i, (c, w) in
+                                                     enumerate(zip(self.criterions, _floats(self.weights))))
+
+
+class ParallelCriterion(Criterion):
+    """The weighted sum of criterions, criterion i on input[i] and target[i] (the same
+    target for all if repeatTarget)."""
+
+    repeatTarget = False
+
+    def __init__(self, repeatTarget=False):
+        super().__init__()
+        self.criterions = []
+        self.weights = []
+        self.repeatTarget = repeatTarget
+        self.gradInput = []
+
+    def add(self, criterion, weight=1):
+        self.criterions.append(criterion)
+        self.weights = _floats(self.weights) + [float(weight)]
+        return self
+
+    def _pairs(self, input, target):
+        n = len(self.criterions)
+        check(isinstance(input, (list, tuple)) and len(input) >= n, TypeError, "nn.ParallelCriterion: input must be "
+              "a table of at least %d entries", n)
+        if not self.repeatTarget:
+            check(isinstance(target, (list, tuple)) and len(target) >= n, TypeError, "nn.ParallelCriterion: target "
+                  "must be a table of at least %d entries", n)
+        return [(c, w, input[i], target if self.repeatTarget else target[i])
+                for i, (c, w) in enumerate(zip(self.criterions, _floats(self.weights)))]
+
+    def updateOutput(self, input, target):
+        self.output = sum(w * c.updateOutput(x, t) for c, w, x, t in self._pairs(input, target))
+        return self.output
+
+    def updateGradInput(self, input, target):
+        grads = [_scaled(c.updateGradInput(x, t), w) for c, w, x, t in self._pairs(input, target)]
+        self.gradInput = grads
+        return grads
+
+
+def _scaled(g, w):
+    if torch.is_tensor(g):
+        return g * w
+    return [_scaled(v, w) for v in g]
+
+
+class ClassSimplexCriterion(MSECriterion):
+    """MSE between input and the vertex of a regular simplex standing for the target
+    class (0-based): targets embedded as nClasses equidistant unit vectors."""
+
+    def __init__(self, nClasses):
+        super().__init__()
+        check(isinstance(nClasses, int) and nClasses > 1, ValueError, "nn.ClassSimplexCriterion: nClasses must be an "
+              "integer > 1, got %r", nClasses)
+        self.nClasses = nClasses
+        simplex = self._regsplex(nClasses - 1)
+        self.simplex = torch.cat([simplex, torch.zeros(nClasses, nClasses - simplex.size(1), dtype=torch.float64)], 1)
+        self.simplex = self.simplex.to(torch.get_default_dtype())
+
+    @staticmethod
+    def _regsplex(n):
+        """n + 1 unit vectors in n dimensions with equal pairwise distances (torch7's construction)."""
+        a = torch.zeros(n + 1, n, dtype=torch.float64)
+        for k in range(n):
+            a[k, k] = 1 if k == 0 else (1 - a[k, :k].norm().item() ** 2) ** 0.5
+            c = (a[k, k].item() ** 2 - 1 - 1 / n) / a[k, k].item()
+            a[k + 1:, k] = c
+        return a
+
+    def _embed(self, input, target):
+        n = int(self.nClasses)
+        if not torch.is_tensor(target):
+            t = torch.tensor([int(target)])
+        else:
+            utils.check_tensor(target, "nn.ClassSimplexCriterion: target", (0, 1))
+            t = target.reshape(-1).long()
+        if t.numel() and (int(t.min()) < 0 or int(t.max()) >= n):
+            raise IndexError("nn.ClassSimplexCriterion: target %d is out of range for %d classes"
+                             % (int(t.min()) if int(t.min()) < 0 else int(t.max()), n))
+        emb = self.simplex.to(input.dtype)[t]
+        return emb[0] if not torch.is_tensor(target) or target.dim() == 0 else emb
+
+    def updateOutput(self, input, target):
+        return super().updateOutput(input, self._embed(input, target))
+
+    def updateGradInput(self, input, target):
+        return super().updateGradInput(input, self._embed(input, target))
+
+    def getPredictions(self, input):
+        """input projected on every class's vertex."""
+        x = input if input.dim() == 2 else input.unsqueeze(0)
+        p = torch.mm(x, self.simplex.to(x.dtype).t())
+        return p if input.dim() == 2 else p[0]
+
+    def getTopPrediction(self, input):
+        """The 0-based class whose vertex is nearest in direction."""
+        return self.getPredictions(input).max(-1)[1]

@@ -1,0 +1,119 @@
+-- Pointwise functions against Lua's math on contiguous and non-contiguous tensors, with
+-- torch7's three forms: x:fn() in place, torch.fn(x) new, torch.fn(res, x) / res:fn(x).
+local tests = {}
+
+local function trunc(x) return x >= 0 and math.floor(x) or math.ceil(x) end
+local unary = {
+   exp = math.exp, log = math.log, sqrt = math.sqrt, tanh = math.tanh, sin = math.sin, cos = math.cos,
+   tan = math.tan, asin = math.asin, acos = math.acos, atan = math.atan, sinh = math.sinh,
+   cosh = math.cosh, floor = math.floor, ceil = math.ceil, abs = math.abs, trunc = trunc,
+   log1p = function(x) return math.log(1 + x) end,
+   expm1 = function(x) return math.exp(x) - 1 end,
+   round = function(x) return x >= 0 and math.floor(x + 0.5) or math.ceil(x - 0.5) end,
+   frac = function(x) return x - trunc(x) end,
+   rsqrt = function(x) return 1 / math.sqrt(x) end,
+   sigmoid = function(x) return 1 / (1 + math.exp(-x)) end,
+   cinv = function(x) return 1 / x end,
+   neg = function(x) return -x end,
+   sign = function(x) return x > 0 and 1 or (x < 0 and -1 or 0) end,
+}
+-- inputs in every function's domain ((0, 1) suits asin, acos, log, sqrt) except sign/neg/
+-- abs/round, which also get negatives
+local function inputs(T, signed)
+   local base = T(3, 4)
+   local k = 0
+   base:apply(function() k = k + 1; return signed and (k - 6.5) / 4 or k / 13 end)
+   local tr = T(4, 3)
+   tr:t():copy(base)
+   local wide = T(3, 8):zero()
+   wide:narrow(2, 3, 4):copy(base)
+   return { contiguous = base, transposed = tr:t(), narrowed = wide:narrow(2, 3, 4) }
+end
+local function forEach(t, fn)
+   for i = 1, t:size(1) do for j = 1, t:size(2) do fn(i, j) end end
+end
+
+function tests.unary_three_forms()
+   for _, T in ipairs({ 'Float', 'Double' }) do
+      local tol = T == 'Float' and 1e-6 or 1e-13
+      for name, ref in pairs(unary) do
+         local signed = name == 'sign' or name == 'neg' or name == 'abs' or name == 'round' or name == 'trunc'
+            or name == 'frac' or name == 'floor' or name == 'ceil'
+         for what, x in pairs(inputs(torch[T .. 'Tensor'], signed)) do
+            local keep = x:clone()
+            local new = torch[name](x)
+            check.ok(x:equal(keep), name .. ': torch.fn leaves its input')
+            forEach(x, function(i, j) check.near(new[i][j], ref(x[i][j]), tol, T .. ' ' .. name .. ' ' .. what) end)
+            local res = torch[T .. 'Tensor']()
+            check.eq(torch[name](res, x), res, 'torch.fn(res, x) returns res')
+            check.ok(res:equal(new), name .. ' into res')
+            local r2 = torch[T .. 'Tensor'](12)
+            r2[name](r2, x)
+            check.ok(r2:equal(new), name .. ': res:fn(x)')
+            local back = x[name](x)
+            check.eq(back, x, 'x:fn() returns x')
+            check.ok(x:equal(new), name .. ': x:fn() in place on a ' .. what .. ' tensor')
+         end
+      end
+      check.near(torch.log(2), math.log(2), 1e-15, 'number forms')
+      check.near(torch.sigmoid(0), 0.5, 1e-15)
+   end
+end
+
+function tests.integer_types()
+   local ints = torch.IntTensor({ -3, 0, 5 })
+   check.tensor(torch.abs(ints), { 3, 0, 5 })
+   check.tensor(torch.LongTensor({ -2, 2 }):abs(), { 2, 2 })
+   check.tensor(torch.sign(torch.ShortTensor({ -4, 0, 9 })), { -1, 0, 1 })
+   check.tensor(torch.CharTensor({ 1, -2 }):neg(), { -1, 2 })
+   check.eq(torch.IntTensor.exp, nil, 'floating functions are Float/Double only')
+   check.raises(function() torch.exp(torch.IntTensor(2)) end, 'invalid arguments')
+end
+
+function tests.binary_and_value_ops()
+   local a, b = torch.Tensor({ { 1, -2 }, { 3.5, -4 } }), torch.Tensor({ { 2, 3 }, { -1, 0.5 } })
+   local at = a:t():contiguous():t()
+   local function each2(fn, r, x, y)
+      for i = 1, 2 do for j = 1, 2 do check.near(r[i][j], fn(x[i][j], y and y[i][j]), 1e-12) end end
+   end
+   each2(function(x) return x * 3 end, torch.mul(at, 3), a)
+   each2(function(x) return x / 4 end, torch.div(at, 4), a)
+   each2(function(x) return x - 2 end, torch.csub(at, 2), a)
+   each2(function(x, y) return x - 2 * y end, torch.csub(a, 2, b), a, b)
+   each2(function(x, y) return x * y end, torch.cmul(at, b), a, b)
+   each2(function(x, y) return x / y end, torch.cdiv(at, b), a, b)
+   each2(function(x, y) return math.max(x, y) end, torch.cmax(at, b), a, b)
+   each2(function(x, y) return math.min(x, y) end, torch.cmin(a, b), a, b)
+   each2(function(x) return math.max(x, 0) end, torch.cmax(a, 0), a)
+   each2(function(x) return math.min(x, 0) end, a:clone():cmin(0), a)
+   each2(function(x) return math.fmod(x, 1.5) end, torch.fmod(at, 1.5), a)
+   each2(function(x) return x % 1.5 end, torch.remainder(at, 1.5), a)
+   each2(function(x, y) return math.fmod(x, y) end, torch.cfmod(a, b), a, b)
+   each2(function(x, y) return x % y end, torch.cremainder(a, b), a, b)
+   each2(function(x) return x ^ 2 end, torch.pow(at, 2), a)
+   each2(function(x) return 2 ^ x end, torch.pow(2, at), a)
+   each2(function(x, y) return math.abs(x) ^ y end, torch.cpow(torch.abs(a), b), a, b)
+   each2(function(x) return math.min(math.max(x, -1), 2) end, torch.clamp(at, -1, 2), a)
+   each2(function(x, y) return x + 0.25 * (y - x) end, torch.lerp(at, b, 0.25), a, b)
+   each2(function(x, y) return math.atan2(x, y) end, torch.atan2(at, b), a, b)
+   local c = torch.Tensor({ { 1, 2 }, { 3, 4 } })
+   local cv = c:totable()
+   each2(function(x, y) return x + 0.5 * y * cv[1][1] end, torch.addcmul(at, 0.5, b, torch.Tensor(2, 2):fill(1)), a, b)
+   local r = at:clone()
+   r:addcdiv(2, a, b)
+   each2(function(x, y) return x + 2 * x / y end, r, a, b)
+   r = torch.Tensor()
+   r:addcmul(a, b, c)
+   for i = 1, 2 do for j = 1, 2 do check.near(r[i][j], a[i][j] + b[i][j] * c[i][j], 1e-12) end end
+   -- methods write self
+   local x = a:clone()
+   check.eq(x:mul(2), x)
+   check.tensor(x, { { 2, -4 }, { 7, -8 } })
+   x:clamp(-5, 5)
+   check.tensor(x, { { 2, -4 }, { 5, -5 } })
+   check.raises(function() a:clamp(2, 1) end, 'min must not exceed max')
+   check.raises(function() a:cmul(torch.Tensor(5)) end)
+   check.tensor(a, { { 1, -2 }, { 3.5, -4 } }, 0, 'failed calls leave a')
+end
+
+return tests
