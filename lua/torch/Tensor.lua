@@ -110,7 +110,7 @@ for _, T in ipairs(torch.types) do
       if typename == nil then return name end
       if typename == name then return self end
       local ctor = torch._tensorConstructor(typename)
-      return ctor(self:size()):copy(self)
+      return ctor():resize(self:size()):copy(self)
    end
    function methods.typeAs(self, other) return self:type(other:type()) end
    for _, U in ipairs(torch.types) do
@@ -144,11 +144,11 @@ for _, T in ipairs(torch.types) do
       end
       return r
    end
-   function methods.set(self, src, offset, ...)
+   -- named parameters rather than `...`: LuaJIT's compiled traces of `cond and ... or nil`
+   -- handed the strides over as the sizes once the loop calling set got hot
+   function methods.set(self, src, offset, sizes, strides)
       if isTensor(src) then return f.set(self, src) end
       if torch.isStorage(src) then
-         local sizes = select('#', ...) > 0 and ... or nil
-         local strides = select('#', ...) > 1 and select(2, ...) or nil
          return f.set(self, f.new(src, offset or 1, sizes, strides))
       end
       return f.set(self, f.new(nil, 1))
@@ -321,11 +321,16 @@ for _, T in ipairs(torch.types) do
 
    -- torch.DoubleTensor(...): () empty; (sizes... | LongStorage[, strides]); (table)
    -- nested; (tensor) a view of it; (storage[, offset, sizes[, strides]]).
+   -- A storage of the tensor's own type is memory to view, so torch.LongTensor(longStorage)
+   -- views it as in torch7; any other LongStorage holds sizes.
+   local ownStorage = 'torch.' .. T .. 'Storage'
    local function construct(a, ...)
       if a == nil then return new() end
-      if type(a) == 'number' or torch.typename(a) == 'torch.LongStorage' then
+      local kind = torch.typename(a)
+      if type(a) == 'number' or (kind == 'torch.LongStorage' and kind ~= ownStorage) then
          local sizes = sizesOf(a, ...)
-         local strides = torch.typename(a) == 'torch.LongStorage' and ... or nil
+         local strides = nil
+         if kind == 'torch.LongStorage' then strides = ... end
          for i = 1, #sizes do
             if sizes[i] < 0 then error('tensor sizes must be non-negative', 3) end
          end
@@ -336,7 +341,7 @@ for _, T in ipairs(torch.types) do
          return f.set(new(), a)
       end
       if torch.isStorage(a) then
-         if torch.typename(a) ~= 'torch.' .. T .. 'Storage' then error(name .. ': a ' .. T .. 'Storage expected', 3) end
+         if kind ~= ownStorage then error(name .. ': a ' .. T .. 'Storage expected', 3) end
          local offset, sizes, strides = ...
          if sizes == nil then sizes = torch.LongStorage({ #a - (offset or 1) + 1 }) end
          if type(sizes) == 'number' then

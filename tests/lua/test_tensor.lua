@@ -214,4 +214,31 @@ function tests.new_is_the_constructor()
    check.eq(x[2], 5, 'x:new() views x')
 end
 
+-- set with a storage, sizes and strides in a loop hot enough for LuaJIT to compile it
+function tests.set_in_a_hot_loop()
+   local p = torch.Tensor(3, 4)
+   local s = torch.DoubleStorage(14)
+   for i = 1, 200 do
+      local t = torch.Tensor():set(s, i % 3 + 1, p:size(), p:stride())
+      check.eq(t:dim(), 2, 'iteration ' .. i)
+      check.eq(t:size(1), 3, 'iteration ' .. i)
+      check.eq(t:stride(1), 4, 'iteration ' .. i)
+      check.eq(t:storageOffset(), i % 3 + 1, 'iteration ' .. i)
+   end
+end
+
+function tests.long_tensor_views_a_long_storage()
+   local s = torch.LongStorage({ 5, 6, 7 })
+   local t = torch.LongTensor(s)
+   check.eq(t:dim(), 1); check.eq(t:size(1), 3); check.eq(t[3], 7)
+   t[1] = 9
+   check.eq(s[1], 9, 'the tensor views the storage')
+   local sized = torch.DoubleTensor(torch.LongStorage({ 2, 3 }))
+   check.eq(sized:size(1), 2); check.eq(sized:size(2), 3)
+   for i = 1, 100 do
+      local r = torch.DoubleTensor(torch.LongStorage({ 2, 3 }), torch.LongStorage({ 1, 2 }))
+      check.eq(r:stride(1), 1, 'strides at ' .. i); check.eq(r:stride(2), 2, 'strides at ' .. i)
+   end
+end
+
 return tests
