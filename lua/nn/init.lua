@@ -77,6 +77,16 @@ require 'nn.MultiCriterion'
 require 'nn.ParallelCriterion'
 require 'nn.ClassSimplexCriterion'
 
+-- volumetric layers and the rest of the spatial ones
+require 'nn.VolumetricBatchNormalization'
+require 'nn.VolumetricConvolution'
+require 'nn.VolumetricFullConvolution'
+require 'nn.VolumetricDilatedConvolution'
+require 'nn.VolumetricMaxPooling'
+require 'nn.VolumetricAveragePooling'
+require 'nn.VolumetricMaxUnpooling'
+require 'nn.VolumetricReplicationPadding'
+
 require 'nn.Jacobian'
 
 return nn
