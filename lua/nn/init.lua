@@ -86,6 +86,11 @@ require 'nn.VolumetricMaxPooling'
 require 'nn.VolumetricAveragePooling'
 require 'nn.VolumetricMaxUnpooling'
 require 'nn.VolumetricReplicationPadding'
+require 'nn.SpatialSoftMax'
+require 'nn.SpatialCrossMapLRN'
+require 'nn.SpatialSubtractiveNormalization'
+require 'nn.SpatialDivisiveNormalization'
+require 'nn.SpatialContrastiveNormalization'
 
 require 'nn.Jacobian'
 
