@@ -1,6 +1,7 @@
 -- nn.SpatialMaxPooling(kW, kH[, dW = kW, dH = kH[, padW = 0, padH = 0]]): the maximum of
 -- each kW x kH window of each plane. indices (a LongTensor shaped like the output) holds
--- where each maximum was, counting from 1. :ceil() rounds the output size up.
+-- where each maximum was, counting from 1. :ceil() rounds the output size up. The input's
+-- last two sizes are kept (iheight, iwidth) for SpatialMaxUnpooling.
 local SpatialMaxPooling, parent = torch.class('nn.SpatialMaxPooling', 'nn.Module')
 
 function SpatialMaxPooling:__init(kW, kH, dW, dH, padW, padH)
@@ -34,6 +35,9 @@ end
 function SpatialMaxPooling:updateOutput(input)
    input.THNN.SpatialMaxPooling_updateOutput(input, self.output, longIndices(self), self.kW, self.kH, self.dW,
                                              self.dH, self.padW, self.padH, self.ceil_mode)
+   -- the input's size, which SpatialMaxUnpooling restores
+   local n = input:dim()
+   self.iheight, self.iwidth = input:size(n - 1), input:size(n)
    return self.output
 end
 

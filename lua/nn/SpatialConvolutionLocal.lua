@@ -1,0 +1,108 @@
+-- nn.SpatialConvolutionLocal(nInputPlane, nOutputPlane, iW, iH, kW, kH[, dW = 1, dH = 1[,
+-- padW = 0, padH = padW]]): SpatialConvolution with untied weights: every output position
+-- (oH x oW, fixed by the input size iH x iW) has its own filters, weight
+-- oH x oW x nOutputPlane x nInputPlane x kH x kW, and its own bias, nOutputPlane x oH x oW.
+local SpatialConvolutionLocal, parent = torch.class('nn.SpatialConvolutionLocal', 'nn.Module')
+
+function SpatialConvolutionLocal:__init(nInputPlane, nOutputPlane, iW, iH, kW, kH, dW, dH, padW, padH)
+   parent.__init(self)
+   self.nInputPlane = nInputPlane
+   self.nOutputPlane = nOutputPlane
+   self.iW = iW
+   self.iH = iH
+   self.kW = kW
+   self.kH = kH
+   self.dW = dW or 1
+   self.dH = dH or 1
+   self.padW = padW or 0
+   self.padH = padH or self.padW
+   self.oW = math.floor((self.padW * 2 + iW - self.kW) / self.dW) + 1
+   self.oH = math.floor((self.padH * 2 + iH - self.kH) / self.dH) + 1
+   assert(1 <= self.oW and 1 <= self.oH, 'nn.SpatialConvolutionLocal: illegal configuration, output width or height less than 1')
+   self.weight = torch.Tensor(self.oH, self.oW, nOutputPlane, nInputPlane, kH, kW)
+   self.bias = torch.Tensor(nOutputPlane, self.oH, self.oW)
+   self.gradWeight = torch.Tensor():resizeAs(self.weight)
+   self.gradBias = torch.Tensor():resizeAs(self.bias)
+   self:reset()
+end
+
+function SpatialConvolutionLocal:reset(stdv)
+   if stdv then
+      stdv = stdv * math.sqrt(3)
+   else
+      stdv = 1 / math.sqrt(self.kW * self.kH * self.nInputPlane)
+   end
+   self.weight:uniform(-stdv, stdv)
+   self.bias:uniform(-stdv, stdv)
+   return self
+end
+
+local function checkInputSize(self, input)
+   local n = input:nDimension()
+   if n ~= 3 and n ~= 4 then
+      error('nn.SpatialConvolutionLocal: 3D or 4D (batch mode) tensor expected, got ' .. nn.utils.sizeString(input), 3)
+   end
+   if input:size(n - 2) ~= self.nInputPlane or input:size(n - 1) ~= self.iH or input:size(n) ~= self.iW then
+      error(string.format('nn.SpatialConvolutionLocal: given input size (%s) inconsistent with expected input ' ..
+                          'size (%dx%dx%d)', nn.utils.sizeString(input), self.nInputPlane, self.iH, self.iW), 3)
+   end
+end
+
+local function buffers(self)
+   self.finput = self.finput or self.weight.new()
+   self.fgradInput = self.fgradInput or self.weight.new()
+end
+
+function SpatialConvolutionLocal:updateOutput(input)
+   checkInputSize(self, input)
+   buffers(self)
+   input.THNN.SpatialConvolutionLocal_updateOutput(input, self.output, self.weight, self.bias, self.finput,
+                                                   self.fgradInput, self.kW, self.kH, self.dW, self.dH, self.padW,
+                                                   self.padH, self.iW, self.iH, self.oW, self.oH)
+   return self.output
+end
+
+function SpatialConvolutionLocal:updateGradInput(input, gradOutput)
+   checkInputSize(self, input)
+   if self.gradInput then
+      buffers(self)
+      input.THNN.SpatialConvolutionLocal_updateGradInput(input, gradOutput, self.gradInput, self.weight, self.finput,
+                                                         self.fgradInput, self.kW, self.kH, self.dW, self.dH,
+                                                         self.padW, self.padH, self.iW, self.iH, self.oW, self.oH)
+      return self.gradInput
+   end
+end
+
+function SpatialConvolutionLocal:accGradParameters(input, gradOutput, scale)
+   checkInputSize(self, input)
+   buffers(self)
+   input.THNN.SpatialConvolutionLocal_accGradParameters(input, gradOutput, self.gradWeight, self.gradBias,
+                                                        self.finput, self.fgradInput, self.kW, self.kH, self.dW,
+                                                        self.dH, self.padW, self.padH, self.iW, self.iH, self.oW,
+                                                        self.oH, scale or 1)
+end
+
+function SpatialConvolutionLocal:type(typename, tensorCache)
+   if typename then
+      self.finput = self.finput and torch.Tensor()
+      self.fgradInput = self.fgradInput and torch.Tensor()
+   end
+   return parent.type(self, typename, tensorCache)
+end
+
+function SpatialConvolutionLocal:__tostring__()
+   local s = string.format('%s(%d -> %d, %dx%d, %dx%d', torch.type(self), self.nInputPlane, self.nOutputPlane,
+                           self.iW, self.iH, self.kW, self.kH)
+   if self.dW ~= 1 or self.dH ~= 1 or self.padW ~= 0 or self.padH ~= 0 then
+      s = s .. string.format(', %d,%d', self.dW, self.dH)
+   end
+   if self.padW ~= 0 or self.padH ~= 0 then
+      s = s .. string.format(', %d,%d', self.padW, self.padH)
+   end
+   return s .. ')'
+end
+
+function SpatialConvolutionLocal:clearState()
+   nn.utils.clear(self, 'finput', 'fgradInput', '_input', '_gradOutput')
+   return parent.clearState(self)
+end

@@ -1,0 +1,122 @@
+-- nn.SpatialFullConvolution(nInputPlane, nOutputPlane, kW, kH[, dW = 1, dH = 1[, padW = 0,
+-- padH = 0[, adjW = 0, adjH = 0]]]): the transposed 2-D convolution, weight
+-- nInputPlane x nOutputPlane x kH x kW; each output size is (in - 1) d - 2 pad + k + adj.
+-- The input may be { input, target }: the adjustments are then chosen so that the output
+-- takes target's last two sizes (the target gets a zero gradient). finput holds the
+-- columns; fgradInput is torch7's unused `ones`.
+local SpatialFullConvolution, parent = torch.class('nn.SpatialFullConvolution', 'nn.Module')
+
+function SpatialFullConvolution:__init(nInputPlane, nOutputPlane, kW, kH, dW, dH, padW, padH, adjW, adjH)
+   parent.__init(self)
+   self.nInputPlane = nInputPlane
+   self.nOutputPlane = nOutputPlane
+   self.kW = kW
+   self.kH = kH
+   self.dW = dW or 1
+   self.dH = dH or 1
+   self.padW = padW or 0
+   self.padH = padH or 0
+   self.adjW = adjW or 0
+   self.adjH = adjH or 0
+   if self.adjW > self.dW - 1 or self.adjH > self.dH - 1 then
+      error('nn.SpatialFullConvolution: adjW and adjH must be smaller than dW and dH', 2)
+   end
+   self.weight = torch.Tensor(nInputPlane, nOutputPlane, kH, kW)
+   self.gradWeight = torch.Tensor(nInputPlane, nOutputPlane, kH, kW)
+   self.bias = torch.Tensor(nOutputPlane)
+   self.gradBias = torch.Tensor(nOutputPlane)
+   self:reset()
+end
+
+function SpatialFullConvolution:noBias()
+   self.bias = nil
+   self.gradBias = nil
+   return self
+end
+
+function SpatialFullConvolution:reset(stdv)
+   if stdv then
+      stdv = stdv * math.sqrt(3)
+   else
+      stdv = 1 / math.sqrt(self.kW * self.kH * self.nInputPlane)
+   end
+   self.weight:uniform(-stdv, stdv)
+   if self.bias then self.bias:uniform(-stdv, stdv) end
+   return self
+end
+
+-- the input tensor and the adjustments: { input, target } asks for target's sizes
+local function unpack(self, input)
+   if type(input) ~= 'table' then return input, self.adjW, self.adjH end
+   local target = input[2]
+   local n = target:dim()
+   local function adj(size, k, pad, d) return (size + 2 * pad - k) % d end
+   return input[1], adj(target:size(n), self.kW, self.padW, self.dW), adj(target:size(n - 1), self.kH, self.padH, self.dH)
+end
+
+local function buffers(self)
+   self.finput = self.finput or self.weight.new()
+   self.fgradInput = self.fgradInput or self.weight.new()
+end
+
+function SpatialFullConvolution:updateOutput(input)
+   buffers(self)
+   local x, adjW, adjH = unpack(self, input)
+   x.THNN.SpatialFullConvolution_updateOutput(x, self.output, self.weight, self.bias, self.finput, self.fgradInput,
+                                              self.kW, self.kH, self.dW, self.dH, self.padW, self.padH, adjW, adjH)
+   return self.output
+end
+
+function SpatialFullConvolution:updateGradInput(input, gradOutput)
+   if not self.gradInput then return end
+   buffers(self)
+   local x, adjW, adjH = unpack(self, input)
+   local gradInput = self.gradInput
+   if type(input) == 'table' then
+      self.gradInput = torch.isTensor(gradInput) and { gradInput, x.new() } or gradInput
+      gradInput = self.gradInput[1]
+      self.gradInput[2]:resizeAs(input[2]):zero()
+   elseif type(gradInput) == 'table' then
+      gradInput = gradInput[1]
+      self.gradInput = gradInput
+   end
+   x.THNN.SpatialFullConvolution_updateGradInput(x, gradOutput, gradInput, self.weight, self.finput, self.kW,
+                                                 self.kH, self.dW, self.dH, self.padW, self.padH, adjW, adjH)
+   return self.gradInput
+end
+
+function SpatialFullConvolution:accGradParameters(input, gradOutput, scale)
+   buffers(self)
+   local x, adjW, adjH = unpack(self, input)
+   x.THNN.SpatialFullConvolution_accGradParameters(x, gradOutput, self.gradWeight, self.gradBias, self.finput,
+                                                   self.fgradInput, self.kW, self.kH, self.dW, self.dH, self.padW,
+                                                   self.padH, adjW, adjH, scale or 1)
+end
+
+function SpatialFullConvolution:type(typename, tensorCache)
+   if typename then
+      self.finput = self.finput and torch.Tensor()
+      self.fgradInput = self.fgradInput and torch.Tensor()
+   end
+   return parent.type(self, typename, tensorCache)
+end
+
+function SpatialFullConvolution:__tostring__()
+   local s = string.format('%s(%d -> %d, %dx%d', torch.type(self), self.nInputPlane, self.nOutputPlane, self.kW,
+                           self.kH)
+   if self.dW ~= 1 or self.dH ~= 1 or self.padW ~= 0 or self.padH ~= 0 then
+      s = s .. string.format(', %d,%d', self.dW, self.dH)
+   end
+   if self.padW ~= 0 or self.padH ~= 0 then
+      s = s .. string.format(', %d,%d', self.padW, self.padH)
+   end
+   if self.adjW ~= 0 or self.adjH ~= 0 then
+      s = s .. string.format(', %d,%d', self.adjW, self.adjH)
+   end
+   return s .. (self.bias and ')' or ') without bias')
+end
+
+function SpatialFullConvolution:clearState()
+   nn.utils.clear(self, 'finput', 'fgradInput', '_input', '_gradOutput')
+   return parent.clearState(self)
+end
