@@ -27,6 +27,10 @@ NULLABLE = [
     ("SpatialDilatedConvolution_*", {"bias", "gradBias", "ones"}),
     ("SpatialFullConvolution_*", {"bias", "gradBias", "ones"}),
     ("SpatialFullDilatedConvolution_*", {"bias", "gradBias", "ones"}),
+    ("VolumetricConvolutionMM_*", {"bias", "gradBias"}),
+    ("VolumetricFullConvolution_*", {"bias", "gradBias"}),
+    ("VolumetricDilatedConvolution_*", {"bias", "gradBias"}),
+    ("VolumetricFullDilatedConvolution_*", {"bias", "gradBias"}),
 ]
 
 DECLARATION = re.compile(r"THNN_\((\w+)\)\s*\((.*?)\)\s*;", re.S)
