@@ -459,10 +459,7 @@ def test_lua_optim_steps_a_python_tensor_with_a_python_closure(rng):
 
 def _nn_runtime():
     rt = tl.Runtime()
-    try:
-        rt.require("nn")
-    except tl.LuaError as e:
-        pytest.skip("the Lua nn package is not available yet: %s" % str(e).splitlines()[0])
+    rt.require("nn")
     return rt
 
 
