@@ -109,4 +109,24 @@ require 'nn.SpatialReplicationPadding'
 
 require 'nn.Jacobian'
 
+-- tables, containers and layers (second part)
+require 'nn.MapTable'
+require 'nn.Bottle'
+require 'nn.DepthConcat'
+require 'nn.CAddTable'
+require 'nn.CSubTable'
+require 'nn.CMulTable'
+require 'nn.CDivTable'
+require 'nn.CMaxTable'
+require 'nn.CMinTable'
+require 'nn.JoinTable'
+require 'nn.SplitTable'
+require 'nn.SelectTable'
+require 'nn.NarrowTable'
+require 'nn.FlattenTable'
+require 'nn.MixtureTable'
+require 'nn.DotProduct'
+require 'nn.CosineDistance'
+require 'nn.PairwiseDistance'
+
 return nn
