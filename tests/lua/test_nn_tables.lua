@@ -5,70 +5,10 @@
 require 'nn'
 local tests = {}
 
+local gradcheck = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_gradcheck.lua')
+local checkGradients = gradcheck.directional
+
 local function maxDiff(a, b) return (a - b):abs():max() end
-
--- leaves of a nested table of tensors, with their path (depth first, in key order)
-local function leaves(t, out)
-   out = out or {}
-   if torch.isTensor(t) then
-      out[#out + 1] = t
-   else
-      local keys = {}
-      for k in pairs(t) do keys[#keys + 1] = k end
-      table.sort(keys)
-      for _, k in ipairs(keys) do leaves(t[k], out) end
-   end
-   return out
-end
-
-local function randomLike(t)
-   if torch.isTensor(t) then return torch.randn(t:size()) end
-   local r = {}
-   for k, v in pairs(t) do r[k] = randomLike(v) end
-   return r
-end
-
-local function inner(a, b)
-   local la, lb = leaves(a), leaves(b)
-   local s = 0
-   for i = 1, #la do s = s + la[i]:dot(lb[i]) end
-   return s
-end
-
--- gradInput of module at input (tensors or nested tables) against central differences,
--- along a random gradOutput; parameters too when named
-local function checkGradients(module, input, msg, paramNames)
-   local gradOutput = randomLike(module:forward(input))
-   module:zeroGradParameters()
-   local gradInput = nn.utils.recursiveCopy(nil, module:backward(input, gradOutput))
-   local function numeric(t)
-      local flat = t:view(t:nElement())
-      local g = torch.Tensor(t:nElement())
-      for i = 1, flat:nElement() do
-         local orig = flat[i]
-         flat[i] = orig + 1e-6
-         local up = inner(module:forward(input), gradOutput)
-         flat[i] = orig - 1e-6
-         local down = inner(module:forward(input), gradOutput)
-         flat[i] = orig
-         g[i] = (up - down) / 2e-6
-      end
-      return g
-   end
-   local ins, grads = leaves(input), leaves(gradInput)
-   check.eq(#grads, #ins, msg .. ': one gradient per input tensor')
-   for i, t in ipairs(ins) do
-      check.ok(grads[i]:isSameSizeAs(t), msg .. ': gradient ' .. i .. ' has its input\'s size')
-      local err = maxDiff(numeric(t), grads[i]:contiguous():view(t:nElement()))
-      check.ok(err < 1e-5, string.format('%s: gradient of input tensor %d off by %g', msg, i, err))
-   end
-   for _, name in ipairs(paramNames or {}) do
-      local p = module[name]
-      local gradName = 'grad' .. name:sub(1, 1):upper() .. name:sub(2)
-      local err = maxDiff(numeric(p), module[gradName]:contiguous():view(p:nElement()))
-      check.ok(err < 1e-5, string.format('%s: %s off by %g', msg, gradName, err))
-   end
-end
 
 -- every element of out equals f(i1, i2, ...) of the inputs' elements at the same place
 local function checkPointwise(out, inputs, f, msg)
