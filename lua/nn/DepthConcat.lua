@@ -1,15 +1,7 @@
--- nn.DepthConcat(dimension): every module gets the same input and their outputs are
--- concatenated along dimension (as nn.Concat); outputs smaller in the other dimensions
--- are centred in zero padding (GoogLeNet's inception blocks, whose branches lose
--- different borders).
-local DepthConcat, parent = torch.class('nn.DepthConcat', 'nn.Container')
-
-function DepthConcat:__init(dimension)
-   parent.__init(self)
-   if type(dimension) ~= 'number' then error('nn.DepthConcat(dimension): a dimension expected', 2) end
-   self.size = torch.LongStorage()
-   self.dimension = dimension
-end
+-- nn.DepthConcat(dimension): nn.Concat whose outputs may differ in the other dimensions
+-- too: each is centred in zero padding up to the largest size (GoogLeNet's inception
+-- blocks, whose branches lose different borders).
+local DepthConcat, parent = torch.class('nn.DepthConcat', 'nn.Concat')
 
 -- the window of output (offset along self.dimension) that holds currentOutput: centred in
 -- the other dimensions, the odd padding element going after (9 vs 4: 2 before, 3 after)
@@ -51,48 +43,21 @@ function DepthConcat:updateOutput(input)
    self.size = torch.LongStorage(sizes)
    self.output:resize(self.size):zero()
    local offset = 1
-   for i, out in ipairs(outs) do
+   for _, out in ipairs(outs) do
       self:windowNarrow(self.output, out, offset):copy(out)
       offset = offset + out:size(self.dimension)
    end
    return self.output
 end
 
--- calls funcName(input, window of gradOutput, ...) on every module
-function DepthConcat:_backward(funcName, input, gradOutput, ...)
+-- Concat's backward passes (updateGradInput, backward, accGradParameters,
+-- accUpdateGradParameters) all go through here: each branch gets its window of gradOutput
+function DepthConcat:_eachBranch(method, input, gradOutput, scale, accumulate)
    local offset = 1
-   local results = {}
    for i, module in ipairs(self.modules) do
       local out = module.output
-      results[i] = self:rethrowErrors(module, i, funcName, input, self:windowNarrow(gradOutput, out, offset), ...)
+      local result = self:rethrowErrors(module, i, method, input, self:windowNarrow(gradOutput, out, offset), scale)
+      if accumulate and result then accumulate(i, result) end
       offset = offset + out:size(self.dimension)
    end
-   return results
-end
-
-function DepthConcat:updateGradInput(input, gradOutput)
-   local gradInputs = self:_backward('updateGradInput', input, gradOutput)
-   self.gradInput:resizeAs(input):zero()
-   for _, g in ipairs(gradInputs) do self.gradInput:add(g) end
-   return self.gradInput
-end
-
-function DepthConcat:accGradParameters(input, gradOutput, scale)
-   self:_backward('accGradParameters', input, gradOutput, scale or 1)
-end
-
-function DepthConcat:accUpdateGradParameters(input, gradOutput, lr)
-   self:_backward('accUpdateGradParameters', input, gradOutput, lr)
-end
-
-function DepthConcat:__tostring__()
-   local tab, line = '  ', '\n'
-   local parts = { torch.type(self) .. ' {' .. line .. tab .. 'input' }
-   for i, module in ipairs(self.modules) do
-      local last = i == #self.modules
-      local inner = tostring(module):gsub(line, line .. tab .. (last and '       ' or '  |    '))
-      parts[#parts + 1] = line .. tab .. (last and '   `-> ' or '  |`-> ') .. '(' .. i .. '): ' .. inner
-   end
-   parts[#parts + 1] = line .. tab .. '   ... -> output' .. line .. '}'
-   return table.concat(parts)
 end

@@ -162,5 +162,6 @@ require 'nn.VolumetricDropout'
 require 'nn.TemporalConvolution'
 require 'nn.TemporalMaxPooling'
 require 'nn.TemporalSubSampling'
+require 'nn.Maxout'
 
 return nn

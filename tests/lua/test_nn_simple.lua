@@ -432,6 +432,22 @@ function tests.temporal()
    check.eq(tostring(conv), 'nn.TemporalConvolution(3 -> 2, 3, 2)')
 end
 
+function tests.maxout()
+   -- a Sequential of Linear, View and Max, as torch7's
+   local m = nn.Maxout(4, 3, 2)
+   local x = torch.randn(5, 4)
+   local out = m:forward(x)
+   local lin = m.modules[1].output
+   for b = 1, 5 do
+      for j = 1, 3 do check.eq(out[b][j], math.max(lin[b][j], lin[b][3 + j])) end
+   end
+   gradcheck.jacobian(m, torch.randn(3, 4), nil, 'Maxout batch')
+   gradcheck.jacobian(m, torch.randn(4), nil, 'Maxout vector')
+   local withTanh = nn.Maxout(4, 3, 2, nn.Tanh())
+   check.eq(#withTanh.modules, 4)
+   check.ok(withTanh:forward(x):abs():max() <= 1, 'preprocess between the view and the max')
+end
+
 function tests.type_conversion_of_buffers()
    for _, m in ipairs({ nn.Euclidean(3, 2), nn.Cosine(3, 2), nn.Normalize(2), nn.CMul(3), nn.LinearWeightNorm(3, 2),
                         nn.TemporalMaxPooling(1), nn.WeightedEuclidean(3, 2) }) do

@@ -284,6 +284,15 @@ function tests.depth_concat()
    err = nn.Jacobian.testJacobianParameters(f, xb, f.modules[2].modules[1].weight, f.modules[2].modules[1].gradWeight)
    check.ok(err < 1e-5, 'DepthConcat gradWeight ' .. err)
    check.ok(tostring(f):find('nn.DepthConcat {', 1, true) and tostring(f):find('`-> (2)', 1, true))
+   check.ok(torch.isTypeOf(f, 'nn.Concat'), 'a Concat, as in torch7')
+   -- backward (Concat's) takes the same windows as updateGradInput and accGradParameters
+   local go = torch.randn(4, 5)
+   f:zeroGradParameters()
+   local g = f:backward(xb, go):clone()
+   local w2 = f.modules[2].modules[1]
+   local expected = go:narrow(1, 3, 2):narrow(2, 2, 3)
+   check.ok(maxDiff(w2.gradWeight, expected:t() * xb) < 1e-12, 'branch 2 gets its centred window')
+   check.ok(maxDiff(g, go:narrow(1, 1, 2) * f.modules[1].modules[1].weight + expected * w2.weight) < 1e-12)
 end
 
 return tests
