@@ -1,0 +1,47 @@
+-- nn.CAdd(size): y = x + bias, element-wise, bias of the given size; inputs as for
+-- nn.CMul (the same size, a batch, or a size bias expands to).
+local CAdd, parent = torch.class('nn.CAdd', 'nn.Module')
+
+function CAdd:__init(...)
+   parent.__init(self)
+   local n = select('#', ...)
+   local first = ...
+   if n == 1 and torch.typename(first) == 'torch.LongStorage' then
+      self.size = first
+   else
+      self.size = torch.LongStorage({ ... })
+   end
+   self.bias = torch.Tensor(self.size)
+   self.gradBias = torch.Tensor(self.size)
+   self:reset()
+end
+
+function CAdd:reset(stdv)
+   if stdv then
+      stdv = stdv * math.sqrt(3)
+   else
+      stdv = 1 / math.sqrt(self.bias:nElement())
+   end
+   self.bias:uniform(-stdv, stdv)
+   return self
+end
+
+function CAdd:updateOutput(input)
+   self.output:resizeAs(input):copy(input):add(nn.CMul.expandParameter(self, self.bias, input))
+   return self.output
+end
+
+function CAdd:updateGradInput(input, gradOutput)
+   if not self.gradInput then return end
+   self.gradInput:resizeAs(gradOutput):copy(gradOutput)
+   return self.gradInput
+end
+
+function CAdd:accGradParameters(input, gradOutput, scale)
+   local expanded = nn.CMul.expandParameter(self, self.bias, input)
+   self.gradBias:add(scale or 1, nn.CMul.reduceToParameter(gradOutput, expanded, self.bias))
+end
+
+function CAdd:__tostring__()
+   return torch.type(self) .. '(' .. table.concat(self.bias:size():totable(), 'x') .. ')'
+end
