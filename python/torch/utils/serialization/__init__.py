@@ -9,7 +9,9 @@ What comes back from load_lua:
   tensors that shared a storage in the file share one storage; contents as written (index
   buffers such as max-pooling `indices` keep torch7's 1-based values).
 - other torch7 classes: torch.legacy.nn placeholder objects whose attributes are the fields
-  (older nn fields upgraded: a BatchNormalization's running_std becomes running_var).
+  (older nn fields upgraded: a BatchNormalization's running_std becomes running_var). Fields
+  torch7 counts from 1 (a Select's dimension, max-pooling indices, ...) come back 0-based
+  and are written back 1-based (Note [1-based fields] in torch/legacy/nn/t7fields.py).
 - Lua functions: opaque torch._C._t7_Function handles that save_lua writes back intact.
 A value referenced twice in the file comes back as one Python object.
 """
@@ -19,13 +21,18 @@ import os
 import torch
 from torch import _C
 from torch.legacy import nn as _legacy_nn
+from torch.legacy.nn import t7fields as _t7fields
 from torch.storage import _typed
 
 __all__ = ["load_lua", "save_lua"]
 
 
 class _Hooks:
-    """What the C++ converter asks of Python."""
+    """What the C++ converter asks of Python; one instance per load or save (state: the
+    index storages shifted so far)."""
+
+    def __init__(self):
+        self.shifted = {}
 
     @staticmethod
     def wrap_storage(cdata):
@@ -38,11 +45,12 @@ class _Hooks:
         obj._t7_version = version
         return obj
 
-    @staticmethod
-    def set_content(obj, content):
+    def set_content(self, obj, content):
         if isinstance(content, dict) and all(isinstance(k, str) for k in content):
             obj.__dict__.update(content)
             _upgrade(obj)
+            _t7fields.upgrade(obj)
+            _t7fields.from_torch7(obj, self.shifted)
         else:
             obj._t7_raw = content
 
@@ -52,12 +60,11 @@ class _Hooks:
             return obj.torch_typename()
         return None
 
-    @staticmethod
-    def content_of(obj):
+    def content_of(self, obj):
         try:
             return obj._t7_raw
         except AttributeError:
-            return dict(vars(obj))
+            return _t7fields.to_torch7(obj, dict(vars(obj)), self.shifted)
 
     @staticmethod
     def version_of(obj):
@@ -95,14 +102,14 @@ def load_lua(path_or_file, long_size=None, unknown_classes=False):
     del unknown_classes
     if long_size not in (None, 4, 8):
         raise ValueError("load_lua: long_size must be None, 4 or 8, got %r" % (long_size,))
-    return _C._t7_load(_read_bytes(path_or_file), long_size or 0, _Hooks)
+    return _C._t7_load(_read_bytes(path_or_file), long_size or 0, _Hooks())
 
 
 def save_lua(obj, path_or_file, format="binary", long_size=8):
     """Writes obj as torch.save(path, obj, format) in torch7 does: tensors, storages, numbers,
     strings, booleans, None, dicts, lists and tuples (as tables with keys 1..n), and the
     objects load_lua returns. Tensors and storages referenced twice are written once."""
-    data = _C._t7_save(obj, format, long_size, _Hooks)
+    data = _C._t7_save(obj, format, long_size, _Hooks())
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
         with open(path_or_file, "wb") as f:
             f.write(data)
