@@ -1174,9 +1174,10 @@ class VolumetricMaxPooling(Module):
 
     def _decode(self, packed, in_size, o, s, p, d):
         t0, h0, w0 = self._starts(o, s, p)
-        it = (packed & 255) * d[0] + t0.reshape(-1, 1, 1)
-        ih = ((packed >> 8) & 255) * d[1] + h0.reshape(-1, 1)
-        iw = ((packed >> 16) & 255) * d[2] + w0
+        # floor division and modulo read the bytes (even with torch7's unset upper bytes)
+        it = (packed % 256) * d[0] + t0.reshape(-1, 1, 1)
+        ih = ((packed // 256) % 256) * d[1] + h0.reshape(-1, 1)
+        iw = ((packed // 65536) % 256) * d[2] + w0
         return (it * in_size[1] + ih) * in_size[2] + iw
 
     def updateOutput(self, input):
