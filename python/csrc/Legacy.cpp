@@ -164,8 +164,14 @@ class ToPython {
       py::object key = convert(k, depth + 1);
       if (PyObject_Hash(key.ptr()) == -1) {
         PyErr_Clear();
-        throw t7::Error(std::string("t7: a table key of kind ") + k.kindName() +
-                        " has no Python equivalent usable as a dict key");
+        // A table used as a key (nngraph's mapindex[data]): wrapped so that it
+        // hashes by identity (hooks.table_key), and unwrapped again on save.
+        if ((PyDict_Check(key.ptr()) || PyList_Check(key.ptr())) && py::hasattr(hooks_, "table_key")) {
+          key = hooks_.attr("table_key")(key);
+        } else {
+          throw t7::Error(std::string("t7: a table key of kind ") + k.kindName() +
+                          " has no Python equivalent usable as a dict key");
+        }
       }
       out[key] = convert(v, depth + 1);
     }
@@ -276,6 +282,12 @@ class FromPython {
 
  private:
   t7::Value key(py::handle k) {
+    if (!(PyBool_Check(k.ptr()) || PyLong_Check(k.ptr()) || PyFloat_Check(k.ptr()) || PyUnicode_Check(k.ptr()) ||
+          PyBytes_Check(k.ptr())) &&
+        py::hasattr(hooks_, "key_table")) {
+      py::object table = hooks_.attr("key_table")(k);
+      if (!table.is_none()) return convert(table);
+    }
     TORCH_CHECK(PyBool_Check(k.ptr()) || PyLong_Check(k.ptr()) || PyFloat_Check(k.ptr()) || PyUnicode_Check(k.ptr()) ||
                     PyBytes_Check(k.ptr()),
                 Type, "save_lua: dict keys must be strings, numbers or booleans, got %s", Py_TYPE(k.ptr())->tp_name);

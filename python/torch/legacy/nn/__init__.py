@@ -36,6 +36,7 @@ __all__ = (["TorchObject", "class_for", "Module", "Criterion", "Jacobian"] + _co
 from torch.legacy.nn.spatial import *  # noqa: F401,F403,E402
 from torch.legacy.nn.normalization import *  # noqa: F401,F403,E402
 from torch.legacy.nn.View import View  # noqa: F401,E402
+from torch.legacy.nn.graph import gModule, Node  # noqa: F401,E402
 from torch.legacy.nn import spatial as _spatial, normalization as _normalization, t7fields  # noqa: E402
 
-__all__ = __all__ + _spatial.__all__ + _normalization.__all__ + ["View", "t7fields"]
+__all__ = __all__ + _spatial.__all__ + _normalization.__all__ + ["View", "gModule", "Node", "t7fields"]

@@ -40,13 +40,36 @@ import numbers
 
 import torch
 
-__all__ = ["ONE_BASED", "INDEX", "OPTIONAL_INDEX", "INDEX_TENSOR", "INDEX_LIST", "from_torch7", "to_torch7",
+__all__ = ["TableKey", "ONE_BASED", "INDEX", "OPTIONAL_INDEX", "INDEX_TENSOR", "INDEX_LIST", "from_torch7", "to_torch7",
            "upgrade"]
 
 INDEX = "index"
 OPTIONAL_INDEX = "optional index"
 INDEX_TENSOR = "index tensor"
 INDEX_LIST = "index list"
+
+
+
+class TableKey:
+    """A Lua table used as a key of another table (nngraph's mapindex[node.data]): Python
+    dicts and lists cannot be dict keys, so load_lua wraps the table in one of these, which
+    hashes and compares by the table's identity: mapindex[TableKey(node.data)] finds it.
+    save_lua writes the table itself."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table):
+        self.table = table
+
+    def __hash__(self):
+        return id(self.table)
+
+    def __eq__(self, other):
+        return isinstance(other, TableKey) and other.table is self.table
+
+    def __repr__(self):
+        return "TableKey(<table at %#x>)" % id(self.table)
+
 
 _POOL_INDICES = {"indices": INDEX_TENSOR}
 

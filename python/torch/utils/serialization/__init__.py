@@ -4,7 +4,8 @@ legacy/ (torch._C._t7_load / _t7_save; see Note [t7 to Python] in python/csrc/Le
 What comes back from load_lua:
 - Lua numbers: Python floats (Lua has only doubles; PyTorch 0.4's load_lua did the same).
 - strings: str (bytes when they are not UTF-8), booleans: bool, nil: None.
-- tables: a list when the keys are exactly 1..n, else a dict (an empty table is {}).
+- tables: a list when the keys are exactly 1..n, else a dict (an empty table is {}); a
+  table used as a key comes back wrapped in a torch.legacy.nn.t7fields.TableKey.
 - torch.<Type>Tensor / Storage: torch tensors / storages on the memory the reader made, so
   tensors that shared a storage in the file share one storage; contents as written (index
   buffers such as max-pooling `indices` keep torch7's 1-based values).
@@ -54,6 +55,16 @@ class _Hooks:
         else:
             obj._t7_raw = content
 
+    table_key = staticmethod(_t7fields.TableKey)
+
+    @staticmethod
+    def key_table(key):
+        """What a dict key that is no plain value stands for in the file: a table (TableKey)
+        or an object (nngraph's reverseMap[node] = true); None if nothing."""
+        if isinstance(key, _t7fields.TableKey):
+            return key.table
+        return key if isinstance(key, _legacy_nn.TorchObject) else None
+
     @staticmethod
     def typename_of(obj):
         if isinstance(obj, _legacy_nn.TorchObject):
@@ -64,7 +75,11 @@ class _Hooks:
         try:
             return obj._t7_raw
         except AttributeError:
-            return _t7fields.to_torch7(obj, dict(vars(obj)), self.shifted)
+            content = _t7fields.to_torch7(obj, dict(vars(obj)), self.shifted)
+            # the writer remembers values by address: this new dict must outlive the save,
+            # or a later one could take its address and be taken for it
+            self.shifted[("content", id(content))] = content
+            return content
 
     @staticmethod
     def version_of(obj):
