@@ -35,7 +35,11 @@ def fixture(name):
 
 
 def obj(typename, **fields):
-    return legacy_nn.class_for(typename)(**fields)
+    """A torch7 object with its fields as torch7 writes them (dimensions and positions
+    1-based), turned 0-based as load_lua turns them (Note [1-based fields])."""
+    made = legacy_nn.class_for(typename)(**fields)
+    legacy_nn.t7fields.from_torch7(made, {})
+    return made
 
 
 def through_file(value):

@@ -171,13 +171,13 @@ def test_cnn_fixture():
     assert (conv.kW, conv.kH, conv.padW, conv.nInputPlane, conv.nOutputPlane) == (3.0, 3.0, 1.0, 3.0, 8.0)
     assert all(m.train is False for m in cnn.modules[1:])
     assert conv.output.shape == (4, 8, 8, 8) and conv.finput.shape == (4, 27, 64)
-    # max-pool indices keep torch7's 1-based contents (Note [Index base])
+    # max-pool indices come back 0-based (torch7 wrote them 1-based; Note [1-based fields])
     assert pool.indices.dtype == torch.int64 and pool.indices.shape == (4, 8, 4, 4)
     # (flat positions in each 8x8 input plane): the pooled outputs are the ReLU outputs there
     relu_out = cnn.modules[1].output.numpy().reshape(4, 8, 64)
     idx = pool.indices.numpy().reshape(4, 8, 16)
-    assert idx.min() >= 1 and idx.max() <= 64
-    np.testing.assert_array_equal(np.take_along_axis(relu_out, idx - 1, axis=2),
+    assert idx.min() >= 0 and idx.max() <= 63
+    np.testing.assert_array_equal(np.take_along_axis(relu_out, idx, axis=2),
                                   pool.output.numpy().reshape(4, 8, 16))
     assert bn.eps == 1e-5 and bn.momentum == 0.1 and bn.affine is True
     io_ = load_lua(fixture("cnn_io.t7"))

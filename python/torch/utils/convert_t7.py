@@ -288,11 +288,12 @@ class Padding(_T7Module):
         if self.n_input_dim is not None and x.dim() != self.n_input_dim:
             dim += 1
         size = x.shape[dim]
-        index, pad = (size - self.index + 2, self.pad) if self.pad > 0 else (self.index, -self.pad)
+        # index (0-based) counts from the end for a positive pad, from the start otherwise
+        index, pad = (size - self.index, self.pad) if self.pad > 0 else (self.index, -self.pad)
         shape = list(x.shape)
         shape[dim] = pad
         fill = torch.full(shape, self.value, dtype=x.dtype)
-        before, after = x.narrow(dim, 0, index - 1), x.narrow(dim, index - 1, size - index + 1)
+        before, after = x.narrow(dim, 0, index), x.narrow(dim, index, size - index)
         return torch.cat([before, fill, after], dim)
 
     def _t7_args(self):
@@ -665,10 +666,10 @@ def _pool3d(m, path, kind):
     return nn.AvgPool3d(k, d, p, ceil_mode=ceil)
 
 
-def _dim0(m, name, default=1):
-    """A torch7 dimension (1-based, or negative from the end) 0-based."""
-    v = _int(m, name, default)
-    return v - 1 if v > 0 else v
+def _dim0(m, name, default=0):
+    """A dimension or position field: 0-based (load_lua shifted torch7's 1-based ones, Note
+    [1-based fields] in torch/legacy/nn/t7fields.py), or negative from the end."""
+    return _int(m, name, default)
 
 
 def _n_input_dims(m, name="nInputDims"):
@@ -809,8 +810,8 @@ _SIMPLE = {
     "View": lambda m, p: View(_sizes(m, "size"), _opt_int(m, "numInputDims")),
     "Reshape": lambda m, p: Reshape(_sizes(m, "size"), _field(m, "batchMode")),
     "Padding": lambda m, p: Padding(_dim0(m, "dim"), _int(m, "pad"), _opt_int(m, "nInputDim"),
-                                    float(_field(m, "value", 0)), _int(m, "index", 1)),
-    "Narrow": lambda m, p: Narrow(_dim0(m, "dimension"), _int(m, "index") - 1, _int(m, "length", 1)),
+                                    float(_field(m, "value", 0)), _int(m, "index", 0)),
+    "Narrow": lambda m, p: Narrow(_dim0(m, "dimension"), _int(m, "index"), _int(m, "length", 1)),
     "Select": lambda m, p: Select(_dim0(m, "dimension"), _dim0(m, "index")),
     "Sum": lambda m, p: Reduce("mean" if _field(m, "sizeAverage") else "sum", _dim0(m, "dimension"),
                                _n_input_dims(m), _field(m, "squeeze", True) is not False),
@@ -818,7 +819,7 @@ _SIMPLE = {
                                 _field(m, "squeeze", True) is not False),
     "Max": lambda m, p: Reduce("max", _dim0(m, "dimension"), _n_input_dims(m)),
     "Min": lambda m, p: Reduce("min", _dim0(m, "dimension"), _n_input_dims(m)),
-    "Transpose": lambda m, p: Transpose(*[(int(a) - 1, int(b) - 1) for a, b in _field(m, "permutations")]),
+    "Transpose": lambda m, p: Transpose(*[(int(a), int(b)) for a, b in _field(m, "permutations")]),
     "Replicate": lambda m, p: Replicate(_int(m, "nfeatures"), _dim0(m, "dim"), _opt_int(m, "ndim")),
     "Unsqueeze": lambda m, p: Unsqueeze(_dim0(m, "pos"), _opt_int(m, "numInputDims")),
     "Squeeze": lambda m, p: Squeeze(None if _field(m, "dim") is None else _dim0(m, "dim"),
@@ -832,7 +833,7 @@ _SIMPLE = {
     "CMinTable": lambda m, p: TableOp("min"),
     "JoinTable": lambda m, p: JoinTable(_dim0(m, "dimension"), _n_input_dims(m)),
     "SelectTable": lambda m, p: SelectTable(_dim0(m, "index")),
-    "NarrowTable": lambda m, p: NarrowTable(_int(m, "offset") - 1, _int(m, "length", 1)),
+    "NarrowTable": lambda m, p: NarrowTable(_int(m, "offset"), _int(m, "length", 1)),
     "FlattenTable": lambda m, p: FlattenTable(),
 }
 

@@ -36,3 +36,11 @@ from torch.legacy.nn import containers as _containers, layers as _layers, activa
 __all__ = (["TorchObject", "class_for", "Module", "Criterion", "Jacobian"] + _containers.__all__ + _layers.__all__
            + _activations.__all__ + _shape.__all__ + _mathops.__all__ + _misc.__all__ + _tables.__all__
            + _criterions.__all__)
+
+# spatial, temporal and volumetric layers, normalizations, nngraph's gModule
+from torch.legacy.nn.spatial import *  # noqa: F401,F403,E402
+from torch.legacy.nn.normalization import *  # noqa: F401,F403,E402
+from torch.legacy.nn.graph import gModule, Node  # noqa: F401,E402
+from torch.legacy.nn import spatial as _spatial, normalization as _normalization, t7fields  # noqa: E402
+
+__all__ = __all__ + _spatial.__all__ + _normalization.__all__ + ["gModule", "Node", "t7fields"]

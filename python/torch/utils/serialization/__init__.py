@@ -7,9 +7,11 @@ What comes back from load_lua:
 - tables: a list when the keys are exactly 1..n, else a dict (an empty table is {}).
 - torch.<Type>Tensor / Storage: torch tensors / storages on the memory the reader made, so
   tensors that shared a storage in the file share one storage; contents as written (index
-  buffers such as max-pooling `indices` keep torch7's 1-based values).
+  index buffers are shifted as the next point says).
 - other torch7 classes: torch.legacy.nn placeholder objects whose attributes are the fields
-  (older nn fields upgraded: a BatchNormalization's running_std becomes running_var).
+  (older nn fields upgraded: a BatchNormalization's running_std becomes running_var). Fields
+  torch7 counts from 1 (a Select's dimension, max-pooling indices, ...) come back 0-based
+  and are written back 1-based (Note [1-based fields] in torch/legacy/nn/t7fields.py).
 - Lua functions: opaque torch._C._t7_Function handles that save_lua writes back intact.
 A value referenced twice in the file comes back as one Python object.
 
@@ -24,7 +26,7 @@ Note [Models saved on a GPU]: a CPU-only machine loads them as their CPU equival
   as nn keeps them (e.g. cudnn.SpatialCrossMapLRN's old `K` is nn's `k`; a
   cudnn.SpatialConvolution keeps `groups` only when it is not 1, since nn has none).
 - Tables used as keys (nngraph's mapindex maps node data tables to input positions) are
-  dicts or lists that hash by identity, as Lua compares tables, so an nngraph gModule loads
+  dicts or lists that hash by identity (t7fields.IdentityDict / IdentityList), as Lua compares tables, so an nngraph gModule loads
   whole and can be walked: gmodule.forwardnodes[i].data["mapindex"][node.data].
 
 Note [Unknown classes]: a class of a package with no Python counterpart here (not torch, nn,
@@ -41,6 +43,7 @@ import warnings
 import torch
 from torch import _C
 from torch.legacy import nn as _legacy_nn
+from torch.legacy.nn import t7fields as _t7fields
 from torch.storage import _typed
 
 __all__ = ["load_lua", "save_lua"]
@@ -127,31 +130,6 @@ def _cpu_type_name(name):
     return name
 
 
-class _KeyDict(dict):
-    """A Lua table used as a key elsewhere: equal only to itself and hashed by identity."""
-
-    __slots__ = ()
-
-    def __eq__(self, other):
-        return self is other
-
-    def __ne__(self, other):
-        return self is not other
-
-    def __hash__(self):
-        return id(self) >> 4
-
-
-class _KeyList(list):
-    """_KeyDict's twin for a table with keys 1..n."""
-
-    __slots__ = ()
-
-    __eq__ = _KeyDict.__eq__
-    __ne__ = _KeyDict.__ne__
-    __hash__ = _KeyDict.__hash__
-
-
 class _Hooks:
     """What the C++ converter asks of Python, for one load or save."""
 
@@ -160,6 +138,7 @@ class _Hooks:
         self.warned = set()
         self.twins = {}  # id(obj) -> (obj, its cudnn class) until its fields are in
         self.half_storages = {}  # _cdata of a CudaHalf storage -> (it, its Float copy)
+        self.shifted = {}  # index storages shifted so far (Note [1-based fields])
 
     @staticmethod
     def wrap_storage(cdata):
@@ -180,7 +159,7 @@ class _Hooks:
 
     @staticmethod
     def key_table(is_list, n):
-        return _KeyList([None] * n) if is_list else _KeyDict()
+        return _t7fields.IdentityList([None] * n) if is_list else _t7fields.IdentityDict()
 
     def make_object(self, typename, version):
         twin = _CUDNN_TWINS.get(typename)
@@ -215,6 +194,8 @@ class _Hooks:
             if "_type" in obj.__dict__:
                 obj.__dict__["_type"] = _cpu_type_name(obj.__dict__["_type"])
             _upgrade(obj)
+            _t7fields.upgrade(obj)
+            _t7fields.from_torch7(obj, self.shifted)
         else:
             obj._t7_raw = content
 
@@ -224,12 +205,11 @@ class _Hooks:
             return obj.torch_typename()
         return None
 
-    @staticmethod
-    def content_of(obj):
+    def content_of(self, obj):
         try:
             return obj._t7_raw
         except AttributeError:
-            return dict(vars(obj))
+            return _t7fields.to_torch7(obj, dict(vars(obj)), self.shifted)
 
     @staticmethod
     def version_of(obj):

@@ -1,0 +1,1460 @@
+"""Convolutions, pooling, unpooling, resampling and padding over time (Temporal*), images
+(Spatial*) and volumes (Volumetric*), with torch7's constructor arguments, field names and
+weight layouts. Inputs are batch x planes x ... or, without the batch dimension, planes x
+... (Temporal: [batch x] frames x features).
+
+Forward passes use torch.nn.functional; the gradients are written out (no autograd):
+- convolutions: gradInput is the transposed convolution of gradOutput (cropped to the
+  input), gradWeight a convolution of the input by gradOutput with stride and dilation
+  swapped (_conv_grad_weight), 2-D ones go through im2col/col2im (`finput`) as torch7 did;
+- max pooling: gradOutput scattered to the saved `indices` (0-based flat positions in each
+  input plane; load_lua shifts torch7's 1-based ones, Note [1-based fields]);
+- average pooling: gradOutput / (window size) spread back over each window (the transposed
+  convolution of a kernel of ones).
+
+Numbers loaded from a .t7 file are floats (Lua numbers), hence the int() around fields.
+"""
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch.legacy.nn import utils
+from torch.legacy.nn.module import Module
+from torch.legacy.nn.utils import check
+
+__all__ = [
+    "SpatialConvolution", "SpatialConvolutionMM", "SpatialConvolutionLocal", "SpatialFullConvolution",
+    "SpatialDilatedConvolution", "SpatialSubSampling", "SpatialMaxPooling", "SpatialDilatedMaxPooling",
+    "SpatialAveragePooling", "SpatialAdaptiveMaxPooling", "SpatialAdaptiveAveragePooling",
+    "SpatialFractionalMaxPooling", "SpatialMaxUnpooling", "SpatialLPPooling", "SpatialUpSamplingNearest",
+    "SpatialUpSamplingBilinear", "SpatialZeroPadding", "SpatialReflectionPadding", "SpatialReplicationPadding",
+    "TemporalConvolution", "TemporalMaxPooling", "TemporalSubSampling", "VolumetricConvolution",
+    "VolumetricFullConvolution", "VolumetricDilatedConvolution", "VolumetricMaxPooling",
+    "VolumetricDilatedMaxPooling", "VolumetricAveragePooling", "VolumetricMaxUnpooling",
+    "VolumetricReplicationPadding",
+]
+
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+
+
+def _ints(*values):
+    return tuple(int(v) for v in values)
+
+
+def _batched(name, input, n):
+    """input as batch x planes x (n spatial dims), and whether it came without the batch."""
+    utils.check_tensor(input, "%s: input" % name, (n + 1, n + 2))
+    check(input.is_floating_point(), TypeError, "%s: input must be a floating tensor, got %s", name, input.dtype)
+    if input.dim() == n + 1:
+        return input.unsqueeze(0), True
+    return input, False
+
+
+def _grad_batched(name, input, gradOutput, n, output_shape=None):
+    x, single = _batched(name, input, n)
+    utils.check_tensor(gradOutput, "%s: gradOutput" % name)
+    if output_shape is not None:
+        check(tuple(gradOutput.shape) == tuple(output_shape), RuntimeError,
+              "%s: gradOutput of size %s does not match the output size %s for an input of size %s", name,
+              tuple(gradOutput.shape), tuple(output_shape), tuple(input.shape))
+    g = gradOutput.unsqueeze(0) if single else gradOutput
+    return x, g, single
+
+
+def _unbatch(t, single):
+    return t[0] if single else t
+
+
+def _pads(p):
+    """F.pad's list (last dimension first) for symmetric paddings p (first dimension first)."""
+    out = []
+    for v in reversed(p):
+        out += [v, v]
+    return out
+
+
+def _crop(t, sizes, offsets):
+    """t[..., off : off + size] over the trailing dimensions, zeros where t is too short."""
+    pads = []
+    for d in reversed(range(len(sizes))):
+        full = t.size(t.dim() - len(sizes) + d)
+        pads += [-offsets[d], sizes[d] - (full - offsets[d])]
+    return F.pad(t, pads)
+
+
+def _out_size(name, size, k, s, p, d=1, ceil_mode=False):
+    span = size + 2 * p - d * (k - 1) - 1
+    if ceil_mode:
+        o = -(-span // s) + 1
+        if (o - 1) * s >= size + p:  # the last window must start inside the input or its left padding
+            o -= 1
+    else:
+        o = span // s + 1
+    check(o >= 1, RuntimeError, "%s: input of size %d with kernel %d, stride %d, padding %d, dilation %d gives an "
+          "output size of %d: too small", name, size, k, s, p, d, o)
+    return o
+
+
+def _conv_grad_input(g, weight, in_size, stride, pad, dil):
+    n = len(in_size)
+    full = _CONV_T[n](g, weight, None, stride, 0, 0, 1, dil)
+    return _crop(full, in_size, pad)
+
+
+def _conv_grad_weight(x, g, k, stride, pad, dil):
+    """sum over the batch of the correlation of x (padded) with g: gradWeight of a
+    convolution, as out-planes x in-planes x kernel."""
+    n = len(k)
+    xp = F.pad(x, _pads(pad)).transpose(0, 1).contiguous()
+    gw = _CONV[n](xp, g.transpose(0, 1).contiguous(), None, dil, 0, stride)
+    for d in range(n):
+        gw = gw.narrow(2 + d, 0, k[d])
+    return gw.transpose(0, 1)
+
+
+def _conv_t_grad_weight(x, g, k, stride, pad, dil):
+    """The same for a transposed convolution: in-planes x out-planes x kernel."""
+    n = len(k)
+    gp = F.pad(g, _pads(pad)).transpose(0, 1).contiguous()
+    gw = _CONV[n](gp, x.transpose(0, 1).contiguous(), None, dil, 0, stride)
+    for d in range(n):
+        gw = gw.narrow(2 + d, 0, k[d])
+    return gw.transpose(0, 1)
+
+
+def _window_sum_adjoint(g, in_size, k, stride, pad):
+    """The transpose of summing each window (start i*stride - pad, size k) of every plane:
+    each input element receives the sum of g over the windows that hold it."""
+    n = len(k)
+    lead = g.shape[:-n]
+    flat = g.reshape((-1, 1) + tuple(g.shape[-n:]))
+    ones = torch.ones((1, 1) + tuple(k), dtype=g.dtype)
+    full = _CONV_T[n](flat, ones, None, stride)
+    return _crop(full, in_size, pad).reshape(tuple(lead) + tuple(in_size))
+
+
+def _window_counts(o, size, k, s, p, include_pad):
+    """Per output position along one axis: how many elements its average divides by."""
+    start = torch.arange(o, dtype=torch.int64) * s - p
+    end = torch.clamp(start + k, max=size + p)
+    if include_pad:
+        return (end - start).double()
+    return (torch.clamp(end, max=size) - torch.clamp(start, min=0)).double()
+
+
+def _scatter_planes(indices, g, in_size):
+    """gradInput of a max pooling: g added at the flat 0-based positions `indices` of each plane."""
+    n, c = g.shape[:2]
+    gi = torch.zeros((n, c, math.prod(in_size)), dtype=g.dtype)
+    gi.scatter_add_(2, indices.reshape(n, c, -1), g.reshape(n, c, -1))
+    return gi.reshape((n, c) + tuple(in_size))
+
+
+def _check_planes(name, x, expected):
+    check(x.size(1) == expected, RuntimeError, "%s: expected an input with %d planes, got size %s", name, expected,
+          tuple(x.shape))
+
+
+def _bias_free_repr(module, s):
+    return s + ")" if getattr(module, "bias", None) is not None else s + ") without bias"
+
+
+# ================================================================ convolutions
+
+class _ConvBase(Module):
+    """Shared by the convolutions: optional bias (noBias), torch7's uniform reset."""
+
+    def _has_bias(self):
+        return getattr(self, "bias", None) is not None
+
+    def noBias(self):
+        self.__dict__.pop("bias", None)
+        self.__dict__.pop("gradBias", None)
+        return self
+
+    def _fan_in(self):
+        raise NotImplementedError
+
+    def reset(self, stdv=None):
+        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self._fan_in())
+        self.weight.uniform_(-stdv, stdv)
+        if self._has_bias():
+            self.bias.uniform_(-stdv, stdv)
+        return self
+
+    def _make_params(self, weight_shape, n_bias):
+        dtype = torch.get_default_dtype()
+        self.weight = torch.empty(weight_shape, dtype=dtype)
+        self.gradWeight = torch.zeros(weight_shape, dtype=dtype)
+        self.bias = torch.empty(n_bias, dtype=dtype)
+        self.gradBias = torch.zeros(n_bias, dtype=dtype)
+        self.reset()
+
+    def _acc_bias(self, g, scale, dims):
+        if self._has_bias():
+            self.gradBias.add_(g.sum(dims).reshape(self.gradBias.shape), alpha=scale)
+
+    def _acc_weight(self, gw, scale):
+        self.gradWeight.add_(gw.reshape(self.gradWeight.shape), alpha=scale)
+
+    def clearState(self):
+        utils.clear(self, "finput", "fgradInput")
+        return super().clearState()
+
+
+class SpatialConvolution(_ConvBase):
+    """2-D convolution: weight nOutputPlane x nInputPlane x kH x kW, bias nOutputPlane.
+    The input's columns (im2col) stay in `finput` as in torch7."""
+
+    padW = 0
+    padH = 0
+    dilationW = 1
+    dilationH = 1
+
+    def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=None):
+        super().__init__()
+        self.nInputPlane, self.nOutputPlane = nInputPlane, nOutputPlane
+        self.kW, self.kH, self.dW, self.dH = kW, kH, dW, dH
+        self.padW = padW
+        self.padH = padW if padH is None else padH
+        self._make_params(self._weight_shape(), nOutputPlane)
+        self.finput = torch.empty(0, dtype=self.weight.dtype)
+        self.fgradInput = torch.empty(0, dtype=self.weight.dtype)
+
+    def _weight_shape(self):
+        return (self.nOutputPlane, self.nInputPlane, self.kH, self.kW)
+
+    def _fan_in(self):
+        return self.kW * self.kH * self.nInputPlane
+
+    def _geometry(self):
+        return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW),
+                _ints(self.dilationH, self.dilationW))
+
+    def _weight2d(self):
+        # 4-D in today's files, nOutputPlane x (nInputPlane kH kW) in older ones: the same numbers
+        return self.weight.reshape(int(self.nOutputPlane), -1)
+
+    def _prepare(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, 2)
+        _check_planes(name, x, int(self.nInputPlane))
+        k, s, p, d = self._geometry()
+        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i]) for i in range(2))
+        return x, single, k, s, p, d, o
+
+    def _columns(self, x, k, s, p, d):
+        return F.unfold(x, k, d, p, s)
+
+    def updateOutput(self, input):
+        x, single, k, s, p, d, o = self._prepare(input)
+        cols = self._columns(x, k, s, p, d)
+        out = torch.matmul(self._weight2d(), cols)
+        if self._has_bias():
+            out = out + self.bias.reshape(1, -1, 1)
+        out = out.reshape((x.size(0), int(self.nOutputPlane)) + o)
+        self.finput = _unbatch(cols, single)
+        self.output = _unbatch(out, single)
+        return self.output
+
+    def _grads(self, input, gradOutput):
+        x, single, k, s, p, d, o = self._prepare(input)
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2,
+                                     tuple(input.shape[:-3]) + (int(self.nOutputPlane),) + o)
+        return x, g.reshape(g.size(0), g.size(1), -1), single, k, s, p, d
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        gcols = torch.matmul(self._weight2d().t(), g)
+        self.fgradInput = _unbatch(gcols, single)
+        self.gradInput = _unbatch(F.fold(gcols, tuple(x.shape[2:]), k, d, p, s), single)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        cols = self._columns(x, k, s, p, d)
+        self._acc_weight(torch.matmul(g, cols.transpose(1, 2)).sum(0), scale)
+        self._acc_bias(g, scale, (0, 2))
+
+    def __repr__(self):
+        s = "%s(%d -> %d, %dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW, self.kH)
+        if self.dW != 1 or self.dH != 1 or self.padW != 0 or self.padH != 0:
+            s += ", %d,%d" % (self.dW, self.dH)
+        if self.padW != 0 or self.padH != 0:
+            s += ", %d,%d" % (self.padW, self.padH)
+        return _bias_free_repr(self, s)
+
+
+class SpatialConvolutionMM(SpatialConvolution):
+    """SpatialConvolution with torch7's 2-D weight, nOutputPlane x (nInputPlane kH kW)
+    (4-D weights, as some files hold, work too)."""
+
+    def _weight_shape(self):
+        return (self.nOutputPlane, self.nInputPlane * self.kH * self.kW)
+
+
+class SpatialDilatedConvolution(SpatialConvolution):
+    def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=0, dilationW=1, dilationH=1):
+        super().__init__(nInputPlane, nOutputPlane, kW, kH, dW, dH, padW, padH)
+        self.dilationW, self.dilationH = dilationW, dilationH
+
+    def __repr__(self):
+        s = "%s(%d -> %d, %dx%d, %d,%d, %d,%d, %d,%d" % (
+            self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW, self.kH, self.dW, self.dH,
+            self.padW, self.padH, self.dilationW, self.dilationH)
+        return _bias_free_repr(self, s)
+
+
+class SpatialConvolutionLocal(SpatialConvolution):
+    """A convolution whose filters differ at every output position (no weight sharing):
+    weight oH x oW x nOutputPlane x nInputPlane x kH x kW, bias nOutputPlane x oH x oW, for
+    inputs of exactly iH x iW."""
+
+    def __init__(self, nInputPlane, nOutputPlane, iW, iH, kW, kH, dW=1, dH=1, padW=0, padH=None):
+        self.iW, self.iH = iW, iH
+        padH = padW if padH is None else padH
+        self.oW = (iW + 2 * padW - kW) // dW + 1
+        self.oH = (iH + 2 * padH - kH) // dH + 1
+        check(self.oW >= 1 and self.oH >= 1, RuntimeError,
+              "nn.SpatialConvolutionLocal: input of %dx%d is smaller than the kernel %dx%d", iW, iH, kW, kH)
+        super().__init__(nInputPlane, nOutputPlane, kW, kH, dW, dH, padW, padH)
+        dtype = self.weight.dtype
+        self.bias = torch.empty(nOutputPlane, self.oH, self.oW, dtype=dtype)
+        self.gradBias = torch.zeros(nOutputPlane, self.oH, self.oW, dtype=dtype)
+        self.reset()
+
+    def _weight_shape(self):
+        return (self.oH, self.oW, self.nOutputPlane, self.nInputPlane, self.kH, self.kW)
+
+    def _weight3d(self):
+        return self.weight.reshape(int(self.oH) * int(self.oW), int(self.nOutputPlane), -1)
+
+    def _prepare(self, input):
+        x, single, k, s, p, d, o = super()._prepare(input)
+        check(tuple(x.shape[2:]) == _ints(self.iH, self.iW), RuntimeError,
+              "nn.SpatialConvolutionLocal: input of size %s must be %d x %d in its last two dimensions",
+              tuple(input.shape), self.iH, self.iW)
+        return x, single, k, s, p, d, o
+
+    def updateOutput(self, input):
+        x, single, k, s, p, d, o = self._prepare(input)
+        cols = self._columns(x, k, s, p, d)  # N x K x L
+        out = torch.matmul(cols.permute(2, 0, 1), self._weight3d().transpose(1, 2))  # L x N x O
+        out = out.permute(1, 2, 0).reshape((x.size(0), int(self.nOutputPlane)) + o)
+        if self._has_bias():
+            out = out + self.bias.reshape((1,) + tuple(self.bias.shape))
+        self.finput = _unbatch(cols, single)
+        self.output = _unbatch(out, single)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        gcols = torch.matmul(g.permute(2, 0, 1), self._weight3d()).permute(1, 2, 0)  # N x K x L
+        self.fgradInput = _unbatch(gcols, single)
+        self.gradInput = _unbatch(F.fold(gcols.contiguous(), tuple(x.shape[2:]), k, d, p, s), single)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        cols = self._columns(x, k, s, p, d)
+        gw = torch.matmul(g.permute(2, 1, 0), cols.permute(2, 0, 1))  # L x O x K
+        self._acc_weight(gw, scale)
+        if self._has_bias():
+            self.gradBias.add_(g.sum(0).reshape(self.gradBias.shape), alpha=scale)
+
+    def __repr__(self):
+        s = "%s(%d -> %d, %dx%d, %dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.iW,
+                                         self.iH, self.kW, self.kH)
+        return _bias_free_repr(self, s)
+
+
+class _NdConvolution(_ConvBase):
+    """Convolutions over n dimensions through conv{n}d; subclasses name their fields."""
+
+    _n = 3
+
+    def _geometry(self):
+        raise NotImplementedError
+
+    def _prepare(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, self._n)
+        _check_planes(name, x, int(self.nInputPlane))
+        k, s, p, d = self._geometry()
+        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i]) for i in range(self._n))
+        return x, single, k, s, p, d, o
+
+    def updateOutput(self, input):
+        x, single, k, s, p, d, o = self._prepare(input)
+        out = _CONV[self._n](x, self.weight, self.bias if self._has_bias() else None, s, p, d)
+        self.output = _unbatch(out, single)
+        return self.output
+
+    def _grads(self, input, gradOutput):
+        x, single, k, s, p, d, o = self._prepare(input)
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
+                                     tuple(input.shape[:-self._n - 1]) + (int(self.nOutputPlane),) + o)
+        return x, g, single, k, s, p, d
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        self.gradInput = _unbatch(_conv_grad_input(g, self.weight, tuple(x.shape[2:]), s, p, d), single)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        self._acc_weight(_conv_grad_weight(x, g, k, s, p, d), scale)
+        self._acc_bias(g, scale, (0,) + tuple(range(2, 2 + self._n)))
+
+
+class VolumetricConvolution(_NdConvolution):
+    """3-D convolution: weight nOutputPlane x nInputPlane x kT x kH x kW."""
+
+    padT = padW = padH = 0
+    dilationT = dilationW = dilationH = 1
+
+    def __init__(self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0):
+        super().__init__()
+        self.nInputPlane, self.nOutputPlane = nInputPlane, nOutputPlane
+        self.kT, self.kW, self.kH, self.dT, self.dW, self.dH = kT, kW, kH, dT, dW, dH
+        self.padT, self.padW, self.padH = padT, padW, padH
+        self._make_params((nOutputPlane, nInputPlane, kT, kH, kW), nOutputPlane)
+        self.finput = torch.empty(0, dtype=self.weight.dtype)
+        self.fgradInput = torch.empty(0, dtype=self.weight.dtype)
+
+    def _fan_in(self):
+        return self.kT * self.kW * self.kH * self.nInputPlane
+
+    def _geometry(self):
+        return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
+                _ints(self.padT, self.padH, self.padW), _ints(self.dilationT, self.dilationH, self.dilationW))
+
+    def __repr__(self):
+        s = "%s(%d -> %d, %dx%dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kT, self.kW,
+                                     self.kH)
+        if (self.dT, self.dW, self.dH) != (1, 1, 1) or (self.padT, self.padW, self.padH) != (0, 0, 0):
+            s += ", %d,%d,%d" % (self.dT, self.dW, self.dH)
+        if (self.padT, self.padW, self.padH) != (0, 0, 0):
+            s += ", %d,%d,%d" % (self.padT, self.padW, self.padH)
+        return _bias_free_repr(self, s)
+
+
+class VolumetricDilatedConvolution(VolumetricConvolution):
+    def __init__(self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0,
+                 dilationT=1, dilationW=1, dilationH=1):
+        super().__init__(nInputPlane, nOutputPlane, kT, kW, kH, dT, dW, dH, padT, padW, padH)
+        self.dilationT, self.dilationW, self.dilationH = dilationT, dilationW, dilationH
+
+
+class _FullConvolution(_ConvBase):
+    """Transposed convolutions: weight nInputPlane x nOutputPlane x kernel; adj* add rows
+    at the end of the output (less than the stride)."""
+
+    _n = 2
+
+    def _geometry(self):
+        raise NotImplementedError
+
+    def _prepare(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, self._n)
+        _check_planes(name, x, int(self.nInputPlane))
+        k, s, p, d, a = self._geometry()
+        for i in range(self._n):
+            check(0 <= a[i] < max(s[i], d[i]), RuntimeError, "%s: adj %s must be smaller than the stride %s", name,
+                  a, s)
+        o = tuple((x.size(2 + i) - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + 1 + a[i] for i in range(self._n))
+        check(all(v >= 1 for v in o), RuntimeError, "%s: input of size %s gives an output of size %s: too small",
+              name, tuple(input.shape), o)
+        return x, single, k, s, p, d, a, o
+
+    def updateOutput(self, input):
+        x, single, k, s, p, d, a, o = self._prepare(input)
+        out = _CONV_T[self._n](x, self.weight, self.bias if self._has_bias() else None, s, p, a, 1, d)
+        self.output = _unbatch(out, single)
+        return self.output
+
+    def _grads(self, input, gradOutput):
+        x, single, k, s, p, d, a, o = self._prepare(input)
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
+                                     tuple(input.shape[:-self._n - 1]) + (int(self.nOutputPlane),) + o)
+        return x, g, single, k, s, p, d
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        self.gradInput = _unbatch(_CONV[self._n](g, self.weight, None, s, p, d), single)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        self._acc_weight(_conv_t_grad_weight(x, g, k, s, p, d), scale)
+        self._acc_bias(g, scale, (0,) + tuple(range(2, 2 + self._n)))
+
+
+class SpatialFullConvolution(_FullConvolution):
+    padW = padH = adjW = adjH = 0
+
+    def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=0, adjW=0, adjH=0):
+        super().__init__()
+        self.nInputPlane, self.nOutputPlane = nInputPlane, nOutputPlane
+        self.kW, self.kH, self.dW, self.dH = kW, kH, dW, dH
+        self.padW, self.padH, self.adjW, self.adjH = padW, padH, adjW, adjH
+        self._make_params((nInputPlane, nOutputPlane, kH, kW), nOutputPlane)
+        self.finput = torch.empty(0, dtype=self.weight.dtype)
+        self.fgradInput = torch.empty(0, dtype=self.weight.dtype)
+
+    def _fan_in(self):
+        return self.kW * self.kH * self.nInputPlane
+
+    def _geometry(self):
+        return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW), (1, 1),
+                _ints(self.adjH, self.adjW))
+
+    def __repr__(self):
+        s = "%s(%d -> %d, %dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW, self.kH)
+        if self.dW != 1 or self.dH != 1 or self.padW != 0 or self.padH != 0:
+            s += ", %d,%d" % (self.dW, self.dH)
+        if self.padW != 0 or self.padH != 0 or self.adjW != 0 or self.adjH != 0:
+            s += ", %d,%d" % (self.padW, self.padH)
+        if self.adjW != 0 or self.adjH != 0:
+            s += ", %d,%d" % (self.adjW, self.adjH)
+        return _bias_free_repr(self, s)
+
+
+class VolumetricFullConvolution(_FullConvolution):
+    _n = 3
+    padT = padW = padH = adjT = adjW = adjH = 0
+
+    def __init__(self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0, adjT=0,
+                 adjW=0, adjH=0):
+        super().__init__()
+        self.nInputPlane, self.nOutputPlane = nInputPlane, nOutputPlane
+        self.kT, self.kW, self.kH, self.dT, self.dW, self.dH = kT, kW, kH, dT, dW, dH
+        self.padT, self.padW, self.padH, self.adjT, self.adjW, self.adjH = padT, padW, padH, adjT, adjW, adjH
+        self._make_params((nInputPlane, nOutputPlane, kT, kH, kW), nOutputPlane)
+        self.finput = torch.empty(0, dtype=self.weight.dtype)
+        self.fgradInput = torch.empty(0, dtype=self.weight.dtype)
+
+    def _fan_in(self):
+        return self.kT * self.kW * self.kH * self.nInputPlane
+
+    def _geometry(self):
+        return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
+                _ints(self.padT, self.padH, self.padW), (1, 1, 1), _ints(self.adjT, self.adjH, self.adjW))
+
+
+class SpatialSubSampling(_ConvBase):
+    """Per plane: weight[k] * (sum of each kW x kH window) + bias[k]."""
+
+    def __init__(self, nInputPlane, kW, kH, dW=1, dH=1):
+        super().__init__()
+        self.nInputPlane, self.kW, self.kH, self.dW, self.dH = nInputPlane, kW, kH, dW, dH
+        self._make_params((nInputPlane,), nInputPlane)
+
+    def _fan_in(self):
+        return self.kW * self.kH
+
+    def _prepare(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, 2)
+        _check_planes(name, x, int(self.nInputPlane))
+        k, s = _ints(self.kH, self.kW), _ints(self.dH, self.dW)
+        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], 0) for i in range(2))
+        return x, single, k, s, o
+
+    def _sums(self, x, k, s):
+        return F.avg_pool2d(x, k, s) * (k[0] * k[1])
+
+    def updateOutput(self, input):
+        x, single, k, s, o = self._prepare(input)
+        out = self._sums(x, k, s) * self.weight.reshape(1, -1, 1, 1)
+        if self._has_bias():
+            out = out + self.bias.reshape(1, -1, 1, 1)
+        self.output = _unbatch(out, single)
+        return self.output
+
+    def _grads(self, input, gradOutput):
+        x, single, k, s, o = self._prepare(input)
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2,
+                                     tuple(input.shape[:-2]) + o)
+        return x, g, single, k, s
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single, k, s = self._grads(input, gradOutput)
+        gi = _window_sum_adjoint(g * self.weight.reshape(1, -1, 1, 1), tuple(x.shape[2:]), k, s, (0, 0))
+        self.gradInput = _unbatch(gi, single)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, g, single, k, s = self._grads(input, gradOutput)
+        self.gradWeight.add_((g * self._sums(x, k, s)).sum((0, 2, 3)), alpha=scale)
+        self._acc_bias(g, scale, (0, 2, 3))
+
+
+# ================================================================ temporal
+
+class TemporalConvolution(_ConvBase):
+    """1-D convolution over frames: input nInputFrame x inputFrameSize (or batch x ...),
+    weight outputFrameSize x (kW inputFrameSize) (frame-major, as torch7), bias outputFrameSize."""
+
+    def __init__(self, inputFrameSize, outputFrameSize, kW, dW=1):
+        super().__init__()
+        self.inputFrameSize, self.outputFrameSize, self.kW, self.dW = inputFrameSize, outputFrameSize, kW, dW
+        self._make_params((outputFrameSize, inputFrameSize * kW), outputFrameSize)
+
+    def _fan_in(self):
+        return self.kW * self.inputFrameSize
+
+    def _prepare(self, input, gradOutput=None):
+        name = self.torch_typename()
+        utils.check_tensor(input, "%s: input" % name, (2, 3))
+        x = input.unsqueeze(0) if input.dim() == 2 else input
+        kW, dW, fs = _ints(self.kW, self.dW, self.inputFrameSize)
+        check(x.size(2) == fs, RuntimeError, "%s: input of size %s must have %d features per frame", name,
+              tuple(input.shape), fs)
+        check(x.size(1) >= kW, RuntimeError, "%s: input of size %s has fewer frames than the kernel width %d", name,
+              tuple(input.shape), kW)
+        o = (x.size(1) - kW) // dW + 1
+        g = None
+        if gradOutput is not None:
+            expected = tuple(input.shape[:-2]) + (o, int(self.outputFrameSize))
+            utils.check_tensor(gradOutput, "%s: gradOutput" % name)
+            check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s", name,
+                  tuple(gradOutput.shape), expected)
+            g = gradOutput.reshape(x.size(0), o, -1)
+        # frames t*dW .. t*dW+kW-1 side by side: N x o x (kW features)
+        cols = x.unfold(1, kW, dW).transpose(2, 3).reshape(x.size(0), o, -1)
+        return x, cols, g, kW, dW, o
+
+    def updateOutput(self, input):
+        x, cols, _, kW, dW, o = self._prepare(input)
+        out = torch.matmul(cols, self.weight.t())
+        if self._has_bias():
+            out = out + self.bias
+        self.output = out[0] if input.dim() == 2 else out
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, cols, g, kW, dW, o = self._prepare(input, gradOutput)
+        gcols = torch.matmul(g, self.weight).reshape(x.size(0), o, kW, -1)
+        gi = torch.zeros_like(x)
+        for k in range(kW):
+            gi[:, k:k + (o - 1) * dW + 1:dW] += gcols[:, :, k]
+        self.gradInput = gi[0] if input.dim() == 2 else gi
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, cols, g, kW, dW, o = self._prepare(input, gradOutput)
+        self._acc_weight(torch.matmul(g.transpose(1, 2), cols).sum(0), scale)
+        self._acc_bias(g, scale, (0, 1))
+
+
+class TemporalSubSampling(_ConvBase):
+    """Per feature: weight[f] * (sum over kW frames) + bias[f], every dW frames."""
+
+    def __init__(self, inputFrameSize, kW, dW=1):
+        super().__init__()
+        self.inputFrameSize, self.kW, self.dW = inputFrameSize, kW, dW
+        self._make_params((inputFrameSize,), inputFrameSize)
+
+    def _fan_in(self):
+        return self.kW
+
+    def _prepare(self, input, gradOutput=None):
+        x, cols, g, kW, dW, o = TemporalConvolution._prepare(self, input, None)
+        if gradOutput is not None:
+            expected = tuple(input.shape[:-2]) + (o, int(self.inputFrameSize))
+            utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
+            check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
+                  self.torch_typename(), tuple(gradOutput.shape), expected)
+            g = gradOutput.reshape(x.size(0), o, -1)
+        sums = x.unfold(1, kW, dW).sum(3)  # N x o x features
+        return x, sums, g, kW, dW, o
+
+    def updateOutput(self, input):
+        x, sums, _, kW, dW, o = self._prepare(input)
+        out = sums * self.weight
+        if self._has_bias():
+            out = out + self.bias
+        self.output = out[0] if input.dim() == 2 else out
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, sums, g, kW, dW, o = self._prepare(input, gradOutput)
+        gw = g * self.weight
+        gi = torch.zeros_like(x)
+        for k in range(kW):
+            gi[:, k:k + (o - 1) * dW + 1:dW] += gw
+        self.gradInput = gi[0] if input.dim() == 2 else gi
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, sums, g, kW, dW, o = self._prepare(input, gradOutput)
+        self.gradWeight.add_((g * sums).sum((0, 1)), alpha=scale)
+        self._acc_bias(g, scale, (0, 1))
+
+
+class TemporalMaxPooling(Module):
+    """The max of every kW frames, every dW frames, per feature. `indices` holds, as in
+    torch7, the 0-based offset of the max inside its window."""
+
+    def __init__(self, kW, dW=None):
+        super().__init__()
+        self.kW, self.dW = kW, kW if dW is None else dW
+        self.indices = torch.empty(0, dtype=torch.int64)
+
+    def _windows(self, input):
+        name = self.torch_typename()
+        utils.check_tensor(input, "%s: input" % name, (2, 3))
+        x = input.unsqueeze(0) if input.dim() == 2 else input
+        kW, dW = _ints(self.kW, self.dW)
+        check(x.size(1) >= kW, RuntimeError, "%s: input of size %s has fewer frames than the kernel width %d", name,
+              tuple(input.shape), kW)
+        return x, x.unfold(1, kW, dW), kW, dW  # N x o x features x kW
+
+    def updateOutput(self, input):
+        x, win, kW, dW = self._windows(input)
+        values, idx = win.max(3)
+        single = input.dim() == 2
+        self.output = values[0] if single else values
+        self.indices = idx[0] if single else idx
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, win, kW, dW = self._windows(input)
+        utils.same_size(self.output, gradOutput, "%s: output" % self.torch_typename(), "gradOutput")
+        g = gradOutput.reshape(win.shape[:3])
+        idx = self.indices.reshape(win.shape[:3])
+        frames = idx + (torch.arange(win.size(1)) * dW).reshape(1, -1, 1)
+        gi = torch.zeros_like(x).scatter_add_(1, frames, g)
+        self.gradInput = gi[0] if input.dim() == 2 else gi
+        return self.gradInput
+
+    def clearState(self):
+        utils.clear(self, "indices")
+        return super().clearState()
+
+
+# ================================================================ pooling
+
+class SpatialMaxPooling(Module):
+    """Max over kW x kH windows every dW, dH (padding padW, padH; ceil() for ceil mode).
+    `indices`: the 0-based flat position (row * width + column) of each max in its plane."""
+
+    padW = 0
+    padH = 0
+    dilationW = 1
+    dilationH = 1
+    ceil_mode = False
+
+    def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0):
+        super().__init__()
+        self.kW, self.kH = kW, kH
+        self.dW = kW if dW is None else dW
+        self.dH = kH if dH is None else dH
+        self.padW, self.padH = padW, padH
+        self.ceil_mode = False
+        self.indices = torch.empty(0, dtype=torch.int64)
+
+    def ceil(self):
+        self.ceil_mode = True
+        return self
+
+    def floor(self):
+        self.ceil_mode = False
+        return self
+
+    def _geometry(self):
+        return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW),
+                _ints(self.dilationH, self.dilationW))
+
+    def updateOutput(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, 2)
+        k, s, p, d = self._geometry()
+        for i in range(2):
+            check(2 * p[i] <= k[i], RuntimeError, "%s: padding %s must be at most half the kernel size %s", name, p, k)
+            _out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i], bool(self.ceil_mode))
+        out, idx = F.max_pool2d(x, k, s, p, d, bool(self.ceil_mode), True)
+        self.iheight, self.iwidth = x.size(2), x.size(3)
+        self.output = _unbatch(out, single)
+        self.indices = _unbatch(idx, single)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
+        self.gradInput = _unbatch(_scatter_planes(self.indices.reshape(g.shape), g, tuple(x.shape[2:])), single)
+        return self.gradInput
+
+    def clearState(self):
+        utils.clear(self, "indices")
+        return super().clearState()
+
+    def __repr__(self):
+        s = "%s(%dx%d, %d,%d" % (self.torch_typename(), self.kW, self.kH, self.dW, self.dH)
+        if self.padW != 0 or self.padH != 0:
+            s += ", %d,%d" % (self.padW, self.padH)
+        return s + ")"
+
+
+class SpatialDilatedMaxPooling(SpatialMaxPooling):
+    def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0, dilationW=1, dilationH=1):
+        super().__init__(kW, kH, dW, dH, padW, padH)
+        self.dilationW, self.dilationH = dilationW, dilationH
+
+
+class SpatialAveragePooling(Module):
+    """Mean over kW x kH windows every dW, dH (default 1, as torch7). count_include_pad
+    (default) divides by the window size including padding; ceil() for ceil mode. Files of
+    old nn versions with divide = false give window sums."""
+
+    padW = 0
+    padH = 0
+    ceil_mode = False
+    count_include_pad = True
+    divide = True
+
+    def __init__(self, kW, kH, dW=1, dH=1, padW=0, padH=0):
+        super().__init__()
+        self.kW, self.kH, self.dW, self.dH, self.padW, self.padH = kW, kH, dW, dH, padW, padH
+        self.ceil_mode = False
+        self.count_include_pad = True
+
+    def ceil(self):
+        self.ceil_mode = True
+        return self
+
+    def floor(self):
+        self.ceil_mode = False
+        return self
+
+    def setCountIncludePad(self):
+        self.count_include_pad = True
+        return self
+
+    def setCountExcludePad(self):
+        self.count_include_pad = False
+        return self
+
+    _n = 2
+
+    def _geometry(self):
+        return _ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW)
+
+    def _prepare(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, self._n)
+        k, s, p = self._geometry()
+        for i in range(self._n):
+            check(2 * p[i] <= k[i], RuntimeError, "%s: padding %s must be at most half the kernel size %s", name, p, k)
+        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], 1, bool(self.ceil_mode)) for i in range(self._n))
+        return x, single, k, s, p, o
+
+    def _pool(self, x, k, s, p):
+        return F.avg_pool2d(x, k, s, p, bool(self.ceil_mode), bool(self.count_include_pad))
+
+    def updateOutput(self, input):
+        x, single, k, s, p, o = self._prepare(input)
+        out = self._pool(x, k, s, p)
+        if not self.divide:
+            out = out * math.prod(k)
+        self.output = _unbatch(out, single)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, single, k, s, p, o = self._prepare(input)
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
+                                     tuple(input.shape[:-self._n]) + o)
+        if self.divide:
+            counts = None
+            for i in range(self._n):
+                c = _window_counts(o[i], x.size(2 + i), k[i], s[i], p[i], bool(self.count_include_pad))
+                c = c.reshape([-1] + [1] * (self._n - 1 - i))
+                counts = c if counts is None else counts * c
+            g = g / counts.to(g.dtype)
+        self.gradInput = _unbatch(_window_sum_adjoint(g, tuple(x.shape[2:]), k, s, p), single)
+        return self.gradInput
+
+    def __repr__(self):
+        s = "%s(%dx%d, %d,%d" % (self.torch_typename(), self.kW, self.kH, self.dW, self.dH)
+        if self.padW != 0 or self.padH != 0:
+            s += ", %d,%d" % (self.padW, self.padH)
+        return s + ")"
+
+
+class VolumetricAveragePooling(SpatialAveragePooling):
+    _n = 3
+    padT = 0
+
+    def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
+        Module.__init__(self)
+        self.kT, self.kW, self.kH = kT, kW, kH
+        self.dT = kT if dT is None else dT
+        self.dW = kW if dW is None else dW
+        self.dH = kH if dH is None else dH
+        self.padT, self.padW, self.padH = padT, padW, padH
+        self.ceil_mode = False
+        self.count_include_pad = True
+
+    def _geometry(self):
+        return _ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW), _ints(self.padT, self.padH,
+                                                                                            self.padW)
+
+    def _pool(self, x, k, s, p):
+        return F.avg_pool3d(x, k, s, p, bool(self.ceil_mode), bool(self.count_include_pad))
+
+    def __repr__(self):
+        return "%s(%dx%dx%d, %d,%d,%d)" % (self.torch_typename(), self.kT, self.kW, self.kH, self.dT, self.dW,
+                                           self.dH)
+
+
+class SpatialLPPooling(Module):
+    """(sum over each window of x^p)^(1/p), as torch7's Power -> SpatialAveragePooling ->
+    MulConstant -> Power chain (inputs where x^p is defined: x >= 0 unless p is an integer)."""
+
+    def __init__(self, nInputPlane, pnorm, kW, kH, dW=None, dH=None):
+        super().__init__()
+        self.nInputPlane, self.pnorm, self.kW, self.kH = nInputPlane, pnorm, kW, kH
+        self.dW = kW if dW is None else dW
+        self.dH = kH if dH is None else dH
+
+    def _prepare(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, 2)
+        k, s = _ints(self.kH, self.kW), _ints(self.dH, self.dW)
+        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], 0) for i in range(2))
+        return x, single, k, s, o
+
+    def updateOutput(self, input):
+        x, single, k, s, o = self._prepare(input)
+        p = float(self.pnorm)
+        sums = F.avg_pool2d(x.pow(p), k, s) * (k[0] * k[1])
+        self.output = _unbatch(sums.pow(1 / p), single)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, single, k, s, o = self._prepare(input)
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(input.shape[:-2]) + o)
+        p = float(self.pnorm)
+        out = self.output.unsqueeze(0) if single else self.output
+        # d out / d x = x^(p-1) * out^(1-p) for every window holding x
+        spread = _window_sum_adjoint(g * out.pow(1 - p), tuple(x.shape[2:]), k, s, (0, 0))
+        self.gradInput = _unbatch(spread * x.pow(p - 1), single)
+        return self.gradInput
+
+
+def _adaptive_matrix(o, size, dtype):
+    """o x size: row i averages input positions floor(i size / o) .. ceil((i + 1) size / o) - 1."""
+    m = torch.zeros(o, size, dtype=dtype)
+    for i in range(o):
+        start = (i * size) // o
+        end = -((-(i + 1) * size) // o)
+        m[i, start:end] = 1.0 / (end - start)
+    return m
+
+
+class SpatialAdaptiveMaxPooling(Module):
+    """Max over windows that tile the input into an H x W output (W, H: torch7's order)."""
+
+    def __init__(self, W, H):
+        super().__init__()
+        self.W, self.H = W, H
+        self.indices = torch.empty(0, dtype=torch.int64)
+
+    def updateOutput(self, input):
+        x, single = _batched(self.torch_typename(), input, 2)
+        out, idx = F.adaptive_max_pool2d(x, _ints(self.H, self.W), True)
+        self.output = _unbatch(out, single)
+        self.indices = _unbatch(idx, single)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
+        self.gradInput = _unbatch(_scatter_planes(self.indices.reshape(g.shape), g, tuple(x.shape[2:])), single)
+        return self.gradInput
+
+    def clearState(self):
+        utils.clear(self, "indices")
+        return super().clearState()
+
+
+class SpatialAdaptiveAveragePooling(Module):
+    def __init__(self, W, H):
+        super().__init__()
+        self.W, self.H = W, H
+
+    def updateOutput(self, input):
+        x, single = _batched(self.torch_typename(), input, 2)
+        self.output = _unbatch(F.adaptive_avg_pool2d(x, _ints(self.H, self.W)), single)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2,
+                                     tuple(input.shape[:-2]) + _ints(self.H, self.W))
+        mh = _adaptive_matrix(int(self.H), x.size(2), g.dtype)
+        mw = _adaptive_matrix(int(self.W), x.size(3), g.dtype)
+        self.gradInput = _unbatch(torch.matmul(torch.matmul(mh.t(), g), mw), single)
+        return self.gradInput
+
+
+class SpatialFractionalMaxPooling(Module):
+    """Fractional max pooling (Graham 2014) as torch7: poolSizeW x poolSizeH windows at
+    pseudo-random positions giving an outW x outH output (or ratioW, ratioH of the input
+    size). One pair of samples in [0, 1) per batch element and plane (`randomSamples`, new
+    at every forward unless fixPoolingRegions()) places the windows."""
+
+    newRandomPool = False
+    outW = outH = ratioW = ratioH = None
+    randomSamples = None
+
+    def __init__(self, poolSizeW, poolSizeH, arg1, arg2):
+        super().__init__()
+        check(poolSizeW >= 2 and poolSizeH >= 2, ValueError,
+              "nn.SpatialFractionalMaxPooling: the pooling size must be at least 2, got %sx%s", poolSizeW, poolSizeH)
+        self.poolSizeW, self.poolSizeH = poolSizeW, poolSizeH
+        if arg1 >= 1 and arg2 >= 1:
+            self.outW, self.outH = int(arg1), int(arg2)
+        else:
+            check(0 < arg1 < 1 and 0 < arg2 < 1, ValueError,
+                  "nn.SpatialFractionalMaxPooling: ratios must be in (0, 1), got %s, %s", arg1, arg2)
+            self.ratioW, self.ratioH = arg1, arg2
+        self.newRandomPool = False
+        self.indices = torch.empty(0, dtype=torch.int64)
+
+    def fixPoolingRegions(self, val=True):
+        self.newRandomPool = not val
+        return self
+
+    def _output_size(self, x):
+        if self.outW is not None:
+            oW, oH = int(self.outW), int(self.outH)
+        else:
+            oW, oH = int(x.size(3) * self.ratioW), int(x.size(2) * self.ratioH)
+        name = self.torch_typename()
+        check(oW + int(self.poolSizeW) - 1 <= x.size(3) and oH + int(self.poolSizeH) - 1 <= x.size(2),
+              RuntimeError, "%s: an output of %dx%d with pooling %sx%s needs a larger input than %s", name, oW, oH,
+              self.poolSizeW, self.poolSizeH, tuple(x.shape))
+        check(oW >= 1 and oH >= 1, RuntimeError, "%s: empty output for input %s", name, tuple(x.shape))
+        return oH, oW
+
+    @staticmethod
+    def _starts(samples, size, o, pool):
+        """Window starts (..., o) for samples (...): torch7's interval sequence."""
+        if o == 1:
+            return torch.full(tuple(samples.shape) + (1,), size - pool, dtype=torch.int64)
+        alpha = torch.tensor((size - pool) / (o - 1), dtype=samples.dtype)
+        i = torch.arange(o - 1, dtype=samples.dtype)
+        seq = (((i + samples.unsqueeze(-1)) * alpha).floor() - (samples.unsqueeze(-1) * alpha).floor()).long()
+        last = torch.full(tuple(samples.shape) + (1,), size - pool, dtype=torch.int64)
+        return torch.cat([seq, last], -1)
+
+    def _flat_positions(self, x):
+        oH, oW = self._output_size(x)
+        n, c, h, w = x.shape
+        samples = self.randomSamples
+        if (self.newRandomPool or not torch.is_tensor(samples) or tuple(samples.shape) != (n, c, 2)
+                or samples.dtype != x.dtype):
+            samples = torch.rand(n, c, 2, dtype=x.dtype)
+            self.randomSamples = samples
+        pw, ph = int(self.poolSizeW), int(self.poolSizeH)
+        sw = self._starts(samples[..., 0], w, oW, pw)  # n x c x oW
+        sh = self._starts(samples[..., 1], h, oH, ph)  # n x c x oH
+        rows = sh.unsqueeze(-1) + torch.arange(ph)  # n x c x oH x ph
+        cols = sw.unsqueeze(-1) + torch.arange(pw)  # n x c x oW x pw
+        pos = rows.reshape(n, c, oH, 1, ph, 1) * w + cols.reshape(n, c, 1, oW, 1, pw)
+        return pos.reshape(n, c, oH, oW, ph * pw)
+
+    def updateOutput(self, input):
+        x, single = _batched(self.torch_typename(), input, 2)
+        pos = self._flat_positions(x)
+        n, c, oH, oW, kk = pos.shape
+        vals = x.reshape(n, c, -1).gather(2, pos.reshape(n, c, -1)).reshape(pos.shape)
+        out, which = vals.max(-1)
+        idx = pos.gather(4, which.unsqueeze(-1)).squeeze(-1)
+        self.output = _unbatch(out, single)
+        self.indices = _unbatch(idx, single)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
+        self.gradInput = _unbatch(_scatter_planes(self.indices.reshape(g.shape), g, tuple(x.shape[2:])), single)
+        return self.gradInput
+
+    def clearState(self):
+        utils.clear(self, "indices", "randomSamples")
+        return super().clearState()
+
+
+class SpatialMaxUnpooling(Module):
+    """The inverse of its SpatialMaxPooling module `pooling` (kernel = stride): each value
+    goes back where the pooling found its max, zeros elsewhere."""
+
+    def __init__(self, poolingModule):
+        super().__init__()
+        check(isinstance(poolingModule, SpatialMaxPooling), TypeError,
+              "nn.SpatialMaxUnpooling: the argument must be a nn.SpatialMaxPooling module, got %s",
+              type(poolingModule).__name__)
+        check(poolingModule.kH == poolingModule.dH and poolingModule.kW == poolingModule.dW, ValueError,
+              "nn.SpatialMaxUnpooling: the pooling module's kernel must equal its stride")
+        self.pooling = poolingModule
+
+    def setParams(self):
+        self.indices = self.pooling.indices
+        self.oheight = self.pooling.iheight
+        self.owidth = self.pooling.iwidth
+
+    def updateOutput(self, input):
+        self.setParams()
+        x, single = _batched(self.torch_typename(), input, 2)
+        utils.same_size(self.indices, input, "nn.SpatialMaxUnpooling: the pooling module's indices", "input")
+        n, c = x.shape[:2]
+        out = torch.zeros(n, c, int(self.oheight) * int(self.owidth), dtype=x.dtype)
+        out.scatter_(2, self.indices.reshape(n, c, -1), x.reshape(n, c, -1))
+        self.output = _unbatch(out.reshape(n, c, int(self.oheight), int(self.owidth)), single)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.setParams()
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
+        n, c = x.shape[:2]
+        gi = g.reshape(n, c, -1).gather(2, self.indices.reshape(n, c, -1)).reshape(x.shape)
+        self.gradInput = _unbatch(gi, single)
+        return self.gradInput
+
+    def __repr__(self):
+        return "%s associated to %r" % (self.torch_typename(), self.pooling)
+
+
+class VolumetricMaxPooling(Module):
+    """Max over kT x kW x kH windows. `indices` keeps torch7's encoding: the max's offsets
+    inside its (unclipped) window as bytes, t | h << 8 | w << 16 (0-based; a torch7
+    VolumetricMaxUnpooling reads them so)."""
+
+    padT = padW = padH = 0
+    dilationT = dilationW = dilationH = 1
+    ceil_mode = False
+
+    def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
+        super().__init__()
+        self.kT, self.kW, self.kH = kT, kW, kH
+        self.dT = kT if dT is None else dT
+        self.dW = kW if dW is None else dW
+        self.dH = kH if dH is None else dH
+        self.padT, self.padW, self.padH = padT, padW, padH
+        self.ceil_mode = False
+        self.indices = torch.empty(0, dtype=torch.int64)
+
+    def ceil(self):
+        self.ceil_mode = True
+        return self
+
+    def floor(self):
+        self.ceil_mode = False
+        return self
+
+    def _geometry(self):
+        return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
+                _ints(self.padT, self.padH, self.padW), _ints(self.dilationT, self.dilationH, self.dilationW))
+
+    @staticmethod
+    def _starts(o, s, p):
+        return [torch.arange(o[i]) * s[i] - p[i] for i in range(3)]
+
+    def _encode(self, flat, in_size, o, s, p, d):
+        t0, h0, w0 = self._starts(o, s, p)
+        it = flat // (in_size[1] * in_size[2])
+        ih = (flat // in_size[2]) % in_size[1]
+        iw = flat % in_size[2]
+        mz = (it - t0.reshape(-1, 1, 1)) // d[0]
+        my = (ih - h0.reshape(-1, 1)) // d[1]
+        mx = (iw - w0) // d[2]
+        return mz + my * 256 + mx * 65536
+
+    def _decode(self, packed, in_size, o, s, p, d):
+        t0, h0, w0 = self._starts(o, s, p)
+        # floor division and modulo read the bytes (even with torch7's unset upper bytes)
+        it = (packed % 256) * d[0] + t0.reshape(-1, 1, 1)
+        ih = ((packed // 256) % 256) * d[1] + h0.reshape(-1, 1)
+        iw = ((packed // 65536) % 256) * d[2] + w0
+        return (it * in_size[1] + ih) * in_size[2] + iw
+
+    def updateOutput(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, 3)
+        k, s, p, d = self._geometry()
+        for i in range(3):
+            check(2 * p[i] <= k[i], RuntimeError, "%s: padding %s must be at most half the kernel size %s", name, p, k)
+            _out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i], bool(self.ceil_mode))
+        out, flat = F.max_pool3d(x, k, s, p, d, bool(self.ceil_mode), True)
+        self.itime, self.iheight, self.iwidth = x.size(2), x.size(3), x.size(4)
+        packed = self._encode(flat, tuple(x.shape[2:]), tuple(out.shape[2:]), s, p, d)
+        self.output = _unbatch(out, single)
+        self.indices = _unbatch(packed, single)
+        return self.output
+
+    def _flat_indices(self, g, in_size):
+        k, s, p, d = self._geometry()
+        return self._decode(self.indices.reshape(g.shape), in_size, tuple(g.shape[2:]), s, p, d)
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 3, tuple(self.output.shape))
+        in_size = tuple(x.shape[2:])
+        self.gradInput = _unbatch(_scatter_planes(self._flat_indices(g, in_size), g, in_size), single)
+        return self.gradInput
+
+    def clearState(self):
+        utils.clear(self, "indices")
+        return super().clearState()
+
+    def __repr__(self):
+        s = "%s(%dx%dx%d, %d,%d,%d" % (self.torch_typename(), self.kT, self.kW, self.kH, self.dT, self.dW, self.dH)
+        if (self.padT, self.padW, self.padH) != (0, 0, 0):
+            s += ", %d,%d,%d" % (self.padT, self.padW, self.padH)
+        return s + ")"
+
+
+class VolumetricDilatedMaxPooling(VolumetricMaxPooling):
+    def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0, dilationT=1, dilationW=1,
+                 dilationH=1):
+        super().__init__(kT, kW, kH, dT, dW, dH, padT, padW, padH)
+        self.dilationT, self.dilationW, self.dilationH = dilationT, dilationW, dilationH
+
+
+class VolumetricMaxUnpooling(Module):
+    """The inverse of its VolumetricMaxPooling module `pooling`."""
+
+    def __init__(self, poolingModule):
+        super().__init__()
+        check(isinstance(poolingModule, VolumetricMaxPooling), TypeError,
+              "nn.VolumetricMaxUnpooling: the argument must be a nn.VolumetricMaxPooling module, got %s",
+              type(poolingModule).__name__)
+        check(poolingModule.kT == poolingModule.dT and poolingModule.kH == poolingModule.dH
+              and poolingModule.kW == poolingModule.dW, ValueError,
+              "nn.VolumetricMaxUnpooling: the pooling module's kernel must equal its stride")
+        self.pooling = poolingModule
+
+    def setParams(self):
+        pool = self.pooling
+        self.indices = pool.indices
+        self.otime, self.oheight, self.owidth = pool.itime, pool.iheight, pool.iwidth
+        self.dT, self.dH, self.dW = pool.dT, pool.dH, pool.dW
+        self.padT, self.padH, self.padW = pool.padT, pool.padH, pool.padW
+
+    def _flat(self, x):
+        size = _ints(self.otime, self.oheight, self.owidth)
+        return size, self.pooling._flat_indices(x, size).reshape(x.size(0), x.size(1), -1)
+
+    def updateOutput(self, input):
+        self.setParams()
+        x, single = _batched(self.torch_typename(), input, 3)
+        utils.same_size(self.indices, input, "nn.VolumetricMaxUnpooling: the pooling module's indices", "input")
+        size, flat = self._flat(x)
+        out = torch.zeros(x.size(0), x.size(1), math.prod(size), dtype=x.dtype)
+        out.scatter_(2, flat, x.reshape(x.size(0), x.size(1), -1))
+        self.output = _unbatch(out.reshape(tuple(x.shape[:2]) + size), single)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.setParams()
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 3, tuple(self.output.shape))
+        size, flat = self._flat(x)
+        gi = g.reshape(g.size(0), g.size(1), -1).gather(2, flat).reshape(x.shape)
+        self.gradInput = _unbatch(gi, single)
+        return self.gradInput
+
+
+# ================================================================ resampling
+
+class SpatialUpSamplingNearest(Module):
+    """Each pixel repeated scale x scale times."""
+
+    def __init__(self, scale):
+        super().__init__()
+        check(int(scale) == scale and scale >= 1, ValueError,
+              "nn.SpatialUpSamplingNearest: the scale must be a positive integer, got %r", scale)
+        self.scale_factor = int(scale)
+
+    def updateOutput(self, input):
+        name = self.torch_typename()
+        utils.check_tensor(input, "%s: input" % name, (3, 4))
+        s = int(self.scale_factor)
+        x = input.unsqueeze(0) if input.dim() == 3 else input
+        n, c, h, w = x.shape
+        out = x.reshape(n, c, h, 1, w, 1).expand(n, c, h, s, w, s).reshape(n, c, h * s, w * s)
+        self.output = out[0] if input.dim() == 3 else out
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        s = int(self.scale_factor)
+        utils.check_tensor(input, "%s: input" % self.torch_typename(), (3, 4))
+        expected = tuple(input.shape[:-2]) + (input.size(-2) * s, input.size(-1) * s)
+        check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
+              self.torch_typename(), tuple(gradOutput.shape), expected)
+        g = gradOutput.reshape(tuple(input.shape[:-2]) + (input.size(-2), s, input.size(-1), s))
+        self.gradInput = g.sum((-3, -1))
+        return self.gradInput
+
+
+def _bilinear_matrix(o, size, dtype):
+    """o x size: torch7's (align-corners) linear interpolation weights along one axis."""
+    m = torch.zeros(o, size, dtype=dtype)
+    ratio = (size - 1) / (o - 1) if o > 1 else 0.0
+    for i in range(o):
+        src = ratio * i
+        j = int(src)
+        step = 1 if j < size - 1 else 0
+        lam = src - j
+        m[i, j] += 1 - lam
+        m[i, j + step] += lam
+    return m
+
+
+class SpatialUpSamplingBilinear(Module):
+    """Bilinear upsampling with aligned corners: an H x W input becomes
+    ((H - 1) scale + 1) x ((W - 1) scale + 1), or oheight x owidth when given as a table
+    {'oheight': ..., 'owidth': ...}."""
+
+    scale_factor = None
+    oheight = owidth = None
+
+    def __init__(self, params):
+        super().__init__()
+        if isinstance(params, dict):
+            self.oheight, self.owidth = int(params["oheight"]), int(params["owidth"])
+            check(self.oheight >= 1 and self.owidth >= 1, ValueError,
+                  "nn.SpatialUpSamplingBilinear: output sizes must be positive, got %s", params)
+        else:
+            check(int(params) == params and params >= 1, ValueError,
+                  "nn.SpatialUpSamplingBilinear: the scale must be a positive integer, got %r", params)
+            self.scale_factor = int(params)
+
+    def _sizes(self, input):
+        utils.check_tensor(input, "%s: input" % self.torch_typename(), (3, 4))
+        h, w = input.size(-2), input.size(-1)
+        if self.scale_factor is not None:
+            s = int(self.scale_factor)
+            return (h - 1) * s + 1, (w - 1) * s + 1
+        return int(self.oheight), int(self.owidth)
+
+    def updateOutput(self, input):
+        oh, ow = self._sizes(input)
+        mh = _bilinear_matrix(oh, input.size(-2), input.dtype)
+        mw = _bilinear_matrix(ow, input.size(-1), input.dtype)
+        self.output = torch.matmul(torch.matmul(mh, input), mw.t())
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        oh, ow = self._sizes(input)
+        expected = tuple(input.shape[:-2]) + (oh, ow)
+        check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
+              self.torch_typename(), tuple(gradOutput.shape), expected)
+        mh = _bilinear_matrix(oh, input.size(-2), gradOutput.dtype)
+        mw = _bilinear_matrix(ow, input.size(-1), gradOutput.dtype)
+        self.gradInput = torch.matmul(torch.matmul(mh.t(), gradOutput), mw)
+        return self.gradInput
+
+
+# ================================================================ padding
+
+class _Padding(Module):
+    """Pads the last len(pads) dimensions; pads lists (before, after) from the last dimension
+    backwards (F.pad's order). Zero padding may be negative (cropping)."""
+
+    _mode = "constant"
+    _dims = 2
+
+    def _pads(self):
+        raise NotImplementedError
+
+    def _check(self, input):
+        name = self.torch_typename()
+        utils.check_tensor(input, "%s: input" % name, (self._dims + 1, self._dims + 2))
+        pads = self._pads()
+        for i in range(self._dims):
+            size = input.size(input.dim() - 1 - i)
+            before, after = pads[2 * i], pads[2 * i + 1]
+            check(size + before + after >= 1, RuntimeError, "%s: padding %s leaves nothing of an input of size %s",
+                  name, pads, tuple(input.shape))
+            if self._mode == "reflect":
+                check(max(before, after) < size, RuntimeError,
+                      "%s: reflection padding %s must be smaller than the input size %s", name, pads,
+                      tuple(input.shape))
+            if self._mode != "constant":
+                check(min(before, after) >= 0, RuntimeError, "%s: padding %s must not be negative", name, pads)
+        return pads
+
+    def updateOutput(self, input):
+        pads = self._check(input)
+        self.output = F.pad(input, pads, self._mode)
+        return self.output
+
+    def _source(self, o, size, before):
+        pos = torch.arange(o) - before
+        if self._mode == "reflect":
+            pos = pos.abs()
+            return torch.where(pos >= size, 2 * (size - 1) - pos, pos)
+        return pos.clamp(0, size - 1)
+
+    def updateGradInput(self, input, gradOutput):
+        pads = self._check(input)
+        expected = list(input.shape)
+        for i in range(self._dims):
+            expected[input.dim() - 1 - i] += pads[2 * i] + pads[2 * i + 1]
+        utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
+        check(list(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
+              self.torch_typename(), tuple(gradOutput.shape), tuple(expected))
+        if self._mode == "constant":
+            self.gradInput = F.pad(gradOutput, [-p for p in pads])
+            return self.gradInput
+        g = gradOutput
+        for i in range(self._dims):
+            dim = g.dim() - 1 - i
+            size = input.size(dim)
+            src = self._source(g.size(dim), size, pads[2 * i])
+            shape = list(g.shape)
+            shape[dim] = size
+            g = torch.zeros(shape, dtype=g.dtype).index_add_(dim, src, g)
+        self.gradInput = g
+        return self.gradInput
+
+
+class SpatialZeroPadding(_Padding):
+    def __init__(self, pad_l, pad_r=None, pad_t=None, pad_b=None):
+        super().__init__()
+        self.pad_l = pad_l
+        self.pad_r = pad_l if pad_r is None else pad_r
+        self.pad_t = pad_l if pad_t is None else pad_t
+        self.pad_b = pad_l if pad_b is None else pad_b
+
+    def _pads(self):
+        return list(_ints(self.pad_l, self.pad_r, self.pad_t, self.pad_b))
+
+    def __repr__(self):
+        return "%s(l=%d, r=%d, t=%d, b=%d)" % (self.torch_typename(), self.pad_l, self.pad_r, self.pad_t, self.pad_b)
+
+
+class SpatialReflectionPadding(SpatialZeroPadding):
+    _mode = "reflect"
+
+
+class SpatialReplicationPadding(SpatialZeroPadding):
+    _mode = "replicate"
+
+
+class VolumetricReplicationPadding(_Padding):
+    _mode = "replicate"
+    _dims = 3
+
+    def __init__(self, pleft, pright=None, ptop=None, pbottom=None, pfront=None, pback=None):
+        super().__init__()
+        self.pleft = pleft
+        self.pright = pleft if pright is None else pright
+        self.ptop = pleft if ptop is None else ptop
+        self.pbottom = pleft if pbottom is None else pbottom
+        self.pfront = pleft if pfront is None else pfront
+        self.pback = pleft if pback is None else pback
+
+    def _pads(self):
+        return list(_ints(self.pleft, self.pright, self.ptop, self.pbottom, self.pfront, self.pback))
