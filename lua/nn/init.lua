@@ -189,5 +189,9 @@ require 'nn.NaN'
 require 'nn.Profile'
 require 'nn.WeightNorm'
 require 'nn.StochasticGradient'
+require 'nn.SpatialConvolutionMap'
+require 'nn.SpatialFullConvolutionMap'
+require 'nn.TemporalRowConvolution'
+require 'nn.TemporalDynamicKMaxPooling'
 
 return nn

@@ -296,4 +296,108 @@ function tests.weight_norm()
    check.raises(function() nn.WeightNorm(nn.Tanh()) end, 'weight')
 end
 
+function tests.convolution_maps()
+   local full = nn.tables.full(2, 3)
+   check.eq(full:size(1), 6, 'tables.full')
+   check.ok(full[4][1] == 2 and full[4][2] == 2, 'tables.full order: inputs within outputs')
+   local one = nn.tables.oneToOne(3)
+   check.ok(one[2][1] == 2 and one[2][2] == 2, 'tables.oneToOne')
+   local rnd = nn.tables.random(4, 3, 2)
+   check.eq(rnd:size(1), 6, 'tables.random size')
+   for o = 1, 3 do check.ok(rnd[2 * o - 1][1] ~= rnd[2 * o][1] and rnd[2 * o][2] == o, 'tables.random distinct inputs') end
+
+   local conn = torch.Tensor{ { 1, 1 }, { 2, 1 }, { 2, 2 } }
+   local m = nn.SpatialConvolutionMap(conn, 2, 3, 1, 2)
+   check.ok(m.nInputPlane == 2 and m.nOutputPlane == 2 and m.weight:size(1) == 3, 'SpatialConvolutionMap sizes')
+   local x = torch.randn(2, 5, 4)
+   local y = m:forward(x)
+   check.ok(y:size(1) == 2 and y:size(2) == 2 and y:size(3) == 3, 'SpatialConvolutionMap output size')
+   for o = 1, 2 do
+      for r = 1, 2 do
+         for c = 1, 3 do
+            local s = m.bias[o]
+            for k = 1, 3 do
+               if conn[k][2] == o then
+                  for i = 1, 3 do
+                     for j = 1, 2 do s = s + m.weight[k][i][j] * x[conn[k][1]][(r - 1) * 2 + i][c + j - 1] end
+                  end
+               end
+            end
+            check.near(y[o][r][c], s, 1e-12, 'SpatialConvolutionMap output')
+         end
+      end
+   end
+   gradcheck.jacobian(m, torch.randn(2, 5, 4), { 'weight', 'bias' }, 'SpatialConvolutionMap')
+   gradcheck.jacobian(m, torch.randn(2, 2, 5, 4), { 'weight', 'bias' }, 'SpatialConvolutionMap batch')
+   check.eq(tostring(m), 'nn.SpatialConvolutionMap(2 -> 2, 2x3, 1,2)')
+
+   local f = nn.SpatialFullConvolutionMap(conn, 2, 2, 2, 1)
+   local z = torch.randn(2, 3, 2)
+   local fy = f:forward(z)
+   check.ok(fy:size(1) == 2 and fy:size(2) == 4 and fy:size(3) == 4, 'SpatialFullConvolutionMap output size')
+   -- each input pixel scatters its kernel onto the output
+   local ref = torch.zeros(2, 4, 4)
+   for o = 1, 2 do ref[o]:fill(f.bias[o]) end
+   for k = 1, 3 do
+      local i, o = conn[k][1], conn[k][2]
+      for r = 1, 3 do
+         for c = 1, 2 do
+            for a = 1, 2 do
+               for b = 1, 2 do
+                  ref[o][r + a - 1][(c - 1) * 2 + b] = ref[o][r + a - 1][(c - 1) * 2 + b] + z[i][r][c] * f.weight[k][a][b]
+               end
+            end
+         end
+      end
+   end
+   check.ok(maxDiff(fy, ref) < 1e-12, 'SpatialFullConvolutionMap output')
+   gradcheck.jacobian(f, torch.randn(2, 3, 2), { 'weight', 'bias' }, 'SpatialFullConvolutionMap')
+   check.raises(function() nn.SpatialConvolutionMap(torch.Tensor(3, 3), 2, 2) end, 'K x 2')
+end
+
+function tests.temporal_row_convolution()
+   local m = nn.TemporalRowConvolution(3, 2, 2)
+   local x = torch.randn(5, 3)
+   local y = m:forward(x)
+   check.ok(y:size(1) == 2 and y:size(2) == 3, 'TemporalRowConvolution output size')
+   for t = 1, 2 do
+      for c = 1, 3 do
+         local s = m.bias[c]
+         for k = 1, 2 do s = s + m.weight[c][1][k] * x[(t - 1) * 2 + k][c] end
+         check.near(y[t][c], s, 1e-12, 'TemporalRowConvolution output')
+      end
+   end
+   gradcheck.jacobian(m, torch.randn(5, 3), { 'weight', 'bias' }, 'TemporalRowConvolution')
+   gradcheck.jacobian(m, torch.randn(2, 4, 3), { 'weight', 'bias' }, 'TemporalRowConvolution batch')
+   local ff = nn.TemporalRowConvolution(3, 2, 1, true)
+   ff.weight:copy(m.weight); ff.bias:copy(m.bias)
+   local plain = nn.TemporalRowConvolution(3, 2, 1)
+   plain.weight:copy(m.weight); plain.bias:copy(m.bias)
+   check.ok(maxDiff(ff:forward(x:t():contiguous()):t(), plain:forward(x)) < 1e-12, 'featFirst')
+   check.eq(tostring(m), 'nn.TemporalRowConvolution(3, 2, 2)')
+   check.raises(function() m:forward(torch.randn(5, 4)) end)
+end
+
+function tests.temporal_dynamic_kmax_pooling()
+   local m = nn.TemporalDynamicKMaxPooling(2, 0.5)
+   local x = torch.randn(6, 2)
+   local y = m:forward(x)
+   check.eq(y:size(1), 3, 'k = max(minK, ceil(factor n))')
+   for c = 1, 2 do
+      -- the 3 largest of column c, in time order
+      local col = {}
+      for t = 1, 6 do col[t] = x[t][c] end
+      local sorted = {}
+      for t = 1, 6 do sorted[t] = col[t] end
+      table.sort(sorted, function(a, b) return a > b end)
+      local k = 0
+      for t = 1, 6 do
+         if col[t] >= sorted[3] then k = k + 1; check.eq(y[k][c], col[t], 'kept in time order') end
+      end
+   end
+   gradcheck.jacobian(m, torch.randn(6, 2), nil, 'TemporalDynamicKMaxPooling')
+   gradcheck.jacobian(nn.TemporalDynamicKMaxPooling(2), torch.randn(2, 4, 3), nil, 'TemporalDynamicKMaxPooling batch')
+   check.raises(function() nn.TemporalDynamicKMaxPooling(5):forward(torch.randn(3, 2)) end, 'exceeds')
+end
+
 return tests
