@@ -204,7 +204,33 @@ class _ConvBase(Module):
         return super().clearState()
 
 
-class SpatialConvolution(_ConvBase):
+class _GridConvolution(_ConvBase):
+    """Convolutions over _n dimensions of nInputPlane planes: the input and gradOutput
+    checks; subclasses give _geometry() (kernel, stride, padding, dilation, ...)."""
+
+    _n = 2
+
+    def _geometry(self):
+        raise NotImplementedError
+
+    def _output_size(self, name, input, x, k, s, p, d):
+        return tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i]) for i in range(self._n))
+
+    def _prepare(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, self._n)
+        _check_planes(name, x, int(self.nInputPlane))
+        geometry = self._geometry()
+        return x, single, geometry, self._output_size(name, input, x, *geometry)
+
+    def _grads(self, input, gradOutput):
+        x, single, geometry, o = self._prepare(input)
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
+                                     tuple(input.shape[:-self._n - 1]) + (int(self.nOutputPlane),) + o)
+        return x, g, single, geometry
+
+
+class SpatialConvolution(_GridConvolution):
     """2-D convolution: weight nOutputPlane x nInputPlane x kH x kW, bias nOutputPlane.
     The input's columns (im2col) stay in `finput` as in torch7."""
 
@@ -237,19 +263,11 @@ class SpatialConvolution(_ConvBase):
         # 4-D in today's files, nOutputPlane x (nInputPlane kH kW) in older ones: the same numbers
         return self.weight.reshape(int(self.nOutputPlane), -1)
 
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        _check_planes(name, x, int(self.nInputPlane))
-        k, s, p, d = self._geometry()
-        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i]) for i in range(2))
-        return x, single, k, s, p, d, o
-
     def _columns(self, x, k, s, p, d):
         return F.unfold(x, k, d, p, s)
 
     def updateOutput(self, input):
-        x, single, k, s, p, d, o = self._prepare(input)
+        x, single, (k, s, p, d), o = self._prepare(input)
         cols = self._columns(x, k, s, p, d)
         out = torch.matmul(self._weight2d(), cols)
         if self._has_bias():
@@ -259,21 +277,19 @@ class SpatialConvolution(_ConvBase):
         self.output = _unbatch(out, single)
         return self.output
 
-    def _grads(self, input, gradOutput):
-        x, single, k, s, p, d, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2,
-                                     tuple(input.shape[:-3]) + (int(self.nOutputPlane),) + o)
-        return x, g.reshape(g.size(0), g.size(1), -1), single, k, s, p, d
+    def _flat_grads(self, input, gradOutput):
+        x, g, single, geometry = self._grads(input, gradOutput)
+        return x, g.reshape(g.size(0), g.size(1), -1), single, geometry
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
         gcols = torch.matmul(self._weight2d().t(), g)
         self.fgradInput = _unbatch(gcols, single)
         self.gradInput = _unbatch(F.fold(gcols, tuple(x.shape[2:]), k, d, p, s), single)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
         cols = self._columns(x, k, s, p, d)
         self._acc_weight(torch.matmul(g, cols.transpose(1, 2)).sum(0), scale)
         self._acc_bias(g, scale, (0, 2))
@@ -332,14 +348,14 @@ class SpatialConvolutionLocal(SpatialConvolution):
         return self.weight.reshape(int(self.oH) * int(self.oW), int(self.nOutputPlane), -1)
 
     def _prepare(self, input):
-        x, single, k, s, p, d, o = super()._prepare(input)
-        check(tuple(x.shape[2:]) == _ints(self.iH, self.iW), RuntimeError,
+        prepared = super()._prepare(input)
+        check(tuple(prepared[0].shape[2:]) == _ints(self.iH, self.iW), RuntimeError,
               "nn.SpatialConvolutionLocal: input of size %s must be %d x %d in its last two dimensions",
               tuple(input.shape), self.iH, self.iW)
-        return x, single, k, s, p, d, o
+        return prepared
 
     def updateOutput(self, input):
-        x, single, k, s, p, d, o = self._prepare(input)
+        x, single, (k, s, p, d), o = self._prepare(input)
         cols = self._columns(x, k, s, p, d)  # N x K x L
         out = torch.matmul(cols.permute(2, 0, 1), self._weight3d().transpose(1, 2))  # L x N x O
         out = out.permute(1, 2, 0).reshape((x.size(0), int(self.nOutputPlane)) + o)
@@ -350,14 +366,14 @@ class SpatialConvolutionLocal(SpatialConvolution):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
         gcols = torch.matmul(g.permute(2, 0, 1), self._weight3d()).permute(1, 2, 0)  # N x K x L
         self.fgradInput = _unbatch(gcols, single)
         self.gradInput = _unbatch(F.fold(gcols.contiguous(), tuple(x.shape[2:]), k, d, p, s), single)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
         cols = self._columns(x, k, s, p, d)
         gw = torch.matmul(g.permute(2, 1, 0), cols.permute(2, 0, 1))  # L x O x K
         self._acc_weight(gw, scale)
@@ -370,41 +386,24 @@ class SpatialConvolutionLocal(SpatialConvolution):
         return _bias_free_repr(self, s)
 
 
-class _NdConvolution(_ConvBase):
+class _NdConvolution(_GridConvolution):
     """Convolutions over n dimensions through conv{n}d; subclasses name their fields."""
 
     _n = 3
 
-    def _geometry(self):
-        raise NotImplementedError
-
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, self._n)
-        _check_planes(name, x, int(self.nInputPlane))
-        k, s, p, d = self._geometry()
-        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i]) for i in range(self._n))
-        return x, single, k, s, p, d, o
-
     def updateOutput(self, input):
-        x, single, k, s, p, d, o = self._prepare(input)
+        x, single, (k, s, p, d), o = self._prepare(input)
         out = _CONV[self._n](x, self.weight, self.bias if self._has_bias() else None, s, p, d)
         self.output = _unbatch(out, single)
         return self.output
 
-    def _grads(self, input, gradOutput):
-        x, single, k, s, p, d, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
-                                     tuple(input.shape[:-self._n - 1]) + (int(self.nOutputPlane),) + o)
-        return x, g, single, k, s, p, d
-
     def updateGradInput(self, input, gradOutput):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._grads(input, gradOutput)
         self.gradInput = _unbatch(_conv_grad_input(g, self.weight, tuple(x.shape[2:]), s, p, d), single)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._grads(input, gradOutput)
         self._acc_weight(_conv_grad_weight(x, g, k, s, p, d), scale)
         self._acc_bias(g, scale, (0,) + tuple(range(2, 2 + self._n)))
 
@@ -448,47 +447,34 @@ class VolumetricDilatedConvolution(VolumetricConvolution):
         self.dilationT, self.dilationW, self.dilationH = dilationT, dilationW, dilationH
 
 
-class _FullConvolution(_ConvBase):
+class _FullConvolution(_GridConvolution):
     """Transposed convolutions: weight nInputPlane x nOutputPlane x kernel; adj* add rows
     at the end of the output (less than the stride)."""
 
     _n = 2
 
-    def _geometry(self):
-        raise NotImplementedError
-
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, self._n)
-        _check_planes(name, x, int(self.nInputPlane))
-        k, s, p, d, a = self._geometry()
+    def _output_size(self, name, input, x, k, s, p, d, a):
         for i in range(self._n):
             check(0 <= a[i] < max(s[i], d[i]), RuntimeError, "%s: adj %s must be smaller than the stride %s", name,
                   a, s)
         o = tuple((x.size(2 + i) - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + 1 + a[i] for i in range(self._n))
         check(all(v >= 1 for v in o), RuntimeError, "%s: input of size %s gives an output of size %s: too small",
               name, tuple(input.shape), o)
-        return x, single, k, s, p, d, a, o
+        return o
 
     def updateOutput(self, input):
-        x, single, k, s, p, d, a, o = self._prepare(input)
+        x, single, (k, s, p, d, a), o = self._prepare(input)
         out = _CONV_T[self._n](x, self.weight, self.bias if self._has_bias() else None, s, p, a, 1, d)
         self.output = _unbatch(out, single)
         return self.output
 
-    def _grads(self, input, gradOutput):
-        x, single, k, s, p, d, a, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
-                                     tuple(input.shape[:-self._n - 1]) + (int(self.nOutputPlane),) + o)
-        return x, g, single, k, s, p, d
-
     def updateGradInput(self, input, gradOutput):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d, a) = self._grads(input, gradOutput)
         self.gradInput = _unbatch(_CONV[self._n](g, self.weight, None, s, p, d), single)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d, a) = self._grads(input, gradOutput)
         self._acc_weight(_conv_t_grad_weight(x, g, k, s, p, d), scale)
         self._acc_bias(g, scale, (0,) + tuple(range(2, 2 + self._n)))
 
@@ -595,7 +581,32 @@ class SpatialSubSampling(_ConvBase):
 
 # ================================================================ temporal
 
-class TemporalConvolution(_ConvBase):
+class _TemporalBase(_ConvBase):
+    """Shared by the temporal layers with weights: input [batch x] frames x inputFrameSize."""
+
+    def _frames(self, input, gradOutput, out_features):
+        """the input as batch x frames x features, gradOutput (if given, checked against
+        o x out_features) as batch x o x out_features, kW, dW and o."""
+        name = self.torch_typename()
+        utils.check_tensor(input, "%s: input" % name, (2, 3))
+        x = input.unsqueeze(0) if input.dim() == 2 else input
+        kW, dW, fs = _ints(self.kW, self.dW, self.inputFrameSize)
+        check(x.size(2) == fs, RuntimeError, "%s: input of size %s must have %d features per frame", name,
+              tuple(input.shape), fs)
+        check(x.size(1) >= kW, RuntimeError, "%s: input of size %s has fewer frames than the kernel width %d", name,
+              tuple(input.shape), kW)
+        o = (x.size(1) - kW) // dW + 1
+        g = None
+        if gradOutput is not None:
+            expected = tuple(input.shape[:-2]) + (o, int(out_features))
+            utils.check_tensor(gradOutput, "%s: gradOutput" % name)
+            check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s", name,
+                  tuple(gradOutput.shape), expected)
+            g = gradOutput.reshape(x.size(0), o, -1)
+        return x, g, kW, dW, o
+
+
+class TemporalConvolution(_TemporalBase):
     """1-D convolution over frames: input nInputFrame x inputFrameSize (or batch x ...),
     weight outputFrameSize x (kW inputFrameSize) (frame-major, as torch7), bias outputFrameSize."""
 
@@ -608,22 +619,7 @@ class TemporalConvolution(_ConvBase):
         return self.kW * self.inputFrameSize
 
     def _prepare(self, input, gradOutput=None):
-        name = self.torch_typename()
-        utils.check_tensor(input, "%s: input" % name, (2, 3))
-        x = input.unsqueeze(0) if input.dim() == 2 else input
-        kW, dW, fs = _ints(self.kW, self.dW, self.inputFrameSize)
-        check(x.size(2) == fs, RuntimeError, "%s: input of size %s must have %d features per frame", name,
-              tuple(input.shape), fs)
-        check(x.size(1) >= kW, RuntimeError, "%s: input of size %s has fewer frames than the kernel width %d", name,
-              tuple(input.shape), kW)
-        o = (x.size(1) - kW) // dW + 1
-        g = None
-        if gradOutput is not None:
-            expected = tuple(input.shape[:-2]) + (o, int(self.outputFrameSize))
-            utils.check_tensor(gradOutput, "%s: gradOutput" % name)
-            check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s", name,
-                  tuple(gradOutput.shape), expected)
-            g = gradOutput.reshape(x.size(0), o, -1)
+        x, g, kW, dW, o = self._frames(input, gradOutput, self.outputFrameSize)
         # frames t*dW .. t*dW+kW-1 side by side: N x o x (kW features)
         cols = x.unfold(1, kW, dW).transpose(2, 3).reshape(x.size(0), o, -1)
         return x, cols, g, kW, dW, o
@@ -651,7 +647,7 @@ class TemporalConvolution(_ConvBase):
         self._acc_bias(g, scale, (0, 1))
 
 
-class TemporalSubSampling(_ConvBase):
+class TemporalSubSampling(_TemporalBase):
     """Per feature: weight[f] * (sum over kW frames) + bias[f], every dW frames."""
 
     def __init__(self, inputFrameSize, kW, dW=1):
@@ -663,13 +659,7 @@ class TemporalSubSampling(_ConvBase):
         return self.kW
 
     def _prepare(self, input, gradOutput=None):
-        x, cols, g, kW, dW, o = TemporalConvolution._prepare(self, input, None)
-        if gradOutput is not None:
-            expected = tuple(input.shape[:-2]) + (o, int(self.inputFrameSize))
-            utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
-            check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
-                  self.torch_typename(), tuple(gradOutput.shape), expected)
-            g = gradOutput.reshape(x.size(0), o, -1)
+        x, g, kW, dW, o = self._frames(input, gradOutput, self.inputFrameSize)
         sums = x.unfold(1, kW, dW).sum(3)  # N x o x features
         return x, sums, g, kW, dW, o
 
