@@ -729,7 +729,60 @@ class TemporalMaxPooling(Module):
 
 # ================================================================ pooling
 
-class SpatialMaxPooling(Module):
+class _CeilMode:
+    """ceil() / floor(): how pooling with a stride rounds its output size."""
+
+    __slots__ = ()
+
+    def ceil(self):
+        self.ceil_mode = True
+        return self
+
+    def floor(self):
+        self.ceil_mode = False
+        return self
+
+
+class _MaxPooling(Module):
+    """Max pooling over _n dimensions that keeps the position of each max in `indices`."""
+
+    _n = 2
+
+    def _flat_indices(self, g, in_size):
+        """`indices` as 0-based flat positions in each input plane, shaped as g."""
+        return self.indices.reshape(g.shape)
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n, tuple(self.output.shape))
+        in_size = tuple(x.shape[2:])
+        self.gradInput = _unbatch(_scatter_planes(self._flat_indices(g, in_size), g, in_size), single)
+        return self.gradInput
+
+    def clearState(self):
+        utils.clear(self, "indices")
+        return super().clearState()
+
+
+def _set_window(module, names, kernel, stride, pad):
+    """Sets the fields k<X>, d<X> (the kernel where None) and pad<X> for X in names, in that
+    order (the order a saved file lists them in), and ceil_mode off."""
+    for x, k in zip(names, kernel):
+        setattr(module, "k" + x, k)
+    for x, k, d in zip(names, kernel, stride):
+        setattr(module, "d" + x, k if d is None else d)
+    for x, p in zip(names, pad):
+        setattr(module, "pad" + x, p)
+    module.ceil_mode = False
+
+
+def _pool2d_repr(module):
+    s = "%s(%dx%d, %d,%d" % (module.torch_typename(), module.kW, module.kH, module.dW, module.dH)
+    if module.padW != 0 or module.padH != 0:
+        s += ", %d,%d" % (module.padW, module.padH)
+    return s + ")"
+
+
+class SpatialMaxPooling(_CeilMode, _MaxPooling):
     """Max over kW x kH windows every dW, dH (padding padW, padH; ceil() for ceil mode).
     `indices`: the 0-based flat position (row * width + column) of each max in its plane."""
 
@@ -741,20 +794,8 @@ class SpatialMaxPooling(Module):
 
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0):
         super().__init__()
-        self.kW, self.kH = kW, kH
-        self.dW = kW if dW is None else dW
-        self.dH = kH if dH is None else dH
-        self.padW, self.padH = padW, padH
-        self.ceil_mode = False
+        _set_window(self, "WH", (kW, kH), (dW, dH), (padW, padH))
         self.indices = torch.empty(0, dtype=torch.int64)
-
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
 
     def _geometry(self):
         return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW),
@@ -773,20 +814,7 @@ class SpatialMaxPooling(Module):
         self.indices = _unbatch(idx, single)
         return self.output
 
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
-        self.gradInput = _unbatch(_scatter_planes(self.indices.reshape(g.shape), g, tuple(x.shape[2:])), single)
-        return self.gradInput
-
-    def clearState(self):
-        utils.clear(self, "indices")
-        return super().clearState()
-
-    def __repr__(self):
-        s = "%s(%dx%d, %d,%d" % (self.torch_typename(), self.kW, self.kH, self.dW, self.dH)
-        if self.padW != 0 or self.padH != 0:
-            s += ", %d,%d" % (self.padW, self.padH)
-        return s + ")"
+    __repr__ = _pool2d_repr
 
 
 class SpatialDilatedMaxPooling(SpatialMaxPooling):
@@ -795,7 +823,7 @@ class SpatialDilatedMaxPooling(SpatialMaxPooling):
         self.dilationW, self.dilationH = dilationW, dilationH
 
 
-class SpatialAveragePooling(Module):
+class SpatialAveragePooling(_CeilMode, Module):
     """Mean over kW x kH windows every dW, dH (default 1, as torch7). count_include_pad
     (default) divides by the window size including padding; ceil() for ceil mode. Files of
     old nn versions with divide = false give window sums."""
@@ -808,17 +836,8 @@ class SpatialAveragePooling(Module):
 
     def __init__(self, kW, kH, dW=1, dH=1, padW=0, padH=0):
         super().__init__()
-        self.kW, self.kH, self.dW, self.dH, self.padW, self.padH = kW, kH, dW, dH, padW, padH
-        self.ceil_mode = False
+        _set_window(self, "WH", (kW, kH), (dW, dH), (padW, padH))
         self.count_include_pad = True
-
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
 
     def setCountIncludePad(self):
         self.count_include_pad = True
@@ -867,11 +886,7 @@ class SpatialAveragePooling(Module):
         self.gradInput = _unbatch(_window_sum_adjoint(g, tuple(x.shape[2:]), k, s, p), single)
         return self.gradInput
 
-    def __repr__(self):
-        s = "%s(%dx%d, %d,%d" % (self.torch_typename(), self.kW, self.kH, self.dW, self.dH)
-        if self.padW != 0 or self.padH != 0:
-            s += ", %d,%d" % (self.padW, self.padH)
-        return s + ")"
+    __repr__ = _pool2d_repr
 
 
 class VolumetricAveragePooling(SpatialAveragePooling):
@@ -880,12 +895,7 @@ class VolumetricAveragePooling(SpatialAveragePooling):
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
         Module.__init__(self)
-        self.kT, self.kW, self.kH = kT, kW, kH
-        self.dT = kT if dT is None else dT
-        self.dW = kW if dW is None else dW
-        self.dH = kH if dH is None else dH
-        self.padT, self.padW, self.padH = padT, padW, padH
-        self.ceil_mode = False
+        _set_window(self, "TWH", (kT, kW, kH), (dT, dW, dH), (padT, padW, padH))
         self.count_include_pad = True
 
     def _geometry(self):
@@ -945,7 +955,7 @@ def _adaptive_matrix(o, size, dtype):
     return m
 
 
-class SpatialAdaptiveMaxPooling(Module):
+class SpatialAdaptiveMaxPooling(_MaxPooling):
     """Max over windows that tile the input into an H x W output (W, H: torch7's order)."""
 
     def __init__(self, W, H):
@@ -959,15 +969,6 @@ class SpatialAdaptiveMaxPooling(Module):
         self.output = _unbatch(out, single)
         self.indices = _unbatch(idx, single)
         return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
-        self.gradInput = _unbatch(_scatter_planes(self.indices.reshape(g.shape), g, tuple(x.shape[2:])), single)
-        return self.gradInput
-
-    def clearState(self):
-        utils.clear(self, "indices")
-        return super().clearState()
 
 
 class SpatialAdaptiveAveragePooling(Module):
@@ -989,7 +990,7 @@ class SpatialAdaptiveAveragePooling(Module):
         return self.gradInput
 
 
-class SpatialFractionalMaxPooling(Module):
+class SpatialFractionalMaxPooling(_MaxPooling):
     """Fractional max pooling (Graham 2014) as torch7: poolSizeW x poolSizeH windows at
     pseudo-random positions giving an outW x outH output (or ratioW, ratioH of the input
     size). One pair of samples in [0, 1) per batch element and plane (`randomSamples`, new
@@ -1067,13 +1068,8 @@ class SpatialFractionalMaxPooling(Module):
         self.indices = _unbatch(idx, single)
         return self.output
 
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
-        self.gradInput = _unbatch(_scatter_planes(self.indices.reshape(g.shape), g, tuple(x.shape[2:])), single)
-        return self.gradInput
-
     def clearState(self):
-        utils.clear(self, "indices", "randomSamples")
+        utils.clear(self, "randomSamples")
         return super().clearState()
 
 
@@ -1117,32 +1113,20 @@ class SpatialMaxUnpooling(Module):
         return "%s associated to %r" % (self.torch_typename(), self.pooling)
 
 
-class VolumetricMaxPooling(Module):
+class VolumetricMaxPooling(_CeilMode, _MaxPooling):
     """Max over kT x kW x kH windows. `indices` keeps torch7's encoding: the max's offsets
     inside its (unclipped) window as bytes, t | h << 8 | w << 16 (0-based; a torch7
     VolumetricMaxUnpooling reads them so)."""
 
+    _n = 3
     padT = padW = padH = 0
     dilationT = dilationW = dilationH = 1
     ceil_mode = False
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
         super().__init__()
-        self.kT, self.kW, self.kH = kT, kW, kH
-        self.dT = kT if dT is None else dT
-        self.dW = kW if dW is None else dW
-        self.dH = kH if dH is None else dH
-        self.padT, self.padW, self.padH = padT, padW, padH
-        self.ceil_mode = False
+        _set_window(self, "TWH", (kT, kW, kH), (dT, dW, dH), (padT, padW, padH))
         self.indices = torch.empty(0, dtype=torch.int64)
-
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
 
     def _geometry(self):
         return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
@@ -1187,16 +1171,6 @@ class VolumetricMaxPooling(Module):
     def _flat_indices(self, g, in_size):
         k, s, p, d = self._geometry()
         return self._decode(self.indices.reshape(g.shape), in_size, tuple(g.shape[2:]), s, p, d)
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 3, tuple(self.output.shape))
-        in_size = tuple(x.shape[2:])
-        self.gradInput = _unbatch(_scatter_planes(self._flat_indices(g, in_size), g, in_size), single)
-        return self.gradInput
-
-    def clearState(self):
-        utils.clear(self, "indices")
-        return super().clearState()
 
     def __repr__(self):
         s = "%s(%dx%dx%d, %d,%d,%d" % (self.torch_typename(), self.kT, self.kW, self.kH, self.dT, self.dW, self.dH)
