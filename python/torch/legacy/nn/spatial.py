@@ -605,6 +605,20 @@ class _TemporalBase(_ConvBase):
             g = gradOutput.reshape(x.size(0), o, -1)
         return x, g, kW, dW, o
 
+    def _set_output(self, input, out):
+        if self._has_bias():
+            out = out + self.bias
+        self.output = out[0] if input.dim() == 2 else out
+        return self.output
+
+    def _set_grad_input(self, input, x, dW, o, parts):
+        """gradInput from parts[k] (batch x o x features): the gradient reaching frame t*dW + k."""
+        gi = torch.zeros_like(x)
+        for k, part in enumerate(parts):
+            gi[:, k:k + (o - 1) * dW + 1:dW] += part
+        self.gradInput = gi[0] if input.dim() == 2 else gi
+        return self.gradInput
+
 
 class TemporalConvolution(_TemporalBase):
     """1-D convolution over frames: input nInputFrame x inputFrameSize (or batch x ...),
@@ -626,20 +640,12 @@ class TemporalConvolution(_TemporalBase):
 
     def updateOutput(self, input):
         x, cols, _, kW, dW, o = self._prepare(input)
-        out = torch.matmul(cols, self.weight.t())
-        if self._has_bias():
-            out = out + self.bias
-        self.output = out[0] if input.dim() == 2 else out
-        return self.output
+        return self._set_output(input, torch.matmul(cols, self.weight.t()))
 
     def updateGradInput(self, input, gradOutput):
         x, cols, g, kW, dW, o = self._prepare(input, gradOutput)
         gcols = torch.matmul(g, self.weight).reshape(x.size(0), o, kW, -1)
-        gi = torch.zeros_like(x)
-        for k in range(kW):
-            gi[:, k:k + (o - 1) * dW + 1:dW] += gcols[:, :, k]
-        self.gradInput = gi[0] if input.dim() == 2 else gi
-        return self.gradInput
+        return self._set_grad_input(input, x, dW, o, gcols.unbind(2))
 
     def accGradParameters(self, input, gradOutput, scale=1):
         x, cols, g, kW, dW, o = self._prepare(input, gradOutput)
@@ -665,20 +671,11 @@ class TemporalSubSampling(_TemporalBase):
 
     def updateOutput(self, input):
         x, sums, _, kW, dW, o = self._prepare(input)
-        out = sums * self.weight
-        if self._has_bias():
-            out = out + self.bias
-        self.output = out[0] if input.dim() == 2 else out
-        return self.output
+        return self._set_output(input, sums * self.weight)
 
     def updateGradInput(self, input, gradOutput):
         x, sums, g, kW, dW, o = self._prepare(input, gradOutput)
-        gw = g * self.weight
-        gi = torch.zeros_like(x)
-        for k in range(kW):
-            gi[:, k:k + (o - 1) * dW + 1:dW] += gw
-        self.gradInput = gi[0] if input.dim() == 2 else gi
-        return self.gradInput
+        return self._set_grad_input(input, x, dW, o, [g * self.weight] * kW)
 
     def accGradParameters(self, input, gradOutput, scale=1):
         x, sums, g, kW, dW, o = self._prepare(input, gradOutput)
