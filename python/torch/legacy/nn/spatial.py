@@ -163,25 +163,14 @@ def _bias_free_repr(module, s):
 
 # ================================================================ convolutions
 
-class _ConvBase(Module):
+class _ConvBase(utils.OptionalBias, Module):
     """Shared by the convolutions: optional bias (noBias), torch7's uniform reset."""
-
-    def _has_bias(self):
-        return getattr(self, "bias", None) is not None
-
-    def noBias(self):
-        self.__dict__.pop("bias", None)
-        self.__dict__.pop("gradBias", None)
-        return self
 
     def _fan_in(self):
         raise NotImplementedError
 
     def reset(self, stdv=None):
-        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self._fan_in())
-        self.weight.uniform_(-stdv, stdv)
-        if self._has_bias():
-            self.bias.uniform_(-stdv, stdv)
+        utils.reset_uniform(stdv, self._fan_in(), self.weight, getattr(self, "bias", None))
         return self
 
     def _make_params(self, weight_shape, n_bias):
