@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import torch
-from conftest import fixtures_dir
+from legacy_helpers import fixture, np_log_softmax, through_file
 from test_load_lua_mapping import build_gmodule, rename_classes
 from torch import nn
 from torch.legacy import nn as legacy_nn
@@ -22,16 +22,8 @@ from torch.utils import convert_t7
 from torch.utils.convert_t7 import ConversionError, check, convert, emit_python, to_t7
 from torch.utils.serialization import load_lua, save_lua
 
-T7 = os.path.join(fixtures_dir(), "t7")
 PYTHON_DIR = os.path.dirname(os.path.dirname(torch.__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def fixture(name):
-    path = os.path.join(T7, name)
-    if not os.path.exists(path):
-        pytest.skip("fixture %s missing" % path)
-    return path
 
 
 def obj(typename, **fields):
@@ -40,13 +32,6 @@ def obj(typename, **fields):
     made = legacy_nn.class_for(typename)(**fields)
     legacy_nn.t7fields.from_torch7(made, {})
     return made
-
-
-def through_file(value):
-    """value saved with save_lua and loaded again, as a .t7 file gives it."""
-    buf = io.BytesIO()
-    save_lua(value, buf)
-    return load_lua(io.BytesIO(buf.getvalue()))
 
 
 def run(module, x):
@@ -119,11 +104,6 @@ def np_pool(x, k, s, p, ceil, kind, count_include_pad=True):
                 count = (h1 - h0) * (w1 - w0) if count_include_pad else (he - hs) * (we - ws)
                 out[:, :, i, j] = win.sum(axis=(2, 3)) / count
     return out
-
-
-def np_log_softmax(z, axis):
-    z = z - z.max(axis=axis, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=axis, keepdims=True))
 
 
 # ---------------------------------------------------------------- torch7's own outputs

@@ -3,40 +3,23 @@ Tanh, ReLU, LogSoftMax, MSECriterion, ClassNLLCriterion, against numpy, torch.nn
 (and its autograd), numerical Jacobians, and torch7's MLP fixture (../shared/fixtures/t7)."""
 
 import io
-import os
 
 import numpy as np
 import pytest
 
 import torch
 import torch.nn.functional as F
-from conftest import LAYOUTS, fixtures_dir, make_tensor
+from conftest import LAYOUTS, make_tensor
+from legacy_helpers import dbl, fixture, np_log_softmax
 from torch.legacy import nn
 from torch.utils.serialization import load_lua, save_lua
 
-T7 = os.path.join(fixtures_dir(), "t7")
 PREC = 1e-6  # Jacobian tolerance in double
-
-
-def fixture(name):
-    path = os.path.join(T7, name)
-    if not os.path.exists(path):
-        pytest.skip("fixture %s missing" % path)
-    return path
-
-
-def dbl(a):
-    return torch.from_numpy(np.ascontiguousarray(a, dtype=np.float64))
 
 
 def mlp(sizes=(10, 20, 5)):
     return (nn.Sequential().add(nn.Linear(sizes[0], sizes[1])).add(nn.Tanh()).add(nn.Linear(sizes[1], sizes[2]))
             .add(nn.LogSoftMax()).double())
-
-
-def np_log_softmax(z, axis):
-    z = z - z.max(axis=axis, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=axis, keepdims=True))
 
 
 # ---------------------------------------------------------------- torch7's MLP

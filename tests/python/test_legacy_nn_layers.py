@@ -10,22 +10,14 @@ import pytest
 import torch
 import torch.nn.functional as F
 from conftest import LAYOUTS, make_tensor
+from legacy_helpers import dbl, double_default  # noqa: F401 (double_default: the fixture pytestmark names)
 from torch.legacy import nn
 
 PREC = 1e-6
 J = nn.Jacobian
 
 
-def dbl(a):
-    return torch.from_numpy(np.ascontiguousarray(a, dtype=np.float64))
-
-
-@pytest.fixture(autouse=True)
-def double_default():
-    old = torch.get_default_dtype()
-    torch.set_default_dtype(torch.float64)
-    yield
-    torch.set_default_dtype(old)
+pytestmark = pytest.mark.usefixtures("double_default")
 
 
 def sigmoid(x):

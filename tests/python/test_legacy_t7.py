@@ -4,38 +4,16 @@ makes 0-based and save_lua writes back 1-based (hand-written torch7 bytes, byte-
 resaves), fields of older nn versions, and nngraph gModules in nngraph's layout run forward
 and backward against the same computation written out."""
 
-import io
-import os
-import struct
-
 import numpy as np
 import pytest
 
 import torch
 import torch.nn.functional as F
-from conftest import fixtures_dir
+from legacy_helpers import binary, fixture, load_bytes, t7_bytes
 from torch.legacy import nn
 from torch.legacy.nn import t7fields
 from torch.utils.serialization import load_lua, save_lua
 
-T7 = os.path.join(fixtures_dir(), "t7")
-
-
-def fixture(name):
-    path = os.path.join(T7, name)
-    if not os.path.exists(path):
-        pytest.skip("fixture %s missing" % path)
-    return path
-
-
-def to_bytes(obj):
-    buf = io.BytesIO()
-    save_lua(obj, buf)
-    return buf.getvalue()
-
-
-def from_bytes(data):
-    return load_lua(io.BytesIO(data))
 
 
 # ---------------------------------------------------------------- the CNN fixture
@@ -95,9 +73,9 @@ def test_cnn_fixture_buffers_and_indices():
     # and what a loaded torch7 file says is written back as torch7 wrote it
     with open(fixture("cnn.t7"), "rb") as f:
         original = f.read()
-    loaded = from_bytes(original)
-    assert to_bytes(loaded) == original
-    assert to_bytes(loaded) == original  # saving leaves the object's 0-based values alone
+    loaded = load_bytes(original)
+    assert t7_bytes(loaded) == original
+    assert t7_bytes(loaded) == original  # saving leaves the object's 0-based values alone
     assert loaded.modules[2].indices.min().item() == 0
 
 
@@ -111,20 +89,8 @@ def test_loaded_indices_are_where_the_maxima_are():
 
 # ---------------------------------------------------------------- 1-based fields, by hand
 
-def _pack(*parts):
-    out = b""
-    for p in parts:
-        if isinstance(p, float):
-            out += struct.pack("<d", p)
-        elif isinstance(p, bytes):
-            out += p
-        else:
-            out += struct.pack("<i", p)
-    return out
-
-
 def _str(s):
-    return _pack(len(s), s)
+    return binary(len(s), s)
 
 
 def torch7_object(classname, fields, ref=1):
@@ -133,19 +99,19 @@ def torch7_object(classname, fields, ref=1):
     references numbered in writing order)."""
     body = b""
     for k, v in fields:
-        body += _pack(2) + _str(k.encode())
+        body += binary(2) + _str(k.encode())
         if v is None:
             raise ValueError
         if isinstance(v, list):  # a table of number pairs {{a, b}, ...}
             inner = b""
             for i, pair in enumerate(v):
-                inner += _pack(1, float(i + 1), 3, ref + 3 + i, len(pair))
+                inner += binary(1, float(i + 1), 3, ref + 3 + i, len(pair))
                 for j, x in enumerate(pair):
-                    inner += _pack(1, float(j + 1), 1, float(x))
-            body += _pack(3, ref + 2, len(v)) + inner
+                    inner += binary(1, float(j + 1), 1, float(x))
+            body += binary(3, ref + 2, len(v)) + inner
         else:
-            body += _pack(1, float(v))
-    return _pack(4, ref) + _str(b"V 1") + _str(classname.encode()) + _pack(3, ref + 1, len(fields)) + body
+            body += binary(1, float(v))
+    return binary(4, ref) + _str(b"V 1") + _str(classname.encode()) + binary(3, ref + 1, len(fields)) + body
 
 
 @pytest.mark.parametrize("classname,fields,expected", [
@@ -166,12 +132,12 @@ def torch7_object(classname, fields, ref=1):
 ])
 def test_one_based_fields_from_torch7_bytes(classname, fields, expected):
     data = torch7_object(classname, fields)
-    obj = from_bytes(data)
+    obj = load_bytes(data)
     assert obj.torch_typename() == classname
     for k, v in expected.items():
         got = getattr(obj, k)
         assert got == v, (k, got, v)
-    assert to_bytes(obj) == data  # written back 1-based, byte for byte
+    assert t7_bytes(obj) == data  # written back 1-based, byte for byte
 
 
 def test_index_tensors_saved_one_based_and_shared_once(tmp_path, monkeypatch):
@@ -212,7 +178,7 @@ def test_old_convolution_fields():
         nInputPlane=3.0, nOutputPlane=4.0, kW=3.0, kH=3.0, dW=1.0, dH=1.0, padding=1.0, weight=w,
         gradWeight=torch.zeros_like(w), output=torch.empty(0, dtype=torch.float64),
         gradInput=torch.empty(0, dtype=torch.float64))
-    conv = from_bytes(to_bytes(old))
+    conv = load_bytes(t7_bytes(old))
     assert type(conv) is nn.SpatialConvolution
     assert conv.padW == 1.0 and conv.padH == 1.0 and "padding" not in vars(conv)
     assert "bias" not in vars(conv)  # saved without bias
@@ -228,7 +194,7 @@ def test_old_pooling_fields():
     # a SpatialMaxPooling from before padding and ceil mode: no padW, padH, ceil_mode
     old = nn.class_for("nn.SpatialMaxPooling")(kW=2.0, kH=2.0, dW=2.0, dH=2.0,
                                                indices=torch.empty(0, dtype=torch.int64))
-    pool = from_bytes(to_bytes(old))
+    pool = load_bytes(t7_bytes(old))
     assert set(vars(pool)) == {"kW", "kH", "dW", "dH", "indices"}
     x = torch.randn(1, 5, 5, dtype=torch.float64)
     np.testing.assert_array_equal(pool.forward(x).numpy(), F.max_pool2d(x, 2).numpy())
@@ -330,12 +296,12 @@ def two_input_graph():
 
 
 def test_gmodule_forward_backward_against_hand_computation():
-    data = to_bytes(two_input_graph())
-    g = from_bytes(data)
+    data = t7_bytes(two_input_graph())
+    g = load_bytes(data)
     assert type(g) is nn.gModule and isinstance(g, nn.Container)
     assert type(g.forwardnodes[0]) is nn.Node
     assert any(isinstance(k, t7fields.IdentityDict) for n in g.forwardnodes for k in n.data["mapindex"])
-    assert to_bytes(g) == data  # table keys and object keys written back as they came
+    assert t7_bytes(g) == data  # table keys and object keys written back as they came
     l1, l2, l3 = [m for m in g.modules if isinstance(m, nn.Linear)]
     assert [l.weight.shape for l in (l1, l2, l3)] == [(3, 4), (2, 3), (2, 5)]
 
@@ -374,7 +340,7 @@ def test_gmodule_single_input_chain_and_jacobian():
     x = _node()
     h = _node(nn.Linear(3, 4).double(), [x])
     y = _node(nn.LogSoftMax(), [_node(nn.Tanh(), [h])])
-    g = from_bytes(to_bytes(build_gmodule([x], [y])))
+    g = load_bytes(t7_bytes(build_gmodule([x], [y])))
     lin = g.modules[0]
     inp = torch.randn(2, 3, dtype=torch.float64)
     ref = nn.Sequential().add(nn.Linear(3, 4)).add(nn.Tanh()).add(nn.LogSoftMax()).double()

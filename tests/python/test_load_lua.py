@@ -3,24 +3,16 @@ against files written by the original Lua torch7 (../shared/fixtures/t7, see its
 numpy recomputations of the stored model outputs, and round trips."""
 
 import io
-import os
 
 import numpy as np
 import pytest
 
 import torch
-from conftest import LAYOUTS, NUMERIC_TYPES, NUMPY_OF, fixtures_dir, make_tensor
+from conftest import LAYOUTS, NUMERIC_TYPES, NUMPY_OF, make_tensor
+from legacy_helpers import binary, fixture, same_storage, t7_bytes
 from torch.legacy import nn as legacy_nn
 from torch.utils.serialization import load_lua, save_lua
 
-T7 = os.path.join(fixtures_dir(), "t7")
-
-
-def fixture(name):
-    path = os.path.join(T7, name)
-    if not os.path.exists(path):
-        pytest.skip("fixture %s missing" % path)
-    return path
 
 
 def rng_streams():
@@ -31,10 +23,6 @@ def rng_streams():
             name, *values = line.split()
             streams[name] = np.array([float(v) for v in values])
     return streams
-
-
-def same_storage(a, b):
-    return a.storage()._cdata == b.storage()._cdata
 
 
 # ---------------------------------------------------------------- tensors.t7
@@ -286,12 +274,12 @@ def test_save_errors(tmp_path):
 def test_cycles_round_trip():
     loop = [1.0]
     loop.append(loop)
-    back = load_lua(io.BytesIO(_C_bytes(loop)))
+    back = load_lua(io.BytesIO(t7_bytes(loop)))
     assert back[0] == 1.0 and back[1] is back
     parent = legacy_nn.class_for("nn.Sequential")(modules=[])
     child = legacy_nn.class_for("nn.Linear")(weight=torch.ones(2, 2), parent=parent)
     parent.modules.append(child)
-    back = load_lua(io.BytesIO(_C_bytes({"net": parent, "again": child})))
+    back = load_lua(io.BytesIO(t7_bytes({"net": parent, "again": child})))
     assert back["net"].modules[0] is back["again"] and back["again"].parent is back["net"]
     assert back["again"].weight.tolist() == [[1.0, 1.0], [1.0, 1.0]]
 
@@ -333,55 +321,40 @@ def test_long_size_four_detected(tmp_path):
     save_lua({"t": t, "s": "x"}, str(path), long_size=4)
     with open(path, "rb") as f:
         data4 = f.read()
-    data8 = _C_bytes({"t": t, "s": "x"})
+    data8 = t7_bytes({"t": t, "s": "x"})
     assert len(data4) < len(data8)  # sizes, strides, offset and the LongStorage's elements in 4 bytes
     for back in (load_lua(str(path)), load_lua(str(path), long_size=4)):
         assert back["t"].tolist() == t.tolist() and back["s"] == "x"
 
 
-def _C_bytes(obj):
-    buf = io.BytesIO()
-    save_lua(obj, buf)
-    return buf.getvalue()
-
-
 def test_special_tensors_round_trip():
     b = torch.tensor([True, False, True])
-    back = load_lua(io.BytesIO(_C_bytes([b, torch.tensor(2.5), torch.zeros(0)])))
+    back = load_lua(io.BytesIO(t7_bytes([b, torch.tensor(2.5), torch.zeros(0)])))
     assert back[0].dtype == torch.uint8 and back[0].tolist() == [1, 0, 1]  # torch7 has no bool tensors
     assert back[1].shape == (1,) and back[1].item() == 2.5  # torch7 has no 0-dim tensors
     assert back[2].numel() == 0
 
 
-def _binary(*parts):
-    """A binary .t7 stream built by hand from the format (type tags and lengths int32, numbers float64)."""
-    import struct
-    out = b""
-    for p in parts:
-        out += struct.pack("<d", p) if isinstance(p, float) else p if isinstance(p, bytes) else struct.pack("<i", p)
-    return out
-
-
 def test_hand_written_table_with_cycle():
     # t = {1, 'a', t}: table #1 of 3 entries whose third value refers back to table #1
-    data = _binary(3, 1, 3,
+    data = binary(3, 1, 3,
                    1, 1.0, 1, 1.0,
                    1, 2.0, 2, 1, b"a",
                    1, 3.0, 3, 1)
     back = load_lua(io.BytesIO(data))
     assert isinstance(back, list) and back[:2] == [1.0, "a"] and back[2] is back
     # tables whose keys are not exactly 1..n are dicts
-    back = load_lua(io.BytesIO(_binary(3, 1, 2, 1, 1.0, 5, 1, 1, 3.0, 5, 0)))
+    back = load_lua(io.BytesIO(binary(3, 1, 2, 1, 1.0, 5, 1, 1, 3.0, 5, 0)))
     assert back == {1.0: True, 3.0: False}
     with pytest.raises(RuntimeError, match="byte"):
-        load_lua(io.BytesIO(_binary(3, 1, 2, 1, 1.0, 5, 1)))  # second entry missing
+        load_lua(io.BytesIO(binary(3, 1, 2, 1, 1.0, 5, 1)))  # second entry missing
     with pytest.raises(RuntimeError):
-        load_lua(io.BytesIO(_binary(99)))  # unknown type tag
+        load_lua(io.BytesIO(binary(99)))  # unknown type tag
 
 
 def test_hand_written_object_referring_to_itself():
     # an nn.Foo object #1 whose content table #2 has field self = object #1 (a module pointing at itself)
-    data = _binary(4, 1, 3, b"V 1", 6, b"nn.Foo", 3, 2, 2,
+    data = binary(4, 1, 3, b"V 1", 6, b"nn.Foo", 3, 2, 2,
                    2, 4, b"self", 4, 1,
                    2, 4, b"size", 1, 2.0)
     foo = load_lua(io.BytesIO(data))
@@ -404,11 +377,11 @@ def test_fixtures_save_back_byte_for_byte(name):
 
 def test_lua_functions_kept_opaque():
     # a function (tag 8, reference #1): 4 bytes of bytecode, then its upvalues, an empty table #2
-    data = _binary(8, 1, 4, b"\x1bLJ\x02", 3, 2, 0)
+    data = binary(8, 1, 4, b"\x1bLJ\x02", 3, 2, 0)
     f = load_lua(io.BytesIO(data))
     assert isinstance(f, torch._C._t7_Function) and f.bytecode == b"\x1bLJ\x02" and f.tag == 8
-    assert _C_bytes(f) == data
-    back = load_lua(io.BytesIO(_C_bytes({"f": f, "g": f})))
+    assert t7_bytes(f) == data
+    back = load_lua(io.BytesIO(t7_bytes({"f": f, "g": f})))
     assert back["f"] is back["g"] and back["f"].bytecode == f.bytecode
 
 
@@ -418,7 +391,7 @@ def test_old_batch_norm_running_std_becomes_running_var():
     old = legacy_nn.class_for("nn.SpatialBatchNormalization")(
         running_mean=torch.zeros(3, dtype=torch.float64), eps=eps,
         running_std=torch.from_numpy(1 / np.sqrt(var + eps)))
-    bn = load_lua(io.BytesIO(_C_bytes(old)))
+    bn = load_lua(io.BytesIO(t7_bytes(old)))
     assert "running_std" not in vars(bn)
     np.testing.assert_allclose(bn.running_var.numpy(), var, rtol=1e-12)
     # a current file is left alone

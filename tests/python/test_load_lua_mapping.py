@@ -4,7 +4,6 @@ packages' classes as placeholders with a warning, nngraph graphs (tables used as
 The files are written as torch7 writes them: save_lua's bytes with the class names cutorch
 and cudnn write, or bytes put together by hand from the format."""
 
-import io
 import struct
 import warnings
 
@@ -13,18 +12,12 @@ import pytest
 
 import torch
 from conftest import LAYOUTS, NUMPY_OF, make_tensor
+from legacy_helpers import binary, load_bytes, same_storage, t7_bytes
 from torch.legacy import nn as legacy_nn
-from torch.utils.serialization import load_lua, save_lua
 
 
 def obj(typename, **fields):
     return legacy_nn.class_for(typename)(**fields)
-
-
-def t7_bytes(value):
-    buf = io.BytesIO()
-    save_lua(value, buf)
-    return buf.getvalue()
 
 
 def rename_classes(data, renames):
@@ -34,14 +27,6 @@ def rename_classes(data, renames):
         old, new = old.encode(), new.encode()
         data = data.replace(struct.pack("<i", len(old)) + old, struct.pack("<i", len(new)) + new)
     return data
-
-
-def load_bytes(data, **kwargs):
-    return load_lua(io.BytesIO(data), **kwargs)
-
-
-def same_storage(a, b):
-    return a.storage()._cdata == b.storage()._cdata
 
 
 # ---------------------------------------------------------------- cutorch's tensors
@@ -253,16 +238,9 @@ def test_unknown_classes_true_loads_quietly_false_raises():
         load_bytes(data, unknown_classes="yes")
 
 
-def _binary(*parts):
-    out = b""
-    for p in parts:
-        out += struct.pack("<d", p) if isinstance(p, float) else p if isinstance(p, bytes) else struct.pack("<i", p)
-    return out
-
-
 def test_hand_written_unknown_class():
     # object #1 of class "lab.Net" (version "V 1") whose content is table #2 {depth = 3}
-    data = _binary(4, 1, 3, b"V 1", 7, b"lab.Net", 3, 2, 1, 2, 5, b"depth", 1, 3.0)
+    data = binary(4, 1, 3, b"V 1", 7, b"lab.Net", 3, 2, 1, 2, 5, b"depth", 1, 3.0)
     with pytest.warns(UserWarning, match="'lab.Net'"):
         net = load_bytes(data)
     assert net.torch_typename() == "lab.Net" and net.depth == 3.0
@@ -272,7 +250,7 @@ def test_hand_written_unknown_class():
 
 def test_hand_written_table_as_key():
     # table #1 {[t] = 1, [1] = t} with t = table #2 {a = 1}: t is a key and a value
-    data = _binary(3, 1, 2,
+    data = binary(3, 1, 2,
                    3, 2, 1, 2, 1, b"a", 1, 1.0, 1, 1.0,
                    1, 1.0, 3, 2)
     back = load_bytes(data)
@@ -280,7 +258,7 @@ def test_hand_written_table_as_key():
     assert dict(t) == {"a": 1.0} and back[t] == 1.0
     assert hash(t) == hash(t) and t == t and t != {"a": 1.0}  # compared as Lua does: by identity
     # a key table with keys 1..n is a list, hashable the same way
-    data = _binary(3, 1, 1, 3, 2, 2, 1, 1.0, 2, 1, b"x", 1, 2.0, 2, 1, b"y", 5, 1)
+    data = binary(3, 1, 1, 3, 2, 2, 1, 1.0, 2, 1, b"x", 1, 2.0, 2, 1, b"y", 5, 1)
     back = load_bytes(data)
     (key, value), = back.items()
     assert list(key) == ["x", "y"] and value is True and back[key] is True

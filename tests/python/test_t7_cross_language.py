@@ -3,13 +3,11 @@ torch.load reads as the same objects torch7's original file gives it, and what L
 torch.save writes, load_lua reads with values and sharing intact. Runs in one process
 through torch.lua (the Lua side is this project's Lua package)."""
 
-import os
-
 import numpy as np
 import pytest
 
 import torch
-from conftest import fixtures_dir
+from legacy_helpers import fixture
 from torch.utils.serialization import load_lua, save_lua
 
 try:
@@ -18,7 +16,6 @@ except ImportError as e:
     pytest.skip("the Lua bridge torch/_lua.so is not built (bazel build //python:_lua.so): %s" % e,
                 allow_module_level=True)
 
-T7 = os.path.join(fixtures_dir(), "t7")
 FIXTURES = ["tensors.t7", "mlp.t7", "mlp_ascii.t7", "mlp_io.t7", "cnn.t7", "cnn_io.t7", "rng.t7"]
 
 # Structural equality written in Lua, so that the comparison happens on the Lua side with
@@ -69,13 +66,6 @@ def rt():
     rt = tl.Runtime()
     rt.require("nn")
     return rt
-
-
-def fixture(name):
-    path = os.path.join(T7, name)
-    if not os.path.exists(path):
-        pytest.skip("fixture %s missing" % path)
-    return path
 
 
 @pytest.mark.parametrize("fmt", ["binary", "ascii"])

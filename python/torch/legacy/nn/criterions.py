@@ -20,8 +20,8 @@ def _check_same_numel(name, input, target):
           tuple(input.shape), tuple(target.shape))
 
 
-class MSECriterion(Criterion):
-    """sum((input - target)^2), divided by the number of elements if sizeAverage."""
+class _SizeAveraged(Criterion):
+    """A loss summed over the elements, divided by their number if sizeAverage (_n)."""
 
     def __init__(self, sizeAverage=True):
         super().__init__()
@@ -29,6 +29,10 @@ class MSECriterion(Criterion):
 
     def _n(self, input):
         return max(input.numel(), 1) if self.sizeAverage else 1
+
+
+class MSECriterion(_SizeAveraged):
+    """sum((input - target)^2), divided by the number of elements if sizeAverage."""
 
     def updateOutput(self, input, target):
         _check_same_numel("nn.MSECriterion", input, target)
@@ -116,16 +120,9 @@ def _pointwise(name, input, target):
     return target.reshape(input.shape).to(input.dtype)
 
 
-class _Elementwise(Criterion):
+class _Elementwise(_SizeAveraged):
     """A loss summed over elements (divided by their number if sizeAverage):
     _loss(input, target) -> elementwise losses, _grad(input, target) -> their derivatives."""
-
-    def __init__(self, sizeAverage=True):
-        super().__init__()
-        self.sizeAverage = sizeAverage
-
-    def _n(self, input):
-        return max(input.numel(), 1) if self.sizeAverage else 1
 
     def updateOutput(self, input, target):
         target = _pointwise(self.torch_typename(), input, target)
@@ -182,14 +179,16 @@ class SoftMarginCriterion(_Elementwise):
         return -target * torch.sigmoid(-target * input)
 
 
-class MarginCriterion(_Elementwise):
-    """max(0, margin - target * input), target in {1, -1}."""
-
+class _MarginElementwise(_Elementwise):
     margin = 1.0
 
     def __init__(self, margin=1, sizeAverage=True):
         super().__init__(sizeAverage)
         self.margin = margin
+
+
+class MarginCriterion(_MarginElementwise):
+    """max(0, margin - target * input), target in {1, -1}."""
 
     def _loss(self, input, target):
         return (self.margin - target * input).clamp(min=0)
@@ -198,14 +197,8 @@ class MarginCriterion(_Elementwise):
         return torch.where(self.margin - target * input > 0, -target, torch.zeros_like(input))
 
 
-class HingeEmbeddingCriterion(_Elementwise):
+class HingeEmbeddingCriterion(_MarginElementwise):
     """input where target is 1, max(0, margin - input) where it is -1."""
-
-    margin = 1.0
-
-    def __init__(self, margin=1, sizeAverage=True):
-        super().__init__(sizeAverage)
-        self.margin = margin
 
     def _loss(self, input, target):
         return torch.where(target > 0, input, (self.margin - input).clamp(min=0))
@@ -225,77 +218,62 @@ def _expand_weights(weights, input):
     return weights.to(input.dtype).reshape((1,) * (input.dim() - 1) + (-1,)).expand_as(input)
 
 
-class BCECriterion(Criterion):
+class _WeightedElementwise(_SizeAveraged):
+    """An _Elementwise-like loss whose elements are weighted per class (the last dimension)
+    by the optional 1-D `weights`."""
+
+    weights = None
+
+    def __init__(self, weights=None, sizeAverage=True):
+        super().__init__(sizeAverage)
+        if weights is not None:
+            utils.check_tensor(weights, "%s: weights" % self.torch_typename(), (1,))
+            self.weights = weights
+
+    def _parts(self, input, target):
+        target = _pointwise(self.torch_typename(), input, target)
+        return target, _expand_weights(self.weights, input), self._n(input)
+
+    def updateOutput(self, input, target):
+        target, w, n = self._parts(input, target)
+        loss = self._loss(input, target)
+        if w is not None:
+            loss = loss * w
+        self.output = loss.sum().item() / n
+        return self.output
+
+    def updateGradInput(self, input, target):
+        target, w, n = self._parts(input, target)
+        g = self._grad(input, target)
+        if w is not None:
+            g = g * w
+        self.gradInput = g / n
+        return self.gradInput
+
+
+class BCECriterion(_WeightedElementwise):
     """-weights * (target log(input) + (1 - target) log(1 - input)), input probabilities;
     summed (divided by the number of elements if sizeAverage). 1e-12 keeps the logs finite."""
 
-    weights = None
     eps = 1e-12
 
-    def __init__(self, weights=None, sizeAverage=True):
-        super().__init__()
-        self.sizeAverage = sizeAverage
-        if weights is not None:
-            utils.check_tensor(weights, "nn.BCECriterion: weights", (1,))
-            self.weights = weights
+    def _loss(self, input, target):
+        return -(target * torch.log(input + self.eps) + (1 - target) * torch.log(1 - input + self.eps))
 
-    def _parts(self, input, target):
-        target = _pointwise("nn.BCECriterion", input, target)
-        w = _expand_weights(self.weights, input)
-        n = max(input.numel(), 1) if self.sizeAverage else 1
-        return target, w, n
-
-    def updateOutput(self, input, target):
-        target, w, n = self._parts(input, target)
-        loss = -(target * torch.log(input + self.eps) + (1 - target) * torch.log(1 - input + self.eps))
-        if w is not None:
-            loss = loss * w
-        self.output = loss.sum().item() / n
-        return self.output
-
-    def updateGradInput(self, input, target):
-        target, w, n = self._parts(input, target)
-        g = -(target / (input + self.eps) - (1 - target) / (1 - input + self.eps))
-        if w is not None:
-            g = g * w
-        self.gradInput = g / n
-        return self.gradInput
+    def _grad(self, input, target):
+        return -(target / (input + self.eps) - (1 - target) / (1 - input + self.eps))
 
 
-class MultiLabelSoftMarginCriterion(Criterion):
+class MultiLabelSoftMarginCriterion(_WeightedElementwise):
     """BCE of sigmoid(input) against target in {0, 1} (weighted per class), computed
     stably from input; summed, divided by the number of elements if sizeAverage."""
 
-    weights = None
-
-    def __init__(self, weights=None, sizeAverage=True):
-        super().__init__()
-        self.sizeAverage = sizeAverage
-        if weights is not None:
-            utils.check_tensor(weights, "nn.MultiLabelSoftMarginCriterion: weights", (1,))
-            self.weights = weights
-
-    def _parts(self, input, target):
-        target = _pointwise("nn.MultiLabelSoftMarginCriterion", input, target)
-        n = max(input.numel(), 1) if self.sizeAverage else 1
-        return target, _expand_weights(self.weights, input), n
-
-    def updateOutput(self, input, target):
-        target, w, n = self._parts(input, target)
+    def _loss(self, input, target):
         # -(t log s(x) + (1 - t) log(1 - s(x))) = softplus(x) - t x
-        loss = input.clamp(min=0) + torch.log1p(torch.exp(-input.abs())) - target * input
-        if w is not None:
-            loss = loss * w
-        self.output = loss.sum().item() / n
-        return self.output
+        return input.clamp(min=0) + torch.log1p(torch.exp(-input.abs())) - target * input
 
-    def updateGradInput(self, input, target):
-        target, w, n = self._parts(input, target)
-        g = torch.sigmoid(input) - target
-        if w is not None:
-            g = g * w
-        self.gradInput = g / n
-        return self.gradInput
+    def _grad(self, input, target):
+        return torch.sigmoid(input) - target
 
 
 class CrossEntropyCriterion(Criterion):
@@ -431,18 +409,24 @@ class MultiLabelMarginCriterion(Criterion):
         return self.gradInput
 
 
-def _vector_pair(name, input):
+def _tensor_pair(name, input, dims=None):
     check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError, "%s: input must be a table of two "
           "tensors", name)
     a, b = input
-    utils.check_tensor(a, "%s: input[0]" % name, (1, 2))
+    utils.check_tensor(a, "%s: input[0]" % name, dims)
     utils.same_size(a, b, "%s: input[0]" % name, "input[1]")
     return a, b
 
 
-class CosineEmbeddingCriterion(Criterion):
-    """{x1, x2} and target y (1 or -1 per row): 1 - cos(x1, x2) where y is 1,
-    max(0, cos(x1, x2) - margin) where it is -1; summed over rows (averaged if sizeAverage)."""
+def _signs(target, dtype):
+    """target (a number or a tensor of them) as a 1-D tensor of dtype."""
+    if torch.is_tensor(target):
+        return target.reshape(-1).to(dtype)
+    return torch.tensor([float(target)], dtype=dtype)
+
+
+class _PairMarginCriterion(Criterion):
+    """Criterions of a pair {x1, x2} with a margin: gradInput is a pair too."""
 
     margin = 0.0
 
@@ -452,11 +436,15 @@ class CosineEmbeddingCriterion(Criterion):
         self.sizeAverage = sizeAverage
         self.gradInput = [torch.empty(0), torch.empty(0)]
 
+
+class CosineEmbeddingCriterion(_PairMarginCriterion):
+    """{x1, x2} and target y (1 or -1 per row): 1 - cos(x1, x2) where y is 1,
+    max(0, cos(x1, x2) - margin) where it is -1; summed over rows (averaged if sizeAverage)."""
+
     def _parts(self, input, target):
-        a, b = _vector_pair("nn.CosineEmbeddingCriterion", input)
+        a, b = _tensor_pair("nn.CosineEmbeddingCriterion", input, (1, 2))
         x1, x2 = (a.unsqueeze(0), b.unsqueeze(0)) if a.dim() == 1 else (a, b)
-        y = target.reshape(-1).to(x1.dtype) if torch.is_tensor(target) else torch.tensor([float(target)],
-                                                                                         dtype=x1.dtype)
+        y = _signs(target, x1.dtype)
         check(y.numel() == x1.size(0), RuntimeError, "nn.CosineEmbeddingCriterion: %d targets for %d rows", y.numel(),
               x1.size(0))
         n1 = (x1 * x1).sum(1) + 1e-12
@@ -484,26 +472,13 @@ class CosineEmbeddingCriterion(Criterion):
         return self.gradInput
 
 
-class MarginRankingCriterion(Criterion):
+class MarginRankingCriterion(_PairMarginCriterion):
     """{x1, x2} (numbers, or vectors of a batch) and y (1: x1 should rank higher, -1:
     lower): max(0, -y (x1 - x2) + margin), summed (averaged over a batch if sizeAverage)."""
 
-    margin = 0.0
-
-    def __init__(self, margin=0, sizeAverage=True):
-        super().__init__()
-        self.margin = margin
-        self.sizeAverage = sizeAverage
-        self.gradInput = [torch.empty(0), torch.empty(0)]
-
     def _parts(self, input, target):
-        check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError, "nn.MarginRankingCriterion: input must "
-              "be a table of two tensors")
-        a, b = input
-        utils.check_tensor(a, "nn.MarginRankingCriterion: input[0]")
-        utils.same_size(a, b, "nn.MarginRankingCriterion: input[0]", "input[1]")
-        y = target.reshape(-1).to(a.dtype) if torch.is_tensor(target) else torch.tensor([float(target)],
-                                                                                        dtype=a.dtype)
+        a, b = _tensor_pair("nn.MarginRankingCriterion", input)
+        y = _signs(target, a.dtype)
         check(y.numel() in (1, a.numel()), RuntimeError, "nn.MarginRankingCriterion: %d targets for %d pairs",
               y.numel(), a.numel())
         z = -y * (a.reshape(-1) - b.reshape(-1)) + self.margin
@@ -534,7 +509,7 @@ class L1HingeEmbeddingCriterion(Criterion):
         self.gradInput = [torch.empty(0), torch.empty(0)]
 
     def _parts(self, input, target):
-        a, b = _vector_pair("nn.L1HingeEmbeddingCriterion", input)
+        a, b = _tensor_pair("nn.L1HingeEmbeddingCriterion", input, (1, 2))
         y = float(target.reshape(-1)[0]) if torch.is_tensor(target) else float(target)
         return a, b, y, (a - b).abs().sum().item()
 

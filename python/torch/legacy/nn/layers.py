@@ -1,7 +1,5 @@
 """Simple layers: affine maps, elementwise parameters, shapes, reductions, ..."""
 
-import math
-
 import torch
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
@@ -11,7 +9,12 @@ __all__ = ["Linear", "LinearWeightNorm", "Bilinear", "Add", "CAdd", "Mul", "CMul
            "Euclidean", "WeightedEuclidean", "Cosine", "LookupTable"]
 
 
-class Linear(Module):
+def _size_arg(size):
+    """A size given as numbers or as one torch.Size / sequence."""
+    return torch.Size(size[0] if len(size) == 1 and not isinstance(size[0], int) else size)
+
+
+class Linear(utils.OptionalBias, Module):
     """output = input weight^T + bias for an input of inputSize (1-D) or batch x inputSize."""
 
     def __init__(self, inputSize, outputSize, bias=True):
@@ -24,19 +27,8 @@ class Linear(Module):
             self.gradBias = torch.zeros(outputSize, dtype=dtype)
         self.reset()
 
-    def _has_bias(self):
-        return getattr(self, "bias", None) is not None
-
-    def noBias(self):
-        self.__dict__.pop("bias", None)
-        self.__dict__.pop("gradBias", None)
-        return self
-
     def reset(self, stdv=None):
-        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self.weight.size(1))
-        self.weight.uniform_(-stdv, stdv)
-        if self._has_bias():
-            self.bias.uniform_(-stdv, stdv)
+        utils.reset_uniform(stdv, self.weight.size(1), self.weight, getattr(self, "bias", None))
         return self
 
     def _check_input(self, input):
@@ -157,10 +149,7 @@ class Bilinear(Module):
         self.reset()
 
     def reset(self, stdv=None):
-        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self.weight.size(1))
-        self.weight.uniform_(-stdv, stdv)
-        if getattr(self, "bias", None) is not None:
-            self.bias.uniform_(-stdv, stdv)
+        utils.reset_uniform(stdv, self.weight.size(1), self.weight, getattr(self, "bias", None))
         return self
 
     def _check(self, input, gradOutput=None):
@@ -253,8 +242,7 @@ class Add(Module):
         self.reset()
 
     def reset(self, stdv=None):
-        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self.bias.size(0))
-        self.bias.uniform_(-stdv, stdv)
+        utils.reset_uniform(stdv, self.bias.size(0), self.bias)
         return self
 
     def _bias_like(self, input):
@@ -288,14 +276,13 @@ class CAdd(Module):
 
     def __init__(self, *size):
         super().__init__()
-        self.size = torch.Size(size[0] if len(size) == 1 and not isinstance(size[0], int) else size)
+        self.size = _size_arg(size)
         self.bias = torch.empty(self.size, dtype=torch.get_default_dtype())
         self.gradBias = torch.zeros_like(self.bias)
         self.reset()
 
     def reset(self, stdv=None):
-        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self.bias.numel())
-        self.bias.uniform_(-stdv, stdv)
+        utils.reset_uniform(stdv, self.bias.numel(), self.bias)
         return self
 
     def updateOutput(self, input):
@@ -320,14 +307,13 @@ class CMul(Module):
 
     def __init__(self, *size):
         super().__init__()
-        self.size = torch.Size(size[0] if len(size) == 1 and not isinstance(size[0], int) else size)
+        self.size = _size_arg(size)
         self.weight = torch.empty(self.size, dtype=torch.get_default_dtype())
         self.gradWeight = torch.zeros_like(self.weight)
         self.reset()
 
     def reset(self, stdv=None):
-        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self.weight.numel())
-        self.weight.uniform_(-stdv, stdv)
+        utils.reset_uniform(stdv, self.weight.numel(), self.weight)
         return self
 
     def updateOutput(self, input):
@@ -359,8 +345,7 @@ class Mul(Module):
         self.reset()
 
     def reset(self, stdv=None):
-        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self.weight.size(0))
-        self.weight.uniform_(-stdv, stdv)
+        utils.reset_uniform(stdv, self.weight.size(0), self.weight)
         return self
 
     def updateOutput(self, input):
@@ -449,8 +434,7 @@ class Euclidean(Module):
         self.reset()
 
     def reset(self, stdv=None):
-        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self.weight.size(0))
-        self.weight.uniform_(-stdv, stdv)
+        utils.reset_uniform(stdv, self.weight.size(0), self.weight)
         return self
 
     def _diff(self, input):
@@ -545,8 +529,7 @@ class Cosine(Module):
         self.reset()
 
     def reset(self, stdv=None):
-        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self.weight.size(0))
-        self.weight.uniform_(-stdv, stdv)
+        utils.reset_uniform(stdv, self.weight.size(0), self.weight)
         return self
 
     def _parts(self, input):

@@ -163,25 +163,14 @@ def _bias_free_repr(module, s):
 
 # ================================================================ convolutions
 
-class _ConvBase(Module):
+class _ConvBase(utils.OptionalBias, Module):
     """Shared by the convolutions: optional bias (noBias), torch7's uniform reset."""
-
-    def _has_bias(self):
-        return getattr(self, "bias", None) is not None
-
-    def noBias(self):
-        self.__dict__.pop("bias", None)
-        self.__dict__.pop("gradBias", None)
-        return self
 
     def _fan_in(self):
         raise NotImplementedError
 
     def reset(self, stdv=None):
-        stdv = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self._fan_in())
-        self.weight.uniform_(-stdv, stdv)
-        if self._has_bias():
-            self.bias.uniform_(-stdv, stdv)
+        utils.reset_uniform(stdv, self._fan_in(), self.weight, getattr(self, "bias", None))
         return self
 
     def _make_params(self, weight_shape, n_bias):
@@ -204,7 +193,33 @@ class _ConvBase(Module):
         return super().clearState()
 
 
-class SpatialConvolution(_ConvBase):
+class _GridConvolution(_ConvBase):
+    """Convolutions over _n dimensions of nInputPlane planes: the input and gradOutput
+    checks; subclasses give _geometry() (kernel, stride, padding, dilation, ...)."""
+
+    _n = 2
+
+    def _geometry(self):
+        raise NotImplementedError
+
+    def _output_size(self, name, input, x, k, s, p, d):
+        return tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i]) for i in range(self._n))
+
+    def _prepare(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, self._n)
+        _check_planes(name, x, int(self.nInputPlane))
+        geometry = self._geometry()
+        return x, single, geometry, self._output_size(name, input, x, *geometry)
+
+    def _grads(self, input, gradOutput):
+        x, single, geometry, o = self._prepare(input)
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
+                                     tuple(input.shape[:-self._n - 1]) + (int(self.nOutputPlane),) + o)
+        return x, g, single, geometry
+
+
+class SpatialConvolution(_GridConvolution):
     """2-D convolution: weight nOutputPlane x nInputPlane x kH x kW, bias nOutputPlane.
     The input's columns (im2col) stay in `finput` as in torch7."""
 
@@ -237,19 +252,11 @@ class SpatialConvolution(_ConvBase):
         # 4-D in today's files, nOutputPlane x (nInputPlane kH kW) in older ones: the same numbers
         return self.weight.reshape(int(self.nOutputPlane), -1)
 
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        _check_planes(name, x, int(self.nInputPlane))
-        k, s, p, d = self._geometry()
-        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i]) for i in range(2))
-        return x, single, k, s, p, d, o
-
     def _columns(self, x, k, s, p, d):
         return F.unfold(x, k, d, p, s)
 
     def updateOutput(self, input):
-        x, single, k, s, p, d, o = self._prepare(input)
+        x, single, (k, s, p, d), o = self._prepare(input)
         cols = self._columns(x, k, s, p, d)
         out = torch.matmul(self._weight2d(), cols)
         if self._has_bias():
@@ -259,21 +266,19 @@ class SpatialConvolution(_ConvBase):
         self.output = _unbatch(out, single)
         return self.output
 
-    def _grads(self, input, gradOutput):
-        x, single, k, s, p, d, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2,
-                                     tuple(input.shape[:-3]) + (int(self.nOutputPlane),) + o)
-        return x, g.reshape(g.size(0), g.size(1), -1), single, k, s, p, d
+    def _flat_grads(self, input, gradOutput):
+        x, g, single, geometry = self._grads(input, gradOutput)
+        return x, g.reshape(g.size(0), g.size(1), -1), single, geometry
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
         gcols = torch.matmul(self._weight2d().t(), g)
         self.fgradInput = _unbatch(gcols, single)
         self.gradInput = _unbatch(F.fold(gcols, tuple(x.shape[2:]), k, d, p, s), single)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
         cols = self._columns(x, k, s, p, d)
         self._acc_weight(torch.matmul(g, cols.transpose(1, 2)).sum(0), scale)
         self._acc_bias(g, scale, (0, 2))
@@ -332,14 +337,14 @@ class SpatialConvolutionLocal(SpatialConvolution):
         return self.weight.reshape(int(self.oH) * int(self.oW), int(self.nOutputPlane), -1)
 
     def _prepare(self, input):
-        x, single, k, s, p, d, o = super()._prepare(input)
-        check(tuple(x.shape[2:]) == _ints(self.iH, self.iW), RuntimeError,
+        prepared = super()._prepare(input)
+        check(tuple(prepared[0].shape[2:]) == _ints(self.iH, self.iW), RuntimeError,
               "nn.SpatialConvolutionLocal: input of size %s must be %d x %d in its last two dimensions",
               tuple(input.shape), self.iH, self.iW)
-        return x, single, k, s, p, d, o
+        return prepared
 
     def updateOutput(self, input):
-        x, single, k, s, p, d, o = self._prepare(input)
+        x, single, (k, s, p, d), o = self._prepare(input)
         cols = self._columns(x, k, s, p, d)  # N x K x L
         out = torch.matmul(cols.permute(2, 0, 1), self._weight3d().transpose(1, 2))  # L x N x O
         out = out.permute(1, 2, 0).reshape((x.size(0), int(self.nOutputPlane)) + o)
@@ -350,14 +355,14 @@ class SpatialConvolutionLocal(SpatialConvolution):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
         gcols = torch.matmul(g.permute(2, 0, 1), self._weight3d()).permute(1, 2, 0)  # N x K x L
         self.fgradInput = _unbatch(gcols, single)
         self.gradInput = _unbatch(F.fold(gcols.contiguous(), tuple(x.shape[2:]), k, d, p, s), single)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
         cols = self._columns(x, k, s, p, d)
         gw = torch.matmul(g.permute(2, 1, 0), cols.permute(2, 0, 1))  # L x O x K
         self._acc_weight(gw, scale)
@@ -370,41 +375,24 @@ class SpatialConvolutionLocal(SpatialConvolution):
         return _bias_free_repr(self, s)
 
 
-class _NdConvolution(_ConvBase):
+class _NdConvolution(_GridConvolution):
     """Convolutions over n dimensions through conv{n}d; subclasses name their fields."""
 
     _n = 3
 
-    def _geometry(self):
-        raise NotImplementedError
-
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, self._n)
-        _check_planes(name, x, int(self.nInputPlane))
-        k, s, p, d = self._geometry()
-        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i]) for i in range(self._n))
-        return x, single, k, s, p, d, o
-
     def updateOutput(self, input):
-        x, single, k, s, p, d, o = self._prepare(input)
+        x, single, (k, s, p, d), o = self._prepare(input)
         out = _CONV[self._n](x, self.weight, self.bias if self._has_bias() else None, s, p, d)
         self.output = _unbatch(out, single)
         return self.output
 
-    def _grads(self, input, gradOutput):
-        x, single, k, s, p, d, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
-                                     tuple(input.shape[:-self._n - 1]) + (int(self.nOutputPlane),) + o)
-        return x, g, single, k, s, p, d
-
     def updateGradInput(self, input, gradOutput):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._grads(input, gradOutput)
         self.gradInput = _unbatch(_conv_grad_input(g, self.weight, tuple(x.shape[2:]), s, p, d), single)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d) = self._grads(input, gradOutput)
         self._acc_weight(_conv_grad_weight(x, g, k, s, p, d), scale)
         self._acc_bias(g, scale, (0,) + tuple(range(2, 2 + self._n)))
 
@@ -448,47 +436,34 @@ class VolumetricDilatedConvolution(VolumetricConvolution):
         self.dilationT, self.dilationW, self.dilationH = dilationT, dilationW, dilationH
 
 
-class _FullConvolution(_ConvBase):
+class _FullConvolution(_GridConvolution):
     """Transposed convolutions: weight nInputPlane x nOutputPlane x kernel; adj* add rows
     at the end of the output (less than the stride)."""
 
     _n = 2
 
-    def _geometry(self):
-        raise NotImplementedError
-
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, self._n)
-        _check_planes(name, x, int(self.nInputPlane))
-        k, s, p, d, a = self._geometry()
+    def _output_size(self, name, input, x, k, s, p, d, a):
         for i in range(self._n):
             check(0 <= a[i] < max(s[i], d[i]), RuntimeError, "%s: adj %s must be smaller than the stride %s", name,
                   a, s)
         o = tuple((x.size(2 + i) - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + 1 + a[i] for i in range(self._n))
         check(all(v >= 1 for v in o), RuntimeError, "%s: input of size %s gives an output of size %s: too small",
               name, tuple(input.shape), o)
-        return x, single, k, s, p, d, a, o
+        return o
 
     def updateOutput(self, input):
-        x, single, k, s, p, d, a, o = self._prepare(input)
+        x, single, (k, s, p, d, a), o = self._prepare(input)
         out = _CONV_T[self._n](x, self.weight, self.bias if self._has_bias() else None, s, p, a, 1, d)
         self.output = _unbatch(out, single)
         return self.output
 
-    def _grads(self, input, gradOutput):
-        x, single, k, s, p, d, a, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
-                                     tuple(input.shape[:-self._n - 1]) + (int(self.nOutputPlane),) + o)
-        return x, g, single, k, s, p, d
-
     def updateGradInput(self, input, gradOutput):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d, a) = self._grads(input, gradOutput)
         self.gradInput = _unbatch(_CONV[self._n](g, self.weight, None, s, p, d), single)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, k, s, p, d = self._grads(input, gradOutput)
+        x, g, single, (k, s, p, d, a) = self._grads(input, gradOutput)
         self._acc_weight(_conv_t_grad_weight(x, g, k, s, p, d), scale)
         self._acc_bias(g, scale, (0,) + tuple(range(2, 2 + self._n)))
 
@@ -595,7 +570,46 @@ class SpatialSubSampling(_ConvBase):
 
 # ================================================================ temporal
 
-class TemporalConvolution(_ConvBase):
+class _TemporalBase(_ConvBase):
+    """Shared by the temporal layers with weights: input [batch x] frames x inputFrameSize."""
+
+    def _frames(self, input, gradOutput, out_features):
+        """the input as batch x frames x features, gradOutput (if given, checked against
+        o x out_features) as batch x o x out_features, kW, dW and o."""
+        name = self.torch_typename()
+        utils.check_tensor(input, "%s: input" % name, (2, 3))
+        x = input.unsqueeze(0) if input.dim() == 2 else input
+        kW, dW, fs = _ints(self.kW, self.dW, self.inputFrameSize)
+        check(x.size(2) == fs, RuntimeError, "%s: input of size %s must have %d features per frame", name,
+              tuple(input.shape), fs)
+        check(x.size(1) >= kW, RuntimeError, "%s: input of size %s has fewer frames than the kernel width %d", name,
+              tuple(input.shape), kW)
+        o = (x.size(1) - kW) // dW + 1
+        g = None
+        if gradOutput is not None:
+            expected = tuple(input.shape[:-2]) + (o, int(out_features))
+            utils.check_tensor(gradOutput, "%s: gradOutput" % name)
+            check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s", name,
+                  tuple(gradOutput.shape), expected)
+            g = gradOutput.reshape(x.size(0), o, -1)
+        return x, g, kW, dW, o
+
+    def _set_output(self, input, out):
+        if self._has_bias():
+            out = out + self.bias
+        self.output = out[0] if input.dim() == 2 else out
+        return self.output
+
+    def _set_grad_input(self, input, x, dW, o, parts):
+        """gradInput from parts[k] (batch x o x features): the gradient reaching frame t*dW + k."""
+        gi = torch.zeros_like(x)
+        for k, part in enumerate(parts):
+            gi[:, k:k + (o - 1) * dW + 1:dW] += part
+        self.gradInput = gi[0] if input.dim() == 2 else gi
+        return self.gradInput
+
+
+class TemporalConvolution(_TemporalBase):
     """1-D convolution over frames: input nInputFrame x inputFrameSize (or batch x ...),
     weight outputFrameSize x (kW inputFrameSize) (frame-major, as torch7), bias outputFrameSize."""
 
@@ -608,42 +622,19 @@ class TemporalConvolution(_ConvBase):
         return self.kW * self.inputFrameSize
 
     def _prepare(self, input, gradOutput=None):
-        name = self.torch_typename()
-        utils.check_tensor(input, "%s: input" % name, (2, 3))
-        x = input.unsqueeze(0) if input.dim() == 2 else input
-        kW, dW, fs = _ints(self.kW, self.dW, self.inputFrameSize)
-        check(x.size(2) == fs, RuntimeError, "%s: input of size %s must have %d features per frame", name,
-              tuple(input.shape), fs)
-        check(x.size(1) >= kW, RuntimeError, "%s: input of size %s has fewer frames than the kernel width %d", name,
-              tuple(input.shape), kW)
-        o = (x.size(1) - kW) // dW + 1
-        g = None
-        if gradOutput is not None:
-            expected = tuple(input.shape[:-2]) + (o, int(self.outputFrameSize))
-            utils.check_tensor(gradOutput, "%s: gradOutput" % name)
-            check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s", name,
-                  tuple(gradOutput.shape), expected)
-            g = gradOutput.reshape(x.size(0), o, -1)
+        x, g, kW, dW, o = self._frames(input, gradOutput, self.outputFrameSize)
         # frames t*dW .. t*dW+kW-1 side by side: N x o x (kW features)
         cols = x.unfold(1, kW, dW).transpose(2, 3).reshape(x.size(0), o, -1)
         return x, cols, g, kW, dW, o
 
     def updateOutput(self, input):
         x, cols, _, kW, dW, o = self._prepare(input)
-        out = torch.matmul(cols, self.weight.t())
-        if self._has_bias():
-            out = out + self.bias
-        self.output = out[0] if input.dim() == 2 else out
-        return self.output
+        return self._set_output(input, torch.matmul(cols, self.weight.t()))
 
     def updateGradInput(self, input, gradOutput):
         x, cols, g, kW, dW, o = self._prepare(input, gradOutput)
         gcols = torch.matmul(g, self.weight).reshape(x.size(0), o, kW, -1)
-        gi = torch.zeros_like(x)
-        for k in range(kW):
-            gi[:, k:k + (o - 1) * dW + 1:dW] += gcols[:, :, k]
-        self.gradInput = gi[0] if input.dim() == 2 else gi
-        return self.gradInput
+        return self._set_grad_input(input, x, dW, o, gcols.unbind(2))
 
     def accGradParameters(self, input, gradOutput, scale=1):
         x, cols, g, kW, dW, o = self._prepare(input, gradOutput)
@@ -651,7 +642,7 @@ class TemporalConvolution(_ConvBase):
         self._acc_bias(g, scale, (0, 1))
 
 
-class TemporalSubSampling(_ConvBase):
+class TemporalSubSampling(_TemporalBase):
     """Per feature: weight[f] * (sum over kW frames) + bias[f], every dW frames."""
 
     def __init__(self, inputFrameSize, kW, dW=1):
@@ -663,32 +654,17 @@ class TemporalSubSampling(_ConvBase):
         return self.kW
 
     def _prepare(self, input, gradOutput=None):
-        x, cols, g, kW, dW, o = TemporalConvolution._prepare(self, input, None)
-        if gradOutput is not None:
-            expected = tuple(input.shape[:-2]) + (o, int(self.inputFrameSize))
-            utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
-            check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
-                  self.torch_typename(), tuple(gradOutput.shape), expected)
-            g = gradOutput.reshape(x.size(0), o, -1)
+        x, g, kW, dW, o = self._frames(input, gradOutput, self.inputFrameSize)
         sums = x.unfold(1, kW, dW).sum(3)  # N x o x features
         return x, sums, g, kW, dW, o
 
     def updateOutput(self, input):
         x, sums, _, kW, dW, o = self._prepare(input)
-        out = sums * self.weight
-        if self._has_bias():
-            out = out + self.bias
-        self.output = out[0] if input.dim() == 2 else out
-        return self.output
+        return self._set_output(input, sums * self.weight)
 
     def updateGradInput(self, input, gradOutput):
         x, sums, g, kW, dW, o = self._prepare(input, gradOutput)
-        gw = g * self.weight
-        gi = torch.zeros_like(x)
-        for k in range(kW):
-            gi[:, k:k + (o - 1) * dW + 1:dW] += gw
-        self.gradInput = gi[0] if input.dim() == 2 else gi
-        return self.gradInput
+        return self._set_grad_input(input, x, dW, o, [g * self.weight] * kW)
 
     def accGradParameters(self, input, gradOutput, scale=1):
         x, sums, g, kW, dW, o = self._prepare(input, gradOutput)
@@ -739,7 +715,60 @@ class TemporalMaxPooling(Module):
 
 # ================================================================ pooling
 
-class SpatialMaxPooling(Module):
+class _CeilMode:
+    """ceil() / floor(): how pooling with a stride rounds its output size."""
+
+    __slots__ = ()
+
+    def ceil(self):
+        self.ceil_mode = True
+        return self
+
+    def floor(self):
+        self.ceil_mode = False
+        return self
+
+
+class _MaxPooling(Module):
+    """Max pooling over _n dimensions that keeps the position of each max in `indices`."""
+
+    _n = 2
+
+    def _flat_indices(self, g, in_size):
+        """`indices` as 0-based flat positions in each input plane, shaped as g."""
+        return self.indices.reshape(g.shape)
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n, tuple(self.output.shape))
+        in_size = tuple(x.shape[2:])
+        self.gradInput = _unbatch(_scatter_planes(self._flat_indices(g, in_size), g, in_size), single)
+        return self.gradInput
+
+    def clearState(self):
+        utils.clear(self, "indices")
+        return super().clearState()
+
+
+def _set_window(module, names, kernel, stride, pad):
+    """Sets the fields k<X>, d<X> (the kernel where None) and pad<X> for X in names, in that
+    order (the order a saved file lists them in), and ceil_mode off."""
+    for x, k in zip(names, kernel):
+        setattr(module, "k" + x, k)
+    for x, k, d in zip(names, kernel, stride):
+        setattr(module, "d" + x, k if d is None else d)
+    for x, p in zip(names, pad):
+        setattr(module, "pad" + x, p)
+    module.ceil_mode = False
+
+
+def _pool2d_repr(module):
+    s = "%s(%dx%d, %d,%d" % (module.torch_typename(), module.kW, module.kH, module.dW, module.dH)
+    if module.padW != 0 or module.padH != 0:
+        s += ", %d,%d" % (module.padW, module.padH)
+    return s + ")"
+
+
+class SpatialMaxPooling(_CeilMode, _MaxPooling):
     """Max over kW x kH windows every dW, dH (padding padW, padH; ceil() for ceil mode).
     `indices`: the 0-based flat position (row * width + column) of each max in its plane."""
 
@@ -751,20 +780,8 @@ class SpatialMaxPooling(Module):
 
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0):
         super().__init__()
-        self.kW, self.kH = kW, kH
-        self.dW = kW if dW is None else dW
-        self.dH = kH if dH is None else dH
-        self.padW, self.padH = padW, padH
-        self.ceil_mode = False
+        _set_window(self, "WH", (kW, kH), (dW, dH), (padW, padH))
         self.indices = torch.empty(0, dtype=torch.int64)
-
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
 
     def _geometry(self):
         return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW),
@@ -783,20 +800,7 @@ class SpatialMaxPooling(Module):
         self.indices = _unbatch(idx, single)
         return self.output
 
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
-        self.gradInput = _unbatch(_scatter_planes(self.indices.reshape(g.shape), g, tuple(x.shape[2:])), single)
-        return self.gradInput
-
-    def clearState(self):
-        utils.clear(self, "indices")
-        return super().clearState()
-
-    def __repr__(self):
-        s = "%s(%dx%d, %d,%d" % (self.torch_typename(), self.kW, self.kH, self.dW, self.dH)
-        if self.padW != 0 or self.padH != 0:
-            s += ", %d,%d" % (self.padW, self.padH)
-        return s + ")"
+    __repr__ = _pool2d_repr
 
 
 class SpatialDilatedMaxPooling(SpatialMaxPooling):
@@ -805,7 +809,7 @@ class SpatialDilatedMaxPooling(SpatialMaxPooling):
         self.dilationW, self.dilationH = dilationW, dilationH
 
 
-class SpatialAveragePooling(Module):
+class SpatialAveragePooling(_CeilMode, Module):
     """Mean over kW x kH windows every dW, dH (default 1, as torch7). count_include_pad
     (default) divides by the window size including padding; ceil() for ceil mode. Files of
     old nn versions with divide = false give window sums."""
@@ -818,17 +822,8 @@ class SpatialAveragePooling(Module):
 
     def __init__(self, kW, kH, dW=1, dH=1, padW=0, padH=0):
         super().__init__()
-        self.kW, self.kH, self.dW, self.dH, self.padW, self.padH = kW, kH, dW, dH, padW, padH
-        self.ceil_mode = False
+        _set_window(self, "WH", (kW, kH), (dW, dH), (padW, padH))
         self.count_include_pad = True
-
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
 
     def setCountIncludePad(self):
         self.count_include_pad = True
@@ -877,11 +872,7 @@ class SpatialAveragePooling(Module):
         self.gradInput = _unbatch(_window_sum_adjoint(g, tuple(x.shape[2:]), k, s, p), single)
         return self.gradInput
 
-    def __repr__(self):
-        s = "%s(%dx%d, %d,%d" % (self.torch_typename(), self.kW, self.kH, self.dW, self.dH)
-        if self.padW != 0 or self.padH != 0:
-            s += ", %d,%d" % (self.padW, self.padH)
-        return s + ")"
+    __repr__ = _pool2d_repr
 
 
 class VolumetricAveragePooling(SpatialAveragePooling):
@@ -890,12 +881,7 @@ class VolumetricAveragePooling(SpatialAveragePooling):
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
         Module.__init__(self)
-        self.kT, self.kW, self.kH = kT, kW, kH
-        self.dT = kT if dT is None else dT
-        self.dW = kW if dW is None else dW
-        self.dH = kH if dH is None else dH
-        self.padT, self.padW, self.padH = padT, padW, padH
-        self.ceil_mode = False
+        _set_window(self, "TWH", (kT, kW, kH), (dT, dW, dH), (padT, padW, padH))
         self.count_include_pad = True
 
     def _geometry(self):
@@ -955,7 +941,7 @@ def _adaptive_matrix(o, size, dtype):
     return m
 
 
-class SpatialAdaptiveMaxPooling(Module):
+class SpatialAdaptiveMaxPooling(_MaxPooling):
     """Max over windows that tile the input into an H x W output (W, H: torch7's order)."""
 
     def __init__(self, W, H):
@@ -969,15 +955,6 @@ class SpatialAdaptiveMaxPooling(Module):
         self.output = _unbatch(out, single)
         self.indices = _unbatch(idx, single)
         return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
-        self.gradInput = _unbatch(_scatter_planes(self.indices.reshape(g.shape), g, tuple(x.shape[2:])), single)
-        return self.gradInput
-
-    def clearState(self):
-        utils.clear(self, "indices")
-        return super().clearState()
 
 
 class SpatialAdaptiveAveragePooling(Module):
@@ -999,7 +976,7 @@ class SpatialAdaptiveAveragePooling(Module):
         return self.gradInput
 
 
-class SpatialFractionalMaxPooling(Module):
+class SpatialFractionalMaxPooling(_MaxPooling):
     """Fractional max pooling (Graham 2014) as torch7: poolSizeW x poolSizeH windows at
     pseudo-random positions giving an outW x outH output (or ratioW, ratioH of the input
     size). One pair of samples in [0, 1) per batch element and plane (`randomSamples`, new
@@ -1077,13 +1054,8 @@ class SpatialFractionalMaxPooling(Module):
         self.indices = _unbatch(idx, single)
         return self.output
 
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
-        self.gradInput = _unbatch(_scatter_planes(self.indices.reshape(g.shape), g, tuple(x.shape[2:])), single)
-        return self.gradInput
-
     def clearState(self):
-        utils.clear(self, "indices", "randomSamples")
+        utils.clear(self, "randomSamples")
         return super().clearState()
 
 
@@ -1127,32 +1099,20 @@ class SpatialMaxUnpooling(Module):
         return "%s associated to %r" % (self.torch_typename(), self.pooling)
 
 
-class VolumetricMaxPooling(Module):
+class VolumetricMaxPooling(_CeilMode, _MaxPooling):
     """Max over kT x kW x kH windows. `indices` keeps torch7's encoding: the max's offsets
     inside its (unclipped) window as bytes, t | h << 8 | w << 16 (0-based; a torch7
     VolumetricMaxUnpooling reads them so)."""
 
+    _n = 3
     padT = padW = padH = 0
     dilationT = dilationW = dilationH = 1
     ceil_mode = False
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
         super().__init__()
-        self.kT, self.kW, self.kH = kT, kW, kH
-        self.dT = kT if dT is None else dT
-        self.dW = kW if dW is None else dW
-        self.dH = kH if dH is None else dH
-        self.padT, self.padW, self.padH = padT, padW, padH
-        self.ceil_mode = False
+        _set_window(self, "TWH", (kT, kW, kH), (dT, dW, dH), (padT, padW, padH))
         self.indices = torch.empty(0, dtype=torch.int64)
-
-    def ceil(self):
-        self.ceil_mode = True
-        return self
-
-    def floor(self):
-        self.ceil_mode = False
-        return self
 
     def _geometry(self):
         return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
@@ -1197,16 +1157,6 @@ class VolumetricMaxPooling(Module):
     def _flat_indices(self, g, in_size):
         k, s, p, d = self._geometry()
         return self._decode(self.indices.reshape(g.shape), in_size, tuple(g.shape[2:]), s, p, d)
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 3, tuple(self.output.shape))
-        in_size = tuple(x.shape[2:])
-        self.gradInput = _unbatch(_scatter_planes(self._flat_indices(g, in_size), g, in_size), single)
-        return self.gradInput
-
-    def clearState(self):
-        utils.clear(self, "indices")
-        return super().clearState()
 
     def __repr__(self):
         s = "%s(%dx%dx%d, %d,%d,%d" % (self.torch_typename(), self.kT, self.kW, self.kH, self.dT, self.dW, self.dH)

@@ -2,6 +2,7 @@
 types by torch7 name, conversion and clearing of the tensors held in fields."""
 
 import functools
+import math
 
 import torch
 
@@ -54,6 +55,29 @@ def same_size(a, b, what_a, what_b):
 
 
 _NAMES = {torch.float64: "torch.DoubleTensor", torch.float32: "torch.FloatTensor", torch.float16: "torch.HalfTensor"}
+
+
+def reset_uniform(stdv, fan_in, *tensors):
+    """torch7's reset(stdv): each tensor (None: skipped) uniform in +-stdv*sqrt(3), or in
+    +-1/sqrt(fan_in) without stdv; drawn in the order given."""
+    bound = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(fan_in)
+    for t in tensors:
+        if t is not None:
+            t.uniform_(-bound, bound)
+
+
+class OptionalBias:
+    """Layers whose bias noBias() removes (bias and gradBias leave the fields)."""
+
+    __slots__ = ()
+
+    def _has_bias(self):
+        return getattr(self, "bias", None) is not None
+
+    def noBias(self):
+        self.__dict__.pop("bias", None)
+        self.__dict__.pop("gradBias", None)
+        return self
 
 
 def typename_of(dtype):
