@@ -19,22 +19,16 @@ function SpatialConvolutionLocal:__init(nInputPlane, nOutputPlane, iW, iH, kW, k
    self.oW = math.floor((self.padW * 2 + iW - self.kW) / self.dW) + 1
    self.oH = math.floor((self.padH * 2 + iH - self.kH) / self.dH) + 1
    assert(1 <= self.oW and 1 <= self.oH, 'nn.SpatialConvolutionLocal: illegal configuration, output width or height less than 1')
-   self.weight = torch.Tensor(self.oH, self.oW, nOutputPlane, nInputPlane, kH, kW)
-   self.bias = torch.Tensor(nOutputPlane, self.oH, self.oW)
-   self.gradWeight = torch.Tensor():resizeAs(self.weight)
-   self.gradBias = torch.Tensor():resizeAs(self.bias)
+   nn.utils.allocateParameters(self, { self.oH, self.oW, nOutputPlane, nInputPlane, kH, kW },
+                               { nOutputPlane, self.oH, self.oW })
    self:reset()
 end
 
+SpatialConvolutionLocal.type = nn.utils.convolutionType
+SpatialConvolutionLocal.clearState = nn.utils.convolutionClearState
+
 function SpatialConvolutionLocal:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.kW * self.kH * self.nInputPlane)
-   end
-   self.weight:uniform(-stdv, stdv)
-   self.bias:uniform(-stdv, stdv)
-   return self
+   return nn.utils.resetUniform(self, stdv, self.kW * self.kH * self.nInputPlane)
 end
 
 local function checkInputSize(self, input)
@@ -48,14 +42,9 @@ local function checkInputSize(self, input)
    end
 end
 
-local function buffers(self)
-   self.finput = self.finput or self.weight.new()
-   self.fgradInput = self.fgradInput or self.weight.new()
-end
-
 function SpatialConvolutionLocal:updateOutput(input)
    checkInputSize(self, input)
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    input.THNN.SpatialConvolutionLocal_updateOutput(input, self.output, self.weight, self.bias, self.finput,
                                                    self.fgradInput, self.kW, self.kH, self.dW, self.dH, self.padW,
                                                    self.padH, self.iW, self.iH, self.oW, self.oH)
@@ -65,7 +54,7 @@ end
 function SpatialConvolutionLocal:updateGradInput(input, gradOutput)
    checkInputSize(self, input)
    if self.gradInput then
-      buffers(self)
+      nn.utils.convolutionBuffers(self)
       input.THNN.SpatialConvolutionLocal_updateGradInput(input, gradOutput, self.gradInput, self.weight, self.finput,
                                                          self.fgradInput, self.kW, self.kH, self.dW, self.dH,
                                                          self.padW, self.padH, self.iW, self.iH, self.oW, self.oH)
@@ -75,34 +64,14 @@ end
 
 function SpatialConvolutionLocal:accGradParameters(input, gradOutput, scale)
    checkInputSize(self, input)
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    input.THNN.SpatialConvolutionLocal_accGradParameters(input, gradOutput, self.gradWeight, self.gradBias,
                                                         self.finput, self.fgradInput, self.kW, self.kH, self.dW,
                                                         self.dH, self.padW, self.padH, self.iW, self.iH, self.oW,
                                                         self.oH, scale or 1)
 end
 
-function SpatialConvolutionLocal:type(typename, tensorCache)
-   if typename then
-      self.finput = self.finput and torch.Tensor()
-      self.fgradInput = self.fgradInput and torch.Tensor()
-   end
-   return parent.type(self, typename, tensorCache)
-end
-
 function SpatialConvolutionLocal:__tostring__()
-   local s = string.format('%s(%d -> %d, %dx%d, %dx%d', torch.type(self), self.nInputPlane, self.nOutputPlane,
-                           self.iW, self.iH, self.kW, self.kH)
-   if self.dW ~= 1 or self.dH ~= 1 or self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. string.format(', %d,%d', self.dW, self.dH)
-   end
-   if self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. string.format(', %d,%d', self.padW, self.padH)
-   end
-   return s .. ')'
-end
-
-function SpatialConvolutionLocal:clearState()
-   nn.utils.clear(self, 'finput', 'fgradInput', '_input', '_gradOutput')
-   return parent.clearState(self)
+   return nn.utils.convolutionString(self, { { self.iW, self.iH }, { self.kW, self.kH } }, { self.dW, self.dH },
+                                     { self.padW, self.padH })
 end

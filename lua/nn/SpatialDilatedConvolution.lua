@@ -9,13 +9,8 @@ function SpatialDilatedConvolution:__init(nInputPlane, nOutputPlane, kW, kH, dW,
    self.dilationH = dilationH or 1
 end
 
-local function buffers(self)
-   self.finput = self.finput or self.weight.new()
-   self.fgradInput = self.fgradInput or self.weight.new()
-end
-
 function SpatialDilatedConvolution:updateOutput(input)
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    input.THNN.SpatialDilatedConvolution_updateOutput(input, self.output, self.weight, self.bias, self.finput,
                                                      self.fgradInput, self.kW, self.kH, self.dW, self.dH, self.padW,
                                                      self.padH, self.dilationW, self.dilationH)
@@ -24,7 +19,7 @@ end
 
 function SpatialDilatedConvolution:updateGradInput(input, gradOutput)
    if self.gradInput then
-      buffers(self)
+      nn.utils.convolutionBuffers(self)
       input.THNN.SpatialDilatedConvolution_updateGradInput(input, gradOutput, self.gradInput, self.weight,
                                                            self.finput, self.kW, self.kH, self.dW, self.dH,
                                                            self.padW, self.padH, self.dilationW, self.dilationH)
@@ -33,7 +28,7 @@ function SpatialDilatedConvolution:updateGradInput(input, gradOutput)
 end
 
 function SpatialDilatedConvolution:accGradParameters(input, gradOutput, scale)
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    input.THNN.SpatialDilatedConvolution_accGradParameters(input, gradOutput, self.gradWeight, self.gradBias,
                                                           self.finput, self.fgradInput, self.kW, self.kH, self.dW,
                                                           self.dH, self.padW, self.padH, self.dilationW,
@@ -41,14 +36,6 @@ function SpatialDilatedConvolution:accGradParameters(input, gradOutput, scale)
 end
 
 function SpatialDilatedConvolution:__tostring__()
-   local s = string.format('%s(%d -> %d, %dx%d', torch.type(self), self.nInputPlane, self.nOutputPlane, self.kW,
-                           self.kH)
-   if self.dW ~= 1 or self.dH ~= 1 or self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. string.format(', %d,%d', self.dW, self.dH)
-   end
-   if self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. string.format(', %d,%d', self.padW, self.padH)
-   end
-   s = s .. string.format(', %d,%d', self.dilationW, self.dilationH)
-   return s .. (self.bias and ')' or ') without bias')
+   return nn.utils.convolutionString(self, { { self.kW, self.kH } }, { self.dW, self.dH }, { self.padW, self.padH },
+                                     { { self.dilationW, self.dilationH } })
 end

@@ -21,28 +21,16 @@ function SpatialFullConvolution:__init(nInputPlane, nOutputPlane, kW, kH, dW, dH
    if self.adjW > self.dW - 1 or self.adjH > self.dH - 1 then
       error('nn.SpatialFullConvolution: adjW and adjH must be smaller than dW and dH', 2)
    end
-   self.weight = torch.Tensor(nInputPlane, nOutputPlane, kH, kW)
-   self.gradWeight = torch.Tensor(nInputPlane, nOutputPlane, kH, kW)
-   self.bias = torch.Tensor(nOutputPlane)
-   self.gradBias = torch.Tensor(nOutputPlane)
+   nn.utils.allocateParameters(self, { nInputPlane, nOutputPlane, kH, kW }, { nOutputPlane })
    self:reset()
 end
 
-function SpatialFullConvolution:noBias()
-   self.bias = nil
-   self.gradBias = nil
-   return self
-end
+SpatialFullConvolution.noBias = nn.utils.noBias
+SpatialFullConvolution.type = nn.utils.convolutionType
+SpatialFullConvolution.clearState = nn.utils.convolutionClearState
 
 function SpatialFullConvolution:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.kW * self.kH * self.nInputPlane)
-   end
-   self.weight:uniform(-stdv, stdv)
-   if self.bias then self.bias:uniform(-stdv, stdv) end
-   return self
+   return nn.utils.resetUniform(self, stdv, self.kW * self.kH * self.nInputPlane)
 end
 
 -- the input tensor and the adjustments: { input, target } asks for target's sizes
@@ -54,13 +42,8 @@ local function unpack(self, input)
    return input[1], adj(target:size(n), self.kW, self.padW, self.dW), adj(target:size(n - 1), self.kH, self.padH, self.dH)
 end
 
-local function buffers(self)
-   self.finput = self.finput or self.weight.new()
-   self.fgradInput = self.fgradInput or self.weight.new()
-end
-
 function SpatialFullConvolution:updateOutput(input)
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    local x, adjW, adjH = unpack(self, input)
    x.THNN.SpatialFullConvolution_updateOutput(x, self.output, self.weight, self.bias, self.finput, self.fgradInput,
                                               self.kW, self.kH, self.dW, self.dH, self.padW, self.padH, adjW, adjH)
@@ -69,54 +52,24 @@ end
 
 function SpatialFullConvolution:updateGradInput(input, gradOutput)
    if not self.gradInput then return end
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    local x, adjW, adjH = unpack(self, input)
-   local gradInput = self.gradInput
-   if type(input) == 'table' then
-      self.gradInput = torch.isTensor(gradInput) and { gradInput, x.new() } or gradInput
-      gradInput = self.gradInput[1]
-      self.gradInput[2]:resizeAs(input[2]):zero()
-   elseif type(gradInput) == 'table' then
-      gradInput = gradInput[1]
-      self.gradInput = gradInput
-   end
+   local gradInput = nn.utils.fullConvolutionGradInput(self, input, x)
    x.THNN.SpatialFullConvolution_updateGradInput(x, gradOutput, gradInput, self.weight, self.finput, self.kW,
                                                  self.kH, self.dW, self.dH, self.padW, self.padH, adjW, adjH)
    return self.gradInput
 end
 
 function SpatialFullConvolution:accGradParameters(input, gradOutput, scale)
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    local x, adjW, adjH = unpack(self, input)
    x.THNN.SpatialFullConvolution_accGradParameters(x, gradOutput, self.gradWeight, self.gradBias, self.finput,
                                                    self.fgradInput, self.kW, self.kH, self.dW, self.dH, self.padW,
                                                    self.padH, adjW, adjH, scale or 1)
 end
 
-function SpatialFullConvolution:type(typename, tensorCache)
-   if typename then
-      self.finput = self.finput and torch.Tensor()
-      self.fgradInput = self.fgradInput and torch.Tensor()
-   end
-   return parent.type(self, typename, tensorCache)
-end
-
 function SpatialFullConvolution:__tostring__()
-   local s = string.format('%s(%d -> %d, %dx%d', torch.type(self), self.nInputPlane, self.nOutputPlane, self.kW,
-                           self.kH)
-   if self.dW ~= 1 or self.dH ~= 1 or self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. string.format(', %d,%d', self.dW, self.dH)
-   end
-   if self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. string.format(', %d,%d', self.padW, self.padH)
-   end
-   if self.adjW ~= 0 or self.adjH ~= 0 then
-      s = s .. string.format(', %d,%d', self.adjW, self.adjH)
-   end
-   return s .. (self.bias and ')' or ') without bias')
-end
-
-function SpatialFullConvolution:clearState()
-   nn.utils.clear(self, 'finput', 'fgradInput', '_input', '_gradOutput')
-   return parent.clearState(self)
+   local adjusted = self.adjW ~= 0 or self.adjH ~= 0
+   return nn.utils.convolutionString(self, { { self.kW, self.kH } }, { self.dW, self.dH }, { self.padW, self.padH },
+                                     adjusted and { { self.adjW, self.adjH } })
 end

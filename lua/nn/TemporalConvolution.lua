@@ -11,22 +11,12 @@ function TemporalConvolution:__init(inputFrameSize, outputFrameSize, kW, dW)
    self.outputFrameSize = outputFrameSize
    self.kW = kW
    self.dW = dW or 1
-   self.weight = torch.Tensor(outputFrameSize, inputFrameSize * kW)
-   self.bias = torch.Tensor(outputFrameSize)
-   self.gradWeight = torch.Tensor(outputFrameSize, inputFrameSize * kW)
-   self.gradBias = torch.Tensor(outputFrameSize)
+   nn.utils.allocateParameters(self, { outputFrameSize, inputFrameSize * kW }, { outputFrameSize })
    self:reset()
 end
 
 function TemporalConvolution:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.kW * self.inputFrameSize)
-   end
-   self.weight:uniform(-stdv, stdv)
-   self.bias:uniform(-stdv, stdv)
-   return self
+   return nn.utils.resetUniform(self, stdv, self.kW * self.inputFrameSize)
 end
 
 function TemporalConvolution:updateOutput(input)

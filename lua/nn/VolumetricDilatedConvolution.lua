@@ -12,13 +12,8 @@ function VolumetricDilatedConvolution:__init(nInputPlane, nOutputPlane, kT, kW, 
    self.dilationH = dilationH or 1
 end
 
-local function buffers(self)
-   self.finput = self.finput or self.weight.new()
-   self.fgradInput = self.fgradInput or self.weight.new()
-end
-
 function VolumetricDilatedConvolution:updateOutput(input)
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    input.THNN.VolumetricDilatedConvolution_updateOutput(input, self.output, self.weight, self.bias, self.finput,
                                                         self.fgradInput, self.kT, self.kW, self.kH, self.dT, self.dW,
                                                         self.dH, self.padT, self.padW, self.padH, self.dilationT,
@@ -28,7 +23,7 @@ end
 
 function VolumetricDilatedConvolution:updateGradInput(input, gradOutput)
    if self.gradInput then
-      buffers(self)
+      nn.utils.convolutionBuffers(self)
       input.THNN.VolumetricDilatedConvolution_updateGradInput(input, gradOutput, self.gradInput, self.weight,
                                                               self.finput, self.kT, self.kW, self.kH, self.dT,
                                                               self.dW, self.dH, self.padT, self.padW, self.padH,
@@ -38,7 +33,7 @@ function VolumetricDilatedConvolution:updateGradInput(input, gradOutput)
 end
 
 function VolumetricDilatedConvolution:accGradParameters(input, gradOutput, scale)
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    input.THNN.VolumetricDilatedConvolution_accGradParameters(input, gradOutput, self.gradWeight, self.gradBias,
                                                              self.finput, self.fgradInput, self.kT, self.kW, self.kH,
                                                              self.dT, self.dW, self.dH, self.padT, self.padW,
@@ -47,14 +42,7 @@ function VolumetricDilatedConvolution:accGradParameters(input, gradOutput, scale
 end
 
 function VolumetricDilatedConvolution:__tostring__()
-   local s = string.format('%s(%d -> %d, %dx%dx%d', torch.type(self), self.nInputPlane, self.nOutputPlane, self.kT,
-                           self.kW, self.kH)
-   if self.dT ~= 1 or self.dW ~= 1 or self.dH ~= 1 or self.padT ~= 0 or self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. string.format(', %d,%d,%d', self.dT, self.dW, self.dH)
-   end
-   if self.padT ~= 0 or self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. string.format(', %d,%d,%d', self.padT, self.padW, self.padH)
-   end
-   s = s .. string.format(', %d,%d,%d', self.dilationT, self.dilationW, self.dilationH)
-   return s .. (self.bias and ')' or ') without bias')
+   return nn.utils.convolutionString(self, { { self.kT, self.kW, self.kH } }, { self.dT, self.dW, self.dH },
+                                     { self.padT, self.padW, self.padH },
+                                     { { self.dilationT, self.dilationW, self.dilationH } })
 end

@@ -25,28 +25,16 @@ function VolumetricFullConvolution:__init(nInputPlane, nOutputPlane, kT, kW, kH,
    if self.adjW > self.dW - 1 or self.adjH > self.dH - 1 or self.adjT > self.dT - 1 then
       error('nn.VolumetricFullConvolution: adjW, adjH and adjT must be smaller than dW, dH and dT', 2)
    end
-   self.weight = torch.Tensor(nInputPlane, nOutputPlane, kT, kH, kW)
-   self.gradWeight = torch.Tensor(nInputPlane, nOutputPlane, kT, kH, kW)
-   self.bias = torch.Tensor(nOutputPlane)
-   self.gradBias = torch.Tensor(nOutputPlane)
+   nn.utils.allocateParameters(self, { nInputPlane, nOutputPlane, kT, kH, kW }, { nOutputPlane })
    self:reset()
 end
 
-function VolumetricFullConvolution:noBias()
-   self.bias = nil
-   self.gradBias = nil
-   return self
-end
+VolumetricFullConvolution.noBias = nn.utils.noBias
+VolumetricFullConvolution.type = nn.utils.convolutionType
+VolumetricFullConvolution.clearState = nn.utils.convolutionClearState
 
 function VolumetricFullConvolution:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.kT * self.kW * self.kH * self.nInputPlane)
-   end
-   self.weight:uniform(-stdv, stdv)
-   if self.bias then self.bias:uniform(-stdv, stdv) end
-   return self
+   return nn.utils.resetUniform(self, stdv, self.kT * self.kW * self.kH * self.nInputPlane)
 end
 
 -- the input tensor and the adjustments: { input, target } asks for target's sizes
@@ -59,13 +47,8 @@ local function unpack(self, input)
           adj(target:size(n), self.kW, self.padW, self.dW), adj(target:size(n - 1), self.kH, self.padH, self.dH)
 end
 
-local function buffers(self)
-   self.finput = self.finput or self.weight.new()
-   self.fgradInput = self.fgradInput or self.weight.new()
-end
-
 function VolumetricFullConvolution:updateOutput(input)
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    local x, adjT, adjW, adjH = unpack(self, input)
    x.THNN.VolumetricFullConvolution_updateOutput(x, self.output, self.weight, self.bias, self.finput, self.fgradInput,
                                                  self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT,
@@ -75,18 +58,9 @@ end
 
 function VolumetricFullConvolution:updateGradInput(input, gradOutput)
    if not self.gradInput then return end
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    local x, adjT, adjW, adjH = unpack(self, input)
-   local gradInput = self.gradInput
-   if type(input) == 'table' then
-      -- the target gets a zero gradient
-      self.gradInput = torch.isTensor(gradInput) and { gradInput, x.new() } or gradInput
-      gradInput = self.gradInput[1]
-      self.gradInput[2]:resizeAs(input[2]):zero()
-   elseif type(gradInput) == 'table' then
-      gradInput = gradInput[1]
-      self.gradInput = gradInput
-   end
+   local gradInput = nn.utils.fullConvolutionGradInput(self, input, x)
    x.THNN.VolumetricFullConvolution_updateGradInput(x, gradOutput, gradInput, self.weight, self.finput,
                                                     self.fgradInput, self.kT, self.kW, self.kH, self.dT, self.dW,
                                                     self.dH, self.padT, self.padW, self.padH, adjT, adjW, adjH)
@@ -94,7 +68,7 @@ function VolumetricFullConvolution:updateGradInput(input, gradOutput)
 end
 
 function VolumetricFullConvolution:accGradParameters(input, gradOutput, scale)
-   buffers(self)
+   nn.utils.convolutionBuffers(self)
    local x, adjT, adjW, adjH = unpack(self, input)
    x.THNN.VolumetricFullConvolution_accGradParameters(x, gradOutput, self.gradWeight, self.gradBias, self.finput,
                                                       self.fgradInput, self.kT, self.kW, self.kH, self.dT, self.dW,
@@ -102,30 +76,10 @@ function VolumetricFullConvolution:accGradParameters(input, gradOutput, scale)
                                                       scale or 1)
 end
 
-function VolumetricFullConvolution:type(typename, tensorCache)
-   if typename then
-      self.finput = self.finput and torch.Tensor()
-      self.fgradInput = self.fgradInput and torch.Tensor()
-   end
-   return parent.type(self, typename, tensorCache)
-end
-
 function VolumetricFullConvolution:__tostring__()
-   local s = string.format('%s(%d -> %d, %dx%dx%d', torch.type(self), self.nInputPlane, self.nOutputPlane, self.kW,
-                           self.kH, self.kT)
-   if self.dW ~= 1 or self.dH ~= 1 or self.dT ~= 1 or self.padW ~= 0 or self.padH ~= 0 or self.padT ~= 0 then
-      s = s .. string.format(', %d,%d,%d', self.dW, self.dH, self.dT)
-   end
-   if self.padW ~= 0 or self.padH ~= 0 or self.padT ~= 0 then
-      s = s .. string.format(', %d,%d,%d', self.padW, self.padH, self.padT)
-   end
-   if self.adjW ~= 0 or self.adjH ~= 0 or self.adjT ~= 0 then
-      s = s .. string.format(', %d,%d,%d', self.adjW, self.adjH, self.adjT)
-   end
-   return s .. (self.bias and ')' or ') without bias')
-end
-
-function VolumetricFullConvolution:clearState()
-   nn.utils.clear(self, 'finput', 'fgradInput', '_input', '_gradOutput')
-   return parent.clearState(self)
+   -- torch7 prints this one W, H, T
+   local adjusted = self.adjW ~= 0 or self.adjH ~= 0 or self.adjT ~= 0
+   return nn.utils.convolutionString(self, { { self.kW, self.kH, self.kT } }, { self.dW, self.dH, self.dT },
+                                     { self.padW, self.padH, self.padT },
+                                     adjusted and { { self.adjW, self.adjH, self.adjT } })
 end

@@ -135,4 +135,98 @@ function utils.sizeString(t)
    return table.concat(t:size():totable(), 'x')
 end
 
+-- Parameter bookkeeping that torch7 wrote out in each module ------------------------------
+
+-- weight and gradWeight of the sizes weightSize, bias and gradBias of biasSize (none when
+-- biasSize is nil): torch7's fields, left uninitialised for reset
+function utils.allocateParameters(self, weightSize, biasSize)
+   self.weight = torch.Tensor(unpack(weightSize))
+   self.gradWeight = torch.Tensor(unpack(weightSize))
+   if biasSize then
+      self.bias = torch.Tensor(unpack(biasSize))
+      self.gradBias = torch.Tensor(unpack(biasSize))
+   end
+   return self
+end
+
+-- torch7's default initialisation: weight and bias (if any) uniform in [-stdv, stdv], where
+-- stdv = 1 / sqrt(fanIn) unless a standard deviation is given (a uniform law over
+-- [-a, a] has standard deviation a / sqrt(3))
+function utils.resetUniform(self, stdv, fanIn)
+   stdv = stdv and stdv * math.sqrt(3) or 1 / math.sqrt(fanIn)
+   self.weight:uniform(-stdv, stdv)
+   if self.bias then self.bias:uniform(-stdv, stdv) end
+   return self
+end
+
+-- module:noBias(): drops bias and gradBias
+function utils.noBias(self)
+   self.bias = nil
+   self.gradBias = nil
+   return self
+end
+
+-- The convolutions over THNN's unfold (im2col / vol2col) + GEMM kernels ---------------------
+
+-- finput and fgradInput: the kernels' column buffers, made on first use in the weight's type
+function utils.convolutionBuffers(self)
+   self.finput = self.finput or self.weight.new()
+   self.fgradInput = self.fgradInput or self.weight.new()
+end
+
+-- module:type(): the buffers are remade in the new type rather than converted
+function utils.convolutionType(self, typename, tensorCache)
+   if typename then
+      self.finput = self.finput and torch.Tensor()
+      self.fgradInput = self.fgradInput and torch.Tensor()
+   end
+   return nn.Module.type(self, typename, tensorCache)
+end
+
+function utils.convolutionClearState(self)
+   utils.clear(self, 'finput', 'fgradInput', '_input', '_gradOutput')
+   return nn.Module.clearState(self)
+end
+
+local function joinInts(values, sep)
+   local parts = {}
+   for i, v in ipairs(values) do parts[i] = string.format('%d', v) end
+   return table.concat(parts, sep)
+end
+
+-- torch7's summary 'nn.X(nIn -> nOut, sizes[, strides[, pads]][, extras])' where each of
+-- sizes and extras is a list of lists of numbers ({ { kW, kH } } prints 3x2, each extra
+-- prints 1,1); the strides also show when only the padding differs from its default
+function utils.convolutionString(self, sizes, strides, pads, extras)
+   local shapes = {}
+   for i, size in ipairs(sizes) do shapes[i] = joinInts(size, 'x') end
+   local s = string.format('%s(%d -> %d, %s', torch.type(self), self.nInputPlane, self.nOutputPlane,
+                           table.concat(shapes, ', '))
+   local padded, strided = false, false
+   for i = 1, #pads do
+      padded = padded or pads[i] ~= 0
+      strided = strided or strides[i] ~= 1
+   end
+   if strided or padded then s = s .. ', ' .. joinInts(strides, ',') end
+   if padded then s = s .. ', ' .. joinInts(pads, ',') end
+   for _, extra in ipairs(extras or {}) do s = s .. ', ' .. joinInts(extra, ',') end
+   return s .. (self.bias and ')' or ') without bias')
+end
+
+-- The transposed convolutions take { input, target } (the output takes target's sizes):
+-- their gradInput is then { gradient, zeros like target }. Returns the tensor that the
+-- gradient with respect to the input goes to.
+function utils.fullConvolutionGradInput(self, input, x)
+   local gradInput = self.gradInput
+   if type(input) == 'table' then
+      self.gradInput = torch.isTensor(gradInput) and { gradInput, x.new() } or gradInput
+      gradInput = self.gradInput[1]
+      self.gradInput[2]:resizeAs(input[2]):zero()
+   elseif type(gradInput) == 'table' then
+      gradInput = gradInput[1]
+      self.gradInput = gradInput
+   end
+   return gradInput
+end
+
 return utils
