@@ -13,13 +13,7 @@ function Add:__init(inputSize, scalar)
 end
 
 function Add:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.bias:size(1))
-   end
-   self.bias:uniform(-stdv, stdv)
-   return self
+   return nn.utils.resetUniform(self, stdv, self.bias:size(1))
 end
 
 function Add:updateOutput(input)

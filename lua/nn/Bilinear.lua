@@ -11,25 +11,13 @@ function Bilinear:__init(inputSize1, inputSize2, outputSize, bias)
       end
    end
    if bias == nil then bias = true end
-   self.weight = torch.Tensor(outputSize, inputSize1, inputSize2)
-   self.gradWeight = torch.Tensor(outputSize, inputSize1, inputSize2)
-   if bias then
-      self.bias = torch.Tensor(outputSize)
-      self.gradBias = torch.Tensor(outputSize)
-   end
+   nn.utils.allocateParameters(self, { outputSize, inputSize1, inputSize2 }, bias and { outputSize })
    self.gradInput = { torch.Tensor(), torch.Tensor() }
    self:reset()
 end
 
 function Bilinear:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.weight:size(2))
-   end
-   self.weight:uniform(-stdv, stdv)
-   if self.bias then self.bias:uniform(-stdv, stdv) end
-   return self
+   return nn.utils.resetUniform(self, stdv, self.weight:size(2))
 end
 
 local function checkInput(input)

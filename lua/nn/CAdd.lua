@@ -17,13 +17,7 @@ function CAdd:__init(...)
 end
 
 function CAdd:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.bias:nElement())
-   end
-   self.bias:uniform(-stdv, stdv)
-   return self
+   return nn.utils.resetUniform(self, stdv, self.bias:nElement())
 end
 
 function CAdd:updateOutput(input)

@@ -19,13 +19,7 @@ function CMul:__init(...)
 end
 
 function CMul:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.weight:nElement())
-   end
-   self.weight:uniform(-stdv, stdv)
-   return self
+   return nn.utils.resetUniform(self, stdv, self.weight:nElement())
 end
 
 -- param (a contiguous parameter) viewed and expanded to input's size: the same elements

@@ -13,13 +13,7 @@ function Cosine:__init(inputSize, outputSize)
 end
 
 function Cosine:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.weight:size(1))
-   end
-   self.weight:uniform(-stdv, stdv)
-   return self
+   return nn.utils.resetUniform(self, stdv, self.weight:size(1))
 end
 
 local function rowNorms(m)

@@ -10,13 +10,7 @@ function Euclidean:__init(inputSize, outputSize)
 end
 
 function Euclidean:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.weight:size(1))
-   end
-   self.weight:uniform(-stdv, stdv)
-   return self
+   return nn.utils.resetUniform(self, stdv, self.weight:size(1))
 end
 
 -- input as [B, inputSize] (B = 1 for a vector); shared with WeightedEuclidean

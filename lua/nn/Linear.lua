@@ -5,31 +5,15 @@ local Linear, parent = torch.class('nn.Linear', 'nn.Module')
 function Linear:__init(inputSize, outputSize, bias)
    parent.__init(self)
    if bias == nil then bias = true end
-   self.weight = torch.Tensor(outputSize, inputSize)
-   self.gradWeight = torch.Tensor(outputSize, inputSize)
-   if bias then
-      self.bias = torch.Tensor(outputSize)
-      self.gradBias = torch.Tensor(outputSize)
-   end
+   nn.utils.allocateParameters(self, { outputSize, inputSize }, bias and { outputSize })
    self:reset()
 end
 
-function Linear:noBias()
-   self.bias = nil
-   self.gradBias = nil
-   return self
-end
+Linear.noBias = nn.utils.noBias
 
 -- uniform in [-stdv, stdv], stdv = 1 / sqrt(inputSize) unless given
 function Linear:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.weight:size(2))
-   end
-   self.weight:uniform(-stdv, stdv)
-   if self.bias then self.bias:uniform(-stdv, stdv) end
-   return self
+   return nn.utils.resetUniform(self, stdv, self.weight:size(2))
 end
 
 function Linear:updateOutput(input)

@@ -52,14 +52,10 @@ function LinearWeightNorm:parameters()
 end
 
 function LinearWeightNorm:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.inputSize)
-   end
-   self.v:uniform(-stdv, stdv)
+   local a = nn.utils.uniformBound(stdv, self.inputSize)
+   self.v:uniform(-a, a)
    self.g:copy(rowNorms(self.v))
-   if self.bias then self.bias:uniform(-stdv, stdv) end
+   if self.bias then self.bias:uniform(-a, a) end
    self:updateWeightMatrix()
    return self
 end

@@ -9,13 +9,7 @@ function Mul:__init()
 end
 
 function Mul:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.weight:size(1))
-   end
-   self.weight:uniform(-stdv, stdv)
-   return self
+   return nn.utils.resetUniform(self, stdv, self.weight:size(1))
 end
 
 function Mul:updateOutput(input)

@@ -17,14 +17,7 @@ function SpatialSubSampling:__init(nInputPlane, kW, kH, dW, dH)
 end
 
 function SpatialSubSampling:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.kW * self.kH)
-   end
-   self.weight:uniform(-stdv, stdv)
-   self.bias:uniform(-stdv, stdv)
-   return self
+   return nn.utils.resetUniform(self, stdv, self.kW * self.kH)
 end
 
 function SpatialSubSampling:updateOutput(input)

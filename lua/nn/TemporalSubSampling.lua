@@ -16,14 +16,7 @@ function TemporalSubSampling:__init(inputFrameSize, kW, dW)
 end
 
 function TemporalSubSampling:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.kW)
-   end
-   self.weight:uniform(-stdv, stdv)
-   self.bias:uniform(-stdv, stdv)
-   return self
+   return nn.utils.resetUniform(self, stdv, self.kW)
 end
 
 function TemporalSubSampling:updateOutput(input)

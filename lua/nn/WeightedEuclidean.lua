@@ -13,12 +13,7 @@ function WeightedEuclidean:__init(inputSize, outputSize)
 end
 
 function WeightedEuclidean:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.weight:size(1))
-   end
-   self.weight:uniform(-stdv, stdv)
+   nn.utils.resetUniform(self, stdv, self.weight:size(1))
    self.diagCov:fill(1)
    return self
 end

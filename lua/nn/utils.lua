@@ -149,13 +149,17 @@ function utils.allocateParameters(self, weightSize, biasSize)
    return self
 end
 
--- torch7's default initialisation: weight and bias (if any) uniform in [-stdv, stdv], where
--- stdv = 1 / sqrt(fanIn) unless a standard deviation is given (a uniform law over
--- [-a, a] has standard deviation a / sqrt(3))
+-- torch7's default initialisation draws uniformly from [-a, a]: a = 1 / sqrt(fanIn), or
+-- stdv sqrt(3) when a standard deviation stdv is given (the uniform law's is a / sqrt(3))
+function utils.uniformBound(stdv, fanIn)
+   return stdv and stdv * math.sqrt(3) or 1 / math.sqrt(fanIn)
+end
+
+-- module:reset(stdv): weight, then bias, each where the module has one
 function utils.resetUniform(self, stdv, fanIn)
-   stdv = stdv and stdv * math.sqrt(3) or 1 / math.sqrt(fanIn)
-   self.weight:uniform(-stdv, stdv)
-   if self.bias then self.bias:uniform(-stdv, stdv) end
+   local a = utils.uniformBound(stdv, fanIn)
+   if self.weight then self.weight:uniform(-a, a) end
+   if self.bias then self.bias:uniform(-a, a) end
    return self
 end
 
