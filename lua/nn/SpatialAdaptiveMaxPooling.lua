@@ -10,23 +10,15 @@ function SpatialAdaptiveMaxPooling:__init(W, H)
    self.indices = torch.LongTensor()
 end
 
--- type() converts every tensor; the kernels want the indices as longs
-local function longIndices(self)
-   self.indices = self.indices and self.indices:long() or torch.LongTensor()
-   return self.indices
-end
-
 function SpatialAdaptiveMaxPooling:updateOutput(input)
-   input.THNN.SpatialAdaptiveMaxPooling_updateOutput(input, self.output, longIndices(self), self.W, self.H)
+   input.THNN.SpatialAdaptiveMaxPooling_updateOutput(input, self.output, nn.utils.poolingIndices(self), self.W, self.H)
    return self.output
 end
 
 function SpatialAdaptiveMaxPooling:updateGradInput(input, gradOutput)
-   input.THNN.SpatialAdaptiveMaxPooling_updateGradInput(input, gradOutput, self.gradInput, longIndices(self))
+   input.THNN.SpatialAdaptiveMaxPooling_updateGradInput(input, gradOutput, self.gradInput,
+                                                        nn.utils.poolingIndices(self))
    return self.gradInput
 end
 
-function SpatialAdaptiveMaxPooling:clearState()
-   if self.indices then self.indices:set() end
-   return parent.clearState(self)
-end
+SpatialAdaptiveMaxPooling.clearState = nn.utils.maxPoolingClearState

@@ -16,25 +16,10 @@ function SpatialAveragePooling:__init(kW, kH, dW, dH, padW, padH)
    self.divide = true
 end
 
-function SpatialAveragePooling:ceil()
-   self.ceil_mode = true
-   return self
-end
-
-function SpatialAveragePooling:floor()
-   self.ceil_mode = false
-   return self
-end
-
-function SpatialAveragePooling:setCountIncludePad()
-   self.count_include_pad = true
-   return self
-end
-
-function SpatialAveragePooling:setCountExcludePad()
-   self.count_include_pad = false
-   return self
-end
+SpatialAveragePooling.ceil = nn.utils.setCeilMode
+SpatialAveragePooling.floor = nn.utils.setFloorMode
+SpatialAveragePooling.setCountIncludePad = nn.utils.setCountIncludePad
+SpatialAveragePooling.setCountExcludePad = nn.utils.setCountExcludePad
 
 function SpatialAveragePooling:updateOutput(input)
    input.THNN.SpatialAveragePooling_updateOutput(input, self.output, self.kW, self.kH, self.dW, self.dH, self.padW,
@@ -54,9 +39,5 @@ function SpatialAveragePooling:updateGradInput(input, gradOutput)
 end
 
 function SpatialAveragePooling:__tostring__()
-   local s = string.format('%s(%dx%d, %d,%d', torch.type(self), self.kW, self.kH, self.dW, self.dH)
-   if self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. ', ' .. self.padW .. ',' .. self.padH
-   end
-   return s .. ')'
+   return nn.utils.poolingString(self, { self.kW, self.kH }, { self.dW, self.dH }, { self.padW, self.padH })
 end

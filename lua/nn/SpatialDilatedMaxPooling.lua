@@ -8,23 +8,18 @@ function SpatialDilatedMaxPooling:__init(kW, kH, dW, dH, padW, padH, dilationW, 
    self.dilationH = dilationH or 1
 end
 
--- type() converts every tensor; the kernels want the indices as longs
-local function longIndices(self)
-   self.indices = self.indices and self.indices:long() or torch.LongTensor()
-   return self.indices
-end
-
 function SpatialDilatedMaxPooling:updateOutput(input)
-   input.THNN.SpatialDilatedMaxPooling_updateOutput(input, self.output, longIndices(self), self.kW, self.kH, self.dW,
-                                                    self.dH, self.padW, self.padH, self.dilationW, self.dilationH,
-                                                    self.ceil_mode)
+   input.THNN.SpatialDilatedMaxPooling_updateOutput(input, self.output, nn.utils.poolingIndices(self), self.kW,
+                                                    self.kH, self.dW, self.dH, self.padW, self.padH, self.dilationW,
+                                                    self.dilationH, self.ceil_mode)
    return self.output
 end
 
 function SpatialDilatedMaxPooling:updateGradInput(input, gradOutput)
-   input.THNN.SpatialDilatedMaxPooling_updateGradInput(input, gradOutput, self.gradInput, longIndices(self), self.kW,
-                                                       self.kH, self.dW, self.dH, self.padW, self.padH,
-                                                       self.dilationW, self.dilationH, self.ceil_mode)
+   input.THNN.SpatialDilatedMaxPooling_updateGradInput(input, gradOutput, self.gradInput,
+                                                       nn.utils.poolingIndices(self), self.kW, self.kH, self.dW,
+                                                       self.dH, self.padW, self.padH, self.dilationW, self.dilationH,
+                                                       self.ceil_mode)
    return self.gradInput
 end
 

@@ -68,18 +68,12 @@ function SpatialFractionalMaxPooling:fixPoolingRegions(val)
    return self
 end
 
--- type() converts every tensor; the kernels want the indices as longs
-local function longIndices(self)
-   self.indices = self.indices and self.indices:long() or torch.LongTensor()
-   return self.indices
-end
-
 function SpatialFractionalMaxPooling:updateOutput(input)
    checkInput(input)
    self:initSampleBuffer_(input)
    local outW, outH = self:getOutputSizes_(input)
-   input.THNN.SpatialFractionalMaxPooling_updateOutput(input, self.output, outW, outH, self.poolSizeW,
-                                                       self.poolSizeH, longIndices(self), self.randomSamples)
+   input.THNN.SpatialFractionalMaxPooling_updateOutput(input, self.output, outW, outH, self.poolSizeW, self.poolSizeH,
+                                                       nn.utils.poolingIndices(self), self.randomSamples)
    return self.output
 end
 
@@ -88,13 +82,13 @@ function SpatialFractionalMaxPooling:updateGradInput(input, gradOutput)
    checkInput(input)
    local outW, outH = self:getOutputSizes_(input)
    input.THNN.SpatialFractionalMaxPooling_updateGradInput(input, gradOutput, self.gradInput, outW, outH,
-                                                          self.poolSizeW, self.poolSizeH, longIndices(self))
+                                                          self.poolSizeW, self.poolSizeH, nn.utils.poolingIndices(self))
    return self.gradInput
 end
 
 -- fixed pooling regions survive (their samples are small)
 function SpatialFractionalMaxPooling:clearState()
-   if self.indices then self.indices:set() end
+   nn.utils.clear(self, 'indices')
    if not self.newRandomPool then self.randomSamples = nil end
    return parent.clearState(self)
 end

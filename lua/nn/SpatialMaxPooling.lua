@@ -16,25 +16,13 @@ function SpatialMaxPooling:__init(kW, kH, dW, dH, padW, padH)
    self.indices = torch.LongTensor()
 end
 
-function SpatialMaxPooling:ceil()
-   self.ceil_mode = true
-   return self
-end
-
-function SpatialMaxPooling:floor()
-   self.ceil_mode = false
-   return self
-end
-
--- type() converts every tensor; the kernels want the indices as longs
-local function longIndices(self)
-   self.indices = self.indices and self.indices:long() or torch.LongTensor()
-   return self.indices
-end
+SpatialMaxPooling.ceil = nn.utils.setCeilMode
+SpatialMaxPooling.floor = nn.utils.setFloorMode
+SpatialMaxPooling.clearState = nn.utils.maxPoolingClearState
 
 function SpatialMaxPooling:updateOutput(input)
-   input.THNN.SpatialMaxPooling_updateOutput(input, self.output, longIndices(self), self.kW, self.kH, self.dW,
-                                             self.dH, self.padW, self.padH, self.ceil_mode)
+   input.THNN.SpatialMaxPooling_updateOutput(input, self.output, nn.utils.poolingIndices(self), self.kW, self.kH,
+                                             self.dW, self.dH, self.padW, self.padH, self.ceil_mode)
    -- the input's size, which SpatialMaxUnpooling restores
    local n = input:dim()
    self.iheight, self.iwidth = input:size(n - 1), input:size(n)
@@ -42,20 +30,12 @@ function SpatialMaxPooling:updateOutput(input)
 end
 
 function SpatialMaxPooling:updateGradInput(input, gradOutput)
-   input.THNN.SpatialMaxPooling_updateGradInput(input, gradOutput, self.gradInput, longIndices(self), self.kW,
-                                                self.kH, self.dW, self.dH, self.padW, self.padH, self.ceil_mode)
+   input.THNN.SpatialMaxPooling_updateGradInput(input, gradOutput, self.gradInput, nn.utils.poolingIndices(self),
+                                                self.kW, self.kH, self.dW, self.dH, self.padW, self.padH,
+                                                self.ceil_mode)
    return self.gradInput
 end
 
 function SpatialMaxPooling:__tostring__()
-   local s = string.format('%s(%dx%d, %d,%d', torch.type(self), self.kW, self.kH, self.dW, self.dH)
-   if self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. ', ' .. self.padW .. ',' .. self.padH
-   end
-   return s .. ')'
-end
-
-function SpatialMaxPooling:clearState()
-   if self.indices then self.indices:set() end
-   return parent.clearState(self)
+   return nn.utils.poolingString(self, { self.kW, self.kH }, { self.dW, self.dH }, { self.padW, self.padH })
 end

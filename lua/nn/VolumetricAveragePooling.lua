@@ -18,25 +18,10 @@ function VolumetricAveragePooling:__init(kT, kW, kH, dT, dW, dH, padT, padW, pad
    self.count_include_pad = true
 end
 
-function VolumetricAveragePooling:ceil()
-   self.ceil_mode = true
-   return self
-end
-
-function VolumetricAveragePooling:floor()
-   self.ceil_mode = false
-   return self
-end
-
-function VolumetricAveragePooling:setCountIncludePad()
-   self.count_include_pad = true
-   return self
-end
-
-function VolumetricAveragePooling:setCountExcludePad()
-   self.count_include_pad = false
-   return self
-end
+VolumetricAveragePooling.ceil = nn.utils.setCeilMode
+VolumetricAveragePooling.floor = nn.utils.setFloorMode
+VolumetricAveragePooling.setCountIncludePad = nn.utils.setCountIncludePad
+VolumetricAveragePooling.setCountExcludePad = nn.utils.setCountExcludePad
 
 function VolumetricAveragePooling:updateOutput(input)
    input.THNN.VolumetricAveragePooling_updateOutput(input, self.output, self.kT, self.kW, self.kH, self.dT, self.dW,
@@ -53,10 +38,6 @@ function VolumetricAveragePooling:updateGradInput(input, gradOutput)
 end
 
 function VolumetricAveragePooling:__tostring__()
-   local s = string.format('%s(%dx%dx%d, %d,%d,%d', torch.type(self), self.kT, self.kW, self.kH, self.dT, self.dW,
-                           self.dH)
-   if self.padT ~= 0 or self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. string.format(', %d,%d,%d', self.padT, self.padW, self.padH)
-   end
-   return s .. ')'
+   return nn.utils.poolingString(self, { self.kT, self.kW, self.kH }, { self.dT, self.dW, self.dH },
+                                 { self.padT, self.padW, self.padH })
 end

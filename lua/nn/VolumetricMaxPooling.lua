@@ -22,25 +22,13 @@ function VolumetricMaxPooling:__init(kT, kW, kH, dT, dW, dH, padT, padW, padH)
    self.indices = torch.LongTensor()
 end
 
-function VolumetricMaxPooling:ceil()
-   self.ceil_mode = true
-   return self
-end
-
-function VolumetricMaxPooling:floor()
-   self.ceil_mode = false
-   return self
-end
-
--- type() converts every tensor; the kernels want the indices as longs
-local function longIndices(self)
-   self.indices = self.indices and self.indices:long() or torch.LongTensor()
-   return self.indices
-end
+VolumetricMaxPooling.ceil = nn.utils.setCeilMode
+VolumetricMaxPooling.floor = nn.utils.setFloorMode
+VolumetricMaxPooling.clearState = nn.utils.maxPoolingClearState
 
 function VolumetricMaxPooling:updateOutput(input)
-   input.THNN.VolumetricMaxPooling_updateOutput(input, self.output, longIndices(self), self.kT, self.kW, self.kH,
-                                                self.dT, self.dW, self.dH, self.padT, self.padW, self.padH,
+   input.THNN.VolumetricMaxPooling_updateOutput(input, self.output, nn.utils.poolingIndices(self), self.kT, self.kW,
+                                                self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH,
                                                 self.ceil_mode)
    local n = input:dim()
    self.itime, self.iheight, self.iwidth = input:size(n - 2), input:size(n - 1), input:size(n)
@@ -48,22 +36,13 @@ function VolumetricMaxPooling:updateOutput(input)
 end
 
 function VolumetricMaxPooling:updateGradInput(input, gradOutput)
-   input.THNN.VolumetricMaxPooling_updateGradInput(input, gradOutput, self.gradInput, longIndices(self), self.kT,
-                                                   self.kW, self.kH, self.dT, self.dW, self.dH, self.padT,
+   input.THNN.VolumetricMaxPooling_updateGradInput(input, gradOutput, self.gradInput, nn.utils.poolingIndices(self),
+                                                   self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT,
                                                    self.padW, self.padH, self.ceil_mode)
    return self.gradInput
 end
 
 function VolumetricMaxPooling:__tostring__()
-   local s = string.format('%s(%dx%dx%d, %d,%d,%d', torch.type(self), self.kT, self.kW, self.kH, self.dT, self.dW,
-                           self.dH)
-   if self.padT ~= 0 or self.padW ~= 0 or self.padH ~= 0 then
-      s = s .. string.format(', %d,%d,%d', self.padT, self.padW, self.padH)
-   end
-   return s .. ')'
-end
-
-function VolumetricMaxPooling:clearState()
-   if self.indices then self.indices:set() end
-   return parent.clearState(self)
+   return nn.utils.poolingString(self, { self.kT, self.kW, self.kH }, { self.dT, self.dW, self.dH },
+                                 { self.padT, self.padW, self.padH })
 end

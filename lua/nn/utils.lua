@@ -233,4 +233,49 @@ function utils.fullConvolutionGradInput(self, input, x)
    return gradInput
 end
 
+-- Pooling -------------------------------------------------------------------------------
+
+-- module:ceil() and module:floor(): how the output size is rounded
+function utils.setCeilMode(self)
+   self.ceil_mode = true
+   return self
+end
+
+function utils.setFloorMode(self)
+   self.ceil_mode = false
+   return self
+end
+
+-- average pooling: whether the padding counts in the divisor
+function utils.setCountIncludePad(self)
+   self.count_include_pad = true
+   return self
+end
+
+function utils.setCountExcludePad(self)
+   self.count_include_pad = false
+   return self
+end
+
+-- max pooling's indices, as the kernels want them: type() converts every tensor, so they
+-- are turned back into longs
+function utils.poolingIndices(self)
+   self.indices = self.indices and self.indices:long() or torch.LongTensor()
+   return self.indices
+end
+
+function utils.maxPoolingClearState(self)
+   utils.clear(self, 'indices')
+   return nn.Module.clearState(self)
+end
+
+-- torch7's summary 'nn.X(kWxkH, dW,dH[, padW,padH])' (likewise with T in front)
+function utils.poolingString(self, sizes, strides, pads)
+   local s = string.format('%s(%s, %s', torch.type(self), joinInts(sizes, 'x'), joinInts(strides, ','))
+   for _, pad in ipairs(pads) do
+      if pad ~= 0 then return s .. ', ' .. joinInts(pads, ',') .. ')' end
+   end
+   return s .. ')'
+end
+
 return utils
