@@ -5,31 +5,15 @@ local SpatialReplicationPadding, parent = torch.class('nn.SpatialReplicationPadd
 
 function SpatialReplicationPadding:__init(pad_l, pad_r, pad_t, pad_b)
    parent.__init(self)
-   self.pad_l = pad_l
-   self.pad_r = pad_r or self.pad_l
-   self.pad_t = pad_t or self.pad_l
-   self.pad_b = pad_b or self.pad_l
-end
-
-local function checkInput(input)
-   if input:dim() ~= 3 and input:dim() ~= 4 then
-      error('nn.SpatialReplicationPadding: 3D or 4D (batch mode) tensor expected, got ' .. nn.utils.sizeString(input), 3)
-   end
+   nn.utils.setPads(self, pad_l, pad_r, pad_t, pad_b)
 end
 
 function SpatialReplicationPadding:updateOutput(input)
-   checkInput(input)
-   input.THNN.SpatialReplicationPadding_updateOutput(input, self.output, self.pad_l, self.pad_r, self.pad_t, self.pad_b)
-   return self.output
+   return nn.utils.paddingOutput(self, input, 'SpatialReplicationPadding')
 end
 
 function SpatialReplicationPadding:updateGradInput(input, gradOutput)
-   checkInput(input)
-   input.THNN.SpatialReplicationPadding_updateGradInput(input, gradOutput, self.gradInput, self.pad_l, self.pad_r,
-                                                    self.pad_t, self.pad_b)
-   return self.gradInput
+   return nn.utils.paddingGradInput(self, input, gradOutput, 'SpatialReplicationPadding')
 end
 
-function SpatialReplicationPadding:__tostring__()
-   return torch.type(self) .. string.format('(l=%d, r=%d, t=%d, b=%d)', self.pad_l, self.pad_r, self.pad_t, self.pad_b)
-end
+SpatialReplicationPadding.__tostring__ = nn.utils.paddingString

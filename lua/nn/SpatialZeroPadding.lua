@@ -5,10 +5,7 @@ local SpatialZeroPadding, parent = torch.class('nn.SpatialZeroPadding', 'nn.Modu
 
 function SpatialZeroPadding:__init(pad_l, pad_r, pad_t, pad_b)
    parent.__init(self)
-   self.pad_l = pad_l
-   self.pad_r = pad_r or self.pad_l
-   self.pad_t = pad_t or self.pad_l
-   self.pad_b = pad_b or self.pad_l
+   nn.utils.setPads(self, pad_l, pad_r, pad_t, pad_b)
 end
 
 -- t without top and bottom rows (dimension dim - 1) and left and right columns (dim): the
@@ -56,6 +53,4 @@ function SpatialZeroPadding:updateGradInput(input, gradOutput)
    return self.gradInput
 end
 
-function SpatialZeroPadding:__tostring__()
-   return torch.type(self) .. string.format('(l=%d, r=%d, t=%d, b=%d)', self.pad_l, self.pad_r, self.pad_t, self.pad_b)
-end
+SpatialZeroPadding.__tostring__ = nn.utils.paddingString

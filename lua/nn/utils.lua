@@ -278,4 +278,40 @@ function utils.poolingString(self, sizes, strides, pads)
    return s .. ')'
 end
 
+-- Spatial paddings -----------------------------------------------------------------------
+
+-- pad_l columns on the left, pad_r on the right, pad_t rows on top, pad_b below; each
+-- defaults to pad_l
+function utils.setPads(self, pad_l, pad_r, pad_t, pad_b)
+   self.pad_l = pad_l
+   self.pad_r = pad_r or self.pad_l
+   self.pad_t = pad_t or self.pad_l
+   self.pad_b = pad_b or self.pad_l
+   return self
+end
+
+function utils.paddingString(self)
+   return torch.type(self) .. string.format('(l=%d, r=%d, t=%d, b=%d)', self.pad_l, self.pad_r, self.pad_t, self.pad_b)
+end
+
+-- updateOutput and updateGradInput of the paddings over THNN's <kernel>_ functions
+local function checkPaddingInput(input, kernel)
+   if input:dim() ~= 3 and input:dim() ~= 4 then
+      error('nn.' .. kernel .. ': 3D or 4D (batch mode) tensor expected, got ' .. utils.sizeString(input), 3)
+   end
+end
+
+function utils.paddingOutput(self, input, kernel)
+   checkPaddingInput(input, kernel)
+   input.THNN[kernel .. '_updateOutput'](input, self.output, self.pad_l, self.pad_r, self.pad_t, self.pad_b)
+   return self.output
+end
+
+function utils.paddingGradInput(self, input, gradOutput, kernel)
+   checkPaddingInput(input, kernel)
+   input.THNN[kernel .. '_updateGradInput'](input, gradOutput, self.gradInput, self.pad_l, self.pad_r, self.pad_t,
+                                            self.pad_b)
+   return self.gradInput
+end
+
 return utils
