@@ -4,15 +4,8 @@ local CAdd, parent = torch.class('nn.CAdd', 'nn.Module')
 
 function CAdd:__init(...)
    parent.__init(self)
-   local n = select('#', ...)
-   local first = ...
-   if n == 1 and torch.typename(first) == 'torch.LongStorage' then
-      self.size = first
-   else
-      self.size = torch.LongStorage({ ... })
-   end
-   self.bias = torch.Tensor(self.size)
-   self.gradBias = torch.Tensor(self.size)
+   self.size = nn.utils.sizeArguments(...)
+   nn.utils.allocateParameters(self, nil, self.size)
    self:reset()
 end
 

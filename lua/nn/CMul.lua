@@ -6,15 +6,8 @@ local CMul, parent = torch.class('nn.CMul', 'nn.Module')
 
 function CMul:__init(...)
    parent.__init(self)
-   local n = select('#', ...)
-   local first = ...
-   if n == 1 and torch.typename(first) == 'torch.LongStorage' then
-      self.size = first
-   else
-      self.size = torch.LongStorage({ ... })
-   end
-   self.weight = torch.Tensor(self.size)
-   self.gradWeight = torch.Tensor(self.size)
+   self.size = nn.utils.sizeArguments(...)
+   nn.utils.allocateParameters(self, self.size)
    self:reset()
 end
 

@@ -7,8 +7,7 @@ local eps = 1e-12
 
 function Cosine:__init(inputSize, outputSize)
    parent.__init(self)
-   self.weight = torch.Tensor(outputSize, inputSize)
-   self.gradWeight = torch.Tensor(outputSize, inputSize)
+   nn.utils.allocateParameters(self, { outputSize, inputSize })
    self:reset()
 end
 
@@ -20,17 +19,8 @@ local function rowNorms(m)
    return m:clone():cmul(m):sum(2):sqrt():add(eps)
 end
 
-function Cosine:_rows(input)
-   local n = self.weight:size(2)
-   if (input:dim() ~= 1 and input:dim() ~= 2) or input:size(input:dim()) ~= n then
-      error(string.format('nn.Cosine: a vector of %d elements or a batch of them expected, got %s', n,
-                          nn.utils.sizeString(input)), 3)
-   end
-   return input:dim() == 1 and input:view(1, n) or input
-end
-
 function Cosine:updateOutput(input)
-   local x = self:_rows(input)
+   local x = nn.utils.batchOfRows(self, input, self.weight:size(2))
    self._inputNorm = rowNorms(x)            -- [B, 1]
    self._weightNorm = rowNorms(self.weight) -- [m, 1]
    local y = x.new():mm(x, self.weight:t())
@@ -45,7 +35,7 @@ end
 
 -- dy_j / dx = w_j / (|w_j| |x|) - y_j x / |x|^2 (norms with their eps)
 function Cosine:updateGradInput(input, gradOutput)
-   local x = self:_rows(input)
+   local x = nn.utils.batchOfRows(self, input, self.weight:size(2))
    local B, m = x:size(1), self.weight:size(1)
    local go = gradOutput:contiguous():view(B, m)
    local y = self.output:contiguous():view(B, m)
@@ -60,7 +50,7 @@ end
 -- dy_j / dw_j = x / (|w_j| |x|) - y_j w_j / |w_j|^2
 function Cosine:accGradParameters(input, gradOutput, scale)
    scale = scale or 1
-   local x = self:_rows(input)
+   local x = nn.utils.batchOfRows(self, input, self.weight:size(2))
    local B, m = x:size(1), self.weight:size(1)
    local go = gradOutput:contiguous():view(B, m)
    local y = self.output:contiguous():view(B, m)

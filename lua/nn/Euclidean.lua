@@ -4,23 +4,12 @@ local Euclidean, parent = torch.class('nn.Euclidean', 'nn.Module')
 
 function Euclidean:__init(inputSize, outputSize)
    parent.__init(self)
-   self.weight = torch.Tensor(inputSize, outputSize)
-   self.gradWeight = torch.Tensor(inputSize, outputSize)
+   nn.utils.allocateParameters(self, { inputSize, outputSize })
    self:reset()
 end
 
 function Euclidean:reset(stdv)
    return nn.utils.resetUniform(self, stdv, self.weight:size(1))
-end
-
--- input as [B, inputSize] (B = 1 for a vector); shared with WeightedEuclidean
-function Euclidean.rows(self, input)
-   local n = self.weight:size(1)
-   if (input:dim() ~= 1 and input:dim() ~= 2) or input:size(input:dim()) ~= n then
-      error(string.format('%s: a vector of %d elements or a batch of them expected, got %s', torch.type(self), n,
-                          nn.utils.sizeString(input)), 3)
-   end
-   return input:dim() == 1 and input:view(1, n) or input
 end
 
 -- diff[b][i][j] = x[b][i] - w[i][j]
@@ -42,7 +31,7 @@ function Euclidean.setOutput(self, input, distances)
 end
 
 function Euclidean:updateOutput(input)
-   local x = Euclidean.rows(self, input)
+   local x = nn.utils.batchOfRows(self, input, self.weight:size(1))
    local diff = Euclidean.difference(self, x)
    Euclidean.setOutput(self, input, diff:clone():cmul(diff):sum(2):select(2, 1):sqrt())
    return self.output
@@ -60,7 +49,7 @@ end
 
 -- dy_j / dx = (x - w_j) / y_j
 function Euclidean:updateGradInput(input, gradOutput)
-   Euclidean.rows(self, input)
+   nn.utils.batchOfRows(self, input, self.weight:size(1))
    local terms = self._diff:clone():cmul(Euclidean.coefficient(self, gradOutput))
    self.gradInput:resizeAs(input):copy(terms:sum(3))
    return self.gradInput
@@ -68,7 +57,7 @@ end
 
 -- dy_j / dw_j = -(x - w_j) / y_j
 function Euclidean:accGradParameters(input, gradOutput, scale)
-   Euclidean.rows(self, input)
+   nn.utils.batchOfRows(self, input, self.weight:size(1))
    local terms = self._diff:clone():cmul(Euclidean.coefficient(self, gradOutput))
    self.gradWeight:add(-(scale or 1), terms:sum(1):select(1, 1))
 end

@@ -3,8 +3,7 @@ local Mul, parent = torch.class('nn.Mul', 'nn.Module')
 
 function Mul:__init()
    parent.__init(self)
-   self.weight = torch.Tensor(1)
-   self.gradWeight = torch.Tensor(1)
+   nn.utils.allocateParameters(self, { 1 })
    self:reset()
 end
 

@@ -5,8 +5,7 @@ local WeightedEuclidean, parent = torch.class('nn.WeightedEuclidean', 'nn.Module
 
 function WeightedEuclidean:__init(inputSize, outputSize)
    parent.__init(self)
-   self.weight = torch.Tensor(inputSize, outputSize)
-   self.gradWeight = torch.Tensor(inputSize, outputSize)
+   nn.utils.allocateParameters(self, { inputSize, outputSize })
    self.diagCov = torch.Tensor(inputSize, outputSize)
    self.gradDiagCov = torch.Tensor(inputSize, outputSize)
    self:reset()
@@ -28,7 +27,7 @@ local function covExpanded(self)
 end
 
 function WeightedEuclidean:updateOutput(input)
-   local x = nn.Euclidean.rows(self, input)
+   local x = nn.utils.batchOfRows(self, input, self.weight:size(1))
    local diff = nn.Euclidean.difference(self, x)
    local scaled = diff:clone():cmul(covExpanded(self))
    nn.Euclidean.setOutput(self, input, scaled:cmul(scaled):sum(2):select(2, 1):sqrt())
@@ -37,7 +36,7 @@ end
 
 -- dy_j / dx = c_j^2 (x - w_j) / y_j
 function WeightedEuclidean:updateGradInput(input, gradOutput)
-   nn.Euclidean.rows(self, input)
+   nn.utils.batchOfRows(self, input, self.weight:size(1))
    local c = covExpanded(self)
    local terms = self._diff:clone():cmul(c):cmul(c):cmul(nn.Euclidean.coefficient(self, gradOutput))
    self.gradInput:resizeAs(input):copy(terms:sum(3))
@@ -47,7 +46,7 @@ end
 -- dy_j / dw_j = -c_j^2 (x - w_j) / y_j; dy_j / dc_j = c_j (x - w_j)^2 / y_j
 function WeightedEuclidean:accGradParameters(input, gradOutput, scale)
    scale = scale or 1
-   nn.Euclidean.rows(self, input)
+   nn.utils.batchOfRows(self, input, self.weight:size(1))
    local c = covExpanded(self)
    local coef = nn.Euclidean.coefficient(self, gradOutput)
    local dw = self._diff:clone():cmul(c):cmul(c):cmul(coef):sum(1):select(1, 1):mul(-scale)

@@ -137,16 +137,38 @@ end
 
 -- Parameter bookkeeping that torch7 wrote out in each module ------------------------------
 
--- weight and gradWeight of the sizes weightSize, bias and gradBias of biasSize (none when
--- biasSize is nil): torch7's fields, left uninitialised for reset
+-- a size given as numbers or as one LongStorage, as a LongStorage
+function utils.sizeArguments(...)
+   local first = ...
+   if select('#', ...) == 1 and torch.typename(first) == 'torch.LongStorage' then return first end
+   return torch.LongStorage({ ... })
+end
+
+local function sized(size)
+   return torch.Tensor(type(size) == 'table' and torch.LongStorage(size) or size)
+end
+
+-- weight and gradWeight of the size weightSize, bias and gradBias of biasSize (a table of
+-- numbers or a LongStorage; none where nil): torch7's fields, left uninitialised for reset
 function utils.allocateParameters(self, weightSize, biasSize)
-   self.weight = torch.Tensor(unpack(weightSize))
-   self.gradWeight = torch.Tensor(unpack(weightSize))
+   if weightSize then
+      self.weight = sized(weightSize)
+      self.gradWeight = sized(weightSize)
+   end
    if biasSize then
-      self.bias = torch.Tensor(unpack(biasSize))
-      self.gradBias = torch.Tensor(unpack(biasSize))
+      self.bias = sized(biasSize)
+      self.gradBias = sized(biasSize)
    end
    return self
+end
+
+-- input as [B, n] (B = 1 for a vector): for modules taking a vector or a batch of rows
+function utils.batchOfRows(self, input, n)
+   if (input:dim() ~= 1 and input:dim() ~= 2) or input:size(input:dim()) ~= n then
+      error(string.format('%s: a vector of %d elements or a batch of them expected, got %s', torch.type(self), n,
+                          utils.sizeString(input)), 3)
+   end
+   return input:dim() == 1 and input:view(1, n) or input
 end
 
 -- torch7's default initialisation draws uniformly from [-a, a]: a = 1 / sqrt(fanIn), or
