@@ -4,13 +4,20 @@
 --     accUpdateGradParameters step (gradcheck.accUpdate), and the save/load round trip;
 --   gradcheck.directional(module, input, msg[, paramNames]): any input (tensors or nested
 --     tables); every gradient against central differences of <output, gradOutput> along
---     a random gradOutput.
+--     a random gradOutput;
+--   gradcheck.maxDiff(a, b): the largest absolute difference of two tensors of one size;
+--   gradcheck.precision: the tolerance of the finite-difference checks.
 require 'nn'
 local gradcheck = {}
 
 local precision = 1e-5
+gradcheck.precision = precision
 
-local function maxDiff(a, b) return (a - b):abs():max() end
+local function maxDiff(a, b)
+   check.ok(a:isSameSizeAs(b), 'sizes differ: ' .. nn.utils.sizeString(a) .. ' vs ' .. nn.utils.sizeString(b))
+   return (a - b):abs():max()
+end
+gradcheck.maxDiff = maxDiff
 
 function gradcheck.jacobian(module, input, paramNames, msg)
    local err = nn.Jacobian.testJacobian(module, input)

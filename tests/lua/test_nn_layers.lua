@@ -4,24 +4,8 @@
 require 'nn'
 local tests = {}
 
-local precision = 1e-5
-
--- gradInput (and each named parameter's gradient) of module at input against the
--- numerical Jacobian, plus the save/load round trip.
-local function checkGradients(module, input, paramNames, msg)
-   local err = nn.Jacobian.testJacobian(module, input)
-   check.ok(err < precision, string.format('%s: gradInput error %g', msg, err))
-   for _, name in ipairs(paramNames or {}) do
-      local gradName = 'grad' .. name:sub(1, 1):upper() .. name:sub(2)
-      err = nn.Jacobian.testJacobianParameters(module, input, module[name], module[gradName])
-      check.ok(err < precision, string.format('%s: %s error %g', msg, gradName, err))
-      err = nn.Jacobian.testJacobianUpdateParameters(module, input, module[name])
-      check.ok(err < precision, string.format('%s: %s update error %g', msg, name, err))
-   end
-   local errOut, errBack = nn.Jacobian.testIO(module, input)
-   check.eq(errOut, 0, msg .. ': output after save/load')
-   check.eq(errBack, 0, msg .. ': gradInput after save/load')
-end
+local gradcheck = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_gradcheck.lua')
+local precision, checkGradients = gradcheck.precision, gradcheck.jacobian
 
 -- out[i] == f(in[i]) for every element
 local function checkElementwise(module, input, f, tol, msg)

@@ -5,7 +5,7 @@ require 'nn'
 local gradcheck = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_gradcheck.lua')
 local tests = {}
 
-local function maxDiff(a, b) return (a - b):abs():max() end
+local maxDiff = gradcheck.maxDiff
 
 function tests.linear_weight_norm()
    local m = nn.LinearWeightNorm(4, 3)

@@ -8,7 +8,7 @@ local tests = {}
 local gradcheck = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_gradcheck.lua')
 local checkGradients = gradcheck.directional
 
-local function maxDiff(a, b) return (a - b):abs():max() end
+local maxDiff = gradcheck.maxDiff
 
 -- every element of out equals f(i1, i2, ...) of the inputs' elements at the same place
 local function checkPointwise(out, inputs, f, msg)
