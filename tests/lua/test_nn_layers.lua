@@ -6,6 +6,7 @@ local tests = {}
 
 local gradcheck = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_gradcheck.lua')
 local precision, checkGradients = gradcheck.precision, gradcheck.jacobian
+local reference = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_reference.lua')
 
 -- out[i] == f(in[i]) for every element
 local function checkElementwise(module, input, f, tol, msg)
@@ -312,40 +313,12 @@ function tests.identity_view_reshape()
    check.ok(nn.Reshape(12):forward(t):equal(t:contiguous():view(12)))
 end
 
--- out[b][o][i][j] of a convolution by the definition
-local function convolve(input, weight, bias, dW, dH, padW, padH)
-   local nIn, iH, iW = input:size(1), input:size(2), input:size(3)
-   local nOut, kH, kW = weight:size(1), weight:size(3), weight:size(4)
-   local oH = math.floor((iH + 2 * padH - kH) / dH) + 1
-   local oW = math.floor((iW + 2 * padW - kW) / dW) + 1
-   local out = torch.Tensor(nOut, oH, oW)
-   for o = 1, nOut do
-      for i = 1, oH do
-         for j = 1, oW do
-            local s = bias[o]
-            for c = 1, nIn do
-               for u = 1, kH do
-                  for v = 1, kW do
-                     local y, x = (i - 1) * dH + u - padH, (j - 1) * dW + v - padW
-                     if y >= 1 and y <= iH and x >= 1 and x <= iW then
-                        s = s + weight[o][c][u][v] * input[c][y][x]
-                     end
-                  end
-               end
-            end
-            out[o][i][j] = s
-         end
-      end
-   end
-   return out
-end
-
 function tests.spatial_convolution()
    local conv = nn.SpatialConvolution(2, 3, 3, 2, 2, 1, 1, 0)
    local x = torch.randn(2, 2, 5, 6)
    local y = conv:forward(x)
    for b = 1, 2 do
-      local expected = convolve(x[b], conv.weight, conv.bias, 2, 1, 1, 0)
+      local expected = reference.convolution(x[b], conv.weight, conv.bias, { 1, 2 }, { 0, 1 })
       check.ok(y[b]:isSameSizeAs(expected))
       check.ok((y[b] - expected):abs():max() < 1e-12, 'convolution by definition')
    end

@@ -7,6 +7,7 @@ local tests = {}
 local gradcheck = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_gradcheck.lua')
 local precision, checkGradients = gradcheck.precision, gradcheck.jacobian
 local maxDiff = gradcheck.maxDiff
+local reference = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_reference.lua')
 
 -- module on x (C x H x W) equals its output on x as a batch of one, and each image of a
 -- batch is processed as it would be alone
@@ -342,39 +343,12 @@ function tests.convolution_local()
    check.raises(function() nn.SpatialConvolutionLocal(1, 1, 2, 2, 3, 3) end, 'less than 1', 'kernel too large')
 end
 
--- the transposed convolution scatters x[i][h][w] * W[i][o][a][b] to out[o][(h-1)d - pad + a][...]
-local function fullConvReference(x, weight, bias, d, pad, adj, dil)
-   dil = dil or { 1, 1 }
-   local nIn, nOut, kH, kW = unpack(weight:size():totable())
-   local oH = (x:size(2) - 1) * d[1] - 2 * pad[1] + dil[1] * (kH - 1) + 1 + adj[1]
-   local oW = (x:size(3) - 1) * d[2] - 2 * pad[2] + dil[2] * (kW - 1) + 1 + adj[2]
-   local out = torch.Tensor(nOut, oH, oW)
-   for o = 1, nOut do out[o]:fill(bias and bias[o] or 0) end
-   for i = 1, nIn do
-      for h = 1, x:size(2) do
-         for w = 1, x:size(3) do
-            for o = 1, nOut do
-               for a = 1, kH do
-                  for b = 1, kW do
-                     local oh, ow = (h - 1) * d[1] - pad[1] + (a - 1) * dil[1] + 1, (w - 1) * d[2] - pad[2] + (b - 1) * dil[2] + 1
-                     if oh >= 1 and ow >= 1 and oh <= oH and ow <= oW then
-                        out[o][oh][ow] = out[o][oh][ow] + x[i][h][w] * weight[i][o][a][b]
-                     end
-                  end
-               end
-            end
-         end
-      end
-   end
-   return out
-end
-
 function tests.full_convolution()
    local m = nn.SpatialFullConvolution(2, 3, 3, 2, 2, 1, 1, 0, 1, 0)
    checkGradients(m, torch.Tensor(2, 3, 3), { 'weight', 'bias' }, 'SpatialFullConvolution')
    checkGradients(m, torch.Tensor(2, 2, 3, 3), { 'weight', 'bias' }, 'SpatialFullConvolution batch')
    local x = torch.randn(2, 3, 3)
-   local expected = fullConvReference(x, m.weight, m.bias, { 1, 2 }, { 0, 1 }, { 0, 1 })
+   local expected = reference.fullConvolution(x, m.weight, m.bias, { 1, 2 }, { 0, 1 }, { 0, 1 })
    check.ok(maxDiff(m:forward(x), expected) < 1e-12, 'SpatialFullConvolution output')
    checkBatch(m, torch.randn(2, 2, 3, 3), 'SpatialFullConvolution', 1e-12)
    check.eq(tostring(m), 'nn.SpatialFullConvolution(2 -> 3, 3x2, 2,1, 1,0, 1,0)')
@@ -395,37 +369,12 @@ function tests.full_convolution()
    check.raises(function() m:forward(torch.randn(3, 3, 3)) end, nil, 'wrong plane count')
 end
 
--- out[o][i][j] = bias[o] + sum W[o][c][a][b] x[c][(i-1)d - pad + (a-1) dil + 1][...]
-local function convReference(x, weight, bias, d, pad, dil)
-   local nOut, nIn, kH, kW = unpack(weight:size():totable())
-   local oH = math.floor((x:size(2) + 2 * pad[1] - (dil[1] * (kH - 1) + 1)) / d[1]) + 1
-   local oW = math.floor((x:size(3) + 2 * pad[2] - (dil[2] * (kW - 1) + 1)) / d[2]) + 1
-   local out = torch.Tensor(nOut, oH, oW)
-   for o = 1, nOut do
-      for i = 1, oH do
-         for j = 1, oW do
-            local s = bias[o]
-            for c = 1, nIn do
-               for a = 1, kH do
-                  for b = 1, kW do
-                     s = s + weight[o][c][a][b] * at(x, c, (i - 1) * d[1] - pad[1] + (a - 1) * dil[1] + 1,
-                                                     (j - 1) * d[2] - pad[2] + (b - 1) * dil[2] + 1)
-                  end
-               end
-            end
-            out[o][i][j] = s
-         end
-      end
-   end
-   return out
-end
-
 function tests.dilated_convolution()
    local m = nn.SpatialDilatedConvolution(2, 3, 2, 3, 1, 2, 1, 0, 2, 1)
    checkGradients(m, torch.Tensor(2, 5, 4), { 'weight', 'bias' }, 'SpatialDilatedConvolution')
    checkGradients(m, torch.Tensor(2, 2, 5, 4), { 'weight', 'bias' }, 'SpatialDilatedConvolution batch')
    local x = torch.randn(2, 5, 4)
-   check.ok(maxDiff(m:forward(x), convReference(x, m.weight, m.bias, { 2, 1 }, { 0, 1 }, { 1, 2 })) < 1e-12,
+   check.ok(maxDiff(m:forward(x), reference.convolution(x, m.weight, m.bias, { 2, 1 }, { 0, 1 }, { 1, 2 })) < 1e-12,
             'SpatialDilatedConvolution output')
    checkBatch(m, torch.randn(2, 2, 5, 4), 'SpatialDilatedConvolution', 1e-12)
    check.eq(tostring(m), 'nn.SpatialDilatedConvolution(2 -> 3, 2x3, 1,2, 1,0, 2,1)')

@@ -7,51 +7,13 @@ local tests = {}
 local gradcheck = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_gradcheck.lua')
 local precision, checkGradients = gradcheck.precision, gradcheck.jacobian
 local maxDiff = gradcheck.maxDiff
+local reference = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_reference.lua')
 
 -- the batch of one: module on x (C x T x H x W) equals its output on x viewed 1 x C x T x H x W
 local function checkBatchOfOne(module, x, msg)
    local single = module:forward(x):clone()
    local batched = module:forward(x:view(1, unpack(x:size():totable())))
    check.ok(maxDiff(batched[1], single) < 1e-12, msg .. ': batch of one differs from the single volume')
-end
-
--- the input element at (c, t, h, w) of a volume, zero outside (padding)
-local function at(x, c, t, h, w)
-   if t < 1 or h < 1 or w < 1 or t > x:size(2) or h > x:size(3) or w > x:size(4) then return 0 end
-   return x[c][t][h][w]
-end
-
--- out[o][t][h][w] = bias[o] + sum_{i,a,b,c} W[o][i][a][b][c] x[i][(t-1)dT-padT+a]...
-local function convReference(x, weight, bias, d, pad, dil)
-   local nOut, nIn, kT, kH, kW = unpack(weight:size():totable())
-   local sizes = {}
-   local k = { kT, kH, kW }
-   for i = 1, 3 do
-      sizes[i] = math.floor((x:size(i + 1) + 2 * pad[i] - (dil[i] * (k[i] - 1) + 1)) / d[i]) + 1
-   end
-   local out = torch.Tensor(nOut, sizes[1], sizes[2], sizes[3])
-   for o = 1, nOut do
-      for t = 1, sizes[1] do
-         for h = 1, sizes[2] do
-            for w = 1, sizes[3] do
-               local s = bias and bias[o] or 0
-               for i = 1, nIn do
-                  for a = 1, kT do
-                     for b = 1, kH do
-                        for c = 1, kW do
-                           s = s + weight[o][i][a][b][c] * at(x, i, (t - 1) * d[1] - pad[1] + (a - 1) * dil[1] + 1,
-                                                           (h - 1) * d[2] - pad[2] + (b - 1) * dil[2] + 1,
-                                                           (w - 1) * d[3] - pad[3] + (c - 1) * dil[3] + 1)
-                        end
-                     end
-                  end
-               end
-               out[o][t][h][w] = s
-            end
-         end
-      end
-   end
-   return out
 end
 
 function tests.batchnormalization()
@@ -87,7 +49,7 @@ function tests.convolution()
    checkGradients(conv, torch.Tensor(2, 4, 3, 5), { 'weight', 'bias' }, 'VolumetricConvolution')
    checkGradients(conv, torch.Tensor(2, 2, 4, 3, 5), { 'weight', 'bias' }, 'VolumetricConvolution batch')
    local x = torch.randn(2, 4, 3, 5)
-   local expected = convReference(x, conv.weight, conv.bias, { 1, 1, 2 }, { 1, 1, 0 }, { 1, 1, 1 })
+   local expected = reference.convolution(x, conv.weight, conv.bias, { 1, 1, 2 }, { 1, 1, 0 }, { 1, 1, 1 })
    check.ok(maxDiff(conv:forward(x), expected) < 1e-12, 'VolumetricConvolution output')
    checkBatchOfOne(conv, x, 'VolumetricConvolution')
    -- accGradParameters adds scale times the gradient
@@ -102,8 +64,8 @@ function tests.convolution()
    check.eq(tostring(nn.VolumetricConvolution(1, 2, 3, 3, 3)), 'nn.VolumetricConvolution(1 -> 2, 3x3x3)')
    local noBias = nn.VolumetricConvolution(2, 2, 2, 2, 2):noBias()
    checkGradients(noBias, torch.Tensor(2, 3, 3, 3), { 'weight' }, 'VolumetricConvolution without bias')
-   check.ok(maxDiff(noBias:forward(x), convReference(x, noBias.weight, nil, { 1, 1, 1 }, { 0, 0, 0 }, { 1, 1, 1 }))
-            < 1e-12, 'VolumetricConvolution without bias output')
+   local unbiased = reference.convolution(x, noBias.weight, nil, { 1, 1, 1 }, { 0, 0, 0 })
+   check.ok(maxDiff(noBias:forward(x), unbiased) < 1e-12, 'VolumetricConvolution without bias output')
    check.raises(function() conv:forward(torch.randn(3, 4, 3, 5)) end, nil, 'wrong plane count')
    check.raises(function() conv:forward(torch.randn(2, 4, 3)) end, nil, 'a 3D input')
    -- float
@@ -116,43 +78,9 @@ function tests.dilated_convolution()
    checkGradients(conv, torch.Tensor(2, 4, 3, 6), { 'weight', 'bias' }, 'VolumetricDilatedConvolution')
    checkGradients(conv, torch.Tensor(2, 2, 4, 3, 6), { 'weight', 'bias' }, 'VolumetricDilatedConvolution batch')
    local x = torch.randn(2, 4, 3, 6)
-   local expected = convReference(x, conv.weight, conv.bias, { 1, 2, 1 }, { 0, 1, 1 }, { 2, 2, 1 })
+   local expected = reference.convolution(x, conv.weight, conv.bias, { 1, 2, 1 }, { 0, 1, 1 }, { 2, 2, 1 })
    check.ok(maxDiff(conv:forward(x), expected) < 1e-12, 'VolumetricDilatedConvolution output')
    check.eq(tostring(conv), 'nn.VolumetricDilatedConvolution(2 -> 2, 2x2x2, 1,1,2, 0,1,1, 2,1,2)')
-end
-
--- the transposed convolution scatters x[i][t][h][w] * W[i][o][a][b][c] to out[o][pos + tap]
-local function fullConvReference(x, weight, bias, d, pad, adj)
-   local nIn, nOut, kT, kH, kW = unpack(weight:size():totable())
-   local k = { kT, kH, kW }
-   local sizes = {}
-   for i = 1, 3 do sizes[i] = (x:size(i + 1) - 1) * d[i] - 2 * pad[i] + k[i] + adj[i] end
-   local out = torch.Tensor(nOut, sizes[1], sizes[2], sizes[3])
-   for o = 1, nOut do out[o]:fill(bias[o]) end
-   for i = 1, nIn do
-      for t = 1, x:size(2) do
-         for h = 1, x:size(3) do
-            for w = 1, x:size(4) do
-               for o = 1, nOut do
-                  for a = 1, kT do
-                     for b = 1, kH do
-                        for c = 1, kW do
-                           local ot = (t - 1) * d[1] - pad[1] + a
-                           local oh = (h - 1) * d[2] - pad[2] + b
-                           local ow = (w - 1) * d[3] - pad[3] + c
-                           if ot >= 1 and oh >= 1 and ow >= 1 and ot <= sizes[1] and oh <= sizes[2] and
-                              ow <= sizes[3] then
-                              out[o][ot][oh][ow] = out[o][ot][oh][ow] + x[i][t][h][w] * weight[i][o][a][b][c]
-                           end
-                        end
-                     end
-                  end
-               end
-            end
-         end
-      end
-   end
-   return out
 end
 
 function tests.full_convolution()
@@ -161,7 +89,7 @@ function tests.full_convolution()
    checkGradients(conv, torch.Tensor(2, 2, 3, 3), { 'weight', 'bias' }, 'VolumetricFullConvolution')
    checkGradients(conv, torch.Tensor(2, 2, 2, 3, 3), { 'weight', 'bias' }, 'VolumetricFullConvolution batch')
    local x = torch.randn(2, 2, 3, 3)
-   local expected = fullConvReference(x, conv.weight, conv.bias, { 2, 2, 1 }, { 0, 0, 1 }, { 1, 1, 0 })
+   local expected = reference.fullConvolution(x, conv.weight, conv.bias, { 2, 2, 1 }, { 0, 0, 1 }, { 1, 1, 0 })
    check.ok(maxDiff(conv:forward(x), expected) < 1e-12, 'VolumetricFullConvolution output')
    checkBatchOfOne(conv, x, 'VolumetricFullConvolution')
    check.eq(tostring(conv), 'nn.VolumetricFullConvolution(2 -> 2, 3x2x2, 1,2,2, 1,0,0, 0,1,1)')
