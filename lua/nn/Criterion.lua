@@ -25,15 +25,8 @@ function Criterion:clone()
    return torch.deserialize(torch.serialize(self))
 end
 
-function Criterion:type(typename, tensorCache)
-   if not typename then return self._type end
-   tensorCache = tensorCache or {}
-   for key, param in pairs(self) do
-      self[key] = nn.utils.recursiveType(param, typename, tensorCache)
-   end
-   self._type = typename
-   return self
-end
+-- every tensor field, at any depth, as a module converts them
+Criterion.type = nn.Module.type
 
 function Criterion:float() return self:type('torch.FloatTensor') end
 function Criterion:double() return self:type('torch.DoubleTensor') end

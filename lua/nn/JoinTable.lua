@@ -13,13 +13,7 @@ function JoinTable:__init(dimension, nInputDims)
 end
 
 function JoinTable:_getPositiveDimension(input)
-   local dimension = self.dimension
-   if dimension < 0 then
-      dimension = input[1]:dim() + dimension + 1
-   elseif self.nInputDims and input[1]:dim() == self.nInputDims + 1 then
-      dimension = dimension + 1
-   end
-   return dimension
+   return nn.utils.positiveDimension(self, input[1]:dim())
 end
 
 function JoinTable:updateOutput(input)

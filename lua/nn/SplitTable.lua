@@ -11,12 +11,7 @@ function SplitTable:__init(dimension, nInputDims)
 end
 
 function SplitTable:_getPositiveDimension(input)
-   local dimension = self.dimension
-   if dimension < 0 then
-      dimension = input:dim() + dimension + 1
-   elseif self.nInputDims and input:dim() == self.nInputDims + 1 then
-      dimension = dimension + 1
-   end
+   local dimension = nn.utils.positiveDimension(self, input:dim())
    if dimension < 1 or dimension > input:dim() then
       error(string.format('nn.SplitTable: dimension %d out of range for a %dD input', dimension, input:dim()), 3)
    end

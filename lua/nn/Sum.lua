@@ -15,12 +15,7 @@ end
 
 -- shared with Max, Min and Mean
 function Sum._getPositiveDimension(self, input)
-   local dimension = self.dimension
-   if dimension < 0 then
-      dimension = input:dim() + dimension + 1
-   elseif self.nInputDims and input:dim() == self.nInputDims + 1 then
-      dimension = dimension + 1
-   end
+   local dimension = nn.utils.positiveDimension(self, input:dim())
    if dimension < 1 or dimension > input:dim() then
       error(string.format('%s: dimension %d out of range for an input of size %s', torch.type(self), dimension,
                           nn.utils.sizeString(input)), 3)

@@ -128,6 +128,18 @@ function utils.recursiveCopy(t1, t2)
    return t1
 end
 
+-- self.dimension as a dimension of an input of nDim dimensions: negative counts from the
+-- last, and where self.nInputDims is set, an input of one more dimension is a batch
+function utils.positiveDimension(self, nDim)
+   local dimension = self.dimension
+   if dimension < 0 then
+      dimension = nDim + dimension + 1
+   elseif self.nInputDims and nDim == self.nInputDims + 1 then
+      dimension = dimension + 1
+   end
+   return dimension
+end
+
 -- "3x4" for error messages
 function utils.sizeString(t)
    if not torch.isTensor(t) then return torch.type(t) end
