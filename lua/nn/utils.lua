@@ -1,4 +1,7 @@
--- Helpers shared by the modules: type conversion that keeps sharing, clearing buffers.
+-- Helpers shared by the modules: type conversion that keeps sharing, clearing buffers, and
+-- the bookkeeping torch7 wrote out again in each module (parameters and their reset, the
+-- convolutions' buffers and summaries, pooling and padding switches), which several
+-- modules take as methods (SpatialConvolution.noBias = nn.utils.noBias).
 local nn = nn
 local utils = {}
 nn.utils = utils
