@@ -197,5 +197,6 @@ require 'nn.TemporalDynamicKMaxPooling'
 -- luann5: dilated volumetric max pooling, depthwise convolution, sparse linear layers
 require 'nn.VolumetricDilatedMaxPooling'
 require 'nn.SpatialDepthWiseConvolution'
+require 'nn.SparseLinear'
 
 return nn

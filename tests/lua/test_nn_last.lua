@@ -144,4 +144,89 @@ function tests.spatialDepthWiseConvolution()
    check.ok(maxDiff(x, before) == 0, 'input unchanged by the failed call')
 end
 
+-- sparse rows (index, value) of a dense vector's non-zeros, and the dense vector of such rows
+local function denseOf(rows, size)
+   local x = torch.zeros(size)
+   for i = 1, rows:size(1) do x[rows[i][1]] = x[rows[i][1]] + rows[i][2] end
+   return x
+end
+
+local function randomSparse(inputSize, nnz)
+   local rows = torch.Tensor(nnz, 2)
+   local perm = torch.randperm(inputSize)
+   for i = 1, nnz do rows[i][1], rows[i][2] = perm[i], torch.normal(0, 1) end
+   return rows
+end
+
+function tests.sparseLinear()
+   local inputSize, outputSize = 7, 4
+   local lin = nn.SparseLinear(inputSize, outputSize)
+   check.eq(tostring(lin), 'nn.SparseLinear(7 -> 4)', 'tostring')
+   check.eq(nn.utils.sizeString(lin.weight), '4x7', 'weight outputSize x inputSize')
+   lin.bias:normal()
+   -- one sample: output = weight x + bias, x the dense form of the rows
+   local x = randomSparse(inputSize, 3)
+   local expected = torch.mv(lin.weight, denseOf(x, inputSize)):add(lin.bias)
+   check.ok(maxDiff(lin:forward(x), expected) < 1e-12, 'SparseLinear one sample')
+   -- a table batch and the legacy nBatch x nnz x 2 batch, as dense products
+   local batch = { randomSparse(inputSize, 2), randomSparse(inputSize, 5), randomSparse(inputSize, 1) }
+   local dense = torch.Tensor(3, inputSize)
+   for i = 1, 3 do dense[i]:copy(denseOf(batch[i], inputSize)) end
+   local denseOut = torch.mm(dense, lin.weight:t()):add(torch.ger(torch.ones(3), lin.bias))
+   check.ok(maxDiff(lin:forward(batch), denseOut) < 1e-12, 'SparseLinear table batch')
+   local legacy = torch.Tensor(2, 3, 2)
+   legacy[1]:copy(randomSparse(inputSize, 3))
+   legacy[2]:copy(randomSparse(inputSize, 3))
+   local legacyDense = torch.Tensor(2, inputSize)
+   for i = 1, 2 do legacyDense[i]:copy(denseOf(legacy[i], inputSize)) end
+   local legacyOut = torch.mm(legacyDense, lin.weight:t()):add(torch.ger(torch.ones(2), lin.bias))
+   check.ok(maxDiff(lin:forward(legacy), legacyOut) < 1e-12, 'SparseLinear legacy batch')
+   -- parameter gradients against finite differences, each input form
+   for _, case in ipairs({ { x, 'one sample' }, { batch, 'table batch' }, { legacy, 'legacy batch' } }) do
+      for _, name in ipairs({ 'weight', 'bias' }) do
+         local gradName = 'grad' .. name:sub(1, 1):upper() .. name:sub(2)
+         -- (testJacobianParameters would randomise the input's indices)
+         local err = (nn.Jacobian.backward(lin, case[1], lin[name], lin[gradName])
+                      - nn.Jacobian.forward(lin, case[1], lin[name])):abs():max()
+         check.ok(err < precision, string.format('SparseLinear %s: %s error %g', case[2], gradName, err))
+      end
+   end
+   -- gradWeight is gradOutput^T x; one backward then updateParameters is the dense SGD step
+   local gradOutput = torch.randn(3, outputSize)
+   lin:zeroGradParameters()
+   lin.gradWeight:zero()
+   lin:forward(batch)
+   lin:backward(batch, gradOutput)
+   check.ok(maxDiff(lin.gradWeight, torch.mm(gradOutput:t(), dense)) < 1e-12, 'SparseLinear gradWeight')
+   check.ok(maxDiff(lin.gradBias, gradOutput:sum(1):view(outputSize)) < 1e-12, 'SparseLinear gradBias')
+   local weight, bias = lin.weight:clone(), lin.bias:clone()
+   lin:updateParameters(0.5)
+   check.ok(maxDiff(lin.weight, weight:add(-0.5, torch.mm(gradOutput:t(), dense))) < 1e-12,
+            'SparseLinear sparse updateParameters')
+   check.ok(maxDiff(lin.bias, bias:add(-0.5, gradOutput:sum(1):view(outputSize))) < 1e-12,
+            'SparseLinear updateParameters bias')
+   lin:zeroGradParameters()
+   check.eq(lin.gradWeight:abs():max() + lin.gradBias:abs():max(), 0, 'SparseLinear sparse zeroGradParameters')
+   -- doGradInput: (index, weight^T gradOutput) rows over every feature
+   local withGrad = nn.SparseLinear(inputSize, outputSize, true)
+   withGrad:forward(batch)
+   local gradInput = withGrad:backward(batch, gradOutput)
+   check.eq(#gradInput, 3, 'SparseLinear gradInput: one per sample')
+   local denseGrad = torch.mm(gradOutput, withGrad.weight)
+   for i = 1, 3 do
+      check.ok(maxDiff(gradInput[i]:select(2, 1), torch.range(1, inputSize)) == 0, 'gradInput indices ' .. i)
+      check.ok(maxDiff(gradInput[i]:select(2, 2), denseGrad[i]) < 1e-12, 'gradInput values ' .. i)
+   end
+   withGrad:forward(x)
+   local single = withGrad:backward(x, gradOutput[1])
+   check.ok(maxDiff(single:select(2, 2), denseGrad[1]) < 1e-12, 'SparseLinear one sample gradInput')
+   -- bad inputs: out-of-range index, wrong shapes; the module's tensors stay as they were
+   local before = lin.weight:clone()
+   check.raises(function() lin:forward(torch.Tensor({ { inputSize + 1, 1 } })) end, nil, 'index past inputSize')
+   check.raises(function() lin:forward(torch.Tensor({ { 0, 1 } })) end, nil, 'index 0')
+   check.raises(function() lin:forward(torch.randn(3, 3)) end, 'nnz x 2', 'rows of three')
+   check.raises(function() lin:forward({ torch.randn(4) }) end, 'sample 1', 'a 1-D sample')
+   check.ok(maxDiff(lin.weight, before) == 0, 'weight unchanged by the failed calls')
+end
+
 return tests
