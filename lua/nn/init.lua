@@ -198,5 +198,6 @@ require 'nn.TemporalDynamicKMaxPooling'
 require 'nn.VolumetricDilatedMaxPooling'
 require 'nn.SpatialDepthWiseConvolution'
 require 'nn.SparseLinear'
+require 'nn.IndexLinear'
 
 return nn

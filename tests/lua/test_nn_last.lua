@@ -2,6 +2,7 @@
 -- gradients against nn.Jacobian's finite differences (double, small sizes), outputs against
 -- plain loops over the defining formulas, batch and single-sample inputs, and bad inputs.
 require 'nn'
+local gradcheck = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_gradcheck.lua')
 local tests = {}
 
 local precision = 1e-5
@@ -226,6 +227,90 @@ function tests.sparseLinear()
    check.raises(function() lin:forward(torch.Tensor({ { 0, 1 } })) end, nil, 'index 0')
    check.raises(function() lin:forward(torch.randn(3, 3)) end, 'nnz x 2', 'rows of three')
    check.raises(function() lin:forward({ torch.randn(4) }) end, 'sample 1', 'a 1-D sample')
+   check.ok(maxDiff(lin.weight, before) == 0, 'weight unchanged by the failed calls')
+end
+
+-- bias + sum over a sample's entries of value * weight[key + keysOffset]
+local function indexLinearReference(weight, bias, keys, values, keysOffset)
+   local out = bias:clone()
+   for i = 1, keys:nElement() do out:add(values[i], weight[keys[i] + keysOffset]) end
+   return out
+end
+
+function tests.indexLinear()
+   local inputSize, outputSize = 6, 3
+   local lin = nn.IndexLinear(inputSize, outputSize)
+   check.eq(tostring(lin), 'nn.IndexLinear(6 -> 3)', 'tostring')
+   check.eq(nn.utils.sizeString(lin.weight), '6x3', 'weight inputSize x outputSize')
+   lin.bias:normal()
+   local keys = { torch.LongTensor({ 2, 5 }), torch.LongTensor({ 1, 6, 3 }), torch.LongTensor({ 4 }) }
+   local values = { torch.randn(2), torch.randn(3), torch.randn(1) }
+   check.ok(maxDiff(lin:forward({ keys[2], values[2] }),
+                    indexLinearReference(lin.weight, lin.bias, keys[2], values[2], 0)) < 1e-12, 'one sample')
+   local out = lin:forward({ keys, values })
+   check.eq(nn.utils.sizeString(out), '3x3', 'batch output size')
+   for j = 1, 3 do
+      check.ok(maxDiff(out[j], indexLinearReference(lin.weight, lin.bias, keys[j], values[j], 0)) < 1e-12,
+               'table batch sample ' .. j)
+   end
+   local flat = { torch.cat(keys, 1), torch.cat(values, 1), torch.LongTensor({ 2, 3, 1 }) }
+   check.ok(maxDiff(lin:forward(flat), out) < 1e-12, 'flat batch')
+   -- keysOffset shifts the rows used: key k reads row k + keysOffset
+   local shifted = nn.IndexLinear(inputSize, outputSize, false, 1)
+   check.ok(maxDiff(shifted:forward({ keys[1], values[1] }),
+                    indexLinearReference(shifted.weight, shifted.bias, keys[1], values[1], 1)) < 1e-12, 'keysOffset')
+   -- one backward then updateParameters(lr) moves weight by -lr d<output, gradOutput>/d weight
+   -- (central differences) and bias by -lr (sum of gradOutput's rows)
+   local input = { keys, values }
+   local gradOutput = torch.randn(3, outputSize)
+   local numeric = torch.mv(nn.Jacobian.forward(lin, input, lin.weight), gradOutput:view(gradOutput:nElement()))
+   local weight, bias = lin.weight:clone(), lin.bias:clone()
+   lin:zeroGradParameters()
+   lin:forward(input)
+   lin:backward(input, gradOutput)
+   check.ok(maxDiff(lin.gradBias, gradOutput:sum(1):view(outputSize)) < 1e-12, 'gradBias')
+   lin:updateParameters(0.1)
+   local step = (weight - lin.weight):div(0.1)
+   check.ok(maxDiff(step:view(step:nElement()), numeric) < precision, 'updateParameters weight step')
+   check.ok(maxDiff(lin.bias, bias - gradOutput:sum(1):view(outputSize) * 0.1) < 1e-12, 'updateParameters bias')
+   -- two backwards accumulate
+   lin.weight:copy(weight)
+   lin.bias:copy(bias)
+   lin:zeroGradParameters()
+   lin:backward(input, gradOutput)
+   lin:backward(input, gradOutput)
+   lin:updateParameters(0.05)
+   check.ok(maxDiff((weight - lin.weight):div(0.1):view(step:nElement()), numeric) < precision,
+            'accumulated gradients')
+   -- accUpdateGradParameters(lr) is the same step without the gradient buffers
+   lin.weight:copy(weight)
+   lin.bias:copy(bias)
+   lin:forward(input)
+   lin:accUpdateGradParameters(input, gradOutput, 0.1)
+   check.ok(maxDiff((weight - lin.weight):div(0.1):view(step:nElement()), numeric) < precision,
+            'accUpdateGradParameters')
+   -- doGradInput: d output / d values, against finite differences
+   local withGrad = nn.IndexLinear(inputSize, outputSize, true)
+   gradcheck.directional(withGrad, { keys, values }, 'IndexLinear table batch gradInput')
+   gradcheck.directional(withGrad, flat, 'IndexLinear flat batch gradInput')
+   gradcheck.directional(withGrad, { keys[2], values[2] }, 'IndexLinear one sample gradInput')
+   -- normalisation: columns 1..4 per feature; values enter as v / max|v| seen
+   local norm = nn.IndexLinear(inputSize, outputSize, false, 0, nil, nil, true)
+   check.eq(nn.utils.sizeString(norm.weight), '6x7', 'normalized weight has 4 extra columns')
+   check.eq(norm.weight:narrow(2, 1, 4):abs():max(), 0, 'normalisation columns start at zero')
+   local nout = norm:forward({ keys[2], values[2] })
+   local expected = norm.bias:clone()
+   for i = 1, 3 do
+      expected:add(values[2][i] / math.abs(values[2][i]), norm.weight[keys[2][i]]:narrow(1, 5, outputSize))
+   end
+   check.ok(maxDiff(nout, expected) < 1e-12, 'normalized output: each value over its own max')
+   -- bad inputs
+   local before = lin.weight:clone()
+   check.raises(function() lin:forward({ torch.LongTensor({ 7 }), torch.randn(1) }) end, nil, 'key past inputSize')
+   check.raises(function() lin:forward({ torch.LongTensor({ 1, 2 }), torch.randn(3) }) end, 'as long as',
+                'values and keys of different lengths')
+   check.raises(function() lin:forward({ torch.randn(2), torch.randn(2) }) end, 'LongTensor', 'double keys')
+   check.raises(function() lin:forward(flat[1]) end, 'bad input', 'a bare tensor')
    check.ok(maxDiff(lin.weight, before) == 0, 'weight unchanged by the failed calls')
 end
 
