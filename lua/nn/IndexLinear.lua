@@ -199,6 +199,15 @@ function IndexLinear:zeroGradParameters()
    self.runningCumSumSizes:set()
 end
 
+-- type() converts every tensor; the keys and sizes stay longs
+function IndexLinear:type(typename, tensorCache)
+   parent.type(self, typename, tensorCache)
+   for _, name in ipairs({ 'keys', 'sizes', 'cumSumSizes', 'runningKeys', 'runningCumSumSizes' }) do
+      if self[name] then self[name] = self[name]:long() end
+   end
+   return self
+end
+
 function IndexLinear:__tostring__()
    return string.format('%s(%d -> %d)%s', torch.type(self), self.inputSize, self.outputSize,
                         self.normalize > 0 and ' normalized' or '')

@@ -304,6 +304,9 @@ function tests.indexLinear()
       expected:add(values[2][i] / math.abs(values[2][i]), norm.weight[keys[2][i]]:narrow(1, 5, outputSize))
    end
    check.ok(maxDiff(nout, expected) < 1e-12, 'normalized output: each value over its own max')
+   -- float: the keys stay longs
+   local floatOut = lin:clone():float():forward({ keys, { values[1]:float(), values[2]:float(), values[3]:float() } })
+   check.ok(maxDiff(floatOut:double(), lin:forward(input)) < 1e-5, 'IndexLinear as float')
    -- bad inputs
    local before = lin.weight:clone()
    check.raises(function() lin:forward({ torch.LongTensor({ 7 }), torch.randn(1) }) end, nil, 'key past inputSize')
