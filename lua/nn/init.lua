@@ -194,4 +194,10 @@ require 'nn.SpatialFullConvolutionMap'
 require 'nn.TemporalRowConvolution'
 require 'nn.TemporalDynamicKMaxPooling'
 
+-- luann5: dilated volumetric max pooling, depthwise convolution, sparse linear layers
+require 'nn.VolumetricDilatedMaxPooling'
+require 'nn.SpatialDepthWiseConvolution'
+require 'nn.SparseLinear'
+require 'nn.IndexLinear'
+
 return nn
