@@ -44,3 +44,10 @@ from torch.legacy.nn.graph import gModule, Node  # noqa: F401,E402
 from torch.legacy.nn import spatial as _spatial, normalization as _normalization, t7fields  # noqa: E402
 
 __all__ = __all__ + _spatial.__all__ + _normalization.__all__ + ["gModule", "Node", "t7fields"]
+
+# more of torch7's nn: extra layers, decorators, criterions, the StochasticGradient trainer
+from torch.legacy.nn.extra import *  # noqa: F401,F403,E402
+from torch.legacy.nn.extra_conv import *  # noqa: F401,F403,E402
+from torch.legacy.nn import extra as _extra, extra_conv as _extra_conv  # noqa: E402
+
+__all__ = __all__ + _extra.__all__ + _extra_conv.__all__

@@ -159,10 +159,12 @@ class VolumetricBatchNormalization(BatchNormalization):
 # ================================================================ local response normalization
 
 def _channel_window_sum(x, size):
-    """Per channel c (dimension 1): the sum of x over channels c - size // 2 .. c + (size - 1) // 2."""
+    """Per channel c (dimension 1): the sum of x over channels c - (size - 1) // 2 ..
+    c + (size - 1) // 2 (torch7's window: centred, so an even size covers size - 1 planes)."""
     out = torch.zeros_like(x)
     c = x.size(1)
-    for offset in range(-(size // 2), (size - 1) // 2 + 1):
+    half = (size - 1) // 2
+    for offset in range(-half, half + 1):
         length = c - abs(offset)
         if length > 0:
             out.narrow(1, max(-offset, 0), length).add_(x.narrow(1, max(offset, 0), length))
@@ -170,9 +172,10 @@ def _channel_window_sum(x, size):
 
 
 class SpatialCrossMapLRN(Module):
-    """y = x / (k + alpha / size * sum of x^2 over `size` neighbouring planes)^beta (the
-    window centred on each plane; odd sizes as torch7, even ones as F.local_response_norm).
-    `scale` keeps the denominator before the power."""
+    """y = x / (k + alpha / size * sum of x^2 over the neighbouring planes)^beta, the window
+    centred on each plane: c - (size - 1) // 2 .. c + (size - 1) // 2 as in torch7 (an even
+    size sums size - 1 planes, still divided by size). `scale` keeps the denominator
+    before the power."""
 
     def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
         super().__init__()

@@ -469,7 +469,43 @@ class _FullConvolution(_GridConvolution):
 
 
 class SpatialFullConvolution(_FullConvolution):
+    """The input may also be torch7's table [input, target]: adjW and adjH are then
+    (target size + 2 pad - k) % stride for the target's last two sizes, so that the output
+    takes the target's height and width; the target's gradient is zeros."""
+
     padW = padH = adjW = adjH = 0
+
+    def _with_target(self, input, method, *args):
+        if not isinstance(input, (list, tuple)):
+            return method(input, *args)
+        name = self.torch_typename()
+        check(len(input) == 2 and torch.is_tensor(input[0]) and torch.is_tensor(input[1]) and input[1].dim() >= 2,
+              TypeError, "%s: a table input must be [input, target] with a target of at least 2 dimensions", name)
+        target = input[1]
+        adj = {"adjW": (target.size(-1) + 2 * int(self.padW) - int(self.kW)) % int(self.dW),
+               "adjH": (target.size(-2) + 2 * int(self.padH) - int(self.kH)) % int(self.dH)}
+        saved = {k: self.__dict__[k] for k in adj if k in self.__dict__}
+        self.__dict__.update(adj)
+        try:
+            return method(input[0], *args)
+        finally:
+            for k in adj:
+                if k in saved:
+                    self.__dict__[k] = saved[k]
+                else:
+                    del self.__dict__[k]
+
+    def updateOutput(self, input):
+        return self._with_target(input, super().updateOutput)
+
+    def updateGradInput(self, input, gradOutput):
+        gi = self._with_target(input, super().updateGradInput, gradOutput)
+        if isinstance(input, (list, tuple)):
+            self.gradInput = [gi, torch.zeros_like(input[1])]
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        self._with_target(input, super().accGradParameters, gradOutput, scale)
 
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=0, adjW=0, adjH=0):
         super().__init__()

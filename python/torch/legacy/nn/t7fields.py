@@ -91,6 +91,10 @@ ONE_BASED = {
     "nn.Max": {"dimension": INDEX, "_indices": INDEX_TENSOR},
     "nn.Min": {"dimension": INDEX, "_indices": INDEX_TENSOR},
     "nn.SpatialConvolutionMap": {"connTable": INDEX_TENSOR},
+    "nn.SpatialFullConvolutionMap": {"connTable": INDEX_TENSOR},
+    "nn.CMaxTable": {"maxIdx": INDEX_TENSOR},  # which input holds each maximum
+    "nn.CMinTable": {"maxIdx": INDEX_TENSOR},
+    "nn.TemporalDynamicKMaxPooling": {"indices": INDEX_TENSOR},
     # dimensions and positions
     "nn.Index": {"dimension": INDEX},
     "nn.Select": {"dimension": INDEX, "index": INDEX},
@@ -111,6 +115,9 @@ ONE_BASED = {
     "nn.SelectTable": {"index": INDEX},
     "nn.NarrowTable": {"offset": INDEX},
     "nn.SoftMaxTree": {"rootId": INDEX},
+    "nn.GatedLinearUnit": {"dim": INDEX},
+    "nn.WeightNorm": {"outputDim": INDEX},
+    "nn.Convert": {"perm": INDEX_LIST, "flatAt": INDEX},
     # class indices
     "nn.LookupTable": {"paddingValue": OPTIONAL_INDEX},
     "nn.ClassNLLCriterion": {"ignoreIndex": INDEX},

@@ -1,0 +1,543 @@
+"""More of torch7's parameterized layers: convolutions with connection tables
+(SpatialConvolutionMap, SpatialFullConvolutionMap; tables from nn.tables.full/oneToOne/
+random), depthwise convolutions (SpatialDepthWiseConvolution, TemporalRowConvolution) and
+SparseLinear. Same names, constructor arguments and fields as torch7; indices 0-based
+(connTable rows (input plane, output plane), SparseLinear's feature indices)."""
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch.legacy.nn import tables as _tables
+from torch.legacy.nn import utils
+from torch.legacy.nn.module import Module
+from torch.legacy.nn.spatial import (SpatialConvolution, SpatialFullConvolution, _batched, _conv_grad_input,
+                                     _conv_grad_weight, _conv_t_grad_weight, _grad_batched, _out_size, _unbatch)
+from torch.legacy.nn.utils import check
+
+__all__ = ["SpatialConvolutionMap", "SpatialFullConvolutionMap", "SpatialDepthWiseConvolution",
+           "TemporalRowConvolution", "SparseLinear"]
+
+
+# ================================================================ connection tables
+
+def _full(nin, nout):
+    """Every input plane to every output plane: rows (i, o), 0-based."""
+    i = torch.arange(nin, dtype=torch.get_default_dtype()).repeat(nout)
+    o = torch.arange(nout, dtype=torch.get_default_dtype()).repeat_interleave(nin)
+    return torch.stack([i, o], 1)
+
+
+def _one_to_one(nfeat):
+    """Plane i to plane i."""
+    i = torch.arange(nfeat, dtype=torch.get_default_dtype())
+    return torch.stack([i, i], 1)
+
+
+def _random(nin, nout, nto):
+    """Each output plane from nto distinct input planes, the input planes used about
+    equally often (drawn from torch's generator)."""
+    check(1 <= nto <= nin, ValueError, "nn.tables.random: nto must be in 1..nin (%d), got %d", nin, nto)
+    rows = []
+    pool, used = torch.randperm(nin), 0
+    for o in range(nout):
+        chosen = set()
+        while len(chosen) < nto:
+            if used == nin:
+                pool, used = torch.randperm(nin), 0
+            i = int(pool[used])
+            used += 1
+            if i not in chosen:
+                chosen.add(i)
+                rows.append((i, o))
+    return torch.tensor(rows, dtype=torch.get_default_dtype())
+
+
+# torch7 keeps the table builders in nn.tables; here that name is the tables module
+_tables.full, _tables.oneToOne, _tables.random = _full, _one_to_one, _random
+
+
+class _MapConvolution(Module):
+    """A convolution in which output plane o sees input plane i through a kernel of its
+    own, one per row (i, o) of connTable (K x 2, 0-based planes): weight K x kH x kW, bias
+    one per output plane. The computation goes through the dense weight (zeros where no
+    connection), kernels of repeated rows adding up as in torch7's THNN."""
+
+    dW = dH = 1
+    _dense_cls = None
+
+    def __init__(self, conMatrix, kW, kH, dW=1, dH=1):
+        super().__init__()
+        name = self.torch_typename()
+        check(torch.is_tensor(conMatrix) and conMatrix.dim() == 2 and conMatrix.size(1) == 2 and conMatrix.size(0) > 0,
+              ValueError, "%s(connTable, kW, kH[, dW, dH]): connTable must be a K x 2 tensor", name)
+        check(bool((conMatrix >= 0).all()), ValueError, "%s: connTable holds 0-based plane numbers, got a negative "
+              "one", name)
+        self.kW, self.kH, self.dW, self.dH = kW, kH, dW, dH
+        self.connTable = conMatrix
+        self.nInputPlane = int(conMatrix[:, 0].max()) + 1
+        self.nOutputPlane = int(conMatrix[:, 1].max()) + 1
+        dtype = torch.get_default_dtype()
+        k = conMatrix.size(0)
+        self.weight = torch.empty(k, kH, kW, dtype=dtype)
+        self.gradWeight = torch.zeros(k, kH, kW, dtype=dtype)
+        self.bias = torch.empty(self.nOutputPlane, dtype=dtype)
+        self.gradBias = torch.zeros(self.nOutputPlane, dtype=dtype)
+        # the Lua package computes through this module; it is kept so that a saved module runs there
+        self.dense = self._dense_cls(self.nInputPlane, self.nOutputPlane, kW, kH, dW, dH)
+        self.reset()
+
+    def _pairs(self):
+        t = self.connTable.long()
+        return t[:, 0], t[:, 1]
+
+    def _fan_in(self):
+        """Per output plane: how many connections reach it."""
+        _, o = self._pairs()
+        return torch.zeros(int(self.nOutputPlane), dtype=torch.float64).index_add_(0, o, torch.ones(o.numel(),
+                                                                                            dtype=torch.float64))
+
+    def reset(self, stdv=None):
+        if stdv is not None:
+            self.weight.uniform_(-stdv, stdv)
+            self.bias.uniform_(-stdv, stdv)
+            return self
+        fan = self._fan_in() * (int(self.kW) * int(self.kH))
+        _, o = self._pairs()
+        for k in range(self.weight.size(0)):
+            s = 1 / math.sqrt(float(fan[o[k]]))
+            self.weight[k].uniform_(-s, s)
+        for j in range(int(self.nOutputPlane)):
+            s = 1 / math.sqrt(max(float(fan[j]), 1))
+            self.bias[j].uniform_(-s, s)
+        return self
+
+    def _geometry(self):
+        return (int(self.kH), int(self.kW)), (int(self.dH), int(self.dW))
+
+    def _check_input(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, 2)
+        check(x.size(1) == int(self.nInputPlane), RuntimeError, "%s: expected an input with %d planes, got size %s",
+              name, int(self.nInputPlane), tuple(input.shape))
+        return x, single
+
+    def __repr__(self):
+        return "%s(%d -> %d, %dx%d, %d,%d)" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW,
+                                              self.kH, self.dW, self.dH)
+
+
+class SpatialConvolutionMap(_MapConvolution):
+    """2-D convolution (cross-correlation, as SpatialConvolution) with a connection table:
+    output[o] = bias[o] + sum over rows k = (i, o) of input[i] * weight[k]."""
+
+    _dense_cls = SpatialConvolution
+
+    def _dense_weight(self):
+        i, o = self._pairs()
+        w = torch.zeros(int(self.nOutputPlane), int(self.nInputPlane), int(self.kH), int(self.kW),
+                        dtype=self.weight.dtype)
+        return w.index_put_((o, i), self.weight, accumulate=True)
+
+    def _out(self, x):
+        (kh, kw), (sh, sw) = self._geometry()
+        name = self.torch_typename()
+        return _out_size(name, x.size(2), kh, sh, 0), _out_size(name, x.size(3), kw, sw, 0)
+
+    def updateOutput(self, input):
+        x, single = self._check_input(input)
+        self._out(x)
+        _, s = self._geometry()
+        self.output = _unbatch(F.conv2d(x, self._dense_weight(), self.bias, s), single)
+        return self.output
+
+    def _grads(self, input, gradOutput):
+        x, single = self._check_input(input)
+        o = self._out(x)
+        shape = tuple(input.shape[:-3]) + (int(self.nOutputPlane),) + o
+        _, g, _ = _grad_batched(self.torch_typename(), input, gradOutput, 2, shape)
+        return x, g, single
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single = self._grads(input, gradOutput)
+        k, s = self._geometry()
+        self.gradInput = _unbatch(_conv_grad_input(g, self._dense_weight(), tuple(x.shape[2:]), s, (0, 0), (1, 1)),
+                                  single)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, g, single = self._grads(input, gradOutput)
+        k, s = self._geometry()
+        gw = _conv_grad_weight(x, g, k, s, (0, 0), (1, 1))
+        i, o = self._pairs()
+        self.gradWeight.add_(gw[o, i], alpha=scale)
+        self.gradBias.add_(g.sum((0, 2, 3)), alpha=scale)
+
+
+class SpatialFullConvolutionMap(_MapConvolution):
+    """The transposed (full) convolution with a connection table: output plane o receives
+    input plane i through kernel k for each row (i, o); the output is (H - 1) dH + kH high
+    and (W - 1) dW + kW wide."""
+
+    _dense_cls = SpatialFullConvolution
+
+    def _dense_weight(self):
+        i, o = self._pairs()
+        w = torch.zeros(int(self.nInputPlane), int(self.nOutputPlane), int(self.kH), int(self.kW),
+                        dtype=self.weight.dtype)
+        return w.index_put_((i, o), self.weight, accumulate=True)
+
+    def updateOutput(self, input):
+        x, single = self._check_input(input)
+        _, s = self._geometry()
+        self.output = _unbatch(F.conv_transpose2d(x, self._dense_weight(), self.bias, s), single)
+        return self.output
+
+    def _grads(self, input, gradOutput):
+        x, single = self._check_input(input)
+        (kh, kw), (sh, sw) = self._geometry()
+        shape = tuple(input.shape[:-3]) + (int(self.nOutputPlane), (x.size(2) - 1) * sh + kh,
+                                           (x.size(3) - 1) * sw + kw)
+        _, g, _ = _grad_batched(self.torch_typename(), input, gradOutput, 2, shape)
+        return x, g, single
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single = self._grads(input, gradOutput)
+        _, s = self._geometry()
+        self.gradInput = _unbatch(F.conv2d(g, self._dense_weight(), None, s), single)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, g, single = self._grads(input, gradOutput)
+        k, s = self._geometry()
+        gw = _conv_t_grad_weight(x, g, k, s, (0, 0), (1, 1))
+        i, o = self._pairs()
+        self.gradWeight.add_(gw[i, o], alpha=scale)
+        self.gradBias.add_(g.sum((0, 2, 3)), alpha=scale)
+
+
+# ================================================================ depthwise
+
+class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
+    """Each input plane i convolved with its own nOutputPlane filters (the depth
+    multiplier): output plane i * nOutputPlane + o uses weight[o][i] (nOutputPlane x
+    nInputPlane x kH x kW) and bias[o][i] (nOutputPlane x nInputPlane)."""
+
+    dW = dH = 1
+    padW = padH = 0
+
+    def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=0):
+        super().__init__()
+        self.nInputPlane, self.nOutputPlane = nInputPlane, nOutputPlane
+        self.kW, self.kH, self.dW, self.dH, self.padW, self.padH = kW, kH, dW, dH, padW, padH
+        dtype = torch.get_default_dtype()
+        self.weight = torch.empty(nOutputPlane, nInputPlane, kH, kW, dtype=dtype)
+        self.bias = torch.empty(nOutputPlane, nInputPlane, dtype=dtype)
+        self.gradWeight = torch.zeros(nOutputPlane, nInputPlane, kH, kW, dtype=dtype)
+        self.gradBias = torch.zeros(nOutputPlane, nInputPlane, dtype=dtype)
+        self.reset()
+
+    def reset(self, stdv=None):
+        utils.reset_uniform(stdv, int(self.kW) * int(self.kH) * int(self.nInputPlane), self.weight,
+                            getattr(self, "bias", None))
+        return self
+
+    def _geometry(self):
+        return ((int(self.kH), int(self.kW)), (int(self.dH), int(self.dW)), (int(self.padH), int(self.padW)))
+
+    def _grouped_weight(self):
+        nin, nout = int(self.nInputPlane), int(self.nOutputPlane)
+        return self.weight.transpose(0, 1).reshape(nin * nout, 1, int(self.kH), int(self.kW))
+
+    def _check_input(self, input):
+        name = self.torch_typename()
+        x, single = _batched(name, input, 2)
+        check(x.size(1) == int(self.nInputPlane), RuntimeError, "%s: expected %d input planes, got size %s", name,
+              int(self.nInputPlane), tuple(input.shape))
+        k, s, p = self._geometry()
+        o = tuple(_out_size(name, x.size(2 + d), k[d], s[d], p[d]) for d in range(2))
+        return x, single, o
+
+    def updateOutput(self, input):
+        x, single, _ = self._check_input(input)
+        k, s, p = self._geometry()
+        bias = self.bias.t().reshape(-1) if self._has_bias() else None
+        self.output = _unbatch(F.conv2d(x, self._grouped_weight(), bias, s, p, 1, int(self.nInputPlane)), single)
+        return self.output
+
+    def _grads(self, input, gradOutput):
+        x, single, o = self._check_input(input)
+        shape = tuple(input.shape[:-3]) + (int(self.nInputPlane) * int(self.nOutputPlane),) + o
+        _, g, _ = _grad_batched(self.torch_typename(), input, gradOutput, 2, shape)
+        return x, g, single
+
+    def updateGradInput(self, input, gradOutput):
+        x, g, single = self._grads(input, gradOutput)
+        k, s, p = self._geometry()
+        full = F.conv_transpose2d(g, self._grouped_weight(), None, s, 0, 0, int(self.nInputPlane))
+        h, w = x.size(2), x.size(3)
+        full = F.pad(full, [0, max(0, w + p[1] - full.size(3)), 0, max(0, h + p[0] - full.size(2))])
+        self.gradInput = _unbatch(full[:, :, p[0]:p[0] + h, p[1]:p[1] + w], single)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, g, single = self._grads(input, gradOutput)
+        k, s, p = self._geometry()
+        nin, nout = int(self.nInputPlane), int(self.nOutputPlane)
+        n = x.size(0)
+        cols = F.unfold(x, k, 1, p, s).reshape(n, nin, k[0] * k[1], -1)  # n, nin, kk, L
+        gg = g.reshape(n, nin, nout, -1)  # channel i * nout + o
+        gw = torch.einsum("niol,nikl->oik", gg, cols).reshape(self.gradWeight.shape)
+        self.gradWeight.add_(gw, alpha=scale)
+        if self._has_bias():
+            self.gradBias.add_(gg.sum((0, 3)).t(), alpha=scale)
+
+    def __repr__(self):
+        s = "%s(%d -> %d, %dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW, self.kH)
+        if self.dW != 1 or self.dH != 1 or self.padW != 0 or self.padH != 0:
+            s += ", %d,%d" % (self.dW, self.dH)
+        if self.padW != 0 or self.padH != 0:
+            s += ", %d,%d" % (self.padW, self.padH)
+        return s + (")" if self._has_bias() else ") without bias")
+
+
+class TemporalRowConvolution(Module):
+    """A 1-D convolution of each feature row with a kernel of its own: for an input of
+    frames x inputFrameSize (inputFrameSize x frames with featFirst; or a batch),
+    y[t][c] = bias[c] + sum_k weight[c][0][k] x[t dW + k][c]. weight inputFrameSize x 1 x kW."""
+
+    dW = 1
+    featFirst = False
+
+    def __init__(self, inputFrameSize, kW, dW=1, featFirst=False):
+        super().__init__()
+        self.inputFrameSize, self.kW, self.dW, self.featFirst = inputFrameSize, kW, dW, featFirst
+        dtype = torch.get_default_dtype()
+        self.weight = torch.empty(inputFrameSize, 1, kW, dtype=dtype)
+        self.bias = torch.empty(inputFrameSize, dtype=dtype)
+        self.gradWeight = torch.zeros(inputFrameSize, 1, kW, dtype=dtype)
+        self.gradBias = torch.zeros(inputFrameSize, dtype=dtype)
+        self.reset()
+
+    def reset(self, stdv=None):
+        s = stdv if stdv is not None else 1 / math.sqrt(int(self.kW) * int(self.inputFrameSize))
+        self.weight.uniform_(-s, s)
+        self.bias.uniform_(-s, s)
+        return self
+
+    def _planes(self, input):
+        """input as batch x features x frames, whether it came without the batch, output frames."""
+        name = "nn.TemporalRowConvolution"
+        utils.check_tensor(input, "%s: input" % name, (2, 3))
+        x = input if input.dim() == 3 else input.unsqueeze(0)
+        if not self.featFirst:
+            x = x.transpose(1, 2)
+        c = int(self.inputFrameSize)
+        check(x.size(1) == c, RuntimeError, "%s: expected %d features, got an input of size %s", name, c,
+              tuple(input.shape))
+        o = _out_size(name, x.size(2), int(self.kW), int(self.dW), 0)
+        return x, input.dim() == 2, o
+
+    def _layout(self, y, single):
+        if not self.featFirst:
+            y = y.transpose(1, 2)
+        return (y[0] if single else y).contiguous()
+
+    def _grad_planes(self, input, gradOutput, o):
+        x, single, _ = self._planes(input)
+        expected = (x.size(0),) + ((x.size(1), o) if self.featFirst else (o, x.size(1)))
+        utils.check_tensor(gradOutput, "nn.TemporalRowConvolution: gradOutput")
+        check(tuple(gradOutput.shape) == expected[1:] if single else tuple(gradOutput.shape) == expected, RuntimeError,
+              "nn.TemporalRowConvolution: gradOutput of size %s, expected %s", tuple(gradOutput.shape),
+              expected[1:] if single else expected)
+        g = gradOutput if not single else gradOutput.unsqueeze(0)
+        return g if self.featFirst else g.transpose(1, 2)
+
+    def updateOutput(self, input):
+        x, single, _ = self._planes(input)
+        y = F.conv1d(x, self.weight, self.bias, int(self.dW), 0, 1, int(self.inputFrameSize))
+        self.output = self._layout(y, single)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, single, o = self._planes(input)
+        g = self._grad_planes(input, gradOutput, o)
+        full = F.conv_transpose1d(g, self.weight, None, int(self.dW), 0, 0, int(self.inputFrameSize))
+        t = x.size(2)
+        full = F.pad(full, [0, max(0, t - full.size(2))])[:, :, :t]
+        self.gradInput = self._layout(full, single)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, single, o = self._planes(input)
+        g = self._grad_planes(input, gradOutput, o)
+        windows = x.unfold(2, int(self.kW), int(self.dW))  # n, c, o, kW
+        self.gradWeight.add_(torch.einsum("nct,nctk->ck", g, windows).unsqueeze(1), alpha=scale)
+        self.gradBias.add_(g.sum((0, 2)), alpha=scale)
+
+    def clearState(self):
+        utils.clear(self, "finput", "fgradInput")
+        return super().clearState()
+
+    def __repr__(self):
+        s = "%s(%d, %d" % (self.torch_typename(), self.inputFrameSize, self.kW)
+        if self.dW != 1:
+            s += ", %d" % self.dW
+        return s + ")"
+
+
+# ================================================================ sparse
+
+_NO_LAST_INPUT, _ONE_LAST_INPUT, _ACC_MULTIPLE_TIMES = 0, 1, 2
+
+
+class SparseLinear(Module):
+    """output = weight x + bias for sparse x given as (feature index, value) rows, indices
+    0-based: an nnz x 2 tensor (one sample, output [outputSize]), a list of them (a batch,
+    output [len x outputSize]) or torch7's legacy batch tensor nBatch x nnz x 2. weight is
+    outputSize x inputSize. After one backward, updateParameters and zeroGradParameters touch
+    only the columns of the features that input had (with a non-zero value); after several
+    backwards without zeroGradParameters, all of them. With doGradInput, gradInput holds
+    (index, gradient) rows over every feature.
+
+    `lastInput` keeps the features of that one backward in torch7's form, 1-based (rows
+    (sample, feature, value) counting from 1, or the legacy input with 1-based features), so
+    that a module saved between backward and update goes on in either language."""
+
+    weightDecay = 0
+    doGradInput = False
+    sparseUpdate = _NO_LAST_INPUT
+    lastInputLegacy = False
+
+    def __init__(self, inputSize, outputSize, doGradInput=False):
+        super().__init__()
+        check(isinstance(doGradInput, bool), TypeError, "nn.SparseLinear: doGradInput must be a bool")
+        self.weightDecay = 0
+        self.doGradInput = doGradInput
+        dtype = torch.get_default_dtype()
+        self.weight = torch.zeros(outputSize, inputSize, dtype=dtype)
+        self.bias = torch.zeros(outputSize, dtype=dtype)
+        self.gradWeight = torch.zeros(outputSize, inputSize, dtype=dtype)
+        self.gradBias = torch.zeros(outputSize, dtype=dtype)
+        self.sparseUpdate = _NO_LAST_INPUT
+        self.reset()
+
+    def reset(self, stdv=None):
+        s = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self.weight.size(1))
+        self.weight.uniform_(-s, s)
+        self.bias.uniform_(-s, s).mul_(1e-6)
+        return self
+
+    def _samples(self, input):
+        """(sample, feature, value) columns over every row, the batch size, whether a batch,
+        whether the legacy tensor."""
+        name = self.torch_typename()
+        if isinstance(input, (list, tuple)):
+            for i, t in enumerate(input):
+                check(torch.is_tensor(t) and t.dim() == 2 and t.size(1) == 2, TypeError, "%s: sample %d must be an "
+                      "nnz x 2 tensor of (index, value) rows, got %s", name, i,
+                      tuple(t.shape) if torch.is_tensor(t) else type(t).__name__)
+            parts = list(input)
+            batch, legacy = True, False
+        elif torch.is_tensor(input) and input.dim() == 2 and input.size(1) == 2:
+            parts, batch, legacy = [input], False, False
+        elif torch.is_tensor(input) and input.dim() == 3 and input.size(2) == 2:
+            parts, batch, legacy = list(input), True, True
+        else:
+            raise TypeError("%s: expected an nnz x 2 tensor of (index, value) rows, a list of them or an nBatch x nnz "
+                            "x 2 tensor, got %s" % (name, tuple(input.shape) if torch.is_tensor(input)
+                                                     else type(input).__name__))
+        dtype = self.weight.dtype
+        sample = torch.cat([torch.full((t.size(0),), i, dtype=torch.int64) for i, t in enumerate(parts)]) if parts \
+            else torch.zeros(0, dtype=torch.int64)
+        rows = torch.cat([t.to(dtype) for t in parts]) if parts else torch.zeros(0, 2, dtype=dtype)
+        feature, value = rows[:, 0], rows[:, 1]
+        n_in = self.weight.size(1)
+        bad = (feature != feature.floor()) | (feature < 0) | (feature >= n_in)
+        if bool(bad.any()):
+            raise IndexError("%s: feature index %g out of range for %d features (0-based)" % (
+                name, float(feature[bad][0]), n_in))
+        return sample, feature.long(), value, len(parts), batch, legacy
+
+    def updateOutput(self, input):
+        sample, feature, value, n, batch, legacy = self._samples(input)
+        self.legacyMode = legacy
+        out = self.bias.unsqueeze(0).repeat(n, 1)
+        out.index_add_(0, sample, (self.weight[:, feature] * value).t())
+        self.output = out if batch else out[0]
+        return self.output
+
+    def _dense_grad(self, gradOutput, n):
+        utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
+        g = gradOutput.reshape(1, -1) if gradOutput.dim() == 1 else gradOutput
+        check(tuple(g.shape) == (n, self.weight.size(0)), RuntimeError, "%s: gradOutput must be [%d, %d], got %s",
+              self.torch_typename(), n, self.weight.size(0), tuple(gradOutput.shape))
+        return g.to(self.weight.dtype)
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        sample, feature, value, n, batch, legacy = self._samples(input)
+        g = self._dense_grad(gradOutput, n)
+        self.legacyMode = legacy
+        contrib = (g[sample] * value.unsqueeze(1)).t() * scale  # outputSize x nnz
+        self.gradWeight.index_add_(1, feature, contrib)
+        self.gradBias.add_(g.sum(0), alpha=scale)
+        if float(self.weightDecay) != 0:
+            self.gradWeight.add_(self.weight, alpha=float(self.weightDecay))
+        if self.sparseUpdate == _NO_LAST_INPUT:
+            if legacy:
+                last = input.to(self.weight.dtype).clone()
+                last[:, :, 0] += 1
+            else:
+                last = torch.stack([sample.to(self.weight.dtype) + 1, feature.to(self.weight.dtype) + 1, value], 1)
+            self.lastInput = last
+            self.lastInputLegacy = legacy
+            self.sparseUpdate = _ONE_LAST_INPUT
+        elif self.sparseUpdate == _ONE_LAST_INPUT:
+            self.sparseUpdate = _ACC_MULTIPLE_TIMES
+
+    def updateGradInput(self, input, gradOutput):
+        sample, feature, value, n, batch, legacy = self._samples(input)
+        n_in = self.weight.size(1)
+        if not self.doGradInput:
+            self.gradInput = torch.zeros_like(input) if legacy else []
+            return self.gradInput
+        grad_values = torch.mm(self._dense_grad(gradOutput, n), self.weight)  # n x inputSize
+        indices = torch.arange(n_in, dtype=grad_values.dtype)
+        grads = [torch.stack([indices, grad_values[i]], 1) for i in range(n)]
+        if legacy:
+            self.gradInput = torch.stack(grads) if grads else torch.zeros(0, n_in, 2, dtype=grad_values.dtype)
+        else:
+            self.gradInput = grads if batch else grads[0]
+        return self.gradInput
+
+    def _last_features(self):
+        """The features of lastInput with a non-zero value, 0-based, each once."""
+        last = self.lastInput
+        if self.lastInputLegacy:
+            rows = last.reshape(-1, 2)
+            feature, value = rows[:, 0], rows[:, 1]
+        else:
+            feature, value = last[:, 1], last[:, 2]
+        return torch.unique((feature[value != 0] - 1).long())
+
+    def updateParameters(self, learningRate):
+        if self.sparseUpdate != _ONE_LAST_INPUT:
+            return super().updateParameters(learningRate)
+        self.bias.add_(self.gradBias, alpha=-learningRate)
+        f = self._last_features()
+        self.weight[:, f] -= learningRate * self.gradWeight[:, f]
+
+    def zeroGradParameters(self):
+        if self.sparseUpdate == _ONE_LAST_INPUT:
+            self.gradBias.zero_()
+            self.gradWeight[:, self._last_features()] = 0
+        else:
+            super().zeroGradParameters()
+        self.sparseUpdate = _NO_LAST_INPUT
+
+    def clearState(self):
+        utils.clear(self, "formatted_input")
+        return super().clearState()
+
+    def __repr__(self):
+        return "%s(%d -> %d)" % (self.torch_typename(), self.weight.size(1), self.weight.size(0))
