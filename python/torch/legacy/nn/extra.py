@@ -689,7 +689,7 @@ class NaN(Decorator):
     @staticmethod
     def recursiveIsNaN(t):
         if torch.is_tensor(t):
-            return t.is_floating_point() and bool(torch.isnan(t).any())
+            return t.is_floating_point() and bool((t != t).any())
         if isinstance(t, (list, tuple)):
             return any(NaN.recursiveIsNaN(v) for v in t)
         if isinstance(t, dict):
@@ -882,6 +882,12 @@ class CriterionTable(Module):
 
 class L1Cost(Criterion):
     """The sum of |x| over the input's elements (no target); the gradient is sign(x)."""
+
+    def forward(self, input, target=None):
+        return self.updateOutput(input, target)
+
+    def backward(self, input, target=None):
+        return self.updateGradInput(input, target)
 
     def updateOutput(self, input, target=None):
         utils.check_tensor(input, "nn.L1Cost: input")

@@ -287,7 +287,8 @@ class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
         n = x.size(0)
         cols = F.unfold(x, k, 1, p, s).reshape(n, nin, k[0] * k[1], -1)  # n, nin, kk, L
         gg = g.reshape(n, nin, nout, -1)  # channel i * nout + o
-        gw = torch.einsum("niol,nikl->oik", gg, cols).reshape(self.gradWeight.shape)
+        # gw[o, i, k] = sum over n, l of gg[n, i, o, l] cols[n, i, k, l]
+        gw = torch.matmul(gg, cols.transpose(2, 3)).sum(0).permute(1, 0, 2).reshape(self.gradWeight.shape)
         self.gradWeight.add_(gw, alpha=scale)
         if self._has_bias():
             self.gradBias.add_(gg.sum((0, 3)).t(), alpha=scale)
@@ -372,7 +373,8 @@ class TemporalRowConvolution(Module):
         x, single, o = self._planes(input)
         g = self._grad_planes(input, gradOutput, o)
         windows = x.unfold(2, int(self.kW), int(self.dW))  # n, c, o, kW
-        self.gradWeight.add_(torch.einsum("nct,nctk->ck", g, windows).unsqueeze(1), alpha=scale)
+        gw = torch.matmul(g.unsqueeze(2), windows).sum(0)  # c x 1 x kW
+        self.gradWeight.add_(gw.reshape(self.gradWeight.shape), alpha=scale)
         self.gradBias.add_(g.sum((0, 2)), alpha=scale)
 
     def clearState(self):
