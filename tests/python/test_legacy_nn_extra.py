@@ -771,3 +771,58 @@ def test_lua_trained_stochastic_gradient_matches(lua, tmp_path):
     sgd.shuffleIndices, sgd.maxIteration, sgd.learningRateDecay, sgd.verbose = False, 3, 0.1, False
     close(sgd.train(data), err)
     close(mlp.getParameters()[0], flat)
+
+
+def test_index_linear():
+    m = nn.IndexLinear(6, 3, True, 1)
+    keys = [torch.tensor([0, 3]), torch.tensor([4])]
+    values = [torch.tensor([1.5, -2.0], dtype=D), torch.tensor([0.5], dtype=D)]
+    out = m.forward([keys, values])
+    dense = torch.zeros(2, 6, dtype=D)  # weight row = key + keysOffset
+    dense[0, 1], dense[0, 4], dense[1, 5] = 1.5, -2.0, 0.5
+    close(out, dense @ m.weight + m.bias)
+    close(m.forward([keys[0], values[0]]), out[0])
+    close(m.forward([torch.cat(keys), torch.cat(values), [2, 1]]), out)
+    go = rand(2, 3)
+    m.zeroGradParameters()
+    gi = m.backward([keys, values], go)
+    close(gi[1][0], (m.weight[[1, 4]] * go[0]).sum(1))
+    assert m.runningKeys.tolist() == [0, 3, 4] and m.gradWeight.shape == (3, 3)
+    w = m.weight.clone()
+    m.updateParameters(0.1)
+    close(m.weight, w - 0.1 * (dense.t() @ go))
+    with pytest.raises(IndexError):
+        m.forward([torch.tensor([5]), torch.tensor([1.0], dtype=D)])
+    with pytest.raises(TypeError):
+        m.forward([torch.tensor([1.0]), torch.tensor([1.0], dtype=D)])
+
+
+@needs_lua
+@pytest.mark.parametrize("normalize", [False, True])
+def test_lua_index_linear_trains_the_same(lua, normalize, tmp_path):
+    rt, _ = lua
+    path = str(tmp_path / "il.t7")
+    torch.manual_seed(15)
+    keys = [torch.tensor([0, 3, 3]), torch.tensor([4, 1])]
+    values = [rand(3), rand(2)]
+    go = rand(2, 3)
+    rt["__in"] = [[k + 1 for k in keys], values]
+    rt["__go"] = go
+    lua_w, lua_b, lua_out = _py(rt.execute(r"""
+      local m = nn.IndexLinear(6, 3, false, 0, nil, nil, %s)
+      torch.save(%r, m)
+      local out = m:forward(_G.__in):clone()
+      m:zeroGradParameters()
+      m:backward(_G.__in, _G.__go)
+      m:updateParameters(0.1)
+      m:accUpdateGradParameters(_G.__in, _G.__go, 0.05)
+      return { m.weight:clone(), m.bias:clone(), out }
+    """ % ("true" if normalize else "false", path)))
+    m = load_lua(path)
+    close(m.forward([keys, values]), lua_out)
+    m.zeroGradParameters()
+    m.backward([keys, values], go)
+    m.updateParameters(0.1)
+    m.accUpdateGradParameters([keys, values], go, 0.05)
+    close(m.weight, lua_w)
+    close(m.bias, lua_b)

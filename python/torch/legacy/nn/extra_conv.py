@@ -1,8 +1,8 @@
 """More of torch7's parameterized layers: convolutions with connection tables
 (SpatialConvolutionMap, SpatialFullConvolutionMap; tables from nn.tables.full/oneToOne/
 random), depthwise convolutions (SpatialDepthWiseConvolution, TemporalRowConvolution) and
-SparseLinear. Same names, constructor arguments and fields as torch7; indices 0-based
-(connTable rows (input plane, output plane), SparseLinear's feature indices)."""
+SparseLinear, IndexLinear. Same names, constructor arguments and fields as torch7; indices 0-based
+(connTable rows (input plane, output plane), SparseLinear's feature indices, IndexLinear's keys)."""
 
 import math
 
@@ -16,7 +16,7 @@ from torch.legacy.nn.spatial import (SpatialConvolution, SpatialFullConvolution,
 from torch.legacy.nn.utils import check
 
 __all__ = ["SpatialConvolutionMap", "SpatialFullConvolutionMap", "SpatialDepthWiseConvolution",
-           "TemporalRowConvolution", "SparseLinear"]
+           "TemporalRowConvolution", "SparseLinear", "IndexLinear"]
 
 
 # ================================================================ connection tables
@@ -543,3 +543,223 @@ class SparseLinear(Module):
 
     def __repr__(self):
         return "%s(%d -> %d)" % (self.torch_typename(), self.weight.size(1), self.weight.size(0))
+
+
+class IndexLinear(Module):
+    """A linear layer over sparse inputs of (key, value) pairs, its weight stored transposed
+    (inputSize x outputSize, one row per feature): key k (0-based) uses weight row
+    k + keysOffset. Input: [keys (LongTensor), values] for one sample (output [outputSize]);
+    [[keys0, ...], [values0, ...]] or [flatKeys, flatValues, sizes] for a batch (output
+    [batch x outputSize]). With normalize, weight has 4 leading columns per feature (the
+    largest |value| seen, its inverse, a learning-rate scale, a shift) and values enter as
+    v / max + shift (sign(v) + shift past the max; a training forward raises the max).
+    gradWeight holds one row per entry seen since zeroGradParameters (its keys in
+    `runningKeys`), so updateParameters moves only their rows. With doGradInput, gradInput
+    is the input's structure with d output / d values for the values and zeros for the keys.
+    `keys`, `runningKeys`: 0-based (1-based in torch7 files; t7fields shifts them)."""
+
+    _NORMALIZE = 4
+    weightDecay = 0
+    doGradInput = False
+    keysOffset = 0
+    normalize = 0
+
+    def __init__(self, inputSize, outputSize, doGradInput=False, keysOffset=0, weight=None, bias=None,
+                 normalize=False):
+        super().__init__()
+        dtype = torch.get_default_dtype()
+        self.normalize = self._NORMALIZE if normalize else 0
+        # a given weight (or bias) is used as it is: it may be shared and large
+        self.weight = weight if weight is not None else torch.zeros(inputSize, outputSize + self.normalize,
+                                                                    dtype=dtype)
+        self.bias = bias if bias is not None else torch.zeros(outputSize, dtype=dtype)
+        self.inputSize = self.weight.size(0)
+        self.outputSize = self.weight.size(1) - self.normalize
+        self.gradWeight = torch.empty(0, dtype=dtype)
+        self.gradBias = torch.zeros(self.outputSize, dtype=dtype)
+        self.weightDecay = 0
+        self.doGradInput = doGradInput
+        self.keysOffset = keysOffset
+        self.normalizedValues = torch.empty(0, dtype=dtype)
+        self.valuesBuffer = torch.empty(0, dtype=dtype)
+        self.runningKeys = torch.empty(0, dtype=torch.int64)
+        self.runningCumSumSizes = torch.empty(0, dtype=torch.int64)
+        if weight is None:
+            self.reset()
+
+    def reset(self, stdv=None):
+        s = stdv * math.sqrt(3) if stdv is not None else 1 / math.sqrt(self.weight.size(1))
+        self.weight.uniform_(-s, s)
+        self.bias.uniform_(-s, s).mul_(1e-6)
+        if int(self.normalize) > 0:
+            self.weight[:, :int(self.normalize)] = 0
+        return self
+
+    def _error(self, what):
+        raise TypeError("%s: %s (expected [keys, values], [[keys...], [values...]] or [keys, values, sizes])" % (
+            self.torch_typename(), what))
+
+    def _vectors(self, keys, values, which):
+        if not (torch.is_tensor(keys) and keys.dtype == torch.int64 and keys.dim() <= 1):
+            self._error(which + "keys must be a LongTensor vector")
+        if not (torch.is_tensor(values) and values.dim() <= 1 and values.numel() == keys.numel()):
+            self._error(which + "values must be a vector as long as its keys")
+
+    def _flatten(self, input):
+        """Sets keys, values, sizes, cumSumSizes, noBatch from the input; returns the weight
+        rows of the keys and each entry's sample, checked."""
+        if not isinstance(input, (list, tuple)) or len(input) not in (2, 3):
+            self._error("bad input")
+        dtype = self.weight.dtype
+        if len(input) == 3:
+            self._vectors(input[0], input[1], "")
+            keys, values = input[0].reshape(-1), input[1].reshape(-1).to(dtype)
+            sizes = input[2].long().reshape(-1) if torch.is_tensor(input[2]) else torch.tensor(list(input[2]),
+                                                                                               dtype=torch.int64)
+            if int(sizes.sum()) != keys.numel() or bool((sizes < 0).any()):
+                self._error("sizes must be a vector adding up to the number of keys")
+            self.noBatch = False
+        else:
+            ks, vs = input
+            single = torch.is_tensor(ks)
+            if single:
+                ks, vs = [ks], [vs]
+            if not isinstance(ks, (list, tuple)) or not isinstance(vs, (list, tuple)) or len(ks) != len(vs):
+                self._error("keys and values must be as many")
+            for i, (k, v) in enumerate(zip(ks, vs)):
+                self._vectors(k, v, "" if single else "sample %d: " % i)
+            sizes = torch.tensor([k.numel() for k in ks], dtype=torch.int64)
+            keys = torch.cat([k.reshape(-1) for k in ks]) if ks else torch.zeros(0, dtype=torch.int64)
+            values = torch.cat([v.reshape(-1).to(dtype) for v in vs]) if vs else torch.zeros(0, dtype=dtype)
+            self.noBatch = single
+        rows = keys + int(self.keysOffset)
+        bad = (rows < 0) | (rows >= self.weight.size(0))
+        if bool(bad.any()):
+            raise IndexError("%s: key %d (+ keysOffset %d) out of range for %d weight rows" % (
+                self.torch_typename(), int(keys[bad][0]), int(self.keysOffset), self.weight.size(0)))
+        self.keys, self.values, self.sizes = keys.clone(), values.clone(), sizes
+        self.cumSumSizes = sizes.cumsum(0) if sizes.numel() else torch.zeros(0, dtype=torch.int64)
+        sample = torch.repeat_interleave(torch.arange(sizes.numel()), sizes)
+        return rows, sample, sizes.numel()
+
+    def _norm(self):
+        return int(self.normalize)
+
+    def _effective_values(self, rows):
+        """The values as the weights see them (normalised, raising the maxima when training)."""
+        n = self._norm()
+        if n == 0:
+            return self.values
+        w, v = self.weight, self.values
+        x = torch.empty_like(v)
+        for i in range(v.numel()):  # entries sharing a row see the running maximum, in order
+            r, a = int(rows[i]), abs(float(v[i]))
+            if self.train:
+                if a > float(w[r, 0]):
+                    w[r, 0] = a
+                    w[r, 1] = 1 / a
+                w[r, 2] = 1
+            sign = float((v[i] > 0).to(v.dtype) - (v[i] < 0).to(v.dtype))
+            x[i] = (sign if a > float(w[r, 0]) else float(v[i]) * float(w[r, 1])) + float(w[r, 3])
+        self.normalizedValues = x
+        return x
+
+    def updateOutput(self, input):
+        rows, sample, n = self._flatten(input)
+        x = self._effective_values(rows)
+        first = self._norm()
+        out = self.bias.unsqueeze(0).repeat(n, 1)
+        out.index_add_(0, sample, self.weight[rows, first:] * x.unsqueeze(1))
+        self.output = out[0] if self.noBatch else out
+        return self.output
+
+    def _dense_grad(self, gradOutput, n):
+        utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
+        g = gradOutput.reshape(1, -1) if gradOutput.dim() == 1 else gradOutput
+        check(tuple(g.shape) == (n, int(self.outputSize)), RuntimeError, "%s: gradOutput must be [%d, %d], got %s",
+              self.torch_typename(), n, int(self.outputSize), tuple(gradOutput.shape))
+        return g.to(self.weight.dtype)
+
+    def updateGradInput(self, input, gradOutput):
+        if not self.doGradInput:
+            self.gradInput = []
+            return self.gradInput
+        check(self._norm() == 0, RuntimeError, "%s: doGradInput is not supported with normalize",
+              self.torch_typename())
+        rows, sample, n = self._flatten(input)
+        g = self._dense_grad(gradOutput, n)
+        grad_values = (self.weight[rows] * g[sample]).sum(1)
+        if len(input) == 3:
+            self.gradInput = [torch.zeros_like(input[0]), grad_values.reshape(input[1].shape),
+                              torch.zeros_like(self.sizes)]
+        elif torch.is_tensor(input[0]):
+            self.gradInput = [torch.zeros_like(input[0]), grad_values.reshape(input[1].shape)]
+        else:
+            parts = list(grad_values.split([int(s) for s in self.sizes]))
+            self.gradInput = [[torch.zeros_like(k) for k in input[0]],
+                              [p.clone().reshape(v.shape) for p, v in zip(parts, input[1])]]
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        rows, sample, n = self._flatten(input)
+        g = self._dense_grad(gradOutput, n)
+        x = self.normalizedValues if self._norm() else self.values
+        entry = g[sample] * (scale * x).unsqueeze(1)
+        if self._norm():
+            entry = torch.cat([scale * g[sample], entry], 1)
+        self._entryGrads = entry
+        self.gradBias.add_(g.sum(0), alpha=scale)
+        if self.runningKeys.numel() == 0:
+            self.gradWeight = entry.clone()
+            self.runningKeys = self.keys.clone()
+        else:
+            self.gradWeight = torch.cat([self.gradWeight, entry])
+            self.runningKeys = torch.cat([self.runningKeys, self.keys])
+        self.runningCumSumSizes = torch.tensor([self.runningKeys.numel()], dtype=torch.int64)
+
+    def _step(self, r, shift_grad, shift_scale, grad, grad_scale, lr):
+        """One feature's SGD step on weight row r (torch7's THNN IndexLinear)."""
+        w, first = self.weight, self._norm()
+        rate, decay = lr, float(self.weightDecay)
+        if first:
+            rate *= float(w[r, 2])
+            decay *= float(w[r, 2])
+            w[r, 3] -= rate * shift_scale * float((shift_grad * w[r, first:]).sum())
+        w[r, first:] -= decay * w[r, first:] + rate * grad_scale * grad
+
+    def updateParameters(self, learningRate):
+        self.bias.add_(self.gradBias, alpha=-learningRate)
+        if self.runningKeys.numel() == 0:
+            return
+        out = int(self.outputSize)
+        rows = self.runningKeys.long() + int(self.keysOffset)
+        width = self.gradWeight.size(1)
+        for i in range(rows.numel()):  # rows may repeat: in order
+            self._step(int(rows[i]), self.gradWeight[i, :out], 1, self.gradWeight[i, width - out:], 1, learningRate)
+
+    def accUpdateGradParameters(self, input, gradOutput, lr):
+        rows, sample, n = self._flatten(input)
+        g = self._dense_grad(gradOutput, n)
+        # normalising, the values of the last forward (as torch7)
+        x = self.normalizedValues if self._norm() else self.values
+        check(x.numel() == rows.numel(), RuntimeError, "%s: accUpdateGradParameters needs the forward of this input",
+              self.torch_typename())
+        for j in range(n):
+            self.bias.sub_(lr * g[j])
+        for i in range(rows.numel()):
+            gj = g[int(sample[i])]
+            self._step(int(rows[i]), gj, lr, gj, lr * float(x[i]), 1)
+
+    def zeroGradParameters(self):
+        self.gradBias.zero_()
+        self.gradWeight = self.gradWeight.new_empty(0)
+        self.runningKeys = torch.empty(0, dtype=torch.int64)
+        self.runningCumSumSizes = torch.empty(0, dtype=torch.int64)
+
+    def clearState(self):
+        utils.clear(self, "keys", "values", "sizes", "cumSumSizes", "_entryGrads", "normalizedValues", "valuesBuffer")
+        return super().clearState()
+
+    def __repr__(self):
+        return "%s(%d -> %d)%s" % (self.torch_typename(), self.inputSize, self.outputSize,
+                                   " normalized" if self._norm() else "")

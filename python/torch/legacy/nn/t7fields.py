@@ -95,6 +95,7 @@ ONE_BASED = {
     "nn.CMaxTable": {"maxIdx": INDEX_TENSOR},  # which input holds each maximum
     "nn.CMinTable": {"maxIdx": INDEX_TENSOR},
     "nn.TemporalDynamicKMaxPooling": {"indices": INDEX_TENSOR},
+    "nn.IndexLinear": {"keys": INDEX_TENSOR, "runningKeys": INDEX_TENSOR},  # feature keys
     # dimensions and positions
     "nn.Index": {"dimension": INDEX},
     "nn.Select": {"dimension": INDEX, "index": INDEX},
