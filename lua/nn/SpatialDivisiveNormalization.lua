@@ -13,7 +13,8 @@ function SpatialDivisiveNormalization:__init(nInputPlane, kernel, threshold, thr
    parent.__init(self)
    self.nInputPlane = nInputPlane or 1
    self.kernel, self.meanestimator = localMeanEstimator('SpatialDivisiveNormalization', self.nInputPlane,
-                                                        kernel or torch.Tensor(9, 9):fill(1))
+                                                        kernel or torch.Tensor(9, 9):fill(1),
+                                                        math.sqrt(self.nInputPlane))
    self.threshold = threshold or 1e-4
    self.thresval = thresval or threshold or 1e-4
    self.coef = torch.Tensor()

@@ -9,7 +9,9 @@ local SpatialSubtractiveNormalization, parent = torch.class('nn.SpatialSubtracti
 -- Shared with SpatialDivisiveNormalization: checks kernel, normalises a copy of it, and
 -- returns it with the convolution that sums its window over all planes (SpatialConvolution
 -- to one plane, zero-padded to keep the size, weights not trained).
-local function localMeanEstimator(name, nInputPlane, kernel)
+-- oneDimScale: what a 1-D kernel's sum is multiplied by in the normalization (torch7 uses
+-- nInputPlane for the mean, sqrt(nInputPlane) for the standard deviation)
+local function localMeanEstimator(name, nInputPlane, kernel, oneDimScale)
    local kdim = kernel:nDimension()
    if kdim ~= 1 and kdim ~= 2 then
       error(string.format('nn.%s: the averaging kernel must be 2D or 1D, got %s', name,
@@ -20,7 +22,7 @@ local function localMeanEstimator(name, nInputPlane, kernel)
                           nn.utils.sizeString(kernel)), 3)
    end
    kernel = kernel:clone()
-   kernel:div(kernel:sum() * nInputPlane)
+   kernel:div(kernel:sum() * (kdim == 1 and oneDimScale or nInputPlane))
    -- torch7 applies a 1-D kernel per plane along the rows, then along the columns while
    -- summing the planes: the 2-D kernel of that is the outer product
    local n = kernel:size(1)
@@ -36,7 +38,7 @@ function SpatialSubtractiveNormalization:__init(nInputPlane, kernel)
    parent.__init(self)
    self.nInputPlane = nInputPlane or 1
    self.kernel, self.meanestimator = localMeanEstimator('SpatialSubtractiveNormalization', self.nInputPlane,
-                                                        kernel or torch.Tensor(9, 9):fill(1))
+                                                        kernel or torch.Tensor(9, 9):fill(1), self.nInputPlane)
    self.coef = torch.Tensor()
 end
 

@@ -157,9 +157,10 @@ function tests.divisive_normalization()
    check.ok(maxDiff(t:forward(x), x / 4) < 1e-12, 'threshold and thresval')
    checkGradients(t, torch.Tensor(2, 3, 3), nil, 'SpatialDivisiveNormalization thresholded')
    local sep = nn.SpatialDivisiveNormalization(2, torch.Tensor({ 1, 2, 1 }))
-   -- torch7's two passes of a 1-D kernel each divide it by its sum times nInputPlane: the
-   -- outer product of (1 2 1) / 8 with itself
-   check.ok(maxDiff(sep:forward(x), divisiveReference(x, gaussian / 64, 1e-4, 1e-4)) < 1e-12, '1-D kernel')
+   -- torch7 divides a 1-D kernel by its sum times sqrt(nInputPlane) for the standard deviation
+   -- (not nInputPlane as for the mean): its two passes are the outer product of (1 2 1) / (4
+   -- sqrt(2)) with itself, the 2-D kernel's normalisation
+   check.ok(maxDiff(sep:forward(x), divisiveReference(x, gaussian / 32, 1e-4, 1e-4)) < 1e-12, '1-D kernel')
    check.raises(function() m:forward(torch.randn(2, 4)) end, 'tensor expected', 'a 2D input')
 end
 

@@ -320,9 +320,17 @@ def test_fractional_max_pooling():
     np.add.at(want, (np.arange(2)[:, None, None], np.arange(2)[None, :, None], idx.reshape(2, 2, -1)),
               g.numpy().reshape(2, 2, -1))
     np.testing.assert_allclose(gi.numpy().reshape(2, 2, -1), want)
-    # the same samples give the same windows; ratios give floor(ratio * size)
-    out2 = m.forward(x)
-    np.testing.assert_array_equal(out2.numpy(), y)
+    # torch7 draws new samples at every forward unless fixPoolingRegions() (which sets
+    # newRandomPool, torch7's name for "keep them"); the same samples give the same windows
+    samples = m.randomSamples.clone()
+    m.forward(x)
+    assert not torch.equal(m.randomSamples, samples)
+    m.fixPoolingRegions()
+    assert m.newRandomPool is True
+    samples = m.randomSamples.clone()
+    y, idx = fractional_reference(x, samples, (3, 2), (3, 4))
+    np.testing.assert_array_equal(m.forward(x).numpy(), y)
+    assert torch.equal(m.randomSamples, samples)
     r = nn.SpatialFractionalMaxPooling(2, 2, 0.5, 0.7)
     assert r.forward(rand(3, 10, 10)).shape == (3, 7, 5)
 
@@ -374,7 +382,7 @@ def test_upsampling():
     def bilinear(size):
         return lambda x, p: F.interpolate(x if x.dim() == 4 else x.unsqueeze(0), size=size, mode="bilinear",
                                           align_corners=True).reshape(x.shape[:-2] + size)
-    check_layer(nn.SpatialUpSamplingBilinear(2), rand(2, 2, 3, 4), bilinear((5, 7)), (), tol=1e-7)
+    check_layer(nn.SpatialUpSamplingBilinear(2), rand(2, 2, 3, 4), bilinear((6, 8)), (), tol=1e-7)
     check_layer(nn.SpatialUpSamplingBilinear({"oheight": 7, "owidth": 5}), rand(2, 2, 3, 4), bilinear((7, 5)), (),
                 tol=1e-7)
     with pytest.raises(ValueError):

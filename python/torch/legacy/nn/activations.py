@@ -147,6 +147,10 @@ class HardTanh(Module):
 
 
 class ReLU6(HardTanh):
+    # torch7's ReLU6 keeps no bounds: a file's ReLU6 has neither field
+    min_val = 0.0
+    max_val = 6.0
+
     def __init__(self, inplace=False):
         super().__init__(0, 6, inplace)
 
@@ -244,6 +248,7 @@ class RReLU(Module):
 
     def __init__(self, l=1 / 8, u=1 / 3, ip=False):
         super().__init__()
+        self.train = True  # a field, as torch7's constructor sets it: Lua nn reads a missing one as false
         utils.check(0 <= l <= u, ValueError, "nn.RReLU: need 0 <= lower (%g) <= upper (%g)", l, u)
         self.lower = l
         self.upper = u
@@ -343,8 +348,9 @@ class SoftPlus(_Pointwise):
         return torch.where(bx > self.threshold, input, torch.log1p(torch.exp(bx)) / self.beta)
 
     def _grad(self, input, gradOutput):
-        bx = input * self.beta
-        return torch.where(bx > self.threshold, gradOutput, gradOutput * torch.sigmoid(bx))
+        # torch7's THNN tests beta * output (not beta * input) against the threshold here
+        by = self._forward(input) * self.beta
+        return torch.where(by > self.threshold, gradOutput, gradOutput * torch.sigmoid(input * self.beta))
 
 
 class SoftSign(_Pointwise):

@@ -313,6 +313,10 @@ class Parallel(_Concatenating):
 class ConcatTable(Container):
     """Every module gets the input; the output is the table of their outputs."""
 
+    def __init__(self):
+        super().__init__()
+        self.output = []  # a table from the start, as torch7's (Lua nn fills a saved one in place)
+
     def updateOutput(self, input):
         self.output = [m.updateOutput(input) for m in self.modules]
         return self.output
@@ -350,6 +354,10 @@ class ConcatTable(Container):
 
 class ParallelTable(Container):
     """Module i gets input[i]; the output is the table of their outputs."""
+
+    def __init__(self):
+        super().__init__()
+        self.output, self.gradInput = [], []  # tables from the start, as torch7's
 
     def _check(self, table, what):
         utils.check(isinstance(table, (list, tuple)) and len(table) == len(self.modules), TypeError,
@@ -396,6 +404,7 @@ class MapTable(Container):
 
     def __init__(self, module=None, shared=True):
         super().__init__()
+        self.output, self.gradInput = [], []  # tables from the start, as torch7's
         self.shared = shared
         self.sharedparams = ["weight", "bias", "gradWeight", "gradBias"]
         if module is not None:

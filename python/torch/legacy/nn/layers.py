@@ -640,8 +640,10 @@ class LookupTable(Module):
             ones = torch.ones(idx.shape, dtype=go.dtype)
             counts = torch.zeros(self.weight.size(0), dtype=go.dtype).index_add_(0, idx, ones)
             go = go / counts[idx].unsqueeze(1)
-        keep = idx != int(self.paddingValue)
-        self.gradWeight.index_add_(0, idx[keep], go[keep])
+        if self.paddingValue is not None:  # None: a torch7 file's paddingValue 0 (no padding row)
+            keep = idx != int(self.paddingValue)
+            idx, go = idx[keep], go[keep]
+        self.gradWeight.index_add_(0, idx, go)
 
     def __repr__(self):
         return "nn.LookupTable(%d, %d)" % (self.weight.size(0), self.weight.size(1))

@@ -37,6 +37,7 @@ class Dropout(Module):
 
     def __init__(self, p=0.5, v1=False, inplace=False, stochasticInference=False):
         super().__init__()
+        self.train = True  # a field, as torch7's constructor sets it: Lua nn reads a missing one as false
         check(0 <= p < 1, ValueError, "nn.Dropout: p must be in [0, 1), got %g", p)
         self.p = p
         self.v2 = not v1

@@ -30,6 +30,7 @@ class BatchNormalization(Module):
 
     def __init__(self, nOutput, eps=1e-5, momentum=0.1, affine=True):
         super().__init__()
+        self.train = True  # a field, as torch7's constructor sets it: Lua nn reads a missing one as false
         check(nOutput > 0, ValueError, "%s: the number of features must be positive, got %r", self.torch_typename(),
               nOutput)
         dtype = torch.get_default_dtype()
@@ -390,6 +391,7 @@ class SpatialDropout(Module):
 
     def __init__(self, p=0.5, stochasticInference=False):
         super().__init__()
+        self.train = True  # a field, as torch7's constructor sets it: Lua nn reads a missing one as false
         check(0 <= p < 1, ValueError, "%s: p must be in [0, 1), got %r", self.torch_typename(), p)
         self.p = p
         self.stochastic_inference = bool(stochasticInference)

@@ -1037,7 +1037,8 @@ class SpatialFractionalMaxPooling(_MaxPooling):
         self.indices = torch.empty(0, dtype=torch.int64)
 
     def fixPoolingRegions(self, val=True):
-        self.newRandomPool = not val
+        # torch7's name reads backwards: newRandomPool true keeps the samples between calls
+        self.newRandomPool = val
         return self
 
     def _output_size(self, x):
@@ -1067,7 +1068,7 @@ class SpatialFractionalMaxPooling(_MaxPooling):
         oH, oW = self._output_size(x)
         n, c, h, w = x.shape
         samples = self.randomSamples
-        if (self.newRandomPool or not torch.is_tensor(samples) or tuple(samples.shape) != (n, c, 2)
+        if (not self.newRandomPool or not torch.is_tensor(samples) or tuple(samples.shape) != (n, c, 2)
                 or samples.dtype != x.dtype):
             samples = torch.rand(n, c, 2, dtype=x.dtype)
             self.randomSamples = samples
@@ -1299,7 +1300,8 @@ def _bilinear_matrix(o, size, dtype):
 
 class SpatialUpSamplingBilinear(Module):
     """Bilinear upsampling with aligned corners: an H x W input becomes
-    ((H - 1) scale + 1) x ((W - 1) scale + 1), or oheight x owidth when given as a table
+    (H scale) x (W scale) as torch/nn's code computes it (its comment's (H - 1) scale + 1 was
+    an older version's), or oheight x owidth when given as a table
     {'oheight': ..., 'owidth': ...}."""
 
     scale_factor = None
@@ -1321,7 +1323,7 @@ class SpatialUpSamplingBilinear(Module):
         h, w = input.size(-2), input.size(-1)
         if self.scale_factor is not None:
             s = int(self.scale_factor)
-            return (h - 1) * s + 1, (w - 1) * s + 1
+            return h * s, w * s
         return int(self.oheight), int(self.owidth)
 
     def updateOutput(self, input):

@@ -39,6 +39,7 @@ __init__]), so a file that had no such field also saves back without one.
 import numbers
 
 import torch
+from torch.legacy.nn.utils import typename_of
 
 __all__ = ["IdentityDict", "IdentityList", "ONE_BASED", "INDEX", "OPTIONAL_INDEX", "INDEX_TENSOR", "INDEX_LIST", "from_torch7", "to_torch7",
            "upgrade"]
@@ -182,6 +183,9 @@ def from_torch7(obj, seen):
 def to_torch7(obj, content, cache):
     """content (a copy of obj's fields) with the 1-based fields in torch7's form (save).
     cache: per save, original storage -> shifted storage and id(tensor) -> shifted tensor."""
+    for name, v in content.items():
+        if isinstance(v, torch.Size):  # torch7 holds sizes (View's, Reshape's) as LongStorages
+            content[name] = torch.LongStorage(list(v))
     kinds = ONE_BASED.get(obj.torch_typename())
     if not kinds:
         return content
@@ -237,7 +241,28 @@ def _conv_upgrade(fields):
     _pad_w_pad_h(fields)
 
 
+def _copy_types(fields):
+    # nn.Copy keeps its two types only as the types of its output and gradInput buffers
+    # (and "no copy" as torch7's closures, or passThrough in this project's Lua nn)
+    for name, buffer in (("intype", "gradInput"), ("outtype", "output")):
+        if name not in fields and isinstance(fields.get(buffer), torch.Tensor):
+            fields[name] = typename_of(fields[buffer].dtype)
+    if "forceCopy" not in fields and "passThrough" in fields:
+        fields["forceCopy"] = not fields["passThrough"]
+
+
+def _multilabel_soft_margin(fields):
+    # torch7 nn before 2017 (and this project's Lua nn) hold the weights and sizeAverage in a
+    # BCECriterion `nll` applied to a Sigmoid `lsm`
+    nll = fields.get("nll")
+    if nll is not None and "weights" not in fields:
+        fields["weights"] = getattr(nll, "weights", None)
+        fields.setdefault("sizeAverage", getattr(nll, "sizeAverage", True))
+
+
 UPGRADES = {
+    "nn.MultiLabelSoftMarginCriterion": _multilabel_soft_margin,
+    "nn.Copy": _copy_types,
     "nn.SpatialConvolution": _conv_upgrade,
     "nn.SpatialConvolutionMM": _conv_upgrade,
     "nn.SpatialConvolutionLocal": _conv_upgrade,

@@ -459,9 +459,8 @@ class PairwiseDistance(Module):
         d = a - b
         dist = self._dist(a, b)
         p = self.norm
-        # d ||d||_p / d d_j = sign(d_j) |d_j|^(p-1) / ||d||_p^(p-1); zero where the distance is
-        safe = torch.where(dist > 0, dist, torch.ones_like(dist))
-        g = torch.sign(d) * d.abs().pow(p - 1) / safe.pow(p - 1)
-        g = torch.where(dist > 0, g, torch.zeros_like(g)) * go
+        # d ||d||_p / d d_j = sign(d_j) |d_j|^(p-1) / ||d||_p^(p-1), with torch7's 1e-6 added
+        # to the distance (which also keeps a zero distance finite: its gradient is zero)
+        g = torch.sign(d) * d.abs().pow(p - 1) / (dist + 1e-6).pow(p - 1) * go
         self.gradInput = [g[0], -g[0]] if single else [g, -g]
         return self.gradInput
