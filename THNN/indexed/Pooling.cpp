@@ -37,9 +37,11 @@ bool beats(T v, T best) {
 /* Note [Max pooling fast path]: a sliding axis W without dilation (window o covers
  * [o * d - pad, o * d - pad + k) clipped to the input) is pooled one output row at a time:
  * the input rows its windows read (the (t, h) pairs of the row's T and H windows, in window
- * order) are listed once, then every output of the row whose window lies inside the input
- * reads the same k columns of each listed row, unrolled for the common kernels (2 and 3,
- * stride 1 and 2) and branch-free, so that random data costs no mispredicted branches. The
+ * order) are listed once, then the outputs of the row whose windows lie inside the input
+ * are pooled one window element at a time: each pass compares one element of every window
+ * with the best so far, branch-free (random data would mispredict half the branches) and
+ * vectorised, with sizes fixed at compile time for the common kernels (2 and 3, stride 1
+ * and 2). The
  * few border outputs (padding, ceil mode) take the general loop over their clipped window.
  * Window order is row-major and a later element replaces the best only when it beats it,
  * so the first maximum (or first NaN) wins exactly as in the general kernel. */
