@@ -41,8 +41,8 @@ bool beats(T v, T best) {
  * are pooled one window element at a time: each pass compares one element of every window
  * with the best so far, branch-free (random data would mispredict half the branches) and
  * vectorised, with sizes fixed at compile time for the common kernels (2 and 3, stride 1
- * and 2). The
- * few border outputs (padding, ceil mode) take the general loop over their clipped window.
+ * and 2). The few border outputs (padding, ceil mode) take the general loop over their
+ * clipped window.
  * Window order is row-major and a later element replaces the best only when it beats it,
  * so the first maximum (or first NaN) wins exactly as in the general kernel. */
 struct Slide {
