@@ -6,8 +6,10 @@
 //     of that time the GEMMs take (the same addmm shapes and layouts timed alone):
 //     goal: im2col, col2im and bookkeeping under 25% of the total.
 //   Linear 1024 -> 1024, batch 256, float, forward + backward, vs the three addmm calls it is made of.
-//   SpatialMaxPooling 2x2, stride 2, on 16x64x32x32 floats, vs memcpy of the input.
-// Run: bazel run -c opt //bench:thnn_bench
+//   Spatial max pooling (2x2 stride 2; 3x3 stride 2 pad 1) forward and backward on
+//     64x32x28x28 and 16x64x56x56 floats with 1 and 2 threads, vs average pooling 2x2 and
+//     vs a plain copy of the input on the same threads.
+// Run: bazel run -c opt //bench:thnn_bench [conv|linear|pooling]
 #include <cblas.h>
 
 #include <algorithm>
@@ -157,33 +159,77 @@ void benchLinear(int reps) {
       t[1] / t[0]);
 }
 
-void benchMaxPooling(int reps) {
-  const int64_t B = 16, C = 64, H = 32, W = 32;
+// Max against average pooling (2x2 stride 2 and 3x3 stride 2 pad 1 for max), forward and
+// backward, with `threads` OpenMP threads. The reference memory pass copies the input
+// plane by plane on the same threads: a pooling forward must at least read its input.
+void benchPooling(int64_t B, int64_t C, int64_t H, int64_t W, int threads, int reps) {
+  THSetNumThreads(threads);
   Pool pool;
   THFloatTensor *input = pool(randomTensor({B, C, H, W}, 1)), *output = pool(THFloatTensor_new());
-  THLongTensor *indices = THLongTensor_new();
-  const size_t inBytes = sizeof(float) * B * C * H * W;
-  std::vector<char> src(inBytes, 1), dst(inBytes, 0);
-  const auto t = bestOf(
-      reps, [&] { THNN_FloatSpatialMaxPooling_updateOutput(nullptr, input, output, indices, 2, 2, 2, 2, 0, 0, false); },
-      [&] { memcpy(dst.data(), src.data(), inBytes); });
-  // reads the input, writes a quarter as many values and as many int64 indices
-  const double bytes = inBytes + inBytes / 4 * (1 + sizeof(int64_t) / sizeof(float));
-  printf(
-      "SpatialMaxPooling 2x2 stride 2, %lldx%lldx%lldx%lld float: %7.3f ms %6.2f GB/s | memcpy of the input "
-      "%6.2f GB/s\n",
-      (long long)B, (long long)C, (long long)H, (long long)W, t[0] * 1e3, bytes / t[0] * 1e-9,
-      2.0 * inBytes / t[1] * 1e-9);
+  THFloatTensor *avgOutput = pool(THFloatTensor_new()), *gradInput = pool(THFloatTensor_new());
+  THFloatTensor *gradOutput = pool(randomTensor({B, C, H / 2, W / 2}, 2));
+  THFloatTensor *output3 = pool(THFloatTensor_new()), *gradOutput3 = pool(randomTensor({B, C, (H + 1) / 2, (W + 1) / 2}, 3));
+  THLongTensor *indices = THLongTensor_new(), *indices3 = THLongTensor_new();
+  const int64_t n = B * C * H * W, planes = B * C, plane = H * W;
+  std::vector<float> copy(n);
+  const float *src = THFloatTensor_data(input);
+  auto maxFwd = [&] {
+    THNN_FloatSpatialMaxPooling_updateOutput(nullptr, input, output, indices, 2, 2, 2, 2, 0, 0, false);
+  };
+  auto maxBwd = [&] {
+    THNN_FloatSpatialMaxPooling_updateGradInput(nullptr, input, gradOutput, gradInput, indices, 2, 2, 2, 2, 0, 0,
+                                                false);
+  };
+  auto avgFwd = [&] {
+    THNN_FloatSpatialAveragePooling_updateOutput(nullptr, input, avgOutput, 2, 2, 2, 2, 0, 0, false, true);
+  };
+  auto avgBwd = [&] {
+    THNN_FloatSpatialAveragePooling_updateGradInput(nullptr, input, gradOutput, gradInput, 2, 2, 2, 2, 0, 0, false,
+                                                    true);
+  };
+  auto max3Fwd = [&] {
+    THNN_FloatSpatialMaxPooling_updateOutput(nullptr, input, output3, indices3, 3, 3, 2, 2, 1, 1, false);
+  };
+  auto max3Bwd = [&] {
+    THNN_FloatSpatialMaxPooling_updateGradInput(nullptr, input, gradOutput3, gradInput, indices3, 3, 3, 2, 2, 1, 1,
+                                                false);
+  };
+  auto memPass = [&] {
+#pragma omp parallel for num_threads(threads)
+    for (int64_t p = 0; p < planes; p++) memcpy(copy.data() + p * plane, src + p * plane, plane * sizeof(float));
+  };
+  maxFwd();
+  max3Fwd();
+  const auto t = bestOf(reps, maxFwd, avgFwd, maxBwd, avgBwd, max3Fwd, max3Bwd, memPass);
+  printf("Spatial pooling on %lldx%lldx%lldx%lld float, %d thread%s (memory pass over the input %.3f ms):\n",
+         (long long)B, (long long)C, (long long)H, (long long)W, threads, threads > 1 ? "s" : "", t[6] * 1e3);
+  auto line = [&](const char *what, double tMax, double tAvg) {
+    printf("  %-32s max %7.3f ms | avg 2x2 %7.3f ms | max/avg %5.2f | max/memory pass %5.2f\n", what, tMax * 1e3,
+           tAvg * 1e3, tMax / tAvg, tMax / t[6]);
+  };
+  line("2x2 stride 2 forward", t[0], t[1]);
+  line("2x2 stride 2 backward", t[2], t[3]);
+  line("3x3 stride 2 pad 1 forward", t[4], t[1]);
+  line("3x3 stride 2 pad 1 backward", t[5], t[3]);
   THLongTensor_free(indices);
+  THLongTensor_free(indices3);
 }
 
 }  // namespace
 
-int main() {
+// An argument (conv, linear, pooling) runs only that benchmark.
+int main(int argc, char **argv) {
+  auto wanted = [&](const char *name) { return argc < 2 || strcmp(argv[1], name) == 0; };
   printf("THNN benchmark: %d OpenMP threads, %d OpenBLAS threads; best of N runs\n", THGetNumThreads(),
          openblas_get_num_threads());
-  benchConvolution(10);
-  benchLinear(10);
-  benchMaxPooling(20);
+  if (wanted("conv")) benchConvolution(10);
+  if (wanted("linear")) benchLinear(10);
+  const int threads = THGetNumThreads();
+  for (int nt : {1, 2}) {
+    if (!wanted("pooling")) break;
+    benchPooling(64, 32, 28, 28, nt, 20);
+    benchPooling(16, 64, 56, 56, nt, 20);
+  }
+  THSetNumThreads(threads);
   return 0;
 }

@@ -25,9 +25,10 @@ static void THNN_(MaxPooling_plane)(const scalar_t *src, int64_t H, int64_t W, c
       }
 }
 
-// Max pooling of every plane over the same windows (Note [One pooling frame]).
+// Max pooling of every plane over the same windows (Note [One pooling frame]); sliding
+// axis W (sw.k > 0) takes the fast path (Note [Max pooling fast path]).
 static void THNN_(MaxPooling_forward)(THTensor *input, THTensor *output, THLongTensor *indices, const Planes &P,
-                                      const Axis (&ax)[3]) {
+                                      const Axis (&ax)[3], const Slide &sw) {
   auto in = th::own(THTensor_(newContiguous)(input));
   const int64_t out[3] = {ax[0].out(), ax[1].out(), ax[2].out()};
   const std::vector<int64_t> shape = P.shapeWith(out);
@@ -37,14 +38,29 @@ static void THNN_(MaxPooling_forward)(THTensor *input, THTensor *output, THLongT
   scalar_t *op = res.data();
   int64_t *xp = idx.data();
   const int64_t inPlane = P.planeSize(), outPlane = out[0] * out[1] * out[2];
-  thnn::pooling::forEachPlane(P.count(), inPlane + outPlane, [&](int64_t p) {
-    THNN_(MaxPooling_plane)(ip + p * inPlane, P.size[1], P.size[2], ax, op + p * outPlane, xp + p * outPlane);
-  });
+  if (sw.k > 0 && inPlane <= std::numeric_limits<Code<scalar_t>>::max()) {
+    // the most input rows one output row reads
+    int64_t maxRows = 0;
+    for (const Window &wt : ax[0].windows)
+      for (const Window &wh : ax[1].windows) maxRows = std::max(maxRows, wt.count() * wh.count());
+    thnn::pooling::forEachPlane(P.count(), inPlane + outPlane, [&](int64_t p) {
+      std::vector<int64_t> rows(maxRows);
+      std::vector<Code<scalar_t>> rel(out[2]);
+      maxPlaneSliding(ip + p * inPlane, P.size[1], P.size[2], ax, sw, op + p * outPlane, xp + p * outPlane,
+                      rows.data(), rel.data());
+    });
+  } else {
+    thnn::pooling::forEachPlane(P.count(), inPlane + outPlane, [&](int64_t p) {
+      THNN_(MaxPooling_plane)(ip + p * inPlane, P.size[1], P.size[2], ax, op + p * outPlane, xp + p * outPlane);
+    });
+  }
   res.finish();
   idx.finish();
 }
 
 // Routes every gradOutput element to the input element its index names (flat in the plane).
+// The indices are checked first, in parallel, so that a bad one raises before anything is
+// written; each plane of gradInput is then zeroed and scattered into while in cache.
 static void THNN_(MaxPooling_backward)(THTensor *input, THTensor *gradOutput, THTensor *gradInput,
                                        THLongTensor *indices, const Planes &P, const std::vector<int64_t> &outShape,
                                        int gradOutputArg, int indicesArg) {
@@ -54,13 +70,20 @@ static void THNN_(MaxPooling_backward)(THTensor *input, THTensor *gradOutput, TH
   auto ind = th::own(THLongTensor_newContiguous(indices));
   const int64_t inPlane = P.planeSize(), outPlane = THTensor_(nElement)(go.get()) / P.count();
   const int64_t *xp = THLongTensor_data(ind.get());
-  checkIndices(xp, P.count() * outPlane, inPlane, "an input plane");
+  std::atomic<bool> bad{false};
+  thnn::pooling::forEachPlane(P.count(), outPlane, [&](int64_t p) {
+    bool ok = true;
+    for (int64_t o = p * outPlane; o < (p + 1) * outPlane; o++)
+      ok &= xp[o] >= TH_INDEX_BASE && xp[o] < TH_INDEX_BASE + inPlane;
+    if (!ok) bad.store(true, std::memory_order_relaxed);
+  });
+  if (bad.load()) checkIndices(xp, P.count() * outPlane, inPlane, "an input plane");  // raises, naming one
   Result<THTensor> res(gradInput, thnn::pooling::sizesVector(input));
-  res.zero();
   const scalar_t *gop = THTensor_(data)(go.get());
   scalar_t *gip = res.data();
-  thnn::pooling::forEachPlane(P.count(), outPlane, [&](int64_t p) {
+  thnn::pooling::forEachPlane(P.count(), inPlane + outPlane, [&](int64_t p) {
     scalar_t *dst = gip + p * inPlane;
+    std::fill(dst, dst + inPlane, scalar_t(0));
     for (int64_t o = p * outPlane; o < (p + 1) * outPlane; o++) dst[xp[o] - TH_INDEX_BASE] += gop[o];
   });
   res.finish();
@@ -170,7 +193,7 @@ void THNN_(SpatialDilatedMaxPooling_updateOutput)(THNNState *state, THTensor *in
   Axis ax[3];
   const Planes P =
       THNN_(SpatialMaxPooling_axes)(input, ax, kW, kH, dW, dH, padW, padH, dilationW, dilationH, ceil_mode, 5);
-  THNN_(MaxPooling_forward)(input, output, indices, P, ax);
+  THNN_(MaxPooling_forward)(input, output, indices, P, ax, Slide{dilationW == 1 ? kW : 0, dW, padW});
 }
 
 void THNN_(SpatialDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -214,7 +237,7 @@ void THNN_(VolumetricDilatedMaxPooling_updateOutput)(THNNState *state, THTensor 
   Axis ax[3];
   const Planes P = THNN_(VolumetricMaxPooling_axes)(input, ax, kT, kW, kH, dT, dW, dH, pT, pW, pH, dilationT, dilationW,
                                                     dilationH, ceilMode, 5);
-  THNN_(MaxPooling_forward)(input, output, indices, P, ax);
+  THNN_(MaxPooling_forward)(input, output, indices, P, ax, Slide{dilationW == 1 ? kW : 0, dW, pW});
 }
 
 void THNN_(VolumetricDilatedMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
@@ -250,7 +273,7 @@ void THNN_(SpatialAdaptiveMaxPooling_updateOutput)(THNNState *state, THTensor *i
   THArgCheck(osizeH > 0, 6, "output height osizeH must be positive, got %d", osizeH);
   const Axis ax[3] = {thnn::pooling::unitAxis(), thnn::pooling::adaptiveAxis(P.size[1], osizeH),
                       thnn::pooling::adaptiveAxis(P.size[2], osizeW)};
-  THNN_(MaxPooling_forward)(input, output, indices, P, ax);
+  THNN_(MaxPooling_forward)(input, output, indices, P, ax, Slide{0, 1, 0});
 }
 
 void THNN_(SpatialAdaptiveMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,

@@ -1,5 +1,6 @@
 // Max pooling with indices (Temporal, Spatial(Dilated), Volumetric(Dilated), Adaptive,
-// Fractional) and max unpooling: values and indices against plain-loop references,
+// Fractional) and max unpooling: values and indices against plain-loop references (the
+// sliding fast path also on ties, NaNs and non-contiguous layouts, float and double),
 // gradInput against central differences on inputs without ties, bad arguments and bad
 // indices. Built for TH_INDEX_BASE 0 and 1: indices are compared after subtracting
 // TH_INDEX_BASE and built by adding it.
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "thnn_test_util.hpp"
@@ -794,4 +796,232 @@ BOOST_AUTO_TEST_CASE(bad_arguments_raise_and_leave_outputs_unchanged) {
   THLongTensor_free(ind);
   THDoubleTensor_free(out);
   THDoubleTensor_free(x);
+}
+
+/* The fast path (Note [Max pooling fast path]) against a plain loop, on shapes that take it
+ * (no dilation along W: 2x2 and 3x3 kernels, stride 1 and 2, other kernels, padding and ceil
+ * mode borders, dilation along H or T only) and shapes that do not (dilation along W), on
+ * inputs full of ties and of NaNs, contiguous or not, in float and double. */
+
+namespace {
+
+// Plain sliding max in window order t, h, w: a NaN beats anything but an earlier NaN, a
+// number beats the best so far only when larger. Returns values and 0-based indices.
+template <typename T>
+std::pair<std::vector<T>, std::vector<int64_t>> plainMax(const std::vector<T> &x, const Sizes &inSizes,
+                                                          const Pool &p, Sizes &outSizes) {
+  const Frame f = frameOf(inSizes, p.spatialDims);
+  int64_t out[3];
+  for (int a = 0; a < 3; a++) out[a] = pooledSize(f.in[a], p.k[a], p.d[a], p.pad[a], p.dil[a], p.ceilMode);
+  outSizes = f.lead;
+  for (int a = 3 - p.spatialDims; a < 3; a++) outSizes.push_back(out[a]);
+  std::vector<T> values;
+  std::vector<int64_t> indices;
+  const int64_t planeSize = f.in[0] * f.in[1] * f.in[2];
+  for (int64_t n = 0; n < f.planes; n++)
+    for (int64_t ot = 0; ot < out[0]; ot++)
+      for (int64_t oh = 0; oh < out[1]; oh++)
+        for (int64_t ow = 0; ow < out[2]; ow++) {
+          bool have = false;
+          T best = 0;
+          int64_t at = -1;
+          for (int mt = 0; mt < p.k[0]; mt++)
+            for (int mh = 0; mh < p.k[1]; mh++)
+              for (int mw = 0; mw < p.k[2]; mw++) {
+                const int64_t t = ot * p.d[0] - p.pad[0] + (int64_t)mt * p.dil[0];
+                const int64_t h = oh * p.d[1] - p.pad[1] + (int64_t)mh * p.dil[1];
+                const int64_t w = ow * p.d[2] - p.pad[2] + (int64_t)mw * p.dil[2];
+                if (t < 0 || t >= f.in[0] || h < 0 || h >= f.in[1] || w < 0 || w >= f.in[2]) continue;
+                const int64_t i = (t * f.in[1] + h) * f.in[2] + w;
+                const T v = x[n * planeSize + i];
+                if (!have || (!std::isnan(best) && (std::isnan(v) || v > best))) {
+                  have = true;
+                  best = v;
+                  at = i;
+                }
+              }
+          BOOST_REQUIRE(have);
+          values.push_back(best);
+          indices.push_back(at);
+        }
+  return {values, indices};
+}
+
+void dilatedMax(THFloatTensor *x, THFloatTensor *y, THLongTensor *ind, const Pool &p) {
+  if (p.spatialDims == 2)
+    THNN_FloatSpatialDilatedMaxPooling_updateOutput(nullptr, x, y, ind, p.k[2], p.k[1], p.d[2], p.d[1], p.pad[2],
+                                                    p.pad[1], p.dil[2], p.dil[1], p.ceilMode);
+  else
+    THNN_FloatVolumetricDilatedMaxPooling_updateOutput(nullptr, x, y, ind, p.k[0], p.k[2], p.k[1], p.d[0], p.d[2],
+                                                       p.d[1], p.pad[0], p.pad[2], p.pad[1], p.dil[0], p.dil[2],
+                                                       p.dil[1], p.ceilMode);
+}
+
+void dilatedMax(THDoubleTensor *x, THDoubleTensor *y, THLongTensor *ind, const Pool &p) { maxForward(x, y, ind, p); }
+
+void dilatedMaxBackward(THFloatTensor *x, THFloatTensor *go, THFloatTensor *gi, THLongTensor *ind, const Pool &p) {
+  if (p.spatialDims == 2)
+    THNN_FloatSpatialDilatedMaxPooling_updateGradInput(nullptr, x, go, gi, ind, p.k[2], p.k[1], p.d[2], p.d[1],
+                                                       p.pad[2], p.pad[1], p.dil[2], p.dil[1], p.ceilMode);
+  else
+    THNN_FloatVolumetricDilatedMaxPooling_updateGradInput(nullptr, x, go, gi, ind, p.k[0], p.k[2], p.k[1], p.d[0],
+                                                          p.d[2], p.d[1], p.pad[0], p.pad[2], p.pad[1], p.dil[0],
+                                                          p.dil[2], p.dil[1], p.ceilMode);
+}
+
+void dilatedMaxBackward(THDoubleTensor *x, THDoubleTensor *go, THDoubleTensor *gi, THLongTensor *ind, const Pool &p) {
+  maxBackward(x, go, gi, ind, p);
+}
+
+THFloatTensor *transposeOf(THFloatTensor *t, int a, int b) { return THFloatTensor_newTranspose(t, a, b); }
+THDoubleTensor *transposeOf(THDoubleTensor *t, int a, int b) { return THDoubleTensor_newTranspose(t, a, b); }
+
+std::string sizesString(const Sizes &s) {
+  std::string r;
+  for (int64_t x : s) r += (r.empty() ? "" : "x") + std::to_string(x);
+  return r;
+}
+
+enum class Fill { Ties, TiesAndNaN };
+
+// Values from {-2, ..., 2} (ties in almost every window), a fifth of them NaN for TiesAndNaN.
+std::vector<double> tiedValues(size_t n, Fill fill, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> value(-2, 2), pick(0, 4);
+  std::vector<double> v(n);
+  for (double &x : v) x = fill == Fill::TiesAndNaN && pick(gen) == 0 ? NAN : value(gen);
+  return v;
+}
+
+bool sameValues(const std::vector<double> &a, const std::vector<double> &b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++)
+    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
+  return true;
+}
+
+// Forward values and indices against plainMax, then gradInput against gradOutput added at
+// the plain loop's maxima, for input x (any layout) and outputs y, ind (any layout).
+template <typename T, typename TensorT>
+void checkAgainstPlain(TensorT *x, TensorT *y, THLongTensor *ind, const Pool &p, unsigned seed) {
+  const std::vector<double> xv = values(x);
+  const std::vector<T> xt(xv.begin(), xv.end());
+  Sizes outSizes;
+  const auto ref = plainMax(xt, sizes(x), p, outSizes);
+  dilatedMax(x, y, ind, p);
+  BOOST_REQUIRE(sizes(y) == outSizes);
+  BOOST_REQUIRE(sizes(ind) == outSizes);
+  BOOST_CHECK(sameValues(values(y), std::vector<double>(ref.first.begin(), ref.first.end())));
+  BOOST_CHECK(minusBase(values(ind)) == std::vector<double>(ref.second.begin(), ref.second.end()));
+
+  auto *go = thnnt::randomTensor<T>(outSizes, seed);
+  auto *gi = th::Traits<T>::newWithSize(0, nullptr, nullptr);
+  dilatedMaxBackward(x, go, gi, ind, p);
+  const Frame f = frameOf(sizes(x), p.spatialDims);
+  const int64_t inPlane = f.in[0] * f.in[1] * f.in[2], outPlane = (int64_t)ref.second.size() / f.planes;
+  std::vector<T> expected(xv.size(), 0);
+  const auto gv = values(go);
+  for (size_t o = 0; o < gv.size(); o++) expected[o / outPlane * inPlane + ref.second[o]] += (T)gv[o];
+  BOOST_CHECK(sizes(gi) == sizes(x));
+  BOOST_CHECK(values(gi) == std::vector<double>(expected.begin(), expected.end()));
+  th::thFree(gi);
+  th::thFree(go);
+}
+
+template <typename T>
+void checkFastPathCase(const Sizes &in, const Pool &p, unsigned seed) {
+  using TensorT = typename th::Traits<T>::Tensor;
+  const int nd = (int)in.size();
+  for (Fill fill : {Fill::Ties, Fill::TiesAndNaN})
+    for (bool contiguous : {true, false}) {
+      BOOST_TEST_CONTEXT("sizes " << sizesString(in) << " kernel " << p.k[0] << "x" << p.k[1] << "x" << p.k[2]
+                                  << " stride " << p.d[1] << "," << p.d[2] << " pad " << p.pad[1] << ","
+                                  << p.pad[2] << " dil " << p.dil[1] << "," << p.dil[2] << " ceil " << p.ceilMode
+                                  << (fill == Fill::TiesAndNaN ? " NaN" : " ties")
+                                  << (contiguous ? " contiguous" : " transposed") << " " << th::Traits<T>::name) {
+        // a transposed view of the last two dimensions when not contiguous; the outputs are
+        // then transposed views too
+        Sizes storageSizes = in;
+        if (!contiguous) std::swap(storageSizes[nd - 2], storageSizes[nd - 1]);
+        TensorT *base = th::Traits<T>::newWithSize(nd, storageSizes.data(), nullptr);
+        TensorT *x = contiguous ? base : transposeOf(base, nd - 2, nd - 1);
+        thnnt::setValues(x, tiedValues(th::numel(th::ref(x)), fill, seed++));
+        TensorT *y = th::Traits<T>::newWithSize(0, nullptr, nullptr);
+        THLongTensor *ind = THLongTensor_new();
+        checkAgainstPlain<T>(x, y, ind, p, seed++);
+        if (!contiguous) {
+          Sizes outSizes = sizes(y);
+          std::swap(outSizes[nd - 2], outSizes[nd - 1]);
+          TensorT *yBase = th::Traits<T>::newWithSize(nd, outSizes.data(), nullptr);
+          TensorT *yT = transposeOf(yBase, nd - 2, nd - 1);
+          THLongTensor *indBase = THLongTensor_newWithSize(nd, outSizes.data(), nullptr);
+          THLongTensor *indT = THLongTensor_newTranspose(indBase, nd - 2, nd - 1);
+          checkAgainstPlain<T>(x, yT, indT, p, seed++);
+          BOOST_CHECK(yT->stride[nd - 2] == 1 && indT->stride[nd - 2] == 1);
+          THLongTensor_free(indT);
+          THLongTensor_free(indBase);
+          th::thFree(yT);
+          th::thFree(yBase);
+          th::thFree(x);
+        }
+        THLongTensor_free(ind);
+        th::thFree(y);
+        th::thFree(base);
+      }
+    }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(fast_path_matches_a_plain_loop) {
+  struct Case {
+    Sizes in;
+    Pool p;
+  };
+  const Case cases[] = {
+      {{2, 3, 8, 10}, spatial(2, 2, 2, 2, 0, 0, 1, 1, false)},    // 2x2 stride 2, windows tile the plane
+      {{2, 3, 9, 11}, spatial(2, 2, 2, 2, 0, 0, 1, 1, false)},    // odd sizes: last row and column unread
+      {{2, 3, 9, 11}, spatial(2, 2, 2, 2, 0, 0, 1, 1, true)},     // ceil mode: clipped last row and column
+      {{3, 13, 37}, spatial(3, 3, 2, 2, 1, 1, 1, 1, false)},      // 3x3 stride 2 pad 1, long rows
+      {{3, 13, 37}, spatial(3, 3, 2, 2, 1, 1, 1, 1, true)},       // ... ceil mode
+      {{2, 2, 7, 9}, spatial(3, 3, 1, 1, 1, 1, 1, 1, false)},     // 3x3 stride 1
+      {{2, 2, 7, 9}, spatial(2, 2, 1, 1, 0, 0, 1, 1, true)},      // 2x2 stride 1
+      {{2, 2, 11, 12}, spatial(3, 4, 2, 1, 1, 2, 1, 1, false)},   // 3 wide, 4 high
+      {{2, 2, 12, 17}, spatial(5, 5, 3, 3, 2, 2, 1, 1, true)},    // other kernels: run-time sizes
+      {{2, 6, 5}, spatial(1, 2, 1, 2, 0, 0, 1, 1, false)},        // one column wide
+      {{2, 2, 12, 17}, spatial(3, 3, 2, 2, 1, 1, 1, 2, false)},   // dilated along H only: fast path
+      {{2, 2, 12, 17}, spatial(3, 3, 2, 2, 1, 1, 2, 1, false)},   // dilated along W: general path
+      {{2, 2, 12, 17}, spatial(2, 2, 2, 2, 1, 1, 2, 2, true)},    // dilated both ways
+      {{2, 3, 2}, spatial(3, 3, 2, 2, 1, 1, 1, 1, false)},        // no window inside the row
+      {{4, 8, 40, 41}, spatial(2, 2, 2, 2, 0, 0, 1, 1, false)},   // many planes: threads
+      {{4, 8, 40, 41}, spatial(3, 3, 2, 2, 1, 1, 1, 1, true)},    // ...
+      {{2, 2, 5, 6, 7}, volumetric(2, 2, 2, 2, 2, 2, 0, 0, 0, 1, 1, 1, false)},
+      {{2, 5, 7, 9}, volumetric(3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, true)},
+      {{2, 7, 7, 9}, volumetric(2, 3, 3, 1, 2, 2, 0, 1, 1, 2, 1, 1, false)},  // dilated along T only
+      {{2, 7, 7, 9}, volumetric(2, 3, 3, 1, 2, 2, 0, 1, 1, 1, 2, 1, false)},  // dilated along W
+  };
+  unsigned seed = 900;
+  for (const Case &c : cases) {
+    checkFastPathCase<float>(c.in, c.p, seed);
+    checkFastPathCase<double>(c.in, c.p, seed + 50);
+    seed += 100;
+  }
+}
+
+BOOST_AUTO_TEST_CASE(threaded_backward_checks_indices_before_writing) {
+  THFloatTensor *x = thnnt::randomTensor<float>({4, 8, 40, 41}, 990);
+  THFloatTensor *y = THFloatTensor_new();
+  THLongTensor *ind = THLongTensor_new();
+  THNN_FloatSpatialMaxPooling_updateOutput(nullptr, x, y, ind, 2, 2, 2, 2, 0, 0, false);
+  THFloatTensor *gi = thnnt::randomTensor<float>({4, 8, 40, 41}, 991);
+  for (int64_t badIndex : {(int64_t)40 * 41 + TH_INDEX_BASE, (int64_t)TH_INDEX_BASE - 1}) {
+    THLongTensor_set4d(ind, 3, 7, 19, 19, badIndex);  // the last output of the last plane
+    checkRaisesUnchanged(
+        gi, [&] { THNN_FloatSpatialMaxPooling_updateGradInput(nullptr, x, y, gi, ind, 2, 2, 2, 2, 0, 0, false); },
+        true);
+  }
+  THFloatTensor_free(gi);
+  THLongTensor_free(ind);
+  THFloatTensor_free(y);
+  THFloatTensor_free(x);
 }
