@@ -53,7 +53,20 @@ for _, T in ipairs(torch.types) do
       for i = 1, #self do s[i] = self[i] end
       return s
    end
-   function methods.string(self)
+   -- storage:string(): the elements as the bytes of a string; storage:string(str) (Byte
+   -- and Char storages): resized to str's bytes, then returned.
+   local signed = T == 'Char'
+   function methods.string(self, str)
+      if str ~= nil then
+         if T ~= 'Byte' and T ~= 'Char' then error('string: only a ByteStorage or a CharStorage holds a string', 2) end
+         if type(str) ~= 'string' then error('string: a string expected, got ' .. type(str), 2) end
+         f.storage_resize(self, #str)
+         for i = 1, #str do
+            local b = str:byte(i)
+            set(self, i, signed and b > 127 and b - 256 or b)
+         end
+         return self
+      end
       local chars = {}
       for i = 1, f.storage_size(self) do chars[i] = string.char(get(self, i) % 256) end
       return table.concat(chars)
