@@ -185,10 +185,13 @@ class Input {
 // as torch7 does, so that a part may refer back to them (Note [Cycles]).
 class Parser {
  public:
-  explicit Parser(Input in) : in_(in) {}
+  Parser(Input in, const Reader::PayloadReader *payloadReader) : in_(in), payloadReader_(payloadReader) {}
   const Input &input() const { return in_; }
   // Continues on other bytes with the objects read so far.
   void rebase(Input in) { in_ = in; }
+  // Payloads read by the payload reader (Note [Own payloads]): from then on the bytes of
+  // the input are not all the parser's.
+  int payloads() const { return payloads_; }
 
   Value readValue(int depth) {
     const size_t at = in_.offset();
@@ -276,6 +279,8 @@ class Parser {
         o.storage = readStorage(array->type, o.className);
       else
         o.tensor = readTensor(array->type, o.className, depth);
+    } else if (*payloadReader_ && (*payloadReader_)(o)) {
+      payloads_++;
     } else {
       o.content = readValue(depth + 1);
     }
@@ -374,6 +379,8 @@ class Parser {
   }
 
   Input in_;
+  const Reader::PayloadReader *payloadReader_;
+  int payloads_ = 0;
   std::unordered_map<int32_t, Slot> slots_;
 };
 
@@ -388,11 +395,13 @@ struct Reader::State {
   const uint8_t *data;
   size_t size;
   ReadOptions options;
-  std::optional<Parser> parser;
+  std::optional<Parser> parser;  // the one reading (a payload reader may read through it again)
+  PayloadReader payloadReader;
 
-  Parser make(int longSize, Format format) const { return Parser(Input(data, size, format, longSize)); }
+  Parser make(int longSize, Format format) const { return Parser(Input(data, size, format, longSize), &payloadReader); }
 
-  // The first object, with the long size of Note [Long size] when it is not given.
+  // The first object, with the long size of Note [Long size] when it is not given. An
+  // attempt that reads a payload (Note [Own payloads]) is final: the payload's bytes are gone.
   Value first() {
     if (options.longSize != 0 && options.longSize != 4 && options.longSize != 8)
       throw Error("t7: the long size must be 4, 8 or 0 (detect), got " + str(options.longSize));
@@ -401,35 +410,32 @@ struct Reader::State {
       parser = make(options.longSize == 0 ? 8 : options.longSize, format);
       return parser->readValue(0);
     }
-    std::optional<Parser> p8 = make(8, format), p4 = make(4, format);
-    Value v8, v4;
+    parser = make(8, format);
+    Value v8;
     std::optional<Error> e8;
     try {
-      v8 = p8->readValue(0);
-      if (p8->input().atEnd()) {
-        parser = std::move(p8);
-        return v8;
-      }
+      v8 = parser->readValue(0);
+      if (parser->input().atEnd() || parser->payloads()) return v8;
     } catch (const Error &e) {
+      if (parser->payloads()) throw;
       e8 = e;
-      p8.reset();
     }
+    std::optional<Parser> p8 = std::move(parser);
+    parser = make(4, format);
     try {
-      v4 = p4->readValue(0);
-      if (p4->input().atEnd()) {
-        parser = std::move(p4);
-        return v4;
-      }
+      Value v4 = parser->readValue(0);
+      if (parser->input().atEnd() || parser->payloads()) return v4;
     } catch (const Error &) {
+      if (parser->payloads()) throw;
     }
-    if (!p8) throw *e8;
+    if (e8) throw *e8;
     parser = std::move(p8);
     return v8;
   }
 };
 
 Reader::Reader(const void *data, size_t size, const ReadOptions &options)
-    : state_(new State{static_cast<const uint8_t *>(data), size, options, std::nullopt}) {}
+    : state_(new State{static_cast<const uint8_t *>(data), size, options, std::nullopt, nullptr}) {}
 
 Reader::~Reader() = default;
 
@@ -446,6 +452,13 @@ void Reader::resume(const void *data, size_t size) {
     const Input &in = state_->parser->input();
     state_->parser->rebase(Input(state_->data, size, in.format(), in.longSize()));
   }
+}
+
+void Reader::setPayloadReader(PayloadReader reader) { state_->payloadReader = std::move(reader); }
+
+Format Reader::format() const {
+  if (state_->parser) return state_->parser->input().format();
+  return state_->options.format.value_or(Format::Binary);
 }
 
 int Reader::longSize() const { return state_->parser ? state_->parser->input().longSize() : 0; }

@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -244,14 +245,28 @@ struct Table {
 
 // An instance of a torch class. Storages and tensors hold a TH object of the class's
 // element type; any other class (nn modules, ...) holds the value its fields were written
-// as, usually a table.
+// as, usually a table, unless it writes its data itself (Note [Own payloads]).
 struct Object {
   std::string className;        // "nn.Linear", "torch.FloatTensor", "torch.CudaStorage"
   std::string version = "V 1";  // written before the class name; empty in files from before versions
   Value content;                // classes other than storages and tensors
   Storage storage;              // torch.<Type>Storage (and torch.Cuda<Type>Storage)
   Tensor tensor;                // torch.<Type>Tensor (and torch.Cuda<Type>Tensor)
+  bool ownPayload = false;      // written by the writer's payload writer; content is the binding's handle
 };
+
+// Note [Own payloads]: a torch7 class may serialize itself: writeObject writes the object's
+// tag, index, version and class name, then calls object:write(file), whose typed writes
+// and nested writeObject calls go straight to the file; readObject makes the object, then
+// calls object:read(file, versionNumber). Nothing in the file says where such a payload
+// ends, so only the binding that knows the class can write or read it. The writer hands an
+// Object with ownPayload set to its payload writer after the class name; the reader asks
+// its payload reader about every object that is no storage or tensor once it has read the
+// class name, and reads the content itself only when the payload reader declines. Both
+// are called in the middle of write()/read() and may call write()/read() of the same writer
+// or reader again for the nested objects, which then share its indices: the binding takes
+// the bytes written so far before a payload (takeBytes) and resumes the reader on the
+// bytes that follow one (resume).
 
 // A Lua function as string.dump wrote it: bytecode and upvalues, kept opaque so that it saves
 // back byte for byte; running it is a Lua binding's business.
@@ -331,6 +346,13 @@ class Reader {
   // that later objects may refer to them. The new bytes must outlive the reader too.
   void resume(const void *data, size_t size);
 
+  // Note [Own payloads]: called with an object whose version and class name are read;
+  // true when it read the object's payload. Long size detection stops at the first
+  // payload: the object is read with the long size of the attempt that met it.
+  using PayloadReader = std::function<bool(Object &)>;
+  void setPayloadReader(PayloadReader reader);
+  Format format() const;  // as given or detected by the first read (the given one, or binary, before it)
+
  private:
   struct State;
   std::unique_ptr<State> state_;
@@ -346,6 +368,11 @@ class Writer {
   // The bytes written since the last call, leaving the buffer empty; the objects written
   // so far stay known, so later ones still refer to them.
   std::string takeBytes();
+
+  // Note [Own payloads]: writes the payload of an Object with ownPayload set, after its
+  // class name; saving such an Object without one is an error.
+  using PayloadWriter = std::function<void(const Object &)>;
+  void setPayloadWriter(PayloadWriter writer);
 
  private:
   struct State;

@@ -87,6 +87,7 @@ class Serializer {
       : out_(options.format, options.longSize), referenced_(options.referenced) {}
   const std::string &bytes() const { return out_.bytes; }
   std::string takeBytes() { return std::exchange(out_.bytes, std::string()); }
+  Writer::PayloadWriter payloadWriter;
 
   void writeValue(const Value &v, int depth) {
     if (depth > kMaxDepth) throw Error("t7: cannot save values nested more than " + std::to_string(kMaxDepth) + " levels deep");
@@ -181,11 +182,16 @@ class Serializer {
     } else if (o.storage || o.tensor) {
       throw Error("t7: cannot save a " + o.className + " holding a storage or tensor: not a storage or tensor class");
     }
+    if (o.ownPayload && (array || !payloadWriter))
+      throw Error("t7: cannot save a " + o.className + " that writes its own data" +
+                  (array ? ": storages and tensors do not" : " without a payload writer"));
     out_.writeInt(format::kTorch);
     if (writeIndex(identity, std::move(keep))) return;
     if (!o.version.empty()) writeString(o.version);
     writeString(o.className);
-    if (!array)
+    if (o.ownPayload)
+      payloadWriter(o);
+    else if (!array)
       writeValue(o.content, depth + 1);
     else if (array->isStorage)
       writeStorageData(o.storage);
@@ -258,6 +264,8 @@ void Writer::write(const Value &value) { state_->serializer.writeValue(value, 0)
 const std::string &Writer::bytes() const { return state_->serializer.bytes(); }
 
 std::string Writer::takeBytes() { return state_->serializer.takeBytes(); }
+
+void Writer::setPayloadWriter(PayloadWriter writer) { state_->serializer.payloadWriter = std::move(writer); }
 
 std::string save(const Value &value, const WriteOptions &options) {
   Writer writer(options);

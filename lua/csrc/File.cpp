@@ -214,6 +214,9 @@ struct File {
   std::unique_ptr<t7::Writer> writer;
   t7::WriteOptions writerOptions;
   std::unordered_map<const void *, Memo> written;  // Lua object -> its t7 value
+  // readObject / writeObject calls in progress: more than one while an object reads or
+  // writes its own payload (Note [Own payloads] in legacy/t7.h).
+  int objectDepth = 0;
 };
 
 const char *const kFileClasses[] = {"torch.DiskFile", "torch.MemoryFile", "torch.PipeFile"};
@@ -703,6 +706,7 @@ int file_position(lua_State *L) {
 
 int file_close(lua_State *L) {
   File *f = checkOpen(L, 1);
+  if (f->objectDepth > 0) return luaL_error(L, "close: the file is reading or writing an object");
   f->stream.reset();
   f->memory = nullptr;
   f->reader.reset();
@@ -712,6 +716,49 @@ int file_close(lua_State *L) {
 }
 
 // --- objects ---
+
+// The Lua side's functions for torch objects (File.lua), kept in the registry:
+//   classOf(table) -> class name or nil, version, whether the class writes its own payload
+//   make(className, content, version) -> the object read
+//   newReading(className) -> a fresh object when its class reads its own payload, else nil
+//   writePayload(object, file), readPayload(object, file, versionNumber): the class's methods
+const char *const kObjectFunctions = "torch.objectfunctions";
+
+// file_setObjectFunctions{classOf=, make=, newReading=, writePayload=, readPayload=}
+int file_setObjectFunctions(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  for (const char *name : {"classOf", "make", "newReading", "writePayload", "readPayload"}) {
+    lua_getfield(L, 1, name);
+    if (!lua_isfunction(L, -1)) return luaL_error(L, "setObjectFunctions: the function %s is missing", name);
+    lua_pop(L, 1);
+  }
+  lua_pushvalue(L, 1);
+  lua_setfield(L, LUA_REGISTRYINDEX, kObjectFunctions);
+  return 0;
+}
+
+void pushObjectFunction(lua_State *L, const char *name) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kObjectFunctions);
+  if (!lua_istable(L, -1)) throw t7::Error("torch.File: the object functions are not set");
+  lua_getfield(L, -1, name);
+  lua_remove(L, -2);
+}
+
+// One readObject / writeObject call on f: counts the nesting, and forgets the reader or
+// writer when the outermost call fails, since its state is then that of a half-done object.
+struct ObjectCall {
+  File *f;
+  bool done = false;
+  explicit ObjectCall(File *file) : f(file) { f->objectDepth++; }
+  ~ObjectCall() {
+    if (--f->objectDepth == 0 && !done) {
+      f->reader.reset();
+      f->writer.reset();
+      f->written.clear();
+    }
+  }
+  bool outermost() const { return f->objectDepth == 1; }
+};
 
 // The table env[name] of the file at fileIdx (Note [Lua and t7 identities]), pushed;
 // fresh replaces it with an empty one.
@@ -752,11 +799,13 @@ int dumpWriter(lua_State *, const void *p, size_t n, void *out) {
   return 0;
 }
 
-// Lua -> t7. classOf (a Lua function) gives the torch class of a table and its version
-// (nil for a plain table); memo gives each Lua table or function one t7 value (Note [Lua and t7 identities]).
+// Lua -> t7. The object function classOf gives the torch class of a table and its version
+// (nil for a plain table); memo gives each Lua table or function one t7 value (Note [Lua
+// and t7 identities]). An object whose class writes its own payload becomes a t7 object
+// whose content is its reference in the keep table (Note [Own payloads] in legacy/t7.h).
 struct ToT7 {
   lua_State *L;
-  int classIdx, keepIdx, orderIdx;
+  int keepIdx, orderIdx;
   std::unordered_map<const void *, Memo> &memo;
   int depth = 0;
 
@@ -811,12 +860,23 @@ struct ToT7 {
   }
 
   t7::Value convertTable(int idx, const void *key) {
-    lua_pushvalue(L, classIdx);
+    pushObjectFunction(L, "classOf");
     lua_pushvalue(L, idx);
-    lua_call(L, 1, 2);
-    const std::string className = lua_isstring(L, -2) ? lua_tostring(L, -2) : "";
-    const std::string version = lua_isstring(L, -1) ? std::string("V ") + lua_tostring(L, -1) : "V 1";
-    lua_pop(L, 2);
+    lua_call(L, 1, 3);
+    const std::string className = lua_isstring(L, -3) ? lua_tostring(L, -3) : "";
+    const std::string version = lua_isstring(L, -2) ? std::string("V ") + lua_tostring(L, -2) : "V 1";
+    const bool ownPayload = !className.empty() && lua_toboolean(L, -1);
+    lua_pop(L, 3);
+    if (ownPayload) {
+      auto object = t7::makeObject(className, t7::Value());
+      object->version = version;
+      object->ownPayload = true;
+      lua_pushvalue(L, idx);
+      object->content = t7::Value(luaL_ref(L, keepIdx));
+      const t7::Value result(object);
+      remember(idx, key, result);
+      return result;
+    }
     auto table = std::make_shared<t7::Table>();
     t7::Value result(table);
     if (!className.empty()) {
@@ -899,11 +959,12 @@ struct ToT7 {
   }
 };
 
-// t7 -> Lua. makeObject (a Lua function) turns a class name, its content and its version
-// string ("V 1") into a Lua object; memoIdx maps t7 identities to the Lua values made (Note [Lua and t7 identities]).
+// t7 -> Lua. The object function make turns a class name, its content and its version
+// string ("V 1") into a Lua object; memoIdx maps t7 identities to the Lua values made (Note
+// [Lua and t7 identities]), objects that read their own payload included.
 struct FromT7 {
   lua_State *L;
-  int makeIdx, memoIdx, joinsIdx, orderIdx;
+  int memoIdx, joinsIdx, orderIdx;
 
   void push(const t7::Value &value) {
     lua_checkstack(L, 16);
@@ -998,7 +1059,7 @@ struct FromT7 {
     if (pushMemo(object.get())) return;
     // The object is its content table, registered before its fields are read so that
     // back references inside it find it.
-    lua_pushvalue(L, makeIdx);
+    pushObjectFunction(L, "make");
     lua_pushstring(L, object->className.c_str());
     if (object->content.kind() == t7::Value::Kind::Table) {
       lua_newtable(L);
@@ -1087,24 +1148,80 @@ struct FromT7 {
   }
 };
 
-// readObject(file, makeObject[, detectFormat[, detectLongSize]]): the next object. With
-// detectFormat the file's first byte decides between binary and ascii; with detectLongSize
-// a binary file's long size is found as Note [Long size] in legacy/t7.h says.
+// Writes bytes to f's stream, all of them.
+void writeBytes(File *f, const std::string &bytes) {
+  const size_t done = f->stream->write(bytes.data(), bytes.size());
+  if (done != bytes.size()) throw t7::Error("writeObject: wrote " + std::to_string(done) + " bytes instead of " + std::to_string(bytes.size()));
+}
+
+// Note [Own payloads] in legacy/t7.h, reading: a fresh object of the class, registered as
+// the t7 object's Lua value, reads its payload from the stream through its read method;
+// the reader then goes on after it. The file takes the reader's encoding, so that the
+// method reads what the writer's method wrote. Runs inside file_readObject (the file is
+// argument 1).
+bool readPayload(lua_State *L, File *f, t7::Object &o) {
+  lua_checkstack(L, 8);
+  pushObjectFunction(L, "newReading");
+  lua_pushstring(L, o.className.c_str());
+  lua_call(L, 1, 1);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return false;
+  }
+  const int object = lua_gettop(L);
+  pushEnvTable(L, 1, "read", false);
+  lua_pushlightuserdata(L, &o);
+  lua_pushvalue(L, object);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+  f->binary = f->reader->format() == t7::Format::Binary;
+  if (f->binary) f->longSize = f->reader->longSize();
+  f->stream->consume(f->reader->offset());
+  pushObjectFunction(L, "readPayload");
+  lua_pushvalue(L, object);
+  lua_pushvalue(L, 1);
+  lua_pushnumber(L, o.version.empty() ? 0 : std::strtod(o.version.c_str() + 2, nullptr));  // "V <n>"
+  lua_call(L, 3, 0);
+  const std::string_view rest = f->stream->rest();
+  f->reader->resume(rest.data(), rest.size());
+  lua_settop(L, object - 1);
+  return true;
+}
+
+// Writing: the bytes so far go to the stream, then the object's write method writes its
+// payload. Runs inside file_writeObject (the file is argument 1).
+void writePayload(lua_State *L, File *f, const t7::Object &o) {
+  lua_checkstack(L, 8);
+  writeBytes(f, f->writer->takeBytes());
+  pushObjectFunction(L, "writePayload");
+  pushEnvTable(L, 1, "keep", false);
+  lua_rawgeti(L, -1, int(o.content.number()));
+  lua_remove(L, -2);
+  lua_pushvalue(L, 1);
+  lua_call(L, 2, 0);
+}
+
+// readObject(file[, detectFormat[, detectLongSize]]): the next object. With detectFormat
+// the file's first byte decides between binary and ascii; with detectLongSize a binary
+// file's long size is found as Note [Long size] in legacy/t7.h says. A call made by an
+// object reading its own payload goes on with the reader of the call that met the object.
 int file_readObject(lua_State *L) {
   File *f = checkReadable(L, 1);
-  luaL_checktype(L, 2, LUA_TFUNCTION);
-  const bool detectFormat = lua_toboolean(L, 3), detectLongSize = lua_toboolean(L, 4);
+  const bool detectFormat = lua_toboolean(L, 2), detectLongSize = lua_toboolean(L, 3);
   if (f->binary && f->littleEndian != kLittleEndianHost)
     return luaL_error(L, "readObject: objects are read in the native (little endian) encoding only");
   t7::ReadOptions options;
   if (!detectFormat) options.format = f->binary ? t7::Format::Binary : t7::Format::Ascii;
   options.longSize = detectLongSize ? 0 : f->longSize;
-  const bool fresh = !f->reader || f->readerOptions.format != options.format || f->readerOptions.longSize != options.longSize;
-  lua_settop(L, 2);
+  const bool nested = f->objectDepth > 0;
+  const bool fresh = !nested && (!f->reader || f->readerOptions.format != options.format ||
+                                 f->readerOptions.longSize != options.longSize);
+  lua_settop(L, 1);
   const int memo = pushEnvTable(L, 1, "read", fresh);
   const int joins = pushEnvTable(L, 1, "joins", fresh);
   const int orders = pushKeyOrders(L);
   return luat::guard(L, [&] {
+    ObjectCall call(f);
     const std::string_view bytes = f->stream->rest();
     if (fresh) {
       f->reader = std::make_unique<t7::Reader>(bytes.data(), bytes.size(), options);
@@ -1112,6 +1229,7 @@ int file_readObject(lua_State *L) {
     } else {
       f->reader->resume(bytes.data(), bytes.size());
     }
+    if (call.outermost()) f->reader->setPayloadReader([L, f](t7::Object &o) { return readPayload(L, f, o); });
     t7::Value value;
     try {
       value = f->reader->read();
@@ -1122,38 +1240,42 @@ int file_readObject(lua_State *L) {
     }
     f->stream->consume(f->reader->offset());
     if (detectLongSize && f->reader->longSize() != 0) f->longSize = f->reader->longSize();
-    FromT7{L, 2, memo, joins, orders}.push(value);
+    FromT7{L, memo, joins, orders}.push(value);
+    call.done = true;
     return 1;
   });
 }
 
-// writeObject(file, object, classOf)
+// writeObject(file, object). A call made by an object writing its own payload goes on with
+// the writer of the call that met the object.
 int file_writeObject(lua_State *L) {
   File *f = checkWritable(L, 1);
-  luaL_checktype(L, 3, LUA_TFUNCTION);
   if (f->binary && f->littleEndian != kLittleEndianHost)
     return luaL_error(L, "writeObject: objects are written in the native (little endian) encoding only");
   t7::WriteOptions options;
   options.format = f->binary ? t7::Format::Binary : t7::Format::Ascii;
   options.longSize = f->longSize;
   options.referenced = f->referenced;
-  const bool fresh = !f->writer || f->writerOptions.format != options.format ||
-                     f->writerOptions.longSize != options.longSize || f->writerOptions.referenced != options.referenced;
+  const bool nested = f->objectDepth > 0;
+  const bool fresh = !nested && (!f->writer || f->writerOptions.format != options.format ||
+                                 f->writerOptions.longSize != options.longSize ||
+                                 f->writerOptions.referenced != options.referenced);
   if (fresh) f->written.clear();
-  lua_settop(L, 3);
+  lua_settop(L, 2);
   const int keep = pushEnvTable(L, 1, "keep", fresh);
   const int orders = pushKeyOrders(L);
   return luat::guard(L, [&] {
+    ObjectCall call(f);
     if (fresh) {
       f->writer = std::make_unique<t7::Writer>(options);
       f->writerOptions = options;
     }
-    ToT7 convert{L, 3, keep, orders, f->written};
+    if (call.outermost()) f->writer->setPayloadWriter([L, f](const t7::Object &o) { writePayload(L, f, o); });
+    ToT7 convert{L, keep, orders, f->written};
     const t7::Value value = convert.convert(2);
     f->writer->write(value);
-    const std::string bytes = f->writer->takeBytes();
-    const size_t done = f->stream->write(bytes.data(), bytes.size());
-    if (done != bytes.size()) throw t7::Error("writeObject: wrote " + std::to_string(done) + " bytes instead of " + std::to_string(bytes.size()));
+    writeBytes(f, f->writer->takeBytes());
+    call.done = true;
     return 0;
   });
 }
@@ -1173,6 +1295,7 @@ const luaL_Reg kFunctions[] = {
     {"file_writeString", file_writeString},
     {"file_readObject", file_readObject},
     {"file_writeObject", file_writeObject},
+    {"file_setObjectFunctions", file_setObjectFunctions},
     {"file_binary", file_binary},
     {"file_ascii", file_ascii},
     {"file_autoSpacing", file_autoSpacing},

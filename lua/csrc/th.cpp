@@ -106,8 +106,16 @@ void usage() {
           "  with no script, reads Lua from an interactive prompt\n");
 }
 
-// A small REPL: prints the values of expressions, like torch7's th.
+// A small REPL after torch7's trepl: an expression's values are shown by trepl.show (tables
+// with their entries, tensors as tostring), `=expr` is `return expr`, and a statement that
+// is not complete yet reads more lines.
 void repl(lua_State *L) {
+  lua_getglobal(L, "require");
+  lua_pushstring(L, "trepl");
+  if (report(L, docall(L, 1, 1)) != 0) return;
+  lua_getfield(L, -1, "show");
+  lua_remove(L, -2);
+  const int show = lua_gettop(L);
   char line[4096];
   std::string chunk;
   for (;;) {
@@ -115,6 +123,7 @@ void repl(lua_State *L) {
     fflush(stdout);
     if (!fgets(line, sizeof line, stdin)) break;
     chunk += line;
+    if (chunk[0] == '=') chunk = "return " + chunk.substr(1);
     int status;
     std::string ret = "return " + chunk;
     if (luaL_loadbuffer(L, ret.c_str(), ret.size(), "=stdin") == 0) {
@@ -132,16 +141,15 @@ void repl(lua_State *L) {
       report(L, status);
       continue;
     }
-    int base = lua_gettop(L);
-    status = docall(L, 0, LUA_MULTRET);
-    if (report(L, status) != 0) continue;
-    int n = lua_gettop(L) - base + 1;
-    for (int i = 0; i < n; i++) {
-      lua_getglobal(L, "print");
-      lua_pushvalue(L, base + i);
-      lua_call(L, 1, 0);
+    lua_pushvalue(L, show);
+    lua_insert(L, -2);
+    const int base = lua_gettop(L) - 1;  // show, then the chunk's results
+    if (report(L, docall(L, 0, LUA_MULTRET)) != 0) {
+      lua_settop(L, show);
+      continue;
     }
-    lua_settop(L, base - 1);
+    report(L, docall(L, lua_gettop(L) - base, 0));
+    lua_settop(L, show);
   }
   fputs("\n", stdout);
 }

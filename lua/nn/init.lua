@@ -200,4 +200,12 @@ require 'nn.SpatialDepthWiseConvolution'
 require 'nn.SparseLinear'
 require 'nn.IndexLinear'
 
+-- luagaps: the last modules of torch7's list, and the diagonal Hessian (nn.hessian.enable())
+require 'nn.Kmeans'
+require 'nn.PartialLinear'
+require 'nn.DistanceRatioCriterion'
+require 'nn.CAddTensorTable'
+require 'nn.SparseJacobian'
+require 'nn.hessian'
+
 return nn

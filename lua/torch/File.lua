@@ -2,13 +2,23 @@
 -- torch.save / torch.load / torch.serialize / torch.deserialize written on them as in
 -- torch7. The typed reads and writes are C (lua/csrc/File.cpp); readObject / writeObject
 -- go through the one .t7 implementation (legacy/t7): this file only tells it which Lua
--- tables are torch objects and how to make the objects it reads.
+-- tables are torch objects, how to make the objects it reads, and which classes write and
+-- read their data themselves.
 local torch = torch
 local C = torch._C
 
+-- As torch7: the method `name` of an object's class (__name first), found through the
+-- class and its parents, not the object's own fields.
+local function classMethod(object, name)
+   local mt = torch.getmetatable(torch.typename(object))
+   if not mt then return nil end
+   local method = mt['__' .. name] or mt[name]
+   if type(method) == 'function' then return method end
+end
+
 local function classOf(tbl)
    local name = torch.typename(tbl)
-   if name then return name, torch.version(tbl) end
+   if name then return name, torch.version(tbl), classMethod(tbl, 'write') ~= nil end
 end
 
 -- A loaded object of class name with its fields: an instance of the Lua class when one is
@@ -31,6 +41,24 @@ local function makeObject(name, content, version)
 end
 torch._anonymous = {}
 
+-- Classes with a write(file) method write their payload themselves after their class name,
+-- and classes with a read(file, versionNumber) method read it into a fresh instance (made
+-- without __init), as torch7's File:writeObject and File:readObject do.
+local function newReading(name)
+   local mt = torch.getmetatable(name)
+   if not mt then return nil end
+   local object = mt.__factory and mt.__factory() or setmetatable({}, mt)
+   if classMethod(object, 'read') then return object end
+end
+
+C.file_setObjectFunctions {
+   classOf = classOf,
+   make = makeObject,
+   newReading = newReading,
+   writePayload = function(object, file) classMethod(object, 'write')(object, file) end,
+   readPayload = function(object, file, version) classMethod(object, 'read')(object, file, version) end,
+}
+
 -- torch.File: the methods every kind shares. Methods added to
 -- torch.getmetatable('torch.File') reach every file, as in torch7.
 local File = { __typename = 'torch.File' }
@@ -48,10 +76,10 @@ for name, f in pairs(C) do
 end
 
 function File:readObject()
-   return C.file_readObject(self, makeObject)
+   return C.file_readObject(self)
 end
 function File:writeObject(object)
-   C.file_writeObject(self, object, classOf)
+   C.file_writeObject(self, object)
 end
 function File:readBool()
    return self:readInt() == 1
@@ -105,9 +133,9 @@ end
 -- The object the file holds: with no mode, ascii or binary is told by the first byte, and
 -- with no mode or 'binary' the long size is found (Note [Long size] in legacy/t7.h).
 local function readTop(file, mode)
-   if mode == nil then return C.file_readObject(file, makeObject, true, true) end
+   if mode == nil then return C.file_readObject(file, true, true) end
    setMode(file, mode)
-   if mode == 'binary' then return C.file_readObject(file, makeObject, false, true) end
+   if mode == 'binary' then return C.file_readObject(file, false, true) end
    return file:readObject()
 end
 

@@ -53,19 +53,33 @@ for _, T in ipairs(torch.types) do
       for i = 1, #self do s[i] = self[i] end
       return s
    end
-   function methods.string(self)
+   -- storage:string(): the elements as the bytes of a string; storage:string(str) (Byte
+   -- and Char storages): resized to str's bytes, then returned.
+   local signed = T == 'Char'
+   function methods.string(self, str)
+      if str ~= nil then
+         if T ~= 'Byte' and T ~= 'Char' then error('string: only a ByteStorage or a CharStorage holds a string', 2) end
+         if type(str) ~= 'string' then error('string: a string expected, got ' .. type(str), 2) end
+         f.storage_resize(self, #str)
+         for i = 1, #str do
+            local b = str:byte(i)
+            set(self, i, signed and b > 127 and b - 256 or b)
+         end
+         return self
+      end
       local chars = {}
       for i = 1, f.storage_size(self) do chars[i] = string.char(get(self, i) % 256) end
       return table.concat(chars)
    end
+   -- torch7's Storage.__tostring__: a blank line, the scale line if any, a value a line
    mt.__tostring = function(self)
       local n = f.storage_size(self)
-      local lines = {}
+      local lines = { '' }
       local fmt = torch._printformat(methods.totable(self), T)
-      for i = 1, n do lines[i] = string.format(fmt.format, get(self, i) / fmt.scale) end
-      local head = fmt.scale ~= 1 and string.format('%g', fmt.scale) .. ' *\n' or ''
-      return head .. table.concat(lines, '\n') .. (n > 0 and '\n' or '') ..
-             '[' .. name .. ' of size ' .. n .. ']\n'
+      if fmt.scale ~= 1 then lines[2] = string.format('%g', fmt.scale) .. ' *' end
+      for i = 1, n do lines[#lines + 1] = string.format(fmt.format, get(self, i) / fmt.scale) end
+      lines[#lines + 1] = '[' .. name .. ' of size ' .. n .. ']\n'
+      return table.concat(lines, '\n')
    end
 
    -- torch.DoubleStorage(n) / (table) / (storage, offset, size): a copy or a new storage

@@ -16,8 +16,9 @@ local function sizesOf(...)
 end
 torch._sizesOf = sizesOf
 
--- Print formats as torch7 chose them: integers with the width of the largest, else 4
--- decimals, with a common power-of-ten scale or %e when magnitudes are far apart.
+-- Print formats as torch7's Storage__printformat chose them: integers (%d) with the width
+-- of the largest, else 4 decimals, with a common power-of-ten scale or %e when magnitudes
+-- are far apart. width is the characters one value takes.
 function torch._printformat(values, T)
    local intMode = true
    if T == 'Float' or T == 'Double' then
@@ -40,7 +41,7 @@ function torch._printformat(values, T)
       if expMax > 9 then
          format, width = '%11.4e', 11
       else
-         format, width = '%' .. (expMax + 1) .. '.0f', expMax + 1
+         format, width = '%' .. (expMax + 1) .. 'd', expMax + 1
       end
    else
       if expMax - expMin > 4 then
@@ -271,16 +272,34 @@ for _, T in ipairs(torch.types) do
       else error('a number or a tensor expected to assign to a tensor view', 2) end
    end
 
+   -- torch7's Tensor__printMatrix: the rows of m, in blocks of as many columns as fit in 80
+   -- characters ("Columns 1 to 8" above each block when there are several, a blank line
+   -- between blocks), each block under its scale line when there is a scale, its rows then
+   -- one space further in.
    local function formatMatrix(m, fmt, indent)
-      local lines = {}
-      for i = 1, m:size(1) do
-         local row = {}
-         for j = 1, m:size(2) do row[j] = string.format(fmt.format, m[i][j] / fmt.scale) end
-         lines[i] = indent .. table.concat(row, ' ')
+      local nRows, nColumns = m:size(1), m:size(2)
+      local perLine = math.floor((80 - #indent) / (fmt.width + 1))
+      local rowIndent = fmt.scale ~= 1 and indent .. ' ' or indent
+      local parts = {}
+      for first = 1, nColumns, perLine do
+         local last = math.min(first + perLine - 1, nColumns)
+         if perLine < nColumns then
+            -- as torch7 prints it: only the first block's header is indented
+            parts[#parts + 1] = (first == 1 and indent or '\n') .. 'Columns ' .. first .. ' to ' .. last .. '\n'
+         end
+         if fmt.scale ~= 1 then parts[#parts + 1] = indent .. string.format('%g', fmt.scale) .. ' *\n' end
+         for i = 1, nRows do
+            local row = {}
+            for j = first, last do row[#row + 1] = string.format(fmt.format, m[i][j] / fmt.scale) end
+            parts[#parts + 1] = rowIndent .. table.concat(row, ' ') .. '\n'
+         end
       end
-      return table.concat(lines, '\n')
+      return table.concat(parts)
    end
 
+   -- torch7's Tensor.__tostring__: one format for all the elements; a vector one value a
+   -- line; a matrix by formatMatrix; more dimensions as their matrices "(i,j,.,.) = ",
+   -- one space in; then the type and size.
    mt.__tostring = function(self)
       local n = self:dim()
       if n == 0 then return '[' .. name .. ' with no dimension]\n' end
@@ -288,21 +307,20 @@ for _, T in ipairs(torch.types) do
       local all = {}
       for i = 1, self:nElement() do all[i] = values[i] end
       local fmt = torch._printformat(all, T)
-      local head = fmt.scale ~= 1 and string.format('%g', fmt.scale) .. ' *\n' or ''
       local body
       if n == 1 then
          local lines = {}
-         for i = 1, #all do lines[i] = string.format(fmt.format, all[i] / fmt.scale) end
-         body = head .. table.concat(lines, '\n')
+         if fmt.scale ~= 1 then lines[1] = string.format('%g', fmt.scale) .. ' *' end
+         for i = 1, #all do lines[#lines + 1] = string.format(fmt.format, all[i] / fmt.scale) end
+         body = table.concat(lines, '\n') .. '\n'
       elseif n == 2 then
-         body = head .. formatMatrix(self, fmt, '')
+         body = formatMatrix(self, fmt, '')
       else
          local parts = {}
          local idx = {}
          local function rec(t, d)
             if d == n - 1 then
-               local label = '(' .. table.concat(idx, ',') .. ',.,.) = \n'
-               parts[#parts + 1] = label .. head .. formatMatrix(t, fmt, '')
+               parts[#parts + 1] = '(' .. table.concat(idx, ',') .. ',.,.) = \n' .. formatMatrix(t, fmt, ' ')
                return
             end
             for i = 1, t:size(1) do
@@ -312,11 +330,11 @@ for _, T in ipairs(torch.types) do
             idx[d] = nil
          end
          rec(self, 1)
-         body = table.concat(parts, '\n\n')
+         body = table.concat(parts, '\n')
       end
       local sizes = {}
       for i = 1, n do sizes[i] = self:size(i) end
-      return body .. '\n[' .. name .. ' of size ' .. table.concat(sizes, 'x') .. ']\n'
+      return body .. '[' .. name .. ' of size ' .. table.concat(sizes, 'x') .. ']\n'
    end
 
    -- torch.DoubleTensor(...): () empty; (sizes... | LongStorage[, strides]); (table)
