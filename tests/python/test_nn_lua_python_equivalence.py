@@ -416,10 +416,11 @@ CASES = {
         Case("nn.VolumetricDilatedMaxPooling(2, 2, 2, 1, 1, 1, 0, 0, 0, 2, 2, 2)", randn(2, 2, 5, 5, 5))],
     "VolumetricAveragePooling": [Case("nn.VolumetricAveragePooling(2, 2, 2)", randn(2, 4, 4, 4)),
                                  Case("nn.VolumetricAveragePooling(2, 2, 2, 1, 1, 1)", randn(2, 2, 3, 3, 3))],
-    # the pooling runs after loading: the two packages keep its indices differently (see
-    # test_volumetric_pooling_indices_saved_by_lua)
-    "VolumetricMaxUnpooling": [Case("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))", randn(2, 2, 2, 2, 2),
-                                    pool=randn(2, 2, 4, 4, 4))],
+    "VolumetricMaxUnpooling": [
+        Case("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))", randn(2, 2, 2, 2, 2),
+             setup="function(m) m.pooling:forward(torch.randn(2, 2, 4, 4, 4)) end"),
+        Case("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))", randn(2, 2, 2, 2),
+             pool=randn(2, 4, 4, 4))],
     "VolumetricReplicationPadding": [Case("nn.VolumetricReplicationPadding(1, 0, 2, 1, 0, 1)", randn(2, 2, 3, 3)),
                                      Case("nn.VolumetricReplicationPadding(1, 1, 1, 1, 1, 1)", randn(2, 2, 2, 3, 2))],
     # the extra modules (extra.py, extra_conv.py)
@@ -755,14 +756,47 @@ def test_saved_python_modules_have_torch7s_fields(rt, tmp_path):
     assert fields == ("torch.LongStorage", True, "table")
 
 
-@pytest.mark.xfail(strict=True, reason="Lua's VolumetricMaxPooling keeps 1-based flat offsets in `indices`; "
-                   "torch7 (and torch.legacy.nn) pack the 0-based kernel offsets as bytes")
-def test_volumetric_pooling_indices_saved_by_lua(rt, tmp_path):
-    path = str(tmp_path / "unpool.t7")
-    x = torch.randn(2, 2, 4, 4, 4, dtype=torch.float64)
-    y = torch.randn(2, 2, 2, 2, 2, dtype=torch.float64)
-    lm = rt.eval("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))")
-    lm.pooling.forward(x.clone())
+@pytest.mark.parametrize("pooling", ["nn.VolumetricMaxPooling(2, 2, 2)", "nn.VolumetricMaxPooling(2, 3, 2, 1, 1, 2)",
+                                     "nn.VolumetricDilatedMaxPooling(2, 2, 2, 2, 1, 2, 1, 0, 1, 2, 2, 1)"])
+def test_volumetric_pooling_indices_saved_by_lua(rt, tmp_path, pooling):
+    # both packages keep THNN's flat positions (1-based in Lua and in the file): the indices
+    # Lua saved after its forward serve Python's backward and unpooling without a forward
+    path = str(tmp_path / "pool.t7")
+    x = torch.randn(2, 2, 5, 6, 5, dtype=torch.float64)
+    lm = rt.eval(pooling)
+    y = from_lua(lm.forward(x.clone()))
+    lidx = from_lua(lm.indices)
     rt.eval("torch.save")(path, lm)
-    out = from_lua(lm.forward(y.clone()))
-    assert_same(out, load_lua(path).forward(y.clone()), "output")
+    g = torch.randn(y.shape, dtype=torch.float64)
+    gi = from_lua(lm.backward(x.clone(), g.clone()))
+    m = load_lua(path)
+    assert_same(lidx - 1, m.indices, "indices")
+    assert_same(gi, m.updateGradInput(x.clone(), g.clone()), "gradInput")
+    # the referee: each gradOutput value goes to where the window's maximum is
+    flat = m.indices.reshape(2, 2, -1)
+    assert_same(torch.gather(x.reshape(2, 2, -1), 2, flat).reshape(y.shape), y, "x at the indices")
+
+
+@pytest.mark.parametrize("direction", ["lua to python", "python to lua"])
+def test_volumetric_unpooling_from_either_sides_indices(rt, tmp_path, direction):
+    path = str(tmp_path / "unpool.t7")
+    x = torch.randn(2, 2, 4, 6, 4, dtype=torch.float64)
+    y = torch.randn(2, 2, 2, 3, 2, dtype=torch.float64)
+    if direction == "lua to python":
+        saved = rt.eval("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))")
+        saved.pooling.forward(x.clone())
+        rt.eval("torch.save")(path, saved)
+        out = from_lua(saved.forward(y.clone()))
+        got = load_lua(path).forward(y.clone())
+    else:
+        saved = nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2)).double()
+        saved.pooling.forward(x.clone())
+        save_lua(saved, path)
+        out = saved.forward(y.clone())
+        got = from_lua(rt.eval("torch.load")(path).forward(y.clone()))
+    assert_same(out, got, "output")
+    # the referee: y placed at the maximum of each 2x2x2 block of x, zeros elsewhere
+    blocks = x.reshape(2, 2, 2, 2, 3, 2, 2, 2).permute(0, 1, 2, 4, 6, 3, 5, 7).reshape(2, 2, 2, 3, 2, 8)
+    at_max = blocks == blocks.max(-1, keepdim=True).values
+    want = (at_max * y.unsqueeze(-1)).reshape(2, 2, 2, 3, 2, 2, 2, 2).permute(0, 1, 2, 5, 3, 6, 4, 7)
+    assert_same(want.reshape(x.shape), got, "output")
