@@ -260,12 +260,8 @@ def test_volumetric_pooling():
     check_layer(m, x, lambda x, p: F.max_pool3d(x, (2, 2, 3), (2, 1, 2), (1, 0, 1)), ())
     _, flat = F.max_pool3d(x, (2, 2, 3), (2, 1, 2), (1, 0, 1), return_indices=True)
     m.forward(x)
-    # torch7's bytes: offsets (t, h, w) inside the unclipped window
-    it, ih, iw = flat // 24, (flat // 6) % 4, flat % 6
-    t0 = torch.arange(flat.size(2)).view(-1, 1, 1) * 2 - 1
-    h0 = torch.arange(flat.size(3)).view(-1, 1)
-    w0 = torch.arange(flat.size(4)) * 2 - 1
-    np.testing.assert_array_equal(m.indices.numpy(), ((it - t0) + (ih - h0) * 256 + (iw - w0) * 65536).numpy())
+    # this project's THNN convention: 0-based flat positions in each volume
+    np.testing.assert_array_equal(m.indices.numpy(), flat.numpy())
     avg = nn.VolumetricAveragePooling(2, 2, 3, 1, 2, 2)
     check_layer(avg, rand(2, 2, 5, 6, 4), lambda x, p: F.avg_pool3d(x, (2, 3, 2), (1, 2, 2)), ())
 

@@ -162,12 +162,58 @@ def test_index_tensors_saved_one_based_and_shared_once(tmp_path, monkeypatch):
     np.testing.assert_array_equal(raw.modules[0].indices.numpy(), ours.numpy() + 1)
 
 
-def test_volumetric_indices_keep_torch7_encoding(tmp_path):
+def test_volumetric_indices_saved_one_based(tmp_path, monkeypatch):
     pool = nn.VolumetricMaxPooling(2, 2, 2).double()
-    pool.forward(torch.randn(1, 4, 4, 4, dtype=torch.float64))
+    x = torch.randn(1, 4, 4, 4, dtype=torch.float64)
+    pool.forward(x)
+    _, flat = F.max_pool3d(x.unsqueeze(0), 2, return_indices=True)
+    np.testing.assert_array_equal(pool.indices.numpy(), flat[0].numpy())  # positions in the volume
     path = str(tmp_path / "v.t7")
     save_lua(pool, path)
-    np.testing.assert_array_equal(load_lua(path).indices.numpy(), pool.indices.numpy())
+    np.testing.assert_array_equal(load_lua(path).indices.numpy(), flat[0].numpy())
+    monkeypatch.setattr(t7fields, "ONE_BASED", {})
+    np.testing.assert_array_equal(load_lua(path).indices.numpy(), flat[0].numpy() + 1)
+
+
+def torch7_packed(flat, in_size, stride, pad):
+    """torch7's `indices`: the max's (t, h, w) offsets inside its window as bytes."""
+    it, ih, iw = flat // (in_size[1] * in_size[2]), (flat // in_size[2]) % in_size[1], flat % in_size[2]
+    o = flat.shape[-3:]
+    t0 = (torch.arange(o[0]) * stride[0] - pad[0]).view(-1, 1, 1)
+    h0 = (torch.arange(o[1]) * stride[1] - pad[1]).view(-1, 1)
+    w0 = torch.arange(o[2]) * stride[2] - pad[2]
+    return (it - t0) + (ih - h0) * 256 + (iw - w0) * 65536
+
+
+@pytest.mark.parametrize("window", [(2, 2, 2, 2, 2, 2, 0, 0, 0), (3, 3, 2, 2, 1, 2, 1, 1, 0)])
+def test_torch7_packed_volumetric_indices_are_read(tmp_path, window):
+    # a file as torch7 wrote it: the pooling ran forward, its indices hold packed offsets
+    kT, kW, kH, dT, dW, dH, padT, padW, padH = window
+    x = torch.randn(2, 3, 5, 6, 4, dtype=torch.float64)
+    pool = nn.VolumetricMaxPooling(*window).double()
+    y = pool.forward(x)
+    _, flat = F.max_pool3d(x, (kT, kH, kW), (dT, dH, dW), (padT, padH, padW), return_indices=True)
+    pool.indices = torch7_packed(flat, (5, 6, 4), (dT, dH, dW), (padT, padH, padW)) - 1  # saved 1 up
+    path = str(tmp_path / "t7.t7")
+    save_lua(pool, path)
+    loaded = load_lua(path)
+    g = torch.randn(y.shape, dtype=torch.float64)
+    want = torch.zeros(2, 3, 120, dtype=torch.float64).scatter_add_(2, flat.reshape(2, 3, -1), g.reshape(2, 3, -1))
+    np.testing.assert_array_equal(loaded.updateGradInput(x, g).numpy(), want.reshape(x.shape).numpy())
+    if (kT, kW, kH) == (dT, dW, dH):
+        unpool = nn.VolumetricMaxUnpooling(loaded)
+        np.testing.assert_array_equal(unpool.forward(y).numpy(),
+                                      F.max_unpool3d(y, flat, (kT, kH, kW), output_size=(5, 6, 4)).numpy())
+    # neither form: a clear error
+    loaded.indices = torch.full(y.shape, 7 * 65536, dtype=torch.int64)
+    with pytest.raises(RuntimeError, match="torch7's packed"):
+        loaded.updateGradInput(x, g)
+
+
+def test_volumetric_unpooling_needs_a_forward():
+    unpool = nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))
+    with pytest.raises(RuntimeError, match="forward"):
+        unpool.forward(torch.randn(1, 2, 2, 2, dtype=torch.float64))
 
 
 # ---------------------------------------------------------------- older nn versions

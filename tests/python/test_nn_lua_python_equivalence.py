@@ -40,6 +40,13 @@ class Idx:
         self.value = value
 
 
+class Both:
+    """A value written differently for each side (a sparse input's 1-based feature column)."""
+
+    def __init__(self, lua, python):
+        self.lua, self.python = lua, python
+
+
 def randn(*shape):
     return lambda rng: torch.from_numpy(rng.standard_normal(shape))
 
@@ -64,6 +71,29 @@ def bits(*shape):
 
 def logprob(*shape):
     return lambda rng: torch.from_numpy(rng.standard_normal(shape)).log_softmax(-1)
+
+
+def mask(*shape):
+    return lambda rng: torch.from_numpy((rng.random(shape) < 0.5).astype(np.uint8))
+
+
+def sparse(n, nnz, batch=None):
+    """SparseLinear's input: (feature, value) rows of distinct features, per sample."""
+    def make(rng):
+        def one():
+            return np.stack([rng.choice(n, nnz, replace=False).astype(np.float64), rng.standard_normal(nnz)], 1)
+        rows = torch.from_numpy(one() if batch is None else np.stack([one() for _ in range(batch)]))
+        lua = rows.clone()
+        lua[..., 0] += 1
+        return Both(lua, rows)
+    return make
+
+
+def sparse_from_lua(rows):
+    """(feature, value) rows with 1-based features as Python's 0-based ones."""
+    rows = rows.clone()
+    rows[..., 0] -= 1
+    return rows
 
 
 def classes(n, *shape):
@@ -91,6 +121,8 @@ def copy_of(t):
 
 
 def for_lua(value):
+    if isinstance(value, Both):
+        return copy_of(value.lua)
     if isinstance(value, Idx):
         v = value.value
         return v + 1 if isinstance(v, int) else (v + 1).clone()
@@ -100,6 +132,8 @@ def for_lua(value):
 
 
 def for_python(value):
+    if isinstance(value, Both):
+        return copy_of(value.python)
     if isinstance(value, Idx):
         return value.value.clone() if isinstance(value.value, torch.Tensor) else value.value
     if isinstance(value, list):
@@ -129,6 +163,8 @@ def like(value, rng):
     """A random gradOutput shaped as value."""
     if isinstance(value, list):
         return [like(v, rng) for v in value]
+    if not isinstance(value, torch.Tensor):  # a number (CriterionTable's loss)
+        return float(rng.standard_normal())
     return torch.from_numpy(rng.standard_normal(tuple(value.shape)))
 
 
@@ -154,12 +190,17 @@ def assert_same(lua, py, what):
 #   fields: fields compared after forward/backward (running statistics)
 #   backward: False where torch7 has no backward in that mode (spatial dropouts evaluating)
 #   pool: for unpooling modules, an input both sides give their loaded pooling module
+#   criterion: a criterion that takes no target (L1Cost)
+#   lua_grad_input: Lua's gradInput written as Python's (indices it carries made 0-based)
 
 
 class Case:
-    def __init__(self, lua, input, target=None, setup=None, fields=(), backward=True, pool=None):
+    def __init__(self, lua, input, target=None, setup=None, fields=(), backward=True, pool=None, criterion=False,
+                 lua_grad_input=None):
         self.lua, self.input, self.target, self.setup, self.fields, self.backward, self.pool = (
             lua, input, target, setup, fields, backward, pool)
+        self.lua_grad_input = lua_grad_input
+        self.criterion = criterion or target is not None
 
     def __repr__(self):
         return self.lua
@@ -375,12 +416,54 @@ CASES = {
         Case("nn.VolumetricDilatedMaxPooling(2, 2, 2, 1, 1, 1, 0, 0, 0, 2, 2, 2)", randn(2, 2, 5, 5, 5))],
     "VolumetricAveragePooling": [Case("nn.VolumetricAveragePooling(2, 2, 2)", randn(2, 4, 4, 4)),
                                  Case("nn.VolumetricAveragePooling(2, 2, 2, 1, 1, 1)", randn(2, 2, 3, 3, 3))],
-    # the pooling runs after loading: the two packages keep its indices differently (see
-    # test_volumetric_pooling_indices_saved_by_lua)
-    "VolumetricMaxUnpooling": [Case("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))", randn(2, 2, 2, 2, 2),
-                                    pool=randn(2, 2, 4, 4, 4))],
+    "VolumetricMaxUnpooling": [
+        Case("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))", randn(2, 2, 2, 2, 2),
+             setup="function(m) m.pooling:forward(torch.randn(2, 2, 4, 4, 4)) end"),
+        Case("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))", randn(2, 2, 2, 2),
+             pool=randn(2, 4, 4, 4))],
     "VolumetricReplicationPadding": [Case("nn.VolumetricReplicationPadding(1, 0, 2, 1, 0, 1)", randn(2, 2, 3, 3)),
                                      Case("nn.VolumetricReplicationPadding(1, 1, 1, 1, 1, 1)", randn(2, 2, 2, 3, 2))],
+    # the extra modules (extra.py, extra_conv.py)
+    "CMaxTable": [Case("nn.CMaxTable()", [X34, X34, X34])],
+    "CMinTable": [Case("nn.CMinTable()", [X34, X34])],
+    "CReLU": [Case("nn.CReLU(3)", randn(2, 3, 4, 2)), Case("nn.CReLU(1)", randn(4))],
+    "Collapse": [Case("nn.Collapse(2)", randn(3, 4, 5)), Case("nn.Collapse(1)", X34)],
+    "Constant": [Case("nn.Constant(torch.randn(2, 3), 2)", randn(4, 5, 6)), Case("nn.Constant(2.5)", randn(3))],
+    "Convert": [Case("nn.Convert('bchw', 'bhwc')", randn(2, 3, 4, 5)), Case("nn.Convert('bchw', 'hfb')", randn(2, 3, 4, 5)),
+                Case("nn.Convert('bf', 'fb')", X34)],
+    "GatedLinearUnit": [Case("nn.GatedLinearUnit(2)", randn(3, 4, 5)), Case("nn.GatedLinearUnit()", randn(3, 6))],
+    "MaskedSelect": [Case("nn.MaskedSelect()", [X34, mask(3, 4)])],
+    "PixelShuffle": [Case("nn.PixelShuffle(2)", randn(2, 8, 3, 3)), Case("nn.PixelShuffle(3)", randn(9, 2, 2))],
+    "SpatialLogSoftMax": [Case("nn.SpatialLogSoftMax()", randn(2, 3, 4, 4)), Case("nn.SpatialLogSoftMax()", randn(3, 4, 5))],
+    "TanhShrink": [Case("nn.TanhShrink()", randn(3, 5))],
+    "TemporalDynamicKMaxPooling": [Case("nn.TemporalDynamicKMaxPooling(2, 0.5)", randn(2, 7, 3)),
+                                   Case("nn.TemporalDynamicKMaxPooling(3)", randn(7, 3))],
+    "ZeroGrad": [Case("nn.ZeroGrad()", X34)],
+    "ZipTable": [Case("nn.ZipTable()", [[randn(2), randn(3)], [randn(2), randn(3)]])],
+    "ZipTableOneToMany": [Case("nn.ZipTableOneToMany()", [randn(2), [randn(3), randn(4)]])],
+    "Decorator": [Case("nn.Decorator(nn.Linear(4, 3))", randn(2, 4))],
+    "DontCast": [Case("nn.DontCast(nn.Linear(4, 3))", randn(2, 4)), Case("nn.DontCast(nn.Tanh(), true)", X34)],
+    "NaN": [Case("nn.NaN(nn.Linear(4, 3), 7)", randn(2, 4))],
+    "Profile": [Case("nn.Profile(nn.Linear(4, 3), 1000)", randn(2, 4))],
+    "WeightNorm": [Case("nn.WeightNorm(nn.Linear(4, 3))", randn(2, 4)),
+                   Case("nn.WeightNorm(nn.SpatialConvolution(2, 3, 2, 2), 2)", randn(2, 2, 4, 4))],
+    "CriterionTable": [Case("nn.CriterionTable(nn.MSECriterion())", [X34, X34]),
+                       Case("nn.CriterionTable(nn.ClassNLLCriterion())", [logprob(3, 5), classes(5, 3)])],
+    "SpatialConvolutionMap": [Case("nn.SpatialConvolutionMap(nn.tables.random(3, 4, 2), 3, 3, 2, 1)", randn(2, 3, 7, 6)),
+                              Case("nn.SpatialConvolutionMap(nn.tables.oneToOne(3), 2, 2)", randn(3, 5, 5))],
+    "SpatialFullConvolutionMap": [Case("nn.SpatialFullConvolutionMap(nn.tables.full(2, 3), 3, 2, 2, 1)", randn(2, 2, 3, 4)),
+                                  Case("nn.SpatialFullConvolutionMap(nn.tables.random(3, 2, 2), 2, 2)", randn(3, 3, 3))],
+    "SpatialDepthWiseConvolution": [Case("nn.SpatialDepthWiseConvolution(3, 2, 3, 2, 2, 1, 1, 0)", randn(2, 3, 5, 6)),
+                                    Case("nn.SpatialDepthWiseConvolution(2, 1, 2, 2)", randn(2, 4, 4))],
+    "TemporalRowConvolution": [Case("nn.TemporalRowConvolution(4, 3, 2)", randn(2, 9, 4)),
+                               Case("nn.TemporalRowConvolution(4, 3, 1, true)", randn(4, 6))],
+    "SparseLinear": [Case("nn.SparseLinear(6, 3)", sparse(6, 3)), Case("nn.SparseLinear(6, 3, true)", sparse(6, 2, 3),
+                                                                        lua_grad_input=sparse_from_lua)],
+    "IndexLinear": [
+        Case("nn.IndexLinear(6, 3, true)", [[classes(6, 3), classes(6, 2)], [randn(3), randn(2)]],
+             setup="function(m) m.weight:uniform(-1, 1); m.bias:uniform(-1, 1) end"),
+        Case("nn.IndexLinear(6, 3, false, 0, nil, nil, true)", [[classes(6, 2), classes(6, 4)], [randn(2), randn(4)]],
+             setup="function(m) m.bias:uniform(-1, 1) end")],
     # criterions
     "MSECriterion": [Case("nn.MSECriterion()", X34, X34), Case("nn.MSECriterion(false)", randn(5), randn(5))],
     "AbsCriterion": [Case("nn.AbsCriterion()", X34, X34), Case("nn.AbsCriterion(false)", X34, X34)],
@@ -419,6 +502,17 @@ CASES = {
                                Case("nn.MarginRankingCriterion(1)", [randn(1), randn(1)], fixed(-1))],
     "L1HingeEmbeddingCriterion": [Case("nn.L1HingeEmbeddingCriterion(2)", [randn(4), randn(4)], fixed(1)),
                                   Case("nn.L1HingeEmbeddingCriterion(2)", [randn(4), randn(4)], fixed(-1))],
+    "L1Cost": [Case("nn.L1Cost()", X34, criterion=True), Case("nn.L1Cost()", randn(5), criterion=True)],
+    "ModuleCriterion": [Case("nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), nn.Sigmoid())", X34, X34),
+                        Case("nn.ModuleCriterion(nn.ClassNLLCriterion(), nn.LogSoftMax())", randn(3, 5), classes(5, 3))],
+    "SpatialAutoCropMSECriterion": [Case("nn.SpatialAutoCropMSECriterion()", randn(2, 3, 4, 4), randn(2, 3, 7, 6)),
+                                    Case("nn.SpatialAutoCropMSECriterion(false)", randn(3, 4, 3), randn(3, 5, 6))],
+    "SpatialClassNLLCriterion": [
+        Case("nn.SpatialClassNLLCriterion()", randn(2, 4, 3, 3), classes(4, 2, 3, 3)),
+        Case("nn.SpatialClassNLLCriterion(torch.Tensor({1, 2, 0.5, 3}), false)", randn(2, 4, 3, 3), classes(4, 2, 3, 3)),
+        Case("nn.SpatialClassNLLCriterion(nil, true, 3)", randn(2, 4, 3, 3), classes(4, 2, 3, 3))],
+    "WeightedMSECriterion": [Case("nn.WeightedMSECriterion(torch.randn(3, 4))", randn(2, 3, 4), randn(2, 3, 4)),
+                             Case("nn.WeightedMSECriterion(torch.randn(3, 4), false)", X34, X34)],
     "MultiCriterion": [Case("nn.MultiCriterion():add(nn.MSECriterion(), 0.5):add(nn.AbsCriterion())", X34, X34)],
     "ParallelCriterion": [
         Case("nn.ParallelCriterion():add(nn.MSECriterion(), 0.5):add(nn.ClassNLLCriterion())",
@@ -430,6 +524,8 @@ SKIP = {
     "Module": "abstract base class: its updateOutput returns an empty output",
     "Container": "abstract base class (covered through Sequential, Concat, ...)",
     "Criterion": "abstract base class (covered through every criterion)",
+    "StochasticGradient": "a trainer, not a module: test_legacy_nn_extra.py's "
+                          "test_lua_trained_stochastic_gradient_matches trains the same Lua-saved MLP on both sides",
 }
 
 
@@ -487,7 +583,7 @@ def lua_run(rt, case, seed, path):
     rt.eval("torch.save")(path, m)
     if pool is not None:
         m.pooling.forward(for_lua(pool))
-    if target is not None:
+    if case.criterion:
         out = m.forward(for_lua(x), for_lua(target))
         out = out[0] if isinstance(out, tuple) else out  # ClassNLLCriterion also returns the total weight
         gi = from_lua(m.backward(for_lua(x), for_lua(target)))
@@ -498,6 +594,8 @@ def lua_run(rt, case, seed, path):
         return x, target, pool, None, out, None, None, {}
     m.zeroGradParameters()
     gi = from_lua(m.backward(for_lua(x), for_lua(go)))
+    if case.lua_grad_input:
+        gi = case.lua_grad_input(gi)
     params = m.parameters()
     grads = from_lua(params[1]) if params else []
     fields = {f: from_lua(m[f]) for f in case.fields}
@@ -524,7 +622,7 @@ def test_lua_module_loaded_in_python_gives_the_same_results(rt, tmp_path, name, 
     assert m.torch_typename() == "nn." + name
     if pool is not None:
         m.pooling.forward(for_python(pool))
-    if target is not None:
+    if case.criterion:
         assert_same(out, m.forward(for_python(x), for_python(target)), "loss")
         assert_same(gi, snapshot(m.backward(for_python(x), for_python(target))), "gradInput")
         return
@@ -658,14 +756,47 @@ def test_saved_python_modules_have_torch7s_fields(rt, tmp_path):
     assert fields == ("torch.LongStorage", True, "table")
 
 
-@pytest.mark.xfail(strict=True, reason="Lua's VolumetricMaxPooling keeps 1-based flat offsets in `indices`; "
-                   "torch7 (and torch.legacy.nn) pack the 0-based kernel offsets as bytes")
-def test_volumetric_pooling_indices_saved_by_lua(rt, tmp_path):
-    path = str(tmp_path / "unpool.t7")
-    x = torch.randn(2, 2, 4, 4, 4, dtype=torch.float64)
-    y = torch.randn(2, 2, 2, 2, 2, dtype=torch.float64)
-    lm = rt.eval("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))")
-    lm.pooling.forward(x.clone())
+@pytest.mark.parametrize("pooling", ["nn.VolumetricMaxPooling(2, 2, 2)", "nn.VolumetricMaxPooling(2, 3, 2, 1, 1, 2)",
+                                     "nn.VolumetricDilatedMaxPooling(2, 2, 2, 2, 1, 2, 1, 0, 1, 2, 2, 1)"])
+def test_volumetric_pooling_indices_saved_by_lua(rt, tmp_path, pooling):
+    # both packages keep THNN's flat positions (1-based in Lua and in the file): the indices
+    # Lua saved after its forward serve Python's backward and unpooling without a forward
+    path = str(tmp_path / "pool.t7")
+    x = torch.randn(2, 2, 5, 6, 5, dtype=torch.float64)
+    lm = rt.eval(pooling)
+    y = from_lua(lm.forward(x.clone()))
+    lidx = from_lua(lm.indices)
     rt.eval("torch.save")(path, lm)
-    out = from_lua(lm.forward(y.clone()))
-    assert_same(out, load_lua(path).forward(y.clone()), "output")
+    g = torch.randn(y.shape, dtype=torch.float64)
+    gi = from_lua(lm.backward(x.clone(), g.clone()))
+    m = load_lua(path)
+    assert_same(lidx - 1, m.indices, "indices")
+    assert_same(gi, m.updateGradInput(x.clone(), g.clone()), "gradInput")
+    # the referee: each gradOutput value goes to where the window's maximum is
+    flat = m.indices.reshape(2, 2, -1)
+    assert_same(torch.gather(x.reshape(2, 2, -1), 2, flat).reshape(y.shape), y, "x at the indices")
+
+
+@pytest.mark.parametrize("direction", ["lua to python", "python to lua"])
+def test_volumetric_unpooling_from_either_sides_indices(rt, tmp_path, direction):
+    path = str(tmp_path / "unpool.t7")
+    x = torch.randn(2, 2, 4, 6, 4, dtype=torch.float64)
+    y = torch.randn(2, 2, 2, 3, 2, dtype=torch.float64)
+    if direction == "lua to python":
+        saved = rt.eval("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))")
+        saved.pooling.forward(x.clone())
+        rt.eval("torch.save")(path, saved)
+        out = from_lua(saved.forward(y.clone()))
+        got = load_lua(path).forward(y.clone())
+    else:
+        saved = nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2)).double()
+        saved.pooling.forward(x.clone())
+        save_lua(saved, path)
+        out = saved.forward(y.clone())
+        got = from_lua(rt.eval("torch.load")(path).forward(y.clone()))
+    assert_same(out, got, "output")
+    # the referee: y placed at the maximum of each 2x2x2 block of x, zeros elsewhere
+    blocks = x.reshape(2, 2, 2, 2, 3, 2, 2, 2).permute(0, 1, 2, 4, 6, 3, 5, 7).reshape(2, 2, 2, 3, 2, 8)
+    at_max = blocks == blocks.max(-1, keepdim=True).values
+    want = (at_max * y.unsqueeze(-1)).reshape(2, 2, 2, 3, 2, 2, 2, 2).permute(0, 1, 2, 5, 3, 6, 4, 7)
+    assert_same(want.reshape(x.shape), got, "output")

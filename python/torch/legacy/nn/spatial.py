@@ -1137,9 +1137,11 @@ class SpatialMaxUnpooling(Module):
 
 
 class VolumetricMaxPooling(_CeilMode, _MaxPooling):
-    """Max over kT x kW x kH windows. `indices` keeps torch7's encoding: the max's offsets
-    inside its (unclipped) window as bytes, t | h << 8 | w << 16 (0-based; a torch7
-    VolumetricMaxUnpooling reads them so)."""
+    """Max over kT x kW x kH windows. `indices`: the 0-based flat position
+    (t * height + h) * width + w of each max in its volume, as this project's THNN keeps it
+    (1-based in a .t7 file; see Note [1-based fields] in t7fields). A file torch7 wrote
+    holds its packed window offsets instead: they are recognised and read (_flat_indices)
+    until the next forward recomputes them."""
 
     _n = 3
     padT = padW = padH = 0
@@ -1155,28 +1157,6 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
         return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
                 _ints(self.padT, self.padH, self.padW), _ints(self.dilationT, self.dilationH, self.dilationW))
 
-    @staticmethod
-    def _starts(o, s, p):
-        return [torch.arange(o[i]) * s[i] - p[i] for i in range(3)]
-
-    def _encode(self, flat, in_size, o, s, p, d):
-        t0, h0, w0 = self._starts(o, s, p)
-        it = flat // (in_size[1] * in_size[2])
-        ih = (flat // in_size[2]) % in_size[1]
-        iw = flat % in_size[2]
-        mz = (it - t0.reshape(-1, 1, 1)) // d[0]
-        my = (ih - h0.reshape(-1, 1)) // d[1]
-        mx = (iw - w0) // d[2]
-        return mz + my * 256 + mx * 65536
-
-    def _decode(self, packed, in_size, o, s, p, d):
-        t0, h0, w0 = self._starts(o, s, p)
-        # floor division and modulo read the bytes (even with torch7's unset upper bytes)
-        it = (packed % 256) * d[0] + t0.reshape(-1, 1, 1)
-        ih = ((packed // 256) % 256) * d[1] + h0.reshape(-1, 1)
-        iw = ((packed // 65536) % 256) * d[2] + w0
-        return (it * in_size[1] + ih) * in_size[2] + iw
-
     def updateOutput(self, input):
         name = self.torch_typename()
         x, single = _batched(name, input, 3)
@@ -1186,14 +1166,42 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
             _out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i], bool(self.ceil_mode))
         out, flat = F.max_pool3d(x, k, s, p, d, bool(self.ceil_mode), True)
         self.itime, self.iheight, self.iwidth = x.size(2), x.size(3), x.size(4)
-        packed = self._encode(flat, tuple(x.shape[2:]), tuple(out.shape[2:]), s, p, d)
         self.output = _unbatch(out, single)
-        self.indices = _unbatch(packed, single)
+        self.indices = _unbatch(flat, single)
         return self.output
 
-    def _flat_indices(self, g, in_size):
+    def _window_offsets(self, position, in_size, out_size):
+        """Per axis, (position's coordinate - its window's start) for each output cell."""
         k, s, p, d = self._geometry()
-        return self._decode(self.indices.reshape(g.shape), in_size, tuple(g.shape[2:]), s, p, d)
+        coords = (position // (in_size[1] * in_size[2]), (position // in_size[2]) % in_size[1],
+                  position % in_size[2])
+        shapes = ((-1, 1, 1), (-1, 1), (-1,))
+        return [coords[i] - (torch.arange(out_size[i]) * s[i] - p[i]).reshape(shapes[i]) for i in range(3)]
+
+    def _flat_indices(self, g, in_size):
+        name = self.torch_typename()
+        k, s, p, d = self._geometry()
+        idx = self.indices.reshape(g.shape)
+        out_size, volume = tuple(g.shape[2:]), math.prod(in_size)
+        inside = (idx >= 0) & (idx < volume)
+        for i, off in enumerate(self._window_offsets(idx, in_size, out_size)):
+            inside &= (off >= 0) & (off <= (k[i] - 1) * d[i]) & (off % d[i] == 0)
+        if bool(inside.all()):
+            return idx
+        # torch7 wrote the offsets (t, h, w) of the max inside its unclipped window as the
+        # bytes of a number: t | h << 8 | w << 16 (0-based; load_lua took one off it)
+        packed = (idx + 1) % (1 << 32)
+        offsets = [(packed // (1 << (8 * i))) % 256 for i in range(3)]
+        starts = [torch.arange(out_size[i]) * s[i] - p[i] for i in range(3)]
+        shapes = ((-1, 1, 1), (-1, 1), (-1,))
+        coords = [offsets[i] * d[i] + starts[i].reshape(shapes[i]) for i in range(3)]
+        ok = packed // (1 << 24) == 0
+        for i in range(3):
+            ok &= (offsets[i] < k[i]) & (coords[i] >= 0) & (coords[i] < in_size[i])
+        check(bool(ok.all()), RuntimeError,
+              "%s: `indices` are neither positions of the input of size %s inside their windows nor torch7's "
+              "packed window offsets; run forward on this input first", name, tuple(in_size))
+        return (coords[0] * in_size[1] + coords[1]) * in_size[2] + coords[2]
 
     def __repr__(self):
         s = "%s(%dx%dx%d, %d,%d,%d" % (self.torch_typename(), self.kT, self.kW, self.kH, self.dT, self.dW, self.dH)
@@ -1224,6 +1232,8 @@ class VolumetricMaxUnpooling(Module):
 
     def setParams(self):
         pool = self.pooling
+        check(getattr(pool, "itime", None) is not None, RuntimeError,
+              "nn.VolumetricMaxUnpooling: the pooling module has not run forward yet")
         self.indices = pool.indices
         self.otime, self.oheight, self.owidth = pool.itime, pool.iheight, pool.iwidth
         self.dT, self.dH, self.dW = pool.dT, pool.dH, pool.dW

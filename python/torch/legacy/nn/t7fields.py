@@ -23,10 +23,19 @@ Kinds of field:
   strides and storage size, and storages shared between such fields stay shared.
 - INDEX_LIST: a list of INDEX values or of lists of them (Transpose's `permutations`).
 
-Left as written on purpose: VolumetricMaxPooling's `indices` (torch7 packs 0-based kernel
-offsets as bytes, not 1-based positions; our module keeps that encoding),
-TemporalMaxPooling's `indices` (0-based offsets in torch7 already), and nngraph's routing
-tables (`mapindex`, `selectindex`: internal bookkeeping gModule reads as torch7 wrote it).
+VolumetricMaxPooling's `indices` are 1-based flat positions in each volume, as this
+project's THNN (and so its Lua package) keeps them, and as SpatialMaxPooling's are. torch7's
+own THNN packed the 0-based offsets of the max inside its window as bytes (t | h << 8 |
+w << 16) instead: a file torch7 wrote loads with those bytes less one. The next forward
+recomputes the indices, so only a backward or a VolumetricMaxUnpooling run straight after
+loading reads them: the Python module recognises the packed form there (the positions are
+not inside their windows, the bytes are inside the kernel) and decodes it, and raises a
+RuntimeError for indices of neither form. Unpooling needs its pooling module to have run
+forward (or to come from a file saved after one) on both sides.
+
+Left as written on purpose: TemporalMaxPooling's `indices` (0-based offsets in torch7
+already), and nngraph's routing tables (`mapindex`, `selectindex`: internal bookkeeping
+gModule reads as torch7 wrote it).
 
 Note [Older nn versions]
 upgrade() brings fields of older nn versions to today's form on load, as nn's own
@@ -89,6 +98,9 @@ ONE_BASED = {
     "nn.SpatialFractionalMaxPooling": _POOL_INDICES,
     "nn.SpatialAdaptiveMaxPooling": _POOL_INDICES,
     "nn.SpatialMaxUnpooling": _POOL_INDICES,  # a view of its pooling module's indices
+    "nn.VolumetricMaxPooling": _POOL_INDICES,
+    "nn.VolumetricDilatedMaxPooling": _POOL_INDICES,
+    "nn.VolumetricMaxUnpooling": _POOL_INDICES,
     "nn.Max": {"dimension": INDEX, "_indices": INDEX_TENSOR},
     "nn.Min": {"dimension": INDEX, "_indices": INDEX_TENSOR},
     "nn.SpatialConvolutionMap": {"connTable": INDEX_TENSOR},
