@@ -50,32 +50,35 @@ function nn.tables.random(nin, nout, nto)
    return t
 end
 
--- Shared by the two Map convolutions: the dense module's weight from the connections'
--- kernels, and the connections' gradients from the dense module's. inDim/outDim: where the
--- input and output planes sit in the dense weight.
-local function densify(self, inDim, outDim)
-   local dense = self.dense.weight
-   dense:zero()
+-- The convolution is done by a dense module (class-level denseClass) whose weight is rebuilt
+-- from the connections' kernels before each pass; inDim/outDim say where the input and output
+-- planes sit in the dense weight. nn.SpatialFullConvolutionMap reuses these methods.
+SpatialConvolutionMap.denseClass, SpatialConvolutionMap.inDim, SpatialConvolutionMap.outDim =
+   'SpatialConvolution', 2, 1
+
+local function connection(self, dense, k)
+   local i, o = self.connTable[k][1], self.connTable[k][2]
+   return dense:select(self.outDim, o):select(self.inDim - (self.inDim > self.outDim and 1 or 0), i)
+end
+
+local function densify(self)
+   self.dense.weight:zero()
    for k = 1, self.connTable:size(1) do
-      local i, o = self.connTable[k][1], self.connTable[k][2]
-      dense:select(outDim, o):select(inDim - (inDim > outDim and 1 or 0), i):copy(self.weight[k])
+      connection(self, self.dense.weight, k):copy(self.weight[k])
    end
    self.dense.bias = self.bias
 end
 
-local function sparsify(self, inDim, outDim, scale)
-   local dense = self.dense.gradWeight
+local function sparsify(self)
    for k = 1, self.connTable:size(1) do
-      local i, o = self.connTable[k][1], self.connTable[k][2]
-      self.gradWeight[k]:add(dense:select(outDim, o):select(inDim - (inDim > outDim and 1 or 0), i))
+      self.gradWeight[k]:add(connection(self, self.dense.gradWeight, k))
    end
 end
-nn.tables._densify, nn.tables._sparsify = densify, sparsify
 
 function SpatialConvolutionMap:__init(conMatrix, kW, kH, dW, dH)
    parent.__init(self)
    assert(torch.isTensor(conMatrix) and conMatrix:dim() == 2 and conMatrix:size(2) == 2,
-          'nn.SpatialConvolutionMap(connTable, kW, kH[, dW, dH]): connTable must be a K x 2 tensor')
+          torch.type(self) .. '(connTable, kW, kH[, dW, dH]): connTable must be a K x 2 tensor')
    self.kW, self.kH = kW, kH
    self.dW, self.dH = dW or 1, dH or 1
    self.connTable = conMatrix
@@ -85,7 +88,7 @@ function SpatialConvolutionMap:__init(conMatrix, kW, kH, dW, dH)
    self.gradWeight = torch.Tensor(self.connTable:size(1), kH, kW):zero()
    self.bias = torch.Tensor(self.nOutputPlane)
    self.gradBias = torch.Tensor(self.nOutputPlane):zero()
-   self.dense = nn.SpatialConvolution(self.nInputPlane, self.nOutputPlane, kW, kH, self.dW, self.dH)
+   self.dense = nn[self.denseClass](self.nInputPlane, self.nOutputPlane, kW, kH, self.dW, self.dH)
    self:reset()
 end
 
@@ -94,31 +97,31 @@ function SpatialConvolutionMap:reset(stdv)
       self.weight:uniform(-stdv, stdv)
       self.bias:uniform(-stdv, stdv)
    else
-      -- each output plane's kernels scaled by its fan-in
+      -- each output plane's kernels scaled by its fan-in (kW * kH per connection)
       local fanIn = torch.zeros(self.nOutputPlane)
       for k = 1, self.connTable:size(1) do
          local o = self.connTable[k][2]
-         fanIn[o] = fanIn[o] + self.kW * self.kH
+         fanIn[o] = fanIn[o] + 1
       end
       for k = 1, self.connTable:size(1) do
-         local s = 1 / math.sqrt(fanIn[self.connTable[k][2]])
+         local s = 1 / math.sqrt(self.kW * self.kH * fanIn[self.connTable[k][2]])
          self.weight[k]:uniform(-s, s)
       end
       for o = 1, self.nOutputPlane do
-         local s = 1 / math.sqrt(math.max(fanIn[o], 1))
+         local s = 1 / math.sqrt(self.kW * self.kH * math.max(fanIn[o], 1))
          self.bias[o] = torch.uniform(-s, s)
       end
    end
 end
 
 function SpatialConvolutionMap:updateOutput(input)
-   densify(self, 2, 1)
+   densify(self)
    self.output = self.dense:updateOutput(input)
    return self.output
 end
 
 function SpatialConvolutionMap:updateGradInput(input, gradOutput)
-   densify(self, 2, 1)
+   densify(self)
    self.gradInput = self.dense:updateGradInput(input, gradOutput)
    return self.gradInput
 end
@@ -127,7 +130,7 @@ function SpatialConvolutionMap:accGradParameters(input, gradOutput, scale)
    self.dense.gradWeight:zero()
    self.dense.gradBias = self.gradBias
    self.dense:accGradParameters(input, gradOutput, scale)
-   sparsify(self, 2, 1)
+   sparsify(self)
 end
 
 function SpatialConvolutionMap:__tostring__()
