@@ -13,34 +13,31 @@ local function maxAbs(t)
    return t:clone():abs():max()
 end
 
--- d output / d param (param: the input when not given) through updateGradInput and
--- accGradParameters, one output element at a time; dparam is param's gradient.
-function Jacobian.backward(module, input, param, dparam)
-   local useParam = param ~= nil
-   param = param or input
+-- Shared with nn.SparseJacobian: column i of the rows x outputs Jacobian is column(gradInput)
+-- after backpropagating output element i's unit gradient (accGradParameters too when
+-- accParams is set).
+local function byBackprop(module, input, rows, column, accParams)
    module:forward(input)
    local dout = module.output.new():resizeAs(module.output)
    local flatDout = dout:view(dout:nElement())
-   local jacobian = torch.Tensor(param:nElement(), dout:nElement()):zero()
+   local jacobian = torch.Tensor(rows, dout:nElement()):zero()
    for i = 1, flatDout:nElement() do
       dout:zero()
       flatDout[i] = 1
       module:zeroGradParameters()
       local din = module:updateGradInput(input, dout)
-      module:accGradParameters(input, dout)
-      jacobian:select(2, i):copy(useParam and dparam or din)
+      if accParams then module:accGradParameters(input, dout) end
+      jacobian:select(2, i):copy(column(din))
    end
    return jacobian
 end
 
--- The same by central differences: param (contiguous) is moved by +-perturbation.
-function Jacobian.forward(module, input, param, perturbation)
-   if param then assert(param:isContiguous(), 'nn.Jacobian.forward: param must be contiguous') end
-   param = param or input
+-- Row r: the output's central difference when element r of the 1-D tensor flat (a view into
+-- the input or a parameter) moves by +-perturbation.
+local function byDifferences(module, input, flat, perturbation)
    perturbation = perturbation or 1e-6
-   local flat = param:view(param:nElement())
    local nOut = module:forward(input):nElement()
-   local jacobian = torch.Tensor(param:nElement(), nOut)
+   local jacobian = torch.Tensor(flat:nElement(), nOut)
    local outa, outb = torch.Tensor(nOut), torch.Tensor(nOut)
    for i = 1, flat:nElement() do
       local orig = flat[i]
@@ -53,6 +50,23 @@ function Jacobian.forward(module, input, param, perturbation)
       jacobian:select(1, i):copy(outb)
    end
    return jacobian
+end
+Jacobian._byBackprop, Jacobian._byDifferences = byBackprop, byDifferences
+
+-- d output / d param (param: the input when not given) through updateGradInput and
+-- accGradParameters, one output element at a time; dparam is param's gradient.
+function Jacobian.backward(module, input, param, dparam)
+   local useParam = param ~= nil
+   param = param or input
+   return byBackprop(module, input, param:nElement(),
+                     function(din) return useParam and dparam or din end, true)
+end
+
+-- The same by central differences: param (contiguous) is moved by +-perturbation.
+function Jacobian.forward(module, input, param, perturbation)
+   param = param or input
+   assert(param:isContiguous(), 'nn.Jacobian.forward: param must be contiguous')
+   return byDifferences(module, input, param:view(param:nElement()), perturbation)
 end
 
 -- param after one accUpdateGradParameters(lr = 1) step per output element's unit gradient.
@@ -84,34 +98,39 @@ function Jacobian.forwardUpdate(module, input, param, perturbation)
    return jacobian
 end
 
--- Largest difference between the two Jacobians with respect to the input, for an input
--- drawn uniformly from [minval, maxval] (default [-2, 2]).
-function Jacobian.testJacobian(module, input, minval, maxval, perturbation)
-   minval, maxval = minval or -2, maxval or 2
-   fillUniform(input, minval, maxval)
-   local fprop = Jacobian.forward(module, input, input, perturbation)
-   local bprop = Jacobian.backward(module, input)
-   return maxAbs(fprop - bprop)
-end
+-- The tests comparing the two Jacobians of J (nn.Jacobian or nn.SparseJacobian), whose
+-- input draws its values into inputValues(input) (the whole input for nn.Jacobian).
+function Jacobian._defineTests(J, inputValues)
+   -- Largest difference between the two Jacobians with respect to the input, for input
+   -- values drawn uniformly from [minval, maxval] (default [-2, 2]).
+   function J.testJacobian(module, input, minval, maxval, perturbation)
+      minval, maxval = minval or -2, maxval or 2
+      fillUniform(inputValues(input), minval, maxval)
+      local fprop = J.forward(module, input, nil, perturbation)
+      local bprop = J.backward(module, input)
+      return maxAbs(fprop - bprop)
+   end
 
--- The same with respect to a parameter (param, its gradient dparam).
-function Jacobian.testJacobianParameters(module, input, param, dparam, minval, maxval, perturbation)
-   minval, maxval = minval or -2, maxval or 2
-   fillUniform(input, minval, maxval)
-   fillUniform(param, minval, maxval)
-   local bprop = Jacobian.backward(module, input, param, dparam)
-   local fprop = Jacobian.forward(module, input, param, perturbation)
-   return maxAbs(fprop - bprop)
-end
+   -- The same with respect to a parameter (param, its gradient dparam).
+   function J.testJacobianParameters(module, input, param, dparam, minval, maxval, perturbation)
+      minval, maxval = minval or -2, maxval or 2
+      fillUniform(inputValues(input), minval, maxval)
+      fillUniform(param, minval, maxval)
+      local bprop = Jacobian.backward(module, input, param, dparam)
+      local fprop = Jacobian.forward(module, input, param, perturbation)
+      return maxAbs(fprop - bprop)
+   end
 
-function Jacobian.testJacobianUpdateParameters(module, input, param, minval, maxval, perturbation)
-   minval, maxval = minval or -2, maxval or 2
-   fillUniform(input, minval, maxval)
-   fillUniform(param, minval, maxval)
-   local bprop = Jacobian.backwardUpdate(module, input, param)
-   local fprop = Jacobian.forwardUpdate(module, input, param, perturbation)
-   return maxAbs(fprop - bprop)
+   function J.testJacobianUpdateParameters(module, input, param, minval, maxval, perturbation)
+      minval, maxval = minval or -2, maxval or 2
+      fillUniform(inputValues(input), minval, maxval)
+      fillUniform(param, minval, maxval)
+      local bprop = Jacobian.backwardUpdate(module, input, param)
+      local fprop = Jacobian.forwardUpdate(module, input, param, perturbation)
+      return maxAbs(fprop - bprop)
+   end
 end
+Jacobian._defineTests(Jacobian, function(input) return input end)
 
 -- Saves the module (after clearState) and reads it back: the copy's output and gradInput
 -- must equal the original's. Returns the largest differences of both.
