@@ -12,10 +12,7 @@ function optim.adadelta(opfunc, x, config, state)
    local wd = config.weightDecay or 0
    state.evalCounter = state.evalCounter or 0
 
-   local fx, dfdx = opfunc(x)
-   if wd ~= 0 then
-      dfdx:add(wd, x)
-   end
+   local fx, dfdx = optim._decayedGradient(opfunc, x, wd)
 
    if not state.paramVariance then
       state.paramVariance = x.new():resizeAs(dfdx):zero()

@@ -12,10 +12,7 @@ function optim.adagrad(opfunc, x, config, state)
    state.evalCounter = state.evalCounter or 0
    local nevals = state.evalCounter
 
-   local fx, dfdx = opfunc(x)
-   if wd ~= 0 then
-      dfdx:add(wd, x)
-   end
+   local fx, dfdx = optim._decayedGradient(opfunc, x, wd)
 
    local clr = lr / (1 + nevals * lrd)
 

@@ -14,24 +14,16 @@ function optim.adam(opfunc, x, config, state)
    local epsilon = config.epsilon or 1e-8
    local wd = config.weightDecay or 0
 
-   local fx, dfdx = opfunc(x)
-   if wd ~= 0 then
-      dfdx:add(wd, x)
-   end
+   local fx, dfdx = optim._decayedGradient(opfunc, x, wd)
 
-   state.t = state.t or 0
-   state.m = state.m or x.new():resizeAs(dfdx):zero()
    state.v = state.v or x.new():resizeAs(dfdx):zero()
    state.denom = state.denom or x.new():resizeAs(dfdx):zero()
 
-   local clr = lr / (1 + state.t * lrd)
-   state.t = state.t + 1
-
-   state.m:mul(beta1):add(1 - beta1, dfdx)
+   local clr = lr / (1 + (state.t or 0) * lrd)
+   local biasCorrection1 = optim._firstMoment(state, x, dfdx, beta1)
    optim._addcmul(state.v:mul(beta2), 1 - beta2, dfdx, dfdx)
    state.denom:copy(state.v):sqrt():add(epsilon)
 
-   local biasCorrection1 = 1 - beta1 ^ state.t
    local biasCorrection2 = 1 - beta2 ^ state.t
    local stepSize = clr * math.sqrt(biasCorrection2) / biasCorrection1
    optim._addcdiv(x, -stepSize, state.m, state.denom)

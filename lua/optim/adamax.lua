@@ -12,13 +12,8 @@ function optim.adamax(opfunc, x, config, state)
    local epsilon = config.epsilon or 1e-38
    local wd = config.weightDecay or 0
 
-   local fx, dfdx = opfunc(x)
-   if wd ~= 0 then
-      dfdx:add(wd, x)
-   end
+   local fx, dfdx = optim._decayedGradient(opfunc, x, wd)
 
-   state.t = state.t or 0
-   state.m = state.m or x.new():resizeAs(dfdx):zero()
    state.u = state.u or x.new():resizeAs(dfdx):zero()
    if not state.max then
       local sizes = dfdx:size():totable()
@@ -26,13 +21,11 @@ function optim.adamax(opfunc, x, config, state)
       state.max = x.new():resize(torch.LongStorage(sizes)):zero()
    end
 
-   state.t = state.t + 1
-   state.m:mul(beta1):add(1 - beta1, dfdx)
+   local biasCorrection1 = optim._firstMoment(state, x, dfdx, beta1)
    state.max[1]:copy(state.u):mul(beta2)
    state.max[2]:copy(dfdx):abs():add(epsilon)
    state.u:cmax(state.max[1], state.max[2])
 
-   local biasCorrection1 = 1 - beta1 ^ state.t
    local stepSize = lr / biasCorrection1
    optim._addcdiv(x, -stepSize, state.m, state.u)
 

@@ -15,6 +15,24 @@ function optim._addcdiv(x, value, a, b)
    return x:add(value, torch.cdiv(a, b))
 end
 
+-- f(x) and df/dx + weightDecay * x, the gradient most methods step along.
+function optim._decayedGradient(opfunc, x, weightDecay)
+   local fx, dfdx = opfunc(x)
+   if weightDecay ~= 0 then
+      dfdx:add(weightDecay, x)
+   end
+   return fx, dfdx
+end
+
+-- Adam's and AdaMax's first moment: t = t + 1;  m = beta1 * m + (1 - beta1) * g.
+-- Returns its bias correction 1 - beta1^t.
+function optim._firstMoment(state, x, dfdx, beta1)
+   state.t = (state.t or 0) + 1
+   state.m = state.m or x.new():resizeAs(dfdx):zero()
+   state.m:mul(beta1):add(1 - beta1, dfdx)
+   return 1 - beta1 ^ state.t
+end
+
 require 'optim.sgd'
 require 'optim.nag'
 require 'optim.asgd'

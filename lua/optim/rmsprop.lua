@@ -12,10 +12,7 @@ function optim.rmsprop(opfunc, x, config, state)
    local wd = config.weightDecay or 0
    local mfill = config.initialMean or 0
 
-   local fx, dfdx = opfunc(x)
-   if wd ~= 0 then
-      dfdx:add(wd, x)
-   end
+   local fx, dfdx = optim._decayedGradient(opfunc, x, wd)
 
    if not state.m then
       state.m = x.new():resizeAs(dfdx):fill(mfill)
