@@ -11,7 +11,7 @@ torch.optim.Adadelta is the same rule with its lr=1.
 
 import torch
 
-from torch.legacy.optim._state import config_and_state
+from torch.legacy.optim._state import config_and_state, decayed_gradient
 
 
 def adadelta(opfunc, x, config=None, state=None):
@@ -21,9 +21,7 @@ def adadelta(opfunc, x, config=None, state=None):
     wd = config.get("weightDecay", 0)
     state["evalCounter"] = state.get("evalCounter", 0)
 
-    fx, dfdx = opfunc(x)
-    if wd != 0:
-        dfdx.add_(x, alpha=wd)
+    fx, dfdx = decayed_gradient(opfunc, x, wd)
 
     if "paramVariance" not in state:
         state["paramVariance"] = torch.zeros_like(dfdx)

@@ -10,7 +10,7 @@ torch.optim.Adagrad is the same rule (eps=1e-10, initial_accumulator_value=0).
 
 import torch
 
-from torch.legacy.optim._state import config_and_state
+from torch.legacy.optim._state import config_and_state, decayed_gradient
 
 
 def adagrad(opfunc, x, config=None, state=None):
@@ -21,9 +21,7 @@ def adagrad(opfunc, x, config=None, state=None):
     state["evalCounter"] = state.get("evalCounter", 0)
     nevals = state["evalCounter"]
 
-    fx, dfdx = opfunc(x)
-    if wd != 0:
-        dfdx.add_(x, alpha=wd)
+    fx, dfdx = decayed_gradient(opfunc, x, wd)
 
     clr = lr / (1 + nevals * lrd)
 

@@ -14,7 +14,7 @@ import math
 
 import torch
 
-from torch.legacy.optim._state import config_and_state
+from torch.legacy.optim._state import config_and_state, decayed_gradient, first_moment
 
 
 def adam(opfunc, x, config=None, state=None):
@@ -26,24 +26,17 @@ def adam(opfunc, x, config=None, state=None):
     epsilon = config.get("epsilon", 1e-8)
     wd = config.get("weightDecay", 0)
 
-    fx, dfdx = opfunc(x)
-    if wd != 0:
-        dfdx.add_(x, alpha=wd)
+    fx, dfdx = decayed_gradient(opfunc, x, wd)
 
-    state.setdefault("t", 0)
-    if "m" not in state:
-        state["m"] = torch.zeros_like(dfdx)
+    clr = lr / (1 + state.get("t", 0) * lrd)
+    bias_correction1 = first_moment(state, dfdx, beta1)
+    if "v" not in state:
         state["v"] = torch.zeros_like(dfdx)
         state["denom"] = torch.zeros_like(dfdx)
 
-    clr = lr / (1 + state["t"] * lrd)
-    state["t"] += 1
-
-    state["m"].mul_(beta1).add_(dfdx, alpha=1 - beta1)
     state["v"].mul_(beta2).addcmul_(dfdx, dfdx, value=1 - beta2)
     state["denom"].copy_(state["v"]).sqrt_().add_(epsilon)
 
-    bias_correction1 = 1 - beta1 ** state["t"]
     bias_correction2 = 1 - beta2 ** state["t"]
     step_size = clr * math.sqrt(bias_correction2) / bias_correction1
     x.addcdiv_(state["m"], state["denom"], value=-step_size)

@@ -10,7 +10,7 @@ torch.optim.Adamax is the same rule (its default eps is 1e-8).
 
 import torch
 
-from torch.legacy.optim._state import config_and_state
+from torch.legacy.optim._state import config_and_state, decayed_gradient, first_moment
 
 
 def adamax(opfunc, x, config=None, state=None):
@@ -21,23 +21,17 @@ def adamax(opfunc, x, config=None, state=None):
     epsilon = config.get("epsilon", 1e-38)
     wd = config.get("weightDecay", 0)
 
-    fx, dfdx = opfunc(x)
-    if wd != 0:
-        dfdx.add_(x, alpha=wd)
+    fx, dfdx = decayed_gradient(opfunc, x, wd)
 
-    state.setdefault("t", 0)
-    if "m" not in state:
-        state["m"] = torch.zeros_like(dfdx)
+    bias_correction1 = first_moment(state, dfdx, beta1)
+    if "u" not in state:
         state["u"] = torch.zeros_like(dfdx)
         state["max"] = dfdx.new_zeros((2,) + tuple(dfdx.shape))
 
-    state["t"] += 1
-    state["m"].mul_(beta1).add_(dfdx, alpha=1 - beta1)
     state["max"][0].copy_(state["u"]).mul_(beta2)
     state["max"][1].copy_(dfdx).abs_().add_(epsilon)
     torch.max(state["max"][0], state["max"][1], out=state["u"])
 
-    bias_correction1 = 1 - beta1 ** state["t"]
     x.addcdiv_(state["m"], state["u"], value=-lr / bias_correction1)
 
     return x, [fx]

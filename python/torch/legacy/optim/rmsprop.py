@@ -10,7 +10,7 @@ torch.optim.RMSprop (not centered, no momentum) is the same rule; it has no init
 
 import torch
 
-from torch.legacy.optim._state import config_and_state
+from torch.legacy.optim._state import config_and_state, decayed_gradient
 
 
 def rmsprop(opfunc, x, config=None, state=None):
@@ -21,9 +21,7 @@ def rmsprop(opfunc, x, config=None, state=None):
     wd = config.get("weightDecay", 0)
     mfill = config.get("initialMean", 0)
 
-    fx, dfdx = opfunc(x)
-    if wd != 0:
-        dfdx.add_(x, alpha=wd)
+    fx, dfdx = decayed_gradient(opfunc, x, wd)
 
     if "m" not in state:
         state["m"] = torch.empty_like(dfdx).fill_(mfill)
