@@ -27,14 +27,7 @@ function Max:updateGradInput(input, gradOutput)
    return self.gradInput
 end
 
-function Max:type(typename, tensorCache)
-   -- the indices stay a LongTensor
-   local indices = self._indices
-   self._indices = nil
-   parent.type(self, typename, tensorCache)
-   self._indices = indices
-   return self
-end
+-- type() needs no override: nn.utils.recursiveType leaves the LongTensor _indices as they are
 
 function Max:clearState()
    nn.utils.clear(self, '_indices')

@@ -38,15 +38,5 @@ function TemporalDynamicKMaxPooling:updateGradInput(input, gradOutput)
    return self.gradInput
 end
 
-function TemporalDynamicKMaxPooling:type(typename, tensorCache)
-   local indices = self.indices
-   self.indices = nil
-   parent.type(self, typename, tensorCache)
-   self.indices = indices
-   return self
-end
-
-function TemporalDynamicKMaxPooling:clearState()
-   nn.utils.clear(self, 'indices')
-   return parent.clearState(self)
-end
+-- type() needs no override: nn.utils.recursiveType leaves the LongTensor indices as they are
+TemporalDynamicKMaxPooling.clearState = nn.utils.maxPoolingClearState

@@ -23,16 +23,5 @@ function TemporalMaxPooling:updateGradInput(input, gradOutput)
    end
 end
 
-function TemporalMaxPooling:type(typename, tensorCache)
-   -- the indices stay a LongTensor
-   local indices = self.indices
-   self.indices = nil
-   parent.type(self, typename, tensorCache)
-   self.indices = indices
-   return self
-end
-
-function TemporalMaxPooling:clearState()
-   nn.utils.clear(self, 'indices')
-   return parent.clearState(self)
-end
+-- type() needs no override: nn.utils.recursiveType leaves the LongTensor indices as they are
+TemporalMaxPooling.clearState = nn.utils.maxPoolingClearState
