@@ -50,14 +50,13 @@ function utils.recursiveType(param, typename, cache)
    return param
 end
 
--- Empties the named fields of self (tensors keep their type, tables become {}).
-function utils.clear(self, ...)
-   local names = { ... }
-   if type(names[1]) == 'table' then names = names[1] end
+-- Empties the named fields of self: tensors through emptied(tensor), tables become {},
+-- anything else nil.
+local function clearFields(self, names, emptied)
    for _, name in ipairs(names) do
       local v = self[name]
       if torch.isTensor(v) then
-         v:set()
+         self[name] = emptied(v)
       elseif type(v) == 'table' then
          self[name] = {}
       else
@@ -65,37 +64,43 @@ function utils.clear(self, ...)
       end
    end
    return self
+end
+
+-- Empties the named fields of self (tensors keep their type, tables become {}).
+function utils.clear(self, ...)
+   local names = { ... }
+   if type(names[1]) == 'table' then names = names[1] end
+   return clearFields(self, names, function(v) return v:set() end)
 end
 
 -- Like clear, but gives tensors fresh empty ones instead of emptying them: for modules whose
 -- output or gradInput is another module's tensor (containers, Identity, views).
 function utils.clearReferences(self, ...)
-   for _, name in ipairs({ ... }) do
-      local v = self[name]
-      if torch.isTensor(v) then
-         self[name] = v.new()
-      elseif type(v) == 'table' then
-         self[name] = {}
-      else
-         self[name] = nil
-      end
-   end
-   return self
+   return clearFields(self, { ... }, function(v) return v.new() end)
 end
 
--- t1 resized like t2: tensors or nested tables of them.
-function utils.recursiveResizeAs(t1, t2)
+-- t1 made like t2 (tensors or nested tables of them; t1's tensors reused where their type
+-- is t2's): leaf(t1Tensor, t2Tensor) on each tensor, and keys of t1 not in t2 dropped when
+-- prune is set.
+local function recursiveLike(t1, t2, leaf, prune)
    if type(t2) == 'table' then
       t1 = type(t1) == 'table' and t1 or {}
-      for k, v in pairs(t2) do t1[k] = utils.recursiveResizeAs(t1[k], v) end
-      for k in pairs(t1) do if t2[k] == nil then t1[k] = nil end end
+      for k, v in pairs(t2) do t1[k] = recursiveLike(t1[k], v, leaf, prune) end
+      if prune then
+         for k in pairs(t1) do if t2[k] == nil then t1[k] = nil end end
+      end
    elseif torch.isTensor(t2) then
       t1 = torch.isTensor(t1) and torch.typename(t1) == torch.typename(t2) and t1 or t2.new()
-      t1:resizeAs(t2)
+      leaf(t1, t2)
    else
       error('expecting nested tensors or tables, got ' .. torch.type(t1) .. ' and ' .. torch.type(t2))
    end
    return t1
+end
+
+-- t1 resized like t2: tensors or nested tables of them.
+function utils.recursiveResizeAs(t1, t2)
+   return recursiveLike(t1, t2, function(a, b) a:resizeAs(b) end, true)
 end
 
 function utils.recursiveFill(t, value)
@@ -119,16 +124,7 @@ function utils.recursiveAdd(t1, alpha, t2)
 end
 
 function utils.recursiveCopy(t1, t2)
-   if type(t2) == 'table' then
-      t1 = type(t1) == 'table' and t1 or {}
-      for k, v in pairs(t2) do t1[k] = utils.recursiveCopy(t1[k], v) end
-   elseif torch.isTensor(t2) then
-      t1 = torch.isTensor(t1) and torch.typename(t1) == torch.typename(t2) and t1 or t2.new()
-      t1:resizeAs(t2):copy(t2)
-   else
-      error('expecting nested tensors or tables, got ' .. torch.type(t1) .. ' and ' .. torch.type(t2))
-   end
-   return t1
+   return recursiveLike(t1, t2, function(a, b) a:resizeAs(b):copy(b) end, false)
 end
 
 -- self.dimension as a dimension of an input of nDim dimensions: negative counts from the
