@@ -12,7 +12,8 @@ from torch.legacy.nn import tables as _tables
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
 from torch.legacy.nn.spatial import (SpatialConvolution, SpatialFullConvolution, _batched, _conv_grad_input,
-                                     _conv_grad_weight, _conv_t_grad_weight, _grad_batched, _out_size, _unbatch)
+                                     _conv_grad_weight, _conv_repr, _conv_t_grad_weight, _grad_batched, _out_size,
+                                     _unbatch)
 from torch.legacy.nn.utils import check
 
 __all__ = ["SpatialConvolutionMap", "SpatialFullConvolutionMap", "SpatialDepthWiseConvolution",
@@ -294,12 +295,7 @@ class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
             self.gradBias.add_(gg.sum((0, 3)).t(), alpha=scale)
 
     def __repr__(self):
-        s = "%s(%d -> %d, %dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW, self.kH)
-        if self.dW != 1 or self.dH != 1 or self.padW != 0 or self.padH != 0:
-            s += ", %d,%d" % (self.dW, self.dH)
-        if self.padW != 0 or self.padH != 0:
-            s += ", %d,%d" % (self.padW, self.padH)
-        return s + (")" if self._has_bias() else ") without bias")
+        return _conv_repr(self, (self.kW, self.kH), [((self.dW, self.dH), 1), ((self.padW, self.padH), 0)])
 
 
 class TemporalRowConvolution(Module):

@@ -161,6 +161,19 @@ def _bias_free_repr(module, s):
     return s + ")" if getattr(module, "bias", None) is not None else s + ") without bias"
 
 
+def _conv_repr(module, kernel, groups):
+    """torch7's convolution summary 'nn.X(nIn -> nOut, kWxkH[, dW,dH[, padW,padH[, ...]]])':
+    groups holds (values, default) pairs, each shown when it or a later one is off its
+    default."""
+    s = "%s(%d -> %d, %s" % (module.torch_typename(), module.nInputPlane, module.nOutputPlane,
+                             "x".join("%d" % k for k in kernel))
+    off = [any(v != default for v in values) for values, default in groups]
+    for i, (values, _) in enumerate(groups):
+        if any(off[i:]):
+            s += ", " + ",".join("%d" % v for v in values)
+    return _bias_free_repr(module, s)
+
+
 # ================================================================ convolutions
 
 class _ConvBase(utils.OptionalBias, Module):
@@ -284,12 +297,7 @@ class SpatialConvolution(_GridConvolution):
         self._acc_bias(g, scale, (0, 2))
 
     def __repr__(self):
-        s = "%s(%d -> %d, %dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW, self.kH)
-        if self.dW != 1 or self.dH != 1 or self.padW != 0 or self.padH != 0:
-            s += ", %d,%d" % (self.dW, self.dH)
-        if self.padW != 0 or self.padH != 0:
-            s += ", %d,%d" % (self.padW, self.padH)
-        return _bias_free_repr(self, s)
+        return _conv_repr(self, (self.kW, self.kH), [((self.dW, self.dH), 1), ((self.padW, self.padH), 0)])
 
 
 class SpatialConvolutionMM(SpatialConvolution):
@@ -420,13 +428,8 @@ class VolumetricConvolution(_NdConvolution):
                 _ints(self.padT, self.padH, self.padW), _ints(self.dilationT, self.dilationH, self.dilationW))
 
     def __repr__(self):
-        s = "%s(%d -> %d, %dx%dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kT, self.kW,
-                                     self.kH)
-        if (self.dT, self.dW, self.dH) != (1, 1, 1) or (self.padT, self.padW, self.padH) != (0, 0, 0):
-            s += ", %d,%d,%d" % (self.dT, self.dW, self.dH)
-        if (self.padT, self.padW, self.padH) != (0, 0, 0):
-            s += ", %d,%d,%d" % (self.padT, self.padW, self.padH)
-        return _bias_free_repr(self, s)
+        return _conv_repr(self, (self.kT, self.kW, self.kH),
+                          [((self.dT, self.dW, self.dH), 1), ((self.padT, self.padW, self.padH), 0)])
 
 
 class VolumetricDilatedConvolution(VolumetricConvolution):
@@ -524,14 +527,8 @@ class SpatialFullConvolution(_FullConvolution):
                 _ints(self.adjH, self.adjW))
 
     def __repr__(self):
-        s = "%s(%d -> %d, %dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW, self.kH)
-        if self.dW != 1 or self.dH != 1 or self.padW != 0 or self.padH != 0:
-            s += ", %d,%d" % (self.dW, self.dH)
-        if self.padW != 0 or self.padH != 0 or self.adjW != 0 or self.adjH != 0:
-            s += ", %d,%d" % (self.padW, self.padH)
-        if self.adjW != 0 or self.adjH != 0:
-            s += ", %d,%d" % (self.adjW, self.adjH)
-        return _bias_free_repr(self, s)
+        return _conv_repr(self, (self.kW, self.kH), [((self.dW, self.dH), 1), ((self.padW, self.padH), 0),
+                                                     ((self.adjW, self.adjH), 0)])
 
 
 class VolumetricFullConvolution(_FullConvolution):
