@@ -69,3 +69,24 @@ def same_storage(a, b):
 def np_log_softmax(z, axis):
     z = z - z.max(axis=axis, keepdims=True)
     return z - np.log(np.exp(z).sum(axis=axis, keepdims=True))
+
+
+def tensors(x):
+    """The tensors of x (a tensor or nested lists of them), in order."""
+    return [x] if torch.is_tensor(x) else [t for v in x for t in tensors(v)]
+
+
+def central_differences(x, f, eps=1e-6):
+    """d f / d x by central differences, shaped like x: f() gives a float for the current
+    values of the tensor x, whose elements are moved by +-eps in turn (and put back)."""
+    num = torch.zeros_like(x)
+    flat, nflat = x.view(-1), num.view(-1)
+    for i in range(flat.numel()):
+        v = float(flat[i])
+        flat[i] = v + eps
+        up = f()
+        flat[i] = v - eps
+        down = f()
+        flat[i] = v
+        nflat[i] = (up - down) / (2 * eps)
+    return num

@@ -7,6 +7,7 @@ import pytest
 
 import torch
 import torch.nn.functional as F
+from legacy_helpers import central_differences, tensors
 from torch.legacy import nn
 
 
@@ -14,25 +15,9 @@ def dbl(a):
     return torch.from_numpy(np.ascontiguousarray(a, dtype=np.float64))
 
 
-def tensors(x):
-    return [x] if torch.is_tensor(x) else [t for v in x for t in tensors(v)]
-
-
 def numerical_grad(crit, input, target, h=1e-6):
     """d loss / d input by central differences, shaped like input (tables too)."""
-    grads = []
-    for t in tensors(input):
-        g = torch.zeros_like(t)
-        flat, gflat = t.view(-1), g.view(-1)
-        for i in range(flat.numel()):
-            orig = flat[i].item()
-            flat[i] = orig + h
-            plus = crit.forward(input, target)
-            flat[i] = orig - h
-            minus = crit.forward(input, target)
-            flat[i] = orig
-            gflat[i] = (plus - minus) / (2 * h)
-        grads.append(g)
+    grads = [central_differences(t, lambda: crit.forward(input, target), h) for t in tensors(input)]
     crit.forward(input, target)  # output as for the unperturbed input again
     return grads
 

@@ -12,7 +12,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from conftest import LAYOUTS, make_tensor
-from legacy_helpers import double_default, np_log_softmax, through_file  # noqa: F401
+from legacy_helpers import central_differences, double_default, np_log_softmax, tensors, through_file  # noqa: F401
 from torch.legacy import nn
 from torch.utils.serialization import load_lua, save_lua
 
@@ -40,17 +40,8 @@ def close(a, b, tol=1e-10):
     np.testing.assert_allclose(a.double().numpy(), b.double().numpy(), rtol=tol, atol=tol)
 
 
-def _tensors(x):
-    if torch.is_tensor(x):
-        return [x]
-    out = []
-    for v in x:
-        out += _tensors(v)
-    return out
-
-
 def _dot(out, go):
-    return sum(float((a * b).sum()) for a, b in zip(_tensors(out), _tensors(go)))
+    return sum(float((a * b).sum()) for a, b in zip(tensors(out), tensors(go)))
 
 
 def _like(x, gen):
@@ -67,50 +58,26 @@ def check_gradients(m, input, params=True, eps=1e-6, tol=1e-6, skip=()):
     go = _like(out, gen)
     m.zeroGradParameters()
     gi = m.backward(input, go)
-    analytic = [g.clone() for g in _tensors(gi)]
+    analytic = [g.clone() for g in tensors(gi)]
     ps = m.parameters() if params else None
     grads = [g.clone() for g in ps[1]] if ps else []
-    for k, x in enumerate(_tensors(input)):
+    def loss():
+        return _dot(m.forward(input), go)
+
+    for k, x in enumerate(tensors(input)):
         if k in skip or not x.is_floating_point():
             continue
-        num = torch.zeros_like(x)
-        flat, nflat = x.view(-1), num.view(-1)
-        for i in range(flat.numel()):
-            v = float(flat[i])
-            flat[i] = v + eps
-            up = _dot(m.forward(input), go)
-            flat[i] = v - eps
-            down = _dot(m.forward(input), go)
-            flat[i] = v
-            nflat[i] = (up - down) / (2 * eps)
+        num = central_differences(x, loss, eps)
         np.testing.assert_allclose(analytic[k].numpy(), num.numpy(), atol=tol, rtol=tol)
     for p, g in zip(ps[0] if ps else [], grads):
-        num = torch.zeros_like(p)
-        flat, nflat = p.view(-1), num.view(-1)
-        for i in range(flat.numel()):
-            v = float(flat[i])
-            flat[i] = v + eps
-            up = _dot(m.forward(input), go)
-            flat[i] = v - eps
-            down = _dot(m.forward(input), go)
-            flat[i] = v
-            nflat[i] = (up - down) / (2 * eps)
+        num = central_differences(p, loss, eps)
         np.testing.assert_allclose(g.numpy(), num.numpy(), atol=tol, rtol=tol)
 
 
 def check_criterion_gradient(c, x, t, eps=1e-6, tol=1e-6):
     c.forward(x, t)
     gi = c.backward(x, t).clone()
-    num = torch.zeros_like(x)
-    flat = x.view(-1)
-    for i in range(flat.numel()):
-        v = float(flat[i])
-        flat[i] = v + eps
-        up = c.forward(x, t)
-        flat[i] = v - eps
-        down = c.forward(x, t)
-        flat[i] = v
-        num.view(-1)[i] = (up - down) / (2 * eps)
+    num = central_differences(x, lambda: c.forward(x, t), eps)
     np.testing.assert_allclose(gi.numpy(), num.numpy(), atol=tol, rtol=tol)
 
 
