@@ -48,15 +48,20 @@ function optim.cg(opfunc, x, config, state)
 
    local function notFinite(v) return v ~= v or v == math.huge or v == -math.huge end
 
+   -- x moved by z along s and evaluated there: f and the slope along s (df2 holds the gradient)
+   local function stepBy(z)
+      x:add(z, s)
+      local f, grad = opfunc(x)
+      df2:copy(grad)
+      return f, df2:dot(s)
+   end
+
    while i < math.abs(maxEval) do
       x0:copy(x)
       df0:copy(df1)
 
-      x:add(z1, s)
-      f2, tdf = opfunc(x)
-      df2:copy(tdf)
+      f2, d2 = stepBy(z1)
       i = i + 1
-      d2 = df2:dot(s)
       f3, d3, z3 = f1, d1, -z1
       local m = math.min(maxIter, maxEval - i)
       local success = 0
@@ -78,12 +83,9 @@ function optim.cg(opfunc, x, config, state)
             end
             z2 = math.max(math.min(z2, int * z3), (1 - int) * z3)
             z1 = z1 + z2
-            x:add(z2, s)
-            f2, tdf = opfunc(x)
-            df2:copy(tdf)
+            f2, d2 = stepBy(z2)
             i = i + 1
             m = m - 1
-            d2 = df2:dot(s)
             z3 = z3 - z2
          end
          if f2 > f1 + z1 * rho * d1 or d2 > -sig * d1 then
@@ -115,12 +117,9 @@ function optim.cg(opfunc, x, config, state)
          end
          f3 = f2; d3 = d2; z3 = -z2
          z1 = z1 + z2
-         x:add(z2, s)
-         f2, tdf = opfunc(x)
-         df2:copy(tdf)
+         f2, d2 = stepBy(z2)
          i = i + 1
          m = m - 1
-         d2 = df2:dot(s)
       end
 
       if success == 1 then

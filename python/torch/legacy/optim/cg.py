@@ -61,15 +61,20 @@ def cg(opfunc, x, config=None, state=None):
     d1 = -s.dot(s).item()
     z1 = red / (1 - d1)
 
+    def step_by(z):
+        """x moved by z along s and evaluated there: f and the slope along s (df2 holds the
+        gradient)."""
+        x.add_(s, alpha=z)
+        f, grad = opfunc(x)
+        df2.copy_(grad)
+        return f, df2.dot(s).item()
+
     while i < abs(max_eval):
         x0.copy_(x)
         df0.copy_(df1)
 
-        x.add_(s, alpha=z1)
-        f2, tdf = opfunc(x)
-        df2.copy_(tdf)
+        f2, d2 = step_by(z1)
         i += 1
-        d2 = df2.dot(s).item()
         f3, d3, z3 = f1, d1, -z1
         m = min(max_iter, max_eval - i)
         success = False
@@ -89,12 +94,9 @@ def cg(opfunc, x, config=None, state=None):
                     z2 = z3 / 2
                 z2 = max(min(z2, interp * z3), (1 - interp) * z3)
                 z1 = z1 + z2
-                x.add_(s, alpha=z2)
-                f2, tdf = opfunc(x)
-                df2.copy_(tdf)
+                f2, d2 = step_by(z2)
                 i += 1
                 m -= 1
-                d2 = df2.dot(s).item()
                 z3 = z3 - z2
             if f2 > f1 + z1 * rho * d1 or d2 > -sig * d1:
                 break
@@ -122,12 +124,9 @@ def cg(opfunc, x, config=None, state=None):
                 z2 = (limit - z1) * (1 - interp)
             f3, d3, z3 = f2, d2, -z2
             z1 = z1 + z2
-            x.add_(s, alpha=z2)
-            f2, tdf = opfunc(x)
-            df2.copy_(tdf)
+            f2, d2 = step_by(z2)
             i += 1
             m -= 1
-            d2 = df2.dot(s).item()
 
         if success:
             f1 = f2
