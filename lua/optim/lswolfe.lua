@@ -15,10 +15,17 @@ function optim.lswolfe(opfunc, x, t, d, f, g, gtd, options)
    local abs, min, max = math.abs, math.min, math.max
 
    local x_init = x:clone()
-   x:add(t, d)
-   local f_new, g_new = opfunc(x)
-   local lsFuncEval = 1
-   local gtd_new = g_new:dot(d)
+   local lsFuncEval = 0
+
+   -- f, df/dx and the slope along d at x_init + step * d, where x is left
+   local function evaluateAt(step)
+      x:copy(x_init):add(step, d)
+      local fStep, gStep = opfunc(x)
+      lsFuncEval = lsFuncEval + 1
+      return fStep, gStep, gStep:dot(d)
+   end
+
+   local f_new, g_new, gtd_new = evaluateAt(t)
 
    -- bracket: steps, values and gradients at its two ends (one point once done)
    local LSiter, t_prev, done = 0, 0, false
@@ -47,10 +54,7 @@ function optim.lswolfe(opfunc, x, t, d, f, g, gtd, options)
       f_prev = f_new
       g_prev = g_new:clone()
       gtd_prev = gtd_new
-      x:copy(x_init):add(t, d)
-      f_new, g_new = opfunc(x)
-      lsFuncEval = lsFuncEval + 1
-      gtd_new = g_new:dot(d)
+      f_new, g_new, gtd_new = evaluateAt(t)
       LSiter = LSiter + 1
    end
 
@@ -85,10 +89,7 @@ function optim.lswolfe(opfunc, x, t, d, f, g, gtd, options)
          insufProgress = false
       end
 
-      x:copy(x_init):add(t, d)
-      f_new, g_new = opfunc(x)
-      lsFuncEval = lsFuncEval + 1
-      gtd_new = g_new:dot(d)
+      f_new, g_new, gtd_new = evaluateAt(t)
       LSiter = LSiter + 1
       if f_new > f + c1 * t * gtd or f_new >= f_LO then
          -- not a sufficient decrease, or not below the low end: new high end

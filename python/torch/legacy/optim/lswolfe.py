@@ -20,10 +20,17 @@ def lswolfe(opfunc, x, t, d, f, g, gtd, options=None):
     verbose = options.get("verbose", False)
 
     x_init = x.clone()
-    x.add_(d, alpha=t)
-    f_new, g_new = opfunc(x)
-    ls_func_eval = 1
-    gtd_new = g_new.dot(d).item()
+    ls_func_eval = 0
+
+    def evaluate_at(step):
+        """f, df/dx and the slope along d at x_init + step * d, where x is left."""
+        nonlocal ls_func_eval
+        x.copy_(x_init).add_(d, alpha=step)
+        f_step, g_step = opfunc(x)
+        ls_func_eval += 1
+        return f_step, g_step, g_step.dot(d).item()
+
+    f_new, g_new, gtd_new = evaluate_at(t)
 
     # bracket: steps, values and gradients at its two ends (one point once done)
     ls_iter, t_prev, done = 0, 0, False
@@ -51,10 +58,7 @@ def lswolfe(opfunc, x, t, d, f, g, gtd, options=None):
         f_prev = f_new
         g_prev = g_new.clone()
         gtd_prev = gtd_new
-        x.copy_(x_init).add_(d, alpha=t)
-        f_new, g_new = opfunc(x)
-        ls_func_eval += 1
-        gtd_new = g_new.dot(d).item()
+        f_new, g_new, gtd_new = evaluate_at(t)
         ls_iter += 1
 
     if ls_iter == max_iter:
@@ -84,10 +88,7 @@ def lswolfe(opfunc, x, t, d, f, g, gtd, options=None):
         else:
             insuf_progress = False
 
-        x.copy_(x_init).add_(d, alpha=t)
-        f_new, g_new = opfunc(x)
-        ls_func_eval += 1
-        gtd_new = g_new.dot(d).item()
+        f_new, g_new, gtd_new = evaluate_at(t)
         ls_iter += 1
         if f_new > f + c1 * t * gtd or f_new >= f_lo:
             # not a sufficient decrease, or not below the low end: new high end
