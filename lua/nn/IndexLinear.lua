@@ -33,16 +33,10 @@ function IndexLinear:__init(inputSize, outputSize, doGradInput, keysOffset, weig
    if not weight then self:reset() end
 end
 
--- weights uniform in [-stdv, stdv], stdv = 1 / sqrt(outputSize) unless given, bias 1e-6 of
--- that; the normalisation columns start at zero
+-- nn.SparseLinear's reset (over the weight's columns: 1 / sqrt(outputSize + normalize) unless
+-- stdv is given); the normalisation columns start at zero
 function IndexLinear:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.weight:size(2))
-   end
-   self.weight:uniform(-stdv, stdv)
-   self.bias:uniform(-stdv, stdv):mul(0.000001)
+   nn.SparseLinear.reset(self, stdv)
    if self.normalize > 0 then self.weight:narrow(2, 1, self.normalize):zero() end
    return self
 end

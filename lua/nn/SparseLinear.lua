@@ -27,13 +27,9 @@ end
 
 -- weight uniform in [-stdv, stdv], stdv = 1 / sqrt(inputSize) unless given; bias 1e-6 of that
 function SparseLinear:reset(stdv)
-   if stdv then
-      stdv = stdv * math.sqrt(3)
-   else
-      stdv = 1 / math.sqrt(self.weight:size(2))
-   end
-   self.weight:uniform(-stdv, stdv)
-   self.bias:uniform(-stdv, stdv):mul(0.000001)
+   local a = nn.utils.uniformBound(stdv, self.weight:size(2))
+   self.weight:uniform(-a, a)
+   self.bias:uniform(-a, a):mul(0.000001)
    return self
 end
 
