@@ -20,13 +20,23 @@ function Concat:updateOutput(input)
       end
    end
    self.output:resize(torch.LongStorage(sizes))
-   local offset = 1
-   for i = 1, #outputs do
-      local n = outputs[i]:size(self.dimension)
-      self.output:narrow(self.dimension, offset, n):copy(outputs[i])
-      offset = offset + n
-   end
+   self:_fillFromBranches(outputs)
    return self.output
+end
+
+-- the part of t (the output or gradOutput) that belongs to a branch whose output is
+-- branchOutput, starting at offset along self.dimension (nn.DepthConcat centres it)
+function Concat:_branchPart(t, branchOutput, offset)
+   return t:narrow(self.dimension, offset, branchOutput:size(self.dimension))
+end
+
+-- each branch's output copied into its part of self.output
+function Concat:_fillFromBranches(outputs)
+   local offset = 1
+   for _, out in ipairs(outputs) do
+      self:_branchPart(self.output, out, offset):copy(out)
+      offset = offset + out:size(self.dimension)
+   end
 end
 
 -- calls method(input, the module's part of gradOutput[, scale]) on each module in turn,
@@ -34,11 +44,10 @@ end
 function Concat:_eachBranch(method, input, gradOutput, scale, accumulate)
    local offset = 1
    for i, module in ipairs(self.modules) do
-      local n = module.output:size(self.dimension)
-      local part = gradOutput:narrow(self.dimension, offset, n)
-      local result = self:rethrowErrors(module, i, method, input, part, scale)
+      local out = module.output
+      local result = self:rethrowErrors(module, i, method, input, self:_branchPart(gradOutput, out, offset), scale)
       if accumulate and result then accumulate(i, result) end
-      offset = offset + n
+      offset = offset + out:size(self.dimension)
    end
 end
 

@@ -42,22 +42,12 @@ function DepthConcat:updateOutput(input)
    end
    self.size = torch.LongStorage(sizes)
    self.output:resize(self.size):zero()
-   local offset = 1
-   for _, out in ipairs(outs) do
-      self:windowNarrow(self.output, out, offset):copy(out)
-      offset = offset + out:size(self.dimension)
-   end
+   self:_fillFromBranches(outs)
    return self.output
 end
 
--- Concat's backward passes (updateGradInput, backward, accGradParameters,
--- accUpdateGradParameters) all go through here: each branch gets its window of gradOutput
-function DepthConcat:_eachBranch(method, input, gradOutput, scale, accumulate)
-   local offset = 1
-   for i, module in ipairs(self.modules) do
-      local out = module.output
-      local result = self:rethrowErrors(module, i, method, input, self:windowNarrow(gradOutput, out, offset), scale)
-      if accumulate and result then accumulate(i, result) end
-      offset = offset + out:size(self.dimension)
-   end
+-- Concat's output filling and backward passes (updateGradInput, backward,
+-- accGradParameters, accUpdateGradParameters) take each branch's window
+function DepthConcat:_branchPart(t, branchOutput, offset)
+   return self:windowNarrow(t, branchOutput, offset)
 end
