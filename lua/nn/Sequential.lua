@@ -46,52 +46,39 @@ function Sequential:updateOutput(input)
    return current
 end
 
-function Sequential:updateGradInput(input, gradOutput)
-   local currentGradOutput = gradOutput
+-- Runs method(the module's input, gradOutput, ...) from the last module to the first, each
+-- module's gradOutput being the gradInput of the module after it: what method returned
+-- where it returns one (returnsGradInput: updateGradInput, backward), else that module's
+-- gradInput field. Returns the first module's result.
+local function backwardWalk(self, method, returnsGradInput, input, gradOutput, ...)
    local modules = self.modules
-   for i = #modules, 2, -1 do
-      currentGradOutput = self:rethrowErrors(modules[i], i, 'updateGradInput', modules[i - 1].output,
-                                             currentGradOutput)
+   local current = gradOutput
+   -- an empty Sequential fails in rethrowErrors, naming module 1
+   for i = math.max(#modules, 1), 1, -1 do
+      local moduleInput = input
+      if i > 1 then moduleInput = modules[i - 1].output end
+      local result = self:rethrowErrors(modules[i], i, method, moduleInput, current, ...)
+      if returnsGradInput then current = result else current = modules[i].gradInput end
    end
-   currentGradOutput = self:rethrowErrors(modules[1], 1, 'updateGradInput', input, currentGradOutput)
-   self.gradInput = currentGradOutput
-   return currentGradOutput
+   return current
+end
+
+function Sequential:updateGradInput(input, gradOutput)
+   self.gradInput = backwardWalk(self, 'updateGradInput', true, input, gradOutput)
+   return self.gradInput
 end
 
 function Sequential:accGradParameters(input, gradOutput, scale)
-   scale = scale or 1
-   local currentGradOutput = gradOutput
-   local modules = self.modules
-   for i = #modules, 2, -1 do
-      local module, previous = modules[i], modules[i - 1]
-      self:rethrowErrors(module, i, 'accGradParameters', previous.output, currentGradOutput, scale)
-      currentGradOutput = module.gradInput
-   end
-   self:rethrowErrors(modules[1], 1, 'accGradParameters', input, currentGradOutput, scale)
+   backwardWalk(self, 'accGradParameters', false, input, gradOutput, scale or 1)
 end
 
 function Sequential:backward(input, gradOutput, scale)
-   scale = scale or 1
-   local currentGradOutput = gradOutput
-   local modules = self.modules
-   for i = #modules, 2, -1 do
-      currentGradOutput = self:rethrowErrors(modules[i], i, 'backward', modules[i - 1].output,
-                                             currentGradOutput, scale)
-   end
-   currentGradOutput = self:rethrowErrors(modules[1], 1, 'backward', input, currentGradOutput, scale)
-   self.gradInput = currentGradOutput
-   return currentGradOutput
+   self.gradInput = backwardWalk(self, 'backward', true, input, gradOutput, scale or 1)
+   return self.gradInput
 end
 
 function Sequential:accUpdateGradParameters(input, gradOutput, lr)
-   local currentGradOutput = gradOutput
-   local modules = self.modules
-   for i = #modules, 2, -1 do
-      local module, previous = modules[i], modules[i - 1]
-      self:rethrowErrors(module, i, 'accUpdateGradParameters', previous.output, currentGradOutput, lr)
-      currentGradOutput = module.gradInput
-   end
-   self:rethrowErrors(modules[1], 1, 'accUpdateGradParameters', input, currentGradOutput, lr)
+   backwardWalk(self, 'accUpdateGradParameters', false, input, gradOutput, lr)
 end
 
 function Sequential:__tostring__()
