@@ -327,24 +327,34 @@ function utils.paddingString(self)
    return torch.type(self) .. string.format('(l=%d, r=%d, t=%d, b=%d)', self.pad_l, self.pad_r, self.pad_t, self.pad_b)
 end
 
--- updateOutput and updateGradInput of the paddings over THNN's <kernel>_ functions
+-- The methods of nn.<kernel>, a padding module over THNN's <kernel>_ functions (the
+-- reflection and replication paddings).
 local function checkPaddingInput(input, kernel)
    if input:dim() ~= 3 and input:dim() ~= 4 then
       error('nn.' .. kernel .. ': 3D or 4D (batch mode) tensor expected, got ' .. utils.sizeString(input), 3)
    end
 end
 
-function utils.paddingOutput(self, input, kernel)
-   checkPaddingInput(input, kernel)
-   input.THNN[kernel .. '_updateOutput'](input, self.output, self.pad_l, self.pad_r, self.pad_t, self.pad_b)
-   return self.output
-end
+function utils.thnnPadding(class, kernel)
+   function class:__init(pad_l, pad_r, pad_t, pad_b)
+      nn.Module.__init(self)
+      utils.setPads(self, pad_l, pad_r, pad_t, pad_b)
+   end
 
-function utils.paddingGradInput(self, input, gradOutput, kernel)
-   checkPaddingInput(input, kernel)
-   input.THNN[kernel .. '_updateGradInput'](input, gradOutput, self.gradInput, self.pad_l, self.pad_r, self.pad_t,
-                                            self.pad_b)
-   return self.gradInput
+   function class:updateOutput(input)
+      checkPaddingInput(input, kernel)
+      input.THNN[kernel .. '_updateOutput'](input, self.output, self.pad_l, self.pad_r, self.pad_t, self.pad_b)
+      return self.output
+   end
+
+   function class:updateGradInput(input, gradOutput)
+      checkPaddingInput(input, kernel)
+      input.THNN[kernel .. '_updateGradInput'](input, gradOutput, self.gradInput, self.pad_l, self.pad_r, self.pad_t,
+                                               self.pad_b)
+      return self.gradInput
+   end
+
+   class.__tostring__ = utils.paddingString
 end
 
 return utils
