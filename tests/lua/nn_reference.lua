@@ -9,6 +9,7 @@
 --     weight nIn x nOut x k1 x .. x kD; x[i][q] weight[i][o][a] goes to
 --     out[o][(q - 1) d - pad + (a - 1) dil + 1], each output size being
 --     (S - 1) d - 2 pad + (k - 1) dil + 1 + adj.
+--   reference.volumetricMaxPool(x, k, d[, pad[, dil]]): max pooling's maxima and indices.
 local reference = {}
 
 -- calls f(index) for every index (a table, 1-based) of a block of the given sizes
@@ -97,6 +98,44 @@ function reference.fullConvolution(x, weight, bias, d, pad, adj, dil)
       end)
    end
    return out
+end
+
+-- max pooling of x (C x T x H x W) over windows k (kT, kH, kW) every d, the volume padded by
+-- pad (ignored: no maximum there) and the windows dilated by dil (default zeros and ones):
+-- the maxima and the 1-based flat offset t*H*W + h*W + w of each (the first, in ties) in its
+-- volume
+function reference.volumetricMaxPool(x, k, d, pad, dil)
+   pad, dil = pad or { 0, 0, 0 }, dil or ones(3)
+   local C, T, H, W = unpack(x:size():totable())
+   local sizes, inSizes = {}, { T, H, W }
+   for i = 1, 3 do
+      sizes[i] = math.floor((inSizes[i] + 2 * pad[i] - dil[i] * (k[i] - 1) - 1) / d[i]) + 1
+   end
+   local out = torch.Tensor(C, sizes[1], sizes[2], sizes[3])
+   local idx = torch.LongTensor(C, sizes[1], sizes[2], sizes[3])
+   for c = 1, C do
+      for ot = 1, sizes[1] do
+         for oh = 1, sizes[2] do
+            for ow = 1, sizes[3] do
+               local best, where = -math.huge, nil
+               for a = 1, k[1] do
+                  for b = 1, k[2] do
+                     for e = 1, k[3] do
+                        local t = (ot - 1) * d[1] - pad[1] + (a - 1) * dil[1] + 1
+                        local h = (oh - 1) * d[2] - pad[2] + (b - 1) * dil[2] + 1
+                        local w = (ow - 1) * d[3] - pad[3] + (e - 1) * dil[3] + 1
+                        if t >= 1 and t <= T and h >= 1 and h <= H and w >= 1 and w <= W and x[c][t][h][w] > best then
+                           best, where = x[c][t][h][w], ((t - 1) * H + (h - 1)) * W + w
+                        end
+                     end
+                  end
+               end
+               out[c][ot][oh][ow], idx[c][ot][oh][ow] = best, where
+            end
+         end
+      end
+   end
+   return out, idx
 end
 
 return reference

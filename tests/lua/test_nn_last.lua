@@ -3,80 +3,37 @@
 -- plain loops over the defining formulas, batch and single-sample inputs, and bad inputs.
 require 'nn'
 local gradcheck = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_gradcheck.lua')
+local reference = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or '') .. 'nn_reference.lua')
 local tests = {}
 
-local precision = 1e-5
+local precision = gradcheck.precision
 
--- gradInput (and each named parameter's gradient) of module at input against the
--- numerical Jacobian, plus the save/load round trip.
+-- gradcheck.jacobian, plus each named parameter's accUpdateGradParameters step against
+-- nn.Jacobian's finite differences
 local function checkGradients(module, input, paramNames, msg)
-   local err = nn.Jacobian.testJacobian(module, input)
-   check.ok(err < precision, string.format('%s: gradInput error %g', msg, err))
+   gradcheck.jacobian(module, input, paramNames, msg)
    for _, name in ipairs(paramNames or {}) do
-      local gradName = 'grad' .. name:sub(1, 1):upper() .. name:sub(2)
-      err = nn.Jacobian.testJacobianParameters(module, input, module[name], module[gradName])
-      check.ok(err < precision, string.format('%s: %s error %g', msg, gradName, err))
-      err = nn.Jacobian.testJacobianUpdateParameters(module, input, module[name])
+      local err = nn.Jacobian.testJacobianUpdateParameters(module, input, module[name])
       check.ok(err < precision, string.format('%s: %s update error %g', msg, name, err))
    end
-   local errOut, errBack = nn.Jacobian.testIO(module, input)
-   check.eq(errOut, 0, msg .. ': output after save/load')
-   check.eq(errBack, 0, msg .. ': gradInput after save/load')
 end
 
-local function maxDiff(a, b)
-   check.ok(a:isSameSizeAs(b), 'sizes differ: ' .. nn.utils.sizeString(a) .. ' vs ' .. nn.utils.sizeString(b))
-   return (a - b):abs():max()
-end
+local maxDiff = gradcheck.maxDiff
 
--- max over each dilated window of each volume of x (C x T x H x W), padding ignored; also
--- the 1-based flat offset of each maximum in its volume
-local function dilatedMaxPoolReference(x, k, d, pad, dil)
-   local C, T, H, W = unpack(x:size():totable())
-   local sizes, inSizes = {}, { T, H, W }
-   for i = 1, 3 do
-      sizes[i] = math.floor((inSizes[i] + 2 * pad[i] - dil[i] * (k[i] - 1) - 1) / d[i]) + 1
-   end
-   local out = torch.Tensor(C, sizes[1], sizes[2], sizes[3])
-   local idx = torch.LongTensor(C, sizes[1], sizes[2], sizes[3])
-   for c = 1, C do
-      for ot = 1, sizes[1] do
-         for oh = 1, sizes[2] do
-            for ow = 1, sizes[3] do
-               local best, where = -math.huge, nil
-               for a = 1, k[1] do
-                  for b = 1, k[2] do
-                     for e = 1, k[3] do
-                        local t = (ot - 1) * d[1] - pad[1] + (a - 1) * dil[1] + 1
-                        local h = (oh - 1) * d[2] - pad[2] + (b - 1) * dil[2] + 1
-                        local w = (ow - 1) * d[3] - pad[3] + (e - 1) * dil[3] + 1
-                        if t >= 1 and t <= T and h >= 1 and h <= H and w >= 1 and w <= W and x[c][t][h][w] > best then
-                           best, where = x[c][t][h][w], ((t - 1) * H + (h - 1)) * W + w
-                        end
-                     end
-                  end
-               end
-               out[c][ot][oh][ow], idx[c][ot][oh][ow] = best, where
-            end
-         end
-      end
-   end
-   return out, idx
-end
 
 function tests.volumetricDilatedMaxPooling()
    -- kT, kW, kH, dT, dW, dH, padT, padW, padH, dilT, dilW, dilH; reference args in (T, H, W) order
    local pool = nn.VolumetricDilatedMaxPooling(2, 2, 3, 1, 2, 1, 1, 0, 1, 2, 1, 2)
    check.eq(tostring(pool), 'nn.VolumetricDilatedMaxPooling(2x2x3, 1,2,1, 1,0,1, 2,1,2)', 'tostring')
    local x = torch.randn(2, 5, 6, 5)
-   local ref, refIdx = dilatedMaxPoolReference(x, { 2, 3, 2 }, { 1, 1, 2 }, { 1, 1, 0 }, { 2, 2, 1 })
+   local ref, refIdx = reference.volumetricMaxPool(x, { 2, 3, 2 }, { 1, 1, 2 }, { 1, 1, 0 }, { 2, 2, 1 })
    check.ok(maxDiff(pool:forward(x), ref) == 0, 'VolumetricDilatedMaxPooling output')
    check.ok(maxDiff(pool.indices:double(), refIdx:double()) == 0, 'VolumetricDilatedMaxPooling indices')
    check.eq(pool.itime * 100 + pool.iheight * 10 + pool.iwidth, 565, 'input sizes kept for unpooling')
    local batch = torch.randn(3, 2, 5, 6, 5)
    local out = pool:forward(batch)
    for n = 1, 3 do
-      local r = dilatedMaxPoolReference(batch[n], { 2, 3, 2 }, { 1, 1, 2 }, { 1, 1, 0 }, { 2, 2, 1 })
+      local r = reference.volumetricMaxPool(batch[n], { 2, 3, 2 }, { 1, 1, 2 }, { 1, 1, 0 }, { 2, 2, 1 })
       check.ok(maxDiff(out[n], r) == 0, 'VolumetricDilatedMaxPooling batch sample ' .. n)
    end
    checkGradients(pool, torch.randn(2, 4, 5, 4), nil, 'VolumetricDilatedMaxPooling')

@@ -110,42 +110,12 @@ function tests.full_convolution()
    check.ok(gi[2]:isSameSizeAs(target), 'the target gradient has its size')
 end
 
--- max of each window: value and 1-based flat offset of the first maximum in the volume
-local function maxPoolReference(x, k, d)
-   local C, T, H, W = unpack(x:size():totable())
-   local sizes = { math.floor((T - k[1]) / d[1]) + 1, math.floor((H - k[2]) / d[2]) + 1,
-                   math.floor((W - k[3]) / d[3]) + 1 }
-   local out = torch.Tensor(C, sizes[1], sizes[2], sizes[3])
-   local idx = torch.LongTensor(C, sizes[1], sizes[2], sizes[3])
-   for c = 1, C do
-      for t = 1, sizes[1] do
-         for h = 1, sizes[2] do
-            for w = 1, sizes[3] do
-               local best, where = -math.huge, nil
-               for a = 1, k[1] do
-                  for b = 1, k[2] do
-                     for e = 1, k[3] do
-                        local tt, hh, ww = (t - 1) * d[1] + a, (h - 1) * d[2] + b, (w - 1) * d[3] + e
-                        if x[c][tt][hh][ww] > best then
-                           best, where = x[c][tt][hh][ww], ((tt - 1) * H + hh - 1) * W + ww
-                        end
-                     end
-                  end
-               end
-               out[c][t][h][w], idx[c][t][h][w] = best, where
-            end
-         end
-      end
-   end
-   return out, idx
-end
-
 function tests.max_pooling()
    local pool = nn.VolumetricMaxPooling(2, 2, 2, 1, 2, 1)
    checkGradients(pool, torch.Tensor(2, 3, 4, 5), nil, 'VolumetricMaxPooling')
    checkGradients(pool, torch.Tensor(2, 2, 3, 4, 5), nil, 'VolumetricMaxPooling batch')
    local x = torch.randn(2, 3, 4, 5)
-   local expected, expectedIdx = maxPoolReference(x, { 2, 2, 2 }, { 1, 1, 2 })
+   local expected, expectedIdx = reference.volumetricMaxPool(x, { 2, 2, 2 }, { 1, 1, 2 })
    check.ok(maxDiff(pool:forward(x), expected) == 0, 'VolumetricMaxPooling output')
    check.eq(torch.typename(pool.indices), 'torch.LongTensor')
    check.eq((pool.indices - expectedIdx):abs():sum(), 0, 'VolumetricMaxPooling indices (1-based)')
