@@ -557,6 +557,11 @@ class Prototype {
     auto closed = [&] {
       if (s.open.any()) bad(pc, "returns with upvalues open");
     };
+    // A call's frame link and the callee's frame take the slots from its base on: an open
+    // upvalue there would let a closure read and overwrite the link.
+    auto callFrom = [&](uint32_t base) {
+      if ((s.open & slots(base, 256)).any()) bad(pc, "calls with upvalues open in the callee's frame");
+    };
     switch (op) {
       case ISLT: case ISGE: case ISLE: case ISGT: case ISEQV: case ISNEV:
         read(a, a + 1);
@@ -626,21 +631,25 @@ class Prototype {
           closed();
           break;
         }
+        callFrom(a);
         write(a, 256);  // the callee's frame and the results
         if (b == 0) s.multres = int(a);
         break;
       }
       case ITERC:
         read(a - 3, a - 1);  // the index in a - 1 may be ISNEXT's after a despecialization
+        callFrom(a);
         write(a, 256);
         break;
       case ITERN:
         if (!s.iterTable.test(a - 2) || !s.iterControl.test(a - 1)) bad(pc, "not reached through its ISNEXT only");
         read(a - 2, a - 1);
-        write(a, 256);  // also the ITERC it turns into
+        callFrom(a);  // as the ITERC it may turn into
+        write(a, 256);
         break;
       case ISNEXT:
         read(a - 3, a - 1);
+        if (s.open.test(a - 1)) bad(pc, "its hidden index would be an open upvalue");
         write(a - 1, a);
         s.iterTable.set(a - 2);
         s.iterControl.set(a - 1);
