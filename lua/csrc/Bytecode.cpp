@@ -253,6 +253,10 @@ class Prototype {
         for (int k = 0; k < (tp == kKgcComplex ? 4 : 2); k++) c.uleb("a cdata constant");
       }
     }
+    bool hasChild = false;
+    for (const Kgc k : kgc_) hasChild |= k == kKgcChild;
+    if (hasChild != bool(flags_ & kProtoChild))
+      fail(c.pos(), hasChild ? "child functions in a function not flagged as having any" : "no child function in a function flagged as having some");
     for (uint32_t i = 0; i < sizekn_; i++) {
       bool isDouble;
       const uint32_t lo = c.uleb33("a number constant", &isDouble);

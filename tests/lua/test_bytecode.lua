@@ -283,6 +283,7 @@ function tests.operands_out_of_bounds()
    rejects(clo, setAD(dc, parent, mov3, OP.KSTR, 3, 0), 'GC constant 0 is no string')
    -- the child's upvalue: a parent slot beyond the parent's frame
    rejects(clo, replace(dc, child.uv, string.char(200, 0x80)), 'captures slot 200')
+   rejects(clo, replace(dc, parent.flagsAt, string.char(parent.flags - 1)), 'not flagged as having any')
    -- the parent's child constant without the child before it
    rejects(clo, dc:sub(1, child.start - 1) .. dc:sub(child.finish), 'no child function before it')
 end
