@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "legacy/t7.h"
+#include "lua/csrc/Bytecode.h"
 #include "lua/csrc/common.h"
 #include "lua/csrc/open.h"
 
@@ -1091,6 +1092,15 @@ struct FromT7 {
   // record, and upvalues written with one id joined again.
   void pushFunction(const t7::Function &function) {
     if (pushMemo(&function)) return;
+    // LuaJIT runs bytecode unverified: a corrupt dump must fail here, not crash later.
+    const int nupvalues = luat::checkBytecode(function.bytecode.data(), function.bytecode.size());
+    const t7::Value &record = function.upvalues;
+    int nrecords = 0;
+    while (record.kind() == t7::Value::Kind::Table && !record[t7::Value(nrecords + 1)].isNil()) nrecords++;
+    // torch7 writes one record per upvalue; its older format wrote the values, nil ones as holes
+    if (function.tag == t7::Function::Tag::LegacyRecur ? nrecords > nupvalues : nrecords != nupvalues)
+      throw t7::Error("t7: corrupt Lua function: its upvalue record holds " + std::to_string(nrecords) +
+                      " values for " + std::to_string(nupvalues) + " upvalues");
     if (luaL_loadbuffer(L, function.bytecode.data(), function.bytecode.size(), "=(loaded function)") != 0) {
       const std::string msg = lua_tostring(L, -1);
       lua_pop(L, 1);
