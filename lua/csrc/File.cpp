@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "legacy/t7.h"
 #include "lua/csrc/Bytecode.h"
 #include "lua/csrc/common.h"
@@ -92,7 +94,11 @@ class MemoryStream : public Stream {
 };
 
 // A C stream: a disk file (seekable) or a pipe. A pipe cannot go back, so the bytes that
-// rest() read and readObject did not use wait in ahead_ for the next reads.
+// rest() read and readObject did not use wait in ahead_ for the next reads. A disk file
+// keeps the bytes rest() read from its position to its end in cache_ and answers later
+// rest() calls from them while the file is unchanged, so that the many readObject calls
+// of objects reading their own payloads (Note [Own payloads] in legacy/t7.h), or of a file
+// read object by object, read the file once rather than once per call.
 class CStream : public Stream {
  public:
   CStream(FILE *fp, bool isPipe) : fp_(fp), isPipe_(isPipe) {}
@@ -124,6 +130,7 @@ class CStream : public Stream {
   }
   size_t write(const void *src, size_t n) override {
     direction(true);
+    cacheValid_ = false;
     return fwrite(src, 1, n, fp_);
   }
   bool seek(size_t position) override {
@@ -143,25 +150,37 @@ class CStream : public Stream {
   void flush() override { fflush(fp_); }
   std::string_view rest() override {
     direction(false);
-    if (!isPipe_) {
-      ahead_.clear();
+    if (isPipe_) {
+      ahead_.erase(0, aheadPos_);
       aheadPos_ = 0;
-      restStart_ = ftello(fp_);
+      char buffer[1 << 16];
+      size_t n;
+      while ((n = fread(buffer, 1, sizeof buffer, fp_)) > 0) ahead_.append(buffer, n);
+      return ahead_;
     }
-    ahead_.erase(0, aheadPos_);
-    aheadPos_ = 0;
-    char buffer[1 << 16];
-    size_t n;
-    while ((n = fread(buffer, 1, sizeof buffer, fp_)) > 0) ahead_.append(buffer, n);
-    return ahead_;
+    restStart_ = ftello(fp_);
+    struct stat st;
+    const bool known = fstat(fileno(fp_), &st) == 0;
+    const bool unchanged = known && cacheValid_ && st.st_size == cacheStart_ + off_t(cache_.size()) &&
+                           st.st_mtim.tv_sec == cacheTime_.tv_sec && st.st_mtim.tv_nsec == cacheTime_.tv_nsec;
+    if (!unchanged || restStart_ < cacheStart_ || restStart_ > cacheStart_ + off_t(cache_.size())) {
+      cache_.clear();
+      char buffer[1 << 16];
+      size_t n;
+      while ((n = fread(buffer, 1, sizeof buffer, fp_)) > 0) cache_.append(buffer, n);
+      clearerr(fp_);
+      fseeko(fp_, restStart_, SEEK_SET);
+      cacheStart_ = restStart_;
+      cacheValid_ = known;
+      if (known) cacheTime_ = st.st_mtim;
+    }
+    return std::string_view(cache_).substr(size_t(restStart_ - cacheStart_));
   }
   void consume(size_t n) override {
     if (isPipe_) {
       aheadPos_ += n;
       return;
     }
-    ahead_.clear();
-    aheadPos_ = 0;
     clearerr(fp_);
     fseeko(fp_, restStart_ + off_t(n), SEEK_SET);
   }
@@ -185,10 +204,16 @@ class CStream : public Stream {
   FILE *fp_;
   bool isPipe_;
   bool writing_ = false;
-  std::string ahead_;
+  std::string ahead_;  // a pipe's bytes read ahead
   size_t aheadPos_ = 0;
   bool lastFromAhead_ = false;
   off_t restStart_ = 0;
+  // A disk file's bytes from cacheStart_ to its end when it had size cacheStart_ +
+  // cache_.size() and modification time cacheTime_; not valid after a write through it.
+  std::string cache_;
+  off_t cacheStart_ = 0;
+  bool cacheValid_ = false;
+  struct timespec cacheTime_ = {};
 };
 
 // --- files ---

@@ -1,0 +1,97 @@
+-- Objects whose class reads and writes its own payload (Note [Own payloads] in
+-- legacy/t7.h) read from a DiskFile: every nested readObject continues on the bytes the
+-- file already read, so that many such objects read in linear time; and torch.load finds
+-- the long size of files that hold such objects.
+local tests = {}
+
+-- A class whose payload is an int, a nested object (a string) and a nested tensor.
+local Item = torch.class('filepayload.Item')
+function Item:__init(i)
+   self.i = i
+   self.label = 'item' .. i
+   self.values = torch.LongTensor({ i, 2 * i })
+end
+function Item:write(file)
+   file:writeInt(self.i)
+   file:writeObject(self.label)
+   file:writeObject(self.values)
+end
+function Item:read(file)
+   self.i = file:readInt()
+   self.label = file:readObject()
+   self.values = file:readObject()
+end
+
+local function checkItems(items, n)
+   check.eq(#items, n, 'every item read')
+   for i = 1, n do
+      local item = items[i]
+      check.eq(torch.typename(item), 'filepayload.Item', 'an instance of the class')
+      check.eq(item.i, i, 'the int of the payload')
+      check.eq(item.label, 'item' .. i, 'the nested string')
+      check.eq(item.values[1], i, 'the nested tensor')
+      check.eq(item.values[2], 2 * i, 'the nested tensor')
+   end
+end
+
+local function itemList(n)
+   local items = {}
+   for i = 1, n do items[i] = filepayload.Item(i) end
+   return items
+end
+
+function tests.many_payloads_in_one_object_read_in_linear_time()
+   local n = 2000
+   local path = os.tmpname()
+   -- A megabyte after the items: reading the rest of the file at every nested read took
+   -- seconds for this file; read once, its objects take a few milliseconds.
+   local tail = torch.ByteTensor(2 ^ 20):fill(7)
+   torch.save(path, { items = itemList(n), tail = tail })
+   local clock = os.clock()
+   local loaded = torch.load(path)
+   local seconds = os.clock() - clock
+   os.remove(path)
+   checkItems(loaded.items, n)
+   check.ok(loaded.tail:eq(7):all() and loaded.tail:nElement() == 2 ^ 20, 'the tail after the items')
+   check.ok(seconds < 0.5, 'read ' .. n .. ' payloads in ' .. seconds .. ' s')
+end
+
+function tests.many_objects_read_one_by_one_in_linear_time()
+   local n = 2000
+   local path = os.tmpname()
+   local w = torch.DiskFile(path, 'w'):binary()
+   for _, item in ipairs(itemList(n)) do w:writeObject(item) end
+   w:writeObject(torch.ByteTensor(2 ^ 20):fill(7))
+   local size = w:position()
+   w:close()
+   local r = torch.DiskFile(path, 'r'):binary()
+   local clock = os.clock()
+   local items = {}
+   for i = 1, n do items[i] = r:readObject() end
+   local seconds = os.clock() - clock
+   check.ok(r:readObject():eq(7):all(), 'the tail after the items')
+   check.eq(r:position(), size, 'the file read to its end')
+   r:close()
+   os.remove(path)
+   checkItems(items, n)
+   check.ok(seconds < 0.5, 'read ' .. n .. ' objects in ' .. seconds .. ' s')
+end
+
+-- The bytes read ahead are not used once the file changed under the reader.
+function tests.a_file_written_between_reads_is_read_again()
+   local path = os.tmpname()
+   local w = torch.DiskFile(path, 'rw'):binary()
+   w:writeObject(filepayload.Item(1))
+   w:seek(1)
+   local items = { w:readObject() }
+   local second = w:position()
+   w:seekEnd()
+   w:writeObject(filepayload.Item(2))
+   w:seek(second)
+   items[2] = w:readObject()
+   w:close()
+   os.remove(path)
+   checkItems(items, 2)
+end
+
+return tests
