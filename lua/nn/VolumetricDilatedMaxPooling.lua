@@ -10,24 +10,19 @@ function VolumetricDilatedMaxPooling:__init(kT, kW, kH, dT, dW, dH, padT, padW, 
    self.dilationH = dilationH or 1
 end
 
--- type() converts every tensor; the kernels want the indices as longs
-local function longIndices(self)
-   self.indices = self.indices and self.indices:long() or torch.LongTensor()
-   return self.indices
-end
-
 function VolumetricDilatedMaxPooling:updateOutput(input)
-   input.THNN.VolumetricDilatedMaxPooling_updateOutput(input, self.output, longIndices(self), self.kT, self.kW,
-                                                       self.kH, self.dT, self.dW, self.dH, self.padT, self.padW,
-                                                       self.padH, self.dilationT, self.dilationW, self.dilationH,
-                                                       self.ceil_mode)
+   input.THNN.VolumetricDilatedMaxPooling_updateOutput(input, self.output, nn.utils.poolingIndices(self), self.kT,
+                                                       self.kW, self.kH, self.dT, self.dW, self.dH, self.padT,
+                                                       self.padW, self.padH, self.dilationT, self.dilationW,
+                                                       self.dilationH, self.ceil_mode)
+   self:markFlatIndices()
    local n = input:dim()
    self.itime, self.iheight, self.iwidth = input:size(n - 2), input:size(n - 1), input:size(n)
    return self.output
 end
 
 function VolumetricDilatedMaxPooling:updateGradInput(input, gradOutput)
-   input.THNN.VolumetricDilatedMaxPooling_updateGradInput(input, gradOutput, self.gradInput, longIndices(self),
+   input.THNN.VolumetricDilatedMaxPooling_updateGradInput(input, gradOutput, self.gradInput, self:inputIndices(input),
                                                           self.kT, self.kW, self.kH, self.dT, self.dW, self.dH,
                                                           self.padT, self.padW, self.padH, self.dilationT,
                                                           self.dilationW, self.dilationH, self.ceil_mode)

@@ -18,7 +18,7 @@ function VolumetricMaxUnpooling:setParams()
    if not pool.itime then
       error('nn.VolumetricMaxUnpooling: the pooling module has not run forward yet', 3)
    end
-   self.indices = pool.indices
+   self.indices = pool:flatIndices(pool.itime, pool.iheight, pool.iwidth)
    self.otime, self.oheight, self.owidth = pool.itime, pool.iheight, pool.iwidth
    self.dT, self.dH, self.dW = pool.dT, pool.dH, pool.dW
    self.padT, self.padH, self.padW = pool.padT, pool.padH, pool.padW
