@@ -243,6 +243,9 @@ struct File {
   // readObject / writeObject calls in progress: more than one while an object reads or
   // writes its own payload (Note [Own payloads] in legacy/t7.h).
   int objectDepth = 0;
+  // Objects that read their own payload so far: torch.load's long size detection tries
+  // again with 4-byte longs after an attempt that met one (lua/torch/File.lua).
+  size_t payloadsRead = 0;
 };
 
 const char *const kFileClasses[] = {"torch.DiskFile", "torch.MemoryFile", "torch.PipeFile"};
@@ -1212,6 +1215,7 @@ bool readPayload(lua_State *L, File *f, t7::Object &o) {
   f->binary = f->reader->format() == t7::Format::Binary;
   if (f->binary) f->longSize = f->reader->longSize();
   f->stream->consume(f->reader->offset());
+  f->payloadsRead++;
   pushObjectFunction(L, "readPayload");
   lua_pushvalue(L, object);
   lua_pushvalue(L, 1);
@@ -1281,6 +1285,12 @@ int file_readObject(lua_State *L) {
   });
 }
 
+// payloadsRead(file): how many objects read their own payload from the file so far.
+int file_payloadsRead(lua_State *L) {
+  lua_pushnumber(L, lua_Number(checkFile(L, 1)->payloadsRead));
+  return 1;
+}
+
 // writeObject(file, object). A call made by an object writing its own payload goes on with
 // the writer of the call that met the object.
 int file_writeObject(lua_State *L) {
@@ -1329,6 +1339,7 @@ const luaL_Reg kFunctions[] = {
     {"file_readString", file_readString},
     {"file_writeString", file_writeString},
     {"file_readObject", file_readObject},
+    {"file_payloadsRead", file_payloadsRead},
     {"file_writeObject", file_writeObject},
     {"file_setObjectFunctions", file_setObjectFunctions},
     {"file_binary", file_binary},

@@ -94,4 +94,33 @@ function tests.a_file_written_between_reads_is_read_again()
    checkItems(items, 2)
 end
 
+-- A file torch7 wrote with 4-byte longs (Windows, or mode 'b32') whose objects read their
+-- own payloads loads without naming its long size, as other files do.
+function tests.long_size_found_for_files_with_payloads()
+   local path = os.tmpname()
+   for _, value in ipairs({ itemList(3), filepayload.Item(1), { first = filepayload.Item(1), n = 5 } }) do
+      for _, mode in ipairs({ 'b32', 'b64' }) do
+         torch.save(path, value, mode)
+         local loaded = torch.load(path)
+         local expected = torch.load(path, mode)
+         local items = loaded.first and { loaded.first } or loaded.i and { loaded } or loaded
+         checkItems(items, #items)
+         check.ok(#items > 0, mode .. ': items read')
+         check.eq(torch.serialize(loaded, mode), torch.serialize(expected, mode), mode .. ': loads as with its mode')
+         check.eq(torch.serialize(torch.deserialize(torch.serialize(value, mode)), mode),
+                  torch.serialize(value, mode), mode .. ': deserialize finds the long size')
+      end
+   end
+   os.remove(path)
+end
+
+-- A payload that cannot be read with either long size fails with the 8-byte attempt's error.
+function tests.long_size_detection_keeps_the_error()
+   local Broken = torch.class('filepayload.Broken')
+   function Broken:write(file) file:writeInt(7) end
+   function Broken:read(file) error('a Broken reads no ' .. file:readInt()) end
+   local bytes = torch.serialize(filepayload.Broken(), 'b32')
+   check.raises(function() torch.deserialize(bytes) end, 'a Broken reads no 7', 'the error of the read method')
+end
+
 return tests
