@@ -115,10 +115,11 @@ function tests.long_size_found_for_files_with_payloads()
 end
 
 -- A payload that cannot be read with either long size fails with the 8-byte attempt's error.
+local Broken = torch.class('filepayload.Broken')
+function Broken:write(file) file:writeInt(7) end
+function Broken:read(file) error('a Broken reads no ' .. file:readInt()) end
+
 function tests.long_size_detection_keeps_the_error()
-   local Broken = torch.class('filepayload.Broken')
-   function Broken:write(file) file:writeInt(7) end
-   function Broken:read(file) error('a Broken reads no ' .. file:readInt()) end
    local bytes = torch.serialize(filepayload.Broken(), 'b32')
    check.raises(function() torch.deserialize(bytes) end, 'a Broken reads no 7', 'the error of the read method')
 end
