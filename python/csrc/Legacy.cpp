@@ -105,23 +105,23 @@ class ToPython {
   // conversion: such a table must be made hashable when it is first met, maybe as a value.
   void findKeyTables(const t7::Value &root) {
     std::unordered_set<const void *> seen;
-    std::vector<t7::Value> todo{root};
-    while (!todo.empty()) {
-      t7::Value v = std::move(todo.back());
-      todo.pop_back();
+    std::vector<t7::Value> unvisited{root};
+    while (!unvisited.empty()) {
+      t7::Value v = std::move(unvisited.back());
+      unvisited.pop_back();
       if (v.kind() == t7::Value::Kind::Recursive) continue;  // its target is being walked
       const void *id = v.identity();
       if (!id || !seen.insert(id).second) continue;
       if (v.kind() == t7::Value::Kind::Table) {
         for (const auto &[k, item] : v.table()->entries) {
           if (k.target().kind() == t7::Value::Kind::Table) keyTables_.insert(k.identity());
-          todo.push_back(k);
-          todo.push_back(item);
+          unvisited.push_back(k);
+          unvisited.push_back(item);
         }
       } else if (v.kind() == t7::Value::Kind::Object) {
-        todo.push_back(v.object()->content);
+        unvisited.push_back(v.object()->content);
       } else if (v.kind() == t7::Value::Kind::Function) {
-        todo.push_back(v.function()->upvalues);
+        unvisited.push_back(v.function()->upvalues);
       }
     }
   }
