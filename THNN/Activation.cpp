@@ -16,11 +16,11 @@ using th::math::shape;
 #define TH_GENERIC_FILE "THNN/generic/Activation.cpp"
 #include "TH/THGenerateFloatTypes.h"
 
-#define TH_GENERIC_FILE "THNN/generic/ActivationSoftMax.cpp"
+#define TH_GENERIC_FILE "THNN/generic/SoftMax.cpp"
 #include "TH/THGenerateFloatTypes.h"
 
-#define TH_GENERIC_FILE "THNN/generic/ActivationPReLU.cpp"
+#define TH_GENERIC_FILE "THNN/generic/PReLU.cpp"
 #include "TH/THGenerateFloatTypes.h"
 
-#define TH_GENERIC_FILE "THNN/generic/ActivationRReLU.cpp"
+#define TH_GENERIC_FILE "THNN/generic/RReLU.cpp"
 #include "TH/THGenerateFloatTypes.h"

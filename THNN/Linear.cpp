@@ -15,5 +15,5 @@ using linear::shape;
 #define TH_GENERIC_FILE "THNN/generic/Linear.cpp"
 #include "TH/THGenerateFloatTypes.h"
 
-#define TH_GENERIC_FILE "THNN/generic/LinearBatchNormalization.cpp"
+#define TH_GENERIC_FILE "THNN/generic/BatchNormalization.cpp"
 #include "TH/THGenerateFloatTypes.h"

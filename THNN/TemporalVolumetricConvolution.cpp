@@ -361,9 +361,9 @@ Volumetric volumetricOf(const char *fn, const TensorT *input, int64_t inPlanes, 
 
 #define TH_GENERIC_FILE "THNN/generic/TemporalVolumetricConvolutionCommon.cpp"
 #include "TH/THGenerateFloatTypes.h"
-#define TH_GENERIC_FILE "THNN/generic/TemporalVolumetricConvolutionTemporal.cpp"
+#define TH_GENERIC_FILE "THNN/generic/TemporalConvolution.cpp"
 #include "TH/THGenerateFloatTypes.h"
-#define TH_GENERIC_FILE "THNN/generic/TemporalVolumetricConvolutionRow.cpp"
+#define TH_GENERIC_FILE "THNN/generic/TemporalRowConvolution.cpp"
 #include "TH/THGenerateFloatTypes.h"
-#define TH_GENERIC_FILE "THNN/generic/TemporalVolumetricConvolutionVolumetric.cpp"
+#define TH_GENERIC_FILE "THNN/generic/VolumetricConvolution.cpp"
 #include "TH/THGenerateFloatTypes.h"

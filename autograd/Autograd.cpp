@@ -2,7 +2,7 @@
 
 #include <atomic>
 
-#include "autograd/ops/Pointwise.h"
+#include "core/ops/Pointwise.h"
 
 namespace torch {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "autograd/Tensor.h"
+#include "core/Tensor.h"
 
 namespace torch {
 

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <numeric>
 
-#include "autograd/ops/Indexing.h"
-#include "autograd/ops/Linalg.h"
-#include "autograd/ops/Shape.h"
-#include "autograd/ops/Reduce.h"
+#include "core/ops/Indexing.h"
+#include "core/ops/Linalg.h"
+#include "core/ops/Shape.h"
+#include "core/ops/Reduce.h"
 
 namespace torch::derivatives {
 

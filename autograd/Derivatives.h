@@ -17,7 +17,7 @@
 #define TORCH_DERIVATIVES_H
 
 #include "autograd/Autograd.h"
-#include "autograd/ops/Pointwise.h"
+#include "core/ops/Pointwise.h"
 
 namespace torch::derivatives {
 

@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "autograd/ops/Pointwise.h"
+#include "core/ops/Pointwise.h"
 
 namespace torch {
 namespace {

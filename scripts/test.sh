@@ -10,7 +10,7 @@ fixtures="$(cd .. && pwd)/shared/fixtures"
 
 log=$(mktemp)
 # C/C++ suites (Bazel): one line per suite.
-bazel test //... --nocache_test_results --test_env=TH_FIXTURES_DIR="$fixtures" "$@" 2>&1 | tee "$log"
+bazel test //... --nocache_test_results "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(grep -cE '^//[^ ]+ +(\(cached\) )?PASSED' "$log")
 failed=$(grep -cE '^//[^ ]+ +(\(cached\) )?(FAILED|TIMEOUT|NO STATUS|FAILED TO BUILD)' "$log")
@@ -18,7 +18,7 @@ if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi  # a build erro
 
 # Python suites (pytest): one count per test file, so the totals are comparable.
 if ./scripts/build.sh >"$log" 2>&1; then
-  TH_FIXTURES_DIR="$fixtures" python3 -m pytest -q -p no:cacheprovider tests/python -rfE 2>&1 | tee "$log"
+  python3 -m pytest -q -p no:cacheprovider tests/python -rfE 2>&1 | tee "$log"
   pystatus=${PIPESTATUS[0]}
   pyfiles=$(ls tests/python/test_*.py | wc -l)
   pyfailedfiles=$(grep -E '^(FAILED|ERROR) tests/python/' "$log" | sed -E 's/^(FAILED|ERROR) ([^:]+).*/\2/' | sort -u | wc -l)
@@ -35,7 +35,7 @@ fi
 # Lua suites (th): one count per test file, like the Python ones.
 if bazel build //lua:th >"$log" 2>&1; then
   for f in tests/lua/test_*.lua; do
-    if TH_FIXTURES_DIR="$fixtures" bazel-bin/lua/th tests/lua/run.lua "$f"; then
+    if bazel-bin/lua/th tests/lua/run.lua "$f"; then
       passed=$((passed + 1))
     else
       failed=$((failed + 1))

@@ -110,11 +110,11 @@ IndexBatch indexBatch(const char *fn, THLongTensor *keys, int64_t keysOffset, TH
 
 }  // namespace
 
-#define TH_GENERIC_FILE "THNN/generic/LinearLookupTable.cpp"
+#define TH_GENERIC_FILE "THNN/generic/LookupTable.cpp"
 #include "TH/THGenerateFloatTypes.h"
 
-#define TH_GENERIC_FILE "THNN/generic/LinearSparseLinear.cpp"
+#define TH_GENERIC_FILE "THNN/generic/SparseLinear.cpp"
 #include "TH/THGenerateFloatTypes.h"
 
-#define TH_GENERIC_FILE "THNN/generic/LinearIndexLinear.cpp"
+#define TH_GENERIC_FILE "THNN/generic/IndexLinear.cpp"
 #include "TH/THGenerateFloatTypes.h"

@@ -1,5 +1,5 @@
 // Max pooling and unpooling: indices count from TH_INDEX_BASE, so this file is compiled
-// once per base. The kernels are in generic/PoolingMax.cpp, compiled for Float and Double.
+// once per base. The kernels are in generic/MaxPooling.cpp, compiled for Float and Double.
 #include "THNN/Pooling.h"
 
 #include <algorithm>
@@ -147,5 +147,5 @@ void maxPlaneSliding(const T *src, int64_t H, int64_t W, const Axis (&ax)[3], co
 
 }  // namespace
 
-#define TH_GENERIC_FILE "THNN/generic/PoolingMax.cpp"
+#define TH_GENERIC_FILE "THNN/generic/MaxPooling.cpp"
 #include "TH/THGenerateFloatTypes.h"

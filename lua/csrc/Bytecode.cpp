@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "legacy/t7.h"
+#include "t7/t7.h"
 
 namespace luat {
 namespace {

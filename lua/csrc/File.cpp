@@ -1,6 +1,6 @@
 // torch7's File API (torch.DiskFile, torch.MemoryFile, torch.PipeFile): typed reads and
 // writes in binary or ascii encoding over a byte stream, and readObject / writeObject,
-// which hand the stream's bytes to the one .t7 reader and writer (legacy/t7) and turn its
+// which hand the stream's bytes to the one .t7 reader and writer (t7/) and turn its
 // values into Lua values and back. A file keeps the objects it read or wrote, so that later
 // objects refer to earlier ones (torch7's referenced mode).
 #include <algorithm>
@@ -18,7 +18,7 @@
 
 #include <sys/stat.h>
 
-#include "legacy/t7.h"
+#include "t7/t7.h"
 #include "lua/csrc/Bytecode.h"
 #include "lua/csrc/common.h"
 #include "lua/csrc/open.h"
@@ -97,7 +97,7 @@ class MemoryStream : public Stream {
 // rest() read and readObject did not use wait in ahead_ for the next reads. A disk file
 // keeps the bytes rest() read from its position to its end in cache_ and answers later
 // rest() calls from them while the file is unchanged, so that the many readObject calls
-// of objects reading their own payloads (Note [Own payloads] in legacy/t7.h), or of a file
+// of objects reading their own payloads (Note [Own payloads] in t7/t7.h), or of a file
 // read object by object, read the file once rather than once per call.
 class CStream : public Stream {
  public:
@@ -241,7 +241,7 @@ struct File {
   t7::WriteOptions writerOptions;
   std::unordered_map<const void *, Memo> written;  // Lua object -> its t7 value
   // readObject / writeObject calls in progress: more than one while an object reads or
-  // writes its own payload (Note [Own payloads] in legacy/t7.h).
+  // writes its own payload (Note [Own payloads] in t7/t7.h).
   int objectDepth = 0;
   // Objects that read their own payload so far: torch.load's long size detection tries
   // again with 4-byte longs after an attempt that met one (lua/torch/File.lua).
@@ -831,7 +831,7 @@ int dumpWriter(lua_State *, const void *p, size_t n, void *out) {
 // Lua -> t7. The object function classOf gives the torch class of a table and its version
 // (nil for a plain table); memo gives each Lua table or function one t7 value (Note [Lua
 // and t7 identities]). An object whose class writes its own payload becomes a t7 object
-// whose content is its reference in the keep table (Note [Own payloads] in legacy/t7.h).
+// whose content is its reference in the keep table (Note [Own payloads] in t7/t7.h).
 struct ToT7 {
   lua_State *L;
   int keepIdx, orderIdx;
@@ -1192,7 +1192,7 @@ void writeBytes(File *f, const std::string &bytes) {
   if (done != bytes.size()) throw t7::Error("writeObject: wrote " + std::to_string(done) + " bytes instead of " + std::to_string(bytes.size()));
 }
 
-// Note [Own payloads] in legacy/t7.h, reading: a fresh object of the class, registered as
+// Note [Own payloads] in t7/t7.h, reading: a fresh object of the class, registered as
 // the t7 object's Lua value, reads its payload from the stream through its read method;
 // the reader then goes on after it. The file takes the reader's encoding, so that the
 // method reads what the writer's method wrote. Runs inside file_readObject (the file is
@@ -1242,7 +1242,7 @@ void writePayload(lua_State *L, File *f, const t7::Object &o) {
 
 // readObject(file[, detectFormat[, detectLongSize]]): the next object. With detectFormat
 // the file's first byte decides between binary and ascii; with detectLongSize a binary
-// file's long size is found as Note [Long size] in legacy/t7.h says. A call made by an
+// file's long size is found as Note [Long size] in t7/t7.h says. A call made by an
 // object reading its own payload goes on with the reader of the call that met the object.
 int file_readObject(lua_State *L) {
   File *f = checkReadable(L, 1);

@@ -1,7 +1,7 @@
 -- torch.File and its kinds (torch.DiskFile, torch.MemoryFile, torch.PipeFile), and
 -- torch.save / torch.load / torch.serialize / torch.deserialize written on them as in
 -- torch7. The typed reads and writes are C (lua/csrc/File.cpp); readObject / writeObject
--- go through the one .t7 implementation (legacy/t7): this file only tells it which Lua
+-- go through the one .t7 implementation (t7/): this file only tells it which Lua
 -- tables are torch objects, how to make the objects it reads, and which classes write and
 -- read their data themselves.
 local torch = torch
@@ -131,7 +131,7 @@ local function setMode(file, mode)
 end
 
 -- The object of a (seekable) file, its long size found as Note [Long size] in
--- legacy/t7.h says. The reader tries 4-byte longs itself after 8-byte ones fail or stop
+-- t7/t7.h says. The reader tries 4-byte longs itself after 8-byte ones fail or stop
 -- before the end, but not after it met an object that reads its own payload (Note [Own
 -- payloads]): the object's read method read the file, and only the file can go back. So
 -- after such an attempt the whole object is read again from its start with 4-byte longs,

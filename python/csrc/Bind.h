@@ -7,7 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "autograd/Tensor.h"
+#include "core/Tensor.h"
 
 namespace py = pybind11;
 

@@ -1,7 +1,7 @@
 // Conversions between Python objects and the core's Scalar, ScalarType, sizes and tensors.
 #include <pybind11/numpy.h>
 
-#include "autograd/ops/Pointwise.h"
+#include "core/ops/Pointwise.h"
 #include "python/csrc/Bind.h"
 
 namespace torch::python {

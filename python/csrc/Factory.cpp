@@ -2,7 +2,7 @@
 // forms, eye, arange, range, linspace, logspace.
 #include "python/csrc/Factory.h"
 
-#include "autograd/ops/Factory.h"
+#include "core/ops/Factory.h"
 
 namespace torch::python {
 

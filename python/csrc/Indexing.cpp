@@ -1,5 +1,5 @@
 // Indexing from Python: t[key] and t[key] = value (the key parsed into the core's
-// TensorIndex list, see Note [Index semantics] in autograd/ops/Indexing.h), and the index
+// TensorIndex list, see Note [Index semantics] in core/ops/Indexing.h), and the index
 // ops (index_select, gather, scatter, masked_*, nonzero, take, put, index_put) as methods,
 // in-place `_` twins and torch.* functions.
 //
@@ -14,7 +14,7 @@
 //   `t[[[0, 1], [1, 2]]]` is `t[[0, 1], [1, 2]]`. numpy arrays are never read as tuples:
 //   PyTorch does read a short 2-D array that way, an accident its users report as a bug
 //   (a 2-D bool array must be a mask, as in numpy).
-#include "autograd/ops/Indexing.h"
+#include "core/ops/Indexing.h"
 #include "python/csrc/Bind.h"
 
 namespace torch::python {

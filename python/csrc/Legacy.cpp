@@ -17,7 +17,7 @@
 // storages on the very
 //   TH structs the reader made, so tensors that shared a storage in the file
 //   share one here. Contents are kept as written (Note [Index base] in
-//   legacy/t7.h): index-valued buffers still hold torch7's 1-based values.
+//   t7/t7.h): index-valued buffers still hold torch7's 1-based values.
 // - Any other class becomes hooks.make_object(class_name) (torch.legacy's
 // placeholder
 //   classes), filled by hooks.set_content(obj, content) once its fields are
@@ -34,7 +34,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "legacy/t7.h"
+#include "t7/t7.h"
 #include "python/csrc/Bind.h"
 
 namespace torch::python {

@@ -3,7 +3,7 @@
 // (gesv, gels, potrf, potrs, potri) and torch._C._linalg, which torch/linalg.py exports.
 #include <map>
 
-#include "autograd/ops/Linalg.h"
+#include "core/ops/Linalg.h"
 #include "python/csrc/Bind.h"
 
 namespace torch::python {

@@ -1,7 +1,7 @@
-// torch._C._nn: the non-spatial layers (autograd/ops/NNLayers.h) for
+// torch._C._nn: the non-spatial layers (core/ops/NNLayers.h) for
 // torch.nn.functional, which supplies PyTorch's defaults and argument handling; plus the
 // Tensor methods relu, relu_, softmax, log_softmax and hardshrink.
-#include "autograd/ops/NNLayers.h"
+#include "core/ops/NNLayers.h"
 
 #include "python/csrc/Bind.h"
 

@@ -1,7 +1,7 @@
-// torch._C._nn, spatial half: the core ops of autograd/ops/NNSpatial.h with list arguments.
+// torch._C._nn, spatial half: the core ops of core/ops/NNSpatial.h with list arguments.
 // torch/nn/_functional_spatial.py turns PyTorch's arguments (ints or tuples, defaults,
 // None sizes, scale factors) into these calls.
-#include "autograd/ops/NNSpatial.h"
+#include "core/ops/NNSpatial.h"
 
 #include "python/csrc/Bind.h"
 

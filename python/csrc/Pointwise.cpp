@@ -1,5 +1,5 @@
 // Element-wise methods, functions and operators.
-#include "autograd/ops/Pointwise.h"
+#include "core/ops/Pointwise.h"
 #include "python/csrc/Bind.h"
 
 namespace torch::python {

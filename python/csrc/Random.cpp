@@ -2,9 +2,9 @@
 // (manual_seed, seed, initial_seed, get_rng_state, set_rng_state), sampling functions
 // (rand, randn, randint, randperm, the *_like forms, normal, bernoulli, multinomial,
 // poisson) and the in-place fills (uniform_, normal_, random_, ...).
-#include "autograd/ops/Random.h"
+#include "core/ops/Random.h"
 
-#include "autograd/ops/Factory.h"
+#include "core/ops/Factory.h"
 #include "python/csrc/Factory.h"
 
 namespace torch::python {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <map>
 
-#include "autograd/ops/Pointwise.h"
-#include "autograd/ops/Reduce.h"
+#include "core/ops/Pointwise.h"
+#include "core/ops/Reduce.h"
 #include "python/csrc/Bind.h"
 
 namespace torch::python {

@@ -1,7 +1,7 @@
 // Construction and shape operations: cat/stack and friends, diagonals and triangles,
 // cross/histc/renorm/kron, flip/roll/rot90, repeat/tile/repeat_interleave, meshgrid,
 // dimension moves and the in-place view changes.
-#include "autograd/ops/Shape.h"
+#include "core/ops/Shape.h"
 #include "python/csrc/Bind.h"
 
 namespace torch::python {

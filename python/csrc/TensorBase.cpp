@@ -3,7 +3,7 @@
 
 #include <Python.h>
 
-#include "autograd/ops/Pointwise.h"
+#include "core/ops/Pointwise.h"
 #include "python/csrc/Bind.h"
 
 namespace torch::python {

@@ -1,8 +1,8 @@
 """torch: tensors over the TH kernels (index base 0), with PyTorch 1.x's Python API.
 
 The native part is torch._C, a thin pybind11 layer over the Python-free core library in
-autograd/. This file gathers the public names; the pieces written in Python live in the
-modules beside it.
+core/ (with the autograd engine in autograd/). This file gathers the public names; the
+pieces written in Python live in the modules beside it.
 """
 
 import builtins as _builtins

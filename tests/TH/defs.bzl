@@ -31,7 +31,7 @@ def th_tests():
             native.cc_test(
                 name = name + ("_base" + base if len(bases) > 1 else ""),
                 srcs = [src] + native.glob(["*.hpp"]),
-                deps = [d.replace("{base}", base) for d in deps] + ["@boost_test"],
+                deps = [d.replace("{base}", base) for d in deps] + ["//tests/common:fixtures", "@boost_test"],
                 local_defines = ["TH_INDEX_BASE=" + base],
                 copts = COPTS,
                 size = "small",

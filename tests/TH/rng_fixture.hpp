@@ -12,13 +12,14 @@
 #include <vector>
 
 #include "TH/THRandom.h"
+#include "tests/common/fixtures.hpp"
 
 namespace {
 
 std::vector<double> fixture(const std::string &name) {
-  const char *dir = std::getenv("TH_FIXTURES_DIR");
-  BOOST_REQUIRE_MESSAGE(dir != nullptr, "TH_FIXTURES_DIR is not set: run with --test_env=TH_FIXTURES_DIR=<shared/fixtures>");
-  const std::string path = std::string(dir) + "/t7/rng.txt";
+  const std::string dir = fixtures::dir();
+  BOOST_REQUIRE_MESSAGE(!dir.empty(), "no fixtures: shared/fixtures must sit beside the checkout, or set TH_FIXTURES_DIR");
+  const std::string path = dir + "/t7/rng.txt";
   std::ifstream in(path);
   BOOST_REQUIRE_MESSAGE(in.good(), "cannot read the torch7 fixture " << path);
   std::string line;

@@ -39,7 +39,9 @@ function check.tensor(t, expected, tol, msg)
    rec(got, expected, '')
 end
 
-FIXTURES = (os.getenv('TH_FIXTURES_DIR') or 'shared/fixtures') .. '/t7'
+-- shared/fixtures sits beside the checkout, two folders above this file.
+local here = (arg[0]:match('^(.*)/[^/]*$') or '.')
+FIXTURES = (os.getenv('TH_FIXTURES_DIR') or (here .. '/../../../shared/fixtures')) .. '/t7'
 
 for _, file in ipairs(arg) do
    local chunk, err = loadfile(file)

@@ -1,4 +1,4 @@
--- Classes that serialize themselves (Note [Own payloads] in legacy/t7.h): as torch7's
+-- Classes that serialize themselves (Note [Own payloads] in t7/t7.h): as torch7's
 -- File:writeObject, an object whose class has a write(file) method is written as its tag,
 -- index, version and class name followed by whatever the method writes, and readObject
 -- gives a fresh instance (no __init) to the class's read(file, versionNumber).

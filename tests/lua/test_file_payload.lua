@@ -1,5 +1,5 @@
 -- Objects whose class reads and writes its own payload (Note [Own payloads] in
--- legacy/t7.h) read from a DiskFile: every nested readObject continues on the bytes the
+-- t7/t7.h) read from a DiskFile: every nested readObject continues on the bytes the
 -- file already read, so that many such objects read in linear time; and torch.load finds
 -- the long size of files that hold such objects.
 local tests = {}

@@ -1,4 +1,4 @@
--- torch.save / torch.load through legacy/t7: the fixtures torch7 wrote load with their
+-- torch.save / torch.load through t7/: the fixtures torch7 wrote load with their
 -- exact values (../shared/fixtures/t7/README.md, rng.txt), and round trips keep values,
 -- types and shared storages.
 local tests = {}

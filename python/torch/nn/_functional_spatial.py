@@ -1,6 +1,6 @@
 """Spatial operations of torch.nn.functional (see functional.py): convolutions, pooling,
 resampling, padding, pixel shuffles, grid sampling and im2col, over torch._C._nn
-(autograd/ops/NNSpatial.h). This file turns PyTorch's arguments (an int or a tuple, None
+(core/ops/NNSpatial.h). This file turns PyTorch's arguments (an int or a tuple, None
 defaults, scale factors) into the lists the core ops take; shapes are checked there."""
 
 import math

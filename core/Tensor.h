@@ -1,0 +1,278 @@
+// The core tensor: a reference-counted handle on a TH tensor of any element type, the
+// object the Python binding wraps and the autograd engine records. Python-free.
+//
+// Tensor is a value type (copying it shares the tensor, like a Python reference);
+// TensorImpl owns one reference to the TH tensor and the autograd state. Every TH
+// tensor struct has the same layout whatever its element type, so sizes, strides,
+// storage and offset are read through THByteTensor without a type switch; element
+// access goes through dispatch() and TH<T>.
+#ifndef TORCH_TENSOR_H
+#define TORCH_TENSOR_H
+
+#include <atomic>
+#include <cstdarg>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "TH/THError.hpp"
+#include "core/ScalarType.h"
+#include "core/THFunctions.hpp"
+
+namespace torch {
+
+using IntList = std::vector<int64_t>;
+
+// Errors: th::Error with a kind, which the bindings turn into Python or Lua exceptions.
+[[noreturn]] void fail(th::ErrorKind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define TORCH_CHECK(cond, kind, ...)                         \
+  do {                                                       \
+    if (!(cond)) ::torch::fail(th::ErrorKind::kind, __VA_ARGS__); \
+  } while (0)
+
+template <typename T>
+struct Tag {
+  using type = T;
+};
+
+// f(Tag<T>{}) for the C element type T of t (uint8_t for Bool).
+template <typename F>
+decltype(auto) dispatch(ScalarType t, F &&f) {
+  switch (t) {
+    case ScalarType::Byte:
+    case ScalarType::Bool: return f(Tag<uint8_t>{});
+    case ScalarType::Char: return f(Tag<int8_t>{});
+    case ScalarType::Short: return f(Tag<int16_t>{});
+    case ScalarType::Int: return f(Tag<int32_t>{});
+    case ScalarType::Long: return f(Tag<int64_t>{});
+    case ScalarType::Half: return f(Tag<THHalf>{});
+    case ScalarType::Float: return f(Tag<float>{});
+    case ScalarType::Double: return f(Tag<double>{});
+  }
+  fail(th::ErrorKind::Type, "unknown element type %d", static_cast<int>(t));
+}
+
+// As dispatch, for ops with arithmetic: Half (a storage-only type) raises a TypeError.
+template <typename F>
+decltype(auto) dispatchArith(ScalarType t, const char *op, F &&f) {
+  if (t == ScalarType::Half) fail(th::ErrorKind::Type, "%s is not implemented for Half tensors", op);
+  return dispatch(t, [&](auto tag) -> decltype(auto) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, THHalf>) {
+      return f(Tag<float>{});  // unreachable; keeps the return type of the other types
+    } else {
+      return f(tag);
+    }
+  });
+}
+
+// As dispatch, for Float and Double only.
+template <typename F>
+decltype(auto) dispatchFloating(ScalarType t, const char *op, F &&f) {
+  switch (t) {
+    case ScalarType::Float: return f(Tag<float>{});
+    case ScalarType::Double: return f(Tag<double>{});
+    default:
+      fail(th::ErrorKind::Type, "%s is only implemented for floating point tensors (got %s)", op,
+           scalarTypeName(t));
+  }
+}
+
+struct AutogradMeta;  // defined by the autograd engine
+
+// A handle on a TH storage of any element type.
+class Storage {
+ public:
+  Storage() = default;
+  // Takes over one reference of raw (a TH<T>::Storage* of dtype's C type).
+  static Storage adopt(ScalarType dtype, void *raw) { return Storage(dtype, raw); }
+  static Storage create(ScalarType dtype, int64_t size);
+  Storage(const Storage &o);
+  Storage(Storage &&o) noexcept : dtype_(o.dtype_), raw_(o.raw_) { o.raw_ = nullptr; }
+  Storage &operator=(Storage o) noexcept {
+    std::swap(dtype_, o.dtype_);
+    std::swap(raw_, o.raw_);
+    return *this;
+  }
+  ~Storage();
+
+  bool defined() const { return raw_ != nullptr; }
+  ScalarType dtype() const { return dtype_; }
+  int64_t size() const { return raw_->size; }
+  size_t nbytes() const { return size() * elementSize(dtype_); }
+  char *data() const { return reinterpret_cast<char *>(raw_->data); }
+  THByteStorage *raw() const { return raw_; }
+  template <typename T>
+  typename TH<T>::Storage *th() const {
+    return reinterpret_cast<typename TH<T>::Storage *>(raw_);
+  }
+  bool isSameAs(const Storage &o) const { return raw_ == o.raw_; }
+  // The storage in POSIX shared memory (no-op when it already is): data is copied once.
+  void shareMemory();
+  bool isShared() const;
+  void resize(int64_t size);
+
+ private:
+  Storage(ScalarType dtype, void *raw) : dtype_(dtype), raw_(static_cast<THByteStorage *>(raw)) {}
+  ScalarType dtype_ = ScalarType::Float;
+  THByteStorage *raw_ = nullptr;
+};
+
+struct TensorImpl {
+  TensorImpl(ScalarType dtype, THByteTensor *th) : dtype(dtype), th(th) {}
+  ~TensorImpl();
+  std::atomic<int> refs{1};
+  ScalarType dtype;
+  THByteTensor *th;  // really TH<T>::Tensor* for the C type of dtype; one reference owned
+  std::shared_ptr<AutogradMeta> autograd;
+  // Bumped by every in-place op; shared by a tensor and its views (made on first need), so
+  // that autograd can tell when a tensor it saved was modified.
+  std::shared_ptr<std::atomic<uint32_t>> version;
+  // For a view: the tensor whose memory it views (the first non-view up the chain), one
+  // reference held. In-place ops on the view rewrite base's autograd history.
+  TensorImpl *viewBase = nullptr;
+  // The binding's object for this tensor (a borrowed PyObject*), so that a tensor handed
+  // back to Python is the same object (`a.add_(b) is a`); bindingHandle is the handle that
+  // object holds, whose destruction clears the slot.
+  void *bindingObject = nullptr;
+  const void *bindingHandle = nullptr;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+  // Takes over one reference of th (a TH<T>::Tensor* of dtype's C type).
+  static Tensor adopt(ScalarType dtype, void *th) {
+    return Tensor(new TensorImpl(dtype, static_cast<THByteTensor *>(th)));
+  }
+  // Takes over one reference of impl.
+  static Tensor adoptImpl(TensorImpl *impl) { return Tensor(impl); }
+  Tensor(const Tensor &o) : impl_(o.impl_) {
+    if (impl_) impl_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  Tensor(Tensor &&o) noexcept : impl_(o.impl_) { o.impl_ = nullptr; }
+  Tensor &operator=(Tensor o) noexcept {
+    release();  // a binding's handle must not pass its role on through the swap
+    impl_ = o.impl_;
+    o.impl_ = nullptr;
+    return *this;
+  }
+  ~Tensor() { release(); }
+
+  bool defined() const { return impl_ != nullptr; }
+  TensorImpl *impl() const { return impl_; }
+  ScalarType dtype() const { return impl_->dtype; }
+  THByteTensor *raw() const { return impl_->th; }
+  template <typename T>
+  typename TH<T>::Tensor *th() const {
+    return reinterpret_cast<typename TH<T>::Tensor *>(impl_->th);
+  }
+
+  int dim() const { return raw()->nDimension; }
+  int64_t size(int d) const { return raw()->size[d]; }
+  int64_t stride(int d) const { return raw()->stride[d]; }
+  IntList sizes() const { return IntList(raw()->size, raw()->size + dim()); }
+  IntList strides() const { return IntList(raw()->stride, raw()->stride + dim()); }
+  int64_t numel() const;
+  int64_t storageOffset() const { return raw()->storageOffset; }
+  bool isContiguous() const;
+  // Address of the first element.
+  char *dataPtr() const {
+    return reinterpret_cast<char *>(raw()->storage->data) + storageOffset() * elementSize(dtype());
+  }
+  Storage storage() const;
+  bool isSameAs(const Tensor &o) const { return impl_ == o.impl_; }
+  bool hasSizes(const IntList &s) const {
+    if (static_cast<int>(s.size()) != dim()) return false;
+    for (int d = 0; d < dim(); d++) {
+      if (size(d) != s[d]) return false;
+    }
+    return true;
+  }
+  bool isSameSizeAs(const Tensor &o) const {
+    if (o.dim() != dim()) return false;
+    for (int d = 0; d < dim(); d++) {
+      if (size(d) != o.size(d)) return false;
+    }
+    return true;
+  }
+  // Same storage, offset, sizes and strides.
+  bool isSetTo(const Tensor &o) const;
+  std::string sizeString() const;  // "[2, 3]"
+
+ private:
+  explicit Tensor(TensorImpl *impl) : impl_(impl) {}
+  void release() {
+    if (!impl_) return;
+    if (impl_->bindingHandle == this) {
+      impl_->bindingObject = nullptr;
+      impl_->bindingHandle = nullptr;
+    }
+    if (impl_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete impl_;
+  }
+  TensorImpl *impl_ = nullptr;
+};
+
+std::string shapeString(const IntList &sizes);  // "[2, 3]"
+
+// Dimension d (negative counts from the end) of a tensor with ndim dimensions, checked.
+int wrapDim(int64_t d, int ndim);
+
+// ---- creation ----
+ScalarType defaultFloatType();
+void setDefaultFloatType(ScalarType t);  // Float or Double
+Tensor empty(const IntList &sizes, ScalarType dtype);
+Tensor emptyLike(const Tensor &t, ScalarType dtype);
+Tensor emptyLike(const Tensor &t);
+// A new tensor with the given strides (non-negative), over just enough memory.
+Tensor emptyStrided(const IntList &sizes, const IntList &strides, ScalarType dtype);
+// A view on storage with the given geometry (checked against the storage's size).
+Tensor fromStorage(const Storage &storage, int64_t offset, const IntList &sizes, const IntList &strides);
+Tensor scalarTensor(Scalar v, ScalarType dtype);  // 0-dim
+
+// ---- views (share storage) ----
+// Makes view a view of base (the chain's root base) sharing its version counter.
+void markView(const Tensor &base, const Tensor &view);
+Tensor viewBase(const Tensor &view);  // undefined for a tensor that is not a view
+Tensor alias(const Tensor &t);  // a new tensor object on the same view
+Tensor select(const Tensor &t, int64_t dim, int64_t index);
+Tensor narrow(const Tensor &t, int64_t dim, int64_t start, int64_t length);
+Tensor slice(const Tensor &t, int64_t dim, int64_t start, int64_t stop, int64_t step);  // python rules
+Tensor transpose(const Tensor &t, int64_t dim0, int64_t dim1);
+Tensor permute(const Tensor &t, const IntList &dims);
+Tensor unfold(const Tensor &t, int64_t dim, int64_t size, int64_t step);
+Tensor view(const Tensor &t, IntList sizes);     // one -1 inferred; stride-compatible only
+Tensor reshape(const Tensor &t, IntList sizes);  // a view when possible, else a copy
+Tensor expand(const Tensor &t, IntList sizes);   // -1 keeps a size
+Tensor squeeze(const Tensor &t);
+Tensor squeeze(const Tensor &t, int64_t dim);
+Tensor unsqueeze(const Tensor &t, int64_t dim);
+Tensor asStrided(const Tensor &t, const IntList &sizes, const IntList &strides, int64_t offset);
+Tensor flatten(const Tensor &t, int64_t startDim, int64_t endDim);
+
+// ---- copies and conversions ----
+Tensor contiguous(const Tensor &t);  // t itself when already contiguous
+Tensor clone(const Tensor &t);
+Tensor toType(const Tensor &t, ScalarType dtype, bool copy = false);  // t itself if same type
+// dst = src, src broadcast to dst's shape, any element types.
+void copy_(const Tensor &dst, const Tensor &src);
+// copy_ without a version bump or autograd recording, for autograd's own bookkeeping.
+void copyValues_(const Tensor &dst, const Tensor &src);
+void fill_(const Tensor &t, Scalar v);
+// New sizes, contiguous strides; the storage grows when needed (values are kept only
+// where the old and new layouts agree, as in PyTorch).
+void resize_(const Tensor &t, const IntList &sizes);
+// Makes t a view of src's storage, offset, sizes and strides.
+void set_(const Tensor &t, const Tensor &src);
+void zero_(const Tensor &t);
+Scalar item(const Tensor &t);  // one-element tensors only
+// Element i (row-major over the tensor's shape) as a Scalar; for printing and tolist.
+Scalar getFlat(const Tensor &t, int64_t i);
+
+// ---- broadcasting ----
+IntList broadcastShapes(const IntList &a, const IntList &b);
+bool isBroadcastableTo(const IntList &from, const IntList &to);
+
+}  // namespace torch
+
+#endif

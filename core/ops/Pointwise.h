@@ -1,0 +1,71 @@
+// Element-wise operations with PyTorch's broadcasting and type promotion.
+#ifndef TORCH_OPS_POINTWISE_H
+#define TORCH_OPS_POINTWISE_H
+
+#include <optional>
+
+#include "core/Tensor.h"
+
+namespace torch {
+
+// The element type of `a op b` (PyTorch 1.x rules: a 0-dim tensor or a Python number only
+// raises the category bool < integer < floating, it does not widen within one).
+ScalarType resultType(const Tensor &a, const Tensor &b);
+ScalarType resultType(const Tensor &a, Scalar b);
+// Whether a result of type from may be written into a tensor of type to (no float into
+// an integer tensor, nothing but bool into a bool tensor).
+bool canCast(ScalarType from, ScalarType to);
+
+enum class BinaryOp {
+  Add,        // a + alpha * b
+  Sub,        // a - alpha * b
+  Mul,
+  Div,        // true division: integers give the default float type
+  FloorDiv,   // floor(a / b), integer results for integer inputs
+  Pow,
+  Fmod,       // sign of a
+  Remainder,  // sign of b (Python's %)
+  Atan2,
+  Maximum,
+  Minimum,
+};
+const char *binaryOpName(BinaryOp op);
+
+Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha = Scalar(int64_t(1)));
+Tensor binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha = Scalar(int64_t(1)));
+Tensor binary(BinaryOp op, Scalar a, const Tensor &b);  // reflected: 2 - t, 2 ** t
+// self = self op other; other is broadcast to self's shape. Checked before any write.
+void binary_(BinaryOp op, const Tensor &self, const Tensor &other, Scalar alpha = Scalar(int64_t(1)));
+void binary_(BinaryOp op, const Tensor &self, Scalar other, Scalar alpha = Scalar(int64_t(1)));
+
+enum class CompareOp { Lt, Le, Gt, Ge, Eq, Ne };
+Tensor compare(CompareOp op, const Tensor &a, const Tensor &b);  // Bool result
+Tensor compare(CompareOp op, const Tensor &a, Scalar b);
+void compare_(CompareOp op, const Tensor &self, const Tensor &other);  // 0/1 in self's type
+void compare_(CompareOp op, const Tensor &self, Scalar other);
+
+enum class UnaryOp {
+  Neg, Abs, Sign,  // every type
+  Exp, Log, Log1p, Sqrt, Rsqrt, Sigmoid, Tanh, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
+  Floor, Ceil, Round, Trunc, Frac, Reciprocal,  // floating (integers promote to float)
+};
+const char *unaryOpName(UnaryOp op);
+Tensor unary(UnaryOp op, const Tensor &t);
+void unary_(UnaryOp op, const Tensor &t);
+
+Tensor clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max);
+void clamp_(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max);
+// self + value * t1 * t2 and self + value * t1 / t2, broadcast together.
+Tensor addcmul(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value);
+Tensor addcdiv(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value);
+void addcmul_(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value);
+void addcdiv_(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value);
+Tensor lerp(const Tensor &a, const Tensor &b, Scalar weight);
+void lerp_(const Tensor &a, const Tensor &b, Scalar weight);
+// Logical ops and bitwise not for Bool tensors (and integers for bitwise not).
+Tensor logicalNot(const Tensor &t);
+Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b);
+
+}  // namespace torch
+
+#endif
