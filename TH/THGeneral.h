@@ -43,9 +43,21 @@
 #define TH_CONCAT_4_EXPAND(x, y, z, w) x##y##z##w
 #define TH_CONCAT_4(x, y, z, w) TH_CONCAT_4_EXPAND(x, y, z, w)
 
-/* The element types, listed once: storages and tensors exist for each, arithmetic for all
- * but Half. THGenerate*.h hold the same list for generic files. */
-#define TH_FORALL_TYPES(_) _(Byte) _(Char) _(Short) _(Int) _(Long) _(Float) _(Double) _(Half)
+/* Note [The type table]: the element types, listed once as _(TH name, C type, PyTorch dtype
+ * name). Storages and tensors exist for each, arithmetic for all but Half. Everything else
+ * that enumerates types is generated from this list: TH<T> in THTypes.hpp (the per-type
+ * function tables), the core's ScalarType, the .t7 library's types, both bindings' type
+ * tables and the tests'. THGenerate*.h hold the same list in the form generic files need
+ * (a preprocessor list cannot #include). */
+#define TH_FORALL_ARITH_TYPES(_) \
+  _(Byte, uint8_t, uint8)        \
+  _(Char, int8_t, int8)          \
+  _(Short, int16_t, int16)       \
+  _(Int, int32_t, int32)         \
+  _(Long, int64_t, int64)        \
+  _(Float, float, float32)       \
+  _(Double, double, float64)
+#define TH_FORALL_TYPES(_) TH_FORALL_ARITH_TYPES(_) _(Half, THHalf, float16)
 
 /* Error handling. The handler receives the formatted message ("file:line: text"). */
 typedef void (*THErrorHandlerFunction)(const char *msg, void *data);

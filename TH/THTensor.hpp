@@ -1,6 +1,6 @@
-// C++ internals shared by TH's implementation files (not part of the C API): type traits
-// from element type to struct, owning handles for temporaries, and the iteration
-// templates every element-wise op and reduction goes through.
+// C++ internals shared by TH's implementation files (not part of the C API): owning handles
+// for temporaries, and the iteration templates every element-wise op and reduction goes
+// through. The per-type tables TH<T> are in THTypes.hpp.
 #ifndef TH_TENSOR_HPP
 #define TH_TENSOR_HPP
 
@@ -16,16 +16,9 @@
 
 #include "TH/THError.hpp"
 #include "TH/THTensor.h"
+#include "TH/THTypes.hpp"  // TH<T>: the per-type function tables
 
 namespace th {
-
-template <typename T>
-struct Traits;  // Traits<float>::Tensor is THFloatTensor, ::Storage THFloatStorage, ::name "Float"
-
-#define TH_GENERIC_FILE "TH/generic/THTensorTraits.hpp"
-#include "TH/THGenerateAllTypes.h"
-#define TH_GENERIC_FILE "TH/generic/THTensorTraits.hpp"
-#include "TH/THGenerateHalfType.h"
 
 // Scalar conversion that knows Half.
 template <typename To, typename From>

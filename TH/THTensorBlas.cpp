@@ -91,13 +91,13 @@ void scaleRef(th::TensorRef<T> x, T beta) {
 }
 
 template <typename T>
-using OwnedTensor = th::Owned<typename th::Traits<T>::Tensor>;
+using OwnedTensor = th::Owned<typename th::TH<T>::Tensor>;
 
 // a itself when BLAS can read it, else a contiguous copy kept alive by holder.
 template <typename T>
 Mat<T> blasReadable(Mat<T> a, OwnedTensor<T> &holder) {
   if (layoutOf(a).ok) return a;
-  holder = th::own(th::Traits<T>::newWithSize(2, a.size, nullptr));
+  holder = th::own(th::TH<T>::newWithSize(2, a.size, nullptr));
   Mat<T> copy = matOf(holder.get());
   copyRef(copy.ref(), a.ref());
   return copy;
@@ -106,7 +106,7 @@ Mat<T> blasReadable(Mat<T> a, OwnedTensor<T> &holder) {
 template <typename T>
 Vec<T> blasReadable(Vec<T> v, OwnedTensor<T> &holder) {
   if (v.blasReadable()) return v;
-  holder = th::own(th::Traits<T>::newWithSize(1, &v.size, nullptr));
+  holder = th::own(th::TH<T>::newWithSize(1, &v.size, nullptr));
   Vec<T> copy = vecOf(holder.get());
   copyRef(copy.ref(), v.ref());
   return copy;
@@ -120,7 +120,7 @@ void gemmMat(Mat<T> c, T beta, T alpha, Mat<T> a, Mat<T> b) {
   if (k == 0) return scaleRef(c.ref(), beta);
   const BlasLayout lc = layoutOf(c);
   if (!lc.ok) {
-    OwnedTensor<T> buffer = th::own(th::Traits<T>::newWithSize(2, c.size, nullptr));
+    OwnedTensor<T> buffer = th::own(th::TH<T>::newWithSize(2, c.size, nullptr));
     Mat<T> bc = matOf(buffer.get());
     if (beta != 0) copyRef(bc.ref(), c.ref());
     gemmMat(bc, beta, alpha, a, b);
@@ -143,7 +143,7 @@ void gemvMat(Vec<T> y, T beta, T alpha, Mat<T> a, Vec<T> x) {
   if (m == 0) return;
   if (n == 0) return scaleRef(y.ref(), beta);
   if (!y.blasReadable()) {
-    OwnedTensor<T> buffer = th::own(th::Traits<T>::newWithSize(1, &y.size, nullptr));
+    OwnedTensor<T> buffer = th::own(th::TH<T>::newWithSize(1, &y.size, nullptr));
     Vec<T> by = vecOf(buffer.get());
     if (beta != 0) copyRef(by.ref(), y.ref());
     gemvMat(by, beta, alpha, a, x);
@@ -167,7 +167,7 @@ void gerMat(Mat<T> a, T alpha, Vec<T> x, Vec<T> y) {
   if (m == 0 || n == 0) return;
   const BlasLayout la = layoutOf(a);
   if (!la.ok) {
-    OwnedTensor<T> buffer = th::own(th::Traits<T>::newWithSize(2, a.size, nullptr));
+    OwnedTensor<T> buffer = th::own(th::TH<T>::newWithSize(2, a.size, nullptr));
     Mat<T> ba = matOf(buffer.get());
     copyRef(ba.ref(), a.ref());
     gerMat(ba, alpha, x, y);

@@ -1,6 +1,7 @@
 #ifndef TH_THTENSORMATH_H
 #define TH_THTENSORMATH_H
 
+#include "TH/THPointwiseOps.h"
 #include "TH/THTensor.h"
 
 /* Element-wise math and comparisons (torch7's THTensorMath): r = f(t, ...), r resized to

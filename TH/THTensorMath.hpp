@@ -106,6 +106,43 @@ inline T pow(T base, T exp) {
   }
 }
 
+// floor(a / b): Python's //. The caller has ruled out a zero integer divisor.
+template <typename T>
+inline T floorDivide(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::floor(a / b);
+  } else {
+    T q = div(a, b);
+    if constexpr (std::is_signed_v<T>)
+      if (fmod(a, b) != 0 && ((a < 0) != (b < 0))) q = sub(q, T(1));
+    return q;
+  }
+}
+
+// Shifts. Integers shift by y bits in 64-bit arithmetic and narrow back (int8 1 << 7 is
+// -128, 1 << 8 is 0, as PyTorch); a count outside [0, 64) shifts everything out: 0 to the
+// left, the sign to the right. Floating types multiply or divide by 2^y (torch7).
+template <typename T>
+inline T shiftLeft(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return x * std::pow(T(2), y);
+  } else {
+    if (static_cast<uint64_t>(y) >= 64) return T(0);  // negative counts too
+    return static_cast<T>(static_cast<uint64_t>(x) << static_cast<uint64_t>(y));
+  }
+}
+
+template <typename T>
+inline T shiftRight(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return x / std::pow(T(2), y);
+  } else {
+    const int64_t wide = static_cast<int64_t>(x);
+    if (static_cast<uint64_t>(y) >= 64) return static_cast<T>(wide < 0 ? -1 : 0);
+    return static_cast<T>(wide >> static_cast<int64_t>(y));
+  }
+}
+
 // max/min that return NaN when either operand is NaN (as PyTorch does).
 template <typename T>
 inline T max(T a, T b) {
@@ -164,7 +201,7 @@ void checkNoNegative(const char *op, TensorT *exponent, int arg, const char *nam
 // the shape is already right). The caller has checked every operand.
 template <typename F, typename R, typename A, typename... B>
 void map(F f, R *r, A *a, B *...b) {
-  Traits<Elem<R>>::resizeNd(r, a->nDimension, a->size, nullptr);
+  TH<Elem<R>>::resizeNd(r, a->nDimension, a->size, nullptr);
   apply([&](Elem<R> &y, Elem<A> &x, Elem<B> &...z) { y = static_cast<Elem<R>>(f(x, z...)); }, ref(r), ref(a),
         ref(b)...);
 }

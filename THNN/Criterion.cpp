@@ -15,7 +15,7 @@ namespace thnn::criterion {
 // contiguous copies (the tensors themselves when contiguous), threaded when large.
 template <typename F, typename... TensorT>
 double sumOf(F f, TensorT *...ts) {
-  auto owned = std::make_tuple(th::own(th::Traits<Elem<TensorT>>::newContiguous(ts))...);
+  auto owned = std::make_tuple(th::own(th::TH<Elem<TensorT>>::newContiguous(ts))...);
   const int64_t n = count(std::get<0>(owned).get());
   const auto data = std::apply([](auto &...o) { return std::make_tuple(th::ref(o.get()).data...); }, owned);
   double sum = 0;

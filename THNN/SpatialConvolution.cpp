@@ -286,7 +286,7 @@ void foldBatch(const Unfold &u, int64_t batch, const T *columns, T *images, cons
 }
 
 template <typename T>
-using TensorOf = typename th::Traits<T>::Tensor;
+using TensorOf = typename th::TH<T>::Tensor;
 
 // Where a kernel writes a result or accumulates a gradient: the caller's tensor when it is
 // contiguous, else a contiguous stand-in that finish() copies into it (a view the caller
@@ -296,17 +296,17 @@ class Target {
  public:
   // A result: t is resized to `size`, its old values are not read.
   static Target result(TensorOf<T> *t, const std::vector<int64_t> &size) {
-    th::Traits<T>::resizeNd(t, (int)size.size(), size.data(), nullptr);
+    th::TH<T>::resizeNd(t, (int)size.size(), size.data(), nullptr);
     Target r(t);
     if (!th::isContiguous(th::ref(t)))
-      r.standIn_ = th::own(th::Traits<T>::newWithSize(t->nDimension, t->size, nullptr));
+      r.standIn_ = th::own(th::TH<T>::newWithSize(t->nDimension, t->size, nullptr));
     return r;
   }
   // An accumulator: t keeps its shape and values. NULL (an optional gradient not asked for)
   // gives a NULL data().
   static Target accumulator(TensorOf<T> *t) {
     Target r(t);
-    if (t && !th::isContiguous(th::ref(t))) r.standIn_ = th::own(th::Traits<T>::newContiguous(t));
+    if (t && !th::isContiguous(th::ref(t))) r.standIn_ = th::own(th::TH<T>::newContiguous(t));
     return r;
   }
   T *data() const {
@@ -332,14 +332,14 @@ T *scratch(TensorOf<T> *t, const std::vector<int64_t> &size) {
     stride[d] = acc;
     acc *= size[d];
   }
-  th::Traits<T>::resizeNd(t, (int)size.size(), size.data(), stride.data());
+  th::TH<T>::resizeNd(t, (int)size.size(), size.data(), stride.data());
   return th::ref(t).data;
 }
 
 // A contiguous version of t (t itself when it is one) that frees itself.
 template <typename T>
 th::Owned<TensorOf<T>> contiguous(TensorOf<T> *t) {
-  return th::own(t ? th::Traits<T>::newContiguous(t) : nullptr);
+  return th::own(t ? th::TH<T>::newContiguous(t) : nullptr);
 }
 
 template <typename T>

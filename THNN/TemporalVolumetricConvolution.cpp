@@ -55,7 +55,7 @@ void resizeBuffer(TensorT *t, std::vector<int64_t> size) {
     stride[d] = acc;
     acc *= std::max<int64_t>(size[d], 1);
   }
-  th::Traits<Elem<TensorT>>::resizeNd(t, (int)size.size(), size.data(), stride.data());
+  th::TH<Elem<TensorT>>::resizeNd(t, (int)size.size(), size.data(), stride.data());
 }
 
 // Kernels write results through raw pointers and matrix views. A result that the caller
@@ -66,7 +66,7 @@ class Contiguous {
   using T = Elem<TensorT>;
 
  public:
-  explicit Contiguous(TensorT *t) : target_(t), work_(th::own(th::Traits<T>::newContiguous(t))) {}
+  explicit Contiguous(TensorT *t) : target_(t), work_(th::own(th::TH<T>::newContiguous(t))) {}
   TensorT *get() const { return work_.get(); }
   T *data() const { return th::ref(work_.get()).data; }
   void commit() const {

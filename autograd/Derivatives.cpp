@@ -149,7 +149,12 @@ void binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha, const T
         if (need[1]) gb = mul(g, add(mask(compare(wins, y, x), g), tie));
         break;
       }
-      case BinaryOp::FloorDiv: break;  // piecewise constant: no gradient (not recorded)
+      case BinaryOp::FloorDiv:  // piecewise constant: no gradient (not recorded)
+      case BinaryOp::BitwiseAnd:
+      case BinaryOp::BitwiseOr:
+      case BinaryOp::BitwiseXor:
+      case BinaryOp::LeftShift:
+      case BinaryOp::RightShift: break;  // integers only: never recorded
     }
     return {need[0] ? ga : Tensor(), need[1] ? gb : Tensor()};
   });
@@ -162,8 +167,8 @@ void binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha, const Tensor &
 
 void unary(UnaryOp op, const Tensor &t, const Tensor &result) {
   const char *name = unaryOpName(op);
-  bool usesResult = op == UnaryOp::Exp || op == UnaryOp::Sqrt || op == UnaryOp::Rsqrt || op == UnaryOp::Sigmoid ||
-                    op == UnaryOp::Tanh || op == UnaryOp::Tan || op == UnaryOp::Reciprocal;
+  bool usesResult = op == UnaryOp::Exp || op == UnaryOp::Expm1 || op == UnaryOp::Sqrt || op == UnaryOp::Rsqrt ||
+                    op == UnaryOp::Sigmoid || op == UnaryOp::Tanh || op == UnaryOp::Tan || op == UnaryOp::Reciprocal;
   Saved st(usesResult ? Tensor() : t, name), sr(usesResult ? result : Tensor(), name, true);
   record1(name, t, result, [=](const Tensor &g) -> Tensor {
     switch (op) {
@@ -215,6 +220,17 @@ void unary(UnaryOp op, const Tensor &t, const Tensor &result) {
         Tensor r = *sr;
         return neg(mul(g, mul(r, r)));
       }
+      case UnaryOp::Expm1: return mul(g, add(*sr, kOne));
+      case UnaryOp::Log2: return div(g, mul(*st, Scalar(std::log(2.0))));
+      case UnaryOp::Log10: return div(g, mul(*st, Scalar(std::log(10.0))));
+      case UnaryOp::Erf:
+      case UnaryOp::Erfc: {
+        // d/dx erf(x) = 2 / sqrt(pi) exp(-x^2); erfc = 1 - erf.
+        Tensor x = *st;
+        Tensor d = mul(fn(UnaryOp::Exp, neg(mul(x, x))), Scalar(2.0 / std::sqrt(M_PI)));
+        return op == UnaryOp::Erf ? mul(g, d) : neg(mul(g, d));
+      }
+      case UnaryOp::BitwiseNot: break;  // integers only: never recorded
     }
     return Tensor();
   });

@@ -7,30 +7,26 @@
 #include <cstdint>
 #include <string>
 
-#include "TH/THGeneral.h"
+#include "TH/THTypes.hpp"
 
 namespace torch {
 
-// _(C type the data holds, enum name, TH type name, element size)
-#define TORCH_FORALL_SCALAR_TYPES(_) \
-  _(uint8_t, Byte, Byte)             \
-  _(int8_t, Char, Char)              \
-  _(int16_t, Short, Short)           \
-  _(int32_t, Int, Int)               \
-  _(int64_t, Long, Long)             \
-  _(THHalf, Half, Half)              \
-  _(float, Float, Float)             \
-  _(double, Double, Double)          \
-  _(uint8_t, Bool, Byte)
-
+// TH's types (Note [The type table] in TH/THGeneral.h), in its order, then Bool.
 enum class ScalarType : int8_t {
-#define TORCH_ENUM_ENTRY(ctype, name, th) name,
-  TORCH_FORALL_SCALAR_TYPES(TORCH_ENUM_ENTRY)
+#define TORCH_ENUM_ENTRY(Name, T, dtype) Name,
+  TH_FORALL_TYPES(TORCH_ENUM_ENTRY)
 #undef TORCH_ENUM_ENTRY
+  Bool,
 };
-constexpr int kNumScalarTypes = 9;
+constexpr int kNumScalarTypes = th::kNumTypes + 1;
+
+// The TH type whose kernels a ScalarType runs on (Byte for Bool).
+inline th::Type thType(ScalarType t) {
+  return t == ScalarType::Bool ? th::Type::Byte : static_cast<th::Type>(t);
+}
 
 const char *scalarTypeName(ScalarType t);  // "Float", "Bool", ...
+const char *dtypeName(ScalarType t);       // "float32", "bool", ...
 size_t elementSize(ScalarType t);
 inline bool isFloating(ScalarType t) {
   return t == ScalarType::Half || t == ScalarType::Float || t == ScalarType::Double;

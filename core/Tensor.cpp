@@ -22,24 +22,12 @@ void fail(th::ErrorKind kind, const char *fmt, ...) {
 
 // ---- ScalarType ----
 
-const char *scalarTypeName(ScalarType t) {
-  switch (t) {
-#define TORCH_NAME_CASE(ctype, name, th) \
-  case ScalarType::name: return #name;
-    TORCH_FORALL_SCALAR_TYPES(TORCH_NAME_CASE)
-#undef TORCH_NAME_CASE
-  }
-  return "?";
-}
+const char *scalarTypeName(ScalarType t) { return t == ScalarType::Bool ? "Bool" : th::typeName(thType(t)); }
+
+const char *dtypeName(ScalarType t) { return t == ScalarType::Bool ? "bool" : th::dtypeName(thType(t)); }
 
 size_t elementSize(ScalarType t) {
-  switch (t) {
-#define TORCH_SIZE_CASE(ctype, name, th) \
-  case ScalarType::name: return sizeof(ctype);
-    TORCH_FORALL_SCALAR_TYPES(TORCH_SIZE_CASE)
-#undef TORCH_SIZE_CASE
-  }
-  return 0;
+  return th::visit(thType(t), [](auto tag) { return sizeof(typename decltype(tag)::type); });
 }
 
 ScalarType promoteTypes(ScalarType a, ScalarType b) {

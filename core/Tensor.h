@@ -16,8 +16,9 @@
 #include <vector>
 
 #include "TH/THError.hpp"
+#include "TH/THTensor.hpp"
+#include "core/Device.h"
 #include "core/ScalarType.h"
-#include "core/THFunctions.hpp"
 
 namespace torch {
 
@@ -30,26 +31,15 @@ using IntList = std::vector<int64_t>;
     if (!(cond)) ::torch::fail(th::ErrorKind::kind, __VA_ARGS__); \
   } while (0)
 
-template <typename T>
-struct Tag {
-  using type = T;
-};
+using th::TH;
+using th::Tag;
 
 // f(Tag<T>{}) for the C element type T of t (uint8_t for Bool).
 template <typename F>
 decltype(auto) dispatch(ScalarType t, F &&f) {
-  switch (t) {
-    case ScalarType::Byte:
-    case ScalarType::Bool: return f(Tag<uint8_t>{});
-    case ScalarType::Char: return f(Tag<int8_t>{});
-    case ScalarType::Short: return f(Tag<int16_t>{});
-    case ScalarType::Int: return f(Tag<int32_t>{});
-    case ScalarType::Long: return f(Tag<int64_t>{});
-    case ScalarType::Half: return f(Tag<THHalf>{});
-    case ScalarType::Float: return f(Tag<float>{});
-    case ScalarType::Double: return f(Tag<double>{});
-  }
-  fail(th::ErrorKind::Type, "unknown element type %d", static_cast<int>(t));
+  TORCH_CHECK(static_cast<int>(t) >= 0 && static_cast<int>(t) < kNumScalarTypes, Type, "unknown element type %d",
+              static_cast<int>(t));
+  return th::visit(thType(t), std::forward<F>(f));
 }
 
 // As dispatch, for ops with arithmetic: Half (a storage-only type) raises a TypeError.
@@ -162,6 +152,7 @@ class Tensor {
   bool defined() const { return impl_ != nullptr; }
   TensorImpl *impl() const { return impl_; }
   ScalarType dtype() const { return impl_->dtype; }
+  Device device() const { return Device::CPU; }  // a TH tensor; THC tensors will say CUDA
   THByteTensor *raw() const { return impl_->th; }
   template <typename T>
   typename TH<T>::Tensor *th() const {

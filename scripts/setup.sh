@@ -9,6 +9,7 @@ APT_PACKAGES=(
   libopenblas-openmp-dev libboost-test-dev
   luajit libluajit-5.1-dev
   dataset-fashion-mnist
+  python3-torch  # real PyTorch 1.13 for /usr/bin/python3: the differential tests compare with it
 )
 
 missing=()

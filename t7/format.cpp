@@ -2,16 +2,7 @@
 
 namespace t7 {
 
-const char *scalarTypeName(ScalarType type) {
-  switch (type) {
-#define T7_NAME(Name, T) \
-  case ScalarType::Name: \
-    return #Name;
-    T7_FORALL_SCALAR_TYPES(T7_NAME)
-#undef T7_NAME
-  }
-  return "?";
-}
+const char *scalarTypeName(ScalarType type) { return th::typeName(type); }
 
 namespace format {
 
@@ -35,9 +26,9 @@ std::optional<ArrayClass> arrayClass(const std::string &name) {
     rest = rest.substr(kCuda.size());
     if (rest == "Float") return std::nullopt;
   }
-#define T7_MATCH(Name, T) \
+#define T7_MATCH(Name, T, ...) \
   if (rest == #Name) return ArrayClass{ScalarType::Name, isStorage};
-  T7_FORALL_SCALAR_TYPES(T7_MATCH)
+  TH_FORALL_TYPES(T7_MATCH)
 #undef T7_MATCH
   return std::nullopt;
 }

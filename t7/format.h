@@ -39,14 +39,7 @@ std::string storageClassOf(const std::string &tensorClass);
 // Calls f(T()) for the element type; T is THHalf for Half.
 template <typename F>
 decltype(auto) dispatch(ScalarType type, F &&f) {
-  switch (type) {
-#define T7_DISPATCH(Name, T) \
-  case ScalarType::Name:     \
-    return f(T());
-    T7_FORALL_SCALAR_TYPES(T7_DISPATCH)
-#undef T7_DISPATCH
-  }
-  throw Error("t7: bad element type");
+  return th::visit(type, [&](auto tag) -> decltype(auto) { return f(typename decltype(tag)::type()); });
 }
 
 }  // namespace t7::format

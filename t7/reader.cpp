@@ -301,9 +301,9 @@ class Parser {
     return format::dispatch(type, [&](auto zero) {
       using T = decltype(zero);
       in_.expectAtLeast(n, in_.binaryBytes<T>(), "a " + className + " of " + str(n) + " elements", at);
-      auto *s = TH<T>::newStorage(ptrdiff_t(n));
+      auto *s = TH<T>::S::newWithSize(ptrdiff_t(n));
       Storage handle(s);
-      TH<T>::release(s);
+      detail::release<T>(s);
       in_.readArray(s->data, n, "the elements of a " + className);
       return handle;
     });
@@ -370,10 +370,10 @@ class Parser {
     }
     return format::dispatch(type, [&](auto zero) {
       using T = decltype(zero);
-      auto *t = TH<T>::newTensor(storage ? storage.get<T>() : nullptr, thOffset, int(size.size()), size.data(),
+      auto *t = TH<T>::newWithStorage(storage ? storage.get<T>() : nullptr, thOffset, int(size.size()), size.data(),
                                  stride.data());
       Tensor handle(t);
-      TH<T>::release(t);
+      detail::release<T>(t);
       return handle;
     });
   }

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "TH/THError.hpp"
-#include "TH/THTensor.h"
+#include "TH/THTypes.hpp"
 
 namespace t7 {
 
@@ -50,47 +50,13 @@ class __attribute__((visibility("default"))) Error : public th::Error {
   int64_t offset_;
 };
 
-// Note [Element types]: the one list of the element types a .t7 file holds, with their C
-// types; the enum, the names and the dispatch below are generated from it.
-#define T7_FORALL_SCALAR_TYPES(_) \
-  _(Byte, uint8_t)                \
-  _(Char, int8_t)                 \
-  _(Short, int16_t)               \
-  _(Int, int32_t)                 \
-  _(Long, int64_t)                \
-  _(Float, float)                 \
-  _(Double, double)               \
-  _(Half, THHalf)
-
-enum class ScalarType {
-#define T7_ENUM(Name, T) Name,
-  T7_FORALL_SCALAR_TYPES(T7_ENUM)
-#undef T7_ENUM
-};
+// Note [Element types]: the element types a .t7 file holds are TH's, from its one type table
+// (Note [The type table] in TH/THGeneral.h); the names and the dispatch below are generated
+// from it.
+using ScalarType = th::Type;
+using th::TH;
 
 const char *scalarTypeName(ScalarType type);  // "Double"
-
-// TH's structs and entry points for an element type: TH<T>::Storage is THDoubleStorage for
-// double, TH<T>::newStorage is THDoubleStorage_newWithSize.
-template <typename T>
-struct TH;
-#define T7_TH_STRUCTS(Name, T)                                   \
-  template <>                                                    \
-  struct TH<T> {                                                 \
-    using Storage = TH##Name##Storage;                           \
-    using Tensor = TH##Name##Tensor;                             \
-    static constexpr ScalarType type = ScalarType::Name;         \
-    static void retain(Storage *s) { TH##Name##Storage_retain(s); } \
-    static void retain(Tensor *t) { TH##Name##Tensor_retain(t); }   \
-    static void release(Storage *s) { TH##Name##Storage_free(s); }  \
-    static void release(Tensor *t) { TH##Name##Tensor_free(t); }    \
-    static Storage *newStorage(ptrdiff_t n) { return TH##Name##Storage_newWithSize(n); } \
-    static Tensor *newTensor(Storage *s, ptrdiff_t offset, int n, const int64_t *size, const int64_t *stride) { \
-      return TH##Name##Tensor_newWithStorage(s, offset, n, size, stride);                                        \
-    }                                                                                                              \
-  };
-T7_FORALL_SCALAR_TYPES(T7_TH_STRUCTS)
-#undef T7_TH_STRUCTS
 
 namespace detail {
 
@@ -98,6 +64,14 @@ template <typename T>
 using StorageOf = typename TH<T>::Storage;
 template <typename T>
 using TensorOf = typename TH<T>::Tensor;
+template <typename T>
+void retain(StorageOf<T> *s) { TH<T>::S::retain(s); }
+template <typename T>
+void retain(TensorOf<T> *t) { TH<T>::retain(t); }
+template <typename T>
+void release(StorageOf<T> *s) { TH<T>::S::free(s); }
+template <typename T>
+void release(TensorOf<T> *t) { TH<T>::free(t); }
 
 // A reference on a TH storage or tensor of any element type (Of is StorageOf or TensorOf).
 // Making one from a TH pointer takes a new reference (retain); the last copy frees it.
@@ -105,9 +79,9 @@ template <template <typename> class Of>
 class Typed {
  public:
   Typed() = default;
-#define T7_TYPED_FROM(Name, T) \
+#define T7_TYPED_FROM(Name, T, ...) \
   Typed(Of<T> *p) : type_(ScalarType::Name), ref_(hold<T>(p)) {}
-  T7_FORALL_SCALAR_TYPES(T7_TYPED_FROM)
+  TH_FORALL_TYPES(T7_TYPED_FROM)
 #undef T7_TYPED_FROM
 
   explicit operator bool() const { return ref_ != nullptr; }
@@ -129,10 +103,10 @@ class Typed {
   decltype(auto) visit(F &&f) const {
     if (!ref_) throw Error("t7: empty storage or tensor handle");
     switch (type_) {
-#define T7_TYPED_VISIT(Name, T) \
+#define T7_TYPED_VISIT(Name, T, ...) \
   case ScalarType::Name:        \
     return f(static_cast<Of<T> *>(ref_.get()));
-      T7_FORALL_SCALAR_TYPES(T7_TYPED_VISIT)
+      TH_FORALL_TYPES(T7_TYPED_VISIT)
 #undef T7_TYPED_VISIT
     }
     throw Error("t7: bad element type");
@@ -142,8 +116,8 @@ class Typed {
   template <typename T>
   static std::shared_ptr<void> hold(Of<T> *p) {
     if (!p) return nullptr;
-    TH<T>::retain(p);
-    return std::shared_ptr<void>(p, [](void *q) { TH<T>::release(static_cast<Of<T> *>(q)); });
+    retain<T>(p);
+    return std::shared_ptr<void>(p, [](void *q) { release<T>(static_cast<Of<T> *>(q)); });
   }
 
   ScalarType type_ = ScalarType::Double;
@@ -180,10 +154,10 @@ class Value {
   // A new torch.<Type>Tensor / torch.<Type>Storage object holding a reference on it.
   Value(Tensor t);
   Value(Storage s);
-#define T7_VALUE_FROM_TH(Name, T)                   \
+#define T7_VALUE_FROM_TH(Name, T, ...)                   \
   Value(TH##Name##Tensor *t) : Value(Tensor(t)) {}  \
   Value(TH##Name##Storage *s) : Value(Storage(s)) {}
-  T7_FORALL_SCALAR_TYPES(T7_VALUE_FROM_TH)
+  TH_FORALL_TYPES(T7_VALUE_FROM_TH)
 #undef T7_VALUE_FROM_TH
   // Any other pointer would silently become a boolean.
   template <typename T>

@@ -11,7 +11,7 @@ void THStorage_(copy)(THStorage *self, THStorage *src) {
   THStorage_(rawCopy)(self, src->data);
 }
 
-#define TH_STORAGE_COPY_FROM(SrcReal)                                                            \
+#define TH_STORAGE_COPY_FROM(SrcReal, ...)                                                           \
   void THStorage_(TH_CONCAT_2(copy, SrcReal))(THStorage * self, TH##SrcReal##Storage * src) {    \
     THArgCheck(self->size == src->size, 2, "storage sizes differ: %td vs %td", self->size, src->size); \
     using Src = std::remove_pointer_t<decltype(src->data)>;                                      \

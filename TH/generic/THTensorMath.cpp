@@ -126,59 +126,47 @@ void THTensor_(addcdiv)(THTensor *r, THTensor *t, scalar_t value, THTensor *src1
            src1, src2);
 }
 
-void THTensor_(sign)(THTensor *r, THTensor *t) {
-  thm::map([](scalar_t x) { return scalar_t((x > 0) - (x < 0)); }, r, t);
+/* The unary ops of Note [Pointwise op tables], from their element expressions. */
+#define TH_UNARY_DEFINITION(Op, torch, th, Types, ...)               \
+  TH_IF_##Types(void THTensor_(th)(THTensor * r, THTensor * t) {    \
+    thm::map([](scalar_t x) -> scalar_t { return __VA_ARGS__; }, r, t); \
+  })
+TH_FORALL_UNARY_OPS(TH_UNARY_DEFINITION)
+#undef TH_UNARY_DEFINITION
+
+/* The binary kernels generated from their element expressions. */
+#define TH_BINARY_DEFINITION(cth, th, Types, luaTensor, luaValue, ...)                      \
+  TH_IF_##Types(                                                                           \
+      void THTensor_(cth)(THTensor * r, THTensor * t, THTensor * src) {                    \
+        thm::checkSameCount(#cth, t, "t", src, 3, "src");                                  \
+        thm::map([](scalar_t x, scalar_t y) -> scalar_t { return __VA_ARGS__; }, r, t, src); \
+      } void THTensor_(th)(THTensor * r, THTensor * t, scalar_t value) {                   \
+        thm::map([value](scalar_t x) -> scalar_t {                                         \
+          const scalar_t y = value;                                                        \
+          return __VA_ARGS__;                                                              \
+        }, r, t);                                                                          \
+      })
+TH_FORALL_GENERATED_BINARY_KERNELS(TH_BINARY_DEFINITION)
+#undef TH_BINARY_DEFINITION
+
+void THTensor_(cfloorDivide)(THTensor *r, THTensor *t, THTensor *src) {
+  thm::checkSameCount("cfloorDivide", t, "t", src, 3, "src");
+  thm::checkNoZero("cfloorDivide", src, 3, "src");
+  thm::map([](scalar_t x, scalar_t y) { return thm::floorDivide(x, y); }, r, t, src);
 }
 
-#if !defined(TH_REAL_IS_BYTE)
-void THTensor_(neg)(THTensor *r, THTensor *t) {
-  thm::map([](scalar_t x) { return thm::neg(x); }, r, t);
+void THTensor_(floorDivide)(THTensor *r, THTensor *t, scalar_t value) {
+  THArgCheck(!TH_REAL_IS_INTEGRAL || value != 0, 3, "floorDivide: integer division by zero");
+  thm::map([value](scalar_t x) { return thm::floorDivide(x, value); }, r, t);
 }
-
-void THTensor_(abs)(THTensor *r, THTensor *t) {
-  thm::map([](scalar_t x) { return thm::abs(x); }, r, t);
-}
-#endif
 
 #if TH_REAL_IS_FLOATING
-void THTensor_(cinv)(THTensor *r, THTensor *t) {
-  thm::map([](scalar_t x) { return 1 / x; }, r, t);
-}
-
 void THTensor_(lerp)(THTensor *r, THTensor *a, THTensor *b, scalar_t weight) {
   thm::checkSameCount("lerp", a, "a", b, 3, "b");
   thm::map([weight](scalar_t x, scalar_t y) { return x + weight * (y - x); }, r, a, b);
 }
 
-void THTensor_(atan2)(THTensor *r, THTensor *tx, THTensor *ty) {
-  thm::checkSameCount("atan2", tx, "tx", ty, 3, "ty");
-  thm::map([](scalar_t x, scalar_t y) { return std::atan2(x, y); }, r, tx, ty);
+void THTensor_(round)(THTensor *r, THTensor *t) {
+  thm::map([](scalar_t x) { return std::round(x); }, r, t);
 }
-
-/* One-argument functions of the C library, at the element's precision. */
-#define TH_MATH_UNARY(NAME, EXPR)                                \
-  void THTensor_(NAME)(THTensor * r, THTensor * t) {             \
-    thm::map([](scalar_t x) -> scalar_t { return EXPR; }, r, t); \
-  }
-TH_MATH_UNARY(exp, std::exp(x))
-TH_MATH_UNARY(log, std::log(x))
-TH_MATH_UNARY(log1p, std::log1p(x))
-TH_MATH_UNARY(sqrt, std::sqrt(x))
-TH_MATH_UNARY(rsqrt, 1 / std::sqrt(x))
-TH_MATH_UNARY(sigmoid, 1 / (1 + std::exp(-x)))
-TH_MATH_UNARY(tanh, std::tanh(x))
-TH_MATH_UNARY(sin, std::sin(x))
-TH_MATH_UNARY(cos, std::cos(x))
-TH_MATH_UNARY(tan, std::tan(x))
-TH_MATH_UNARY(asin, std::asin(x))
-TH_MATH_UNARY(acos, std::acos(x))
-TH_MATH_UNARY(atan, std::atan(x))
-TH_MATH_UNARY(sinh, std::sinh(x))
-TH_MATH_UNARY(cosh, std::cosh(x))
-TH_MATH_UNARY(floor, std::floor(x))
-TH_MATH_UNARY(ceil, std::ceil(x))
-TH_MATH_UNARY(round, std::round(x))
-TH_MATH_UNARY(trunc, std::trunc(x))
-TH_MATH_UNARY(frac, x - std::trunc(x))
-#undef TH_MATH_UNARY
 #endif

@@ -36,37 +36,25 @@ TH_API void THTensor_(cmin)(THTensor *r, THTensor *t, THTensor *src);
 TH_API void THTensor_(addcmul)(THTensor *r, THTensor *t, scalar_t value, THTensor *src1, THTensor *src2);
 TH_API void THTensor_(addcdiv)(THTensor *r, THTensor *t, scalar_t value, THTensor *src1, THTensor *src2);
 
-TH_API void THTensor_(sign)(THTensor *r, THTensor *t); /* -1, 0 or 1 (0 or 1 for Byte) */
+/* The unary ops of Note [Pointwise op tables] (THPointwiseOps.h), r = f(t). */
+#define TH_UNARY_DECLARATION(Op, torch, th, Types, ...) TH_IF_##Types(TH_API void THTensor_(th)(THTensor *r, THTensor *t);)
+TH_FORALL_UNARY_OPS(TH_UNARY_DECLARATION)
+#undef TH_UNARY_DECLARATION
 
-#if !defined(TH_REAL_IS_BYTE)
-TH_API void THTensor_(neg)(THTensor *r, THTensor *t);
-TH_API void THTensor_(abs)(THTensor *r, THTensor *t);
-#endif
+/* floor(t / src) and floor(t / value); integer division by zero raises. */
+TH_API void THTensor_(cfloorDivide)(THTensor *r, THTensor *t, THTensor *src);
+TH_API void THTensor_(floorDivide)(THTensor *r, THTensor *t, scalar_t value);
+
+/* The binary kernels generated from an expression (THPointwiseOps.h): r = t op src, r = t op value. */
+#define TH_BINARY_DECLARATION(cth, th, Types, luaTensor, luaValue, ...)       \
+  TH_IF_##Types(TH_API void THTensor_(cth)(THTensor *r, THTensor *t, THTensor *src); \
+                TH_API void THTensor_(th)(THTensor *r, THTensor *t, scalar_t value);)
+TH_FORALL_GENERATED_BINARY_KERNELS(TH_BINARY_DECLARATION)
+#undef TH_BINARY_DECLARATION
 
 #if TH_REAL_IS_FLOATING
-TH_API void THTensor_(cinv)(THTensor *r, THTensor *t); /* 1 / t */
 TH_API void THTensor_(lerp)(THTensor *r, THTensor *a, THTensor *b, scalar_t weight); /* a + weight * (b - a) */
-TH_API void THTensor_(exp)(THTensor *r, THTensor *t);
-TH_API void THTensor_(log)(THTensor *r, THTensor *t);
-TH_API void THTensor_(log1p)(THTensor *r, THTensor *t);
-TH_API void THTensor_(sqrt)(THTensor *r, THTensor *t);
-TH_API void THTensor_(rsqrt)(THTensor *r, THTensor *t);
-TH_API void THTensor_(sigmoid)(THTensor *r, THTensor *t);
-TH_API void THTensor_(tanh)(THTensor *r, THTensor *t);
-TH_API void THTensor_(sin)(THTensor *r, THTensor *t);
-TH_API void THTensor_(cos)(THTensor *r, THTensor *t);
-TH_API void THTensor_(tan)(THTensor *r, THTensor *t);
-TH_API void THTensor_(asin)(THTensor *r, THTensor *t);
-TH_API void THTensor_(acos)(THTensor *r, THTensor *t);
-TH_API void THTensor_(atan)(THTensor *r, THTensor *t);
-TH_API void THTensor_(atan2)(THTensor *r, THTensor *tx, THTensor *ty); /* atan2(tx, ty) */
-TH_API void THTensor_(sinh)(THTensor *r, THTensor *t);
-TH_API void THTensor_(cosh)(THTensor *r, THTensor *t);
-TH_API void THTensor_(floor)(THTensor *r, THTensor *t);
-TH_API void THTensor_(ceil)(THTensor *r, THTensor *t);
-TH_API void THTensor_(round)(THTensor *r, THTensor *t); /* halves away from zero */
-TH_API void THTensor_(trunc)(THTensor *r, THTensor *t);
-TH_API void THTensor_(frac)(THTensor *r, THTensor *t);  /* t - trunc(t) */
+TH_API void THTensor_(round)(THTensor *r, THTensor *t); /* halves away from zero (torch7); the Round op is rint */
 #endif
 
 /* Comparisons: a ByteTensor mask (1 where true), or with the T suffix a result of t's type. */

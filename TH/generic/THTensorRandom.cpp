@@ -18,7 +18,7 @@ void THTensor_(clampedRandom)(THTensor *self, THGenerator *gen, int64_t min, int
     THArgCheck(min >= (int64_t)std::numeric_limits<scalar_t>::lowest() &&
                    max - 1 <= (int64_t)std::numeric_limits<scalar_t>::max(),
                3, "random: range [%lld, %lld) does not fit in %s", (long long)min, (long long)max,
-               th::Traits<scalar_t>::name);
+               th::TH<scalar_t>::name);
   }
   const uint64_t range = (uint64_t)max - (uint64_t)min;
   const bool wide = range > 0xffffffffULL;

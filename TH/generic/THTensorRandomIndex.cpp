@@ -8,7 +8,7 @@ void THTensor_(randperm)(THTensor *self, THGenerator *gen, int64_t n) {
   double largest = (double)std::numeric_limits<scalar_t>::max();
   if constexpr (TH_REAL_IS_FLOATING) largest = std::ldexp(1.0, std::numeric_limits<scalar_t>::digits);
   THArgCheck((double)(n - 1 + TH_INDEX_BASE) <= largest, 3, "randperm: n = %lld is too large for %s", (long long)n,
-             th::Traits<scalar_t>::name);
+             th::TH<scalar_t>::name);
   THTensor_(resize1d)(self, n);
   scalar_t *data = THTensor_(data)(self);
   const int64_t stride = self->stride[0];

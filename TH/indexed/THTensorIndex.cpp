@@ -125,7 +125,7 @@ template <typename X, typename D>
 th::Owned<X> copyIfOverlapping(X *x, const D *dst) {
   if (!overlaps(x, dst)) return nullptr;
   using T = Elem<X>;
-  auto copy = th::own(th::Traits<T>::newWithSize(x->nDimension, x->size, nullptr));
+  auto copy = th::own(th::TH<T>::newWithSize(x->nDimension, x->size, nullptr));
   th::apply([](T &d, T &s) { d = s; }, th::ref(copy.get()), th::ref(x));
   return copy;
 }

@@ -67,7 +67,7 @@ auto vec(TensorT *t) {
 // A contiguous copy of t (t itself, retained, when it is contiguous already).
 template <typename TensorT>
 th::Owned<TensorT> contiguous(TensorT *t) {
-  return th::own(th::Traits<Elem<TensorT>>::newContiguous(t));
+  return th::own(th::TH<Elem<TensorT>>::newContiguous(t));
 }
 
 // The contiguous memory a kernel writes a result into: the result itself when it is
@@ -78,7 +78,7 @@ class ContiguousResult {
 
  public:
   explicit ContiguousResult(TensorT *r) : r_(r) {
-    if (!th::isContiguous(th::ref(r))) tmp_ = th::own(th::Traits<T>::newWithSize(r->nDimension, r->size, nullptr));
+    if (!th::isContiguous(th::ref(r))) tmp_ = th::own(th::TH<T>::newWithSize(r->nDimension, r->size, nullptr));
   }
   T *data() const {
     TensorT *t = tmp_ ? tmp_.get() : r_;

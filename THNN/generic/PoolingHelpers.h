@@ -185,9 +185,9 @@ class Result {
  public:
   using T = Elem<TensorT>;
   Result(TensorT *target, const std::vector<int64_t> &sizes) : target_(target) {
-    th::Traits<T>::resizeNd(target, (int)sizes.size(), sizes.data(), nullptr);
+    th::TH<T>::resizeNd(target, (int)sizes.size(), sizes.data(), nullptr);
     if (!th::isContiguous(th::ref(target)))
-      tmp_ = th::own(th::Traits<T>::newWithSize((int)sizes.size(), sizes.data(), nullptr));
+      tmp_ = th::own(th::TH<T>::newWithSize((int)sizes.size(), sizes.data(), nullptr));
   }
   T *data() { return dataOf(tmp_ ? tmp_.get() : target_); }
   void zero() { std::fill(data(), data() + th::numel(th::ref(target_)), T(0)); }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/PointwiseKernels.h"
 
 namespace torch {
 
@@ -44,9 +45,39 @@ bool canCast(ScalarType from, ScalarType to) {
 }
 
 const char *binaryOpName(BinaryOp op) {
-  static const char *names[] = {"add", "sub", "mul", "div", "floor_divide", "pow", "fmod", "remainder", "atan2",
-                                "maximum", "minimum"};
+  static const char *names[] = {
+#define TORCH_BINARY_NAME(Op, torch, ...) #torch,
+      TH_FORALL_BINARY_OPS(TORCH_BINARY_NAME)
+#undef TORCH_BINARY_NAME
+  };
   return names[static_cast<int>(op)];
+}
+
+const char *compareOpName(CompareOp op) {
+  static const char *names[] = {
+#define TORCH_COMPARE_NAME(Op, torch, ...) #torch,
+      TH_FORALL_COMPARE_OPS(TORCH_COMPARE_NAME)
+#undef TORCH_COMPARE_NAME
+  };
+  return names[static_cast<int>(op)];
+}
+
+const char *unaryOpName(UnaryOp op) {
+  static const char *names[] = {
+#define TORCH_UNARY_NAME(Op, torch, ...) #torch,
+      TH_FORALL_UNARY_OPS(TORCH_UNARY_NAME)
+#undef TORCH_UNARY_NAME
+  };
+  return names[static_cast<int>(op)];
+}
+
+PointwiseKernels &pointwiseKernels() {
+  static PointwiseKernels *tables = [] {
+    auto *t = new PointwiseKernels();  // never destroyed: kernels may run during exit
+    cpu::registerPointwiseKernels(*t);
+    return t;
+  }();
+  return *tables;
 }
 
 namespace {
@@ -57,9 +88,18 @@ ScalarType computeType(BinaryOp op, ScalarType promoted) {
   return promoted;
 }
 
+bool isBitwise(BinaryOp op) {
+  return op == BinaryOp::BitwiseAnd || op == BinaryOp::BitwiseOr || op == BinaryOp::BitwiseXor;
+}
+bool isShift(BinaryOp op) { return op == BinaryOp::LeftShift || op == BinaryOp::RightShift; }
+
+// Ops with a gradient: the others are piecewise constant or defined on integers only.
+bool isDifferentiable(BinaryOp op) { return op != BinaryOp::FloorDiv && !isBitwise(op) && !isShift(op); }
+
 void checkBoolOp(BinaryOp op, ScalarType t) {
   if (t != ScalarType::Bool) return;
-  bool allowed = op == BinaryOp::Add || op == BinaryOp::Mul || op == BinaryOp::Maximum || op == BinaryOp::Minimum;
+  bool allowed = op == BinaryOp::Add || op == BinaryOp::Mul || op == BinaryOp::Maximum || op == BinaryOp::Minimum ||
+                 isBitwise(op);
   TORCH_CHECK(allowed, Type, "%s is not supported for bool tensors", binaryOpName(op));
 }
 
@@ -73,71 +113,15 @@ void normalizeBool(const Tensor &r) {
   if (r.dtype() == ScalarType::Bool) TH<uint8_t>::neValue(r.th<uint8_t>(), r.th<uint8_t>(), 0);
 }
 
-template <typename T>
-void floorDivideKernel(typename TH<T>::Tensor *r, typename TH<T>::Tensor *a, typename TH<T>::Tensor *b) {
-  th::apply(
-      [](T &y, const T &x, const T &z) {
-        if constexpr (std::is_floating_point_v<T>) {
-          y = std::floor(x / z);
-        } else {
-          if (z == 0) THError("ZeroDivisionError: integer division by zero");
-          T q = x / z;
-          if ((x % z != 0) && ((x < 0) != (z < 0))) q -= 1;
-          y = q;
-        }
-      },
-      th::ref(r), th::ref(a), th::ref(b));
-}
-
-// r = a op b for tensors of one type T and one shape (r may be a).
-template <typename T>
-void binaryKernel(BinaryOp op, typename TH<T>::Tensor *r, typename TH<T>::Tensor *a, typename TH<T>::Tensor *b,
-                  Scalar alpha) {
-  switch (op) {
-    case BinaryOp::Add: TH<T>::cadd(r, a, alpha.to<T>(), b); break;
-    case BinaryOp::Sub: TH<T>::csub(r, a, alpha.to<T>(), b); break;
-    case BinaryOp::Mul: TH<T>::cmul(r, a, b); break;
-    case BinaryOp::Div: TH<T>::cdiv(r, a, b); break;
-    case BinaryOp::FloorDiv:
-      // Check integer division by zero before any write: r may be a.
-      if constexpr (!std::is_floating_point_v<T>) {
-        TH<T>::resizeAs(r, a);
-      }
-      floorDivideKernel<T>(r, a, b);
-      break;
-    case BinaryOp::Pow: TH<T>::cpow(r, a, b); break;
-    case BinaryOp::Fmod: TH<T>::cfmod(r, a, b); break;
-    case BinaryOp::Remainder: TH<T>::cremainder(r, a, b); break;
-    case BinaryOp::Atan2:
-      if constexpr (std::is_floating_point_v<T>) {
-        TH<T>::atan2(r, a, b);
-      }
-      break;
-    case BinaryOp::Maximum: TH<T>::cmax(r, a, b); break;
-    case BinaryOp::Minimum: TH<T>::cmin(r, a, b); break;
-  }
+// r = a op b for tensors of r's type and shape (r may be a).
+void binaryKernel(BinaryOp op, const Tensor &r, const Tensor &a, const Tensor &b, Scalar alpha) {
+  pointwiseKernels().binary.find(static_cast<int>(op), r.device(), r.dtype(), binaryOpName(op))(r, a, b, alpha);
 }
 
 // r = a op value.
-template <typename T>
-void scalarKernel(BinaryOp op, typename TH<T>::Tensor *r, typename TH<T>::Tensor *a, Scalar value) {
-  T v = value.to<T>();
-  switch (op) {
-    case BinaryOp::Add: TH<T>::add(r, a, v); break;
-    case BinaryOp::Sub: TH<T>::sub(r, a, v); break;
-    case BinaryOp::Mul: TH<T>::mul(r, a, v); break;
-    case BinaryOp::Div: TH<T>::div(r, a, v); break;
-    case BinaryOp::Pow: TH<T>::pow(r, a, v); break;
-    case BinaryOp::Fmod: TH<T>::fmod(r, a, v); break;
-    case BinaryOp::Remainder: TH<T>::remainder(r, a, v); break;
-    case BinaryOp::Maximum: TH<T>::cmaxValue(r, a, v); break;
-    case BinaryOp::Minimum: TH<T>::cminValue(r, a, v); break;
-    case BinaryOp::FloorDiv:
-    case BinaryOp::Atan2: fail(th::ErrorKind::Runtime, "internal: %s has no scalar kernel", binaryOpName(op));
-  }
+void scalarKernel(BinaryOp op, const Tensor &r, const Tensor &a, Scalar value) {
+  pointwiseKernels().binaryScalar.find(static_cast<int>(op), r.device(), r.dtype(), binaryOpName(op))(r, a, value);
 }
-
-bool hasScalarKernel(BinaryOp op) { return op != BinaryOp::FloorDiv && op != BinaryOp::Atan2; }
 
 // alpha * b folded into one value (a + alpha * b with a scalar b).
 Scalar scaled(Scalar b, Scalar alpha) {
@@ -157,18 +141,15 @@ Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha) {
   if (!ca.hasSizes(shape)) ca = expand(ca, shape);
   if (!cb.hasSizes(shape)) cb = expand(cb, shape);
   Tensor r = empty(shape, type);
-  dispatchArith(type, binaryOpName(op), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    binaryKernel<T>(op, r.th<T>(), ca.th<T>(), cb.th<T>(), alpha);
-  });
+  binaryKernel(op, r, ca, cb, alpha);
   normalizeBool(r);
-  if (rec && isFloating(type) && op != BinaryOp::FloorDiv) derivatives::binary(op, a, b, alpha, r);
+  if (rec && isFloating(type) && isDifferentiable(op)) derivatives::binary(op, a, b, alpha, r);
   return r;
 }
 
 Tensor binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha) {
   ScalarType type = computeType(op, resultType(a, b));
-  if (!hasScalarKernel(op) || type == ScalarType::Bool) return binary(op, a, scalarTensor(b, type), alpha);
+  if (type == ScalarType::Bool) return binary(op, a, scalarTensor(b, type), alpha);  // normalized to 0/1
   RecordScope rec({&a});
   Scalar given = b;
   if (op == BinaryOp::Add || op == BinaryOp::Sub) {
@@ -177,11 +158,8 @@ Tensor binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha) {
   }
   Tensor ca = toType(a, type);
   Tensor r = empty(a.sizes(), type);
-  dispatchArith(type, binaryOpName(op), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    scalarKernel<T>(op, r.th<T>(), ca.th<T>(), b);
-  });
-  if (rec && isFloating(type)) derivatives::binary(op, a, given, alpha, r);
+  scalarKernel(op, r, ca, b);
+  if (rec && isFloating(type) && isDifferentiable(op)) derivatives::binary(op, a, given, alpha, r);
   return r;
 }
 
@@ -206,17 +184,14 @@ void binary_(BinaryOp op, const Tensor &self, const Tensor &other, Scalar alpha)
   }
   Tensor co = toType(other, self.dtype());
   if (!co.isSameSizeAs(self)) co = expand(co, self.sizes());
-  dispatchArith(self.dtype(), binaryOpName(op), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    binaryKernel<T>(op, self.th<T>(), self.th<T>(), co.th<T>(), alpha);
-  });
+  binaryKernel(op, self, self, co, alpha);
   normalizeBool(self);
 }
 
 void binary_(BinaryOp op, const Tensor &self, Scalar other, Scalar alpha) {
   ScalarType type = computeType(op, resultType(self, other));
   if (!canCast(type, self.dtype())) castError(type, self.dtype());
-  if (!hasScalarKernel(op) || self.dtype() == ScalarType::Bool) {
+  if (self.dtype() == ScalarType::Bool) {
     binary_(op, self, scalarTensor(other, self.dtype()), alpha);
     return;
   }
@@ -228,52 +203,20 @@ void binary_(BinaryOp op, const Tensor &self, Scalar other, Scalar alpha) {
     return;
   }
   if (op == BinaryOp::Add || op == BinaryOp::Sub) other = scaled(other, alpha);
-  dispatchArith(self.dtype(), binaryOpName(op), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    scalarKernel<T>(op, self.th<T>(), self.th<T>(), other);
-  });
+  scalarKernel(op, self, self, other);
 }
 
 // ---- comparisons ----
 
 namespace {
 
-template <typename T, typename R>
-void compareKernel(CompareOp op, R *r, typename TH<T>::Tensor *a, typename TH<T>::Tensor *b) {
-  constexpr bool sameType = std::is_same_v<R, typename TH<T>::Tensor>;
-  switch (op) {
-#define TORCH_COMPARE_CASE(name, fn)                      \
-  case CompareOp::name:                                   \
-    if constexpr (sameType) TH<T>::fn##TensorT(r, a, b);   \
-    else TH<T>::fn##Tensor(r, a, b);                       \
-    break;
-    TORCH_COMPARE_CASE(Lt, lt)
-    TORCH_COMPARE_CASE(Le, le)
-    TORCH_COMPARE_CASE(Gt, gt)
-    TORCH_COMPARE_CASE(Ge, ge)
-    TORCH_COMPARE_CASE(Eq, eq)
-    TORCH_COMPARE_CASE(Ne, ne)
-#undef TORCH_COMPARE_CASE
-  }
+// r (a Bool mask, or of a's type) = a op b.
+void compareKernel(CompareOp op, const Tensor &r, const Tensor &a, const Tensor &b) {
+  pointwiseKernels().compare.find(static_cast<int>(op), r.device(), a.dtype(), compareOpName(op))(r, a, b);
 }
 
-template <typename T, typename R>
-void compareValueKernel(CompareOp op, R *r, typename TH<T>::Tensor *a, T v) {
-  constexpr bool sameType = std::is_same_v<R, typename TH<T>::Tensor>;
-  switch (op) {
-#define TORCH_COMPARE_CASE(name, fn)                     \
-  case CompareOp::name:                                  \
-    if constexpr (sameType) TH<T>::fn##ValueT(r, a, v);   \
-    else TH<T>::fn##Value(r, a, v);                       \
-    break;
-    TORCH_COMPARE_CASE(Lt, lt)
-    TORCH_COMPARE_CASE(Le, le)
-    TORCH_COMPARE_CASE(Gt, gt)
-    TORCH_COMPARE_CASE(Ge, ge)
-    TORCH_COMPARE_CASE(Eq, eq)
-    TORCH_COMPARE_CASE(Ne, ne)
-#undef TORCH_COMPARE_CASE
-  }
+void compareScalarKernel(CompareOp op, const Tensor &r, const Tensor &a, Scalar b) {
+  pointwiseKernels().compareScalar.find(static_cast<int>(op), r.device(), a.dtype(), compareOpName(op))(r, a, b);
 }
 
 }  // namespace
@@ -285,10 +228,7 @@ Tensor compare(CompareOp op, const Tensor &a, const Tensor &b) {
   if (!ca.hasSizes(shape)) ca = expand(ca, shape);
   if (!cb.hasSizes(shape)) cb = expand(cb, shape);
   Tensor r = empty(shape, ScalarType::Bool);
-  dispatchArith(type, "comparison", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    compareKernel<T>(op, r.th<uint8_t>(), ca.th<T>(), cb.th<T>());
-  });
+  compareKernel(op, r, ca, cb);
   return r;
 }
 
@@ -296,10 +236,7 @@ Tensor compare(CompareOp op, const Tensor &a, Scalar b) {
   ScalarType type = resultType(a, b);
   Tensor ca = toType(a, type);
   Tensor r = empty(a.sizes(), ScalarType::Bool);
-  dispatchArith(type, "comparison", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    compareValueKernel<T>(op, r.th<uint8_t>(), ca.th<T>(), b.to<T>());
-  });
+  compareScalarKernel(op, r, ca, b);
   return r;
 }
 
@@ -315,10 +252,7 @@ void compare_(CompareOp op, const Tensor &self, const Tensor &other) {
   }
   Tensor co = toType(other, self.dtype());
   if (!co.isSameSizeAs(self)) co = expand(co, self.sizes());
-  dispatchArith(self.dtype(), "comparison", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    compareKernel<T>(op, self.th<T>(), self.th<T>(), co.th<T>());
-  });
+  compareKernel(op, self, self, co);
 }
 
 void compare_(CompareOp op, const Tensor &self, Scalar other) {
@@ -327,71 +261,26 @@ void compare_(CompareOp op, const Tensor &self, Scalar other) {
 
 // ---- unary ----
 
-const char *unaryOpName(UnaryOp op) {
-  static const char *names[] = {"neg",   "abs",  "sign", "exp",   "log",   "log1p", "sqrt", "rsqrt",
-                                "sigmoid", "tanh", "sin", "cos",   "tan",   "asin",  "acos", "atan",
-                                "sinh",  "cosh", "floor", "ceil", "round", "trunc", "frac", "reciprocal"};
-  return names[static_cast<int>(op)];
-}
-
 namespace {
 
-bool isFloatingOp(UnaryOp op) { return op > UnaryOp::Sign; }
+// The ops of the Floating rows: integer and Bool inputs compute in the default float type.
+bool isFloatingOp(UnaryOp op) {
+  static const bool floating[] = {
+#define TORCH_FLOATING_All false
+#define TORCH_FLOATING_Floating true
+#define TORCH_FLOATING_Integral false
+#define TORCH_UNARY_FLOATING(Op, torch, th, Types, ...) TORCH_FLOATING_##Types,
+      TH_FORALL_UNARY_OPS(TORCH_UNARY_FLOATING)
+#undef TORCH_UNARY_FLOATING
+#undef TORCH_FLOATING_All
+#undef TORCH_FLOATING_Floating
+#undef TORCH_FLOATING_Integral
+  };
+  return floating[static_cast<int>(op)];
+}
 
-template <typename T>
-void unaryKernel(UnaryOp op, typename TH<T>::Tensor *r, typename TH<T>::Tensor *t) {
-  if constexpr (std::is_floating_point_v<T>) {
-    switch (op) {
-#define TORCH_UNARY_CASE(name, fn) \
-  case UnaryOp::name: TH<T>::fn(r, t); return;
-      TORCH_UNARY_CASE(Exp, exp)
-      TORCH_UNARY_CASE(Log, log)
-      TORCH_UNARY_CASE(Log1p, log1p)
-      TORCH_UNARY_CASE(Sqrt, sqrt)
-      TORCH_UNARY_CASE(Rsqrt, rsqrt)
-      TORCH_UNARY_CASE(Sigmoid, sigmoid)
-      TORCH_UNARY_CASE(Tanh, tanh)
-      TORCH_UNARY_CASE(Sin, sin)
-      TORCH_UNARY_CASE(Cos, cos)
-      TORCH_UNARY_CASE(Tan, tan)
-      TORCH_UNARY_CASE(Asin, asin)
-      TORCH_UNARY_CASE(Acos, acos)
-      TORCH_UNARY_CASE(Atan, atan)
-      TORCH_UNARY_CASE(Sinh, sinh)
-      TORCH_UNARY_CASE(Cosh, cosh)
-      TORCH_UNARY_CASE(Floor, floor)
-      TORCH_UNARY_CASE(Ceil, ceil)
-      TORCH_UNARY_CASE(Trunc, trunc)
-      TORCH_UNARY_CASE(Frac, frac)
-      TORCH_UNARY_CASE(Reciprocal, cinv)
-#undef TORCH_UNARY_CASE
-      case UnaryOp::Round:
-        // Halves to even, like PyTorch and numpy (TH's round goes away from zero).
-        TH<T>::resizeAs(r, t);
-        th::apply([](T &y, const T &x) { y = std::nearbyint(x); }, th::ref(r), th::ref(t));
-        return;
-      default: break;
-    }
-  }
-  switch (op) {
-    case UnaryOp::Neg:
-      if constexpr (std::is_same_v<T, uint8_t>) {
-        TH<T>::mul(r, t, T(255));  // wraps around like the other integer types
-      } else {
-        TH<T>::neg(r, t);
-      }
-      return;
-    case UnaryOp::Abs:
-      if constexpr (std::is_same_v<T, uint8_t>) {
-        TH<T>::resizeAs(r, t);
-        TH<T>::copy(r, t);
-      } else {
-        TH<T>::abs(r, t);
-      }
-      return;
-    case UnaryOp::Sign: TH<T>::sign(r, t); return;
-    default: fail(th::ErrorKind::Runtime, "internal: %s has no kernel for this type", unaryOpName(op));
-  }
+void unaryKernel(UnaryOp op, const Tensor &r, const Tensor &t) {
+  pointwiseKernels().unary.find(static_cast<int>(op), r.device(), r.dtype(), unaryOpName(op))(r, t);
 }
 
 ScalarType unaryType(UnaryOp op, ScalarType t) {
@@ -406,19 +295,21 @@ ScalarType unaryType(UnaryOp op, ScalarType t) {
 }  // namespace
 
 Tensor unary(UnaryOp op, const Tensor &t) {
+  if (op == UnaryOp::BitwiseNot && t.dtype() == ScalarType::Bool) return logicalNot(t);  // bytes hold 0/1
   RecordScope rec({&t});
   ScalarType type = unaryType(op, t.dtype());
   Tensor ct = toType(t, type);
   Tensor r = empty(t.sizes(), type);
-  dispatchArith(type, unaryOpName(op), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    unaryKernel<T>(op, r.th<T>(), ct.th<T>());
-  });
+  unaryKernel(op, r, ct);
   if (rec && isFloating(type)) derivatives::unary(op, t, r);
   return r;
 }
 
 void unary_(UnaryOp op, const Tensor &t) {
+  if (op == UnaryOp::BitwiseNot && t.dtype() == ScalarType::Bool) {
+    compare_(CompareOp::Eq, t, Scalar(int64_t(0)));
+    return;
+  }
   ScalarType type = unaryType(op, t.dtype());
   if (type != t.dtype()) castError(type, t.dtype());
   bumpVersion(t);
@@ -427,10 +318,7 @@ void unary_(UnaryOp op, const Tensor &t) {
     inplaceWithHistory(t, [&](const Tensor &before) { return unary(op, before); });
     return;
   }
-  dispatchArith(type, unaryOpName(op), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    unaryKernel<T>(op, t.th<T>(), t.th<T>());
-  });
+  unaryKernel(op, t, t);
 }
 
 // ---- clamp, addcmul, addcdiv, lerp, logical ----

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "TH/THPointwiseOps.h"
 #include "core/Tensor.h"
 
 namespace torch {
@@ -16,18 +17,14 @@ ScalarType resultType(const Tensor &a, Scalar b);
 // an integer tensor, nothing but bool into a bool tensor).
 bool canCast(ScalarType from, ScalarType to);
 
+// The op families of Note [Pointwise op tables] (TH/THPointwiseOps.h): the enums, names and
+// kernels come from the tables' rows. Add and Sub compute a + alpha * b and a - alpha * b;
+// Div is true division (integers give the default float type), FloorDiv floor(a / b) with
+// integer results for integers, Fmod has the sign of a, Remainder the sign of b (Python's %).
 enum class BinaryOp {
-  Add,        // a + alpha * b
-  Sub,        // a - alpha * b
-  Mul,
-  Div,        // true division: integers give the default float type
-  FloorDiv,   // floor(a / b), integer results for integer inputs
-  Pow,
-  Fmod,       // sign of a
-  Remainder,  // sign of b (Python's %)
-  Atan2,
-  Maximum,
-  Minimum,
+#define TORCH_BINARY_ENUM(Op, ...) Op,
+  TH_FORALL_BINARY_OPS(TORCH_BINARY_ENUM)
+#undef TORCH_BINARY_ENUM
 };
 const char *binaryOpName(BinaryOp op);
 
@@ -38,18 +35,31 @@ Tensor binary(BinaryOp op, Scalar a, const Tensor &b);  // reflected: 2 - t, 2 *
 void binary_(BinaryOp op, const Tensor &self, const Tensor &other, Scalar alpha = Scalar(int64_t(1)));
 void binary_(BinaryOp op, const Tensor &self, Scalar other, Scalar alpha = Scalar(int64_t(1)));
 
-enum class CompareOp { Lt, Le, Gt, Ge, Eq, Ne };
+enum class CompareOp {
+#define TORCH_COMPARE_ENUM(Op, ...) Op,
+  TH_FORALL_COMPARE_OPS(TORCH_COMPARE_ENUM)
+#undef TORCH_COMPARE_ENUM
+};
+const char *compareOpName(CompareOp op);
 Tensor compare(CompareOp op, const Tensor &a, const Tensor &b);  // Bool result
 Tensor compare(CompareOp op, const Tensor &a, Scalar b);
 void compare_(CompareOp op, const Tensor &self, const Tensor &other);  // 0/1 in self's type
 void compare_(CompareOp op, const Tensor &self, Scalar other);
 
+// Ops on Floating types (see the table) convert integer inputs to the default float type.
 enum class UnaryOp {
-  Neg, Abs, Sign,  // every type
-  Exp, Log, Log1p, Sqrt, Rsqrt, Sigmoid, Tanh, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
-  Floor, Ceil, Round, Trunc, Frac, Reciprocal,  // floating (integers promote to float)
+#define TORCH_UNARY_ENUM(Op, ...) Op,
+  TH_FORALL_UNARY_OPS(TORCH_UNARY_ENUM)
+#undef TORCH_UNARY_ENUM
 };
 const char *unaryOpName(UnaryOp op);
+
+#define TORCH_COUNT_ROW(...) +1
+constexpr int kNumUnaryOps = 0 TH_FORALL_UNARY_OPS(TORCH_COUNT_ROW);
+constexpr int kNumBinaryOps = 0 TH_FORALL_BINARY_OPS(TORCH_COUNT_ROW);
+constexpr int kNumCompareOps = 0 TH_FORALL_COMPARE_OPS(TORCH_COUNT_ROW);
+#undef TORCH_COUNT_ROW
+
 Tensor unary(UnaryOp op, const Tensor &t);
 void unary_(UnaryOp op, const Tensor &t);
 
@@ -62,7 +72,6 @@ void addcmul_(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar val
 void addcdiv_(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value);
 Tensor lerp(const Tensor &a, const Tensor &b, Scalar weight);
 void lerp_(const Tensor &a, const Tensor &b, Scalar weight);
-// Logical ops and bitwise not for Bool tensors (and integers for bitwise not).
 Tensor logicalNot(const Tensor &t);
 Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b);
 

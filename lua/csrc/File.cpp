@@ -539,23 +539,15 @@ size_t writeElements(lua_State *L, File &f, const T *p, size_t n) {
 // readX(): a number; readX(n): a new storage of the n elements read; readX(storage): fills
 // it and returns the count. writeX(number | storage) returns the count written.
 template <typename T>
-struct Typed;
-#define LT_FILE_TYPES(_) _(Byte, uint8_t) _(Char, int8_t) _(Short, int16_t) _(Int, int32_t) _(Long, int64_t) _(Float, float) _(Double, double)
-#define LT_TYPED(Name, T)                                               \
-  template <>                                                           \
-  struct Typed<T> {                                                     \
-    using Storage = TH##Name##Storage;                                  \
-    static constexpr const char *name = "torch." #Name "Storage";      \
-    static Storage *make(size_t n) { return TH##Name##Storage_newWithSize(ptrdiff_t(n)); } \
-    static void resize(Storage *s, size_t n) { TH##Name##Storage_resize(s, ptrdiff_t(n)); } \
-  };
-LT_FILE_TYPES(LT_TYPED)
-#undef LT_TYPED
+const char *storageClass() {
+  static const std::string name = std::string("torch.") + th::TH<T>::name + "Storage";
+  return name.c_str();
+}
 
 template <typename T>
 int readTyped(lua_State *L) {
   File *f = checkReadable(L, 1);
-  using S = typename Typed<T>::Storage;
+  using S = typename th::TH<T>::Storage;
   if (lua_gettop(L) == 1) {
     T x{};
     if (readElements(*f, &x, 1) != 1) shortCount(L, f, "read", 0, 1);
@@ -566,28 +558,28 @@ int readTyped(lua_State *L) {
     const lua_Number count = lua_tonumber(L, 2);
     luaL_argcheck(L, count >= 0, 2, "the number of elements must be non-negative");
     const size_t n = size_t(count);
-    S *s = Typed<T>::make(n);
-    luat::pushObject(L, s, Typed<T>::name);
+    S *s = th::TH<T>::S::newWithSize(ptrdiff_t(n));
+    luat::pushObject(L, s, storageClass<T>());
     const size_t done = readElements(*f, s->data, n);
     if (done != n) {
-      Typed<T>::resize(s, done);
+      th::TH<T>::S::resize(s, ptrdiff_t(done));
       shortCount(L, f, "read", done, n);
     }
     return 1;
   }
-  if (S *s = static_cast<S *>(luat::testObject(L, 2, Typed<T>::name))) {
+  if (S *s = static_cast<S *>(luat::testObject(L, 2, storageClass<T>()))) {
     const size_t n = size_t(s->size), done = readElements(*f, s->data, n);
     if (done != n) shortCount(L, f, "read", done, n);
     lua_pushnumber(L, lua_Number(done));
     return 1;
   }
-  return luaL_error(L, "nothing, a number or a %s expected", Typed<T>::name);
+  return luaL_error(L, "nothing, a number or a %s expected", storageClass<T>());
 }
 
 template <typename T>
 int writeTyped(lua_State *L) {
   File *f = checkWritable(L, 1);
-  using S = typename Typed<T>::Storage;
+  using S = typename th::TH<T>::Storage;
   const T *data;
   size_t n;
   T x;
@@ -595,11 +587,11 @@ int writeTyped(lua_State *L) {
     x = T(lua_tonumber(L, 2));
     data = &x;
     n = 1;
-  } else if (S *s = static_cast<S *>(luat::testObject(L, 2, Typed<T>::name))) {
+  } else if (S *s = static_cast<S *>(luat::testObject(L, 2, storageClass<T>()))) {
     data = s->data;
     n = size_t(s->size);
   } else {
-    return luaL_error(L, "a number or a %s expected", Typed<T>::name);
+    return luaL_error(L, "a number or a %s expected", storageClass<T>());
   }
   const size_t done = writeElements(L, *f, data, n);
   if (done != n) shortCount(L, f, "write", done, n);
@@ -855,12 +847,12 @@ struct ToT7 {
       }
       case LUA_TUSERDATA: {
         void *p;
-#define LT_FROM_UD(Name, T)                                                          \
+#define LT_FROM_UD(Name, T, ...)                                                          \
   if ((p = luat::testObject(L, idx, "torch." #Name "Tensor")))                       \
     return t7::Value(static_cast<TH##Name##Tensor *>(p));                            \
   if ((p = luat::testObject(L, idx, "torch." #Name "Storage")))                      \
     return t7::Value(static_cast<TH##Name##Storage *>(p));
-        LT_FILE_TYPES(LT_FROM_UD)
+        TH_FORALL_ARITH_TYPES(LT_FROM_UD)
 #undef LT_FROM_UD
         throw t7::Error(std::string("writeObject: cannot write a ") + luaL_typename(L, idx) + " that is no storage or tensor");
       }
@@ -1102,7 +1094,7 @@ struct FromT7 {
     setMemo(object.get());
   }
 
-#define LT_PUSH_TH(Name, T)                                                      \
+#define LT_PUSH_TH(Name, T, ...)                                                      \
   void pushTH(TH##Name##Tensor *t) {                                             \
     TH##Name##Tensor_retain(t);                                                  \
     luat::pushObject(L, t, "torch." #Name "Tensor");                             \
@@ -1111,7 +1103,7 @@ struct FromT7 {
     TH##Name##Storage_retain(s);                                                 \
     luat::pushObject(L, s, "torch." #Name "Storage");                            \
   }
-  LT_FILE_TYPES(LT_PUSH_TH)
+  TH_FORALL_ARITH_TYPES(LT_PUSH_TH)
 #undef LT_PUSH_TH
   void pushTH(THHalfTensor *) { throw t7::Error("readObject: the Lua binding has no HalfTensor"); }
   void pushTH(THHalfStorage *) { throw t7::Error("readObject: the Lua binding has no HalfStorage"); }
@@ -1333,8 +1325,8 @@ const luaL_Reg kFunctions[] = {
     {"file_storage", file_storage},
     {"file_contents", file_contents},
     {"file_gc", file_gc},
-#define LT_READ_WRITE(Name, T) {"file_read" #Name, readTyped<T>}, {"file_write" #Name, writeTyped<T>},
-    LT_FILE_TYPES(LT_READ_WRITE)
+#define LT_READ_WRITE(Name, T, ...) {"file_read" #Name, readTyped<T>}, {"file_write" #Name, writeTyped<T>},
+    TH_FORALL_ARITH_TYPES(LT_READ_WRITE)
 #undef LT_READ_WRITE
     {"file_readString", file_readString},
     {"file_writeString", file_writeString},

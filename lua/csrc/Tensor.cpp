@@ -133,13 +133,40 @@ extern "C" __attribute__((visibility("default"))) int luaopen_torch_cimpl(lua_St
   luaL_register(L, nullptr, functions);
   luat::openFile(L);
   luat::openTimer(L);
-  LT_Byteopen(L);
-  LT_Charopen(L);
-  LT_Shortopen(L);
-  LT_Intopen(L);
-  LT_Longopen(L);
-  LT_Floatopen(L);
-  LT_Doubleopen(L);
+#define LT_OPEN_TYPE(Name, ...) LT_##Name##open(L);
+  TH_FORALL_ARITH_TYPES(LT_OPEN_TYPE)
+#undef LT_OPEN_TYPE
+  // torch.types: TH's arithmetic types, in the type table's order (TH/THGeneral.h).
+  lua_newtable(L);
+  int n = 0;
+#define LT_TYPE_NAME(Name, ...) \
+  lua_pushstring(L, #Name);     \
+  lua_rawseti(L, -2, ++n);
+  TH_FORALL_ARITH_TYPES(LT_TYPE_NAME)
+#undef LT_TYPE_NAME
+  lua_setfield(L, -2, "types");
+  // The op tables' names for TensorMath.lua (Note [Pointwise op tables]): the unary ops' TH
+  // names, and the generated binary kernels as {tensor method, value method}.
+  lua_newtable(L);
+  n = 0;
+#define LT_UNARY_NAME(Op, torch, th, ...) \
+  lua_pushstring(L, #th);                 \
+  lua_rawseti(L, -2, ++n);
+  TH_FORALL_UNARY_OPS(LT_UNARY_NAME)
+#undef LT_UNARY_NAME
+  lua_setfield(L, -2, "unaryOps");
+  lua_newtable(L);
+  n = 0;
+#define LT_BINARY_NAMES(cth, th, Types, luaTensor, luaValue, ...) \
+  lua_newtable(L);                                                \
+  lua_pushstring(L, #luaTensor);                                  \
+  lua_rawseti(L, -2, 1);                                          \
+  lua_pushstring(L, #luaValue);                                   \
+  lua_rawseti(L, -2, 2);                                          \
+  lua_rawseti(L, -2, ++n);
+  TH_FORALL_GENERATED_BINARY_KERNELS(LT_BINARY_NAMES)
+#undef LT_BINARY_NAMES
+  lua_setfield(L, -2, "binaryKernels");
   luat::openTHNN(L);
   return 1;
 }

@@ -233,6 +233,11 @@ for _, TN in ipairs(torch.types) do
    def('addcdiv', { c = 'addcdiv', OUT, SRC, opt('n', 1), T, T })
    def('pow', { c = 'pow', OUT, SRC, N }, { c = 'tpow', OUT, N, SRC }, { call = math.pow, N, N })
    def('lerp', { c = 'lerp', OUT, SRC, T, N }, { call = function(a, b, w) return a + w * (b - a) end, N, N, N })
+   -- the binary kernels of the op tables: x:bitand(3), x:cbitand(y), lshift, ...
+   for _, k in ipairs(C.binaryKernels) do
+      def(k[1], { c = k[1], OUT, SRC, T })
+      def(k[2], { c = k[2], OUT, SRC, N })
+   end
    def('atan2', { c = 'atan2', OUT, SRC, T }, { call = math.atan2, N, N })
    local function trunc(x) return x >= 0 and math.floor(x) or math.ceil(x) end
    local numberForms = {
@@ -241,14 +246,17 @@ for _, TN in ipairs(torch.types) do
       cosh = math.cosh, floor = math.floor, ceil = math.ceil, abs = math.abs, trunc = trunc,
       log1p = function(x) return math.log(1 + x) end,
       expm1 = function(x) return math.exp(x) - 1 end,
+      log2 = function(x) return math.log(x) / math.log(2) end,
+      log10 = math.log10,
       round = function(x) return x >= 0 and math.floor(x + 0.5) or math.ceil(x - 0.5) end,
       frac = function(x) return x - trunc(x) end,
       rsqrt = function(x) return 1 / math.sqrt(x) end,
       sigmoid = function(x) return 1 / (1 + math.exp(-x)) end,
    }
-   for _, op in ipairs({ 'neg', 'abs', 'sign', 'cinv', 'exp', 'expm1', 'log', 'log1p', 'sqrt', 'rsqrt',
-                         'sigmoid', 'tanh', 'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'sinh',
-                         'cosh', 'floor', 'ceil', 'round', 'trunc', 'frac' }) do
+   -- the unary ops of the op tables (their TH names are torch7's), and torch7's round
+   local unaryOps = { 'round' }
+   for _, op in ipairs(C.unaryOps) do unaryOps[#unaryOps + 1] = op end
+   for _, op in ipairs(unaryOps) do
       if f[op] then def(op, { c = op, OUT, SRC }, { call = numberForms[op], N }) end
    end
 

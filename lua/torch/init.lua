@@ -7,7 +7,7 @@ torch = torch or {}
 local torch = torch
 torch._C = C
 
-torch.types = { 'Byte', 'Char', 'Short', 'Int', 'Long', 'Float', 'Double' }
+torch.types = C.types  -- from TH's type table
 
 -- Class metatables by name ("torch.DoubleTensor", "nn.Linear").
 local metatables = {}

@@ -45,34 +45,15 @@ struct LuaFunction {
   std::shared_ptr<t7::Function> fn;
 };
 
-ScalarType torchType(t7::ScalarType t) {
-  switch (t) {
-    case t7::ScalarType::Byte:
-      return ScalarType::Byte;
-    case t7::ScalarType::Char:
-      return ScalarType::Char;
-    case t7::ScalarType::Short:
-      return ScalarType::Short;
-    case t7::ScalarType::Int:
-      return ScalarType::Int;
-    case t7::ScalarType::Long:
-      return ScalarType::Long;
-    case t7::ScalarType::Float:
-      return ScalarType::Float;
-    case t7::ScalarType::Double:
-      return ScalarType::Double;
-    case t7::ScalarType::Half:
-      return ScalarType::Half;
-  }
-  throw t7::Error("t7: bad element type");
-}
+// The core's types begin with TH's, in the table's order (core/ScalarType.h).
+ScalarType torchType(t7::ScalarType t) { return static_cast<ScalarType>(t); }
 
 // Tensor::adopt and Storage::adopt take over a reference; the t7 value keeps
 // its own.
-#define RETAIN_TH(Name, T)                                           \
-  void retainTH(TH##Name##Tensor *t) { TH##Name##Tensor_retain(t); } \
-  void retainTH(TH##Name##Storage *s) { TH##Name##Storage_retain(s); }
-T7_FORALL_SCALAR_TYPES(RETAIN_TH)
+#define RETAIN_TH(Name, T, ...)                                 \
+  void retainTH(TH##Name##Tensor *t) { t7::detail::retain<T>(t); } \
+  void retainTH(TH##Name##Storage *s) { t7::detail::retain<T>(s); }
+TH_FORALL_TYPES(RETAIN_TH)
 #undef RETAIN_TH
 
 // Class names and versions are bytes in the file: as str with undecodable bytes

@@ -36,18 +36,14 @@ void bindDtypes(py::module &m) {
                              [](const Dtype &d) { return d.type != ScalarType::Byte && d.type != ScalarType::Bool; })
       .def_property_readonly("itemsize", [](const Dtype &d) { return elementSize(d.type); })
       .def_property_readonly("_name", [](const Dtype &d) { return std::string(scalarTypeName(d.type)); })
-      .def("__repr__", [](const Dtype &d) {
-        static const char *names[] = {"uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
-                                      "bool"};
-        return std::string("torch.") + names[static_cast<int>(d.type)];
-      })
+      .def("__repr__", [](const Dtype &d) { return std::string("torch.") + dtypeName(d.type); })
       .def("__reduce__", [](const Dtype &d) {
-        static const char *names[] = {"uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
-                                      "bool"};
-        return py::str(names[static_cast<int>(d.type)]);  // pickled as the module attribute torch.<name>
+        return py::str(dtypeName(d.type));  // pickled as the module attribute torch.<name>
       });
-  static const char *names[] = {"uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "bool"};
-  for (int i = 0; i < kNumScalarTypes; i++) m.attr(names[i]) = dtypeObject(static_cast<ScalarType>(i));
+  for (int i = 0; i < kNumScalarTypes; i++) {
+    ScalarType t = static_cast<ScalarType>(i);
+    m.attr(dtypeName(t)) = dtypeObject(t);
+  }
   m.def("_set_default_dtype", [](py::handle d) { setDefaultFloatType(toDtype(d)); });
   m.def("get_default_dtype", [] { return dtypeObject(defaultFloatType()); });
 }

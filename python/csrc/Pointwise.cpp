@@ -39,25 +39,26 @@ std::optional<Scalar> optionalScalar(py::handle v) {
 }  // namespace
 
 void bindPointwise(py::module &m, TensorClass &cls) {
-  struct BinaryEntry {
+  // Binary ops (Note [Pointwise op tables]): a method, a torch.* function taking out=, an
+  // in-place twin; add and sub take alpha.
+  struct BinaryName {
     const char *name;
     BinaryOp op;
-    bool hasAlpha;
   };
-  static const BinaryEntry binaries[] = {
-      {"add", BinaryOp::Add, true},          {"sub", BinaryOp::Sub, true},
-      {"subtract", BinaryOp::Sub, true},     {"mul", BinaryOp::Mul, false},
-      {"multiply", BinaryOp::Mul, false},    {"div", BinaryOp::Div, false},
-      {"divide", BinaryOp::Div, false},      {"true_divide", BinaryOp::Div, false},
-      {"floor_divide", BinaryOp::FloorDiv, false}, {"pow", BinaryOp::Pow, false},
-      {"fmod", BinaryOp::Fmod, false},       {"remainder", BinaryOp::Remainder, false},
-      {"atan2", BinaryOp::Atan2, false},     {"maximum", BinaryOp::Maximum, false},
-      {"minimum", BinaryOp::Minimum, false},
+  static const BinaryName binaries[] = {
+#define TORCH_PY_BINARY(Op, torch, ...) {#torch, BinaryOp::Op},
+      TH_FORALL_BINARY_OPS(TORCH_PY_BINARY)
+#undef TORCH_PY_BINARY
+      // PyTorch's other names for some of them
+      {"subtract", BinaryOp::Sub},
+      {"multiply", BinaryOp::Mul},
+      {"divide", BinaryOp::Div},
+      {"true_divide", BinaryOp::Div},
   };
-  for (const BinaryEntry &e : binaries) {
+  for (const BinaryName &e : binaries) {
     BinaryOp op = e.op;
     std::string inplace = std::string(e.name) + "_";
-    if (e.hasAlpha) {
+    if (op == BinaryOp::Add || op == BinaryOp::Sub) {
       cls.def(e.name, [op](const Tensor &a, py::handle b, py::handle alpha) { return binaryAny(op, a, b, alphaOf(alpha)); },
               py::arg("other"), py::kw_only(), py::arg("alpha") = py::none());
       m.def(e.name,
@@ -102,6 +103,11 @@ void bindPointwise(py::module &m, TensorClass &cls) {
       {"__floordiv__", "__rfloordiv__", "__ifloordiv__", BinaryOp::FloorDiv},
       {"__pow__", "__rpow__", "__ipow__", BinaryOp::Pow},
       {"__mod__", "__rmod__", "__imod__", BinaryOp::Remainder},
+      {"__and__", "__rand__", "__iand__", BinaryOp::BitwiseAnd},
+      {"__or__", "__ror__", "__ior__", BinaryOp::BitwiseOr},
+      {"__xor__", "__rxor__", "__ixor__", BinaryOp::BitwiseXor},
+      {"__lshift__", "__rlshift__", "__ilshift__", BinaryOp::LeftShift},
+      {"__rshift__", "__rrshift__", "__irshift__", BinaryOp::RightShift},
   };
   for (const OperatorEntry &e : operators) {
     BinaryOp op = e.op;
@@ -128,13 +134,13 @@ void bindPointwise(py::module &m, TensorClass &cls) {
 
   // Comparisons: Bool results; the in-place forms write 0/1 in self's type.
   struct CompareEntry {
-    const char *name, *alias, *dunder;
+    const char *name, *alias;
     CompareOp op;
   };
   static const CompareEntry comparisons[] = {
-      {"lt", "less", "__lt__", CompareOp::Lt},          {"le", "less_equal", "__le__", CompareOp::Le},
-      {"gt", "greater", "__gt__", CompareOp::Gt},       {"ge", "greater_equal", "__ge__", CompareOp::Ge},
-      {"eq", nullptr, "__eq__", CompareOp::Eq},         {"ne", "not_equal", "__ne__", CompareOp::Ne},
+#define TORCH_PY_COMPARE(Op, torch, th, alias) {#torch, #alias, CompareOp::Op},
+      TH_FORALL_COMPARE_OPS(TORCH_PY_COMPARE)
+#undef TORCH_PY_COMPARE
   };
   for (const CompareEntry &e : comparisons) {
     CompareOp op = e.op;
@@ -143,11 +149,11 @@ void bindPointwise(py::module &m, TensorClass &cls) {
       return writeOut(compareAny(op, a, b), out);
     };
     for (const char *name : {e.name, e.alias}) {
-      if (!name) continue;
+      if (!*name) continue;
       cls.def(name, method, py::arg("other"));
       m.def(name, function, py::arg("input"), py::arg("other"), py::kw_only(), py::arg("out") = py::none());
     }
-    cls.def(e.dunder, [op](const Tensor &a, py::handle b) -> py::object {
+    cls.def(("__" + std::string(e.name) + "__").c_str(), [op](const Tensor &a, py::handle b) -> py::object {
       if (!isOperand(b) && !py::isinstance<py::array>(b)) return pyNotImplemented();
       return py::cast(compareAny(op, a, b));
     });
@@ -161,7 +167,7 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   cls.attr("__hash__") = py::module::import("builtins").attr("object").attr("__hash__");
 
   // Unary ops.
-  for (int i = 0; i <= static_cast<int>(UnaryOp::Reciprocal); i++) {
+  for (int i = 0; i < kNumUnaryOps; i++) {
     UnaryOp op = static_cast<UnaryOp>(i);
     const char *name = unaryOpName(op);
     cls.def(name, [op](const Tensor &t) { return unary(op, t); });
@@ -181,19 +187,16 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   cls.def("__abs__", [](const Tensor &t) { return unary(UnaryOp::Abs, t); });
   cls.def("__pos__", [](const Tensor &t) { return t; });
   cls.def("__invert__", [](const Tensor &t) {
-    TORCH_CHECK(t.dtype() == ScalarType::Bool || isIntegral(t.dtype()), Type,
-                "~ (bitwise_not) is only implemented for integer and Bool tensors");
-    if (t.dtype() == ScalarType::Bool) return logicalNot(t);
-    return binary(BinaryOp::Sub, scalarTensor(Scalar(int64_t(-1)), t.dtype()), t);  // ~x == -1 - x
+    TORCH_CHECK(!isFloating(t.dtype()), Type,
+                "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+    return unary(UnaryOp::BitwiseNot, t);
   });
   defBoth(m, cls, "logical_not", [](const Tensor &t) { return logicalNot(t); });
   struct LogicalEntry {
-    const char *name, *dunder, *rdunder;
+    const char *name;
     int kind;  // 0 and, 1 or, 2 xor
   };
-  static const LogicalEntry logicals[] = {{"logical_and", "__and__", "__rand__", 0},
-                                          {"logical_or", "__or__", "__ror__", 1},
-                                          {"logical_xor", "__xor__", "__rxor__", 2}};
+  static const LogicalEntry logicals[] = {{"logical_and", 0}, {"logical_or", 1}, {"logical_xor", 2}};
   for (const LogicalEntry &e : logicals) {
     int kind = e.kind;
     auto logical = [kind](const Tensor &a, py::handle b) {
@@ -204,13 +207,6 @@ void bindPointwise(py::module &m, TensorClass &cls) {
       return compare(CompareOp::Ne, x, y);
     };
     defBoth(m, cls, e.name, logical, py::arg("other"));
-    // & | ^ on Bool tensors (bitwise on integers is not supported by TH).
-    auto op = [logical](const Tensor &a, py::handle b) -> py::object {
-      TORCH_CHECK(a.dtype() == ScalarType::Bool, Type, "bitwise operators are only implemented for Bool tensors");
-      return py::cast(logical(a, b));
-    };
-    cls.def(e.dunder, op);
-    cls.def(e.rdunder, op);
   }
 
   // clamp / clip

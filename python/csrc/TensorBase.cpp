@@ -1,6 +1,8 @@
 // The Tensor class: construction, geometry, views, copies, conversions, the numpy bridge.
 #include <pybind11/numpy.h>
 
+#include <cctype>
+
 #include <Python.h>
 
 #include "core/ops/Pointwise.h"
@@ -12,40 +14,22 @@ namespace torch::python {
 
 namespace {
 
-const char *numpyFormat(ScalarType t) {
-  switch (t) {
-    case ScalarType::Byte: return "u1";
-    case ScalarType::Char: return "i1";
-    case ScalarType::Short: return "i2";
-    case ScalarType::Int: return "i4";
-    case ScalarType::Long: return "i8";
-    case ScalarType::Half: return "f2";
-    case ScalarType::Float: return "f4";
-    case ScalarType::Double: return "f8";
-    case ScalarType::Bool: return "?";
-  }
-  return "";
+// numpy's kind letter of t ('b' bool, 'u' unsigned, 'i' signed, 'f' floating).
+char numpyKind(ScalarType t) {
+  if (t == ScalarType::Bool) return 'b';
+  if (t == ScalarType::Byte) return 'u';
+  return isFloating(t) ? 'f' : 'i';
+}
+
+std::string numpyFormat(ScalarType t) {
+  if (t == ScalarType::Bool) return "?";
+  return numpyKind(t) + std::to_string(elementSize(t));
 }
 
 ScalarType fromNumpyType(const py::dtype &d) {
-  char kind = d.kind();
-  size_t size = d.itemsize();
-  if (kind == 'b') return ScalarType::Bool;
-  if (kind == 'u' && size == 1) return ScalarType::Byte;
-  if (kind == 'i') {
-    switch (size) {
-      case 1: return ScalarType::Char;
-      case 2: return ScalarType::Short;
-      case 4: return ScalarType::Int;
-      case 8: return ScalarType::Long;
-    }
-  }
-  if (kind == 'f') {
-    switch (size) {
-      case 2: return ScalarType::Half;
-      case 4: return ScalarType::Float;
-      case 8: return ScalarType::Double;
-    }
+  for (int i = 0; i < kNumScalarTypes; i++) {
+    ScalarType t = static_cast<ScalarType>(i);
+    if (d.kind() == numpyKind(t) && static_cast<size_t>(d.itemsize()) == elementSize(t)) return t;
   }
   throw py::type_error("can't convert np.ndarray of type " + std::string(py::str(static_cast<py::handle>(d))) +
                        ". The only supported types are: float64, float32, float16, int64, int32, int16, int8, "
@@ -293,18 +277,12 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
             return toType(t, target.value_or(t.dtype()), copy);
           })
       .def("cpu", [](const Tensor &t) { return t; });
-  struct Conversion {
-    const char *name;
-    ScalarType type;
-  };
-  static const Conversion conversions[] = {{"byte", ScalarType::Byte},   {"char", ScalarType::Char},
-                                           {"short", ScalarType::Short}, {"int", ScalarType::Int},
-                                           {"long", ScalarType::Long},   {"half", ScalarType::Half},
-                                           {"float", ScalarType::Float}, {"double", ScalarType::Double},
-                                           {"bool", ScalarType::Bool}};
-  for (const Conversion &c : conversions) {
-    ScalarType type = c.type;
-    cls.def(c.name, [type](const Tensor &t) { return toType(t, type); });
+  // t.byte(), t.float(), ...: the type's name in lower case.
+  for (int i = 0; i < kNumScalarTypes; i++) {
+    ScalarType type = static_cast<ScalarType>(i);
+    std::string name = scalarTypeName(type);
+    for (char &c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    cls.def(name.c_str(), [type](const Tensor &t) { return toType(t, type); });
   }
 
   // copies

@@ -28,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "TH/THTypes.hpp"
 #include "lua/csrc/common.h"
 
 namespace py = pybind11;
@@ -89,21 +90,9 @@ end
 return H
 )lua";
 
-// The element types Lua has (torch.types), with the torch dtype attribute of each.
-#define BRIDGE_TYPES(_)  \
-  _(Byte, "uint8")       \
-  _(Char, "int8")        \
-  _(Short, "int16")      \
-  _(Int, "int32")        \
-  _(Long, "int64")       \
-  _(Float, "float32")    \
-  _(Double, "float64")
-
-enum class Elem {
-#define BRIDGE_ENUM(Name, dtype) Name,
-  BRIDGE_TYPES(BRIDGE_ENUM)
-#undef BRIDGE_ENUM
-};
+// The element types Lua has (torch.types): TH's arithmetic types (Note [The type table] in
+// TH/THGeneral.h), named by th::Type.
+using Elem = th::Type;
 
 // Python objects looked up once: torch's dtypes, classes and the storage hook of torch._C.
 struct PyTorch {
@@ -118,10 +107,10 @@ struct PyTorch {
     retainStorage = storageBase.attr("_retain_cdata");
     empty = torch.attr("empty");
     boolType = torch.attr("bool");
-#define BRIDGE_DTYPE(Name, dtype)             \
-  dtypeOf.push_back(torch.attr(dtype));       \
+#define BRIDGE_DTYPE(Name, T, dtype)             \
+  dtypeOf.push_back(torch.attr(#dtype));       \
   storageClassOf.push_back(torch.attr(#Name "Storage"));
-    BRIDGE_TYPES(BRIDGE_DTYPE)
+    TH_FORALL_ARITH_TYPES(BRIDGE_DTYPE)
 #undef BRIDGE_DTYPE
   }
   // The Lua element type of a torch dtype (bool is stored as bytes: a ByteTensor on the same
@@ -252,14 +241,14 @@ void pushTensor(lua_State *L, py::handle t) {
   }
   int n = static_cast<int>(sizes.size());
   switch (elem) {
-#define BRIDGE_PUSH_TENSOR(Name, dtype)                                                                   \
+#define BRIDGE_PUSH_TENSOR(Name, T, dtype)                                                                   \
   case Elem::Name:                                                                                        \
     luat::pushObject(L,                                                                                   \
                      TH##Name##Tensor_newWithStorage(static_cast<TH##Name##Storage *>(raw), offset, n,    \
                                                      sizes.data(), strides.data()),                       \
                      "torch." #Name "Tensor");                                                            \
     return;
-    BRIDGE_TYPES(BRIDGE_PUSH_TENSOR)
+    TH_FORALL_ARITH_TYPES(BRIDGE_PUSH_TENSOR)
 #undef BRIDGE_PUSH_TENSOR
   }
 }
@@ -268,12 +257,12 @@ void pushStorage(lua_State *L, py::handle s) {
   Elem elem = pyTorch().elemOf(s.attr("dtype"));
   void *raw = reinterpret_cast<void *>(s.attr("_cdata").cast<uintptr_t>());
   switch (elem) {
-#define BRIDGE_PUSH_STORAGE(Name, dtype)                             \
+#define BRIDGE_PUSH_STORAGE(Name, T, dtype)                             \
   case Elem::Name:                                                   \
     TH##Name##Storage_retain(static_cast<TH##Name##Storage *>(raw)); \
     luat::pushObject(L, raw, "torch." #Name "Storage");              \
     return;
-    BRIDGE_TYPES(BRIDGE_PUSH_STORAGE)
+    TH_FORALL_ARITH_TYPES(BRIDGE_PUSH_STORAGE)
 #undef BRIDGE_PUSH_STORAGE
   }
 }
@@ -414,10 +403,10 @@ py::object toPython(const StatePtr &st, int idx) {
     }
     case LUA_TUSERDATA: {
       void *p;
-#define BRIDGE_FROM_USERDATA(Name, dtype)                                                                   \
+#define BRIDGE_FROM_USERDATA(Name, T, dtype)                                                                   \
   if ((p = luat::testObject(L, idx, "torch." #Name "Tensor"))) return tensorToPython(Elem::Name, static_cast<THByteTensor *>(p)); \
   if ((p = luat::testObject(L, idx, "torch." #Name "Storage"))) return storageToPython(Elem::Name, p);
-      BRIDGE_TYPES(BRIDGE_FROM_USERDATA)
+      TH_FORALL_ARITH_TYPES(BRIDGE_FROM_USERDATA)
 #undef BRIDGE_FROM_USERDATA
       return py::cast(new LuaObject(st, idx), py::return_value_policy::take_ownership);
     }

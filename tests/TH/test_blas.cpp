@@ -14,41 +14,9 @@ using tht::values;
 
 namespace {
 
+// The C API of one element type (TH's type table), so that one test body serves every type.
 template <typename T>
-struct Api;
-#define TH_TEST_API(Real, T)                                                   \
-  template <>                                                                  \
-  struct Api<T> {                                                              \
-    using Tensor = TH##Real##Tensor;                                           \
-    static constexpr auto newStorage = TH##Real##Storage_newWithSize;          \
-    static constexpr auto freeStorage = TH##Real##Storage_free;                \
-    static constexpr auto newWithStorage = TH##Real##Tensor_newWithStorage;    \
-    static constexpr auto newTensor = TH##Real##Tensor_new;                    \
-    static constexpr auto free = TH##Real##Tensor_free;                        \
-    static constexpr auto dot = TH##Real##Tensor_dot;                          \
-    static constexpr auto addmv = TH##Real##Tensor_addmv;                      \
-    static constexpr auto mv = TH##Real##Tensor_mv;                            \
-    static constexpr auto addr = TH##Real##Tensor_addr;                        \
-    static constexpr auto addmm = TH##Real##Tensor_addmm;                      \
-    static constexpr auto mm = TH##Real##Tensor_mm;                            \
-    static constexpr auto addbmm = TH##Real##Tensor_addbmm;                    \
-    static constexpr auto baddbmm = TH##Real##Tensor_baddbmm;                  \
-    static constexpr auto bmm = TH##Real##Tensor_bmm;                          \
-    static constexpr auto gemm = TH##Real##Blas_gemm;                          \
-    static constexpr auto gemv = TH##Real##Blas_gemv;                          \
-    static constexpr auto ger = TH##Real##Blas_ger;                            \
-    static constexpr auto blasDot = TH##Real##Blas_dot;                        \
-    static constexpr auto axpy = TH##Real##Blas_axpy;                          \
-    static constexpr auto scal = TH##Real##Blas_scal;                          \
-    static constexpr auto copy = TH##Real##Blas_copy;                          \
-    static constexpr auto swap = TH##Real##Blas_swap;                          \
-  };
-TH_TEST_API(Byte, uint8_t)
-TH_TEST_API(Int, int32_t)
-TH_TEST_API(Long, int64_t)
-TH_TEST_API(Float, float)
-TH_TEST_API(Double, double)
-#undef TH_TEST_API
+using Api = th::TH<T>;
 
 using AllTypes = std::tuple<double, float, int32_t, int64_t, uint8_t>;
 using FloatTypes = std::tuple<double, float>;
@@ -101,7 +69,7 @@ TensorOf<T> *makeTensor(const std::vector<int64_t> &size, const std::vector<int6
     if (size[d] > 0) last += (size[d] - 1) * stride[d];
   }
   const int64_t offset = 2;
-  auto *storage = Api<T>::newStorage(offset + last + 3);
+  auto *storage = Api<T>::S::newWithSize(offset + last + 3);
   for (int64_t i = 0; i < offset + last + 3; i++) storage->data[i] = T(77);
   std::vector<int64_t> index(nd, 0);
   for (int64_t i = 0; i < n; i++) {
@@ -114,7 +82,7 @@ TensorOf<T> *makeTensor(const std::vector<int64_t> &size, const std::vector<int6
     }
   }
   auto *t = Api<T>::newWithStorage(storage, offset, nd, size.data(), stride.data());
-  Api<T>::freeStorage(storage);
+  Api<T>::S::free(storage);
   return t;
 }
 
@@ -255,7 +223,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(raw_gemm_all_transposes, T, AllTypes) {
         std::vector<double> av = randomFor<T>(lda * aCols, seed++), bv = randomFor<T>(ldb * bCols, seed++),
                             cv = randomFor<T>(ldc * n, seed++);
         std::vector<T> a(av.begin(), av.end()), b(bv.begin(), bv.end()), c(cv.begin(), cv.end());
-        Api<T>::gemm(ta, tb, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, c.data(), ldc);
+        Api<T>::Blas::gemm(ta, tb, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, c.data(), ldc);
         for (int64_t j = 0; j < n; j++)
           for (int64_t i = 0; i < ldc; i++) {
             double want = cv[i + j * ldc];  // padding rows stay as they were
@@ -274,13 +242,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(raw_gemm_all_transposes, T, AllTypes) {
 BOOST_AUTO_TEST_CASE_TEMPLATE(raw_gemm_checks_arguments, T, AllTypes) {
   std::vector<T> a(20, T(1)), b(20, T(1)), c(20, T(5));
   const std::vector<T> before = c;
-  BOOST_CHECK_THROW(Api<T>::gemm('x', 'n', 2, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 2), th::Error);
-  BOOST_CHECK_THROW(Api<T>::gemm('n', 'n', 3, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 3), th::Error);  // lda < m
-  BOOST_CHECK_THROW(Api<T>::gemm('n', 'n', 2, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 1), th::Error);  // ldc < m
-  BOOST_CHECK_THROW(Api<T>::gemm('n', 'n', -1, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 2), th::Error);
+  BOOST_CHECK_THROW(Api<T>::Blas::gemm('x', 'n', 2, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 2), th::Error);
+  BOOST_CHECK_THROW(Api<T>::Blas::gemm('n', 'n', 3, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 3), th::Error);  // lda < m
+  BOOST_CHECK_THROW(Api<T>::Blas::gemm('n', 'n', 2, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 1), th::Error);  // ldc < m
+  BOOST_CHECK_THROW(Api<T>::Blas::gemm('n', 'n', -1, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 2), th::Error);
   BOOST_TEST(c == before);
   // a single column makes its leading dimension irrelevant (torch7 passes any value)
-  Api<T>::gemm('n', 'n', 3, 1, 2, 1, a.data(), 3, b.data(), 2, 0, c.data(), 0);
+  Api<T>::Blas::gemm('n', 'n', 3, 1, 2, 1, a.data(), 3, b.data(), 2, 0, c.data(), 0);
   for (int i = 0; i < 3; i++) BOOST_TEST((double)c[i] == 2.0);
   BOOST_TEST((double)c[3] == 5.0);
 }
@@ -296,7 +264,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(raw_gemv_ger, T, AllTypes) {
       const int64_t lenx = t ? m : n, leny = t ? n : m, incx = 2, incy = 3;
       std::vector<double> xv = randomFor<T>(lenx * incx, 12), yv = randomFor<T>(leny * incy, 13);
       std::vector<T> x(xv.begin(), xv.end()), y(yv.begin(), yv.end());
-      Api<T>::gemv(trans, m, n, alpha, a.data(), lda, x.data(), incx, beta, y.data(), incy);
+      Api<T>::Blas::gemv(trans, m, n, alpha, a.data(), lda, x.data(), incx, beta, y.data(), incy);
       for (int64_t i = 0; i < leny * incy; i++) {
         double want = yv[i];
         if (i % incy == 0) {
@@ -311,14 +279,14 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(raw_gemv_ger, T, AllTypes) {
   }
   std::vector<double> xv = randomFor<T>(m * 2, 14), yv = randomFor<T>(n, 15);
   std::vector<T> x(xv.begin(), xv.end()), y(yv.begin(), yv.end()), g = a;
-  Api<T>::ger(m, n, alpha, x.data(), 2, y.data(), 1, g.data(), lda);
+  Api<T>::Blas::ger(m, n, alpha, x.data(), 2, y.data(), 1, g.data(), lda);
   for (int64_t j = 0; j < n; j++)
     for (int64_t i = 0; i < lda; i++) {
       double want = av[i + j * lda] + (i < m ? (double)alpha * xv[i * 2] * yv[j] : 0.0);
       BOOST_TEST(std::abs((double)g[i + j * lda] - want) <= tolFor<T>() * (1 + std::abs(want)));
     }
-  BOOST_CHECK_THROW(Api<T>::ger(m, n, alpha, x.data(), 0, y.data(), 1, g.data(), lda), th::Error);
-  BOOST_CHECK_THROW(Api<T>::gemv('n', m, n, alpha, a.data(), m - 1, x.data(), 1, beta, y.data(), 1), th::Error);
+  BOOST_CHECK_THROW(Api<T>::Blas::ger(m, n, alpha, x.data(), 0, y.data(), 1, g.data(), lda), th::Error);
+  BOOST_CHECK_THROW(Api<T>::Blas::gemv('n', m, n, alpha, a.data(), m - 1, x.data(), 1, beta, y.data(), 1), th::Error);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(raw_level1, T, AllTypes) {
@@ -327,30 +295,30 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(raw_level1, T, AllTypes) {
   std::vector<T> x(xv.begin(), xv.end()), y(yv.begin(), yv.end());
   double want = 0;
   for (int64_t i = 0; i < n; i++) want += xv[2 * i] * yv[3 * i];
-  BOOST_TEST(std::abs((double)Api<T>::blasDot(n, x.data(), 2, y.data(), 3) - want) <= tolFor<T>() * (1 + std::abs(want)));
+  BOOST_TEST(std::abs((double)Api<T>::Blas::dot(n, x.data(), 2, y.data(), 3) - want) <= tolFor<T>() * (1 + std::abs(want)));
 
   const T a = alphaFor<T>();
-  Api<T>::axpy(n, a, x.data(), 2, y.data(), 3);
+  Api<T>::Blas::axpy(n, a, x.data(), 2, y.data(), 3);
   for (int64_t i = 0; i < 3 * n; i++)
     BOOST_TEST((double)y[i] == (double)(T)(yv[i] + (i % 3 == 0 ? (double)a * xv[i / 3 * 2] : 0.0)));
 
   std::vector<T> s(x);
-  Api<T>::scal(n, a, s.data(), 2);
+  Api<T>::Blas::scal(n, a, s.data(), 2);
   for (int64_t i = 0; i < 2 * n; i++) BOOST_TEST((double)s[i] == (i % 2 == 0 ? (double)a * xv[i] : xv[i]));
 
   std::vector<T> dst(3 * n, T(9));
-  Api<T>::copy(n, x.data(), 2, dst.data(), 3);
+  Api<T>::Blas::copy(n, x.data(), 2, dst.data(), 3);
   for (int64_t i = 0; i < 3 * n; i++) BOOST_TEST((double)dst[i] == (i % 3 == 0 ? xv[i / 3 * 2] : 9.0));
 
   std::vector<T> p(x), q(n, T(1));
-  Api<T>::swap(n, p.data(), 2, q.data(), 1);
+  Api<T>::Blas::swap(n, p.data(), 2, q.data(), 1);
   for (int64_t i = 0; i < n; i++) {
     BOOST_TEST((double)q[i] == xv[2 * i]);
     BOOST_TEST((double)p[2 * i] == 1.0);
     BOOST_TEST((double)p[2 * i + 1] == xv[2 * i + 1]);
   }
-  BOOST_CHECK_THROW(Api<T>::copy(n, x.data(), 0, dst.data(), 1), th::Error);
-  BOOST_CHECK_THROW(Api<T>::blasDot(-2, x.data(), 1, y.data(), 1), th::Error);
+  BOOST_CHECK_THROW(Api<T>::Blas::copy(n, x.data(), 0, dst.data(), 1), th::Error);
+  BOOST_CHECK_THROW(Api<T>::Blas::dot(-2, x.data(), 1, y.data(), 1), th::Error);
 }
 
 // ---- tensors -----------------------------------------------------------------------------
@@ -408,7 +376,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(addmm_every_layout, T, AllTypes) {
             auto *m2 = makeMatrix<T>(k, n, l2, seed++);
             auto *t = makeMatrix<T>(m, n, outLayout(o), seed++);
             const std::vector<double> v1 = values(m1), v2 = values(m2), vt = values(t);
-            auto *r = o == Out::Fresh ? A::newTensor() : t;
+            auto *r = o == Out::Fresh ? A::newEmpty() : t;
             A::addmm(r, beta, t, alpha, m1, m2);
             expectClose<T>(values(r), axpby(beta, vt, alpha, matmul(v1, v2, m, k, n)));
             BOOST_TEST(sizes(r) == std::vector<int64_t>({m, n}));
@@ -433,7 +401,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(products_large_enough_for_threads, T, AllTypes) {
   const int64_t m = 70, k = 80, n = 90;
   auto *m1 = makeMatrix<T>(m, k, Layout::Contig, 1);
   auto *m2 = makeMatrix<T>(k, n, Layout::ColMajor, 2);
-  auto *r = A::newTensor();
+  auto *r = A::newEmpty();
   A::mm(r, m1, m2);
   expectClose<T>(values(r), matmul(values(m1), values(m2), m, k, n));
   A::free(m1);
@@ -542,7 +510,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(addmv_every_layout, T, AllTypes) {
             auto *vec = makeVector<T>(n, vs, seed++);
             auto *t = makeVector<T>(m, rs == 0 ? 1 : rs, seed++);
             const std::vector<double> vm = values(mat), vv = values(vec), vt = values(t);
-            auto *r = rs == 0 ? A::newTensor() : t;
+            auto *r = rs == 0 ? A::newEmpty() : t;
             A::addmv(r, beta, t, alpha, mat, vec);
             expectClose<T>(values(r), axpby(beta, vt, alpha, matmul(vm, vv, m, n, 1)));
             BOOST_TEST(sizes(r) == std::vector<int64_t>({m}));
@@ -575,7 +543,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(addr_every_layout, T, AllTypes) {
             auto *v2 = makeVector<T>(n, s2, seed++);
             auto *t = makeMatrix<T>(m, n, outLayout(o), seed++);
             const std::vector<double> a = values(v1), b = values(v2), vt = values(t);
-            auto *r = o == Out::Fresh ? A::newTensor() : t;
+            auto *r = o == Out::Fresh ? A::newEmpty() : t;
             A::addr(r, beta, t, alpha, v1, v2);
             expectClose<T>(values(r), axpby(beta, vt, alpha, matmul(a, b, m, 1, n)));
             if (o == Out::Fresh) {
@@ -614,7 +582,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(batch_products, T, AllTypes) {
               each.insert(each.end(), p.begin(), p.end());
               for (int64_t j = 0; j < m * n; j++) sum[j] += p[j];
             }
-            auto *r = fresh ? A::newTensor() : t;
+            auto *r = fresh ? A::newEmpty() : t;
             A::baddbmm(r, beta, t, alpha, b1, b2);
             expectClose<T>(values(r), axpby(beta, vt, alpha, each));
             BOOST_TEST(sizes(r) == std::vector<int64_t>({nb, m, n}));
@@ -626,7 +594,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(batch_products, T, AllTypes) {
             // addbmm's t is one matrix: the first of t's batch, or a fresh one when empty
             auto *t2 = makeMatrix<T>(m, n, fresh ? Layout::Contig : Layout::ColMajor, seed++);
             const std::vector<double> vt2 = values(t2);
-            auto *r2 = fresh ? A::newTensor() : t2;
+            auto *r2 = fresh ? A::newEmpty() : t2;
             A::addbmm(r2, beta, t2, alpha, b1, b2);
             expectClose<T>(values(r2), axpby(beta, vt2, alpha, sum));
             if (fresh) A::free(r2);

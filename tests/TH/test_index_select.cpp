@@ -17,34 +17,9 @@ namespace {
 
 constexpr int64_t B = TH_INDEX_BASE;
 
+// The C API of one element type (TH's type table), so that one test body serves every type.
 template <typename T>
-struct Ops;
-#define TH_TEST_OPS(Real, T)                                            \
-  template <>                                                          \
-  struct Ops<T> {                                                      \
-    static constexpr auto free = TH##Real##Tensor_free;                \
-    static constexpr auto empty = TH##Real##Tensor_new;                \
-    static constexpr auto indexSelect = TH##Real##Tensor_indexSelect;  \
-    static constexpr auto indexCopy = TH##Real##Tensor_indexCopy;      \
-    static constexpr auto indexAdd = TH##Real##Tensor_indexAdd;        \
-    static constexpr auto indexFill = TH##Real##Tensor_indexFill;      \
-    static constexpr auto gather = TH##Real##Tensor_gather;            \
-    static constexpr auto scatter = TH##Real##Tensor_scatter;          \
-    static constexpr auto scatterAdd = TH##Real##Tensor_scatterAdd;    \
-    static constexpr auto scatterFill = TH##Real##Tensor_scatterFill;  \
-    static constexpr auto maskedFill = TH##Real##Tensor_maskedFill;    \
-    static constexpr auto maskedCopy = TH##Real##Tensor_maskedCopy;    \
-    static constexpr auto maskedSelect = TH##Real##Tensor_maskedSelect; \
-    static constexpr auto nonzero = TH##Real##Tensor_nonzero;          \
-    static constexpr auto take = TH##Real##Tensor_take;                \
-    static constexpr auto put = TH##Real##Tensor_put;                  \
-  };
-TH_TEST_OPS(Byte, uint8_t)
-TH_TEST_OPS(Int, int32_t)
-TH_TEST_OPS(Long, int64_t)
-TH_TEST_OPS(Float, float)
-TH_TEST_OPS(Double, double)
-#undef TH_TEST_OPS
+using Ops = th::TH<T>;
 
 using Types = boost::mpl::list<uint8_t, int32_t, int64_t, float, double>;
 
@@ -101,7 +76,7 @@ int64_t offsetOf(const std::vector<int64_t> &coords, const int64_t *stride) {
 
 template <typename T>
 auto makeStrided(const Arr &a, const std::vector<int64_t> &stride) {
-  auto *t = th::Traits<T>::newWithSize((int)a.size.size(), a.size.data(), stride.data());
+  auto *t = th::TH<T>::newWithSize((int)a.size.size(), a.size.data(), stride.data());
   T *data = t->storage->data + t->storageOffset;
   for (int64_t k = 0; k < a.numel(); k++) data[offsetOf(a.coords(k), stride.data())] = (T)a.v[k];
   return t;
@@ -181,7 +156,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(index_select, T, Types) {
           }
           auto *s = make<T>(src, srcLayout);
           auto *i = make<int64_t>(idx, idxLayout);
-          auto *r = Ops<T>::empty();
+          auto *r = Ops<T>::newEmpty();
           Ops<T>::indexSelect(r, s, dim, i);
           check(r, ref);
           auto *rStrided = make<T>(zeros(ref.size), ColumnMajor);  // written through its strides
@@ -199,7 +174,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(index_select_vector_large_and_expanded, T, Types) 
   Arr v = randArr({10}, 0, 20), vi = randIndex({12}, 10);
   auto *s = make<T>(v, Gapped);
   auto *i = make<int64_t>(vi, RowMajor);
-  auto *r = Ops<T>::empty();
+  auto *r = Ops<T>::newEmpty();
   Ops<T>::indexSelect(r, s, 0, i);
   Arr ref{{12}, {}};
   for (double x : vi.v) ref.v.push_back(v.v[(int64_t)x - B]);
@@ -325,7 +300,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(gather, T, Types) {
   for (int64_t k = 0; k < idx.numel(); k++) ref.v.push_back(src.at({(int64_t)idx.v[k] - B, k % 120}));
   auto *s = make<T>(src, ColumnMajor);
   auto *i = make<int64_t>(idx, RowMajor);
-  auto *r = Ops<T>::empty();
+  auto *r = Ops<T>::newEmpty();
   Ops<T>::gather(r, s, 0, i);
   check(r, ref);
   for (auto *x : {r, s}) Ops<T>::free(x);
@@ -473,7 +448,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(take_and_put, T, Types) {
       for (double k : positions.v) ref.v.push_back(src.v[(int64_t)k]);
       auto *s = make<T>(src, srcLayout);
       auto *i = make<int64_t>(idx, idxLayout);
-      auto *r = Ops<T>::empty();
+      auto *r = Ops<T>::newEmpty();
       Ops<T>::take(r, s, i);
       check(r, ref);
       Ops<T>::take(s, s, i);
@@ -514,7 +489,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(take_and_put, T, Types) {
   for (auto &x : idx.v) x += B;
   auto *s = make<T>(src, ColumnMajor);
   auto *i = make<int64_t>(idx, RowMajor);
-  auto *r = Ops<T>::empty();
+  auto *r = Ops<T>::newEmpty();
   Ops<T>::take(r, s, i);
   check(r, ref);
   for (auto *x : {r, s}) Ops<T>::free(x);

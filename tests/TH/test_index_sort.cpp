@@ -15,33 +15,9 @@
 
 namespace {
 
+// The C API of one element type (TH's type table), so that one test body serves every type.
 template <typename T>
-struct Ops;
-#define TEST_OPS(Real, T)                                               \
-  template <>                                                           \
-  struct Ops<T> {                                                       \
-    using Tensor = TH##Real##Tensor;                                    \
-    static constexpr auto newTensor = TH##Real##Tensor_new;             \
-    static constexpr auto newTranspose = TH##Real##Tensor_newTranspose; \
-    static constexpr auto newNarrow = TH##Real##Tensor_newNarrow;       \
-    static constexpr auto newExpand = TH##Real##Tensor_newExpand;       \
-    static constexpr auto max = TH##Real##Tensor_max;                   \
-    static constexpr auto min = TH##Real##Tensor_min;                   \
-    static constexpr auto sort = TH##Real##Tensor_sort;                 \
-    static constexpr auto topk = TH##Real##Tensor_topk;                 \
-    static constexpr auto kthvalue = TH##Real##Tensor_kthvalue;         \
-    static constexpr auto median = TH##Real##Tensor_median;             \
-    static constexpr auto mode = TH##Real##Tensor_mode;                 \
-    static constexpr auto medianall = TH##Real##Tensor_medianall;       \
-  };
-TEST_OPS(Byte, uint8_t)
-TEST_OPS(Char, int8_t)
-TEST_OPS(Short, int16_t)
-TEST_OPS(Int, int32_t)
-TEST_OPS(Long, int64_t)
-TEST_OPS(Float, float)
-TEST_OPS(Double, double)
-#undef TEST_OPS
+using Ops = th::TH<T>;
 
 using AllTypes = boost::mpl::list<uint8_t, int8_t, int16_t, int32_t, int64_t, float, double>;
 
@@ -217,7 +193,7 @@ void checkReduction(const std::string &what, TensorOf<T> *t, int64_t minLength, 
     if ((nd ? size[dim] : 1) < minLength || (onlyDim >= 0 && dim != onlyDim)) continue;
     for (int keepdim = 0; keepdim < 2; keepdim++) {
       BOOST_TEST_CONTEXT(what << ", dim " << dim << ", keepdim " << keepdim) {
-        auto values = th::own(Ops<T>::newTensor());
+        auto values = th::own(Ops<T>::newEmpty());
         auto indices = th::own(THLongTensor_new());
         run(values.get(), indices.get(), t, dim, keepdim);
         std::vector<int64_t> shape = size;
@@ -253,7 +229,7 @@ void checkLines(const std::string &what, TensorOf<T> *t, int64_t k, bool ordered
     const int64_t n = nd ? size[dim] : 1;
     if (n < k) continue;
     BOOST_TEST_CONTEXT(what << ", dim " << dim) {
-      auto rt = th::own(Ops<T>::newTensor());
+      auto rt = th::own(Ops<T>::newEmpty());
       auto ri = th::own(THLongTensor_new());
       run(rt.get(), ri.get(), t, dim);
       std::vector<int64_t> shape = size;

@@ -16,32 +16,9 @@ using tht::values;
 
 namespace {
 
+// The C API of one element type (TH's type table), so that one test body serves every type.
 template <typename T>
-struct Api;
-#define TH_TEST_API(Real, T)                                                \
-  template <>                                                               \
-  struct Api<T> {                                                           \
-    using Tensor = TH##Real##Tensor;                                        \
-    static constexpr auto newStorage = TH##Real##Storage_newWithSize;       \
-    static constexpr auto freeStorage = TH##Real##Storage_free;             \
-    static constexpr auto newWithStorage = TH##Real##Tensor_newWithStorage; \
-    static constexpr auto newTensor = TH##Real##Tensor_new;                 \
-    static constexpr auto free = TH##Real##Tensor_free;                     \
-    static constexpr auto gesv = TH##Real##Tensor_gesv;                     \
-    static constexpr auto gels = TH##Real##Tensor_gels;                     \
-    static constexpr auto getri = TH##Real##Tensor_getri;                   \
-    static constexpr auto potrf = TH##Real##Tensor_potrf;                   \
-    static constexpr auto potrs = TH##Real##Tensor_potrs;                   \
-    static constexpr auto potri = TH##Real##Tensor_potri;                   \
-    static constexpr auto syev = TH##Real##Tensor_syev;                     \
-    static constexpr auto geev = TH##Real##Tensor_geev;                     \
-    static constexpr auto gesvd = TH##Real##Tensor_gesvd;                   \
-    static constexpr auto qr = TH##Real##Tensor_qr;                         \
-    static constexpr auto getrf = TH##Real##Tensor_getrf;                   \
-  };
-TH_TEST_API(Float, float)
-TH_TEST_API(Double, double)
-#undef TH_TEST_API
+using Api = th::TH<T>;
 
 using FloatTypes = std::tuple<double, float>;
 template <typename T>
@@ -160,13 +137,13 @@ TensorOf<T> *tensorOf(const M &m, Layout l) {
   if (l == Layout::ColMajor) stride[0] = 1, stride[1] = rows;
   if (l == Layout::Stepped) stride[0] = 2 * cols + 1, stride[1] = 2;
   const int64_t offset = 3, extent = offset + (rows - 1) * stride[0] + (cols - 1) * stride[1] + 4;
-  auto *s = Api<T>::newStorage(extent);
+  auto *s = Api<T>::S::newWithSize(extent);
   for (int64_t i = 0; i < extent; i++) s->data[i] = T(55);
   for (int64_t i = 0; i < rows; i++)
     for (int64_t j = 0; j < cols; j++) s->data[offset + i * stride[0] + j * stride[1]] = (T)m(i, j);
   int64_t size[2] = {rows, cols};
   auto *t = Api<T>::newWithStorage(s, offset, 2, size, stride);
-  Api<T>::freeStorage(s);
+  Api<T>::S::free(s);
   return t;
 }
 
@@ -174,12 +151,12 @@ TensorOf<T> *tensorOf(const M &m, Layout l) {
 template <typename T>
 TensorOf<T> *vectorOf(const std::vector<double> &v, int64_t step) {
   const int64_t n = (int64_t)v.size();
-  auto *s = Api<T>::newStorage(n * step + 1);
+  auto *s = Api<T>::S::newWithSize(n * step + 1);
   for (int64_t i = 0; i < n * step + 1; i++) s->data[i] = T(55);
   for (int64_t i = 0; i < n; i++) s->data[i * step] = (T)v[i];
   int64_t size = n, stride = step;
   auto *t = Api<T>::newWithStorage(s, 0, 1, &size, &stride);
-  Api<T>::freeStorage(s);
+  Api<T>::S::free(s);
   return t;
 }
 
@@ -239,7 +216,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(gesv_solves, T, FloatTypes) {
         TensorOf<T> *b = bl < 2 ? tensorOf<T>(randomMatrix(n, cols, seed++), bl == 0 ? Layout::Contig : Layout::ColMajor)
                                 : vectorOf<T>(tht::randomValues(n, seed++, -1, 1), bl == 2 ? 1 : 3);
         const M av = read(a), bv = b->nDimension == 2 ? read(b) : readColumn(b);
-        auto *x = A::newTensor(), *lu = A::newTensor();
+        auto *x = A::newEmpty(), *lu = A::newEmpty();
         A::gesv(x, lu, b, a);
         BOOST_TEST(distance(read(x), solve(av, bv)) <= tolFor<T>() * 10);
         BOOST_TEST(distance(mul(av, read(x)), bv) <= tolFor<T>());
@@ -288,7 +265,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(gels_least_squares_and_minimum_norm, T, FloatTypes
         const M av = read(a), bv = read(b), at = transpose(av);
         // over-determined: the normal equations; under-determined: x = a^T w with a a^T w = b
         const M want = m >= n ? solve(mul(at, av), mul(at, bv)) : mul(at, solve(mul(av, at), bv));
-        auto *x = A::newTensor(), *qr = A::newTensor();
+        auto *x = A::newEmpty(), *qr = A::newEmpty();
         A::gels(x, qr, b, a);
         BOOST_TEST(x->size[0] == n);
         BOOST_TEST(x->size[1] == k);
@@ -312,7 +289,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(getri_inverts, T, FloatTypes) {
     for (Layout l : kLayouts) {
       auto *a = tensorOf<T>(randomMatrix(n, n, seed++), l);
       const M av = read(a);
-      auto *inv = A::newTensor();
+      auto *inv = A::newEmpty();
       A::getri(inv, a);
       BOOST_TEST(distance(mul(av, read(inv)), identity(n)) <= tolFor<T>() * 10);
       BOOST_TEST(distance(mul(read(inv), av), identity(n)) <= tolFor<T>() * 10);
@@ -335,7 +312,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cholesky_family, T, FloatTypes) {
         auto *a = tensorOf<T>(spdm, l);
         const M av = read(a);
         const M u = choleskyUpper(av), factor = up ? u : transpose(u);
-        auto *f = A::newTensor();
+        auto *f = A::newEmpty();
         A::potrf(f, a, uplo);
         BOOST_TEST(distance(read(f), factor) <= tolFor<T>() * 10);  // the other triangle is zero
         BOOST_TEST(distance(up ? mul(transpose(read(f)), read(f)) : mul(read(f), transpose(read(f))), av) <=
@@ -345,10 +322,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cholesky_family, T, FloatTypes) {
         auto *ft = tensorOf<T>(factor, l);
         auto *b = tensorOf<T>(randomMatrix(n, 2, seed++), Layout::ColMajor);
         const M bv = read(b);
-        auto *x = A::newTensor();
+        auto *x = A::newEmpty();
         A::potrs(x, b, ft, uplo);
         BOOST_TEST(distance(mul(av, read(x)), bv) <= tolFor<T>() * 10);
-        auto *inv = A::newTensor();
+        auto *inv = A::newEmpty();
         A::potri(inv, ft, uplo);
         BOOST_TEST(distance(mul(av, read(inv)), identity(n)) <= tolFor<T>() * 10);
         BOOST_TEST(distance(read(inv), transpose(read(inv))) == 0);  // both triangles filled
@@ -379,7 +356,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(syev_eigenpairs, T, FloatTypes) {
               if (uplo[0] == 'U' ? i > j : i < j) s(i, j) = s(j, i);
           return s;
         }();
-        auto *e = A::newTensor(), *v = A::newTensor();
+        auto *e = A::newEmpty(), *v = A::newEmpty();
         A::syev(e, v, a, "V", uplo);
         const std::vector<double> ev = values(e);
         const M vv = read(v);
@@ -394,7 +371,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(syev_eigenpairs, T, FloatTypes) {
         double trace = 0, frob = 0, sum = 0, squares = 0;
         for (int64_t i = 0; i < n; i++) trace += full(i, i);
         for (double x : full.v) frob += x * x;
-        auto *e2 = A::newTensor();
+        auto *e2 = A::newEmpty();
         A::syev(e2, v, a, "N", uplo);
         for (double x : values(e2)) sum += x, squares += x * x;
         BOOST_TEST(std::abs(sum - trace) <= tolFor<T>() * 100);
@@ -412,7 +389,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(geev_eigenpairs, T, FloatTypes) {
   for (Layout l : kLayouts) {
     auto *a = tensorOf<T>(randomMatrix(n, n, seed++), l);
     const M av = read(a);
-    auto *e = A::newTensor(), *v = A::newTensor();
+    auto *e = A::newEmpty(), *v = A::newEmpty();
     A::geev(e, v, a, "V");
     const M ev = read(e), vv = read(v);
     BOOST_TEST(ev.cols == 2);
@@ -439,7 +416,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(geev_eigenpairs, T, FloatTypes) {
     BOOST_TEST_MESSAGE("complex pairs: " << complexPairs);
     double trace = 0, sum = 0;
     for (int64_t i = 0; i < n; i++) trace += av(i, i);
-    auto *e2 = A::newTensor();
+    auto *e2 = A::newEmpty();
     A::geev(e2, v, a, "N");
     const M e2m = read(e2);
     for (int64_t j = 0; j < n; j++) sum += e2m(j, 0);
@@ -461,7 +438,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(gesvd_reconstructs, T, FloatTypes) {
         BOOST_TEST_CONTEXT("a [" << m << ", " << n << "], layout " << (int)l << ", jobu " << job) {
           auto *a = tensorOf<T>(randomMatrix(m, n, seed++), l);
           const M av = read(a);
-          auto *u = A::newTensor(), *sv = A::newTensor(), *v = A::newTensor();
+          auto *u = A::newEmpty(), *sv = A::newEmpty(), *v = A::newEmpty();
           A::gesvd(u, sv, v, a, job);
           const bool all = job[0] == 'A';
           const M um = read(u), vm = read(v);
@@ -484,7 +461,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(gesvd_reconstructs, T, FloatTypes) {
           BOOST_TEST(distance(mul(transpose(um), um), identity(um.cols)) <= tolFor<T>() * 10);
           BOOST_TEST(distance(mul(transpose(vm), vm), identity(vm.cols)) <= tolFor<T>() * 10);
           // "N": singular values only, whose squares sum to |a|_F^2; u and v stay
-          auto *s2 = A::newTensor();
+          auto *s2 = A::newEmpty();
           A::gesvd(u, s2, v, a, "N");
           double squares = 0, frob = 0;
           for (double x : values(s2)) squares += x * x;
@@ -507,7 +484,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(qr_factors, T, FloatTypes) {
       BOOST_TEST_CONTEXT("a [" << m << ", " << n << "], layout " << (int)l) {
         auto *a = tensorOf<T>(randomMatrix(m, n, seed++), l);
         const M av = read(a);
-        auto *q = A::newTensor(), *r = A::newTensor();
+        auto *q = A::newEmpty(), *r = A::newEmpty();
         A::qr(q, r, a);
         const M qm = read(q), rm = read(r);
         BOOST_TEST(qm.rows == m);
@@ -534,7 +511,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(getrf_pivots_and_factors, T, FloatTypes) {
       BOOST_TEST_CONTEXT("a [" << m << ", " << n << "], layout " << (int)l) {
         auto *a = tensorOf<T>(randomMatrix(m, n, seed++), l);
         M pa = read(a);
-        auto *lu = A::newTensor();
+        auto *lu = A::newEmpty();
         THIntTensor *piv = THIntTensor_new();
         A::getrf(lu, piv, a);
         BOOST_TEST(piv->size[0] == k);

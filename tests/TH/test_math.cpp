@@ -17,59 +17,9 @@ using tht::values;
 
 namespace {
 
-// The C API of one element type, so that one test body serves every type.
+// The C API of one element type (TH's type table), so that one test body serves every type.
 template <typename T>
-struct Api;
-
-// clang-format off
-#define MEMBER(R, NAME) static constexpr auto NAME = TH##R##Tensor_##NAME;
-#define COMPARE(R, OP) MEMBER(R, OP##Value) MEMBER(R, OP##ValueT) MEMBER(R, OP##Tensor) MEMBER(R, OP##TensorT)
-#define COMMON_API(R)                                                                                  \
-  using Tensor = TH##R##Tensor;                                                                        \
-  static constexpr auto empty = TH##R##Tensor_new;                                                     \
-  MEMBER(R, newTranspose) MEMBER(R, newNarrow) MEMBER(R, newExpand) MEMBER(R, free)                    \
-  MEMBER(R, fill) MEMBER(R, zero) MEMBER(R, add) MEMBER(R, sub) MEMBER(R, mul) MEMBER(R, div)          \
-  MEMBER(R, fmod) MEMBER(R, remainder) MEMBER(R, pow) MEMBER(R, tpow) MEMBER(R, clamp)                 \
-  MEMBER(R, cmaxValue) MEMBER(R, cminValue) MEMBER(R, cadd) MEMBER(R, csub) MEMBER(R, cmul)            \
-  MEMBER(R, cdiv) MEMBER(R, cpow) MEMBER(R, cfmod) MEMBER(R, cremainder) MEMBER(R, cmax)               \
-  MEMBER(R, cmin) MEMBER(R, addcmul) MEMBER(R, addcdiv) MEMBER(R, sign)                                \
-  COMPARE(R, lt) COMPARE(R, le) COMPARE(R, gt) COMPARE(R, ge) COMPARE(R, eq) COMPARE(R, ne)
-#define SIGNED_API(R) MEMBER(R, neg) MEMBER(R, abs)
-#define FLOAT_API(R)                                                                                   \
-  MEMBER(R, cinv) MEMBER(R, lerp) MEMBER(R, atan2) MEMBER(R, exp) MEMBER(R, log) MEMBER(R, log1p)      \
-  MEMBER(R, sqrt) MEMBER(R, rsqrt) MEMBER(R, sigmoid) MEMBER(R, tanh) MEMBER(R, sin) MEMBER(R, cos)    \
-  MEMBER(R, tan) MEMBER(R, asin) MEMBER(R, acos) MEMBER(R, atan) MEMBER(R, sinh) MEMBER(R, cosh)       \
-  MEMBER(R, floor) MEMBER(R, ceil) MEMBER(R, round) MEMBER(R, trunc) MEMBER(R, frac)
-// clang-format on
-
-template <>
-struct Api<uint8_t> {
-  COMMON_API(Byte)
-};
-template <>
-struct Api<int8_t> {
-  COMMON_API(Char) SIGNED_API(Char)
-};
-template <>
-struct Api<int16_t> {
-  COMMON_API(Short) SIGNED_API(Short)
-};
-template <>
-struct Api<int32_t> {
-  COMMON_API(Int) SIGNED_API(Int)
-};
-template <>
-struct Api<int64_t> {
-  COMMON_API(Long) SIGNED_API(Long)
-};
-template <>
-struct Api<float> {
-  COMMON_API(Float) SIGNED_API(Float) FLOAT_API(Float)
-};
-template <>
-struct Api<double> {
-  COMMON_API(Double) SIGNED_API(Double) FLOAT_API(Double)
-};
+using Api = th::TH<T>;
 
 using AllTypes = std::tuple<uint8_t, int8_t, int16_t, int32_t, int64_t, float, double>;
 using SignedTypes = std::tuple<int8_t, int16_t, int32_t, int64_t, float, double>;
@@ -221,7 +171,7 @@ void checkOp(const std::string &name, typename SigOf<T, N, Mask>::Call call, typ
       std::array<TensorOf<T> *, N> ops;
       for (size_t k = 0; k < N; k++) ops[k] = make<T>(layout[k], in[k]);
       TensorOf<R> *r = nullptr;
-      if (kind == -2) r = Api<R>::empty();
+      if (kind == -2) r = Api<R>::newEmpty();
       if (kind == -1) r = make<R>(Narrowed, std::vector<double>(kN, 5));
       if constexpr (std::is_same_v<R, T>)
         if (kind >= 0) r = ops[kind];
@@ -469,7 +419,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(nan_propagates, T, FloatTypes) {
   const double nan = NAN;
   auto *a = fromValues<T>({4}, {nan, 1, nan, -2});
   auto *b = fromValues<T>({4}, {0, nan, nan, 3});
-  auto *r = A::empty();
+  auto *r = A::newEmpty();
   auto *mask = THByteTensor_new();
   A::cmax(r, a, b);
   expectValues(values(r), {nan, nan, nan, 3}, 0, "cmax");
@@ -496,7 +446,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(float_division_by_zero, T, FloatTypes) {
   const double inf = INFINITY, nan = NAN;
   auto *a = fromValues<T>({3}, {1, -1, 0});
   auto *zeros = fromValues<T>({3}, {0, 0, 0});
-  auto *r = A::empty();
+  auto *r = A::newEmpty();
   A::div(r, a, T(0));
   expectValues(values(r), {inf, -inf, nan}, 0, "div");
   A::cdiv(r, a, zeros);

@@ -59,17 +59,17 @@ std::vector<uint8_t> stateBytes(THGenerator *g) {
 // A 4x5 tensor laid out as the transpose of a contiguous 5x4 one: its row-major order
 // differs from its storage order.
 template <typename T>
-typename th::Traits<T>::Tensor *transposed4x5() {
+typename th::TH<T>::Tensor *transposed4x5() {
   int64_t size[2] = {4, 5}, stride[2] = {1, 4};
-  return th::Traits<T>::newWithSize(2, size, stride);
+  return th::TH<T>::newWithSize(2, size, stride);
 }
 
 // Filling a non-contiguous 4x5 tensor draws the same row-major stream as a contiguous
 // tensor of 20 elements after the same seed.
 template <typename T>
-void checkRowMajor(const std::function<void(typename th::Traits<T>::Tensor *, THGenerator *)> &fill) {
+void checkRowMajor(const std::function<void(typename th::TH<T>::Tensor *, THGenerator *)> &fill) {
   int64_t n20[1] = {20};
-  auto *flat = th::Traits<T>::newWithSize(1, n20, nullptr);
+  auto *flat = th::TH<T>::newWithSize(1, n20, nullptr);
   auto *view = transposed4x5<T>();
   BOOST_REQUIRE(!th::isContiguous(th::ref(view)));
   Gen g1(99), g2(99);

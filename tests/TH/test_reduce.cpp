@@ -18,7 +18,7 @@ using tht::fromValues;
 using tht::values;
 
 template <typename T>
-using Tensor = typename th::Traits<T>::Tensor;
+using Tensor = typename th::TH<T>::Tensor;
 
 // The C API of each element type under one overloaded name, so template tests can call it.
 namespace op {
@@ -89,7 +89,7 @@ using Values = std::vector<double>;
 template <typename T>
 Tensor<T> *empty() {
   int64_t zero = 0;
-  return th::Traits<T>::newWithSize(1, &zero, nullptr);
+  return th::TH<T>::newWithSize(1, &zero, nullptr);
 }
 
 template <typename TensorT>

@@ -27,12 +27,12 @@ std::vector<double> values(TensorT *t) {
 }
 
 template <typename T>
-typename th::Traits<T>::Tensor *fromValues(const std::vector<int64_t> &size, const std::vector<double> &vals) {
-  using Tensor = typename th::Traits<T>::Tensor;
+typename th::TH<T>::Tensor *fromValues(const std::vector<int64_t> &size, const std::vector<double> &vals) {
+  using Tensor = typename th::TH<T>::Tensor;
   int64_t n = 1;
   for (auto s : size) n *= s;
   if ((int64_t)vals.size() != n) throw std::runtime_error("fromValues: wrong number of values");
-  Tensor *t = th::Traits<T>::newWithSize((int)size.size(), size.data(), nullptr);
+  Tensor *t = th::TH<T>::newWithSize((int)size.size(), size.data(), nullptr);
   T *data = t->storage->data + t->storageOffset;
   for (int64_t i = 0; i < n; i++) data[i] = (T)vals[i];
   return t;

@@ -22,31 +22,6 @@ using F = THFloatTensor;
 using Sizes = std::vector<int64_t>;
 using Values = std::vector<double>;
 
-// The kernels of one element type, so that one body serves Float and Double.
-template <typename TensorT>
-struct Api;
-#define MODULES(_)                                                                                               \
-  _(Abs) _(ELU) _(HardShrink) _(HardTanh) _(LeakyReLU) _(LogSigmoid) _(LogSoftMax) _(PReLU) _(RReLU) _(Sigmoid) \
-  _(SoftMax) _(SoftPlus) _(SoftShrink) _(Sqrt) _(Square) _(Tanh) _(Threshold)
-#define KERNELS(Real, M)                                                   \
-  static constexpr auto M##_updateOutput = THNN_##Real##M##_updateOutput; \
-  static constexpr auto M##_updateGradInput = THNN_##Real##M##_updateGradInput;
-#define FLOAT_KERNELS(M) KERNELS(Float, M)
-#define DOUBLE_KERNELS(M) KERNELS(Double, M)
-template <>
-struct Api<F> {
-  static constexpr auto newTensor = THFloatTensor_new;
-  MODULES(FLOAT_KERNELS)
-};
-template <>
-struct Api<D> {
-  static constexpr auto newTensor = THDoubleTensor_new;
-  MODULES(DOUBLE_KERNELS)
-};
-#undef MODULES
-#undef KERNELS
-#undef FLOAT_KERNELS
-#undef DOUBLE_KERNELS
 
 template <typename TensorT>
 Sizes sizes(TensorT *t) {
@@ -54,8 +29,8 @@ Sizes sizes(TensorT *t) {
 }
 
 template <typename T = double>
-typename th::Traits<T>::Tensor *newTensor(const Sizes &s, const Values &v) {
-  auto *t = th::Traits<T>::newWithSize((int)s.size(), s.data(), nullptr);
+typename th::TH<T>::Tensor *newTensor(const Sizes &s, const Values &v) {
+  auto *t = th::TH<T>::newWithSize((int)s.size(), s.data(), nullptr);
   thnnt::setValues(t, v);
   return t;
 }
@@ -143,19 +118,16 @@ Pointwise pointwise(std::string name, std::function<double(double)> ref, Values 
   return Pointwise{name, ref, kinks, lo, hi, fwd, fwd, bwd};
 }
 
-template <typename TensorT>
-using ApiOf = Api<std::remove_pointer_t<TensorT>>;
-
 std::vector<Pointwise> pointwiseCases() {
   auto fresh = [] { return th::own(THDoubleTensor_new()); };
   return {
       pointwise(
           "Abs", [](double x) { return std::fabs(x); }, {0}, -2, 2,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::Abs_updateOutput(nullptr, x, y); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Abs_updateOutput)(nullptr, x, y); },
           [](D *x, D *g, D *gi) { THNN_DoubleAbs_updateGradInput(nullptr, x, g, gi); }),
       pointwise(
           "ELU", [](double x) { return x > 0 ? x : 1.3 * (std::exp(x) - 1); }, {0}, -3, 2,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::ELU_updateOutput(nullptr, x, y, 1.3, false); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), ELU_updateOutput)(nullptr, x, y, 1.3, false); },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleELU_updateOutput(nullptr, x, y.get(), 1.3, false);
@@ -163,22 +135,22 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "HardShrink", [](double x) { return x > 0.5 || x < -0.5 ? x : 0; }, {-0.5, 0.5}, -2, 2,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::HardShrink_updateOutput(nullptr, x, y, 0.5); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), HardShrink_updateOutput)(nullptr, x, y, 0.5); },
           [](D *x, D *g, D *gi) { THNN_DoubleHardShrink_updateGradInput(nullptr, x, g, gi, 0.5); }),
       pointwise(
           "HardTanh", [](double x) { return x < -0.7 ? -0.7 : (x > 0.4 ? 0.4 : x); }, {-0.7, 0.4}, -2, 2,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::HardTanh_updateOutput(nullptr, x, y, -0.7, 0.4, false); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), HardTanh_updateOutput)(nullptr, x, y, -0.7, 0.4, false); },
           [](D *x, D *g, D *gi) { THNN_DoubleHardTanh_updateGradInput(nullptr, x, g, gi, -0.7, 0.4, false); }),
       pointwise(
           "LeakyReLU", [](double x) { return x > 0 ? x : 0.1 * x; }, {0}, -2, 2,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::LeakyReLU_updateOutput(nullptr, x, y, 0.1, false); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), LeakyReLU_updateOutput)(nullptr, x, y, 0.1, false); },
           [](D *x, D *g, D *gi) { THNN_DoubleLeakyReLU_updateGradInput(nullptr, x, g, gi, 0.1, false); }),
       pointwise(
           "LogSigmoid", [](double x) { return -std::log(1 + std::exp(-x)); }, {}, -4, 4,
           [](auto *x, auto *y) {
-            using A = ApiOf<decltype(x)>;
-            auto buffer = th::own(A::newTensor());
-            A::LogSigmoid_updateOutput(nullptr, x, y, buffer.get());
+            using A = th::TH<thnnt::ElemOf<std::remove_pointer_t<decltype(x)>>>;
+            auto buffer = th::own(A::newEmpty());
+            THNN_KERNEL(decltype(x), LogSigmoid_updateOutput)(nullptr, x, y, buffer.get());
           },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh(), buffer = fresh();
@@ -188,9 +160,9 @@ std::vector<Pointwise> pointwiseCases() {
       pointwise(
           "RReLU (evaluation)", [](double x) { return x > 0 ? x : 0.25 * x; }, {0}, -2, 2,
           [](auto *x, auto *y) {
-            using A = ApiOf<decltype(x)>;
-            auto noise = th::own(A::newTensor());
-            A::RReLU_updateOutput(nullptr, x, y, noise.get(), 0.1, 0.4, false, false, nullptr);
+            using A = th::TH<thnnt::ElemOf<std::remove_pointer_t<decltype(x)>>>;
+            auto noise = th::own(A::newEmpty());
+            THNN_KERNEL(decltype(x), RReLU_updateOutput)(nullptr, x, y, noise.get(), 0.1, 0.4, false, false, nullptr);
           },
           [fresh](D *x, D *g, D *gi) {
             auto noise = fresh();
@@ -198,7 +170,7 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "Sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }, {}, -4, 4,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::Sigmoid_updateOutput(nullptr, x, y); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Sigmoid_updateOutput)(nullptr, x, y); },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleSigmoid_updateOutput(nullptr, x, y.get());
@@ -206,7 +178,7 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "SoftPlus", [](double x) { return 2 * x > 3 ? x : std::log(1 + std::exp(2 * x)) / 2; }, {1.5}, -3, 3,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::SoftPlus_updateOutput(nullptr, x, y, 2, 3); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), SoftPlus_updateOutput)(nullptr, x, y, 2, 3); },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleSoftPlus_updateOutput(nullptr, x, y.get(), 2, 3);
@@ -214,11 +186,11 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "SoftShrink", [](double x) { return x > 0.5 ? x - 0.5 : (x < -0.5 ? x + 0.5 : 0); }, {-0.5, 0.5}, -2, 2,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::SoftShrink_updateOutput(nullptr, x, y, 0.5); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), SoftShrink_updateOutput)(nullptr, x, y, 0.5); },
           [](D *x, D *g, D *gi) { THNN_DoubleSoftShrink_updateGradInput(nullptr, x, g, gi, 0.5); }),
       pointwise(
           "Sqrt", [](double x) { return std::sqrt(x + 0.25); }, {}, 0.1, 3,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::Sqrt_updateOutput(nullptr, x, y, 0.25); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Sqrt_updateOutput)(nullptr, x, y, 0.25); },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleSqrt_updateOutput(nullptr, x, y.get(), 0.25);
@@ -226,11 +198,11 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "Square", [](double x) { return x * x; }, {}, -2, 2,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::Square_updateOutput(nullptr, x, y); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Square_updateOutput)(nullptr, x, y); },
           [](D *x, D *g, D *gi) { THNN_DoubleSquare_updateGradInput(nullptr, x, g, gi); }),
       pointwise(
           "Tanh", [](double x) { return std::tanh(x); }, {}, -3, 3,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::Tanh_updateOutput(nullptr, x, y); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Tanh_updateOutput)(nullptr, x, y); },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleTanh_updateOutput(nullptr, x, y.get());
@@ -238,7 +210,7 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "Threshold", [](double x) { return x > 0.3 ? x : -0.2; }, {0.3}, -2, 2,
-          [](auto *x, auto *y) { ApiOf<decltype(x)>::Threshold_updateOutput(nullptr, x, y, 0.3, -0.2, false); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Threshold_updateOutput)(nullptr, x, y, 0.3, -0.2, false); },
           [](D *x, D *g, D *gi) { THNN_DoubleThreshold_updateGradInput(nullptr, x, g, gi, 0.3, -0.2, false); }),
   };
 }
@@ -564,8 +536,8 @@ struct SoftMaxKind {
 };
 
 std::vector<SoftMaxKind> softMaxKinds() {
-  auto softmax = [](auto *x, auto *y) { ApiOf<decltype(x)>::SoftMax_updateOutput(nullptr, x, y); };
-  auto logSoftmax = [](auto *x, auto *y) { ApiOf<decltype(x)>::LogSoftMax_updateOutput(nullptr, x, y); };
+  auto softmax = [](auto *x, auto *y) { THNN_KERNEL(decltype(x), SoftMax_updateOutput)(nullptr, x, y); };
+  auto logSoftmax = [](auto *x, auto *y) { THNN_KERNEL(decltype(x), LogSoftMax_updateOutput)(nullptr, x, y); };
   return {
       {"SoftMax", false, softmax, softmax,
        [](D *x, D *g, D *gi) {

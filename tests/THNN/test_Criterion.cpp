@@ -29,7 +29,7 @@ int64_t countOf(const std::vector<int64_t> &shape) {
 
 // Fills a tensor of the given shape from gen(i) for each row-major position i.
 template <typename T = double>
-typename th::Traits<T>::Tensor *tensorOf(const std::vector<int64_t> &shape, const std::function<double(size_t)> &gen) {
+typename th::TH<T>::Tensor *tensorOf(const std::vector<int64_t> &shape, const std::function<double(size_t)> &gen) {
   auto *t = thnnt::randomTensor<T>(shape, 0);
   std::vector<double> v(countOf(shape));
   for (size_t i = 0; i < v.size(); i++) v[i] = gen(i);
@@ -246,7 +246,7 @@ BOOST_AUTO_TEST_CASE(bce_criterion) {
     auto weightsFor = [weighted, weightOf](auto *x) {
       using T = std::remove_pointer_t<decltype(x->storage->data)>;
       return weighted ? th::own(tensorOf<T>({th::numel(th::ref(x))}, weightOf))
-                      : th::Owned<typename th::Traits<T>::Tensor>(nullptr);
+                      : th::Owned<typename th::TH<T>::Tensor>(nullptr);
     };
     c.forward = [weightsFor](DT *x, DT *y, DT *out, bool avg, bool reduce) {
       auto w = weightsFor(x);

@@ -19,20 +19,7 @@ Sizes sizes(TensorT *t) {
 }
 
 template <typename T>
-struct Ops;
-#define POOL_OPS(Real, T)                                                                     \
-  template <>                                                                                 \
-  struct Ops<T> {                                                                             \
-    using Tensor = TH##Real##Tensor;                                                          \
-    static constexpr auto newTensor = TH##Real##Tensor_new;                                   \
-    static constexpr auto freeTensor = TH##Real##Tensor_free;                                 \
-    static constexpr auto spatial = THNN_##Real##SpatialAveragePooling_updateOutput;          \
-    static constexpr auto volumetric = THNN_##Real##VolumetricAveragePooling_updateOutput;    \
-    static constexpr auto adaptive = THNN_##Real##SpatialAdaptiveAveragePooling_updateOutput; \
-  };
-POOL_OPS(Float, float)
-POOL_OPS(Double, double)
-#undef POOL_OPS
+using Ops = th::TH<T>;
 
 // An average pooling in T, H, W order (T = 1, k = d = 1, pad = 0 for spatial ones).
 struct Pool {
@@ -129,9 +116,9 @@ std::vector<double> referenceAdaptive(const std::vector<double> &x, const Sizes 
 template <typename T>
 void runForward(typename Ops<T>::Tensor *input, typename Ops<T>::Tensor *output, const Pool &p) {
   if (p.spatialDims == 2)
-    Ops<T>::spatial(nullptr, input, output, p.k[2], p.k[1], p.d[2], p.d[1], p.pad[2], p.pad[1], p.ceilMode, p.countPad);
+    THNN_KERNEL(T, SpatialAveragePooling_updateOutput)(nullptr, input, output, p.k[2], p.k[1], p.d[2], p.d[1], p.pad[2], p.pad[1], p.ceilMode, p.countPad);
   else
-    Ops<T>::volumetric(nullptr, input, output, p.k[0], p.k[2], p.k[1], p.d[0], p.d[2], p.d[1], p.pad[0], p.pad[2],
+    THNN_KERNEL(T, VolumetricAveragePooling_updateOutput)(nullptr, input, output, p.k[0], p.k[2], p.k[1], p.d[0], p.d[2], p.d[1], p.pad[0], p.pad[2],
                        p.pad[1], p.ceilMode, p.countPad);
 }
 
@@ -170,15 +157,15 @@ void checkGradInput(THDoubleTensor *x, Fwd forward, Bwd backward, unsigned seed)
 template <typename T>
 void checkAverage(const Sizes &inSizes, const Pool &p, const Sizes &expectedOut, unsigned seed) {
   auto *x = thnnt::randomTensor<T>(inSizes, seed);
-  auto *y = Ops<T>::newTensor();
+  auto *y = Ops<T>::newEmpty();
   runForward<T>(x, y, p);
   Sizes refSizes;
   const auto ref = referenceAverage(values(x), inSizes, p, refSizes);
   BOOST_CHECK(refSizes == expectedOut);
   BOOST_CHECK(sizes(y) == refSizes);
   BOOST_CHECK_SMALL(thnnt::maxAbsDiff(values(y), ref), (std::is_same_v<T, float> ? 1e-5 : 1e-12));
-  Ops<T>::freeTensor(y);
-  Ops<T>::freeTensor(x);
+  Ops<T>::free(y);
+  Ops<T>::free(x);
   if constexpr (std::is_same_v<T, double>) {
     THDoubleTensor *xd = thnnt::randomTensor<double>(inSizes, seed + 1);
     checkGradInput(

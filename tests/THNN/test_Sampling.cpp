@@ -36,7 +36,7 @@ SAMPLING_KERNELS(Double, double)
 #undef SAMPLING_KERNELS
 
 template <typename T>
-using Tensor = typename th::Traits<T>::Tensor;
+using Tensor = typename th::TH<T>::Tensor;
 template <typename TensorPtr>
 using Elem = std::remove_pointer_t<decltype(std::declval<TensorPtr>()->storage->data)>;
 template <typename T>

@@ -16,39 +16,7 @@
 namespace {
 
 template <typename T>
-struct Api;
-#define THNN_TEST_API(Real, T)                                                                               \
-  template <>                                                                                                \
-  struct Api<T> {                                                                                            \
-    using Tensor = TH##Real##Tensor;                                                                         \
-    static constexpr auto newTensor = TH##Real##Tensor_new;                                                  \
-    static constexpr auto newTranspose = TH##Real##Tensor_newTranspose;                                      \
-    static constexpr auto isContiguous = TH##Real##Tensor_isContiguous;                                      \
-    static constexpr auto mmOutput = THNN_##Real##SpatialConvolutionMM_updateOutput;                         \
-    static constexpr auto mmGradInput = THNN_##Real##SpatialConvolutionMM_updateGradInput;                   \
-    static constexpr auto mmAccGrad = THNN_##Real##SpatialConvolutionMM_accGradParameters;                   \
-    static constexpr auto dilatedOutput = THNN_##Real##SpatialDilatedConvolution_updateOutput;               \
-    static constexpr auto dilatedGradInput = THNN_##Real##SpatialDilatedConvolution_updateGradInput;         \
-    static constexpr auto dilatedAccGrad = THNN_##Real##SpatialDilatedConvolution_accGradParameters;         \
-    static constexpr auto fullOutput = THNN_##Real##SpatialFullConvolution_updateOutput;                     \
-    static constexpr auto fullGradInput = THNN_##Real##SpatialFullConvolution_updateGradInput;               \
-    static constexpr auto fullAccGrad = THNN_##Real##SpatialFullConvolution_accGradParameters;               \
-    static constexpr auto fullDilatedOutput = THNN_##Real##SpatialFullDilatedConvolution_updateOutput;       \
-    static constexpr auto fullDilatedGradInput = THNN_##Real##SpatialFullDilatedConvolution_updateGradInput; \
-    static constexpr auto fullDilatedAccGrad = THNN_##Real##SpatialFullDilatedConvolution_accGradParameters; \
-    static constexpr auto localOutput = THNN_##Real##SpatialConvolutionLocal_updateOutput;                   \
-    static constexpr auto localGradInput = THNN_##Real##SpatialConvolutionLocal_updateGradInput;             \
-    static constexpr auto localAccGrad = THNN_##Real##SpatialConvolutionLocal_accGradParameters;             \
-    static constexpr auto depthwiseOutput = THNN_##Real##SpatialDepthwiseConvolution_updateOutput;           \
-    static constexpr auto depthwiseGradInput = THNN_##Real##SpatialDepthwiseConvolution_updateGradInput;     \
-    static constexpr auto depthwiseAccGrad = THNN_##Real##SpatialDepthwiseConvolution_accGradParameters;     \
-    static constexpr auto subSamplingOutput = THNN_##Real##SpatialSubSampling_updateOutput;                  \
-    static constexpr auto subSamplingGradInput = THNN_##Real##SpatialSubSampling_updateGradInput;            \
-    static constexpr auto subSamplingAccGrad = THNN_##Real##SpatialSubSampling_accGradParameters;            \
-  };
-THNN_TEST_API(Float, float)
-THNN_TEST_API(Double, double)
-#undef THNN_TEST_API
+using Api = th::TH<T>;
 
 template <typename T>
 using TensorOf = typename Api<T>::Tensor;
@@ -225,7 +193,7 @@ std::vector<double> reference(const Case &c, const std::vector<double> &in, cons
 template <typename T>
 struct Layer {
   using Tensor = TensorOf<T>;
-  Owned<T> buffer1 = th::own(Api<T>::newTensor()), buffer2 = th::own(Api<T>::newTensor());
+  Owned<T> buffer1 = th::own(Api<T>::newEmpty()), buffer2 = th::own(Api<T>::newEmpty());
   std::function<void(Tensor *in, Tensor *out, Tensor *w, Tensor *b)> forward;
   std::function<void(Tensor *in, Tensor *gradOut, Tensor *gradIn, Tensor *w)> backward;
   std::function<void(Tensor *in, Tensor *gradOut, Tensor *gradW, Tensor *gradB, double scale)> accGrad;
@@ -233,7 +201,6 @@ struct Layer {
 
 template <typename T>
 Layer<T> makeLayer(const Case &c) {
-  using A = Api<T>;
   using Tensor = TensorOf<T>;
   Layer<T> L;
   Tensor *f1 = L.buffer1.get(), *f2 = L.buffer2.get();
@@ -244,85 +211,85 @@ Layer<T> makeLayer(const Case &c) {
   switch (c.kind) {
     case Kind::MM:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        A::mmOutput(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
+        THNN_KERNEL(T, SpatialConvolutionMM_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        A::mmGradInput(nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
+        THNN_KERNEL(T, SpatialConvolutionMM_updateGradInput)(nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        A::mmAccGrad(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, s);
+        THNN_KERNEL(T, SpatialConvolutionMM_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, s);
       };
       break;
     case Kind::Dilated:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        A::dilatedOutput(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
+        THNN_KERNEL(T, SpatialDilatedConvolution_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
                          g.dilationH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        A::dilatedGradInput(nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
+        THNN_KERNEL(T, SpatialDilatedConvolution_updateGradInput)(nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
                             g.dilationH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        A::dilatedAccGrad(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
+        THNN_KERNEL(T, SpatialDilatedConvolution_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
                           g.dilationH, s);
       };
       break;
     case Kind::Full:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        A::fullOutput(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH);
+        THNN_KERNEL(T, SpatialFullConvolution_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        A::fullGradInput(nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH);
+        THNN_KERNEL(T, SpatialFullConvolution_updateGradInput)(nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        A::fullAccGrad(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH, s);
+        THNN_KERNEL(T, SpatialFullConvolution_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH, s);
       };
       break;
     case Kind::FullDilated:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        A::fullDilatedOutput(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
+        THNN_KERNEL(T, SpatialFullDilatedConvolution_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
                              g.dilationH, g.adjW, g.adjH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        A::fullDilatedGradInput(nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
+        THNN_KERNEL(T, SpatialFullDilatedConvolution_updateGradInput)(nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
                                 g.dilationH, g.adjW, g.adjH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        A::fullDilatedAccGrad(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
+        THNN_KERNEL(T, SpatialFullDilatedConvolution_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
                               g.dilationH, g.adjW, g.adjH, s);
       };
       break;
     case Kind::Local:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        A::localOutput(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH);
+        THNN_KERNEL(T, SpatialConvolutionLocal_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        A::localGradInput(nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH);
+        THNN_KERNEL(T, SpatialConvolutionLocal_updateGradInput)(nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        A::localAccGrad(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH, s);
+        THNN_KERNEL(T, SpatialConvolutionLocal_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH, s);
       };
       break;
     case Kind::Depthwise:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        A::depthwiseOutput(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
+        THNN_KERNEL(T, SpatialDepthwiseConvolution_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        A::depthwiseGradInput(nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
+        THNN_KERNEL(T, SpatialDepthwiseConvolution_updateGradInput)(nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        A::depthwiseAccGrad(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, s);
+        THNN_KERNEL(T, SpatialDepthwiseConvolution_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, s);
       };
       break;
     case Kind::SubSampling:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        A::subSamplingOutput(nullptr, in, o, w, b, g.kW, g.kH, g.dW, g.dH);
+        THNN_KERNEL(T, SpatialSubSampling_updateOutput)(nullptr, in, o, w, b, g.kW, g.kH, g.dW, g.dH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        A::subSamplingGradInput(nullptr, in, go, gi, w, g.kW, g.kH, g.dW, g.dH);
+        THNN_KERNEL(T, SpatialSubSampling_updateGradInput)(nullptr, in, go, gi, w, g.kW, g.kH, g.dW, g.dH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        A::subSamplingAccGrad(nullptr, in, go, gw, gb, g.kW, g.kH, g.dW, g.dH, s);
+        THNN_KERNEL(T, SpatialSubSampling_accGradParameters)(nullptr, in, go, gw, gb, g.kW, g.kH, g.dW, g.dH, s);
       };
       break;
   }

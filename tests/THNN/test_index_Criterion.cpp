@@ -26,7 +26,7 @@ constexpr int64_t kEnd = -1;  // 0-based spelling of the multi-label list termin
 
 // A LongTensor of targets from 0-based classes.
 LT *targetsOf(const std::vector<int64_t> &shape, const std::vector<int64_t> &classes) {
-  auto *t = th::Traits<int64_t>::newWithSize((int)shape.size(), shape.data(), nullptr);
+  auto *t = th::TH<int64_t>::newWithSize((int)shape.size(), shape.data(), nullptr);
   std::vector<double> v;
   for (int64_t c : classes) v.push_back((double)(c + B));
   thnnt::setValues(t, v);

@@ -915,7 +915,7 @@ void checkAgainstPlain(TensorT *x, TensorT *y, THLongTensor *ind, const Pool &p,
   BOOST_CHECK(minusBase(values(ind)) == std::vector<double>(ref.second.begin(), ref.second.end()));
 
   auto *go = thnnt::randomTensor<T>(outSizes, seed);
-  auto *gi = th::Traits<T>::newWithSize(0, nullptr, nullptr);
+  auto *gi = th::TH<T>::newWithSize(0, nullptr, nullptr);
   dilatedMaxBackward(x, go, gi, ind, p);
   const Frame f = frameOf(sizes(x), p.spatialDims);
   const int64_t inPlane = f.in[0] * f.in[1] * f.in[2], outPlane = (int64_t)ref.second.size() / f.planes;
@@ -930,7 +930,7 @@ void checkAgainstPlain(TensorT *x, TensorT *y, THLongTensor *ind, const Pool &p,
 
 template <typename T>
 void checkFastPathCase(const Sizes &in, const Pool &p, unsigned seed) {
-  using TensorT = typename th::Traits<T>::Tensor;
+  using TensorT = typename th::TH<T>::Tensor;
   const int nd = (int)in.size();
   for (Fill fill : {Fill::Ties, Fill::TiesAndNaN})
     for (bool contiguous : {true, false}) {
@@ -938,21 +938,21 @@ void checkFastPathCase(const Sizes &in, const Pool &p, unsigned seed) {
                                   << " stride " << p.d[1] << "," << p.d[2] << " pad " << p.pad[1] << ","
                                   << p.pad[2] << " dil " << p.dil[1] << "," << p.dil[2] << " ceil " << p.ceilMode
                                   << (fill == Fill::TiesAndNaN ? " NaN" : " ties")
-                                  << (contiguous ? " contiguous" : " transposed") << " " << th::Traits<T>::name) {
+                                  << (contiguous ? " contiguous" : " transposed") << " " << th::TH<T>::name) {
         // a transposed view of the last two dimensions when not contiguous; the outputs are
         // then transposed views too
         Sizes storageSizes = in;
         if (!contiguous) std::swap(storageSizes[nd - 2], storageSizes[nd - 1]);
-        TensorT *base = th::Traits<T>::newWithSize(nd, storageSizes.data(), nullptr);
+        TensorT *base = th::TH<T>::newWithSize(nd, storageSizes.data(), nullptr);
         TensorT *x = contiguous ? base : transposeOf(base, nd - 2, nd - 1);
         thnnt::setValues(x, tiedValues(th::numel(th::ref(x)), fill, seed++));
-        TensorT *y = th::Traits<T>::newWithSize(0, nullptr, nullptr);
+        TensorT *y = th::TH<T>::newWithSize(0, nullptr, nullptr);
         THLongTensor *ind = THLongTensor_new();
         checkAgainstPlain<T>(x, y, ind, p, seed++);
         if (!contiguous) {
           Sizes outSizes = sizes(y);
           std::swap(outSizes[nd - 2], outSizes[nd - 1]);
-          TensorT *yBase = th::Traits<T>::newWithSize(nd, outSizes.data(), nullptr);
+          TensorT *yBase = th::TH<T>::newWithSize(nd, outSizes.data(), nullptr);
           TensorT *yT = transposeOf(yBase, nd - 2, nd - 1);
           THLongTensor *indBase = THLongTensor_newWithSize(nd, outSizes.data(), nullptr);
           THLongTensor *indT = THLongTensor_newTranspose(indBase, nd - 2, nd - 1);

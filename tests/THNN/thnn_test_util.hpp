@@ -16,6 +16,33 @@
 
 namespace thnnt {
 
+// The element type of a TH tensor struct (float for THFloatTensor).
+template <typename TensorT>
+using ElemOf = std::remove_pointer_t<decltype(std::declval<TensorT &>().storage->data)>;
+
+// THNN declares each kernel once per element type through its generic headers;
+// THNN_KERNEL(X, Abs_updateOutput) is THNN_FloatAbs_updateOutput when X is float,
+// THFloatTensor or THFloatTensor *, and the Double one for double, so that one test body
+// serves both types without a table of kernels.
+template <typename X>
+constexpr bool isFloat() {
+  using Y = std::remove_pointer_t<X>;
+  if constexpr (std::is_arithmetic_v<Y>) {
+    return std::is_same_v<Y, float>;
+  } else {
+    return std::is_same_v<ElemOf<Y>, float>;
+  }
+}
+template <typename X, typename FloatKernel, typename DoubleKernel>
+constexpr auto pickKernel(FloatKernel f, DoubleKernel d) {
+  if constexpr (isFloat<X>()) {
+    return f;
+  } else {
+    return d;
+  }
+}
+#define THNN_KERNEL(X, NAME) ::thnnt::pickKernel<X>(THNN_Float##NAME, THNN_Double##NAME)
+
 // Every element of t in row-major order, whatever its strides.
 template <typename TensorT>
 std::vector<double> values(TensorT *t) {
@@ -43,9 +70,9 @@ inline std::vector<double> uniform(size_t n, unsigned seed, double lo = -1, doub
 
 // A tensor of the given sizes filled with uniform values in [lo, hi).
 template <typename T = double>
-typename th::Traits<T>::Tensor *randomTensor(const std::vector<int64_t> &size, unsigned seed, double lo = -1,
+typename th::TH<T>::Tensor *randomTensor(const std::vector<int64_t> &size, unsigned seed, double lo = -1,
                                              double hi = 1) {
-  auto *t = th::Traits<T>::newWithSize((int)size.size(), size.data(), nullptr);
+  auto *t = th::TH<T>::newWithSize((int)size.size(), size.data(), nullptr);
   setValues(t, uniform(th::numel(th::ref(t)), seed, lo, hi));
   return t;
 }

@@ -116,4 +116,51 @@ function tests.binary_and_value_ops()
    check.tensor(a, { { 1, -2 }, { 3.5, -4 } }, 0, 'failed calls leave a')
 end
 
+-- torch7's bitwise methods on the integer types, against LuaJIT's bit library (32-bit, so
+-- values and results stay in that range), and its shifts of floating types by powers of 2.
+function tests.bitwise_ops()
+   local bit = require 'bit'
+   for _, T in ipairs({ 'Byte', 'Char', 'Short', 'Int', 'Long' }) do
+      local lo = T == 'Byte' and 0 or -60
+      local av, bv, nv = {}, {}, {}
+      for i = 1, 12 do
+         av[i] = lo + (i * 37) % 60
+         bv[i] = lo + (i * 23 + 5) % 60
+         nv[i] = (i * 5) % 7
+      end
+      local C = torch[T .. 'Tensor']
+      local a, b, n = C(av):view(3, 4), C(bv):view(4, 3):t(), C(nv):view(3, 4)
+      local bt = b:contiguous()
+      local function expect(r, fn, what)
+         for i = 1, 3 do
+            for j = 1, 4 do
+               local want = fn(a[i][j], bt[i][j], n[i][j])
+               if T == 'Byte' then want = want % 256 elseif T == 'Char' then want = (want + 128) % 256 - 128 end
+               check.eq(r[i][j], want, T .. ' ' .. what)
+            end
+         end
+      end
+      expect(torch.cbitand(a, b), function(x, y) return bit.band(x, y) end, 'cbitand')
+      expect(torch.cbitor(a, b), function(x, y) return bit.bor(x, y) end, 'cbitor')
+      expect(torch.cbitxor(a, b), function(x, y) return bit.bxor(x, y) end, 'cbitxor')
+      expect(torch.bitand(a, 6), function(x) return bit.band(x, 6) end, 'bitand')
+      expect(torch.bitor(a, 6), function(x) return bit.bor(x, 6) end, 'bitor')
+      expect(torch.bitxor(a, 6), function(x) return bit.bxor(x, 6) end, 'bitxor')
+      expect(torch.clshift(a, n), function(x, _, k) return bit.lshift(x, k) end, 'clshift')
+      expect(torch.crshift(a, n), function(x, _, k) return bit.arshift(x, k) end, 'crshift')
+      expect(torch.lshift(a, 2), function(x) return bit.lshift(x, 2) end, 'lshift')
+      expect(torch.rshift(a, 2), function(x) return bit.arshift(x, 2) end, 'rshift')
+      expect(torch.bitnot(a), function(x) return bit.bnot(x) end, 'bitnot')
+      local x = a:clone()
+      check.eq(x:bitand(6), x, 'x:bitand() returns x')
+      expect(x, function(v) return bit.band(v, 6) end, 'x:bitand() in place')
+   end
+   check.eq(torch.FloatTensor.bitand, nil, 'bitand is for integer types')
+   check.tensor(torch.lshift(torch.DoubleTensor({ 1.5, -3 }), 2), { 6, -12 })
+   check.tensor(torch.rshift(torch.FloatTensor({ 6, -3 }), 1), { 3, -1.5 })
+   local a = torch.IntTensor({ 1, 2, 3 })
+   check.raises(function() a:cbitand(torch.IntTensor(5)) end)
+   check.tensor(a, { 1, 2, 3 }, 0, 'a failed call leaves a')
+end
+
 return tests

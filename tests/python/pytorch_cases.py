@@ -161,6 +161,26 @@ def tensor_ops(torch, nn, F):
             torch.kron(ta[:2, :2], tm[:2, :3]).numpy(), torch.round(ta * 2.5).numpy()]
 
 
+def bitwise_ops(torch, nn, F):
+    rng = np.random.default_rng(11)
+    out = []
+    for dtype, bits in ((torch.uint8, 8), (torch.int8, 8), (torch.int16, 16), (torch.int32, 32), (torch.int64, 64)):
+        a = torch.from_numpy(rng.integers(-100, 100, 12).astype(np.int64)).to(dtype)
+        b = torch.from_numpy(rng.integers(-100, 100, 12).astype(np.int64)).to(dtype)
+        n = torch.from_numpy(rng.integers(0, bits, 12).astype(np.int64)).to(dtype)
+        out += [(a & b).numpy(), (a | b).numpy(), (a ^ b).numpy(), (~a).numpy(), (a << n).numpy(), (a >> n).numpy(),
+                torch.bitwise_and(a, 6).numpy(), (5 | a).numpy(), (a >> 2).numpy(), torch.bitwise_not(b).numpy()]
+    m = torch.tensor([True, False, True, False])
+    k = torch.tensor([True, True, False, False])
+    out += [(m & k).numpy(), (m | k).numpy(), (m ^ k).numpy(), (~m).numpy(), (m << 1).numpy(),
+            (torch.tensor([6, 7], dtype=torch.int8) | torch.tensor([1], dtype=torch.int16)).numpy(),
+            (torch.tensor([1, 2]) & torch.tensor([True, False])).numpy()]
+    x = torch.from_numpy(rng.standard_normal(8))
+    out += [torch.expm1(x).numpy(), torch.log2(x.abs()).numpy(), torch.log10(x.abs()).numpy(),
+            torch.erf(x).numpy(), torch.erfc(x).numpy()]
+    return out
+
+
 def dtype_inference(torch, nn, F):
     values = [np.float64(1.5), np.float32(1.5), np.int32(3), [np.float64(1.5)], [1.0, np.float32(2)],
               [np.int32(1), 2.5], [np.bool_(True), False], [np.int16(1), 3], [[1, 2], [3, 4]], [], [True, 1.5],
@@ -170,7 +190,8 @@ def dtype_inference(torch, nn, F):
 
 # Random streams are not compared: the generator follows torch7's (Note: TH's THRandom), whose
 # draws differ from PyTorch's.
-CASES = [conv_pool_net, sampling, losses, activations, optimizers, schedulers, rnns, tensor_ops, dtype_inference]
+CASES = [conv_pool_net, sampling, losses, activations, optimizers, schedulers, rnns, tensor_ops, bitwise_ops,
+         dtype_inference]
 
 
 def run_all():

@@ -25,10 +25,11 @@ UNARY = {
     "neg": lambda x: -x, "abs": torch.abs, "exp": torch.exp, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
     "sin": torch.sin, "cos": torch.cos, "tan": lambda x: torch.tan(x * 0.3), "atan": torch.atan,
     "sinh": torch.sinh, "cosh": torch.cosh, "frac": lambda x: torch.frac(x) * 1.0,
-    "asin": lambda x: torch.asin(x * 0.4), "acos": lambda x: torch.acos(x * 0.4),
+    "asin": lambda x: torch.asin(x * 0.4), "acos": lambda x: torch.acos(x * 0.4), "expm1": torch.expm1,
+    "erf": torch.erf, "erfc": torch.erfc,
 }
 UNARY_POSITIVE = {"log": torch.log, "log1p": torch.log1p, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
-                  "reciprocal": torch.reciprocal}
+                  "reciprocal": torch.reciprocal, "log2": torch.log2, "log10": torch.log10}
 
 
 @pytest.mark.parametrize("name", sorted(UNARY))

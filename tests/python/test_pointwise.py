@@ -1,5 +1,7 @@
 """Element-wise ops, operators, broadcasting and type promotion, against numpy."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -165,7 +167,8 @@ UNARY = {
     "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "tanh": np.tanh, "sin": np.sin, "cos": np.cos, "tan": np.tan,
     "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "floor": np.floor, "ceil": np.ceil,
     "round": np.round, "trunc": np.trunc, "frac": lambda x: x - np.trunc(x), "reciprocal": lambda x: 1 / x,
-    "neg": np.negative, "abs": np.abs, "sign": np.sign,
+    "neg": np.negative, "abs": np.abs, "sign": np.sign, "expm1": np.expm1, "log2": np.log2, "log10": np.log10,
+    "erf": np.vectorize(math.erf), "erfc": np.vectorize(math.erfc),
 }
 
 
@@ -173,7 +176,7 @@ UNARY = {
 @pytest.mark.parametrize("dtype", FLOAT_TYPES)
 @pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided"])
 def test_unary_float(name, dtype, layout, rng):
-    low = 0.1 if name in ("log", "log1p", "sqrt", "rsqrt") else -3
+    low = 0.1 if name in ("log", "log1p", "sqrt", "rsqrt", "log2", "log10") else -3
     a, na = make_tensor((5, 7), dtype, layout, rng, low, 3)
     expected = UNARY[name](na).astype(na.dtype)
     rtol = 1e-5 if dtype == torch.float32 else 1e-12
@@ -234,6 +237,87 @@ def test_logical_ops():
         ~torch.tensor([1.0])
     with pytest.raises(TypeError):
         -m
+
+
+BITWISE = {
+    "bitwise_and": (lambda a, b: a & b, np.bitwise_and),
+    "bitwise_or": (lambda a, b: a | b, np.bitwise_or),
+    "bitwise_xor": (lambda a, b: a ^ b, np.bitwise_xor),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BITWISE))
+@pytest.mark.parametrize("dtype", INT_TYPES + [torch.bool])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_bitwise_ops(name, dtype, layout, rng):
+    op, ref = BITWISE[name]
+    a, na = make_tensor((3, 4, 5), dtype, layout, rng, -100, 100)
+    b, nb = make_tensor((3, 4, 5), dtype, "transposed", rng, -100, 100)
+    expected = ref(na, nb)
+    assert_close(op(a, b), expected)
+    assert_close(getattr(torch, name)(a, b), expected)
+    assert_close(getattr(a, name)(b), expected)
+    c = a.clone()
+    getattr(c, name + "_")(b)
+    assert_close(c, expected)
+    out = torch.empty(0, dtype=dtype)
+    getattr(torch, name)(a, b, out=out)
+    assert_close(out, expected)
+    if dtype != torch.bool:
+        assert_close(op(a, 6), ref(na, np.array(6, dtype=na.dtype)))
+        assert_close(op(6, a), ref(np.array(6, dtype=na.dtype), na))  # reflected
+
+
+@pytest.mark.parametrize("dtype", INT_TYPES)
+def test_bitwise_not(dtype, rng):
+    a, na = make_tensor((4, 6), dtype, "strided", rng, -100, 100)
+    assert_close(~a, np.invert(na))
+    assert_close(torch.bitwise_not(a), np.invert(na))
+    b = a.clone()
+    b.bitwise_not_()
+    assert_close(b, np.invert(na))
+    m = torch.tensor([True, False])
+    assert (~m).tolist() == [False, True] and torch.bitwise_not(m).tolist() == [False, True]
+    m.bitwise_not_()
+    assert m.tolist() == [False, True]
+
+
+@pytest.mark.parametrize("dtype", INT_TYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_shifts(dtype, layout, rng):
+    bits = np.iinfo(NUMPY_OF[dtype]).bits
+    a, na = make_tensor((5, 6), dtype, layout, rng, -100, 100)
+    n, nn = make_tensor((5, 6), dtype, "contiguous", rng, 0, bits - 1)
+    # within [0, bits) both agree with C's shifts on the element type (numpy's)
+    assert_close(a << n, np.left_shift(na, nn))
+    assert_close(a >> n, np.right_shift(na, nn))
+    assert_close(torch.bitwise_left_shift(a, n), np.left_shift(na, nn))
+    assert_close(a >> 2, np.right_shift(na, np.array(2, dtype=na.dtype)))
+    c = a.clone()
+    c <<= 1
+    assert_close(c, np.left_shift(na, np.array(1, dtype=na.dtype)))
+    # counts past the width shift everything out
+    wide = torch.tensor([5, -5], dtype=torch.int64)
+    assert (wide << 64).tolist() == [0, 0] and (wide >> 64).tolist() == [0, -1]
+
+
+def test_bitwise_promotion_and_errors():
+    assert (torch.tensor([6, 7], dtype=torch.int8) | torch.tensor([1], dtype=torch.int16)).dtype == torch.int16
+    assert (torch.tensor([1, 2]) & torch.tensor([True, False])).tolist() == [1, 0]
+    assert (torch.tensor([True, False]) << 1).tolist() == [2, 0]
+    assert (torch.tensor([3], dtype=torch.int8) << 7).tolist() == [-128]
+    f = torch.tensor([1.5, 2.0])
+    for call in (lambda: f & 1, lambda: f | f, lambda: f << 1, lambda: torch.bitwise_xor(f, f),
+                 lambda: torch.bitwise_not(f)):
+        with pytest.raises(RuntimeError, match="not implemented for 'Float'"):
+            call()
+    i = torch.tensor([1, 2])
+    with pytest.raises(RuntimeError, match="not implemented for 'Float'"):
+        i & 1.5
+    before = i.clone()
+    with pytest.raises(RuntimeError):
+        i.bitwise_and_(torch.tensor([1.0, 2.0]))
+    assert i.tolist() == before.tolist()  # nothing written by a call that fails
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.int32])

@@ -64,8 +64,8 @@ std::string loadError(const std::string &bytes, const t7::ReadOptions &options =
 bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 template <typename T>
-typename t7::TH<T>::Tensor *matrix(int64_t rows, int64_t cols, double first) {
-  auto *storage = t7::TH<T>::newStorage(rows * cols);
+typename th::TH<T>::Tensor *matrix(int64_t rows, int64_t cols, double first) {
+  auto *storage = th::TH<T>::S::newWithSize(rows * cols);
   for (int64_t k = 0; k < rows * cols; k++) {
     if constexpr (std::is_same_v<T, THHalf>)
       storage->data[k] = TH_float2half(float(first + k));
@@ -73,8 +73,8 @@ typename t7::TH<T>::Tensor *matrix(int64_t rows, int64_t cols, double first) {
       storage->data[k] = T(first + k);
   }
   const int64_t size[2] = {rows, cols};
-  auto *t = t7::TH<T>::newTensor(storage, 0, 2, size, nullptr);
-  t7::TH<T>::release(storage);
+  auto *t = th::TH<T>::newWithStorage(storage, 0, 2, size, nullptr);
+  t7::detail::release<T>(storage);
   return t;
 }
 
@@ -83,7 +83,7 @@ template <typename P>
 Value adopt(P *p) {
   Value v(p);
   using T = std::remove_pointer_t<decltype(p->storage->data)>;
-  t7::TH<T>::release(p);
+  t7::detail::release<T>(p);
   return v;
 }
 

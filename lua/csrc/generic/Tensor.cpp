@@ -377,22 +377,12 @@ static int LT_(addmm)(lua_State *L) {
     THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);           \
     return luat::guard(L, [&] { THTensor_(op)(r, t); return 0; });   \
   }
-#if !defined(TH_REAL_IS_BYTE)
-LT_UNARY_OP(neg)
-LT_UNARY_OP(abs)
-#endif
-LT_UNARY_OP(sign)
+// The unary ops of Note [Pointwise op tables] (TH/THPointwiseOps.h), by their TH names.
+#define LT_UNARY_BINDING(Op, torch, th, Types, ...) TH_IF_##Types(LT_UNARY_OP(th))
+TH_FORALL_UNARY_OPS(LT_UNARY_BINDING)
+#undef LT_UNARY_BINDING
 #if TH_REAL_IS_FLOATING
-LT_UNARY_OP(exp)
-LT_UNARY_OP(log)
-LT_UNARY_OP(sqrt)
-LT_UNARY_OP(tanh)
-LT_UNARY_OP(sigmoid)
-LT_UNARY_OP(sin)
-LT_UNARY_OP(cos)
-LT_UNARY_OP(floor)
-LT_UNARY_OP(ceil)
-LT_UNARY_OP(round)
+LT_UNARY_OP(round)  // torch7's: halves away from zero
 #endif
 
 static int LT_(sumall)(lua_State *L) {
@@ -594,37 +584,26 @@ LT_ADDC_OP(addcdiv)
 #undef LT_ADDC_OP
 
 #if TH_REAL_IS_FLOATING
-LT_PAIR_OP(atan2)
 static int LT_(lerp)(lua_State *L) {  // (r, a, b, weight)
   THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);
   scalar_t w = LT_(checkValue)(L, 4);
   return luat::guard(L, [&] { THTensor_(lerp)(r, a, b, w); return 0; });
 }
-LT_UNARY_OP(cinv)
-LT_UNARY_OP(log1p)
-LT_UNARY_OP(rsqrt)
-LT_UNARY_OP(tan)
-LT_UNARY_OP(asin)
-LT_UNARY_OP(acos)
-LT_UNARY_OP(atan)
-LT_UNARY_OP(sinh)
-LT_UNARY_OP(cosh)
-LT_UNARY_OP(trunc)
-LT_UNARY_OP(frac)
-// TH has no expm1: computed here on a contiguous copy, then copied into r.
-static int LT_(expm1)(lua_State *L) {
-  THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
-  return luat::guard(L, [&] {
-    THTensor *out = THTensor_(newClone)(t);
-    scalar_t *d = THTensor_(data)(out);
-    for (ptrdiff_t i = 0, n = THTensor_(nElement)(out); i < n; i++) d[i] = std::expm1(d[i]);
-    THTensor_(resizeAs)(r, t);
-    THTensor_(copy)(r, out);
-    THTensor_(free)(out);
-    return 0;
-  });
-}
 #endif
+
+// The binary kernels TH generates from the op tables, under torch7's method names:
+// (r, t, src) and (r, t, value).
+#define LT_GENERATED_BINARY(cth, th, Types, luaTensor, luaValue, ...)                                   \
+  TH_IF_##Types(static int LT_(cth)(lua_State * L) {                                                  \
+    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2), *src = LT_(check)(L, 3);                   \
+    return luat::guard(L, [&] { THTensor_(cth)(r, t, src); return 0; });                              \
+  } static int LT_(th)(lua_State * L) {                                                               \
+    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);                                            \
+    scalar_t v = LT_(checkValue)(L, 3);                                                               \
+    return luat::guard(L, [&] { THTensor_(th)(r, t, v); return 0; });                                 \
+  })
+TH_FORALL_GENERATED_BINARY_KERNELS(LT_GENERATED_BINARY)
+#undef LT_GENERATED_BINARY
 
 // Comparisons: (mask, t, value | tensor) into a ByteTensor, or with T (r, t, ...) into t's type.
 #define LT_COMPARE_OP(op)                                                                        \
@@ -648,12 +627,9 @@ static int LT_(expm1)(lua_State *L) {
     THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);                \
     return luat::guard(L, [&] { THTensor_(op##TensorT)(r, a, b); return 0; });                   \
   }
-LT_COMPARE_OP(lt)
-LT_COMPARE_OP(le)
-LT_COMPARE_OP(gt)
-LT_COMPARE_OP(ge)
-LT_COMPARE_OP(eq)
-LT_COMPARE_OP(ne)
+#define LT_COMPARE_BINDING(Op, torch, th, alias) LT_COMPARE_OP(th)
+TH_FORALL_COMPARE_OPS(LT_COMPARE_BINDING)
+#undef LT_COMPARE_BINDING
 #undef LT_COMPARE_OP
 
 #if defined(TH_REAL_IS_BYTE)
@@ -1081,21 +1057,7 @@ static const luaL_Reg LT_(functions)[] = {
     {"cmin", LT_(cmin)},
     {"cadd", LT_(cadd)},
     {"addmm", LT_(addmm)},
-#if !defined(TH_REAL_IS_BYTE)
-    {"neg", LT_(neg)},
-    {"abs", LT_(abs)},
-#endif
-    {"sign", LT_(sign)},
 #if TH_REAL_IS_FLOATING
-    {"exp", LT_(exp)},
-    {"log", LT_(log)},
-    {"sqrt", LT_(sqrt)},
-    {"tanh", LT_(tanh)},
-    {"sigmoid", LT_(sigmoid)},
-    {"sin", LT_(sin)},
-    {"cos", LT_(cos)},
-    {"floor", LT_(floor)},
-    {"ceil", LT_(ceil)},
     {"round", LT_(round)},
     {"mean", LT_(mean)},
 #endif
@@ -1130,8 +1092,17 @@ static const luaL_Reg LT_(functions)[] = {
     {"addcdiv", LT_(addcdiv)},
 #define LT_COMPARE_REG(op) \
     {#op "Value", LT_(op##Value)}, {#op "ValueT", LT_(op##ValueT)}, {#op "Tensor", LT_(op##Tensor)}, {#op "TensorT", LT_(op##TensorT)},
-    LT_COMPARE_REG(lt) LT_COMPARE_REG(le) LT_COMPARE_REG(gt) LT_COMPARE_REG(ge) LT_COMPARE_REG(eq) LT_COMPARE_REG(ne)
+#define LT_COMPARE_ENTRY(Op, torch, th, alias) LT_COMPARE_REG(th)
+    TH_FORALL_COMPARE_OPS(LT_COMPARE_ENTRY)
+#undef LT_COMPARE_ENTRY
 #undef LT_COMPARE_REG
+#define LT_UNARY_ENTRY(Op, torch, th, Types, ...) TH_IF_##Types({#th, LT_(th)},)
+    TH_FORALL_UNARY_OPS(LT_UNARY_ENTRY)
+#undef LT_UNARY_ENTRY
+#define LT_GENERATED_BINARY_ENTRY(cth, th, Types, luaTensor, luaValue, ...) \
+    TH_IF_##Types({#luaTensor, LT_(cth)}, {#luaValue, LT_(th)},)
+    TH_FORALL_GENERATED_BINARY_KERNELS(LT_GENERATED_BINARY_ENTRY)
+#undef LT_GENERATED_BINARY_ENTRY
 #if defined(TH_REAL_IS_BYTE)
     {"all", LT_(all)},
     {"any", LT_(any)},
@@ -1170,20 +1141,7 @@ static const luaL_Reg LT_(functions)[] = {
     {"bernoulliTensor", LT_(bernoulliTensor)},
     {"randperm", LT_(randperm)},
 #if TH_REAL_IS_FLOATING
-    {"atan2", LT_(atan2)},
     {"lerp", LT_(lerp)},
-    {"cinv", LT_(cinv)},
-    {"log1p", LT_(log1p)},
-    {"rsqrt", LT_(rsqrt)},
-    {"tan", LT_(tan)},
-    {"asin", LT_(asin)},
-    {"acos", LT_(acos)},
-    {"atan", LT_(atan)},
-    {"sinh", LT_(sinh)},
-    {"cosh", LT_(cosh)},
-    {"trunc", LT_(trunc)},
-    {"frac", LT_(frac)},
-    {"expm1", LT_(expm1)},
     {"varall", LT_(varall)},
     {"stdall", LT_(stdall)},
     {"var", LT_(var)},
