@@ -488,6 +488,69 @@ def test_sparse_linear():
         m.forward(rand(3))
 
 
+# ================================================================ CAddTensorTable, DistanceRatioCriterion
+
+def test_cadd_tensor_table():
+    x, ys = rand(3, 4), [rand(3, 4) for _ in range(3)]
+    m = nn.CAddTensorTable()
+    out = m.forward([x, ys])
+    assert len(out) == 3
+    for o, y in zip(out, ys):
+        close(o, torch.from_numpy(x.numpy() + y.numpy()))
+    go = [rand(3, 4) for _ in range(3)]
+    gi = m.backward([x, ys], go)
+    close(gi[0], torch.from_numpy(sum(g.numpy() for g in go)))
+    close(gi[1], go)
+    go[0].zero_()  # gradInput holds copies, as torch7's
+    assert float(gi[1][0].abs().sum()) > 0
+    check_gradients(nn.CAddTensorTable(), [rand(2, 3), [rand(2, 3), rand(2, 3)]])
+    out = m.forward([x, []])
+    assert out == [] and m.backward([x, []], [])[1] == []
+    close(m.gradInput[0], torch.zeros(3, 4, dtype=D))
+    with pytest.raises(RuntimeError, match=r"input\[1\]\[1\]"):
+        m.forward([x, [rand(3, 4), rand(4, 3)]])
+    with pytest.raises(TypeError):
+        m.forward([x, rand(3, 4)])
+
+
+@pytest.mark.parametrize("size_average", [True, False])
+def test_distance_ratio_criterion(size_average):
+    x, y = rand(6, 1).abs(), rand(6, 1).abs()
+    c = nn.DistanceRatioCriterion(size_average)
+    # the loss and gradients as torch7 writes them: -log(exp(-X) / (exp(-X) + exp(-Y))),
+    # d/dX = 1 - exp(-X) / (exp(-X) + exp(-Y)), d/dY = -exp(-Y) / (exp(-X) + exp(-Y))
+    ex, ey = np.exp(-x.numpy()), np.exp(-y.numpy())
+    n = 6 if size_average else 1
+    close(c.forward([x, y]), -np.log(ex / (ex + ey)).sum() / n)
+    gi = [g.clone() for g in c.backward([x, y])]
+    close(gi[0], torch.from_numpy((1 - ex / (ex + ey)) / n))
+    close(gi[1], torch.from_numpy(-ey / (ex + ey) / n))
+    for t, g in zip((x, y), gi):
+        close(g, central_differences(t, lambda: c.forward([x, y])), 1e-6)
+
+
+def test_distance_ratio_criterion_torch7_values_and_shapes():
+    c = nn.DistanceRatioCriterion()
+    ones = torch.ones(32, 1, dtype=D)
+    close(c.forward([ones, ones.clone()]), 1 + math.log(2 * math.exp(-1)))  # torch7's own test
+    dx, dy = c.backward([ones, ones.clone()])
+    close(float(dx.sum()), 0.5)
+    close(float(dy.sum()), -0.5)
+    # far distances: exp(-1000) underflows, the loss does not
+    big = torch.full((4,), 1000.0, dtype=D)
+    close(c.forward([big, big.clone()]), math.log(2))
+    close(c.forward([torch.zeros(4, dtype=D), big]), 0)
+    close(nn.DistanceRatioCriterion(False).forward([big, torch.zeros(4, dtype=D)]), 4000)
+    # Y needs only X's number of elements and rows
+    x, y = rand(5, 1), rand(5)
+    close(c.forward([x, y]), c.forward([x, y.reshape(5, 1)]))
+    assert c.backward([x, y])[1].shape == (5,)
+    with pytest.raises(RuntimeError, match="do not match"):
+        c.forward([rand(5), rand(4)])
+    with pytest.raises(TypeError):
+        c.forward(rand(5))
+
+
 # ================================================================ the two fixes
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6])
@@ -595,6 +658,7 @@ def _plus1(t):
 
 # (Lua constructor, Python input, Lua input or None for the same)
 MODULE_CASES = {
+    "CAddTensorTable": ("nn.CAddTensorTable()", lambda: [rand(3, 4), [rand(3, 4), rand(3, 4)]], None),
     "CMaxTable": ("nn.CMaxTable()", lambda: [rand(3, 4), rand(3, 4), rand(3, 4)], None),
     "CMinTable": ("nn.CMinTable()", lambda: [rand(3, 4), rand(3, 4)], None),
     "CReLU": ("nn.CReLU(3)", lambda: rand(2, 3, 4, 2), None),
@@ -660,6 +724,7 @@ def test_lua_saved_module_runs_the_same(lua, name, tmp_path):
 
 
 CRITERION_CASES = {
+    "DistanceRatioCriterion": ("nn.DistanceRatioCriterion()", lambda: ([rand(5).abs(), rand(5).abs()], None), None),
     "L1Cost": ("nn.L1Cost()", lambda: (rand(3, 4), None), None),
     "ModuleCriterion": ("nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), nn.Sigmoid())",
                         lambda: (rand(3, 4), rand(3, 4)), None),

@@ -441,6 +441,8 @@ CASES = {
     "ZeroGrad": [Case("nn.ZeroGrad()", X34)],
     "ZipTable": [Case("nn.ZipTable()", [[randn(2), randn(3)], [randn(2), randn(3)]])],
     "ZipTableOneToMany": [Case("nn.ZipTableOneToMany()", [randn(2), [randn(3), randn(4)]])],
+    "CAddTensorTable": [Case("nn.CAddTensorTable()", [randn(4), [randn(4), randn(4), randn(4)]]),
+                        Case("nn.CAddTensorTable()", [X34, [X34]])],
     "Decorator": [Case("nn.Decorator(nn.Linear(4, 3))", randn(2, 4))],
     "DontCast": [Case("nn.DontCast(nn.Linear(4, 3))", randn(2, 4)), Case("nn.DontCast(nn.Tanh(), true)", X34)],
     "NaN": [Case("nn.NaN(nn.Linear(4, 3), 7)", randn(2, 4))],
@@ -503,6 +505,8 @@ CASES = {
     "L1HingeEmbeddingCriterion": [Case("nn.L1HingeEmbeddingCriterion(2)", [randn(4), randn(4)], fixed(1)),
                                   Case("nn.L1HingeEmbeddingCriterion(2)", [randn(4), randn(4)], fixed(-1))],
     "L1Cost": [Case("nn.L1Cost()", X34, criterion=True), Case("nn.L1Cost()", randn(5), criterion=True)],
+    "DistanceRatioCriterion": [Case("nn.DistanceRatioCriterion()", [pos(8), pos(8)], criterion=True),
+                               Case("nn.DistanceRatioCriterion(false)", [randn(6, 1), randn(6, 1)], criterion=True)],
     "ModuleCriterion": [Case("nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), nn.Sigmoid())", X34, X34),
                         Case("nn.ModuleCriterion(nn.ClassNLLCriterion(), nn.LogSoftMax())", randn(3, 5), classes(5, 3))],
     "SpatialAutoCropMSECriterion": [Case("nn.SpatialAutoCropMSECriterion()", randn(2, 3, 4, 4), randn(2, 3, 7, 6)),
@@ -668,6 +672,7 @@ REVERSE = [
     (lambda: nn.Bilinear(2, 3, 2), [randn(4, 2), randn(4, 3)]),
     (lambda: nn.TemporalConvolution(3, 2, 2), randn(4, 3)),
     (lambda: nn.VolumetricConvolution(2, 2, 2, 2, 2), randn(2, 3, 3, 3)),
+    (lambda: nn.CAddTensorTable(), [randn(3), [randn(3), randn(3)]]),
 ]
 
 
