@@ -488,6 +488,213 @@ def test_sparse_linear():
         m.forward(rand(3))
 
 
+# ================================================================ CAddTensorTable, DistanceRatioCriterion
+
+def test_cadd_tensor_table():
+    x, ys = rand(3, 4), [rand(3, 4) for _ in range(3)]
+    m = nn.CAddTensorTable()
+    out = m.forward([x, ys])
+    assert len(out) == 3
+    for o, y in zip(out, ys):
+        close(o, torch.from_numpy(x.numpy() + y.numpy()))
+    go = [rand(3, 4) for _ in range(3)]
+    gi = m.backward([x, ys], go)
+    close(gi[0], torch.from_numpy(sum(g.numpy() for g in go)))
+    close(gi[1], go)
+    go[0].zero_()  # gradInput holds copies, as torch7's
+    assert float(gi[1][0].abs().sum()) > 0
+    check_gradients(nn.CAddTensorTable(), [rand(2, 3), [rand(2, 3), rand(2, 3)]])
+    out = m.forward([x, []])
+    assert out == [] and m.backward([x, []], [])[1] == []
+    close(m.gradInput[0], torch.zeros(3, 4, dtype=D))
+    with pytest.raises(RuntimeError, match=r"input\[1\]\[1\]"):
+        m.forward([x, [rand(3, 4), rand(4, 3)]])
+    with pytest.raises(TypeError):
+        m.forward([x, rand(3, 4)])
+
+
+@pytest.mark.parametrize("size_average", [True, False])
+def test_distance_ratio_criterion(size_average):
+    x, y = rand(6, 1).abs(), rand(6, 1).abs()
+    c = nn.DistanceRatioCriterion(size_average)
+    # the loss and gradients as torch7 writes them: -log(exp(-X) / (exp(-X) + exp(-Y))),
+    # d/dX = 1 - exp(-X) / (exp(-X) + exp(-Y)), d/dY = -exp(-Y) / (exp(-X) + exp(-Y))
+    ex, ey = np.exp(-x.numpy()), np.exp(-y.numpy())
+    n = 6 if size_average else 1
+    close(c.forward([x, y]), -np.log(ex / (ex + ey)).sum() / n)
+    gi = [g.clone() for g in c.backward([x, y])]
+    close(gi[0], torch.from_numpy((1 - ex / (ex + ey)) / n))
+    close(gi[1], torch.from_numpy(-ey / (ex + ey) / n))
+    for t, g in zip((x, y), gi):
+        close(g, central_differences(t, lambda: c.forward([x, y])), 1e-6)
+
+
+def test_distance_ratio_criterion_torch7_values_and_shapes():
+    c = nn.DistanceRatioCriterion()
+    ones = torch.ones(32, 1, dtype=D)
+    close(c.forward([ones, ones.clone()]), 1 + math.log(2 * math.exp(-1)))  # torch7's own test
+    dx, dy = c.backward([ones, ones.clone()])
+    close(float(dx.sum()), 0.5)
+    close(float(dy.sum()), -0.5)
+    # far distances: exp(-1000) underflows, the loss does not
+    big = torch.full((4,), 1000.0, dtype=D)
+    close(c.forward([big, big.clone()]), math.log(2))
+    close(c.forward([torch.zeros(4, dtype=D), big]), 0)
+    close(nn.DistanceRatioCriterion(False).forward([big, torch.zeros(4, dtype=D)]), 4000)
+    # Y needs only X's number of elements and rows
+    x, y = rand(5, 1), rand(5)
+    close(c.forward([x, y]), c.forward([x, y.reshape(5, 1)]))
+    assert c.backward([x, y])[1].shape == (5,)
+    with pytest.raises(RuntimeError, match="do not match"):
+        c.forward([rand(5), rand(4)])
+    with pytest.raises(TypeError):
+        c.forward(rand(5))
+
+
+# ================================================================ PartialLinear, Kmeans
+
+def test_partial_linear_is_linear_on_its_columns():
+    m = nn.PartialLinear(5, 7).reset()
+    w, b = (p.numpy().copy() for p in m.parameters()[0])
+    assert w.shape == (7, 5) and b.shape == (1, 7)
+    x = rand(4, 5)
+    close(m.forward(x), torch.from_numpy(x.numpy() @ w.T + b))
+    cols = [6, 1, 3]
+    m.setPartition(torch.tensor(cols))
+    assert m.partition.dtype == m.allcolumns.dtype
+    close(m.forward(x), torch.from_numpy(x.numpy() @ w[cols].T + b[:, cols]))
+    go = rand(4, 3)
+    m.zeroGradParameters()
+    close(m.backward(x, go), torch.from_numpy(go.numpy() @ w[cols]))
+    grad_w, grad_b = np.zeros((7, 5)), np.zeros((1, 7))
+    grad_w[cols] = go.numpy().T @ x.numpy()
+    grad_b[0, cols] = go.numpy().sum(0)
+    close(m.parameters()[1], [torch.from_numpy(grad_w), torch.from_numpy(grad_b)])
+    check_gradients(m, x)
+    # one step moves only the partition's rows and columns, whichever way it is taken
+    twin = m.clone()
+    m.zeroGradParameters()
+    m.backward(x, go)
+    m.updateParameters(0.1)
+    close(m.parameters()[0], [torch.from_numpy(w - 0.1 * grad_w), torch.from_numpy(b - 0.1 * grad_b)])
+    grads_before = [g.clone() for g in twin.parameters()[1]]
+    twin.backwardUpdate(x, go, 0.1)
+    close(twin.parameters()[0], m.parameters()[0])
+    close(twin.parameters()[1], grads_before)
+    m.resetPartition()
+    assert m.partition is m.allcolumns and m.forward(x).shape == (4, 7)
+
+
+def test_partial_linear_without_bias_and_errors():
+    m = nn.PartialLinear(3, 4, False)
+    assert len(m.parameters()[0]) == 1 and repr(m) == "nn.PartialLinear(3 -> 4) without bias"
+    m.setPartition(torch.tensor([2, 2]))  # a column twice: its gradients add up
+    x, go = rand(2, 3), rand(2, 2)
+    m.forward(x)
+    m.zeroGradParameters()
+    m.backward(x, go)
+    close(m.parameters()[1][0][2], go.sum(1) @ x)
+    check_gradients(m, x)
+    with pytest.raises(IndexError):
+        m.setPartition(torch.tensor([4]))
+    with pytest.raises(RuntimeError):
+        m.setPartition(torch.tensor([[0]]))
+    with pytest.raises(RuntimeError):
+        m.forward(rand(2, 4))
+
+
+def np_lloyd_step(x, centres):
+    """One step of Lloyd's k-means: (assignment, sum of squared distances, new centres, counts);
+    a centre without samples stays."""
+    d = ((x[:, None, :] - centres[None, :, :]) ** 2).sum(2)
+    a = d.argmin(1)
+    new = centres.copy()
+    counts = np.bincount(a, minlength=len(centres))
+    for j in range(len(centres)):
+        if counts[j]:
+            new[j] = x[a == j].mean(0)
+    return a, d[np.arange(len(x)), a].sum(), new, counts
+
+
+@pytest.mark.parametrize("scale", [None, 0.5])
+def test_kmeans_step_against_numpy(scale):
+    torch.manual_seed(3)
+    x = rand(20, 3)
+    km = nn.Kmeans(4, 3, scale)
+    centres = km.weight.numpy().copy()
+    a, loss, new, counts = np_lloyd_step(x.numpy(), centres)
+    assert km.forward(x).tolist() == a.tolist() and km.output.dtype == D
+    close(km.loss, loss)
+    km.zeroGradParameters()
+    close(km.backward(x, km.output), torch.zeros(20, 3, dtype=D))
+    close(km.clusterSampleCount, torch.from_numpy(counts.astype(np.float64)))
+    km.updateParameters(1)
+    step = 1 if scale is None else scale  # updateParameters(1) moves a centre by scale times the way to its mean
+    close(km.weight, torch.from_numpy(centres + step * (new - centres)))
+    # without a scale of its own, accGradParameters' argument is the scale
+    if scale is None:
+        km.forward(x)
+        km.zeroGradParameters()
+        km.backward(x, km.output, 0.25)
+        _, _, new2, _ = np_lloyd_step(x.numpy(), km.weight.numpy())
+        close(km.gradWeight, torch.from_numpy(-0.25 * (new2 - km.weight.numpy())))
+
+
+def test_kmeans_training_converges_like_numpy():
+    torch.manual_seed(4)
+    means = np.array([[0.0, 0.0], [6.0, 0.0], [0.0, 6.0]])
+    x = torch.from_numpy(np.concatenate([m + 0.5 * np.random.default_rng(i).standard_normal((30, 2))
+                                         for i, m in enumerate(means)]))
+    km = nn.Kmeans(3, 2).initKmeansPlus(x)
+    centres = km.weight.numpy().copy()
+    for _ in range(10):
+        a, loss, centres, _ = np_lloyd_step(x.numpy(), centres)
+        assert km.forward(x).tolist() == a.tolist()
+        close(km.loss, loss)
+        km.zeroGradParameters()
+        km.backward(x, km.output)
+        km.updateParameters(1)
+        close(km.weight, torch.from_numpy(centres))
+    # converged: each blob is one cluster, its centre the blob's mean, and another step stays
+    groups = km.forward(x).reshape(3, 30)
+    assert all(len(set(g.tolist())) == 1 for g in groups) and len(set(groups[:, 0].tolist())) == 3
+    for g, blob in zip(groups[:, 0].long(), x.reshape(3, 30, 2)):
+        close(km.weight[g], blob.mean(0))
+    before = km.weight.clone()
+    km.zeroGradParameters()
+    km.backward(x, km.output)
+    km.updateParameters(1)
+    close(km.weight, before)
+
+
+def test_kmeans_initialisations():
+    torch.manual_seed(5)
+    x = rand(15, 3)
+    km = nn.Kmeans(4, 3).initRandom(x)
+    rows = [int(np.flatnonzero((x.numpy() == c).all(1))[0]) for c in km.weight.numpy()]
+    assert len(set(rows)) == 4  # k distinct samples
+    # with p = 1 the pool is the one farthest sample: farthest-point traversal from the first
+    km.initKmeansPlus(x, 1)
+    assert km.p == 1
+    chosen = [int(np.flatnonzero((x.numpy() == km.weight[0].numpy()).all(1))[0])]
+    for c in range(1, 4):
+        d = ((x.numpy()[:, None, :] - x.numpy()[chosen][None, :, :]) ** 2).sum(2).min(1)
+        chosen.append(int(d.argmax()))
+        close(km.weight[c], x[chosen[-1]])
+    km.initKmeansPlus(x)  # p stays the one given before
+    assert km.p == 1
+    with pytest.raises(ValueError):
+        km.initKmeansPlus(x, 1.5)
+    with pytest.raises(ValueError):
+        km.initRandom(rand(3, 3))
+    with pytest.raises(RuntimeError):
+        km.forward(rand(5, 2))
+    with pytest.raises(RuntimeError):
+        nn.Kmeans(2, 3).accGradParameters(x, None)
+    with pytest.raises(ValueError):
+        nn.Kmeans(0, 3)
+
+
 # ================================================================ the two fixes
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6])
@@ -595,6 +802,7 @@ def _plus1(t):
 
 # (Lua constructor, Python input, Lua input or None for the same)
 MODULE_CASES = {
+    "CAddTensorTable": ("nn.CAddTensorTable()", lambda: [rand(3, 4), [rand(3, 4), rand(3, 4)]], None),
     "CMaxTable": ("nn.CMaxTable()", lambda: [rand(3, 4), rand(3, 4), rand(3, 4)], None),
     "CMinTable": ("nn.CMinTable()", lambda: [rand(3, 4), rand(3, 4)], None),
     "CReLU": ("nn.CReLU(3)", lambda: rand(2, 3, 4, 2), None),
@@ -608,6 +816,7 @@ MODULE_CASES = {
     "GatedLinearUnit": ("nn.GatedLinearUnit(2)", lambda: rand(3, 4, 5), None),
     "MaskedSelect": ("nn.MaskedSelect()", lambda: [rand(3, 4), (rand(3, 4) > 0).to(torch.uint8)], None),
     "NaN": ("nn.NaN(nn.Linear(4, 3), 7)", lambda: rand(2, 4), None),
+    "PartialLinear": ("nn.PartialLinear(4, 6):reset():setPartition(torch.Tensor({5, 2, 3}))", lambda: rand(3, 4), None),
     "PixelShuffle": ("nn.PixelShuffle(2)", lambda: rand(2, 8, 3, 3), None),
     "Profile": ("nn.Profile(nn.Linear(4, 3), 1000)", lambda: rand(2, 4), None),
     "SpatialLogSoftMax": ("nn.SpatialLogSoftMax()", lambda: rand(2, 3, 4, 4), None),
@@ -660,6 +869,7 @@ def test_lua_saved_module_runs_the_same(lua, name, tmp_path):
 
 
 CRITERION_CASES = {
+    "DistanceRatioCriterion": ("nn.DistanceRatioCriterion()", lambda: ([rand(5).abs(), rand(5).abs()], None), None),
     "L1Cost": ("nn.L1Cost()", lambda: (rand(3, 4), None), None),
     "ModuleCriterion": ("nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), nn.Sigmoid())",
                         lambda: (rand(3, 4), rand(3, 4)), None),
@@ -714,6 +924,45 @@ def test_lua_buffers_load_zero_based(lua, name, tmp_path):
     save_lua(m, path)
     back = rt.eval("torch.load(%r)" % path)
     close(_py(back.updateGradInput(x, go)), gi)
+
+
+@needs_lua
+@pytest.mark.parametrize("torch7_name", [False, True])
+def test_lua_kmeans_saved_after_forward(lua, torch7_name, tmp_path):
+    """A Kmeans saved by Lua after its forward holds each sample's centre 1-based (its output,
+    and the assignment that accGradParameters reads: `_assignment` here, `_minIndx` in
+    torch7's files): loaded, they are 0-based and accGradParameters alone gives Lua's
+    gradient; saved back, Lua reads them 1-based again."""
+    rt, _ = lua
+    path = str(tmp_path / "km.t7")
+    torch.manual_seed(16)
+    x = rand(12, 3)
+    rt["__x"] = x
+    out, grad = _py(rt.execute(r"""
+      local path, x = %r, _G.__x
+      local m = nn.Kmeans(4, 3):initRandom(x)
+      local out = m:forward(x):clone()
+      m:zeroGradParameters()
+      m:accGradParameters(x)
+      if %s then m._minIndx, m._assignment = m._assignment, nil end
+      torch.save(path, m)
+      return { out, m.gradWeight:clone() }
+    """ % (path, "true" if torch7_name else "false")))
+    m = load_lua(path)
+    close(m.output, out - 1)
+    assert m._assignment.tolist() == (out - 1).long().tolist() and "_minIndx" not in vars(m)
+    m.zeroGradParameters()
+    m.accGradParameters(x, None)
+    close(m.gradWeight, grad)
+    save_lua(m, path)
+    back = _py(rt.execute(r"""
+      local m = torch.load(%r)
+      local out = m.output:clone()
+      m:zeroGradParameters()
+      m:accGradParameters(_G.__x)
+      return { out, m.gradWeight:clone() }
+    """ % path))
+    close(back, [out, grad])
 
 
 @needs_lua

@@ -5,7 +5,8 @@ classes the Lua `nn` table holds and the TorchObject classes of torch.legacy.nn)
 is built in Lua (a torch.lua.Runtime, double precision, seeded), saved with torch.save and
 read with load_lua; both sides then run forward and backward on the same input (class
 indices 1-based in Lua, 0-based in Python) and must agree on output, gradInput and the
-parameter gradients to 1e-10. A few models also go the other way: built with legacy.nn's
+parameter gradients to 1e-10 (a module whose output holds indices, Kmeans, gives them
+1-based in Lua). A few models also go the other way: built with legacy.nn's
 constructors, written by save_lua, read by Lua's torch.load.
 
 The module is saved before its first forward so that both sides start from the same state
@@ -191,15 +192,20 @@ def assert_same(lua, py, what):
 #   backward: False where torch7 has no backward in that mode (spatial dropouts evaluating)
 #   pool: for unpooling modules, an input both sides give their loaded pooling module
 #   criterion: a criterion that takes no target (L1Cost)
-#   lua_grad_input: Lua's gradInput written as Python's (indices it carries made 0-based)
+#   lua_output, lua_grad_input: Lua's output / gradInput written as Python's (indices they
+#   carry made 0-based)
+
+
+def zero_based(indices):
+    return indices - 1
 
 
 class Case:
     def __init__(self, lua, input, target=None, setup=None, fields=(), backward=True, pool=None, criterion=False,
-                 lua_grad_input=None):
+                 lua_output=None, lua_grad_input=None):
         self.lua, self.input, self.target, self.setup, self.fields, self.backward, self.pool = (
             lua, input, target, setup, fields, backward, pool)
-        self.lua_grad_input = lua_grad_input
+        self.lua_output, self.lua_grad_input = lua_output, lua_grad_input
         self.criterion = criterion or target is not None
 
     def __repr__(self):
@@ -441,6 +447,19 @@ CASES = {
     "ZeroGrad": [Case("nn.ZeroGrad()", X34)],
     "ZipTable": [Case("nn.ZipTable()", [[randn(2), randn(3)], [randn(2), randn(3)]])],
     "ZipTableOneToMany": [Case("nn.ZipTableOneToMany()", [randn(2), [randn(3), randn(4)]])],
+    "CAddTensorTable": [Case("nn.CAddTensorTable()", [randn(4), [randn(4), randn(4), randn(4)]]),
+                        Case("nn.CAddTensorTable()", [X34, [X34]])],
+    "PartialLinear": [
+        Case("nn.PartialLinear(4, 6)", randn(3, 4), setup="function(m) m:reset() end"),
+        Case("nn.PartialLinear(4, 6)", randn(3, 4),
+             setup="function(m) m:reset(); m:setPartition(torch.Tensor({5, 2, 3, 2})) end"),
+        Case("nn.PartialLinear(4, 6, false)", randn(3, 4),
+             setup="function(m) m:setPartition(torch.LongTensor({6, 1})) end")],
+    "Kmeans": [Case("nn.Kmeans(3, 4)", randn(10, 4), lua_output=zero_based, fields=("loss", "clusterSampleCount")),
+               Case("nn.Kmeans(3, 4, 0.5)", randn(10, 4), setup="function(m, x) m:initRandom(x) end",
+                    lua_output=zero_based, fields=("loss", "clusterSampleCount")),
+               Case("nn.Kmeans(4, 3)", randn(12, 3), setup="function(m, x) m:initKmeansPlus(x, 0.5) end",
+                    lua_output=zero_based, fields=("loss", "clusterSampleCount"))],
     "Decorator": [Case("nn.Decorator(nn.Linear(4, 3))", randn(2, 4))],
     "DontCast": [Case("nn.DontCast(nn.Linear(4, 3))", randn(2, 4)), Case("nn.DontCast(nn.Tanh(), true)", X34)],
     "NaN": [Case("nn.NaN(nn.Linear(4, 3), 7)", randn(2, 4))],
@@ -503,6 +522,8 @@ CASES = {
     "L1HingeEmbeddingCriterion": [Case("nn.L1HingeEmbeddingCriterion(2)", [randn(4), randn(4)], fixed(1)),
                                   Case("nn.L1HingeEmbeddingCriterion(2)", [randn(4), randn(4)], fixed(-1))],
     "L1Cost": [Case("nn.L1Cost()", X34, criterion=True), Case("nn.L1Cost()", randn(5), criterion=True)],
+    "DistanceRatioCriterion": [Case("nn.DistanceRatioCriterion()", [pos(8), pos(8)], criterion=True),
+                               Case("nn.DistanceRatioCriterion(false)", [randn(6, 1), randn(6, 1)], criterion=True)],
     "ModuleCriterion": [Case("nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), nn.Sigmoid())", X34, X34),
                         Case("nn.ModuleCriterion(nn.ClassNLLCriterion(), nn.LogSoftMax())", randn(3, 5), classes(5, 3))],
     "SpatialAutoCropMSECriterion": [Case("nn.SpatialAutoCropMSECriterion()", randn(2, 3, 4, 4), randn(2, 3, 7, 6)),
@@ -589,6 +610,8 @@ def lua_run(rt, case, seed, path):
         gi = from_lua(m.backward(for_lua(x), for_lua(target)))
         return x, target, pool, None, out, gi, None, {}
     out = from_lua(m.forward(for_lua(x)))
+    if case.lua_output:
+        out = case.lua_output(out)
     go = like(out, rng)
     if not case.backward:
         return x, target, pool, None, out, None, None, {}
@@ -668,6 +691,9 @@ REVERSE = [
     (lambda: nn.Bilinear(2, 3, 2), [randn(4, 2), randn(4, 3)]),
     (lambda: nn.TemporalConvolution(3, 2, 2), randn(4, 3)),
     (lambda: nn.VolumetricConvolution(2, 2, 2, 2, 2), randn(2, 3, 3, 3)),
+    (lambda: nn.CAddTensorTable(), [randn(3), [randn(3), randn(3)]]),
+    (lambda: nn.PartialLinear(4, 5).reset(), randn(2, 4)),
+    (lambda: nn.PartialLinear(4, 5).reset().setPartition(torch.tensor([4, 0, 2])), randn(2, 4)),
 ]
 
 

@@ -48,6 +48,7 @@ __all__ = __all__ + _spatial.__all__ + _normalization.__all__ + ["gModule", "Nod
 # more of torch7's nn: extra layers, decorators, criterions, the StochasticGradient trainer
 from torch.legacy.nn.extra import *  # noqa: F401,F403,E402
 from torch.legacy.nn.extra_conv import *  # noqa: F401,F403,E402
-from torch.legacy.nn import extra as _extra, extra_conv as _extra_conv  # noqa: E402
+from torch.legacy.nn.extra_layers import *  # noqa: F401,F403,E402
+from torch.legacy.nn import extra as _extra, extra_conv as _extra_conv, extra_layers as _extra_layers  # noqa: E402
 
-__all__ = __all__ + _extra.__all__ + _extra_conv.__all__
+__all__ = __all__ + _extra.__all__ + _extra_conv.__all__ + _extra_layers.__all__

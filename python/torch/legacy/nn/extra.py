@@ -22,11 +22,12 @@ from torch.legacy.nn.module import Module
 from torch.legacy.nn.tables import _same_sizes, _table
 from torch.legacy.nn.utils import check
 
-__all__ = ["CMaxTable", "CMinTable", "CReLU", "Collapse", "Constant", "Convert", "CriterionTable", "Decorator",
-           "DontCast", "GatedLinearUnit", "L1Cost", "MaskedSelect", "ModuleCriterion", "NaN", "PixelShuffle",
-           "Profile", "SpatialAutoCropMSECriterion", "SpatialClassNLLCriterion", "SpatialLogSoftMax",
-           "StochasticGradient", "TanhShrink", "TemporalDynamicKMaxPooling", "WeightNorm", "WeightedMSECriterion",
-           "ZeroGrad", "ZipTable", "ZipTableOneToMany"]
+__all__ = ["CAddTensorTable", "CMaxTable", "CMinTable", "CReLU", "Collapse", "Constant", "Convert", "CriterionTable",
+           "Decorator", "DistanceRatioCriterion", "DontCast", "GatedLinearUnit", "L1Cost", "MaskedSelect",
+           "ModuleCriterion", "NaN", "PixelShuffle", "Profile", "SpatialAutoCropMSECriterion",
+           "SpatialClassNLLCriterion", "SpatialLogSoftMax", "StochasticGradient", "TanhShrink",
+           "TemporalDynamicKMaxPooling", "WeightNorm", "WeightedMSECriterion", "ZeroGrad", "ZipTable",
+           "ZipTableOneToMany"]
 
 
 def _dim(name, d, n):
@@ -543,6 +544,41 @@ class ZipTableOneToMany(Module):
         return self.gradInput
 
 
+class CAddTensorTable(Module):
+    """{x, {y1, ..., yn}} -> {x + y1, ..., x + yn}, every yi of x's size; the gradient is
+    {the sum of the gradOutputs, {gradOutput1, ..., gradOutputn}}."""
+
+    def __init__(self):
+        super().__init__()
+        self.output = []
+        self.gradInput = []
+
+    @staticmethod
+    def _check(input):
+        name = "nn.CAddTensorTable"
+        check(isinstance(input, (list, tuple)) and len(input) == 2 and torch.is_tensor(input[0])
+              and isinstance(input[1], (list, tuple)), TypeError, "%s: input {tensor, {tensors...}} expected", name)
+        for i, y in enumerate(input[1]):
+            utils.same_size(input[0], y, "%s: input[0]" % name, "input[1][%d]" % i)
+        return input
+
+    def updateOutput(self, input):
+        x, ys = self._check(input)
+        self.output = [y + x for y in ys]
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        x, ys = self._check(input)
+        check(isinstance(gradOutput, (list, tuple)) and len(gradOutput) == len(ys), TypeError,
+              "nn.CAddTensorTable: gradOutput must be a table of %d tensors", len(ys))
+        grad_x = torch.zeros_like(x)
+        for i, g in enumerate(gradOutput):
+            utils.same_size(x, g, "nn.CAddTensorTable: input[0]", "gradOutput[%d]" % i)
+            grad_x.add_(g)
+        self.gradInput = [grad_x, [g.clone() for g in gradOutput]]
+        return self.gradInput
+
+
 # ================================================================ decorators
 
 class Decorator(Container):
@@ -880,14 +916,19 @@ class CriterionTable(Module):
         return self.gradInput
 
 
-class L1Cost(Criterion):
-    """The sum of |x| over the input's elements (no target); the gradient is sign(x)."""
+class _InputOnlyCriterion(Criterion):
+    """A criterion of the input alone: forward(input) and backward(input) (a target given
+    anyway is not used)."""
 
     def forward(self, input, target=None):
         return self.updateOutput(input, target)
 
     def backward(self, input, target=None):
         return self.updateGradInput(input, target)
+
+
+class L1Cost(_InputOnlyCriterion):
+    """The sum of |x| over the input's elements (no target); the gradient is sign(x)."""
 
     def updateOutput(self, input, target=None):
         utils.check_tensor(input, "nn.L1Cost: input")
@@ -902,6 +943,45 @@ class L1Cost(Criterion):
     def clearState(self):
         utils.clear(self, "output_tensor")
         return super().clearState()
+
+
+class DistanceRatioCriterion(_InputOnlyCriterion):
+    """The loss of Hoffer & Ailon's triplet network for an input {X, Y} of the distances of N
+    similar and N dissimilar pairs (no target): sum_i -log(exp(-X_i) / (exp(-X_i) +
+    exp(-Y_i))), divided by N if sizeAverage. Each term is computed as X_i - min(X_i, Y_i)
+    + log(1 + exp(-|X_i - Y_i|)), which does not overflow. The gradient is sigmoid(X - Y)
+    for X and its negative for Y."""
+
+    def __init__(self, sizeAverage=True):
+        super().__init__()
+        self.sizeAverage = sizeAverage
+        self.gradInput = []
+
+    @staticmethod
+    def _distances(input):
+        """X and Y, Y in X's shape (torch7 asks only for as many elements and rows)."""
+        name = "nn.DistanceRatioCriterion"
+        check(isinstance(input, (list, tuple)) and len(input) == 2 and torch.is_tensor(input[0])
+              and torch.is_tensor(input[1]), TypeError, "%s: input {X, Y} of two tensors of distances expected", name)
+        x, y = input
+        check(x.dim() > 0 and y.dim() > 0 and x.numel() > 0 and x.numel() == y.numel() and x.size(0) == y.size(0),
+              RuntimeError, "%s: the distances' sizes %s and %s do not match", name, tuple(x.shape), tuple(y.shape))
+        return x, y.reshape(x.shape)
+
+    def updateOutput(self, input, target=None):
+        x, y = self._distances(input)
+        terms = torch.log1p(torch.exp(-(x - y).abs())) + x - torch.minimum(x, y)
+        loss = terms.sum().item()
+        self.output = loss / x.size(0) if self.sizeAverage else loss
+        return self.output
+
+    def updateGradInput(self, input, target=None):
+        x, y = self._distances(input)
+        grad_x = torch.sigmoid(x - y)  # 1 - exp(-X) / (exp(-X) + exp(-Y))
+        if self.sizeAverage:
+            grad_x = grad_x / x.size(0)
+        self.gradInput = [grad_x, (-grad_x).reshape(input[1].shape)]
+        return self.gradInput
 
 
 class ModuleCriterion(Criterion):

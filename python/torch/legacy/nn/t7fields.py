@@ -39,10 +39,11 @@ gModule reads as torch7 wrote it).
 
 Note [Older nn versions]
 upgrade() brings fields of older nn versions to today's form on load, as nn's own
-backward-compatibility code did lazily (a convolution's `padding` -> padW/padH). Fields
-that older files simply lack (padW, ceil_mode, count_include_pad, dilation, a bias) need
-no upgrade: the classes read them through class-level defaults (Note [Objects without
-__init__]), so a file that had no such field also saves back without one.
+backward-compatibility code did lazily (a convolution's `padding` -> padW/padH), and gives
+a field that torch7 names otherwise the name this project's nn uses (Kmeans's `_minIndx`
+-> `_assignment`). Fields that older files simply lack (padW, ceil_mode, count_include_pad,
+dilation, a bias) need no upgrade: the classes read them through class-level defaults (Note
+[Objects without __init__]), so a file that had no such field also saves back without one.
 """
 
 import numbers
@@ -109,6 +110,8 @@ ONE_BASED = {
     "nn.CMinTable": {"maxIdx": INDEX_TENSOR},
     "nn.TemporalDynamicKMaxPooling": {"indices": INDEX_TENSOR},
     "nn.IndexLinear": {"keys": INDEX_TENSOR, "runningKeys": INDEX_TENSOR},  # feature keys
+    "nn.PartialLinear": {"allcolumns": INDEX_TENSOR, "partition": INDEX_TENSOR},  # output columns
+    "nn.Kmeans": {"output": INDEX_TENSOR, "_assignment": INDEX_TENSOR},  # each sample's centre
     # dimensions and positions
     "nn.Index": {"dimension": INDEX},
     "nn.Select": {"dimension": INDEX, "index": INDEX},
@@ -272,7 +275,15 @@ def _multilabel_soft_margin(fields):
         fields.setdefault("sizeAverage", getattr(nll, "sizeAverage", True))
 
 
+def _kmeans_assignment(fields):
+    # torch7's Kmeans keeps its last forward's assignment in _minIndx, this project's Lua nn
+    # in _assignment (shifted to 0-based after this)
+    if "_minIndx" in fields and "_assignment" not in fields:
+        fields["_assignment"] = fields.pop("_minIndx")
+
+
 UPGRADES = {
+    "nn.Kmeans": _kmeans_assignment,
     "nn.MultiLabelSoftMarginCriterion": _multilabel_soft_margin,
     "nn.Copy": _copy_types,
     "nn.SpatialConvolution": _conv_upgrade,
