@@ -28,9 +28,7 @@ THMapAllocatorContext *THMapAllocatorContext_new(const char *filename, int flags
   return new THMapAllocatorContext{filename, flags, 0};
 }
 
-const char *THMapAllocatorContext_filename(THMapAllocatorContext *ctx) {
-  return ctx->filename.c_str();
-}
+const char *THMapAllocatorContext_filename(THMapAllocatorContext *ctx) { return ctx->filename.c_str(); }
 ptrdiff_t THMapAllocatorContext_size(THMapAllocatorContext *ctx) { return ctx->size; }
 int THMapAllocatorContext_flags(THMapAllocatorContext *ctx) { return ctx->flags; }
 void THMapAllocatorContext_free(THMapAllocatorContext *ctx) { delete ctx; }
@@ -59,8 +57,7 @@ static void *mapMalloc(void *vctx, ptrdiff_t size) {
   if ((ptrdiff_t)st.st_size < size) {
     if (!shared) {
       close(fd);
-      THError("cannot map %td bytes of '%s': the file has only %lld bytes", size, name,
-              (long long)st.st_size);
+      THError("cannot map %td bytes of '%s': the file has only %lld bytes", size, name, (long long)st.st_size);
     }
     if (ftruncate(fd, size) != 0) {
       int err = errno;
@@ -69,8 +66,7 @@ static void *mapMalloc(void *vctx, ptrdiff_t size) {
     }
   }
   // A private mapping is copy-on-write: PROT_WRITE is allowed without touching the file.
-  void *data = mmap(nullptr, (size_t)size, PROT_READ | PROT_WRITE, shared ? MAP_SHARED : MAP_PRIVATE,
-                    fd, 0);
+  void *data = mmap(nullptr, (size_t)size, PROT_READ | PROT_WRITE, shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
   int err = errno;
   close(fd);
   if (data == MAP_FAILED) THError("cannot map '%s': %s", name, strerror(err));

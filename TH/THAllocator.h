@@ -16,11 +16,11 @@ typedef struct THAllocator {
 TH_API THAllocator THDefaultAllocator;
 
 /* File-backed and shared-memory mappings. Flags for THMapAllocatorContext_new: */
-#define TH_ALLOCATOR_MAPPED_SHARED 1     /* MAP_SHARED: writes reach the file */
-#define TH_ALLOCATOR_MAPPED_SHAREDMEM 2  /* POSIX shared memory (shm_open) instead of a file */
-#define TH_ALLOCATOR_MAPPED_EXCLUSIVE 4  /* fail if it exists (O_EXCL) */
-#define TH_ALLOCATOR_MAPPED_NOCREATE 8   /* fail if it does not exist */
-#define TH_ALLOCATOR_MAPPED_UNLINK 16    /* unlink the name once mapped */
+#define TH_ALLOCATOR_MAPPED_SHARED 1    /* MAP_SHARED: writes reach the file */
+#define TH_ALLOCATOR_MAPPED_SHAREDMEM 2 /* POSIX shared memory (shm_open) instead of a file */
+#define TH_ALLOCATOR_MAPPED_EXCLUSIVE 4 /* fail if it exists (O_EXCL) */
+#define TH_ALLOCATOR_MAPPED_NOCREATE 8  /* fail if it does not exist */
+#define TH_ALLOCATOR_MAPPED_UNLINK 16   /* unlink the name once mapped */
 /* without TH_ALLOCATOR_MAPPED_SHARED a file mapping is private (copy on write) */
 
 typedef struct THMapAllocatorContext THMapAllocatorContext;

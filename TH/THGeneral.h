@@ -63,21 +63,20 @@
 typedef void (*THErrorHandlerFunction)(const char *msg, void *data);
 typedef void (*THArgErrorHandlerFunction)(int argNumber, const char *msg, void *data);
 
-TH_API void _THError(const char *file, int line, const char *fmt, ...)
-    __attribute__((noreturn, format(printf, 3, 4)));
-TH_API void _THArgCheck(const char *file, int line, int condition, int argNumber,
-                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+TH_API void _THError(const char *file, int line, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
+TH_API void _THArgCheck(const char *file, int line, int condition, int argNumber, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 TH_API void THSetErrorHandler(THErrorHandlerFunction handler, void *data);
 TH_API void THSetArgErrorHandler(THArgErrorHandlerFunction handler, void *data);
 
 #define THError(...) _THError(__FILE__, __LINE__, __VA_ARGS__)
-#define THArgCheck(COND, ARG, ...)                                  \
-  do {                                                              \
+#define THArgCheck(COND, ARG, ...)                                     \
+  do {                                                                 \
     if (!(COND)) _THArgCheck(__FILE__, __LINE__, 0, ARG, __VA_ARGS__); \
   } while (0)
-#define THAssertMsg(COND, ...)                                       \
-  do {                                                               \
-    if (!(COND)) _THError(__FILE__, __LINE__, __VA_ARGS__);          \
+#define THAssertMsg(COND, ...)                              \
+  do {                                                      \
+    if (!(COND)) _THError(__FILE__, __LINE__, __VA_ARGS__); \
   } while (0)
 
 /* Memory: THAlloc raises an error (never returns NULL for size > 0) on failure. */

@@ -96,8 +96,7 @@ void THGenerator_setState(THGenerator *self, THByteTensor *state) {
   self = orDefault(self);
   THArgCheck(state != nullptr, 2, "state tensor is NULL");
   const ptrdiff_t n = THByteTensor_nElement(state);
-  THArgCheck(n == (ptrdiff_t)sizeof(THGenerator), 2, "RNG state has %td bytes, expected %zu", n,
-             sizeof(THGenerator));
+  THArgCheck(n == (ptrdiff_t)sizeof(THGenerator), 2, "RNG state has %td bytes, expected %zu", n, sizeof(THGenerator));
   THGenerator candidate;
   uint8_t *bytes = reinterpret_cast<uint8_t *>(&candidate);
   size_t i = 0;

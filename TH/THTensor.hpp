@@ -175,8 +175,8 @@ Layout<N> collapse(int ndim, const int64_t *size, const int64_t *const *strides,
 }
 
 template <typename Op, typename... T, size_t... I>
-void stridedRange(const Layout<sizeof...(T)> &L, int64_t begin, int64_t end, Op &op,
-                  std::index_sequence<I...>, T *...base) {
+void stridedRange(const Layout<sizeof...(T)> &L, int64_t begin, int64_t end, Op &op, std::index_sequence<I...>,
+                  T *...base) {
   const int nd = (int)L.size.size();
   std::vector<int64_t> index(nd, 0);
   int64_t rem = begin;
@@ -229,8 +229,8 @@ int64_t tileItems(const Layout<N> &L) {
 }
 
 template <typename Op, typename... T, size_t... I>
-void tiledRange(const Layout<sizeof...(T)> &L, int64_t itemBegin, int64_t itemEnd, Op &op,
-                std::index_sequence<I...>, T *...base) {
+void tiledRange(const Layout<sizeof...(T)> &L, int64_t itemBegin, int64_t itemEnd, Op &op, std::index_sequence<I...>,
+                T *...base) {
   const int nd = (int)L.size.size();
   const int64_t rows = L.size[nd - 2], cols = L.size[nd - 1];
   const int64_t rowBlocks = (rows + kTile - 1) / kTile;
@@ -289,7 +289,8 @@ void walk(Op &op, int64_t threshold, bool inOrder, TensorRef<T0> r0, TensorRef<T
   const int64_t n = numel(r0);
   const int64_t counts[] = {numel(rs)...};
   for (int64_t c : counts)
-    if (c != n) THError("element count mismatch in an element-wise operation: %lld vs %lld", (long long)n, (long long)c);
+    if (c != n)
+      THError("element count mismatch in an element-wise operation: %lld vs %lld", (long long)n, (long long)c);
   if (n == 0) return;
   if (inOrder) threshold = n;
   if (isContiguous(r0) && (isContiguous(rs) && ...)) {

@@ -11,62 +11,60 @@
 
 // LAPACK's Fortran entry points in OpenBLAS, and overloads by element type so that generic
 // code calls one name. Character arguments carry their hidden Fortran length (size_t).
-#define TH_LAPACK_FOR(P, T)                                                                                        \
-  extern "C" {                                                                                                     \
-  void P##gesv_(const int *n, const int *nrhs, T *a, const int *lda, int *ipiv, T *b, const int *ldb, int *info); \
-  void P##gels_(const char *trans, const int *m, const int *n, const int *nrhs, T *a, const int *lda, T *b,       \
-                const int *ldb, T *work, const int *lwork, int *info, size_t);                                    \
-  void P##getrf_(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info);                         \
-  void P##getri_(const int *n, T *a, const int *lda, const int *ipiv, T *work, const int *lwork, int *info);      \
-  void P##potrf_(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t);                        \
-  void P##potrs_(const char *uplo, const int *n, const int *nrhs, const T *a, const int *lda, T *b,               \
-                 const int *ldb, int *info, size_t);                                                              \
-  void P##potri_(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t);                        \
-  void P##syev_(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, T *w, T *work,            \
-                const int *lwork, int *info, size_t, size_t);                                                     \
-  void P##geev_(const char *jobvl, const char *jobvr, const int *n, T *a, const int *lda, T *wr, T *wi, T *vl,    \
-                const int *ldvl, T *vr, const int *ldvr, T *work, const int *lwork, int *info, size_t, size_t);   \
-  void P##gesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, T *a, const int *lda, T *s,     \
-                 T *u, const int *ldu, T *vt, const int *ldvt, T *work, const int *lwork, int *info, size_t,      \
-                 size_t);                                                                                         \
-  void P##geqrf_(const int *m, const int *n, T *a, const int *lda, T *tau, T *work, const int *lwork, int *info); \
-  void P##orgqr_(const int *m, const int *n, const int *k, T *a, const int *lda, const T *tau, T *work,          \
-                 const int *lwork, int *info);                                                                    \
-  }                                                                                                                \
-  namespace lapack {                                                                                               \
-  inline void gesv(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, int *info) {                          \
-    P##gesv_(&n, &nrhs, a, &lda, ipiv, b, &ldb, info);                                                             \
-  }                                                                                                                \
-  inline void gels(int m, int n, int nrhs, T *a, int lda, T *b, int ldb, T *work, int lwork, int *info) {          \
-    P##gels_("N", &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info, 1);                                         \
-  }                                                                                                                \
-  inline void getrf(int m, int n, T *a, int lda, int *ipiv, int *info) { P##getrf_(&m, &n, a, &lda, ipiv, info); } \
-  inline void getri(int n, T *a, int lda, const int *ipiv, T *work, int lwork, int *info) {                        \
-    P##getri_(&n, a, &lda, ipiv, work, &lwork, info);                                                              \
-  }                                                                                                                \
-  inline void potrf(char uplo, int n, T *a, int lda, int *info) { P##potrf_(&uplo, &n, a, &lda, info, 1); }        \
-  inline void potrs(char uplo, int n, int nrhs, const T *a, int lda, T *b, int ldb, int *info) {                   \
-    P##potrs_(&uplo, &n, &nrhs, a, &lda, b, &ldb, info, 1);                                                        \
-  }                                                                                                                \
-  inline void potri(char uplo, int n, T *a, int lda, int *info) { P##potri_(&uplo, &n, a, &lda, info, 1); }        \
-  inline void syev(char jobz, char uplo, int n, T *a, int lda, T *w, T *work, int lwork, int *info) {              \
-    P##syev_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, info, 1, 1);                                              \
-  }                                                                                                                \
-  inline void geev(char jobvr, int n, T *a, int lda, T *wr, T *wi, T *vr, int ldvr, T *work, int lwork,            \
-                   int *info) {                                                                                    \
-    const int ldvl = 1;                                                                                            \
-    P##geev_("N", &jobvr, &n, a, &lda, wr, wi, nullptr, &ldvl, vr, &ldvr, work, &lwork, info, 1, 1);              \
-  }                                                                                                                \
-  inline void gesvd(char job, int m, int n, T *a, int lda, T *s, T *u, int ldu, T *vt, int ldvt, T *work,          \
-                    int lwork, int *info) {                                                                        \
-    P##gesvd_(&job, &job, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, info, 1, 1);                       \
-  }                                                                                                                \
-  inline void geqrf(int m, int n, T *a, int lda, T *tau, T *work, int lwork, int *info) {                          \
-    P##geqrf_(&m, &n, a, &lda, tau, work, &lwork, info);                                                           \
-  }                                                                                                                \
-  inline void orgqr(int m, int n, int k, T *a, int lda, const T *tau, T *work, int lwork, int *info) {             \
-    P##orgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);                                                       \
-  }                                                                                                                \
+#define TH_LAPACK_FOR(P, T)                                                                                          \
+  extern "C" {                                                                                                       \
+  void P##gesv_(const int *n, const int *nrhs, T *a, const int *lda, int *ipiv, T *b, const int *ldb, int *info);    \
+  void P##gels_(const char *trans, const int *m, const int *n, const int *nrhs, T *a, const int *lda, T *b,          \
+                const int *ldb, T *work, const int *lwork, int *info, size_t);                                       \
+  void P##getrf_(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info);                            \
+  void P##getri_(const int *n, T *a, const int *lda, const int *ipiv, T *work, const int *lwork, int *info);         \
+  void P##potrf_(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t);                           \
+  void P##potrs_(const char *uplo, const int *n, const int *nrhs, const T *a, const int *lda, T *b, const int *ldb,  \
+                 int *info, size_t);                                                                                 \
+  void P##potri_(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t);                           \
+  void P##syev_(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, T *w, T *work,               \
+                const int *lwork, int *info, size_t, size_t);                                                        \
+  void P##geev_(const char *jobvl, const char *jobvr, const int *n, T *a, const int *lda, T *wr, T *wi, T *vl,       \
+                const int *ldvl, T *vr, const int *ldvr, T *work, const int *lwork, int *info, size_t, size_t);      \
+  void P##gesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, T *a, const int *lda, T *s, T *u,  \
+                 const int *ldu, T *vt, const int *ldvt, T *work, const int *lwork, int *info, size_t, size_t);      \
+  void P##geqrf_(const int *m, const int *n, T *a, const int *lda, T *tau, T *work, const int *lwork, int *info);    \
+  void P##orgqr_(const int *m, const int *n, const int *k, T *a, const int *lda, const T *tau, T *work,              \
+                 const int *lwork, int *info);                                                                       \
+  }                                                                                                                  \
+  namespace lapack {                                                                                                 \
+  inline void gesv(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, int *info) {                            \
+    P##gesv_(&n, &nrhs, a, &lda, ipiv, b, &ldb, info);                                                               \
+  }                                                                                                                  \
+  inline void gels(int m, int n, int nrhs, T *a, int lda, T *b, int ldb, T *work, int lwork, int *info) {            \
+    P##gels_("N", &m, &n, &nrhs, a, &lda, b, &ldb, work, &lwork, info, 1);                                           \
+  }                                                                                                                  \
+  inline void getrf(int m, int n, T *a, int lda, int *ipiv, int *info) { P##getrf_(&m, &n, a, &lda, ipiv, info); }   \
+  inline void getri(int n, T *a, int lda, const int *ipiv, T *work, int lwork, int *info) {                          \
+    P##getri_(&n, a, &lda, ipiv, work, &lwork, info);                                                                \
+  }                                                                                                                  \
+  inline void potrf(char uplo, int n, T *a, int lda, int *info) { P##potrf_(&uplo, &n, a, &lda, info, 1); }          \
+  inline void potrs(char uplo, int n, int nrhs, const T *a, int lda, T *b, int ldb, int *info) {                     \
+    P##potrs_(&uplo, &n, &nrhs, a, &lda, b, &ldb, info, 1);                                                          \
+  }                                                                                                                  \
+  inline void potri(char uplo, int n, T *a, int lda, int *info) { P##potri_(&uplo, &n, a, &lda, info, 1); }          \
+  inline void syev(char jobz, char uplo, int n, T *a, int lda, T *w, T *work, int lwork, int *info) {                \
+    P##syev_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, info, 1, 1);                                                \
+  }                                                                                                                  \
+  inline void geev(char jobvr, int n, T *a, int lda, T *wr, T *wi, T *vr, int ldvr, T *work, int lwork, int *info) { \
+    const int ldvl = 1;                                                                                              \
+    P##geev_("N", &jobvr, &n, a, &lda, wr, wi, nullptr, &ldvl, vr, &ldvr, work, &lwork, info, 1, 1);                 \
+  }                                                                                                                  \
+  inline void gesvd(char job, int m, int n, T *a, int lda, T *s, T *u, int ldu, T *vt, int ldvt, T *work, int lwork, \
+                    int *info) {                                                                                     \
+    P##gesvd_(&job, &job, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, info, 1, 1);                         \
+  }                                                                                                                  \
+  inline void geqrf(int m, int n, T *a, int lda, T *tau, T *work, int lwork, int *info) {                            \
+    P##geqrf_(&m, &n, a, &lda, tau, work, &lwork, info);                                                             \
+  }                                                                                                                  \
+  inline void orgqr(int m, int n, int k, T *a, int lda, const T *tau, T *work, int lwork, int *info) {               \
+    P##orgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);                                                         \
+  }                                                                                                                  \
   }
 
 TH_LAPACK_FOR(s, float)

@@ -298,8 +298,7 @@ class Target {
   static Target result(TensorOf<T> *t, const std::vector<int64_t> &size) {
     th::TH<T>::resizeNd(t, (int)size.size(), size.data(), nullptr);
     Target r(t);
-    if (!th::isContiguous(th::ref(t)))
-      r.standIn_ = th::own(th::TH<T>::newWithSize(t->nDimension, t->size, nullptr));
+    if (!th::isContiguous(th::ref(t))) r.standIn_ = th::own(th::TH<T>::newWithSize(t->nDimension, t->size, nullptr));
     return r;
   }
   // An accumulator: t keeps its shape and values. NULL (an optional gradient not asked for)

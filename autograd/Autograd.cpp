@@ -17,9 +17,7 @@ void GradMode::setEnabled(bool enabled) { gGradEnabled = enabled; }
 static std::atomic<uint64_t> gNextSequenceNr{0};
 Node::Node() : sequenceNr(gNextSequenceNr.fetch_add(1, std::memory_order_relaxed)) {}
 
-AccumulateGrad::AccumulateGrad(const Tensor &leaf) : variable(leaf) {
-  outputs.push_back({leaf.sizes(), leaf.dtype()});
-}
+AccumulateGrad::AccumulateGrad(const Tensor &leaf) : variable(leaf) { outputs.push_back({leaf.sizes(), leaf.dtype()}); }
 
 TensorList AccumulateGrad::apply(TensorList &&grads) {
   const Tensor &g = grads[0];
@@ -72,8 +70,7 @@ Tensor SavedTensor::unpack(const std::string &owner) const {
     fail(th::ErrorKind::Runtime,
          "one of the variables needed for gradient computation has been modified by an inplace operation: "
          "[torch.%sTensor %s], which is needed by %s, is at version %u; expected version %u instead.",
-         scalarTypeName(data_.dtype()), data_.sizeString().c_str(), owner.c_str(), now,
-         savedVersion_);
+         scalarTypeName(data_.dtype()), data_.sizeString().c_str(), owner.c_str(), now, savedVersion_);
   }
   return data_;
 }
@@ -183,8 +180,10 @@ void retainGrad(const Tensor &t) {
   std::weak_ptr<AutogradMeta> weakMeta = t.impl()->autograd;
   m.gradFn->retainHooks.emplace_back(m.outputNr, [weakMeta](const Tensor &g) {
     if (auto meta = weakMeta.lock()) {
-      if (!meta->grad.defined()) meta->grad = clone(g);
-      else meta->grad = binary(BinaryOp::Add, meta->grad, g);
+      if (!meta->grad.defined())
+        meta->grad = clone(g);
+      else
+        meta->grad = binary(BinaryOp::Add, meta->grad, g);
     }
     return Tensor();
   });
@@ -216,9 +215,7 @@ bool needsRecording(std::initializer_list<const Tensor *> inputs) {
 
 namespace {
 
-void connect(Node &node, const Tensor &input) {
-  node.next.push_back(input.defined() ? gradientEdge(input) : Edge{});
-}
+void connect(Node &node, const Tensor &input) { node.next.push_back(input.defined() ? gradientEdge(input) : Edge{}); }
 
 void attach(const std::shared_ptr<Node> &node, const Tensor &output) {
   AutogradMeta &m = ensureAutogradMeta(output);
@@ -290,7 +287,10 @@ Tensor regionOf(const Tensor &g, const IntList &sizes, const IntList &strides, i
 // and the view's new value.
 struct CopySlices : Node {
   CopySlices(const Tensor &base, const Tensor &view)
-      : baseSizes(base.sizes()), baseStrides(base.strides()), viewSizes(view.sizes()), viewStrides(view.strides()),
+      : baseSizes(base.sizes()),
+        baseStrides(base.strides()),
+        viewSizes(view.sizes()),
+        viewStrides(view.strides()),
         shift(view.storageOffset() - base.storageOffset()) {}
   TensorList apply(TensorList &&grads) override {
     Tensor gBase = emptyStrided(baseSizes, baseStrides, grads[0].dtype());
@@ -321,9 +321,8 @@ void checkInplace(const Tensor &self) {
 
 void recordView(const char *name, const Tensor &base, const Tensor &view,
                 std::function<Tensor(const Tensor &grad)> backward) {
-  record(name, {base}, {view}, [backward = std::move(backward)](const TensorList &g) {
-    return TensorList{backward(g[0])};
-  });
+  record(name, {base}, {view},
+         [backward = std::move(backward)](const TensorList &g) { return TensorList{backward(g[0])}; });
 }
 
 void inplaceWithHistory(const Tensor &self, const std::function<Tensor(const Tensor &)> &outOfPlace) {

@@ -47,9 +47,8 @@ struct Saved {
 
 void record1(const char *name, const Tensor &input, const Tensor &result,
              std::function<Tensor(const Tensor &)> backward) {
-  torch::record(name, {input}, {result}, [backward = std::move(backward)](const TensorList &g) {
-    return TensorList{backward(g[0])};
-  });
+  torch::record(name, {input}, {result},
+                [backward = std::move(backward)](const TensorList &g) { return TensorList{backward(g[0])}; });
 }
 
 // g (the gradient of a reduction of t over dims) broadcast back to t's shape.
@@ -86,8 +85,7 @@ void binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha, const T
   std::vector<bool> need = needs({&a, &b});
   Saved sa(a, name), sb(b, name), sr(result, name, true);
   bool keepA = op == BinaryOp::Mul || op == BinaryOp::Div || op == BinaryOp::Pow || op == BinaryOp::Fmod ||
-               op == BinaryOp::Remainder || op == BinaryOp::Atan2 || op == BinaryOp::Maximum ||
-               op == BinaryOp::Minimum;
+               op == BinaryOp::Remainder || op == BinaryOp::Atan2 || op == BinaryOp::Maximum || op == BinaryOp::Minimum;
   if (!keepA) sa = Saved(Tensor(), name);
   if (op == BinaryOp::Add || op == BinaryOp::Sub) sb = Saved(Tensor(), name);
   if (op != BinaryOp::Pow) sr = Saved(Tensor(), name);
@@ -247,8 +245,7 @@ void clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max
   });
 }
 
-void addcop(bool divide, const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value,
-            const Tensor &result) {
+void addcop(bool divide, const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value, const Tensor &result) {
   const char *name = divide ? "addcdiv" : "addcmul";
   std::vector<bool> need = needs({&self, &t1, &t2});
   Saved s1(t1, name), s2(t2, name);
@@ -285,9 +282,8 @@ void where(const Tensor &cond, const Tensor &a, const Tensor &b, const Tensor &r
 // ---- reductions ----
 
 void sum(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result) {
-  record1("sum", t, result, [sizes = t.sizes(), dims, keepdim](const Tensor &g) {
-    return expandBack(g, sizes, dims, keepdim);
-  });
+  record1("sum", t, result,
+          [sizes = t.sizes(), dims, keepdim](const Tensor &g) { return expandBack(g, sizes, dims, keepdim); });
 }
 
 void mean(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Tensor &result) {
@@ -354,7 +350,8 @@ void norm(const Tensor &t, double p, const std::vector<int> &dims, bool keepdim,
     }
     // x |x|^(p-2) / r^(p-1), 0 where r = 0.
     Tensor absPow = torch::binary(BinaryOp::Pow, torch::unary(UnaryOp::Abs, x), Scalar(p - 2));
-    Tensor num = mul(x, p < 2 ? torch::where(compare(CompareOp::Eq, x, Scalar(int64_t(0))), zerosLike(x), absPow) : absPow);
+    Tensor num =
+        mul(x, p < 2 ? torch::where(compare(CompareOp::Eq, x, Scalar(int64_t(0))), zerosLike(x), absPow) : absPow);
     Tensor den = torch::binary(BinaryOp::Pow, r, Scalar(p - 1));
     Tensor q = div(mul(gk, num), den);
     return torch::where(compare(CompareOp::Eq, expand(r, x.sizes()), Scalar(int64_t(0))), zerosLike(q), q);
@@ -452,9 +449,11 @@ Tensor inverseGaps(const Tensor &x) {
 void product(int kind, const Tensor &self, const Tensor &x, const Tensor &y, Scalar beta, Scalar alpha,
              const Tensor &result) {
   const AddProduct k = static_cast<AddProduct>(kind);
-  const char *name = self.defined() ? addProductName(k) : k == AddProduct::Mm ? "mm" : k == AddProduct::Mv ? "mv"
-                                                                                      : k == AddProduct::R ? "outer"
-                                                                                                           : "bmm";
+  const char *name = self.defined()        ? addProductName(k)
+                     : k == AddProduct::Mm ? "mm"
+                     : k == AddProduct::Mv ? "mv"
+                     : k == AddProduct::R  ? "outer"
+                                           : "bmm";
   std::vector<bool> need = needs({&self, &x, &y});
   Saved sx(need[2] ? x : Tensor(), name), sy(need[1] ? y : Tensor(), name);
   torch::record(name, {self, x, y}, {result}, [=](const TensorList &grads) -> TensorList {
@@ -762,9 +761,8 @@ void stack(const TensorList &inputs, int dim, const Tensor &result) {
 }
 
 void triangle(bool upper, const Tensor &t, int64_t offset, const Tensor &result) {
-  record1(upper ? "triu" : "tril", t, result, [=](const Tensor &g) {
-    return upper ? triu(g, offset) : tril(g, offset);
-  });
+  record1(upper ? "triu" : "tril", t, result,
+          [=](const Tensor &g) { return upper ? triu(g, offset) : tril(g, offset); });
 }
 
 void cross(const Tensor &a, const Tensor &b, int dim, const Tensor &result) {

@@ -158,11 +158,12 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
     TensorList gradInputs;
     if (anyDefined) {
       for (size_t nr = 0; nr < node->outputs.size(); nr++) {
-        if (!grads[nr].defined()) grads[nr] = [&] {
-          Tensor z = empty(node->outputs[nr].sizes, node->outputs[nr].dtype);
-          zero_(z);
-          return z;
-        }();
+        if (!grads[nr].defined())
+          grads[nr] = [&] {
+            Tensor z = empty(node->outputs[nr].sizes, node->outputs[nr].dtype);
+            zero_(z);
+            return z;
+          }();
       }
       TensorList gradOutputs = grads;  // post hooks see them
       gradInputs = node->apply(std::move(grads));

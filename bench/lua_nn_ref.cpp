@@ -31,9 +31,7 @@ extern const LuaSource kLuaSources[];  // //lua:lua_sources
 
 namespace {
 
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 THFloatTensor *floatArg(lua_State *L, int idx) {
   return static_cast<THFloatTensor *>(luat::checkObject(L, idx, "torch.FloatTensor"));
@@ -66,8 +64,8 @@ int convolution(lua_State *L) {
     const double start = now();
     THNN_FloatSpatialConvolutionMM_updateOutput(nullptr, t[0], t[2], t[4], t[5], t[8], t[9], k[0], k[1], k[2], k[3],
                                                 k[4], k[5]);
-    THNN_FloatSpatialConvolutionMM_updateGradInput(nullptr, t[0], t[1], t[3], t[4], t[8], t[9], k[0], k[1], k[2],
-                                                   k[3], k[4], k[5]);
+    THNN_FloatSpatialConvolutionMM_updateGradInput(nullptr, t[0], t[1], t[3], t[4], t[8], t[9], k[0], k[1], k[2], k[3],
+                                                   k[4], k[5]);
     THNN_FloatSpatialConvolutionMM_accGradParameters(nullptr, t[0], t[1], t[6], t[7], t[8], t[9], k[0], k[1], k[2],
                                                      k[3], k[4], k[5], 1.0);
     lua_pushnumber(L, now() - start);

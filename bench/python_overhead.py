@@ -29,8 +29,14 @@ def main():
     print("%-34s %10s %10s %8s" % ("op", "torch us", "numpy us", "ratio"))
     for label, ours, ref in rows:
         # fresh operands per row: in-place rows must not push the next one into overflow
-        env = dict(x=torch.FloatTensor([1.0]), y=torch.FloatTensor([1e-9]), nx=np.ones(1, np.float32),
-                   ny=np.full(1, 1e-9, np.float32), np=np, torch=torch)
+        env = dict(
+            x=torch.FloatTensor([1.0]),
+            y=torch.FloatTensor([1e-9]),
+            nx=np.ones(1, np.float32),
+            ny=np.full(1, 1e-9, np.float32),
+            np=np,
+            torch=torch,
+        )
         try:
             t = best_us(ours, env, 100000)
         except Exception as e:  # an op not bound yet shows as missing, the rest still runs

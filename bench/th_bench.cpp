@@ -63,12 +63,14 @@ void benchGemm(const char *type, const char *gemmName, int64_t n, int reps, Gemm
   // references with the same beta: 0 for mm, 1 for addmm
   auto t = bestOf(
       reps, [&] { gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, pa, n, pb, n, 0, pc, n); },
-      [&] { mm(c, a, b); }, [&] { gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, pa, n, pb, n, 1, pc, n); },
+      [&] { mm(c, a, b); },
+      [&] { gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, pa, n, pb, n, 1, pc, n); },
       [&] { addmm(c, 1, c, 1, a, b); });
-  printf("gemm %lldx%lld %-6s  %s %6.1f GFLOP/s | TH mm %6.1f GFLOP/s (ratio %.3f) | TH addmm %6.1f GFLOP/s "
-         "(ratio %.3f to beta=1 %s)  [goal >= 0.95]\n",
-         (long long)n, (long long)n, type, gemmName, flops / t[0] * 1e-9, flops / t[1] * 1e-9, t[0] / t[1],
-         flops / t[3] * 1e-9, t[2] / t[3], gemmName);
+  printf(
+      "gemm %lldx%lld %-6s  %s %6.1f GFLOP/s | TH mm %6.1f GFLOP/s (ratio %.3f) | TH addmm %6.1f GFLOP/s "
+      "(ratio %.3f to beta=1 %s)  [goal >= 0.95]\n",
+      (long long)n, (long long)n, type, gemmName, flops / t[0] * 1e-9, flops / t[1] * 1e-9, t[0] / t[1],
+      flops / t[3] * 1e-9, t[2] / t[3], gemmName);
   freeTensor(a);
   freeTensor(b);
   freeTensor(c);
@@ -106,10 +108,11 @@ void benchTransposedCadd(int64_t n, int reps) {
       reps, [&] { THFloatTensor_cadd(r, a, 1.0f, b); }, [&] { THFloatTensor_cadd(r, at, 1.0f, bt); },
       [&] { THFloatTensor_cadd(rtt, at, 1.0f, bt); });
   const double bytes = 3.0 * sizeof(float) * n * n;
-  printf("cadd %lldx%lld: contiguous %6.2f GB/s | transposed inputs %6.2f GB/s (%.2fx slower) | all transposed "
-         "%6.2f GB/s (%.2fx slower)  [goal: within 3x]\n",
-         (long long)n, (long long)n, bytes / t[0] * 1e-9, bytes / t[1] * 1e-9, t[1] / t[0], bytes / t[2] * 1e-9,
-         t[2] / t[0]);
+  printf(
+      "cadd %lldx%lld: contiguous %6.2f GB/s | transposed inputs %6.2f GB/s (%.2fx slower) | all transposed "
+      "%6.2f GB/s (%.2fx slower)  [goal: within 3x]\n",
+      (long long)n, (long long)n, bytes / t[0] * 1e-9, bytes / t[1] * 1e-9, t[1] / t[0], bytes / t[2] * 1e-9,
+      t[2] / t[0]);
   for (THFloatTensor *t : {a, b, at, bt, r, rt, rtt}) THFloatTensor_free(t);
 }
 

@@ -168,7 +168,8 @@ void benchPooling(int64_t B, int64_t C, int64_t H, int64_t W, int threads, int r
   THFloatTensor *input = pool(randomTensor({B, C, H, W}, 1)), *output = pool(THFloatTensor_new());
   THFloatTensor *avgOutput = pool(THFloatTensor_new()), *gradInput = pool(THFloatTensor_new());
   THFloatTensor *gradOutput = pool(randomTensor({B, C, H / 2, W / 2}, 2));
-  THFloatTensor *output3 = pool(THFloatTensor_new()), *gradOutput3 = pool(randomTensor({B, C, (H + 1) / 2, (W + 1) / 2}, 3));
+  THFloatTensor *output3 = pool(THFloatTensor_new()),
+                *gradOutput3 = pool(randomTensor({B, C, (H + 1) / 2, (W + 1) / 2}, 3));
   THLongTensor *indices = THLongTensor_new(), *indices3 = THLongTensor_new();
   const int64_t n = B * C * H * W, planes = B * C, plane = H * W;
   std::vector<float> copy(n);

@@ -76,8 +76,16 @@ def mlp_numpy(batch):
 
 
 def cnn_torch(batch):
-    model = nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(32, 64, 3), nn.ReLU(),
-                          nn.MaxPool2d(2), nn.Flatten(), nn.Linear(1600, 10))
+    model = nn.Sequential(
+        nn.Conv2d(1, 32, 3),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(32, 64, 3),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Flatten(),
+        nn.Linear(1600, 10),
+    )
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     x, y = torch.randn(batch, 1, 28, 28), torch.randint(0, 10, (batch,))
 
@@ -100,8 +108,10 @@ def main():
 
     ours = best_ms(mlp_torch(128), 30)
     ref = best_ms(mlp_numpy(128), 30)
-    print("MLP 784-512-512-10, batch 128, one SGD step: torch %.2f ms, numpy by hand %.2f ms, ratio %.2fx"
-          % (ours, ref, ours / ref))
+    print(
+        "MLP 784-512-512-10, batch 128, one SGD step: torch %.2f ms, numpy by hand %.2f ms, ratio %.2fx"
+        % (ours, ref, ours / ref)
+    )
     cnn = best_ms(cnn_torch(64), 10)
     print("small CNN (28x28, batch 64), one SGD step: %.2f ms (%.0f images/s)" % (cnn, 64 / cnn * 1e3))
 
@@ -120,8 +130,10 @@ def main():
 
     per_backward = best_ms(with_grad, 3, 1) * 1e3 / n
     per_forward = best_ms(forward_only, 3, 1) * 1e3 / n
-    print("autograd: %.2f us per (x * y).sum().backward() on 1-element tensors; the forward alone without "
-          "autograd %.2f us" % (per_backward, per_forward))
+    print(
+        "autograd: %.2f us per (x * y).sum().backward() on 1-element tensors; the forward alone without "
+        "autograd %.2f us" % (per_backward, per_forward)
+    )
 
 
 if __name__ == "__main__":

@@ -16,14 +16,12 @@ enum class ScalarType : int8_t {
 #define TORCH_ENUM_ENTRY(Name, T, dtype) Name,
   TH_FORALL_TYPES(TORCH_ENUM_ENTRY)
 #undef TORCH_ENUM_ENTRY
-  Bool,
+      Bool,
 };
 constexpr int kNumScalarTypes = th::kNumTypes + 1;
 
 // The TH type whose kernels a ScalarType runs on (Byte for Bool).
-inline th::Type thType(ScalarType t) {
-  return t == ScalarType::Bool ? th::Type::Byte : static_cast<th::Type>(t);
-}
+inline th::Type thType(ScalarType t) { return t == ScalarType::Bool ? th::Type::Byte : static_cast<th::Type>(t); }
 
 const char *scalarTypeName(ScalarType t);  // "Float", "Bool", ...
 const char *dtypeName(ScalarType t);       // "float32", "bool", ...

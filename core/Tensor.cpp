@@ -123,9 +123,9 @@ void Storage::shareMemory() {
   THSharedMemory_newName(name, sizeof(name));
   // The name is unlinked once mapped: the mapping (inherited by forked children) keeps the
   // memory, and nothing is left in /dev/shm when the last process lets go of it.
-  THMapAllocatorContext *ctx = THMapAllocatorContext_new(
-      name, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED | TH_ALLOCATOR_MAPPED_EXCLUSIVE |
-                TH_ALLOCATOR_MAPPED_UNLINK);
+  THMapAllocatorContext *ctx =
+      THMapAllocatorContext_new(name, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED |
+                                          TH_ALLOCATOR_MAPPED_EXCLUSIVE | TH_ALLOCATOR_MAPPED_UNLINK);
   // A mapping cannot be empty: a 0-element storage gets one byte it never uses.
   void *data = nullptr;
   try {
@@ -336,7 +336,8 @@ static Tensor viewOp(const char *name, const Tensor &t, std::function<Tensor(con
 }
 
 Tensor alias(const Tensor &t) {
-  return viewOp("AliasBackward", t, [](const Tensor &g) { return g; }, [](auto, auto *) {});
+  return viewOp(
+      "AliasBackward", t, [](const Tensor &g) { return g; }, [](auto, auto *) {});
 }
 
 static int64_t wrapIndex(int64_t index, int64_t size, int dim) {
@@ -413,11 +414,12 @@ Tensor slice(const Tensor &t, int64_t dim, int64_t start, int64_t stop, int64_t 
 Tensor transpose(const Tensor &t, int64_t dim0, int64_t dim1) {
   int d0 = wrapDim(dim0, t.dim()), d1 = wrapDim(dim1, t.dim());
   if (t.dim() == 0) return alias(t);
-  return viewOp("TransposeBackward", t, [d0, d1](const Tensor &g) { return transpose(g, d0, d1); },
-                [&](auto tag, auto *v) {
-                  using T = typename decltype(tag)::type;
-                  TH<T>::transpose(v, nullptr, d0, d1);
-                });
+  return viewOp(
+      "TransposeBackward", t, [d0, d1](const Tensor &g) { return transpose(g, d0, d1); },
+      [&](auto tag, auto *v) {
+        using T = typename decltype(tag)::type;
+        TH<T>::transpose(v, nullptr, d0, d1);
+      });
 }
 
 Tensor permute(const Tensor &t, const IntList &dims) {
@@ -432,21 +434,23 @@ Tensor permute(const Tensor &t, const IntList &dims) {
   }
   IntList inverse(dims.size());
   for (size_t i = 0; i < order.size(); i++) inverse[order[i]] = static_cast<int64_t>(i);
-  return viewOp("PermuteBackward", t, [inverse](const Tensor &g) { return permute(g, inverse); },
-                [&](auto tag, auto *v) {
-                  using T = typename decltype(tag)::type;
-                  TH<T>::permute(v, nullptr, order.data());
-                });
+  return viewOp(
+      "PermuteBackward", t, [inverse](const Tensor &g) { return permute(g, inverse); },
+      [&](auto tag, auto *v) {
+        using T = typename decltype(tag)::type;
+        TH<T>::permute(v, nullptr, order.data());
+      });
 }
 
 Tensor unfold(const Tensor &t, int64_t dim, int64_t size, int64_t step) {
   int d = wrapDim(dim, t.dim());
-  return viewOp("UnfoldBackward", t,
-                derivatives::rearrangementBackward(t, [d, size, step](const Tensor &x) { return unfold(x, d, size, step); }),
-                [&](auto tag, auto *v) {
-                  using T = typename decltype(tag)::type;
-                  TH<T>::unfold(v, nullptr, d, size, step);
-                });
+  return viewOp(
+      "UnfoldBackward", t,
+      derivatives::rearrangementBackward(t, [d, size, step](const Tensor &x) { return unfold(x, d, size, step); }),
+      [&](auto tag, auto *v) {
+        using T = typename decltype(tag)::type;
+        TH<T>::unfold(v, nullptr, d, size, step);
+      });
 }
 
 // Replaces one -1 by what makes the element count match.
@@ -510,11 +514,12 @@ Tensor expand(const Tensor &t, IntList sizes) {
                   t.sizeString().c_str());
     }
   }
-  return viewOp("ExpandBackward", t, [base = t.sizes()](const Tensor &g) { return sumToShape(g, base); },
-                [&](auto tag, auto *v) {
-                  using T = typename decltype(tag)::type;
-                  TH<T>::expand(v, nullptr, static_cast<int>(sizes.size()), sizes.data());
-                });
+  return viewOp(
+      "ExpandBackward", t, [base = t.sizes()](const Tensor &g) { return sumToShape(g, base); },
+      [&](auto tag, auto *v) {
+        using T = typename decltype(tag)::type;
+        TH<T>::expand(v, nullptr, static_cast<int>(sizes.size()), sizes.data());
+      });
 }
 
 Tensor squeeze(const Tensor &t) {

@@ -26,13 +26,13 @@ using IntList = std::vector<int64_t>;
 
 // Errors: th::Error with a kind, which the bindings turn into Python or Lua exceptions.
 [[noreturn]] void fail(th::ErrorKind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#define TORCH_CHECK(cond, kind, ...)                         \
-  do {                                                       \
+#define TORCH_CHECK(cond, kind, ...)                              \
+  do {                                                            \
     if (!(cond)) ::torch::fail(th::ErrorKind::kind, __VA_ARGS__); \
   } while (0)
 
-using th::TH;
 using th::Tag;
+using th::TH;
 
 // f(Tag<T>{}) for the C element type T of t (uint8_t for Bool).
 template <typename F>
@@ -63,8 +63,7 @@ decltype(auto) dispatchFloating(ScalarType t, const char *op, F &&f) {
     case ScalarType::Float: return f(Tag<float>{});
     case ScalarType::Double: return f(Tag<double>{});
     default:
-      fail(th::ErrorKind::Type, "%s is only implemented for floating point tensors (got %s)", op,
-           scalarTypeName(t));
+      fail(th::ErrorKind::Type, "%s is only implemented for floating point tensors (got %s)", op, scalarTypeName(t));
   }
 }
 
@@ -225,7 +224,7 @@ Tensor scalarTensor(Scalar v, ScalarType dtype);  // 0-dim
 // Makes view a view of base (the chain's root base) sharing its version counter.
 void markView(const Tensor &base, const Tensor &view);
 Tensor viewBase(const Tensor &view);  // undefined for a tensor that is not a view
-Tensor alias(const Tensor &t);  // a new tensor object on the same view
+Tensor alias(const Tensor &t);        // a new tensor object on the same view
 Tensor select(const Tensor &t, int64_t dim, int64_t index);
 Tensor narrow(const Tensor &t, int64_t dim, int64_t start, int64_t length);
 Tensor slice(const Tensor &t, int64_t dim, int64_t start, int64_t stop, int64_t step);  // python rules

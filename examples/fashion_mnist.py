@@ -39,20 +39,23 @@ def read_idx(path):
     if data[2] not in types:
         raise ValueError("%s: unknown IDX element type 0x%02x" % (path, data[2]))
     ndim = data[3]
-    sizes = struct.unpack(">" + "I" * ndim, data[4:4 + 4 * ndim])
+    sizes = struct.unpack(">" + "I" * ndim, data[4 : 4 + 4 * ndim])
     array = np.frombuffer(data, dtype=types[data[2]], offset=4 + 4 * ndim)
     expected = int(np.prod(sizes))
     if array.size != expected:
-        raise ValueError("%s: expected %d elements for sizes %s, found %d (truncated file?)"
-                         % (path, expected, sizes, array.size))
+        raise ValueError(
+            "%s: expected %d elements for sizes %s, found %d (truncated file?)" % (path, expected, sizes, array.size)
+        )
     return array.reshape(sizes)
 
 
 class FashionMNIST(Dataset):
     """The 60,000 training or 10,000 test images as normalized float tensors [1, 28, 28]."""
 
-    FILES = {True: ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz"),
-             False: ("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz")}
+    FILES = {
+        True: ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz"),
+        False: ("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"),
+    }
     MEAN, STD = 0.2860, 0.3530
 
     def __init__(self, root=DEFAULT_DATA_DIR, train=True):
@@ -61,7 +64,8 @@ class FashionMNIST(Dataset):
             if not os.path.exists(p) and not os.path.exists(p[:-3]):
                 raise FileNotFoundError(
                     "Fashion-MNIST file %s is missing: install Debian's package 'dataset-fashion-mnist' "
-                    "(apt-get install dataset-fashion-mnist) or pass --data-dir" % p)
+                    "(apt-get install dataset-fashion-mnist) or pass --data-dir" % p
+                )
         paths = [p if os.path.exists(p) else p[:-3] for p in paths]
         images, labels = read_idx(paths[0]), read_idx(paths[1])
         if images.shape[0] != labels.shape[0]:
@@ -81,11 +85,18 @@ class Net(nn.Module):
     def __init__(self):
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(1, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Conv2d(32, 64, 3, padding=1), nn.BatchNorm2d(64), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(1, 32, 3, padding=1),
+            nn.BatchNorm2d(32),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Conv2d(32, 64, 3, padding=1),
+            nn.BatchNorm2d(64),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
         )
-        self.classifier = nn.Sequential(nn.Flatten(), nn.Linear(64 * 7 * 7, 128), nn.ReLU(), nn.Dropout(0.3),
-                                        nn.Linear(128, 10))
+        self.classifier = nn.Sequential(
+            nn.Flatten(), nn.Linear(64 * 7 * 7, 128), nn.ReLU(), nn.Dropout(0.3), nn.Linear(128, 10)
+        )
 
     def forward(self, x):
         return self.classifier(self.features(x))
@@ -142,13 +153,18 @@ def train_epoch(model, loader, optimizer, epoch, epochs):
         loss_sum += loss.item() * n
         correct += (logits.argmax(1) == labels).sum().item()
         losses.append(loss.item())
-        bar.update(step, loss="%.4f" % (loss_sum / seen), acc="%.2f%%" % (100.0 * correct / seen),
-                   img_s="%.0f" % (seen / max(time.time() - start, 1e-9)))
+        bar.update(
+            step,
+            loss="%.4f" % (loss_sum / seen),
+            acc="%.2f%%" % (100.0 * correct / seen),
+            img_s="%.0f" % (seen / max(time.time() - start, 1e-9)),
+        )
     return loss_sum / seen, correct / seen, losses, seen / (time.time() - start)
 
 
 def plot(history, path):
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -190,11 +206,14 @@ def main(argv=None):
     train_set, test_set = FashionMNIST(args.data_dir, True), FashionMNIST(args.data_dir, False)
     if args.limit:
         train_set = torch.utils.data.Subset(train_set, range(args.limit))
-    train_loader = DataLoader(train_set, batch_size=args.batch_size, shuffle=True, drop_last=True,
-                              num_workers=args.workers)
+    train_loader = DataLoader(
+        train_set, batch_size=args.batch_size, shuffle=True, drop_last=True, num_workers=args.workers
+    )
     test_loader = DataLoader(test_set, batch_size=500)
-    print("Fashion-MNIST: %d training and %d test images; %d threads, batch %d"
-          % (len(train_set), len(test_set), args.threads, args.batch_size))
+    print(
+        "Fashion-MNIST: %d training and %d test images; %d threads, batch %d"
+        % (len(train_set), len(test_set), args.threads, args.batch_size)
+    )
 
     model = Net()
     print(model)
@@ -207,21 +226,37 @@ def main(argv=None):
         train_loss, train_acc, losses, rate = train_epoch(model, train_loader, optimizer, epoch, args.epochs)
         test_loss, test_acc = evaluate(model, test_loader)
         scheduler.step()
-        for key, value in (("train_loss", train_loss), ("train_acc", train_acc), ("test_loss", test_loss),
-                           ("test_acc", test_acc)):
+        for key, value in (
+            ("train_loss", train_loss),
+            ("train_acc", train_acc),
+            ("test_loss", test_loss),
+            ("test_acc", test_acc),
+        ):
             history[key].append(value)
         history["step_loss"].extend(losses)
-        print("epoch %d: train loss %.4f acc %.2f%% | test loss %.4f acc %.2f%% | %.0f img/s | lr %.2e | %.0f s"
-              % (epoch, train_loss, 100 * train_acc, test_loss, 100 * test_acc, rate, scheduler.get_last_lr()[0],
-                 time.time() - started))
+        print(
+            "epoch %d: train loss %.4f acc %.2f%% | test loss %.4f acc %.2f%% | %.0f img/s | lr %.2e | %.0f s"
+            % (
+                epoch,
+                train_loss,
+                100 * train_acc,
+                test_loss,
+                100 * test_acc,
+                rate,
+                scheduler.get_last_lr()[0],
+                time.time() - started,
+            )
+        )
 
     checkpoint = os.path.join(args.out_dir, "model.pt")
     torch.save(model.state_dict(), checkpoint)
     reloaded = Net()
     reloaded.load_state_dict(torch.load(checkpoint))
     _, reloaded_acc = evaluate(reloaded, test_loader)
-    print("checkpoint %s reloaded: test accuracy %.2f%% (%s)" % (
-        checkpoint, 100 * reloaded_acc, "same" if reloaded_acc == history["test_acc"][-1] else "DIFFERENT"))
+    print(
+        "checkpoint %s reloaded: test accuracy %.2f%% (%s)"
+        % (checkpoint, 100 * reloaded_acc, "same" if reloaded_acc == history["test_acc"][-1] else "DIFFERENT")
+    )
     figure = os.path.join(args.out_dir, "curves.png")
     plot(history, figure)
     print("curves written to %s; total %.0f s" % (figure, time.time() - started))

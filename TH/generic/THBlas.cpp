@@ -63,7 +63,8 @@ void THBlas_(gemv)(char trans, int64_t m, int64_t n, scalar_t alpha, scalar_t *a
   incx = checkInc("gemv", lenx, incx, 8);
   incy = checkInc("gemv", leny, incy, 11);
 #if TH_REAL_IS_FLOATING
-  if (fitsInt({m, n, lda, incx, incy})) return blas::gemv(t, (int)m, (int)n, alpha, a, (int)lda, x, (int)incx, beta, y, (int)incy);
+  if (fitsInt({m, n, lda, incx, incy}))
+    return blas::gemv(t, (int)m, (int)n, alpha, a, (int)lda, x, (int)incx, beta, y, (int)incy);
 #endif
   for (int64_t i = 0; i < leny; i++) {
     scalar_t &yi = y[i * incy];
@@ -91,7 +92,8 @@ void THBlas_(ger)(int64_t m, int64_t n, scalar_t alpha, scalar_t *x, int64_t inc
   incy = checkInc("ger", n, incy, 7);
   lda = checkLd("ger", m, n, lda, 9);
 #if TH_REAL_IS_FLOATING
-  if (fitsInt({m, n, lda, incx, incy})) return blas::ger((int)m, (int)n, alpha, x, (int)incx, y, (int)incy, a, (int)lda);
+  if (fitsInt({m, n, lda, incx, incy}))
+    return blas::ger((int)m, (int)n, alpha, x, (int)incx, y, (int)incy, a, (int)lda);
 #endif
   for (int64_t j = 0; j < n; j++) {
     const scalar_t yj = alpha * y[j * incy];
@@ -99,8 +101,8 @@ void THBlas_(ger)(int64_t m, int64_t n, scalar_t alpha, scalar_t *x, int64_t inc
   }
 }
 
-void THBlas_(gemm)(char transa, char transb, int64_t m, int64_t n, int64_t k, scalar_t alpha, scalar_t *a,
-                   int64_t lda, scalar_t *b, int64_t ldb, scalar_t beta, scalar_t *c, int64_t ldc) {
+void THBlas_(gemm)(char transa, char transb, int64_t m, int64_t n, int64_t k, scalar_t alpha, scalar_t *a, int64_t lda,
+                   scalar_t *b, int64_t ldb, scalar_t beta, scalar_t *c, int64_t ldc) {
   const bool ta = isTrans("gemm", transa, 1), tb = isTrans("gemm", transb, 2);
   checkSize("gemm", m, 3);
   checkSize("gemm", n, 4);

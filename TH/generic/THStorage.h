@@ -26,14 +26,12 @@ TH_API THStorage *THStorage_(newWithSize1)(scalar_t v0);
 TH_API THStorage *THStorage_(newWithSize2)(scalar_t v0, scalar_t v1);
 TH_API THStorage *THStorage_(newWithSize3)(scalar_t v0, scalar_t v1, scalar_t v2);
 TH_API THStorage *THStorage_(newWithSize4)(scalar_t v0, scalar_t v1, scalar_t v2, scalar_t v3);
-TH_API THStorage *THStorage_(newWithAllocator)(ptrdiff_t size, THAllocator *allocator,
-                                               void *allocatorContext);
+TH_API THStorage *THStorage_(newWithAllocator)(ptrdiff_t size, THAllocator *allocator, void *allocatorContext);
 /* Maps a file (flags: TH_ALLOCATOR_MAPPED_*). size 0 maps the whole existing file. */
 TH_API THStorage *THStorage_(newWithMapping)(const char *filename, ptrdiff_t size, int flags);
 /* Takes ownership of `data`, which must come from THAlloc. */
 TH_API THStorage *THStorage_(newWithData)(scalar_t *data, ptrdiff_t size);
-TH_API THStorage *THStorage_(newWithDataAndAllocator)(scalar_t *data, ptrdiff_t size,
-                                                      THAllocator *allocator,
+TH_API THStorage *THStorage_(newWithDataAndAllocator)(scalar_t *data, ptrdiff_t size, THAllocator *allocator,
                                                       void *allocatorContext);
 
 TH_API void THStorage_(setFlag)(THStorage *self, char flag);

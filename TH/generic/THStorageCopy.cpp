@@ -11,10 +11,10 @@ void THStorage_(copy)(THStorage *self, THStorage *src) {
   THStorage_(rawCopy)(self, src->data);
 }
 
-#define TH_STORAGE_COPY_FROM(SrcReal, ...)                                                           \
-  void THStorage_(TH_CONCAT_2(copy, SrcReal))(THStorage * self, TH##SrcReal##Storage * src) {    \
-    THArgCheck(self->size == src->size, 2, "storage sizes differ: %td vs %td", self->size, src->size); \
-    using Src = std::remove_pointer_t<decltype(src->data)>;                                      \
+#define TH_STORAGE_COPY_FROM(SrcReal, ...)                                                               \
+  void THStorage_(TH_CONCAT_2(copy, SrcReal))(THStorage * self, TH##SrcReal##Storage * src) {            \
+    THArgCheck(self->size == src->size, 2, "storage sizes differ: %td vs %td", self->size, src->size);   \
+    using Src = std::remove_pointer_t<decltype(src->data)>;                                              \
     for (ptrdiff_t i = 0; i < self->size; i++) self->data[i] = th::convert<scalar_t, Src>(src->data[i]); \
   }
 TH_FORALL_TYPES(TH_STORAGE_COPY_FROM)

@@ -97,8 +97,8 @@ THTensor *THTensor_(newWithTensor)(THTensor *tensor) {
   return self;
 }
 
-THTensor *THTensor_(newWithStorage)(THStorage *storage, ptrdiff_t storageOffset, int nDimension,
-                                    const int64_t *size, const int64_t *stride) {
+THTensor *THTensor_(newWithStorage)(THStorage *storage, ptrdiff_t storageOffset, int nDimension, const int64_t *size,
+                                    const int64_t *stride) {
   THTensor *self = THTensor_(new)();
   try {
     THTensor_(setStorageNd)(self, storage, storageOffset, nDimension, size, stride);
@@ -161,27 +161,28 @@ THTensor *THTensor_(newContiguous)(THTensor *self) {
 }
 
 /* The new* view constructors: a fresh header on the same storage, then the in-place op. */
-#define TH_NEW_VIEW(CALL)                      \
+#define TH_NEW_VIEW(CALL)                              \
   auto view = th::own(THTensor_(newWithTensor)(self)); \
-  CALL;                                        \
+  CALL;                                                \
   return view.release();
 
-THTensor *THTensor_(newSelect)(THTensor *self, int dim, int64_t index) {
-  TH_NEW_VIEW(THTensor_(select)(view.get(), nullptr, dim, index))
-}
-THTensor *THTensor_(newNarrow)(THTensor *self, int dim, int64_t first, int64_t size) {
-  TH_NEW_VIEW(THTensor_(narrow)(view.get(), nullptr, dim, first, size))
-}
-THTensor *THTensor_(newTranspose)(THTensor *self, int dim1, int dim2) {
-  TH_NEW_VIEW(THTensor_(transpose)(view.get(), nullptr, dim1, dim2))
-}
-THTensor *THTensor_(newUnfold)(THTensor *self, int dim, int64_t size, int64_t step) {
-  TH_NEW_VIEW(THTensor_(unfold)(view.get(), nullptr, dim, size, step))
-}
-THTensor *THTensor_(newView)(THTensor *self, int nDimension, const int64_t *size) {
-  TH_NEW_VIEW(THTensor_(view)(view.get(), nullptr, nDimension, size))
-}
-THTensor *THTensor_(newExpand)(THTensor *self, int nDimension, const int64_t *size) {
+THTensor *THTensor_(newSelect)(THTensor *self, int dim, int64_t index){
+    TH_NEW_VIEW(THTensor_(select)(view.get(), nullptr, dim, index))} THTensor *THTensor_(newNarrow)(THTensor *self,
+                                                                                                    int dim,
+                                                                                                    int64_t first,
+                                                                                                    int64_t size){
+    TH_NEW_VIEW(THTensor_(narrow)(view.get(), nullptr, dim, first,
+                                  size))} THTensor *THTensor_(newTranspose)(THTensor *self, int dim1, int dim2){
+    TH_NEW_VIEW(THTensor_(transpose)(view.get(), nullptr, dim1, dim2))} THTensor *THTensor_(newUnfold)(THTensor *self,
+                                                                                                       int dim,
+                                                                                                       int64_t size,
+                                                                                                       int64_t step){
+    TH_NEW_VIEW(THTensor_(unfold)(view.get(), nullptr, dim, size,
+                                  step))} THTensor *THTensor_(newView)(THTensor *self, int nDimension,
+                                                                       const int64_t *size){
+    TH_NEW_VIEW(THTensor_(view)(view.get(), nullptr, nDimension,
+                                size))} THTensor *THTensor_(newExpand)(THTensor *self, int nDimension,
+                                                                       const int64_t *size) {
   TH_NEW_VIEW(THTensor_(expand)(view.get(), nullptr, nDimension, size))
 }
 #undef TH_NEW_VIEW
@@ -468,9 +469,10 @@ void THTensor_(view)(THTensor *self, THTensor *src, int nDimension, const int64_
   std::vector<int64_t> shape = THTensor_(inferSize)(THTensor_(nElement)(src), nDimension, size);
   std::vector<int64_t> stride;
   if (!THTensor_(viewStrides)(src, shape, stride))
-    THError("view size is not compatible with the input tensor's size and stride %s "
-            "(at least one dimension spans two contiguous subspaces): use reshape or contiguous first",
-            THTensor_(sizeDesc)(src));
+    THError(
+        "view size is not compatible with the input tensor's size and stride %s "
+        "(at least one dimension spans two contiguous subspaces): use reshape or contiguous first",
+        THTensor_(sizeDesc)(src));
   THTensor_(setStorageNd)(self, src->storage, src->storageOffset, nDimension, shape.data(), stride.data());
 }
 
@@ -533,8 +535,7 @@ int THTensor_(isSameSizeAs)(const THTensor *self, const THTensor *src) {
 }
 
 int THTensor_(isSetTo)(const THTensor *self, const THTensor *src) {
-  if (self->storage != src->storage || self->storageOffset != src->storageOffset ||
-      self->nDimension != src->nDimension)
+  if (self->storage != src->storage || self->storageOffset != src->storageOffset || self->nDimension != src->nDimension)
     return 0;
   for (int d = 0; d < self->nDimension; d++)
     if (self->size[d] != src->size[d] || self->stride[d] != src->stride[d]) return 0;
@@ -561,8 +562,7 @@ void THTensor_(freeCopyTo)(THTensor *self, THTensor *dst) {
 }
 
 static scalar_t *THTensor_(elementAt)(const THTensor *self, int n, const int64_t *index) {
-  if (self->nDimension != n)
-    THError("a %d-dimensional index was used on a %d-dimensional tensor", n, self->nDimension);
+  if (self->nDimension != n) THError("a %d-dimensional index was used on a %d-dimensional tensor", n, self->nDimension);
   ptrdiff_t offset = self->storageOffset;
   for (int d = 0; d < n; d++) {
     if (index[d] < 0 || index[d] >= self->size[d])

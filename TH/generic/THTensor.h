@@ -32,11 +32,10 @@ TH_API THTensor *THTensor_(new)(void);
 TH_API THTensor *THTensor_(newWithTensor)(THTensor *tensor);
 TH_API THTensor *THTensor_(newWithStorage)(THStorage *storage, ptrdiff_t storageOffset, int nDimension,
                                            const int64_t *size, const int64_t *stride);
-TH_API THTensor *THTensor_(newWithStorage1d)(THStorage *storage, ptrdiff_t storageOffset,
-                                             int64_t size0, int64_t stride0);
-TH_API THTensor *THTensor_(newWithStorage2d)(THStorage *storage, ptrdiff_t storageOffset,
-                                             int64_t size0, int64_t stride0, int64_t size1,
-                                             int64_t stride1);
+TH_API THTensor *THTensor_(newWithStorage1d)(THStorage *storage, ptrdiff_t storageOffset, int64_t size0,
+                                             int64_t stride0);
+TH_API THTensor *THTensor_(newWithStorage2d)(THStorage *storage, ptrdiff_t storageOffset, int64_t size0,
+                                             int64_t stride0, int64_t size1, int64_t stride1);
 TH_API THTensor *THTensor_(newWithSize)(int nDimension, const int64_t *size, const int64_t *stride);
 TH_API THTensor *THTensor_(newWithSize0d)(void);
 TH_API THTensor *THTensor_(newWithSize1d)(int64_t size0);
@@ -66,8 +65,8 @@ TH_API void THTensor_(resize5d)(THTensor *self, int64_t size0, int64_t size1, in
 
 /* self becomes a view: of src, of a storage, or of a part of src. */
 TH_API void THTensor_(set)(THTensor *self, THTensor *src);
-TH_API void THTensor_(setStorageNd)(THTensor *self, THStorage *storage, ptrdiff_t storageOffset,
-                                    int nDimension, const int64_t *size, const int64_t *stride);
+TH_API void THTensor_(setStorageNd)(THTensor *self, THStorage *storage, ptrdiff_t storageOffset, int nDimension,
+                                    const int64_t *size, const int64_t *stride);
 TH_API void THTensor_(narrow)(THTensor *self, THTensor *src, int dim, int64_t first, int64_t size);
 TH_API void THTensor_(select)(THTensor *self, THTensor *src, int dim, int64_t index);
 TH_API void THTensor_(transpose)(THTensor *self, THTensor *src, int dim1, int dim2);

@@ -84,8 +84,8 @@ void THTensor_(addr)(THTensor *r, scalar_t beta, THTensor *t, scalar_t alpha, TH
 static void THTensor_(checkMm)(const char *fn, THTensor *m1, int m1Arg, THTensor *m2, int m2Arg) {
   checkMatrix(fn, "m1", m1, m1Arg);
   checkMatrix(fn, "m2", m2, m2Arg);
-  THArgCheck(m1->size[1] == m2->size[0], m2Arg, "%s: size mismatch, m1 %s cannot multiply m2 %s", fn,
-             shape(m1).c_str(), shape(m2).c_str());
+  THArgCheck(m1->size[1] == m2->size[0], m2Arg, "%s: size mismatch, m1 %s cannot multiply m2 %s", fn, shape(m1).c_str(),
+             shape(m2).c_str());
 }
 
 void THTensor_(addmm)(THTensor *r, scalar_t beta, THTensor *t, scalar_t alpha, THTensor *m1, THTensor *m2) {

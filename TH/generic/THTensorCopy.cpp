@@ -27,7 +27,9 @@ static void THTensor_(copyFrom)(THTensor *self, Src *src) {
 
 void THTensor_(copy)(THTensor *self, THTensor *src) { THTensor_(copyFrom)(self, src); }
 
-#define TH_TENSOR_COPY_FROM(SrcReal, ...) \
-  void THTensor_(TH_CONCAT_2(copy, SrcReal))(THTensor * self, TH##SrcReal##Tensor * src) { THTensor_(copyFrom)(self, src); }
+#define TH_TENSOR_COPY_FROM(SrcReal, ...)                                                  \
+  void THTensor_(TH_CONCAT_2(copy, SrcReal))(THTensor * self, TH##SrcReal##Tensor * src) { \
+    THTensor_(copyFrom)(self, src);                                                        \
+  }
 TH_FORALL_TYPES(TH_TENSOR_COPY_FROM)
 #undef TH_TENSOR_COPY_FROM

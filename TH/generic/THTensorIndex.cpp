@@ -36,7 +36,8 @@ void THTensor_(indexSelect)(THTensor *r, THTensor *src, int dim, THLongTensor *i
 static void THTensor_(checkIndexSource)(THTensor *t, int dim, THLongTensor *index, THTensor *src) {
   bool ok = src->nDimension == t->nDimension && src->size[dim] == THLongTensor_nElement(index);
   for (int d = 0; ok && d < t->nDimension; d++) ok = d == dim || src->size[d] == t->size[d];
-  THArgCheck(ok, 4, "source sizes %s do not match the destination sizes %s with %lld (the number of indices) in dimension %d",
+  THArgCheck(ok, 4,
+             "source sizes %s do not match the destination sizes %s with %lld (the number of indices) in dimension %d",
              sizesOf(src).c_str(), sizesOf(t).c_str(), (long long)THLongTensor_nElement(index), dim);
 }
 
@@ -73,7 +74,8 @@ void THTensor_(gather)(THTensor *r, THTensor *src, int dim, THLongTensor *index)
   checkDim(src, dim, 3);
   bool ok = index->nDimension == src->nDimension;
   for (int d = 0; ok && d < src->nDimension; d++) ok = d == dim || index->size[d] <= src->size[d];
-  THArgCheck(ok, 4, "index sizes %s must have as many dimensions as the source sizes %s and be no larger outside dimension %d",
+  THArgCheck(ok, 4,
+             "index sizes %s must have as many dimensions as the source sizes %s and be no larger outside dimension %d",
              sizesOf(index).c_str(), sizesOf(src).c_str(), dim);
   checkIndices(index, src->size[dim], dim);
   auto srcCopy = copyIfOverlapping(src, r);
@@ -97,8 +99,10 @@ static void THTensor_(scatterWith)(THTensor *t, int dim, THLongTensor *index, TH
   checkDim(t, dim, 2);
   bool ok = index->nDimension == t->nDimension;
   for (int d = 0; ok && d < t->nDimension; d++) ok = d == dim || index->size[d] <= t->size[d];
-  THArgCheck(ok, 3, "index sizes %s must have as many dimensions as the destination sizes %s and be no larger outside dimension %d",
-             sizesOf(index).c_str(), sizesOf(t).c_str(), dim);
+  THArgCheck(
+      ok, 3,
+      "index sizes %s must have as many dimensions as the destination sizes %s and be no larger outside dimension %d",
+      sizesOf(index).c_str(), sizesOf(t).c_str(), dim);
   if (src) {
     ok = src->nDimension == index->nDimension;
     for (int d = 0; ok && d < src->nDimension; d++) ok = index->size[d] <= src->size[d];

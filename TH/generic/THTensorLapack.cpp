@@ -53,7 +53,8 @@ void THTensor_(gels)(THTensor *rb, THTensor *ra, THTensor *b, THTensor *a) {
   auto B = th::own(THTensor_(newColumnMajor)(b, m, k, ldb));
   int info = 0;
   scalar_t query = 0;
-  lapack::gels((int)m, (int)n, (int)k, THTensor_(data)(A.get()), lda(m), THTensor_(data)(B.get()), ldb, &query, -1, &info);
+  lapack::gels((int)m, (int)n, (int)k, THTensor_(data)(A.get()), lda(m), THTensor_(data)(B.get()), ldb, &query, -1,
+               &info);
   checkInfo("gels", info);
   std::vector<scalar_t> work(workSize(query));
   lapack::gels((int)m, (int)n, (int)k, THTensor_(data)(A.get()), lda(m), THTensor_(data)(B.get()), ldb, work.data(),
@@ -127,7 +128,8 @@ void THTensor_(potri)(THTensor *ra, THTensor *a, const char *uplo) {
   int info = 0;
   lapack::potri(ul, (int)n, data, lda(n), &info);
   checkInfo("potri", info);
-  if (info > 0) THError("potri: the factor a has a zero on its diagonal at [%d][%d]: A is singular", info - 1, info - 1);
+  if (info > 0)
+    THError("potri: the factor a has a zero on its diagonal at [%d][%d]: A is singular", info - 1, info - 1);
   // LAPACK computes one triangle of the symmetric inverse: mirror it.
   for (int64_t j = 0; j < n; j++)
     for (int64_t i = 0; i < j; i++) {
@@ -178,7 +180,8 @@ void THTensor_(geev)(THTensor *re, THTensor *rv, THTensor *a, const char *jobvr)
   lapack::geev(jv, (int)n, THTensor_(data)(A.get()), lda(n), wr.data(), wi.data(), THTensor_(data)(VR.get()), ldvr,
                work.data(), (int)work.size(), &info);
   checkInfo("geev", info);
-  if (info > 0) THError("geev: the QR algorithm failed to compute all eigenvalues (only %lld converged)", (long long)(n - info));
+  if (info > 0)
+    THError("geev: the QR algorithm failed to compute all eigenvalues (only %lld converged)", (long long)(n - info));
   THTensor_(resize2d)(re, n, 2);
   for (int64_t i = 0; i < n; i++) {
     THTensor_(set2d)(re, i, 0, wr[i]);

@@ -127,24 +127,26 @@ void THTensor_(addcdiv)(THTensor *r, THTensor *t, scalar_t value, THTensor *src1
 }
 
 /* The unary ops of Note [Pointwise op tables], from their element expressions. */
-#define TH_UNARY_DEFINITION(Op, torch, th, Types, ...)               \
-  TH_IF_##Types(void THTensor_(th)(THTensor * r, THTensor * t) {    \
+#define TH_UNARY_DEFINITION(Op, torch, th, Types, ...)                  \
+  TH_IF_##Types(void THTensor_(th)(THTensor * r, THTensor * t) {        \
     thm::map([](scalar_t x) -> scalar_t { return __VA_ARGS__; }, r, t); \
   })
 TH_FORALL_UNARY_OPS(TH_UNARY_DEFINITION)
 #undef TH_UNARY_DEFINITION
 
 /* The binary kernels generated from their element expressions. */
-#define TH_BINARY_DEFINITION(cth, th, Types, luaTensor, luaValue, ...)                      \
-  TH_IF_##Types(                                                                           \
-      void THTensor_(cth)(THTensor * r, THTensor * t, THTensor * src) {                    \
-        thm::checkSameCount(#cth, t, "t", src, 3, "src");                                  \
+#define TH_BINARY_DEFINITION(cth, th, Types, luaTensor, luaValue, ...)                       \
+  TH_IF_##Types(                                                                             \
+      void THTensor_(cth)(THTensor * r, THTensor * t, THTensor * src) {                      \
+        thm::checkSameCount(#cth, t, "t", src, 3, "src");                                    \
         thm::map([](scalar_t x, scalar_t y) -> scalar_t { return __VA_ARGS__; }, r, t, src); \
-      } void THTensor_(th)(THTensor * r, THTensor * t, scalar_t value) {                   \
-        thm::map([value](scalar_t x) -> scalar_t {                                         \
-          const scalar_t y = value;                                                        \
-          return __VA_ARGS__;                                                              \
-        }, r, t);                                                                          \
+      } void THTensor_(th)(THTensor * r, THTensor * t, scalar_t value) {                     \
+        thm::map(                                                                            \
+            [value](scalar_t x) -> scalar_t {                                                \
+              const scalar_t y = value;                                                      \
+              return __VA_ARGS__;                                                            \
+            },                                                                               \
+            r, t);                                                                           \
       })
 TH_FORALL_GENERATED_BINARY_KERNELS(TH_BINARY_DEFINITION)
 #undef TH_BINARY_DEFINITION

@@ -37,7 +37,8 @@ TH_API void THTensor_(addcmul)(THTensor *r, THTensor *t, scalar_t value, THTenso
 TH_API void THTensor_(addcdiv)(THTensor *r, THTensor *t, scalar_t value, THTensor *src1, THTensor *src2);
 
 /* The unary ops of Note [Pointwise op tables] (THPointwiseOps.h), r = f(t). */
-#define TH_UNARY_DECLARATION(Op, torch, th, Types, ...) TH_IF_##Types(TH_API void THTensor_(th)(THTensor *r, THTensor *t);)
+#define TH_UNARY_DECLARATION(Op, torch, th, Types, ...) \
+  TH_IF_##Types(TH_API void THTensor_(th)(THTensor * r, THTensor * t);)
 TH_FORALL_UNARY_OPS(TH_UNARY_DECLARATION)
 #undef TH_UNARY_DECLARATION
 
@@ -46,9 +47,9 @@ TH_API void THTensor_(cfloorDivide)(THTensor *r, THTensor *t, THTensor *src);
 TH_API void THTensor_(floorDivide)(THTensor *r, THTensor *t, scalar_t value);
 
 /* The binary kernels generated from an expression (THPointwiseOps.h): r = t op src, r = t op value. */
-#define TH_BINARY_DECLARATION(cth, th, Types, luaTensor, luaValue, ...)       \
-  TH_IF_##Types(TH_API void THTensor_(cth)(THTensor *r, THTensor *t, THTensor *src); \
-                TH_API void THTensor_(th)(THTensor *r, THTensor *t, scalar_t value);)
+#define TH_BINARY_DECLARATION(cth, th, Types, luaTensor, luaValue, ...)                 \
+  TH_IF_##Types(TH_API void THTensor_(cth)(THTensor * r, THTensor * t, THTensor * src); \
+                TH_API void THTensor_(th)(THTensor * r, THTensor * t, scalar_t value);)
 TH_FORALL_GENERATED_BINARY_KERNELS(TH_BINARY_DECLARATION)
 #undef TH_BINARY_DECLARATION
 

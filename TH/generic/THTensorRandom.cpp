@@ -80,14 +80,14 @@ void THTensor_(normal_means)(THTensor *self, THGenerator *gen, THTensor *means, 
   THArgCheck(stddev > 0, 4, "normal: standard deviation must be strictly positive, got %g", stddev);
   THTensor_(resizeAs)(self, means);
   th::applyInOrder([&](scalar_t &x, scalar_t &m) { x = (scalar_t)THRandom_normal(gen, (double)m, stddev); },
-              th::ref(self), th::ref(means));
+                   th::ref(self), th::ref(means));
 }
 
 void THTensor_(normal_stddevs)(THTensor *self, THGenerator *gen, double mean, THTensor *stddevs) {
   THTensor_(checkStddevs)(stddevs, 4);
   THTensor_(resizeAs)(self, stddevs);
   th::applyInOrder([&](scalar_t &x, scalar_t &s) { x = (scalar_t)THRandom_normal(gen, mean, (double)s); },
-              th::ref(self), th::ref(stddevs));
+                   th::ref(self), th::ref(stddevs));
 }
 
 void THTensor_(normal_means_stddevs)(THTensor *self, THGenerator *gen, THTensor *means, THTensor *stddevs) {
@@ -97,8 +97,9 @@ void THTensor_(normal_means_stddevs)(THTensor *self, THGenerator *gen, THTensor 
   THArgCheck(nm == ns, 4, "normal: %td means (sizes %s) but %td standard deviations", nm, THTensor_(sizeDesc)(means),
              ns);
   THTensor_(resizeAs)(self, means);
-  th::applyInOrder([&](scalar_t &x, scalar_t &m, scalar_t &s) { x = (scalar_t)THRandom_normal(gen, (double)m, (double)s); },
-              th::ref(self), th::ref(means), th::ref(stddevs));
+  th::applyInOrder(
+      [&](scalar_t &x, scalar_t &m, scalar_t &s) { x = (scalar_t)THRandom_normal(gen, (double)m, (double)s); },
+      th::ref(self), th::ref(means), th::ref(stddevs));
 }
 
 void THTensor_(exponential)(THTensor *self, THGenerator *gen, double lambda) {

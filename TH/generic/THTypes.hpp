@@ -25,10 +25,10 @@ struct TH<scalar_t> : TypeInfo<scalar_t> {
   TH_IF_##Types(static constexpr auto cth = &THTensor_(cth); static constexpr auto th = &THTensor_(th);)
   TH_FORALL_BINARY_OPS(TH_TYPES_BINARY_MEMBER)
 #undef TH_TYPES_BINARY_MEMBER
-#define TH_TYPES_COMPARE_MEMBER(Op, torch, th, alias)                                                   \
-  TH_IF_All(static constexpr auto th##Value = &THTensor_(th##Value);                                  \
-            static constexpr auto th##ValueT = &THTensor_(th##ValueT);                                \
-            static constexpr auto th##Tensor = &THTensor_(th##Tensor);                                \
+#define TH_TYPES_COMPARE_MEMBER(Op, torch, th, alias)                  \
+  TH_IF_All(static constexpr auto th##Value = &THTensor_(th##Value);   \
+            static constexpr auto th##ValueT = &THTensor_(th##ValueT); \
+            static constexpr auto th##Tensor = &THTensor_(th##Tensor); \
             static constexpr auto th##TensorT = &THTensor_(th##TensorT);)
   TH_FORALL_COMPARE_OPS(TH_TYPES_COMPARE_MEMBER)
 #undef TH_TYPES_COMPARE_MEMBER

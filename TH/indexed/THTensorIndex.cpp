@@ -47,7 +47,9 @@ template <typename Valid>
 BadIndex findBadIndex(THLongTensor *index, Valid valid) {
   return th::reduceAll(
       th::ref(index), BadIndex{false, 0},
-      [valid](BadIndex acc, int64_t v) { return acc.found || valid(v) ? acc : BadIndex{true, v}; },
+      [valid](BadIndex acc, int64_t v) {
+        return acc.found || valid(v) ? acc : BadIndex{true, v};
+      },
       [](BadIndex a, BadIndex b) { return a.found ? a : b; });
 }
 
@@ -106,7 +108,9 @@ int64_t countMask(THByteTensor *mask) {
         acc.ones += m == 1;
         return acc;
       },
-      [](Count a, Count b) { return Count{a.ones + b.ones, a.bad >= 0 ? a.bad : b.bad}; });
+      [](Count a, Count b) {
+        return Count{a.ones + b.ones, a.bad >= 0 ? a.bad : b.bad};
+      });
   if (c.bad >= 0) THValueError("a mask can hold only 0 and 1, found %d", c.bad);
   return c.ones;
 }

@@ -29,8 +29,8 @@ static void THNN_(mapBackward)(THTensor *like, THTensor *gradOutput, THTensor *g
     THTensor_(set)(gradInput, gradOutput);
   } else {
     THTensor_(resizeAs)(gradInput, like);
-    th::apply([&f](scalar_t &gi, scalar_t &g, auto &...a) { gi = f(g, a...); }, th::ref(gradInput),
-              th::ref(gradOutput), th::ref(with)...);
+    th::apply([&f](scalar_t &gi, scalar_t &g, auto &...a) { gi = f(g, a...); }, th::ref(gradInput), th::ref(gradOutput),
+              th::ref(with)...);
   }
 }
 
@@ -42,8 +42,9 @@ void THNN_(Abs_updateOutput)(THNNState *, THTensor *input, THTensor *output) {
 
 void THNN_(Abs_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput) {
   checkSameCount("Abs_updateGradInput", input, "input", gradOutput, 3, "gradOutput");
-  THNN_(mapBackward)(input, gradOutput, gradInput, false, [](scalar_t g, scalar_t x) { return x >= 0 ? g : -g; },
-                     input);
+  THNN_(mapBackward)
+  (
+      input, gradOutput, gradInput, false, [](scalar_t g, scalar_t x) { return x >= 0 ? g : -g; }, input);
 }
 
 void THNN_(ELU_updateOutput)(THNNState *, THTensor *input, THTensor *output, accreal alpha, bool inplace) {
@@ -59,9 +60,10 @@ void THNN_(ELU_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutp
   THArgCheck(!inplace || alpha >= 0, 6, "ELU_updateGradInput: in-place ELU needs alpha >= 0, got %g", alpha);
   const scalar_t a = (scalar_t)alpha;
   // alpha * exp(x) = y + alpha where x <= 0
-  THNN_(mapBackward)(
-      input, gradOutput, gradInput, inplace, [a](scalar_t g, scalar_t x, scalar_t y) { return x > 0 ? g : g * (y + a); },
-      input, output);
+  THNN_(mapBackward)
+  (
+      input, gradOutput, gradInput, inplace,
+      [a](scalar_t g, scalar_t x, scalar_t y) { return x > 0 ? g : g * (y + a); }, input, output);
 }
 
 void THNN_(HardShrink_updateOutput)(THNNState *, THTensor *input, THTensor *output, accreal lambda) {
@@ -73,9 +75,10 @@ void THNN_(HardShrink_updateGradInput)(THNNState *, THTensor *input, THTensor *g
                                        accreal lambda) {
   checkSameCount("HardShrink_updateGradInput", input, "input", gradOutput, 3, "gradOutput");
   const scalar_t l = (scalar_t)lambda;
-  THNN_(mapBackward)(
-      input, gradOutput, gradInput, false,
-      [l](scalar_t g, scalar_t x) { return x > l || x < -l ? g : scalar_t(0); }, input);
+  THNN_(mapBackward)
+  (
+      input, gradOutput, gradInput, false, [l](scalar_t g, scalar_t x) { return x > l || x < -l ? g : scalar_t(0); },
+      input);
 }
 
 void THNN_(HardTanh_updateOutput)(THNNState *, THTensor *input, THTensor *output, accreal min_val, accreal max_val,
@@ -89,11 +92,12 @@ void THNN_(HardTanh_updateOutput)(THNNState *, THTensor *input, THTensor *output
 void THNN_(HardTanh_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
                                      accreal min_val, accreal max_val, bool inplace) {
   checkSameCount("HardTanh_updateGradInput", input, "input", gradOutput, 3, "gradOutput");
-  THArgCheck(min_val < max_val, 6, "HardTanh_updateGradInput: max_val (%g) must be larger than min_val (%g)",
-             max_val, min_val);
+  THArgCheck(min_val < max_val, 6, "HardTanh_updateGradInput: max_val (%g) must be larger than min_val (%g)", max_val,
+             min_val);
   const scalar_t lo = (scalar_t)min_val, hi = (scalar_t)max_val;
   // In place, x is the clamped value: it sits on a bound exactly where the input was beyond.
-  THNN_(mapBackward)(
+  THNN_(mapBackward)
+  (
       input, gradOutput, gradInput, inplace,
       [lo, hi](scalar_t g, scalar_t x) { return x <= lo || x >= hi ? scalar_t(0) : g; }, input);
 }
@@ -111,8 +115,9 @@ void THNN_(LeakyReLU_updateGradInput)(THNNState *, THTensor *input, THTensor *gr
   THArgCheck(!inplace || negval >= 0, 5, "LeakyReLU_updateGradInput: in-place LeakyReLU needs negval >= 0, got %g",
              negval);
   const scalar_t s = (scalar_t)negval;
-  THNN_(mapBackward)(input, gradOutput, gradInput, inplace, [s](scalar_t g, scalar_t x) { return x > 0 ? g : s * g; },
-                     input);
+  THNN_(mapBackward)
+  (
+      input, gradOutput, gradInput, inplace, [s](scalar_t g, scalar_t x) { return x > 0 ? g : s * g; }, input);
 }
 
 /* log sigmoid(x) = min(x, 0) - log(1 + e) with e = exp(-|x|) <= 1: no overflow, and no
@@ -133,7 +138,8 @@ void THNN_(LogSigmoid_updateGradInput)(THNNState *, THTensor *input, THTensor *g
   checkSameCount("LogSigmoid_updateGradInput", input, "input", gradOutput, 3, "gradOutput");
   checkSameCount("LogSigmoid_updateGradInput", input, "input", buffer, 5, "buffer");
   // d/dx log sigmoid(x) = sigmoid(-x), from the forward's e = exp(-|x|)
-  THNN_(mapBackward)(
+  THNN_(mapBackward)
+  (
       input, gradOutput, gradInput, false,
       [](scalar_t g, scalar_t x, scalar_t e) { return g * (x >= 0 ? e : scalar_t(1)) / (1 + e); }, input, buffer);
 }
@@ -144,13 +150,15 @@ void THNN_(Sigmoid_updateOutput)(THNNState *, THTensor *input, THTensor *output)
 
 void THNN_(Sigmoid_updateGradInput)(THNNState *, THTensor *gradOutput, THTensor *gradInput, THTensor *output) {
   checkSameCount("Sigmoid_updateGradInput", output, "output", gradOutput, 2, "gradOutput");
-  THNN_(mapBackward)(output, gradOutput, gradInput, false, [](scalar_t g, scalar_t y) { return g * (1 - y) * y; },
-                     output);
+  THNN_(mapBackward)
+  (
+      output, gradOutput, gradInput, false, [](scalar_t g, scalar_t y) { return g * (1 - y) * y; }, output);
 }
 
 void THNN_(SoftPlus_updateOutput)(THNNState *, THTensor *input, THTensor *output, accreal beta, accreal threshold) {
   const scalar_t b = (scalar_t)beta, t = (scalar_t)threshold;
-  THNN_(mapForward)(input, output, false, [b, t](scalar_t x) { return x * b > t ? x : std::log1p(std::exp(x * b)) / b; });
+  THNN_(mapForward)
+  (input, output, false, [b, t](scalar_t x) { return x * b > t ? x : std::log1p(std::exp(x * b)) / b; });
 }
 
 void THNN_(SoftPlus_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
@@ -159,7 +167,8 @@ void THNN_(SoftPlus_updateGradInput)(THNNState *, THTensor *input, THTensor *gra
   checkSameCount("SoftPlus_updateGradInput", input, "input", output, 5, "output");
   const scalar_t b = (scalar_t)beta, t = (scalar_t)threshold;
   // sigmoid(beta x) = 1 - exp(-beta y)
-  THNN_(mapBackward)(
+  THNN_(mapBackward)
+  (
       input, gradOutput, gradInput, false,
       [b, t](scalar_t g, scalar_t y) { return y * b > t ? g : -g * std::expm1(-y * b); }, output);
 }
@@ -173,9 +182,10 @@ void THNN_(SoftShrink_updateGradInput)(THNNState *, THTensor *input, THTensor *g
                                        accreal lambda) {
   checkSameCount("SoftShrink_updateGradInput", input, "input", gradOutput, 3, "gradOutput");
   const scalar_t l = (scalar_t)lambda;
-  THNN_(mapBackward)(
-      input, gradOutput, gradInput, false,
-      [l](scalar_t g, scalar_t x) { return x > l || x < -l ? g : scalar_t(0); }, input);
+  THNN_(mapBackward)
+  (
+      input, gradOutput, gradInput, false, [l](scalar_t g, scalar_t x) { return x > l || x < -l ? g : scalar_t(0); },
+      input);
 }
 
 void THNN_(Sqrt_updateOutput)(THNNState *, THTensor *input, THTensor *output, accreal eps) {
@@ -187,7 +197,8 @@ void THNN_(Sqrt_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOut
                                  THTensor *output) {
   checkSameCount("Sqrt_updateGradInput", input, "input", gradOutput, 3, "gradOutput");
   checkSameCount("Sqrt_updateGradInput", input, "input", output, 5, "output");
-  THNN_(mapBackward)(
+  THNN_(mapBackward)
+  (
       input, gradOutput, gradInput, false,
       [](scalar_t g, scalar_t y) { return y == 0 ? scalar_t(0) : scalar_t(0.5) * (g / y); }, output);
 }
@@ -198,7 +209,9 @@ void THNN_(Square_updateOutput)(THNNState *, THTensor *input, THTensor *output) 
 
 void THNN_(Square_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput) {
   checkSameCount("Square_updateGradInput", input, "input", gradOutput, 3, "gradOutput");
-  THNN_(mapBackward)(input, gradOutput, gradInput, false, [](scalar_t g, scalar_t x) { return 2 * x * g; }, input);
+  THNN_(mapBackward)
+  (
+      input, gradOutput, gradInput, false, [](scalar_t g, scalar_t x) { return 2 * x * g; }, input);
 }
 
 void THNN_(Tanh_updateOutput)(THNNState *, THTensor *input, THTensor *output) {
@@ -207,8 +220,9 @@ void THNN_(Tanh_updateOutput)(THNNState *, THTensor *input, THTensor *output) {
 
 void THNN_(Tanh_updateGradInput)(THNNState *, THTensor *gradOutput, THTensor *gradInput, THTensor *output) {
   checkSameCount("Tanh_updateGradInput", output, "output", gradOutput, 2, "gradOutput");
-  THNN_(mapBackward)(output, gradOutput, gradInput, false, [](scalar_t g, scalar_t y) { return g * (1 - y * y); },
-                     output);
+  THNN_(mapBackward)
+  (
+      output, gradOutput, gradInput, false, [](scalar_t g, scalar_t y) { return g * (1 - y * y); }, output);
 }
 
 void THNN_(Threshold_updateOutput)(THNNState *, THTensor *input, THTensor *output, accreal threshold, accreal val,
@@ -225,6 +239,7 @@ void THNN_(Threshold_updateGradInput)(THNNState *, THTensor *input, THTensor *gr
   THArgCheck(!inplace || val <= threshold, 6,
              "Threshold_updateGradInput: in-place Threshold needs val (%g) <= threshold (%g)", val, threshold);
   const scalar_t t = (scalar_t)threshold;
-  THNN_(mapBackward)(input, gradOutput, gradInput, inplace,
-                     [t](scalar_t g, scalar_t x) { return x > t ? g : scalar_t(0); }, input);
+  THNN_(mapBackward)
+  (
+      input, gradOutput, gradInput, inplace, [t](scalar_t g, scalar_t x) { return x > t ? g : scalar_t(0); }, input);
 }

@@ -18,10 +18,9 @@ TH_API void THNN_(Abs_updateOutput)(THNNState *state, THTensor *input, THTensor 
 TH_API void THNN_(Abs_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput);
 
 /* x > 0 ? x : alpha * (exp(x) - 1); the backward reads the forward's output. */
-TH_API void THNN_(ELU_updateOutput)(THNNState *state, THTensor *input, THTensor *output, accreal alpha,
-                                    bool inplace);
-TH_API void THNN_(ELU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                       THTensor *gradInput, THTensor *output, accreal alpha, bool inplace);
+TH_API void THNN_(ELU_updateOutput)(THNNState *state, THTensor *input, THTensor *output, accreal alpha, bool inplace);
+TH_API void THNN_(ELU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                       THTensor *output, accreal alpha, bool inplace);
 
 /* |x| > lambda ? x : 0 */
 TH_API void THNN_(HardShrink_updateOutput)(THNNState *state, THTensor *input, THTensor *output, accreal lambda);
@@ -51,8 +50,8 @@ TH_API void THNN_(LogSigmoid_updateGradInput)(THNNState *state, THTensor *input,
  * subtracted first, so large inputs do not overflow. The backward reads the output;
  * gradOutput and output have input's shape. */
 TH_API void THNN_(SoftMax_updateOutput)(THNNState *state, THTensor *input, THTensor *output);
-TH_API void THNN_(SoftMax_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                           THTensor *gradInput, THTensor *output);
+TH_API void THNN_(SoftMax_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                           THTensor *output);
 TH_API void THNN_(LogSoftMax_updateOutput)(THNNState *state, THTensor *input, THTensor *output);
 TH_API void THNN_(LogSoftMax_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                               THTensor *gradInput, THTensor *output);
@@ -63,11 +62,10 @@ TH_API void THNN_(LogSoftMax_updateGradInput)(THNNState *state, THTensor *input,
  * accGradParameters: gradWeight (as many elements as weight) += scale * sum of x * gradOutput
  * over the x <= 0 of each channel. gradInput is unused there (torch7's argument list). */
 TH_API void THNN_(PReLU_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight);
-TH_API void THNN_(PReLU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                         THTensor *gradInput, THTensor *weight);
-TH_API void THNN_(PReLU_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                           THTensor *gradInput, THTensor *weight, THTensor *gradWeight,
-                                           accreal scale);
+TH_API void THNN_(PReLU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                         THTensor *weight);
+TH_API void THNN_(PReLU_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                           THTensor *weight, THTensor *gradWeight, accreal scale);
 
 /* Randomized leaky ReLU, 0 <= lower <= upper when in place, lower <= upper always.
  * train: every x <= 0 is multiplied by a slope drawn uniformly from [lower, upper) with
@@ -76,11 +74,9 @@ TH_API void THNN_(PReLU_accGradParameters)(THNNState *state, THTensor *input, TH
  * multiplies gradOutput by it. Not train (or upper - lower <= 1e-6 in the backward): the
  * fixed slope (lower + upper) / 2. */
 TH_API void THNN_(RReLU_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *noise,
-                                      accreal lower, accreal upper, bool train, bool inplace,
-                                      THGenerator *generator);
-TH_API void THNN_(RReLU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                         THTensor *gradInput, THTensor *noise, accreal lower, accreal upper,
-                                         bool train, bool inplace);
+                                      accreal lower, accreal upper, bool train, bool inplace, THGenerator *generator);
+TH_API void THNN_(RReLU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                         THTensor *noise, accreal lower, accreal upper, bool train, bool inplace);
 
 /* 1 / (1 + exp(-x)); the backward needs only the output. */
 TH_API void THNN_(Sigmoid_updateOutput)(THNNState *state, THTensor *input, THTensor *output);
@@ -92,8 +88,7 @@ TH_API void THNN_(Sigmoid_updateGradInput)(THNNState *state, THTensor *gradOutpu
 TH_API void THNN_(SoftPlus_updateOutput)(THNNState *state, THTensor *input, THTensor *output, accreal beta,
                                          accreal threshold);
 TH_API void THNN_(SoftPlus_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                            THTensor *gradInput, THTensor *output, accreal beta,
-                                            accreal threshold);
+                                            THTensor *gradInput, THTensor *output, accreal beta, accreal threshold);
 
 /* x > lambda ? x - lambda : x < -lambda ? x + lambda : 0 */
 TH_API void THNN_(SoftShrink_updateOutput)(THNNState *state, THTensor *input, THTensor *output, accreal lambda);
@@ -103,18 +98,16 @@ TH_API void THNN_(SoftShrink_updateGradInput)(THNNState *state, THTensor *input,
 /* sqrt(x + eps) (torch7's CPU kernel ignored eps; its CUDA kernel added it, as here); the
  * backward reads the output, gradient 0 where the output is 0. */
 TH_API void THNN_(Sqrt_updateOutput)(THNNState *state, THTensor *input, THTensor *output, accreal eps);
-TH_API void THNN_(Sqrt_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                        THTensor *gradInput, THTensor *output);
+TH_API void THNN_(Sqrt_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                        THTensor *output);
 
 /* x * x */
 TH_API void THNN_(Square_updateOutput)(THNNState *state, THTensor *input, THTensor *output);
-TH_API void THNN_(Square_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                          THTensor *gradInput);
+TH_API void THNN_(Square_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput);
 
 /* tanh(x); the backward needs only the output. */
 TH_API void THNN_(Tanh_updateOutput)(THNNState *state, THTensor *input, THTensor *output);
-TH_API void THNN_(Tanh_updateGradInput)(THNNState *state, THTensor *gradOutput, THTensor *gradInput,
-                                        THTensor *output);
+TH_API void THNN_(Tanh_updateGradInput)(THNNState *state, THTensor *gradOutput, THTensor *gradInput, THTensor *output);
 
 /* x > threshold ? x : val */
 TH_API void THNN_(Threshold_updateOutput)(THNNState *state, THTensor *input, THTensor *output, accreal threshold,

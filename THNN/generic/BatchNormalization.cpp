@@ -112,11 +112,10 @@ void THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, T
   }
 }
 
-void THNN_(BatchNormalization_backward)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                        THTensor *gradInput, THTensor *gradWeight, THTensor *gradBias,
-                                        THTensor *weight, THTensor *running_mean, THTensor *running_var,
-                                        THTensor *save_mean, THTensor *save_std, bool train, double scale,
-                                        double eps) {
+void THNN_(BatchNormalization_backward)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                        THTensor *gradWeight, THTensor *gradBias, THTensor *weight,
+                                        THTensor *running_mean, THTensor *running_var, THTensor *save_mean,
+                                        THTensor *save_std, bool train, double scale, double eps) {
   const char *fn = "BatchNormalization_backward";
   THArgCheck(input->nDimension >= 2, 2, "%s: input must be [N, C] or [N, C, ...], got %s", fn, shape(input).c_str());
   THArgCheck(THTensor_(isSameSizeAs)(gradOutput, input), 3, "%s: gradOutput %s must have input's size %s", fn,

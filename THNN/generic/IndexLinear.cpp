@@ -14,8 +14,8 @@ static bool THNN_(IndexLinear_checkParameters)(const char *fn, THTensor *weight,
                                                int biasArg) {
   THArgCheck(bias->nDimension == 1, biasArg, "%s: bias must be [outputSize], got %s", fn, shape(bias).c_str());
   const int64_t outputSize = bias->size[0];
-  THArgCheck(weight->nDimension == 2 && (weight->size[1] == outputSize || weight->size[1] == outputSize + 4),
-             weightArg, "%s: weight must be [inputSize, %lld] or [inputSize, %lld] (normalised), got %s", fn,
+  THArgCheck(weight->nDimension == 2 && (weight->size[1] == outputSize || weight->size[1] == outputSize + 4), weightArg,
+             "%s: weight must be [inputSize, %lld] or [inputSize, %lld] (normalised), got %s", fn,
              (long long)outputSize, (long long)outputSize + 4, shape(weight).c_str());
   return weight->size[1] == outputSize + 4;
 }
@@ -56,8 +56,8 @@ static void THNN_(IndexLinear_step)(const linear::Mat<scalar_t> &w, int64_t r, i
 }
 
 void THNN_(IndexLinear_updateOutput)(THNNState *state, THLongTensor *keys, int64_t keysOffset, THTensor *values,
-                                     THLongTensor *sizes, THLongTensor *cumSumSizes, THTensor *output,
-                                     THTensor *weight, THTensor *bias, THTensor *normalizedValues, int train) {
+                                     THLongTensor *sizes, THLongTensor *cumSumSizes, THTensor *output, THTensor *weight,
+                                     THTensor *bias, THTensor *normalizedValues, int train) {
   const char *fn = "IndexLinear_updateOutput";
   const bool normalised = THNN_(IndexLinear_checkParameters)(fn, weight, 8, bias, 9);
   THArgCheck(!normalised || normalizedValues, 10, "%s: normalizedValues must not be NULL with a normalising weight %s",
@@ -106,11 +106,10 @@ void THNN_(IndexLinear_updateOutput)(THNNState *state, THLongTensor *keys, int64
   }
 }
 
-void THNN_(IndexLinear_accGradParameters)(THNNState *state, THLongTensor *keys, int64_t keysOffset,
-                                          THTensor *values, THLongTensor *sizes, THLongTensor *cumSumSizes,
-                                          THTensor *gradOutput, THTensor *gradWeight, THTensor *gradBias,
-                                          THTensor *weight, THTensor *bias, THTensor *valuesBuffer,
-                                          accreal weightDecay, accreal scale) {
+void THNN_(IndexLinear_accGradParameters)(THNNState *state, THLongTensor *keys, int64_t keysOffset, THTensor *values,
+                                          THLongTensor *sizes, THLongTensor *cumSumSizes, THTensor *gradOutput,
+                                          THTensor *gradWeight, THTensor *gradBias, THTensor *weight, THTensor *bias,
+                                          THTensor *valuesBuffer, accreal weightDecay, accreal scale) {
   const char *fn = "IndexLinear_accGradParameters";
   const bool normalised = THNN_(IndexLinear_checkParameters)(fn, weight, 10, bias, 11);
   const int64_t outputSize = bias->size[0];
@@ -143,10 +142,9 @@ void THNN_(IndexLinear_accGradParameters)(THNNState *state, THLongTensor *keys, 
   }
 }
 
-void THNN_(IndexLinear_updateParameters)(THNNState *state, THTensor *gradWeight, THTensor *gradBias,
-                                         THTensor *weight, THTensor *bias, THLongTensor *runningKeys,
-                                         THLongTensor *cumSumSizes, int64_t keysOffset, accreal weightDecay,
-                                         accreal learningRate) {
+void THNN_(IndexLinear_updateParameters)(THNNState *state, THTensor *gradWeight, THTensor *gradBias, THTensor *weight,
+                                         THTensor *bias, THLongTensor *runningKeys, THLongTensor *cumSumSizes,
+                                         int64_t keysOffset, accreal weightDecay, accreal learningRate) {
   const char *fn = "IndexLinear_updateParameters";
   const bool normalised = THNN_(IndexLinear_checkParameters)(fn, weight, 4, bias, 5);
   const int64_t outputSize = bias->size[0];

@@ -11,17 +11,15 @@ static void THNN_(Linear_checkInput)(const char *fn, THTensor *input, THTensor *
   THArgCheck(input->nDimension == 1 || input->nDimension == 2, 2,
              "%s: input must be [inputSize] or [batch, inputSize], got %s", fn, shape(input).c_str());
   THArgCheck(input->size[input->nDimension - 1] == weight->size[1], 2,
-             "%s: input %s does not match weight %s (inputSize %lld)", fn, shape(input).c_str(),
-             shape(weight).c_str(), (long long)weight->size[1]);
+             "%s: input %s does not match weight %s (inputSize %lld)", fn, shape(input).c_str(), shape(weight).c_str(),
+             (long long)weight->size[1]);
 }
 
 // gradOutput is shaped like the output: [outputSize] or [batch, outputSize].
-static void THNN_(Linear_checkGradOutput)(const char *fn, THTensor *input, THTensor *gradOutput,
-                                          int64_t outputSize) {
-  const bool ok = input->nDimension == 1
-                      ? linear::isVectorOf(gradOutput, outputSize)
-                      : gradOutput->nDimension == 2 && gradOutput->size[0] == input->size[0] &&
-                            gradOutput->size[1] == outputSize;
+static void THNN_(Linear_checkGradOutput)(const char *fn, THTensor *input, THTensor *gradOutput, int64_t outputSize) {
+  const bool ok = input->nDimension == 1 ? linear::isVectorOf(gradOutput, outputSize)
+                                         : gradOutput->nDimension == 2 && gradOutput->size[0] == input->size[0] &&
+                                               gradOutput->size[1] == outputSize;
   THArgCheck(ok, 3, "%s: gradOutput %s does not match input %s and outputSize %lld", fn, shape(gradOutput).c_str(),
              shape(input).c_str(), (long long)outputSize);
 }
@@ -32,8 +30,8 @@ static void THNN_(Linear_ones)(THTensor *addBuffer, int64_t n) {
   THTensor_(fill)(addBuffer, 1);
 }
 
-void THNN_(Linear_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight,
-                                THTensor *bias, THTensor *addBuffer) {
+void THNN_(Linear_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight, THTensor *bias,
+                                THTensor *addBuffer) {
   const char *fn = "Linear_updateOutput";
   THNN_(Linear_checkInput)(fn, input, weight, 4);
   const int64_t outputSize = weight->size[0];
@@ -105,10 +103,11 @@ static void THNN_(Bilinear_checkInputs)(const char *fn, THTensor *input1, THTens
                                         int weightArg) {
   THArgCheck(weight->nDimension == 3, weightArg, "%s: weight must be [outputSize, in1, in2], got %s", fn,
              shape(weight).c_str());
-  THArgCheck(input1->nDimension == 1 || input1->nDimension == 2, 2,
-             "%s: input1 must be [in1] or [batch, in1], got %s", fn, shape(input1).c_str());
-  THArgCheck(input2->nDimension == input1->nDimension && (input1->nDimension == 1 || input2->size[0] == input1->size[0]),
-             3, "%s: input2 %s must have input1's batch layout %s", fn, shape(input2).c_str(), shape(input1).c_str());
+  THArgCheck(input1->nDimension == 1 || input1->nDimension == 2, 2, "%s: input1 must be [in1] or [batch, in1], got %s",
+             fn, shape(input1).c_str());
+  THArgCheck(
+      input2->nDimension == input1->nDimension && (input1->nDimension == 1 || input2->size[0] == input1->size[0]), 3,
+      "%s: input2 %s must have input1's batch layout %s", fn, shape(input2).c_str(), shape(input1).c_str());
   const int last = input1->nDimension - 1;
   THArgCheck(input1->size[last] == weight->size[1], 2, "%s: input1 %s does not match weight %s", fn,
              shape(input1).c_str(), shape(weight).c_str());
@@ -118,10 +117,9 @@ static void THNN_(Bilinear_checkInputs)(const char *fn, THTensor *input1, THTens
 
 static void THNN_(Bilinear_checkGradOutput)(const char *fn, THTensor *input1, THTensor *gradOutput,
                                             int64_t outputSize) {
-  const bool ok = input1->nDimension == 1
-                      ? linear::isVectorOf(gradOutput, outputSize)
-                      : gradOutput->nDimension == 2 && gradOutput->size[0] == input1->size[0] &&
-                            gradOutput->size[1] == outputSize;
+  const bool ok = input1->nDimension == 1 ? linear::isVectorOf(gradOutput, outputSize)
+                                          : gradOutput->nDimension == 2 && gradOutput->size[0] == input1->size[0] &&
+                                                gradOutput->size[1] == outputSize;
   THArgCheck(ok, 4, "%s: gradOutput %s does not match input1 %s and outputSize %lld", fn, shape(gradOutput).c_str(),
              shape(input1).c_str(), (long long)outputSize);
 }
@@ -174,8 +172,7 @@ void THNN_(Bilinear_updateOutput)(THNNState *state, THTensor *input1, THTensor *
 }
 
 void THNN_(Bilinear_updateGradInput)(THNNState *state, THTensor *input1, THTensor *input2, THTensor *gradOutput,
-                                     THTensor *gradInput1, THTensor *gradInput2, THTensor *weight,
-                                     THTensor *buffer) {
+                                     THTensor *gradInput1, THTensor *gradInput2, THTensor *weight, THTensor *buffer) {
   const char *fn = "Bilinear_updateGradInput";
   THNN_(Bilinear_checkInputs)(fn, input1, input2, weight, 7);
   const int64_t outputSize = weight->size[0];

@@ -9,14 +9,13 @@
 TH_API void THNN_(Linear_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight,
                                        THTensor *bias, THTensor *addBuffer);
 /* gradInput may be NULL (nothing to do). */
-TH_API void THNN_(Linear_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                          THTensor *gradInput, THTensor *weight);
+TH_API void THNN_(Linear_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+                                          THTensor *weight);
 /* gradWeight += scale gradOutput^T input; gradBias += scale (sum of gradOutput's rows) unless
  * bias or gradBias is NULL. gradInput is unused (torch7's argument list). */
 TH_API void THNN_(Linear_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                            THTensor *gradInput, THTensor *weight, THTensor *bias,
-                                            THTensor *gradWeight, THTensor *gradBias, THTensor *addBuffer,
-                                            accreal scale);
+                                            THTensor *gradInput, THTensor *weight, THTensor *bias, THTensor *gradWeight,
+                                            THTensor *gradBias, THTensor *addBuffer, accreal scale);
 
 /* ---- Bilinear (torch7's nn.Bilinear): output[b][k] = input1[b] weight[k] input2[b]^T + bias[k]
  * input1: [batch, in1], input2: [batch, in2] (or both unbatched: [in1], [in2]); weight:
@@ -25,9 +24,9 @@ TH_API void THNN_(Linear_accGradParameters)(THNNState *state, THTensor *input, T
 TH_API void THNN_(Bilinear_updateOutput)(THNNState *state, THTensor *input1, THTensor *input2, THTensor *output,
                                          THTensor *weight, THTensor *bias, THTensor *buffer);
 /* gradInput1 or gradInput2 may be NULL (that gradient is not computed). */
-TH_API void THNN_(Bilinear_updateGradInput)(THNNState *state, THTensor *input1, THTensor *input2,
-                                            THTensor *gradOutput, THTensor *gradInput1, THTensor *gradInput2,
-                                            THTensor *weight, THTensor *buffer);
+TH_API void THNN_(Bilinear_updateGradInput)(THNNState *state, THTensor *input1, THTensor *input2, THTensor *gradOutput,
+                                            THTensor *gradInput1, THTensor *gradInput2, THTensor *weight,
+                                            THTensor *buffer);
 /* gradWeight[k] += scale sum_b gradOutput[b][k] input1[b]^T input2[b]; gradBias (may be
  * NULL) += scale (sum of gradOutput's rows). */
 TH_API void THNN_(Bilinear_accGradParameters)(THNNState *state, THTensor *input1, THTensor *input2,
@@ -57,8 +56,7 @@ TH_API void THNN_(BatchNormalization_backward)(THNNState *state, THTensor *input
 
 /* ---- LookupTable: output = weight[input] ---------------------------------------------
  * input: ids of any shape; weight: [nIndex, dim]; output gets input's sizes plus [dim]. */
-TH_API void THNN_(LookupTable_updateOutput)(THNNState *state, THLongTensor *input, THTensor *output,
-                                            THTensor *weight);
+TH_API void THNN_(LookupTable_updateOutput)(THNNState *state, THLongTensor *input, THTensor *output, THTensor *weight);
 /* gradWeight[input[i]] += scale gradOutput[i] for every id but paddingValue (an id in
  * the caller's base; one outside the table means no padding). With scaleGradByFreq each
  * contribution is divided by the number of times its id occurs in input; count is
@@ -101,10 +99,10 @@ TH_API void THNN_(SparseLinear_legacyAccGradParameters)(THNNState *state, THTens
                                                         THTensor *gradWeight, THTensor *gradBias, THTensor *weight,
                                                         THTensor *bias, accreal weightDecay, accreal scale);
 TH_API void THNN_(SparseLinear_legacyUpdateParameters)(THNNState *state, THTensor *weight, THTensor *bias,
-                                                       THTensor *gradWeight, THTensor *gradBias,
-                                                       THTensor *lastInput, accreal learningRate);
-TH_API void THNN_(SparseLinear_legacyZeroGradParameters)(THNNState *state, THTensor *gradWeight,
-                                                         THTensor *gradBias, THTensor *lastInput);
+                                                       THTensor *gradWeight, THTensor *gradBias, THTensor *lastInput,
+                                                       accreal learningRate);
+TH_API void THNN_(SparseLinear_legacyZeroGradParameters)(THNNState *state, THTensor *gradWeight, THTensor *gradBias,
+                                                         THTensor *lastInput);
 
 /* ---- IndexLinear (torch7's nn.IndexLinear): a linear layer over sparse inputs whose
  * weight is stored transposed, one row per feature.
@@ -117,10 +115,9 @@ TH_API void THNN_(SparseLinear_legacyZeroGradParameters)(THNNState *state, THTen
  * [outputSize]. output: [batch, outputSize].
  * With normalisation, normalizedValues is resized to [K] and receives the normalised
  * values, and train != 0 updates columns 0..2 of the rows used, entry by entry. */
-TH_API void THNN_(IndexLinear_updateOutput)(THNNState *state, THLongTensor *keys, int64_t keysOffset,
-                                            THTensor *values, THLongTensor *sizes, THLongTensor *cumSumSizes,
-                                            THTensor *output, THTensor *weight, THTensor *bias,
-                                            THTensor *normalizedValues, int train);
+TH_API void THNN_(IndexLinear_updateOutput)(THNNState *state, THLongTensor *keys, int64_t keysOffset, THTensor *values,
+                                            THLongTensor *sizes, THLongTensor *cumSumSizes, THTensor *output,
+                                            THTensor *weight, THTensor *bias, THTensor *normalizedValues, int train);
 /* values: the forward's values, or its normalizedValues with normalisation. gradOutput:
  * [batch, outputSize] ([outputSize] for one sample). gradWeight is a dense per-entry
  * gradient, resized to [K, outputSize] (row i = scale values[i] gradOutput[j]) or, with
@@ -145,7 +142,6 @@ TH_API void THNN_(IndexLinear_updateParameters)(THNNState *state, THTensor *grad
 /* accGradParameters then updateParameters with learning rate 1, without the gradient
  * buffer. */
 TH_API void THNN_(IndexLinear_accUpdateGradParameters)(THNNState *state, THLongTensor *keys, int64_t keysOffset,
-                                                       THTensor *values, THLongTensor *sizes,
-                                                       THLongTensor *cumSumSizes, THTensor *gradOutput,
-                                                       THTensor *weight, THTensor *bias, accreal weightDecay,
-                                                       accreal scale);
+                                                       THTensor *values, THLongTensor *sizes, THLongTensor *cumSumSizes,
+                                                       THTensor *gradOutput, THTensor *weight, THTensor *bias,
+                                                       accreal weightDecay, accreal scale);

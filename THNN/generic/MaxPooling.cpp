@@ -46,8 +46,8 @@ static void THNN_(MaxPooling_forward)(THTensor *input, THTensor *output, THLongT
     thnn::pooling::forEachPlane(P.count(), inPlane + outPlane, [&](int64_t p) {
       std::vector<int64_t> rows(maxRows);
       std::vector<Code<scalar_t>> rel(out[2]);
-      maxPlaneSliding(ip + p * inPlane, P.size[1], P.size[2], ax, sw, op + p * outPlane, xp + p * outPlane,
-                      rows.data(), rel.data());
+      maxPlaneSliding(ip + p * inPlane, P.size[1], P.size[2], ax, sw, op + p * outPlane, xp + p * outPlane, rows.data(),
+                      rel.data());
     });
   } else {
     thnn::pooling::forEachPlane(P.count(), inPlane + outPlane, [&](int64_t p) {

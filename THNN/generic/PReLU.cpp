@@ -50,8 +50,8 @@ void THNN_(PReLU_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOu
 /* Contiguous input is a run of lines of `line` elements, line l belonging to channel
  * l % channels. Each thread sums a stretch of it into its own row of partial sums; the rows
  * are added in thread order, so the result does not depend on timing. */
-void THNN_(PReLU_accGradParameters)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *,
-                                    THTensor *weight, THTensor *gradWeight, accreal scale) {
+void THNN_(PReLU_accGradParameters)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *, THTensor *weight,
+                                    THTensor *gradWeight, accreal scale) {
   const char *fn = "PReLU_accGradParameters";
   checkSameCount(fn, input, "input", gradOutput, 3, "gradOutput");
   const int dim = THNN_(preluChannelDim)(fn, input, weight, 5);

@@ -31,8 +31,8 @@ void THNN_(RReLU_updateOutput)(THNNState *, THTensor *input, THTensor *output, T
     THTensor_(set)(output, input);
   } else {
     THTensor_(resizeAs)(output, input);
-    th::applyInOrder([&](scalar_t &y, scalar_t &x, scalar_t &r) { y = leak(x, r); }, th::ref(output),
-                     th::ref(input), th::ref(noise));
+    th::applyInOrder([&](scalar_t &y, scalar_t &x, scalar_t &r) { y = leak(x, r); }, th::ref(output), th::ref(input),
+                     th::ref(noise));
   }
 }
 
@@ -44,10 +44,14 @@ void THNN_(RReLU_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOu
   // torch7: with (almost) equal bounds the backward uses the fixed slope.
   if (train && upper - lower > 1e-6) {
     checkSameCount(fn, input, "input", noise, 5, "noise");
-    THNN_(mapBackward)(input, gradOutput, gradInput, inplace, [](scalar_t g, scalar_t r) { return g * r; }, noise);
+    THNN_(mapBackward)
+    (
+        input, gradOutput, gradInput, inplace, [](scalar_t g, scalar_t r) { return g * r; }, noise);
   } else {
     const scalar_t slope = (scalar_t)((lower + upper) / 2);
-    THNN_(mapBackward)(input, gradOutput, gradInput, inplace,
-                       [slope](scalar_t g, scalar_t x) { return x > 0 ? g : g * slope; }, input);
+    THNN_(mapBackward)
+    (
+        input, gradOutput, gradInput, inplace, [slope](scalar_t g, scalar_t x) { return x > 0 ? g : g * slope; },
+        input);
   }
 }

@@ -6,8 +6,7 @@
  * 2-D and 4-D carry a batch dimension first. */
 static int THNN_(softMaxDim)(const char *fn, THTensor *input) {
   const int nd = input->nDimension;
-  THArgCheck(nd >= 1 && nd <= 4, 2, "%s: 1-D, 2-D, 3-D or 4-D input expected, got sizes %s", fn,
-             shape(input).c_str());
+  THArgCheck(nd >= 1 && nd <= 4, 2, "%s: 1-D, 2-D, 3-D or 4-D input expected, got sizes %s", fn, shape(input).c_str());
   return nd % 2 == 1 ? 0 : 1;
 }
 

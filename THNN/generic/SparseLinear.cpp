@@ -10,8 +10,8 @@ typedef std::vector<SparseEntry<scalar_t>> THNN_(SparseEntries);
 
 // input [nnz, 3]: (sample id, feature id, value) rows. nSamples < 0: sample ids unchecked
 // (updateParameters and zeroGradParameters do not know the batch size).
-static THNN_(SparseEntries) THNN_(SparseLinear_entries)(const char *fn, THTensor *input, int argNumber,
-                                                          int64_t nSamples, int64_t nFeatures) {
+static THNN_(SparseEntries)
+    THNN_(SparseLinear_entries)(const char *fn, THTensor *input, int argNumber, int64_t nSamples, int64_t nFeatures) {
   THArgCheck(input->nDimension == 2 && input->size[1] == 3, argNumber,
              "%s: input must be [nnz, 3] (sample id, feature id, value), got %s", fn, shape(input).c_str());
   const auto m = linear::mat(input);
@@ -25,8 +25,8 @@ static THNN_(SparseEntries) THNN_(SparseLinear_entries)(const char *fn, THTensor
 }
 
 // Legacy input [batch, nnz, 2]: (feature id, value) rows per sample.
-static THNN_(SparseEntries) THNN_(SparseLinear_legacyEntries)(const char *fn, THTensor *input, int argNumber,
-                                                                int64_t nFeatures) {
+static THNN_(SparseEntries)
+    THNN_(SparseLinear_legacyEntries)(const char *fn, THTensor *input, int argNumber, int64_t nFeatures) {
   THArgCheck(input->nDimension == 3 && input->size[2] == 2, argNumber,
              "%s: input must be [batch, nnz, 2] (feature id, value), got %s", fn, shape(input).c_str());
   const scalar_t *data = input->storage->data + input->storageOffset;
@@ -54,7 +54,7 @@ static void THNN_(SparseLinear_checkParameters)(const char *fn, THTensor *weight
 
 // output [batch, outputSize]: row s = bias + sum of value * weight[:, feature] over sample
 // s's entries, in input order.
-static void THNN_(SparseLinear_forward)(const THNN_(SparseEntries) &entries, THTensor *output, THTensor *weight,
+static void THNN_(SparseLinear_forward)(const THNN_(SparseEntries) & entries, THTensor *output, THTensor *weight,
                                         THTensor *bias) {
   const int64_t batch = output->size[0], outputSize = output->size[1];
   const Groups bySample = groupBy((int64_t)entries.size(), batch, [&](int64_t i) { return entries[i].sample; });
@@ -90,12 +90,11 @@ static void THNN_(SparseLinear_checkGradients)(const char *fn, THTensor *weight,
 // gradWeight[:, f] += scale value gradOutput[sample] over the entries of feature f (one
 // thread per feature, entries in input order); gradBias += scale (sum of gradOutput's rows);
 // gradWeight += weightDecay weight.
-static void THNN_(SparseLinear_backward)(const THNN_(SparseEntries) &entries, THTensor *gradOutput,
+static void THNN_(SparseLinear_backward)(const THNN_(SparseEntries) & entries, THTensor *gradOutput,
                                          THTensor *gradWeight, THTensor *gradBias, THTensor *weight,
                                          accreal weightDecay, accreal scale) {
   const int64_t outputSize = gradWeight->size[0], nFeatures = gradWeight->size[1];
-  const Groups byFeature =
-      groupBy((int64_t)entries.size(), nFeatures, [&](int64_t i) { return entries[i].feature; });
+  const Groups byFeature = groupBy((int64_t)entries.size(), nFeatures, [&](int64_t i) { return entries[i].feature; });
   const auto g = linear::mat(gradOutput), gw = linear::mat(gradWeight);
 #pragma omp parallel for if ((int64_t)entries.size() * outputSize > TH_OMP_THRESHOLD)
   for (int64_t f = 0; f < nFeatures; f++)
@@ -114,7 +113,7 @@ static void THNN_(SparseLinear_backward)(const THNN_(SparseEntries) &entries, TH
 }
 
 // The features present in entries, each once.
-static std::vector<int64_t> THNN_(SparseLinear_features)(const THNN_(SparseEntries) &entries) {
+static std::vector<int64_t> THNN_(SparseLinear_features)(const THNN_(SparseEntries) & entries) {
   std::vector<int64_t> features;
   for (const auto &entry : entries) features.push_back(entry.feature);
   std::sort(features.begin(), features.end());
@@ -122,7 +121,7 @@ static std::vector<int64_t> THNN_(SparseLinear_features)(const THNN_(SparseEntri
   return features;
 }
 
-static void THNN_(SparseLinear_step)(const THNN_(SparseEntries) &entries, THTensor *weight, THTensor *bias,
+static void THNN_(SparseLinear_step)(const THNN_(SparseEntries) & entries, THTensor *weight, THTensor *bias,
                                      THTensor *gradWeight, THTensor *gradBias, accreal learningRate) {
   THTensor_(cadd)(bias, bias, (scalar_t)-learningRate, gradBias);
   const std::vector<int64_t> features = THNN_(SparseLinear_features)(entries);
@@ -133,7 +132,7 @@ static void THNN_(SparseLinear_step)(const THNN_(SparseEntries) &entries, THTens
     for (int64_t k = 0; k < outputSize; k++) w(k, features[i]) -= (scalar_t)learningRate * gw(k, features[i]);
 }
 
-static void THNN_(SparseLinear_zero)(const THNN_(SparseEntries) &entries, THTensor *gradWeight, THTensor *gradBias) {
+static void THNN_(SparseLinear_zero)(const THNN_(SparseEntries) & entries, THTensor *gradWeight, THTensor *gradBias) {
   THTensor_(zero)(gradBias);
   const auto gw = linear::mat(gradWeight);
   for (int64_t f : THNN_(SparseLinear_features)(entries))
@@ -161,14 +160,13 @@ void THNN_(SparseLinear_legacyUpdateOutput)(THNNState *state, THTensor *input, T
 }
 
 void THNN_(SparseLinear_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                           THTensor *gradWeight, THTensor *gradBias, THTensor *weight,
-                                           THTensor *bias, accreal weightDecay, accreal scale) {
+                                           THTensor *gradWeight, THTensor *gradBias, THTensor *weight, THTensor *bias,
+                                           accreal weightDecay, accreal scale) {
   const char *fn = "SparseLinear_accGradParameters";
   THNN_(SparseLinear_checkParameters)(fn, weight, 7, bias, 8);
   THNN_(SparseLinear_checkGradients)(fn, weight, gradWeight, gradBias);
   THArgCheck(gradOutput->nDimension == 1 || gradOutput->nDimension == 2, 3,
-             "%s: gradOutput must be [batch, %lld], got %s", fn, (long long)weight->size[0],
-             shape(gradOutput).c_str());
+             "%s: gradOutput must be [batch, %lld], got %s", fn, (long long)weight->size[0], shape(gradOutput).c_str());
   const int64_t batch = gradOutput->nDimension == 2 ? gradOutput->size[0] : 1;
   THNN_(SparseLinear_checkGradOutput)(fn, gradOutput, batch, weight->size[0]);
   const auto entries = THNN_(SparseLinear_entries)(fn, input, 2, batch, weight->size[1]);

@@ -15,16 +15,16 @@
  * scratch of updateGradInput. */
 TH_API void THNN_(SpatialConvolutionMM_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
                                                      THTensor *weight, THTensor *bias, THTensor *finput,
-                                                     THTensor *fgradInput, int kW, int kH, int dW, int dH,
-                                                     int padW, int padH);
+                                                     THTensor *fgradInput, int kW, int kH, int dW, int dH, int padW,
+                                                     int padH);
 TH_API void THNN_(SpatialConvolutionMM_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                         THTensor *gradInput, THTensor *weight, THTensor *finput,
-                                                        THTensor *fgradInput, int kW, int kH, int dW, int dH,
-                                                        int padW, int padH);
+                                                        THTensor *fgradInput, int kW, int kH, int dW, int dH, int padW,
+                                                        int padH);
 TH_API void THNN_(SpatialConvolutionMM_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                                          THTensor *gradWeight, THTensor *gradBias,
-                                                          THTensor *finput, THTensor *fgradInput, int kW, int kH,
-                                                          int dW, int dH, int padW, int padH, accreal scale);
+                                                          THTensor *gradWeight, THTensor *gradBias, THTensor *finput,
+                                                          THTensor *fgradInput, int kW, int kH, int dW, int dH,
+                                                          int padW, int padH, accreal scale);
 
 /* weight [nOutputPlane, nInputPlane, kH, kW], bias [nOutputPlane]. columns / gradColumns:
  * scratch [B, nInputPlane*kH*kW, oH*oW] (the whole batch, unlike torch7's one sample: see
@@ -37,12 +37,11 @@ TH_API void THNN_(SpatialDilatedConvolution_updateGradInput)(THNNState *state, T
                                                              THTensor *gradInput, THTensor *weight,
                                                              THTensor *gradColumns, int kW, int kH, int dW, int dH,
                                                              int padW, int padH, int dilationW, int dilationH);
-TH_API void THNN_(SpatialDilatedConvolution_accGradParameters)(THNNState *state, THTensor *input,
-                                                               THTensor *gradOutput, THTensor *gradWeight,
-                                                               THTensor *gradBias, THTensor *columns,
-                                                               THTensor *ones, int kW, int kH, int dW, int dH,
-                                                               int padW, int padH, int dilationW, int dilationH,
-                                                               accreal scale);
+TH_API void THNN_(SpatialDilatedConvolution_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                               THTensor *gradWeight, THTensor *gradBias,
+                                                               THTensor *columns, THTensor *ones, int kW, int kH,
+                                                               int dW, int dH, int padW, int padH, int dilationW,
+                                                               int dilationH, accreal scale);
 
 /* Transposed convolution (the gradient of a convolution with respect to its input).
  * weight [nInputPlane, nOutputPlane, kH, kW], bias [nOutputPlane]; 0 <= adj < stride or
@@ -52,19 +51,18 @@ TH_API void THNN_(SpatialFullConvolution_updateOutput)(THNNState *state, THTenso
                                                        THTensor *ones, int kW, int kH, int dW, int dH, int padW,
                                                        int padH, int adjW, int adjH);
 TH_API void THNN_(SpatialFullConvolution_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                                          THTensor *gradInput, THTensor *weight,
-                                                          THTensor *gradColumns, int kW, int kH, int dW, int dH,
-                                                          int padW, int padH, int adjW, int adjH);
+                                                          THTensor *gradInput, THTensor *weight, THTensor *gradColumns,
+                                                          int kW, int kH, int dW, int dH, int padW, int padH, int adjW,
+                                                          int adjH);
 TH_API void THNN_(SpatialFullConvolution_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                                            THTensor *gradWeight, THTensor *gradBias,
-                                                            THTensor *columns, THTensor *ones, int kW, int kH,
-                                                            int dW, int dH, int padW, int padH, int adjW, int adjH,
-                                                            accreal scale);
+                                                            THTensor *gradWeight, THTensor *gradBias, THTensor *columns,
+                                                            THTensor *ones, int kW, int kH, int dW, int dH, int padW,
+                                                            int padH, int adjW, int adjH, accreal scale);
 TH_API void THNN_(SpatialFullDilatedConvolution_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
                                                               THTensor *weight, THTensor *bias, THTensor *columns,
-                                                              THTensor *ones, int kW, int kH, int dW, int dH,
-                                                              int padW, int padH, int dilationW, int dilationH,
-                                                              int adjW, int adjH);
+                                                              THTensor *ones, int kW, int kH, int dW, int dH, int padW,
+                                                              int padH, int dilationW, int dilationH, int adjW,
+                                                              int adjH);
 TH_API void THNN_(SpatialFullDilatedConvolution_updateGradInput)(THNNState *state, THTensor *input,
                                                                  THTensor *gradOutput, THTensor *gradInput,
                                                                  THTensor *weight, THTensor *gradColumns, int kW,
@@ -74,9 +72,8 @@ TH_API void THNN_(SpatialFullDilatedConvolution_accGradParameters)(THNNState *st
                                                                    THTensor *gradOutput, THTensor *gradWeight,
                                                                    THTensor *gradBias, THTensor *columns,
                                                                    THTensor *ones, int kW, int kH, int dW, int dH,
-                                                                   int padW, int padH, int dilationW,
-                                                                   int dilationH, int adjW, int adjH,
-                                                                   accreal scale);
+                                                                   int padW, int padH, int dilationW, int dilationH,
+                                                                   int adjW, int adjH, accreal scale);
 
 /* Untied weights: one filter bank per output position.
  * weight [oH, oW, nOutputPlane, nInputPlane, kH, kW] or [oH*oW, nOutputPlane, nInputPlane*kH*kW],
@@ -84,19 +81,16 @@ TH_API void THNN_(SpatialFullDilatedConvolution_accGradParameters)(THNNState *st
  * and the computed output. finput / fgradInput as for SpatialConvolutionMM. */
 TH_API void THNN_(SpatialConvolutionLocal_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
                                                         THTensor *weight, THTensor *bias, THTensor *finput,
-                                                        THTensor *fgradInput, int kW, int kH, int dW, int dH,
-                                                        int padW, int padH, int64_t inputWidth,
-                                                        int64_t inputHeight, int64_t outputWidth,
-                                                        int64_t outputHeight);
+                                                        THTensor *fgradInput, int kW, int kH, int dW, int dH, int padW,
+                                                        int padH, int64_t inputWidth, int64_t inputHeight,
+                                                        int64_t outputWidth, int64_t outputHeight);
 TH_API void THNN_(SpatialConvolutionLocal_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                            THTensor *gradInput, THTensor *weight, THTensor *finput,
                                                            THTensor *fgradInput, int kW, int kH, int dW, int dH,
-                                                           int padW, int padH, int64_t inputWidth,
-                                                           int64_t inputHeight, int64_t outputWidth,
-                                                           int64_t outputHeight);
-TH_API void THNN_(SpatialConvolutionLocal_accGradParameters)(THNNState *state, THTensor *input,
-                                                             THTensor *gradOutput, THTensor *gradWeight,
-                                                             THTensor *gradBias, THTensor *finput,
+                                                           int padW, int padH, int64_t inputWidth, int64_t inputHeight,
+                                                           int64_t outputWidth, int64_t outputHeight);
+TH_API void THNN_(SpatialConvolutionLocal_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                             THTensor *gradWeight, THTensor *gradBias, THTensor *finput,
                                                              THTensor *fgradInput, int kW, int kH, int dW, int dH,
                                                              int padW, int padH, int64_t inputWidth,
                                                              int64_t inputHeight, int64_t outputWidth,
@@ -112,16 +106,15 @@ TH_API void THNN_(SpatialDepthwiseConvolution_updateOutput)(THNNState *state, TH
                                                             THTensor *weight, THTensor *bias, THTensor *finput,
                                                             THTensor *fgradInput, int kW, int kH, int dW, int dH,
                                                             int padW, int padH);
-TH_API void THNN_(SpatialDepthwiseConvolution_updateGradInput)(THNNState *state, THTensor *input,
-                                                               THTensor *gradOutput, THTensor *gradInput,
-                                                               THTensor *weight, THTensor *finput,
+TH_API void THNN_(SpatialDepthwiseConvolution_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                               THTensor *gradInput, THTensor *weight, THTensor *finput,
                                                                THTensor *fgradInput, int kW, int kH, int dW, int dH,
                                                                int padW, int padH);
 TH_API void THNN_(SpatialDepthwiseConvolution_accGradParameters)(THNNState *state, THTensor *input,
                                                                  THTensor *gradOutput, THTensor *gradWeight,
                                                                  THTensor *gradBias, THTensor *finput,
-                                                                 THTensor *fgradInput, int kW, int kH, int dW,
-                                                                 int dH, int padW, int padH, accreal scale);
+                                                                 THTensor *fgradInput, int kW, int kH, int dW, int dH,
+                                                                 int padW, int padH, accreal scale);
 
 /* output[c] = bias[c] + weight[c] * (sum of input[c] over each kH x kW window), no padding:
  * oH = (iH - kH) / dH + 1. weight and bias [nInputPlane]; output has nInputPlane planes. */

@@ -136,15 +136,14 @@ static void THNN_(local_accGradParameters)(THTensor *gradOutput, THTensor *gradW
   }
 }
 
-void THNN_(SpatialConvolutionLocal_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
-                                                 THTensor *weight, THTensor *bias, THTensor *finput,
-                                                 THTensor *fgradInput, int kW, int kH, int dW, int dH, int padW,
-                                                 int padH, int64_t inputWidth, int64_t inputHeight,
-                                                 int64_t outputWidth, int64_t outputHeight) {
+void THNN_(SpatialConvolutionLocal_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight,
+                                                 THTensor *bias, THTensor *finput, THTensor *fgradInput, int kW, int kH,
+                                                 int dW, int dH, int padW, int padH, int64_t inputWidth,
+                                                 int64_t inputHeight, int64_t outputWidth, int64_t outputHeight) {
   const char *fn = "SpatialConvolutionLocal_updateOutput";
-  const Conv c = THNN_(local_shape)(fn, input, nullptr, "weight", weight, 4, "bias", bias, 5,
-                                    Conv{kW, kH, dW, dH, padW, padH}, inputWidth, inputHeight, outputWidth,
-                                    outputHeight);
+  const Conv c =
+      THNN_(local_shape)(fn, input, nullptr, "weight", weight, 4, "bias", bias, 5, Conv{kW, kH, dW, dH, padW, padH},
+                         inputWidth, inputHeight, outputWidth, outputHeight);
   checkNotNull(fn, "output", output, 3);
   checkNotNull(fn, "finput", finput, 6);
   THNN_(local_updateOutput)(input, output, weight, bias, finput, c);
@@ -157,9 +156,9 @@ void THNN_(SpatialConvolutionLocal_updateGradInput)(THNNState *state, THTensor *
                                                     int64_t outputWidth, int64_t outputHeight) {
   const char *fn = "SpatialConvolutionLocal_updateGradInput";
   checkNotNull(fn, "gradOutput", gradOutput, 3);
-  const Conv c = THNN_(local_shape)(fn, input, gradOutput, "weight", weight, 5, "", nullptr, 0,
-                                    Conv{kW, kH, dW, dH, padW, padH}, inputWidth, inputHeight, outputWidth,
-                                    outputHeight);
+  const Conv c =
+      THNN_(local_shape)(fn, input, gradOutput, "weight", weight, 5, "", nullptr, 0, Conv{kW, kH, dW, dH, padW, padH},
+                         inputWidth, inputHeight, outputWidth, outputHeight);
   checkNotNull(fn, "gradInput", gradInput, 4);
   checkNotNull(fn, "fgradInput", fgradInput, 7);
   THNN_(local_updateGradInput)(gradOutput, gradInput, weight, fgradInput, c);
@@ -167,14 +166,14 @@ void THNN_(SpatialConvolutionLocal_updateGradInput)(THNNState *state, THTensor *
 
 void THNN_(SpatialConvolutionLocal_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                       THTensor *gradWeight, THTensor *gradBias, THTensor *finput,
-                                                      THTensor *fgradInput, int kW, int kH, int dW, int dH,
-                                                      int padW, int padH, int64_t inputWidth, int64_t inputHeight,
+                                                      THTensor *fgradInput, int kW, int kH, int dW, int dH, int padW,
+                                                      int padH, int64_t inputWidth, int64_t inputHeight,
                                                       int64_t outputWidth, int64_t outputHeight, accreal scale) {
   const char *fn = "SpatialConvolutionLocal_accGradParameters";
   checkNotNull(fn, "gradOutput", gradOutput, 3);
-  const Conv c = THNN_(local_shape)(fn, input, gradOutput, "gradWeight", gradWeight, 4, "gradBias", gradBias, 5,
-                                    Conv{kW, kH, dW, dH, padW, padH}, inputWidth, inputHeight, outputWidth,
-                                    outputHeight);
+  const Conv c =
+      THNN_(local_shape)(fn, input, gradOutput, "gradWeight", gradWeight, 4, "gradBias", gradBias, 5,
+                         Conv{kW, kH, dW, dH, padW, padH}, inputWidth, inputHeight, outputWidth, outputHeight);
   checkNotNull(fn, "finput", finput, 6);
   const std::vector<int64_t> unfolded = c.sample({unfoldInput(c).rows(), c.outH * c.outW});
   THArgCheck(hasSizes(finput, unfolded), 6,

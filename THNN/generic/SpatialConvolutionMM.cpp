@@ -14,8 +14,8 @@
 /* Checks a SpatialConvolutionMM or SpatialDilatedConvolution call and completes its shape.
  * The weight (or gradWeight) is argument weightArg, kW argument kernelArg. */
 static Conv THNN_(convolution_shape)(const char *fn, THTensor *input, THTensor *gradOutput, const char *weightName,
-                                     THTensor *weight, int weightArg, const char *biasName, THTensor *bias,
-                                     int biasArg, Conv c, int kernelArg, int dilationArg, bool allow2dWeight) {
+                                     THTensor *weight, int weightArg, const char *biasName, THTensor *bias, int biasArg,
+                                     Conv c, int kernelArg, int dilationArg, bool allow2dWeight) {
   checkParams(fn, c, kernelArg, dilationArg);
   readInput(fn, input, 2, c);
   const auto planes = readWeight(fn, weightName, weight, weightArg, c, "nOutputPlane, nInputPlane", allow2dWeight);
@@ -39,8 +39,8 @@ static void THNN_(convolution_updateOutput)(THTensor *input, THTensor *output, T
     scalar_t *y = out.data() + s * c.outPlanes * n;
     if (bias)
       for (int64_t o = 0; o < c.outPlanes; o++) fillPlane(y, dataOf<scalar_t>(b), o, n);
-    THNN_(gemm)(false, false, c.outPlanes, n, rows, 1, dataOf<scalar_t>(w), rows, col + s * rows * n, n,
-                bias ? 1 : 0, y, n);
+    THNN_(gemm)
+    (false, false, c.outPlanes, n, rows, 1, dataOf<scalar_t>(w), rows, col + s * rows * n, n, bias ? 1 : 0, y, n);
   }
   out.finish();
 }
@@ -52,8 +52,9 @@ static void THNN_(convolution_updateGradInput)(THTensor *gradOutput, THTensor *g
   const int64_t rows = u.rows(), n = u.positions();
   scalar_t *col = scratch<scalar_t>(gradColumns, c.sample({rows, n}));
   for (int64_t s = 0; s < c.batch; s++)
-    THNN_(gemm)(true, false, rows, n, c.outPlanes, 1, dataOf<scalar_t>(w), rows,
-                dataOf<scalar_t>(go) + s * c.outPlanes * n, n, 0, col + s * rows * n, n);
+    THNN_(gemm)
+    (true, false, rows, n, c.outPlanes, 1, dataOf<scalar_t>(w), rows, dataOf<scalar_t>(go) + s * c.outPlanes * n, n, 0,
+     col + s * rows * n, n);
   auto gi = Target<scalar_t>::result(gradInput, c.inputSizes());
   foldBatch<scalar_t>(u, c.batch, col, gi.data(), nullptr);
   gi.finish();
@@ -74,8 +75,9 @@ static void THNN_(convolution_accGradParameters)(THTensor *input, THTensor *grad
   auto unfolded = contiguous<scalar_t>(columns);
   auto gw = Target<scalar_t>::accumulator(gradWeight);
   for (int64_t s = 0; s < c.batch; s++)
-    THNN_(gemm)(false, true, c.outPlanes, rows, n, scale, dataOf<scalar_t>(go) + s * c.outPlanes * n, n,
-                dataOf<scalar_t>(unfolded) + s * rows * n, n, 1, gw.data(), rows);
+    THNN_(gemm)
+    (false, true, c.outPlanes, rows, n, scale, dataOf<scalar_t>(go) + s * c.outPlanes * n, n,
+     dataOf<scalar_t>(unfolded) + s * rows * n, n, 1, gw.data(), rows);
   gw.finish();
   if (gradBias) {
     auto gb = Target<scalar_t>::accumulator(gradBias);
@@ -125,9 +127,9 @@ void THNN_(SpatialConvolutionMM_accGradParameters)(THNNState *state, THTensor *i
 }
 
 void THNN_(SpatialDilatedConvolution_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
-                                                   THTensor *weight, THTensor *bias, THTensor *columns,
-                                                   THTensor *ones, int kW, int kH, int dW, int dH, int padW,
-                                                   int padH, int dilationW, int dilationH) {
+                                                   THTensor *weight, THTensor *bias, THTensor *columns, THTensor *ones,
+                                                   int kW, int kH, int dW, int dH, int padW, int padH, int dilationW,
+                                                   int dilationH) {
   const char *fn = "SpatialDilatedConvolution_updateOutput";
   const Conv c = THNN_(convolution_shape)(fn, input, nullptr, "weight", weight, 4, "bias", bias, 5,
                                           Conv{kW, kH, dW, dH, padW, padH, dilationW, dilationH}, 8, 14, false);
@@ -138,8 +140,8 @@ void THNN_(SpatialDilatedConvolution_updateOutput)(THNNState *state, THTensor *i
 
 void THNN_(SpatialDilatedConvolution_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                       THTensor *gradInput, THTensor *weight, THTensor *gradColumns,
-                                                      int kW, int kH, int dW, int dH, int padW, int padH,
-                                                      int dilationW, int dilationH) {
+                                                      int kW, int kH, int dW, int dH, int padW, int padH, int dilationW,
+                                                      int dilationH) {
   const char *fn = "SpatialDilatedConvolution_updateGradInput";
   checkNotNull(fn, "gradOutput", gradOutput, 3);
   const Conv c = THNN_(convolution_shape)(fn, input, gradOutput, "weight", weight, 5, "", nullptr, 0,
@@ -155,8 +157,8 @@ void THNN_(SpatialDilatedConvolution_accGradParameters)(THNNState *state, THTens
                                                         int padH, int dilationW, int dilationH, accreal scale) {
   const char *fn = "SpatialDilatedConvolution_accGradParameters";
   checkNotNull(fn, "gradOutput", gradOutput, 3);
-  const Conv c = THNN_(convolution_shape)(fn, input, gradOutput, "gradWeight", gradWeight, 4, "gradBias", gradBias,
-                                          5, Conv{kW, kH, dW, dH, padW, padH, dilationW, dilationH}, 8, 14, false);
+  const Conv c = THNN_(convolution_shape)(fn, input, gradOutput, "gradWeight", gradWeight, 4, "gradBias", gradBias, 5,
+                                          Conv{kW, kH, dW, dH, padW, padH, dilationW, dilationH}, 8, 14, false);
   checkNotNull(fn, "columns", columns, 6);
   THNN_(convolution_accGradParameters)(input, gradOutput, gradWeight, gradBias, columns, false, c, (scalar_t)scale);
 }

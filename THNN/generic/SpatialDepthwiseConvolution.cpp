@@ -123,8 +123,8 @@ void THNN_(SpatialDepthwiseConvolution_updateOutput)(THNNState *state, THTensor 
 
 void THNN_(SpatialDepthwiseConvolution_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                         THTensor *gradInput, THTensor *weight, THTensor *finput,
-                                                        THTensor *fgradInput, int kW, int kH, int dW, int dH,
-                                                        int padW, int padH) {
+                                                        THTensor *fgradInput, int kW, int kH, int dW, int dH, int padW,
+                                                        int padH) {
   const char *fn = "SpatialDepthwiseConvolution_updateGradInput";
   checkNotNull(fn, "gradOutput", gradOutput, 3);
   const Conv c = THNN_(depthwise_shape)(fn, input, gradOutput, "weight", weight, 5, "", nullptr, 0,
@@ -135,9 +135,9 @@ void THNN_(SpatialDepthwiseConvolution_updateGradInput)(THNNState *state, THTens
 }
 
 void THNN_(SpatialDepthwiseConvolution_accGradParameters)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                                          THTensor *gradWeight, THTensor *gradBias,
-                                                          THTensor *finput, THTensor *fgradInput, int kW, int kH,
-                                                          int dW, int dH, int padW, int padH, accreal scale) {
+                                                          THTensor *gradWeight, THTensor *gradBias, THTensor *finput,
+                                                          THTensor *fgradInput, int kW, int kH, int dW, int dH,
+                                                          int padW, int padH, accreal scale) {
   const char *fn = "SpatialDepthwiseConvolution_accGradParameters";
   checkNotNull(fn, "gradOutput", gradOutput, 3);
   const Conv c = THNN_(depthwise_shape)(fn, input, gradOutput, "gradWeight", gradWeight, 4, "gradBias", gradBias, 5,

@@ -5,8 +5,8 @@
 /* Checks a SpatialSubSampling call and completes its shape. The weight (or gradWeight) is
  * argument weightArg; kW is argument 6. */
 static Conv THNN_(subsampling_shape)(const char *fn, THTensor *input, THTensor *gradOutput, const char *weightName,
-                                     THTensor *weight, int weightArg, const char *biasName, THTensor *bias,
-                                     int biasArg, Conv c) {
+                                     THTensor *weight, int weightArg, const char *biasName, THTensor *bias, int biasArg,
+                                     Conv c) {
   checkParams(fn, c, 6);
   readInput(fn, input, 2, c);
   checkNotNull(fn, weightName, weight, weightArg);
@@ -33,8 +33,8 @@ static inline accreal THNN_(subsampling_window)(const scalar_t *plane, const Con
 void THNN_(SpatialSubSampling_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *weight,
                                             THTensor *bias, int kW, int kH, int dW, int dH) {
   const char *fn = "SpatialSubSampling_updateOutput";
-  const Conv c = THNN_(subsampling_shape)(fn, input, nullptr, "weight", weight, 4, "bias", bias, 5,
-                                          Conv{kW, kH, dW, dH, 0, 0});
+  const Conv c =
+      THNN_(subsampling_shape)(fn, input, nullptr, "weight", weight, 4, "bias", bias, 5, Conv{kW, kH, dW, dH, 0, 0});
   checkNotNull(fn, "output", output, 3);
   auto in = contiguous<scalar_t>(input), w = contiguous<scalar_t>(weight), b = contiguous<scalar_t>(bias);
   const scalar_t *x = dataOf<scalar_t>(in), *wd = dataOf<scalar_t>(w), *bd = dataOf<scalar_t>(b);
@@ -52,12 +52,11 @@ void THNN_(SpatialSubSampling_updateOutput)(THNNState *state, THTensor *input, T
 }
 
 void THNN_(SpatialSubSampling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                               THTensor *gradInput, THTensor *weight, int kW, int kH, int dW,
-                                               int dH) {
+                                               THTensor *gradInput, THTensor *weight, int kW, int kH, int dW, int dH) {
   const char *fn = "SpatialSubSampling_updateGradInput";
   checkNotNull(fn, "gradOutput", gradOutput, 3);
-  const Conv c = THNN_(subsampling_shape)(fn, input, gradOutput, "weight", weight, 5, "", nullptr, 0,
-                                          Conv{kW, kH, dW, dH, 0, 0});
+  const Conv c =
+      THNN_(subsampling_shape)(fn, input, gradOutput, "weight", weight, 5, "", nullptr, 0, Conv{kW, kH, dW, dH, 0, 0});
   checkNotNull(fn, "gradInput", gradInput, 4);
   auto go = contiguous<scalar_t>(gradOutput), w = contiguous<scalar_t>(weight);
   const scalar_t *g = dataOf<scalar_t>(go), *wd = dataOf<scalar_t>(w);

@@ -70,10 +70,11 @@ std::vector<int64_t> keyRows(const char *fn, THLongTensor *keys, int argNumber, 
   th::applyInOrder([&](int64_t &key) { rows.push_back(key - TH_INDEX_BASE + keysOffset); }, th::ref(keys));
   for (int64_t r : rows)
     if (r < 0 || r >= nRows)
-      THIndexError("%s: key %lld with keysOffset %lld names row %lld, outside the %lld rows of weight (keys count "
-                   "from %d)",
-                   fn, (long long)(r + TH_INDEX_BASE - keysOffset), (long long)keysOffset, (long long)r,
-                   (long long)nRows, TH_INDEX_BASE);
+      THIndexError(
+          "%s: key %lld with keysOffset %lld names row %lld, outside the %lld rows of weight (keys count "
+          "from %d)",
+          fn, (long long)(r + TH_INDEX_BASE - keysOffset), (long long)keysOffset, (long long)r, (long long)nRows,
+          TH_INDEX_BASE);
   return rows;
 }
 

@@ -136,7 +136,7 @@ Indexed applyBasic(const Tensor &self, const std::vector<TensorIndex> &key) {
 // element offset from the first indexed element (the view has an element at every such
 // offset, since each index is in range).
 struct Target {
-  Tensor tensor;        // undefined when there are no index positions: nothing to read or write
+  Tensor tensor;  // undefined when there are no index positions: nothing to read or write
   int dim = 0;
   Tensor index;
   IntList resultShape;  // before + broadcast index shape + after
@@ -382,7 +382,8 @@ Tensor indexSelect(const Tensor &self, int64_t dim, const Tensor &index) {
     using T = typename decltype(tag)::type;
     TH<T>::indexSelect(r.th<T>(), self.th<T>(), d, index.th<int64_t>());
   });
-  if (rec) derivatives::rearranged("index_select", self, r, [d, index](const Tensor &x) { return indexSelect(x, d, index); });
+  if (rec)
+    derivatives::rearranged("index_select", self, r, [d, index](const Tensor &x) { return indexSelect(x, d, index); });
   return r;
 }
 
@@ -529,7 +530,8 @@ void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, const 
   gather(dst, d, idx);
   bool fits = src.dim() == idx.dim();
   for (int j = 0; fits && j < idx.dim(); j++) fits = idx.size(j) <= src.size(j);
-  TORCH_CHECK(fits, Runtime, "scatter_(): source sizes %s must have as many dimensions as the index sizes %s and be no smaller",
+  TORCH_CHECK(fits, Runtime,
+              "scatter_(): source sizes %s must have as many dimensions as the index sizes %s and be no smaller",
               src.sizeString().c_str(), idx.sizeString().c_str());
   // Lines along d: dst's has self's length, index's and source's have index's length; the
   // other dimensions walk index's extent in all three.

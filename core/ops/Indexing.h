@@ -40,8 +40,8 @@ struct TensorIndex {
   Kind kind = Kind::None;
   int64_t start = 0;  // Int: the index; Slice: start (Python's rules, clamped)
   int64_t stop = std::numeric_limits<int64_t>::max();
-  int64_t step = 1;   // Slice: > 0
-  Tensor tensor;      // Tensor: an integer index tensor or a bool/uint8 mask; Bool: unused
+  int64_t step = 1;  // Slice: > 0
+  Tensor tensor;     // Tensor: an integer index tensor or a bool/uint8 mask; Bool: unused
 
   static TensorIndex integer(int64_t i) {
     TensorIndex x;
@@ -82,8 +82,7 @@ struct TensorIndex {
 Tensor index(const Tensor &self, const std::vector<TensorIndex> &key);
 // value is converted to self's type and broadcast to the shape of self[key]; with repeated
 // advanced indices the last write wins, or the values add up when accumulate is set.
-void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, const Tensor &value,
-               bool accumulate = false);
+void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, const Tensor &value, bool accumulate = false);
 void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, Scalar value);
 
 // ---- index ops: indices are Long tensors, checked before anything is written ----

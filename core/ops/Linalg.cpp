@@ -146,8 +146,7 @@ bool rowsMerge(const Tensor &t) {
 
 void checkFloating(const char *op, const Tensor &a) {
   TORCH_CHECK(a.dtype() == ScalarType::Float || a.dtype() == ScalarType::Double, Runtime,
-              "%s: Expected a floating point tensor (Float or Double) as input. Got %s", op,
-              scalarTypeName(a.dtype()));
+              "%s: Expected a floating point tensor (Float or Double) as input. Got %s", op, scalarTypeName(a.dtype()));
 }
 
 void checkMatrices(const char *op, const Tensor &a) {
@@ -386,8 +385,8 @@ Tensor matmul(const Tensor &a, const Tensor &b) {
               matrixShape(n, k).c_str(), matrixShape(kb, p).c_str(), a.sizeString().c_str(), b.sizeString().c_str());
   checkSameType("matmul", a, b);
   checkBlasType("matmul", a);
-  const IntList batch = broadcastShapes(IntList(sa.begin(), sa.end() - std::min(da, 2)),
-                                        IntList(sb.begin(), sb.end() - std::min(db, 2)));
+  const IntList batch =
+      broadcastShapes(IntList(sa.begin(), sa.end() - std::min(da, 2)), IntList(sb.begin(), sb.end() - std::min(db, 2)));
   const int64_t count = numelOf(batch);
   Tensor a3 = reshape(expand(da > 1 ? a : unsqueeze(a, 0), concat(batch, {n, k})), {count, n, k});
   Tensor b3 = reshape(expand(db > 1 ? b : unsqueeze(b, 1), concat(batch, {k, p})), {count, k, p});
@@ -702,15 +701,14 @@ static Tensor choleskyInverseKernel(const Tensor &factor, bool upper) {
   checkSquare("cholesky_inverse", factor);
   const int64_t n = factor.size(factor.dim() - 1);
   const ScalarType type = factor.dtype();
-  return eachMatrix("cholesky_inverse", batchOf(factor), {factor}, {{{n, n}, type}},
-                    [&](const std::vector<Tensor> &m) {
-                      Tensor r = empty({0}, type);
-                      floating(type, "cholesky_inverse", [&](auto tag) {
-                        using T = typename decltype(tag)::type;
-                        TH<T>::potri(r.th<T>(), m[0].th<T>(), uplo(upper));
-                      });
-                      return std::vector<Tensor>{r};
-                    })[0];
+  return eachMatrix("cholesky_inverse", batchOf(factor), {factor}, {{{n, n}, type}}, [&](const std::vector<Tensor> &m) {
+    Tensor r = empty({0}, type);
+    floating(type, "cholesky_inverse", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      TH<T>::potri(r.th<T>(), m[0].th<T>(), uplo(upper));
+    });
+    return std::vector<Tensor>{r};
+  })[0];
 }
 
 // ---- decompositions ----
@@ -801,15 +799,15 @@ static std::pair<Tensor, Tensor> luKernel(const Tensor &a) {
   checkMatrices("lu", a);
   const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1), k = std::min(m, n);
   const ScalarType type = a.dtype();
-  std::vector<Tensor> r = eachMatrix("lu", batchOf(a), {a}, {{{m, n}, type}, {{k}, ScalarType::Int}},
-                                     [&](const std::vector<Tensor> &mat) {
-                                       Tensor factors = empty({0}, type), pivots = empty({0}, ScalarType::Int);
-                                       floating(type, "lu", [&](auto tag) {
-                                         using T = typename decltype(tag)::type;
-                                         TH<T>::getrf(factors.th<T>(), pivots.th<int32_t>(), mat[0].th<T>());
-                                       });
-                                       return std::vector<Tensor>{factors, pivots};
-                                     });
+  std::vector<Tensor> r =
+      eachMatrix("lu", batchOf(a), {a}, {{{m, n}, type}, {{k}, ScalarType::Int}}, [&](const std::vector<Tensor> &mat) {
+        Tensor factors = empty({0}, type), pivots = empty({0}, ScalarType::Int);
+        floating(type, "lu", [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          TH<T>::getrf(factors.th<T>(), pivots.th<int32_t>(), mat[0].th<T>());
+        });
+        return std::vector<Tensor>{factors, pivots};
+      });
   return {r[0], r[1]};
 }
 
@@ -861,10 +859,10 @@ static std::tuple<Tensor, Tensor, Tensor> luUnpackKernel(const Tensor &lu, const
           using T = typename decltype(tag)::type;
           const T *d = reinterpret_cast<const T *>(f.dataPtr());
           out.push_back(filledMatrix<T>(type, m, m, [&](int64_t i, int64_t j) { return T(perm[j] == i ? 1 : 0); }));
-          out.push_back(filledMatrix<T>(type, m, k, [&](int64_t i, int64_t j) {
-            return i > j ? d[i * n + j] : T(i == j ? 1 : 0);
-          }));
-          out.push_back(filledMatrix<T>(type, k, n, [&](int64_t i, int64_t j) { return i <= j ? d[i * n + j] : T(0); }));
+          out.push_back(filledMatrix<T>(
+              type, m, k, [&](int64_t i, int64_t j) { return i > j ? d[i * n + j] : T(i == j ? 1 : 0); }));
+          out.push_back(
+              filledMatrix<T>(type, k, n, [&](int64_t i, int64_t j) { return i <= j ? d[i * n + j] : T(0); }));
         });
         return out;
       });
@@ -907,8 +905,8 @@ std::pair<Tensor, Tensor> lstsq(const Tensor &b, const Tensor &a) {
   // Recorded through its definition for A of full rank: the normal equations for a tall A,
   // the minimum-norm solution for a wide one.
   Tensor at = transpose(a, 0, 1), bb = b.dim() == 1 ? unsqueeze(b, 1) : b;
-  Tensor x = a.size(0) >= a.size(1) ? solve(matmul(at, bb), matmul(at, a)).first
-                                    : matmul(at, solve(bb, matmul(a, at)).first);
+  Tensor x =
+      a.size(0) >= a.size(1) ? solve(matmul(at, bb), matmul(at, a)).first : matmul(at, solve(bb, matmul(a, at)).first);
   return {reshape(x, r.first.sizes()), r.second};
 }
 
@@ -976,7 +974,8 @@ std::pair<Tensor, Tensor> qr(const Tensor &a, bool some) {
     if (some || m == n) {
       derivatives::qr(a, r.first, r.second);
     } else {
-      derivatives::notDifferentiable("qr", "the complete QR of a tall matrix is not unique (the extra columns of Q are "
+      derivatives::notDifferentiable("qr",
+                                     "the complete QR of a tall matrix is not unique (the extra columns of Q are "
                                      "any orthonormal basis of the complement); use some=True",
                                      {a}, floatingOnly({r.first, r.second}));
     }

@@ -64,10 +64,10 @@ const char *addProductName(AddProduct kind);  // "addmm", ...
 // ---- inverses and determinants (Note [LAPACK batches]) ----
 Tensor inverse(const Tensor &a);
 Tensor det(const Tensor &a);
-Tensor logdet(const Tensor &a);  // nan for a negative determinant, -inf for 0
+Tensor logdet(const Tensor &a);                      // nan for a negative determinant, -inf for 0
 std::pair<Tensor, Tensor> slogdet(const Tensor &a);  // (sign, log |det|)
-Tensor matrixPower(const Tensor &a, int64_t n);     // n < 0 inverts first
-Tensor pinverse(const Tensor &a, double rcond);     // singular values <= rcond * max dropped
+Tensor matrixPower(const Tensor &a, int64_t n);      // n < 0 inverts first
+Tensor pinverse(const Tensor &a, double rcond);      // singular values <= rcond * max dropped
 
 // ---- systems of equations ----
 // a x = b for square a [*, n, n] and b [*, n, k], batch dims broadcast: (x, LU of a).

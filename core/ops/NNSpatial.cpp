@@ -156,6 +156,12 @@ bool needsGrad(const Tensor &t) { return t.defined() && requiresGrad(t); }
 // Convolutions
 // ============================================================================================
 
+const char *convName(int s, bool transposed) {
+  static const char *names[2][3] = {{"conv1d", "conv2d", "conv3d"},
+                                    {"conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}};
+  return names[transposed][s - 1];
+}
+
 struct Conv {
   int s;            // spatial dimensions of the op: 1, 2 or 3
   bool transposed;  // conv_transpose*d
@@ -164,11 +170,7 @@ struct Conv {
   // The same for the kernels (Note [Spatial ranks]): 2 or 3 entries, [T,] H, W.
   IntList k, st, pd, dl, adj;
 
-  const char *name() const {
-    static const char *names[2][3] = {{"conv1d", "conv2d", "conv3d"},
-                                      {"conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}};
-    return names[transposed][s - 1];
-  }
+  const char *name() const { return convName(s, transposed); }
   bool unitDilation() const {
     return std::all_of(dl.begin(), dl.end(), [](int64_t d) { return d == 1; });
   }
@@ -252,8 +254,10 @@ void convForward(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &
                                                   st[1], pd[0], pd[2], pd[1], adj[0], adj[2], adj[1]);
   } else {  // Note [Dilated transposed volumes]
     IntList unpadded = unpaddedOutput(c, x, w);
-    if (b.defined()) copyValues_(out, view(b, {1, b.size(0), 1, 1, 1}));
-    else zero_(out);
+    if (b.defined())
+      copyValues_(out, view(b, {1, b.size(0), 1, 1, 1}));
+    else
+      zero_(out);
     Tensor region = unpaddedRegion(c, out, unpadded);
     Tensor part = b.defined() ? empty(unpadded, x.dtype()) : region;
     NN<T>::VolumetricDilatedConvolution_updateGradInput(nullptr, shapeOnly(unpadded, x.dtype()).th<T>(), X,
@@ -505,8 +509,10 @@ IntList checkPool(Pool &p, const Tensor &input, bool withDilation) {
   checkListSize(op, p.kernel, s, "kernel_size");
   checkListSize(op, p.stride, s, "stride");
   checkListSize(op, p.padding, s, "padding");
-  if (withDilation) checkListSize(op, p.dilation, s, "dilation");
-  else p.dilation = IntList(s, 1);
+  if (withDilation)
+    checkListSize(op, p.dilation, s, "dilation");
+  else
+    p.dilation = IntList(s, 1);
   checkAll(op, p.kernel, 1, "kernel_size");
   checkAll(op, p.stride, 1, "stride");
   checkAll(op, p.padding, 0, "padding");
@@ -752,10 +758,14 @@ TapsPtr nearestTaps(int64_t in, int64_t out, double scale, bool exact) {
   const float fs = static_cast<float>(scale);
   for (int64_t j = 0; j < out; j++) {
     int64_t i;
-    if (exact) i = static_cast<int64_t>(std::floor((static_cast<float>(j) + 0.5f) * fs));
-    else if (out == in) i = j;
-    else if (out == 2 * in) i = j >> 1;
-    else i = static_cast<int64_t>(std::floor(static_cast<float>(j) * fs));
+    if (exact)
+      i = static_cast<int64_t>(std::floor((static_cast<float>(j) + 0.5f) * fs));
+    else if (out == in)
+      i = j;
+    else if (out == 2 * in)
+      i = j >> 1;
+    else
+      i = static_cast<int64_t>(std::floor(static_cast<float>(j) * fs));
     t->add(std::min(i, in - 1), 1.0);
     t->next();
   }
@@ -811,8 +821,10 @@ TapsPtr paddingTaps(int64_t in, int64_t before, int64_t after, bool reflect) {
   t->in = in;
   for (int64_t j = 0; j < in + before + after; j++) {
     int64_t i = j - before;
-    if (reflect) i = i < 0 ? -i : (i >= in ? 2 * (in - 1) - i : i);
-    else i = ((i % in) + in) % in;
+    if (reflect)
+      i = i < 0 ? -i : (i >= in ? 2 * (in - 1) - i : i);
+    else
+      i = ((i % in) + in) % in;
     t->add(i, 1.0);
     t->next();
   }
@@ -1076,7 +1088,7 @@ Tensor convolution(const Tensor &input, const Tensor &weight, const Tensor &bias
   const int s = static_cast<int>(stride.size());
   TORCH_CHECK(s >= 1 && s <= 3, Runtime, "convolution: expected 1 to 3 spatial dimensions, but got stride [%s]",
               listString(stride).c_str());
-  const char *op = Conv{s, false}.name();
+  const char *op = convName(s, false);
   if (padding == "valid") return convolution(input, weight, bias, stride, IntList(s, 0), dilation, groups);
   TORCH_CHECK(padding == "same", Runtime, "%s: Invalid padding string '%s', should be one of 'valid' or 'same'", op,
               padding.c_str());
@@ -1296,7 +1308,8 @@ Tensor maxUnpool(const Tensor &input, const Tensor &indices, const IntList &outp
   Tensor out = empty({0}, input.dtype());
   floating(input, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (o.size() == 2) NN<T>::SpatialMaxUnpooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(ix), o[1], o[0]);
+    if (o.size() == 2)
+      NN<T>::SpatialMaxUnpooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(ix), o[1], o[0]);
     else
       NN<T>::VolumetricMaxUnpooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(ix), o[0], o[2], o[1], 1, 1, 1,
                                                  0, 0, 0);
@@ -1362,8 +1375,10 @@ Tensor nearestTHNN(const Tensor &input, int64_t factor) {
   Tensor out = empty({0}, input.dtype());
   floating(input, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (s == 2) NN<T>::SpatialUpSamplingNearest_updateOutput(nullptr, input.th<T>(), out.th<T>(), factor);
-    else NN<T>::VolumetricUpSamplingNearest_updateOutput(nullptr, input.th<T>(), out.th<T>(), factor);
+    if (s == 2)
+      NN<T>::SpatialUpSamplingNearest_updateOutput(nullptr, input.th<T>(), out.th<T>(), factor);
+    else
+      NN<T>::VolumetricUpSamplingNearest_updateOutput(nullptr, input.th<T>(), out.th<T>(), factor);
   });
   if (rec) {
     IntList inSizes = input.sizes();
@@ -1373,7 +1388,8 @@ Tensor nearestTHNN(const Tensor &input, int64_t factor) {
         using T = typename decltype(tag)::type;
         if (s == 2)
           NN<T>::SpatialUpSamplingNearest_updateGradInput(nullptr, x.th<T>(), g[0].th<T>(), gi.th<T>(), factor);
-        else NN<T>::VolumetricUpSamplingNearest_updateGradInput(nullptr, x.th<T>(), g[0].th<T>(), gi.th<T>(), factor);
+        else
+          NN<T>::VolumetricUpSamplingNearest_updateGradInput(nullptr, x.th<T>(), g[0].th<T>(), gi.th<T>(), factor);
       });
       return TensorList{gi};
     });
@@ -1391,8 +1407,10 @@ Tensor linearTHNN(const Tensor &input, const IntList &outputSize) {
   Tensor out = empty({0}, input.dtype());
   floating(input, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (o.size() == 2) NN<T>::SpatialUpSamplingBilinear_updateOutput(nullptr, x.th<T>(), out.th<T>(), o[0], o[1]);
-    else NN<T>::VolumetricUpSamplingTrilinear_updateOutput(nullptr, x.th<T>(), out.th<T>(), o[0], o[1], o[2]);
+    if (o.size() == 2)
+      NN<T>::SpatialUpSamplingBilinear_updateOutput(nullptr, x.th<T>(), out.th<T>(), o[0], o[1]);
+    else
+      NN<T>::VolumetricUpSamplingTrilinear_updateOutput(nullptr, x.th<T>(), out.th<T>(), o[0], o[1], o[2]);
   });
   Tensor result = uncanonical(out, s, true);
   if (rec) {
@@ -1454,9 +1472,12 @@ Tensor interpolate(const Tensor &input, const std::string &mode, const IntList &
   for (int a = 0; a < s; a++) {
     const int64_t in = input.size(2 + a), out = outputSize[a];
     const double scale = axisScale(in, out, scales, a);
-    if (mode == "nearest" || mode == "nearest-exact") taps.push_back(nearestTaps(in, out, scale, mode != "nearest"));
-    else if (linear) taps.push_back(linearTaps(in, out, scale, false));
-    else taps.push_back(cubicTaps(in, out, scale, alignCorners));
+    if (mode == "nearest" || mode == "nearest-exact")
+      taps.push_back(nearestTaps(in, out, scale, mode != "nearest"));
+    else if (linear)
+      taps.push_back(linearTaps(in, out, scale, false));
+    else
+      taps.push_back(cubicTaps(in, out, scale, alignCorners));
   }
   return resampleLast(input, taps, upsampleName(mode, s));
 }

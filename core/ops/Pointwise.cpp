@@ -18,8 +18,6 @@ int category(Scalar s) { return s.isBool() ? 0 : s.isFloating() ? 2 : 1; }
        scalarTypeName(to));
 }
 
-bool isBoolOrInt(ScalarType t) { return !isFloating(t); }
-
 // The type a floating-only op computes in for an input of type t.
 ScalarType floatingResult(ScalarType t) { return isFloating(t) ? t : defaultFloatType(); }
 
@@ -98,8 +96,8 @@ bool isDifferentiable(BinaryOp op) { return op != BinaryOp::FloorDiv && !isBitwi
 
 void checkBoolOp(BinaryOp op, ScalarType t) {
   if (t != ScalarType::Bool) return;
-  bool allowed = op == BinaryOp::Add || op == BinaryOp::Mul || op == BinaryOp::Maximum || op == BinaryOp::Minimum ||
-                 isBitwise(op);
+  bool allowed =
+      op == BinaryOp::Add || op == BinaryOp::Mul || op == BinaryOp::Maximum || op == BinaryOp::Minimum || isBitwise(op);
   TORCH_CHECK(allowed, Type, "%s is not supported for bool tensors", binaryOpName(op));
 }
 

@@ -62,9 +62,8 @@ template <typename Draw>
 void drawFloating(const Tensor &t, const char *op, Generator *gen, Draw draw) {
   dispatchFloating(t.dtype(), op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    orDefault(gen).with([&](THGenerator *g) {
-      th::applyInOrder([&](T &x) { x = static_cast<T>(draw(g)); }, th::ref(t.th<T>()));
-    });
+    orDefault(gen).with(
+        [&](THGenerator *g) { th::applyInOrder([&](T &x) { x = static_cast<T>(draw(g)); }, th::ref(t.th<T>())); });
   });
 }
 

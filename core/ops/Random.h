@@ -53,9 +53,9 @@ class Generator {
 
 // gen == nullptr means the default generator in every function below.
 
-void uniform_(const Tensor &t, double from, double to, Generator *gen);  // floating types
-void normal_(const Tensor &t, double mean, double std, Generator *gen);  // floating types
-void exponential_(const Tensor &t, double lambd, Generator *gen);        // floating types
+void uniform_(const Tensor &t, double from, double to, Generator *gen);      // floating types
+void normal_(const Tensor &t, double mean, double std, Generator *gen);      // floating types
+void exponential_(const Tensor &t, double lambd, Generator *gen);            // floating types
 void cauchy_(const Tensor &t, double median, double sigma, Generator *gen);  // floating types
 void logNormal_(const Tensor &t, double mean, double std, Generator *gen);   // floating types
 // Trials until the first success, success probability p (PyTorch's convention; torch7's

@@ -76,8 +76,10 @@ Tensor mergeDimsLast(const Tensor &t, const std::vector<int> &dims) {
 IntList reducedShape(const Tensor &t, const std::vector<int> &dims, bool keepdim) {
   IntList shape = t.sizes();
   for (auto d = dims.rbegin(); d != dims.rend(); ++d) {
-    if (keepdim) shape[*d] = 1;
-    else shape.erase(shape.begin() + *d);
+    if (keepdim)
+      shape[*d] = 1;
+    else
+      shape.erase(shape.begin() + *d);
   }
   return shape;
 }
@@ -257,8 +259,10 @@ Tensor varOrStd(const Tensor &t, const IntList &dims, bool unbiased, bool keepdi
   return reduceMerged(t, ds, keepdim, [&](const Tensor &in, int d, bool keep) {
     return intoNewFloating(in, op, [&](auto tag, auto *out, auto *src) {
       using T = typename decltype(tag)::type;
-      if (takeRoot) TH<T>::std(out, src, d, !unbiased, keep);
-      else TH<T>::var(out, src, d, !unbiased, keep);
+      if (takeRoot)
+        TH<T>::std(out, src, d, !unbiased, keep);
+      else
+        TH<T>::var(out, src, d, !unbiased, keep);
     });
   });
 }
@@ -301,7 +305,8 @@ static Tensor normKernel(const Tensor &t, double p, const IntList &dims, bool ke
 
 Tensor dist(const Tensor &a, const Tensor &b, double p) {
   // Recorded as the norm of the difference.
-  if (!needsRecording({&a, &b}) && a.isSameSizeAs(b) && a.dtype() == b.dtype() && isFloating(a.dtype()) && !(std::isinf(p) && p < 0)) {
+  if (!needsRecording({&a, &b}) && a.isSameSizeAs(b) && a.dtype() == b.dtype() && isFloating(a.dtype()) &&
+      !(std::isinf(p) && p < 0)) {
     return dispatchFloating(a.dtype(), "dist", [&](auto tag) {
       using T = typename decltype(tag)::type;
       return zeroDim(a.dtype(), TH<T>::dist(a.th<T>(), b.th<T>(), static_cast<T>(p)));
@@ -352,8 +357,10 @@ ValuesIndices extreme(const Tensor &t, int64_t dim, bool keepdim, bool largest) 
   checkNonEmptyDims(t, {d}, op);
   return withIndices(t, op, [&](auto tag, auto *values, auto *indices, auto *src) {
     using T = typename decltype(tag)::type;
-    if (largest) TH<T>::max(values, indices, src, d, keepdim);
-    else TH<T>::min(values, indices, src, d, keepdim);
+    if (largest)
+      TH<T>::max(values, indices, src, d, keepdim);
+    else
+      TH<T>::min(values, indices, src, d, keepdim);
   });
 }
 
@@ -408,8 +415,12 @@ ValuesIndices max(const Tensor &t, int64_t dim, bool keepdim) {
 ValuesIndices min(const Tensor &t, int64_t dim, bool keepdim) {
   return pickedRecorded("min", t, dim, keepdim, [&] { return extreme(t, dim, keepdim, false); });
 }
-Tensor amax(const Tensor &t, const IntList &dims, bool keepdim) { return extremeRecorded(t, dims, keepdim, true, false); }
-Tensor amin(const Tensor &t, const IntList &dims, bool keepdim) { return extremeRecorded(t, dims, keepdim, false, false); }
+Tensor amax(const Tensor &t, const IntList &dims, bool keepdim) {
+  return extremeRecorded(t, dims, keepdim, true, false);
+}
+Tensor amin(const Tensor &t, const IntList &dims, bool keepdim) {
+  return extremeRecorded(t, dims, keepdim, false, false);
+}
 Tensor argmax(const Tensor &t, std::optional<int64_t> dim, bool keepdim) { return argExtreme(t, dim, keepdim, true); }
 Tensor argmin(const Tensor &t, std::optional<int64_t> dim, bool keepdim) { return argExtreme(t, dim, keepdim, false); }
 
@@ -425,8 +436,10 @@ Tensor logical(const Tensor &t, std::optional<int64_t> dim, bool keepdim, bool e
   }
   int d = checkedDim(mask, *dim);
   Tensor r = empty({0}, ScalarType::Bool);
-  if (every) TH<uint8_t>::logicalAll(r.th<uint8_t>(), mask.th<uint8_t>(), d, keepdim);
-  else TH<uint8_t>::logicalAny(r.th<uint8_t>(), mask.th<uint8_t>(), d, keepdim);
+  if (every)
+    TH<uint8_t>::logicalAll(r.th<uint8_t>(), mask.th<uint8_t>(), d, keepdim);
+  else
+    TH<uint8_t>::logicalAny(r.th<uint8_t>(), mask.th<uint8_t>(), d, keepdim);
   return r;
 }
 
@@ -491,7 +504,8 @@ static ValuesIndices modeKernel(const Tensor &t, int64_t dim, bool keepdim) {
 static ValuesIndices kthvalueKernel(const Tensor &t, int64_t k, int64_t dim, bool keepdim) {
   int d = checkedDim(t, dim);
   int64_t n = t.dim() == 0 ? 1 : t.size(d);
-  TORCH_CHECK(k >= 1 && k <= n, Runtime, "kthvalue(): selected number k = %lld out of range for dimension %d of size %lld",
+  TORCH_CHECK(k >= 1 && k <= n, Runtime,
+              "kthvalue(): selected number k = %lld out of range for dimension %d of size %lld",
               static_cast<long long>(k), d, static_cast<long long>(n));
   return withIndices(t, "kthvalue", [&](auto tag, auto *values, auto *indices, auto *src) {
     using T = typename decltype(tag)::type;

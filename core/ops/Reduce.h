@@ -63,7 +63,7 @@ Tensor medianAll(const Tensor &t);  // the lower median of all elements
 ValuesIndices median(const Tensor &t, int64_t dim, bool keepdim);
 ValuesIndices mode(const Tensor &t, int64_t dim, bool keepdim);
 ValuesIndices kthvalue(const Tensor &t, int64_t k, int64_t dim, bool keepdim);  // k from 1
-ValuesIndices sort(const Tensor &t, int64_t dim, bool descending);                // stable
+ValuesIndices sort(const Tensor &t, int64_t dim, bool descending);              // stable
 Tensor argsort(const Tensor &t, int64_t dim, bool descending);
 ValuesIndices topk(const Tensor &t, int64_t k, int64_t dim, bool largest, bool sorted);
 
@@ -75,7 +75,7 @@ struct UniqueResult {
 UniqueResult unique(const Tensor &t, bool returnInverse, bool returnCounts);
 
 // ---- comparisons of whole tensors ----
-Tensor trace(const Tensor &t);                  // integers give Long
+Tensor trace(const Tensor &t);                 // integers give Long
 bool equal(const Tensor &a, const Tensor &b);  // same sizes and values
 // |a - b| <= atol + rtol * |b| element-wise, broadcast; equal infinities are close.
 Tensor isclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan);

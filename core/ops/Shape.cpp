@@ -107,8 +107,10 @@ void triangle(const Tensor &out, const Tensor &in, int64_t offset, bool upper, c
       for (int64_t i = 0; i < rows; i++) {
         for (int64_t j = 0; j < cols; j++) {
           const bool keep = upper ? j - i >= offset : j - i <= offset;
-          if (!keep) o[ob + i * os0 + j * os1] = E(0);
-          else if (!inPlace) o[ob + i * os0 + j * os1] = x[ib + i * is0 + j * is1];
+          if (!keep)
+            o[ob + i * os0 + j * os1] = E(0);
+          else if (!inPlace)
+            o[ob + i * os0 + j * os1] = x[ib + i * is0 + j * is1];
         }
       }
     });
@@ -599,8 +601,8 @@ Tensor repeat(const Tensor &t, const IntList &repeats) {
               "repeats for sizes %s)",
               repeats.size(), t.sizeString().c_str());
   for (int64_t r : repeats) {
-    TORCH_CHECK(r >= 0, Runtime, "Trying to create tensor with negative dimension %lld: %s",
-                static_cast<long long>(r), shapeString(repeats).c_str());
+    TORCH_CHECK(r >= 0, Runtime, "Trying to create tensor with negative dimension %lld: %s", static_cast<long long>(r),
+                shapeString(repeats).c_str());
   }
   Tensor x = padDims(t, static_cast<int>(repeats.size()));
   IntList outSizes, pairs, srcStrides;
@@ -702,8 +704,10 @@ Tensor repeatInterleave(const Tensor &t, const Tensor &repeats, std::optional<in
 TensorList meshgrid(const TensorList &tensors, bool xy) {
   TORCH_CHECK(!tensors.empty(), Runtime, "torch.meshgrid: expects a non-empty TensorList");
   for (const Tensor &t : tensors) {
-    TORCH_CHECK(t.dim() <= 1, Runtime, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor "
-                "of sizes %s", t.sizeString().c_str());
+    TORCH_CHECK(t.dim() <= 1, Runtime,
+                "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor "
+                "of sizes %s",
+                t.sizeString().c_str());
     TORCH_CHECK(t.dtype() == tensors[0].dtype(), Runtime,
                 "torch.meshgrid: Expected all tensors in the tensor list to have the same dtype (got %s and %s)",
                 scalarTypeName(tensors[0].dtype()), scalarTypeName(t.dtype()));
@@ -773,8 +777,10 @@ Tensor unflatten(const Tensor &t, int64_t dim, const IntList &sizes) {
   }
   int64_t n = t.size(d);
   bool fits = infer >= 0 ? known > 0 && n % known == 0 : known == n;
-  TORCH_CHECK(fits, Runtime, "unflatten: Provided sizes %s don't multiply up to the size of dim %d (%lld) in the "
-              "input tensor", shapeString(sizes).c_str(), d, static_cast<long long>(n));
+  TORCH_CHECK(fits, Runtime,
+              "unflatten: Provided sizes %s don't multiply up to the size of dim %d (%lld) in the "
+              "input tensor",
+              shapeString(sizes).c_str(), d, static_cast<long long>(n));
   if (infer >= 0) split[infer] = n / known;
   IntList shape = t.sizes();
   shape.erase(shape.begin() + d);

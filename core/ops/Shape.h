@@ -30,7 +30,7 @@ using TensorList = std::vector<Tensor>;
 
 // ---- joining (results promoted to the inputs' common type) ----
 ScalarType resultType(const TensorList &tensors);
-Tensor cat(const TensorList &tensors, int64_t dim);  // Note [Legacy cat]
+Tensor cat(const TensorList &tensors, int64_t dim);    // Note [Legacy cat]
 Tensor stack(const TensorList &tensors, int64_t dim);  // equal sizes, new dim
 Tensor hstack(const TensorList &tensors);              // along dim 1 (dim 0 for 1-D inputs)
 Tensor vstack(const TensorList &tensors);              // atleast_2d, along dim 0

@@ -34,17 +34,17 @@ constexpr uint32_t kVarnameMax = 7;  // varinfo codes below it are the hidden lo
 constexpr size_t kMaxDump = size_t(1) << 28;
 
 // The opcodes in LuaJIT 2.1's order (lj_bc.h BCDEF): one list for the numbers and names.
-#define LT_OPCODES(_)                                                                          \
-  _(ISLT) _(ISGE) _(ISLE) _(ISGT) _(ISEQV) _(ISNEV) _(ISEQS) _(ISNES) _(ISEQN) _(ISNEN)        \
-  _(ISEQP) _(ISNEP) _(ISTC) _(ISFC) _(IST) _(ISF) _(ISTYPE) _(ISNUM) _(MOV) _(NOT) _(UNM)      \
-  _(LEN) _(ADDVN) _(SUBVN) _(MULVN) _(DIVVN) _(MODVN) _(ADDNV) _(SUBNV) _(MULNV) _(DIVNV)     \
-  _(MODNV) _(ADDVV) _(SUBVV) _(MULVV) _(DIVVV) _(MODVV) _(POW) _(CAT) _(KSTR) _(KCDATA)        \
-  _(KSHORT) _(KNUM) _(KPRI) _(KNIL) _(UGET) _(USETV) _(USETS) _(USETN) _(USETP) _(UCLO)        \
-  _(FNEW) _(TNEW) _(TDUP) _(GGET) _(GSET) _(TGETV) _(TGETS) _(TGETB) _(TGETR) _(TSETV)         \
-  _(TSETS) _(TSETB) _(TSETM) _(TSETR) _(CALLM) _(CALL) _(CALLMT) _(CALLT) _(ITERC) _(ITERN)    \
-  _(VARG) _(ISNEXT) _(RETM) _(RET) _(RET0) _(RET1) _(FORI) _(JFORI) _(FORL) _(IFORL) _(JFORL) \
-  _(ITERL) _(IITERL) _(JITERL) _(LOOP) _(ILOOP) _(JLOOP) _(JMP) _(FUNCF) _(IFUNCF) _(JFUNCF)  \
-  _(FUNCV) _(IFUNCV) _(JFUNCV) _(FUNCC) _(FUNCCW)
+#define LT_OPCODES(_)                                                                                                  \
+  _(ISLT)                                                                                                              \
+  _(ISGE) _(ISLE) _(ISGT) _(ISEQV) _(ISNEV) _(ISEQS) _(ISNES) _(ISEQN) _(ISNEN) _(ISEQP) _(ISNEP) _(ISTC) _(ISFC)      \
+      _(IST) _(ISF) _(ISTYPE) _(ISNUM) _(MOV) _(NOT) _(UNM) _(LEN) _(ADDVN) _(SUBVN) _(MULVN) _(DIVVN) _(MODVN)        \
+          _(ADDNV) _(SUBNV) _(MULNV) _(DIVNV) _(MODNV) _(ADDVV) _(SUBVV) _(MULVV) _(DIVVV) _(MODVV) _(POW) _(CAT)      \
+              _(KSTR) _(KCDATA) _(KSHORT) _(KNUM) _(KPRI) _(KNIL) _(UGET) _(USETV) _(USETS) _(USETN) _(USETP) _(UCLO)  \
+                  _(FNEW) _(TNEW) _(TDUP) _(GGET) _(GSET) _(TGETV) _(TGETS) _(TGETB) _(TGETR) _(TSETV) _(TSETS)        \
+                      _(TSETB) _(TSETM) _(TSETR) _(CALLM) _(CALL) _(CALLMT) _(CALLT) _(ITERC) _(ITERN) _(VARG)         \
+                          _(ISNEXT) _(RETM) _(RET) _(RET0) _(RET1) _(FORI) _(JFORI) _(FORL) _(IFORL) _(JFORL) _(ITERL) \
+                              _(IITERL) _(JITERL) _(LOOP) _(ILOOP) _(JLOOP) _(JMP) _(FUNCF) _(IFUNCF) _(JFUNCF)        \
+                                  _(FUNCV) _(IFUNCV) _(JFUNCV) _(FUNCC) _(FUNCCW)
 
 enum Op : uint32_t {
 #define LT_OP_ENUM(name) name,
@@ -60,7 +60,9 @@ const char *const kOpNames[] = {
 };
 
 // The instructions that leave the function, one of which ends it.
-bool isReturn(uint32_t op) { return op == RETM || op == RET || op == RET0 || op == RET1 || op == CALLT || op == CALLMT; }
+bool isReturn(uint32_t op) {
+  return op == RETM || op == RET || op == RET0 || op == RET1 || op == CALLT || op == CALLMT;
+}
 // Comparisons and tests: they take their jump from the JMP that follows them.
 bool isTest(uint32_t op) { return op <= ISF; }
 
@@ -133,13 +135,13 @@ struct Child {
 // Facts about the frame slots at one instruction, on every path to it (must) or some (may).
 struct State {
   bool reached = false;
-  std::bitset<256> newTable;  // must: a table TNEW/TDUP made, for TSETM
-  std::bitset<256> iterTable;  // must: the table ISNEXT checked, for ITERN
+  std::bitset<256> newTable;     // must: a table TNEW/TDUP made, for TSETM
+  std::bitset<256> iterTable;    // must: the table ISNEXT checked, for ITERN
   std::bitset<256> iterControl;  // must: the traversal index ISNEXT wrote, for ITERN
-  std::bitset<256> forControl;  // must: the numbers FORI checked, for FORL
+  std::bitset<256> forControl;   // must: the numbers FORI checked, for FORL
   std::bitset<256> hiddenIndex;  // may: ISNEXT's index, no value that Lua code may read
-  std::bitset<256> open;  // may: slots with open upvalues, closed before returning
-  int multres = -1;  // the first of the values a call or VARG left, or -1
+  std::bitset<256> open;         // may: slots with open upvalues, closed before returning
+  int multres = -1;              // the first of the values a call or VARG left, or -1
 
   bool merge(const State &in) {
     if (!reached) {
@@ -155,8 +157,7 @@ struct State {
     open |= in.open;
     if (multres != in.multres) multres = -1;
     return newTable != old.newTable || iterTable != old.iterTable || iterControl != old.iterControl ||
-           forControl != old.forControl || hiddenIndex != old.hiddenIndex || open != old.open ||
-           multres != old.multres;
+           forControl != old.forControl || hiddenIndex != old.hiddenIndex || open != old.open || multres != old.multres;
   }
 };
 
@@ -186,7 +187,8 @@ class Prototype {
   void readHeader(Cursor &c) {
     const size_t at = c.pos();
     flags_ = c.byte("the function's flags");
-    if (flags_ & ~(kProtoChild | kProtoVararg | kProtoFFI)) fail(at, "unknown function flags " + std::to_string(flags_));
+    if (flags_ & ~(kProtoChild | kProtoVararg | kProtoFFI))
+      fail(at, "unknown function flags " + std::to_string(flags_));
     numparams_ = c.byte("the number of parameters");
     framesize_ = c.byte("the frame size");
     sizeuv_ = c.byte("the number of upvalues");
@@ -256,7 +258,8 @@ class Prototype {
     bool hasChild = false;
     for (const Kgc k : kgc_) hasChild |= k == kKgcChild;
     if (hasChild != bool(flags_ & kProtoChild))
-      fail(c.pos(), hasChild ? "child functions in a function not flagged as having any" : "no child function in a function flagged as having some");
+      fail(c.pos(), hasChild ? "child functions in a function not flagged as having any"
+                             : "no child function in a function flagged as having some");
     for (uint32_t i = 0; i < sizekn_; i++) {
       bool isDouble;
       const uint32_t lo = c.uleb33("a number constant", &isDouble);
@@ -352,7 +355,8 @@ class Prototype {
     if (i >= sizekgc_) bad(pc, "GC constant " + std::to_string(i) + " of " + std::to_string(sizekgc_));
     const uint32_t entry = sizekgc_ - 1 - i;
     const bool cdata = kgc_[entry] == kKgcI64 || kgc_[entry] == kKgcU64 || kgc_[entry] == kKgcComplex;
-    if (kind == kKgcI64 ? !cdata : kgc_[entry] != kind) bad(pc, "GC constant " + std::to_string(i) + " is no " + kindName);
+    if (kind == kKgcI64 ? !cdata : kgc_[entry] != kind)
+      bad(pc, "GC constant " + std::to_string(i) + " is no " + kindName);
     return entry;
   }
   uint32_t target(uint32_t pc) const {
@@ -377,24 +381,49 @@ class Prototype {
       if (pc + 2 > numbc_) bad(pc, "the last test of the function");
     }
     switch (op) {
-      case ISLT: case ISGE: case ISLE: case ISGT: case ISEQV: case ISNEV:
-      case ISTC: case ISFC: case IST: case ISF:
-        slot(pc, d);
-        break;
-      case ISEQS: case ISNES: gc(pc, d, kKgcString, "string"); break;
-      case ISEQN: case ISNEN: number(pc, d); break;
-      case ISEQP: case ISNEP: primitive(pc, d); break;
-      case MOV: case NOT: case UNM: case LEN:
+      case ISLT:
+      case ISGE:
+      case ISLE:
+      case ISGT:
+      case ISEQV:
+      case ISNEV:
+      case ISTC:
+      case ISFC:
+      case IST:
+      case ISF: slot(pc, d); break;
+      case ISEQS:
+      case ISNES: gc(pc, d, kKgcString, "string"); break;
+      case ISEQN:
+      case ISNEN: number(pc, d); break;
+      case ISEQP:
+      case ISNEP: primitive(pc, d); break;
+      case MOV:
+      case NOT:
+      case UNM:
+      case LEN:
         slot(pc, a);
         slot(pc, d);
         break;
-      case ADDVN: case SUBVN: case MULVN: case DIVVN: case MODVN:
-      case ADDNV: case SUBNV: case MULNV: case DIVNV: case MODNV:
+      case ADDVN:
+      case SUBVN:
+      case MULVN:
+      case DIVVN:
+      case MODVN:
+      case ADDNV:
+      case SUBNV:
+      case MULNV:
+      case DIVNV:
+      case MODNV:
         slot(pc, a);
         slot(pc, b);
         number(pc, c);
         break;
-      case ADDVV: case SUBVV: case MULVV: case DIVVV: case MODVV: case POW:
+      case ADDVV:
+      case SUBVV:
+      case MULVV:
+      case DIVVV:
+      case MODVV:
+      case POW:
         slot(pc, a);
         slot(pc, b);
         slot(pc, c);
@@ -404,34 +433,87 @@ class Prototype {
         slot(pc, c);
         if (b >= c) bad(pc, "concatenates slots " + std::to_string(b) + ".." + std::to_string(c));
         break;
-      case KSTR: slot(pc, a); gc(pc, d, kKgcString, "string"); break;
-      case KCDATA: slot(pc, a); gc(pc, d, kKgcI64, "cdata"); break;
+      case KSTR:
+        slot(pc, a);
+        gc(pc, d, kKgcString, "string");
+        break;
+      case KCDATA:
+        slot(pc, a);
+        gc(pc, d, kKgcI64, "cdata");
+        break;
       case KSHORT: slot(pc, a); break;
-      case KNUM: slot(pc, a); number(pc, d); break;
-      case KPRI: slot(pc, a); primitive(pc, d); break;
+      case KNUM:
+        slot(pc, a);
+        number(pc, d);
+        break;
+      case KPRI:
+        slot(pc, a);
+        primitive(pc, d);
+        break;
       case KNIL:
         slot(pc, d);
         if (a > d) bad(pc, "clears slots " + std::to_string(a) + ".." + std::to_string(d));
         break;
-      case UGET: slot(pc, a); upvalue(pc, d); break;
-      case USETV: upvalue(pc, a); slot(pc, d); break;
-      case USETS: upvalue(pc, a); gc(pc, d, kKgcString, "string"); break;
-      case USETN: upvalue(pc, a); number(pc, d); break;
-      case USETP: upvalue(pc, a); primitive(pc, d); break;
-      case UCLO: case JMP: case LOOP:
+      case UGET:
+        slot(pc, a);
+        upvalue(pc, d);
+        break;
+      case USETV:
+        upvalue(pc, a);
+        slot(pc, d);
+        break;
+      case USETS:
+        upvalue(pc, a);
+        gc(pc, d, kKgcString, "string");
+        break;
+      case USETN:
+        upvalue(pc, a);
+        number(pc, d);
+        break;
+      case USETP:
+        upvalue(pc, a);
+        primitive(pc, d);
+        break;
+      case UCLO:
+      case JMP:
+      case LOOP:
         if (a > framesize_) bad(pc, "slot " + std::to_string(a) + " is beyond the frame");
         target(pc);
         break;
-      case FNEW: slot(pc, a); gc(pc, d, kKgcChild, "function"); break;
+      case FNEW:
+        slot(pc, a);
+        gc(pc, d, kKgcChild, "function");
+        break;
       case TNEW:
         slot(pc, a);
         if ((d >> 11) > kMaxHashBits) bad(pc, "a hash part of 2^" + std::to_string(d >> 11) + " slots");
         break;
-      case TDUP: slot(pc, a); gc(pc, d, kKgcTable, "table"); break;
-      case GGET: case GSET: slot(pc, a); gc(pc, d, kKgcString, "string"); break;
-      case TGETV: case TSETV: slot(pc, a); slot(pc, b); slot(pc, c); break;
-      case TGETS: case TSETS: slot(pc, a); slot(pc, b); gc(pc, c, kKgcString, "string"); break;
-      case TGETB: case TSETB: slot(pc, a); slot(pc, b); break;
+      case TDUP:
+        slot(pc, a);
+        gc(pc, d, kKgcTable, "table");
+        break;
+      case GGET:
+      case GSET:
+        slot(pc, a);
+        gc(pc, d, kKgcString, "string");
+        break;
+      case TGETV:
+      case TSETV:
+        slot(pc, a);
+        slot(pc, b);
+        slot(pc, c);
+        break;
+      case TGETS:
+      case TSETS:
+        slot(pc, a);
+        slot(pc, b);
+        gc(pc, c, kKgcString, "string");
+        break;
+      case TGETB:
+      case TSETB:
+        slot(pc, a);
+        slot(pc, b);
+        break;
       case TSETM: {
         if (a < 1) bad(pc, "no table slot below slot 0");
         slot(pc, a);
@@ -458,7 +540,8 @@ class Prototype {
         span(pc, a, d + fr2);
         slot(pc, a + fr2);
         break;
-      case ITERC: case ITERN:
+      case ITERC:
+      case ITERN:
         if (a < 3) bad(pc, "no iterator slots below slot " + std::to_string(a));
         if (b < 2 || c != 3) bad(pc, "B " + std::to_string(b) + ", C " + std::to_string(c));
         span(pc, a, b - 1);
@@ -480,9 +563,17 @@ class Prototype {
         slot(pc, a);
         break;
       case RETM: span(pc, a, d); break;
-      case RET: if (d < 1) bad(pc, "D is 0"); span(pc, a, d - 1); break;
-      case RET0: if (d != 1) bad(pc, "D is not 1"); break;
-      case RET1: if (d != 2) bad(pc, "D is not 2"); slot(pc, a); break;
+      case RET:
+        if (d < 1) bad(pc, "D is 0");
+        span(pc, a, d - 1);
+        break;
+      case RET0:
+        if (d != 1) bad(pc, "D is not 1");
+        break;
+      case RET1:
+        if (d != 2) bad(pc, "D is not 2");
+        slot(pc, a);
+        break;
       case FORI: {
         span(pc, a, 4);
         const uint32_t t = target(pc);
@@ -499,7 +590,8 @@ class Prototype {
       }
       case ITERL: {
         const uint32_t before = opAt(pc - 1);
-        if ((before != ITERC && before != ITERN) || aOf(ins_[pc - 1]) != a) bad(pc, "does not follow an ITERC or ITERN");
+        if ((before != ITERC && before != ITERN) || aOf(ins_[pc - 1]) != a)
+          bad(pc, "does not follow an ITERC or ITERN");
         target(pc);
         break;
       }
@@ -514,9 +606,18 @@ class Prototype {
     const uint32_t op = opOf(ins_[pc]);
     if (isTest(op)) return {pc + 1, pc + 2};
     switch (op) {
-      case UCLO: case JMP: case ISNEXT: return {target(pc)};
-      case FORI: case FORL: case ITERL: return {pc + 1, target(pc)};
-      case CALLT: case CALLMT: case RETM: case RET: case RET0: case RET1: return {};
+      case UCLO:
+      case JMP:
+      case ISNEXT: return {target(pc)};
+      case FORI:
+      case FORL:
+      case ITERL: return {pc + 1, target(pc)};
+      case CALLT:
+      case CALLMT:
+      case RETM:
+      case RET:
+      case RET0:
+      case RET1: return {};
       default: return {pc + 1};  // ITERN's jumps are its ITERL's
     }
   }
@@ -567,23 +668,55 @@ class Prototype {
       if ((s.open & slots(base, 256)).any()) bad(pc, "calls with upvalues open in the callee's frame");
     };
     switch (op) {
-      case ISLT: case ISGE: case ISLE: case ISGT: case ISEQV: case ISNEV:
+      case ISLT:
+      case ISGE:
+      case ISLE:
+      case ISGT:
+      case ISEQV:
+      case ISNEV:
         read(a, a + 1);
         read(d, d + 1);
         break;
-      case ISEQS: case ISNES: case ISEQN: case ISNEN: case ISEQP: case ISNEP: read(a, a + 1); break;
-      case ISTC: case ISFC: case MOV: case NOT: case UNM: case LEN:
+      case ISEQS:
+      case ISNES:
+      case ISEQN:
+      case ISNEN:
+      case ISEQP:
+      case ISNEP: read(a, a + 1); break;
+      case ISTC:
+      case ISFC:
+      case MOV:
+      case NOT:
+      case UNM:
+      case LEN:
         read(d, d + 1);
         write(a, a + 1);
         break;
-      case IST: case ISF: case USETV: read(d, d + 1); break;
-      case ADDVN: case SUBVN: case MULVN: case DIVVN: case MODVN:
-      case ADDNV: case SUBNV: case MULNV: case DIVNV: case MODNV:
-      case TGETS: case TGETB:
+      case IST:
+      case ISF:
+      case USETV: read(d, d + 1); break;
+      case ADDVN:
+      case SUBVN:
+      case MULVN:
+      case DIVVN:
+      case MODVN:
+      case ADDNV:
+      case SUBNV:
+      case MULNV:
+      case DIVNV:
+      case MODNV:
+      case TGETS:
+      case TGETB:
         read(b, b + 1);
         write(a, a + 1);
         break;
-      case ADDVV: case SUBVV: case MULVV: case DIVVV: case MODVV: case POW: case TGETV:
+      case ADDVV:
+      case SUBVV:
+      case MULVV:
+      case DIVVV:
+      case MODVV:
+      case POW:
+      case TGETV:
         read(b, b + 1);
         read(c, c + 1);
         write(a, a + 1);
@@ -593,7 +726,13 @@ class Prototype {
         write(b, c + 1);
         write(a, a + 1);
         break;
-      case KSTR: case KCDATA: case KSHORT: case KNUM: case KPRI: case UGET: case GGET: write(a, a + 1); break;
+      case KSTR:
+      case KCDATA:
+      case KSHORT:
+      case KNUM:
+      case KPRI:
+      case UGET:
+      case GGET: write(a, a + 1); break;
       case KNIL: write(a, d + 1); break;
       case UCLO:  // closes upvalues before a return that takes a call's results
         s.open &= ~slots(a, 256);
@@ -607,7 +746,8 @@ class Prototype {
           }
         write(a, a + 1);
         break;
-      case TNEW: case TDUP:
+      case TNEW:
+      case TDUP:
         write(a, a + 1);
         s.newTable.set(a);
         break;
@@ -617,7 +757,8 @@ class Prototype {
         read(b, b + 1);
         read(c, c + 1);
         break;
-      case TSETS: case TSETB:
+      case TSETS:
+      case TSETB:
         read(a, a + 1);
         read(b, b + 1);
         break;
@@ -625,7 +766,10 @@ class Prototype {
         needMultres(a);
         if (!s.newTable.test(a - 1)) bad(pc, "slot " + std::to_string(a - 1) + " may not hold the constructor's table");
         break;
-      case CALLM: case CALL: case CALLMT: case CALLT: {
+      case CALLM:
+      case CALL:
+      case CALLMT:
+      case CALLT: {
         const bool multi = op == CALLM || op == CALLMT;
         const uint32_t nargs = op == CALLM ? c : op == CALL ? c - 1 : op == CALLMT ? d : d - 1;
         if (multi) needMultres(a + nargs + 1 + fr2);
@@ -672,9 +816,15 @@ class Prototype {
         read(a, a + d);
         closed();
         break;
-      case RET: read(a, a + d - 1); closed(); break;
+      case RET:
+        read(a, a + d - 1);
+        closed();
+        break;
       case RET0: closed(); break;
-      case RET1: read(a, a + 1); closed(); break;
+      case RET1:
+        read(a, a + 1);
+        closed();
+        break;
       case FORI:
         read(a, a + 3);
         write(a, a + 1);
@@ -716,8 +866,8 @@ class Prototype {
   size_t insAt_ = 0;
   std::vector<uint32_t> ins_;  // 1..numbc_
   std::vector<uint16_t> uv_;
-  std::vector<Kgc> kgc_;      // in the dump's order
-  std::vector<Child> kids_;   // the child functions among them
+  std::vector<Kgc> kgc_;     // in the dump's order
+  std::vector<Child> kids_;  // the child functions among them
   std::vector<Number> knum_;
   std::vector<uint8_t> isnexts_;  // how many ISNEXT jump to each ITERN
 };
@@ -732,7 +882,8 @@ int checkBytecode(const char *data, size_t size) {
   const uint32_t version = c.byte("the version");
   if (version != kVersion) fail(3, "bytecode version " + std::to_string(version) + " (LuaJIT 2.1 writes 2)");
   const uint32_t flags = c.uleb("the dump's flags");
-  if (flags & ~(kDumpBigEndian | kDumpStrip | kDumpFFI | kDumpFR2)) fail(4, "unknown dump flags " + std::to_string(flags));
+  if (flags & ~(kDumpBigEndian | kDumpStrip | kDumpFFI | kDumpFR2))
+    fail(4, "unknown dump flags " + std::to_string(flags));
   if (flags & kDumpBigEndian) fail(4, "a big-endian dump");
   if (!(flags & kDumpStrip)) c.bytes(c.uleb("the chunk name's length"), "the chunk name");
 

@@ -6,6 +6,7 @@ a kernel handed NULL where it does not expect it would crash.
 
 usage: THNN_functions.py OUT HEADER...
 """
+
 import fnmatch
 import re
 import sys
@@ -16,8 +17,7 @@ NULLABLE = [
     ("Linear_updateGradInput", {"gradInput"}),
     ("Linear_accGradParameters", {"gradInput", "bias", "gradBias"}),
     ("Bilinear_*", {"bias", "gradBias", "gradInput1", "gradInput2"}),
-    ("BatchNormalization_*", {"weight", "bias", "running_mean", "running_var", "gradInput", "gradWeight",
-                              "gradBias"}),
+    ("BatchNormalization_*", {"weight", "bias", "running_mean", "running_var", "gradInput", "gradWeight", "gradBias"}),
     ("PReLU_accGradParameters", {"gradInput"}),
     ("*Criterion_updateGradInput", {"gradOutput"}),
     ("L1Cost_updateGradInput", {"gradOutput"}),

@@ -108,22 +108,14 @@ int getnumthreads(lua_State *L) {
 }
 
 const luaL_Reg functions[] = {
-    {"manualSeed", manualSeed},
-    {"seed", seed},
-    {"initialSeed", initialSeed},
-    {"random", randomNumber},
-    {"uniform", uniformNumber},
-    {"normal", normalNumber},
-    {"exponential", exponentialNumber},
-    {"cauchy", cauchyNumber},
-    {"logNormal", logNormalNumber},
-    {"geometric", geometricNumber},
-    {"bernoulli", bernoulliNumber},
-    {"getRNGState", getRNGState},
-    {"setRNGState", setRNGState},
-    {"setnumthreads", setnumthreads},
-    {"getnumthreads", getnumthreads},
-    {nullptr, nullptr},
+    {"manualSeed", manualSeed},         {"seed", seed},
+    {"initialSeed", initialSeed},       {"random", randomNumber},
+    {"uniform", uniformNumber},         {"normal", normalNumber},
+    {"exponential", exponentialNumber}, {"cauchy", cauchyNumber},
+    {"logNormal", logNormalNumber},     {"geometric", geometricNumber},
+    {"bernoulli", bernoulliNumber},     {"getRNGState", getRNGState},
+    {"setRNGState", setRNGState},       {"setnumthreads", setnumthreads},
+    {"getnumthreads", getnumthreads},   {nullptr, nullptr},
 };
 
 }  // namespace

@@ -50,8 +50,8 @@ struct PyNode : Node {
     py::object result = backward(*args);
     py::tuple results = py::isinstance<py::tuple>(result) ? result.cast<py::tuple>() : py::make_tuple(result);
     TORCH_CHECK(results.size() >= next.size(), Runtime,
-                "function %sBackward returned an incorrect number of gradients (expected %zu, got %zu)",
-                name_.c_str(), next.size(), results.size());
+                "function %sBackward returned an incorrect number of gradients (expected %zu, got %zu)", name_.c_str(),
+                next.size(), results.size());
     TensorList out(next.size());
     for (size_t i = 0; i < next.size(); i++) {
       if (results[i].is_none()) continue;
@@ -145,19 +145,22 @@ void bindAutograd(py::module &m, TensorClass &cls) {
       .def_property(
           "grad", [](const Tensor &t) { return grad(t); },
           [](const Tensor &t, std::optional<Tensor> g) { setGrad(t, g ? *g : Tensor()); })
-      .def_property_readonly("grad_fn", [](const Tensor &t) -> py::object {
-        const auto &fn = gradFn(t);
-        return fn ? py::cast(fn) : py::none();
-      })
+      .def_property_readonly("grad_fn",
+                             [](const Tensor &t) -> py::object {
+                               const auto &fn = gradFn(t);
+                               return fn ? py::cast(fn) : py::none();
+                             })
       .def_property_readonly("is_leaf", [](const Tensor &t) { return isLeaf(t); })
-      .def_property_readonly("retains_grad", [](const Tensor &t) {
-        AutogradMeta *m = autogradMeta(t);
-        return m && m->retainsGrad;
-      })
-      .def_property_readonly("output_nr", [](const Tensor &t) {
-        AutogradMeta *m = autogradMeta(t);
-        return m ? m->outputNr : 0;
-      })
+      .def_property_readonly("retains_grad",
+                             [](const Tensor &t) {
+                               AutogradMeta *m = autogradMeta(t);
+                               return m && m->retainsGrad;
+                             })
+      .def_property_readonly("output_nr",
+                             [](const Tensor &t) {
+                               AutogradMeta *m = autogradMeta(t);
+                               return m ? m->outputNr : 0;
+                             })
       .def_property_readonly("_version", [](const Tensor &t) { return version(t); })
       .def_property_readonly("_base", [](const Tensor &t) { return viewBase(t); })
       .def_property_readonly("is_view", [](const Tensor &t) { return t.impl()->viewBase != nullptr; })

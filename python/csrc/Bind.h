@@ -33,13 +33,13 @@ struct type_caster<torch::Tensor> : public type_caster_base<torch::Tensor> {
     impl->bindingHandle = reinterpret_cast<instance *>(h.ptr())->get_value_and_holder().value_ptr();
     return h;
   }
-  static handle cast(const torch::Tensor &t, return_value_policy policy, handle parent) {
+  static handle cast(const torch::Tensor &t, return_value_policy /*policy: always a copy*/, handle parent) {
     return castCached(t, return_value_policy::copy, parent);
   }
-  static handle cast(torch::Tensor &&t, return_value_policy policy, handle parent) {
+  static handle cast(torch::Tensor &&t, return_value_policy /*policy: always a move*/, handle parent) {
     return castCached(std::move(t), return_value_policy::move, parent);
   }
-  static handle cast(const torch::Tensor *t, return_value_policy policy, handle parent) {
+  static handle cast(const torch::Tensor *t, return_value_policy /*policy: always a copy*/, handle parent) {
     if (!t) return none().release();
     return castCached(*t, return_value_policy::copy, parent);
   }
@@ -118,7 +118,6 @@ void defWithOut(py::module &m, TensorClass &cls, const char *name, Tensor (*fn)(
       m, name, [fn](const Tensor &t, Args... args, std::optional<Tensor> out) { return writeOut(fn(t, args...), out); },
       extra...);
 }
-
 
 // Registration, one per source file.
 void bindTensorBase(py::module &m, TensorClass &cls);

@@ -134,8 +134,8 @@ void scan(py::handle obj, size_t depth, DataScan &s) {
   bool numpyScalar = isNumpyScalar(obj);
   if (py::isinstance<Tensor>(obj) || py::isinstance<py::array>(obj) || numpyScalar) {
     Tensor t = py::isinstance<Tensor>(obj) ? obj.cast<Tensor>()
-               : numpyScalar          ? fromNumpy(py::array::ensure(obj))
-                                      : fromNumpy(py::reinterpret_borrow<py::array>(obj));
+               : numpyScalar               ? fromNumpy(py::array::ensure(obj))
+                                           : fromNumpy(py::reinterpret_borrow<py::array>(obj));
     if (t.dim() > 0 || depth < s.shape.size()) {
       // A tensor inside a list: its elements are leaves of deeper levels.
       if (depth == s.shape.size()) {
@@ -168,9 +168,8 @@ void scan(py::handle obj, size_t depth, DataScan &s) {
     if (!s.leaves.empty()) throw py::value_error("expected sequence of equal lengths (found a deeper list)");
     s.shape.push_back(n);
   } else if (depth > s.shape.size() || s.shape[depth] != n) {
-    throw py::value_error("expected sequence of length " +
-                          std::to_string(depth < s.shape.size() ? s.shape[depth] : 0) + " at dim " +
-                          std::to_string(depth) + " (got " + std::to_string(n) + ")");
+    throw py::value_error("expected sequence of length " + std::to_string(depth < s.shape.size() ? s.shape[depth] : 0) +
+                          " at dim " + std::to_string(depth) + " (got " + std::to_string(n) + ")");
   }
   for (py::handle item : seq) scan(item, depth + 1, s);
 }
@@ -213,9 +212,8 @@ Tensor toTensor(py::handle obj, std::optional<ScalarType> dtype) {
 py::object writeOut(const Tensor &result, const std::optional<Tensor> &out) {
   if (!out) return py::cast(result);
   const Tensor &o = *out;
-  TORCH_CHECK(canCast(result.dtype(), o.dtype()), Runtime,
-              "result type %s can't be cast to the desired output type %s", scalarTypeName(result.dtype()),
-              scalarTypeName(o.dtype()));
+  TORCH_CHECK(canCast(result.dtype(), o.dtype()), Runtime, "result type %s can't be cast to the desired output type %s",
+              scalarTypeName(result.dtype()), scalarTypeName(o.dtype()));
   resize_(o, result.sizes());
   copy_(o, result);
   return py::cast(o);

@@ -91,7 +91,6 @@ Scalar scalarArg(py::handle obj, const char *what) {
   return toScalar(obj);
 }
 
-
 // The tensors that zeros/ones/empty and friends produce, as a fill of a target tensor.
 enum class Fill { Zeros, Ones, Empty };
 
@@ -103,25 +102,31 @@ void applyFill(const Tensor &t, Fill fill) {
 }  // namespace
 
 void bindFactory(py::module &m, TensorClass &cls) {
-  m.def("tensor", [](py::handle data, py::kwargs kwargs) {
-    Keywords kw("tensor", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    if (options.out) throw py::type_error("tensor() got an unexpected keyword argument 'out'");
-    return finishCreation(tensorFromData(data, options.dtype), options);
-  }, py::arg("data"));
+  m.def(
+      "tensor",
+      [](py::handle data, py::kwargs kwargs) {
+        Keywords kw("tensor", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        if (options.out) throw py::type_error("tensor() got an unexpected keyword argument 'out'");
+        return finishCreation(tensorFromData(data, options.dtype), options);
+      },
+      py::arg("data"));
   // as_tensor shares memory with a tensor or an array of the requested type.
-  m.def("as_tensor", [](py::handle data, py::kwargs kwargs) {
-    Keywords kw("as_tensor", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    if (isTensor(data)) return py::cast(toType(unwrap(data), options.dtype.value_or(unwrap(data).dtype())));
-    if (py::isinstance<py::array>(data)) {
-      Tensor t = fromNumpy(py::reinterpret_borrow<py::array>(data));
-      return py::cast(toType(t, options.dtype.value_or(t.dtype())));
-    }
-    return py::cast(tensorFromData(data, options.dtype));
-  }, py::arg("data"));
+  m.def(
+      "as_tensor",
+      [](py::handle data, py::kwargs kwargs) {
+        Keywords kw("as_tensor", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        if (isTensor(data)) return py::cast(toType(unwrap(data), options.dtype.value_or(unwrap(data).dtype())));
+        if (py::isinstance<py::array>(data)) {
+          Tensor t = fromNumpy(py::reinterpret_borrow<py::array>(data));
+          return py::cast(toType(t, options.dtype.value_or(t.dtype())));
+        }
+        return py::cast(tensorFromData(data, options.dtype));
+      },
+      py::arg("data"));
 
   struct FillEntry {
     const char *name;
@@ -141,15 +146,18 @@ void bindFactory(py::module &m, TensorClass &cls) {
       return finishCreation(t, options);
     });
     std::string like = std::string(name) + "_like";
-    m.def(like.c_str(), [fill, like](const Tensor &input, py::kwargs kwargs) {
-      Keywords kw(like.c_str(), kwargs);
-      CreationOptions options(kw);
-      kw.finish();
-      Tensor t = options.out ? creationTarget(options, input.sizes(), input.dtype())
-                             : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
-      applyFill(t, fill);
-      return finishCreation(t, options);
-    }, py::arg("input"));
+    m.def(
+        like.c_str(),
+        [fill, like](const Tensor &input, py::kwargs kwargs) {
+          Keywords kw(like.c_str(), kwargs);
+          CreationOptions options(kw);
+          kw.finish();
+          Tensor t = options.out ? creationTarget(options, input.sizes(), input.dtype())
+                                 : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
+          applyFill(t, fill);
+          return finishCreation(t, options);
+        },
+        py::arg("input"));
     std::string method = std::string("new_") + name;
     cls.def(method.c_str(), [fill, method](const Tensor &self, py::args size, py::kwargs kwargs) {
       Keywords kw(method.c_str(), kwargs);
@@ -163,51 +171,66 @@ void bindFactory(py::module &m, TensorClass &cls) {
   }
 
   // full's dtype follows the fill value (PyTorch 1.13): bool, int64 or the default float.
-  m.def("full", [](py::handle size, py::handle value, py::kwargs kwargs) {
-    Keywords kw("full", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    Scalar v = scalarArg(value, "fill_value");
-    Tensor t = creationTarget(options, toIntList(size, "size"), v.naturalType(defaultFloatType()));
-    fill_(t, v);
-    return finishCreation(t, options);
-  }, py::arg("size"), py::arg("fill_value"));
-  m.def("full_like", [](const Tensor &input, py::handle value, py::kwargs kwargs) {
-    Keywords kw("full_like", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    Scalar v = scalarArg(value, "fill_value");
-    Tensor t = options.out ? creationTarget(options, input.sizes(), input.dtype())
-                           : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
-    fill_(t, v);
-    return finishCreation(t, options);
-  }, py::arg("input"), py::arg("fill_value"));
-  cls.def("new_full", [](const Tensor &self, py::handle size, py::handle value, py::kwargs kwargs) {
-    Keywords kw("new_full", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    Tensor t = creationTarget(options, toIntList(size, "size"), self.dtype());
-    fill_(t, scalarArg(value, "fill_value"));
-    return finishCreation(t, options);
-  }, py::arg("size"), py::arg("fill_value"));
-  m.def("empty_strided", [](py::handle size, py::handle stride, py::kwargs kwargs) {
-    Keywords kw("empty_strided", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    IntList sizes = toIntList(size, "size"), strides = toIntList(stride, "stride");
-    ScalarType type = options.dtype.value_or(defaultFloatType());
-    return finishCreation(emptyStrided(sizes, strides, type), options);
-  }, py::arg("size"), py::arg("stride"));
+  m.def(
+      "full",
+      [](py::handle size, py::handle value, py::kwargs kwargs) {
+        Keywords kw("full", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        Scalar v = scalarArg(value, "fill_value");
+        Tensor t = creationTarget(options, toIntList(size, "size"), v.naturalType(defaultFloatType()));
+        fill_(t, v);
+        return finishCreation(t, options);
+      },
+      py::arg("size"), py::arg("fill_value"));
+  m.def(
+      "full_like",
+      [](const Tensor &input, py::handle value, py::kwargs kwargs) {
+        Keywords kw("full_like", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        Scalar v = scalarArg(value, "fill_value");
+        Tensor t = options.out ? creationTarget(options, input.sizes(), input.dtype())
+                               : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
+        fill_(t, v);
+        return finishCreation(t, options);
+      },
+      py::arg("input"), py::arg("fill_value"));
+  cls.def(
+      "new_full",
+      [](const Tensor &self, py::handle size, py::handle value, py::kwargs kwargs) {
+        Keywords kw("new_full", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        Tensor t = creationTarget(options, toIntList(size, "size"), self.dtype());
+        fill_(t, scalarArg(value, "fill_value"));
+        return finishCreation(t, options);
+      },
+      py::arg("size"), py::arg("fill_value"));
+  m.def(
+      "empty_strided",
+      [](py::handle size, py::handle stride, py::kwargs kwargs) {
+        Keywords kw("empty_strided", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        IntList sizes = toIntList(size, "size"), strides = toIntList(stride, "stride");
+        ScalarType type = options.dtype.value_or(defaultFloatType());
+        return finishCreation(emptyStrided(sizes, strides, type), options);
+      },
+      py::arg("size"), py::arg("stride"));
 
-  m.def("eye", [](int64_t n, py::object mObj, py::kwargs kwargs) {
-    Keywords kw("eye", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    int64_t cols = mObj.is_none() ? n : intArg(mObj, "m");
-    Tensor t = creationTarget(options, {0}, defaultFloatType());
-    eyeInto(t, n, cols);
-    return finishCreation(t, options);
-  }, py::arg("n"), py::arg("m") = py::none());
+  m.def(
+      "eye",
+      [](int64_t n, py::object mObj, py::kwargs kwargs) {
+        Keywords kw("eye", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        int64_t cols = mObj.is_none() ? n : intArg(mObj, "m");
+        Tensor t = creationTarget(options, {0}, defaultFloatType());
+        eyeInto(t, n, cols);
+        return finishCreation(t, options);
+      },
+      py::arg("n"), py::arg("m") = py::none());
 
   // arange(end), arange(start, end), arange(start, end, step); start=, end=, step= too.
   m.def("arange", [](py::args args, py::kwargs kwargs) {
@@ -233,36 +256,45 @@ void bindFactory(py::module &m, TensorClass &cls) {
     arangeInto(t, start, end, step);
     return finishCreation(t, options);
   });
-  m.def("range", [](py::handle start, py::handle end, py::handle step, py::kwargs kwargs) {
-    Keywords kw("range", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    PyErr_WarnEx(PyExc_UserWarning,
-                 "torch.range is deprecated and will be removed in a future release because its behavior is "
-                 "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
-                 "[start, end).",
-                 1);
-    Tensor t = creationTarget(options, {0}, defaultFloatType());
-    rangeInto(t, scalarArg(start, "start"), scalarArg(end, "end"), scalarArg(step, "step"));
-    return finishCreation(t, options);
-  }, py::arg("start"), py::arg("end"), py::arg("step") = 1);
-  m.def("linspace", [](py::handle start, py::handle end, py::handle steps, py::kwargs kwargs) {
-    Keywords kw("linspace", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    Tensor t = creationTarget(options, {0}, defaultFloatType());
-    linspaceInto(t, scalarArg(start, "start"), scalarArg(end, "end"), intArg(steps, "steps"));
-    return finishCreation(t, options);
-  }, py::arg("start"), py::arg("end"), py::arg("steps"));
-  m.def("logspace", [](py::handle start, py::handle end, py::handle steps, py::handle base, py::kwargs kwargs) {
-    Keywords kw("logspace", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    Tensor t = creationTarget(options, {0}, defaultFloatType());
-    logspaceInto(t, scalarArg(start, "start"), scalarArg(end, "end"), intArg(steps, "steps"),
-                 scalarArg(base, "base").d);
-    return finishCreation(t, options);
-  }, py::arg("start"), py::arg("end"), py::arg("steps"), py::arg("base") = 10.0);
+  m.def(
+      "range",
+      [](py::handle start, py::handle end, py::handle step, py::kwargs kwargs) {
+        Keywords kw("range", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        PyErr_WarnEx(PyExc_UserWarning,
+                     "torch.range is deprecated and will be removed in a future release because its behavior is "
+                     "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                     "[start, end).",
+                     1);
+        Tensor t = creationTarget(options, {0}, defaultFloatType());
+        rangeInto(t, scalarArg(start, "start"), scalarArg(end, "end"), scalarArg(step, "step"));
+        return finishCreation(t, options);
+      },
+      py::arg("start"), py::arg("end"), py::arg("step") = 1);
+  m.def(
+      "linspace",
+      [](py::handle start, py::handle end, py::handle steps, py::kwargs kwargs) {
+        Keywords kw("linspace", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        Tensor t = creationTarget(options, {0}, defaultFloatType());
+        linspaceInto(t, scalarArg(start, "start"), scalarArg(end, "end"), intArg(steps, "steps"));
+        return finishCreation(t, options);
+      },
+      py::arg("start"), py::arg("end"), py::arg("steps"));
+  m.def(
+      "logspace",
+      [](py::handle start, py::handle end, py::handle steps, py::handle base, py::kwargs kwargs) {
+        Keywords kw("logspace", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        Tensor t = creationTarget(options, {0}, defaultFloatType());
+        logspaceInto(t, scalarArg(start, "start"), scalarArg(end, "end"), intArg(steps, "steps"),
+                     scalarArg(base, "base").d);
+        return finishCreation(t, options);
+      },
+      py::arg("start"), py::arg("end"), py::arg("steps"), py::arg("base") = 10.0);
 }
 
 }  // namespace torch::python

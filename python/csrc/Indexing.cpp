@@ -88,8 +88,10 @@ TensorIndex toTensorIndex(py::handle item) {
   py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(p));
   if (!index) {
     PyErr_Clear();
-    throw py::index_error("only integers, slices (`:`), ellipsis (`...`), None and long or byte tensors are valid "
-                          "indices (got " + std::string(Py_TYPE(p)->tp_name) + ")");
+    throw py::index_error(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte tensors are valid "
+        "indices (got " +
+        std::string(Py_TYPE(p)->tp_name) + ")");
   }
   return TensorIndex::integer(toInt64(index.ptr()));
 }
@@ -203,8 +205,8 @@ void setitem(const Tensor &t, py::handle key, py::handle value) {
 Scalar fillValue(py::handle v, const char *op) {
   if (isTensor(v)) {
     const Tensor &t = unwrap(v);
-    TORCH_CHECK(t.dim() == 0, Runtime, "%s only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).",
-                op, t.dim());
+    TORCH_CHECK(t.dim() == 0, Runtime,
+                "%s only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", op, t.dim());
     return item(t);
   }
   return toScalar(v);
@@ -225,13 +227,17 @@ void scatterAny(const Tensor &self, int64_t dim, const Tensor &index, py::handle
   std::optional<ScatterReduce> op = reduceOf(reduce);
   if (!src.is_none() && isTensor(src)) {
     const Tensor &s = unwrap(src);
-    if (op) scatterReduce_(self, dim, index, s, *op);
-    else scatter_(self, dim, index, s);
+    if (op)
+      scatterReduce_(self, dim, index, s, *op);
+    else
+      scatter_(self, dim, index, s);
     return;
   }
   Scalar v = fillValue(src.is_none() ? value : src, "scatter_");
-  if (op) scatterReduce_(self, dim, index, v, *op);
-  else scatter_(self, dim, index, v);
+  if (op)
+    scatterReduce_(self, dim, index, v, *op);
+  else
+    scatter_(self, dim, index, v);
 }
 
 // index_put_'s indices: a tuple or list of index tensors, None standing for a full slice.
@@ -279,30 +285,42 @@ py::object nonzeroAny(const Tensor &t, bool asTuple, const std::optional<Tensor>
 // An in-place op as the method name_ (returning self) and its out-of-place version as the
 // method name and torch.name(input, ..., *, out=None) (on a copy of input).
 template <typename... Args, typename... Extra>
-void defInPlace(py::module &m, TensorClass &cls, const char *name, void (*fn)(const Tensor &, Args...),
-                bool withOut, const Extra &...extra) {
+void defInPlace(py::module &m, TensorClass &cls, const char *name, void (*fn)(const Tensor &, Args...), bool withOut,
+                const Extra &...extra) {
   std::string inPlace = std::string(name) + "_";
-  cls.def(inPlace.c_str(), [fn](const Tensor &t, Args... args) {
-    fn(t, args...);
-    return t;
-  }, extra...);
-  cls.def(name, [fn](const Tensor &t, Args... args) {
-    Tensor r = clone(t);
-    fn(r, args...);
-    return r;
-  }, extra...);
+  cls.def(
+      inPlace.c_str(),
+      [fn](const Tensor &t, Args... args) {
+        fn(t, args...);
+        return t;
+      },
+      extra...);
+  cls.def(
+      name,
+      [fn](const Tensor &t, Args... args) {
+        Tensor r = clone(t);
+        fn(r, args...);
+        return r;
+      },
+      extra...);
   if (withOut) {
-    defFunctionWithOut(m, name, [fn](const Tensor &t, Args... args, std::optional<Tensor> out) {
-      Tensor r = clone(t);
-      fn(r, args...);
-      return writeOut(r, out);
-    }, extra...);
+    defFunctionWithOut(
+        m, name,
+        [fn](const Tensor &t, Args... args, std::optional<Tensor> out) {
+          Tensor r = clone(t);
+          fn(r, args...);
+          return writeOut(r, out);
+        },
+        extra...);
   } else {
-    m.def(name, [fn](const Tensor &t, Args... args) {
-      Tensor r = clone(t);
-      fn(r, args...);
-      return r;
-    }, py::arg("input"), extra...);
+    m.def(
+        name,
+        [fn](const Tensor &t, Args... args) {
+          Tensor r = clone(t);
+          fn(r, args...);
+          return r;
+        },
+        py::arg("input"), extra...);
   }
 }
 
@@ -311,76 +329,106 @@ void defInPlace(py::module &m, TensorClass &cls, const char *name, void (*fn)(co
 void bindIndexing(py::module &m, TensorClass &cls) {
   cls.def("__getitem__", getitem);
   cls.def("__setitem__", setitem);
-  cls.def("__delitem__", [](const Tensor &, py::handle) {
-    throw py::type_error("Tensor does not support deleting items");
-  });
+  cls.def("__delitem__",
+          [](const Tensor &, py::handle) { throw py::type_error("Tensor does not support deleting items"); });
 
   // gathering
-  defWithOut(m, cls, "index_select", +[](const Tensor &t, int64_t dim, const Tensor &index) {
-    return indexSelect(t, dim, index);
-  }, py::arg("dim"), py::arg("index"));
-  defWithOut(m, cls, "gather", +[](const Tensor &t, int64_t dim, const Tensor &index, bool) {
-    return gather(t, dim, index);
-  }, py::arg("dim"), py::arg("index"), py::kw_only(), py::arg("sparse_grad") = false);
-  defWithOut(m, cls, "masked_select", +[](const Tensor &t, const Tensor &mask) { return maskedSelect(t, mask); },
-             py::arg("mask"));
-  defWithOut(m, cls, "take", +[](const Tensor &t, const Tensor &index) { return take(t, index); }, py::arg("index"));
-  cls.def("nonzero", [](const Tensor &t, bool asTuple) { return nonzeroAny(t, asTuple, std::nullopt); },
-          py::kw_only(), py::arg("as_tuple") = false);
+  defWithOut(
+      m, cls, "index_select",
+      +[](const Tensor &t, int64_t dim, const Tensor &index) { return indexSelect(t, dim, index); }, py::arg("dim"),
+      py::arg("index"));
+  defWithOut(
+      m, cls, "gather", +[](const Tensor &t, int64_t dim, const Tensor &index, bool) { return gather(t, dim, index); },
+      py::arg("dim"), py::arg("index"), py::kw_only(), py::arg("sparse_grad") = false);
+  defWithOut(
+      m, cls, "masked_select", +[](const Tensor &t, const Tensor &mask) { return maskedSelect(t, mask); },
+      py::arg("mask"));
+  defWithOut(
+      m, cls, "take", +[](const Tensor &t, const Tensor &index) { return take(t, index); }, py::arg("index"));
+  cls.def(
+      "nonzero", [](const Tensor &t, bool asTuple) { return nonzeroAny(t, asTuple, std::nullopt); }, py::kw_only(),
+      py::arg("as_tuple") = false);
   m.def("nonzero", nonzeroAny, py::arg("input"), py::kw_only(), py::arg("as_tuple") = false,
         py::arg("out") = py::none());
   defBoth(m, cls, "argwhere", [](const Tensor &t) { return nonzero(t); });
 
   // writing along a dimension
-  defInPlace(m, cls, "index_copy", +[](const Tensor &t, int64_t dim, const Tensor &index, const Tensor &source) {
-    indexCopy_(t, dim, index, source);
-  }, true, py::arg("dim"), py::arg("index"), py::arg("source"));
-  defInPlace(m, cls, "index_add",
-             +[](const Tensor &t, int64_t dim, const Tensor &index, const Tensor &source, py::handle alpha) {
-               indexAdd_(t, dim, index, source, toScalar(alpha));
-             },
-             true, py::arg("dim"), py::arg("index"), py::arg("source"), py::kw_only(), py::arg("alpha") = 1);
-  defInPlace(m, cls, "index_fill", +[](const Tensor &t, int64_t dim, const Tensor &index, py::handle value) {
-    indexFill_(t, dim, index, fillValue(value, "index_fill_"));
-  }, false, py::arg("dim"), py::arg("index"), py::arg("value"));
-  defInPlace(m, cls, "scatter",
-             +[](const Tensor &t, int64_t dim, const Tensor &index, py::handle src, py::handle value,
-                 py::handle reduce) { scatterAny(t, dim, index, src, value, reduce); },
-             true, py::arg("dim"), py::arg("index"), py::arg("src") = py::none(), py::kw_only(),
-             py::arg("value") = py::none(), py::arg("reduce") = py::none());
-  defInPlace(m, cls, "scatter_add", +[](const Tensor &t, int64_t dim, const Tensor &index, const Tensor &src) {
-    scatterAdd_(t, dim, index, src);
-  }, true, py::arg("dim"), py::arg("index"), py::arg("src"));
+  defInPlace(
+      m, cls, "index_copy",
+      +[](const Tensor &t, int64_t dim, const Tensor &index, const Tensor &source) {
+        indexCopy_(t, dim, index, source);
+      },
+      true, py::arg("dim"), py::arg("index"), py::arg("source"));
+  defInPlace(
+      m, cls, "index_add",
+      +[](const Tensor &t, int64_t dim, const Tensor &index, const Tensor &source, py::handle alpha) {
+        indexAdd_(t, dim, index, source, toScalar(alpha));
+      },
+      true, py::arg("dim"), py::arg("index"), py::arg("source"), py::kw_only(), py::arg("alpha") = 1);
+  defInPlace(
+      m, cls, "index_fill",
+      +[](const Tensor &t, int64_t dim, const Tensor &index, py::handle value) {
+        indexFill_(t, dim, index, fillValue(value, "index_fill_"));
+      },
+      false, py::arg("dim"), py::arg("index"), py::arg("value"));
+  defInPlace(
+      m, cls, "scatter",
+      +[](const Tensor &t, int64_t dim, const Tensor &index, py::handle src, py::handle value, py::handle reduce) {
+        scatterAny(t, dim, index, src, value, reduce);
+      },
+      true, py::arg("dim"), py::arg("index"), py::arg("src") = py::none(), py::kw_only(), py::arg("value") = py::none(),
+      py::arg("reduce") = py::none());
+  defInPlace(
+      m, cls, "scatter_add",
+      +[](const Tensor &t, int64_t dim, const Tensor &index, const Tensor &src) { scatterAdd_(t, dim, index, src); },
+      true, py::arg("dim"), py::arg("index"), py::arg("src"));
 
   // masks; the out-of-place versions broadcast self and mask together
-  cls.def("masked_fill_", [](const Tensor &t, const Tensor &mask, py::handle value) {
-    maskedFill_(t, mask, fillValue(value, "masked_fill_"));
-    return t;
-  }, py::arg("mask"), py::arg("value"));
-  defBoth(m, cls, "masked_fill", [](const Tensor &t, const Tensor &mask, py::handle value) {
-    return maskedFill(t, mask, fillValue(value, "masked_fill"));
-  }, py::arg("mask"), py::arg("value"));
-  cls.def("masked_scatter_", [](const Tensor &t, const Tensor &mask, const Tensor &source) {
-    maskedScatter_(t, mask, source);
-    return t;
-  }, py::arg("mask"), py::arg("source"));
-  defBoth(m, cls, "masked_scatter", [](const Tensor &t, const Tensor &mask, const Tensor &source) {
-    return maskedScatter(t, mask, source);
-  }, py::arg("mask"), py::arg("source"));
+  cls.def(
+      "masked_fill_",
+      [](const Tensor &t, const Tensor &mask, py::handle value) {
+        maskedFill_(t, mask, fillValue(value, "masked_fill_"));
+        return t;
+      },
+      py::arg("mask"), py::arg("value"));
+  defBoth(
+      m, cls, "masked_fill",
+      [](const Tensor &t, const Tensor &mask, py::handle value) {
+        return maskedFill(t, mask, fillValue(value, "masked_fill"));
+      },
+      py::arg("mask"), py::arg("value"));
+  cls.def(
+      "masked_scatter_",
+      [](const Tensor &t, const Tensor &mask, const Tensor &source) {
+        maskedScatter_(t, mask, source);
+        return t;
+      },
+      py::arg("mask"), py::arg("source"));
+  defBoth(
+      m, cls, "masked_scatter",
+      [](const Tensor &t, const Tensor &mask, const Tensor &source) { return maskedScatter(t, mask, source); },
+      py::arg("mask"), py::arg("source"));
 
   // flat positions and index tuples
-  defInPlace(m, cls, "put", +[](const Tensor &t, const Tensor &index, const Tensor &source, bool accumulate) {
-    put_(t, index, source, accumulate);
-  }, false, py::arg("index"), py::arg("source"), py::arg("accumulate") = false);
-  defInPlace(m, cls, "index_put",
-             +[](const Tensor &t, py::handle indices, const Tensor &values, bool accumulate) {
-               indexPutChecked_(t, indices, values, accumulate);
-             },
-             false, py::arg("indices"), py::arg("values"), py::arg("accumulate") = false);
-  m.def("index_put_", [](const Tensor &t, py::handle indices, const Tensor &values, bool accumulate) {
-    indexPutChecked_(t, indices, values, accumulate);
-    return t;
-  }, py::arg("input"), py::arg("indices"), py::arg("values"), py::arg("accumulate") = false);
+  defInPlace(
+      m, cls, "put",
+      +[](const Tensor &t, const Tensor &index, const Tensor &source, bool accumulate) {
+        put_(t, index, source, accumulate);
+      },
+      false, py::arg("index"), py::arg("source"), py::arg("accumulate") = false);
+  defInPlace(
+      m, cls, "index_put",
+      +[](const Tensor &t, py::handle indices, const Tensor &values, bool accumulate) {
+        indexPutChecked_(t, indices, values, accumulate);
+      },
+      false, py::arg("indices"), py::arg("values"), py::arg("accumulate") = false);
+  m.def(
+      "index_put_",
+      [](const Tensor &t, py::handle indices, const Tensor &values, bool accumulate) {
+        indexPutChecked_(t, indices, values, accumulate);
+        return t;
+      },
+      py::arg("input"), py::arg("indices"), py::arg("values"), py::arg("accumulate") = false);
 }
 
 }  // namespace torch::python

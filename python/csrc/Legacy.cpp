@@ -50,7 +50,7 @@ ScalarType torchType(t7::ScalarType t) { return static_cast<ScalarType>(t); }
 
 // Tensor::adopt and Storage::adopt take over a reference; the t7 value keeps
 // its own.
-#define RETAIN_TH(Name, T, ...)                                 \
+#define RETAIN_TH(Name, T, ...)                                    \
   void retainTH(TH##Name##Tensor *t) { t7::detail::retain<T>(t); } \
   void retainTH(TH##Name##Storage *s) { t7::detail::retain<T>(s); }
 TH_FORALL_TYPES(RETAIN_TH)
@@ -110,12 +110,9 @@ class ToPython {
   py::object convert(const t7::Value &v, int depth = 0) {
     if (depth > t7::kMaxDepth) throw t7::Error("t7: values nested too deeply");
     switch (v.kind()) {
-      case t7::Value::Kind::Nil:
-        return py::none();
-      case t7::Value::Kind::Number:
-        return py::float_(v.number());
-      case t7::Value::Kind::Boolean:
-        return py::bool_(v.boolean());
+      case t7::Value::Kind::Nil: return py::none();
+      case t7::Value::Kind::Number: return py::float_(v.number());
+      case t7::Value::Kind::Boolean: return py::bool_(v.boolean());
       case t7::Value::Kind::String: {
         const std::string &s = v.string();
         // Lua strings are bytes: text when it decodes, bytes otherwise (saved
@@ -132,10 +129,8 @@ class ToPython {
         if (target.isNil()) return py::none();
         return convert(target, depth + 1);
       }
-      case t7::Value::Kind::Table:
-        return table(v.table(), depth);
-      case t7::Value::Kind::Object:
-        return object(v.object(), depth);
+      case t7::Value::Kind::Table: return table(v.table(), depth);
+      case t7::Value::Kind::Object: return object(v.object(), depth);
       case t7::Value::Kind::Function: {
         auto it = memo_.find(v.identity());
         if (it != memo_.end()) return it->second;
@@ -201,7 +196,6 @@ class ToPython {
     }
     return key;
   }
-
 
   py::object object(const std::shared_ptr<t7::Object> &o, int depth) {
     auto it = memo_.find(o.get());

@@ -59,34 +59,40 @@ void bindPointwise(py::module &m, TensorClass &cls) {
     BinaryOp op = e.op;
     std::string inplace = std::string(e.name) + "_";
     if (op == BinaryOp::Add || op == BinaryOp::Sub) {
-      cls.def(e.name, [op](const Tensor &a, py::handle b, py::handle alpha) { return binaryAny(op, a, b, alphaOf(alpha)); },
-              py::arg("other"), py::kw_only(), py::arg("alpha") = py::none());
-      m.def(e.name,
-            [op](const Tensor &a, py::handle b, py::handle alpha, std::optional<Tensor> out) {
-              return writeOut(binaryAny(op, a, b, alphaOf(alpha)), out);
-            },
-            py::arg("input"), py::arg("other"), py::kw_only(), py::arg("alpha") = py::none(),
-            py::arg("out") = py::none());
-      cls.def(inplace.c_str(),
-              [op](const Tensor &a, py::handle b, py::handle alpha) {
-                binaryAny_(op, a, b, alphaOf(alpha));
-                return a;
-              },
-              py::arg("other"), py::kw_only(), py::arg("alpha") = py::none());
+      cls.def(
+          e.name, [op](const Tensor &a, py::handle b, py::handle alpha) { return binaryAny(op, a, b, alphaOf(alpha)); },
+          py::arg("other"), py::kw_only(), py::arg("alpha") = py::none());
+      m.def(
+          e.name,
+          [op](const Tensor &a, py::handle b, py::handle alpha, std::optional<Tensor> out) {
+            return writeOut(binaryAny(op, a, b, alphaOf(alpha)), out);
+          },
+          py::arg("input"), py::arg("other"), py::kw_only(), py::arg("alpha") = py::none(),
+          py::arg("out") = py::none());
+      cls.def(
+          inplace.c_str(),
+          [op](const Tensor &a, py::handle b, py::handle alpha) {
+            binaryAny_(op, a, b, alphaOf(alpha));
+            return a;
+          },
+          py::arg("other"), py::kw_only(), py::arg("alpha") = py::none());
     } else {
-      cls.def(e.name, [op](const Tensor &a, py::handle b) { return binaryAny(op, a, b); }, py::arg("other"));
-      m.def(e.name,
-            [op](py::handle a, py::handle b, std::optional<Tensor> out) {
-              if (!py::isinstance<Tensor>(a)) return writeOut(binary(op, toScalar(a), toTensor(b)), out);
-              return writeOut(binaryAny(op, a.cast<const Tensor &>(), b), out);
-            },
-            py::arg("input"), py::arg("other"), py::kw_only(), py::arg("out") = py::none());
-      cls.def(inplace.c_str(),
-              [op](const Tensor &a, py::handle b) {
-                binaryAny_(op, a, b);
-                return a;
-              },
-              py::arg("other"));
+      cls.def(
+          e.name, [op](const Tensor &a, py::handle b) { return binaryAny(op, a, b); }, py::arg("other"));
+      m.def(
+          e.name,
+          [op](py::handle a, py::handle b, std::optional<Tensor> out) {
+            if (!py::isinstance<Tensor>(a)) return writeOut(binary(op, toScalar(a), toTensor(b)), out);
+            return writeOut(binaryAny(op, a.cast<const Tensor &>(), b), out);
+          },
+          py::arg("input"), py::arg("other"), py::kw_only(), py::arg("out") = py::none());
+      cls.def(
+          inplace.c_str(),
+          [op](const Tensor &a, py::handle b) {
+            binaryAny_(op, a, b);
+            return a;
+          },
+          py::arg("other"));
     }
   }
 
@@ -112,24 +118,33 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   for (const OperatorEntry &e : operators) {
     BinaryOp op = e.op;
     // self arrives as a handle: these are the hottest calls of all.
-    cls.def(e.name, [op](py::handle self, py::handle b) -> py::object {
-      const Tensor &a = unwrap(self);
-      if (isTensor(b)) return py::cast(binary(op, a, unwrap(b)));
-      if (isScalarLike(b)) return py::cast(binary(op, a, toScalar(b)));
-      if (!isOperand(b)) return pyNotImplemented();
-      return py::cast(binaryAny(op, a, b));
-    }, py::is_operator());
-    cls.def(e.reflected, [op](py::handle self, py::handle b) -> py::object {
-      const Tensor &a = unwrap(self);
-      if (isScalarLike(b)) return py::cast(binary(op, toScalar(b), a));
-      if (!isOperand(b)) return pyNotImplemented();
-      return py::cast(binary(op, toTensor(b), a));
-    }, py::is_operator());
-    cls.def(e.inplace, [op](py::handle self, py::handle b) -> py::object {
-      if (!isOperand(b)) return pyNotImplemented();
-      binaryAny_(op, unwrap(self), b);
-      return py::reinterpret_borrow<py::object>(self);
-    }, py::is_operator());
+    cls.def(
+        e.name,
+        [op](py::handle self, py::handle b) -> py::object {
+          const Tensor &a = unwrap(self);
+          if (isTensor(b)) return py::cast(binary(op, a, unwrap(b)));
+          if (isScalarLike(b)) return py::cast(binary(op, a, toScalar(b)));
+          if (!isOperand(b)) return pyNotImplemented();
+          return py::cast(binaryAny(op, a, b));
+        },
+        py::is_operator());
+    cls.def(
+        e.reflected,
+        [op](py::handle self, py::handle b) -> py::object {
+          const Tensor &a = unwrap(self);
+          if (isScalarLike(b)) return py::cast(binary(op, toScalar(b), a));
+          if (!isOperand(b)) return pyNotImplemented();
+          return py::cast(binary(op, toTensor(b), a));
+        },
+        py::is_operator());
+    cls.def(
+        e.inplace,
+        [op](py::handle self, py::handle b) -> py::object {
+          if (!isOperand(b)) return pyNotImplemented();
+          binaryAny_(op, unwrap(self), b);
+          return py::reinterpret_borrow<py::object>(self);
+        },
+        py::is_operator());
   }
 
   // Comparisons: Bool results; the in-place forms write 0/1 in self's type.
@@ -158,8 +173,10 @@ void bindPointwise(py::module &m, TensorClass &cls) {
       return py::cast(compareAny(op, a, b));
     });
     cls.def((std::string(e.name) + "_").c_str(), [op](const Tensor &a, py::handle b) {
-      if (py::isinstance<Tensor>(b)) compare_(op, a, b.cast<const Tensor &>());
-      else compare_(op, a, toScalar(b));
+      if (py::isinstance<Tensor>(b))
+        compare_(op, a, b.cast<const Tensor &>());
+      else
+        compare_(op, a, toScalar(b));
       return a;
     });
   }
@@ -171,8 +188,9 @@ void bindPointwise(py::module &m, TensorClass &cls) {
     UnaryOp op = static_cast<UnaryOp>(i);
     const char *name = unaryOpName(op);
     cls.def(name, [op](const Tensor &t) { return unary(op, t); });
-    m.def(name, [op](const Tensor &t, std::optional<Tensor> out) { return writeOut(unary(op, t), out); },
-          py::arg("input"), py::kw_only(), py::arg("out") = py::none());
+    m.def(
+        name, [op](const Tensor &t, std::optional<Tensor> out) { return writeOut(unary(op, t), out); },
+        py::arg("input"), py::kw_only(), py::arg("out") = py::none());
     cls.def((std::string(name) + "_").c_str(), [op](const Tensor &t) {
       unary_(op, t);
       return t;
@@ -181,7 +199,8 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   for (const char *alias : {"negative", "absolute"}) {
     UnaryOp op = alias[0] == 'n' ? UnaryOp::Neg : UnaryOp::Abs;
     cls.def(alias, [op](const Tensor &t) { return unary(op, t); });
-    m.def(alias, [op](const Tensor &t) { return unary(op, t); }, py::arg("input"));
+    m.def(
+        alias, [op](const Tensor &t) { return unary(op, t); }, py::arg("input"));
   }
   cls.def("__neg__", [](const Tensor &t) { return unary(UnaryOp::Neg, t); });
   cls.def("__abs__", [](const Tensor &t) { return unary(UnaryOp::Abs, t); });
@@ -211,17 +230,25 @@ void bindPointwise(py::module &m, TensorClass &cls) {
 
   // clamp / clip
   for (const char *name : {"clamp", "clip"}) {
-    cls.def(name, [](const Tensor &t, py::handle min, py::handle max) {
-      return clamp(t, optionalScalar(min), optionalScalar(max));
-    }, py::arg("min") = py::none(), py::arg("max") = py::none());
-    m.def(name, [](const Tensor &t, py::handle min, py::handle max, std::optional<Tensor> out) {
-      return writeOut(clamp(t, optionalScalar(min), optionalScalar(max)), out);
-    }, py::arg("input"), py::arg("min") = py::none(), py::arg("max") = py::none(), py::kw_only(),
-          py::arg("out") = py::none());
-    cls.def((std::string(name) + "_").c_str(), [](const Tensor &t, py::handle min, py::handle max) {
-      clamp_(t, optionalScalar(min), optionalScalar(max));
-      return t;
-    }, py::arg("min") = py::none(), py::arg("max") = py::none());
+    cls.def(
+        name,
+        [](const Tensor &t, py::handle min, py::handle max) {
+          return clamp(t, optionalScalar(min), optionalScalar(max));
+        },
+        py::arg("min") = py::none(), py::arg("max") = py::none());
+    m.def(
+        name,
+        [](const Tensor &t, py::handle min, py::handle max, std::optional<Tensor> out) {
+          return writeOut(clamp(t, optionalScalar(min), optionalScalar(max)), out);
+        },
+        py::arg("input"), py::arg("min") = py::none(), py::arg("max") = py::none(), py::kw_only(),
+        py::arg("out") = py::none());
+    cls.def((std::string(name) + "_").c_str(),
+            [](const Tensor &t, py::handle min, py::handle max) {
+              clamp_(t, optionalScalar(min), optionalScalar(max));
+              return t;
+            },
+            py::arg("min") = py::none(), py::arg("max") = py::none());
   }
 
   // addcmul / addcdiv / lerp / where
@@ -237,25 +264,37 @@ void bindPointwise(py::module &m, TensorClass &cls) {
     cls.def((std::string(name) + "_").c_str(),
             [divide](const Tensor &self, const Tensor &t1, const Tensor &t2, py::handle value) {
               Scalar v = alphaOf(value);
-              if (divide) addcdiv_(self, t1, t2, v);
-              else addcmul_(self, t1, t2, v);
+              if (divide)
+                addcdiv_(self, t1, t2, v);
+              else
+                addcmul_(self, t1, t2, v);
               return self;
             },
             py::arg("tensor1"), py::arg("tensor2"), py::kw_only(), py::arg("value") = py::none());
   }
-  defBoth(m, cls, "lerp", [](const Tensor &a, const Tensor &b, py::handle w) { return lerp(a, b, toScalar(w)); },
-          py::arg("end"), py::arg("weight"));
-  cls.def("lerp_", [](const Tensor &a, const Tensor &b, py::handle w) {
-    lerp_(a, b, toScalar(w));
-    return a;
-  }, py::arg("end"), py::arg("weight"));
-  m.def("where", [](const Tensor &cond, py::handle a, py::handle b) {
-    Tensor ta = py::isinstance<Tensor>(a) ? a.cast<Tensor>() : scalarTensor(toScalar(a), toScalar(a).naturalType(defaultFloatType()));
-    Tensor tb = py::isinstance<Tensor>(b) ? b.cast<Tensor>() : scalarTensor(toScalar(b), toScalar(b).naturalType(defaultFloatType()));
-    return where(cond, ta, tb);
-  }, py::arg("condition"), py::arg("input"), py::arg("other"));
-  cls.def("where", [](const Tensor &self, const Tensor &cond, const Tensor &other) { return where(cond, self, other); },
-          py::arg("condition"), py::arg("other"));
+  defBoth(
+      m, cls, "lerp", [](const Tensor &a, const Tensor &b, py::handle w) { return lerp(a, b, toScalar(w)); },
+      py::arg("end"), py::arg("weight"));
+  cls.def(
+      "lerp_",
+      [](const Tensor &a, const Tensor &b, py::handle w) {
+        lerp_(a, b, toScalar(w));
+        return a;
+      },
+      py::arg("end"), py::arg("weight"));
+  m.def(
+      "where",
+      [](const Tensor &cond, py::handle a, py::handle b) {
+        Tensor ta = py::isinstance<Tensor>(a) ? a.cast<Tensor>()
+                                              : scalarTensor(toScalar(a), toScalar(a).naturalType(defaultFloatType()));
+        Tensor tb = py::isinstance<Tensor>(b) ? b.cast<Tensor>()
+                                              : scalarTensor(toScalar(b), toScalar(b).naturalType(defaultFloatType()));
+        return where(cond, ta, tb);
+      },
+      py::arg("condition"), py::arg("input"), py::arg("other"));
+  cls.def(
+      "where", [](const Tensor &self, const Tensor &cond, const Tensor &other) { return where(cond, self, other); },
+      py::arg("condition"), py::arg("other"));
 }
 
 }  // namespace torch::python

@@ -126,39 +126,60 @@ Tensor bernoulliAny(const Tensor &input, py::handle p, py::handle generator) {
 
 // The in-place fills with their PyTorch defaults; every one returns self.
 void bindFills(TensorClass &cls) {
-  cls.def("uniform_", [](const Tensor &self, double from, double to, py::handle generator) {
-    uniform_(self, from, to, generatorOf(generator));
-    return self;
-  }, py::arg("from") = 0.0, py::arg("to") = 1.0, py::kw_only(), py::arg("generator") = py::none());
-  cls.def("normal_", [](const Tensor &self, double mean, double std, py::handle generator) {
-    normal_(self, mean, std, generatorOf(generator));
-    return self;
-  }, py::arg("mean") = 0.0, py::arg("std") = 1.0, py::kw_only(), py::arg("generator") = py::none());
-  cls.def("exponential_", [](const Tensor &self, double lambd, py::handle generator) {
-    exponential_(self, lambd, generatorOf(generator));
-    return self;
-  }, py::arg("lambd") = 1.0, py::kw_only(), py::arg("generator") = py::none());
-  cls.def("cauchy_", [](const Tensor &self, double median, double sigma, py::handle generator) {
-    cauchy_(self, median, sigma, generatorOf(generator));
-    return self;
-  }, py::arg("median") = 0.0, py::arg("sigma") = 1.0, py::kw_only(), py::arg("generator") = py::none());
-  cls.def("log_normal_", [](const Tensor &self, double mean, double std, py::handle generator) {
-    logNormal_(self, mean, std, generatorOf(generator));
-    return self;
-  }, py::arg("mean") = 1.0, py::arg("std") = 2.0, py::kw_only(), py::arg("generator") = py::none());
-  cls.def("geometric_", [](const Tensor &self, double p, py::handle generator) {
-    geometric_(self, p, generatorOf(generator));
-    return self;
-  }, py::arg("p"), py::kw_only(), py::arg("generator") = py::none());
-  cls.def("bernoulli_", [](const Tensor &self, py::handle p, py::handle generator) {
-    Generator *gen = generatorOf(generator);
-    if (isTensor(p)) {
-      bernoulli_(self, unwrap(p), gen);
-    } else {
-      bernoulli_(self, numberArg(p, "p"), gen);
-    }
-    return self;
-  }, py::arg("p") = 0.5, py::kw_only(), py::arg("generator") = py::none());
+  cls.def(
+      "uniform_",
+      [](const Tensor &self, double from, double to, py::handle generator) {
+        uniform_(self, from, to, generatorOf(generator));
+        return self;
+      },
+      py::arg("from") = 0.0, py::arg("to") = 1.0, py::kw_only(), py::arg("generator") = py::none());
+  cls.def(
+      "normal_",
+      [](const Tensor &self, double mean, double std, py::handle generator) {
+        normal_(self, mean, std, generatorOf(generator));
+        return self;
+      },
+      py::arg("mean") = 0.0, py::arg("std") = 1.0, py::kw_only(), py::arg("generator") = py::none());
+  cls.def(
+      "exponential_",
+      [](const Tensor &self, double lambd, py::handle generator) {
+        exponential_(self, lambd, generatorOf(generator));
+        return self;
+      },
+      py::arg("lambd") = 1.0, py::kw_only(), py::arg("generator") = py::none());
+  cls.def(
+      "cauchy_",
+      [](const Tensor &self, double median, double sigma, py::handle generator) {
+        cauchy_(self, median, sigma, generatorOf(generator));
+        return self;
+      },
+      py::arg("median") = 0.0, py::arg("sigma") = 1.0, py::kw_only(), py::arg("generator") = py::none());
+  cls.def(
+      "log_normal_",
+      [](const Tensor &self, double mean, double std, py::handle generator) {
+        logNormal_(self, mean, std, generatorOf(generator));
+        return self;
+      },
+      py::arg("mean") = 1.0, py::arg("std") = 2.0, py::kw_only(), py::arg("generator") = py::none());
+  cls.def(
+      "geometric_",
+      [](const Tensor &self, double p, py::handle generator) {
+        geometric_(self, p, generatorOf(generator));
+        return self;
+      },
+      py::arg("p"), py::kw_only(), py::arg("generator") = py::none());
+  cls.def(
+      "bernoulli_",
+      [](const Tensor &self, py::handle p, py::handle generator) {
+        Generator *gen = generatorOf(generator);
+        if (isTensor(p)) {
+          bernoulli_(self, unwrap(p), gen);
+        } else {
+          bernoulli_(self, numberArg(p, "p"), gen);
+        }
+        return self;
+      },
+      py::arg("p") = 0.5, py::kw_only(), py::arg("generator") = py::none());
   // random_(), random_(to), random_(from, to); to=None: up to the type's largest value.
   cls.def("random_", [](const Tensor &self, py::args args, py::kwargs kwargs) {
     Keywords kw("random_", kwargs);
@@ -181,21 +202,28 @@ void bindGenerator(py::module &m) {
   py::class_<Generator> gen(m, "Generator");
   gen.attr("__module__") = "torch";
   gen.def(py::init([](py::handle device) {
-    checkCpu(device);
-    return new Generator();
-  }), py::arg("device") = "cpu");
-  gen.def("manual_seed", [](py::object self, py::handle seed) {
-    self.cast<Generator &>().manualSeed(seedOf(seed));
-    return self;
-  }, py::arg("seed"));
+            checkCpu(device);
+            return new Generator();
+          }),
+          py::arg("device") = "cpu");
+  gen.def(
+      "manual_seed",
+      [](py::object self, py::handle seed) {
+        self.cast<Generator &>().manualSeed(seedOf(seed));
+        return self;
+      },
+      py::arg("seed"));
   gen.def("seed", [](Generator &g) { return g.seed(); });
   gen.def("initial_seed", [](Generator &g) { return g.initialSeed(); });
   gen.def("get_state", [](Generator &g) { return g.getState(); });
-  gen.def("set_state", [](py::object self, py::handle state) {
-    if (!isTensor(state)) throw py::type_error("expected a torch.ByteTensor, but got " + typeName(state));
-    self.cast<Generator &>().setState(unwrap(state));
-    return self;
-  }, py::arg("new_state"));
+  gen.def(
+      "set_state",
+      [](py::object self, py::handle state) {
+        if (!isTensor(state)) throw py::type_error("expected a torch.ByteTensor, but got " + typeName(state));
+        self.cast<Generator &>().setState(unwrap(state));
+        return self;
+      },
+      py::arg("new_state"));
   gen.def_property_readonly("device", [](py::handle) { return py::module::import("torch").attr("device")("cpu"); });
 
   // The process-wide generator, borrowed (TH owns it): one Python object for it.
@@ -203,20 +231,26 @@ void bindGenerator(py::module &m) {
       new py::object(py::cast(&Generator::defaultGenerator(), py::return_value_policy::reference));
   m.attr("default_generator") = *defaultObject;
 
-  m.def("manual_seed", [](py::handle seed) {
-    // PyTorch's torch.manual_seed takes int(seed), so 3.0 is 3; Generator.manual_seed does not.
-    py::object value = py::reinterpret_steal<py::object>(PyNumber_Long(seed.ptr()));
-    if (!value) throw py::error_already_set();
-    Generator::defaultGenerator().manualSeed(seedOf(value));
-    return *defaultObject;
-  }, py::arg("seed"));
+  m.def(
+      "manual_seed",
+      [](py::handle seed) {
+        // PyTorch's torch.manual_seed takes int(seed), so 3.0 is 3; Generator.manual_seed does not.
+        py::object value = py::reinterpret_steal<py::object>(PyNumber_Long(seed.ptr()));
+        if (!value) throw py::error_already_set();
+        Generator::defaultGenerator().manualSeed(seedOf(value));
+        return *defaultObject;
+      },
+      py::arg("seed"));
   m.def("seed", [] { return Generator::defaultGenerator().seed(); });
   m.def("initial_seed", [] { return Generator::defaultGenerator().initialSeed(); });
   m.def("get_rng_state", [] { return Generator::defaultGenerator().getState(); });
-  m.def("set_rng_state", [](py::handle state) {
-    if (!isTensor(state)) throw py::type_error("expected a torch.ByteTensor, but got " + typeName(state));
-    Generator::defaultGenerator().setState(unwrap(state));
-  }, py::arg("new_state"));
+  m.def(
+      "set_rng_state",
+      [](py::handle state) {
+        if (!isTensor(state)) throw py::type_error("expected a torch.ByteTensor, but got " + typeName(state));
+        Generator::defaultGenerator().setState(unwrap(state));
+      },
+      py::arg("new_state"));
 }
 
 void bindCreation(py::module &m) {
@@ -255,37 +289,49 @@ void bindCreation(py::module &m) {
     return drawCreation(options, toIntList(size, "size"), ScalarType::Long,
                         [&](const Tensor &t) { random_(t, range.low, range.high, gen); });
   });
-  m.def("randperm", [](py::handle n, py::kwargs kwargs) {
-    Keywords kw("randperm", kwargs);
-    Generator *gen = generatorOf(kw.take("generator"));
-    CreationOptions options(kw);
-    kw.finish();
-    int64_t count = intArg(n, "n");
-    return drawCreation(options, {0}, ScalarType::Long, [&](const Tensor &t) { randpermInto(t, count, gen); });
-  }, py::arg("n"));
+  m.def(
+      "randperm",
+      [](py::handle n, py::kwargs kwargs) {
+        Keywords kw("randperm", kwargs);
+        Generator *gen = generatorOf(kw.take("generator"));
+        CreationOptions options(kw);
+        kw.finish();
+        int64_t count = intArg(n, "n");
+        return drawCreation(options, {0}, ScalarType::Long, [&](const Tensor &t) { randpermInto(t, count, gen); });
+      },
+      py::arg("n"));
 
-  m.def("rand_like", [](const Tensor &input, py::kwargs kwargs) {
-    Keywords kw("rand_like", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    return drawLike("rand_like", input, options, [](const Tensor &t) { uniform_(t, 0, 1, nullptr); });
-  }, py::arg("input"));
-  m.def("randn_like", [](const Tensor &input, py::kwargs kwargs) {
-    Keywords kw("randn_like", kwargs);
-    CreationOptions options(kw);
-    kw.finish();
-    return drawLike("randn_like", input, options, [](const Tensor &t) { normal_(t, 0, 1, nullptr); });
-  }, py::arg("input"));
-  m.def("randint_like", [](const Tensor &input, py::args args, py::kwargs kwargs) {
-    Keywords kw("randint_like", kwargs);
-    py::object low = kw.take("low"), high = kw.take("high");
-    CreationOptions options(kw);
-    kw.finish();
-    placeLowHigh("randint_like", args, low, high);
-    IntRange range = rangeOf("randint_like", low, high);
-    return drawLike("randint_like", input, options,
-                    [&](const Tensor &t) { random_(t, range.low, range.high, nullptr); });
-  }, py::arg("input"));
+  m.def(
+      "rand_like",
+      [](const Tensor &input, py::kwargs kwargs) {
+        Keywords kw("rand_like", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        return drawLike("rand_like", input, options, [](const Tensor &t) { uniform_(t, 0, 1, nullptr); });
+      },
+      py::arg("input"));
+  m.def(
+      "randn_like",
+      [](const Tensor &input, py::kwargs kwargs) {
+        Keywords kw("randn_like", kwargs);
+        CreationOptions options(kw);
+        kw.finish();
+        return drawLike("randn_like", input, options, [](const Tensor &t) { normal_(t, 0, 1, nullptr); });
+      },
+      py::arg("input"));
+  m.def(
+      "randint_like",
+      [](const Tensor &input, py::args args, py::kwargs kwargs) {
+        Keywords kw("randint_like", kwargs);
+        py::object low = kw.take("low"), high = kw.take("high");
+        CreationOptions options(kw);
+        kw.finish();
+        placeLowHigh("randint_like", args, low, high);
+        IntRange range = rangeOf("randint_like", low, high);
+        return drawLike("randint_like", input, options,
+                        [&](const Tensor &t) { random_(t, range.low, range.high, nullptr); });
+      },
+      py::arg("input"));
 
   // normal(Tensor mean, Tensor std), normal(Tensor mean, float std=1), normal(float mean,
   // Tensor std), normal(float mean, float std, size): the tensor forms broadcast mean and std.
@@ -299,8 +345,9 @@ void bindCreation(py::module &m) {
     if (mean.is_none()) throw py::type_error("normal() missing the required argument 'mean'");
     if (isTensor(mean) || isTensor(std)) {
       if (!size.is_none() || options.dtype) {
-        throw py::type_error("normal() with tensor mean or std takes neither size nor dtype (the result has their "
-                             "broadcast shape and type)");
+        throw py::type_error(
+            "normal() with tensor mean or std takes neither size nor dtype (the result has their "
+            "broadcast shape and type)");
       }
       Tensor r;
       if (isTensor(mean) && isTensor(std)) {
@@ -319,17 +366,23 @@ void bindCreation(py::module &m) {
                         [&](const Tensor &t) { normal_(t, m, s, gen); });
   });
 
-  m.def("bernoulli", [](const Tensor &input, py::handle p, py::handle generator, std::optional<Tensor> out) {
-    return writeOut(bernoulliAny(input, p, generator), out);
-  }, py::arg("input"), py::arg("p") = py::none(), py::kw_only(), py::arg("generator") = py::none(),
-        py::arg("out") = py::none());
-  m.def("multinomial", [](const Tensor &input, int64_t numSamples, bool replacement, py::handle generator,
-                          std::optional<Tensor> out) {
-    return writeOut(multinomial(input, numSamples, replacement, generatorOf(generator)), out);
-  }, py::arg("input"), py::arg("num_samples"), py::arg("replacement") = false, py::kw_only(),
-        py::arg("generator") = py::none(), py::arg("out") = py::none());
-  m.def("poisson", [](const Tensor &input, py::handle generator) { return poisson(input, generatorOf(generator)); },
-        py::arg("input"), py::arg("generator") = py::none());
+  m.def(
+      "bernoulli",
+      [](const Tensor &input, py::handle p, py::handle generator, std::optional<Tensor> out) {
+        return writeOut(bernoulliAny(input, p, generator), out);
+      },
+      py::arg("input"), py::arg("p") = py::none(), py::kw_only(), py::arg("generator") = py::none(),
+      py::arg("out") = py::none());
+  m.def(
+      "multinomial",
+      [](const Tensor &input, int64_t numSamples, bool replacement, py::handle generator, std::optional<Tensor> out) {
+        return writeOut(multinomial(input, numSamples, replacement, generatorOf(generator)), out);
+      },
+      py::arg("input"), py::arg("num_samples"), py::arg("replacement") = false, py::kw_only(),
+      py::arg("generator") = py::none(), py::arg("out") = py::none());
+  m.def(
+      "poisson", [](const Tensor &input, py::handle generator) { return poisson(input, generatorOf(generator)); },
+      py::arg("input"), py::arg("generator") = py::none());
 }
 
 }  // namespace
@@ -339,9 +392,12 @@ void bindRandom(py::module &m, TensorClass &cls) {
   bindCreation(m);
   bindFills(cls);
   cls.def("bernoulli", &bernoulliAny, py::arg("p") = py::none(), py::kw_only(), py::arg("generator") = py::none());
-  cls.def("multinomial", [](const Tensor &self, int64_t numSamples, bool replacement, py::handle generator) {
-    return multinomial(self, numSamples, replacement, generatorOf(generator));
-  }, py::arg("num_samples"), py::arg("replacement") = false, py::kw_only(), py::arg("generator") = py::none());
+  cls.def(
+      "multinomial",
+      [](const Tensor &self, int64_t numSamples, bool replacement, py::handle generator) {
+        return multinomial(self, numSamples, replacement, generatorOf(generator));
+      },
+      py::arg("num_samples"), py::arg("replacement") = false, py::kw_only(), py::arg("generator") = py::none());
 }
 
 }  // namespace torch::python

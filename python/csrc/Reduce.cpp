@@ -99,7 +99,8 @@ Tensor normAny(const Tensor &t, py::handle p, py::handle dim, bool keepdim, py::
   return norm(type ? toType(t, *type) : t, normOrder(p), dimsOf(dim), keepdim);
 }
 
-py::object uniqueAny(const Tensor &t, bool sorted, bool returnInverse, bool returnCounts, py::handle dim) {
+// The values come out sorted whatever sorted says (PyTorch's CPU unique sorts too).
+py::object uniqueAny(const Tensor &t, bool /*sorted*/, bool returnInverse, bool returnCounts, py::handle dim) {
   if (!dim.is_none()) throw py::value_error("unique(): dim is not supported; only the flattened form is");
   UniqueResult r = unique(t, returnInverse, returnCounts);
   if (!returnInverse && !returnCounts) return py::cast(r.values);
@@ -115,11 +116,12 @@ template <typename... Args, typename... Extra>
 void defPair(py::module &m, TensorClass &cls, const char *name, ValuesIndices (*fn)(const Tensor &, Args...),
              const Extra &...extra) {
   std::string key = name;
-  cls.def(name, [fn, key](const Tensor &t, Args... args) { return pack(key.c_str(), fn(t, args...), py::none()); },
-          extra...);
-  m.def(name,
-        [fn, key](const Tensor &t, Args... args, py::handle out) { return pack(key.c_str(), fn(t, args...), out); },
-        py::arg("input"), extra..., py::kw_only(), py::arg("out") = py::none());
+  cls.def(
+      name, [fn, key](const Tensor &t, Args... args) { return pack(key.c_str(), fn(t, args...), py::none()); },
+      extra...);
+  m.def(
+      name, [fn, key](const Tensor &t, Args... args, py::handle out) { return pack(key.c_str(), fn(t, args...), out); },
+      py::arg("input"), extra..., py::kw_only(), py::arg("out") = py::none());
 }
 
 }  // namespace
@@ -132,124 +134,167 @@ void bindReduce(py::module &m, TensorClass &cls) {
   py::module::import("sys").attr("modules")["torch.return_types"] = returnTypes;
 
   // sums and statistics
-  defWithOut(m, cls, "sum", +[](const Tensor &t, py::handle dim, bool keepdim, py::handle dtype) {
-    return sum(t, dimsOf(dim), keepdim, optionalDtype(dtype));
-  }, py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
-  defWithOut(m, cls, "prod", +[](const Tensor &t, py::handle dim, bool keepdim, py::handle dtype) {
-    std::optional<int64_t> d = optionalDim(dim);
-    return prod(t, d ? IntList{*d} : IntList{}, keepdim, optionalDtype(dtype));
-  }, py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
-  defWithOut(m, cls, "mean", +[](const Tensor &t, py::handle dim, bool keepdim, py::handle dtype) {
-    return mean(t, dimsOf(dim), keepdim, optionalDtype(dtype));
-  }, py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
-  defWithOut(m, cls, "var", +[](const Tensor &t, py::handle dim, py::handle unbiased, bool keepdim) {
-    return varStd(false, t, dim, unbiased, keepdim);
-  }, py::arg("dim") = py::none(), py::arg("unbiased") = py::none(), py::arg("keepdim") = false);
-  defWithOut(m, cls, "std", +[](const Tensor &t, py::handle dim, py::handle unbiased, bool keepdim) {
-    return varStd(true, t, dim, unbiased, keepdim);
-  }, py::arg("dim") = py::none(), py::arg("unbiased") = py::none(), py::arg("keepdim") = false);
-  defWithOut(m, cls, "norm", +[](const Tensor &t, py::handle p, py::handle dim, bool keepdim, py::handle dtype) {
-    return normAny(t, p, dim, keepdim, dtype);
-  }, py::arg("p") = "fro", py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
-  defWithOut(m, cls, "dist", +[](const Tensor &a, const Tensor &b, py::handle p) {
-    return dist(a, b, normOrder(p));
-  }, py::arg("other"), py::arg("p") = 2);
-  defWithOut(m, cls, "logsumexp", +[](const Tensor &t, py::handle dim, bool keepdim) {
-    return logsumexp(t, dimsOf(dim), keepdim);
-  }, py::arg("dim"), py::arg("keepdim") = false);
+  defWithOut(
+      m, cls, "sum",
+      +[](const Tensor &t, py::handle dim, bool keepdim, py::handle dtype) {
+        return sum(t, dimsOf(dim), keepdim, optionalDtype(dtype));
+      },
+      py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
+  defWithOut(
+      m, cls, "prod",
+      +[](const Tensor &t, py::handle dim, bool keepdim, py::handle dtype) {
+        std::optional<int64_t> d = optionalDim(dim);
+        return prod(t, d ? IntList{*d} : IntList{}, keepdim, optionalDtype(dtype));
+      },
+      py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
+  defWithOut(
+      m, cls, "mean",
+      +[](const Tensor &t, py::handle dim, bool keepdim, py::handle dtype) {
+        return mean(t, dimsOf(dim), keepdim, optionalDtype(dtype));
+      },
+      py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
+  defWithOut(
+      m, cls, "var",
+      +[](const Tensor &t, py::handle dim, py::handle unbiased, bool keepdim) {
+        return varStd(false, t, dim, unbiased, keepdim);
+      },
+      py::arg("dim") = py::none(), py::arg("unbiased") = py::none(), py::arg("keepdim") = false);
+  defWithOut(
+      m, cls, "std",
+      +[](const Tensor &t, py::handle dim, py::handle unbiased, bool keepdim) {
+        return varStd(true, t, dim, unbiased, keepdim);
+      },
+      py::arg("dim") = py::none(), py::arg("unbiased") = py::none(), py::arg("keepdim") = false);
+  defWithOut(
+      m, cls, "norm",
+      +[](const Tensor &t, py::handle p, py::handle dim, bool keepdim, py::handle dtype) {
+        return normAny(t, p, dim, keepdim, dtype);
+      },
+      py::arg("p") = "fro", py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
+  defWithOut(
+      m, cls, "dist", +[](const Tensor &a, const Tensor &b, py::handle p) { return dist(a, b, normOrder(p)); },
+      py::arg("other"), py::arg("p") = 2);
+  defWithOut(
+      m, cls, "logsumexp",
+      +[](const Tensor &t, py::handle dim, bool keepdim) { return logsumexp(t, dimsOf(dim), keepdim); }, py::arg("dim"),
+      py::arg("keepdim") = false);
 
   // extremes
   for (bool largest : {true, false}) {
     const char *name = largest ? "max" : "min";
-    cls.def(name, [largest](const Tensor &t, py::handle dim, bool keepdim) {
-      return extremeAny(largest, t, dim, keepdim, py::none());
-    }, py::arg("dim") = py::none(), py::arg("keepdim") = false);
-    m.def(name, [largest](const Tensor &t, py::handle dim, bool keepdim, py::handle out) {
-      return extremeAny(largest, t, dim, keepdim, out);
-    }, py::arg("input"), py::arg("dim") = py::none(), py::arg("keepdim") = false, py::kw_only(),
-          py::arg("out") = py::none());
+    cls.def(
+        name,
+        [largest](const Tensor &t, py::handle dim, bool keepdim) {
+          return extremeAny(largest, t, dim, keepdim, py::none());
+        },
+        py::arg("dim") = py::none(), py::arg("keepdim") = false);
+    m.def(
+        name,
+        [largest](const Tensor &t, py::handle dim, bool keepdim, py::handle out) {
+          return extremeAny(largest, t, dim, keepdim, out);
+        },
+        py::arg("input"), py::arg("dim") = py::none(), py::arg("keepdim") = false, py::kw_only(),
+        py::arg("out") = py::none());
   }
-  defWithOut(m, cls, "amax", +[](const Tensor &t, py::handle dim, bool keepdim) {
-    return amax(t, dimsOf(dim), keepdim);
-  }, py::arg("dim") = py::tuple(), py::arg("keepdim") = false);
-  defWithOut(m, cls, "amin", +[](const Tensor &t, py::handle dim, bool keepdim) {
-    return amin(t, dimsOf(dim), keepdim);
-  }, py::arg("dim") = py::tuple(), py::arg("keepdim") = false);
-  defWithOut(m, cls, "argmax", +[](const Tensor &t, py::handle dim, bool keepdim) {
-    return argmax(t, optionalDim(dim), keepdim);
-  }, py::arg("dim") = py::none(), py::arg("keepdim") = false);
-  defWithOut(m, cls, "argmin", +[](const Tensor &t, py::handle dim, bool keepdim) {
-    return argmin(t, optionalDim(dim), keepdim);
-  }, py::arg("dim") = py::none(), py::arg("keepdim") = false);
+  defWithOut(
+      m, cls, "amax", +[](const Tensor &t, py::handle dim, bool keepdim) { return amax(t, dimsOf(dim), keepdim); },
+      py::arg("dim") = py::tuple(), py::arg("keepdim") = false);
+  defWithOut(
+      m, cls, "amin", +[](const Tensor &t, py::handle dim, bool keepdim) { return amin(t, dimsOf(dim), keepdim); },
+      py::arg("dim") = py::tuple(), py::arg("keepdim") = false);
+  defWithOut(
+      m, cls, "argmax",
+      +[](const Tensor &t, py::handle dim, bool keepdim) { return argmax(t, optionalDim(dim), keepdim); },
+      py::arg("dim") = py::none(), py::arg("keepdim") = false);
+  defWithOut(
+      m, cls, "argmin",
+      +[](const Tensor &t, py::handle dim, bool keepdim) { return argmin(t, optionalDim(dim), keepdim); },
+      py::arg("dim") = py::none(), py::arg("keepdim") = false);
 
   // logic
-  defWithOut(m, cls, "all", +[](const Tensor &t, py::handle dim, bool keepdim) {
-    return all(t, optionalDim(dim), keepdim);
-  }, py::arg("dim") = py::none(), py::arg("keepdim") = false);
-  defWithOut(m, cls, "any", +[](const Tensor &t, py::handle dim, bool keepdim) {
-    return any(t, optionalDim(dim), keepdim);
-  }, py::arg("dim") = py::none(), py::arg("keepdim") = false);
-  defBoth(m, cls, "count_nonzero", [](const Tensor &t, py::handle dim) { return countNonzero(t, dimsOf(dim)); },
-          py::arg("dim") = py::none());
+  defWithOut(
+      m, cls, "all", +[](const Tensor &t, py::handle dim, bool keepdim) { return all(t, optionalDim(dim), keepdim); },
+      py::arg("dim") = py::none(), py::arg("keepdim") = false);
+  defWithOut(
+      m, cls, "any", +[](const Tensor &t, py::handle dim, bool keepdim) { return any(t, optionalDim(dim), keepdim); },
+      py::arg("dim") = py::none(), py::arg("keepdim") = false);
+  defBoth(
+      m, cls, "count_nonzero", [](const Tensor &t, py::handle dim) { return countNonzero(t, dimsOf(dim)); },
+      py::arg("dim") = py::none());
 
   // scans
-  defWithOut(m, cls, "cumsum", +[](const Tensor &t, int64_t dim, py::handle dtype) {
-    return cumsum(t, dim, optionalDtype(dtype));
-  }, py::arg("dim"), py::arg("dtype") = py::none());
-  defWithOut(m, cls, "cumprod", +[](const Tensor &t, int64_t dim, py::handle dtype) {
-    return cumprod(t, dim, optionalDtype(dtype));
-  }, py::arg("dim"), py::arg("dtype") = py::none());
+  defWithOut(
+      m, cls, "cumsum",
+      +[](const Tensor &t, int64_t dim, py::handle dtype) { return cumsum(t, dim, optionalDtype(dtype)); },
+      py::arg("dim"), py::arg("dtype") = py::none());
+  defWithOut(
+      m, cls, "cumprod",
+      +[](const Tensor &t, int64_t dim, py::handle dtype) { return cumprod(t, dim, optionalDtype(dtype)); },
+      py::arg("dim"), py::arg("dtype") = py::none());
   for (bool product : {false, true}) {
-    cls.def(product ? "cumprod_" : "cumsum_", [product](const Tensor &t, int64_t dim, py::handle dtype) {
-      Tensor r = product ? cumprod(t, dim, optionalDtype(dtype)) : cumsum(t, dim, optionalDtype(dtype));
-      TORCH_CHECK(canCast(r.dtype(), t.dtype()), Runtime, "result type %s can't be cast to the desired output type %s",
-                  scalarTypeName(r.dtype()), scalarTypeName(t.dtype()));
-      copy_(t, r);
-      return t;
-    }, py::arg("dim"), py::arg("dtype") = py::none());
+    cls.def(
+        product ? "cumprod_" : "cumsum_",
+        [product](const Tensor &t, int64_t dim, py::handle dtype) {
+          Tensor r = product ? cumprod(t, dim, optionalDtype(dtype)) : cumsum(t, dim, optionalDtype(dtype));
+          TORCH_CHECK(canCast(r.dtype(), t.dtype()), Runtime,
+                      "result type %s can't be cast to the desired output type %s", scalarTypeName(r.dtype()),
+                      scalarTypeName(t.dtype()));
+          copy_(t, r);
+          return t;
+        },
+        py::arg("dim"), py::arg("dtype") = py::none());
   }
 
   // order statistics and sorting
   auto medianAny = [](const Tensor &t, py::handle dim, bool keepdim, py::handle out) -> py::object {
-    if (dim.is_none()) return writeOut(medianAll(t), out.is_none() ? std::nullopt : std::optional<Tensor>(out.cast<Tensor>()));
+    if (dim.is_none())
+      return writeOut(medianAll(t), out.is_none() ? std::nullopt : std::optional<Tensor>(out.cast<Tensor>()));
     return pack("median", median(t, *optionalDim(dim), keepdim), out);
   };
-  cls.def("median", [medianAny](const Tensor &t, py::handle dim, bool keepdim) {
-    return medianAny(t, dim, keepdim, py::none());
-  }, py::arg("dim") = py::none(), py::arg("keepdim") = false);
+  cls.def(
+      "median",
+      [medianAny](const Tensor &t, py::handle dim, bool keepdim) { return medianAny(t, dim, keepdim, py::none()); },
+      py::arg("dim") = py::none(), py::arg("keepdim") = false);
   m.def("median", medianAny, py::arg("input"), py::arg("dim") = py::none(), py::arg("keepdim") = false, py::kw_only(),
         py::arg("out") = py::none());
-  defPair(m, cls, "mode", +[](const Tensor &t, int64_t dim, bool keepdim) { return mode(t, dim, keepdim); },
-          py::arg("dim") = -1, py::arg("keepdim") = false);
-  defPair(m, cls, "kthvalue",
-          +[](const Tensor &t, int64_t k, int64_t dim, bool keepdim) { return kthvalue(t, k, dim, keepdim); },
-          py::arg("k"), py::arg("dim") = -1, py::arg("keepdim") = false);
-  defPair(m, cls, "sort",
-          +[](const Tensor &t, int64_t dim, bool descending, bool) { return sort(t, dim, descending); },
-          py::arg("dim") = -1, py::arg("descending") = false, py::arg("stable") = false);
-  defBoth(m, cls, "argsort", [](const Tensor &t, int64_t dim, bool descending) { return argsort(t, dim, descending); },
-          py::arg("dim") = -1, py::arg("descending") = false);
-  defPair(m, cls, "topk",
-          +[](const Tensor &t, int64_t k, int64_t dim, bool largest, bool sorted) {
-            return topk(t, k, dim, largest, sorted);
-          },
-          py::arg("k"), py::arg("dim") = -1, py::arg("largest") = true, py::arg("sorted") = true);
+  defPair(
+      m, cls, "mode", +[](const Tensor &t, int64_t dim, bool keepdim) { return mode(t, dim, keepdim); },
+      py::arg("dim") = -1, py::arg("keepdim") = false);
+  defPair(
+      m, cls, "kthvalue",
+      +[](const Tensor &t, int64_t k, int64_t dim, bool keepdim) { return kthvalue(t, k, dim, keepdim); }, py::arg("k"),
+      py::arg("dim") = -1, py::arg("keepdim") = false);
+  defPair(
+      m, cls, "sort", +[](const Tensor &t, int64_t dim, bool descending, bool) { return sort(t, dim, descending); },
+      py::arg("dim") = -1, py::arg("descending") = false, py::arg("stable") = false);
+  defBoth(
+      m, cls, "argsort", [](const Tensor &t, int64_t dim, bool descending) { return argsort(t, dim, descending); },
+      py::arg("dim") = -1, py::arg("descending") = false);
+  defPair(
+      m, cls, "topk",
+      +[](const Tensor &t, int64_t k, int64_t dim, bool largest, bool sorted) {
+        return topk(t, k, dim, largest, sorted);
+      },
+      py::arg("k"), py::arg("dim") = -1, py::arg("largest") = true, py::arg("sorted") = true);
   defBoth(m, cls, "unique", uniqueAny, py::arg("sorted") = true, py::arg("return_inverse") = false,
           py::arg("return_counts") = false, py::arg("dim") = py::none());
 
   // comparisons of whole tensors
   defBoth(m, cls, "trace", [](const Tensor &t) { return trace(t); });
-  defBoth(m, cls, "equal", [](const Tensor &a, const Tensor &b) { return equal(a, b); }, py::arg("other"));
-  defBoth(m, cls, "isclose",
-          [](const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
-            return isclose(a, b, rtol, atol, equalNan);
-          },
-          py::arg("other"), py::arg("rtol") = 1e-05, py::arg("atol") = 1e-08, py::arg("equal_nan") = false);
-  defBoth(m, cls, "allclose",
-          [](const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
-            return allclose(a, b, rtol, atol, equalNan);
-          },
-          py::arg("other"), py::arg("rtol") = 1e-05, py::arg("atol") = 1e-08, py::arg("equal_nan") = false);
+  defBoth(
+      m, cls, "equal", [](const Tensor &a, const Tensor &b) { return equal(a, b); }, py::arg("other"));
+  defBoth(
+      m, cls, "isclose",
+      [](const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
+        return isclose(a, b, rtol, atol, equalNan);
+      },
+      py::arg("other"), py::arg("rtol") = 1e-05, py::arg("atol") = 1e-08, py::arg("equal_nan") = false);
+  defBoth(
+      m, cls, "allclose",
+      [](const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
+        return allclose(a, b, rtol, atol, equalNan);
+      },
+      py::arg("other"), py::arg("rtol") = 1e-05, py::arg("atol") = 1e-08, py::arg("equal_nan") = false);
 }
 
 }  // namespace torch::python

@@ -65,11 +65,12 @@ IntList spreadInts(const py::args &args, const py::kwargs &kwargs, const char *n
 template <typename... Args, typename... Extra>
 void defJoin(py::module &m, const char *name, Tensor (*fn)(const TensorList &, Args...), const Extra &...extra) {
   std::string fnName = name;
-  m.def(name,
-        [fn, fnName](py::handle tensors, Args... args, std::optional<Tensor> out) {
-          return writeOut(fn(tensorList(tensors, fnName.c_str()), args...), out);
-        },
-        py::arg("tensors"), extra..., py::kw_only(), py::arg("out") = py::none());
+  m.def(
+      name,
+      [fn, fnName](py::handle tensors, Args... args, std::optional<Tensor> out) {
+        return writeOut(fn(tensorList(tensors, fnName.c_str()), args...), out);
+      },
+      py::arg("tensors"), extra..., py::kw_only(), py::arg("out") = py::none());
 }
 
 // atleast_1d(t) is a tensor; atleast_1d(t1, t2) and atleast_1d([t1, t2]) are tuples.
@@ -115,82 +116,116 @@ void checkCpu(py::handle device) {
 
 void bindShape(py::module &m, TensorClass &cls) {
   // joining
-  defJoin(m, "cat", +[](const TensorList &ts, int64_t dim) { return cat(ts, dim); }, py::arg("dim") = 0);
-  defJoin(m, "concat", +[](const TensorList &ts, int64_t dim) { return cat(ts, dim); }, py::arg("dim") = 0);
-  defJoin(m, "stack", +[](const TensorList &ts, int64_t dim) { return stack(ts, dim); }, py::arg("dim") = 0);
-  defJoin(m, "hstack", +[](const TensorList &ts) { return hstack(ts); });
-  defJoin(m, "vstack", +[](const TensorList &ts) { return vstack(ts); });
-  defJoin(m, "row_stack", +[](const TensorList &ts) { return vstack(ts); });
-  defJoin(m, "dstack", +[](const TensorList &ts) { return dstack(ts); });
-  defJoin(m, "column_stack", +[](const TensorList &ts) { return columnStack(ts); });
-  defAtLeast(m, "atleast_1d", +[](const Tensor &t) { return atleast1d(t); });
-  defAtLeast(m, "atleast_2d", +[](const Tensor &t) { return atleast2d(t); });
-  defAtLeast(m, "atleast_3d", +[](const Tensor &t) { return atleast3d(t); });
+  defJoin(
+      m, "cat", +[](const TensorList &ts, int64_t dim) { return cat(ts, dim); }, py::arg("dim") = 0);
+  defJoin(
+      m, "concat", +[](const TensorList &ts, int64_t dim) { return cat(ts, dim); }, py::arg("dim") = 0);
+  defJoin(
+      m, "stack", +[](const TensorList &ts, int64_t dim) { return stack(ts, dim); }, py::arg("dim") = 0);
+  defJoin(
+      m, "hstack", +[](const TensorList &ts) { return hstack(ts); });
+  defJoin(
+      m, "vstack", +[](const TensorList &ts) { return vstack(ts); });
+  defJoin(
+      m, "row_stack", +[](const TensorList &ts) { return vstack(ts); });
+  defJoin(
+      m, "dstack", +[](const TensorList &ts) { return dstack(ts); });
+  defJoin(
+      m, "column_stack", +[](const TensorList &ts) { return columnStack(ts); });
+  defAtLeast(
+      m, "atleast_1d", +[](const Tensor &t) { return atleast1d(t); });
+  defAtLeast(
+      m, "atleast_2d", +[](const Tensor &t) { return atleast2d(t); });
+  defAtLeast(
+      m, "atleast_3d", +[](const Tensor &t) { return atleast3d(t); });
 
   // diagonals and triangles
-  defWithOut(m, cls, "diag", +[](const Tensor &t, int64_t offset) { return diag(t, offset); },
-             py::arg("diagonal") = 0);
-  defBoth(m, cls, "diagonal",
-          [](const Tensor &t, int64_t offset, int64_t dim1, int64_t dim2) { return diagonal(t, offset, dim1, dim2); },
-          py::arg("offset") = 0, py::arg("dim1") = 0, py::arg("dim2") = 1);
-  defBoth(m, cls, "diag_embed",
-          [](const Tensor &t, int64_t offset, int64_t dim1, int64_t dim2) { return diagEmbed(t, offset, dim1, dim2); },
-          py::arg("offset") = 0, py::arg("dim1") = -2, py::arg("dim2") = -1);
-  defBoth(m, cls, "diagflat", [](const Tensor &t, int64_t offset) { return diagflat(t, offset); },
-          py::arg("offset") = 0);
-  defWithOut(m, cls, "tril", +[](const Tensor &t, int64_t offset) { return tril(t, offset); },
-             py::arg("diagonal") = 0);
-  defWithOut(m, cls, "triu", +[](const Tensor &t, int64_t offset) { return triu(t, offset); },
-             py::arg("diagonal") = 0);
-  cls.def("tril_", [](const Tensor &t, int64_t offset) {
-    tril_(t, offset);
-    return t;
-  }, py::arg("diagonal") = 0);
-  cls.def("triu_", [](const Tensor &t, int64_t offset) {
-    triu_(t, offset);
-    return t;
-  }, py::arg("diagonal") = 0);
+  defWithOut(
+      m, cls, "diag", +[](const Tensor &t, int64_t offset) { return diag(t, offset); }, py::arg("diagonal") = 0);
+  defBoth(
+      m, cls, "diagonal",
+      [](const Tensor &t, int64_t offset, int64_t dim1, int64_t dim2) { return diagonal(t, offset, dim1, dim2); },
+      py::arg("offset") = 0, py::arg("dim1") = 0, py::arg("dim2") = 1);
+  defBoth(
+      m, cls, "diag_embed",
+      [](const Tensor &t, int64_t offset, int64_t dim1, int64_t dim2) { return diagEmbed(t, offset, dim1, dim2); },
+      py::arg("offset") = 0, py::arg("dim1") = -2, py::arg("dim2") = -1);
+  defBoth(
+      m, cls, "diagflat", [](const Tensor &t, int64_t offset) { return diagflat(t, offset); }, py::arg("offset") = 0);
+  defWithOut(
+      m, cls, "tril", +[](const Tensor &t, int64_t offset) { return tril(t, offset); }, py::arg("diagonal") = 0);
+  defWithOut(
+      m, cls, "triu", +[](const Tensor &t, int64_t offset) { return triu(t, offset); }, py::arg("diagonal") = 0);
+  cls.def(
+      "tril_",
+      [](const Tensor &t, int64_t offset) {
+        tril_(t, offset);
+        return t;
+      },
+      py::arg("diagonal") = 0);
+  cls.def(
+      "triu_",
+      [](const Tensor &t, int64_t offset) {
+        triu_(t, offset);
+        return t;
+      },
+      py::arg("diagonal") = 0);
   for (bool upper : {false, true}) {
-    m.def(upper ? "triu_indices" : "tril_indices",
-          [upper](int64_t row, int64_t col, int64_t offset, py::handle dtype, py::handle device, py::handle) {
-            checkCpu(device);
-            ScalarType type = dtype.is_none() ? ScalarType::Long : toDtype(dtype);
-            return upper ? triuIndices(row, col, offset, type) : trilIndices(row, col, offset, type);
-          },
-          py::arg("row"), py::arg("col"), py::arg("offset") = 0, py::kw_only(), py::arg("dtype") = py::none(),
-          py::arg("device") = py::none(), py::arg("layout") = py::none());
+    m.def(
+        upper ? "triu_indices" : "tril_indices",
+        [upper](int64_t row, int64_t col, int64_t offset, py::handle dtype, py::handle device, py::handle) {
+          checkCpu(device);
+          ScalarType type = dtype.is_none() ? ScalarType::Long : toDtype(dtype);
+          return upper ? triuIndices(row, col, offset, type) : trilIndices(row, col, offset, type);
+        },
+        py::arg("row"), py::arg("col"), py::arg("offset") = 0, py::kw_only(), py::arg("dtype") = py::none(),
+        py::arg("device") = py::none(), py::arg("layout") = py::none());
   }
 
   // products and statistics
-  defWithOut(m, cls, "cross", +[](const Tensor &a, const Tensor &b, py::handle dim) {
-    return cross(a, b, optionalDim(dim));
-  }, py::arg("other"), py::arg("dim") = py::none());
-  defWithOut(m, cls, "histc", +[](const Tensor &t, int64_t bins, py::handle min, py::handle max) {
-    return histc(t, bins, number(min, "min"), number(max, "max"));
-  }, py::arg("bins") = 100, py::arg("min") = 0, py::arg("max") = 0);
-  defWithOut(m, cls, "renorm", +[](const Tensor &t, py::handle p, int64_t dim, py::handle maxnorm) {
-    return renorm(t, number(p, "p"), dim, number(maxnorm, "maxnorm"));
-  }, py::arg("p"), py::arg("dim"), py::arg("maxnorm"));
-  cls.def("renorm_", [](const Tensor &t, py::handle p, int64_t dim, py::handle maxnorm) {
-    renorm_(t, number(p, "p"), dim, number(maxnorm, "maxnorm"));
-    return t;
-  }, py::arg("p"), py::arg("dim"), py::arg("maxnorm"));
-  defWithOut(m, cls, "kron", +[](const Tensor &a, const Tensor &b) { return kron(a, b); }, py::arg("other"));
+  defWithOut(
+      m, cls, "cross", +[](const Tensor &a, const Tensor &b, py::handle dim) { return cross(a, b, optionalDim(dim)); },
+      py::arg("other"), py::arg("dim") = py::none());
+  defWithOut(
+      m, cls, "histc",
+      +[](const Tensor &t, int64_t bins, py::handle min, py::handle max) {
+        return histc(t, bins, number(min, "min"), number(max, "max"));
+      },
+      py::arg("bins") = 100, py::arg("min") = 0, py::arg("max") = 0);
+  defWithOut(
+      m, cls, "renorm",
+      +[](const Tensor &t, py::handle p, int64_t dim, py::handle maxnorm) {
+        return renorm(t, number(p, "p"), dim, number(maxnorm, "maxnorm"));
+      },
+      py::arg("p"), py::arg("dim"), py::arg("maxnorm"));
+  cls.def(
+      "renorm_",
+      [](const Tensor &t, py::handle p, int64_t dim, py::handle maxnorm) {
+        renorm_(t, number(p, "p"), dim, number(maxnorm, "maxnorm"));
+        return t;
+      },
+      py::arg("p"), py::arg("dim"), py::arg("maxnorm"));
+  defWithOut(
+      m, cls, "kron", +[](const Tensor &a, const Tensor &b) { return kron(a, b); }, py::arg("other"));
 
   // reordering
   cls.def("flip", [](const Tensor &t, py::args dims, py::kwargs kwargs) {
     return flip(t, spreadInts(dims, kwargs, "dims", "flip"));
   });
-  m.def("flip", [](const Tensor &t, py::handle dims) { return flip(t, toIntList(dims, "dims")); }, py::arg("input"),
-        py::arg("dims"));
+  m.def(
+      "flip", [](const Tensor &t, py::handle dims) { return flip(t, toIntList(dims, "dims")); }, py::arg("input"),
+      py::arg("dims"));
   defBoth(m, cls, "fliplr", [](const Tensor &t) { return fliplr(t); });
   defBoth(m, cls, "flipud", [](const Tensor &t) { return flipud(t); });
-  defBoth(m, cls, "roll", [](const Tensor &t, py::handle shifts, py::handle dims) {
-    return roll(t, toIntList(shifts, "shifts"), dims.is_none() ? IntList{} : toIntList(dims, "dims"));
-  }, py::arg("shifts"), py::arg("dims") = py::none());
-  defBoth(m, cls, "rot90", [](const Tensor &t, int64_t k, py::handle dims) {
-    return rot90(t, k, toIntList(dims, "dims"));
-  }, py::arg("k") = 1, py::arg("dims") = py::make_tuple(0, 1));
+  defBoth(
+      m, cls, "roll",
+      [](const Tensor &t, py::handle shifts, py::handle dims) {
+        return roll(t, toIntList(shifts, "shifts"), dims.is_none() ? IntList{} : toIntList(dims, "dims"));
+      },
+      py::arg("shifts"), py::arg("dims") = py::none());
+  defBoth(
+      m, cls, "rot90", [](const Tensor &t, int64_t k, py::handle dims) { return rot90(t, k, toIntList(dims, "dims")); },
+      py::arg("k") = 1, py::arg("dims") = py::make_tuple(0, 1));
 
   // repetition
   cls.def("repeat", [](const Tensor &t, py::args repeats, py::kwargs kwargs) {
@@ -199,49 +234,64 @@ void bindShape(py::module &m, TensorClass &cls) {
   cls.def("tile", [](const Tensor &t, py::args dims, py::kwargs kwargs) {
     return tile(t, spreadInts(dims, kwargs, "dims", "tile"));
   });
-  m.def("tile", [](const Tensor &t, py::handle dims) { return tile(t, toIntList(dims, "dims")); }, py::arg("input"),
-        py::arg("dims"));
+  m.def(
+      "tile", [](const Tensor &t, py::handle dims) { return tile(t, toIntList(dims, "dims")); }, py::arg("input"),
+      py::arg("dims"));
   cls.def("repeat_interleave", repeatInterleaveAny, py::arg("repeats"), py::arg("dim") = py::none(), py::kw_only(),
           py::arg("output_size") = py::none());
   // torch.repeat_interleave(repeats) alone gives the index i repeated repeats[i] times.
-  m.def("repeat_interleave", [](const Tensor &t, py::handle repeats, py::handle dim, py::handle outputSize) {
-    if (repeats.is_none()) return repeatInterleave(t);
-    return repeatInterleaveAny(t, repeats, dim, outputSize);
-  }, py::arg("input"), py::arg("repeats") = py::none(), py::arg("dim") = py::none(), py::kw_only(),
-        py::arg("output_size") = py::none());
+  m.def(
+      "repeat_interleave",
+      [](const Tensor &t, py::handle repeats, py::handle dim, py::handle outputSize) {
+        if (repeats.is_none()) return repeatInterleave(t);
+        return repeatInterleaveAny(t, repeats, dim, outputSize);
+      },
+      py::arg("input"), py::arg("repeats") = py::none(), py::arg("dim") = py::none(), py::kw_only(),
+      py::arg("output_size") = py::none());
 
   // grids
-  m.def("meshgrid", [](py::args args, py::handle indexing) {
-    TensorList tensors = tensorArgs(args, "meshgrid");
-    std::string mode = "ij";
-    if (indexing.is_none()) {
-      PyErr_WarnEx(PyExc_UserWarning,
-                   "torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.", 1);
-    } else {
-      mode = py::str(indexing);
-    }
-    TORCH_CHECK(mode == "ij" || mode == "xy", Runtime,
-                "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: %s", mode.c_str());
-    return py::tuple(py::cast(meshgrid(tensors, mode == "xy")));
-  }, py::kw_only(), py::arg("indexing") = py::none());
+  m.def(
+      "meshgrid",
+      [](py::args args, py::handle indexing) {
+        TensorList tensors = tensorArgs(args, "meshgrid");
+        std::string mode = "ij";
+        if (indexing.is_none()) {
+          PyErr_WarnEx(PyExc_UserWarning,
+                       "torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.", 1);
+        } else {
+          mode = py::str(indexing);
+        }
+        TORCH_CHECK(mode == "ij" || mode == "xy", Runtime,
+                    "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: %s", mode.c_str());
+        return py::tuple(py::cast(meshgrid(tensors, mode == "xy")));
+      },
+      py::kw_only(), py::arg("indexing") = py::none());
 
   // dimension moves
   for (const char *name : {"movedim", "moveaxis"}) {
-    defBoth(m, cls, name, [](const Tensor &t, py::handle source, py::handle destination) {
-      return movedim(t, toIntList(source, "source"), toIntList(destination, "destination"));
-    }, py::arg("source"), py::arg("destination"));
+    defBoth(
+        m, cls, name,
+        [](const Tensor &t, py::handle source, py::handle destination) {
+          return movedim(t, toIntList(source, "source"), toIntList(destination, "destination"));
+        },
+        py::arg("source"), py::arg("destination"));
   }
-  defBoth(m, cls, "swapaxes", [](const Tensor &t, int64_t a, int64_t b) { return transpose(t, a, b); },
-          py::arg("axis0"), py::arg("axis1"));
-  defBoth(m, cls, "swapdims", [](const Tensor &t, int64_t a, int64_t b) { return transpose(t, a, b); },
-          py::arg("dim0"), py::arg("dim1"));
-  defBoth(m, cls, "unflatten", [](const Tensor &t, int64_t dim, py::handle sizes) {
-    return unflatten(t, dim, toIntList(sizes, "sizes"));
-  }, py::arg("dim"), py::arg("sizes"));
-  defBoth(m, cls, "narrow_copy", [](const Tensor &t, int64_t dim, int64_t start, int64_t length) {
-    return narrowCopy(t, dim, start, length);
-  }, py::arg("dim"), py::arg("start"), py::arg("length"));
-  cls.def("type_as", [](const Tensor &t, const Tensor &other) { return toType(t, other.dtype()); }, py::arg("other"));
+  defBoth(
+      m, cls, "swapaxes", [](const Tensor &t, int64_t a, int64_t b) { return transpose(t, a, b); }, py::arg("axis0"),
+      py::arg("axis1"));
+  defBoth(
+      m, cls, "swapdims", [](const Tensor &t, int64_t a, int64_t b) { return transpose(t, a, b); }, py::arg("dim0"),
+      py::arg("dim1"));
+  defBoth(
+      m, cls, "unflatten",
+      [](const Tensor &t, int64_t dim, py::handle sizes) { return unflatten(t, dim, toIntList(sizes, "sizes")); },
+      py::arg("dim"), py::arg("sizes"));
+  defBoth(
+      m, cls, "narrow_copy",
+      [](const Tensor &t, int64_t dim, int64_t start, int64_t length) { return narrowCopy(t, dim, start, length); },
+      py::arg("dim"), py::arg("start"), py::arg("length"));
+  cls.def(
+      "type_as", [](const Tensor &t, const Tensor &other) { return toType(t, other.dtype()); }, py::arg("other"));
 
   // in-place geometry changes
   cls.def("t_", [](const Tensor &t) {
@@ -254,21 +304,32 @@ void bindShape(py::module &m, TensorClass &cls) {
   static const SwapEntry swaps[] = {
       {"transpose_", "dim0", "dim1"}, {"swapaxes_", "axis0", "axis1"}, {"swapdims_", "dim0", "dim1"}};
   for (const SwapEntry &e : swaps) {
-    cls.def(e.name, [](const Tensor &t, int64_t a, int64_t b) {
-      transpose_(t, a, b);
-      return t;
-    }, py::arg(e.arg0), py::arg(e.arg1));
+    cls.def(
+        e.name,
+        [](const Tensor &t, int64_t a, int64_t b) {
+          transpose_(t, a, b);
+          return t;
+        },
+        py::arg(e.arg0), py::arg(e.arg1));
   }
-  cls.def("squeeze_", [](const Tensor &t, py::handle dim) {
-    std::optional<int64_t> d = optionalDim(dim);
-    if (d) squeeze_(t, *d);
-    else squeeze_(t);
-    return t;
-  }, py::arg("dim") = py::none());
-  cls.def("unsqueeze_", [](const Tensor &t, int64_t dim) {
-    unsqueeze_(t, dim);
-    return t;
-  }, py::arg("dim"));
+  cls.def(
+      "squeeze_",
+      [](const Tensor &t, py::handle dim) {
+        std::optional<int64_t> d = optionalDim(dim);
+        if (d)
+          squeeze_(t, *d);
+        else
+          squeeze_(t);
+        return t;
+      },
+      py::arg("dim") = py::none());
+  cls.def(
+      "unsqueeze_",
+      [](const Tensor &t, int64_t dim) {
+        unsqueeze_(t, dim);
+        return t;
+      },
+      py::arg("dim"));
 }
 
 }  // namespace torch::python

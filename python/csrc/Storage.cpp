@@ -146,16 +146,12 @@ void bindStorage(py::module &m, TensorClass &cls) {
                     shareMemory(s);
                     return s;
                   })
-      .def_static("_from_file_cdata",
-                  [](py::handle dtype, const std::string &filename, bool shared, int64_t size) {
-                    return fromFile(toDtype(dtype), filename, shared, size);
-                  })
+      .def_static("_from_file_cdata", [](py::handle dtype, const std::string &filename, bool shared,
+                                         int64_t size) { return fromFile(toDtype(dtype), filename, shared, size); })
       // create=True: a new segment (fails if the name exists) whose name is left in /dev/shm;
       // create=False: maps an existing segment and unlinks its name (Note [Named shared memory]).
-      .def_static("_shm_cdata",
-                  [](py::handle dtype, const std::string &name, int64_t size, bool create) {
-                    return sharedMemoryByName(toDtype(dtype), name, size, create);
-                  })
+      .def_static("_shm_cdata", [](py::handle dtype, const std::string &name, int64_t size,
+                                   bool create) { return sharedMemoryByName(toDtype(dtype), name, size, create); })
       // A new reference on the TH storage at `address`, which any copy of TH in this process may
       // have made (the Lua bridge, torch/_lua.so): every copy shares the storage layout
       // (DESIGN.md, "Sharing between the bindings"), so this one can hold and free it.

@@ -51,8 +51,9 @@ Tensor fromNumpy(const py::array &array) {
   ScalarType type = fromNumpyType(array.dtype());
   size_t item = elementSize(type);
   if (!array.dtype().attr("isnative").cast<bool>()) {
-    throw py::value_error("given numpy array has byte order different from the native byte order. Conversion "
-                          "between byte orders is currently not supported.");
+    throw py::value_error(
+        "given numpy array has byte order different from the native byte order. Conversion "
+        "between byte orders is currently not supported.");
   }
   int nd = static_cast<int>(array.ndim());
   IntList sizes(nd), strides(nd);
@@ -62,13 +63,15 @@ Tensor fromNumpy(const py::array &array) {
     sizes[d] = array.shape(d);
     ssize_t s = array.strides(d);
     if (s < 0) {
-      throw py::value_error("At least one stride in the given numpy array is negative, and tensors with negative "
-                            "strides are not currently supported. (You can probably work around this by making a "
-                            "copy of your array  with array.copy().) ");
+      throw py::value_error(
+          "At least one stride in the given numpy array is negative, and tensors with negative "
+          "strides are not currently supported. (You can probably work around this by making a "
+          "copy of your array  with array.copy().) ");
     }
     if (s % static_cast<ssize_t>(item) != 0) {
-      throw py::value_error("given numpy array strides not a multiple of the element byte size. Copy the numpy "
-                            "array to reallocate the memory.");
+      throw py::value_error(
+          "given numpy array strides not a multiple of the element byte size. Copy the numpy "
+          "array to reallocate the memory.");
     }
     strides[d] = s / static_cast<ssize_t>(item);
     if (sizes[d] == 0) emptyArray = true;
@@ -81,9 +84,9 @@ Tensor fromNumpy(const py::array &array) {
   try {
     storage = dispatch(type, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      return Storage::adopt(type, TH<T>::S::newWithDataAndAllocator(
-                                      reinterpret_cast<T *>(const_cast<void *>(array.data())), span,
-                                      &numpyAllocator, owner));
+      return Storage::adopt(
+          type, TH<T>::S::newWithDataAndAllocator(reinterpret_cast<T *>(const_cast<void *>(array.data())), span,
+                                                  &numpyAllocator, owner));
     });
   } catch (...) {
     Py_DECREF(owner);
@@ -173,23 +176,25 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
       .def_property_readonly("ndim", &Tensor::dim)
       .def_property_readonly("is_cuda", [](const Tensor &) { return false; })
       .def_property_readonly("device", [](const Tensor &) { return py::module::import("torch").attr("device")("cpu"); })
-      .def("size",
-           [](const Tensor &t, py::object dim) -> py::object {
-             if (dim.is_none()) return makeSize(t.sizes());
-             if (t.dim() == 0) wrapDim(toIndex(dim), 0);
-             return py::int_(t.size(wrapDim(toIndex(dim), t.dim())));
-           },
-           py::arg("dim") = py::none())
-      .def("stride",
-           [](const Tensor &t, py::object dim) -> py::object {
-             if (dim.is_none()) {
-               py::tuple strides(t.dim());
-               for (int d = 0; d < t.dim(); d++) strides[d] = py::int_(t.stride(d));
-               return std::move(strides);
-             }
-             return py::int_(t.stride(wrapDim(toIndex(dim), t.dim())));
-           },
-           py::arg("dim") = py::none())
+      .def(
+          "size",
+          [](const Tensor &t, py::object dim) -> py::object {
+            if (dim.is_none()) return makeSize(t.sizes());
+            if (t.dim() == 0) wrapDim(toIndex(dim), 0);
+            return py::int_(t.size(wrapDim(toIndex(dim), t.dim())));
+          },
+          py::arg("dim") = py::none())
+      .def(
+          "stride",
+          [](const Tensor &t, py::object dim) -> py::object {
+            if (dim.is_none()) {
+              py::tuple strides(t.dim());
+              for (int d = 0; d < t.dim(); d++) strides[d] = py::int_(t.stride(d));
+              return std::move(strides);
+            }
+            return py::int_(t.stride(wrapDim(toIndex(dim), t.dim())));
+          },
+          py::arg("dim") = py::none())
       .def("dim", &Tensor::dim)
       .def("ndimension", &Tensor::dim)
       .def("numel", &Tensor::numel)
@@ -205,38 +210,40 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
              if (t.dim() == 0) throw py::type_error("len() of a 0-d tensor");
              return t.size(0);
            })
-      .def("type",
-           [](const Tensor &t, py::object dtype) -> py::object {
-             if (dtype.is_none()) return py::str(typeName(t.dtype()));
-             ScalarType target;
-             if (py::isinstance<py::str>(dtype)) {
-               std::string name = dtype.cast<std::string>();
-               bool found = false;
-               for (int i = 0; i < kNumScalarTypes; i++) {
-                 if (typeName(static_cast<ScalarType>(i)) == name) {
-                   target = static_cast<ScalarType>(i);
-                   found = true;
-                 }
-               }
-               if (!found) throw py::value_error("invalid type: '" + name + "'");
-             } else {
-               target = toDtype(dtype);
-             }
-             return py::cast(toType(t, target));
-           },
-           py::arg("dtype") = py::none());
+      .def(
+          "type",
+          [](const Tensor &t, py::object dtype) -> py::object {
+            if (dtype.is_none()) return py::str(typeName(t.dtype()));
+            ScalarType target;
+            if (py::isinstance<py::str>(dtype)) {
+              std::string name = dtype.cast<std::string>();
+              bool found = false;
+              for (int i = 0; i < kNumScalarTypes; i++) {
+                if (typeName(static_cast<ScalarType>(i)) == name) {
+                  target = static_cast<ScalarType>(i);
+                  found = true;
+                }
+              }
+              if (!found) throw py::value_error("invalid type: '" + name + "'");
+            } else {
+              target = toDtype(dtype);
+            }
+            return py::cast(toType(t, target));
+          },
+          py::arg("dtype") = py::none());
 
   // conversions to Python and numpy
   cls.def("item", [](const Tensor &t) { return fromScalar(item(t)); })
       .def("tolist", [](const Tensor &t) { return tolist(t, 0, t.storageOffset()); })
       .def("numpy", [](py::handle self) { return toNumpy(self); })
-      .def("__array__",
-           [](py::handle self, py::object dtype, py::object copy) -> py::object {
-             py::array a = toNumpy(self);
-             if (!dtype.is_none()) return a.attr("astype")(dtype);
-             return std::move(a);
-           },
-           py::arg("dtype") = py::none(), py::arg("copy") = py::none())
+      .def(
+          "__array__",
+          [](py::handle self, py::object dtype, py::object /*copy: numpy copies when it must*/) -> py::object {
+            py::array a = toNumpy(self);
+            if (!dtype.is_none()) return a.attr("astype")(dtype);
+            return std::move(a);
+          },
+          py::arg("dtype") = py::none(), py::arg("copy") = py::none())
       .def("__bool__",
            [](const Tensor &t) {
              TORCH_CHECK(t.numel() == 1, Runtime, "Boolean value of Tensor with more than one value is ambiguous");
@@ -264,8 +271,10 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
             std::optional<ScalarType> target;
             bool copy = kwargs.contains("copy") && kwargs["copy"].cast<bool>();
             auto consider = [&](py::handle a) {
-              if (py::isinstance<Tensor>(a)) target = a.cast<const Tensor &>().dtype();
-              else if (py::isinstance<Dtype>(a)) target = a.cast<Dtype>().type;
+              if (py::isinstance<Tensor>(a))
+                target = a.cast<const Tensor &>().dtype();
+              else if (py::isinstance<Dtype>(a))
+                target = a.cast<Dtype>().type;
               else if (py::isinstance<py::str>(a) || py::hasattr(a, "type")) {
                 std::string dev = py::str(a);
                 if (dev != "cpu") throw py::value_error("only the cpu device is available (got '" + dev + "')");
@@ -288,12 +297,13 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
   // copies
   cls.def("contiguous", [](const Tensor &t) { return contiguous(t); })
       .def("clone", [](const Tensor &t) { return clone(t); })
-      .def("copy_",
-           [](const Tensor &t, py::handle src, bool) {
-             copy_(t, toTensor(src));
-             return t;
-           },
-           py::arg("src"), py::arg("non_blocking") = false)
+      .def(
+          "copy_",
+          [](const Tensor &t, py::handle src, bool) {
+            copy_(t, toTensor(src));
+            return t;
+          },
+          py::arg("src"), py::arg("non_blocking") = false)
       .def("fill_",
            [](const Tensor &t, py::handle v) {
              fill_(t, toScalar(v));
@@ -314,22 +324,23 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
              resize_(t, other.sizes());
              return t;
            })
-      .def("set_",
-           [](const Tensor &t, py::object source, py::object offset, py::object size, py::object stride) {
-             if (source.is_none()) {
-               set_(t, empty({0}, t.dtype()));
-             } else if (py::isinstance<Tensor>(source)) {
-               set_(t, source.cast<const Tensor &>());
-             } else {
-               Storage s = source.attr("_cdata_storage")().cast<Storage>();
-               IntList sizes = size.is_none() ? IntList{s.size()} : toIntList(size, "size");
-               IntList strides = stride.is_none() ? IntList{} : toIntList(stride, "stride");
-               set_(t, fromStorage(s, offset.is_none() ? 0 : offset.cast<int64_t>(), sizes, strides));
-             }
-             return t;
-           },
-           py::arg("source") = py::none(), py::arg("storage_offset") = py::none(), py::arg("size") = py::none(),
-           py::arg("stride") = py::none());
+      .def(
+          "set_",
+          [](const Tensor &t, py::object source, py::object offset, py::object size, py::object stride) {
+            if (source.is_none()) {
+              set_(t, empty({0}, t.dtype()));
+            } else if (py::isinstance<Tensor>(source)) {
+              set_(t, source.cast<const Tensor &>());
+            } else {
+              Storage s = source.attr("_cdata_storage")().cast<Storage>();
+              IntList sizes = size.is_none() ? IntList{s.size()} : toIntList(size, "size");
+              IntList strides = stride.is_none() ? IntList{} : toIntList(stride, "stride");
+              set_(t, fromStorage(s, offset.is_none() ? 0 : offset.cast<int64_t>(), sizes, strides));
+            }
+            return t;
+          },
+          py::arg("source") = py::none(), py::arg("storage_offset") = py::none(), py::arg("size") = py::none(),
+          py::arg("stride") = py::none());
 
   // views
   defBoth(m, cls, "view", [](const Tensor &t, py::args sizes) -> Tensor {
@@ -337,15 +348,16 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
       ScalarType type = sizes[0].cast<Dtype>().type;
       TORCH_CHECK(elementSize(type) == elementSize(t.dtype()), Runtime,
                   "view(dtype) needs an element type of the same size");
-      return fromStorage(Storage::adopt(type, [&] {
-                           Storage s = t.storage();
-                           THByteStorage *raw = s.raw();
-                           dispatch(s.dtype(), [&](auto tag) {
-                             using T = typename decltype(tag)::type;
-                             TH<T>::S::retain(s.th<T>());
-                           });
-                           return raw;
-                         }()),
+      return fromStorage(Storage::adopt(type,
+                                        [&] {
+                                          Storage s = t.storage();
+                                          THByteStorage *raw = s.raw();
+                                          dispatch(s.dtype(), [&](auto tag) {
+                                            using T = typename decltype(tag)::type;
+                                            TH<T>::S::retain(s.th<T>());
+                                          });
+                                          return raw;
+                                        }()),
                          t.storageOffset(), t.sizes(), t.strides());
     }
     return view(t, toSizes(sizes, "size"));
@@ -353,8 +365,9 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
   cls.def("view_as", [](const Tensor &t, const Tensor &o) { return view(t, o.sizes()); });
   defBoth(m, cls, "reshape", [](const Tensor &t, py::args sizes) { return reshape(t, toSizes(sizes, "shape")); });
   cls.def("reshape_as", [](const Tensor &t, const Tensor &o) { return reshape(t, o.sizes()); });
-  defBoth(m, cls, "transpose", [](const Tensor &t, int64_t d0, int64_t d1) { return transpose(t, d0, d1); },
-          py::arg("dim0"), py::arg("dim1"));
+  defBoth(
+      m, cls, "transpose", [](const Tensor &t, int64_t d0, int64_t d1) { return transpose(t, d0, d1); },
+      py::arg("dim0"), py::arg("dim1"));
   defBoth(m, cls, "t", [](const Tensor &t) {
     TORCH_CHECK(t.dim() <= 2, Runtime, "t() expects a tensor with <= 2 dimensions, but self is %dD", t.dim());
     return t.dim() < 2 ? alias(t) : transpose(t, 0, 1);
@@ -365,74 +378,89 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
     return permute(t, dims);
   });
   cls.def("permute", [](const Tensor &t, py::args dims) { return permute(t, toSizes(dims, "dims")); });
-  m.def("permute", [](const Tensor &t, py::handle dims) { return permute(t, toIntList(dims, "dims")); },
-        py::arg("input"), py::arg("dims"));
-  defBoth(m, cls, "narrow",
-          [](const Tensor &t, int64_t dim, int64_t start, int64_t length) { return narrow(t, dim, start, length); },
-          py::arg("dim"), py::arg("start"), py::arg("length"));
-  defBoth(m, cls, "select", [](const Tensor &t, int64_t dim, int64_t index) { return select(t, dim, index); },
-          py::arg("dim"), py::arg("index"));
-  cls.def("unfold", [](const Tensor &t, int64_t dim, int64_t size, int64_t step) { return unfold(t, dim, size, step); },
-          py::arg("dimension"), py::arg("size"), py::arg("step"));
+  m.def(
+      "permute", [](const Tensor &t, py::handle dims) { return permute(t, toIntList(dims, "dims")); }, py::arg("input"),
+      py::arg("dims"));
+  defBoth(
+      m, cls, "narrow",
+      [](const Tensor &t, int64_t dim, int64_t start, int64_t length) { return narrow(t, dim, start, length); },
+      py::arg("dim"), py::arg("start"), py::arg("length"));
+  defBoth(
+      m, cls, "select", [](const Tensor &t, int64_t dim, int64_t index) { return select(t, dim, index); },
+      py::arg("dim"), py::arg("index"));
+  cls.def(
+      "unfold", [](const Tensor &t, int64_t dim, int64_t size, int64_t step) { return unfold(t, dim, size, step); },
+      py::arg("dimension"), py::arg("size"), py::arg("step"));
   cls.def("expand", [](const Tensor &t, py::args sizes) { return expand(t, toSizes(sizes, "size")); });
   cls.def("expand_as", [](const Tensor &t, const Tensor &o) { return expand(t, o.sizes()); });
-  defBoth(m, cls, "squeeze", [](const Tensor &t, std::optional<int64_t> dim) {
-    return dim ? squeeze(t, *dim) : squeeze(t);
-  }, py::arg("dim") = py::none());
-  defBoth(m, cls, "unsqueeze", [](const Tensor &t, int64_t dim) { return unsqueeze(t, dim); }, py::arg("dim"));
-  defBoth(m, cls, "flatten",
-          [](const Tensor &t, int64_t start, int64_t end) { return flatten(t, start, end); },
-          py::arg("start_dim") = 0, py::arg("end_dim") = -1);
-  defBoth(m, cls, "as_strided",
-          [](const Tensor &t, py::handle size, py::handle stride, std::optional<int64_t> offset) {
-            return asStrided(t, toIntList(size, "size"), toIntList(stride, "stride"),
-                             offset.value_or(t.storageOffset()));
-          },
-          py::arg("size"), py::arg("stride"), py::arg("storage_offset") = py::none());
-  defBoth(m, cls, "chunk", [](const Tensor &t, int64_t chunks, int64_t dim) {
-    TORCH_CHECK(chunks > 0, Runtime, "chunk expects `chunks` to be greater than 0, got: %lld",
-                static_cast<long long>(chunks));
-    int d = wrapDim(dim, t.dim());
-    int64_t each = (t.size(d) + chunks - 1) / chunks;
-    py::tuple parts(each == 0 ? 0 : (t.size(d) + each - 1) / each);
-    for (size_t i = 0; i < parts.size(); i++) {
-      int64_t start = i * each;
-      parts[i] = py::cast(narrow(t, d, start, std::min(each, t.size(d) - start)));
-    }
-    return parts;
-  }, py::arg("chunks"), py::arg("dim") = 0);
-  defBoth(m, cls, "split", [](const Tensor &t, py::handle splitSize, int64_t dim) {
-    int d = wrapDim(dim, t.dim());
-    py::list parts;
-    if (PyLong_Check(splitSize.ptr())) {
-      int64_t each = splitSize.cast<int64_t>();
-      TORCH_CHECK(each > 0 || t.size(d) == 0, Runtime, "split expects split_size be non-negative, but got %lld",
-                  static_cast<long long>(each));
-      for (int64_t start = 0; start < t.size(d); start += each) {
-        parts.append(py::cast(narrow(t, d, start, std::min(each, t.size(d) - start))));
-      }
-    } else {
-      IntList sizes = toIntList(splitSize, "split_size_or_sections");
-      int64_t total = 0;
-      for (int64_t s : sizes) total += s;
-      TORCH_CHECK(total == t.size(d), Runtime,
-                  "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension "
-                  "%d), but got split_sizes=%s",
-                  static_cast<long long>(t.size(d)), d, shapeString(sizes).c_str());
-      int64_t start = 0;
-      for (int64_t s : sizes) {
-        parts.append(py::cast(narrow(t, d, start, s)));
-        start += s;
-      }
-    }
-    return py::tuple(parts);
-  }, py::arg("split_size_or_sections"), py::arg("dim") = 0);
-  defBoth(m, cls, "unbind", [](const Tensor &t, int64_t dim) {
-    int d = wrapDim(dim, t.dim());
-    py::tuple parts(t.size(d));
-    for (int64_t i = 0; i < t.size(d); i++) parts[i] = py::cast(select(t, d, i));
-    return parts;
-  }, py::arg("dim") = 0);
+  defBoth(
+      m, cls, "squeeze",
+      [](const Tensor &t, std::optional<int64_t> dim) { return dim ? squeeze(t, *dim) : squeeze(t); },
+      py::arg("dim") = py::none());
+  defBoth(
+      m, cls, "unsqueeze", [](const Tensor &t, int64_t dim) { return unsqueeze(t, dim); }, py::arg("dim"));
+  defBoth(
+      m, cls, "flatten", [](const Tensor &t, int64_t start, int64_t end) { return flatten(t, start, end); },
+      py::arg("start_dim") = 0, py::arg("end_dim") = -1);
+  defBoth(
+      m, cls, "as_strided",
+      [](const Tensor &t, py::handle size, py::handle stride, std::optional<int64_t> offset) {
+        return asStrided(t, toIntList(size, "size"), toIntList(stride, "stride"), offset.value_or(t.storageOffset()));
+      },
+      py::arg("size"), py::arg("stride"), py::arg("storage_offset") = py::none());
+  defBoth(
+      m, cls, "chunk",
+      [](const Tensor &t, int64_t chunks, int64_t dim) {
+        TORCH_CHECK(chunks > 0, Runtime, "chunk expects `chunks` to be greater than 0, got: %lld",
+                    static_cast<long long>(chunks));
+        int d = wrapDim(dim, t.dim());
+        int64_t each = (t.size(d) + chunks - 1) / chunks;
+        py::tuple parts(each == 0 ? 0 : (t.size(d) + each - 1) / each);
+        for (size_t i = 0; i < parts.size(); i++) {
+          int64_t start = i * each;
+          parts[i] = py::cast(narrow(t, d, start, std::min(each, t.size(d) - start)));
+        }
+        return parts;
+      },
+      py::arg("chunks"), py::arg("dim") = 0);
+  defBoth(
+      m, cls, "split",
+      [](const Tensor &t, py::handle splitSize, int64_t dim) {
+        int d = wrapDim(dim, t.dim());
+        py::list parts;
+        if (PyLong_Check(splitSize.ptr())) {
+          int64_t each = splitSize.cast<int64_t>();
+          TORCH_CHECK(each > 0 || t.size(d) == 0, Runtime, "split expects split_size be non-negative, but got %lld",
+                      static_cast<long long>(each));
+          for (int64_t start = 0; start < t.size(d); start += each) {
+            parts.append(py::cast(narrow(t, d, start, std::min(each, t.size(d) - start))));
+          }
+        } else {
+          IntList sizes = toIntList(splitSize, "split_size_or_sections");
+          int64_t total = 0;
+          for (int64_t s : sizes) total += s;
+          TORCH_CHECK(total == t.size(d), Runtime,
+                      "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension "
+                      "%d), but got split_sizes=%s",
+                      static_cast<long long>(t.size(d)), d, shapeString(sizes).c_str());
+          int64_t start = 0;
+          for (int64_t s : sizes) {
+            parts.append(py::cast(narrow(t, d, start, s)));
+            start += s;
+          }
+        }
+        return py::tuple(parts);
+      },
+      py::arg("split_size_or_sections"), py::arg("dim") = 0);
+  defBoth(
+      m, cls, "unbind",
+      [](const Tensor &t, int64_t dim) {
+        int d = wrapDim(dim, t.dim());
+        py::tuple parts(t.size(d));
+        for (int64_t i = 0; i < t.size(d); i++) parts[i] = py::cast(select(t, d, i));
+        return parts;
+      },
+      py::arg("dim") = 0);
 }
 
 }  // namespace torch::python

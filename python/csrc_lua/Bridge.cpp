@@ -107,8 +107,8 @@ struct PyTorch {
     retainStorage = storageBase.attr("_retain_cdata");
     empty = torch.attr("empty");
     boolType = torch.attr("bool");
-#define BRIDGE_DTYPE(Name, T, dtype)             \
-  dtypeOf.push_back(torch.attr(#dtype));       \
+#define BRIDGE_DTYPE(Name, T, dtype)     \
+  dtypeOf.push_back(torch.attr(#dtype)); \
   storageClassOf.push_back(torch.attr(#Name "Storage"));
     TH_FORALL_ARITH_TYPES(BRIDGE_DTYPE)
 #undef BRIDGE_DTYPE
@@ -241,15 +241,16 @@ void pushTensor(lua_State *L, py::handle t) {
   }
   int n = static_cast<int>(sizes.size());
   switch (elem) {
-#define BRIDGE_PUSH_TENSOR(Name, T, dtype)                                                                   \
-  case Elem::Name:                                                                                        \
-    luat::pushObject(L,                                                                                   \
-                     TH##Name##Tensor_newWithStorage(static_cast<TH##Name##Storage *>(raw), offset, n,    \
-                                                     sizes.data(), strides.data()),                       \
-                     "torch." #Name "Tensor");                                                            \
+#define BRIDGE_PUSH_TENSOR(Name, T, dtype)                                                                           \
+  case Elem::Name:                                                                                                   \
+    luat::pushObject(L,                                                                                              \
+                     TH##Name##Tensor_newWithStorage(static_cast<TH##Name##Storage *>(raw), offset, n, sizes.data(), \
+                                                     strides.data()),                                                \
+                     "torch." #Name "Tensor");                                                                       \
     return;
     TH_FORALL_ARITH_TYPES(BRIDGE_PUSH_TENSOR)
 #undef BRIDGE_PUSH_TENSOR
+    case Elem::Half: break;  // elemOf refused float16 already
   }
 }
 
@@ -257,13 +258,14 @@ void pushStorage(lua_State *L, py::handle s) {
   Elem elem = pyTorch().elemOf(s.attr("dtype"));
   void *raw = reinterpret_cast<void *>(s.attr("_cdata").cast<uintptr_t>());
   switch (elem) {
-#define BRIDGE_PUSH_STORAGE(Name, T, dtype)                             \
+#define BRIDGE_PUSH_STORAGE(Name, T, dtype)                          \
   case Elem::Name:                                                   \
     TH##Name##Storage_retain(static_cast<TH##Name##Storage *>(raw)); \
     luat::pushObject(L, raw, "torch." #Name "Storage");              \
     return;
     TH_FORALL_ARITH_TYPES(BRIDGE_PUSH_STORAGE)
 #undef BRIDGE_PUSH_STORAGE
+    case Elem::Half: break;  // elemOf refused float16 already
   }
 }
 
@@ -403,8 +405,9 @@ py::object toPython(const StatePtr &st, int idx) {
     }
     case LUA_TUSERDATA: {
       void *p;
-#define BRIDGE_FROM_USERDATA(Name, T, dtype)                                                                   \
-  if ((p = luat::testObject(L, idx, "torch." #Name "Tensor"))) return tensorToPython(Elem::Name, static_cast<THByteTensor *>(p)); \
+#define BRIDGE_FROM_USERDATA(Name, T, dtype)                           \
+  if ((p = luat::testObject(L, idx, "torch." #Name "Tensor")))         \
+    return tensorToPython(Elem::Name, static_cast<THByteTensor *>(p)); \
   if ((p = luat::testObject(L, idx, "torch." #Name "Storage"))) return storageToPython(Elem::Name, p);
       TH_FORALL_ARITH_TYPES(BRIDGE_FROM_USERDATA)
 #undef BRIDGE_FROM_USERDATA
@@ -696,7 +699,8 @@ void installSources(lua_State *L) {
     for (const luat::LuaSource *s = luat::kLuaSources; s->module; s++) {
       if (luaL_loadbuffer(L, s->code, strlen(s->code), s->chunkname) != 0) {
         std::string msg = lua_tostring(L, -1);
-        throw LuaError("torch.lua: the embedded Lua file " + std::string(s->chunkname + 1) + " does not compile: " + msg);
+        throw LuaError("torch.lua: the embedded Lua file " + std::string(s->chunkname + 1) +
+                       " does not compile: " + msg);
       }
       lua_setfield(L, -2, s->module);
     }
@@ -766,7 +770,8 @@ PYBIND11_MODULE(_lua, m) {
   py::class_<LuaObject>(m, "LuaObject")
       .def("__call__", &call)
       .def("__getattr__", &getAttr)
-      .def("__setattr__", [](const LuaObject &o, const std::string &name, py::handle v) { setItem(o, py::str(name), v); })
+      .def("__setattr__",
+           [](const LuaObject &o, const std::string &name, py::handle v) { setItem(o, py::str(name), v); })
       .def("__getitem__", &getItem)
       .def("__setitem__", &setItem)
       .def("__contains__", [](const LuaObject &o, py::handle key) { return !getItem(o, key).is_none(); })

@@ -99,8 +99,17 @@ HalfTensor = _make_tensor_type("HalfTensor", float16)
 FloatTensor = _make_tensor_type("FloatTensor", float32)
 DoubleTensor = _make_tensor_type("DoubleTensor", float64)
 BoolTensor = _make_tensor_type("BoolTensor", bool)
-_tensor_classes = [ByteTensor, CharTensor, ShortTensor, IntTensor, LongTensor, HalfTensor, FloatTensor,
-                   DoubleTensor, BoolTensor]
+_tensor_classes = [
+    ByteTensor,
+    CharTensor,
+    ShortTensor,
+    IntTensor,
+    LongTensor,
+    HalfTensor,
+    FloatTensor,
+    DoubleTensor,
+    BoolTensor,
+]
 
 
 def set_default_dtype(d):
@@ -139,8 +148,18 @@ from torch._tensor_str import set_printoptions  # noqa: E402
 
 # ---- storages and serialization ----
 from torch import _utils  # noqa: E402  (rebuild functions that pickles name)
-from torch.storage import (BoolStorage, ByteStorage, CharStorage, DoubleStorage, FloatStorage,  # noqa: E402
-                           HalfStorage, IntStorage, LongStorage, ShortStorage, is_storage)
+from torch.storage import (
+    BoolStorage,
+    ByteStorage,
+    CharStorage,
+    DoubleStorage,
+    FloatStorage,  # noqa: E402
+    HalfStorage,
+    IntStorage,
+    LongStorage,
+    ShortStorage,
+    is_storage,
+)
 from torch.serialization import load, save  # noqa: E402
 
 # ---- autograd ----
@@ -157,5 +176,6 @@ def __getattr__(name):
     # shared object, which most programs never need.
     if name == "lua":
         import importlib
+
         return importlib.import_module("torch.lua")
     raise AttributeError("module 'torch' has no attribute %r" % (name,))

@@ -51,9 +51,22 @@ def new_tensor(self, data, dtype=None):
 
 
 for _name, _fn in list(globals().items()):
-    if _name.startswith("__") and _name.endswith("__") and callable(_fn) and _name not in (
-            "__builtins__", "__loader__", "__spec__", "__name__", "__doc__", "__file__", "__package__",
-            "__cached__"):
+    if (
+        _name.startswith("__")
+        and _name.endswith("__")
+        and callable(_fn)
+        and _name
+        not in (
+            "__builtins__",
+            "__loader__",
+            "__spec__",
+            "__name__",
+            "__doc__",
+            "__file__",
+            "__package__",
+            "__cached__",
+        )
+    ):
         setattr(Tensor, _name, _fn)
 Tensor.new_tensor = new_tensor
 Tensor.__array_priority__ = 1000  # numpy defers `ndarray op tensor` to the tensor

@@ -58,8 +58,12 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
     if profile is not None and profile in _PROFILES:
         for name, value in _PROFILES[profile].items():
             setattr(PRINT_OPTS, name, value)
-    for name, value in (("precision", precision), ("threshold", threshold), ("edgeitems", edgeitems),
-                        ("linewidth", linewidth)):
+    for name, value in (
+        ("precision", precision),
+        ("threshold", threshold),
+        ("edgeitems", edgeitems),
+        ("linewidth", linewidth),
+    ):
         if value is not None:
             setattr(PRINT_OPTS, name, value)
     PRINT_OPTS.sci_mode = sci_mode
@@ -67,8 +71,13 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
 
 def get_printoptions():
     """The current print options as a dict, in the keywords set_printoptions takes."""
-    return dict(precision=PRINT_OPTS.precision, threshold=PRINT_OPTS.threshold, edgeitems=PRINT_OPTS.edgeitems,
-                linewidth=PRINT_OPTS.linewidth, sci_mode=PRINT_OPTS.sci_mode)
+    return dict(
+        precision=PRINT_OPTS.precision,
+        threshold=PRINT_OPTS.threshold,
+        edgeitems=PRINT_OPTS.edgeitems,
+        linewidth=PRINT_OPTS.linewidth,
+        sci_mode=PRINT_OPTS.sci_mode,
+    )
 
 
 class _Formatter:
@@ -159,11 +168,14 @@ def _vector_str(t, indent, summarize, fmt):
     if summarize and not e:
         items = ["..."]
     elif summarize and n > 2 * e:
-        items = ([fmt.format(v) for v in t.narrow(0, 0, e).tolist()] + [" ..."]
-                 + [fmt.format(v) for v in t.narrow(0, n - e, e).tolist()])
+        items = (
+            [fmt.format(v) for v in t.narrow(0, 0, e).tolist()]
+            + [" ..."]
+            + [fmt.format(v) for v in t.narrow(0, n - e, e).tolist()]
+        )
     else:
         items = [fmt.format(v) for v in t.tolist()]
-    lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+    lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 

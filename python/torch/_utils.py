@@ -19,16 +19,21 @@ def _rebuild_tensor(storage, storage_offset, size, stride):
         raise RuntimeError("_rebuild_tensor: expected a storage, got %s" % type(storage).__name__)
     size, stride = tuple(size), tuple(stride)
     if not all(_is_int(v) for v in size + stride + (storage_offset,)) or len(size) != len(stride):
-        raise RuntimeError("_rebuild_tensor: invalid geometry: offset %r, size %r, stride %r"
-                           % (storage_offset, size, stride))
+        raise RuntimeError(
+            "_rebuild_tensor: invalid geometry: offset %r, size %r, stride %r" % (storage_offset, size, stride)
+        )
     if storage_offset < 0 or any(v < 0 for v in size + stride):
-        raise RuntimeError("_rebuild_tensor: negative offset, size or stride: offset %d, size %s, stride %s"
-                           % (storage_offset, size, stride))
+        raise RuntimeError(
+            "_rebuild_tensor: negative offset, size or stride: offset %d, size %s, stride %s"
+            % (storage_offset, size, stride)
+        )
     if 0 not in size:
         last = storage_offset + sum((n - 1) * s for n, s in zip(size, stride))
         if last >= len(storage):
-            raise RuntimeError("_rebuild_tensor: offset %d, size %s and stride %s reach element %d of a storage of "
-                               "%d elements" % (storage_offset, size, stride, last, len(storage)))
+            raise RuntimeError(
+                "_rebuild_tensor: offset %d, size %s and stride %s reach element %d of a storage of "
+                "%d elements" % (storage_offset, size, stride, last, len(storage))
+            )
     root, start = storage._root()
     if root._cdata != storage._cdata:
         storage = torch.storage._typed(root)

@@ -4,8 +4,38 @@ The functions live in torch._C._linalg (python/csrc/Linalg.cpp); eig and eigvals
 need complex tensors, are not here.
 """
 
-from torch._C._linalg import (cholesky, det, eigh, eigvalsh, inv, lu_factor, matmul, matrix_power, multi_dot, pinv,
-                              qr, slogdet, solve, svd, svdvals)
+from torch._C._linalg import (
+    cholesky,
+    det,
+    eigh,
+    eigvalsh,
+    inv,
+    lu_factor,
+    matmul,
+    matrix_power,
+    multi_dot,
+    pinv,
+    qr,
+    slogdet,
+    solve,
+    svd,
+    svdvals,
+)
 
-__all__ = ["cholesky", "det", "eigh", "eigvalsh", "inv", "lu_factor", "matmul", "matrix_power", "multi_dot", "pinv",
-           "qr", "slogdet", "solve", "svd", "svdvals"]
+__all__ = [
+    "cholesky",
+    "det",
+    "eigh",
+    "eigvalsh",
+    "inv",
+    "lu_factor",
+    "matmul",
+    "matrix_power",
+    "multi_dot",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+]

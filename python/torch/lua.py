@@ -76,9 +76,11 @@ Indices (Note [Indices across the bridge])
 try:
     from torch import _lua
 except ImportError as e:  # pragma: no cover - depends on the build
-    raise ImportError("torch.lua needs the bridge module torch/_lua.so: build it with "
-                      "`bazel build //python:_lua.so` and copy bazel-bin/python/_lua.so into "
-                      "python/torch/ (scripts/build.sh does)") from e
+    raise ImportError(
+        "torch.lua needs the bridge module torch/_lua.so: build it with "
+        "`bazel build //python:_lua.so` and copy bazel-bin/python/_lua.so into "
+        "python/torch/ (scripts/build.sh does)"
+    ) from e
 
 import torch
 
@@ -88,8 +90,7 @@ LuaError = _lua.LuaError
 to_python = _lua.to_python
 typename = _lua.typename
 
-__all__ = ["Runtime", "LuaObject", "LuaError", "to_python", "typename", "to_lua_index", "from_lua_index",
-           "indexed"]
+__all__ = ["Runtime", "LuaObject", "LuaError", "to_python", "typename", "to_lua_index", "from_lua_index", "indexed"]
 
 
 def _shift(value, by, what):
@@ -105,8 +106,9 @@ def _shift(value, by, what):
         return type(value)(_shift(v, by, what) for v in value)
     if value is None:
         return None
-    raise TypeError("%s: expected an index (an int, an integer tensor or a list of them), got %s"
-                    % (what, type(value).__name__))
+    raise TypeError(
+        "%s: expected an index (an int, an integer tensor or a list of them), got %s" % (what, type(value).__name__)
+    )
 
 
 def to_lua_index(value):

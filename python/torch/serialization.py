@@ -36,7 +36,7 @@ from torch import _C, _utils
 from torch.storage import ByteStorage, _storage_classes
 
 DEFAULT_PROTOCOL = 2
-MAGIC_NUMBER = 0x1950a86a20f9469cfc6c
+MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
 PROTOCOL_VERSION = 1001
 _ZIP_FORMAT_VERSION = b"3\n"  # what PyTorch 1.x writes in archive/version
 _ZIP_ALIGNMENT = 64  # records start on 64-byte boundaries, as PyTorch's writer does (mmap-friendly)
@@ -70,8 +70,9 @@ class _OpenedFile:
 
 def _check_writable(f):
     if not isinstance(f, (str, bytes, os.PathLike)) and not hasattr(f, "write"):
-        raise AttributeError("expected 'f' to be a string, a path or a file-like object with a 'write' method, "
-                             "got %s" % type(f).__name__)
+        raise AttributeError(
+            "expected 'f' to be a string, a path or a file-like object with a 'write' method, got %s" % type(f).__name__
+        )
 
 
 def _read_into(src, view, what):
@@ -84,10 +85,12 @@ def _read_into(src, view, what):
         else:
             chunk = src.read(total - filled)
             n = len(chunk)
-            view[filled:filled + n] = chunk
+            view[filled : filled + n] = chunk
         if not n:
-            raise _ReadError("unexpected end of file while reading %s (%d of %d bytes); the file is truncated"
-                             % (what, filled, total))
+            raise _ReadError(
+                "unexpected end of file while reading %s (%d of %d bytes); the file is truncated"
+                % (what, filled, total)
+            )
         filled += n
 
 
@@ -108,8 +111,11 @@ def _storage_bytes(storage, byteorder=sys.byteorder):
 
 
 def _sys_info():
-    return {"protocol_version": PROTOCOL_VERSION, "little_endian": sys.byteorder == "little",
-            "type_sizes": {"short": 2, "int": 4, "long": 4}}
+    return {
+        "protocol_version": PROTOCOL_VERSION,
+        "little_endian": sys.byteorder == "little",
+        "type_sizes": {"short": 2, "int": 4, "long": 4},
+    }
 
 
 # ---- save ----
@@ -226,9 +232,11 @@ def _is_cuda_location(location):
 def _default_restore(storage, location):
     # Only CPU storages exist in this build: a storage saved from a GPU needs a map_location.
     if _is_cuda_location(location):
-        raise RuntimeError("Attempting to deserialize object on a CUDA device (%s) but CUDA is not available in this "
-                           "build. Pass map_location='cpu' (or torch.device('cpu')) to torch.load to map the "
-                           "storages to the CPU." % location)
+        raise RuntimeError(
+            "Attempting to deserialize object on a CUDA device (%s) but CUDA is not available in this "
+            "build. Pass map_location='cpu' (or torch.device('cpu')) to torch.load to map the "
+            "storages to the CPU." % location
+        )
     if str(location).split(":")[0] != "cpu":
         raise RuntimeError("torch.load: don't know how to restore data location %r" % (location,))
     return storage
@@ -247,6 +255,7 @@ def _location_mapper(map_location):
     if isinstance(map_location, dict):
         return lambda storage, location: _default_restore(storage, map_location.get(location, location))
     if callable(map_location):
+
         def restore(storage, location):
             try:
                 result = map_location(storage, location)
@@ -255,24 +264,38 @@ def _location_mapper(map_location):
             if result is None:
                 return _default_restore(storage, location)
             if not isinstance(result, _C._StorageBase):
-                error = TypeError("map_location: the function must return a storage or None, got %s"
-                                  % type(result).__name__)
+                error = TypeError(
+                    "map_location: the function must return a storage or None, got %s" % type(result).__name__
+                )
             elif result.dtype is not storage.dtype:
-                error = TypeError("map_location: the function returned a %s for a %s"
-                                  % (type(result).__name__, type(storage).__name__))
+                error = TypeError(
+                    "map_location: the function returned a %s for a %s"
+                    % (type(result).__name__, type(storage).__name__)
+                )
             else:
                 return result
             raise _PassThrough() from error
+
         return restore
-    raise TypeError("map_location must be None, a string, a torch.device, a dict or a callable, got %s"
-                    % type(map_location).__name__)
+    raise TypeError(
+        "map_location must be None, a string, a torch.device, a dict or a callable, got %s"
+        % type(map_location).__name__
+    )
 
 
 # Globals a weights_only load may name: the rebuild functions, containers, and torch types.
 _SAFE_GLOBALS = {
-    ("collections", "OrderedDict"), ("torch._utils", "_rebuild_tensor"), ("torch._utils", "_rebuild_tensor_v2"),
-    ("torch._utils", "_rebuild_parameter"), ("torch", "Size"), ("torch", "device"), ("builtins", "set"),
-    ("builtins", "frozenset"), ("builtins", "complex"), ("builtins", "slice"), ("builtins", "range"),
+    ("collections", "OrderedDict"),
+    ("torch._utils", "_rebuild_tensor"),
+    ("torch._utils", "_rebuild_tensor_v2"),
+    ("torch._utils", "_rebuild_parameter"),
+    ("torch", "Size"),
+    ("torch", "device"),
+    ("builtins", "set"),
+    ("builtins", "frozenset"),
+    ("builtins", "complex"),
+    ("builtins", "slice"),
+    ("builtins", "range"),
 }
 
 # Names newer PyTorch writes that have another home here.
@@ -298,9 +321,10 @@ def _unpickler_class(pickle_module, weights_only, persistent_load):
     class Unpickler(base):
         def find_class(self, module, name):
             if weights_only and (module, name) not in _SAFE_GLOBALS and not _is_safe_torch_name(module, name):
-                raise pickle.UnpicklingError("weights_only load refuses the global %s.%s; load with "
-                                             "weights_only=False if the file comes from a trusted source"
-                                             % (module, name))
+                raise pickle.UnpicklingError(
+                    "weights_only load refuses the global %s.%s; load with "
+                    "weights_only=False if the file comes from a trusted source" % (module, name)
+                )
             renamed = _RENAMED_GLOBALS.get((module, name))
             if renamed is not None:
                 return renamed()
@@ -332,8 +356,10 @@ def _checked_count(count, element_size, available, what):
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
         raise _ReadError("torch.load: invalid element count %r for %s; corrupt file?" % (count, what))
     if available is not None and count * element_size > available:
-        raise _ReadError("torch.load: %s needs %d bytes but the file has only %d left; the file is truncated"
-                         % (what, count * element_size, available))
+        raise _ReadError(
+            "torch.load: %s needs %d bytes but the file has only %d left; the file is truncated"
+            % (what, count * element_size, available)
+        )
     return count
 
 
@@ -379,8 +405,10 @@ def load(f, map_location=None, pickle_module=pickle, *, weights_only=False, **pi
 
 
 def _damaged(e):
-    return RuntimeError("torch.load: cannot read the file: it is corrupt, truncated, not a torch.save file, or "
-                        "holds an object that cannot be rebuilt (%s: %s)" % (type(e).__name__, e))
+    return RuntimeError(
+        "torch.load: cannot read the file: it is corrupt, truncated, not a torch.save file, or "
+        "holds an object that cannot be rebuilt (%s: %s)" % (type(e).__name__, e)
+    )
 
 
 def _load_zip(f, restore, pickle_module, weights_only, pickle_load_args):
@@ -389,7 +417,7 @@ def _load_zip(f, restore, pickle_module, weights_only, pickle_load_args):
         pickles = [n for n in names if n.endswith("/data.pkl") and n.count("/") == 1]
         if not pickles:
             raise _ReadError("torch.load: the zip archive has no <folder>/data.pkl record; not a torch.save file")
-        prefix = pickles[0][:-len("data.pkl")]
+        prefix = pickles[0][: -len("data.pkl")]
         byteorder = "little"
         if prefix + "byteorder" in names:
             byteorder = archive.read(prefix + "byteorder").decode("ascii", "replace").strip()
@@ -406,9 +434,10 @@ def _load_zip(f, restore, pickle_module, weights_only, pickle_load_args):
             if key in loaded:
                 storage = loaded[key]
                 if storage.dtype is not cls.dtype:
-                    raise _ReadError("torch.load: record %s is used as %s and as %s; views of one storage as "
-                                     "different types are not supported" % (key, type(storage).__name__,
-                                                                             cls.__name__))
+                    raise _ReadError(
+                        "torch.load: record %s is used as %s and as %s; views of one storage as "
+                        "different types are not supported" % (key, type(storage).__name__, cls.__name__)
+                    )
                 return storage
             name = prefix + "data/" + str(key)
             try:
@@ -417,8 +446,10 @@ def _load_zip(f, restore, pickle_module, weights_only, pickle_load_args):
                 raise _ReadError("torch.load: the archive has no record %s; the file is corrupt" % name) from None
             numel = _checked_count(numel, cls.dtype.itemsize, None, "record " + name)
             if info.file_size != numel * cls.dtype.itemsize:
-                raise _ReadError("torch.load: record %s holds %d bytes, %d elements of %s need %d"
-                                 % (name, info.file_size, numel, cls.__name__, numel * cls.dtype.itemsize))
+                raise _ReadError(
+                    "torch.load: record %s holds %d bytes, %d elements of %s need %d"
+                    % (name, info.file_size, numel, cls.__name__, numel * cls.dtype.itemsize)
+                )
             storage = cls(numel)
             if numel:
                 with archive.open(info) as src:
@@ -430,7 +461,8 @@ def _load_zip(f, restore, pickle_module, weights_only, pickle_load_args):
             return storage
 
         unpickler = _unpickler_class(pickle_module, weights_only, persistent_load)(
-            io.BytesIO(archive.read(pickles[0])), **pickle_load_args)
+            io.BytesIO(archive.read(pickles[0])), **pickle_load_args
+        )
         return unpickler.load()
 
 
@@ -446,8 +478,10 @@ def _load_legacy(f, restore, pickle_module, weights_only, pickle_load_args):
     try:
         magic = plain_load()
     except Exception as e:  # whatever the first pickle of a file that is not ours does
-        raise _ReadError("torch.load: not a torch.save file (no zip archive, no tar archive, no legacy header: "
-                         "%s: %s)" % (type(e).__name__, e)) from e
+        raise _ReadError(
+            "torch.load: not a torch.save file (no zip archive, no tar archive, no legacy header: "
+            "%s: %s)" % (type(e).__name__, e)
+        ) from e
     if magic != MAGIC_NUMBER:
         raise _ReadError("torch.load: invalid magic number; corrupt file?")
     version = plain_load()
@@ -473,28 +507,34 @@ def _load_legacy(f, restore, pickle_module, weights_only, pickle_load_args):
             storages[root_key] = roots[root_key] = restore(cls(numel), location)
         root = storages[root_key]
         if root.dtype is not cls.dtype:
-            raise _ReadError("torch.load: storage %s is used as %s and as %s; corrupt file?"
-                             % (root_key, type(root).__name__, cls.__name__))
+            raise _ReadError(
+                "torch.load: storage %s is used as %s and as %s; corrupt file?"
+                % (root_key, type(root).__name__, cls.__name__)
+            )
         if view_metadata is None:
             return root
         view_key, offset, view_size = view_metadata
         view_key = _text(view_key)
         if view_key not in storages:
             _check_view(view_key, offset, view_size, root)
-            storages[view_key] = root[offset:offset + view_size]
+            storages[view_key] = root[offset : offset + view_size]
         return storages[view_key]
 
     result = _unpickler_class(pickle_module, weights_only, persistent_load)(f, **pickle_load_args).load()
     keys = [_text(key) for key in plain_load()]
     if sorted(keys) != sorted(roots):
-        raise _ReadError("torch.load: the file lists storages %s but its pickle uses %s; corrupt file?"
-                         % (sorted(keys), sorted(roots)))
+        raise _ReadError(
+            "torch.load: the file lists storages %s but its pickle uses %s; corrupt file?"
+            % (sorted(keys), sorted(roots))
+        )
     for key in keys:
         storage = roots[key]
         (count,) = struct.unpack("<q", _read_exact(f, 8, "the size of storage " + key))
         if count != len(storage):
-            raise _ReadError("torch.load: storage %s has %d elements in the file, %d in the pickle; corrupt file?"
-                             % (key, count, len(storage)))
+            raise _ReadError(
+                "torch.load: storage %s has %d elements in the file, %d in the pickle; corrupt file?"
+                % (key, count, len(storage))
+            )
         if count:
             _read_into(f, memoryview(storage), "storage " + key)
         if sys.byteorder != "little":
@@ -505,8 +545,10 @@ def _load_legacy(f, restore, pickle_module, weights_only, pickle_load_args):
 def _check_view(key, offset, size, root):
     if isinstance(offset, int) and isinstance(size, int) and 0 <= offset <= offset + size <= len(root):
         return
-    raise _ReadError("torch.load: storage view %s [%r, %r + %r) lies outside its storage of %d elements; corrupt "
-                     "file?" % (key, offset, offset, size, len(root)))
+    raise _ReadError(
+        "torch.load: storage view %s [%r, %r + %r) lies outside its storage of %d elements; corrupt "
+        "file?" % (key, offset, offset, size, len(root))
+    )
 
 
 def _no_persistent_ids(saved_id):
@@ -536,8 +578,9 @@ def _load_tar(f, restore, pickle_module, weights_only, pickle_load_args):
         for _ in range(loader(src).load()):
             key, location, storage_type = loader(src).load()
             cls = _storage_class_of(storage_type)
-            count = _checked_count(number(src, "a storage size"), cls.dtype.itemsize, info.size - src.tell(),
-                                   "storage %s" % key)
+            count = _checked_count(
+                number(src, "a storage size"), cls.dtype.itemsize, info.size - src.tell(), "storage %s" % key
+            )
             storage = cls(count)
             if count:
                 _read_into(src, memoryview(storage), "storage %s" % key)
@@ -547,7 +590,7 @@ def _load_tar(f, restore, pickle_module, weights_only, pickle_load_args):
         for target, root, offset, numel in loader(src).load():
             root = objects[int(root)]
             _check_view(target, offset, numel, root)
-            objects[int(target)] = root[offset:offset + numel]
+            objects[int(target)] = root[offset : offset + numel]
 
         info, src = member(tar, "tensors")
         for _ in range(loader(src).load()):

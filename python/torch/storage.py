@@ -20,18 +20,21 @@ class _TypedStorage(_C._StorageBase):
 
     def __init__(self, *args):
         if len(args) > 1:
-            raise TypeError("%s() takes at most one argument (a size or a sequence), got %d"
-                            % (type(self).__name__, len(args)))
+            raise TypeError(
+                "%s() takes at most one argument (a size or a sequence), got %d" % (type(self).__name__, len(args))
+            )
         data = args[0] if args else 0
         if isinstance(data, _C._StorageBase) or torch.is_tensor(data):
-            raise TypeError("%s(): cannot build a storage from a %s; use copy_()"
-                            % (type(self).__name__, type(data).__name__))
+            raise TypeError(
+                "%s(): cannot build a storage from a %s; use copy_()" % (type(self).__name__, type(data).__name__)
+            )
         if isinstance(data, bool) or not (isinstance(data, int) or hasattr(data, "__len__")):
             if hasattr(data, "__index__") and not isinstance(data, bool):
                 data = data.__index__()
             else:
-                raise TypeError("%s(): expected a size or a sequence, got %s" % (type(self).__name__,
-                                                                                 type(data).__name__))
+                raise TypeError(
+                    "%s(): expected a size or a sequence, got %s" % (type(self).__name__, type(data).__name__)
+                )
         if isinstance(data, int):
             if data < 0:
                 raise RuntimeError("%s(): size must be non-negative, got %d" % (type(self).__name__, data))
@@ -84,8 +87,9 @@ class _TypedStorage(_C._StorageBase):
         if not isinstance(source, _C._StorageBase):
             raise TypeError("copy_(): expected a storage, got %s" % type(source).__name__)
         if len(source) != len(self):
-            raise RuntimeError("copy_(): size mismatch, the destination has %d elements and the source %d"
-                               % (len(self), len(source)))
+            raise RuntimeError(
+                "copy_(): size mismatch, the destination has %d elements and the source %d" % (len(self), len(source))
+            )
         self._tensor().copy_(source._tensor())
         return self
 
@@ -197,12 +201,15 @@ class _TypedStorage(_C._StorageBase):
         available = len(raw) - offset
         if count < 0:
             if available % np_type.itemsize != 0:
-                raise ValueError("buffer size (%d) must be a multiple of element size (%d)"
-                                 % (available, np_type.itemsize))
+                raise ValueError(
+                    "buffer size (%d) must be a multiple of element size (%d)" % (available, np_type.itemsize)
+                )
             count = available // np_type.itemsize
         elif count * np_type.itemsize > available:
-            raise ValueError("buffer has only %d bytes after offset %d, %d elements need %d"
-                             % (available, offset, count, count * np_type.itemsize))
+            raise ValueError(
+                "buffer has only %d bytes after offset %d, %d elements need %d"
+                % (available, offset, count, count * np_type.itemsize)
+            )
         values = np.frombuffer(raw, dtype=np_type, count=count, offset=offset).astype(np_type.newbyteorder("="))
         storage = cls(count)
         if count:
@@ -247,8 +254,14 @@ def _load_from_bytes(b):
 
 
 _NUMPY_TYPES = {
-    torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16, torch.int32: np.int32,
-    torch.int64: np.int64, torch.float16: np.float16, torch.float32: np.float32, torch.float64: np.float64,
+    torch.uint8: np.uint8,
+    torch.int8: np.int8,
+    torch.int16: np.int16,
+    torch.int32: np.int32,
+    torch.int64: np.int64,
+    torch.float16: np.float16,
+    torch.float32: np.float32,
+    torch.float64: np.float64,
     torch.bool: np.bool_,
 }
 
@@ -266,8 +279,20 @@ HalfStorage = _make_storage_class("HalfStorage", torch.float16)
 FloatStorage = _make_storage_class("FloatStorage", torch.float32)
 DoubleStorage = _make_storage_class("DoubleStorage", torch.float64)
 BoolStorage = _make_storage_class("BoolStorage", torch.bool)
-_storage_classes = {c.dtype: c for c in (ByteStorage, CharStorage, ShortStorage, IntStorage, LongStorage,
-                                         HalfStorage, FloatStorage, DoubleStorage, BoolStorage)}
+_storage_classes = {
+    c.dtype: c
+    for c in (
+        ByteStorage,
+        CharStorage,
+        ShortStorage,
+        IntStorage,
+        LongStorage,
+        HalfStorage,
+        FloatStorage,
+        DoubleStorage,
+        BoolStorage,
+    )
+}
 
 
 def _typed(cdata):
@@ -292,11 +317,18 @@ def _tensor_storage_type(self):
 def _tensor_reduce_ex(self, protocol):
     # The layout PyTorch 1.x pickles, so that files written here load there and back.
     from torch import _utils
+
     # A tensor on a storage[a:b] view is pickled on the storage that owns the memory, so that
     # it keeps sharing with the other tensors on it (the zip layout has no storage views).
     root, start = self._storage()._root()
-    args = (_typed(root), self.storage_offset() + start, tuple(self.size()), tuple(self.stride()),
-            bool(getattr(self, "requires_grad", False)), _utils._empty_hooks())
+    args = (
+        _typed(root),
+        self.storage_offset() + start,
+        tuple(self.size()),
+        tuple(self.stride()),
+        bool(getattr(self, "requires_grad", False)),
+        _utils._empty_hooks(),
+    )
     return (_utils._rebuild_tensor_v2, args)
 
 

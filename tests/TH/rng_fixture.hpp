@@ -18,7 +18,8 @@ namespace {
 
 std::vector<double> fixture(const std::string &name) {
   const std::string dir = fixtures::dir();
-  BOOST_REQUIRE_MESSAGE(!dir.empty(), "no fixtures: shared/fixtures must sit beside the checkout, or set TH_FIXTURES_DIR");
+  BOOST_REQUIRE_MESSAGE(!dir.empty(),
+                        "no fixtures: shared/fixtures must sit beside the checkout, or set TH_FIXTURES_DIR");
   const std::string path = dir + "/t7/rng.txt";
   std::ifstream in(path);
   BOOST_REQUIRE_MESSAGE(in.good(), "cannot read the torch7 fixture " << path);

@@ -88,8 +88,8 @@ TensorOf<T> *makeTensor(const std::vector<int64_t> &size, const std::vector<int6
 
 // The layouts a matrix operand can have.
 enum class Layout { Contig, ColMajor, RowPadded, ColPadded, Stepped, Expanded, UnitZero };
-const Layout kLayouts[] = {Layout::Contig,    Layout::ColMajor, Layout::RowPadded, Layout::ColPadded,
-                           Layout::Stepped,   Layout::Expanded, Layout::UnitZero};
+const Layout kLayouts[] = {Layout::Contig,  Layout::ColMajor, Layout::RowPadded, Layout::ColPadded,
+                           Layout::Stepped, Layout::Expanded, Layout::UnitZero};
 
 const char *name(Layout l) {
   switch (l) {
@@ -243,8 +243,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(raw_gemm_checks_arguments, T, AllTypes) {
   std::vector<T> a(20, T(1)), b(20, T(1)), c(20, T(5));
   const std::vector<T> before = c;
   BOOST_CHECK_THROW(Api<T>::Blas::gemm('x', 'n', 2, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 2), th::Error);
-  BOOST_CHECK_THROW(Api<T>::Blas::gemm('n', 'n', 3, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 3), th::Error);  // lda < m
-  BOOST_CHECK_THROW(Api<T>::Blas::gemm('n', 'n', 2, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 1), th::Error);  // ldc < m
+  BOOST_CHECK_THROW(Api<T>::Blas::gemm('n', 'n', 3, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 3),
+                    th::Error);  // lda < m
+  BOOST_CHECK_THROW(Api<T>::Blas::gemm('n', 'n', 2, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 1),
+                    th::Error);  // ldc < m
   BOOST_CHECK_THROW(Api<T>::Blas::gemm('n', 'n', -1, 2, 2, 1, a.data(), 2, b.data(), 2, 0, c.data(), 2), th::Error);
   BOOST_TEST(c == before);
   // a single column makes its leading dimension irrelevant (torch7 passes any value)
@@ -295,7 +297,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(raw_level1, T, AllTypes) {
   std::vector<T> x(xv.begin(), xv.end()), y(yv.begin(), yv.end());
   double want = 0;
   for (int64_t i = 0; i < n; i++) want += xv[2 * i] * yv[3 * i];
-  BOOST_TEST(std::abs((double)Api<T>::Blas::dot(n, x.data(), 2, y.data(), 3) - want) <= tolFor<T>() * (1 + std::abs(want)));
+  BOOST_TEST(std::abs((double)Api<T>::Blas::dot(n, x.data(), 2, y.data(), 3) - want) <=
+             tolFor<T>() * (1 + std::abs(want)));
 
   const T a = alphaFor<T>();
   Api<T>::Blas::axpy(n, a, x.data(), 2, y.data(), 3);
@@ -453,8 +456,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(beta_zero_ignores_nan, T, FloatTypes) {
   auto *vec3 = makeVector<T>(3, 1, 7);
   auto *b1 = makeTensor<T>({2, 3, 4}, {12, 4, 1}, randomFor<T>(24, 5));
   auto *b2 = makeTensor<T>({2, 4, 2}, {8, 2, 1}, randomFor<T>(16, 6));
-  const std::vector<double> v1 = values(m1), v2 = values(m2), vv = values(vec), vv2 = values(vec2),
-                            vv3 = values(vec3);
+  const std::vector<double> v1 = values(m1), v2 = values(m2), vv = values(vec), vv2 = values(vec2), vv3 = values(vec3);
   for (Layout l : {Layout::Contig, Layout::ColMajor, Layout::Stepped}) {
     BOOST_TEST_CONTEXT("result " << name(l)) {
       auto *r = makeTensor<T>({3, 2}, strides2d(l, 3, 2), std::vector<double>(6, nan));

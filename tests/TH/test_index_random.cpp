@@ -22,7 +22,8 @@ using tht::values;
 namespace {
 
 void checkFrequency(double count, double n, double p) {
-  BOOST_TEST(std::fabs(count / n - p) <= 5 * std::sqrt(p * (1 - p) / n), "frequency " << count / n << " expected " << p);
+  BOOST_TEST(std::fabs(count / n - p) <= 5 * std::sqrt(p * (1 - p) / n),
+             "frequency " << count / n << " expected " << p);
 }
 
 // The reference draw: first category whose normalised cumulative probability reaches u.
@@ -111,7 +112,8 @@ BOOST_AUTO_TEST_CASE(multinomial_with_replacement_1d) {
   const auto v = values(r);
   // one uniform per sample, against a linear scan of the cumulative distribution
   for (int s = 0; s < n; s++) BOOST_TEST_REQUIRE(v[s] == linearDraw(p, THRandom_uniform(ref, 0, 1)) + TH_INDEX_BASE);
-  for (int k = 0; k < 5; k++) checkFrequency((double)std::count(v.begin(), v.end(), (double)(k + TH_INDEX_BASE)), n, p[k] / 2);
+  for (int k = 0; k < 5; k++)
+    checkFrequency((double)std::count(v.begin(), v.end(), (double)(k + TH_INDEX_BASE)), n, p[k] / 2);
   THLongTensor_free(r);
   THDoubleTensor_free(dist);
 }

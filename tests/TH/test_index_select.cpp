@@ -617,7 +617,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(errors_leave_tensors_unchanged, T, Types) {
   expectError([&] { Ops<T>::maskedFill(t, badMask, 1); }, Value, "a mask can hold only 0 and 1, found 2");
   expectError([&] { Ops<T>::maskedSelect(r, t, badMask); }, Value, "found 2");
   expectError([&] { Ops<T>::maskedCopy(t, allOnes, src); }, Runtime, "source has 8 elements but the mask selects 20");
-  expectError([&] { Ops<T>::put(t, i, src, 0); }, Runtime, "source sizes [2, 4] have 8 elements but the index sizes [3] have 3");
+  expectError([&] { Ops<T>::put(t, i, src, 0); }, Runtime,
+              "source sizes [2, 4] have 8 elements but the index sizes [3] have 3");
   snap.verify();
   for (auto *x : {t, r, src}) Ops<T>::free(x);
   for (auto *x : {i, matrixIndex, wide}) THLongTensor_free(x);

@@ -118,7 +118,9 @@ M readColumn(TensorT *t) {  // a vector as an [n, 1] matrix
   return {t->size[0], 1, values(t)};
 }
 
-M randomMatrix(int64_t rows, int64_t cols, unsigned seed) { return {rows, cols, tht::randomValues(rows * cols, seed, -1, 1)}; }
+M randomMatrix(int64_t rows, int64_t cols, unsigned seed) {
+  return {rows, cols, tht::randomValues(rows * cols, seed, -1, 1)};
+}
 M spd(int64_t n, unsigned seed) {
   M b = randomMatrix(n, n, seed), a = mul(b, transpose(b));
   for (int64_t i = 0; i < n; i++) a(i, i) += n;
@@ -213,8 +215,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(gesv_solves, T, FloatTypes) {
         M am = randomMatrix(n, n, seed++);
         auto *a = tensorOf<T>(am, la);
         const int64_t cols = bl < 2 ? k : 1;
-        TensorOf<T> *b = bl < 2 ? tensorOf<T>(randomMatrix(n, cols, seed++), bl == 0 ? Layout::Contig : Layout::ColMajor)
-                                : vectorOf<T>(tht::randomValues(n, seed++, -1, 1), bl == 2 ? 1 : 3);
+        TensorOf<T> *b = bl < 2
+                             ? tensorOf<T>(randomMatrix(n, cols, seed++), bl == 0 ? Layout::Contig : Layout::ColMajor)
+                             : vectorOf<T>(tht::randomValues(n, seed++, -1, 1), bl == 2 ? 1 : 3);
         const M av = read(a), bv = b->nDimension == 2 ? read(b) : readColumn(b);
         auto *x = A::newEmpty(), *lu = A::newEmpty();
         A::gesv(x, lu, b, a);

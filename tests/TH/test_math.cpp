@@ -50,10 +50,8 @@ template <typename T>
 TensorOf<T> *make(Layout layout, const std::vector<double> &v) {
   using A = Api<T>;
   switch (layout) {
-    case Contiguous:
-      return fromValues<T>({kRows, kCols}, v);
-    case Flat:
-      return fromValues<T>({kN}, v);
+    case Contiguous: return fromValues<T>({kRows, kCols}, v);
+    case Flat: return fromValues<T>({kN}, v);
     case Transposed: {
       std::vector<double> w(kN);
       for (int i = 0; i < kRows; i++)

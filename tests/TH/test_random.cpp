@@ -27,7 +27,8 @@ namespace {
 void checkRelClose(const std::vector<double> &got, const std::vector<double> &want, double tol) {
   BOOST_REQUIRE_EQUAL(got.size(), want.size());
   for (size_t i = 0; i < got.size(); i++)
-    BOOST_TEST(std::fabs(got[i] - want[i]) <= tol * std::fabs(want[i]), "element " << i << ": " << got[i] << " vs " << want[i]);
+    BOOST_TEST(std::fabs(got[i] - want[i]) <= tol * std::fabs(want[i]),
+               "element " << i << ": " << got[i] << " vs " << want[i]);
 }
 
 // Sample mean and variance within 5 standard errors of the theoretical ones; mu4 is the
@@ -45,7 +46,8 @@ void checkMoments(const std::vector<double> &v, double mean, double var, double 
 }
 
 void checkFrequency(double count, double n, double p) {
-  BOOST_TEST(std::fabs(count / n - p) <= 5 * std::sqrt(p * (1 - p) / n), "frequency " << count / n << " expected " << p);
+  BOOST_TEST(std::fabs(count / n - p) <= 5 * std::sqrt(p * (1 - p) / n),
+             "frequency " << count / n << " expected " << p);
 }
 
 std::vector<uint8_t> stateBytes(THGenerator *g) {

@@ -70,9 +70,9 @@ BOOST_AUTO_TEST_CASE(half_conversion) {
   struct Case {
     float f;
     uint16_t bits;
-  } cases[] = {{0.f, 0x0000},      {-0.f, 0x8000},     {1.f, 0x3c00},        {-2.f, 0xc000},
-               {65504.f, 0x7bff},  {0.5f, 0x3800},     {5.9604645e-8f, 0x0001}, {6.1035156e-5f, 0x0400},
-               {1e6f, 0x7c00},     {0.333333343f, 0x3555}};
+  } cases[] = {{0.f, 0x0000},     {-0.f, 0x8000},        {1.f, 0x3c00},           {-2.f, 0xc000},
+               {65504.f, 0x7bff}, {0.5f, 0x3800},        {5.9604645e-8f, 0x0001}, {6.1035156e-5f, 0x0400},
+               {1e6f, 0x7c00},    {0.333333343f, 0x3555}};
   for (auto c : cases) {
     BOOST_TEST(TH_float2half(c.f).x == c.bits);
     if (c.bits != 0x7c00) BOOST_TEST(TH_half2float(THHalf{c.bits}) == (c.f == 0.333333343f ? 0.33325195f : c.f));
@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(new_and_resize) {
   BOOST_TEST(t->nDimension == 0);  // unchanged by the failed call
   int64_t huge[3] = {int64_t(1) << 40, int64_t(1) << 40, 1 << 20};
   BOOST_CHECK_THROW(THFloatTensor_resizeNd(t, 3, huge, nullptr), th::Error);  // element count overflows
-  int64_t tooBig[1] = {int64_t(1) << 58};  // 2^60 bytes: the allocation itself fails
+  int64_t tooBig[1] = {int64_t(1) << 58};                                     // 2^60 bytes: the allocation itself fails
   BOOST_CHECK_THROW(THFloatTensor_resizeNd(t, 1, tooBig, nullptr), th::Error);
   BOOST_TEST(t->nDimension == 0);
   BOOST_TEST(THFloatTensor_nElement(t) == 1);
@@ -285,16 +285,20 @@ BOOST_AUTO_TEST_CASE(mapped_storages) {
 BOOST_AUTO_TEST_CASE(shared_memory_storages) {
   char name[64];
   THSharedMemory_newName(name, sizeof name);
-  THDoubleStorage *a = THDoubleStorage_newWithMapping(name, 16, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_EXCLUSIVE);
+  THDoubleStorage *a =
+      THDoubleStorage_newWithMapping(name, 16, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_EXCLUSIVE);
   // a second mapping of the same name sees the same memory
-  THDoubleStorage *b = THDoubleStorage_newWithMapping(name, 16, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_NOCREATE | TH_ALLOCATOR_MAPPED_UNLINK);
+  THDoubleStorage *b = THDoubleStorage_newWithMapping(
+      name, 16, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_NOCREATE | TH_ALLOCATOR_MAPPED_UNLINK);
   a->data[5] = 3.25;
   BOOST_TEST(b->data[5] == 3.25);
   BOOST_TEST(a->data != b->data);
   THDoubleStorage_free(a);
   THDoubleStorage_free(b);
   // unlinked: opening it again without creating fails
-  BOOST_CHECK_THROW(THDoubleStorage_newWithMapping(name, 16, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_NOCREATE), th::Error);
+  BOOST_CHECK_THROW(
+      THDoubleStorage_newWithMapping(name, 16, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_NOCREATE),
+      th::Error);
 }
 
 namespace {

@@ -22,7 +22,6 @@ using F = THFloatTensor;
 using Sizes = std::vector<int64_t>;
 using Values = std::vector<double>;
 
-
 template <typename TensorT>
 Sizes sizes(TensorT *t) {
   return Sizes(t->size, t->size + t->nDimension);
@@ -123,11 +122,13 @@ std::vector<Pointwise> pointwiseCases() {
   return {
       pointwise(
           "Abs", [](double x) { return std::fabs(x); }, {0}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Abs_updateOutput)(nullptr, x, y); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Abs_updateOutput)
+                                 (nullptr, x, y); },
           [](D *x, D *g, D *gi) { THNN_DoubleAbs_updateGradInput(nullptr, x, g, gi); }),
       pointwise(
           "ELU", [](double x) { return x > 0 ? x : 1.3 * (std::exp(x) - 1); }, {0}, -3, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), ELU_updateOutput)(nullptr, x, y, 1.3, false); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), ELU_updateOutput)
+                                 (nullptr, x, y, 1.3, false); },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleELU_updateOutput(nullptr, x, y.get(), 1.3, false);
@@ -135,15 +136,18 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "HardShrink", [](double x) { return x > 0.5 || x < -0.5 ? x : 0; }, {-0.5, 0.5}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), HardShrink_updateOutput)(nullptr, x, y, 0.5); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), HardShrink_updateOutput)
+                                 (nullptr, x, y, 0.5); },
           [](D *x, D *g, D *gi) { THNN_DoubleHardShrink_updateGradInput(nullptr, x, g, gi, 0.5); }),
       pointwise(
           "HardTanh", [](double x) { return x < -0.7 ? -0.7 : (x > 0.4 ? 0.4 : x); }, {-0.7, 0.4}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), HardTanh_updateOutput)(nullptr, x, y, -0.7, 0.4, false); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), HardTanh_updateOutput)
+                                 (nullptr, x, y, -0.7, 0.4, false); },
           [](D *x, D *g, D *gi) { THNN_DoubleHardTanh_updateGradInput(nullptr, x, g, gi, -0.7, 0.4, false); }),
       pointwise(
           "LeakyReLU", [](double x) { return x > 0 ? x : 0.1 * x; }, {0}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), LeakyReLU_updateOutput)(nullptr, x, y, 0.1, false); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), LeakyReLU_updateOutput)
+                                 (nullptr, x, y, 0.1, false); },
           [](D *x, D *g, D *gi) { THNN_DoubleLeakyReLU_updateGradInput(nullptr, x, g, gi, 0.1, false); }),
       pointwise(
           "LogSigmoid", [](double x) { return -std::log(1 + std::exp(-x)); }, {}, -4, 4,
@@ -170,7 +174,8 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "Sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }, {}, -4, 4,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Sigmoid_updateOutput)(nullptr, x, y); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Sigmoid_updateOutput)
+                                 (nullptr, x, y); },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleSigmoid_updateOutput(nullptr, x, y.get());
@@ -178,7 +183,8 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "SoftPlus", [](double x) { return 2 * x > 3 ? x : std::log(1 + std::exp(2 * x)) / 2; }, {1.5}, -3, 3,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), SoftPlus_updateOutput)(nullptr, x, y, 2, 3); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), SoftPlus_updateOutput)
+                                 (nullptr, x, y, 2, 3); },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleSoftPlus_updateOutput(nullptr, x, y.get(), 2, 3);
@@ -186,11 +192,13 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "SoftShrink", [](double x) { return x > 0.5 ? x - 0.5 : (x < -0.5 ? x + 0.5 : 0); }, {-0.5, 0.5}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), SoftShrink_updateOutput)(nullptr, x, y, 0.5); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), SoftShrink_updateOutput)
+                                 (nullptr, x, y, 0.5); },
           [](D *x, D *g, D *gi) { THNN_DoubleSoftShrink_updateGradInput(nullptr, x, g, gi, 0.5); }),
       pointwise(
           "Sqrt", [](double x) { return std::sqrt(x + 0.25); }, {}, 0.1, 3,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Sqrt_updateOutput)(nullptr, x, y, 0.25); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Sqrt_updateOutput)
+                                 (nullptr, x, y, 0.25); },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleSqrt_updateOutput(nullptr, x, y.get(), 0.25);
@@ -198,11 +206,13 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "Square", [](double x) { return x * x; }, {}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Square_updateOutput)(nullptr, x, y); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Square_updateOutput)
+                                 (nullptr, x, y); },
           [](D *x, D *g, D *gi) { THNN_DoubleSquare_updateGradInput(nullptr, x, g, gi); }),
       pointwise(
           "Tanh", [](double x) { return std::tanh(x); }, {}, -3, 3,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Tanh_updateOutput)(nullptr, x, y); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Tanh_updateOutput)
+                                 (nullptr, x, y); },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleTanh_updateOutput(nullptr, x, y.get());
@@ -210,7 +220,8 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "Threshold", [](double x) { return x > 0.3 ? x : -0.2; }, {0.3}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Threshold_updateOutput)(nullptr, x, y, 0.3, -0.2, false); },
+          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Threshold_updateOutput)
+                                 (nullptr, x, y, 0.3, -0.2, false); },
           [](D *x, D *g, D *gi) { THNN_DoubleThreshold_updateGradInput(nullptr, x, g, gi, 0.3, -0.2, false); }),
   };
 }
@@ -319,8 +330,8 @@ BOOST_AUTO_TEST_CASE(log_sigmoid_bad_buffer_raises) {
   auto g = th::own(newTensor({4}, {1, 1, 1, 1}));
   auto buffer = th::own(newTensor({3}, {1, 1, 1}));
   auto gi = th::own(THDoubleTensor_new());
-  checkRaisesUnchanged([&] { THNN_DoubleLogSigmoid_updateGradInput(nullptr, x.get(), g.get(), gi.get(), buffer.get()); },
-                       {gi.get()});
+  checkRaisesUnchanged(
+      [&] { THNN_DoubleLogSigmoid_updateGradInput(nullptr, x.get(), g.get(), gi.get(), buffer.get()); }, {gi.get()});
 }
 
 /* ---- In-place variants ---- */
@@ -328,8 +339,8 @@ BOOST_AUTO_TEST_CASE(log_sigmoid_bad_buffer_raises) {
 struct Inplace {
   std::string name;
   Values kinks;
-  std::function<void(D *, D *, bool)> forward;                // (input, output, inplace)
-  std::function<void(D *, D *, D *, D *, bool)> backward;    // (input, gradOutput, gradInput, output, inplace)
+  std::function<void(D *, D *, bool)> forward;             // (input, output, inplace)
+  std::function<void(D *, D *, D *, D *, bool)> backward;  // (input, gradOutput, gradInput, output, inplace)
 };
 
 std::vector<Inplace> inplaceCases() {
@@ -406,9 +417,8 @@ BOOST_AUTO_TEST_CASE(inplace_parameters_that_lose_the_sign_raise) {
   auto gi = th::own(newTensor({1}, {9}));
   checkRaisesUnchanged([&] { THNN_DoubleELU_updateGradInput(nullptr, x.get(), g.get(), gi.get(), x.get(), -1, true); },
                        {x.get(), g.get(), gi.get()});
-  checkRaisesUnchanged(
-      [&] { THNN_DoubleThreshold_updateGradInput(nullptr, x.get(), g.get(), gi.get(), 0, 1, true); },
-      {x.get(), g.get(), gi.get()});
+  checkRaisesUnchanged([&] { THNN_DoubleThreshold_updateGradInput(nullptr, x.get(), g.get(), gi.get(), 0, 1, true); },
+                       {x.get(), g.get(), gi.get()});
   // Out of place these parameters are fine.
   BOOST_CHECK_NO_THROW(THNN_DoubleELU_updateOutput(nullptr, x.get(), y.get(), -0.5, false));
   BOOST_CHECK_NO_THROW(THNN_DoubleThreshold_updateOutput(nullptr, x.get(), y.get(), 0, 1, false));
@@ -521,8 +531,7 @@ Values referenceSoftMax(const Values &x, const Sizes &s, bool log) {
       double max = -INFINITY, sum = 0;
       for (int64_t k = 0; k < n; k++) max = std::max(max, x[at(k)]);
       for (int64_t k = 0; k < n; k++) sum += std::exp(x[at(k)] - max);
-      for (int64_t k = 0; k < n; k++)
-        y[at(k)] = log ? x[at(k)] - max - std::log(sum) : std::exp(x[at(k)] - max) / sum;
+      for (int64_t k = 0; k < n; k++) y[at(k)] = log ? x[at(k)] - max - std::log(sum) : std::exp(x[at(k)] - max) / sum;
     }
   return y;
 }

@@ -198,8 +198,8 @@ BOOST_AUTO_TEST_CASE(bilinear_forward_matches_loops) {
       auto x2 = batched ? rnd({3, 5}, 31) : rndStrided({5}, 31);
       auto w = rnd({2, 4, 5}, 32), b = rnd({2}, 33);
       auto out = empty(), buffer = empty();
-      THNN_DoubleBilinear_updateOutput(nullptr, x1.get(), x2.get(), out.get(), w.get(),
-                                       withBias ? b.get() : nullptr, buffer.get());
+      THNN_DoubleBilinear_updateOutput(nullptr, x1.get(), x2.get(), out.get(), w.get(), withBias ? b.get() : nullptr,
+                                       buffer.get());
       BOOST_TEST(sizes(out.get()) == (batched ? std::vector<int64_t>{3, 2} : std::vector<int64_t>{2}));
       BOOST_TEST(maxAbsDiff(values(out.get()), bilinearRef(x1.get(), x2.get(), w.get(), withBias ? b.get() : nullptr)) <
                  1e-12);
@@ -412,8 +412,8 @@ BOOST_AUTO_TEST_CASE(batchnorm_gradients_match_numerical) {
       auto gradInput = empty(), gradWeight = rnd({C}, seed++), gradBias = rnd({C}, seed++);
       const auto gw0 = values(gradWeight.get()), gb0 = values(gradBias.get());
       THNN_DoubleBatchNormalization_backward(nullptr, x.get(), g.get(), gradInput.get(), gradWeight.get(),
-                                             gradBias.get(), w.get(), rm.get(), rv.get(), saveMean.get(),
-                                             saveStd.get(), train, scale, kEps);
+                                             gradBias.get(), w.get(), rm.get(), rv.get(), saveMean.get(), saveStd.get(),
+                                             train, scale, kEps);
       BOOST_TEST(sizes(gradInput.get()) == shape);
       BOOST_TEST(maxAbsDiff(values(gradInput.get()), numX) < kTol);
       BOOST_TEST(maxAbsDiff(minus(values(gradWeight.get()), gw0), times(scale, numW)) < kTol);

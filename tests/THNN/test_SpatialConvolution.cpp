@@ -163,8 +163,7 @@ std::vector<double> reference(const Case &c, const std::vector<double> &in, cons
           },
           [&](int64_t o, int64_t, int64_t) { return orZero(o); });
     case Kind::Full:
-    case Kind::FullDilated:
-      return transposedConvolution(in, d, O, oH, oW, g, w, b);
+    case Kind::FullDilated: return transposedConvolution(in, d, O, oH, oW, g, w, b);
     case Kind::Local:
       return directConvolution(
           in, d, O, oH, oW, g,
@@ -211,74 +210,88 @@ Layer<T> makeLayer(const Case &c) {
   switch (c.kind) {
     case Kind::MM:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        THNN_KERNEL(T, SpatialConvolutionMM_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
+        THNN_KERNEL(T, SpatialConvolutionMM_updateOutput)
+        (nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        THNN_KERNEL(T, SpatialConvolutionMM_updateGradInput)(nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
+        THNN_KERNEL(T, SpatialConvolutionMM_updateGradInput)
+        (nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        THNN_KERNEL(T, SpatialConvolutionMM_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, s);
+        THNN_KERNEL(T, SpatialConvolutionMM_accGradParameters)
+        (nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, s);
       };
       break;
     case Kind::Dilated:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        THNN_KERNEL(T, SpatialDilatedConvolution_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
-                         g.dilationH);
+        THNN_KERNEL(T, SpatialDilatedConvolution_updateOutput)
+        (nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW, g.dilationH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        THNN_KERNEL(T, SpatialDilatedConvolution_updateGradInput)(nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
-                            g.dilationH);
+        THNN_KERNEL(T, SpatialDilatedConvolution_updateGradInput)
+        (nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW, g.dilationH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        THNN_KERNEL(T, SpatialDilatedConvolution_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
-                          g.dilationH, s);
+        THNN_KERNEL(T, SpatialDilatedConvolution_accGradParameters)
+        (nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW, g.dilationH, s);
       };
       break;
     case Kind::Full:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        THNN_KERNEL(T, SpatialFullConvolution_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH);
+        THNN_KERNEL(T, SpatialFullConvolution_updateOutput)
+        (nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        THNN_KERNEL(T, SpatialFullConvolution_updateGradInput)(nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH);
+        THNN_KERNEL(T, SpatialFullConvolution_updateGradInput)
+        (nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        THNN_KERNEL(T, SpatialFullConvolution_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH, s);
+        THNN_KERNEL(T, SpatialFullConvolution_accGradParameters)
+        (nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.adjW, g.adjH, s);
       };
       break;
     case Kind::FullDilated:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        THNN_KERNEL(T, SpatialFullDilatedConvolution_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
-                             g.dilationH, g.adjW, g.adjH);
+        THNN_KERNEL(T, SpatialFullDilatedConvolution_updateOutput)
+        (nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW, g.dilationH, g.adjW,
+         g.adjH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        THNN_KERNEL(T, SpatialFullDilatedConvolution_updateGradInput)(nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
-                                g.dilationH, g.adjW, g.adjH);
+        THNN_KERNEL(T, SpatialFullDilatedConvolution_updateGradInput)
+        (nullptr, in, go, gi, w, f1, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW, g.dilationH, g.adjW, g.adjH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        THNN_KERNEL(T, SpatialFullDilatedConvolution_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW,
-                              g.dilationH, g.adjW, g.adjH, s);
+        THNN_KERNEL(T, SpatialFullDilatedConvolution_accGradParameters)
+        (nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, g.dilationW, g.dilationH, g.adjW,
+         g.adjH, s);
       };
       break;
     case Kind::Local:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        THNN_KERNEL(T, SpatialConvolutionLocal_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH);
+        THNN_KERNEL(T, SpatialConvolutionLocal_updateOutput)
+        (nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        THNN_KERNEL(T, SpatialConvolutionLocal_updateGradInput)(nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH);
+        THNN_KERNEL(T, SpatialConvolutionLocal_updateGradInput)
+        (nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        THNN_KERNEL(T, SpatialConvolutionLocal_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH, s);
+        THNN_KERNEL(T, SpatialConvolutionLocal_accGradParameters)
+        (nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, d.W, d.H, oW, oH, s);
       };
       break;
     case Kind::Depthwise:
       L.forward = [=](Tensor *in, Tensor *o, Tensor *w, Tensor *b) {
-        THNN_KERNEL(T, SpatialDepthwiseConvolution_updateOutput)(nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
+        THNN_KERNEL(T, SpatialDepthwiseConvolution_updateOutput)
+        (nullptr, in, o, w, b, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
       };
       L.backward = [=](Tensor *in, Tensor *go, Tensor *gi, Tensor *w) {
-        THNN_KERNEL(T, SpatialDepthwiseConvolution_updateGradInput)(nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
+        THNN_KERNEL(T, SpatialDepthwiseConvolution_updateGradInput)
+        (nullptr, in, go, gi, w, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH);
       };
       L.accGrad = [=](Tensor *in, Tensor *go, Tensor *gw, Tensor *gb, double s) {
-        THNN_KERNEL(T, SpatialDepthwiseConvolution_accGradParameters)(nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, s);
+        THNN_KERNEL(T, SpatialDepthwiseConvolution_accGradParameters)
+        (nullptr, in, go, gw, gb, f1, f2, g.kW, g.kH, g.dW, g.dH, g.padW, g.padH, s);
       };
       break;
     case Kind::SubSampling:

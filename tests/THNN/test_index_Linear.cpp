@@ -177,7 +177,8 @@ BOOST_AUTO_TEST_CASE(lookup_gradient_repeated_ids_padding_and_frequency) {
                                              nullptr, false, 3 + B, 1);
     const auto gw = values(gradWeight.get());
     BOOST_TEST(maxAbsDiff(gw, lookupGradRef(rows, g.get(), gw0, 4, 3, false, 1)) < 1e-12);
-    BOOST_TEST(std::vector<double>(gw.begin() + 12, gw.begin() + 16) == std::vector<double>(gw0.begin() + 12, gw0.begin() + 16));
+    BOOST_TEST(std::vector<double>(gw.begin() + 12, gw.begin() + 16) ==
+               std::vector<double>(gw0.begin() + 12, gw0.begin() + 16));
   }
   // scaleGradByFreq: each contribution divided by its id's count, which count receives
   {
@@ -264,8 +265,8 @@ struct Entry {
 };
 
 // Unordered, a repeated (sample, feature) pair and a zero value.
-const std::vector<Entry> kEntries = {{2, 1, 0.5}, {0, 4, -1.25}, {1, 0, 2.0}, {0, 1, 0.75}, {2, 5, -0.5},
-                                     {0, 4, 0.25}, {1, 3, 0.0},  {2, 0, 1.5}};
+const std::vector<Entry> kEntries = {{2, 1, 0.5},  {0, 4, -1.25}, {1, 0, 2.0}, {0, 1, 0.75},
+                                     {2, 5, -0.5}, {0, 4, 0.25},  {1, 3, 0.0}, {2, 0, 1.5}};
 const int64_t kBatch = 3, kIn = 6, kOut = 4;
 
 Owned cooInput(const std::vector<Entry> &entries, bool strided = false) {
@@ -411,9 +412,9 @@ BOOST_AUTO_TEST_CASE(sparse_bad_ids_and_shapes_throw) {
   auto out = rnd({kBatch, kOut}, 42), gradWeight = rnd({kOut, kIn}, 43), gradBias = rnd({kOut}, 44),
        g = rnd({kBatch, kOut}, 45);
   const std::vector<std::vector<Entry>> badEntries = {
-      {{0, 1, 1.0}, {1, kIn, 1.0}},   // feature past the end
-      {{0, -1, 1.0}},                 // feature before the first
-      {{kBatch, 1, 1.0}},             // sample past the batch
+      {{0, 1, 1.0}, {1, kIn, 1.0}},  // feature past the end
+      {{0, -1, 1.0}},                // feature before the first
+      {{kBatch, 1, 1.0}},            // sample past the batch
   };
   for (const auto &entries : badEntries) {
     auto input = cooInput(entries);
@@ -471,7 +472,8 @@ IndexBatchT indexBatch(int64_t keysOffset, unsigned seed, bool bigValues = false
   for (int64_t r : kRows) keys.push_back(r - keysOffset);
   int64_t c = 0;
   for (int64_t s : kSizes) cum.push_back(c += s);
-  return {ids(keys), longs(kSizes), longs(cum), rnd({(int64_t)kRows.size()}, seed, bigValues ? -3 : -1, bigValues ? 3 : 1)};
+  return {ids(keys), longs(kSizes), longs(cum),
+          rnd({(int64_t)kRows.size()}, seed, bigValues ? -3 : -1, bigValues ? 3 : 1)};
 }
 
 int64_t sampleOf(int64_t i) {
@@ -504,8 +506,8 @@ BOOST_AUTO_TEST_CASE(index_forward_matches_loops) {
                                           batch.cumSumSizes.get(), out.get(), weight.get(), bias.get(),
                                           normalized.get(), 1);
       BOOST_TEST(sizes(out.get()) == (std::vector<int64_t>{3, outDim}));
-      BOOST_TEST(maxAbsDiff(values(out.get()), indexForwardRef(values(batch.values.get()), weight.get(), bias.get(), 0)) <
-                 1e-12);
+      BOOST_TEST(maxAbsDiff(values(out.get()),
+                            indexForwardRef(values(batch.values.get()), weight.get(), bias.get(), 0)) < 1e-12);
     }
   // values every second element of a storage; Float
   auto batch = indexBatch(0, 53);
@@ -526,8 +528,8 @@ BOOST_AUTO_TEST_CASE(index_forward_matches_loops) {
   thnnt::setValues(wf.get(), values(weight.get()));
   thnnt::setValues(bf.get(), values(bias.get()));
   auto outf = th::own(THFloatTensor_new()), nf = th::own(THFloatTensor_new());
-  THNN_FloatIndexLinear_updateOutput(nullptr, batch.keys.get(), 0, vf.get(), batch.sizes.get(),
-                                     batch.cumSumSizes.get(), outf.get(), wf.get(), bf.get(), nf.get(), 1);
+  THNN_FloatIndexLinear_updateOutput(nullptr, batch.keys.get(), 0, vf.get(), batch.sizes.get(), batch.cumSumSizes.get(),
+                                     outf.get(), wf.get(), bf.get(), nf.get(), 1);
   BOOST_TEST(maxAbsDiff(values(outf.get()), indexForwardRef(v, weight.get(), bias.get(), 0)) < 1e-5);
 }
 
@@ -590,9 +592,9 @@ BOOST_AUTO_TEST_CASE(index_gradients_updates_and_accupdate) {
                                              weight3.get(), bias3.get(), buffer.get(), 0, scale);
     THNN_DoubleIndexLinear_updateParameters(nullptr, gradWeight3.get(), gradBias3.get(), weight3.get(), bias3.get(),
                                             running.get(), batch.cumSumSizes.get(), 1, decay, 1);
-    THNN_DoubleIndexLinear_accUpdateGradParameters(nullptr, batch.keys.get(), 1, batch.values.get(),
-                                                   batch.sizes.get(), batch.cumSumSizes.get(), g.get(), weight2.get(),
-                                                   bias2.get(), decay, scale);
+    THNN_DoubleIndexLinear_accUpdateGradParameters(nullptr, batch.keys.get(), 1, batch.values.get(), batch.sizes.get(),
+                                                   batch.cumSumSizes.get(), g.get(), weight2.get(), bias2.get(), decay,
+                                                   scale);
     BOOST_TEST(maxAbsDiff(values(weight2.get()), values(weight3.get())) < 1e-12);
     BOOST_TEST(maxAbsDiff(values(bias2.get()), values(bias3.get())) < 1e-12);
   }
@@ -647,8 +649,8 @@ BOOST_AUTO_TEST_CASE(index_normalised_forward_train_and_eval) {
     THDoubleTensor_mul(bigger.values.get(), bigger.values.get(), 2);
     const auto xEval = normaliseRef(values(bigger.values.get()), w, 4 + outDim, false);
     THNN_DoubleIndexLinear_updateOutput(nullptr, bigger.keys.get(), 0, bigger.values.get(), bigger.sizes.get(),
-                                        bigger.cumSumSizes.get(), out.get(), weight.get(), bias.get(),
-                                        normalized.get(), 0);
+                                        bigger.cumSumSizes.get(), out.get(), weight.get(), bias.get(), normalized.get(),
+                                        0);
     BOOST_TEST(values(weight.get()) == w);
     BOOST_TEST(maxAbsDiff(values(out.get()), indexForwardRef(xEval, weight.get(), bias.get(), 4)) < 1e-12);
   }
@@ -722,8 +724,8 @@ BOOST_AUTO_TEST_CASE(index_normalised_gradients_and_updates) {
                                             expectedBias2.get(), batch.keys.get(), batch.cumSumSizes.get(), 0, decay,
                                             1);
     THNN_DoubleIndexLinear_accUpdateGradParameters(nullptr, batch.keys.get(), 0, normalized.get(), batch.sizes.get(),
-                                                   batch.cumSumSizes.get(), g.get(), weight2.get(), bias2.get(),
-                                                   decay, scale);
+                                                   batch.cumSumSizes.get(), g.get(), weight2.get(), bias2.get(), decay,
+                                                   scale);
     BOOST_TEST(maxAbsDiff(values(weight2.get()), values(expected2.get())) < 1e-12);
     BOOST_TEST(maxAbsDiff(values(bias2.get()), values(expectedBias2.get())) < 1e-12);
   }

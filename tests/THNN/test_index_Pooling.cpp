@@ -808,8 +808,8 @@ namespace {
 // Plain sliding max in window order t, h, w: a NaN beats anything but an earlier NaN, a
 // number beats the best so far only when larger. Returns values and 0-based indices.
 template <typename T>
-std::pair<std::vector<T>, std::vector<int64_t>> plainMax(const std::vector<T> &x, const Sizes &inSizes,
-                                                          const Pool &p, Sizes &outSizes) {
+std::pair<std::vector<T>, std::vector<int64_t>> plainMax(const std::vector<T> &x, const Sizes &inSizes, const Pool &p,
+                                                         Sizes &outSizes) {
   const Frame f = frameOf(inSizes, p.spatialDims);
   int64_t out[3];
   for (int a = 0; a < 3; a++) out[a] = pooledSize(f.in[a], p.k[a], p.d[a], p.pad[a], p.dil[a], p.ceilMode);
@@ -935,8 +935,8 @@ void checkFastPathCase(const Sizes &in, const Pool &p, unsigned seed) {
   for (Fill fill : {Fill::Ties, Fill::TiesAndNaN})
     for (bool contiguous : {true, false}) {
       BOOST_TEST_CONTEXT("sizes " << sizesString(in) << " kernel " << p.k[0] << "x" << p.k[1] << "x" << p.k[2]
-                                  << " stride " << p.d[1] << "," << p.d[2] << " pad " << p.pad[1] << ","
-                                  << p.pad[2] << " dil " << p.dil[1] << "," << p.dil[2] << " ceil " << p.ceilMode
+                                  << " stride " << p.d[1] << "," << p.d[2] << " pad " << p.pad[1] << "," << p.pad[2]
+                                  << " dil " << p.dil[1] << "," << p.dil[2] << " ceil " << p.ceilMode
                                   << (fill == Fill::TiesAndNaN ? " NaN" : " ties")
                                   << (contiguous ? " contiguous" : " transposed") << " " << th::TH<T>::name) {
         // a transposed view of the last two dimensions when not contiguous; the outputs are
@@ -979,22 +979,22 @@ BOOST_AUTO_TEST_CASE(fast_path_matches_a_plain_loop) {
     Pool p;
   };
   const Case cases[] = {
-      {{2, 3, 8, 10}, spatial(2, 2, 2, 2, 0, 0, 1, 1, false)},    // 2x2 stride 2, windows tile the plane
-      {{2, 3, 9, 11}, spatial(2, 2, 2, 2, 0, 0, 1, 1, false)},    // odd sizes: last row and column unread
-      {{2, 3, 9, 11}, spatial(2, 2, 2, 2, 0, 0, 1, 1, true)},     // ceil mode: clipped last row and column
-      {{3, 13, 37}, spatial(3, 3, 2, 2, 1, 1, 1, 1, false)},      // 3x3 stride 2 pad 1, long rows
-      {{3, 13, 37}, spatial(3, 3, 2, 2, 1, 1, 1, 1, true)},       // ... ceil mode
-      {{2, 2, 7, 9}, spatial(3, 3, 1, 1, 1, 1, 1, 1, false)},     // 3x3 stride 1
-      {{2, 2, 7, 9}, spatial(2, 2, 1, 1, 0, 0, 1, 1, true)},      // 2x2 stride 1
-      {{2, 2, 11, 12}, spatial(3, 4, 2, 1, 1, 2, 1, 1, false)},   // 3 wide, 4 high
-      {{2, 2, 12, 17}, spatial(5, 5, 3, 3, 2, 2, 1, 1, true)},    // other kernels: run-time sizes
-      {{2, 6, 5}, spatial(1, 2, 1, 2, 0, 0, 1, 1, false)},        // one column wide
-      {{2, 2, 12, 17}, spatial(3, 3, 2, 2, 1, 1, 1, 2, false)},   // dilated along H only: fast path
-      {{2, 2, 12, 17}, spatial(3, 3, 2, 2, 1, 1, 2, 1, false)},   // dilated along W: general path
-      {{2, 2, 12, 17}, spatial(2, 2, 2, 2, 1, 1, 2, 2, true)},    // dilated both ways
-      {{2, 3, 2}, spatial(3, 3, 2, 2, 1, 1, 1, 1, false)},        // no window inside the row
-      {{4, 8, 40, 41}, spatial(2, 2, 2, 2, 0, 0, 1, 1, false)},   // many planes: threads
-      {{4, 8, 40, 41}, spatial(3, 3, 2, 2, 1, 1, 1, 1, true)},    // ...
+      {{2, 3, 8, 10}, spatial(2, 2, 2, 2, 0, 0, 1, 1, false)},   // 2x2 stride 2, windows tile the plane
+      {{2, 3, 9, 11}, spatial(2, 2, 2, 2, 0, 0, 1, 1, false)},   // odd sizes: last row and column unread
+      {{2, 3, 9, 11}, spatial(2, 2, 2, 2, 0, 0, 1, 1, true)},    // ceil mode: clipped last row and column
+      {{3, 13, 37}, spatial(3, 3, 2, 2, 1, 1, 1, 1, false)},     // 3x3 stride 2 pad 1, long rows
+      {{3, 13, 37}, spatial(3, 3, 2, 2, 1, 1, 1, 1, true)},      // ... ceil mode
+      {{2, 2, 7, 9}, spatial(3, 3, 1, 1, 1, 1, 1, 1, false)},    // 3x3 stride 1
+      {{2, 2, 7, 9}, spatial(2, 2, 1, 1, 0, 0, 1, 1, true)},     // 2x2 stride 1
+      {{2, 2, 11, 12}, spatial(3, 4, 2, 1, 1, 2, 1, 1, false)},  // 3 wide, 4 high
+      {{2, 2, 12, 17}, spatial(5, 5, 3, 3, 2, 2, 1, 1, true)},   // other kernels: run-time sizes
+      {{2, 6, 5}, spatial(1, 2, 1, 2, 0, 0, 1, 1, false)},       // one column wide
+      {{2, 2, 12, 17}, spatial(3, 3, 2, 2, 1, 1, 1, 2, false)},  // dilated along H only: fast path
+      {{2, 2, 12, 17}, spatial(3, 3, 2, 2, 1, 1, 2, 1, false)},  // dilated along W: general path
+      {{2, 2, 12, 17}, spatial(2, 2, 2, 2, 1, 1, 2, 2, true)},   // dilated both ways
+      {{2, 3, 2}, spatial(3, 3, 2, 2, 1, 1, 1, 1, false)},       // no window inside the row
+      {{4, 8, 40, 41}, spatial(2, 2, 2, 2, 0, 0, 1, 1, false)},  // many planes: threads
+      {{4, 8, 40, 41}, spatial(3, 3, 2, 2, 1, 1, 1, 1, true)},   // ...
       {{2, 2, 5, 6, 7}, volumetric(2, 2, 2, 2, 2, 2, 0, 0, 0, 1, 1, 1, false)},
       {{2, 5, 7, 9}, volumetric(3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, true)},
       {{2, 7, 7, 9}, volumetric(2, 3, 3, 1, 2, 2, 0, 1, 1, 2, 1, 1, false)},  // dilated along T only

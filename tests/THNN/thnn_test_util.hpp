@@ -71,7 +71,7 @@ inline std::vector<double> uniform(size_t n, unsigned seed, double lo = -1, doub
 // A tensor of the given sizes filled with uniform values in [lo, hi).
 template <typename T = double>
 typename th::TH<T>::Tensor *randomTensor(const std::vector<int64_t> &size, unsigned seed, double lo = -1,
-                                             double hi = 1) {
+                                         double hi = 1) {
   auto *t = th::TH<T>::newWithSize((int)size.size(), size.data(), nullptr);
   setValues(t, uniform(th::numel(th::ref(t)), seed, lo, hi));
   return t;
@@ -87,8 +87,7 @@ double dot(TensorA *a, TensorB *b) {
 }
 
 // Central differences of loss() with respect to every element of x (row-major order).
-inline std::vector<double> numericalGrad(THDoubleTensor *x, const std::function<double()> &loss,
-                                         double eps = 1e-6) {
+inline std::vector<double> numericalGrad(THDoubleTensor *x, const std::function<double()> &loss, double eps = 1e-6) {
   std::vector<double> grad;
   std::vector<double *> elems;
   th::applyInOrder([&](double &v) { elems.push_back(&v); }, th::ref(x));

@@ -10,9 +10,15 @@ import pytest
 import torch
 
 NUMPY_OF = {
-    torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16, torch.int32: np.int32,
-    torch.int64: np.int64, torch.float16: np.float16, torch.float32: np.float32,
-    torch.float64: np.float64, torch.bool: np.bool_,
+    torch.uint8: np.uint8,
+    torch.int8: np.int8,
+    torch.int16: np.int16,
+    torch.int32: np.int32,
+    torch.int64: np.int64,
+    torch.float16: np.float16,
+    torch.float32: np.float32,
+    torch.float64: np.float64,
+    torch.bool: np.bool_,
 }
 FLOAT_TYPES = [torch.float32, torch.float64]
 INT_TYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
@@ -21,8 +27,9 @@ LAYOUTS = ["contiguous", "transposed", "strided", "expanded"]
 
 
 def fixtures_dir():
-    d = os.environ.get("TH_FIXTURES_DIR") or os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
-                                                           "fixtures")
+    d = os.environ.get("TH_FIXTURES_DIR") or os.path.join(
+        os.path.dirname(__file__), "..", "..", "..", "shared", "fixtures"
+    )
     return os.path.abspath(d)
 
 
@@ -67,8 +74,9 @@ def assert_close(t, expected, rtol=1e-5, atol=1e-6, check_dtype=True):
     if check_dtype:
         assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
     if got.dtype.kind == "f" or expected.dtype.kind == "f":
-        np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64), rtol=rtol, atol=atol,
-                                   equal_nan=True)
+        np.testing.assert_allclose(
+            got.astype(np.float64), expected.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True
+        )
     else:
         np.testing.assert_array_equal(got, expected)
 
@@ -85,8 +93,13 @@ def real_torch_env():
     if not os.path.exists("/usr/bin/python3"):
         return None
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    probe = subprocess.run(["/usr/bin/python3", "-c", "import torch, sys; sys.stdout.write(torch.__file__)"],
-                           capture_output=True, text=True, env=env, cwd="/")
+    probe = subprocess.run(
+        ["/usr/bin/python3", "-c", "import torch, sys; sys.stdout.write(torch.__file__)"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd="/",
+    )
     # Our own package may be reachable too (a .pth file): only an installed package counts.
     installed = os.sep + "dist-packages" + os.sep in probe.stdout or os.sep + "site-packages" + os.sep in probe.stdout
     if probe.returncode != 0 or not installed:

@@ -16,11 +16,18 @@ def _inputs(seed, *shapes):
 
 
 def conv_pool_net(torch, nn, F):
-    x, = _inputs(1, (2, 3, 9, 9))
+    (x,) = _inputs(1, (2, 3, 9, 9))
     x = torch.from_numpy(x).requires_grad_()
     torch.manual_seed(0)
-    net = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1, stride=2), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2, ceil_mode=True),
-                        nn.Conv2d(4, 2, 2, dilation=1, groups=2), nn.Flatten(), nn.Linear(8, 3)).double()
+    net = nn.Sequential(
+        nn.Conv2d(3, 4, 3, padding=1, stride=2),
+        nn.BatchNorm2d(4),
+        nn.ReLU(),
+        nn.MaxPool2d(2, ceil_mode=True),
+        nn.Conv2d(4, 2, 2, dilation=1, groups=2),
+        nn.Flatten(),
+        nn.Linear(8, 3),
+    ).double()
     weights = [np.random.default_rng(10 + i).standard_normal(tuple(p.shape)) for i, p in enumerate(net.parameters())]
     with torch.no_grad():
         for p, w in zip(net.parameters(), weights):
@@ -31,18 +38,24 @@ def conv_pool_net(torch, nn, F):
 
 
 def sampling(torch, nn, F):
-    x, = _inputs(2, (1, 2, 5, 6))
+    (x,) = _inputs(2, (1, 2, 5, 6))
     t = torch.from_numpy(x)
     theta = torch.tensor([[[0.8, -0.2, 0.1], [0.3, 0.9, -0.1]]], dtype=torch.float64)
     grid = F.affine_grid(theta, (1, 2, 4, 3), align_corners=False)
-    return [F.interpolate(t, size=(7, 9), mode="bilinear", align_corners=False).numpy(),
-            F.interpolate(t, scale_factor=2, mode="nearest").numpy(),
-            F.interpolate(t, size=(3, 4), mode="bicubic", align_corners=True).numpy(),
-            F.avg_pool2d(t, 3, 2, 1, ceil_mode=True, count_include_pad=False).numpy(),
-            F.adaptive_avg_pool2d(t, (2, 4)).numpy(), F.adaptive_max_pool2d(t, (3, 2)).numpy(),
-            F.pad(t, (1, 2, 2, 1), mode="reflect").numpy(), F.pad(t, (1, 2, 0, 1), mode="replicate").numpy(),
-            grid.numpy(), F.grid_sample(t, grid, align_corners=False).numpy(),
-            F.unfold(t, (2, 3), padding=1, stride=2).numpy(), F.pixel_shuffle(t.reshape(1, 4, 5, 3), 2).numpy()]
+    return [
+        F.interpolate(t, size=(7, 9), mode="bilinear", align_corners=False).numpy(),
+        F.interpolate(t, scale_factor=2, mode="nearest").numpy(),
+        F.interpolate(t, size=(3, 4), mode="bicubic", align_corners=True).numpy(),
+        F.avg_pool2d(t, 3, 2, 1, ceil_mode=True, count_include_pad=False).numpy(),
+        F.adaptive_avg_pool2d(t, (2, 4)).numpy(),
+        F.adaptive_max_pool2d(t, (3, 2)).numpy(),
+        F.pad(t, (1, 2, 2, 1), mode="reflect").numpy(),
+        F.pad(t, (1, 2, 0, 1), mode="replicate").numpy(),
+        grid.numpy(),
+        F.grid_sample(t, grid, align_corners=False).numpy(),
+        F.unfold(t, (2, 3), padding=1, stride=2).numpy(),
+        F.pixel_shuffle(t.reshape(1, 4, 5, 3), 2).numpy(),
+    ]
 
 
 def losses(torch, nn, F):
@@ -53,44 +66,81 @@ def losses(torch, nn, F):
     probs = torch.sigmoid(torch.from_numpy(probs_raw))
     y = torch.from_numpy(reg)
     yt = torch.from_numpy(reg_target)
-    values = [F.cross_entropy(logits, target, weight=weight, label_smoothing=0.1),
-              F.cross_entropy(logits, target, ignore_index=1, reduction="sum"),
-              F.nll_loss(F.log_softmax(logits, 1), target, weight=weight),
-              F.binary_cross_entropy(probs, (probs > 0.5).double()),
-              F.binary_cross_entropy_with_logits(y, torch.sigmoid(yt), pos_weight=torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)),
-              F.kl_div(F.log_softmax(y, 1), F.softmax(yt, 1), reduction="batchmean"),
-              F.smooth_l1_loss(y, yt, beta=0.5), F.huber_loss(y, yt, delta=0.7), F.mse_loss(y, yt), F.l1_loss(y, yt),
-              F.multi_margin_loss(logits, target, p=2, margin=0.5), F.soft_margin_loss(y, torch.sign(yt)),
-              F.cosine_embedding_loss(y, yt, torch.tensor([1, -1, 1, -1, 1])),
-              F.triplet_margin_loss(y, yt, y * 0.5), F.poisson_nll_loss(y, yt.abs()),
-              F.hinge_embedding_loss(y, torch.sign(yt)), F.multilabel_soft_margin_loss(y, (yt > 0).double())]
+    values = [
+        F.cross_entropy(logits, target, weight=weight, label_smoothing=0.1),
+        F.cross_entropy(logits, target, ignore_index=1, reduction="sum"),
+        F.nll_loss(F.log_softmax(logits, 1), target, weight=weight),
+        F.binary_cross_entropy(probs, (probs > 0.5).double()),
+        F.binary_cross_entropy_with_logits(
+            y, torch.sigmoid(yt), pos_weight=torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
+        ),
+        F.kl_div(F.log_softmax(y, 1), F.softmax(yt, 1), reduction="batchmean"),
+        F.smooth_l1_loss(y, yt, beta=0.5),
+        F.huber_loss(y, yt, delta=0.7),
+        F.mse_loss(y, yt),
+        F.l1_loss(y, yt),
+        F.multi_margin_loss(logits, target, p=2, margin=0.5),
+        F.soft_margin_loss(y, torch.sign(yt)),
+        F.cosine_embedding_loss(y, yt, torch.tensor([1, -1, 1, -1, 1])),
+        F.triplet_margin_loss(y, yt, y * 0.5),
+        F.poisson_nll_loss(y, yt.abs()),
+        F.hinge_embedding_loss(y, torch.sign(yt)),
+        F.multilabel_soft_margin_loss(y, (yt > 0).double()),
+    ]
     total = sum(values)
     total.backward()
     return [np.array([v.item() for v in values]), logits.grad.numpy()]
 
 
 def activations(torch, nn, F):
-    x, = _inputs(4, (3, 7))
+    (x,) = _inputs(4, (3, 7))
     t = torch.from_numpy(x)
-    fs = [F.relu, F.relu6, lambda v: F.leaky_relu(v, 0.2), F.elu, F.selu, F.celu, F.gelu,
-          lambda v: F.gelu(v, approximate="tanh"), F.silu, F.mish, F.hardsigmoid, F.hardswish, F.softplus,
-          F.softshrink, F.hardshrink, F.hardtanh, F.tanhshrink, F.logsigmoid, F.softsign,
-          lambda v: F.softmax(v, 1), lambda v: F.log_softmax(v, 0), lambda v: F.softmin(v, 1),
-          lambda v: F.layer_norm(v, (7,)), lambda v: F.group_norm(v.reshape(3, 7, 1), 7),
-          lambda v: F.normalize(v, p=3, dim=1), lambda v: F.glu(v[:, :6], 1)]
+    fs = [
+        F.relu,
+        F.relu6,
+        lambda v: F.leaky_relu(v, 0.2),
+        F.elu,
+        F.selu,
+        F.celu,
+        F.gelu,
+        lambda v: F.gelu(v, approximate="tanh"),
+        F.silu,
+        F.mish,
+        F.hardsigmoid,
+        F.hardswish,
+        F.softplus,
+        F.softshrink,
+        F.hardshrink,
+        F.hardtanh,
+        F.tanhshrink,
+        F.logsigmoid,
+        F.softsign,
+        lambda v: F.softmax(v, 1),
+        lambda v: F.log_softmax(v, 0),
+        lambda v: F.softmin(v, 1),
+        lambda v: F.layer_norm(v, (7,)),
+        lambda v: F.group_norm(v.reshape(3, 7, 1), 7),
+        lambda v: F.normalize(v, p=3, dim=1),
+        lambda v: F.glu(v[:, :6], 1),
+    ]
     return [f(t).numpy() for f in fs]
 
 
 def optimizers(torch, nn, F):
     results = []
-    configs = [(torch.optim.SGD, dict(lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)),
-               (torch.optim.SGD, dict(lr=0.1, momentum=0.5, dampening=0.3)),
-               (torch.optim.Adam, dict(lr=0.05, amsgrad=True, weight_decay=0.1)),
-               (torch.optim.AdamW, dict(lr=0.05, weight_decay=0.1)), (torch.optim.Adagrad, dict(lr=0.1, lr_decay=0.01)),
-               (torch.optim.Adadelta, dict(lr=1.0)), (torch.optim.RMSprop, dict(lr=0.01, centered=True, momentum=0.9)),
-               (torch.optim.Adamax, dict(lr=0.05)), (torch.optim.ASGD, dict(lr=0.05, t0=2)),
-               (torch.optim.Rprop, dict(lr=0.05))]
-    start, = _inputs(5, (6,))
+    configs = [
+        (torch.optim.SGD, dict(lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)),
+        (torch.optim.SGD, dict(lr=0.1, momentum=0.5, dampening=0.3)),
+        (torch.optim.Adam, dict(lr=0.05, amsgrad=True, weight_decay=0.1)),
+        (torch.optim.AdamW, dict(lr=0.05, weight_decay=0.1)),
+        (torch.optim.Adagrad, dict(lr=0.1, lr_decay=0.01)),
+        (torch.optim.Adadelta, dict(lr=1.0)),
+        (torch.optim.RMSprop, dict(lr=0.01, centered=True, momentum=0.9)),
+        (torch.optim.Adamax, dict(lr=0.05)),
+        (torch.optim.ASGD, dict(lr=0.05, t0=2)),
+        (torch.optim.Rprop, dict(lr=0.05)),
+    ]
+    (start,) = _inputs(5, (6,))
     for cls, kwargs in configs:
         w = torch.from_numpy(start.copy()).requires_grad_()
         opt = cls([w], **kwargs)
@@ -125,13 +175,18 @@ def schedulers(torch, nn, F):
         return np.array(lrs)
 
     sch = torch.optim.lr_scheduler
-    return [run(lambda o: sch.CosineAnnealingLR(o, 5, eta_min=0.01)), run(lambda o: sch.StepLR(o, 3, 0.5)),
-            run(lambda o: sch.OneCycleLR(o, 1.0, total_steps=13)), run(lambda o: sch.MultiStepLR(o, [2, 5], 0.3)),
-            run(lambda o: sch.ExponentialLR(o, 0.9)), run(lambda o: sch.LinearLR(o, 0.2, 1.0, 4))]
+    return [
+        run(lambda o: sch.CosineAnnealingLR(o, 5, eta_min=0.01)),
+        run(lambda o: sch.StepLR(o, 3, 0.5)),
+        run(lambda o: sch.OneCycleLR(o, 1.0, total_steps=13)),
+        run(lambda o: sch.MultiStepLR(o, [2, 5], 0.3)),
+        run(lambda o: sch.ExponentialLR(o, 0.9)),
+        run(lambda o: sch.LinearLR(o, 0.2, 1.0, 4)),
+    ]
 
 
 def rnns(torch, nn, F):
-    x, = _inputs(6, (2, 5, 3))
+    (x,) = _inputs(6, (2, 5, 3))
     results = []
     for cls in (nn.LSTM, nn.GRU, nn.RNN):
         torch.manual_seed(0)
@@ -150,15 +205,32 @@ def tensor_ops(torch, nn, F):
     a, b, m = _inputs(7, (4, 5), (5, 3), (4, 4))
     ta, tb, tm = torch.from_numpy(a), torch.from_numpy(b), torch.from_numpy(m)
     spd = tm @ tm.t() + 4 * torch.eye(4, dtype=torch.float64)
-    return [(ta @ tb).numpy(), torch.linalg.solve(spd, ta).numpy(), torch.linalg.cholesky(spd).numpy(),
-            torch.linalg.det(tm).reshape(1).numpy(), torch.svd(ta)[1].numpy(), torch.logsumexp(ta, 1).numpy(),
-            torch.cumprod(ta, 1).numpy(), ta.var(1).numpy(), ta.std(0, unbiased=False).numpy(),
-            ta.norm(3, 1).numpy(), ta.median(1)[0].numpy(), ta.topk(2, 1)[0].numpy(), torch.sort(ta, 0)[1].numpy(),
-            ta[[0, 2], 1:].numpy(), torch.where(ta > 0, ta, tb.t()[:, :4].t().reshape(4, 3).sum(1, keepdim=True)).numpy(),
-            torch.remainder(ta, 0.7).numpy(), torch.fmod(ta, -0.7).numpy(), (ta // 0.3).numpy(),
-            torch.histc(ta, 5, -1, 1).numpy(), torch.cross(ta[:3, :3], tm[:3, :3], dim=1).numpy(),
-            torch.roll(ta, (1, -2), (0, 1)).numpy(), torch.diag_embed(ta[:2], 1).numpy(),
-            torch.kron(ta[:2, :2], tm[:2, :3]).numpy(), torch.round(ta * 2.5).numpy()]
+    return [
+        (ta @ tb).numpy(),
+        torch.linalg.solve(spd, ta).numpy(),
+        torch.linalg.cholesky(spd).numpy(),
+        torch.linalg.det(tm).reshape(1).numpy(),
+        torch.svd(ta)[1].numpy(),
+        torch.logsumexp(ta, 1).numpy(),
+        torch.cumprod(ta, 1).numpy(),
+        ta.var(1).numpy(),
+        ta.std(0, unbiased=False).numpy(),
+        ta.norm(3, 1).numpy(),
+        ta.median(1)[0].numpy(),
+        ta.topk(2, 1)[0].numpy(),
+        torch.sort(ta, 0)[1].numpy(),
+        ta[[0, 2], 1:].numpy(),
+        torch.where(ta > 0, ta, tb.t()[:, :4].t().reshape(4, 3).sum(1, keepdim=True)).numpy(),
+        torch.remainder(ta, 0.7).numpy(),
+        torch.fmod(ta, -0.7).numpy(),
+        (ta // 0.3).numpy(),
+        torch.histc(ta, 5, -1, 1).numpy(),
+        torch.cross(ta[:3, :3], tm[:3, :3], dim=1).numpy(),
+        torch.roll(ta, (1, -2), (0, 1)).numpy(),
+        torch.diag_embed(ta[:2], 1).numpy(),
+        torch.kron(ta[:2, :2], tm[:2, :3]).numpy(),
+        torch.round(ta * 2.5).numpy(),
+    ]
 
 
 def bitwise_ops(torch, nn, F):
@@ -168,36 +240,83 @@ def bitwise_ops(torch, nn, F):
         a = torch.from_numpy(rng.integers(-100, 100, 12).astype(np.int64)).to(dtype)
         b = torch.from_numpy(rng.integers(-100, 100, 12).astype(np.int64)).to(dtype)
         n = torch.from_numpy(rng.integers(0, bits, 12).astype(np.int64)).to(dtype)
-        out += [(a & b).numpy(), (a | b).numpy(), (a ^ b).numpy(), (~a).numpy(), (a << n).numpy(), (a >> n).numpy(),
-                torch.bitwise_and(a, 6).numpy(), (5 | a).numpy(), (a >> 2).numpy(), torch.bitwise_not(b).numpy()]
+        out += [
+            (a & b).numpy(),
+            (a | b).numpy(),
+            (a ^ b).numpy(),
+            (~a).numpy(),
+            (a << n).numpy(),
+            (a >> n).numpy(),
+            torch.bitwise_and(a, 6).numpy(),
+            (5 | a).numpy(),
+            (a >> 2).numpy(),
+            torch.bitwise_not(b).numpy(),
+        ]
     m = torch.tensor([True, False, True, False])
     k = torch.tensor([True, True, False, False])
-    out += [(m & k).numpy(), (m | k).numpy(), (m ^ k).numpy(), (~m).numpy(), (m << 1).numpy(),
-            (torch.tensor([6, 7], dtype=torch.int8) | torch.tensor([1], dtype=torch.int16)).numpy(),
-            (torch.tensor([1, 2]) & torch.tensor([True, False])).numpy()]
+    out += [
+        (m & k).numpy(),
+        (m | k).numpy(),
+        (m ^ k).numpy(),
+        (~m).numpy(),
+        (m << 1).numpy(),
+        (torch.tensor([6, 7], dtype=torch.int8) | torch.tensor([1], dtype=torch.int16)).numpy(),
+        (torch.tensor([1, 2]) & torch.tensor([True, False])).numpy(),
+    ]
     x = torch.from_numpy(rng.standard_normal(8))
-    out += [torch.expm1(x).numpy(), torch.log2(x.abs()).numpy(), torch.log10(x.abs()).numpy(),
-            torch.erf(x).numpy(), torch.erfc(x).numpy()]
+    out += [
+        torch.expm1(x).numpy(),
+        torch.log2(x.abs()).numpy(),
+        torch.log10(x.abs()).numpy(),
+        torch.erf(x).numpy(),
+        torch.erfc(x).numpy(),
+    ]
     return out
 
 
 def dtype_inference(torch, nn, F):
-    values = [np.float64(1.5), np.float32(1.5), np.int32(3), [np.float64(1.5)], [1.0, np.float32(2)],
-              [np.int32(1), 2.5], [np.bool_(True), False], [np.int16(1), 3], [[1, 2], [3, 4]], [], [True, 1.5],
-              [torch.tensor(1.5, dtype=torch.float64), 2.0], 7, 2.5, True, np.arange(3, dtype=np.uint8)]
+    values = [
+        np.float64(1.5),
+        np.float32(1.5),
+        np.int32(3),
+        [np.float64(1.5)],
+        [1.0, np.float32(2)],
+        [np.int32(1), 2.5],
+        [np.bool_(True), False],
+        [np.int16(1), 3],
+        [[1, 2], [3, 4]],
+        [],
+        [True, 1.5],
+        [torch.tensor(1.5, dtype=torch.float64), 2.0],
+        7,
+        2.5,
+        True,
+        np.arange(3, dtype=np.uint8),
+    ]
     return [np.array([str(torch.tensor(v).dtype) for v in values] + [str(torch.as_tensor(v).dtype) for v in values])]
 
 
 # Random streams are not compared: the generator follows torch7's (Note: TH's THRandom), whose
 # draws differ from PyTorch's.
-CASES = [conv_pool_net, sampling, losses, activations, optimizers, schedulers, rnns, tensor_ops, bitwise_ops,
-         dtype_inference]
+CASES = [
+    conv_pool_net,
+    sampling,
+    losses,
+    activations,
+    optimizers,
+    schedulers,
+    rnns,
+    tensor_ops,
+    bitwise_ops,
+    dtype_inference,
+]
 
 
 def run_all():
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
+
     out = {}
     for case in CASES:
         for i, array in enumerate(case(torch, nn, F)):

@@ -26,13 +26,20 @@ from collections import OrderedDict
 
 import numpy as np
 
-MAGIC_NUMBER = 0x1950a86a20f9469cfc6c
+MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
 PROTOCOL_VERSION = 1001
 
 # torch.<Type>Storage -> the element type of its bytes on disk (little-endian)
 STORAGE_NUMPY = {
-    "ByteStorage": "u1", "CharStorage": "i1", "ShortStorage": "<i2", "IntStorage": "<i4", "LongStorage": "<i8",
-    "HalfStorage": "<f2", "FloatStorage": "<f4", "DoubleStorage": "<f8", "BoolStorage": "?",
+    "ByteStorage": "u1",
+    "CharStorage": "i1",
+    "ShortStorage": "<i2",
+    "IntStorage": "<i4",
+    "LongStorage": "<i8",
+    "HalfStorage": "<f2",
+    "FloatStorage": "<f4",
+    "DoubleStorage": "<f8",
+    "BoolStorage": "?",
 }
 
 
@@ -64,8 +71,9 @@ class RefTensor:
         base = self.storage.data
         if 0 in self.size:
             return np.zeros(self.size, base.dtype)
-        return np.lib.stride_tricks.as_strided(base[self.offset:], self.size,
-                                               [s * base.itemsize for s in self.stride]).copy()
+        return np.lib.stride_tricks.as_strided(
+            base[self.offset :], self.size, [s * base.itemsize for s in self.stride]
+        ).copy()
 
 
 def _rebuild_tensor_v2(storage, offset, size, stride, requires_grad, hooks, *metadata):
@@ -173,8 +181,7 @@ def write_zip(obj, arrays, location="cpu", folder="archive"):
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as archive:
         archive.writestr(folder + "/data.pkl", body)
         for key, (type_name, values) in arrays.items():
-            archive.writestr(folder + "/data/" + key,
-                             np.ascontiguousarray(values, STORAGE_NUMPY[type_name]).tobytes())
+            archive.writestr(folder + "/data/" + key, np.ascontiguousarray(values, STORAGE_NUMPY[type_name]).tobytes())
         archive.writestr(folder + "/version", b"3\n")
     return out.getvalue()
 
@@ -205,13 +212,21 @@ def write_tar(obj, storages, tensors, views, little_endian=True):
         info.size = len(payload)
         tar.addfile(info, io.BytesIO(payload))
 
-    sys_info = _pickle({"protocol_version": PROTOCOL_VERSION, "little_endian": little_endian,
-                        "type_sizes": {"short": 2, "int": 4, "long": 8}})
+    sys_info = _pickle(
+        {
+            "protocol_version": PROTOCOL_VERSION,
+            "little_endian": little_endian,
+            "type_sizes": {"short": 2, "int": 4, "long": 8},
+        }
+    )
     tensor_part = io.BytesIO()
     tensor_part.write(_pickle(len(tensors)))
     for key, (storage_key, size, stride, offset) in tensors.items():
-        type_name = storages[storage_key][0] if storage_key in storages else \
-            storages[next(v[1] for v in views if v[0] == storage_key)][0]
+        type_name = (
+            storages[storage_key][0]
+            if storage_key in storages
+            else storages[next(v[1] for v in views if v[0] == storage_key)][0]
+        )
         tensor_part.write(_pickle((key, storage_key, _named_global("torch", type_name.replace("Storage", "Tensor")))))
         tensor_part.write(struct.pack(order + "q", len(size)))
         tensor_part.write(struct.pack(order + "%dq" % len(size), *size))

@@ -19,8 +19,13 @@ def test_same_results_as_pytorch_1_13(tmp_path):
     if env is None:
         pytest.skip("Debian's python3-torch is not installed for /usr/bin/python3: no real PyTorch to compare with")
     out = str(tmp_path / "real.npz")
-    run = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "pytorch_cases.py"), out], capture_output=True,
-                         text=True, env=env, cwd=str(tmp_path))
+    run = subprocess.run(
+        ["/usr/bin/python3", os.path.join(HERE, "pytorch_cases.py"), out],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tmp_path),
+    )
     assert run.returncode == 0, run.stderr
     real = np.load(out)
     ours = pytorch_cases.run_all()

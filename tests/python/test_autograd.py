@@ -2,8 +2,6 @@
 against hand-derived formulas, and the engine's behaviour (in-place checks, hooks,
 retain_graph, create_graph, no_grad, custom Functions)."""
 
-import math
-
 import numpy as np
 import pytest
 
@@ -22,14 +20,33 @@ def positive(shape, rng):
 # ---- pointwise ----
 
 UNARY = {
-    "neg": lambda x: -x, "abs": torch.abs, "exp": torch.exp, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
-    "sin": torch.sin, "cos": torch.cos, "tan": lambda x: torch.tan(x * 0.3), "atan": torch.atan,
-    "sinh": torch.sinh, "cosh": torch.cosh, "frac": lambda x: torch.frac(x) * 1.0,
-    "asin": lambda x: torch.asin(x * 0.4), "acos": lambda x: torch.acos(x * 0.4), "expm1": torch.expm1,
-    "erf": torch.erf, "erfc": torch.erfc,
+    "neg": lambda x: -x,
+    "abs": torch.abs,
+    "exp": torch.exp,
+    "sigmoid": torch.sigmoid,
+    "tanh": torch.tanh,
+    "sin": torch.sin,
+    "cos": torch.cos,
+    "tan": lambda x: torch.tan(x * 0.3),
+    "atan": torch.atan,
+    "sinh": torch.sinh,
+    "cosh": torch.cosh,
+    "frac": lambda x: torch.frac(x) * 1.0,
+    "asin": lambda x: torch.asin(x * 0.4),
+    "acos": lambda x: torch.acos(x * 0.4),
+    "expm1": torch.expm1,
+    "erf": torch.erf,
+    "erfc": torch.erfc,
 }
-UNARY_POSITIVE = {"log": torch.log, "log1p": torch.log1p, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
-                  "reciprocal": torch.reciprocal, "log2": torch.log2, "log10": torch.log10}
+UNARY_POSITIVE = {
+    "log": torch.log,
+    "log1p": torch.log1p,
+    "sqrt": torch.sqrt,
+    "rsqrt": torch.rsqrt,
+    "reciprocal": torch.reciprocal,
+    "log2": torch.log2,
+    "log10": torch.log10,
+}
 
 
 @pytest.mark.parametrize("name", sorted(UNARY))
@@ -45,10 +62,17 @@ def test_unary_positive_gradcheck(name, rng):
 
 
 BINARY = {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-    "div": lambda a, b: a / b, "add_alpha": lambda a, b: torch.add(a, b, alpha=-2.5),
-    "atan2": torch.atan2, "maximum": torch.maximum, "minimum": torch.minimum,
-    "pow": lambda a, b: a ** b, "fmod": torch.fmod, "remainder": torch.remainder,
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "add_alpha": lambda a, b: torch.add(a, b, alpha=-2.5),
+    "atan2": torch.atan2,
+    "maximum": torch.maximum,
+    "minimum": torch.minimum,
+    "pow": lambda a, b: a**b,
+    "fmod": torch.fmod,
+    "remainder": torch.remainder,
 }
 
 
@@ -63,8 +87,16 @@ def test_binary_gradcheck_with_broadcasting(name, shapes, rng):
 
 def test_scalar_operands(rng):
     x = positive((3,), rng)
-    for f in (lambda x: x * 3, lambda x: 2 - x, lambda x: 2 / x, lambda x: x ** 2.5, lambda x: 2 ** x,
-              lambda x: x + 1, lambda x: torch.clamp(x, 0.8, 1.5), lambda x: torch.clamp(x, min=1.0)):
+    for f in (
+        lambda x: x * 3,
+        lambda x: 2 - x,
+        lambda x: 2 / x,
+        lambda x: x**2.5,
+        lambda x: 2**x,
+        lambda x: x + 1,
+        lambda x: torch.clamp(x, 0.8, 1.5),
+        lambda x: torch.clamp(x, min=1.0),
+    ):
         assert gradcheck(f, (x,))
 
 
@@ -89,16 +121,33 @@ def test_hand_derived_gradients(rng):
 # ---- reductions ----
 
 REDUCTIONS = {
-    "sum": lambda x: x.sum(), "sum_dim": lambda x: x.sum(1), "sum_dims_keep": lambda x: x.sum((0, 2), keepdim=True),
-    "mean": lambda x: x.mean(), "mean_dim": lambda x: x.mean(-1), "prod": lambda x: x.prod(),
-    "prod_dim": lambda x: x.prod(1), "var": lambda x: x.var(), "var_dim": lambda x: x.var(1, unbiased=False),
-    "std": lambda x: x.std(), "std_dim": lambda x: x.std(2, keepdim=True), "norm": lambda x: x.norm(),
-    "norm_p3_dim": lambda x: x.norm(3, 1), "norm_p1": lambda x: x.norm(1), "norm_inf": lambda x: x.norm(float("inf")),
-    "logsumexp": lambda x: torch.logsumexp(x, 1), "max": lambda x: x.max(), "min_dim": lambda x: x.min(1)[0],
-    "max_dim_keep": lambda x: x.max(2, keepdim=True)[0], "amax": lambda x: torch.amax(x, (0, 1)),
-    "median_dim": lambda x: x.median(1)[0], "kthvalue": lambda x: x.kthvalue(2, 2)[0],
-    "sort": lambda x: x.sort(1)[0], "topk": lambda x: x.topk(2, 2)[0], "cumsum": lambda x: x.cumsum(1),
-    "cumprod": lambda x: x.cumprod(2), "median": lambda x: x.median(),
+    "sum": lambda x: x.sum(),
+    "sum_dim": lambda x: x.sum(1),
+    "sum_dims_keep": lambda x: x.sum((0, 2), keepdim=True),
+    "mean": lambda x: x.mean(),
+    "mean_dim": lambda x: x.mean(-1),
+    "prod": lambda x: x.prod(),
+    "prod_dim": lambda x: x.prod(1),
+    "var": lambda x: x.var(),
+    "var_dim": lambda x: x.var(1, unbiased=False),
+    "std": lambda x: x.std(),
+    "std_dim": lambda x: x.std(2, keepdim=True),
+    "norm": lambda x: x.norm(),
+    "norm_p3_dim": lambda x: x.norm(3, 1),
+    "norm_p1": lambda x: x.norm(1),
+    "norm_inf": lambda x: x.norm(float("inf")),
+    "logsumexp": lambda x: torch.logsumexp(x, 1),
+    "max": lambda x: x.max(),
+    "min_dim": lambda x: x.min(1)[0],
+    "max_dim_keep": lambda x: x.max(2, keepdim=True)[0],
+    "amax": lambda x: torch.amax(x, (0, 1)),
+    "median_dim": lambda x: x.median(1)[0],
+    "kthvalue": lambda x: x.kthvalue(2, 2)[0],
+    "sort": lambda x: x.sort(1)[0],
+    "topk": lambda x: x.topk(2, 2)[0],
+    "cumsum": lambda x: x.cumsum(1),
+    "cumprod": lambda x: x.cumprod(2),
+    "median": lambda x: x.median(),
 }
 
 
@@ -128,12 +177,19 @@ def test_trace_and_ties(rng):
 # ---- views ----
 
 VIEWS = {
-    "select": lambda x: x.select(1, 2), "narrow": lambda x: x.narrow(2, 1, 3), "transpose": lambda x: x.transpose(0, 2),
-    "t_of_select": lambda x: x.select(0, 1).t(), "permute": lambda x: x.permute(2, 0, 1),
-    "view": lambda x: x.contiguous().view(12, 5), "reshape": lambda x: x.reshape(-1),
-    "expand": lambda x: x.select(1, 0).unsqueeze(1).expand(3, 6, 5), "squeeze": lambda x: x.narrow(1, 0, 1).squeeze(),
-    "unsqueeze": lambda x: x.unsqueeze(1), "unfold": lambda x: x.unfold(2, 3, 1),
-    "flatten": lambda x: x.flatten(1), "chain": lambda x: x.transpose(0, 1).narrow(0, 1, 2).select(2, 4),
+    "select": lambda x: x.select(1, 2),
+    "narrow": lambda x: x.narrow(2, 1, 3),
+    "transpose": lambda x: x.transpose(0, 2),
+    "t_of_select": lambda x: x.select(0, 1).t(),
+    "permute": lambda x: x.permute(2, 0, 1),
+    "view": lambda x: x.contiguous().view(12, 5),
+    "reshape": lambda x: x.reshape(-1),
+    "expand": lambda x: x.select(1, 0).unsqueeze(1).expand(3, 6, 5),
+    "squeeze": lambda x: x.narrow(1, 0, 1).squeeze(),
+    "unsqueeze": lambda x: x.unsqueeze(1),
+    "unfold": lambda x: x.unfold(2, 3, 1),
+    "flatten": lambda x: x.flatten(1),
+    "chain": lambda x: x.transpose(0, 1).narrow(0, 1, 2).select(2, 4),
 }
 
 
@@ -154,6 +210,7 @@ def test_views_share_memory_and_version(rng):
 
 
 # ---- in-place ops ----
+
 
 def test_inplace_on_view_rewrites_base_history(rng):
     b = leaf((3, 4), rng)
@@ -215,6 +272,7 @@ def test_inplace_on_leaf_requiring_grad_raises(rng):
 
 # ---- engine ----
 
+
 def test_accumulation_and_zeroing(rng):
     x = leaf((3,), rng)
     (x * 2).sum().backward()
@@ -249,7 +307,7 @@ def test_backward_needs_scalar_or_gradient(rng):
 
 def test_autograd_grad_and_allow_unused(rng):
     x, z = leaf((3,), rng), leaf((3,), rng)
-    y = (x ** 2).sum()
+    y = (x**2).sum()
     (g,) = torch.autograd.grad(y, x, retain_graph=True)
     np.testing.assert_allclose(g.numpy(), 2 * x.detach().numpy())
     assert x.grad is None  # grad() does not accumulate
@@ -261,7 +319,7 @@ def test_autograd_grad_and_allow_unused(rng):
 
 def test_double_backward(rng):
     x = leaf((4,), rng)
-    y = (x ** 3).sum()
+    y = (x**3).sum()
     (g,) = torch.autograd.grad(y, x, create_graph=True)
     assert g.requires_grad
     (h,) = torch.autograd.grad(g.sum(), x)
@@ -321,6 +379,7 @@ def test_detach_and_requires_grad_rules(rng):
 
 def test_variable_wrapper(rng):
     from torch.autograd import Variable
+
     t = torch.from_numpy(rng.uniform(-1, 1, (3,)))
     v = Variable(t, requires_grad=True)
     (v * v).sum().backward()
@@ -329,6 +388,7 @@ def test_variable_wrapper(rng):
 
 
 # ---- custom Functions ----
+
 
 class Cube(torch.autograd.Function):
     @staticmethod
@@ -404,16 +464,27 @@ def test_products_gradcheck(name, rng):
     assert gradcheck(f, tuple(leaf(s, rng) for s in shapes))
 
 
-@pytest.mark.parametrize("kind,shapes", [
-    ("addmm", ((3, 2), (3, 4), (4, 2))), ("addmv", ((3,), (3, 4), (4,))), ("addr", ((3, 4), (3,), (4,))),
-    ("addbmm", ((3, 2), (5, 3, 4), (5, 4, 2))), ("baddbmm", ((5, 3, 2), (5, 3, 4), (5, 4, 2))),
-    ("addmm_broadcast", ((2,), (3, 4), (4, 2)))])
+@pytest.mark.parametrize(
+    "kind,shapes",
+    [
+        ("addmm", ((3, 2), (3, 4), (4, 2))),
+        ("addmv", ((3,), (3, 4), (4,))),
+        ("addr", ((3, 4), (3,), (4,))),
+        ("addbmm", ((3, 2), (5, 3, 4), (5, 4, 2))),
+        ("baddbmm", ((5, 3, 2), (5, 3, 4), (5, 4, 2))),
+        ("addmm_broadcast", ((2,), (3, 4), (4, 2))),
+    ],
+)
 def test_add_products_gradcheck(kind, shapes, rng):
     fn = getattr(torch, kind.split("_")[0])
     xs = tuple(leaf(s, rng) for s in shapes)
     assert gradcheck(lambda s, x, y: fn(s, x, y, beta=0.5, alpha=-1.5), xs)
-    assert gradcheck(lambda s, x, y: getattr(s * 1.0, kind.split("_")[0] + "_")(x, y, alpha=2.0)
-                     if kind != "addmm_broadcast" else fn(s, x, y), xs)
+    assert gradcheck(
+        lambda s, x, y: (
+            getattr(s * 1.0, kind.split("_")[0] + "_")(x, y, alpha=2.0) if kind != "addmm_broadcast" else fn(s, x, y)
+        ),
+        xs,
+    )
 
 
 def test_inverse_det_gradcheck(rng):
@@ -427,11 +498,15 @@ def test_inverse_det_gradcheck(rng):
 
 
 SHAPE_OPS = {
-    "cat": lambda a, b: torch.cat([a, b, a], 1), "stack": lambda a, b: torch.stack([a, b], 2),
-    "flip": lambda a, b: torch.flip(a, (0, 1)) * b, "roll": lambda a, b: torch.roll(a, (1, -2), (0, 1)) + b,
-    "repeat": lambda a, b: a.repeat(2, 1, 3), "tril": lambda a, b: torch.tril(a, -1) + torch.triu(b, 1),
+    "cat": lambda a, b: torch.cat([a, b, a], 1),
+    "stack": lambda a, b: torch.stack([a, b], 2),
+    "flip": lambda a, b: torch.flip(a, (0, 1)) * b,
+    "roll": lambda a, b: torch.roll(a, (1, -2), (0, 1)) + b,
+    "repeat": lambda a, b: a.repeat(2, 1, 3),
+    "tril": lambda a, b: torch.tril(a, -1) + torch.triu(b, 1),
     "diag": lambda a, b: torch.diag(a.select(2, 0)) + torch.diag(torch.diag(b.select(2, 1)), 1).sum(),
-    "diagonal": lambda a, b: torch.diagonal(a, 0, 0, 1), "cross": lambda a, b: torch.cross(a, b, 1),
+    "diagonal": lambda a, b: torch.diagonal(a, 0, 0, 1),
+    "cross": lambda a, b: torch.cross(a, b, 1),
     "kron": lambda a, b: torch.kron(a.select(2, 0), b.select(2, 0)),
     "repeat_interleave": lambda a, b: torch.repeat_interleave(a, 2, dim=1),
 }
@@ -448,10 +523,12 @@ def test_tril_inplace_gradcheck(rng):
 
 # ---- what the graph keeps alive ----
 
+
 def test_graph_keeps_only_what_backward_needs(rng):
     # A tensor made by from_numpy holds a reference to its array for as long as its storage
     # lives: the array's reference count watches the storage.
     import sys
+
     w = leaf((1000,), rng)
     arr = rng.uniform(-1, 1, 1000)
     base = sys.getrefcount(arr)
@@ -475,8 +552,10 @@ def test_graph_keeps_only_what_backward_needs(rng):
 # ---- indexing ----
 
 INDEX_READS = {
-    "int_slice": lambda x: x[1, ::2], "advanced": lambda x: x[[0, 2, 2], 1:],
-    "mask": lambda x: x[x > 0.3], "mixed": lambda x: x[:, torch.tensor([3, 0, 3])],
+    "int_slice": lambda x: x[1, ::2],
+    "advanced": lambda x: x[[0, 2, 2], 1:],
+    "mask": lambda x: x[x > 0.3],
+    "mixed": lambda x: x[:, torch.tensor([3, 0, 3])],
     "index_select": lambda x: x.index_select(1, torch.tensor([2, 0, 2])),
     "gather": lambda x: x.gather(1, torch.tensor([[0, 0], [3, 1], [2, 2]])),
     "masked_select": lambda x: x.masked_select(torch.tensor([True, False, True, True])),
@@ -494,14 +573,23 @@ def _written(f):
         y = x * 1.0
         f(y, v)
         return y
+
     return run
 
 
 INDEX_WRITES = {
-    "setitem_advanced": (_written(lambda y, v: y.__setitem__(([0, 2], [1, 3]), v.select(0, 0).narrow(0, 0, 2))), (2, 4)),
+    "setitem_advanced": (
+        _written(lambda y, v: y.__setitem__(([0, 2], [1, 3]), v.select(0, 0).narrow(0, 0, 2))),
+        (2, 4),
+    ),
     "setitem_basic": (_written(lambda y, v: y.__setitem__((1, slice(0, 4)), v.select(0, 1))), (2, 4)),
     "setitem_mask": (_written(lambda y, v: y.__setitem__(y > 0.5, 0.0)), (2, 4)),
-    "index_put_accumulate": (_written(lambda y, v: y.index_put_((torch.tensor([0, 0, 2]),), v.narrow(0, 0, 1).expand(3, 4), accumulate=True)), (2, 4)),
+    "index_put_accumulate": (
+        _written(
+            lambda y, v: y.index_put_((torch.tensor([0, 0, 2]),), v.narrow(0, 0, 1).expand(3, 4), accumulate=True)
+        ),
+        (2, 4),
+    ),
     "index_copy": (_written(lambda y, v: y.index_copy_(0, torch.tensor([2, 0]), v)), (2, 4)),
     "index_add": (_written(lambda y, v: y.index_add_(0, torch.tensor([2, 2]), v, alpha=1.5)), (2, 4)),
     "index_fill": (_written(lambda y, v: y.index_fill_(1, torch.tensor([1, 3]), -1.0)), (2, 4)),
@@ -510,7 +598,10 @@ INDEX_WRITES = {
     "masked_fill": (_written(lambda y, v: y.masked_fill_(torch.tensor([True, False, False, True]), 2.0)), (2, 4)),
     "masked_scatter": (_written(lambda y, v: y.masked_scatter_(torch.tensor([True, False, False, True]), v)), (2, 4)),
     "put": (_written(lambda y, v: y.put_(torch.tensor([1, 7]), v.select(0, 0).narrow(0, 0, 2))), (2, 4)),
-    "put_accumulate": (_written(lambda y, v: y.put_(torch.tensor([1, 1]), v.select(0, 0).narrow(0, 0, 2), accumulate=True)), (2, 4)),
+    "put_accumulate": (
+        _written(lambda y, v: y.put_(torch.tensor([1, 1]), v.select(0, 0).narrow(0, 0, 2), accumulate=True)),
+        (2, 4),
+    ),
 }
 
 
@@ -537,7 +628,10 @@ def test_solve_and_cholesky_gradcheck(rng):
     assert gradcheck(lambda a, b: torch.solve(b, a)[0], (a, b))
     assert gradcheck(lambda a, v: torch.linalg.solve(a, v), (a, leaf((3,), rng)))
     x = leaf((2, 3, 3), rng)
-    spd = lambda x: x @ x.transpose(-1, -2) + 3 * torch.eye(3, dtype=torch.float64)
+
+    def spd(x):
+        return x @ x.transpose(-1, -2) + 3 * torch.eye(3, dtype=torch.float64)
+
     assert gradcheck(lambda x: torch.linalg.cholesky(spd(x)), (x,))
     assert gradcheck(lambda x: torch.cholesky(spd(x), upper=True), (x,))
 
@@ -625,7 +719,10 @@ def test_symeig_gradcheck(rng):
 def test_cholesky_solve_and_inverse_gradcheck(rng):
     x = leaf((3, 3), rng)
     b = leaf((3, 2), rng)
-    factor = lambda x: torch.linalg.cholesky(x @ x.t() + 3 * torch.eye(3, dtype=torch.float64))
+
+    def factor(x):
+        return torch.linalg.cholesky(x @ x.t() + 3 * torch.eye(3, dtype=torch.float64))
+
     assert gradcheck(lambda x, b: torch.cholesky_solve(b, factor(x)), (x, b))
     assert gradcheck(lambda x, b: torch.cholesky_solve(b, factor(x).t(), upper=True), (x, b))
     assert gradcheck(lambda x: torch.cholesky_inverse(factor(x)), (x,))

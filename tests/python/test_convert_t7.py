@@ -52,6 +52,7 @@ def linear(w, b=None, **extra):
 
 # ---------------------------------------------------------------- numpy references
 
+
 def np_conv2d(x, w, b, stride=(1, 1), pad=(0, 0), groups=1):
     n, c, h, wd = x.shape
     o, cg, kh, kw = w.shape
@@ -62,8 +63,10 @@ def np_conv2d(x, w, b, stride=(1, 1), pad=(0, 0), groups=1):
     for g in range(groups):
         for i in range(kh):
             for j in range(kw):
-                patch = xp[:, g * cg:(g + 1) * cg, i:i + stride[0] * ho:stride[0], j:j + stride[1] * wo:stride[1]]
-                out[:, g * og:(g + 1) * og] += np.einsum("nchw,oc->nohw", patch, w[g * og:(g + 1) * og, :, i, j])
+                patch = xp[
+                    :, g * cg : (g + 1) * cg, i : i + stride[0] * ho : stride[0], j : j + stride[1] * wo : stride[1]
+                ]
+                out[:, g * og : (g + 1) * og] += np.einsum("nchw,oc->nohw", patch, w[g * og : (g + 1) * og, :, i, j])
     return out + (0 if b is None else b[None, :, None, None])
 
 
@@ -73,11 +76,12 @@ def np_full_conv2d(x, w, b, stride, pad, adj):
     full = np.zeros((n, o, (h - 1) * stride[0] + kh + adj[0], (wd - 1) * stride[1] + kw + adj[1]))
     for i in range(kh):
         for j in range(kw):
-            full[:, :, i:i + stride[0] * h:stride[0], j:j + stride[1] * wd:stride[1]] += \
-                np.einsum("nchw,co->nohw", x, w[:, :, i, j])
+            full[:, :, i : i + stride[0] * h : stride[0], j : j + stride[1] * wd : stride[1]] += np.einsum(
+                "nchw,co->nohw", x, w[:, :, i, j]
+            )
     ho = (h - 1) * stride[0] - 2 * pad[0] + kh + adj[0]
     wo = (wd - 1) * stride[1] - 2 * pad[1] + kw + adj[1]
-    return full[:, :, pad[0]:pad[0] + ho, pad[1]:pad[1] + wo] + b[None, :, None, None]
+    return full[:, :, pad[0] : pad[0] + ho, pad[1] : pad[1] + wo] + b[None, :, None, None]
 
 
 def np_pool(x, k, s, p, ceil, kind, count_include_pad=True):
@@ -90,6 +94,7 @@ def np_pool(x, k, s, p, ceil, kind, count_include_pad=True):
         if ceil and (o - 1) * s >= length + p:
             o -= 1
         return o
+
     ho, wo = out_size(h, k[0], s[0], p[0]), out_size(w, k[1], s[1], p[1])
     out = np.zeros((n, c, ho, wo))
     for i in range(ho):
@@ -108,6 +113,7 @@ def np_pool(x, k, s, p, ceil, kind, count_include_pad=True):
 
 # ---------------------------------------------------------------- torch7's own outputs
 
+
 @pytest.mark.parametrize("name", ["mlp.t7", "mlp_ascii.t7"])
 def test_mlp_fixture_matches_torch7(name):
     mlp = load_lua(fixture(name))
@@ -120,8 +126,7 @@ def test_mlp_fixture_matches_torch7(name):
     assert model[0].weight.storage()._cdata != mlp.modules[0].weight.storage()._cdata  # a copy
     out = run(model, io_["input"])
     np.testing.assert_allclose(out.numpy(), io_["output"].numpy(), rtol=0, atol=1e-6)
-    np.testing.assert_allclose(run(model, io_["input_single"]).numpy(), io_["output_single"].numpy(), rtol=0,
-                               atol=1e-6)
+    np.testing.assert_allclose(run(model, io_["input_single"]).numpy(), io_["output_single"].numpy(), rtol=0, atol=1e-6)
     # a non-contiguous view of the same input gives the same
     xt = io_["input"].t().contiguous().t()
     np.testing.assert_allclose(run(model, xt).numpy(), io_["output"].numpy(), rtol=0, atol=1e-6)
@@ -144,10 +149,17 @@ def test_cnn_fixture_matches_torch7():
 
 # ---------------------------------------------------------------- command line
 
+
 def cli(*args, cwd=None):
     env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
-    return subprocess.run([sys.executable, "-m", "torch.utils.convert_t7", *args], capture_output=True, text=True,
-                          env=env, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "torch.utils.convert_t7", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+    )
 
 
 def printed_difference(stdout):
@@ -158,8 +170,16 @@ def printed_difference(stdout):
 
 def test_cli_converts_checks_and_emits_python(tmp_path):
     out, src, whole = tmp_path / "cnn.pt", tmp_path / "cnn_model.py", tmp_path / "whole.pt"
-    r = cli(fixture("cnn.t7"), str(out), "--reference", fixture("cnn_io.t7"), "--emit-python", str(src),
-            "--save-module", str(whole))
+    r = cli(
+        fixture("cnn.t7"),
+        str(out),
+        "--reference",
+        fixture("cnn_io.t7"),
+        "--emit-python",
+        str(src),
+        "--save-module",
+        str(whole),
+    )
     assert r.returncode == 0, r.stderr
     assert printed_difference(r.stdout) <= 1e-4
     assert out.exists() and src.exists() and whole.exists()
@@ -174,9 +194,15 @@ def test_cli_converts_checks_and_emits_python(tmp_path):
         "model = mod.load(sys.argv[2]).eval()\n"
         "io_ = load_lua(sys.argv[3])\n"
         "with torch.no_grad():\n"
-        "    print((model(io_['input']) - io_['output']).abs().max().item())\n")
-    r = subprocess.run([sys.executable, "-c", script, str(src), str(out), fixture("cnn_io.t7")], capture_output=True,
-                       text=True, env=dict(os.environ, PYTHONPATH=PYTHON_DIR), timeout=120)
+        "    print((model(io_['input']) - io_['output']).abs().max().item())\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", script, str(src), str(out), fixture("cnn_io.t7")],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=PYTHON_DIR),
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert float(r.stdout.split()[-1]) <= 1e-4
 
@@ -243,19 +269,32 @@ def test_check_reference_choice():
 
 # ---------------------------------------------------------------- structures built by hand
 
+
 def residual_block(w1, b1, w2, b2):
-    return obj("nn.Sequential", modules=[
-        obj("nn.ConcatTable", modules=[
-            obj("nn.Sequential", modules=[linear(w1, b1), obj("nn.ReLU", threshold=0, val=0), linear(w2, b2)]),
-            obj("nn.Identity")]),
-        obj("nn.CAddTable"),
-        obj("nn.ReLU", threshold=0, val=0)])
+    return obj(
+        "nn.Sequential",
+        modules=[
+            obj(
+                "nn.ConcatTable",
+                modules=[
+                    obj("nn.Sequential", modules=[linear(w1, b1), obj("nn.ReLU", threshold=0, val=0), linear(w2, b2)]),
+                    obj("nn.Identity"),
+                ],
+            ),
+            obj("nn.CAddTable"),
+            obj("nn.ReLU", threshold=0, val=0),
+        ],
+    )
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 def test_residual_block(dtype):
-    w1, b1, w2, b2 = rand(6, 6, dtype=dtype), rand(6, dtype=dtype, seed=1), rand(6, 6, dtype=dtype, seed=2), \
-        rand(6, dtype=dtype, seed=3)
+    w1, b1, w2, b2 = (
+        rand(6, 6, dtype=dtype),
+        rand(6, dtype=dtype, seed=1),
+        rand(6, 6, dtype=dtype, seed=2),
+        rand(6, dtype=dtype, seed=3),
+    )
     model = convert(through_file(residual_block(w1, b1, w2, b2)))
     x = rand(4, 6, dtype=dtype, seed=4)
     xn = x.numpy().astype(np.float64)
@@ -270,8 +309,11 @@ def test_concat_parallel_and_tables():
     wa, wb = rand(3, 4), rand(2, 4, seed=1)
     concat = through_file(obj("nn.Concat", dimension=2, modules=[linear(wa), linear(wb)]))
     x = rand(5, 4, seed=2)
-    np.testing.assert_allclose(run(convert(concat), x).numpy(),
-                               np.concatenate([x.numpy() @ wa.numpy().T, x.numpy() @ wb.numpy().T], 1), atol=1e-12)
+    np.testing.assert_allclose(
+        run(convert(concat), x).numpy(),
+        np.concatenate([x.numpy() @ wa.numpy().T, x.numpy() @ wb.numpy().T], 1),
+        atol=1e-12,
+    )
     # Parallel(2, 2): module i on input:select(2, i), outputs joined along dimension 2
     ws = [rand(2, 4, seed=s) for s in range(3)]
     par = through_file(obj("nn.Parallel", inputDimension=2, outputDimension=2, modules=[linear(w) for w in ws]))
@@ -279,15 +321,23 @@ def test_concat_parallel_and_tables():
     expected = np.concatenate([x.numpy()[:, i] @ ws[i].numpy().T for i in range(3)], 1)
     np.testing.assert_allclose(run(convert(par), x).numpy(), expected, atol=1e-12)
     # ParallelTable then JoinTable(1, 1) on a batch: joined along the feature dimension
-    seq = through_file(obj("nn.Sequential", modules=[
-        obj("nn.ParallelTable", modules=[linear(wa), obj("nn.Identity")]),
-        obj("nn.JoinTable", dimension=1, nInputDims=1)]))
+    seq = through_file(
+        obj(
+            "nn.Sequential",
+            modules=[
+                obj("nn.ParallelTable", modules=[linear(wa), obj("nn.Identity")]),
+                obj("nn.JoinTable", dimension=1, nInputDims=1),
+            ],
+        )
+    )
     a, b = rand(5, 4, seed=4), rand(5, 2, seed=5)
-    np.testing.assert_allclose(run(convert(seq), [a, b]).numpy(),
-                               np.concatenate([a.numpy() @ wa.numpy().T, b.numpy()], 1), atol=1e-12)
+    np.testing.assert_allclose(
+        run(convert(seq), [a, b]).numpy(), np.concatenate([a.numpy() @ wa.numpy().T, b.numpy()], 1), atol=1e-12
+    )
     # the same JoinTable on one sample (no batch): dimension 1 is the features
-    np.testing.assert_allclose(run(convert(seq), [a[0], b[0]]).numpy(),
-                               np.concatenate([a.numpy()[0] @ wa.numpy().T, b.numpy()[0]]), atol=1e-12)
+    np.testing.assert_allclose(
+        run(convert(seq), [a[0], b[0]]).numpy(), np.concatenate([a.numpy()[0] @ wa.numpy().T, b.numpy()[0]]), atol=1e-12
+    )
     tables = [a, b, rand(5, 1, seed=6)]
     assert run(convert(through_file(obj("nn.SelectTable", index=-1))), tables) is tables[2]
     assert run(convert(through_file(obj("nn.SelectTable", index=2))), tables) is tables[1]
@@ -299,30 +349,36 @@ def test_concat_parallel_and_tables():
 
 def test_nngraph_graphs():
     wa, ba, wb, bb = rand(4, 4), rand(4, seed=1), rand(4, 4, seed=2), rand(4, seed=3)
-    spec = [("in", None, [], {}),
-            ("a", linear(wa, ba), ["in"], {}),
-            ("b", linear(wb, bb), ["in"], {}),
-            ("sum", obj("nn.CAddTable"), ["a", "b"], {}),
-            ("tanh", obj("nn.Tanh"), ["sum"], {})]
+    spec = [
+        ("in", None, [], {}),
+        ("a", linear(wa, ba), ["in"], {}),
+        ("b", linear(wb, bb), ["in"], {}),
+        ("sum", obj("nn.CAddTable"), ["a", "b"], {}),
+        ("tanh", obj("nn.Tanh"), ["sum"], {}),
+    ]
     g = convert(through_file(build_gmodule(spec, ["tanh"])))
     assert isinstance(g, convert_t7.Graph) and len(g.layers) == 4
     x = rand(3, 4, seed=4)
     xn = x.numpy()
-    np.testing.assert_allclose(run(g, x).numpy(), np.tanh(xn @ wa.numpy().T + ba.numpy() + xn @ wb.numpy().T +
-                                                          bb.numpy()), atol=1e-12)
+    np.testing.assert_allclose(
+        run(g, x).numpy(), np.tanh(xn @ wa.numpy().T + ba.numpy() + xn @ wb.numpy().T + bb.numpy()), atol=1e-12
+    )
     # two inputs through nngraph's split node, two outputs
-    spec = [("in", None, [], {}),
-            ("split", None, ["in"], {"nSplitOutputs": 2.0}),
-            ("x1", None, ["split"], {"selectindex": 1.0}),
-            ("x2", None, ["split"], {"selectindex": 2.0}),
-            ("a", linear(wa, ba), ["x1"], {}),
-            ("join", obj("nn.JoinTable", dimension=1, nInputDims=1), ["a", "x2"], {}),
-            ("neg", obj("nn.MulConstant", constant_scalar=-2.0), ["x2"], {})]
+    spec = [
+        ("in", None, [], {}),
+        ("split", None, ["in"], {"nSplitOutputs": 2.0}),
+        ("x1", None, ["split"], {"selectindex": 1.0}),
+        ("x2", None, ["split"], {"selectindex": 2.0}),
+        ("a", linear(wa, ba), ["x1"], {}),
+        ("join", obj("nn.JoinTable", dimension=1, nInputDims=1), ["a", "x2"], {}),
+        ("neg", obj("nn.MulConstant", constant_scalar=-2.0), ["x2"], {}),
+    ]
     g = convert(through_file(build_gmodule(spec, ["join", "neg"], n_inputs=2)))
     x1, x2 = rand(3, 4, seed=5), rand(3, 2, seed=6)
     join, neg = run(g, [x1, x2])
-    np.testing.assert_allclose(join.numpy(), np.concatenate([x1.numpy() @ wa.numpy().T + ba.numpy(), x2.numpy()], 1),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        join.numpy(), np.concatenate([x1.numpy() @ wa.numpy().T + ba.numpy(), x2.numpy()], 1), atol=1e-12
+    )
     np.testing.assert_allclose(neg.numpy(), -2 * x2.numpy(), atol=1e-12)
     # emitted source rebuilds the graph: same outputs with the same state_dict
     ns = {}
@@ -347,8 +403,7 @@ def test_view_and_reshape_batch_semantics():
     assert run(reshape, torch.zeros(4, 2, 3)).shape == (4, 6)  # batch: more elements than 6
     assert run(reshape, torch.zeros(2, 3)).shape == (6,)
     assert run(reshape, torch.zeros(1, 6)).shape == (1, 6)  # a first dimension of 1 is a batch
-    forced = convert(through_file(obj("nn.Reshape", size=torch.tensor([3, 2]).storage(), nelement=6,
-                                      batchMode=False)))
+    forced = convert(through_file(obj("nn.Reshape", size=torch.tensor([3, 2]).storage(), nelement=6, batchMode=False)))
     assert run(forced, torch.zeros(1, 6)).shape == (3, 2)
 
 
@@ -382,22 +437,34 @@ def test_softmax_dimension_follows_torch7():
         x = rand(*shape)
         np.testing.assert_allclose(run(sm, x).numpy(), np_log_softmax(x.numpy(), axis), atol=1e-12)
     x = rand(3, 5)
-    np.testing.assert_allclose(run(convert(through_file(obj("nn.SoftMin"))), x).numpy(),
-                               np.exp(np_log_softmax(-x.numpy(), 1)), atol=1e-12)
+    np.testing.assert_allclose(
+        run(convert(through_file(obj("nn.SoftMin"))), x).numpy(), np.exp(np_log_softmax(-x.numpy(), 1)), atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("groups,mm", [(1, False), (2, False), (1, True)])
 def test_convolutions(groups, mm):
     w, b = rand(6, 4 // groups, 3, 2, seed=1), rand(6, seed=2)
-    fields = dict(nInputPlane=4, nOutputPlane=6, kW=2, kH=3, dW=2, dH=1, padW=1, padH=0, bias=b,
-                  weight=w.reshape(6, -1) if mm else w)
+    fields = dict(
+        nInputPlane=4,
+        nOutputPlane=6,
+        kW=2,
+        kH=3,
+        dW=2,
+        dH=1,
+        padW=1,
+        padH=0,
+        bias=b,
+        weight=w.reshape(6, -1) if mm else w,
+    )
     if groups != 1:
         fields["groups"] = groups
     conv = convert(through_file(obj("nn.SpatialConvolutionMM" if mm else "nn.SpatialConvolution", **fields)))
     assert conv.groups == groups and conv.stride == (1, 2) and conv.padding == (0, 1)
     x = rand(2, 4, 5, 6, seed=3)
-    np.testing.assert_allclose(run(conv, x).numpy(),
-                               np_conv2d(x.numpy(), w.numpy(), b.numpy(), (1, 2), (0, 1), groups), atol=1e-12)
+    np.testing.assert_allclose(
+        run(conv, x).numpy(), np_conv2d(x.numpy(), w.numpy(), b.numpy(), (1, 2), (0, 1), groups), atol=1e-12
+    )
     # a non-contiguous input
     xt = x.transpose(2, 3).contiguous().transpose(2, 3)
     np.testing.assert_allclose(run(conv, xt).numpy(), run(conv, x).numpy(), atol=1e-12)
@@ -405,15 +472,35 @@ def test_convolutions(groups, mm):
 
 def test_full_convolution():
     w, b = rand(3, 2, 3, 3), rand(2, seed=1)
-    conv = convert(through_file(obj("nn.SpatialFullConvolution", nInputPlane=3, nOutputPlane=2, kW=3, kH=3, dW=2,
-                                    dH=2, padW=1, padH=1, adjW=1, adjH=0, weight=w, bias=b)))
+    conv = convert(
+        through_file(
+            obj(
+                "nn.SpatialFullConvolution",
+                nInputPlane=3,
+                nOutputPlane=2,
+                kW=3,
+                kH=3,
+                dW=2,
+                dH=2,
+                padW=1,
+                padH=1,
+                adjW=1,
+                adjH=0,
+                weight=w,
+                bias=b,
+            )
+        )
+    )
     x = rand(2, 3, 4, 5, seed=2)
-    np.testing.assert_allclose(run(conv, x).numpy(), np_full_conv2d(x.numpy(), w.numpy(), b.numpy(), (2, 2), (1, 1),
-                                                                    (0, 1)), atol=1e-12)
+    np.testing.assert_allclose(
+        run(conv, x).numpy(), np_full_conv2d(x.numpy(), w.numpy(), b.numpy(), (2, 2), (1, 1), (0, 1)), atol=1e-12
+    )
 
 
-@pytest.mark.parametrize("kind,ceil,count_pad", [("max", False, True), ("max", True, True), ("avg", True, True),
-                                                 ("avg", True, False), ("avg", False, False)])
+@pytest.mark.parametrize(
+    "kind,ceil,count_pad",
+    [("max", False, True), ("max", True, True), ("avg", True, True), ("avg", True, False), ("avg", False, False)],
+)
 def test_pooling(kind, ceil, count_pad):
     name = "nn.SpatialMaxPooling" if kind == "max" else "nn.SpatialAveragePooling"
     fields = dict(kW=3, kH=2, dW=2, dH=2, padW=1, padH=0, ceil_mode=ceil)
@@ -421,21 +508,45 @@ def test_pooling(kind, ceil, count_pad):
         fields.update(count_include_pad=count_pad, divide=True)
     pool = convert(through_file(obj(name, **fields)))
     x = rand(2, 3, 7, 8)
-    np.testing.assert_allclose(run(pool, x).numpy(), np_pool(x.numpy(), (2, 3), (2, 2), (0, 1), ceil, kind, count_pad),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        run(pool, x).numpy(), np_pool(x.numpy(), (2, 3), (2, 2), (0, 1), ceil, kind, count_pad), atol=1e-12
+    )
 
 
 def test_batch_norm_dropout_and_lrn():
     mean, var = rand(3).abs(), rand(3, seed=1).abs() + 0.5
-    bn = convert(through_file(obj("nn.SpatialBatchNormalization", running_mean=mean, running_var=var, eps=1e-3,
-                                  momentum=0.1, affine=False, train=False)))
+    bn = convert(
+        through_file(
+            obj(
+                "nn.SpatialBatchNormalization",
+                running_mean=mean,
+                running_var=var,
+                eps=1e-3,
+                momentum=0.1,
+                affine=False,
+                train=False,
+            )
+        )
+    )
     assert bn.weight is None and not bn.training
     x = rand(2, 3, 4, 4, seed=2)
     expected = (x.numpy() - mean.numpy()[None, :, None, None]) / np.sqrt(var.numpy()[None, :, None, None] + 1e-3)
     np.testing.assert_allclose(run(bn, x).numpy(), expected, atol=1e-12)
-    bn1 = convert(through_file(obj("nn.BatchNormalization", running_mean=mean, running_var=var, eps=1e-5,
-                                   momentum=0.1, affine=True, weight=rand(3, seed=3), bias=rand(3, seed=4),
-                                   train=False)))
+    bn1 = convert(
+        through_file(
+            obj(
+                "nn.BatchNormalization",
+                running_mean=mean,
+                running_var=var,
+                eps=1e-5,
+                momentum=0.1,
+                affine=True,
+                weight=rand(3, seed=3),
+                bias=rand(3, seed=4),
+                train=False,
+            )
+        )
+    )
     assert isinstance(bn1, nn.BatchNorm1d)
     # torch7's older dropouts scale at evaluation
     for name, fields in [("nn.Dropout", dict(p=0.25, v2=False)), ("nn.SpatialDropout", dict(p=0.25))]:
@@ -448,9 +559,9 @@ def test_batch_norm_dropout_and_lrn():
     assert all(len(np.unique(plane)) == 1 for plane in kept.reshape(24, 9))  # whole maps dropped or kept
     lrn = convert(through_file(obj("nn.SpatialCrossMapLRN", size=3, alpha=0.2, beta=0.75, k=2.0)))
     xs = rand(2, 5, 2, 2, seed=5).numpy()
-    sq = np.pad(xs ** 2, ((0, 0), (1, 1), (0, 0), (0, 0)))
+    sq = np.pad(xs**2, ((0, 0), (1, 1), (0, 0), (0, 0)))
     scale = 2.0 + 0.2 / 3 * (sq[:, :-2] + sq[:, 1:-1] + sq[:, 2:])
-    np.testing.assert_allclose(run(lrn, torch.from_numpy(xs)).numpy(), xs * scale ** -0.75, atol=1e-12)
+    np.testing.assert_allclose(run(lrn, torch.from_numpy(xs)).numpy(), xs * scale**-0.75, atol=1e-12)
 
 
 def test_activations():
@@ -465,15 +576,18 @@ def test_activations():
         (obj("nn.ELU", alpha=1.5), np.where(xn > 0, xn, 1.5 * (np.exp(xn) - 1))),
         (obj("nn.Sigmoid"), 1 / (1 + np.exp(-xn))),
         (obj("nn.SoftPlus", beta=2.0, threshold=20.0), np.log1p(np.exp(2 * xn)) / 2),
-        (obj("nn.PReLU", weight=torch.tensor([0.25], dtype=torch.float64), nOutputPlane=0),
-         np.where(xn > 0, xn, 0.25 * xn)),
-        (obj("nn.Square"), xn ** 2),
+        (
+            obj("nn.PReLU", weight=torch.tensor([0.25], dtype=torch.float64), nOutputPlane=0),
+            np.where(xn > 0, xn, 0.25 * xn),
+        ),
+        (obj("nn.Square"), xn**2),
         (obj("nn.Abs"), np.abs(xn)),
         (obj("nn.AddConstant", constant_scalar=1.5), xn + 1.5),
     ]
     for legacy, expected in cases:
-        np.testing.assert_allclose(run(convert(through_file(legacy)), x).numpy(), expected, atol=1e-12,
-                                   err_msg=legacy.torch_typename())
+        np.testing.assert_allclose(
+            run(convert(through_file(legacy)), x).numpy(), expected, atol=1e-12, err_msg=legacy.torch_typename()
+        )
 
 
 def test_linear_without_bias_and_gpu_saved_model():
@@ -484,16 +598,35 @@ def test_linear_without_bias_and_gpu_saved_model():
     np.testing.assert_allclose(run(lin, x).numpy(), x.numpy() @ w.numpy().T, atol=1e-12)
     # a model as a GPU saves it (cudnn classes, CudaTensor) converts like its nn twin
     cw, cb = rand(4, 3, 3, 3, dtype=torch.float32), rand(4, dtype=torch.float32, seed=2)
-    model = obj("nn.Sequential", modules=[
-        obj("cudnn.SpatialConvolution", nInputPlane=3, nOutputPlane=4, kW=3, kH=3, dW=1, dH=1, padW=1, padH=1,
-            groups=1, weight=cw, bias=cb, iSize=torch.tensor([2, 3, 4, 4]).storage(), _type="torch.CudaTensor"),
-        obj("cudnn.ReLU", inplace=True, mode="CUDNN_ACTIVATION_RELU"),
-        obj("cudnn.SpatialMaxPooling", kW=2, kH=2, dW=2, dH=2, padW=0, padH=0, ceil_mode=False),
-        obj("cudnn.SoftMax", mode="CUDNN_SOFTMAX_MODE_INSTANCE")])
+    model = obj(
+        "nn.Sequential",
+        modules=[
+            obj(
+                "cudnn.SpatialConvolution",
+                nInputPlane=3,
+                nOutputPlane=4,
+                kW=3,
+                kH=3,
+                dW=1,
+                dH=1,
+                padW=1,
+                padH=1,
+                groups=1,
+                weight=cw,
+                bias=cb,
+                iSize=torch.tensor([2, 3, 4, 4]).storage(),
+                _type="torch.CudaTensor",
+            ),
+            obj("cudnn.ReLU", inplace=True, mode="CUDNN_ACTIVATION_RELU"),
+            obj("cudnn.SpatialMaxPooling", kW=2, kH=2, dW=2, dH=2, padW=0, padH=0, ceil_mode=False),
+            obj("cudnn.SoftMax", mode="CUDNN_SOFTMAX_MODE_INSTANCE"),
+        ],
+    )
     buf = io.BytesIO()
     save_lua(model, buf)
-    data = rename_classes(buf.getvalue(), {"torch.FloatTensor": "torch.CudaTensor",
-                                           "torch.FloatStorage": "torch.CudaStorage"})
+    data = rename_classes(
+        buf.getvalue(), {"torch.FloatTensor": "torch.CudaTensor", "torch.FloatStorage": "torch.CudaStorage"}
+    )
     converted = convert(load_lua(io.BytesIO(data)))
     x = rand(2, 3, 4, 4, dtype=torch.float32, seed=3)
     y = np.maximum(np_conv2d(x.numpy().astype(np.float64), cw.numpy(), cb.numpy(), pad=(1, 1)), 0)
@@ -503,24 +636,41 @@ def test_linear_without_bias_and_gpu_saved_model():
 
 def test_conversion_errors():
     with pytest.raises(ConversionError, match="model.2.1: .*nn.Unheard"):
-        convert(through_file(obj("nn.Sequential", modules=[obj("nn.Identity"), obj("nn.Sequential", modules=[
-            obj("nn.Unheard")])])))
+        convert(
+            through_file(
+                obj("nn.Sequential", modules=[obj("nn.Identity"), obj("nn.Sequential", modules=[obj("nn.Unheard")])])
+            )
+        )
     with pytest.raises(ConversionError, match="mypkg.Layer"):
         convert(obj("mypkg.Layer"))
     with pytest.raises(ConversionError, match="weight"):
-        convert(through_file(obj("nn.SpatialConvolution", nInputPlane=2, nOutputPlane=3, kW=3, kH=3,
-                                 weight=torch.zeros(3, 2, 2, 2))))
+        convert(
+            through_file(
+                obj("nn.SpatialConvolution", nInputPlane=2, nOutputPlane=3, kW=3, kH=3, weight=torch.zeros(3, 2, 2, 2))
+            )
+        )
 
 
 # ---------------------------------------------------------------- torch.nn -> torch7
 
+
 def torch_model(dtype):
     torch.manual_seed(0)
     model = nn.Sequential(
-        nn.Conv2d(3, 4, 3, stride=1, padding=1), nn.BatchNorm2d(4), nn.ReLU(),
-        nn.MaxPool2d(2, ceil_mode=True), nn.AvgPool2d(3, stride=1, padding=1, count_include_pad=False),
-        nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1), nn.Tanh(), nn.Flatten(),
-        nn.Linear(2 * 8 * 8, 6), nn.Dropout(0.3), nn.Sigmoid(), nn.Linear(6, 5, bias=False), nn.LogSoftmax(dim=1))
+        nn.Conv2d(3, 4, 3, stride=1, padding=1),
+        nn.BatchNorm2d(4),
+        nn.ReLU(),
+        nn.MaxPool2d(2, ceil_mode=True),
+        nn.AvgPool2d(3, stride=1, padding=1, count_include_pad=False),
+        nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1),
+        nn.Tanh(),
+        nn.Flatten(),
+        nn.Linear(2 * 8 * 8, 6),
+        nn.Dropout(0.3),
+        nn.Sigmoid(),
+        nn.Linear(6, 5, bias=False),
+        nn.LogSoftmax(dim=1),
+    )
     with torch.no_grad():
         model[1].running_mean.copy_(torch.randn(4))
         model[1].running_var.copy_(torch.rand(4) + 0.5)
@@ -534,9 +684,21 @@ def test_to_t7_round_trip(dtype, tmp_path):
     to_t7(model, str(path))
     legacy = load_lua(str(path))
     names = [m.torch_typename() for m in legacy.modules]
-    assert names == ["nn.SpatialConvolution", "nn.SpatialBatchNormalization", "nn.ReLU", "nn.SpatialMaxPooling",
-                     "nn.SpatialAveragePooling", "nn.SpatialFullConvolution", "nn.Tanh", "nn.Reshape", "nn.Linear",
-                     "nn.Dropout", "nn.Sigmoid", "nn.Linear", "nn.LogSoftMax"]
+    assert names == [
+        "nn.SpatialConvolution",
+        "nn.SpatialBatchNormalization",
+        "nn.ReLU",
+        "nn.SpatialMaxPooling",
+        "nn.SpatialAveragePooling",
+        "nn.SpatialFullConvolution",
+        "nn.Tanh",
+        "nn.Reshape",
+        "nn.Linear",
+        "nn.Dropout",
+        "nn.Sigmoid",
+        "nn.Linear",
+        "nn.LogSoftMax",
+    ]
     conv, bn = legacy.modules[0], legacy.modules[1]
     type_name = "torch.FloatTensor" if dtype == torch.float32 else "torch.DoubleTensor"
     assert conv._type == type_name and conv.weight.dtype == dtype and conv.train is False
@@ -553,8 +715,13 @@ def test_to_t7_round_trip(dtype, tmp_path):
 
 
 def test_to_t7_refuses_what_torch7_lacks():
-    for module in (nn.Sequential(nn.Conv2d(4, 4, 3, groups=2)), nn.Softmax(dim=0), nn.GRU(3, 4),
-                   nn.Flatten(2), nn.BatchNorm2d(3, track_running_stats=False)):
+    for module in (
+        nn.Sequential(nn.Conv2d(4, 4, 3, groups=2)),
+        nn.Softmax(dim=0),
+        nn.GRU(3, 4),
+        nn.Flatten(2),
+        nn.BatchNorm2d(3, track_running_stats=False),
+    ):
         with pytest.raises(ConversionError):
             to_t7(module)
 
@@ -566,17 +733,26 @@ def test_to_t7_read_by_lua_torch(tmp_path):
     path = tmp_path / "model.t7"
     to_t7(torch_model(torch.float64), str(path))
     script = tmp_path / "read.lua"
-    script.write_text("local m = torch.load('%s')\n"
-                      "print(torch.typename(m), #m.modules, torch.typename(m.modules[1].weight), "
-                      "m.modules[1].weight:size(1), m.modules[12].weight:size(2), m.modules[1].train)\n" % path)
+    script.write_text(
+        "local m = torch.load('%s')\n"
+        "print(torch.typename(m), #m.modules, torch.typename(m.modules[1].weight), "
+        "m.modules[1].weight:size(1), m.modules[12].weight:size(2), m.modules[1].train)\n" % path
+    )
     r = subprocess.run([th, str(script)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["nn.Sequential", "13", "torch.DoubleTensor", "4", "6", "false"]
 
 
 def test_each_module_keeps_its_own_mode():
-    model = convert(through_file(obj("nn.Sequential", train=True, modules=[
-        obj("nn.Dropout", p=0.5, v2=True, train=False), obj("nn.Identity", train=True)])))
+    model = convert(
+        through_file(
+            obj(
+                "nn.Sequential",
+                train=True,
+                modules=[obj("nn.Dropout", p=0.5, v2=True, train=False), obj("nn.Identity", train=True)],
+            )
+        )
+    )
     assert model.training and not model[0].training and model[1].training
     x = rand(4, 6)
     np.testing.assert_array_equal(run(model, x).numpy(), x.numpy())  # the dropout is in evaluation mode

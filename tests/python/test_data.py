@@ -14,14 +14,30 @@ import numpy as np
 import pytest
 
 import torch
-from torch.utils.data import (BatchSampler, ChainDataset, ConcatDataset, DataLoader, Dataset, IterableDataset,
-                              RandomSampler, Sampler, SequentialSampler, Subset, SubsetRandomSampler, TensorDataset,
-                              WeightedRandomSampler, default_collate, default_convert, get_worker_info,
-                              random_split)
+from torch.utils.data import (
+    BatchSampler,
+    ChainDataset,
+    ConcatDataset,
+    DataLoader,
+    Dataset,
+    IterableDataset,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    Subset,
+    SubsetRandomSampler,
+    TensorDataset,
+    WeightedRandomSampler,
+    default_collate,
+    default_convert,
+    get_worker_info,
+    random_split,
+)
 
 from conftest import LAYOUTS, NUMERIC_TYPES, make_tensor
 
 SHM_DIR = "/dev/shm"
+
 
 @pytest.fixture(autouse=True)
 def no_leaks(monkeypatch):
@@ -67,8 +83,12 @@ class Squares(Dataset):
     def __getitem__(self, i):
         if self.delay and (i // 3) % 2 == 0:
             time.sleep(self.delay)  # batches of 3 alternate slow and fast: they arrive out of order
-        return {"x": torch.arange(3, dtype=torch.float32) * i, "sq": np.array([i * i], dtype=np.int64),
-                "w": float(i) / 2, "name": "item%d" % i}
+        return {
+            "x": torch.arange(3, dtype=torch.float32) * i,
+            "sq": np.array([i * i], dtype=np.int64),
+            "w": float(i) / 2,
+            "name": "item%d" % i,
+        }
 
 
 class Range(IterableDataset):
@@ -179,7 +199,7 @@ def test_random_sampler_permutations():
     assert len(drawn) == len(s) == 2 * n + 4
     counts = collections.Counter(drawn)
     assert set(counts) == set(range(n)) and set(counts.values()) <= {2, 3}
-    assert sorted(drawn[:n]) == list(range(n)) and sorted(drawn[n:2 * n]) == list(range(n))
+    assert sorted(drawn[:n]) == list(range(n)) and sorted(drawn[n : 2 * n]) == list(range(n))
     assert list(RandomSampler(range(n), num_samples=2 * n + 4, generator=gen(1))) == drawn
 
 
@@ -217,8 +237,7 @@ def test_weighted_random_sampler_statistics():
 
 
 def test_weighted_random_sampler_without_replacement_and_errors():
-    drawn = list(WeightedRandomSampler(torch.tensor([1.0, 5.0, 1.0, 0.5, 2.0]), 5, replacement=False,
-                                       generator=gen(0)))
+    drawn = list(WeightedRandomSampler(torch.tensor([1.0, 5.0, 1.0, 0.5, 2.0]), 5, replacement=False, generator=gen(0)))
     assert sorted(drawn) == [0, 1, 2, 3, 4]
     with pytest.raises(RuntimeError):
         list(WeightedRandomSampler([1.0, 1.0], 3, replacement=False))
@@ -265,9 +284,17 @@ def test_collate_stacks_tensors(layout, dtype, rng):
 
 
 def test_collate_nested_structures():
-    samples = [{"p": Point(torch.tensor([i, i + 1]), float(i)), "label": i, "flag": i % 2 == 0, "name": "s%d" % i,
-                "pair": (np.array([i, 2 * i], dtype=np.float32), np.int64(i)), "seq": [i, [i * 10]]}
-               for i in range(3)]
+    samples = [
+        {
+            "p": Point(torch.tensor([i, i + 1]), float(i)),
+            "label": i,
+            "flag": i % 2 == 0,
+            "name": "s%d" % i,
+            "pair": (np.array([i, 2 * i], dtype=np.float32), np.int64(i)),
+            "seq": [i, [i * 10]],
+        }
+        for i in range(3)
+    ]
     batch = default_collate(samples)
     assert set(batch) == {"p", "label", "flag", "name", "pair", "seq"}
     assert isinstance(batch["p"], Point)
@@ -352,17 +379,20 @@ def test_loader_sampler_arguments():
         loader.batch_size = 3
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(sampler=[0], shuffle=True), "mutually exclusive with shuffle"),
-    (dict(batch_sampler=[[0]], batch_size=2), "batch_sampler option"),
-    (dict(batch_sampler=[[0]], drop_last=True), "batch_sampler option"),
-    (dict(batch_size=None, drop_last=True), "batch_size=None"),
-    (dict(num_workers=-1), "num_workers"),
-    (dict(timeout=-1), "timeout"),
-    (dict(prefetch_factor=3), "prefetch_factor"),
-    (dict(persistent_workers=True), "persistent_workers"),
-    (dict(multiprocessing_context="fork"), "multiprocessing_context"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(sampler=[0], shuffle=True), "mutually exclusive with shuffle"),
+        (dict(batch_sampler=[[0]], batch_size=2), "batch_sampler option"),
+        (dict(batch_sampler=[[0]], drop_last=True), "batch_sampler option"),
+        (dict(batch_size=None, drop_last=True), "batch_size=None"),
+        (dict(num_workers=-1), "num_workers"),
+        (dict(timeout=-1), "timeout"),
+        (dict(prefetch_factor=3), "prefetch_factor"),
+        (dict(persistent_workers=True), "persistent_workers"),
+        (dict(multiprocessing_context="fork"), "multiprocessing_context"),
+    ],
+)
 def test_loader_argument_errors(kwargs, match):
     with pytest.raises(ValueError, match=match):
         DataLoader(range(4), **kwargs)
@@ -371,8 +401,7 @@ def test_loader_argument_errors(kwargs, match):
 def test_loader_iterable_dataset_single_process():
     loader = DataLoader(Range(0, 10), batch_size=4)
     assert [b.tolist() for b in loader] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]] and len(loader) == 3
-    assert [b.tolist() for b in DataLoader(Range(0, 10), batch_size=4, drop_last=True)] == [[0, 1, 2, 3],
-                                                                                           [4, 5, 6, 7]]
+    assert [b.tolist() for b in DataLoader(Range(0, 10), batch_size=4, drop_last=True)] == [[0, 1, 2, 3], [4, 5, 6, 7]]
     assert [int(v) for v in DataLoader(Range(0, 3), batch_size=None)] == [0, 1, 2]
     for bad in (dict(shuffle=True), dict(sampler=[0]), dict(batch_sampler=[[0]])):
         with pytest.raises(ValueError, match="IterableDataset"):
@@ -387,8 +416,9 @@ def test_workers_give_the_same_batches_in_order():
     assert multi == single
     assert single[-1]["name"] == ["item15", "item16"]
     shuffled0 = as_lists(list(DataLoader(ds, batch_size=4, shuffle=True, generator=gen(9))))
-    shuffled2 = as_lists(list(DataLoader(ds, batch_size=4, shuffle=True, generator=gen(9), num_workers=2,
-                                         prefetch_factor=3)))
+    shuffled2 = as_lists(
+        list(DataLoader(ds, batch_size=4, shuffle=True, generator=gen(9), num_workers=2, prefetch_factor=3))
+    )
     assert shuffled2 == shuffled0
 
 
@@ -496,6 +526,7 @@ def test_worker_info_seeds_and_init_fn():
 def test_worker_init_fn_error_is_reraised():
     def broken(worker_id):
         raise RuntimeError("init failed in %d" % worker_id)
+
     with pytest.raises(RuntimeError, match="init failed in 0"):
         list(DataLoader(range(4), num_workers=2, worker_init_fn=broken))
 
@@ -610,7 +641,7 @@ def test_batches_arrive_in_shared_memory():
     assert [tuple(b[0].shape) for b in batches] == [(16, 256)] * 4
     for k, (b,) in enumerate(batches):
         assert b.is_shared() and b.storage().is_shared()
-        np.testing.assert_array_equal(b.numpy(), x.numpy()[16 * k:16 * (k + 1)])
+        np.testing.assert_array_equal(b.numpy(), x.numpy()[16 * k : 16 * (k + 1)])
         # The batch's memory is a mapping of a POSIX shared-memory segment (unlinked already),
         # so the main process reads the worker's bytes where they are, not a copy.
         backing = mapped_file_of(b.data_ptr())

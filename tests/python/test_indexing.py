@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import torch
-from conftest import FLOAT_TYPES, LAYOUTS, NUMPY_OF, assert_close, make_tensor
+from conftest import LAYOUTS, NUMPY_OF, assert_close, make_tensor
 
 DTYPES = [torch.float32, torch.float64, torch.int64, torch.int32, torch.int16, torch.uint8, torch.bool]
 WRITABLE_LAYOUTS = ["contiguous", "transposed", "strided"]  # an expanded view aliases its elements
@@ -28,11 +28,33 @@ def writable(n):
 # ---- basic indexing: views ----
 
 BASIC_KEYS = [
-    0, -1, 3, (1, 2), (-1, -2, 1), (3, 4, 5), slice(1, 3), slice(None, None, 2), slice(-2, None),
-    slice(10, 20), slice(None, -10), slice(3, 1), (slice(None), slice(1, None, 3)),
-    (slice(1, 4, 2), slice(None), slice(0, 6, 4)), (Ellipsis, 1), (1, Ellipsis), (1, Ellipsis, 2), Ellipsis, None,
-    (None,), (None, 1, None), (Ellipsis, None), (slice(None), None, 0), (0, slice(None), Ellipsis, None), (),
-    (None, Ellipsis, None), (np.int64(2), np.int32(-1)),
+    0,
+    -1,
+    3,
+    (1, 2),
+    (-1, -2, 1),
+    (3, 4, 5),
+    slice(1, 3),
+    slice(None, None, 2),
+    slice(-2, None),
+    slice(10, 20),
+    slice(None, -10),
+    slice(3, 1),
+    (slice(None), slice(1, None, 3)),
+    (slice(1, 4, 2), slice(None), slice(0, 6, 4)),
+    (Ellipsis, 1),
+    (1, Ellipsis),
+    (1, Ellipsis, 2),
+    Ellipsis,
+    None,
+    (None,),
+    (None, 1, None),
+    (Ellipsis, None),
+    (slice(None), None, 0),
+    (0, slice(None), Ellipsis, None),
+    (),
+    (None, Ellipsis, None),
+    (np.int64(2), np.int32(-1)),
 ]
 
 
@@ -96,24 +118,25 @@ def test_python_bools_add_a_dimension(rng):
 
 # ---- advanced indexing: copies ----
 
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_advanced_indexing_matches_numpy(dtype, layout, rng):
     t, n = make_tensor((4, 5, 6), dtype, layout, rng)
     keys = [
-        [0, 2, 2, -1],                               # a list
-        np.array([3, 0]),                            # a numpy int array
-        np.array([[0, -1], [2, 3]]),                 # a 2-D numpy array is one index
+        [0, 2, 2, -1],  # a list
+        np.array([3, 0]),  # a numpy int array
+        np.array([[0, -1], [2, 3]]),  # a 2-D numpy array is one index
         (slice(None), [1, 3]),
         (Ellipsis, np.array([5, 0, 5])),
-        ([0, 1], [4, 3]),                            # adjacent: broadcast shape in place
-        (slice(None), [[0], [1]], [2, 3, 4]),        # broadcast to [2, 3]
-        ([0, 3], slice(None), [1, 5]),               # separated by a slice: broadcast shape first
+        ([0, 1], [4, 3]),  # adjacent: broadcast shape in place
+        (slice(None), [[0], [1]], [2, 3, 4]),  # broadcast to [2, 3]
+        ([0, 3], slice(None), [1, 5]),  # separated by a slice: broadcast shape first
         ([1, 2], None, slice(1, 3), [[0], [1]]),
         (None, [1, 0], Ellipsis),
         (slice(None, None, 2), np.array([[1, 2]]), slice(1, 4)),
         ([[0, 1], [1, 2]], [[1], [2]], [[0, 5]]),
-        [],                                          # an empty list: no rows
+        [],  # an empty list: no rows
         (slice(None), []),
     ]
     for key in keys:
@@ -144,7 +167,7 @@ def test_mask_indexing_matches_numpy(dtype, layout, rng):
     m1 = np.array([True, False, True, True, False])
     for mask, nkey in [
         (torch.from_numpy(full), full),
-        (full, full),                                  # a numpy bool array
+        (full, full),  # a numpy bool array
         (torch.from_numpy(full.astype(np.uint8)), full),  # a uint8 tensor is a mask too
         (torch.from_numpy(m2), m2),
         ((slice(None), torch.from_numpy(m1)), (slice(None), m1)),
@@ -230,8 +253,20 @@ def test_advanced_results_are_copies(rng):
 # ---- assignment ----
 
 SET_KEYS = [
-    0, -2, (1, 3), (2, -1, 0), slice(1, 3), (slice(None), slice(0, 6, 2)), Ellipsis, (Ellipsis, 1), None,
-    (None, 1), [0, 3], (slice(None), [4, 0]), ([1, 2], slice(None), [0, 5]), ([0, 1], [2, 3], [4, 5]),
+    0,
+    -2,
+    (1, 3),
+    (2, -1, 0),
+    slice(1, 3),
+    (slice(None), slice(0, 6, 2)),
+    Ellipsis,
+    (Ellipsis, 1),
+    None,
+    (None, 1),
+    [0, 3],
+    (slice(None), [4, 0]),
+    ([1, 2], slice(None), [0, 5]),
+    ([0, 1], [2, 3], [4, 5]),
     ([[0], [3]], [1, 2]),
 ]
 
@@ -338,6 +373,7 @@ def test_setitem_value_rules(rng):
 
 # ---- errors: the right exception, nothing changed ----
 
+
 def test_index_errors_leave_the_tensor_unchanged(rng):
     t, n = make_tensor((5, 4), torch.float32, "contiguous", rng)
     with pytest.raises(IndexError, match="index 7 is out of range for dimension 0 with size 5"):
@@ -375,11 +411,18 @@ def test_index_errors_leave_the_tensor_unchanged(rng):
     assert_close(t, n)
 
     for key, value, error in [
-        (7, 1.0, IndexError), ((0, 4), 1.0, IndexError), ([0, 9], 1.0, IndexError),
-        ([0, 1, 9], torch.ones(3, 4), IndexError), (slice(None, None, -1), 1.0, ValueError),
-        (0, torch.ones(3), RuntimeError), (slice(None), torch.ones(2, 4), RuntimeError),
-        ([0, 1], torch.ones(3, 4), RuntimeError), ((slice(None), [0, 1]), [[1.0] * 3] * 5, RuntimeError),
-        (t > 0, torch.ones(2), RuntimeError), (0, "x", TypeError), ([0, 1, 2], object(), TypeError),
+        (7, 1.0, IndexError),
+        ((0, 4), 1.0, IndexError),
+        ([0, 9], 1.0, IndexError),
+        ([0, 1, 9], torch.ones(3, 4), IndexError),
+        (slice(None, None, -1), 1.0, ValueError),
+        (0, torch.ones(3), RuntimeError),
+        (slice(None), torch.ones(2, 4), RuntimeError),
+        ([0, 1], torch.ones(3, 4), RuntimeError),
+        ((slice(None), [0, 1]), [[1.0] * 3] * 5, RuntimeError),
+        (t > 0, torch.ones(2), RuntimeError),
+        (0, "x", TypeError),
+        ([0, 1, 2], object(), TypeError),
         ((0, 0, 0), 1.0, IndexError),
     ]:
         with pytest.raises(error):
@@ -388,6 +431,7 @@ def test_index_errors_leave_the_tensor_unchanged(rng):
 
 
 # ---- index ops ----
+
 
 def loop_reference_select(n, dim, index):
     return np.stack([np.take(n, i, axis=dim) for i in index], axis=dim)
@@ -551,7 +595,7 @@ def test_masked_ops(dtype, layout, rng):
 
     src, nsrc = make_tensor((25,), dtype, "contiguous", rng)
     expected = n.copy()
-    expected[nmask] = nsrc[:nmask.sum()]
+    expected[nmask] = nsrc[: nmask.sum()]
     assert_close(t.masked_scatter(mask, src), expected)
     assert_close(torch.masked_scatter(t, mask, src.view(5, 5)), expected)
     if layout != "expanded":
@@ -721,6 +765,7 @@ def test_half_tensors_index_by_views():
 
 # ---- random index tuples against numpy ----
 
+
 @st.composite
 def index_case(draw):
     """A shape and a key of ints, slices, None, Ellipsis and int arrays (all arrays of one
@@ -775,11 +820,10 @@ def pytorch_rule_in_numpy(n, key):
     basic = tuple(slice(None) if isinstance(k, np.ndarray) else k for k in key)
     if not any(k is Ellipsis for k in basic):
         basic += (Ellipsis,)  # a 0-d view rather than a scalar when every dimension gets an int
-    rest = [k if isinstance(k, np.ndarray) or k is Ellipsis else slice(None)
-            for k in key if not isinstance(k, int)]
+    rest = [k if isinstance(k, np.ndarray) or k is Ellipsis else slice(None) for k in key if not isinstance(k, int)]
     if Ellipsis in [k for k in rest if not isinstance(k, np.ndarray)]:
         at = next(i for i, k in enumerate(rest) if k is Ellipsis)
-        rest[at:at + 1] = [slice(None)] * (n[basic].ndim - (len(rest) - 1))
+        rest[at : at + 1] = [slice(None)] * (n[basic].ndim - (len(rest) - 1))
     return basic, tuple(rest)
 
 
@@ -798,7 +842,7 @@ def test_random_keys_match_numpy(case, layout):
         if Ellipsis in [k for k in key if not isinstance(k, np.ndarray)]:
             at = next(i for i, k in enumerate(key) if k is Ellipsis)
             spanned = len(shape) - sum(1 for k in key if k is not None and k is not Ellipsis)
-            explicit = key[:at] + (slice(None),) * spanned + key[at + 1:]
+            explicit = key[:at] + (slice(None),) * spanned + key[at + 1 :]
         np.testing.assert_array_equal(expected, n[explicit])
     r = t[torch_key(key, form)]
     assert_close(r, expected)

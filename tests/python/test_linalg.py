@@ -114,11 +114,24 @@ def test_float_products_against_float64(rng):
 
 
 MATMUL_SHAPES = [
-    ((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)),
-    ((5, 2, 3), (3, 4)), ((5, 2, 3), (3,)), ((3,), (5, 3, 4)), ((2, 3), (5, 3, 4)),
-    ((5, 2, 3), (5, 3, 4)), ((1, 2, 3), (5, 3, 4)), ((4, 1, 2, 3), (5, 3, 4)),
-    ((2, 1, 2, 3), (1, 3, 3, 4)), ((6, 2, 3), (1, 3, 1)), ((0, 2, 3), (3, 4)),
-    ((2, 0), (0, 3)), ((3, 2, 0), (3, 0, 4)), ((2, 3, 4, 5), (5,)), ((5,), (2, 3, 5, 4)),
+    ((3,), (3,)),
+    ((2, 3), (3,)),
+    ((3,), (3, 4)),
+    ((2, 3), (3, 4)),
+    ((5, 2, 3), (3, 4)),
+    ((5, 2, 3), (3,)),
+    ((3,), (5, 3, 4)),
+    ((2, 3), (5, 3, 4)),
+    ((5, 2, 3), (5, 3, 4)),
+    ((1, 2, 3), (5, 3, 4)),
+    ((4, 1, 2, 3), (5, 3, 4)),
+    ((2, 1, 2, 3), (1, 3, 3, 4)),
+    ((6, 2, 3), (1, 3, 1)),
+    ((0, 2, 3), (3, 4)),
+    ((2, 0), (0, 3)),
+    ((3, 2, 0), (3, 0, 4)),
+    ((2, 3, 4, 5), (5,)),
+    ((5,), (2, 3, 5, 4)),
 ]
 
 
@@ -416,8 +429,9 @@ def test_solve(dtype, layout, rng):
     assert_close(r.solution, x.numpy())
     assert_close(torch.linalg.solve(a, b), x.numpy(), **tol(dtype))
     v = torch.from_numpy(nb[:, 0].copy())
-    assert_close(torch.linalg.solve(a, v), np.linalg.solve(na.astype(np.float64), nb[:, 0]).astype(na.dtype),
-                 **tol(dtype))
+    assert_close(
+        torch.linalg.solve(a, v), np.linalg.solve(na.astype(np.float64), nb[:, 0]).astype(na.dtype), **tol(dtype)
+    )
     # the 0.1-era name
     assert_close(torch.gesv(b, a)[0], x.numpy())
     assert_close(a, na)
@@ -564,8 +578,7 @@ def test_svd(shape, layout, rng):
     assert_close(zu, np.zeros(shape[:-2] + (m, m)))
     assert_close(zv, np.zeros(shape[:-2] + (n, n)))
     lu_, ls, lvh = torch.linalg.svd(a, full_matrices=False)
-    assert_close(torch.from_numpy((lu_.numpy() * ls.numpy()[..., None, :]) @ lvh.numpy()), na, rtol=1e-10,
-                 atol=1e-10)
+    assert_close(torch.from_numpy((lu_.numpy() * ls.numpy()[..., None, :]) @ lvh.numpy()), na, rtol=1e-10, atol=1e-10)
     assert torch.linalg.svd(a).U.shape == shape[:-2] + (m, m)
     assert_close(torch.linalg.svdvals(a), ns, rtol=1e-12, atol=1e-12)
     assert_close(a, na)
@@ -584,8 +597,9 @@ def test_qr(shape, layout, rng):
         assert q.shape == batch + (m, rows) and r.shape == batch + (rows, n)
         nq, nr = q.numpy(), r.numpy()
         np.testing.assert_allclose(nq @ nr, na, rtol=1e-10, atol=1e-10)  # A = Q R
-        np.testing.assert_allclose(np.swapaxes(nq, -1, -2) @ nq, np.broadcast_to(np.eye(rows), batch + (rows, rows)),
-                                   atol=1e-10)
+        np.testing.assert_allclose(
+            np.swapaxes(nq, -1, -2) @ nq, np.broadcast_to(np.eye(rows), batch + (rows, rows)), atol=1e-10
+        )
         assert_close(torch.from_numpy(np.tril(nr, -1)), np.zeros(nr.shape))  # R upper triangular
         # R is unique up to the signs of its rows
         ref_r = np.linalg.qr(na, mode="reduced" if some else "complete")[1]

@@ -14,7 +14,6 @@ from torch.legacy import nn as legacy_nn
 from torch.utils.serialization import load_lua, save_lua
 
 
-
 def rng_streams():
     """rng.txt: torch7's random streams after manualSeed(123), as text (%.17g)."""
     streams = {}
@@ -27,11 +26,20 @@ def rng_streams():
 
 # ---------------------------------------------------------------- tensors.t7
 
+
 def test_tensors_fixture_values():
     t = load_lua(fixture("tensors.t7"))
     assert isinstance(t, dict)
-    assert set(t) == {"double_3x4", "float_2x3x4", "long_123", "byte_2x5", "transposed_5x3", "shared_a",
-                      "shared_a_narrow", "misc"}
+    assert set(t) == {
+        "double_3x4",
+        "float_2x3x4",
+        "long_123",
+        "byte_2x5",
+        "transposed_5x3",
+        "shared_a",
+        "shared_a_narrow",
+        "misc",
+    }
     # double_3x4 = torch.randn(3, 4) right after manualSeed(123): the first 12 values of rng.txt's normal stream
     d = t["double_3x4"]
     assert d.dtype == torch.float64 and d.shape == (3, 4) and d.is_contiguous()
@@ -64,13 +72,21 @@ def test_tensors_fixture_layout_and_sharing():
 
 def test_tensors_fixture_misc_table():
     misc = load_lua(fixture("tensors.t7"))["misc"]
-    assert misc == {"str": "hello t7", "num": 3.25, "int": 42.0, "neg": -7.0, "flag": True, "off": False,
-                    "arr": [10.0, 20.0, 30.0]}
+    assert misc == {
+        "str": "hello t7",
+        "num": 3.25,
+        "int": 42.0,
+        "neg": -7.0,
+        "flag": True,
+        "off": False,
+        "arr": [10.0, 20.0, 30.0],
+    }
     assert all(type(misc[k]) is float for k in ("num", "int", "neg"))  # Lua numbers are doubles
     assert type(misc["flag"]) is bool
 
 
 # ---------------------------------------------------------------- models
+
 
 def numpy_mlp(mlp, x):
     l1, tanh, l3, lsm = mlp.modules
@@ -101,8 +117,9 @@ def test_mlp_fixture(name):
 
     io_ = load_lua(fixture("mlp_io.t7"))
     np.testing.assert_allclose(numpy_mlp(mlp, io_["input"].numpy()), io_["output"].numpy(), rtol=0, atol=1e-12)
-    np.testing.assert_allclose(numpy_mlp(mlp, io_["input_single"].numpy()), io_["output_single"].numpy(), rtol=0,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        numpy_mlp(mlp, io_["input_single"].numpy()), io_["output_single"].numpy(), rtol=0, atol=1e-12
+    )
 
 
 def test_mlp_ascii_and_binary_agree():
@@ -137,7 +154,7 @@ def numpy_cnn(cnn, x):
     y = np.zeros((n, w.shape[0], hgt, wid))
     for i in range(3):
         for j in range(3):
-            y += np.einsum("nchw,oc->nohw", xp[:, :, i:i + hgt, j:j + wid], w[:, :, i, j])
+            y += np.einsum("nchw,oc->nohw", xp[:, :, i : i + hgt, j : j + wid], w[:, :, i, j])
     y += b[None, :, None, None]
     y = np.maximum(y, 0)
     y = y.reshape(n, y.shape[1], hgt // 2, 2, wid // 2, 2).max(axis=(3, 5))
@@ -152,8 +169,15 @@ def numpy_cnn(cnn, x):
 def test_cnn_fixture():
     cnn = load_lua(fixture("cnn.t7"))
     names = [m.torch_typename() for m in cnn.modules]
-    assert names == ["nn.SpatialConvolution", "nn.ReLU", "nn.SpatialMaxPooling", "nn.SpatialBatchNormalization",
-                     "nn.View", "nn.Linear", "nn.LogSoftMax"]
+    assert names == [
+        "nn.SpatialConvolution",
+        "nn.ReLU",
+        "nn.SpatialMaxPooling",
+        "nn.SpatialBatchNormalization",
+        "nn.View",
+        "nn.Linear",
+        "nn.LogSoftMax",
+    ]
     conv, pool, bn = cnn.modules[0], cnn.modules[2], cnn.modules[3]
     assert conv.weight.dtype == torch.float32 and conv.weight.shape == (8, 3, 3, 3)
     assert (conv.kW, conv.kH, conv.padW, conv.nInputPlane, conv.nOutputPlane) == (3.0, 3.0, 1.0, 3.0, 8.0)
@@ -165,8 +189,7 @@ def test_cnn_fixture():
     relu_out = cnn.modules[1].output.numpy().reshape(4, 8, 64)
     idx = pool.indices.numpy().reshape(4, 8, 16)
     assert idx.min() >= 0 and idx.max() <= 63
-    np.testing.assert_array_equal(np.take_along_axis(relu_out, idx, axis=2),
-                                  pool.output.numpy().reshape(4, 8, 16))
+    np.testing.assert_array_equal(np.take_along_axis(relu_out, idx, axis=2), pool.output.numpy().reshape(4, 8, 16))
     assert bn.eps == 1e-5 and bn.momentum == 0.1 and bn.affine is True
     io_ = load_lua(fixture("cnn_io.t7"))
     np.testing.assert_array_equal(bn.running_mean.numpy(), io_["bn_running_mean"].numpy())
@@ -186,6 +209,7 @@ def test_load_from_file_object_and_long_size():
 
 # ---------------------------------------------------------------- save_lua
 
+
 @pytest.mark.parametrize("dtype", NUMERIC_TYPES + [torch.float16])
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("fmt", ["binary", "ascii"])
@@ -204,9 +228,25 @@ def test_round_trip_tensors(dtype, layout, fmt, rng, tmp_path):
 def test_round_trip_values_and_sharing(tmp_path):
     base = torch.arange(12, dtype=torch.float64).reshape(4, 3)
     inner = {"x": 1.5}
-    obj = {"a": base, "b": base[1:3], "c": base, "n": None, "s": "text", "bytes": b"\xff\x00",
-           "flag": False, "i": 7, "l": [1, "two", [3.0]], "tup": (4, 5), "t1": inner, "t2": inner,
-           3: "int key", 2.5: "float key", True: "bool key", "np": np.float64(0.25), "npi": np.int32(9)}
+    obj = {
+        "a": base,
+        "b": base[1:3],
+        "c": base,
+        "n": None,
+        "s": "text",
+        "bytes": b"\xff\x00",
+        "flag": False,
+        "i": 7,
+        "l": [1, "two", [3.0]],
+        "tup": (4, 5),
+        "t1": inner,
+        "t2": inner,
+        3: "int key",
+        2.5: "float key",
+        True: "bool key",
+        "np": np.float64(0.25),
+        "npi": np.int32(9),
+    }
     path = tmp_path / "v.t7"
     save_lua(obj, str(path))
     back = load_lua(str(path))
@@ -263,7 +303,7 @@ def test_save_errors(tmp_path):
     with pytest.raises(TypeError):
         save_lua({(1, 2): 1.0}, str(path))
     with pytest.raises(ValueError):
-        save_lua(2 ** 60 + 1, str(path))
+        save_lua(2**60 + 1, str(path))
     with pytest.raises(ValueError):
         save_lua(1.0, str(path), format="json")
     with pytest.raises(TypeError):
@@ -285,6 +325,7 @@ def test_cycles_round_trip():
 
 
 # ---------------------------------------------------------------- corrupt input
+
 
 def test_truncated_files_raise(tmp_path):
     with open(fixture("mlp.t7"), "rb") as f:
@@ -337,10 +378,7 @@ def test_special_tensors_round_trip():
 
 def test_hand_written_table_with_cycle():
     # t = {1, 'a', t}: table #1 of 3 entries whose third value refers back to table #1
-    data = binary(3, 1, 3,
-                   1, 1.0, 1, 1.0,
-                   1, 2.0, 2, 1, b"a",
-                   1, 3.0, 3, 1)
+    data = binary(3, 1, 3, 1, 1.0, 1, 1.0, 1, 2.0, 2, 1, b"a", 1, 3.0, 3, 1)
     back = load_lua(io.BytesIO(data))
     assert isinstance(back, list) and back[:2] == [1.0, "a"] and back[2] is back
     # tables whose keys are not exactly 1..n are dicts
@@ -354,17 +392,14 @@ def test_hand_written_table_with_cycle():
 
 def test_hand_written_object_referring_to_itself():
     # an nn.Foo object #1 whose content table #2 has field self = object #1 (a module pointing at itself)
-    data = binary(4, 1, 3, b"V 1", 6, b"nn.Foo", 3, 2, 2,
-                   2, 4, b"self", 4, 1,
-                   2, 4, b"size", 1, 2.0)
+    data = binary(4, 1, 3, b"V 1", 6, b"nn.Foo", 3, 2, 2, 2, 4, b"self", 4, 1, 2, 4, b"size", 1, 2.0)
     foo = load_lua(io.BytesIO(data))
     assert foo.torch_typename() == "nn.Foo" and isinstance(foo, legacy_nn.Module)
     assert foo.self is foo and foo.size == 2.0
     assert type(foo) is legacy_nn.class_for("nn.Foo")
 
 
-@pytest.mark.parametrize("name", ["tensors.t7", "mlp.t7", "mlp_ascii.t7", "mlp_io.t7", "cnn.t7", "cnn_io.t7",
-                                  "rng.t7"])
+@pytest.mark.parametrize("name", ["tensors.t7", "mlp.t7", "mlp_ascii.t7", "mlp_io.t7", "cnn.t7", "cnn_io.t7", "rng.t7"])
 def test_fixtures_save_back_byte_for_byte(name):
     # load_lua keeps the file's entry order (dicts and object fields), numbers as doubles and
     # sharing; torch7 wrote arrays in key order: so save_lua writes what torch7 wrote
@@ -389,8 +424,8 @@ def test_old_batch_norm_running_std_becomes_running_var():
     var = np.array([0.5, 2.0, 1.25])
     eps = 1e-3
     old = legacy_nn.class_for("nn.SpatialBatchNormalization")(
-        running_mean=torch.zeros(3, dtype=torch.float64), eps=eps,
-        running_std=torch.from_numpy(1 / np.sqrt(var + eps)))
+        running_mean=torch.zeros(3, dtype=torch.float64), eps=eps, running_std=torch.from_numpy(1 / np.sqrt(var + eps))
+    )
     bn = load_lua(io.BytesIO(t7_bytes(old)))
     assert "running_std" not in vars(bn)
     np.testing.assert_allclose(bn.running_var.numpy(), var, rtol=1e-12)

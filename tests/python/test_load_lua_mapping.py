@@ -31,9 +31,15 @@ def rename_classes(data, renames):
 
 # ---------------------------------------------------------------- cutorch's tensors
 
-CUDA_NAMES = [(torch.float32, "Float", "Cuda"), (torch.float64, "Double", "CudaDouble"),
-              (torch.int64, "Long", "CudaLong"), (torch.int32, "Int", "CudaInt"), (torch.int16, "Short", "CudaShort"),
-              (torch.int8, "Char", "CudaChar"), (torch.uint8, "Byte", "CudaByte")]
+CUDA_NAMES = [
+    (torch.float32, "Float", "Cuda"),
+    (torch.float64, "Double", "CudaDouble"),
+    (torch.int64, "Long", "CudaLong"),
+    (torch.int32, "Int", "CudaInt"),
+    (torch.int16, "Short", "CudaShort"),
+    (torch.int8, "Char", "CudaChar"),
+    (torch.uint8, "Byte", "CudaByte"),
+]
 
 
 @pytest.mark.parametrize("dtype,cpu,cuda", CUDA_NAMES)
@@ -41,9 +47,10 @@ CUDA_NAMES = [(torch.float32, "Float", "Cuda"), (torch.float64, "Double", "CudaD
 def test_cuda_tensors_load_as_cpu_tensors(dtype, cpu, cuda, layout, rng):
     t, expected = make_tensor((3, 4), dtype, layout, rng)
     part = t[1:]
-    data = rename_classes(t7_bytes({"t": t, "part": part, "s": t.storage()}),
-                          {"torch.%sTensor" % cpu: "torch.%sTensor" % cuda,
-                           "torch.%sStorage" % cpu: "torch.%sStorage" % cuda})
+    data = rename_classes(
+        t7_bytes({"t": t, "part": part, "s": t.storage()}),
+        {"torch.%sTensor" % cpu: "torch.%sTensor" % cuda, "torch.%sStorage" % cpu: "torch.%sStorage" % cuda},
+    )
     assert ("torch.%sTensor" % cuda).encode() in data and ("torch.%sTensor" % cpu).encode() not in data
     back = load_bytes(data)
     expected = np.asarray(expected, dtype=NUMPY_OF[dtype])
@@ -57,8 +64,10 @@ def test_cuda_tensors_load_as_cpu_tensors(dtype, cpu, cuda, layout, rng):
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_cuda_half_loads_as_float(layout, rng):
     t, expected = make_tensor((2, 5), torch.float16, layout, rng)
-    data = rename_classes(t7_bytes({"t": t, "row": t[1], "s": t.storage()}),
-                          {"torch.HalfTensor": "torch.CudaHalfTensor", "torch.HalfStorage": "torch.CudaHalfStorage"})
+    data = rename_classes(
+        t7_bytes({"t": t, "row": t[1], "s": t.storage()}),
+        {"torch.HalfTensor": "torch.CudaHalfTensor", "torch.HalfStorage": "torch.CudaHalfStorage"},
+    )
     back = load_bytes(data)
     want = np.asarray(expected, dtype=np.float16).astype(np.float32)  # every half is a float exactly
     assert back["t"].dtype == torch.float32 and back["row"].dtype == torch.float32
@@ -79,73 +88,218 @@ def test_cpu_half_stays_half():
 
 # ---------------------------------------------------------------- cudnn modules
 
+
 def cudnn_fields(**fields):
     """What every cudnn module carries besides its own fields, as cudnn writes it: CUDA
     buffers and the sizes its descriptors were made for (descriptors themselves are cleared)."""
-    base = {"output": torch.zeros(2, 3), "gradInput": torch.zeros(0), "_type": "torch.CudaTensor", "train": False,
-            "iSize": torch.tensor([2, 3, 8, 8]).storage()}
+    base = {
+        "output": torch.zeros(2, 3),
+        "gradInput": torch.zeros(0),
+        "_type": "torch.CudaTensor",
+        "train": False,
+        "iSize": torch.tensor([2, 3, 8, 8]).storage(),
+    }
     base.update(fields)
     return base
 
 
 CUDNN_CASES = [
     # (cudnn class, its fields, the nn class, fields expected after loading, fields that must be gone)
-    ("cudnn.SpatialConvolution",
-     dict(nInputPlane=4, nOutputPlane=6, kW=3, kH=3, dW=1, dH=1, padW=1, padH=1, groups=1,
-          weight=torch.ones(6, 4, 3, 3), bias=torch.ones(6), gradWeight=torch.zeros(6, 4, 3, 3),
-          gradBias=torch.zeros(6), input_offset=256, output_offset=384, weight_offset=108, fmode="CUDNN_X",
-          bdmode="CUDNN_Y", bwmode="CUDNN_Z", pad=[1, 1], stride=[1, 1],
-          convDescData={"padA": [1, 1], "dataType": "CUDNN_DATA_FLOAT"}, oSize=torch.tensor([2, 6, 8, 8]).storage()),
-     "nn.SpatialConvolution", dict(nInputPlane=4.0, padW=1.0, kH=3.0),
-     ["groups", "input_offset", "output_offset", "weight_offset", "fmode", "bdmode", "bwmode", "pad", "stride",
-      "convDescData", "iSize", "oSize"]),
-    ("cudnn.SpatialConvolution",
-     dict(nInputPlane=4, nOutputPlane=6, kW=3, kH=3, dW=2, dH=2, padW=0, padH=0, groups=2,
-          weight=torch.ones(6, 2, 3, 3), bias=torch.ones(6)),
-     "nn.SpatialConvolution", dict(groups=2.0, dW=2.0), ["iSize"]),
-    ("cudnn.SpatialFullConvolution",
-     dict(nInputPlane=4, nOutputPlane=2, kW=3, kH=3, dW=2, dH=2, padW=1, padH=1, weight=torch.ones(4, 2, 3, 3)),
-     "nn.SpatialFullConvolution", dict(adjW=0.0, adjH=0.0, dW=2.0), ["iSize"]),
-    ("cudnn.VolumetricConvolution",
-     dict(nInputPlane=2, nOutputPlane=3, kT=3, kW=3, kH=3, dT=1, dW=1, dH=1, padT=1, padW=1, padH=1,
-          weight=torch.ones(3, 2, 3, 3, 3)),
-     "nn.VolumetricConvolution", dict(padT=1.0, kT=3.0), ["iSize"]),
-    ("cudnn.ReLU", dict(inplace=True, mode="CUDNN_ACTIVATION_RELU", nElem=384),
-     "nn.ReLU", dict(threshold=0.0, val=0.0, inplace=True), ["mode", "nElem", "iSize"]),
-    ("cudnn.ClippedReLU", dict(inplace=False, ceiling=6, mode="CUDNN_ACTIVATION_CLIPPED_RELU"),
-     "nn.Clamp", dict(min_val=0.0, max_val=6.0), ["ceiling", "mode"]),
+    (
+        "cudnn.SpatialConvolution",
+        dict(
+            nInputPlane=4,
+            nOutputPlane=6,
+            kW=3,
+            kH=3,
+            dW=1,
+            dH=1,
+            padW=1,
+            padH=1,
+            groups=1,
+            weight=torch.ones(6, 4, 3, 3),
+            bias=torch.ones(6),
+            gradWeight=torch.zeros(6, 4, 3, 3),
+            gradBias=torch.zeros(6),
+            input_offset=256,
+            output_offset=384,
+            weight_offset=108,
+            fmode="CUDNN_X",
+            bdmode="CUDNN_Y",
+            bwmode="CUDNN_Z",
+            pad=[1, 1],
+            stride=[1, 1],
+            convDescData={"padA": [1, 1], "dataType": "CUDNN_DATA_FLOAT"},
+            oSize=torch.tensor([2, 6, 8, 8]).storage(),
+        ),
+        "nn.SpatialConvolution",
+        dict(nInputPlane=4.0, padW=1.0, kH=3.0),
+        [
+            "groups",
+            "input_offset",
+            "output_offset",
+            "weight_offset",
+            "fmode",
+            "bdmode",
+            "bwmode",
+            "pad",
+            "stride",
+            "convDescData",
+            "iSize",
+            "oSize",
+        ],
+    ),
+    (
+        "cudnn.SpatialConvolution",
+        dict(
+            nInputPlane=4,
+            nOutputPlane=6,
+            kW=3,
+            kH=3,
+            dW=2,
+            dH=2,
+            padW=0,
+            padH=0,
+            groups=2,
+            weight=torch.ones(6, 2, 3, 3),
+            bias=torch.ones(6),
+        ),
+        "nn.SpatialConvolution",
+        dict(groups=2.0, dW=2.0),
+        ["iSize"],
+    ),
+    (
+        "cudnn.SpatialFullConvolution",
+        dict(nInputPlane=4, nOutputPlane=2, kW=3, kH=3, dW=2, dH=2, padW=1, padH=1, weight=torch.ones(4, 2, 3, 3)),
+        "nn.SpatialFullConvolution",
+        dict(adjW=0.0, adjH=0.0, dW=2.0),
+        ["iSize"],
+    ),
+    (
+        "cudnn.VolumetricConvolution",
+        dict(
+            nInputPlane=2,
+            nOutputPlane=3,
+            kT=3,
+            kW=3,
+            kH=3,
+            dT=1,
+            dW=1,
+            dH=1,
+            padT=1,
+            padW=1,
+            padH=1,
+            weight=torch.ones(3, 2, 3, 3, 3),
+        ),
+        "nn.VolumetricConvolution",
+        dict(padT=1.0, kT=3.0),
+        ["iSize"],
+    ),
+    (
+        "cudnn.ReLU",
+        dict(inplace=True, mode="CUDNN_ACTIVATION_RELU", nElem=384),
+        "nn.ReLU",
+        dict(threshold=0.0, val=0.0, inplace=True),
+        ["mode", "nElem", "iSize"],
+    ),
+    (
+        "cudnn.ClippedReLU",
+        dict(inplace=False, ceiling=6, mode="CUDNN_ACTIVATION_CLIPPED_RELU"),
+        "nn.Clamp",
+        dict(min_val=0.0, max_val=6.0),
+        ["ceiling", "mode"],
+    ),
     ("cudnn.Tanh", dict(inplace=False, mode="CUDNN_ACTIVATION_TANH"), "nn.Tanh", {}, ["mode", "inplace"]),
     ("cudnn.Sigmoid", dict(inplace=False, mode="CUDNN_ACTIVATION_SIGMOID"), "nn.Sigmoid", {}, ["mode", "inplace"]),
-    ("cudnn.SoftMax", dict(mode="CUDNN_SOFTMAX_MODE_INSTANCE", algorithm="CUDNN_SOFTMAX_ACCURATE"), "nn.SoftMax",
-     {}, ["mode", "algorithm", "iSize"]),
-    ("cudnn.LogSoftMax", dict(mode="CUDNN_SOFTMAX_MODE_INSTANCE", algorithm="CUDNN_SOFTMAX_LOG"), "nn.LogSoftMax",
-     {}, ["mode", "algorithm"]),
-    ("cudnn.SpatialMaxPooling", dict(kW=2, kH=2, dW=2, dH=2, padW=0, padH=0, ceil_mode=True, mode="CUDNN_POOLING_MAX"),
-     "nn.SpatialMaxPooling", dict(ceil_mode=True, kW=2.0), ["mode", "iSize"]),
-    ("cudnn.SpatialAveragePooling",
-     dict(kW=3, kH=3, dW=1, dH=1, padW=1, padH=1, ceil_mode=False, count_include_pad=False,
-          mode="CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING"),
-     # cudnn counts the padding whatever the field says
-     "nn.SpatialAveragePooling", dict(count_include_pad=True, divide=True, padW=1.0), ["mode"]),
-    ("cudnn.SpatialBatchNormalization",
-     dict(running_mean=torch.zeros(3), running_var=torch.ones(3), weight=torch.ones(3), bias=torch.zeros(3),
-          eps=1e-5, momentum=0.1, affine=True, save_mean=torch.zeros(3), save_std=torch.ones(3),
-          scaleT=torch.ones(1)),
-     "nn.SpatialBatchNormalization", dict(eps=1e-5, affine=True), ["scaleT", "iSize"]),
-    ("cudnn.BatchNormalization",
-     dict(running_mean=torch.zeros(3), running_var=torch.ones(3), weight=torch.ones(3), bias=torch.zeros(3),
-          eps=1e-3, momentum=0.1, affine=True),
-     "nn.BatchNormalization", dict(eps=1e-3), ["iSize"]),
-    ("cudnn.SpatialCrossMapLRN", dict(size=5, alpha=1e-4, beta=0.75, K=2.0), "nn.SpatialCrossMapLRN",
-     dict(k=2.0, size=5.0), ["K", "iSize"]),
+    (
+        "cudnn.SoftMax",
+        dict(mode="CUDNN_SOFTMAX_MODE_INSTANCE", algorithm="CUDNN_SOFTMAX_ACCURATE"),
+        "nn.SoftMax",
+        {},
+        ["mode", "algorithm", "iSize"],
+    ),
+    (
+        "cudnn.LogSoftMax",
+        dict(mode="CUDNN_SOFTMAX_MODE_INSTANCE", algorithm="CUDNN_SOFTMAX_LOG"),
+        "nn.LogSoftMax",
+        {},
+        ["mode", "algorithm"],
+    ),
+    (
+        "cudnn.SpatialMaxPooling",
+        dict(kW=2, kH=2, dW=2, dH=2, padW=0, padH=0, ceil_mode=True, mode="CUDNN_POOLING_MAX"),
+        "nn.SpatialMaxPooling",
+        dict(ceil_mode=True, kW=2.0),
+        ["mode", "iSize"],
+    ),
+    (
+        "cudnn.SpatialAveragePooling",
+        dict(
+            kW=3,
+            kH=3,
+            dW=1,
+            dH=1,
+            padW=1,
+            padH=1,
+            ceil_mode=False,
+            count_include_pad=False,
+            mode="CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING",
+        ),
+        # cudnn counts the padding whatever the field says
+        "nn.SpatialAveragePooling",
+        dict(count_include_pad=True, divide=True, padW=1.0),
+        ["mode"],
+    ),
+    (
+        "cudnn.SpatialBatchNormalization",
+        dict(
+            running_mean=torch.zeros(3),
+            running_var=torch.ones(3),
+            weight=torch.ones(3),
+            bias=torch.zeros(3),
+            eps=1e-5,
+            momentum=0.1,
+            affine=True,
+            save_mean=torch.zeros(3),
+            save_std=torch.ones(3),
+            scaleT=torch.ones(1),
+        ),
+        "nn.SpatialBatchNormalization",
+        dict(eps=1e-5, affine=True),
+        ["scaleT", "iSize"],
+    ),
+    (
+        "cudnn.BatchNormalization",
+        dict(
+            running_mean=torch.zeros(3),
+            running_var=torch.ones(3),
+            weight=torch.ones(3),
+            bias=torch.zeros(3),
+            eps=1e-3,
+            momentum=0.1,
+            affine=True,
+        ),
+        "nn.BatchNormalization",
+        dict(eps=1e-3),
+        ["iSize"],
+    ),
+    (
+        "cudnn.SpatialCrossMapLRN",
+        dict(size=5, alpha=1e-4, beta=0.75, K=2.0),
+        "nn.SpatialCrossMapLRN",
+        dict(k=2.0, size=5.0),
+        ["K", "iSize"],
+    ),
 ]
 
 
 @pytest.mark.parametrize("case", CUDNN_CASES, ids=lambda c: c[0] + ("_g" if c[1].get("groups", 1) != 1 else ""))
 def test_cudnn_modules_load_as_nn_twins(case):
     cudnn_name, fields, nn_name, expected, gone = case
-    data = rename_classes(t7_bytes(obj(cudnn_name, **cudnn_fields(**fields))),
-                          {"torch.FloatTensor": "torch.CudaTensor", "torch.FloatStorage": "torch.CudaStorage"})
+    data = rename_classes(
+        t7_bytes(obj(cudnn_name, **cudnn_fields(**fields))),
+        {"torch.FloatTensor": "torch.CudaTensor", "torch.FloatStorage": "torch.CudaStorage"},
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a mapped class is known: no warning
         m = load_bytes(data)
@@ -163,10 +317,15 @@ def test_cudnn_modules_load_as_nn_twins(case):
             np.testing.assert_array_equal(got.numpy(), value.numpy())
 
 
-@pytest.mark.parametrize("cuda,cpu", [("torch.CudaTensor", "torch.FloatTensor"),
-                                      ("torch.CudaDoubleTensor", "torch.DoubleTensor"),
-                                      ("torch.CudaHalfTensor", "torch.FloatTensor"),
-                                      ("torch.FloatTensor", "torch.FloatTensor")])
+@pytest.mark.parametrize(
+    "cuda,cpu",
+    [
+        ("torch.CudaTensor", "torch.FloatTensor"),
+        ("torch.CudaDoubleTensor", "torch.DoubleTensor"),
+        ("torch.CudaHalfTensor", "torch.FloatTensor"),
+        ("torch.FloatTensor", "torch.FloatTensor"),
+    ],
+)
 def test_type_field_names_the_cpu_type(cuda, cpu):
     m = load_bytes(t7_bytes(obj("nn.Linear", weight=torch.ones(2, 2), _type=cuda)))
     assert m._type == cpu
@@ -174,16 +333,34 @@ def test_type_field_names_the_cpu_type(cuda, cpu):
 
 def test_gpu_model_loads_whole():
     """A Sequential as a GPU-trained model is saved: CudaTensor weights, cudnn layers, nn layers."""
-    model = obj("nn.Sequential", _type="torch.CudaTensor", train=False, modules=[
-        obj("cudnn.SpatialConvolution", **cudnn_fields(nInputPlane=3, nOutputPlane=4, kW=3, kH=3, dW=1, dH=1,
-                                                       padW=1, padH=1, weight=torch.randn(4, 3, 3, 3),
-                                                       bias=torch.randn(4))),
-        obj("cudnn.ReLU", **cudnn_fields(inplace=True)),
-        obj("nn.View", size=torch.tensor([64]).storage(), numElements=64),
-        obj("nn.Linear", weight=torch.randn(2, 64), bias=torch.randn(2), _type="torch.CudaTensor"),
-    ])
-    data = rename_classes(t7_bytes(model), {"torch.FloatTensor": "torch.CudaTensor",
-                                            "torch.FloatStorage": "torch.CudaStorage"})
+    model = obj(
+        "nn.Sequential",
+        _type="torch.CudaTensor",
+        train=False,
+        modules=[
+            obj(
+                "cudnn.SpatialConvolution",
+                **cudnn_fields(
+                    nInputPlane=3,
+                    nOutputPlane=4,
+                    kW=3,
+                    kH=3,
+                    dW=1,
+                    dH=1,
+                    padW=1,
+                    padH=1,
+                    weight=torch.randn(4, 3, 3, 3),
+                    bias=torch.randn(4),
+                ),
+            ),
+            obj("cudnn.ReLU", **cudnn_fields(inplace=True)),
+            obj("nn.View", size=torch.tensor([64]).storage(), numElements=64),
+            obj("nn.Linear", weight=torch.randn(2, 64), bias=torch.randn(2), _type="torch.CudaTensor"),
+        ],
+    )
+    data = rename_classes(
+        t7_bytes(model), {"torch.FloatTensor": "torch.CudaTensor", "torch.FloatStorage": "torch.CudaStorage"}
+    )
     back = load_bytes(data)
     assert [m.torch_typename() for m in back.modules] == ["nn.SpatialConvolution", "nn.ReLU", "nn.View", "nn.Linear"]
     np.testing.assert_array_equal(back.modules[0].weight.numpy(), model.modules[0].weight.numpy())
@@ -193,11 +370,19 @@ def test_gpu_model_loads_whole():
 
 # ---------------------------------------------------------------- unknown classes
 
+
 def unknown_file():
     fancy = obj("mypkg.Fancy", weight=torch.arange(3.0), scale=2.0)
-    return t7_bytes({"a": fancy, "b": obj("mypkg.Fancy", scale=3.0), "c": obj("other.Thing", name="x"),
-                     "d": fancy, "known": obj("nn.Linear", weight=torch.ones(1, 1)),
-                     "rnn": obj("cudnn.RNN", hiddenSize=4)})
+    return t7_bytes(
+        {
+            "a": fancy,
+            "b": obj("mypkg.Fancy", scale=3.0),
+            "c": obj("other.Thing", name="x"),
+            "d": fancy,
+            "known": obj("nn.Linear", weight=torch.ones(1, 1)),
+            "rnn": obj("cudnn.RNN", hiddenSize=4),
+        }
+    )
 
 
 def test_unknown_classes_load_with_one_warning_per_class():
@@ -248,11 +433,10 @@ def test_hand_written_unknown_class():
 
 # ---------------------------------------------------------------- tables as keys, nngraph
 
+
 def test_hand_written_table_as_key():
     # table #1 {[t] = 1, [1] = t} with t = table #2 {a = 1}: t is a key and a value
-    data = binary(3, 1, 2,
-                   3, 2, 1, 2, 1, b"a", 1, 1.0, 1, 1.0,
-                   1, 1.0, 3, 2)
+    data = binary(3, 1, 2, 3, 2, 1, 2, 1, b"a", 1, 1.0, 1, 1.0, 1, 1.0, 3, 2)
     back = load_bytes(data)
     t = back[1.0]
     assert dict(t) == {"a": 1.0} and back[t] == 1.0
@@ -260,7 +444,7 @@ def test_hand_written_table_as_key():
     # a key table with keys 1..n is a list, hashable the same way
     data = binary(3, 1, 1, 3, 2, 2, 1, 1.0, 2, 1, b"x", 1, 2.0, 2, 1, b"y", 5, 1)
     back = load_bytes(data)
-    (key, value), = back.items()
+    ((key, value),) = back.items()
     assert list(key) == ["x", "y"] and value is True and back[key] is True
     assert t7_bytes(back) == data
 
@@ -285,8 +469,13 @@ def build_gmodule(spec, outputs, n_inputs=1):
     spec = list(spec) + [("out", None, list(outputs), {})]
     datas, fnodes, bnodes, modules = {}, {}, {}, []
     for k, (name, module, inputs, extra) in enumerate(spec):
-        data = IdDict(mapindex={}, reverseMap={}, annotations={"_debugLabel": "[test.lua]:%d_" % (k + 1)},
-                      forwardNodeId=float(k + 1), **extra)
+        data = IdDict(
+            mapindex={},
+            reverseMap={},
+            annotations={"_debugLabel": "[test.lua]:%d_" % (k + 1)},
+            forwardNodeId=float(k + 1),
+            **extra,
+        )
         if module is not None:
             data["module"] = module
             modules.append(module)
@@ -308,22 +497,35 @@ def build_gmodule(spec, outputs, n_inputs=1):
             edges_b.append(edge_cls(**{"from": bnodes[name], "to": bnodes[source]}))
     order = [name for name, *_ in spec]
     fg = graph_cls(nodes=[fnodes[n] for n in order], edges=edges_f, nodeset={fnodes[n]: True for n in order})
-    bg = graph_cls(nodes=[bnodes[n] for n in reversed(order)], edges=edges_b,
-                   nodeset={bnodes[n]: True for n in order})
-    return obj("nn.gModule", forwardnodes=[fnodes[n] for n in order], backwardnodes=[bnodes[n] for n in reversed(order)],
-               innode=fnodes[order[0]], outnode=bnodes["out"], fg=fg, bg=bg, modules=modules,
-               nInputs=float(n_inputs), verbose=False, output=torch.zeros(0), gradInput=torch.zeros(0),
-               _type="torch.FloatTensor", train=False)
+    bg = graph_cls(nodes=[bnodes[n] for n in reversed(order)], edges=edges_b, nodeset={bnodes[n]: True for n in order})
+    return obj(
+        "nn.gModule",
+        forwardnodes=[fnodes[n] for n in order],
+        backwardnodes=[bnodes[n] for n in reversed(order)],
+        innode=fnodes[order[0]],
+        outnode=bnodes["out"],
+        fg=fg,
+        bg=bg,
+        modules=modules,
+        nInputs=float(n_inputs),
+        verbose=False,
+        output=torch.zeros(0),
+        gradInput=torch.zeros(0),
+        _type="torch.FloatTensor",
+        train=False,
+    )
 
 
 def residual_graph():
     lin_a = obj("nn.Linear", weight=torch.randn(4, 4), bias=torch.randn(4))
     lin_b = obj("nn.Linear", weight=torch.randn(4, 4), bias=torch.randn(4))
-    spec = [("in", None, [], {}),
-            ("a", lin_a, ["in"], {}),
-            ("b", lin_b, ["in"], {}),
-            ("sum", obj("nn.CAddTable"), ["a", "b"], {}),
-            ("tanh", obj("nn.Tanh"), ["sum"], {})]
+    spec = [
+        ("in", None, [], {}),
+        ("a", lin_a, ["in"], {}),
+        ("b", lin_b, ["in"], {}),
+        ("sum", obj("nn.CAddTable"), ["a", "b"], {}),
+        ("tanh", obj("nn.Tanh"), ["sum"], {}),
+    ]
     return build_gmodule(spec, ["tanh"]), lin_a, lin_b
 
 

@@ -18,16 +18,30 @@ from conftest import NUMPY_OF, fixtures_dir, make_tensor
 try:
     import torch.lua as tl
 except ImportError as e:
-    pytest.skip("the Lua bridge torch/_lua.so is not built (bazel build //python:_lua.so): %s" % e,
-                allow_module_level=True)
+    pytest.skip(
+        "the Lua bridge torch/_lua.so is not built (bazel build //python:_lua.so): %s" % e, allow_module_level=True
+    )
 
 T7 = os.path.join(fixtures_dir(), "t7")
 BRIDGED_TYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float32, torch.float64]
-LUA_NAME = {torch.uint8: "Byte", torch.int8: "Char", torch.int16: "Short", torch.int32: "Int", torch.int64: "Long",
-            torch.float32: "Float", torch.float64: "Double"}
-CTYPE = {torch.uint8: ctypes.c_uint8, torch.int8: ctypes.c_int8, torch.int16: ctypes.c_int16,
-         torch.int32: ctypes.c_int32, torch.int64: ctypes.c_int64, torch.float32: ctypes.c_float,
-         torch.float64: ctypes.c_double}
+LUA_NAME = {
+    torch.uint8: "Byte",
+    torch.int8: "Char",
+    torch.int16: "Short",
+    torch.int32: "Int",
+    torch.int64: "Long",
+    torch.float32: "Float",
+    torch.float64: "Double",
+}
+CTYPE = {
+    torch.uint8: ctypes.c_uint8,
+    torch.int8: ctypes.c_int8,
+    torch.int16: ctypes.c_int16,
+    torch.int32: ctypes.c_int32,
+    torch.int64: ctypes.c_int64,
+    torch.float32: ctypes.c_float,
+    torch.float64: ctypes.c_double,
+}
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +83,9 @@ def test_lua_writes_into_a_python_tensor(rt, rng, dtype, layout):
     # only the view's elements of the storage changed
     touched = {x.storage_offset() + a * x.stride(0) + b * x.stride(1) for a in range(3) for b in range(4)}
     after = x.storage().tolist()
-    assert [after[k] for k in range(len(base)) if k not in touched] == [base[k] for k in range(len(base))
-                                                                       if k not in touched]
+    assert [after[k] for k in range(len(base)) if k not in touched] == [
+        base[k] for k in range(len(base)) if k not in touched
+    ]
     # the returned tensor is the same memory with the same geometry
     assert ret.data_ptr() == x.data_ptr() and ret.stride() == x.stride() and ret.shape == x.shape
     assert ret.storage()._cdata == x.storage()._cdata
@@ -101,7 +116,9 @@ def test_python_tensor_geometry_seen_from_lua(rt, rng):
         sizes, strides, offset = geometry(x)
         assert tl.to_python(sizes) == list(x.shape) and tl.to_python(strides) == list(x.stride())
         assert offset == x.storage_offset() + 1  # torch7's storage offsets are 1-based
-        assert rt.eval("function(t) return t[{2, 3, 1}] end")(x) == ref[1, 2, 1]  # narrowed: element 0 of dim 2 is ref's 1
+        assert (
+            rt.eval("function(t) return t[{2, 3, 1}] end")(x) == ref[1, 2, 1]
+        )  # narrowed: element 0 of dim 2 is ref's 1
 
 
 def test_lua_views_keep_their_geometry(rt):
@@ -128,8 +145,13 @@ def test_round_trip_of_a_view_is_the_same_view(rt, rng):
         for layout in ["contiguous", "transposed", "strided", "expanded"]:
             x, _ = make_tensor((3, 5), dtype, layout, rng)
             y = same(x)
-            assert (y.dtype, y.shape, y.stride(), y.storage_offset(), y.data_ptr()) == \
-                (x.dtype, x.shape, x.stride(), x.storage_offset(), x.data_ptr())
+            assert (y.dtype, y.shape, y.stride(), y.storage_offset(), y.data_ptr()) == (
+                x.dtype,
+                x.shape,
+                x.stride(),
+                x.storage_offset(),
+                x.data_ptr(),
+            )
 
 
 def test_bool_scalar_and_half_tensors(rt):
@@ -156,6 +178,7 @@ def test_storages_cross_both_ways(rt):
 
 
 # ---------------------------------------------------------------- lifetime
+
 
 def test_tensor_outlives_its_runtime():
     rt = tl.Runtime()
@@ -210,10 +233,13 @@ def test_proxy_keeps_its_state_alive():
 
 # Lua tables cannot hold nil, so None appears only outside containers
 plain = st.recursive(
-    st.booleans() | st.integers(-2 ** 53, 2 ** 53) | st.floats(allow_nan=False) | st.text(),
-    lambda children: st.lists(children, min_size=1, max_size=4) |
-    st.dictionaries(st.text(min_size=1), children, min_size=1, max_size=4),
-    max_leaves=10)
+    st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False) | st.text(),
+    lambda children: (
+        st.lists(children, min_size=1, max_size=4)
+        | st.dictionaries(st.text(min_size=1), children, min_size=1, max_size=4)
+    ),
+    max_leaves=10,
+)
 
 
 @settings(max_examples=50, deadline=None)
@@ -242,7 +268,7 @@ def test_numbers_strings_and_tables(rt):
     assert rt.eval("function(b) return b end")(b"\x00\xff") == b"\x00\xff"
     assert rt.eval("true, false, nil") == (True, False, None)
     with pytest.raises(ValueError, match="exact"):
-        rt.eval("function(v) return v end")(2 ** 53 + 1)
+        rt.eval("function(v) return v end")(2**53 + 1)
     shared = [1, 2]
     t = rt.eval("function(t) return t end")({"a": shared, "b": shared, 3: "three"})
     assert rt.eval("function(t) return rawequal(t.a, t.b), t[3] end")(t) == (True, "three")
@@ -334,7 +360,7 @@ end""")
     x = torch.zeros(4, dtype=torch.float64)
     kind, out = descend(feval, x, 0.25, 30)
     assert kind == "function" and out.data_ptr() == x.data_ptr()
-    np.testing.assert_allclose(x.numpy(), 3 - 3 * 0.5 ** 30)
+    np.testing.assert_allclose(x.numpy(), 3 - 3 * 0.5**30)
     assert set(calls) == {x.data_ptr()}  # Python saw Lua's argument as a view of x, every time
     assert rt.eval("function(f) return f() end")(lambda: None) is None
     assert rt.eval("function(f) return select('#', f()) end")(lambda: (1, None, 3)) == 3
@@ -351,6 +377,7 @@ def test_python_errors_inside_lua_become_lua_errors(rt):
 
 
 # ---------------------------------------------------------------- errors
+
 
 def test_lua_errors_carry_the_traceback(rt):
     rt.execute("""
@@ -385,6 +412,7 @@ def test_errors_leave_inputs_unchanged(rt):
 
 # ---------------------------------------------------------------- indices
 
+
 def test_indices_stay_as_they_are_unless_asked(rt, rng):
     x = torch.from_numpy(rng.permutation(12).astype(np.float64).reshape(3, 4))
     raw_values, raw_idx = rt.eval("torch.max")(x, 2)  # Lua's dimension 2, Lua's 1-based indices
@@ -414,8 +442,10 @@ def test_index_arguments_shifted_into_lua(rt):
 
 # ---------------------------------------------------------------- torch7 files through the Lua side
 
+
 def test_tensors_fixture_through_lua_equals_load_lua(rt):
     from torch.utils.serialization import load_lua
+
     path = fixture("tensors.t7")
     via_lua = rt.eval("function(p) return torch.load(p) end")(path)
     reference = load_lua(path)
@@ -466,6 +496,7 @@ def _nn_runtime():
 @pytest.mark.parametrize("model, io, batch", [("mlp.t7", "mlp_io.t7", "input"), ("cnn.t7", "cnn_io.t7", "input")])
 def test_fixture_models_through_the_bridge(model, io, batch):
     from torch.utils.serialization import load_lua
+
     rt = _nn_runtime()
     net = rt.eval("function(p) return torch.load(p) end")(fixture(model))
     data = load_lua(fixture(io))

@@ -3,7 +3,6 @@ gradients against central differences (gradcheck, float64), reductions, layouts,
 
 import itertools
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -56,16 +55,25 @@ ACTIVATIONS = {  # name: (torch function, numpy reference, kinks)
     "selu": (F.selu, lambda x: SELU_SCALE * np.where(x > 0, x, SELU_ALPHA * np.expm1(x)), [0]),
     "celu": (lambda x: F.celu(x, 1.5), lambda x: np.where(x > 0, x, 1.5 * np.expm1(x / 1.5)), [0]),
     "gelu": (F.gelu, lambda x: 0.5 * x * (1 + erf(x / math.sqrt(2))), []),
-    "gelu_tanh": (lambda x: F.gelu(x, approximate="tanh"),
-                  lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3))), []),
+    "gelu_tanh": (
+        lambda x: F.gelu(x, approximate="tanh"),
+        lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3))),
+        [],
+    ),
     "logsigmoid": (F.logsigmoid, lambda x: -np.logaddexp(0, -x), []),
     "hardshrink": (F.hardshrink, lambda x: np.where(np.abs(x) > 0.5, x, 0), [-0.5, 0.5]),
     "tanhshrink": (F.tanhshrink, lambda x: x - np.tanh(x), []),
     "softsign": (F.softsign, lambda x: x / (1 + np.abs(x)), [0]),
-    "softplus": (lambda x: F.softplus(x, beta=2, threshold=5),
-                 lambda x: np.where(2 * x > 5, x, np.log1p(np.exp(2 * x)) / 2), [2.5]),
-    "softshrink": (lambda x: F.softshrink(x, 0.3), lambda x: np.where(x > 0.3, x - 0.3, np.where(x < -0.3, x + 0.3, 0)),
-                   [-0.3, 0.3]),
+    "softplus": (
+        lambda x: F.softplus(x, beta=2, threshold=5),
+        lambda x: np.where(2 * x > 5, x, np.log1p(np.exp(2 * x)) / 2),
+        [2.5],
+    ),
+    "softshrink": (
+        lambda x: F.softshrink(x, 0.3),
+        lambda x: np.where(x > 0.3, x - 0.3, np.where(x < -0.3, x + 0.3, 0)),
+        [-0.3, 0.3],
+    ),
     "tanh": (F.tanh, np.tanh, []),
     "sigmoid": (F.sigmoid, sigmoid_np, []),
     "hardsigmoid": (F.hardsigmoid, lambda x: np.clip(x / 6 + 0.5, 0, 1), [-3, 3]),
@@ -166,8 +174,12 @@ def test_softmax_family(dtype, layout, dim, rng):
     expected = log_softmax_np(nx.astype(np.float64), dim)
     assert_close(F.log_softmax(x, dim), expected.astype(NUMPY_OF[dtype]), rtol=1e-5, atol=1e-5)
     assert_close(F.softmax(x, dim), np.exp(expected).astype(NUMPY_OF[dtype]), rtol=1e-5, atol=1e-6)
-    assert_close(F.softmin(x, dim), np.exp(log_softmax_np(-nx.astype(np.float64), dim)).astype(NUMPY_OF[dtype]),
-                 rtol=1e-5, atol=1e-6)
+    assert_close(
+        F.softmin(x, dim),
+        np.exp(log_softmax_np(-nx.astype(np.float64), dim)).astype(NUMPY_OF[dtype]),
+        rtol=1e-5,
+        atol=1e-6,
+    )
     assert_close(F.softmax(x, dim, dtype=torch.float64), np.exp(expected), rtol=1e-5, atol=1e-6)
 
 
@@ -235,8 +247,13 @@ def test_rrelu_training_draws_slopes(rng):
 
 
 NONCONTIGUOUS_GRADIENT = {  # ops whose backward gets a transposed (strided) output gradient below
-    "relu": F.relu, "elu": F.elu, "softplus": F.softplus, "logsigmoid": F.logsigmoid, "gelu": F.gelu,
-    "softmax": lambda x: F.softmax(x, 1), "prelu": lambda x: F.prelu(x, torch.tensor([0.1, 0.2, 0.3], dtype=D)),
+    "relu": F.relu,
+    "elu": F.elu,
+    "softplus": F.softplus,
+    "logsigmoid": F.logsigmoid,
+    "gelu": F.gelu,
+    "softmax": lambda x: F.softmax(x, 1),
+    "prelu": lambda x: F.prelu(x, torch.tensor([0.1, 0.2, 0.3], dtype=D)),
     "linear": lambda x: F.linear(x, torch.ones(2, 3, dtype=D)),
     "batch_norm": lambda x: F.batch_norm(x, None, None, training=True),
     "mse_none": lambda x: F.mse_loss(x, torch.ones(4, 3, dtype=D), reduction="none"),
@@ -253,6 +270,7 @@ def test_noncontiguous_output_gradient(name, rng):
 
 
 # ---- linear maps ----
+
 
 @pytest.mark.parametrize("dtype", FLOAT_TYPES)
 @pytest.mark.parametrize("shape", [(5,), (3, 5), (2, 3, 5)])
@@ -297,6 +315,7 @@ def test_linear_errors(rng):
 
 # ---- element-wise losses ----
 
+
 def smooth_l1_np(x, y, beta):
     d = np.abs(x - y)
     return np.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta) if beta > 0 else d
@@ -311,25 +330,41 @@ POINTWISE_LOSSES = {  # name: (loss(x, y, reduction), numpy per-element loss, ta
     "l1": (F.l1_loss, lambda x, y: np.abs(x - y), "real"),
     "mse": (F.mse_loss, lambda x, y: (x - y) ** 2, "real"),
     "smooth_l1": (F.smooth_l1_loss, lambda x, y: smooth_l1_np(x, y, 1.0), "real"),
-    "smooth_l1_beta": (lambda x, y, reduction: F.smooth_l1_loss(x, y, reduction=reduction, beta=0.4),
-                       lambda x, y: smooth_l1_np(x, y, 0.4), "real"),
-    "smooth_l1_beta0": (lambda x, y, reduction: F.smooth_l1_loss(x, y, reduction=reduction, beta=0.0),
-                        lambda x, y: np.abs(x - y), "real"),
+    "smooth_l1_beta": (
+        lambda x, y, reduction: F.smooth_l1_loss(x, y, reduction=reduction, beta=0.4),
+        lambda x, y: smooth_l1_np(x, y, 0.4),
+        "real",
+    ),
+    "smooth_l1_beta0": (
+        lambda x, y, reduction: F.smooth_l1_loss(x, y, reduction=reduction, beta=0.0),
+        lambda x, y: np.abs(x - y),
+        "real",
+    ),
     "huber": (F.huber_loss, lambda x, y: huber_np(x, y, 1.0), "real"),
-    "huber_delta": (lambda x, y, reduction: F.huber_loss(x, y, reduction=reduction, delta=0.3),
-                    lambda x, y: huber_np(x, y, 0.3), "real"),
+    "huber_delta": (
+        lambda x, y, reduction: F.huber_loss(x, y, reduction=reduction, delta=0.3),
+        lambda x, y: huber_np(x, y, 0.3),
+        "real",
+    ),
     "soft_margin": (F.soft_margin_loss, lambda x, y: np.log1p(np.exp(-x * y)), "sign"),
     "kl_div": (F.kl_div, lambda x, y: np.where(y > 0, y * (np.log(np.where(y > 0, y, 1)) - x), 0), "prob"),
-    "kl_div_log_target": (lambda x, y, reduction: F.kl_div(x, y, reduction=reduction, log_target=True),
-                          lambda x, y: np.exp(y) * (y - x), "real"),
+    "kl_div_log_target": (
+        lambda x, y, reduction: F.kl_div(x, y, reduction=reduction, log_target=True),
+        lambda x, y: np.exp(y) * (y - x),
+        "real",
+    ),
     "bce": (F.binary_cross_entropy, lambda x, y: -(y * np.log(x) + (1 - y) * np.log(1 - x)), "prob_input"),
-    "bce_logits": (F.binary_cross_entropy_with_logits,
-                   lambda x, y: (1 - y) * x + np.logaddexp(0, -x), "prob"),
+    "bce_logits": (F.binary_cross_entropy_with_logits, lambda x, y: (1 - y) * x + np.logaddexp(0, -x), "prob"),
     "poisson": (F.poisson_nll_loss, lambda x, y: np.exp(x) - y * x, "count"),
-    "poisson_full": (lambda x, y, reduction: F.poisson_nll_loss(x, y, log_input=False, full=True, reduction=reduction),
-                     lambda x, y: x - y * np.log(x + 1e-8) + np.where(
-                         y > 1, y * np.log(np.maximum(y, 1)) - y + 0.5 * np.log(2 * np.pi * np.maximum(y, 1)), 0),
-                     "count_positive_input"),
+    "poisson_full": (
+        lambda x, y, reduction: F.poisson_nll_loss(x, y, log_input=False, full=True, reduction=reduction),
+        lambda x, y: (
+            x
+            - y * np.log(x + 1e-8)
+            + np.where(y > 1, y * np.log(np.maximum(y, 1)) - y + 0.5 * np.log(2 * np.pi * np.maximum(y, 1)), 0)
+        ),
+        "count_positive_input",
+    ),
 }
 
 
@@ -337,10 +372,14 @@ def loss_inputs(kind, shape, dtype, layout, rng):
     x, nx = make_tensor(shape, dtype, layout, rng, -2, 2)
     if kind in ("prob_input", "count_positive_input"):
         x, nx = make_tensor(shape, dtype, layout, rng, 0.05, 0.95)
-    ny = {"real": lambda: rng.uniform(-2, 2, shape), "sign": lambda: rng.choice([-1.0, 1.0], shape),
-          "prob": lambda: rng.uniform(0, 1, shape) * (rng.random(shape) < 0.8),
-          "prob_input": lambda: rng.uniform(0, 1, shape), "count": lambda: rng.integers(0, 5, shape) * 1.0,
-          "count_positive_input": lambda: rng.integers(0, 5, shape) * 1.0}[kind]().astype(NUMPY_OF[dtype])
+    ny = {
+        "real": lambda: rng.uniform(-2, 2, shape),
+        "sign": lambda: rng.choice([-1.0, 1.0], shape),
+        "prob": lambda: rng.uniform(0, 1, shape) * (rng.random(shape) < 0.8),
+        "prob_input": lambda: rng.uniform(0, 1, shape),
+        "count": lambda: rng.integers(0, 5, shape) * 1.0,
+        "count_positive_input": lambda: rng.integers(0, 5, shape) * 1.0,
+    }[kind]().astype(NUMPY_OF[dtype])
     return x, nx, torch.from_numpy(ny.copy()), ny
 
 
@@ -384,14 +423,17 @@ def test_bce_weights_and_kl_div_options(rng):
     p = pos.numpy()
     expected = -w.numpy() * (p * ny * np.log(sigmoid_np(nl)) + (1 - ny) * np.log(1 - sigmoid_np(nl)))
     assert_close(F.binary_cross_entropy_with_logits(logits, y, w, pos_weight=pos, reduction="none"), expected)
-    assert gradcheck(lambda t, u: F.binary_cross_entropy_with_logits(t, u, w, pos_weight=pos),
-                     (logits.detach().requires_grad_(), y.detach().requires_grad_()))
+    assert gradcheck(
+        lambda t, u: F.binary_cross_entropy_with_logits(t, u, w, pos_weight=pos),
+        (logits.detach().requires_grad_(), y.detach().requires_grad_()),
+    )
     # kl_div: batchmean divides the sum by the batch size; log_target reads log-probabilities
     lp, nlp = make_tensor((3, 4), D, "contiguous", rng)
     q = ny / ny.sum(1, keepdims=True)
     assert_close(F.kl_div(lp, torch.from_numpy(q), reduction="batchmean"), (q * (np.log(q) - nlp)).sum() / 3)
-    assert_close(F.kl_div(lp, torch.from_numpy(np.log(q)), reduction="sum", log_target=True),
-                 (q * (np.log(q) - nlp)).sum())
+    assert_close(
+        F.kl_div(lp, torch.from_numpy(np.log(q)), reduction="sum", log_target=True), (q * (np.log(q) - nlp)).sum()
+    )
     with pytest.warns(UserWarning, match="'batchmean' divides only by the batch size"):
         F.kl_div(lp, torch.from_numpy(q))
 
@@ -420,8 +462,10 @@ def test_loss_reduction_arguments(rng):
     with pytest.raises(RuntimeError, match="all elements of input should be between 0 and 1"):
         F.binary_cross_entropy(x * 3, y.sigmoid())
     # saturated probabilities: each log is clamped at -100, as in PyTorch
-    assert_close(F.binary_cross_entropy(torch.tensor([0.0, 1.0, 1.0]), torch.tensor([1.0, 0.0, 1.0]), reduction="none"),
-                 np.array([100.0, 100.0, 0.0], np.float32))
+    assert_close(
+        F.binary_cross_entropy(torch.tensor([0.0, 1.0, 1.0]), torch.tensor([1.0, 0.0, 1.0]), reduction="none"),
+        np.array([100.0, 100.0, 0.0], np.float32),
+    )
     with pytest.raises(RuntimeError, match="smooth_l1_loss does not support negative values for beta"):
         F.smooth_l1_loss(x, y, beta=-1.0)
     with pytest.raises(RuntimeError, match="huber_loss does not support non-positive values for delta"):
@@ -429,6 +473,7 @@ def test_loss_reduction_arguments(rng):
 
 
 # ---- class losses ----
+
 
 def nll_np(logp, target, weight, reduction, ignore_index):
     """logp [N, C, *], target [N, *]."""
@@ -456,8 +501,9 @@ def test_nll_loss(shape, reduction, weighted, rng):
     w = torch.from_numpy(rng.uniform(0.5, 2, 4)) if weighted else None
     expected = nll_np(nx, target, None if w is None else w.numpy(), reduction, -100)
     assert_close(F.nll_loss(x, t, w, reduction=reduction), expected)
-    assert gradcheck(lambda u: F.nll_loss(u, t, w, reduction=reduction, ignore_index=-100),
-                     (x.detach().requires_grad_(),))
+    assert gradcheck(
+        lambda u: F.nll_loss(u, t, w, reduction=reduction, ignore_index=-100), (x.detach().requires_grad_(),)
+    )
     target.reshape(-1)[:2] = 2
     ignored = nll_np(nx, target, None, reduction, 2)
     assert_close(F.nll_loss(x, torch.from_numpy(target), ignore_index=2, reduction=reduction), ignored)
@@ -531,8 +577,10 @@ def test_cross_entropy_probability_targets(reduction, rng):
     weight = torch.from_numpy(w)
     got = F.cross_entropy(x, target, weight=weight, reduction=reduction, label_smoothing=0.1)
     assert_close(got, expected)
-    assert gradcheck(lambda u, v: F.cross_entropy(u, v, weight=weight, reduction=reduction, label_smoothing=0.1),
-                     (x.detach().requires_grad_(), target.requires_grad_()))
+    assert gradcheck(
+        lambda u, v: F.cross_entropy(u, v, weight=weight, reduction=reduction, label_smoothing=0.1),
+        (x.detach().requires_grad_(), target.requires_grad_()),
+    )
     unbatched = F.cross_entropy(x.select(0, 0).select(1, 0), target.detach().select(0, 0).select(1, 0))
     assert_close(unbatched, -(log_softmax_np(nx[0, :, 0], 0) * q[0, :, 0]).sum())
 
@@ -582,8 +630,12 @@ def test_margin_class_losses(reduction, rng):
         wt = None if weight is None else torch.from_numpy(weight)
         got = F.multi_margin_loss(x, torch.from_numpy(classes), p=p, margin=margin, weight=wt, reduction=reduction)
         assert_close(got, expected)
-        assert gradcheck(lambda u: F.multi_margin_loss(u, torch.from_numpy(classes), p=p, margin=margin, weight=wt,
-                                                       reduction=reduction), (x.detach().requires_grad_(),))
+        assert gradcheck(
+            lambda u: F.multi_margin_loss(
+                u, torch.from_numpy(classes), p=p, margin=margin, weight=wt, reduction=reduction
+            ),
+            (x.detach().requires_grad_(),),
+        )
     # unbatched input: one loss
     assert_close(F.multilabel_margin_loss(x.select(0, 0), t.select(0, 0)), multilabel_margin_np(nx[0], target[0])[0])
     assert_close(F.multi_margin_loss(x.select(0, 1), torch.tensor([0])), multi_margin_np(nx[1], [0], 1, 1, None)[0])
@@ -605,30 +657,43 @@ def test_embedding_losses(reduction, rng):
     x, nx = make_tensor((4, 3), D, "transposed", rng)
     sign = rng.choice([-1.0, 1.0], (4, 3))
     hinge = np.where(sign == 1, nx, np.maximum(0, 0.5 - nx))
-    assert_close(F.hinge_embedding_loss(x, torch.from_numpy(sign), margin=0.5, reduction=reduction),
-                 reduce_np(hinge, reduction))
-    assert gradcheck(lambda u: F.hinge_embedding_loss(u, torch.from_numpy(sign), margin=0.5, reduction=reduction),
-                     (torch.from_numpy(away_from(nx, [0.5])).requires_grad_(),))
+    assert_close(
+        F.hinge_embedding_loss(x, torch.from_numpy(sign), margin=0.5, reduction=reduction), reduce_np(hinge, reduction)
+    )
+    assert gradcheck(
+        lambda u: F.hinge_embedding_loss(u, torch.from_numpy(sign), margin=0.5, reduction=reduction),
+        (torch.from_numpy(away_from(nx, [0.5])).requires_grad_(),),
+    )
     labels = (rng.random((4, 3)) < 0.5) * 1.0
     w = rng.uniform(0.5, 2, 3)
     soft = -(labels * np.log(sigmoid_np(nx)) + (1 - labels) * np.log(sigmoid_np(-nx))) * w
-    assert_close(F.multilabel_soft_margin_loss(x, torch.from_numpy(labels), torch.from_numpy(w), reduction=reduction),
-                 reduce_np(soft.mean(1), reduction))
+    assert_close(
+        F.multilabel_soft_margin_loss(x, torch.from_numpy(labels), torch.from_numpy(w), reduction=reduction),
+        reduce_np(soft.mean(1), reduction),
+    )
     a, na = make_tensor((4, 3), D, "strided", rng)
     b, nb = make_tensor((4, 3), D, "contiguous", rng)
     y = np.array([1.0, -1, -1, 1])
     cos = (na * nb).sum(1) / np.sqrt(((na * na).sum(1) + 1e-12) * ((nb * nb).sum(1) + 1e-12))
     expected = np.where(y == 1, 1 - cos, np.maximum(0, cos - 0.1))
-    assert_close(F.cosine_embedding_loss(a, b, torch.from_numpy(y), margin=0.1, reduction=reduction),
-                 reduce_np(expected, reduction))
-    assert gradcheck(lambda u, v: F.cosine_embedding_loss(u, v, torch.from_numpy(y), margin=0.1, reduction=reduction),
-                     (a.detach().requires_grad_(), b.detach().requires_grad_()))
+    assert_close(
+        F.cosine_embedding_loss(a, b, torch.from_numpy(y), margin=0.1, reduction=reduction),
+        reduce_np(expected, reduction),
+    )
+    assert gradcheck(
+        lambda u, v: F.cosine_embedding_loss(u, v, torch.from_numpy(y), margin=0.1, reduction=reduction),
+        (a.detach().requires_grad_(), b.detach().requires_grad_()),
+    )
     s1, s2 = a.select(1, 0), b.select(1, 0)
     ranking = np.maximum(0, -y * (na[:, 0] - nb[:, 0]) + 0.2)
-    assert_close(F.margin_ranking_loss(s1, s2, torch.from_numpy(y), margin=0.2, reduction=reduction),
-                 reduce_np(ranking, reduction))
-    assert gradcheck(lambda u, v: F.margin_ranking_loss(u, v, torch.from_numpy(y), margin=0.2, reduction=reduction),
-                     (s1.detach().requires_grad_(), s2.detach().requires_grad_()))
+    assert_close(
+        F.margin_ranking_loss(s1, s2, torch.from_numpy(y), margin=0.2, reduction=reduction),
+        reduce_np(ranking, reduction),
+    )
+    assert gradcheck(
+        lambda u, v: F.margin_ranking_loss(u, v, torch.from_numpy(y), margin=0.2, reduction=reduction),
+        (s1.detach().requires_grad_(), s2.detach().requires_grad_()),
+    )
 
 
 @pytest.mark.parametrize("swap", [False, True])
@@ -646,13 +711,16 @@ def test_triplet_margin_loss(swap, p, rng):
         dn = np.minimum(dn, dist(npos, nneg))
     expected = np.maximum(0, 3.0 + dist(na, npos) - dn)
     assert_close(F.triplet_margin_loss(a, pos, neg, margin=3.0, p=p, swap=swap, reduction="none"), expected)
-    assert gradcheck(lambda u, v, w: F.triplet_margin_loss(u, v, w, margin=3.0, p=p, swap=swap),
-                     tuple(t.detach().requires_grad_() for t in (a, pos, neg)))
+    assert gradcheck(
+        lambda u, v, w: F.triplet_margin_loss(u, v, w, margin=3.0, p=p, swap=swap),
+        tuple(t.detach().requires_grad_() for t in (a, pos, neg)),
+    )
     with pytest.raises(RuntimeError, match="anchor 2D, positive 1D, and negative 2D"):
         F.triplet_margin_loss(a, pos.select(0, 0), neg)
 
 
 # ---- CTC ----
+
 
 def ctc_np(logp, target, length):
     """-log p(target) by summing over every alignment of `length` steps (blank 0)."""
@@ -681,8 +749,9 @@ def test_ctc_loss_against_alignment_sums(reduction, concatenated, rng):
     got = F.ctc_loss(logp, t, input_lengths, target_lengths, reduction=reduction)
     assert_close(got, expected, rtol=1e-10)
     lengths = (torch.tensor(input_lengths), torch.tensor(target_lengths))
-    assert gradcheck(lambda u: F.ctc_loss(u.log_softmax(2), t, *lengths, reduction=reduction),
-                     (logits.detach().requires_grad_(),))
+    assert gradcheck(
+        lambda u: F.ctc_loss(u.log_softmax(2), t, *lengths, reduction=reduction), (logits.detach().requires_grad_(),)
+    )
     assert gradcheck(lambda u: F.ctc_loss(u, t, *lengths, reduction=reduction), (logp.detach().requires_grad_(),))
 
 
@@ -693,7 +762,9 @@ def test_ctc_loss_blank_unbatched_and_infinity(rng):
     order = [2, 0, 1]
     got = F.ctc_loss(logp, torch.tensor([0, 1]), [4], [2], blank=2, reduction="sum")
     assert_close(got, ctc_np(nlp[:, order], [1, 2], 4))
-    assert gradcheck(lambda u: F.ctc_loss(u, torch.tensor([0, 1]), [4], [2], blank=2), (logp.detach().requires_grad_(),))
+    assert gradcheck(
+        lambda u: F.ctc_loss(u, torch.tensor([0, 1]), [4], [2], blank=2), (logp.detach().requires_grad_(),)
+    )
     # a target longer than the input has no alignment: inf, or 0 with zero_infinity
     long_target = torch.tensor([[1, 1, 1]])
     batched = logp.unsqueeze(1)
@@ -714,6 +785,7 @@ def test_ctc_loss_blank_unbatched_and_infinity(rng):
 
 
 # ---- normalizations ----
+
 
 @pytest.mark.parametrize("shape", [(6, 3), (4, 3, 5), (2, 3, 2, 3)])
 @pytest.mark.parametrize("dtype", FLOAT_TYPES)
@@ -763,23 +835,28 @@ def test_instance_layer_group_norm(rng):
     assert_close(got, inst * nw.reshape(1, 4, 1) + nb.reshape(1, 4, 1))
     assert_close(rm, 0.5 * nx.mean(2).mean(0))
     assert_close(rv, 0.5 + 0.5 * (nx.var(2) * 5 / 4).mean(0))
-    assert_close(F.instance_norm(x, rm, rv, use_input_stats=False),
-                 (nx - rm.numpy().reshape(1, 4, 1)) / np.sqrt(rv.numpy().reshape(1, 4, 1) + 1e-5))
+    assert_close(
+        F.instance_norm(x, rm, rv, use_input_stats=False),
+        (nx - rm.numpy().reshape(1, 4, 1)) / np.sqrt(rv.numpy().reshape(1, 4, 1) + 1e-5),
+    )
     dims = (1, 2)
     layer = (nx - nx.mean(dims, keepdims=True)) / np.sqrt(nx.var(dims, keepdims=True) + 1e-5)
     lw, nlw = make_tensor((4, 5), D, "strided", rng)
     assert_close(F.layer_norm(x, (4, 5), lw), layer * nlw)
     assert_close(F.layer_norm(x, 5), (nx - nx.mean(2, keepdims=True)) / np.sqrt(nx.var(2, keepdims=True) + 1e-5))
     grouped = nx.reshape(2, 2, 10)
-    group = ((grouped - grouped.mean(2, keepdims=True)) / np.sqrt(grouped.var(2, keepdims=True) + 1e-5))
+    group = (grouped - grouped.mean(2, keepdims=True)) / np.sqrt(grouped.var(2, keepdims=True) + 1e-5)
     assert_close(F.group_norm(x, 2, w, b), group.reshape(2, 4, 5) * nw.reshape(1, 4, 1) + nb.reshape(1, 4, 1))
     u = x.detach().requires_grad_()
     wl, bl = w.detach().requires_grad_(), b.detach().requires_grad_()
     assert gradcheck(lambda t, v, c: F.instance_norm(t, weight=v, bias=c), (u, wl, bl))
     assert gradcheck(lambda t, v: F.layer_norm(t, (5,), v, eps=1e-3), (u, leaf((5,), rng)))
     assert gradcheck(lambda t, v, c: F.group_norm(t, 2, v, c), (u, wl, bl))
-    with pytest.raises(RuntimeError, match=r"Given normalized_shape=\[4\], expected input with shape \[\*, 4\], but "
-                                           r"got input of size\[2, 4, 5\]"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"Given normalized_shape=\[4\], expected input with shape \[\*, 4\], but "
+        r"got input of size\[2, 4, 5\]",
+    ):
         F.layer_norm(x, [4])
     with pytest.raises(RuntimeError, match="Expected number of channels in input to be divisible by num_groups"):
         F.group_norm(x, 3)
@@ -790,7 +867,7 @@ def test_instance_layer_group_norm(rng):
 def test_local_response_norm_and_normalize(rng):
     x, nx = make_tensor((2, 5, 3), D, "transposed", rng)
     padded = np.pad(nx * nx, ((0, 0), (2, 1), (0, 0)))  # size 4: channels c - 2 to c + 1
-    window = sum(padded[:, i:i + 5] for i in range(4)) / 4
+    window = sum(padded[:, i : i + 5] for i in range(4)) / 4
     assert_close(F.local_response_norm(x, 4, alpha=0.1, beta=0.6, k=2.0), nx / (2 + 0.1 * window) ** 0.6)
     assert gradcheck(lambda u: F.local_response_norm(u, 3, alpha=0.5), (x.detach().requires_grad_(),))
     norms = np.maximum(np.sqrt((nx * nx).sum(1, keepdims=True)), 1e-12)
@@ -800,6 +877,7 @@ def test_local_response_norm_and_normalize(rng):
 
 
 # ---- dropout ----
+
 
 def test_dropout_statistics_and_reproducibility(rng):
     x = torch.from_numpy(rng.uniform(1, 2, (200, 100)))
@@ -853,7 +931,7 @@ def test_alpha_dropout(rng):
     torch.manual_seed(2)
     y = F.alpha_dropout(x, 0.2, training=True).numpy()
     alpha = 1.7580993408473766
-    a = 1 / math.sqrt((alpha ** 2 * 0.2 + 1) * 0.8)
+    a = 1 / math.sqrt((alpha**2 * 0.2 + 1) * 0.8)
     dropped_value = -alpha * a + alpha * a * 0.2
     dropped = np.isclose(y, dropped_value)
     assert abs(dropped.mean() - 0.2) < 0.02
@@ -871,6 +949,7 @@ def test_alpha_dropout(rng):
 
 
 # ---- embeddings ----
+
 
 def test_embedding(rng):
     w, nw = make_tensor((7, 3), D, "transposed", rng)
@@ -934,11 +1013,14 @@ def test_embedding_bag(mode, rng):
     assert_close(F.embedding_bag(i, w, o, mode=mode), embedding_bag_np(nw, idx, bags, mode))
     assert_close(F.embedding_bag(i, w, o, mode=mode, padding_idx=2), embedding_bag_np(nw, idx, bags, mode, padding=2))
     last = torch.from_numpy(np.append(offsets, 7))
-    assert_close(F.embedding_bag(i, w, last, mode=mode, include_last_offset=True),
-                 embedding_bag_np(nw, idx, [(0, 3), (3, 3), (3, 6), (6, 7)], mode))
+    assert_close(
+        F.embedding_bag(i, w, last, mode=mode, include_last_offset=True),
+        embedding_bag_np(nw, idx, [(0, 3), (3, 3), (3, 6), (6, 7)], mode),
+    )
     fixed = idx.reshape(2, 4)
-    assert_close(F.embedding_bag(torch.from_numpy(fixed), w, mode=mode),
-                 embedding_bag_np(nw, idx, [(0, 4), (4, 8)], mode))
+    assert_close(
+        F.embedding_bag(torch.from_numpy(fixed), w, mode=mode), embedding_bag_np(nw, idx, [(0, 4), (4, 8)], mode)
+    )
     assert gradcheck(lambda v: F.embedding_bag(i, v, o, mode=mode), (w.detach().requires_grad_(),))
     weight = w.detach().clone().requires_grad_()
     F.embedding_bag(i, weight, o, mode=mode, padding_idx=2).sum().backward()
@@ -957,8 +1039,10 @@ def test_embedding_bag_per_sample_weights_and_errors(rng):
     i, o = torch.from_numpy(idx), torch.tensor([0, 2])
     got = F.embedding_bag(i, w, o, mode="sum", per_sample_weights=torch.from_numpy(psw))
     assert_close(got, embedding_bag_np(nw, idx, [(0, 2), (2, 5)], "sum", psw))
-    assert gradcheck(lambda v, p: F.embedding_bag(i, v, o, mode="sum", per_sample_weights=p),
-                     (w.detach().requires_grad_(), torch.from_numpy(psw).requires_grad_()))
+    assert gradcheck(
+        lambda v, p: F.embedding_bag(i, v, o, mode="sum", per_sample_weights=p),
+        (w.detach().requires_grad_(), torch.from_numpy(psw).requires_grad_()),
+    )
     with pytest.raises(NotImplementedError, match="per_sample_weights is only supported for mode='sum'"):
         F.embedding_bag(i, w, o, mode="mean", per_sample_weights=torch.from_numpy(psw))
     with pytest.raises(ValueError, match="offsets has to be a 1D Tensor but got None"):

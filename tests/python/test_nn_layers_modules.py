@@ -69,8 +69,9 @@ def test_linear_forward(rng, dtype):
     xt = torch.from_numpy(rng.standard_normal((4, 6))).to(dtype).t()
     np.testing.assert_allclose(lin(xt).detach().numpy(), xt.numpy() @ w.T + b, rtol=tol, atol=tol)
     no_bias = nn.Linear(4, 3, bias=False).to(dtype)
-    np.testing.assert_allclose(no_bias(x).detach().numpy(), x.numpy() @ no_bias.weight.detach().numpy().T, rtol=tol,
-                               atol=tol)
+    np.testing.assert_allclose(
+        no_bias(x).detach().numpy(), x.numpy() @ no_bias.weight.detach().numpy().T, rtol=tol, atol=tol
+    )
 
 
 def test_linear_and_bilinear_gradients(rng):
@@ -81,8 +82,9 @@ def test_linear_and_bilinear_gradients(rng):
     check_parameter_grads(lin, (x.detach(),), rng)
     bil = nn.Bilinear(2, 3, 2).double()
     x1, x2 = t64(rng.standard_normal((4, 2))), t64(rng.standard_normal((4, 3)))
-    expected = np.einsum("ni,oij,nj->no", x1.numpy(), bil.weight.detach().numpy(), x2.numpy()) + \
-        bil.bias.detach().numpy()
+    expected = (
+        np.einsum("ni,oij,nj->no", x1.numpy(), bil.weight.detach().numpy(), x2.numpy()) + bil.bias.detach().numpy()
+    )
     np.testing.assert_allclose(bil(x1, x2).detach().numpy(), expected, rtol=1e-12)
     check_parameter_grads(bil, (x1, x2), rng)
 
@@ -98,8 +100,10 @@ def numpy_conv(x, w, b, stride, padding, dilation, groups):
     for o in range(w.shape[0]):
         g = o // cout
         for pos in np.ndindex(*out_sizes):
-            window = tuple(slice(pos[d] * stride[d], pos[d] * stride[d] + dilation[d] * (w.shape[2 + d] - 1) + 1,
-                                 dilation[d]) for d in range(n_spatial))
+            window = tuple(
+                slice(pos[d] * stride[d], pos[d] * stride[d] + dilation[d] * (w.shape[2 + d] - 1) + 1, dilation[d])
+                for d in range(n_spatial)
+            )
             patch = x[(slice(None), slice(g * cin, (g + 1) * cin)) + window]
             out[(slice(None), o) + pos] = (patch * w[o]).reshape(x.shape[0], -1).sum(1)
     if b is not None:
@@ -107,19 +111,23 @@ def numpy_conv(x, w, b, stride, padding, dilation, groups):
     return out
 
 
-@pytest.mark.parametrize("cls,kwargs,shape", [
-    (nn.Conv1d, {"kernel_size": 3, "stride": 2, "padding": 1}, (2, 4, 9)),
-    (nn.Conv2d, {"kernel_size": (2, 3), "padding": (1, 0), "dilation": (1, 2), "groups": 2}, (2, 4, 5, 7)),
-    (nn.Conv2d, {"kernel_size": 3, "bias": False, "stride": (2, 1)}, (1, 4, 6, 5)),
-    (nn.Conv3d, {"kernel_size": 2}, (1, 4, 3, 4, 3)),
-])
+@pytest.mark.parametrize(
+    "cls,kwargs,shape",
+    [
+        (nn.Conv1d, {"kernel_size": 3, "stride": 2, "padding": 1}, (2, 4, 9)),
+        (nn.Conv2d, {"kernel_size": (2, 3), "padding": (1, 0), "dilation": (1, 2), "groups": 2}, (2, 4, 5, 7)),
+        (nn.Conv2d, {"kernel_size": 3, "bias": False, "stride": (2, 1)}, (1, 4, 6, 5)),
+        (nn.Conv3d, {"kernel_size": 2}, (1, 4, 3, 4, 3)),
+    ],
+)
 def test_conv_forward(rng, cls, kwargs, shape):
     needs(cls.__name__.lower())
     conv = cls(4, 6, **kwargs).double()
     x = t64(rng.standard_normal(shape))
     bias = None if conv.bias is None else conv.bias.detach().numpy()
-    expected = numpy_conv(x.numpy(), conv.weight.detach().numpy(), bias, conv.stride, conv.padding, conv.dilation,
-                          conv.groups)
+    expected = numpy_conv(
+        x.numpy(), conv.weight.detach().numpy(), bias, conv.stride, conv.padding, conv.dilation, conv.groups
+    )
     np.testing.assert_allclose(conv(x).detach().numpy(), expected, rtol=1e-10, atol=1e-12)
 
 
@@ -129,8 +137,9 @@ def test_conv_padding_modes_and_same(rng):
     for mode, np_mode in [("reflect", "reflect"), ("replicate", "edge"), ("circular", "wrap")]:
         conv = nn.Conv2d(2, 3, 3, padding=(1, 2), padding_mode=mode).double()
         padded = np.pad(x.numpy(), [(0, 0), (0, 0), (1, 1), (2, 2)], mode=np_mode)
-        expected = numpy_conv(padded, conv.weight.detach().numpy(), conv.bias.detach().numpy(), (1, 1), (0, 0),
-                              (1, 1), 1)
+        expected = numpy_conv(
+            padded, conv.weight.detach().numpy(), conv.bias.detach().numpy(), (1, 1), (0, 0), (1, 1), 1
+        )
         np.testing.assert_allclose(conv(x).detach().numpy(), expected, rtol=1e-10, atol=1e-12, err_msg=mode)
     same = nn.Conv2d(2, 3, (3, 4), padding="same").double()
     assert same(x).shape == (1, 3, 5, 6)
@@ -164,7 +173,7 @@ def numpy_pool(x, k, s, reduce):
     out = np.zeros((n, c, oh, ow))
     for i in range(oh):
         for j in range(ow):
-            out[:, :, i, j] = reduce(x[:, :, i * s:i * s + k, j * s:j * s + k], axis=(2, 3))
+            out[:, :, i, j] = reduce(x[:, :, i * s : i * s + k, j * s : j * s + k], axis=(2, 3))
     return out
 
 
@@ -172,8 +181,7 @@ def test_max_and_avg_pool(rng):
     needs("max_pool2d", "avg_pool2d")
     x = t64(rng.standard_normal((2, 3, 7, 6)))
     np.testing.assert_allclose(nn.MaxPool2d(2)(x).numpy(), numpy_pool(x.numpy(), 2, 2, np.max))
-    np.testing.assert_allclose(nn.AvgPool2d(3, stride=2)(x).numpy(), numpy_pool(x.numpy(), 3, 2, np.mean),
-                               rtol=1e-12)
+    np.testing.assert_allclose(nn.AvgPool2d(3, stride=2)(x).numpy(), numpy_pool(x.numpy(), 3, 2, np.mean), rtol=1e-12)
     xt = x.transpose(2, 3)
     np.testing.assert_allclose(nn.MaxPool2d(3, stride=1)(xt).numpy(), numpy_pool(xt.numpy(), 3, 1, np.max))
 
@@ -187,23 +195,26 @@ def test_max_unpool_puts_maxima_back(rng):
     expected = np.zeros_like(a)
     for i in range(2):
         for j in range(3):
-            block = a[:, :, 2 * i:2 * i + 2, 2 * j:2 * j + 2]
+            block = a[:, :, 2 * i : 2 * i + 2, 2 * j : 2 * j + 2]
             mask = block == block.max(axis=(2, 3), keepdims=True)
-            expected[:, :, 2 * i:2 * i + 2, 2 * j:2 * j + 2] = np.where(mask, block, 0)
+            expected[:, :, 2 * i : 2 * i + 2, 2 * j : 2 * j + 2] = np.where(mask, block, 0)
     np.testing.assert_array_equal(restored.numpy(), expected)
 
 
 def test_adaptive_pools(rng):
     needs("adaptive_avg_pool2d", "adaptive_max_pool2d", "adaptive_avg_pool1d")
     x = t64(rng.standard_normal((2, 3, 5, 4)))
-    np.testing.assert_allclose(nn.AdaptiveAvgPool2d((1, 1))(x).numpy(), x.numpy().mean(axis=(2, 3), keepdims=True),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        nn.AdaptiveAvgPool2d((1, 1))(x).numpy(), x.numpy().mean(axis=(2, 3), keepdims=True), rtol=1e-12
+    )
     np.testing.assert_allclose(nn.AdaptiveMaxPool2d(1)(x).numpy(), x.numpy().max(axis=(2, 3), keepdims=True))
-    np.testing.assert_allclose(nn.AdaptiveAvgPool2d((5, 2))(x).numpy(),
-                               x.numpy().reshape(2, 3, 5, 2, 2).mean(axis=4), rtol=1e-12)
+    np.testing.assert_allclose(
+        nn.AdaptiveAvgPool2d((5, 2))(x).numpy(), x.numpy().reshape(2, 3, 5, 2, 2).mean(axis=4), rtol=1e-12
+    )
     y = t64(rng.standard_normal((2, 3, 6)))
-    np.testing.assert_allclose(nn.AdaptiveAvgPool1d(3)(y).numpy(), y.numpy().reshape(2, 3, 3, 2).mean(axis=3),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        nn.AdaptiveAvgPool1d(3)(y).numpy(), y.numpy().reshape(2, 3, 3, 2).mean(axis=3), rtol=1e-12
+    )
 
 
 # ---------------------------------------------------------------- normalization
@@ -216,8 +227,7 @@ def test_batchnorm_training_and_running_stats(rng):
     x = t64(rng.standard_normal((4, 3, 2, 5)) * 3 + 1)
     a = x.numpy()
     mean, var = a.mean(axis=(0, 2, 3)), a.var(axis=(0, 2, 3))
-    expected = (a - mean[:, None, None]) / np.sqrt(var[:, None, None] + 1e-5) * np.array([1.0, 2.0, 0.5])[:, None,
-                                                                                                       None]
+    expected = (a - mean[:, None, None]) / np.sqrt(var[:, None, None] + 1e-5) * np.array([1.0, 2.0, 0.5])[:, None, None]
     expected += np.array([0.0, -1.0, 3.0])[:, None, None]
     np.testing.assert_allclose(bn(x).detach().numpy(), expected, rtol=1e-10, atol=1e-10)
     n = a.size / 3
@@ -304,8 +314,9 @@ def test_embedding_bag_modes(rng):
     w = bag.weight.detach().numpy()
     np.testing.assert_allclose(bag(idx, offsets).detach().numpy(), [w[0] + w[1], w[4] + 2 * w[3]], rtol=1e-12)
     mean = nn.EmbeddingBag.from_pretrained(bag.weight.detach(), mode="mean")
-    np.testing.assert_allclose(mean(idx.reshape(1, 5)).numpy(), w[[0, 1, 4, 3, 3]].mean(axis=0, keepdims=True),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        mean(idx.reshape(1, 5)).numpy(), w[[0, 1, 4, 3, 3]].mean(axis=0, keepdims=True), rtol=1e-12
+    )
 
 
 # ---------------------------------------------------------------- activations
@@ -327,8 +338,11 @@ ACTIVATIONS = [
     (nn.SELU(), "selu", lambda x: SELU_SCALE * np.where(x > 0, x, SELU_ALPHA * (np.exp(x) - 1))),
     (nn.CELU(2.0), "celu", lambda x: np.maximum(x, 0) + np.minimum(0, 2.0 * (np.exp(x / 2.0) - 1))),
     (nn.GELU(), "gelu", _gelu),
-    (nn.GELU(approximate="tanh"), "gelu",
-     lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))),
+    (
+        nn.GELU(approximate="tanh"),
+        "gelu",
+        lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3))),
+    ),
     (nn.Sigmoid(), None, lambda x: 1 / (1 + np.exp(-x))),
     (nn.Tanh(), None, np.tanh),
     (nn.Softplus(beta=2, threshold=5), "softplus", lambda x: _softplus(x, 2.0, 5.0)),
@@ -381,24 +395,45 @@ def _log_softmax(x, axis=1):
 
 @pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
 def test_pointwise_losses(rng, reduction):
-    needs("l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss", "binary_cross_entropy",
-          "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss")
+    needs(
+        "l1_loss",
+        "mse_loss",
+        "smooth_l1_loss",
+        "huber_loss",
+        "soft_margin_loss",
+        "binary_cross_entropy",
+        "binary_cross_entropy_with_logits",
+        "kl_div",
+        "poisson_nll_loss",
+    )
     x, y = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
     d = x - y
     p, t = 1 / (1 + np.exp(-x)), rng.uniform(0, 1, (3, 4))
     cases = [
         (nn.L1Loss(reduction=reduction), (x, y), np.abs(d)),
-        (nn.MSELoss(reduction=reduction), (x, y), d ** 2),
-        (nn.SmoothL1Loss(reduction=reduction, beta=0.5), (x, y),
-         np.where(np.abs(d) < 0.5, 0.5 * d ** 2 / 0.5, np.abs(d) - 0.25)),
-        (nn.HuberLoss(reduction=reduction, delta=0.7), (x, y),
-         np.where(np.abs(d) < 0.7, 0.5 * d ** 2, 0.7 * (np.abs(d) - 0.35))),
+        (nn.MSELoss(reduction=reduction), (x, y), d**2),
+        (
+            nn.SmoothL1Loss(reduction=reduction, beta=0.5),
+            (x, y),
+            np.where(np.abs(d) < 0.5, 0.5 * d**2 / 0.5, np.abs(d) - 0.25),
+        ),
+        (
+            nn.HuberLoss(reduction=reduction, delta=0.7),
+            (x, y),
+            np.where(np.abs(d) < 0.7, 0.5 * d**2, 0.7 * (np.abs(d) - 0.35)),
+        ),
         (nn.SoftMarginLoss(reduction=reduction), (x, np.sign(y)), np.log1p(np.exp(-np.sign(y) * x))),
         (nn.BCELoss(reduction=reduction), (p, t), -(t * np.log(p) + (1 - t) * np.log(1 - p))),
-        (nn.BCEWithLogitsLoss(reduction=reduction, pos_weight=t64([1.0, 2.0, 0.5, 3.0])), (x, t),
-         -(np.array([1.0, 2.0, 0.5, 3.0]) * t * np.log(p) + (1 - t) * np.log(1 - p))),
-        (nn.KLDivLoss(reduction=reduction if reduction != "mean" else "batchmean"), (np.log(p), t),
-         t * (np.log(t) - np.log(p))),
+        (
+            nn.BCEWithLogitsLoss(reduction=reduction, pos_weight=t64([1.0, 2.0, 0.5, 3.0])),
+            (x, t),
+            -(np.array([1.0, 2.0, 0.5, 3.0]) * t * np.log(p) + (1 - t) * np.log(1 - p)),
+        ),
+        (
+            nn.KLDivLoss(reduction=reduction if reduction != "mean" else "batchmean"),
+            (np.log(p), t),
+            t * (np.log(t) - np.log(p)),
+        ),
         (nn.PoissonNLLLoss(reduction=reduction), (x, np.abs(y)), np.exp(x) - np.abs(y) * x),
     ]
     for module, (a, b), expected in cases:
@@ -410,16 +445,16 @@ def test_pointwise_losses(rng, reduction):
 
 
 def test_classification_losses(rng):
-    needs("cross_entropy", "nll_loss", "multi_margin_loss", "multilabel_soft_margin_loss",
-          "multilabel_margin_loss")
+    needs("cross_entropy", "nll_loss", "multi_margin_loss", "multilabel_soft_margin_loss", "multilabel_margin_loss")
     x = rng.standard_normal((5, 4))
     target = np.array([0, 3, 1, 1, 2])
     weight = np.array([1.0, 2.0, 0.5, 1.5])
     logp = _log_softmax(x)
     picked = -logp[np.arange(5), target]
     ce = nn.CrossEntropyLoss(weight=t64(weight))
-    np.testing.assert_allclose(ce(t64(x), torch.tensor(target)).item(),
-                               (weight[target] * picked).sum() / weight[target].sum(), rtol=1e-10)
+    np.testing.assert_allclose(
+        ce(t64(x), torch.tensor(target)).item(), (weight[target] * picked).sum() / weight[target].sum(), rtol=1e-10
+    )
     ignore = nn.NLLLoss(ignore_index=1, reduction="sum")
     np.testing.assert_allclose(ignore(t64(logp), torch.tensor(target)).item(), picked[target != 1].sum(), rtol=1e-10)
     smooth = nn.CrossEntropyLoss(label_smoothing=0.2)
@@ -427,8 +462,9 @@ def test_classification_losses(rng):
     np.testing.assert_allclose(smooth(t64(x), torch.tensor(target)).item(), expected, rtol=1e-10)
     margins = np.maximum(0, 1 - x[np.arange(5), target][:, None] + x)
     margins[np.arange(5), target] = 0
-    np.testing.assert_allclose(nn.MultiMarginLoss()(t64(x), torch.tensor(target)).item(),
-                               (margins.sum(axis=1) / 4).mean(), rtol=1e-10)
+    np.testing.assert_allclose(
+        nn.MultiMarginLoss()(t64(x), torch.tensor(target)).item(), (margins.sum(axis=1) / 4).mean(), rtol=1e-10
+    )
     labels = rng.integers(0, 2, (5, 4)).astype(np.float64)
     sig = 1 / (1 + np.exp(-x))
     expected = (-(labels * np.log(sig) + (1 - labels) * np.log(1 - sig))).mean(axis=1).mean()
@@ -443,31 +479,47 @@ def test_classification_losses(rng):
 
 
 def test_pair_and_triplet_losses(rng):
-    needs("hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss", "triplet_margin_loss",
-          "cosine_similarity", "pairwise_distance")
+    needs(
+        "hinge_embedding_loss",
+        "cosine_embedding_loss",
+        "margin_ranking_loss",
+        "triplet_margin_loss",
+        "cosine_similarity",
+        "pairwise_distance",
+    )
     a, b, c = (rng.standard_normal((4, 3)) for _ in range(3))
     y = np.array([1.0, -1.0, -1.0, 1.0])
     cos = (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
     np.testing.assert_allclose(nn.CosineSimilarity()(t64(a), t64(b)).numpy(), cos, rtol=1e-10)
-    np.testing.assert_allclose(nn.PairwiseDistance()(t64(a), t64(b)).numpy(),
-                               np.linalg.norm(a - b + 1e-6, axis=1), rtol=1e-10)
+    np.testing.assert_allclose(
+        nn.PairwiseDistance()(t64(a), t64(b)).numpy(), np.linalg.norm(a - b + 1e-6, axis=1), rtol=1e-10
+    )
     expected = np.where(y > 0, 1 - cos, np.maximum(0, cos - 0.1)).mean()
-    np.testing.assert_allclose(nn.CosineEmbeddingLoss(margin=0.1)(t64(a), t64(b), t64(y)).item(), expected,
-                               rtol=1e-10)
+    np.testing.assert_allclose(nn.CosineEmbeddingLoss(margin=0.1)(t64(a), t64(b), t64(y)).item(), expected, rtol=1e-10)
     x1, x2 = a[:, 0], b[:, 0]
-    np.testing.assert_allclose(nn.MarginRankingLoss(0.5)(t64(x1), t64(x2), t64(y)).item(),
-                               np.maximum(0, -y * (x1 - x2) + 0.5).mean(), rtol=1e-10)
-    np.testing.assert_allclose(nn.HingeEmbeddingLoss(margin=2.0)(t64(x1), t64(y)).item(),
-                               np.where(y > 0, x1, np.maximum(0, 2.0 - x1)).mean(), rtol=1e-10)
+    np.testing.assert_allclose(
+        nn.MarginRankingLoss(0.5)(t64(x1), t64(x2), t64(y)).item(),
+        np.maximum(0, -y * (x1 - x2) + 0.5).mean(),
+        rtol=1e-10,
+    )
+    np.testing.assert_allclose(
+        nn.HingeEmbeddingLoss(margin=2.0)(t64(x1), t64(y)).item(),
+        np.where(y > 0, x1, np.maximum(0, 2.0 - x1)).mean(),
+        rtol=1e-10,
+    )
     d_ap = np.linalg.norm(a - b + 1e-6, axis=1)
     d_an = np.linalg.norm(a - c + 1e-6, axis=1)
-    np.testing.assert_allclose(nn.TripletMarginLoss(margin=0.5)(t64(a), t64(b), t64(c)).item(),
-                               np.maximum(d_ap - d_an + 0.5, 0).mean(), rtol=1e-10)
+    np.testing.assert_allclose(
+        nn.TripletMarginLoss(margin=0.5)(t64(a), t64(b), t64(c)).item(),
+        np.maximum(d_ap - d_an + 0.5, 0).mean(),
+        rtol=1e-10,
+    )
 
 
 def test_ctc_loss_against_path_enumeration(rng):
     needs("ctc_loss")
     import itertools
+
     T, C = 4, 3
     logits = rng.standard_normal((T, 1, C))
     log_probs = _log_softmax(logits, axis=2)
@@ -486,17 +538,22 @@ def test_padding_layers(rng):
     needs("pad")
     x = t64(rng.standard_normal((1, 2, 3, 4)))
     a = x.numpy()
-    np.testing.assert_array_equal(nn.ReflectionPad2d((1, 2, 2, 0))(x).numpy(),
-                                  np.pad(a, [(0, 0), (0, 0), (2, 0), (1, 2)], mode="reflect"))
-    np.testing.assert_array_equal(nn.ReplicationPad2d(1)(x).numpy(), np.pad(a, [(0, 0), (0, 0), (1, 1), (1, 1)],
-                                                                            mode="edge"))
+    np.testing.assert_array_equal(
+        nn.ReflectionPad2d((1, 2, 2, 0))(x).numpy(), np.pad(a, [(0, 0), (0, 0), (2, 0), (1, 2)], mode="reflect")
+    )
+    np.testing.assert_array_equal(
+        nn.ReplicationPad2d(1)(x).numpy(), np.pad(a, [(0, 0), (0, 0), (1, 1), (1, 1)], mode="edge")
+    )
     np.testing.assert_array_equal(nn.ZeroPad2d((0, 1, 1, 0))(x).numpy(), np.pad(a, [(0, 0), (0, 0), (1, 0), (0, 1)]))
-    np.testing.assert_array_equal(nn.ConstantPad1d((2, 1), 3.5)(x).numpy(),
-                                  np.pad(a, [(0, 0), (0, 0), (0, 0), (2, 1)], constant_values=3.5))
-    np.testing.assert_array_equal(nn.ReflectionPad1d(2)(x.select(0, 0)).numpy(),
-                                  np.pad(a[0], [(0, 0), (0, 0), (2, 2)], mode="reflect"))
-    np.testing.assert_array_equal(nn.ReplicationPad3d(1)(x).numpy(), np.pad(a, [(0, 0), (1, 1), (1, 1), (1, 1)],
-                                                                            mode="edge"))
+    np.testing.assert_array_equal(
+        nn.ConstantPad1d((2, 1), 3.5)(x).numpy(), np.pad(a, [(0, 0), (0, 0), (0, 0), (2, 1)], constant_values=3.5)
+    )
+    np.testing.assert_array_equal(
+        nn.ReflectionPad1d(2)(x.select(0, 0)).numpy(), np.pad(a[0], [(0, 0), (0, 0), (2, 2)], mode="reflect")
+    )
+    np.testing.assert_array_equal(
+        nn.ReplicationPad3d(1)(x).numpy(), np.pad(a, [(0, 0), (1, 1), (1, 1), (1, 1)], mode="edge")
+    )
 
 
 def test_pixel_shuffle_round_trip(rng):
@@ -522,11 +579,11 @@ def test_upsample(rng):
     needs("interpolate")
     x = t64(rng.standard_normal((1, 2, 3, 4)))
     np.testing.assert_array_equal(nn.Upsample(scale_factor=2)(x).numpy(), x.numpy().repeat(2, 2).repeat(2, 3))
-    np.testing.assert_array_equal(nn.UpsamplingNearest2d(size=(6, 8))(x).numpy(),
-                                  x.numpy().repeat(2, 2).repeat(2, 3))
+    np.testing.assert_array_equal(nn.UpsamplingNearest2d(size=(6, 8))(x).numpy(), x.numpy().repeat(2, 2).repeat(2, 3))
     line = t64(np.array([[[[0.0, 3.0]]]]))
-    np.testing.assert_allclose(nn.UpsamplingBilinear2d(size=(1, 4))(line).numpy(), [[[[0.0, 1.0, 2.0, 3.0]]]],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        nn.UpsamplingBilinear2d(size=(1, 4))(line).numpy(), [[[[0.0, 1.0, 2.0, 3.0]]]], atol=1e-12
+    )
 
 
 # ---------------------------------------------------------------- recurrent layers and training

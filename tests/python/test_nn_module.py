@@ -20,8 +20,7 @@ import torch
 import torch.nn as nn
 from torch.nn import functional as F
 from torch.nn import init
-from torch.nn.utils.rnn import (pack_padded_sequence, pack_sequence, pad_packed_sequence, pad_sequence,
-                                unpack_sequence)
+from torch.nn.utils.rnn import pack_padded_sequence, pack_sequence, pad_packed_sequence, pad_sequence, unpack_sequence
 
 
 class Affine(nn.Module):
@@ -150,12 +149,16 @@ def test_parameter_save_load():
 # ---------------------------------------------------------------- registration
 def test_named_members_order_and_prefixes():
     net = Net()
-    assert [n for n, _ in net.named_parameters()] == ["scale", "first.weight", "first.bias", "inner.0.weight",
-                                                      "inner.0.bias"]
+    assert [n for n, _ in net.named_parameters()] == [
+        "scale",
+        "first.weight",
+        "first.bias",
+        "inner.0.weight",
+        "inner.0.bias",
+    ]
     assert [n for n, _ in net.named_parameters(prefix="model")][0] == "model.scale"
     assert [n for n, _ in net.named_parameters(recurse=False)] == ["scale"]
-    assert [n for n, _ in net.named_buffers()] == ["first.calls", "first.scratch", "inner.0.calls",
-                                                   "inner.0.scratch"]
+    assert [n for n, _ in net.named_buffers()] == ["first.calls", "first.scratch", "inner.0.calls", "inner.0.scratch"]
     assert [n for n, _ in net.named_children()] == ["first", "inner"]
     assert [n for n, _ in net.named_modules()] == ["", "first", "inner", "inner.0", "inner.1"]
     assert [type(m).__name__ for m in net.modules()] == ["Net", "Affine", "Sequential", "Affine", "Identity"]
@@ -196,12 +199,18 @@ def test_setattr_routes_into_the_dictionaries():
 
 def test_setattr_errors():
     m = Affine(2)
-    with pytest.raises(TypeError, match=r"cannot assign 'torch.FloatTensor' as parameter 'weight' "
-                                        r"\(torch.nn.Parameter or None expected\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"cannot assign 'torch.FloatTensor' as parameter 'weight' "
+        r"\(torch.nn.Parameter or None expected\)",
+    ):
         m.weight = torch.ones(2)
     s = nn.Sequential(nn.Identity())
-    with pytest.raises(TypeError, match=r"cannot assign 'int' as child module '0' "
-                                        r"\(torch.nn.Module or None expected\)"):
+    with pytest.raises(
+        TypeError,
+        match=r"cannot assign 'int' as child module '0' "
+        r"\(torch.nn.Module or None expected\)",
+    ):
         setattr(s, "0", 3)
     with pytest.raises(TypeError, match=r"cannot assign 'str' as buffer 'calls' \(torch.Tensor or None expected\)"):
         m.calls = "x"
@@ -356,8 +365,9 @@ def test_to_dtype_converts_in_place_keeping_parameter_objects():
 
 def test_to_rejects_integer_dtypes_and_type_converts_all():
     m = Affine(2)
-    with pytest.raises(TypeError, match="nn.Module.to only accepts floating point or complex dtypes, but got "
-                                        "desired dtype=torch.int32"):
+    with pytest.raises(
+        TypeError, match="nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch.int32"
+    ):
         m.to(torch.int32)
     m.type(torch.float64)
     assert m.calls.dtype == torch.float64 and m.weight.dtype == torch.float64
@@ -368,8 +378,15 @@ def test_state_dict_contents():
     net = Net()
     sd = net.state_dict()
     assert isinstance(sd, OrderedDict)
-    assert list(sd) == ["scale", "first.weight", "first.bias", "first.calls", "inner.0.weight", "inner.0.bias",
-                        "inner.0.calls"]  # non-persistent buffers are left out
+    assert list(sd) == [
+        "scale",
+        "first.weight",
+        "first.bias",
+        "first.calls",
+        "inner.0.weight",
+        "inner.0.bias",
+        "inner.0.calls",
+    ]  # non-persistent buffers are left out
     assert not sd["first.weight"].requires_grad and type(sd["first.weight"]) is torch.Tensor
     assert sd["first.weight"].data_ptr() == net.first.weight.data_ptr()
     assert sd._metadata[""] == {"version": 1} and sd._metadata["inner.0"] == {"version": 1}
@@ -403,9 +420,11 @@ def test_load_state_dict_strict_errors():
     sd["unknown.weight"] = torch.zeros(1)
     with pytest.raises(RuntimeError) as info:
         net.load_state_dict(sd)
-    assert str(info.value) == ('Error(s) in loading state_dict for Net:\n\t'
-                               'Missing key(s) in state_dict: "first.bias". \n\t'
-                               'Unexpected key(s) in state_dict: "unknown.weight", "first.extra". ')
+    assert str(info.value) == (
+        'Error(s) in loading state_dict for Net:\n\t'
+        'Missing key(s) in state_dict: "first.bias". \n\t'
+        'Unexpected key(s) in state_dict: "unknown.weight", "first.extra". '
+    )
     result = net.load_state_dict(sd, strict=False)
     assert result.missing_keys == ["first.bias"]
     assert sorted(result.unexpected_keys) == ["first.extra", "unknown.weight"]
@@ -417,9 +436,11 @@ def test_load_state_dict_size_mismatch():
     sd["inner.0.weight"] = torch.zeros(4)
     with pytest.raises(RuntimeError) as info:
         net.load_state_dict(sd)
-    assert str(info.value) == ("Error(s) in loading state_dict for Net:\n\tsize mismatch for inner.0.weight: copying "
-                               "a param with shape torch.Size([4]) from checkpoint, the shape in current model is "
-                               "torch.Size([3]).")
+    assert str(info.value) == (
+        "Error(s) in loading state_dict for Net:\n\tsize mismatch for inner.0.weight: copying "
+        "a param with shape torch.Size([4]) from checkpoint, the shape in current model is "
+        "torch.Size([3])."
+    )
     with pytest.raises(RuntimeError, match='While copying the parameter named "scale", expected torch.Tensor'):
         net.load_state_dict(dict(net.state_dict(), scale=3.0))
     with pytest.raises(TypeError, match="Expected state_dict to be dict-like"):
@@ -498,8 +519,12 @@ def test_whole_module_save_load():
 
 def test_setstate_completes_the_state_of_older_pickles():
     state = dict(Affine(2).__dict__)
-    for key in ("_forward_pre_hooks", "_load_state_dict_post_hooks", "_non_persistent_buffers_set",
-                "_is_full_backward_hook"):
+    for key in (
+        "_forward_pre_hooks",
+        "_load_state_dict_post_hooks",
+        "_non_persistent_buffers_set",
+        "_is_full_backward_hook",
+    ):
         del state[key]
     old = Affine.__new__(Affine)
     old.__setstate__(state)
@@ -598,16 +623,29 @@ def test_legacy_backward_hook_and_mixing():
 
 # ---------------------------------------------------------------- repr
 def test_repr_of_nested_layers():
-    model = nn.Sequential(OrderedDict([
-        ("features", nn.Sequential(nn.Conv2d(1, 20, 5), nn.ReLU(), nn.MaxPool2d(2),
-                                   nn.Conv2d(20, 64, (3, 5), stride=2, padding=1, bias=False))),
-        ("norm", nn.BatchNorm2d(64)),
-        ("flat", nn.Flatten()),
-        ("drop", nn.Dropout(0.25)),
-        ("fc", nn.Linear(64, 10)),
-        ("heads", nn.ModuleDict({"a": nn.LogSoftmax(dim=1), "b": nn.Identity()})),
-    ]))
-    assert repr(model) == """Sequential(
+    model = nn.Sequential(
+        OrderedDict(
+            [
+                (
+                    "features",
+                    nn.Sequential(
+                        nn.Conv2d(1, 20, 5),
+                        nn.ReLU(),
+                        nn.MaxPool2d(2),
+                        nn.Conv2d(20, 64, (3, 5), stride=2, padding=1, bias=False),
+                    ),
+                ),
+                ("norm", nn.BatchNorm2d(64)),
+                ("flat", nn.Flatten()),
+                ("drop", nn.Dropout(0.25)),
+                ("fc", nn.Linear(64, 10)),
+                ("heads", nn.ModuleDict({"a": nn.LogSoftmax(dim=1), "b": nn.Identity()})),
+            ]
+        )
+    )
+    assert (
+        repr(model)
+        == """Sequential(
   (features): Sequential(
     (0): Conv2d(1, 20, kernel_size=(5, 5), stride=(1, 1))
     (1): ReLU()
@@ -623,12 +661,15 @@ def test_repr_of_nested_layers():
     (b): Identity()
   )
 )"""
+    )
 
 
 def test_repr_of_single_layers():
     cases = [
-        (nn.LSTM(10, 20, num_layers=2, batch_first=True, bidirectional=True),
-         "LSTM(10, 20, num_layers=2, batch_first=True, bidirectional=True)"),
+        (
+            nn.LSTM(10, 20, num_layers=2, batch_first=True, bidirectional=True),
+            "LSTM(10, 20, num_layers=2, batch_first=True, bidirectional=True)",
+        ),
         (nn.GRU(3, 4, bias=False, dropout=0.5, num_layers=2), "GRU(3, 4, num_layers=2, bias=False, dropout=0.5)"),
         (nn.RNNCell(3, 4, nonlinearity="relu"), "RNNCell(3, 4, nonlinearity=relu)"),
         (nn.Embedding(10, 3, padding_idx=-1, max_norm=1.0), "Embedding(10, 3, padding_idx=9, max_norm=1.0)"),
@@ -636,12 +677,18 @@ def test_repr_of_single_layers():
         (nn.LayerNorm([4, 5]), "LayerNorm((4, 5), eps=1e-05, elementwise_affine=True)"),
         (nn.GroupNorm(2, 4), "GroupNorm(2, 4, eps=1e-05, affine=True)"),
         (nn.InstanceNorm2d(3), "InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=False, track_running_stats=False)"),
-        (nn.BatchNorm1d(5, momentum=None, affine=False),
-         "BatchNorm1d(5, eps=1e-05, momentum=None, affine=False, track_running_stats=True)"),
-        (nn.ConvTranspose2d(4, 2, 3, stride=2, output_padding=1, groups=2),
-         "ConvTranspose2d(4, 2, kernel_size=(3, 3), stride=(2, 2), output_padding=(1, 1), groups=2)"),
-        (nn.Conv1d(2, 2, 3, padding="same", padding_mode="reflect", dilation=2),
-         "Conv1d(2, 2, kernel_size=(3,), stride=(1,), padding=same, dilation=(2,), padding_mode=reflect)"),
+        (
+            nn.BatchNorm1d(5, momentum=None, affine=False),
+            "BatchNorm1d(5, eps=1e-05, momentum=None, affine=False, track_running_stats=True)",
+        ),
+        (
+            nn.ConvTranspose2d(4, 2, 3, stride=2, output_padding=1, groups=2),
+            "ConvTranspose2d(4, 2, kernel_size=(3, 3), stride=(2, 2), output_padding=(1, 1), groups=2)",
+        ),
+        (
+            nn.Conv1d(2, 2, 3, padding="same", padding_mode="reflect", dilation=2),
+            "Conv1d(2, 2, kernel_size=(3,), stride=(1,), padding=same, dilation=(2,), padding_mode=reflect)",
+        ),
         (nn.AvgPool2d(3, stride=1), "AvgPool2d(kernel_size=3, stride=1, padding=0)"),
         (nn.AvgPool1d(3), "AvgPool1d(kernel_size=(3,), stride=(3,), padding=(0,))"),
         (nn.AdaptiveAvgPool2d((1, 1)), "AdaptiveAvgPool2d(output_size=(1, 1))"),
@@ -682,11 +729,15 @@ def test_repr_with_multiline_extra_repr_and_parameter_containers():
 
     assert repr(Custom()) == "Custom(\n  alpha=1\n  beta=2\n  (body): Sequential(\n    (0): Identity()\n  )\n)"
     plist = nn.ParameterList([nn.Parameter(torch.ones(2, 3)), torch.zeros(4, dtype=torch.float64)])
-    assert repr(plist) == ("ParameterList(\n    (0): Parameter containing: [torch.float32 of size 2x3]\n"
-                           "    (1): Parameter containing: [torch.float64 of size 4]\n)")
+    assert repr(plist) == (
+        "ParameterList(\n    (0): Parameter containing: [torch.float32 of size 2x3]\n"
+        "    (1): Parameter containing: [torch.float64 of size 4]\n)"
+    )
     pdict = nn.ParameterDict({"b": torch.ones(1), "a": torch.ones(2)})
-    assert repr(pdict) == ("ParameterDict(\n    (a): Parameter containing: [torch.FloatTensor of size 2]\n"
-                           "    (b): Parameter containing: [torch.FloatTensor of size 1]\n)")
+    assert repr(pdict) == (
+        "ParameterDict(\n    (a): Parameter containing: [torch.FloatTensor of size 2]\n"
+        "    (b): Parameter containing: [torch.FloatTensor of size 1]\n)"
+    )
 
 
 # ---------------------------------------------------------------- containers
@@ -789,7 +840,7 @@ def test_calculate_gain():
     assert init.calculate_gain("sigmoid") == 1
     assert init.calculate_gain("tanh") == pytest.approx(5 / 3)
     assert init.calculate_gain("relu") == pytest.approx(math.sqrt(2))
-    assert init.calculate_gain("leaky_relu") == pytest.approx(math.sqrt(2 / (1 + 0.01 ** 2)))
+    assert init.calculate_gain("leaky_relu") == pytest.approx(math.sqrt(2 / (1 + 0.01**2)))
     assert init.calculate_gain("leaky_relu", 0.2) == pytest.approx(math.sqrt(2 / 1.04))
     assert init.calculate_gain("selu") == 0.75
     with pytest.raises(ValueError, match="Unsupported nonlinearity foo"):
@@ -956,7 +1007,12 @@ def test_norm_layers_buffers_and_parameters():
     assert plain.weight is None and plain.running_mean is None and list(plain.state_dict()) == []
     assert list(nn.InstanceNorm1d(3).state_dict()) == []
     assert list(nn.InstanceNorm1d(3, affine=True, track_running_stats=True).state_dict()) == [
-        "weight", "bias", "running_mean", "running_var", "num_batches_tracked"]
+        "weight",
+        "bias",
+        "running_mean",
+        "running_var",
+        "num_batches_tracked",
+    ]
     ln = nn.LayerNorm((2, 3), elementwise_affine=True)
     assert ln.weight.shape == (2, 3) and nn.LayerNorm(3, elementwise_affine=False).weight is None
 
@@ -993,8 +1049,16 @@ def test_prelu_and_rnn_parameters():
     assert nn.PReLU(3, init=0.1).weight.tolist() == pytest.approx([0.1] * 3)
     lstm = nn.LSTM(3, 5, num_layers=2, bidirectional=True)
     names = [n for n, _ in lstm.named_parameters()]
-    assert names[:8] == ["weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0", "weight_ih_l0_reverse",
-                         "weight_hh_l0_reverse", "bias_ih_l0_reverse", "bias_hh_l0_reverse"]
+    assert names[:8] == [
+        "weight_ih_l0",
+        "weight_hh_l0",
+        "bias_ih_l0",
+        "bias_hh_l0",
+        "weight_ih_l0_reverse",
+        "weight_hh_l0_reverse",
+        "bias_ih_l0_reverse",
+        "bias_hh_l0_reverse",
+    ]
     assert lstm.weight_ih_l0.shape == (20, 3) and lstm.weight_ih_l1.shape == (20, 10)
     assert lstm.weight_hh_l1_reverse.shape == (20, 5)
     bound = 1 / math.sqrt(5)
@@ -1085,8 +1149,11 @@ def test_conv_transpose_output_size(record):
     assert list(args[5]) == [1, 1] and args[3] == (2, 2) and args[4] == (1, 1) and args[6] == 1
     deconv(x, output_size=(1, 2, 7, 9))
     assert list(fn.calls[1][0][5]) == [0, 0]
-    with pytest.raises(ValueError, match=r"requested an output size of \[9, 9\], but valid sizes range from "
-                                         r"\[7, 9\] to \[8, 10\] \(for an input of torch.Size\(\[4, 5\]\)\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"requested an output size of \[9, 9\], but valid sizes range from "
+        r"\[7, 9\] to \[8, 10\] \(for an input of torch.Size\(\[4, 5\]\)\)",
+    ):
         deconv(x, output_size=[9, 9])
     with pytest.raises(ValueError, match="ConvTranspose2D: for 4D input, output_size must have 2 or 4 elements"):
         deconv(x, output_size=[9])
@@ -1109,17 +1176,21 @@ def test_linear_dropout_embedding_arguments(record):
 
 
 def test_losses_pass_reduction_and_options(record):
-    ce, nll, mse, bce_logits = record("cross_entropy"), record("nll_loss"), record("mse_loss"), \
-        record("binary_cross_entropy_with_logits")
+    ce, nll, mse, bce_logits = (
+        record("cross_entropy"),
+        record("nll_loss"),
+        record("mse_loss"),
+        record("binary_cross_entropy_with_logits"),
+    )
     weight = torch.ones(3)
     x, y = torch.zeros(2, 3), torch.zeros(2, dtype=torch.int64)
     loss = nn.CrossEntropyLoss(weight=weight, ignore_index=2, reduction="sum", label_smoothing=0.1)
     assert loss.weight is weight and "weight" in dict(loss.named_buffers())
     loss(x, y)
-    assert ce.calls[0] == ((x, y), {"weight": weight, "ignore_index": 2, "reduction": "sum",
-                                    "label_smoothing": 0.1})
-    with pytest.warns(UserWarning, match="size_average and reduce args will be deprecated, please use "
-                                         "reduction='sum' instead."):
+    assert ce.calls[0] == ((x, y), {"weight": weight, "ignore_index": 2, "reduction": "sum", "label_smoothing": 0.1})
+    with pytest.warns(
+        UserWarning, match="size_average and reduce args will be deprecated, please use reduction='sum' instead."
+    ):
         legacy = nn.NLLLoss(size_average=False)
     legacy(x, y)
     assert nll.calls[0][1]["reduction"] == "sum"
@@ -1133,8 +1204,12 @@ def test_losses_pass_reduction_and_options(record):
 
 
 def test_activation_and_pool_arguments(record):
-    leaky, pool, softmax, upsample = record("leaky_relu"), record("max_pool2d"), record("log_softmax"), \
-        record("interpolate")
+    leaky, pool, softmax, upsample = (
+        record("leaky_relu"),
+        record("max_pool2d"),
+        record("log_softmax"),
+        record("interpolate"),
+    )
     x = torch.zeros(1, 1, 4, 4)
     nn.LeakyReLU(0.3, inplace=True)(x)
     assert leaky.calls[0][0] == (x, 0.3, True)
@@ -1164,7 +1239,7 @@ def _numpy_layer(mode, x, params, suffix, layer, reverse, h0, c0=None):
     b_ih = params.get("bias_ih_l%d%s" % (layer, suffix), 0)
     h, c = h0, c0
     outs = [None] * x.shape[0]
-    for t in (range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0])):
+    for t in range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0]):
         if mode == "LSTM":
             i, f, g, o = np.split(x[t] @ w_ih.T + h @ w_hh.T + b, 4, axis=1)
             c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
@@ -1191,8 +1266,9 @@ def _numpy_rnn(module, x, h0, c0=None):
         outs = []
         for d in range(dirs):
             k = layer * dirs + d
-            out, h, c = _numpy_layer(module.mode, x, params, "_reverse" if d else "", layer, d == 1, h0[k],
-                                     None if c0 is None else c0[k])
+            out, h, c = _numpy_layer(
+                module.mode, x, params, "_reverse" if d else "", layer, d == 1, h0[k], None if c0 is None else c0[k]
+            )
             outs.append(out)
             hs.append(h)
             cs.append(c)
@@ -1200,14 +1276,17 @@ def _numpy_rnn(module, x, h0, c0=None):
     return x, np.stack(hs), (np.stack(cs) if c0 is not None else None)
 
 
-@pytest.mark.parametrize("cls,kwargs", [
-    (nn.LSTM, {"num_layers": 2, "bidirectional": True}),
-    (nn.GRU, {"num_layers": 2}),
-    (nn.GRU, {"bidirectional": True, "bias": False}),
-    (nn.RNN, {"nonlinearity": "relu", "num_layers": 2}),
-    (nn.RNN, {"bidirectional": True, "batch_first": True}),
-    (nn.LSTM, {"batch_first": True}),
-])
+@pytest.mark.parametrize(
+    "cls,kwargs",
+    [
+        (nn.LSTM, {"num_layers": 2, "bidirectional": True}),
+        (nn.GRU, {"num_layers": 2}),
+        (nn.GRU, {"bidirectional": True, "bias": False}),
+        (nn.RNN, {"nonlinearity": "relu", "num_layers": 2}),
+        (nn.RNN, {"bidirectional": True, "batch_first": True}),
+        (nn.LSTM, {"batch_first": True}),
+    ],
+)
 def test_recurrent_layers_match_numpy(tensor_linear, rng, cls, kwargs):
     torch.manual_seed(3)
     module = cls(3, 4, **kwargs).double()
@@ -1263,8 +1342,12 @@ def test_packed_sequences_match_separate_runs(tensor_linear, rng):
     assert lengths.tolist() == [2, 5, 3]
     for i, s in enumerate(seqs):
         o, (hi, ci) = lstm(s.unsqueeze(1))
-        np.testing.assert_allclose(padded.select(1, i).narrow(0, 0, s.size(0)).detach().numpy(),
-                                   o.squeeze(1).detach().numpy(), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(
+            padded.select(1, i).narrow(0, 0, s.size(0)).detach().numpy(),
+            o.squeeze(1).detach().numpy(),
+            rtol=1e-10,
+            atol=1e-12,
+        )
         assert not padded.select(1, i).narrow(0, s.size(0), 5 - s.size(0)).any().item()
         np.testing.assert_allclose(h.select(1, i).detach().numpy(), hi.squeeze(1).detach().numpy(), atol=1e-12)
         np.testing.assert_allclose(c.select(1, i).detach().numpy(), ci.squeeze(1).detach().numpy(), atol=1e-12)
@@ -1278,8 +1361,9 @@ def test_cells_match_one_layer_step(tensor_linear, rng, cls, states):
     result = cell(x, tuple(hs) if states == 2 else hs[0])
     params = {k + "_l0": v.detach().numpy() for k, v in cell.named_parameters()}
     mode = {nn.RNNCell: "RNN_TANH", nn.LSTMCell: "LSTM", nn.GRUCell: "GRU"}[cls]
-    _, h, c = _numpy_layer(mode, x.numpy()[None], params, "", 0, False, hs[0].numpy(),
-                           hs[1].numpy() if states == 2 else None)
+    _, h, c = _numpy_layer(
+        mode, x.numpy()[None], params, "", 0, False, hs[0].numpy(), hs[1].numpy() if states == 2 else None
+    )
     got = result[0] if states == 2 else result
     np.testing.assert_allclose(got.detach().numpy(), h, rtol=1e-10, atol=1e-12)
     if states == 2:
@@ -1289,8 +1373,12 @@ def test_cells_match_one_layer_step(tensor_linear, rng, cls, states):
     with pytest.raises(RuntimeError, match="input has inconsistent input_size: got 5 expected 3"):
         cell(torch.zeros(2, 5, dtype=torch.float64))
     with pytest.raises(RuntimeError, match="Input batch size 2 doesn't match hidden0 batch size 3"):
-        cell(x, tuple(torch.zeros(3, 4, dtype=torch.float64) for _ in range(states)) if states == 2
-             else torch.zeros(3, 4, dtype=torch.float64))
+        cell(
+            x,
+            tuple(torch.zeros(3, 4, dtype=torch.float64) for _ in range(states))
+            if states == 2
+            else torch.zeros(3, 4, dtype=torch.float64),
+        )
 
 
 # ---------------------------------------------------------------- nn.utils.rnn
@@ -1328,8 +1416,9 @@ def _with_grads(rng, shapes, dtype=torch.float32):
     params = []
     for shape in shapes:
         p = nn.Parameter(torch.zeros(shape, dtype=dtype))
-        p.grad = torch.from_numpy(rng.standard_normal(shape).astype(np.float32 if dtype == torch.float32
-                                                                    else np.float64))
+        p.grad = torch.from_numpy(
+            rng.standard_normal(shape).astype(np.float32 if dtype == torch.float32 else np.float64)
+        )
         params.append(p)
     return params
 
@@ -1360,8 +1449,10 @@ def test_clip_grad_norm_edge_cases(rng):
     assert total.item() == pytest.approx(np.linalg.norm(p.grad.numpy()) * (total.item() + 1e-6) / 0.5, rel=1e-6)
     assert np.linalg.norm(p.grad.numpy()) == pytest.approx(0.5, rel=1e-5)
     p.grad = torch.tensor([1.0, float("nan"), 2.0], dtype=torch.float64)
-    with pytest.raises(RuntimeError, match="The total norm of order 2.0 for gradients from `parameters` is "
-                                           "non-finite, so it cannot be clipped"):
+    with pytest.raises(
+        RuntimeError,
+        match="The total norm of order 2.0 for gradients from `parameters` is non-finite, so it cannot be clipped",
+    ):
         nn.utils.clip_grad_norm_(p, 1.0, error_if_nonfinite=True)
     np.testing.assert_array_equal(p.grad.numpy(), [1.0, np.nan, 2.0])
 
@@ -1430,7 +1521,9 @@ def test_shape_errors_name_the_layer_and_sizes():
     with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(6x4 and 5x3\)") as info:
         model(x)
     # Only the innermost layer is named (once), with the sizes it was called with.
-    assert info.value.__notes__ == ["raised in Linear(in_features=5, out_features=3, bias=True) with input sizes [6, 4]"]
+    assert info.value.__notes__ == [
+        "raised in Linear(in_features=5, out_features=3, bias=True) with input sizes [6, 4]"
+    ]
     conv = nn.Conv2d(3, 8, 3)
     with pytest.raises(RuntimeError, match="expected input.*to have 3 channels") as info:
         conv(torch.zeros(1, 2, 8, 8))

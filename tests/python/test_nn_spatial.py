@@ -34,6 +34,7 @@ def leaf(shape, rng, low=-1.0, high=1.0):
 # References
 # ============================================================================================
 
+
 def ref_conv(x, w, b, stride, padding, dilation, groups):
     """x [N, C, *S], w [O, C / groups, *K]: one einsum per kernel offset and group."""
     n = x.ndim - 2
@@ -44,12 +45,14 @@ def ref_conv(x, w, b, stride, padding, dilation, groups):
     Og = O // groups
     out = np.zeros((x.shape[0], O, *out_sizes))
     for k in itertools.product(*[range(s) for s in K]):
-        window = tuple(slice(k[i] * dilation[i], k[i] * dilation[i] + stride[i] * (out_sizes[i] - 1) + 1, stride[i])
-                       for i in range(n))
+        window = tuple(
+            slice(k[i] * dilation[i], k[i] * dilation[i] + stride[i] * (out_sizes[i] - 1) + 1, stride[i])
+            for i in range(n)
+        )
         patch = xp[(slice(None), slice(None)) + window]
         for g in range(groups):
             wk = w[(slice(g * Og, (g + 1) * Og), slice(None)) + k]
-            out[:, g * Og:(g + 1) * Og] += np.einsum("nc...,oc->no...", patch[:, g * Cg:(g + 1) * Cg], wk)
+            out[:, g * Og : (g + 1) * Og] += np.einsum("nc...,oc->no...", patch[:, g * Cg : (g + 1) * Cg], wk)
     if b is not None:
         out += b.reshape((1, -1) + (1,) * n)
     return out
@@ -64,12 +67,14 @@ def ref_conv_transpose(x, w, b, stride, padding, output_padding, groups, dilatio
     full = [(S[i] - 1) * stride[i] + dilation[i] * (K[i] - 1) + 1 + output_padding[i] for i in range(n)]
     big = np.zeros((N, Og * groups, *full))
     for k in itertools.product(*[range(s) for s in K]):
-        window = tuple(slice(k[i] * dilation[i], k[i] * dilation[i] + stride[i] * (S[i] - 1) + 1, stride[i])
-                       for i in range(n))
+        window = tuple(
+            slice(k[i] * dilation[i], k[i] * dilation[i] + stride[i] * (S[i] - 1) + 1, stride[i]) for i in range(n)
+        )
         for g in range(groups):
             wk = w[(slice(g * Cg, (g + 1) * Cg), slice(None)) + k]
             big[(slice(None), slice(g * Og, (g + 1) * Og)) + window] += np.einsum(
-                "nc...,co->no...", x[:, g * Cg:(g + 1) * Cg].astype(np.float64), wk)
+                "nc...,co->no...", x[:, g * Cg : (g + 1) * Cg].astype(np.float64), wk
+            )
     crop = tuple(slice(padding[i], full[i] - padding[i]) for i in range(n))
     out = big[(slice(None), slice(None)) + crop]
     if b is not None:
@@ -169,6 +174,7 @@ def ref_unpool(x, indices, out_sizes):
 
 # Resampling: one (out x in) matrix per axis, applied with tensordot.
 
+
 def nearest_matrix(size, out, scale, exact):
     scale = np.float32(1.0 / scale if scale else size / out)
     m = np.zeros((out, size))
@@ -197,10 +203,11 @@ def cubic_matrix(size, out, scale, align_corners, A=-0.75):
     def weight(t):
         t = abs(t)
         if t <= 1:
-            return (A + 2) * t ** 3 - (A + 3) * t ** 2 + 1
+            return (A + 2) * t**3 - (A + 3) * t**2 + 1
         if t < 2:
-            return A * t ** 3 - 5 * A * t ** 2 + 8 * A * t - 4 * A
+            return A * t**3 - 5 * A * t**2 + 8 * A * t - 4 * A
         return 0.0
+
     m = np.zeros((out, size))
     for j in range(out):
         if align_corners:
@@ -262,6 +269,7 @@ def ref_affine_grid(theta, size, align_corners):
             return np.zeros(max(n, 1))
         v = np.linspace(-1, 1, n)
         return v if align_corners else v * (n - 1) / n
+
     if len(size) == 4:
         ys, xs = np.meshgrid(line(size[2]), line(size[3]), indexing="ij")
         base = np.stack([xs, ys, np.ones_like(xs)], axis=-1)
@@ -282,8 +290,9 @@ def ref_unfold(x, kernel, dilation, padding, stride):
             for j in range(kernel[1]):
                 for y in range(oh):
                     for z in range(ow):
-                        out[:, (c * kernel[0] + i) * kernel[1] + j, y * ow + z] = \
-                            xp[:, c, y * stride[0] + i * dilation[0], z * stride[1] + j * dilation[1]]
+                        out[:, (c * kernel[0] + i) * kernel[1] + j, y * ow + z] = xp[
+                            :, c, y * stride[0] + i * dilation[0], z * stride[1] + j * dilation[1]
+                        ]
     return out
 
 
@@ -299,9 +308,10 @@ def ref_fold(cols, output_size, kernel, dilation, padding, stride):
             for j in range(kernel[1]):
                 for y in range(oh):
                     for z in range(ow):
-                        big[:, c, y * stride[0] + i * dilation[0], z * stride[1] + j * dilation[1]] += \
-                            cols[:, (c * kernel[0] + i) * kernel[1] + j, y * ow + z]
-    return big[:, :, padding[0]:padding[0] + H, padding[1]:padding[1] + W]
+                        big[:, c, y * stride[0] + i * dilation[0], z * stride[1] + j * dilation[1]] += cols[
+                            :, (c * kernel[0] + i) * kernel[1] + j, y * ow + z
+                        ]
+    return big[:, :, padding[0] : padding[0] + H, padding[1] : padding[1] + W]
 
 
 # ============================================================================================
@@ -364,8 +374,11 @@ def test_conv_same_and_valid_padding(n, rng):
     total = [d * (k - 1) for k, d in zip(kernel, dilation)]
     padded = np.pad(xa, [(0, 0), (0, 0)] + [(t // 2, t - t // 2) for t in total])
     close(same, ref_conv(padded, wa, None, (1,) * n, (0,) * n, dilation, 1), torch.float64)
-    close(CONV[n](x, w, None, 1, "valid", dilation), ref_conv(xa, wa, None, (1,) * n, (0,) * n, dilation, 1),
-          torch.float64)
+    close(
+        CONV[n](x, w, None, 1, "valid", dilation),
+        ref_conv(xa, wa, None, (1,) * n, (0,) * n, dilation, 1),
+        torch.float64,
+    )
     xs = leaf((1, 2) + tuple(min(s, 5) for s in size), rng)
     assert gradcheck(lambda x, w: CONV[n](x, w, None, 1, "same", dilation), (xs, leaf(w.shape, rng)))
 
@@ -413,8 +426,9 @@ def test_conv_records_convolution_backward(rng):
     out.sum().backward()
     # d sum / d w[o, c, i, j] is the sum of the input window at offset (i, j)
     xa = x.detach().numpy()
-    expected = np.stack([np.stack([[[xa[0, c, i:i + 3, j:j + 3].sum() for j in range(3)] for i in range(3)]
-                                   for c in range(2)])] * 3)
+    expected = np.stack(
+        [np.stack([[[xa[0, c, i : i + 3, j : j + 3].sum() for j in range(3)] for i in range(3)] for c in range(2)])] * 3
+    )
     np.testing.assert_allclose(w.grad.numpy(), expected, rtol=1e-12)
     with torch.no_grad():
         assert F.conv2d(x, w).grad_fn is None
@@ -586,11 +600,14 @@ def test_max_unpool_inverts_max_pool(n, rng):
 
 def test_lp_pool(rng):
     x, xa = make_tensor((2, 3, 6, 7), torch.float64, "contiguous", rng, 0.1, 2)
-    windows = ref_avg_pool(xa ** 3, (2, 3), (2, 3), (0, 0), False, True) * 6
+    windows = ref_avg_pool(xa**3, (2, 3), (2, 3), (0, 0), False, True) * 6
     close(F.lp_pool2d(x, 3, (2, 3)), windows ** (1 / 3), torch.float64)
     y = x.select(2, 0)
-    close(F.lp_pool1d(y, 2, 3, stride=2), np.sqrt(ref_avg_pool(xa[:, :, 0] ** 2, (3,), (2,), (0,), False, True) * 3),
-          torch.float64)
+    close(
+        F.lp_pool1d(y, 2, 3, stride=2),
+        np.sqrt(ref_avg_pool(xa[:, :, 0] ** 2, (3,), (2,), (0,), False, True) * 3),
+        torch.float64,
+    )
     assert gradcheck(lambda x: F.lp_pool2d(x, 2, 2), (x.detach().clone().requires_grad_(),))
 
 
@@ -789,6 +806,7 @@ def test_pad_errors(rng):
 # Pixel shuffles, grid sampling, unfold / fold
 # ============================================================================================
 
+
 @pytest.mark.parametrize("dtype", FLOAT_TYPES)
 def test_pixel_shuffle(dtype, rng):
     r = 2
@@ -840,8 +858,11 @@ def test_affine_grid(rng):
         grid = F.affine_grid(theta, (2, 3, 4, 5), align_corners=align)
         close(grid, ref_affine_grid(ta, (2, 3, 4, 5), align), torch.float64)
         theta3, t3 = make_tensor((1, 3, 4), torch.float32, "contiguous", rng)
-        close(F.affine_grid(theta3, (1, 1, 3, 1, 4), align_corners=align), ref_affine_grid(t3, (1, 1, 3, 1, 4), align),
-              torch.float32)
+        close(
+            F.affine_grid(theta3, (1, 1, 3, 1, 4), align_corners=align),
+            ref_affine_grid(t3, (1, 1, 3, 1, 4), align),
+            torch.float32,
+        )
         assert gradcheck(lambda t: F.affine_grid(t, (2, 1, 3, 4), align_corners=align), (leaf((2, 2, 3), rng),))
         assert gradcheck(lambda t: F.affine_grid(t, (1, 1, 2, 3, 2), align_corners=align), (leaf((1, 3, 4), rng),))
     # the identity transform samples the image itself

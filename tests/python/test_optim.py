@@ -43,6 +43,7 @@ def grad_of(x, k):
 # Each takes the parameter x, its gradient g, a dict of buffers, the step number t (from 1)
 # and the group's hyper-parameters with their documented defaults; it returns the new x.
 
+
 def ref_sgd(x, g, st, t, lr, momentum=0, dampening=0, weight_decay=0, nesterov=False, maximize=False):
     if maximize:
         g = -g
@@ -68,8 +69,8 @@ def _adam_like(x, g, st, t, lr, betas, eps, weight_decay, amsgrad, maximize, dec
     if amsgrad:
         # PyTorch keeps the maximum of the raw second moments and bias-corrects that.
         st["vmax"] = v = np.maximum(st.get("vmax", 0), v)
-    m_hat = st["m"] / (1 - b1 ** t)
-    v_hat = v / (1 - b2 ** t)
+    m_hat = st["m"] / (1 - b1**t)
+    v_hat = v / (1 - b2**t)
     return x - lr * m_hat / (np.sqrt(v_hat) + eps)
 
 
@@ -77,13 +78,13 @@ def ref_adam(x, g, st, t, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
     return _adam_like(x, g, st, t, lr, betas, eps, weight_decay, amsgrad, maximize, decoupled=False)
 
 
-def ref_adamw(x, g, st, t, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False,
-              maximize=False):
+def ref_adamw(x, g, st, t, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, maximize=False):
     return _adam_like(x, g, st, t, lr, betas, eps, weight_decay, amsgrad, maximize, decoupled=True)
 
 
-def ref_adagrad(x, g, st, t, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
-                maximize=False):
+def ref_adagrad(
+    x, g, st, t, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10, maximize=False
+):
     if maximize:
         g = -g
     if weight_decay:
@@ -104,8 +105,7 @@ def ref_adadelta(x, g, st, t, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, maximiz
     return x - lr * delta
 
 
-def ref_rmsprop(x, g, st, t, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
-                maximize=False):
+def ref_rmsprop(x, g, st, t, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False, maximize=False):
     if maximize:
         g = -g
     if weight_decay:
@@ -130,7 +130,7 @@ def ref_adamax(x, g, st, t, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=
         g = g + weight_decay * x
     st["m"] = b1 * st.get("m", 0) + (1 - b1) * g
     st["u"] = np.maximum(b2 * st.get("u", 0), np.abs(g) + eps)
-    return x - lr / (1 - b1 ** t) * st["m"] / st["u"]
+    return x - lr / (1 - b1**t) * st["m"] / st["u"]
 
 
 def ref_asgd(x, g, st, t, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, maximize=False):
@@ -264,8 +264,9 @@ def test_state_contents_follow_pytorch():
     assert rms.state[p]["step"] == 1
     # As in PyTorch 1.13, Adagrad's accumulators start at the constructor's value, whatever a group says.
     q = torch.zeros(3, requires_grad=True)
-    ada = optim.Adagrad([{"params": [p]}, {"params": [q], "initial_accumulator_value": 2.0}],
-                        initial_accumulator_value=0.5)
+    ada = optim.Adagrad(
+        [{"params": [p]}, {"params": [q], "initial_accumulator_value": 2.0}], initial_accumulator_value=0.5
+    )
     assert ada.state[q]["sum"].tolist() == [0.5] * 3 and ada.state[q]["step"].item() == 0
 
 
@@ -353,12 +354,12 @@ def test_repr_like_pytorch():
     opt = optim.SGD([{"params": [a]}, {"params": [b], "momentum": 0.9}], lr=0.1)
     expected = "SGD (\n"
     for i, momentum in enumerate([0, 0.9]):
-        expected += ("Parameter Group %d\n    dampening: 0\n    differentiable: False\n    foreach: None\n"
-                     "    lr: 0.1\n    maximize: False\n    momentum: %s\n    nesterov: False\n"
-                     "    weight_decay: 0\n" % (i, momentum))
+        expected += (
+            "Parameter Group %d\n    dampening: 0\n    differentiable: False\n    foreach: None\n"
+            "    lr: 0.1\n    maximize: False\n    momentum: %s\n    nesterov: False\n"
+            "    weight_decay: 0\n" % (i, momentum)
+        )
     assert repr(opt) == expected + ")"
-
-
 
 
 def _two_groups(cls, kwargs, values):
@@ -426,13 +427,16 @@ def test_load_state_dict_errors():
     with pytest.raises(ValueError, match="loaded state dict has a different number of parameter groups"):
         optim.SGD([{"params": [a]}, {"params": [b]}], lr=0.1).load_state_dict(sd)
     target = optim.SGD([a], lr=0.3)
-    with pytest.raises(ValueError, match="loaded state dict contains a parameter group that doesn't match the "
-                                         "size of optimizer's group"):
+    with pytest.raises(
+        ValueError,
+        match="loaded state dict contains a parameter group that doesn't match the size of optimizer's group",
+    ):
         target.load_state_dict(sd)
     assert target.param_groups[0]["lr"] == 0.3 and target.param_groups[0]["params"] == [a]
 
 
 # ---- L-BFGS ----
+
 
 def _quadratic(rng, n=6):
     m = rng.uniform(-1, 1, (n, n))
@@ -446,8 +450,14 @@ def _quadratic(rng, n=6):
 def test_lbfgs_quadratic_minimum(line_search_fn, history_size, rng):
     a, b = _quadratic(rng)
     x = torch.zeros(6, dtype=torch.float64, requires_grad=True)
-    opt = optim.LBFGS([x], history_size=history_size, max_iter=50, line_search_fn=line_search_fn,
-                      tolerance_grad=1e-12, tolerance_change=1e-20)
+    opt = optim.LBFGS(
+        [x],
+        history_size=history_size,
+        max_iter=50,
+        line_search_fn=line_search_fn,
+        tolerance_grad=1e-12,
+        tolerance_change=1e-20,
+    )
 
     def closure():
         xv = x.detach().numpy()
@@ -462,8 +472,7 @@ def test_lbfgs_quadratic_minimum(line_search_fn, history_size, rng):
 
 def test_lbfgs_rosenbrock_with_autograd():
     x = torch.tensor([-1.5, 2.0], dtype=torch.float64, requires_grad=True)
-    opt = optim.LBFGS([x], line_search_fn="strong_wolfe", max_iter=100, tolerance_grad=1e-10,
-                      tolerance_change=1e-14)
+    opt = optim.LBFGS([x], line_search_fn="strong_wolfe", max_iter=100, tolerance_grad=1e-10, tolerance_change=1e-14)
 
     def closure():
         opt.zero_grad()
@@ -556,6 +565,7 @@ def test_lbfgs_errors():
 
 # ---- constructor errors ----
 
+
 def _p():
     return [torch.zeros(2, requires_grad=True)]
 
@@ -605,6 +615,7 @@ def test_bad_parameter_types():
 
 # ---- learning-rate schedulers ----
 
+
 def _sched_opt(lrs=(0.1, 0.5)):
     return optim.SGD([{"params": _p(), "lr": lr} for lr in lrs], lr=1.0, momentum=0.9)
 
@@ -626,25 +637,44 @@ def _closed(fn, epochs, bases=(0.1, 0.5)):
 
 SCHEDULES = [
     (lambda o: lr_scheduler.StepLR(o, step_size=3, gamma=0.5), lambda b, e: b * 0.5 ** (e // 3)),
-    (lambda o: lr_scheduler.MultiStepLR(o, milestones=[2, 5, 5, 9], gamma=0.1),
-     lambda b, e: b * 0.1 ** sum(m <= e for m in [2, 5, 5, 9])),
-    (lambda o: lr_scheduler.ExponentialLR(o, gamma=0.9), lambda b, e: b * 0.9 ** e),
-    (lambda o: lr_scheduler.CosineAnnealingLR(o, T_max=4, eta_min=0.01),
-     lambda b, e: 0.01 + (b - 0.01) * (1 + math.cos(math.pi * e / 4)) / 2),
-    (lambda o: lr_scheduler.CosineAnnealingLR(o, T_max=5),
-     lambda b, e: b * (1 + math.cos(math.pi * e / 5)) / 2),
+    (
+        lambda o: lr_scheduler.MultiStepLR(o, milestones=[2, 5, 5, 9], gamma=0.1),
+        lambda b, e: b * 0.1 ** sum(m <= e for m in [2, 5, 5, 9]),
+    ),
+    (lambda o: lr_scheduler.ExponentialLR(o, gamma=0.9), lambda b, e: b * 0.9**e),
+    (
+        lambda o: lr_scheduler.CosineAnnealingLR(o, T_max=4, eta_min=0.01),
+        lambda b, e: 0.01 + (b - 0.01) * (1 + math.cos(math.pi * e / 4)) / 2,
+    ),
+    (lambda o: lr_scheduler.CosineAnnealingLR(o, T_max=5), lambda b, e: b * (1 + math.cos(math.pi * e / 5)) / 2),
     (lambda o: lr_scheduler.LambdaLR(o, lambda e: 1 / (1 + e)), lambda b, e: b / (1 + e)),
-    (lambda o: lr_scheduler.MultiplicativeLR(o, lambda e: 0.5 + 0.1 * e),
-     lambda b, e: b * math.prod(0.5 + 0.1 * k for k in range(1, e + 1))),
+    (
+        lambda o: lr_scheduler.MultiplicativeLR(o, lambda e: 0.5 + 0.1 * e),
+        lambda b, e: b * math.prod(0.5 + 0.1 * k for k in range(1, e + 1)),
+    ),
     (lambda o: lr_scheduler.ConstantLR(o, factor=0.25, total_iters=4), lambda b, e: b * (0.25 if e < 4 else 1)),
-    (lambda o: lr_scheduler.LinearLR(o, start_factor=0.2, end_factor=0.8, total_iters=5),
-     lambda b, e: b * (0.2 + 0.6 * min(e, 5) / 5)),
+    (
+        lambda o: lr_scheduler.LinearLR(o, start_factor=0.2, end_factor=0.8, total_iters=5),
+        lambda b, e: b * (0.2 + 0.6 * min(e, 5) / 5),
+    ),
 ]
 
 
-@pytest.mark.parametrize("make,closed", SCHEDULES, ids=["StepLR", "MultiStepLR", "ExponentialLR", "Cosine",
-                                                        "CosineNoMin", "LambdaLR", "MultiplicativeLR",
-                                                        "ConstantLR", "LinearLR"])
+@pytest.mark.parametrize(
+    "make,closed",
+    SCHEDULES,
+    ids=[
+        "StepLR",
+        "MultiStepLR",
+        "ExponentialLR",
+        "Cosine",
+        "CosineNoMin",
+        "LambdaLR",
+        "MultiplicativeLR",
+        "ConstantLR",
+        "LinearLR",
+    ],
+)
 def test_schedule_matches_closed_form(make, closed):
     opt = _sched_opt()
     sched = make(opt)
@@ -653,9 +683,11 @@ def test_schedule_matches_closed_form(make, closed):
     assert [g["initial_lr"] for g in opt.param_groups] == [0.1, 0.5]
 
 
-@pytest.mark.parametrize("make,closed", SCHEDULES[:5] + SCHEDULES[7:], ids=["StepLR", "MultiStepLR", "Exponential",
-                                                                            "Cosine", "CosineNoMin", "ConstantLR",
-                                                                            "LinearLR"])
+@pytest.mark.parametrize(
+    "make,closed",
+    SCHEDULES[:5] + SCHEDULES[7:],
+    ids=["StepLR", "MultiStepLR", "Exponential", "Cosine", "CosineNoMin", "ConstantLR", "LinearLR"],
+)
 def test_step_with_epoch_uses_closed_form(make, closed):
     opt = _sched_opt()
     sched = make(opt)
@@ -676,7 +708,7 @@ def test_chained_schedulers_multiply():
         opt.step()
         s1.step()
         s2.step()
-    np.testing.assert_allclose(seen, _closed(lambda b, e: b * 0.9 ** e * 0.1 ** (e // 3), 10), rtol=1e-10)
+    np.testing.assert_allclose(seen, _closed(lambda b, e: b * 0.9**e * 0.1 ** (e // 3), 10), rtol=1e-10)
 
 
 def test_lambda_per_group_and_state_dict():
@@ -685,14 +717,14 @@ def test_lambda_per_group_and_state_dict():
             self.rate = rate
 
         def __call__(self, epoch):
-            return self.rate ** epoch
+            return self.rate**epoch
 
     opt = _sched_opt()
     sched = lr_scheduler.LambdaLR(opt, [Decay(0.5), lambda e: e + 1])
     for _ in range(3):
         opt.step()
         sched.step()
-    assert sched.get_last_lr() == pytest.approx([0.1 * 0.5 ** 3, 0.5 * 4])
+    assert sched.get_last_lr() == pytest.approx([0.1 * 0.5**3, 0.5 * 4])
     sd = sched.state_dict()
     assert sd["lr_lambdas"] == [{"rate": 0.5}, None] and "optimizer" not in sd
     sd["lr_lambdas"][0]["rate"] = 0.25
@@ -761,8 +793,9 @@ def test_scheduler_warnings_and_errors():
         lr_scheduler.LinearLR(_sched_opt(), start_factor=0)
 
 
-def reference_plateau(metrics, lr, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
-                      cooldown=0, min_lr=0):
+def reference_plateau(
+    metrics, lr, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel", cooldown=0, min_lr=0
+):
     """The documented ReduceLROnPlateau rule as a plain loop: the lrs after each metric."""
     best = math.inf if mode == "min" else -math.inf
     bad = wait = 0
@@ -836,8 +869,9 @@ def test_reduce_lr_on_plateau_state_and_errors():
 def test_one_cycle(three_phase, anneal):
     total, pct = 20, 0.3
     opt = optim.SGD(_p(), lr=0.1, momentum=0.9)
-    sched = lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=total, pct_start=pct, anneal_strategy=anneal,
-                                    three_phase=three_phase)
+    sched = lr_scheduler.OneCycleLR(
+        opt, max_lr=1.0, total_steps=total, pct_start=pct, anneal_strategy=anneal, three_phase=three_phase
+    )
     lo, hi, floor = 1.0 / 25, 1.0, 1.0 / 25 / 1e4
 
     def anneal_fn(a, b, f):
@@ -845,8 +879,11 @@ def test_one_cycle(three_phase, anneal):
 
     up = pct * total - 1
     if three_phase:
-        phases = [(0, up, lo, hi, 0.95, 0.85), (up, 2 * up, hi, lo, 0.85, 0.95), (2 * up, total - 1, lo, floor, 0.95,
-                                                                                   0.95)]
+        phases = [
+            (0, up, lo, hi, 0.95, 0.85),
+            (up, 2 * up, hi, lo, 0.85, 0.95),
+            (2 * up, total - 1, lo, floor, 0.95, 0.95),
+        ]
     else:
         phases = [(0, up, lo, hi, 0.95, 0.85), (up, total - 1, hi, floor, 0.85, 0.95)]
     for s in range(total):

@@ -36,7 +36,7 @@ def test_division_and_power_float(dtype, layout, rng):
     a, na = make_tensor((4, 6), dtype, layout, rng, 0.5, 4)
     b, nb = make_tensor((4, 6), dtype, "contiguous", rng, 0.5, 3)
     assert_close(a / b, na / nb)
-    assert_close(a ** b, na ** nb, rtol=1e-4)
+    assert_close(a**b, na**nb, rtol=1e-4)
     assert_close(torch.fmod(a, b), np.fmod(na, nb), rtol=1e-4, atol=1e-5)
     assert_close(a % b, np.remainder(na, nb), rtol=1e-4, atol=1e-5)
     assert_close(a // b, np.floor_divide(na, nb))
@@ -58,8 +58,9 @@ def test_integer_division_rules(dtype, rng):
         a // torch.zeros_like(b) if hasattr(torch, "zeros_like") else a // (b * 0)
 
 
-@pytest.mark.parametrize("shapes", [((3, 1), (1, 4)), ((5, 1, 3), (4, 1)), ((2, 3), ()), ((), (2, 2)),
-                                    ((1,), (3, 1, 2)), ((0, 3), (1, 3))])
+@pytest.mark.parametrize(
+    "shapes", [((3, 1), (1, 4)), ((5, 1, 3), (4, 1)), ((2, 3), ()), ((), (2, 2)), ((1,), (3, 1, 2)), ((0, 3), (1, 3))]
+)
 def test_broadcasting(shapes, rng):
     a, na = make_tensor(shapes[0], torch.float64, "contiguous", rng)
     b, nb = make_tensor(shapes[1], torch.float64, "contiguous", rng)
@@ -84,10 +85,17 @@ def test_broadcasting_errors_leave_inputs_alone(rng):
 
 
 # PyTorch's table (unlike numpy, an integer with float32 stays float32).
-@pytest.mark.parametrize("ta,tb,expected", [
-    (torch.int64, torch.float32, torch.float32), (torch.uint8, torch.int8, torch.int16),
-    (torch.int32, torch.int64, torch.int64), (torch.float32, torch.float64, torch.float64),
-    (torch.bool, torch.int16, torch.int16), (torch.uint8, torch.int16, torch.int16)])
+@pytest.mark.parametrize(
+    "ta,tb,expected",
+    [
+        (torch.int64, torch.float32, torch.float32),
+        (torch.uint8, torch.int8, torch.int16),
+        (torch.int32, torch.int64, torch.int64),
+        (torch.float32, torch.float64, torch.float64),
+        (torch.bool, torch.int16, torch.int16),
+        (torch.uint8, torch.int16, torch.int16),
+    ],
+)
 def test_promotion_between_tensors(ta, tb, expected, rng):
     a, na = make_tensor((6,), ta, "contiguous", rng, 0, 9)
     b, nb = make_tensor((6,), tb, "contiguous", rng, 0, 9)
@@ -118,7 +126,7 @@ def test_reflected_operators():
     n = t.numpy().copy()
     assert_close(2 - t, 2 - n)
     assert_close(2 / t, 2 / n)
-    assert_close(2 ** t, 2 ** n)
+    assert_close(2**t, 2**n)
     assert_close(3 % t, np.remainder(3, n))
     assert_close(7 // t, 7 // n)
     assert_close([1.0, 1.0, 1.0] + t, n + 1)
@@ -163,12 +171,33 @@ def test_in_place_cast_errors():
 
 
 UNARY = {
-    "exp": np.exp, "log": np.log, "log1p": np.log1p, "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x),
-    "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "tanh": np.tanh, "sin": np.sin, "cos": np.cos, "tan": np.tan,
-    "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "floor": np.floor, "ceil": np.ceil,
-    "round": np.round, "trunc": np.trunc, "frac": lambda x: x - np.trunc(x), "reciprocal": lambda x: 1 / x,
-    "neg": np.negative, "abs": np.abs, "sign": np.sign, "expm1": np.expm1, "log2": np.log2, "log10": np.log10,
-    "erf": np.vectorize(math.erf), "erfc": np.vectorize(math.erfc),
+    "exp": np.exp,
+    "log": np.log,
+    "log1p": np.log1p,
+    "sqrt": np.sqrt,
+    "rsqrt": lambda x: 1 / np.sqrt(x),
+    "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
+    "tanh": np.tanh,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "atan": np.arctan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "round": np.round,
+    "trunc": np.trunc,
+    "frac": lambda x: x - np.trunc(x),
+    "reciprocal": lambda x: 1 / x,
+    "neg": np.negative,
+    "abs": np.abs,
+    "sign": np.sign,
+    "expm1": np.expm1,
+    "log2": np.log2,
+    "log10": np.log10,
+    "erf": np.vectorize(math.erf),
+    "erfc": np.vectorize(math.erfc),
 }
 
 
@@ -307,8 +336,13 @@ def test_bitwise_promotion_and_errors():
     assert (torch.tensor([True, False]) << 1).tolist() == [2, 0]
     assert (torch.tensor([3], dtype=torch.int8) << 7).tolist() == [-128]
     f = torch.tensor([1.5, 2.0])
-    for call in (lambda: f & 1, lambda: f | f, lambda: f << 1, lambda: torch.bitwise_xor(f, f),
-                 lambda: torch.bitwise_not(f)):
+    for call in (
+        lambda: f & 1,
+        lambda: f | f,
+        lambda: f << 1,
+        lambda: torch.bitwise_xor(f, f),
+        lambda: torch.bitwise_not(f),
+    ):
         with pytest.raises(RuntimeError, match="not implemented for 'Float'"):
             call()
     i = torch.tensor([1, 2])
@@ -371,7 +405,7 @@ def broadcastable_pair(draw):
     ndim = draw(st.integers(0, 4))
     shape = [draw(st.integers(0, 4)) for _ in range(ndim)]
     other = []
-    for s in shape[draw(st.integers(0, ndim)):]:
+    for s in shape[draw(st.integers(0, ndim)) :]:
         other.append(draw(st.sampled_from([s, 1])))
     if draw(st.booleans()):
         return shape, other
@@ -379,7 +413,7 @@ def broadcastable_pair(draw):
 
 
 @settings(max_examples=200, deadline=None)
-@given(broadcastable_pair(), st.sampled_from(["add", "mul", "sub", "maximum"]), st.booleans(), st.integers(0, 2 ** 31))
+@given(broadcastable_pair(), st.sampled_from(["add", "mul", "sub", "maximum"]), st.booleans(), st.integers(0, 2**31))
 def test_broadcasting_property(shapes, name, transpose, seed):
     rng = np.random.default_rng(seed)
     na = rng.uniform(-5, 5, shapes[0])

@@ -34,9 +34,11 @@ def arr(values, dtype=None):
 LITERALS = [
     # layout of rows and columns
     (lambda: arr([[1.0, 2.5], [3.0, 4.0]]), "tensor([[1.0000, 2.5000],\n        [3.0000, 4.0000]])"),
-    (lambda: arr([[1., -1.], [1., -1.]]), "tensor([[ 1., -1.],\n        [ 1., -1.]])"),
-    (lambda: arr([[0.1, 1.2], [2.2, 3.1], [4.9, 5.2]]),
-     "tensor([[0.1000, 1.2000],\n        [2.2000, 3.1000],\n        [4.9000, 5.2000]])"),
+    (lambda: arr([[1.0, -1.0], [1.0, -1.0]]), "tensor([[ 1., -1.],\n        [ 1., -1.]])"),
+    (
+        lambda: arr([[0.1, 1.2], [2.2, 3.1], [4.9, 5.2]]),
+        "tensor([[0.1000, 1.2000],\n        [2.2000, 3.1000],\n        [4.9000, 5.2000]])",
+    ),
     (lambda: arr([-1.5, 2.25]), "tensor([-1.5000,  2.2500])"),
     (lambda: arr([0.5, 400.25]), "tensor([  0.5000, 400.2500])"),
     # integers and bools: width of the longest str()
@@ -49,8 +51,8 @@ LITERALS = [
     (lambda: arr(3.5), "tensor(3.5000)"),
     (lambda: arr(3), "tensor(3)"),
     (lambda: arr(True), "tensor(True)"),
-    (lambda: arr(2.), "tensor(2.)"),
-    (lambda: arr(-0.), "tensor(-0.)"),
+    (lambda: arr(2.0), "tensor(2.)"),
+    (lambda: arr(-0.0), "tensor(-0.)"),
     (lambda: arr(NAN), "tensor(nan)"),
     (lambda: arr(1e-5), "tensor(1.0000e-05)"),
     (lambda: arr(3.5, torch.float64), "tensor(3.5000, dtype=torch.float64)"),
@@ -71,51 +73,68 @@ LITERALS = [
     (lambda: arr([], torch.float64), "tensor([], dtype=torch.float64)"),
     (lambda: torch.zeros(2, 0, dtype=torch.int32), "tensor([], size=(2, 0), dtype=torch.int32)"),
     # scientific notation
-    (lambda: arr([1., 1e5]), "tensor([1.0000e+00, 1.0000e+05])"),
-    (lambda: arr([1e-5, 1.]), "tensor([1.0000e-05, 1.0000e+00])"),
+    (lambda: arr([1.0, 1e5]), "tensor([1.0000e+00, 1.0000e+05])"),
+    (lambda: arr([1e-5, 1.0]), "tensor([1.0000e-05, 1.0000e+00])"),
     (lambda: arr([0.5, 1000.5]), "tensor([5.0000e-01, 1.0005e+03])"),
     (lambda: arr([1e9]), "tensor([1.0000e+09])"),
     (lambda: arr([1e8]), "tensor([100000000.])"),
     (lambda: arr([-2.5e-6, 3e-6]), "tensor([-2.5000e-06,  3.0000e-06])"),
     (lambda: arr([3e-4, 0.1]), "tensor([0.0003, 0.1000])"),
     (lambda: arr([5e-5, 0.01]), "tensor([5.0000e-05, 1.0000e-02])"),
-    (lambda: arr([1., 1000.]), "tensor([   1., 1000.])"),
-    (lambda: arr([1., 1001.]), "tensor([1.0000e+00, 1.0010e+03])"),
+    (lambda: arr([1.0, 1000.0]), "tensor([   1., 1000.])"),
+    (lambda: arr([1.0, 1001.0]), "tensor([1.0000e+00, 1.0010e+03])"),
     # integral floats
-    (lambda: arr([-3., 10.]), "tensor([-3., 10.])"),
-    (lambda: arr([-1., 100.]), "tensor([ -1., 100.])"),
+    (lambda: arr([-3.0, 10.0]), "tensor([-3., 10.])"),
+    (lambda: arr([-1.0, 100.0]), "tensor([ -1., 100.])"),
     # nan, inf and zeros do not size the columns
     (lambda: arr([1.5, NAN]), "tensor([1.5000,    nan])"),
     (lambda: arr([1.5, INF]), "tensor([1.5000,    inf])"),
-    (lambda: arr([INF, -INF, 1.]), "tensor([inf, -inf, 1.])"),
-    (lambda: arr([0., NAN, INF]), "tensor([0., nan, inf])"),
-    (lambda: arr([-0., 0.]), "tensor([-0., 0.])"),
-    (lambda: arr([0., 0.]), "tensor([0., 0.])"),
+    (lambda: arr([INF, -INF, 1.0]), "tensor([inf, -inf, 1.])"),
+    (lambda: arr([0.0, NAN, INF]), "tensor([0., nan, inf])"),
+    (lambda: arr([-0.0, 0.0]), "tensor([-0., 0.])"),
+    (lambda: arr([0.0, 0.0]), "tensor([0., 0.])"),
     # more dimensions: a blank line per extra dimension between blocks
-    (lambda: torch.arange(8).reshape(2, 2, 2),
-     "tensor([[[0, 1],\n         [2, 3]],\n\n        [[4, 5],\n         [6, 7]]])"),
+    (
+        lambda: torch.arange(8).reshape(2, 2, 2),
+        "tensor([[[0, 1],\n         [2, 3]],\n\n        [[4, 5],\n         [6, 7]]])",
+    ),
     (lambda: torch.arange(2).reshape(2, 1, 1, 1), "tensor([[[[0]]],\n\n\n        [[[1]]]])"),
-    (lambda: torch.ones(2, 3, 4),
-     "tensor([[[1., 1., 1., 1.],\n         [1., 1., 1., 1.],\n         [1., 1., 1., 1.]],\n\n"
-     "        [[1., 1., 1., 1.],\n         [1., 1., 1., 1.],\n         [1., 1., 1., 1.]]])"),
+    (
+        lambda: torch.ones(2, 3, 4),
+        "tensor([[[1., 1., 1., 1.],\n         [1., 1., 1., 1.],\n         [1., 1., 1., 1.]],\n\n"
+        "        [[1., 1., 1., 1.],\n         [1., 1., 1., 1.],\n         [1., 1., 1., 1.]]])",
+    ),
     # wrapping at 80 characters: 18 two-character integers fit after 'tensor(['
-    (lambda: torch.arange(20),
-     "tensor([ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14, 15, 16, 17,\n        18, 19])"),
+    (
+        lambda: torch.arange(20),
+        "tensor([ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14, 15, 16, 17,\n        18, 19])",
+    ),
     # a suffix that does not fit on the last line goes on its own line
-    (lambda: torch.arange(14, dtype=torch.float64),
-     "tensor([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13.],\n       dtype=torch.float64)"),
+    (
+        lambda: torch.arange(14, dtype=torch.float64),
+        "tensor([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13.],\n       dtype=torch.float64)",
+    ),
     (lambda: torch.arange(3, dtype=torch.float64), "tensor([0., 1., 2.], dtype=torch.float64)"),
     # the last line is counted two characters long: this one would fit in exactly 80
-    (lambda: arr(list(range(10)) + list(range(8)), torch.int8),
-     "tensor([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7],\n       dtype=torch.int8)"),
+    (
+        lambda: arr(list(range(10)) + list(range(8)), torch.int8),
+        "tensor([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7],\n       dtype=torch.int8)",
+    ),
     # summarized: more than 1000 elements, 3 at each end
     (lambda: torch.arange(10000), "tensor([   0,    1,    2,  ..., 9997, 9998, 9999])"),
     (lambda: torch.arange(1001), "tensor([   0,    1,    2,  ...,  998,  999, 1000])"),
-    (lambda: torch.arange(2000).reshape(2, 1000),
-     "tensor([[   0,    1,    2,  ...,  997,  998,  999],\n        [1000, 1001, 1002,  ..., 1997, 1998, 1999]])"),
-    (lambda: torch.ones(100, 100),
-     "tensor([[1., 1., 1.,  ..., 1., 1., 1.],\n" + "        [1., 1., 1.,  ..., 1., 1., 1.],\n" * 2
-     + "        ...,\n" + "        [1., 1., 1.,  ..., 1., 1., 1.],\n" * 2 + "        [1., 1., 1.,  ..., 1., 1., 1.]])"),
+    (
+        lambda: torch.arange(2000).reshape(2, 1000),
+        "tensor([[   0,    1,    2,  ...,  997,  998,  999],\n        [1000, 1001, 1002,  ..., 1997, 1998, 1999]])",
+    ),
+    (
+        lambda: torch.ones(100, 100),
+        "tensor([[1., 1., 1.,  ..., 1., 1., 1.],\n"
+        + "        [1., 1., 1.,  ..., 1., 1., 1.],\n" * 2
+        + "        ...,\n"
+        + "        [1., 1., 1.,  ..., 1., 1., 1.],\n" * 2
+        + "        [1., 1., 1.,  ..., 1., 1., 1.]])",
+    ),
 ]
 
 
@@ -149,6 +168,7 @@ def test_exactly_threshold_elements_are_not_summarized():
 
 # ---- independent references for the digits and the structure ----
 
+
 def skeleton(shape):
     """The brackets and commas of a printed tensor of this shape, each element an 'x'."""
     if not shape:
@@ -159,7 +179,7 @@ def skeleton(shape):
 def body(text):
     """The element part of repr(): between 'tensor(' and the last ']' (suffixes hold digits)."""
     start = text.index("(") + 1
-    return text[start:text.rindex("]") + 1] if "]" in text else text[start:text.rindex(")")]
+    return text[start : text.rindex("]") + 1] if "]" in text else text[start : text.rindex(")")]
 
 
 def fixed(v):
@@ -173,7 +193,7 @@ def sci(v):
 def check_columns_aligned(text):
     """Every element field has the same width: the commas of all full rows sit in the same columns."""
     lines = text.split("\n")
-    commas = [[m.start() for m in re.finditer(",", line[:line.rindex("]")])] for line in lines]
+    commas = [[m.start() for m in re.finditer(",", line[: line.rindex("]")])] for line in lines]
     assert all(c == commas[0] for c in commas), text
 
 
@@ -214,7 +234,7 @@ def test_summarized_layouts(layout, rng):
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.integers(-10 ** 6, 10 ** 6), min_size=1, max_size=60))
+@given(st.lists(st.integers(-(10**6), 10**6), min_size=1, max_size=60))
 def test_fixed_digits_match_numpy(numerators):
     # k / 7 is never a rounding tie; the extra 1/7 keeps the tensor out of int mode
     values = np.array(numerators + [1], dtype=np.float64) / 7
@@ -231,13 +251,14 @@ def test_fixed_digits_match_numpy(numerators):
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.integers(-10 ** 12, 10 ** 12), min_size=1, max_size=40))
+@given(st.lists(st.integers(-(10**12), 10**12), min_size=1, max_size=40))
 def test_integers_print_as_python_ints(values):
     text = repr(torch.tensor(values))
     assert TOKEN.findall(body(text)) == [str(v) for v in values]
 
 
 # ---- suffixes ----
+
 
 class AddBackward0:
     """Stands in for an autograd node: only its type's name is printed."""
@@ -246,20 +267,20 @@ class AddBackward0:
 def test_requires_grad_suffix(monkeypatch):
     monkeypatch.setattr(torch.Tensor, "requires_grad", True, raising=False)
     monkeypatch.setattr(torch.Tensor, "grad_fn", None, raising=False)
-    assert repr(arr([1., 2.])) == "tensor([1., 2.], requires_grad=True)"
+    assert repr(arr([1.0, 2.0])) == "tensor([1., 2.], requires_grad=True)"
     assert repr(arr(3.5)) == "tensor(3.5000, requires_grad=True)"
-    assert repr(arr([1., 2.], torch.float64)) == "tensor([1., 2.], dtype=torch.float64, requires_grad=True)"
+    assert repr(arr([1.0, 2.0], torch.float64)) == "tensor([1., 2.], dtype=torch.float64, requires_grad=True)"
 
 
 def test_grad_fn_suffix_replaces_requires_grad(monkeypatch):
     monkeypatch.setattr(torch.Tensor, "requires_grad", True, raising=False)
     monkeypatch.setattr(torch.Tensor, "grad_fn", AddBackward0(), raising=False)
-    assert repr(arr([1., 2.])) == "tensor([1., 2.], grad_fn=<AddBackward0>)"
+    assert repr(arr([1.0, 2.0])) == "tensor([1., 2.], grad_fn=<AddBackward0>)"
 
 
 @pytest.mark.skipif(not hasattr(torch.Tensor, "requires_grad_"), reason="autograd is not bound yet")
 def test_requires_grad_suffix_real():
-    assert repr(arr([1., 2.]).requires_grad_()) == "tensor([1., 2.], requires_grad=True)"
+    assert repr(arr([1.0, 2.0]).requires_grad_()) == "tensor([1., 2.], requires_grad=True)"
 
 
 def test_subclass_prefix_and_str_uses_its_repr():
@@ -270,8 +291,8 @@ def test_subclass_prefix_and_str_uses_its_repr():
         def __repr__(self):
             return "custom"
 
-    assert repr(Mine(arr([1., 2.]))) == "Mine([1., 2.])"
-    assert str(Custom(arr([1., 2.]))) == "custom"
+    assert repr(Mine(arr([1.0, 2.0]))) == "Mine([1., 2.])"
+    assert str(Custom(arr([1.0, 2.0]))) == "custom"
 
 
 def test_default_dtype_decides_the_float_suffix():
@@ -288,10 +309,11 @@ def test_default_dtype_decides_the_float_suffix():
 
 # ---- set_printoptions ----
 
+
 def test_precision():
     torch.set_printoptions(precision=2)
     assert repr(arr([1.12345])) == "tensor([1.12])"
-    assert repr(arr([1., 1e5])) == "tensor([1.00e+00, 1.00e+05])"
+    assert repr(arr([1.0, 1e5])) == "tensor([1.00e+00, 1.00e+05])"
     torch.set_printoptions(precision=0)
     assert repr(arr([1.5, 2.25])) == "tensor([2, 2])"  # round half to even, as '%.0f'
     torch.set_printoptions(profile="default")
@@ -319,7 +341,7 @@ def test_linewidth():
 
 def test_profiles():
     torch.set_printoptions(profile="short")
-    assert repr(arr([1.12345, 2.])) == "tensor([1.12, 2.00])"
+    assert repr(arr([1.12345, 2.0])) == "tensor([1.12, 2.00])"
     assert repr(torch.arange(2000)) == "tensor([   0,    1,  ..., 1998, 1999])"
     torch.set_printoptions(profile="full")
     text = repr(torch.arange(2000))
@@ -330,24 +352,26 @@ def test_profiles():
 
 def test_sci_mode_option():
     torch.set_printoptions(sci_mode=True)
-    assert repr(arr([1.5, 2.])) == "tensor([1.5000e+00, 2.0000e+00])"
-    assert repr(arr([0., 0.])) == "tensor([0., 0.])"  # nothing to scale: the option is not used
+    assert repr(arr([1.5, 2.0])) == "tensor([1.5000e+00, 2.0000e+00])"
+    assert repr(arr([0.0, 0.0])) == "tensor([0., 0.])"  # nothing to scale: the option is not used
     torch.set_printoptions(sci_mode=False)
-    assert repr(arr([1e-5, 1.])) == "tensor([    0.0000,     1.0000])"  # widths stay those of sci mode
-    assert repr(arr([1., 1e5])) == "tensor([        1.,    100000.])"
+    assert repr(arr([1e-5, 1.0])) == "tensor([    0.0000,     1.0000])"  # widths stay those of sci mode
+    assert repr(arr([1.0, 1e5])) == "tensor([        1.,    100000.])"
     torch.set_printoptions(precision=2)  # every call resets sci_mode
-    assert repr(arr([1., 1e5])) == "tensor([1.00e+00, 1.00e+05])"
+    assert repr(arr([1.0, 1e5])) == "tensor([1.00e+00, 1.00e+05])"
 
 
 def test_options_round_trip():
     before = torch._tensor_str.get_printoptions()
     assert before == dict(precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None)
     torch.set_printoptions(precision=6, threshold=10, edgeitems=1, linewidth=40, sci_mode=True)
-    assert torch._tensor_str.get_printoptions() == dict(precision=6, threshold=10, edgeitems=1, linewidth=40,
-                                                        sci_mode=True)
+    assert torch._tensor_str.get_printoptions() == dict(
+        precision=6, threshold=10, edgeitems=1, linewidth=40, sci_mode=True
+    )
     torch.set_printoptions(profile="full")
-    assert torch._tensor_str.get_printoptions() == dict(precision=4, threshold=math.inf, edgeitems=3, linewidth=80,
-                                                        sci_mode=None)
+    assert torch._tensor_str.get_printoptions() == dict(
+        precision=4, threshold=math.inf, edgeitems=3, linewidth=80, sci_mode=None
+    )
     torch.set_printoptions(profile="unknown")  # PyTorch ignores a profile it does not know
     assert torch._tensor_str.get_printoptions()["threshold"] == math.inf
     torch.set_printoptions(profile="default")
@@ -360,4 +384,3 @@ def test_printing_leaves_the_tensor_unchanged(rng):
     repr(t)
     assert t.stride() == stride and t.storage_offset() == offset
     np.testing.assert_array_equal(t.numpy(), a)
-

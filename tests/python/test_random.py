@@ -25,6 +25,7 @@ KS_BOUND = 0.01
 
 # ---- references ----
 
+
 def raw_stream(seed, count):
     """The first `count` 32-bit outputs of MT19937 seeded with init_genrand(seed)."""
     return np.random.RandomState(seed)._bit_generator.random_raw(count).astype(np.uint64)
@@ -78,16 +79,25 @@ def unchanged(*tensors, gen=None):
 
 # ---- seeding and state ----
 
+
 def test_manual_seed_returns_the_default_generator_and_repeats_streams():
     g = torch.manual_seed(123)
     assert g is torch.default_generator
     assert isinstance(g, torch.Generator)
     assert torch.initial_seed() == 123
-    first = [torch.rand(5).numpy(), torch.randn(2, 3).numpy(), torch.randint(0, 100, (7,)).numpy(),
-             torch.randperm(9).numpy()]
+    first = [
+        torch.rand(5).numpy(),
+        torch.randn(2, 3).numpy(),
+        torch.randint(0, 100, (7,)).numpy(),
+        torch.randperm(9).numpy(),
+    ]
     torch.manual_seed(123)
-    again = [torch.rand(5).numpy(), torch.randn(2, 3).numpy(), torch.randint(0, 100, (7,)).numpy(),
-             torch.randperm(9).numpy()]
+    again = [
+        torch.rand(5).numpy(),
+        torch.randn(2, 3).numpy(),
+        torch.randint(0, 100, (7,)).numpy(),
+        torch.randperm(9).numpy(),
+    ]
     for a, b in zip(first, again):
         np.testing.assert_array_equal(a, b)
     torch.manual_seed(124)
@@ -98,7 +108,7 @@ def test_uniform_stream_is_mersenne_twister():
     # torch7's uniform is the 32-bit output over 2^32; numpy's RandomState seeds the same way.
     torch.manual_seed(2024)
     got = torch.rand(3, 4, dtype=torch.float64).numpy()
-    np.testing.assert_array_equal(got.ravel(), raw_stream(2024, 12) / 2.0 ** 32)
+    np.testing.assert_array_equal(got.ravel(), raw_stream(2024, 12) / 2.0**32)
 
 
 def test_small_integer_ranges_take_one_draw_each_in_row_major_order():
@@ -120,24 +130,24 @@ def test_randperm_is_torch7_shuffle():
 
 
 def test_seed_values_and_wrapping():
-    torch.manual_seed(2 ** 64 - 1)
-    assert torch.initial_seed() == 2 ** 64 - 1
+    torch.manual_seed(2**64 - 1)
+    assert torch.initial_seed() == 2**64 - 1
     torch.manual_seed(-1)  # negative seeds wrap modulo 2^64, as PyTorch's do
-    assert torch.initial_seed() == 2 ** 64 - 1
+    assert torch.initial_seed() == 2**64 - 1
     a = torch.rand(4).numpy()
-    torch.manual_seed(2 ** 64 - 1)
+    torch.manual_seed(2**64 - 1)
     np.testing.assert_array_equal(torch.rand(4).numpy(), a)
-    torch.manual_seed(-2 ** 63)
-    assert torch.initial_seed() == 2 ** 63
+    torch.manual_seed(-(2**63))
+    assert torch.initial_seed() == 2**63
     torch.manual_seed(7.0)  # torch.manual_seed takes int(seed)
     assert torch.initial_seed() == 7
     torch.manual_seed(np.int64(8))
     assert torch.initial_seed() == 8
     with unchanged():
         with pytest.raises(RuntimeError):
-            torch.manual_seed(2 ** 64)
+            torch.manual_seed(2**64)
         with pytest.raises(RuntimeError):
-            torch.manual_seed(-2 ** 63 - 1)
+            torch.manual_seed(-(2**63) - 1)
         with pytest.raises(TypeError):
             torch.Generator().manual_seed(1.5)
         with pytest.raises(TypeError):
@@ -146,7 +156,7 @@ def test_seed_values_and_wrapping():
 
 def test_seed_reseeds_nondeterministically():
     s1 = torch.seed()
-    assert isinstance(s1, int) and 0 <= s1 < 2 ** 64
+    assert isinstance(s1, int) and 0 <= s1 < 2**64
     assert torch.initial_seed() == s1
     a = torch.rand(6).numpy()
     s2 = torch.seed()
@@ -161,12 +171,20 @@ def test_get_and_set_rng_state_restore_every_stream():
     state = torch.get_rng_state()
     assert state.dtype == torch.uint8 and state.dim() == 1
     saved = state.numpy().copy()
-    draws = [torch.randn(5).numpy(), torch.rand(5).numpy(), torch.randint(-5, 5, (5,)).numpy(),
-             torch.multinomial(torch.tensor([1.0, 2.0, 3.0]), 2).numpy()]
+    draws = [
+        torch.randn(5).numpy(),
+        torch.rand(5).numpy(),
+        torch.randint(-5, 5, (5,)).numpy(),
+        torch.multinomial(torch.tensor([1.0, 2.0, 3.0]), 2).numpy(),
+    ]
     np.testing.assert_array_equal(state.numpy(), saved)  # the state tensor is a copy
     torch.set_rng_state(state)
-    again = [torch.randn(5).numpy(), torch.rand(5).numpy(), torch.randint(-5, 5, (5,)).numpy(),
-             torch.multinomial(torch.tensor([1.0, 2.0, 3.0]), 2).numpy()]
+    again = [
+        torch.randn(5).numpy(),
+        torch.rand(5).numpy(),
+        torch.randint(-5, 5, (5,)).numpy(),
+        torch.multinomial(torch.tensor([1.0, 2.0, 3.0]), 2).numpy(),
+    ]
     for a, b in zip(draws, again):
         np.testing.assert_array_equal(a, b)
 
@@ -307,8 +325,9 @@ def test_functions_with_non_contiguous_inputs_and_out(rng):
         torch.manual_seed(9)
         got = call(probs, means).numpy()
         torch.manual_seed(9)
-        np.testing.assert_array_equal(got, call(torch.from_numpy(nprobs.copy()), torch.from_numpy(nmeans.copy()))
-                                      .numpy())
+        np.testing.assert_array_equal(
+            got, call(torch.from_numpy(nprobs.copy()), torch.from_numpy(nmeans.copy())).numpy()
+        )
     # out= that is not contiguous gets the values a new tensor would
     out, _ = make_tensor((3, 5), torch.float64, "transposed", rng)
     torch.manual_seed(10)
@@ -318,6 +337,7 @@ def test_functions_with_non_contiguous_inputs_and_out(rng):
 
 
 # ---- argument forms ----
+
 
 def test_creation_argument_forms():
     for sizes in [(2, 3), ((2, 3),), ([2, 3],), (torch.Size([2, 3]),)]:
@@ -429,6 +449,7 @@ def test_in_place_fills_return_self_and_take_keywords():
 
 # ---- distributions ----
 
+
 @pytest.mark.parametrize("dtype", FLOAT_TYPES)
 def test_uniform(dtype):
     torch.manual_seed(100)
@@ -500,7 +521,7 @@ def test_geometric(dtype, p):
     assert x.min() >= 1  # trials up to and including the first success
     top = int(x.max())
     assert_frequencies(x, lambda k: (1 - p) ** (k - 1) * p, range(1, top + 1))
-    assert abs(x.astype(np.float64).mean() - 1 / p) < 6 * math.sqrt((1 - p) / p ** 2 / N)
+    assert abs(x.astype(np.float64).mean() - 1 / p) < 6 * math.sqrt((1 - p) / p**2 / N)
 
 
 @pytest.mark.parametrize("dtype", NUMERIC_TYPES + [torch.bool, torch.float16])
@@ -533,8 +554,16 @@ def test_bernoulli_with_probability_tensors():
 
 
 # The largest value random_() gives per type: the type's maximum, 2^mantissa for floats.
-RANDOM_TOP = {torch.uint8: 255, torch.int8: 127, torch.int16: 2 ** 15 - 1, torch.int32: 2 ** 31 - 1,
-              torch.int64: 2 ** 63 - 1, torch.float32: 2 ** 24, torch.float64: 2 ** 53, torch.bool: 1}
+RANDOM_TOP = {
+    torch.uint8: 255,
+    torch.int8: 127,
+    torch.int16: 2**15 - 1,
+    torch.int32: 2**31 - 1,
+    torch.int64: 2**63 - 1,
+    torch.float32: 2**24,
+    torch.float64: 2**53,
+    torch.bool: 1,
+}
 
 
 @pytest.mark.parametrize("dtype", sorted(RANDOM_TOP, key=str))
@@ -571,10 +600,10 @@ def test_random_ranges(dtype):
 
 def test_random_wide_int64_ranges():
     torch.manual_seed(119)
-    x = torch.empty(N, dtype=torch.int64).random_(-2 ** 62, 2 ** 62).numpy()
-    assert x.min() >= -2 ** 62 and x.max() < 2 ** 62
-    assert ks_statistic(x.astype(np.float64) / 2 ** 62, lambda v: (v + 1) / 2) < KS_BOUND
-    y = torch.empty(1000, dtype=torch.int64).random_(-2 ** 63, None).numpy()  # every int64
+    x = torch.empty(N, dtype=torch.int64).random_(-(2**62), 2**62).numpy()
+    assert x.min() >= -(2**62) and x.max() < 2**62
+    assert ks_statistic(x.astype(np.float64) / 2**62, lambda v: (v + 1) / 2) < KS_BOUND
+    y = torch.empty(1000, dtype=torch.int64).random_(-(2**63), None).numpy()  # every int64
     assert (y < 0).any() and (y >= 0).any()
 
 
@@ -588,7 +617,7 @@ def test_randint(dtype):
     assert (y == 0).all()
 
 
-@given(low=st.integers(-2 ** 40, 2 ** 40), span=st.integers(1, 2 ** 41), seed=st.integers(0, 2 ** 32 - 1))
+@given(low=st.integers(-(2**40), 2**40), span=st.integers(1, 2**41), seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=50, deadline=None)
 def test_randint_bounds_property(low, span, seed):
     torch.manual_seed(seed)
@@ -622,7 +651,7 @@ def test_randperm_is_uniform():
     assert_frequencies(first, lambda k: 1 / 50, range(50))
 
 
-@given(n=st.integers(0, 300), seed=st.integers(0, 2 ** 32 - 1))
+@given(n=st.integers(0, 300), seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=50, deadline=None)
 def test_randperm_property(n, seed):
     torch.manual_seed(seed)
@@ -672,14 +701,17 @@ def test_poisson(rate):
     if rate > 0:
         assert abs(x.var() / rate - 1) < 0.05
     if 0 < rate <= 30:
+
         def pmf(k):
             return math.exp(-rate + k * math.log(rate) - math.lgamma(k + 1))
+
         assert_frequencies(x, pmf, range(int(x.max()) + 1))
     mixed = torch.poisson(torch.tensor([0.0, 2.0, 50.0], dtype=torch.float32))
     assert mixed.dtype == torch.float32 and mixed.numpy()[0] == 0
 
 
 # ---- errors ----
+
 
 def test_distribution_parameter_errors_leave_everything_unchanged(rng):
     t, _ = make_tensor((3, 4), torch.float32, "contiguous", rng)
@@ -702,9 +734,9 @@ def test_distribution_parameter_errors_leave_everything_unchanged(rng):
         (RuntimeError, lambda: t.bernoulli_(torch.full((5,), 0.5))),
         (RuntimeError, lambda: t.random_(5, 5)),
         (RuntimeError, lambda: t.random_(0)),
-        (RuntimeError, lambda: t.random_(0, 2 ** 25)),  # not exact in float32
-        (RuntimeError, lambda: ints.random_(0, 2 ** 31 + 1)),
-        (RuntimeError, lambda: ints.random_(-2 ** 31 - 1, 0)),
+        (RuntimeError, lambda: t.random_(0, 2**25)),  # not exact in float32
+        (RuntimeError, lambda: ints.random_(0, 2**31 + 1)),
+        (RuntimeError, lambda: ints.random_(-(2**31) - 1, 0)),
         (RuntimeError, lambda: torch.zeros(2, dtype=torch.uint8).random_(-1, 3)),
         (RuntimeError, lambda: torch.zeros(2, dtype=torch.int8).random_(0, 129)),
         (TypeError, lambda: ints.uniform_()),

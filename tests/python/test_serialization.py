@@ -27,9 +27,17 @@ from conftest import LAYOUTS, NUMPY_OF, fixtures_dir, make_tensor, random_array,
 
 PT = os.path.join(fixtures_dir(), "pt")
 ALL_TYPES = list(NUMPY_OF)
-TORCH_OF_STORAGE = {"ByteStorage": torch.uint8, "CharStorage": torch.int8, "ShortStorage": torch.int16,
-                    "IntStorage": torch.int32, "LongStorage": torch.int64, "HalfStorage": torch.float16,
-                    "FloatStorage": torch.float32, "DoubleStorage": torch.float64, "BoolStorage": torch.bool}
+TORCH_OF_STORAGE = {
+    "ByteStorage": torch.uint8,
+    "CharStorage": torch.int8,
+    "ShortStorage": torch.int16,
+    "IntStorage": torch.int32,
+    "LongStorage": torch.int64,
+    "HalfStorage": torch.float16,
+    "FloatStorage": torch.float32,
+    "DoubleStorage": torch.float64,
+    "BoolStorage": torch.bool,
+}
 WRITTEN = {"zip": {}, "legacy": {"_use_new_zipfile_serialization": False}}
 
 
@@ -47,8 +55,12 @@ def exact(t, expected):
     assert torch.is_tensor(t), type(t)
     got = t.numpy()
     expected = np.asarray(expected)
-    assert got.dtype == expected.dtype and got.shape == expected.shape, (got.dtype, got.shape, expected.dtype,
-                                                                        expected.shape)
+    assert got.dtype == expected.dtype and got.shape == expected.shape, (
+        got.dtype,
+        got.shape,
+        expected.dtype,
+        expected.shape,
+    )
     assert np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(expected).tobytes(), (got, expected)
 
 
@@ -101,8 +113,22 @@ def test_fixture_loads_like_the_reference_reader(name):
 @pytest.mark.parametrize("name", ["tensors_zip.pt", "tensors_legacy.pt"])
 def test_tensor_fixtures_hold_what_gen_pt_wrote(name):
     d = torch.load(os.path.join(PT, name))
-    assert list(d) == ["float_2x3", "double_4", "long_5", "int32_3", "uint8_4", "bool_3", "int16_2", "int8_2",
-                       "half_3", "transposed", "shared_base", "shared_view", "scalar", "nested"]
+    assert list(d) == [
+        "float_2x3",
+        "double_4",
+        "long_5",
+        "int32_3",
+        "uint8_4",
+        "bool_3",
+        "int16_2",
+        "int8_2",
+        "half_3",
+        "transposed",
+        "shared_base",
+        "shared_view",
+        "scalar",
+        "nested",
+    ]
     exact(d["long_5"], np.arange(5, dtype=np.int64))
     exact(d["int32_3"], np.array([1, -2, 3], np.int32))
     exact(d["uint8_4"], np.array([0, 1, 128, 255], np.uint8))
@@ -161,7 +187,7 @@ def _numpy_forward(sd, x):
     y = np.zeros((n, 4, h, w))
     for i in range(3):
         for j in range(3):
-            y += np.einsum("nchw,oc->nohw", padded[:, :, i:i + h, j:j + w], p["0.weight"][:, :, i, j])
+            y += np.einsum("nchw,oc->nohw", padded[:, :, i : i + h, j : j + w], p["0.weight"][:, :, i, j])
     y += p["0.bias"][None, :, None, None]
     scale = p["1.weight"] / np.sqrt(p["1.running_var"] + 1e-5)
     y = (y - p["1.running_mean"][None, :, None, None]) * scale[None, :, None, None] + p["1.bias"][None, :, None, None]
@@ -173,9 +199,17 @@ def _numpy_forward(sd, x):
 def test_cnn_state_dict_and_io():
     sd = torch.load(os.path.join(PT, "cnn_state_dict.pt"))
     assert type(sd) is OrderedDict
-    shapes = [("0.weight", (4, 1, 3, 3)), ("0.bias", (4,)), ("1.weight", (4,)), ("1.bias", (4,)),
-              ("1.running_mean", (4,)), ("1.running_var", (4,)), ("1.num_batches_tracked", ()),
-              ("5.weight", (10, 64)), ("5.bias", (10,))]
+    shapes = [
+        ("0.weight", (4, 1, 3, 3)),
+        ("0.bias", (4,)),
+        ("1.weight", (4,)),
+        ("1.bias", (4,)),
+        ("1.running_mean", (4,)),
+        ("1.running_var", (4,)),
+        ("1.num_batches_tracked", ()),
+        ("5.weight", (10, 64)),
+        ("5.bias", (10,)),
+    ]
     assert [(k, tuple(v.shape)) for k, v in sd.items()] == shapes
     steps = sd["1.num_batches_tracked"]
     assert steps.dtype is torch.int64 and steps.dim() == 0 and steps.item() == 1  # one training forward
@@ -188,8 +222,9 @@ def test_cnn_state_dict_and_io():
         exact(io_pt["input"], npz["input"])
         exact(io_pt["output"], npz["output"])
         # the loaded weights, run through the network in numpy, give the output PyTorch computed
-        np.testing.assert_allclose(_numpy_forward(sd, npz["input"].astype(np.float64)), npz["output"],
-                                   rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(
+            _numpy_forward(sd, npz["input"].astype(np.float64)), npz["output"], rtol=1e-5, atol=1e-5
+        )
 
 
 # ---- round trips ----
@@ -311,8 +346,9 @@ def test_round_trip_storage_slices_and_their_tensors(layout, tmp_path):
 
 
 def test_round_trip_nested_containers_and_plain_values(tmp_path):
-    obj = OrderedDict([("b", (1, 2.5, "s", None, True, b"raw")), ("a", {"x": [torch.ones(2, 2), {3}]}),
-                       ("size", torch.Size([2, 3]))])
+    obj = OrderedDict(
+        [("b", (1, 2.5, "s", None, True, b"raw")), ("a", {"x": [torch.ones(2, 2), {3}]}), ("size", torch.Size([2, 3]))]
+    )
     for layout in WRITTEN:
         loaded, _ = _save_and_load(obj, layout, "bytesio", tmp_path)
         assert type(loaded) is OrderedDict and list(loaded) == ["b", "a", "size"]
@@ -335,9 +371,13 @@ def test_zip_layout_details(tmp_path):
             assert info.compress_type == zipfile.ZIP_STORED
             if info.filename.startswith("archive/data/"):
                 # records start on 64-byte boundaries so that they can be mapped in place
-                local_header = data[info.header_offset:info.header_offset + 30]
-                start = (info.header_offset + 30 + int.from_bytes(local_header[26:28], "little") +
-                         int.from_bytes(local_header[28:30], "little"))
+                local_header = data[info.header_offset : info.header_offset + 30]
+                start = (
+                    info.header_offset
+                    + 30
+                    + int.from_bytes(local_header[26:28], "little")
+                    + int.from_bytes(local_header[28:30], "little")
+                )
                 assert start % 64 == 0, (info.filename, start)
         assert archive.read("archive/data/0") == np.arange(6, dtype="<f8").tobytes()
 
@@ -405,9 +445,18 @@ def _mapped_file(location):
 
 
 @pytest.mark.parametrize("layout", sorted(WRITTEN))
-@pytest.mark.parametrize("map_location", [None, "cpu", torch.device("cpu"), {"cpu": "cpu"}, {"cuda:0": "cpu"},
-                                          lambda storage, location: storage,
-                                          lambda storage, location: None])
+@pytest.mark.parametrize(
+    "map_location",
+    [
+        None,
+        "cpu",
+        torch.device("cpu"),
+        {"cpu": "cpu"},
+        {"cuda:0": "cpu"},
+        lambda storage, location: storage,
+        lambda storage, location: None,
+    ],
+)
 def test_map_location_forms_keep_tensors_on_the_cpu(layout, map_location, tmp_path):
     base = torch.arange(8, dtype=torch.float32)
     obj = {"a": base.view(2, 4), "b": base.narrow(0, 1, 3)}
@@ -485,8 +534,11 @@ def test_deepcopy_keeps_views_views():
 def _sample_file(layout):
     buffer = io.BytesIO()
     base = torch.arange(12, dtype=torch.float32)
-    torch.save({"a": base.view(3, 4), "b": base.narrow(0, 2, 5), "c": torch.ones(3, dtype=torch.int64),
-                "d": [1, "two"]}, buffer, **WRITTEN[layout])
+    torch.save(
+        {"a": base.view(3, 4), "b": base.narrow(0, 2, 5), "c": torch.ones(3, dtype=torch.int64), "d": [1, "two"]},
+        buffer,
+        **WRITTEN[layout],
+    )
     return buffer.getvalue()
 
 
@@ -561,8 +613,13 @@ def test_requires_grad_flag_in_a_file_loads():
 
 
 def test_geometry_outside_the_storage_is_refused():
-    for offset, size, stride in [(2, (3,), (1,)), (0, (2, 2), (3, 1)), (0, (2 ** 40, 2 ** 40), (2 ** 40, 1)),
-                                 (-1, (1,), (1,)), (0, (-1,), (1,))]:
+    for offset, size, stride in [
+        (2, (3,), (1,)),
+        (0, (2, 2), (3, 1)),
+        (0, (2**40, 2**40), (2**40, 1)),
+        (-1, (1,), (1,)),
+        (0, (-1,), (1,)),
+    ]:
         t = ref.TensorRef(ref.storage_pid("FloatStorage", "0", 4), offset, size, stride)
         data = ref.write_zip([t], {"0": ("FloatStorage", np.zeros(4, np.float32))})
         with pytest.raises(RuntimeError):
@@ -573,7 +630,7 @@ def test_geometry_outside_the_storage_is_refused():
 def _tar_file(little_endian):
     storages = {
         101: ("FloatStorage", np.arange(10, dtype=np.float32) * 1.5),
-        102: ("LongStorage", np.array([-(2 ** 40), 7, 2 ** 62], np.int64)),
+        102: ("LongStorage", np.array([-(2**40), 7, 2**62], np.int64)),
         103: ("DoubleStorage", np.zeros(0)),
     }
     views = [(104, 101, 2, 5)]  # storage 104 is elements 2..6 of storage 101
@@ -584,9 +641,16 @@ def _tar_file(little_endian):
         4: (102, (), (), 2),
         5: (103, (0,), (1,), 0),
     }
-    obj = {"matrix": ref.Persistent("1"), "transposed": ref.Persistent("2"), "on_view": ref.Persistent("3"),
-           "scalar": ref.Persistent("4"), "empty": ref.Persistent("5"), "storage": ref.Persistent("101"),
-           "container_class": ref.Persistent((OrderedDict, None, None)), "plain": [1, "x"]}
+    obj = {
+        "matrix": ref.Persistent("1"),
+        "transposed": ref.Persistent("2"),
+        "on_view": ref.Persistent("3"),
+        "scalar": ref.Persistent("4"),
+        "empty": ref.Persistent("5"),
+        "storage": ref.Persistent("101"),
+        "container_class": ref.Persistent((OrderedDict, None, None)),
+        "plain": [1, "x"],
+    }
     return ref.write_tar(obj, storages, tensors, views, little_endian)
 
 
@@ -602,7 +666,7 @@ def test_tar_layout_loads(little_endian, tmp_path):
         exact(d["matrix"], values.reshape(2, 5))
         exact(d["transposed"], values.reshape(2, 5).T)
         exact(d["on_view"], values[3:6])
-        exact(d["scalar"], np.int64(2 ** 62))
+        exact(d["scalar"], np.int64(2**62))
         assert d["scalar"].dim() == 0
         exact(d["empty"], np.zeros(0))
         assert d["container_class"] is OrderedDict and d["plain"] == [1, "x"]
@@ -667,8 +731,7 @@ def _check_another_loader(python, env, tmp_path, rng):
     out = str(tmp_path / "seen")
     script = tmp_path / "load_them.py"
     script.write_text(_LOADER_SCRIPT)
-    run = subprocess.run([python, str(script), out] + names, capture_output=True, text=True, env=env,
-                         cwd=str(tmp_path))
+    run = subprocess.run([python, str(script), out] + names, capture_output=True, text=True, env=env, cwd=str(tmp_path))
     assert run.returncode == 0, run.stderr
     with open(out + ".json") as f:
         report = json.load(f)
@@ -691,8 +754,10 @@ def _check_another_loader(python, env, tmp_path, rng):
 def test_real_pytorch_loads_our_files(tmp_path, rng):
     env = real_torch_env()
     if env is None:
-        pytest.skip("Debian's python3-torch is not installed for /usr/bin/python3, so real PyTorch cannot check "
-                    "the files we write (apt-get install python3-torch to run this check)")
+        pytest.skip(
+            "Debian's python3-torch is not installed for /usr/bin/python3, so real PyTorch cannot check "
+            "the files we write (apt-get install python3-torch to run this check)"
+        )
     loader = _check_another_loader("/usr/bin/python3", env, tmp_path, rng)
     assert loader != torch.__file__
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import torch
-from conftest import FLOAT_TYPES, INT_TYPES, LAYOUTS, NUMPY_OF, NUMERIC_TYPES, assert_close, make_tensor
+from conftest import FLOAT_TYPES, LAYOUTS, NUMPY_OF, NUMERIC_TYPES, assert_close, make_tensor
 
 # Ops that only move elements work for every element type, half and bool included.
 ALL_TYPES = NUMERIC_TYPES + [torch.float16, torch.bool]
@@ -34,6 +34,7 @@ def assert_unchanged(tensors, before):
 
 # ---- cat and stack ----
 
+
 @pytest.mark.parametrize("dtype", ALL_TYPES)
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dim", [0, 1, 2, -1])
@@ -50,9 +51,17 @@ def test_cat(dtype, layout, dim, rng):
     assert_close(torch.concat(tuple(t for t, _ in pairs), dim=dim), np.concatenate([a for _, a in pairs], axis=dim))
 
 
-@pytest.mark.parametrize("types", [(torch.int64, torch.float32), (torch.uint8, torch.int8), (torch.bool, torch.int32),
-                                   (torch.float16, torch.float64), (torch.int16, torch.bool, torch.float32),
-                                   (torch.uint8, torch.uint8, torch.int64)])
+@pytest.mark.parametrize(
+    "types",
+    [
+        (torch.int64, torch.float32),
+        (torch.uint8, torch.int8),
+        (torch.bool, torch.int32),
+        (torch.float16, torch.float64),
+        (torch.int16, torch.bool, torch.float32),
+        (torch.uint8, torch.uint8, torch.int64),
+    ],
+)
 def test_cat_promotes(types, rng):
     pairs = [make_tensor((2, 3), dt, "transposed", rng) for dt in types]
     expected_type = np.dtype(NUMPY_OF[types[0]])
@@ -170,8 +179,11 @@ def test_hstack_vstack_dstack_column_stack(layout, rng):
 @pytest.mark.parametrize("shape", [(), (3,), (2, 3), (2, 3, 4), (1, 2, 3, 4)])
 def test_atleast(shape, rng):
     x, a = make_tensor(shape, torch.float64, "strided", rng)
-    for fn, ref in [(torch.atleast_1d, np.atleast_1d), (torch.atleast_2d, np.atleast_2d),
-                    (torch.atleast_3d, np.atleast_3d)]:
+    for fn, ref in [
+        (torch.atleast_1d, np.atleast_1d),
+        (torch.atleast_2d, np.atleast_2d),
+        (torch.atleast_3d, np.atleast_3d),
+    ]:
         r = fn(x)
         assert_close(r, ref(a))
         assert r.data_ptr() == x.data_ptr()  # a view (x itself when already big enough)
@@ -182,6 +194,7 @@ def test_atleast(shape, rng):
 
 
 # ---- diagonals and triangles ----
+
 
 @pytest.mark.parametrize("dtype", ALL_TYPES)
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -289,6 +302,7 @@ def test_tril_triu_indices(row, col):
 
 # ---- cross, histc, renorm, kron ----
 
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.int32])
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_cross(dtype, layout, rng):
@@ -338,8 +352,7 @@ def test_histc(dtype, layout, rng):
     # integer values on inner edges: each in its own bin (where dividing first would not)
     v = torch.arange(49, dtype=dtype)
     assert_close(torch.histc(v, 49, 0, 49), np.ones(49, a.dtype))
-    assert_close(torch.histc(torch.tensor([0., 1, 1, 2, 3, 3, 3], dtype=dtype), 3, 0, 3),
-                 np.array([1, 2, 4], a.dtype))
+    assert_close(torch.histc(torch.tensor([0.0, 1, 1, 2, 3, 3, 3], dtype=dtype), 3, 0, 3), np.array([1, 2, 4], a.dtype))
     assert_close(torch.histc(torch.full((4,), 2.0, dtype=dtype), 4), np.array([0, 0, 4, 0], a.dtype))
     out = torch.empty(0, dtype=dtype)
     assert torch.histc(x, 4, -1, 1, out=out) is out
@@ -390,8 +403,9 @@ def test_renorm(dtype, layout, rng):
 
 
 @pytest.mark.parametrize("shapes", [((2, 3), (3, 2)), ((3,), (2,)), ((2, 2), (3,)), ((2,), (2, 1, 3)), ((), (2, 2))])
-@pytest.mark.parametrize("types", [(torch.float64, torch.float64), (torch.int64, torch.int64),
-                                   (torch.int32, torch.float32)])
+@pytest.mark.parametrize(
+    "types", [(torch.float64, torch.float64), (torch.int64, torch.int64), (torch.int32, torch.float32)]
+)
 def test_kron(shapes, types, rng):
     a, na = make_tensor(shapes[0], types[0], "transposed", rng)
     b, nb = make_tensor(shapes[1], types[1], "strided", rng)
@@ -401,6 +415,7 @@ def test_kron(shapes, types, rng):
 
 
 # ---- flip, roll, rot90 ----
+
 
 @pytest.mark.parametrize("dtype", ALL_TYPES)
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -437,8 +452,16 @@ def test_flip_errors(rng):
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_roll(dtype, layout, rng):
     x, a = make_tensor((4, 5, 3), dtype, layout, rng)
-    for shifts, dims in [(1, 0), (-2, 1), (7, -1), ((1, 2), (0, 1)), ((3, -4, 5), (2, 0, 1)), ((1, 2), (1, 1)),
-                         (0, 0), (5, 1)]:
+    for shifts, dims in [
+        (1, 0),
+        (-2, 1),
+        (7, -1),
+        ((1, 2), (0, 1)),
+        ((3, -4, 5), (2, 0, 1)),
+        ((1, 2), (1, 1)),
+        (0, 0),
+        (5, 1),
+    ]:
         assert_close(torch.roll(x, shifts, dims), np.roll(a, shifts, dims))
     for shift in (0, 3, -8, 61):
         assert_close(x.roll(shift), np.roll(a, shift))  # flattened
@@ -467,6 +490,7 @@ def test_rot90(layout, rng):
 
 
 # ---- repeat, tile, repeat_interleave ----
+
 
 @pytest.mark.parametrize("dtype", ALL_TYPES)
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -523,6 +547,7 @@ def test_repeat_interleave_index_form_and_errors(rng):
 
 # ---- meshgrid ----
 
+
 @pytest.mark.parametrize("indexing", ["ij", "xy"])
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_meshgrid(indexing, count, rng):
@@ -555,6 +580,7 @@ def test_meshgrid_default_and_errors():
 
 # ---- dimension moves ----
 
+
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_movedim_swapaxes(layout, rng):
     x, a = make_tensor((2, 3, 4, 5), torch.float32, layout, rng)
@@ -586,7 +612,7 @@ def test_unflatten_and_narrow_copy(layout, rng):
         split = list(sizes)
         if -1 in split:
             split[split.index(-1)] = a.shape[d] // -np.prod(split)
-        expected_shape[d:d + 1] = split
+        expected_shape[d : d + 1] = split
         assert_close(r, a.reshape(expected_shape))
         assert r.data_ptr() == x.data_ptr()
         assert_close(torch.unflatten(x, dim, sizes), a.reshape(expected_shape))
@@ -641,8 +667,9 @@ def test_type_as(rng):
 
 # ---- properties ----
 
+
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.integers(0, 4), min_size=1, max_size=4), st.integers(0, 2 ** 31), st.data())
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=4), st.integers(0, 2**31), st.data())
 def test_roll_flip_cat_properties(shape, seed, data):
     rng = np.random.default_rng(seed)
     x, a = make_tensor(shape, torch.int32, data.draw(st.sampled_from(LAYOUTS)), rng)

@@ -11,13 +11,29 @@ import pytest
 import torch
 from conftest import NUMPY_OF, random_array
 
-STORAGE_OF = {torch.uint8: torch.ByteStorage, torch.int8: torch.CharStorage, torch.int16: torch.ShortStorage,
-              torch.int32: torch.IntStorage, torch.int64: torch.LongStorage, torch.float16: torch.HalfStorage,
-              torch.float32: torch.FloatStorage, torch.float64: torch.DoubleStorage, torch.bool: torch.BoolStorage}
+STORAGE_OF = {
+    torch.uint8: torch.ByteStorage,
+    torch.int8: torch.CharStorage,
+    torch.int16: torch.ShortStorage,
+    torch.int32: torch.IntStorage,
+    torch.int64: torch.LongStorage,
+    torch.float16: torch.HalfStorage,
+    torch.float32: torch.FloatStorage,
+    torch.float64: torch.DoubleStorage,
+    torch.bool: torch.BoolStorage,
+}
 ALL_TYPES = list(STORAGE_OF)
-CONVERSIONS = {"byte": torch.uint8, "char": torch.int8, "short": torch.int16, "int": torch.int32,
-               "long": torch.int64, "half": torch.float16, "float": torch.float32, "double": torch.float64,
-               "bool": torch.bool}
+CONVERSIONS = {
+    "byte": torch.uint8,
+    "char": torch.int8,
+    "short": torch.int16,
+    "int": torch.int32,
+    "long": torch.int64,
+    "half": torch.float16,
+    "float": torch.float32,
+    "double": torch.float64,
+    "bool": torch.bool,
+}
 
 
 def values_of(storage):
@@ -294,8 +310,11 @@ def test_from_file_private_mapping(tmp_path):
 
 
 def _shm_names():
-    return {n for n in os.listdir("/dev/shm") if n.startswith("torch_%d_" % os.getpid())} \
-        if os.path.isdir("/dev/shm") else set()
+    return (
+        {n for n in os.listdir("/dev/shm") if n.startswith("torch_%d_" % os.getpid())}
+        if os.path.isdir("/dev/shm")
+        else set()
+    )
 
 
 @pytest.mark.parametrize("dtype", ALL_TYPES)

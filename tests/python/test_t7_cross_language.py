@@ -13,8 +13,9 @@ from torch.utils.serialization import load_lua, save_lua
 try:
     import torch.lua as tl
 except ImportError as e:
-    pytest.skip("the Lua bridge torch/_lua.so is not built (bazel build //python:_lua.so): %s" % e,
-                allow_module_level=True)
+    pytest.skip(
+        "the Lua bridge torch/_lua.so is not built (bazel build //python:_lua.so): %s" % e, allow_module_level=True
+    )
 
 FIXTURES = ["tensors.t7", "mlp.t7", "mlp_ascii.t7", "mlp_io.t7", "cnn.t7", "cnn_io.t7", "rng.t7"]
 
@@ -79,7 +80,8 @@ def test_python_saves_what_lua_loads_as_torch7s_file(rt, name, fmt, tmp_path):
 
 def test_lua_saves_what_python_loads_with_sharing(rt, tmp_path):
     out = str(tmp_path / "from_lua.t7")
-    rt.execute("""
+    rt.execute(
+        """
       torch.manualSeed(7)
       local base = torch.randn(4, 5)
       local obj = { base = base, rows = base:narrow(1, 2, 2), col = base:select(2, 3),
@@ -88,7 +90,9 @@ def test_lua_saves_what_python_loads_with_sharing(rt, tmp_path):
                     model = nn.Sequential():add(nn.Linear(5, 3)):add(nn.Tanh()) }
       torch.save(%r, obj)
       _G.saved = obj
-    """ % out)
+    """
+        % out
+    )
     saved = rt["saved"]
     got = load_lua(out)
     base = saved["base"]

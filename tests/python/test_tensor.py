@@ -74,8 +74,10 @@ def test_views_share_storage(dtype, rng):
         "squeeze1": (t.view(4, 1, 6).squeeze(1), n),
         "expand": (t.narrow(0, 0, 1).expand(3, 6), np.broadcast_to(n[:1], (3, 6))),
         "flatten": (t.flatten(), n.ravel()),
-        "as_strided": (t.as_strided((3, 2), (1, 6)), np.lib.stride_tricks.as_strided(
-            n, (3, 2), (n.itemsize, 6 * n.itemsize))),
+        "as_strided": (
+            t.as_strided((3, 2), (1, 6)),
+            np.lib.stride_tricks.as_strided(n, (3, 2), (n.itemsize, 6 * n.itemsize)),
+        ),
     }
     for name, (v, expected) in views.items():
         assert_close(v, expected), name

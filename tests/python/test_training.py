@@ -57,10 +57,16 @@ def test_small_cnn_loss_falls():
     labels = torch.randint(0, 4, (64,))
     for i in range(64):
         r, c = divmod(int(labels[i]), 2)
-        images[i, 0, r * 6 + 1:r * 6 + 5, c * 6 + 1:c * 6 + 5] = 1.0
+        images[i, 0, r * 6 + 1 : r * 6 + 5, c * 6 + 1 : c * 6 + 5] = 1.0
     images += 0.1 * torch.randn(64, 1, 12, 12)
-    model = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
-                          nn.Flatten(), nn.Linear(8 * 6 * 6, 4))
+    model = nn.Sequential(
+        nn.Conv2d(1, 8, 3, padding=1),
+        nn.BatchNorm2d(8),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Flatten(),
+        nn.Linear(8 * 6 * 6, 4),
+    )
     opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     losses = []
     for _ in range(30):

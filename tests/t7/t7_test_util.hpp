@@ -23,7 +23,8 @@ const std::vector<std::string> kFixtures = {"tensors.t7", "mlp.t7",    "mlp_asci
 
 inline std::string fixturePath(const std::string &name) {
   const std::string dir = fixtures::dir();
-  BOOST_REQUIRE_MESSAGE(!dir.empty(), "no fixtures: shared/fixtures must sit beside the checkout, or set TH_FIXTURES_DIR");
+  BOOST_REQUIRE_MESSAGE(!dir.empty(),
+                        "no fixtures: shared/fixtures must sit beside the checkout, or set TH_FIXTURES_DIR");
   return dir + "/t7/" + name;
 }
 
@@ -66,7 +67,8 @@ inline std::vector<int64_t> sizes(const t7::Tensor &t) {
 }
 
 inline std::vector<int64_t> strides(const t7::Tensor &t) {
-  return t.visit([](auto *tensor) { return std::vector<int64_t>(tensor->stride, tensor->stride + tensor->nDimension); });
+  return t.visit(
+      [](auto *tensor) { return std::vector<int64_t>(tensor->stride, tensor->stride + tensor->nDimension); });
 }
 
 inline const void *storageOf(const t7::Tensor &t) {
@@ -84,18 +86,16 @@ class Isomorphic {
     using K = t7::Value::Kind;
     if (a.kind() != b.kind()) return differ(path, std::string(a.kindName()) + " vs " + b.kindName());
     switch (a.kind()) {
-      case K::Nil:
-        return true;
+      case K::Nil: return true;
       case K::Number: {
         const double x = a.number(), y = b.number();
         return std::memcmp(&x, &y, sizeof x) == 0 || differ(path, std::to_string(x) + " vs " + std::to_string(y));
       }
-      case K::Boolean:
-        return a.boolean() == b.boolean() || differ(path, "booleans differ");
-      case K::String:
-        return a.string() == b.string() || differ(path, "'" + a.string() + "' vs '" + b.string() + "'");
+      case K::Boolean: return a.boolean() == b.boolean() || differ(path, "booleans differ");
+      case K::String: return a.string() == b.string() || differ(path, "'" + a.string() + "' vs '" + b.string() + "'");
       case K::Recursive:  // its target is being compared above it
-        return (a.identity() && pair(a.identity(), b.identity()) && !fresh_) || differ(path, "recursive references differ");
+        return (a.identity() && pair(a.identity(), b.identity()) && !fresh_) ||
+               differ(path, "recursive references differ");
       case K::Table: {
         auto ta = a.table(), tb = b.table();
         if (!pair(ta.get(), tb.get())) return differ(path, "sharing differs");

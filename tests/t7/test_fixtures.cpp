@@ -151,9 +151,9 @@ BOOST_AUTO_TEST_CASE(mlp_ascii_is_the_same_model_bit_for_bit) {
 
 BOOST_AUTO_TEST_CASE(cnn_structure_buffers_and_forward) {
   const Value cnn = fixture("cnn.t7"), io = fixture("cnn_io.t7");
-  BOOST_TEST(classes(cnn) == std::vector<std::string>({"nn.SpatialConvolution", "nn.ReLU", "nn.SpatialMaxPooling",
-                                                       "nn.SpatialBatchNormalization", "nn.View", "nn.Linear",
-                                                       "nn.LogSoftMax"}));
+  BOOST_TEST(classes(cnn) ==
+             std::vector<std::string>({"nn.SpatialConvolution", "nn.ReLU", "nn.SpatialMaxPooling",
+                                       "nn.SpatialBatchNormalization", "nn.View", "nn.Linear", "nn.LogSoftMax"}));
   const Value conv = cnn["modules"][1], relu = cnn["modules"][2], pool = cnn["modules"][3], bn = cnn["modules"][4],
               view = cnn["modules"][5], fc = cnn["modules"][6];
   BOOST_TEST((conv["weight"].tensor().type() == ScalarType::Float));
@@ -176,7 +176,8 @@ BOOST_AUTO_TEST_CASE(cnn_structure_buffers_and_forward) {
   const t7::Tensor indices = pool["indices"].tensor();
   BOOST_TEST((indices.type() == ScalarType::Long));
   BOOST_TEST(sizes(indices) == Shape({4, 8, 4, 4}));
-  const Vec idx = values(indices), pooled = values(pool["output"].tensor()), rectified = values(relu["output"].tensor());
+  const Vec idx = values(indices), pooled = values(pool["output"].tensor()),
+            rectified = values(relu["output"].tensor());
   for (size_t k = 0; k < idx.size(); k++) {
     const size_t plane = k / 16, y = k % 16 / 4, x = k % 4;
     const int64_t at = int64_t(idx[k]) - 1, ay = at / 8, ax = at % 8;
@@ -208,8 +209,8 @@ BOOST_AUTO_TEST_CASE(cnn_structure_buffers_and_forward) {
         }
       for (int y = 0; y < 4; y++)
         for (int x = 0; x < 4; x++) {
-          const double m = std::max({plane[2 * y][2 * x], plane[2 * y][2 * x + 1], plane[2 * y + 1][2 * x],
-                                     plane[2 * y + 1][2 * x + 1]});
+          const double m = std::max(
+              {plane[2 * y][2 * x], plane[2 * y][2 * x + 1], plane[2 * y + 1][2 * x], plane[2 * y + 1][2 * x + 1]});
           features[o * 16 + y * 4 + x] = (m - mean[o]) / std::sqrt(var[o] + eps) * gamma[o] + beta[o];
         }
     }

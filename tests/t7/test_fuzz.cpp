@@ -15,8 +15,20 @@ namespace {
 constexpr int kCases = 4000;
 
 // Values that break lengths and counts when they land on one.
-const int64_t kExtremes[] = {0, 1, -1, 2, 255, 65535, 0x7fffffff, -0x7fffffffLL - 1, 0xffffffffLL,
-                             int64_t(1) << 31, int64_t(1) << 40, int64_t(1) << 62, INT64_MAX, INT64_MIN};
+const int64_t kExtremes[] = {0,
+                             1,
+                             -1,
+                             2,
+                             255,
+                             65535,
+                             0x7fffffff,
+                             -0x7fffffffLL - 1,
+                             0xffffffffLL,
+                             int64_t(1) << 31,
+                             int64_t(1) << 40,
+                             int64_t(1) << 62,
+                             INT64_MAX,
+                             INT64_MIN};
 
 std::string mutate(std::string s, std::mt19937_64 &rng) {
   const auto pick = [&](uint64_t n) { return n == 0 ? 0 : size_t(rng() % n); };
@@ -27,7 +39,7 @@ std::string mutate(std::string s, std::mt19937_64 &rng) {
     case 1:  // truncate
       s.resize(pick(s.size()));
       break;
-    case 2:  // an extreme or random int32 where a tag, length or count may be
+    case 2:    // an extreme or random int32 where a tag, length or count may be
     case 3: {  // an extreme or random int64 where a size, stride or offset may be
       const size_t width = rng() % 2 ? 4 : 8;
       if (s.size() < width) break;

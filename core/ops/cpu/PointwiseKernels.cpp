@@ -17,61 +17,61 @@ constexpr bool inFloating = std::is_floating_point_v<T>;
 template <typename T>
 constexpr bool inIntegral = std::is_integral_v<T>;
 
-#define TORCH_CPU_UNARY(Op, torch, thName, Types, ...)                 \
-  struct Unary##Op {                                               \
-    template <typename T>                                          \
-    static constexpr bool exists = in##Types<T>;                   \
-    template <typename T>                                          \
-    static void run(const Tensor &r, const Tensor &t) {            \
-      TH<T>::thName(r.th<T>(), t.th<T>());                             \
-    }                                                              \
+#define TORCH_CPU_UNARY(Op, torch, thName, Types, ...)  \
+  struct Unary##Op {                                    \
+    template <typename T>                               \
+    static constexpr bool exists = in##Types<T>;        \
+    template <typename T>                               \
+    static void run(const Tensor &r, const Tensor &t) { \
+      TH<T>::thName(r.th<T>(), t.th<T>());              \
+    }                                                   \
   };
 TH_FORALL_UNARY_OPS(TORCH_CPU_UNARY)
 #undef TORCH_CPU_UNARY
 
 // Add and Sub's tensor kernels take alpha (r = a + alpha * b), the others do not.
-#define TORCH_CPU_BINARY(Op, torch, cthName, thName, Types)                                          \
-  struct Binary##Op {                                                                        \
-    template <typename T>                                                                    \
-    static constexpr bool exists = in##Types<T>;                                             \
-    template <typename T>                                                                    \
-    static void run(const Tensor &r, const Tensor &a, const Tensor &b, Scalar alpha) {       \
-      using R = typename TH<T>::Tensor;                                                      \
-      if constexpr (std::is_invocable_v<decltype(TH<T>::cthName), R *, R *, T, R *>) {           \
-        TH<T>::cthName(r.th<T>(), a.th<T>(), alpha.to<T>(), b.th<T>());                          \
-      } else {                                                                               \
-        (void)alpha;                                                                         \
-        TH<T>::cthName(r.th<T>(), a.th<T>(), b.th<T>());                                         \
-      }                                                                                      \
-    }                                                                                        \
-    template <typename T>                                                                    \
-    static void runScalar(const Tensor &r, const Tensor &a, Scalar b) {                      \
-      TH<T>::thName(r.th<T>(), a.th<T>(), b.to<T>());                                            \
-    }                                                                                        \
+#define TORCH_CPU_BINARY(Op, torch, cthName, thName, Types)                            \
+  struct Binary##Op {                                                                  \
+    template <typename T>                                                              \
+    static constexpr bool exists = in##Types<T>;                                       \
+    template <typename T>                                                              \
+    static void run(const Tensor &r, const Tensor &a, const Tensor &b, Scalar alpha) { \
+      using R = typename TH<T>::Tensor;                                                \
+      if constexpr (std::is_invocable_v<decltype(TH<T>::cthName), R *, R *, T, R *>) { \
+        TH<T>::cthName(r.th<T>(), a.th<T>(), alpha.to<T>(), b.th<T>());                \
+      } else {                                                                         \
+        (void)alpha;                                                                   \
+        TH<T>::cthName(r.th<T>(), a.th<T>(), b.th<T>());                               \
+      }                                                                                \
+    }                                                                                  \
+    template <typename T>                                                              \
+    static void runScalar(const Tensor &r, const Tensor &a, Scalar b) {                \
+      TH<T>::thName(r.th<T>(), a.th<T>(), b.to<T>());                                  \
+    }                                                                                  \
   };
 TH_FORALL_BINARY_OPS(TORCH_CPU_BINARY)
 #undef TORCH_CPU_BINARY
 
-#define TORCH_CPU_COMPARE(Op, torch, thName, alias)                                   \
-  struct Compare##Op {                                                            \
-    template <typename T>                                                         \
-    static constexpr bool exists = true;                                          \
-    template <typename T>                                                         \
-    static void run(const Tensor &r, const Tensor &a, const Tensor &b) {          \
-      if (r.dtype() == ScalarType::Bool) {                                        \
-        TH<T>::thName##Tensor(r.th<uint8_t>(), a.th<T>(), b.th<T>());                 \
-      } else {                                                                    \
-        TH<T>::thName##TensorT(r.th<T>(), a.th<T>(), b.th<T>());                      \
-      }                                                                           \
-    }                                                                             \
-    template <typename T>                                                         \
-    static void runScalar(const Tensor &r, const Tensor &a, Scalar b) {           \
-      if (r.dtype() == ScalarType::Bool) {                                        \
-        TH<T>::thName##Value(r.th<uint8_t>(), a.th<T>(), b.to<T>());                  \
-      } else {                                                                    \
-        TH<T>::thName##ValueT(r.th<T>(), a.th<T>(), b.to<T>());                       \
-      }                                                                           \
-    }                                                                             \
+#define TORCH_CPU_COMPARE(Op, torch, thName, alias)                      \
+  struct Compare##Op {                                                   \
+    template <typename T>                                                \
+    static constexpr bool exists = true;                                 \
+    template <typename T>                                                \
+    static void run(const Tensor &r, const Tensor &a, const Tensor &b) { \
+      if (r.dtype() == ScalarType::Bool) {                               \
+        TH<T>::thName##Tensor(r.th<uint8_t>(), a.th<T>(), b.th<T>());    \
+      } else {                                                           \
+        TH<T>::thName##TensorT(r.th<T>(), a.th<T>(), b.th<T>());         \
+      }                                                                  \
+    }                                                                    \
+    template <typename T>                                                \
+    static void runScalar(const Tensor &r, const Tensor &a, Scalar b) {  \
+      if (r.dtype() == ScalarType::Bool) {                               \
+        TH<T>::thName##Value(r.th<uint8_t>(), a.th<T>(), b.to<T>());     \
+      } else {                                                           \
+        TH<T>::thName##ValueT(r.th<T>(), a.th<T>(), b.to<T>());          \
+      }                                                                  \
+    }                                                                    \
   };
 TH_FORALL_COMPARE_OPS(TORCH_CPU_COMPARE)
 #undef TORCH_CPU_COMPARE
@@ -88,28 +88,28 @@ void forEachType(F &&f) {
 }  // namespace
 
 void registerPointwiseKernels(PointwiseKernels &tables) {
-#define TORCH_REGISTER_UNARY(Op, ...)                                                      \
-  forEachType([&](auto tag, ScalarType dtype) {                                            \
-    using T = typename decltype(tag)::type;                                                \
-    if constexpr (Unary##Op::exists<T>)                                                    \
+#define TORCH_REGISTER_UNARY(Op, ...)                                                          \
+  forEachType([&](auto tag, ScalarType dtype) {                                                \
+    using T = typename decltype(tag)::type;                                                    \
+    if constexpr (Unary##Op::exists<T>)                                                        \
       tables.unary.add(static_cast<int>(UnaryOp::Op), Device::CPU, dtype, &Unary##Op::run<T>); \
   });
   TH_FORALL_UNARY_OPS(TORCH_REGISTER_UNARY)
 #undef TORCH_REGISTER_UNARY
-#define TORCH_REGISTER_BINARY(Op, ...)                                                                 \
-  forEachType([&](auto tag, ScalarType dtype) {                                                        \
-    using T = typename decltype(tag)::type;                                                            \
-    if constexpr (Binary##Op::exists<T>) {                                                             \
-      tables.binary.add(static_cast<int>(BinaryOp::Op), Device::CPU, dtype, &Binary##Op::run<T>);       \
+#define TORCH_REGISTER_BINARY(Op, ...)                                                                        \
+  forEachType([&](auto tag, ScalarType dtype) {                                                               \
+    using T = typename decltype(tag)::type;                                                                   \
+    if constexpr (Binary##Op::exists<T>) {                                                                    \
+      tables.binary.add(static_cast<int>(BinaryOp::Op), Device::CPU, dtype, &Binary##Op::run<T>);             \
       tables.binaryScalar.add(static_cast<int>(BinaryOp::Op), Device::CPU, dtype, &Binary##Op::runScalar<T>); \
-    }                                                                                                  \
+    }                                                                                                         \
   });
   TH_FORALL_BINARY_OPS(TORCH_REGISTER_BINARY)
 #undef TORCH_REGISTER_BINARY
-#define TORCH_REGISTER_COMPARE(Op, ...)                                                                   \
-  forEachType([&](auto tag, ScalarType dtype) {                                                           \
-    using T = typename decltype(tag)::type;                                                               \
-    tables.compare.add(static_cast<int>(CompareOp::Op), Device::CPU, dtype, &Compare##Op::run<T>);         \
+#define TORCH_REGISTER_COMPARE(Op, ...)                                                                        \
+  forEachType([&](auto tag, ScalarType dtype) {                                                                \
+    using T = typename decltype(tag)::type;                                                                    \
+    tables.compare.add(static_cast<int>(CompareOp::Op), Device::CPU, dtype, &Compare##Op::run<T>);             \
     tables.compareScalar.add(static_cast<int>(CompareOp::Op), Device::CPU, dtype, &Compare##Op::runScalar<T>); \
   });
   TH_FORALL_COMPARE_OPS(TORCH_REGISTER_COMPARE)

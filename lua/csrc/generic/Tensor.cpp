@@ -26,8 +26,8 @@ static scalar_t LT_(checkValue)(lua_State *L, int idx) {
 static int LT_(checkDim)(lua_State *L, int idx, THTensor *t) {
   int d = static_cast<int>(luaL_checkinteger(L, idx));
   int n = THTensor_(nElement)(t) == 0 ? 0 : t->nDimension;  // torch7's empty tensor has none
-  luaL_argcheck(L, d >= 1 && d <= n, idx, n == 0 ? "dimension out of range (tensor has no dimensions)"
-                                                  : "dimension out of range");
+  luaL_argcheck(L, d >= 1 && d <= n, idx,
+                n == 0 ? "dimension out of range (tensor has no dimensions)" : "dimension out of range");
   return d - 1;
 }
 
@@ -54,7 +54,8 @@ static int LT_(storage_size)(lua_State *L) {
 static int LT_(storage_get)(lua_State *L) {
   THStorage *s = LT_(checkStorage)(L, 1);
   int64_t i = static_cast<int64_t>(luaL_checknumber(L, 2));
-  if (i < 1 || i > THStorage_(size)(s)) return luaL_error(L, "index %d out of bounds for a storage of size %d", (int)i, (int)THStorage_(size)(s));
+  if (i < 1 || i > THStorage_(size)(s))
+    return luaL_error(L, "index %d out of bounds for a storage of size %d", (int)i, (int)THStorage_(size)(s));
   lua_pushnumber(L, static_cast<lua_Number>(THStorage_(data)(s)[i - 1]));
   return 1;
 }
@@ -62,7 +63,8 @@ static int LT_(storage_set)(lua_State *L) {
   THStorage *s = LT_(checkStorage)(L, 1);
   int64_t i = static_cast<int64_t>(luaL_checknumber(L, 2));
   scalar_t v = LT_(checkValue)(L, 3);
-  if (i < 1 || i > THStorage_(size)(s)) return luaL_error(L, "index %d out of bounds for a storage of size %d", (int)i, (int)THStorage_(size)(s));
+  if (i < 1 || i > THStorage_(size)(s))
+    return luaL_error(L, "index %d out of bounds for a storage of size %d", (int)i, (int)THStorage_(size)(s));
   THStorage_(data)(s)[i - 1] = v;
   return 0;
 }
@@ -120,7 +122,10 @@ static int LT_(tensor_newWithStorage)(lua_State *L) {
         // contiguous strides, checked against the storage below
         strides.resize(sizes.size());
         int64_t st = 1;
-        for (size_t i = sizes.size(); i-- > 0;) { strides[i] = st; st *= sizes[i]; }
+        for (size_t i = sizes.size(); i-- > 0;) {
+          strides[i] = st;
+          st *= sizes[i];
+        }
       }
       int64_t last = offset;
       bool empty = false;
@@ -151,7 +156,8 @@ static int LT_(tensor_size)(lua_State *L) {
     luat::pushLongStorage(L, t->size, empty ? 0 : t->nDimension);
     return 1;
   }
-  if (empty) return luaL_error(L, "dimension %d out of range of a tensor without dimensions", (int)luaL_checkinteger(L, 2));
+  if (empty)
+    return luaL_error(L, "dimension %d out of range of a tensor without dimensions", (int)luaL_checkinteger(L, 2));
   lua_pushnumber(L, static_cast<lua_Number>(t->size[LT_(checkDim)(L, 2, t)]));
   return 1;
 }
@@ -162,7 +168,8 @@ static int LT_(tensor_stride)(lua_State *L) {
     luat::pushLongStorage(L, t->stride, empty ? 0 : t->nDimension);
     return 1;
   }
-  if (empty) return luaL_error(L, "dimension %d out of range of a tensor without dimensions", (int)luaL_checkinteger(L, 2));
+  if (empty)
+    return luaL_error(L, "dimension %d out of range of a tensor without dimensions", (int)luaL_checkinteger(L, 2));
   lua_pushnumber(L, static_cast<lua_Number>(t->stride[LT_(checkDim)(L, 2, t)]));
   return 1;
 }
@@ -198,7 +205,8 @@ static int LT_(tensor_narrow)(lua_State *L) {
     int64_t first = static_cast<int64_t>(luaL_checknumber(L, 3)) - 1;
     int64_t size = static_cast<int64_t>(luaL_checknumber(L, 4));
     if (first < 0 || size < 0 || first + size > t->size[d])
-      luaL_error(L, "narrow: out of range (first %d, size %d) for dimension %d of size %d", (int)first + 1, (int)size, d + 1, (int)t->size[d]);
+      luaL_error(L, "narrow: out of range (first %d, size %d) for dimension %d of size %d", (int)first + 1, (int)size,
+                 d + 1, (int)t->size[d]);
     LT_(push)(L, THTensor_(newNarrow)(t, d, first, size));
     return 1;
   });
@@ -296,48 +304,69 @@ static int LT_(tensor_copy)(lua_State *L) {
   return luat::guard(L, [&] {
     THTensor *t = LT_(check)(L, 1);
     void *src;
-    if (THTensor_(nElement)(t) == 0) { lua_settop(L, 1); return 1; }
-#define LT_COPY_FROM(Name)                                                                  \
-    if ((src = luat::testObject(L, 2, "torch." #Name "Tensor"))) {                           \
-      auto *s = static_cast<TH##Name##Tensor *>(src);                                        \
-      if (TH##Name##Tensor_nElement(s) != THTensor_(nElement)(t))                            \
-        luaL_error(L, "copy: sizes do not match (%d elements into %d)", (int)TH##Name##Tensor_nElement(s), (int)THTensor_(nElement)(t)); \
-      THTensor_(copy##Name)(t, s);                                                           \
-      lua_settop(L, 1);                                                                      \
-      return 1;                                                                              \
+    if (THTensor_(nElement)(t) == 0) {
+      lua_settop(L, 1);
+      return 1;
     }
-    LT_COPY_FROM(Byte) LT_COPY_FROM(Char) LT_COPY_FROM(Short) LT_COPY_FROM(Int)
-    LT_COPY_FROM(Long) LT_COPY_FROM(Float) LT_COPY_FROM(Double)
+#define LT_COPY_FROM(Name)                                                                               \
+  if ((src = luat::testObject(L, 2, "torch." #Name "Tensor"))) {                                         \
+    auto *s = static_cast<TH##Name##Tensor *>(src);                                                      \
+    if (TH##Name##Tensor_nElement(s) != THTensor_(nElement)(t))                                          \
+      luaL_error(L, "copy: sizes do not match (%d elements into %d)", (int)TH##Name##Tensor_nElement(s), \
+                 (int)THTensor_(nElement)(t));                                                           \
+    THTensor_(copy##Name)(t, s);                                                                         \
+    lua_settop(L, 1);                                                                                    \
+    return 1;                                                                                            \
+  }
+    LT_COPY_FROM(Byte)
+    LT_COPY_FROM(Char) LT_COPY_FROM(Short) LT_COPY_FROM(Int) LT_COPY_FROM(Long) LT_COPY_FROM(Float) LT_COPY_FROM(Double)
 #undef LT_COPY_FROM
-    luaL_typerror(L, 2, "tensor");
+        luaL_typerror(L, 2, "tensor");
     return 0;
   });
 }
 static int LT_(tensor_fill)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
   scalar_t v = LT_(checkValue)(L, 2);
-  return luat::guard(L, [&] { THTensor_(fill)(t, v); lua_settop(L, 1); return 1; });
+  return luat::guard(L, [&] {
+    THTensor_(fill)(t, v);
+    lua_settop(L, 1);
+    return 1;
+  });
 }
 static int LT_(tensor_zero)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { THTensor_(zero)(t); lua_settop(L, 1); return 1; });
+  return luat::guard(L, [&] {
+    THTensor_(zero)(t);
+    lua_settop(L, 1);
+    return 1;
+  });
 }
 static int LT_(tensor_clone)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { LT_(push)(L, THTensor_(newClone)(t)); return 1; });
+  return luat::guard(L, [&] {
+    LT_(push)(L, THTensor_(newClone)(t));
+    return 1;
+  });
 }
 static int LT_(tensor_contiguous)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { LT_(push)(L, THTensor_(newContiguous)(t)); return 1; });
+  return luat::guard(L, [&] {
+    LT_(push)(L, THTensor_(newContiguous)(t));
+    return 1;
+  });
 }
 
 // --- math primitives: r is the result, written in place (Lua decides r) ---
 
-#define LT_VALUE_OP(op)                                                      \
-  static int LT_(op)(lua_State * L) {                                        \
-    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);                   \
-    scalar_t v = LT_(checkValue)(L, 3);                                      \
-    return luat::guard(L, [&] { THTensor_(op)(r, t, v); return 0; });        \
+#define LT_VALUE_OP(op)                                    \
+  static int LT_(op)(lua_State * L) {                      \
+    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2); \
+    scalar_t v = LT_(checkValue)(L, 3);                    \
+    return luat::guard(L, [&] {                            \
+      THTensor_(op)(r, t, v);                              \
+      return 0;                                            \
+    });                                                    \
   }
 LT_VALUE_OP(add)
 LT_VALUE_OP(mul)
@@ -346,10 +375,13 @@ LT_VALUE_OP(pow)
 LT_VALUE_OP(fmod)
 LT_VALUE_OP(remainder)
 
-#define LT_PAIR_OP(op)                                                                     \
-  static int LT_(op)(lua_State * L) {                                                      \
-    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2), *s = LT_(check)(L, 3);          \
-    return luat::guard(L, [&] { THTensor_(op)(r, t, s); return 0; });                      \
+#define LT_PAIR_OP(op)                                                            \
+  static int LT_(op)(lua_State * L) {                                             \
+    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2), *s = LT_(check)(L, 3); \
+    return luat::guard(L, [&] {                                                   \
+      THTensor_(op)(r, t, s);                                                     \
+      return 0;                                                                   \
+    });                                                                           \
   }
 LT_PAIR_OP(cmul)
 LT_PAIR_OP(cdiv)
@@ -361,7 +393,10 @@ static int LT_(cadd)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   scalar_t v = LT_(checkValue)(L, 3);
   THTensor *s = LT_(check)(L, 4);
-  return luat::guard(L, [&] { THTensor_(cadd)(r, t, v, s); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(cadd)(r, t, v, s);
+    return 0;
+  });
 }
 static int LT_(addmm)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1);
@@ -369,13 +404,19 @@ static int LT_(addmm)(lua_State *L) {
   THTensor *t = LT_(check)(L, 3);
   scalar_t alpha = LT_(checkValue)(L, 4);
   THTensor *a = LT_(check)(L, 5), *b = LT_(check)(L, 6);
-  return luat::guard(L, [&] { THTensor_(addmm)(r, beta, t, alpha, a, b); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(addmm)(r, beta, t, alpha, a, b);
+    return 0;
+  });
 }
 
-#define LT_UNARY_OP(op)                                              \
-  static int LT_(op)(lua_State * L) {                                \
-    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);           \
-    return luat::guard(L, [&] { THTensor_(op)(r, t); return 0; });   \
+#define LT_UNARY_OP(op)                                    \
+  static int LT_(op)(lua_State * L) {                      \
+    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2); \
+    return luat::guard(L, [&] {                            \
+      THTensor_(op)(r, t);                                 \
+      return 0;                                            \
+    });                                                    \
   }
 // The unary ops of Note [Pointwise op tables] (TH/THPointwiseOps.h), by their TH names.
 #define LT_UNARY_BINDING(Op, torch, th, Types, ...) TH_IF_##Types(LT_UNARY_OP(th))
@@ -387,60 +428,93 @@ LT_UNARY_OP(round)  // torch7's: halves away from zero
 
 static int LT_(sumall)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(sumall)(t))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(sumall)(t)));
+    return 1;
+  });
 }
 static int LT_(prodall)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(prodall)(t))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(prodall)(t)));
+    return 1;
+  });
 }
 static int LT_(maxall)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(maxall)(t))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(maxall)(t)));
+    return 1;
+  });
 }
 static int LT_(minall)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(minall)(t))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(minall)(t)));
+    return 1;
+  });
 }
 static int LT_(meanall)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
 #if TH_REAL_IS_FLOATING
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(meanall)(t))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(meanall)(t)));
+    return 1;
+  });
 #else
   ptrdiff_t n = THTensor_(nElement)(t);
   if (n == 0) return luaL_error(L, "mean of an empty tensor");
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(sumall)(t)) / n); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(sumall)(t)) / n);
+    return 1;
+  });
 #endif
 }
 // sum(r, t, dim): torch7 keeps the reduced dimension (size 1)
 static int LT_(sum)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int d = LT_(checkDim)(L, 3, t);
-  return luat::guard(L, [&] { THTensor_(sum)(r, t, d, 1); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(sum)(r, t, d, 1);
+    return 0;
+  });
 }
 static int LT_(prod)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int d = LT_(checkDim)(L, 3, t);
-  return luat::guard(L, [&] { THTensor_(prod)(r, t, d, 1); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(prod)(r, t, d, 1);
+    return 0;
+  });
 }
 static int LT_(max)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1);
   THLongTensor *i = static_cast<THLongTensor *>(luat::checkObject(L, 2, "torch.LongTensor"));
   THTensor *t = LT_(check)(L, 3);
   int d = LT_(checkDim)(L, 4, t);
-  return luat::guard(L, [&] { THTensor_(max)(r, i, t, d, 1); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(max)(r, i, t, d, 1);
+    return 0;
+  });
 }
 static int LT_(min)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1);
   THLongTensor *i = static_cast<THLongTensor *>(luat::checkObject(L, 2, "torch.LongTensor"));
   THTensor *t = LT_(check)(L, 3);
   int d = LT_(checkDim)(L, 4, t);
-  return luat::guard(L, [&] { THTensor_(min)(r, i, t, d, 1); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(min)(r, i, t, d, 1);
+    return 0;
+  });
 }
 #if TH_REAL_IS_FLOATING
 static int LT_(mean)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int d = LT_(checkDim)(L, 3, t);
-  return luat::guard(L, [&] { THTensor_(mean)(r, t, d, 1); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(mean)(r, t, d, 1);
+    return 0;
+  });
 }
 #endif
 // Index functions: index tensors hold 1-based values (TH built with TH_INDEX_BASE=1).
@@ -451,13 +525,19 @@ static int LT_(indexSelect)(lua_State *L) {  // (r, src, dim, index)
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int d = LT_(checkDim)(L, 3, t);
   THLongTensor *i = LT_(checkIndex)(L, 4);
-  return luat::guard(L, [&] { THTensor_(indexSelect)(r, t, d, i); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(indexSelect)(r, t, d, i);
+    return 0;
+  });
 }
 static int LT_(gather)(lua_State *L) {  // (r, src, dim, index)
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int d = LT_(checkDim)(L, 3, t);
   THLongTensor *i = LT_(checkIndex)(L, 4);
-  return luat::guard(L, [&] { THTensor_(gather)(r, t, d, i); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(gather)(r, t, d, i);
+    return 0;
+  });
 }
 static int LT_(scatter)(lua_State *L) {  // (t, dim, index, src | value)
   THTensor *t = LT_(check)(L, 1);
@@ -465,10 +545,16 @@ static int LT_(scatter)(lua_State *L) {  // (t, dim, index, src | value)
   THLongTensor *i = LT_(checkIndex)(L, 3);
   if (lua_isnumber(L, 4)) {
     scalar_t v = LT_(checkValue)(L, 4);
-    return luat::guard(L, [&] { THTensor_(scatterFill)(t, d, i, v); return 0; });
+    return luat::guard(L, [&] {
+      THTensor_(scatterFill)(t, d, i, v);
+      return 0;
+    });
   }
   THTensor *src = LT_(check)(L, 4);
-  return luat::guard(L, [&] { THTensor_(scatter)(t, d, i, src); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(scatter)(t, d, i, src);
+    return 0;
+  });
 }
 static int LT_(sort)(lua_State *L) {  // (rt, ri, t, dim, descending)
   THTensor *rt = LT_(check)(L, 1);
@@ -476,17 +562,26 @@ static int LT_(sort)(lua_State *L) {  // (rt, ri, t, dim, descending)
   THTensor *t = LT_(check)(L, 3);
   int d = LT_(checkDim)(L, 4, t);
   int desc = lua_toboolean(L, 5);
-  return luat::guard(L, [&] { THTensor_(sort)(rt, ri, t, d, desc); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(sort)(rt, ri, t, d, desc);
+    return 0;
+  });
 }
 static int LT_(nonzero)(lua_State *L) {  // (r, t)
   THLongTensor *r = LT_(checkIndex)(L, 1);
   THTensor *t = LT_(check)(L, 2);
-  return luat::guard(L, [&] { THTensor_(nonzero)(r, t); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(nonzero)(r, t);
+    return 0;
+  });
 }
 
 static int LT_(equal)(lua_State *L) {
   THTensor *a = LT_(check)(L, 1), *b = LT_(check)(L, 2);
-  return luat::guard(L, [&] { lua_pushboolean(L, THTensor_(equal)(a, b)); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushboolean(L, THTensor_(equal)(a, b));
+    return 1;
+  });
 }
 
 // --- random ---
@@ -535,11 +630,19 @@ static int LT_(bernoulli)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
   double p = luaL_optnumber(L, 2, 0.5);
   luaL_argcheck(L, p >= 0 && p <= 1, 2, "probability must be in [0, 1]");
-  return luat::guard(L, [&] { THTensor_(bernoulli)(t, luat::generator(), p); lua_settop(L, 1); return 1; });
+  return luat::guard(L, [&] {
+    THTensor_(bernoulli)(t, luat::generator(), p);
+    lua_settop(L, 1);
+    return 1;
+  });
 }
 static int LT_(random)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { THTensor_(random)(t, luat::generator()); lua_settop(L, 1); return 1; });
+  return luat::guard(L, [&] {
+    THTensor_(random)(t, luat::generator());
+    lua_settop(L, 1);
+    return 1;
+  });
 }
 
 // --- the rest of torch7's TensorMath over TH (arguments in TH's order; dims and indices
@@ -556,13 +659,19 @@ static int LT_(tpow)(lua_State *L) {  // (r, value, t): value ^ t
   THTensor *r = LT_(check)(L, 1);
   scalar_t v = LT_(checkValue)(L, 2);
   THTensor *t = LT_(check)(L, 3);
-  return luat::guard(L, [&] { THTensor_(tpow)(r, v, t); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(tpow)(r, v, t);
+    return 0;
+  });
 }
 static int LT_(clamp)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   scalar_t lo = LT_(checkValue)(L, 3), hi = LT_(checkValue)(L, 4);
   luaL_argcheck(L, lo <= hi, 4, "clamp: min must not exceed max");
-  return luat::guard(L, [&] { THTensor_(clamp)(r, t, lo, hi); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(clamp)(r, t, lo, hi);
+    return 0;
+  });
 }
 LT_PAIR_OP(cfmod)
 LT_PAIR_OP(cremainder)
@@ -570,14 +679,20 @@ static int LT_(csub)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   scalar_t v = LT_(checkValue)(L, 3);
   THTensor *s = LT_(check)(L, 4);
-  return luat::guard(L, [&] { THTensor_(csub)(r, t, v, s); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(csub)(r, t, v, s);
+    return 0;
+  });
 }
-#define LT_ADDC_OP(op)                                                           \
-  static int LT_(op)(lua_State * L) {                                            \
-    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);                       \
-    scalar_t v = LT_(checkValue)(L, 3);                                          \
-    THTensor *a = LT_(check)(L, 4), *b = LT_(check)(L, 5);                       \
-    return luat::guard(L, [&] { THTensor_(op)(r, t, v, a, b); return 0; });     \
+#define LT_ADDC_OP(op)                                     \
+  static int LT_(op)(lua_State * L) {                      \
+    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2); \
+    scalar_t v = LT_(checkValue)(L, 3);                    \
+    THTensor *a = LT_(check)(L, 4), *b = LT_(check)(L, 5); \
+    return luat::guard(L, [&] {                            \
+      THTensor_(op)(r, t, v, a, b);                        \
+      return 0;                                            \
+    });                                                    \
   }
 LT_ADDC_OP(addcmul)
 LT_ADDC_OP(addcdiv)
@@ -587,45 +702,67 @@ LT_ADDC_OP(addcdiv)
 static int LT_(lerp)(lua_State *L) {  // (r, a, b, weight)
   THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);
   scalar_t w = LT_(checkValue)(L, 4);
-  return luat::guard(L, [&] { THTensor_(lerp)(r, a, b, w); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(lerp)(r, a, b, w);
+    return 0;
+  });
 }
 #endif
 
 // The binary kernels TH generates from the op tables, under torch7's method names:
 // (r, t, src) and (r, t, value).
-#define LT_GENERATED_BINARY(cth, th, Types, luaTensor, luaValue, ...)                                   \
-  TH_IF_##Types(static int LT_(cth)(lua_State * L) {                                                  \
-    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2), *src = LT_(check)(L, 3);                   \
-    return luat::guard(L, [&] { THTensor_(cth)(r, t, src); return 0; });                              \
-  } static int LT_(th)(lua_State * L) {                                                               \
-    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);                                            \
-    scalar_t v = LT_(checkValue)(L, 3);                                                               \
-    return luat::guard(L, [&] { THTensor_(th)(r, t, v); return 0; });                                 \
-  })
+#define LT_GENERATED_BINARY(cth, th, Types, luaTensor, luaValue, ...)                   \
+  TH_IF_##Types(                                                                        \
+      static int LT_(cth)(lua_State * L) {                                              \
+        THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2), *src = LT_(check)(L, 3); \
+        return luat::guard(L, [&] {                                                     \
+          THTensor_(cth)(r, t, src);                                                    \
+          return 0;                                                                     \
+        });                                                                             \
+      } static int LT_(th)(lua_State * L) {                                             \
+        THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);                          \
+        scalar_t v = LT_(checkValue)(L, 3);                                             \
+        return luat::guard(L, [&] {                                                     \
+          THTensor_(th)(r, t, v);                                                       \
+          return 0;                                                                     \
+        });                                                                             \
+      })
 TH_FORALL_GENERATED_BINARY_KERNELS(LT_GENERATED_BINARY)
 #undef LT_GENERATED_BINARY
 
 // Comparisons: (mask, t, value | tensor) into a ByteTensor, or with T (r, t, ...) into t's type.
-#define LT_COMPARE_OP(op)                                                                        \
-  static int LT_(op##Value)(lua_State * L) {                                                     \
-    THByteTensor *r = LT_(checkMask)(L, 1);                                                      \
-    THTensor *t = LT_(check)(L, 2);                                                              \
-    scalar_t v = LT_(checkValue)(L, 3);                                                          \
-    return luat::guard(L, [&] { THTensor_(op##Value)(r, t, v); return 0; });                     \
-  }                                                                                              \
-  static int LT_(op##ValueT)(lua_State * L) {                                                    \
-    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);                                       \
-    scalar_t v = LT_(checkValue)(L, 3);                                                          \
-    return luat::guard(L, [&] { THTensor_(op##ValueT)(r, t, v); return 0; });                    \
-  }                                                                                              \
-  static int LT_(op##Tensor)(lua_State * L) {                                                    \
-    THByteTensor *r = LT_(checkMask)(L, 1);                                                      \
-    THTensor *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);                                       \
-    return luat::guard(L, [&] { THTensor_(op##Tensor)(r, a, b); return 0; });                    \
-  }                                                                                              \
-  static int LT_(op##TensorT)(lua_State * L) {                                                   \
-    THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);                \
-    return luat::guard(L, [&] { THTensor_(op##TensorT)(r, a, b); return 0; });                   \
+#define LT_COMPARE_OP(op)                                                         \
+  static int LT_(op##Value)(lua_State * L) {                                      \
+    THByteTensor *r = LT_(checkMask)(L, 1);                                       \
+    THTensor *t = LT_(check)(L, 2);                                               \
+    scalar_t v = LT_(checkValue)(L, 3);                                           \
+    return luat::guard(L, [&] {                                                   \
+      THTensor_(op##Value)(r, t, v);                                              \
+      return 0;                                                                   \
+    });                                                                           \
+  }                                                                               \
+  static int LT_(op##ValueT)(lua_State * L) {                                     \
+    THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);                        \
+    scalar_t v = LT_(checkValue)(L, 3);                                           \
+    return luat::guard(L, [&] {                                                   \
+      THTensor_(op##ValueT)(r, t, v);                                             \
+      return 0;                                                                   \
+    });                                                                           \
+  }                                                                               \
+  static int LT_(op##Tensor)(lua_State * L) {                                     \
+    THByteTensor *r = LT_(checkMask)(L, 1);                                       \
+    THTensor *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);                        \
+    return luat::guard(L, [&] {                                                   \
+      THTensor_(op##Tensor)(r, a, b);                                             \
+      return 0;                                                                   \
+    });                                                                           \
+  }                                                                               \
+  static int LT_(op##TensorT)(lua_State * L) {                                    \
+    THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3); \
+    return luat::guard(L, [&] {                                                   \
+      THTensor_(op##TensorT)(r, a, b);                                            \
+      return 0;                                                                   \
+    });                                                                           \
   }
 #define LT_COMPARE_BINDING(Op, torch, th, alias) LT_COMPARE_OP(th)
 TH_FORALL_COMPARE_OPS(LT_COMPARE_BINDING)
@@ -635,11 +772,17 @@ TH_FORALL_COMPARE_OPS(LT_COMPARE_BINDING)
 #if defined(TH_REAL_IS_BYTE)
 static int LT_(all)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { lua_pushboolean(L, THTensor_(logicalall)(t)); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushboolean(L, THTensor_(logicalall)(t));
+    return 1;
+  });
 }
 static int LT_(any)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { lua_pushboolean(L, THTensor_(logicalany)(t)); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushboolean(L, THTensor_(logicalany)(t));
+    return 1;
+  });
 }
 #endif
 
@@ -647,56 +790,86 @@ static int LT_(any)(lua_State *L) {
 
 static int LT_(trace)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(trace)(t))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(trace)(t)));
+    return 1;
+  });
 }
 static int LT_(cumsum)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int d = LT_(checkDim)(L, 3, t);
-  return luat::guard(L, [&] { THTensor_(cumsum)(r, t, d); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(cumsum)(r, t, d);
+    return 0;
+  });
 }
 static int LT_(cumprod)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int d = LT_(checkDim)(L, 3, t);
-  return luat::guard(L, [&] { THTensor_(cumprod)(r, t, d); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(cumprod)(r, t, d);
+    return 0;
+  });
 }
 #if TH_REAL_IS_FLOATING
 static int LT_(varall)(lua_State *L) {  // (t, biased)
   THTensor *t = LT_(check)(L, 1);
   int biased = lua_toboolean(L, 2);
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(varall)(t, biased))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(varall)(t, biased)));
+    return 1;
+  });
 }
 static int LT_(stdall)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
   int biased = lua_toboolean(L, 2);
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(stdall)(t, biased))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(stdall)(t, biased)));
+    return 1;
+  });
 }
 static int LT_(var)(lua_State *L) {  // (r, t, dim, biased)
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int d = LT_(checkDim)(L, 3, t);
   int biased = lua_toboolean(L, 4);
-  return luat::guard(L, [&] { THTensor_(var)(r, t, d, biased, 1); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(var)(r, t, d, biased, 1);
+    return 0;
+  });
 }
 static int LT_(std)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int d = LT_(checkDim)(L, 3, t);
   int biased = lua_toboolean(L, 4);
-  return luat::guard(L, [&] { THTensor_(std)(r, t, d, biased, 1); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(std)(r, t, d, biased, 1);
+    return 0;
+  });
 }
 static int LT_(normall)(lua_State *L) {  // (t, p)
   THTensor *t = LT_(check)(L, 1);
   scalar_t p = LT_(checkValue)(L, 2);
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(normall)(t, p))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(normall)(t, p)));
+    return 1;
+  });
 }
 static int LT_(norm)(lua_State *L) {  // (r, t, p, dim)
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   scalar_t p = LT_(checkValue)(L, 3);
   int d = LT_(checkDim)(L, 4, t);
-  return luat::guard(L, [&] { THTensor_(norm)(r, t, p, d, 1); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(norm)(r, t, p, d, 1);
+    return 0;
+  });
 }
 static int LT_(dist)(lua_State *L) {  // (a, b, p)
   THTensor *a = LT_(check)(L, 1), *b = LT_(check)(L, 2);
   scalar_t p = LT_(checkValue)(L, 3);
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(dist)(a, b, p))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(dist)(a, b, p)));
+    return 1;
+  });
 }
 static int LT_(renorm)(lua_State *L) {  // (r, t, p, dim, maxnorm)
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
@@ -704,7 +877,10 @@ static int LT_(renorm)(lua_State *L) {  // (r, t, p, dim, maxnorm)
   int d = LT_(checkDim)(L, 4, t);
   scalar_t maxnorm = LT_(checkValue)(L, 5);
   luaL_argcheck(L, p > 0, 3, "renorm: p must be positive");
-  return luat::guard(L, [&] { THTensor_(renorm)(r, t, p, d, maxnorm); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(renorm)(r, t, p, d, maxnorm);
+    return 0;
+  });
 }
 static int LT_(histc)(lua_State *L) {  // (r, t, nbins, min, max)
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
@@ -712,32 +888,44 @@ static int LT_(histc)(lua_State *L) {  // (r, t, nbins, min, max)
   scalar_t lo = LT_(checkValue)(L, 4), hi = LT_(checkValue)(L, 5);
   luaL_argcheck(L, nbins > 0, 3, "histc: the number of bins must be positive");
   luaL_argcheck(L, lo <= hi, 5, "histc: min must not exceed max");
-  return luat::guard(L, [&] { THTensor_(histc)(r, t, nbins, lo, hi); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(histc)(r, t, nbins, lo, hi);
+    return 0;
+  });
 }
 static int LT_(linspace)(lua_State *L) {  // (r, a, b, n)
   THTensor *r = LT_(check)(L, 1);
   scalar_t a = LT_(checkValue)(L, 2), b = LT_(checkValue)(L, 3);
   int64_t n = static_cast<int64_t>(luaL_checknumber(L, 4));
   luaL_argcheck(L, n >= 1, 4, "linspace: the number of points must be at least 1");
-  return luat::guard(L, [&] { THTensor_(linspace)(r, a, b, n); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(linspace)(r, a, b, n);
+    return 0;
+  });
 }
 static int LT_(logspace)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1);
   scalar_t a = LT_(checkValue)(L, 2), b = LT_(checkValue)(L, 3);
   int64_t n = static_cast<int64_t>(luaL_checknumber(L, 4));
   luaL_argcheck(L, n >= 1, 4, "logspace: the number of points must be at least 1");
-  return luat::guard(L, [&] { THTensor_(logspace)(r, a, b, n); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(logspace)(r, a, b, n);
+    return 0;
+  });
 }
 #endif
 
 // (values, indices, t, dim) and friends: torch7 keeps the reduced dimension
-#define LT_INDEXED_REDUCE(op)                                                                  \
-  static int LT_(op)(lua_State * L) {                                                          \
-    THTensor *r = LT_(check)(L, 1);                                                            \
-    THLongTensor *i = LT_(checkIndex)(L, 2);                                                   \
-    THTensor *t = LT_(check)(L, 3);                                                            \
-    int d = LT_(checkDim)(L, 4, t);                                                            \
-    return luat::guard(L, [&] { THTensor_(op)(r, i, t, d, 1); return 0; });                    \
+#define LT_INDEXED_REDUCE(op)                \
+  static int LT_(op)(lua_State * L) {        \
+    THTensor *r = LT_(check)(L, 1);          \
+    THLongTensor *i = LT_(checkIndex)(L, 2); \
+    THTensor *t = LT_(check)(L, 3);          \
+    int d = LT_(checkDim)(L, 4, t);          \
+    return luat::guard(L, [&] {              \
+      THTensor_(op)(r, i, t, d, 1);          \
+      return 0;                              \
+    });                                      \
   }
 LT_INDEXED_REDUCE(median)
 LT_INDEXED_REDUCE(mode)
@@ -748,8 +936,12 @@ static int LT_(kthvalue)(lua_State *L) {  // (values, indices, t, k, dim)
   THTensor *t = LT_(check)(L, 3);
   int64_t k = static_cast<int64_t>(luaL_checknumber(L, 4));
   int d = LT_(checkDim)(L, 5, t);
-  if (k < 1 || k > t->size[d]) return luaL_error(L, "kthvalue: k = %d is out of range for a dimension of size %d", (int)k, (int)t->size[d]);
-  return luat::guard(L, [&] { THTensor_(kthvalue)(r, i, t, k, d, 1); return 0; });
+  if (k < 1 || k > t->size[d])
+    return luaL_error(L, "kthvalue: k = %d is out of range for a dimension of size %d", (int)k, (int)t->size[d]);
+  return luat::guard(L, [&] {
+    THTensor_(kthvalue)(r, i, t, k, d, 1);
+    return 0;
+  });
 }
 static int LT_(topk)(lua_State *L) {  // (values, indices, t, k, dim, largest, sorted)
   THTensor *r = LT_(check)(L, 1);
@@ -758,8 +950,12 @@ static int LT_(topk)(lua_State *L) {  // (values, indices, t, k, dim, largest, s
   int64_t k = static_cast<int64_t>(luaL_checknumber(L, 4));
   int d = LT_(checkDim)(L, 5, t);
   int dir = lua_toboolean(L, 6), sorted = lua_toboolean(L, 7);
-  if (k < 0 || k > t->size[d]) return luaL_error(L, "topk: k = %d is out of range for a dimension of size %d", (int)k, (int)t->size[d]);
-  return luat::guard(L, [&] { THTensor_(topk)(r, i, t, k, d, dir, sorted); return 0; });
+  if (k < 0 || k > t->size[d])
+    return luaL_error(L, "topk: k = %d is out of range for a dimension of size %d", (int)k, (int)t->size[d]);
+  return luat::guard(L, [&] {
+    THTensor_(topk)(r, i, t, k, d, dir, sorted);
+    return 0;
+  });
 }
 
 // --- construction and structure ---
@@ -769,29 +965,44 @@ static int LT_(eye)(lua_State *L) {  // (r, n, m)
   int64_t n = static_cast<int64_t>(luaL_checknumber(L, 2)), m = static_cast<int64_t>(luaL_optnumber(L, 3, 0));
   luaL_argcheck(L, n > 0, 2, "eye: the number of rows must be positive");
   luaL_argcheck(L, m >= 0, 3, "eye: the number of columns must not be negative");
-  return luat::guard(L, [&] { THTensor_(eye)(r, n, m); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(eye)(r, n, m);
+    return 0;
+  });
 }
 static int LT_(range)(lua_State *L) {  // (r, xmin, xmax, step)
   THTensor *r = LT_(check)(L, 1);
   double a = luaL_checknumber(L, 2), b = luaL_checknumber(L, 3), step = luaL_checknumber(L, 4);
   luaL_argcheck(L, step != 0, 4, "range: step must not be zero");
   luaL_argcheck(L, (step > 0 && b >= a) || (step < 0 && b <= a), 4, "range: the step does not lead from xmin to xmax");
-  return luat::guard(L, [&] { THTensor_(range)(r, a, b, step); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(range)(r, a, b, step);
+    return 0;
+  });
 }
 static int LT_(diag)(lua_State *L) {  // (r, t, k)
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int k = static_cast<int>(luaL_checkinteger(L, 3));
-  return luat::guard(L, [&] { THTensor_(diag)(r, t, k); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(diag)(r, t, k);
+    return 0;
+  });
 }
 static int LT_(tril)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int64_t k = static_cast<int64_t>(luaL_checknumber(L, 3));
-  return luat::guard(L, [&] { THTensor_(tril)(r, t, k); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(tril)(r, t, k);
+    return 0;
+  });
 }
 static int LT_(triu)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1), *t = LT_(check)(L, 2);
   int64_t k = static_cast<int64_t>(luaL_checknumber(L, 3));
-  return luat::guard(L, [&] { THTensor_(triu)(r, t, k); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(triu)(r, t, k);
+    return 0;
+  });
 }
 // (r, {tensors...}, dim): the tensors are non-empty and of this type (TensorMath.lua checks)
 static int LT_(catArray)(lua_State *L) {
@@ -806,24 +1017,36 @@ static int LT_(catArray)(lua_State *L) {
   }
   luaL_argcheck(L, n > 0, 2, "cat: at least one tensor expected");
   int d = LT_(checkDim)(L, 3, inputs[0]);
-  return luat::guard(L, [&] { THTensor_(catArray)(r, inputs.data(), n, d); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(catArray)(r, inputs.data(), n, d);
+    return 0;
+  });
 }
 static int LT_(cross)(lua_State *L) {  // (r, a, b, dim); dim 0: the first dimension of size 3
   THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3);
   int d = luaL_checkinteger(L, 4) == 0 ? -1 : LT_(checkDim)(L, 4, a);
-  return luat::guard(L, [&] { THTensor_(cross)(r, a, b, d); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(cross)(r, a, b, d);
+    return 0;
+  });
 }
 
 // --- matrix products ---
 
 static int LT_(dot)(lua_State *L) {
   THTensor *a = LT_(check)(L, 1), *b = LT_(check)(L, 2);
-  return luat::guard(L, [&] { lua_pushnumber(L, static_cast<lua_Number>(THTensor_(dot)(a, b))); return 1; });
+  return luat::guard(L, [&] {
+    lua_pushnumber(L, static_cast<lua_Number>(THTensor_(dot)(a, b)));
+    return 1;
+  });
 }
-#define LT_PRODUCT_OP(op)                                                      \
-  static int LT_(op)(lua_State * L) {                                          \
+#define LT_PRODUCT_OP(op)                                                         \
+  static int LT_(op)(lua_State * L) {                                             \
     THTensor *r = LT_(check)(L, 1), *a = LT_(check)(L, 2), *b = LT_(check)(L, 3); \
-    return luat::guard(L, [&] { THTensor_(op)(r, a, b); return 0; });          \
+    return luat::guard(L, [&] {                                                   \
+      THTensor_(op)(r, a, b);                                                     \
+      return 0;                                                                   \
+    });                                                                           \
   }
 LT_PRODUCT_OP(mv)
 LT_PRODUCT_OP(mm)
@@ -841,14 +1064,17 @@ static int LT_(ger)(lua_State *L) {  // (r, vec1, vec2): the outer product, r's 
   });
 }
 // (r, beta, t, alpha, a, b): r = beta t + alpha a*b
-#define LT_ADDPRODUCT_OP(op)                                                          \
-  static int LT_(op)(lua_State * L) {                                                 \
-    THTensor *r = LT_(check)(L, 1);                                                   \
-    scalar_t beta = LT_(checkValue)(L, 2);                                            \
-    THTensor *t = LT_(check)(L, 3);                                                   \
-    scalar_t alpha = LT_(checkValue)(L, 4);                                           \
-    THTensor *a = LT_(check)(L, 5), *b = LT_(check)(L, 6);                            \
-    return luat::guard(L, [&] { THTensor_(op)(r, beta, t, alpha, a, b); return 0; }); \
+#define LT_ADDPRODUCT_OP(op)                               \
+  static int LT_(op)(lua_State * L) {                      \
+    THTensor *r = LT_(check)(L, 1);                        \
+    scalar_t beta = LT_(checkValue)(L, 2);                 \
+    THTensor *t = LT_(check)(L, 3);                        \
+    scalar_t alpha = LT_(checkValue)(L, 4);                \
+    THTensor *a = LT_(check)(L, 5), *b = LT_(check)(L, 6); \
+    return luat::guard(L, [&] {                            \
+      THTensor_(op)(r, beta, t, alpha, a, b);              \
+      return 0;                                            \
+    });                                                    \
   }
 LT_ADDPRODUCT_OP(addmv)
 LT_ADDPRODUCT_OP(addr)
@@ -863,38 +1089,56 @@ static int LT_(indexCopy)(lua_State *L) {  // (t, dim, index, src)
   int d = LT_(checkDim)(L, 2, t);
   THLongTensor *i = LT_(checkIndex)(L, 3);
   THTensor *src = LT_(check)(L, 4);
-  return luat::guard(L, [&] { THTensor_(indexCopy)(t, d, i, src); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(indexCopy)(t, d, i, src);
+    return 0;
+  });
 }
 static int LT_(indexAdd)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
   int d = LT_(checkDim)(L, 2, t);
   THLongTensor *i = LT_(checkIndex)(L, 3);
   THTensor *src = LT_(check)(L, 4);
-  return luat::guard(L, [&] { THTensor_(indexAdd)(t, d, i, src); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(indexAdd)(t, d, i, src);
+    return 0;
+  });
 }
 static int LT_(indexFill)(lua_State *L) {  // (t, dim, index, value)
   THTensor *t = LT_(check)(L, 1);
   int d = LT_(checkDim)(L, 2, t);
   THLongTensor *i = LT_(checkIndex)(L, 3);
   scalar_t v = LT_(checkValue)(L, 4);
-  return luat::guard(L, [&] { THTensor_(indexFill)(t, d, i, v); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(indexFill)(t, d, i, v);
+    return 0;
+  });
 }
 static int LT_(maskedFill)(lua_State *L) {  // (t, mask, value)
   THTensor *t = LT_(check)(L, 1);
   THByteTensor *m = LT_(checkMask)(L, 2);
   scalar_t v = LT_(checkValue)(L, 3);
-  return luat::guard(L, [&] { THTensor_(maskedFill)(t, m, v); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(maskedFill)(t, m, v);
+    return 0;
+  });
 }
 static int LT_(maskedCopy)(lua_State *L) {  // (t, mask, src)
   THTensor *t = LT_(check)(L, 1);
   THByteTensor *m = LT_(checkMask)(L, 2);
   THTensor *src = LT_(check)(L, 3);
-  return luat::guard(L, [&] { THTensor_(maskedCopy)(t, m, src); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(maskedCopy)(t, m, src);
+    return 0;
+  });
 }
 static int LT_(maskedSelect)(lua_State *L) {  // (r, src, mask)
   THTensor *r = LT_(check)(L, 1), *src = LT_(check)(L, 2);
   THByteTensor *m = LT_(checkMask)(L, 3);
-  return luat::guard(L, [&] { THTensor_(maskedSelect)(r, src, m); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(maskedSelect)(r, src, m);
+    return 0;
+  });
 }
 
 // --- random (in place on the first argument, which is returned) ---
@@ -902,12 +1146,20 @@ static int LT_(maskedSelect)(lua_State *L) {  // (r, src, mask)
 static int LT_(clampedRandom)(lua_State *L) {  // (t, min, max): integers in [min, max)
   THTensor *t = LT_(check)(L, 1);
   int64_t a = static_cast<int64_t>(luaL_checknumber(L, 2)), b = static_cast<int64_t>(luaL_checknumber(L, 3));
-  return luat::guard(L, [&] { THTensor_(clampedRandom)(t, luat::generator(), a, b); lua_settop(L, 1); return 1; });
+  return luat::guard(L, [&] {
+    THTensor_(clampedRandom)(t, luat::generator(), a, b);
+    lua_settop(L, 1);
+    return 1;
+  });
 }
 static int LT_(geometric)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
   double p = luaL_checknumber(L, 2);
-  return luat::guard(L, [&] { THTensor_(geometric)(t, luat::generator(), p); lua_settop(L, 1); return 1; });
+  return luat::guard(L, [&] {
+    THTensor_(geometric)(t, luat::generator(), p);
+    lua_settop(L, 1);
+    return 1;
+  });
 }
 static int LT_(bernoulliTensor)(lua_State *L) {  // (t, p): p a FloatTensor or DoubleTensor
   THTensor *t = LT_(check)(L, 1);
@@ -925,26 +1177,41 @@ static int LT_(randperm)(lua_State *L) {  // (r, n)
   THTensor *r = LT_(check)(L, 1);
   int64_t n = static_cast<int64_t>(luaL_checknumber(L, 2));
   luaL_argcheck(L, n >= 1, 2, "randperm: n must be positive");
-  return luat::guard(L, [&] { THTensor_(randperm)(r, luat::generator(), n); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(randperm)(r, luat::generator(), n);
+    return 0;
+  });
 }
 #if TH_REAL_IS_FLOATING
 static int LT_(exponential)(lua_State *L) {  // (t, lambda)
   THTensor *t = LT_(check)(L, 1);
   double lambda = luaL_optnumber(L, 2, 1);
   luaL_argcheck(L, lambda > 0, 2, "exponential: lambda must be positive");
-  return luat::guard(L, [&] { THTensor_(exponential)(t, luat::generator(), lambda); lua_settop(L, 1); return 1; });
+  return luat::guard(L, [&] {
+    THTensor_(exponential)(t, luat::generator(), lambda);
+    lua_settop(L, 1);
+    return 1;
+  });
 }
 static int LT_(cauchy)(lua_State *L) {  // (t, median, sigma)
   THTensor *t = LT_(check)(L, 1);
   double median = luaL_optnumber(L, 2, 0), sigma = luaL_optnumber(L, 3, 1);
   luaL_argcheck(L, sigma > 0, 3, "cauchy: sigma must be positive");
-  return luat::guard(L, [&] { THTensor_(cauchy)(t, luat::generator(), median, sigma); lua_settop(L, 1); return 1; });
+  return luat::guard(L, [&] {
+    THTensor_(cauchy)(t, luat::generator(), median, sigma);
+    lua_settop(L, 1);
+    return 1;
+  });
 }
 static int LT_(logNormal)(lua_State *L) {  // (t, mean, stdv)
   THTensor *t = LT_(check)(L, 1);
   double mean = luaL_optnumber(L, 2, 1), stdv = luaL_optnumber(L, 3, 2);
   luaL_argcheck(L, stdv > 0, 3, "logNormal: the standard deviation must be positive");
-  return luat::guard(L, [&] { THTensor_(logNormal)(t, luat::generator(), mean, stdv); lua_settop(L, 1); return 1; });
+  return luat::guard(L, [&] {
+    THTensor_(logNormal)(t, luat::generator(), mean, stdv);
+    lua_settop(L, 1);
+    return 1;
+  });
 }
 static int LT_(multinomial)(lua_State *L) {  // (r LongTensor, prob, n, replacement)
   THLongTensor *r = LT_(checkIndex)(L, 1);
@@ -952,58 +1219,88 @@ static int LT_(multinomial)(lua_State *L) {  // (r LongTensor, prob, n, replacem
   int n = static_cast<int>(luaL_checkinteger(L, 3));
   int replacement = lua_toboolean(L, 4);
   luaL_argcheck(L, n >= 1, 3, "multinomial: the number of samples must be positive");
-  return luat::guard(L, [&] { THTensor_(multinomial)(r, luat::generator(), p, n, replacement); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(multinomial)(r, luat::generator(), p, n, replacement);
+    return 0;
+  });
 }
 #endif
 
 // --- LAPACK (Float and Double); option letters are checked by TensorMath.lua ---
 
 #if TH_REAL_IS_FLOATING
-#define LT_SOLVE_OP(op)                                                                      \
-  static int LT_(op)(lua_State * L) {                                                        \
+#define LT_SOLVE_OP(op)                                                                                    \
+  static int LT_(op)(lua_State * L) {                                                                      \
     THTensor *rb = LT_(check)(L, 1), *ra = LT_(check)(L, 2), *b = LT_(check)(L, 3), *a = LT_(check)(L, 4); \
-    return luat::guard(L, [&] { THTensor_(op)(rb, ra, b, a); return 0; });                   \
+    return luat::guard(L, [&] {                                                                            \
+      THTensor_(op)(rb, ra, b, a);                                                                         \
+      return 0;                                                                                            \
+    });                                                                                                    \
   }
 LT_SOLVE_OP(gesv)
 LT_SOLVE_OP(gels)
 #undef LT_SOLVE_OP
 static int LT_(getri)(lua_State *L) {
   THTensor *ra = LT_(check)(L, 1), *a = LT_(check)(L, 2);
-  return luat::guard(L, [&] { THTensor_(getri)(ra, a); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(getri)(ra, a);
+    return 0;
+  });
 }
 static int LT_(potrf)(lua_State *L) {  // (ra, a, uplo)
   THTensor *ra = LT_(check)(L, 1), *a = LT_(check)(L, 2);
   const char *uplo = luaL_checkstring(L, 3);
-  return luat::guard(L, [&] { THTensor_(potrf)(ra, a, uplo); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(potrf)(ra, a, uplo);
+    return 0;
+  });
 }
 static int LT_(potri)(lua_State *L) {
   THTensor *ra = LT_(check)(L, 1), *a = LT_(check)(L, 2);
   const char *uplo = luaL_checkstring(L, 3);
-  return luat::guard(L, [&] { THTensor_(potri)(ra, a, uplo); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(potri)(ra, a, uplo);
+    return 0;
+  });
 }
 static int LT_(potrs)(lua_State *L) {  // (rb, b, a, uplo)
   THTensor *rb = LT_(check)(L, 1), *b = LT_(check)(L, 2), *a = LT_(check)(L, 3);
   const char *uplo = luaL_checkstring(L, 4);
-  return luat::guard(L, [&] { THTensor_(potrs)(rb, b, a, uplo); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(potrs)(rb, b, a, uplo);
+    return 0;
+  });
 }
 static int LT_(syev)(lua_State *L) {  // (re, rv, a, jobz, uplo)
   THTensor *re = LT_(check)(L, 1), *rv = LT_(check)(L, 2), *a = LT_(check)(L, 3);
   const char *jobz = luaL_checkstring(L, 4), *uplo = luaL_checkstring(L, 5);
-  return luat::guard(L, [&] { THTensor_(syev)(re, rv, a, jobz, uplo); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(syev)(re, rv, a, jobz, uplo);
+    return 0;
+  });
 }
 static int LT_(geev)(lua_State *L) {  // (re, rv, a, jobvr)
   THTensor *re = LT_(check)(L, 1), *rv = LT_(check)(L, 2), *a = LT_(check)(L, 3);
   const char *jobvr = luaL_checkstring(L, 4);
-  return luat::guard(L, [&] { THTensor_(geev)(re, rv, a, jobvr); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(geev)(re, rv, a, jobvr);
+    return 0;
+  });
 }
 static int LT_(gesvd)(lua_State *L) {  // (ru, rs, rv, a, jobu)
   THTensor *ru = LT_(check)(L, 1), *rs = LT_(check)(L, 2), *rv = LT_(check)(L, 3), *a = LT_(check)(L, 4);
   const char *jobu = luaL_checkstring(L, 5);
-  return luat::guard(L, [&] { THTensor_(gesvd)(ru, rs, rv, a, jobu); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(gesvd)(ru, rs, rv, a, jobu);
+    return 0;
+  });
 }
 static int LT_(qr)(lua_State *L) {  // (rq, rr, a)
   THTensor *rq = LT_(check)(L, 1), *rr = LT_(check)(L, 2), *a = LT_(check)(L, 3);
-  return luat::guard(L, [&] { THTensor_(qr)(rq, rr, a); return 0; });
+  return luat::guard(L, [&] {
+    THTensor_(qr)(rq, rr, a);
+    return 0;
+  });
 }
 #endif
 
@@ -1090,21 +1387,22 @@ static const luaL_Reg LT_(functions)[] = {
     {"csub", LT_(csub)},
     {"addcmul", LT_(addcmul)},
     {"addcdiv", LT_(addcdiv)},
-#define LT_COMPARE_REG(op) \
-    {#op "Value", LT_(op##Value)}, {#op "ValueT", LT_(op##ValueT)}, {#op "Tensor", LT_(op##Tensor)}, {#op "TensorT", LT_(op##TensorT)},
+#define LT_COMPARE_REG(op)                                                                         \
+  {#op "Value", LT_(op##Value)}, {#op "ValueT", LT_(op##ValueT)}, {#op "Tensor", LT_(op##Tensor)}, \
+      {#op "TensorT", LT_(op##TensorT)},
 #define LT_COMPARE_ENTRY(Op, torch, th, alias) LT_COMPARE_REG(th)
     TH_FORALL_COMPARE_OPS(LT_COMPARE_ENTRY)
 #undef LT_COMPARE_ENTRY
 #undef LT_COMPARE_REG
-#define LT_UNARY_ENTRY(Op, torch, th, Types, ...) TH_IF_##Types({#th, LT_(th)},)
-    TH_FORALL_UNARY_OPS(LT_UNARY_ENTRY)
+#define LT_UNARY_ENTRY(Op, torch, th, Types, ...) TH_IF_##Types({#th, LT_(th)}, )
+        TH_FORALL_UNARY_OPS(LT_UNARY_ENTRY)
 #undef LT_UNARY_ENTRY
 #define LT_GENERATED_BINARY_ENTRY(cth, th, Types, luaTensor, luaValue, ...) \
-    TH_IF_##Types({#luaTensor, LT_(cth)}, {#luaValue, LT_(th)},)
-    TH_FORALL_GENERATED_BINARY_KERNELS(LT_GENERATED_BINARY_ENTRY)
+  TH_IF_##Types({#luaTensor, LT_(cth)}, {#luaValue, LT_(th)}, )
+            TH_FORALL_GENERATED_BINARY_KERNELS(LT_GENERATED_BINARY_ENTRY)
 #undef LT_GENERATED_BINARY_ENTRY
 #if defined(TH_REAL_IS_BYTE)
-    {"all", LT_(all)},
+                {"all", LT_(all)},
     {"any", LT_(any)},
 #endif
     {"trace", LT_(trace)},

@@ -1,9 +1,9 @@
 """torch.autograd: gradients of tensor computations, on the C++ engine in autograd/.
 
-    x = torch.randn(3, requires_grad=True)
-    y = (x * x).sum()
-    y.backward()           # x.grad == 2 * x
-    (g,) = torch.autograd.grad((x ** 3).sum(), x)
+x = torch.randn(3, requires_grad=True)
+y = (x * x).sum()
+y.backward()           # x.grad == 2 * x
+(g,) = torch.autograd.grad((x ** 3).sum(), x)
 """
 
 import torch
@@ -12,8 +12,17 @@ from torch.autograd.function import Function
 from torch.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled
 from torch.autograd.gradcheck import gradcheck, gradgradcheck
 
-__all__ = ["Variable", "Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "gradcheck",
-           "gradgradcheck"]
+__all__ = [
+    "Variable",
+    "Function",
+    "backward",
+    "grad",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "gradcheck",
+    "gradgradcheck",
+]
 
 
 def _as_tuple(x):
@@ -54,16 +63,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     _C._run_backward(tensors, seeds, retain_graph, create_graph, (), False)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
-         allow_unused=False):
+def grad(
+    outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, allow_unused=False
+):
     """The gradients of outputs with respect to inputs, returned (no .grad changes)."""
     outputs = _as_tuple(outputs)
-    single = isinstance(inputs, torch.Tensor)
     inputs = _as_tuple(inputs)
     if retain_graph is None:
         retain_graph = create_graph
-    return _C._run_backward(outputs, _seeds(outputs, grad_outputs), retain_graph, create_graph, inputs,
-                            allow_unused)
+    return _C._run_backward(outputs, _seeds(outputs, grad_outputs), retain_graph, create_graph, inputs, allow_unused)
 
 
 def Variable(data, requires_grad=False, volatile=False):

@@ -1,17 +1,17 @@
 """Custom differentiable operations written in Python:
 
-    class Square(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
 
-        @staticmethod
-        def backward(ctx, grad):
-            (x,) = ctx.saved_tensors
-            return 2 * x * grad
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return 2 * x * grad
 
-    y = Square.apply(x)
+y = Square.apply(x)
 """
 
 import torch
@@ -25,23 +25,29 @@ class FunctionCtx:
     def save_for_backward(self, *tensors):
         for t in tensors:
             if t is not None and not isinstance(t, torch.Tensor):
-                raise TypeError("save_for_backward can only save tensors, but argument %d is of type %s"
-                                % (tensors.index(t), type(t).__name__))
+                raise TypeError(
+                    "save_for_backward can only save tensors, but argument %d is of type %s"
+                    % (tensors.index(t), type(t).__name__)
+                )
         self._saved = tensors
         self._saved_versions = tuple(None if t is None else t._version for t in tensors)
 
     @property
     def saved_tensors(self):
         if getattr(self, "_released", False):
-            raise RuntimeError("Trying to backward through the graph a second time (or directly access saved "
-                               "tensors after they have already been freed). Specify retain_graph=True if you "
-                               "need to backward through the graph a second time.")
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved "
+                "tensors after they have already been freed). Specify retain_graph=True if you "
+                "need to backward through the graph a second time."
+            )
         saved = getattr(self, "_saved", ())
         for t, v in zip(saved, self._saved_versions if saved else ()):
             if t is not None and t._version != v:
-                raise RuntimeError("one of the variables needed for gradient computation has been modified by an "
-                                   "inplace operation: [%s %s] is at version %d; expected version %d instead."
-                                   % (t.type(), list(t.shape), t._version, v))
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been modified by an "
+                    "inplace operation: [%s %s] is at version %d; expected version %d instead."
+                    % (t.type(), list(t.shape), t._version, v)
+                )
         return saved
 
     def mark_dirty(self, *tensors):
@@ -82,6 +88,12 @@ class Function:
             result = cls.backward(ctx, *grads)
             return result if isinstance(result, tuple) else (result,)
 
-        results = _C._record_function(backward, cls.__name__, inputs, output_tuple, getattr(ctx, "_dirty", ()),
-                                      getattr(ctx, "_non_differentiable", ()))
+        results = _C._record_function(
+            backward,
+            cls.__name__,
+            inputs,
+            output_tuple,
+            getattr(ctx, "_dirty", ()),
+            getattr(ctx, "_non_differentiable", ()),
+        )
         return results[0] if single else tuple(results)

@@ -28,11 +28,13 @@ class _GradModeContext:
 
 class no_grad(_GradModeContext):
     """Operations inside record no graph: results do not require grad."""
+
     enabled = False
 
 
 class enable_grad(_GradModeContext):
     """Turns recording back on inside a no_grad block."""
+
     enabled = True
 
 

@@ -70,24 +70,24 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
             analytical = _analytical_jacobian(func, inputs, x, k)
             if not torch.allclose(analytical, numerical, rtol, atol):
                 if raise_exception:
-                    raise RuntimeError("Jacobian mismatch for output %d with respect to input %d,\nnumerical:%s\n"
-                                       "analytical:%s\n" % (k, n, numerical, analytical))
+                    raise RuntimeError(
+                        "Jacobian mismatch for output %d with respect to input %d,\nnumerical:%s\n"
+                        "analytical:%s\n" % (k, n, numerical, analytical)
+                    )
                 return False
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
-                  **unused):
+def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, **unused):
     """gradcheck of the gradient function itself (double backward through create_graph)."""
     inputs = (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
     outputs = _flat_outputs(func, inputs)
     if grad_outputs is None:
         gen = torch.Generator().manual_seed(0)
         grad_outputs = tuple(torch.randn(o.shape, dtype=o.dtype, generator=gen).requires_grad_() for o in outputs)
-    wrt = _differentiable_inputs(inputs)
 
     def first_derivatives(*args):
-        xs, gos = args[:len(inputs)], args[len(inputs):]
+        xs, gos = args[: len(inputs)], args[len(inputs) :]
         outs = _flat_outputs(func, xs)
         grads = torch.autograd.grad(outs, _differentiable_inputs(xs), gos, create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)

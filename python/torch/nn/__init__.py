@@ -1,7 +1,7 @@
 """torch.nn: modules, parameters and functional operations.
 
-    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
-    loss = nn.CrossEntropyLoss()(model(x), y)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+loss = nn.CrossEntropyLoss()(model(x), y)
 """
 
 from torch.nn.parameter import Parameter  # noqa: F401

@@ -15,27 +15,89 @@ _nn = _C._nn
 
 __all__ = [
     # linear maps
-    "linear", "bilinear",
+    "linear",
+    "bilinear",
     # activations
-    "threshold", "threshold_", "relu", "relu_", "relu6", "hardtanh", "hardtanh_", "leaky_relu", "leaky_relu_",
-    "prelu", "rrelu", "rrelu_", "elu", "elu_", "selu", "selu_", "celu", "celu_", "gelu", "logsigmoid",
-    "hardshrink", "tanhshrink", "softsign", "softplus", "softmin", "softmax", "log_softmax", "softshrink", "tanh",
-    "sigmoid", "hardsigmoid", "silu", "mish", "hardswish", "glu",
+    "threshold",
+    "threshold_",
+    "relu",
+    "relu_",
+    "relu6",
+    "hardtanh",
+    "hardtanh_",
+    "leaky_relu",
+    "leaky_relu_",
+    "prelu",
+    "rrelu",
+    "rrelu_",
+    "elu",
+    "elu_",
+    "selu",
+    "selu_",
+    "celu",
+    "celu_",
+    "gelu",
+    "logsigmoid",
+    "hardshrink",
+    "tanhshrink",
+    "softsign",
+    "softplus",
+    "softmin",
+    "softmax",
+    "log_softmax",
+    "softshrink",
+    "tanh",
+    "sigmoid",
+    "hardsigmoid",
+    "silu",
+    "mish",
+    "hardswish",
+    "glu",
     # losses
-    "l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss", "kl_div", "binary_cross_entropy",
-    "binary_cross_entropy_with_logits", "nll_loss", "cross_entropy", "poisson_nll_loss", "hinge_embedding_loss",
-    "multilabel_soft_margin_loss", "multilabel_margin_loss", "multi_margin_loss", "cosine_embedding_loss",
-    "margin_ranking_loss", "triplet_margin_loss", "ctc_loss",
+    "l1_loss",
+    "mse_loss",
+    "smooth_l1_loss",
+    "huber_loss",
+    "soft_margin_loss",
+    "kl_div",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "nll_loss",
+    "cross_entropy",
+    "poisson_nll_loss",
+    "hinge_embedding_loss",
+    "multilabel_soft_margin_loss",
+    "multilabel_margin_loss",
+    "multi_margin_loss",
+    "cosine_embedding_loss",
+    "margin_ranking_loss",
+    "triplet_margin_loss",
+    "ctc_loss",
     # normalizations
-    "batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm", "normalize",
+    "batch_norm",
+    "instance_norm",
+    "layer_norm",
+    "group_norm",
+    "local_response_norm",
+    "normalize",
     # dropout
-    "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout",
+    "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
+    "alpha_dropout",
+    "feature_alpha_dropout",
     # embeddings and distances
-    "embedding", "embedding_bag", "one_hot", "cosine_similarity", "pairwise_distance",
+    "embedding",
+    "embedding_bag",
+    "one_hot",
+    "cosine_similarity",
+    "pairwise_distance",
 ]
 
 
 # ---- argument helpers ----
+
 
 def _legacy_reduction(size_average, reduce, emit_warning=True):
     """The reduction that the deprecated size_average / reduce pair stands for."""
@@ -48,8 +110,10 @@ def _legacy_reduction(size_average, reduce, emit_warning=True):
     else:
         reduction = "none"
     if emit_warning:
-        warnings.warn("size_average and reduce args will be deprecated, please use reduction='{}' instead."
-                      .format(reduction), stacklevel=3)
+        warnings.warn(
+            "size_average and reduce args will be deprecated, please use reduction='{}' instead.".format(reduction),
+            stacklevel=3,
+        )
     return reduction
 
 
@@ -76,8 +140,11 @@ def _broadcast_shape(a, b):
     out = []
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y and x != 1 and y != 1:
-            raise RuntimeError("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
-                               "dimension {}".format(x, y, i))
+            raise RuntimeError(
+                "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}".format(
+                    x, y, i
+                )
+            )
         out.append(y if x == 1 else x)
     return torch.Size(out)
 
@@ -92,9 +159,13 @@ def _broadcast(a, b):
 
 def _warn_size_mismatch(input, target):
     if target.size() != input.size():
-        warnings.warn("Using a target size ({}) that is different to the input size ({}). This will likely lead to "
-                      "incorrect results due to broadcasting. Please ensure they have the same size."
-                      .format(target.size(), input.size()), stacklevel=3)
+        warnings.warn(
+            "Using a target size ({}) that is different to the input size ({}). This will likely lead to "
+            "incorrect results due to broadcasting. Please ensure they have the same size.".format(
+                target.size(), input.size()
+            ),
+            stacklevel=3,
+        )
 
 
 def _as_lengths(lengths):
@@ -102,6 +173,7 @@ def _as_lengths(lengths):
 
 
 # ---- linear maps ----
+
 
 def linear(input, weight, bias=None):
     return _nn.linear(input, weight, bias)
@@ -112,6 +184,7 @@ def bilinear(input1, input2, weight, bias=None):
 
 
 # ---- activations ----
+
 
 def threshold(input, threshold, value, inplace=False):
     return _nn.threshold_(input, threshold, value) if inplace else _nn.threshold(input, threshold, value)
@@ -203,8 +276,12 @@ def softplus(input, beta=1, threshold=20):
 
 
 def _softmax_dim(name, ndim, stacklevel):
-    warnings.warn("Implicit dimension choice for {} has been deprecated. Change the call to include dim=X as an "
-                  "argument.".format(name), stacklevel=stacklevel)
+    warnings.warn(
+        "Implicit dimension choice for {} has been deprecated. Change the call to include dim=X as an argument.".format(
+            name
+        ),
+        stacklevel=stacklevel,
+    )
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -258,8 +335,11 @@ def glu(input, dim=-1):
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     if not -input.dim() <= dim < input.dim():
-        raise IndexError("Dimension out of range (expected to be in range of [{}, {}], but got {})"
-                         .format(-input.dim(), input.dim() - 1, dim))
+        raise IndexError(
+            "Dimension out of range (expected to be in range of [{}, {}], but got {})".format(
+                -input.dim(), input.dim() - 1, dim
+            )
+        )
     dim = dim % input.dim()
     n = input.size(dim)
     if n % 2:
@@ -268,6 +348,7 @@ def glu(input, dim=-1):
 
 
 # ---- losses ----
+
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     _warn_size_mismatch(input, target)
@@ -303,10 +384,12 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         kernel_reduction = _legacy_reduction(size_average, reduce)
     else:
         if reduction == "mean":
-            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
-                          "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
-                          "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-                          stacklevel=2)
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the support size."
+                "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                stacklevel=2,
+            )
         kernel_reduction = "sum" if reduction == "batchmean" else _reduction(None, None, reduction)
     input, target = _broadcast(input, target)
     if log_target:
@@ -321,15 +404,18 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
-        raise ValueError("Using a target size ({}) that is different to the input size ({}) is deprecated. Please "
-                         "ensure they have the same size.".format(target.size(), input.size()))
+        raise ValueError(
+            "Using a target size ({}) that is different to the input size ({}) is deprecated. Please "
+            "ensure they have the same size.".format(target.size(), input.size())
+        )
     if weight is not None:
         weight = weight.expand(*_broadcast_shape(target.size(), weight.size()))
     return _nn.binary_cross_entropy(input, target, weight, reduction)
 
 
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
-                                     pos_weight=None):
+def binary_cross_entropy_with_logits(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
+):
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
         raise ValueError("Target size ({}) must be the same as input size ({})".format(target.size(), input.size()))
@@ -355,8 +441,9 @@ def _class_view(weight, ndim, class_dim):
     return weight.reshape(shape)
 
 
-def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
-                  label_smoothing=0.0):
+def cross_entropy(
+    input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean", label_smoothing=0.0
+):
     reduction = _reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError("label_smoothing must be between 0.0 and 1.0. Got: {}".format(label_smoothing))
@@ -373,15 +460,16 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     # The smoothing term: the (weighted) mean of -log p over the classes of each counted target.
     per_class = -logp if weight is None else -logp * _class_view(weight, logp.dim(), class_dim)
     smooth = per_class.sum(class_dim)
-    counted = (target != ignore_index)
+    counted = target != ignore_index
     smooth = torch.where(counted, smooth, torch.zeros((), dtype=smooth.dtype))
     if reduction == "mean":
         if weight is None:
             denominator = counted.sum()
         else:
             with torch.no_grad():  # the summed weights of the counted targets
-                denominator = _nn.nll_loss(-torch.ones(logp.shape, dtype=logp.dtype), target, weight, "sum",
-                                           ignore_index)
+                denominator = _nn.nll_loss(
+                    -torch.ones(logp.shape, dtype=logp.dtype), target, weight, "sum", ignore_index
+                )
         smooth = smooth.sum() / denominator
     elif reduction == "sum":
         smooth = smooth.sum()
@@ -390,12 +478,17 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing, class_dim):
     if target.shape != logp.shape:
-        raise RuntimeError("Expected floating point target of cross_entropy to have the same size as input {}, "
-                           "got {}".format(list(logp.shape), list(target.shape)))
+        raise RuntimeError(
+            "Expected floating point target of cross_entropy to have the same size as input {}, got {}".format(
+                list(logp.shape), list(target.shape)
+            )
+        )
     classes = logp.size(class_dim)
     if weight is not None and (weight.dim() != 1 or weight.numel() != classes):
-        raise RuntimeError("cross_entropy: weight tensor should be defined either for all {} classes or no classes "
-                           "but got weight tensor of shape: {}".format(classes, list(weight.shape)))
+        raise RuntimeError(
+            "cross_entropy: weight tensor should be defined either for all {} classes or no classes "
+            "but got weight tensor of shape: {}".format(classes, list(weight.shape))
+        )
     if label_smoothing > 0:
         target = target * (1 - label_smoothing) + label_smoothing / classes
     product = logp * target
@@ -409,8 +502,9 @@ def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothin
     return -product.sum() / samples if samples else product.sum() * float("nan")
 
 
-def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
-                     reduction="mean"):
+def poisson_nll_loss(
+    input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"
+):
     reduction = _reduction(size_average, reduce, reduction)
     if log_input:
         loss = input.exp() - target * input
@@ -460,11 +554,17 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     if target.dim() not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target.dim() == 1 and (input1.dim() != 2 or input2.dim() != 2):
-        raise RuntimeError("1D target tensor expects 2D input tensors, but found inputs with sizes {} and {}."
-                           .format(list(input1.shape), list(input2.shape)))
+        raise RuntimeError(
+            "1D target tensor expects 2D input tensors, but found inputs with sizes {} and {}.".format(
+                list(input1.shape), list(input2.shape)
+            )
+        )
     if target.dim() == 0 and (input1.dim() != 1 or input2.dim() != 1):
-        raise RuntimeError("0D target tensor expects 1D input tensors, but found inputs with sizes {} and {}."
-                           .format(list(input1.shape), list(input2.shape)))
+        raise RuntimeError(
+            "0D target tensor expects 1D input tensors, but found inputs with sizes {} and {}.".format(
+                list(input1.shape), list(input2.shape)
+            )
+        )
     dim = target.dim()
     eps = 1e-12
     cos = (input1 * input2).sum(dim) / (((input1 * input1).sum(dim) + eps) * ((input2 * input2).sum(dim) + eps)).sqrt()
@@ -476,18 +576,24 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
-        raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension but got sizes: "
-                           "input1: {}, input2: {}, target: {} ".format(input1.size(), input2.size(), target.size()))
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            "input1: {}, input2: {}, target: {} ".format(input1.size(), input2.size(), target.size())
+        )
     return _apply_reduction((-target * (input1 - input2) + margin).clamp(min=0), reduction)
 
 
-def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
-                        reduce=None, reduction="mean"):
+def triplet_margin_loss(
+    anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"
+):
     reduction = _reduction(size_average, reduce, reduction)
     if not anchor.dim() == positive.dim() == negative.dim():
-        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
-                           "dimensions, but got: anchor {}D, positive {}D, and negative {}D inputs"
-                           .format(anchor.dim(), positive.dim(), negative.dim()))
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of "
+            "dimensions, but got: anchor {}D, positive {}D, and negative {}D inputs".format(
+                anchor.dim(), positive.dim(), negative.dim()
+            )
+        )
     distance_positive = pairwise_distance(anchor, positive, p, eps)
     distance_negative = pairwise_distance(anchor, negative, p, eps)
     if swap:
@@ -497,11 +603,13 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     reduction = _reduction(None, None, reduction)
-    return _nn.ctc_loss(log_probs, targets, _as_lengths(input_lengths), _as_lengths(target_lengths), blank,
-                        reduction, zero_infinity)
+    return _nn.ctc_loss(
+        log_probs, targets, _as_lengths(input_lengths), _as_lengths(target_lengths), blank, reduction, zero_infinity
+    )
 
 
 # ---- normalizations ----
+
 
 def _verify_batch_size(size):
     values = size[0]
@@ -530,13 +638,15 @@ def _channel_view(t, ndim):
     return t.reshape([1, t.numel()] + [1] * (ndim - 2))
 
 
-def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
-                  momentum=0.1, eps=1e-5):
+def instance_norm(
+    input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.1, eps=1e-5
+):
     if use_input_stats:
         _verify_spatial_size(input.size())
     if input.dim() < 2:
-        raise RuntimeError("instance_norm: expected input of at least 2 dimensions [N, C, ...], got {}"
-                           .format(list(input.shape)))
+        raise RuntimeError(
+            "instance_norm: expected input of at least 2 dimensions [N, C, ...], got {}".format(list(input.shape))
+        )
     n, c = input.size(0), input.size(1)
     # Each (sample, channel) pair is a channel of a one-sample batch norm; the running
     # statistics move by the average over the samples.
@@ -560,9 +670,12 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     k = len(shape)
-    if input.dim() < k or tuple(input.shape[input.dim() - k:]) != shape:
-        raise RuntimeError("Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}"
-                           .format(list(shape), ", ".join(str(s) for s in shape), list(input.shape)))
+    if input.dim() < k or tuple(input.shape[input.dim() - k :]) != shape:
+        raise RuntimeError(
+            "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}".format(
+                list(shape), ", ".join(str(s) for s in shape), list(input.shape)
+            )
+        )
     if k == 0:
         centered = input - input
         out = centered * (centered + eps).rsqrt()
@@ -583,8 +696,10 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError("Expected at least 2 dimensions for input tensor but received {}".format(input.dim()))
     n, c = input.size(0), input.size(1)
     if num_groups <= 0 or c % num_groups != 0:
-        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
-                           "shape {} and num_groups={}".format(list(input.shape), num_groups))
+        raise RuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, but got input of "
+            "shape {} and num_groups={}".format(list(input.shape), num_groups)
+        )
     _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))
     grouped = input.reshape(n, num_groups, -1)
     mean = grouped.mean(2, keepdim=True)
@@ -649,7 +764,7 @@ def _dropout(input, p, training, inplace, feature=False, alpha=False):
         return input.mul_(scale) if inplace else input * scale
     # Alpha dropout sets dropped units to selu's negative saturation and rescales so that
     # mean and variance are kept: out = a (x keep + alpha' (keep - 1)) + a alpha' p.
-    a = 1.0 / math.sqrt((_SELU_ALPHA_SCALED ** 2 * p + 1) * (1 - p))
+    a = 1.0 / math.sqrt((_SELU_ALPHA_SCALED**2 * p + 1) * (1 - p))
     shift = (keep - 1).mul_(_SELU_ALPHA_SCALED * a).add_(_SELU_ALPHA_SCALED * a * p)
     scale = keep.mul_(a)
     return input.mul_(scale).add_(shift) if inplace else input * scale + shift
@@ -674,9 +789,11 @@ def _channel_dropout(input, p, training, inplace, batched_dims):
 def dropout1d(input, p=0.5, training=True, inplace=False):
     _check_probability(p)
     if input.dim() not in (2, 3):
-        raise RuntimeError("dropout1d: Expected 2D or 3D input, but received a {}D input. Note that dropout1d exists "
-                           "to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, "
-                           "and an optional batch dimension (i.e. 2D or 3D inputs).".format(input.dim()))
+        raise RuntimeError(
+            "dropout1d: Expected 2D or 3D input, but received a {}D input. Note that dropout1d exists "
+            "to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, "
+            "and an optional batch dimension (i.e. 2D or 3D inputs).".format(input.dim())
+        )
     return _channel_dropout(input, p, training, inplace, 3)
 
 
@@ -684,17 +801,22 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     _check_probability(p)
     dims = input.dim()
     if dims not in (3, 4):
-        warnings.warn("dropout2d: Received a {}-D input to dropout2d, which is deprecated and will result in an error "
-                      "in a future release. To retain the behavior and silence this warning, please use dropout "
-                      "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
-                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs)."
-                      .format(dims), stacklevel=2)
+        warnings.warn(
+            "dropout2d: Received a {}-D input to dropout2d, which is deprecated and will result in an error "
+            "in a future release. To retain the behavior and silence this warning, please use dropout "
+            "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
+            "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).".format(dims),
+            stacklevel=2,
+        )
     if dims == 3:
-        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
-                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
-                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
-                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
-                      "dropout1d instead.", stacklevel=2)
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+            "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+            "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+            "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+            "dropout1d instead.",
+            stacklevel=2,
+        )
     return _dropout(input, p, training, inplace, feature=True)
 
 
@@ -702,11 +824,13 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     _check_probability(p)
     dims = input.dim()
     if dims not in (4, 5):
-        warnings.warn("dropout3d: Received a {}-D input to dropout3d, which is deprecated and will result in an error "
-                      "in a future release. To retain the behavior and silence this warning, please use dropout "
-                      "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
-                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs)."
-                      .format(dims), stacklevel=2)
+        warnings.warn(
+            "dropout3d: Received a {}-D input to dropout3d, which is deprecated and will result in an error "
+            "in a future release. To retain the behavior and silence this warning, please use dropout "
+            "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
+            "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).".format(dims),
+            stacklevel=2,
+        )
     return _channel_dropout(input, p, training, inplace, 5)
 
 
@@ -719,6 +843,7 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
 
 
 # ---- embeddings and distances ----
+
 
 def _padding_index(padding_idx, rows):
     if padding_idx is None:
@@ -739,34 +864,54 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     return _nn.embedding(weight, input, padding_idx, scale_grad_by_freq)
 
 
-def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
-                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+def embedding_bag(
+    input,
+    weight,
+    offsets=None,
+    max_norm=None,
+    norm_type=2,
+    scale_grad_by_freq=False,
+    mode="mean",
+    sparse=False,
+    per_sample_weights=None,
+    include_last_offset=False,
+    padding_idx=None,
+):
     if weight.dtype == torch.long and input.is_floating_point():
-        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, input, "
-                      "...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.", stacklevel=2)
+        warnings.warn(
+            "Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, input, "
+            "...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
+            stacklevel=2,
+        )
         weight, input = input, weight
     if per_sample_weights is not None and input.size() != per_sample_weights.size():
-        raise ValueError("embedding_bag: If per_sample_weights ({}) is not None, then it must have the same shape as "
-                         "the input ({})".format(per_sample_weights.shape, input.shape))
+        raise ValueError(
+            "embedding_bag: If per_sample_weights ({}) is not None, then it must have the same shape as "
+            "the input ({})".format(per_sample_weights.shape, input.shape)
+        )
     if weight.dim() != 2:
         raise ValueError("weight has to be a 2D Tensor, but got Tensor of dimension {}".format(weight.dim()))
     if input.dim() == 2 and offsets is not None:
-        raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
-                         "length sequences. However, found offsets of type {}".format(type(offsets).__name__))
+        raise ValueError(
+            "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
+            "length sequences. However, found offsets of type {}".format(type(offsets).__name__)
+        )
     if input.dim() == 1 and offsets is None:
         raise ValueError("offsets has to be a 1D Tensor but got None")
     if mode not in ("sum", "mean", "max"):
         raise ValueError("mode has to be one of sum, mean or max")
     if per_sample_weights is not None and mode != "sum":
-        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
-                                  "supported for mode='sum' (got mode='{}'). Please open a feature request on GitHub."
-                                  .format(mode))
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+            "supported for mode='sum' (got mode='{}'). Please open a feature request on GitHub.".format(mode)
+        )
     padding_idx = _padding_index(padding_idx, weight.size(0))
     if max_norm is not None:
         with torch.no_grad():
             _nn.embedding_renorm_(weight, input, max_norm, norm_type)
-    return _nn.embedding_bag(weight, input, offsets, mode, per_sample_weights, include_last_offset, padding_idx,
-                             scale_grad_by_freq)
+    return _nn.embedding_bag(
+        weight, input, offsets, mode, per_sample_weights, include_last_offset, padding_idx, scale_grad_by_freq
+    )
 
 
 def one_hot(tensor, num_classes=-1):

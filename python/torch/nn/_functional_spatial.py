@@ -11,14 +11,44 @@ import torch
 from torch._C import _nn
 
 __all__ = [
-    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
-    "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
-    "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d", "avg_pool3d",
-    "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool1d_with_indices",
-    "adaptive_max_pool2d_with_indices", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
-    "max_unpool1d", "max_unpool2d", "max_unpool3d", "lp_pool1d", "lp_pool2d",
-    "interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pad",
-    "pixel_shuffle", "pixel_unshuffle", "grid_sample", "affine_grid", "unfold", "fold",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+    "max_pool1d_with_indices",
+    "max_pool2d_with_indices",
+    "max_pool3d_with_indices",
+    "avg_pool1d",
+    "avg_pool2d",
+    "avg_pool3d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d_with_indices",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
+    "max_unpool1d",
+    "max_unpool2d",
+    "max_unpool3d",
+    "lp_pool1d",
+    "lp_pool2d",
+    "interpolate",
+    "upsample",
+    "upsample_nearest",
+    "upsample_bilinear",
+    "pad",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "grid_sample",
+    "affine_grid",
+    "unfold",
+    "fold",
 ]
 
 
@@ -46,12 +76,14 @@ def _stride(stride, kernel, n, op):
 
 # ---- convolutions ----
 
+
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     op = f"conv{n}d"
     if not isinstance(padding, str):
         padding = _ntuple(padding, n, "padding", op)
-    return _nn.convolution(input, weight, bias, _ntuple(stride, n, "stride", op), padding,
-                           _ntuple(dilation, n, "dilation", op), groups)
+    return _nn.convolution(
+        input, weight, bias, _ntuple(stride, n, "stride", op), padding, _ntuple(dilation, n, "dilation", op), groups
+    )
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -72,9 +104,16 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups, dilation):
     op = f"conv_transpose{n}d"
-    return _nn.conv_transpose(input, weight, bias, _ntuple(stride, n, "stride", op),
-                              _ntuple(padding, n, "padding", op), _ntuple(output_padding, n, "output_padding", op),
-                              groups, _ntuple(dilation, n, "dilation", op))
+    return _nn.conv_transpose(
+        input,
+        weight,
+        bias,
+        _ntuple(stride, n, "stride", op),
+        _ntuple(padding, n, "padding", op),
+        _ntuple(output_padding, n, "output_padding", op),
+        groups,
+        _ntuple(dilation, n, "dilation", op),
+    )
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
@@ -94,25 +133,35 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 # ---- pooling ----
 
+
 def _max_pool(n, input, kernel_size, stride, padding, dilation, ceil_mode):
     op = f"max_pool{n}d"
     kernel = _ntuple(kernel_size, n, "kernel_size", op)
-    return _nn.max_pool(input, kernel, _stride(stride, kernel, n, op), _ntuple(padding, n, "padding", op),
-                        _ntuple(dilation, n, "dilation", op), ceil_mode)
+    return _nn.max_pool(
+        input,
+        kernel,
+        _stride(stride, kernel, n, op),
+        _ntuple(padding, n, "padding", op),
+        _ntuple(dilation, n, "dilation", op),
+        ceil_mode,
+    )
 
 
-def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=False):
+def max_pool1d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+):
     return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
-def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=False):
+def max_pool2d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+):
     return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
-def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=False):
+def max_pool3d_with_indices(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+):
     return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
@@ -135,21 +184,30 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 def _avg_pool(n, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     op = f"avg_pool{n}d"
     kernel = _ntuple(kernel_size, n, "kernel_size", op)
-    return _nn.avg_pool(input, kernel, _stride(stride, kernel, n, op), _ntuple(padding, n, "padding", op),
-                        ceil_mode, count_include_pad, divisor_override)
+    return _nn.avg_pool(
+        input,
+        kernel,
+        _stride(stride, kernel, n, op),
+        _ntuple(padding, n, "padding", op),
+        ceil_mode,
+        count_include_pad,
+        divisor_override,
+    )
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     return _avg_pool(1, input, kernel_size, stride, padding, ceil_mode, count_include_pad, None)
 
 
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
+def avg_pool2d(
+    input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
+):
     return _avg_pool(2, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
-def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
+def avg_pool3d(
+    input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
+):
     return _avg_pool(3, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
@@ -205,8 +263,10 @@ def _unpool_output_size(input, kernel, stride, padding, output_size):
     elif len(sizes) == n + 1 and input.dim() == n + 1:
         sizes = sizes[1:]
     if len(sizes) != n:
-        raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} elements, but it has a length "
-                         f"of '{len(sizes)}'")
+        raise ValueError(
+            f"output_size should be a sequence containing {n} or {n + 2} elements, but it has a length "
+            f"of '{len(sizes)}'"
+        )
     for d in range(n):
         low, high = default[d] - stride[d], default[d] + stride[d]
         if not low < sizes[d] < high:
@@ -256,13 +316,22 @@ _INTERPOLATING = ("linear", "bilinear", "bicubic", "trilinear")
 _MODE_DIMS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
 
 
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
-                antialias=False):
+def interpolate(
+    input,
+    size=None,
+    scale_factor=None,
+    mode="nearest",
+    align_corners=None,
+    recompute_scale_factor=None,
+    antialias=False,
+):
     """Resizes the spatial dimensions of input (N, C, *spatial) to size, or by scale_factor."""
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
-            raise ValueError("align_corners option can only be set with the interpolating modes: "
-                             "linear | bilinear | bicubic | trilinear")
+            raise ValueError(
+                "align_corners option can only be set with the interpolating modes: "
+                "linear | bilinear | bicubic | trilinear"
+            )
     elif align_corners is None:
         align_corners = False
     dim = input.dim() - 2
@@ -271,18 +340,22 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if size is not None:
         sizes = list(size) if isinstance(size, (list, tuple, torch.Size)) else [size] * dim
         if len(sizes) != dim:
-            raise ValueError("Input and output must have the same number of spatial dimensions, but got input with "
-                             f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please "
-                             "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
-                             "(o1, o2, ...,oK) format.")
+            raise ValueError(
+                "Input and output must have the same number of spatial dimensions, but got input with "
+                f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please "
+                "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+                "(o1, o2, ...,oK) format."
+            )
         output_size, scales = [int(s) for s in sizes], None
     elif scale_factor is not None:
         scales = list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * dim
         if len(scales) != dim:
-            raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
-                             f"with spatial dimensions of {list(input.shape[2:])} and scale_factor of shape "
-                             f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
-                             "scale_factor in (s1, s2, ...,sK) format.")
+            raise ValueError(
+                "Input and scale_factor must have the same number of spatial dimensions, but got input "
+                f"with spatial dimensions of {list(input.shape[2:])} and scale_factor of shape "
+                f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                "scale_factor in (s1, s2, ...,sK) format."
+            )
         scales = [float(s) for s in scales]
         output_size = [int(math.floor(float(input.size(i + 2)) * scales[i])) for i in range(dim)]
     else:
@@ -296,9 +369,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if mode in _MODE_DIMS and input.dim() != _MODE_DIMS[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_MODE_DIMS[mode]}D input")
     if dim < 1 or dim > 3 or mode not in ("nearest", "nearest-exact", "area") + _INTERPOLATING:
-        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
-                                  "the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
-                                  f"nearest-exact (got {mode})")
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
+            "the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
+            f"nearest-exact (got {mode})"
+        )
     return _nn.interpolate(input, mode, output_size, scales or [], bool(align_corners))
 
 
@@ -321,8 +396,11 @@ def pad(input, pad, mode="constant", value=None):
     """Pads (or, with negative values, crops) the last len(pad) // 2 dimensions; pad lists
     (before, after) pairs from the last dimension backwards."""
     pad = [int(p) for p in pad]
-    if mode in ("reflect", "replicate", "circular") and len(pad) // 2 + 2 != input.dim() \
-            and len(pad) // 2 + 1 != input.dim():
+    if (
+        mode in ("reflect", "replicate", "circular")
+        and len(pad) // 2 + 2 != input.dim()
+        and len(pad) // 2 + 1 != input.dim()
+    ):
         raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
     return _nn.pad(input, pad, mode, 0.0 if value is None else float(value))
 
@@ -340,11 +418,14 @@ def pixel_unshuffle(input, downscale_factor):
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """Samples input (N, C, H, W) bilinearly at grid (N, Ho, Wo, 2) of (x, y) in [-1, 1]."""
     if mode not in ("bilinear", "nearest", "bicubic"):
-        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
-                         f"got: '{mode}'")
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '{mode}'"
+        )
     if padding_mode not in ("zeros", "border", "reflection"):
-        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
-                         f"'reflection', but got: '{padding_mode}'")
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+            f"'reflection', but got: '{padding_mode}'"
+        )
     return _nn.grid_sample(input, grid, mode, padding_mode, bool(align_corners))
 
 
@@ -361,13 +442,22 @@ def affine_grid(theta, size, align_corners=None):
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """im2col: (N, C, H, W) -> (N, C kH kW, L), one column per kernel position."""
-    return _nn.im2col(input, _ntuple(kernel_size, 2, "kernel_size", "unfold"),
-                      _ntuple(dilation, 2, "dilation", "unfold"), _ntuple(padding, 2, "padding", "unfold"),
-                      _ntuple(stride, 2, "stride", "unfold"))
+    return _nn.im2col(
+        input,
+        _ntuple(kernel_size, 2, "kernel_size", "unfold"),
+        _ntuple(dilation, 2, "dilation", "unfold"),
+        _ntuple(padding, 2, "padding", "unfold"),
+        _ntuple(stride, 2, "stride", "unfold"),
+    )
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """col2im: (N, C kH kW, L) -> (N, C, *output_size), overlapping entries summed."""
-    return _nn.col2im(input, _ntuple(output_size, 2, "output_size", "fold"),
-                      _ntuple(kernel_size, 2, "kernel_size", "fold"), _ntuple(dilation, 2, "dilation", "fold"),
-                      _ntuple(padding, 2, "padding", "fold"), _ntuple(stride, 2, "stride", "fold"))
+    return _nn.col2im(
+        input,
+        _ntuple(output_size, 2, "output_size", "fold"),
+        _ntuple(kernel_size, 2, "kernel_size", "fold"),
+        _ntuple(dilation, 2, "dilation", "fold"),
+        _ntuple(padding, 2, "padding", "fold"),
+        _ntuple(stride, 2, "stride", "fold"),
+    )

@@ -14,5 +14,17 @@ from torch.optim.rmsprop import RMSprop
 from torch.optim.rprop import Rprop
 from torch.optim.sgd import SGD
 
-__all__ = ["Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "ASGD", "SGD", "Rprop", "RMSprop", "Optimizer",
-           "LBFGS", "lr_scheduler"]
+__all__ = [
+    "Adadelta",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "ASGD",
+    "SGD",
+    "Rprop",
+    "RMSprop",
+    "Optimizer",
+    "LBFGS",
+    "lr_scheduler",
+]

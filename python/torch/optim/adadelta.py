@@ -47,8 +47,17 @@ class Adadelta(Optimizer):
                 params.append(p)
                 square_avgs.append(state["square_avg"])
                 acc_deltas.append(state["acc_delta"])
-            adadelta(params, [p.grad for p in params], square_avgs, acc_deltas, lr=group["lr"], rho=group["rho"],
-                     eps=group["eps"], weight_decay=group["weight_decay"], maximize=group["maximize"])
+            adadelta(
+                params,
+                [p.grad for p in params],
+                square_avgs,
+                acc_deltas,
+                lr=group["lr"],
+                rho=group["rho"],
+                eps=group["eps"],
+                weight_decay=group["weight_decay"],
+                maximize=group["maximize"],
+            )
         return loss
 
 

@@ -42,7 +42,7 @@ def _step_tensors_to_float(optimizer):
 def _adam_state(optimizer, p, amsgrad):
     state = optimizer.state[p]
     if len(state) == 0:
-        state["step"] = torch.tensor(0.)
+        state["step"] = torch.tensor(0.0)
         state["exp_avg"] = torch.zeros_like(p)
         state["exp_avg_sq"] = torch.zeros_like(p)
         if amsgrad:
@@ -72,12 +72,34 @@ class Adam(Optimizer):
     """Adam: m = b1*m + (1-b1)*g;  v = b2*v + (1-b2)*g*g;
     p -= lr/(1-b1^t) * m / (sqrt(v or max(v_max, v)) / sqrt(1-b2^t) + eps)."""
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
-                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=False):
+    def __init__(
+        self,
+        params,
+        lr=1e-3,
+        betas=(0.9, 0.999),
+        eps=1e-8,
+        weight_decay=0,
+        amsgrad=False,
+        *,
+        foreach=None,
+        maximize=False,
+        capturable=False,
+        differentiable=False,
+        fused=False,
+    ):
         _check_adam_args(lr, betas, eps, weight_decay)
-        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                        maximize=maximize, foreach=foreach, capturable=capturable,
-                        differentiable=differentiable, fused=fused)
+        defaults = dict(
+            lr=lr,
+            betas=betas,
+            eps=eps,
+            weight_decay=weight_decay,
+            amsgrad=amsgrad,
+            maximize=maximize,
+            foreach=foreach,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+        )
         super().__init__(params, defaults)
         _check_cpu_capable(self)
 
@@ -99,9 +121,22 @@ class Adam(Optimizer):
         for group in self.param_groups:
             params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = _adam_group(self, group)
             beta1, beta2 = group["betas"]
-            adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, amsgrad=group["amsgrad"],
-                 beta1=beta1, beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],
-                 maximize=group["maximize"], capturable=group["capturable"])
+            adam(
+                params,
+                grads,
+                exp_avgs,
+                exp_avg_sqs,
+                max_exp_avg_sqs,
+                steps,
+                amsgrad=group["amsgrad"],
+                beta1=beta1,
+                beta2=beta2,
+                lr=group["lr"],
+                weight_decay=group["weight_decay"],
+                eps=group["eps"],
+                maximize=group["maximize"],
+                capturable=group["capturable"],
+            )
         return loss
 
 
@@ -110,8 +145,26 @@ def _check_capturable(capturable):
         raise RuntimeError("If capturable=True, params and state_steps must be CUDA tensors.")
 
 
-def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, foreach=None, capturable=False,
-         differentiable=False, fused=False, *, amsgrad, beta1, beta2, lr, weight_decay, eps, maximize):
+def adam(
+    params,
+    grads,
+    exp_avgs,
+    exp_avg_sqs,
+    max_exp_avg_sqs,
+    state_steps,
+    foreach=None,
+    capturable=False,
+    differentiable=False,
+    fused=False,
+    *,
+    amsgrad,
+    beta1,
+    beta2,
+    lr,
+    weight_decay,
+    eps,
+    maximize,
+):
     """Functional Adam: updates params and the moment buffers in place, steps counted in state_steps."""
     _check_capturable(capturable)
     for i, param in enumerate(params):
@@ -122,14 +175,15 @@ def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, for
             grad = grad.add(param, alpha=weight_decay)
         exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        _adam_update(param, exp_avg, exp_avg_sq, max_exp_avg_sqs[i] if amsgrad else None, step_t.item(), beta1,
-                     beta2, lr, eps)
+        _adam_update(
+            param, exp_avg, exp_avg_sq, max_exp_avg_sqs[i] if amsgrad else None, step_t.item(), beta1, beta2, lr, eps
+        )
 
 
 def _adam_update(param, exp_avg, exp_avg_sq, max_exp_avg_sq, step, beta1, beta2, lr, eps):
     """The bias-corrected step shared by Adam and AdamW."""
-    bias_correction1 = 1 - beta1 ** step
-    bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
+    bias_correction1 = 1 - beta1**step
+    bias_correction2_sqrt = math.sqrt(1 - beta2**step)
     step_size = lr / bias_correction1
     if max_exp_avg_sq is not None:
         torch.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)

@@ -21,8 +21,18 @@ from functools import wraps
 
 from torch.optim.optimizer import Optimizer
 
-__all__ = ["LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR", "ExponentialLR",
-           "CosineAnnealingLR", "ReduceLROnPlateau", "OneCycleLR"]
+__all__ = [
+    "LambdaLR",
+    "MultiplicativeLR",
+    "StepLR",
+    "MultiStepLR",
+    "ConstantLR",
+    "LinearLR",
+    "ExponentialLR",
+    "CosineAnnealingLR",
+    "ReduceLROnPlateau",
+    "OneCycleLR",
+]
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being "
@@ -89,8 +99,9 @@ class _LRScheduler:
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
-                    raise KeyError("param 'initial_lr' is not specified in param_groups[{}] when resuming an "
-                                   "optimizer".format(i))
+                    raise KeyError(
+                        "param 'initial_lr' is not specified in param_groups[{}] when resuming an optimizer".format(i)
+                    )
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         _count_optimizer_steps(self.optimizer)
@@ -114,8 +125,9 @@ class _LRScheduler:
 
     def _warn_if_outside_step(self):
         if not getattr(self, "_get_lr_called_within_step", False):
-            warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
-                          UserWarning)
+            warnings.warn(
+                "To get the last learning rate computed by the scheduler, please use `get_last_lr()`.", UserWarning
+            )
 
     def print_lr(self, is_verbose, group, lr, epoch=None):
         if is_verbose:
@@ -128,17 +140,23 @@ class _LRScheduler:
     def step(self, epoch=None):
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_with_counter"):
-                warnings.warn("Seems like `optimizer.step()` has been overridden after learning rate scheduler "
-                              "initialization. Please, make sure to call `optimizer.step()` before "
-                              "`lr_scheduler.step()`. See more details at "
-                              "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate", UserWarning)
+                warnings.warn(
+                    "Seems like `optimizer.step()` has been overridden after learning rate scheduler "
+                    "initialization. Please, make sure to call `optimizer.step()` before "
+                    "`lr_scheduler.step()`. See more details at "
+                    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                    UserWarning,
+                )
             elif self.optimizer._step_count < 1:
-                warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
-                              "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
-                              "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
-                              "will result in PyTorch skipping the first value of the learning rate schedule. "
-                              "See more details at "
-                              "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate", UserWarning)
+                warnings.warn(
+                    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
+                    "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
+                    "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
+                    "will result in PyTorch skipping the first value of the learning rate schedule. "
+                    "See more details at "
+                    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                    UserWarning,
+                )
         self._step_count += 1
 
         with _enable_get_lr_call(self):
@@ -173,8 +191,9 @@ class _LambdaMixin:
 
     def state_dict(self):
         state = {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "lr_lambdas")}
-        state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
-                               for fn in self.lr_lambdas]
+        state["lr_lambdas"] = [
+            None if isinstance(fn, types.FunctionType) else fn.__dict__.copy() for fn in self.lr_lambdas
+        ]
         return state
 
     def load_state_dict(self, state_dict):
@@ -213,8 +232,10 @@ class MultiplicativeLR(_LambdaMixin, _LRScheduler):
     def get_lr(self):
         self._warn_if_outside_step()
         if self.last_epoch > 0:
-            return [group["lr"] * lmbda(self.last_epoch)
-                    for lmbda, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
+            return [
+                group["lr"] * lmbda(self.last_epoch)
+                for lmbda, group in zip(self.lr_lambdas, self.optimizer.param_groups)
+            ]
         return [group["lr"] for group in self.optimizer.param_groups]
 
 
@@ -274,16 +295,17 @@ class ConstantLR(_LRScheduler):
         return [group["lr"] * (1.0 / self.factor) for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
-        return [base_lr * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
-                for base_lr in self.base_lrs]
+        return [
+            base_lr * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+            for base_lr in self.base_lrs
+        ]
 
 
 class LinearLR(_LRScheduler):
     """lr = initial_lr * factor, the factor going linearly from start_factor to end_factor over
     total_iters epochs, then constant."""
 
-    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1,
-                 verbose=False):
+    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1, verbose=False):
         if start_factor > 1.0 or start_factor <= 0:
             raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.")
         if end_factor > 1.0 or end_factor < 0:
@@ -300,14 +322,20 @@ class LinearLR(_LRScheduler):
         if self.last_epoch > self.total_iters:
             return [group["lr"] for group in self.optimizer.param_groups]
         # Ratio of consecutive factors: factor(e) / factor(e - 1).
-        ratio = 1. + (self.end_factor - self.start_factor) / (
-            self.total_iters * self.start_factor + (self.last_epoch - 1) * (self.end_factor - self.start_factor))
+        ratio = 1.0 + (self.end_factor - self.start_factor) / (
+            self.total_iters * self.start_factor + (self.last_epoch - 1) * (self.end_factor - self.start_factor)
+        )
         return [group["lr"] * ratio for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
-        return [base_lr * (self.start_factor + (self.end_factor - self.start_factor)
-                           * min(self.total_iters, self.last_epoch) / self.total_iters)
-                for base_lr in self.base_lrs]
+        return [
+            base_lr
+            * (
+                self.start_factor
+                + (self.end_factor - self.start_factor) * min(self.total_iters, self.last_epoch) / self.total_iters
+            )
+            for base_lr in self.base_lrs
+        ]
 
 
 class ExponentialLR(_LRScheduler):
@@ -324,7 +352,7 @@ class ExponentialLR(_LRScheduler):
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
-        return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
+        return [base_lr * self.gamma**self.last_epoch for base_lr in self.base_lrs]
 
 
 class CosineAnnealingLR(_LRScheduler):
@@ -343,19 +371,29 @@ class CosineAnnealingLR(_LRScheduler):
             return [group["lr"] for group in self.optimizer.param_groups]
         if self._step_count == 1 and self.last_epoch > 0:
             # Resuming (last_epoch given): start from the closed form.
-            return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(self.last_epoch * math.pi / self.T_max))
-                    / 2 for base_lr in self.base_lrs]
+            return [
+                self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(self.last_epoch * math.pi / self.T_max)) / 2
+                for base_lr in self.base_lrs
+            ]
         if (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:
             # Leaving the minimum: the ratio form would divide by (1 + cos(pi)) = 0.
-            return [group["lr"] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
-                    for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups)]
-        return [(1 + math.cos(math.pi * self.last_epoch / self.T_max))
-                / (1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max))
-                * (group["lr"] - self.eta_min) + self.eta_min for group in self.optimizer.param_groups]
+            return [
+                group["lr"] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
+                for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups)
+            ]
+        return [
+            (1 + math.cos(math.pi * self.last_epoch / self.T_max))
+            / (1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max))
+            * (group["lr"] - self.eta_min)
+            + self.eta_min
+            for group in self.optimizer.param_groups
+        ]
 
     def _get_closed_form_lr(self):
-        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
-                for base_lr in self.base_lrs]
+        return [
+            self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+            for base_lr in self.base_lrs
+        ]
 
 
 class ReduceLROnPlateau:
@@ -366,8 +404,19 @@ class ReduceLROnPlateau:
     'abs' means metric < best - threshold (mirrored for mode 'max'). The lr never goes below
     min_lr, and a reduction smaller than eps is not applied."""
 
-    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
-                 cooldown=0, min_lr=0, eps=1e-8, verbose=False):
+    def __init__(
+        self,
+        optimizer,
+        mode="min",
+        factor=0.1,
+        patience=10,
+        threshold=1e-4,
+        threshold_mode="rel",
+        cooldown=0,
+        min_lr=0,
+        eps=1e-8,
+        verbose=False,
+    ):
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor
@@ -440,11 +489,11 @@ class ReduceLROnPlateau:
 
     def is_better(self, a, best):
         if self.mode == "min" and self.threshold_mode == "rel":
-            return a < best * (1. - self.threshold)
+            return a < best * (1.0 - self.threshold)
         if self.mode == "min" and self.threshold_mode == "abs":
             return a < best - self.threshold
         if self.mode == "max" and self.threshold_mode == "rel":
-            return a > best * (self.threshold + 1.)
+            return a > best * (self.threshold + 1.0)
         return a > best + self.threshold
 
     def _init_is_better(self, mode, threshold, threshold_mode):
@@ -471,9 +520,24 @@ class OneCycleLR(_LRScheduler):
     back down to the initial lr first, then to the minimum). Momentum (or Adam's beta1) cycles
     the other way between max_momentum and base_momentum. Call step() after every batch."""
 
-    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start=0.3,
-                 anneal_strategy="cos", cycle_momentum=True, base_momentum=0.85, max_momentum=0.95,
-                 div_factor=25., final_div_factor=1e4, three_phase=False, last_epoch=-1, verbose=False):
+    def __init__(
+        self,
+        optimizer,
+        max_lr,
+        total_steps=None,
+        epochs=None,
+        steps_per_epoch=None,
+        pct_start=0.3,
+        anneal_strategy="cos",
+        cycle_momentum=True,
+        base_momentum=0.85,
+        max_momentum=0.95,
+        div_factor=25.0,
+        final_div_factor=1e4,
+        three_phase=False,
+        last_epoch=-1,
+        verbose=False,
+    ):
         _check_optimizer(optimizer)
         self.optimizer = optimizer
 
@@ -492,27 +556,51 @@ class OneCycleLR(_LRScheduler):
 
         if three_phase:
             self._schedule_phases = [
-                {"end_step": float(pct_start * self.total_steps) - 1, "start_lr": "initial_lr", "end_lr": "max_lr",
-                 "start_momentum": "max_momentum", "end_momentum": "base_momentum"},
-                {"end_step": float(2 * pct_start * self.total_steps) - 2, "start_lr": "max_lr",
-                 "end_lr": "initial_lr", "start_momentum": "base_momentum", "end_momentum": "max_momentum"},
-                {"end_step": self.total_steps - 1, "start_lr": "initial_lr", "end_lr": "min_lr",
-                 "start_momentum": "max_momentum", "end_momentum": "max_momentum"},
+                {
+                    "end_step": float(pct_start * self.total_steps) - 1,
+                    "start_lr": "initial_lr",
+                    "end_lr": "max_lr",
+                    "start_momentum": "max_momentum",
+                    "end_momentum": "base_momentum",
+                },
+                {
+                    "end_step": float(2 * pct_start * self.total_steps) - 2,
+                    "start_lr": "max_lr",
+                    "end_lr": "initial_lr",
+                    "start_momentum": "base_momentum",
+                    "end_momentum": "max_momentum",
+                },
+                {
+                    "end_step": self.total_steps - 1,
+                    "start_lr": "initial_lr",
+                    "end_lr": "min_lr",
+                    "start_momentum": "max_momentum",
+                    "end_momentum": "max_momentum",
+                },
             ]
         else:
             self._schedule_phases = [
-                {"end_step": float(pct_start * self.total_steps) - 1, "start_lr": "initial_lr", "end_lr": "max_lr",
-                 "start_momentum": "max_momentum", "end_momentum": "base_momentum"},
-                {"end_step": self.total_steps - 1, "start_lr": "max_lr", "end_lr": "min_lr",
-                 "start_momentum": "base_momentum", "end_momentum": "max_momentum"},
+                {
+                    "end_step": float(pct_start * self.total_steps) - 1,
+                    "start_lr": "initial_lr",
+                    "end_lr": "max_lr",
+                    "start_momentum": "max_momentum",
+                    "end_momentum": "base_momentum",
+                },
+                {
+                    "end_step": self.total_steps - 1,
+                    "start_lr": "max_lr",
+                    "end_lr": "min_lr",
+                    "start_momentum": "base_momentum",
+                    "end_momentum": "max_momentum",
+                },
             ]
 
         if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
             raise ValueError("Expected float between 0 and 1 pct_start, but got {}".format(pct_start))
 
         if anneal_strategy not in ["cos", "linear"]:
-            raise ValueError("anneal_strategy must by one of 'cos' or 'linear', instead got {}".format(
-                anneal_strategy))
+            raise ValueError("anneal_strategy must by one of 'cos' or 'linear', instead got {}".format(anneal_strategy))
         self.anneal_func = self._annealing_cos if anneal_strategy == "cos" else self._annealing_linear
 
         max_lrs = self._format_param("max_lr", optimizer, max_lr)
@@ -544,8 +632,9 @@ class OneCycleLR(_LRScheduler):
     def _format_param(name, optimizer, param):
         if isinstance(param, (list, tuple)):
             if len(param) != len(optimizer.param_groups):
-                raise ValueError("expected {} values for {}, got {}".format(len(optimizer.param_groups), name,
-                                                                            len(param)))
+                raise ValueError(
+                    "expected {} values for {}, got {}".format(len(optimizer.param_groups), name, len(param))
+                )
             return param
         return [param] * len(optimizer.param_groups)
 
@@ -562,8 +651,11 @@ class OneCycleLR(_LRScheduler):
         self._warn_if_outside_step()
         step_num = self.last_epoch
         if step_num > self.total_steps:
-            raise ValueError("Tried to step {} times. The specified number of total steps is {}".format(
-                step_num + 1, self.total_steps))
+            raise ValueError(
+                "Tried to step {} times. The specified number of total steps is {}".format(
+                    step_num + 1, self.total_steps
+                )
+            )
 
         lrs = []
         for group in self.optimizer.param_groups:
@@ -574,8 +666,9 @@ class OneCycleLR(_LRScheduler):
                     pct = (step_num - start_step) / (end_step - start_step)
                     computed_lr = self.anneal_func(group[phase["start_lr"]], group[phase["end_lr"]], pct)
                     if self.cycle_momentum:
-                        computed_momentum = self.anneal_func(group[phase["start_momentum"]],
-                                                             group[phase["end_momentum"]], pct)
+                        computed_momentum = self.anneal_func(
+                            group[phase["start_momentum"]], group[phase["end_momentum"]], pct
+                        )
                     break
                 start_step = phase["end_step"]
             lrs.append(computed_lr)

@@ -66,8 +66,10 @@ class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
         if isinstance(params, torch.Tensor):
-            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                            "but got " + _typename(params))
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                "but got " + _typename(params)
+            )
         self.state = defaultdict(dict)
         self.param_groups = []
         param_groups = list(params)
@@ -118,11 +120,15 @@ class Optimizer:
         if len(groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
-            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
-                             "optimizer's group")
+            raise ValueError(
+                "loaded state dict contains a parameter group that doesn't match the size of optimizer's group"
+            )
 
-        id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
-                          chain.from_iterable(g["params"] for g in groups)))
+        id_map = dict(
+            zip(
+                chain.from_iterable(g["params"] for g in saved_groups), chain.from_iterable(g["params"] for g in groups)
+            )
+        )
 
         def cast(param, value, key=None):
             # Floating buffers follow the parameter's dtype and device; 'step' counters keep
@@ -178,29 +184,33 @@ class Optimizer:
         if isinstance(params, torch.Tensor):
             param_group["params"] = [params]
         elif isinstance(params, set):
-            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
-                            "of tensors in sets will change between runs. Please use a list instead.")
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the ordering "
+                "of tensors in sets will change between runs. Please use a list instead."
+            )
         else:
             param_group["params"] = list(params)
 
         for param in param_group["params"]:
             if not isinstance(param, torch.Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is " + _typename(param))
-            if not self.defaults.get("differentiable", False) and not (param.is_leaf
-                                                                        or getattr(param, "retains_grad", False)):
+            if not self.defaults.get("differentiable", False) and not (
+                param.is_leaf or getattr(param, "retains_grad", False)
+            ):
                 raise ValueError("can't optimize a non-leaf Tensor")
 
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
-                raise ValueError("parameter group didn't specify a value of required optimization parameter "
-                                 + name)
+                raise ValueError("parameter group didn't specify a value of required optimization parameter " + name)
             param_group.setdefault(name, default)
 
         params = param_group["params"]
         if len(params) != len(set(params)):
-            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
-                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
-                          stacklevel=3)
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, this will "
+                "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                stacklevel=3,
+            )
 
         seen = set()
         for group in self.param_groups:

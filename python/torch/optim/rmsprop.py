@@ -11,8 +11,19 @@ class RMSprop(Optimizer):
     """RMSprop: v = alpha*v + (1-alpha)*g*g;  centered: m = alpha*m + (1-alpha)*g, v~ = v - m*m;
     avg = sqrt(v~) + eps;  momentum: b = momentum*b + g/avg, p -= lr*b;  else p -= lr * g/avg."""
 
-    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
-                 foreach=None, maximize=False, differentiable=False):
+    def __init__(
+        self,
+        params,
+        lr=1e-2,
+        alpha=0.99,
+        eps=1e-8,
+        weight_decay=0,
+        momentum=0,
+        centered=False,
+        foreach=None,
+        maximize=False,
+        differentiable=False,
+    ):
         if not 0.0 <= lr:
             raise ValueError("Invalid learning rate: {}".format(lr))
         if not 0.0 <= eps:
@@ -23,8 +34,17 @@ class RMSprop(Optimizer):
             raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
         if not 0.0 <= alpha:
             raise ValueError("Invalid alpha value: {}".format(alpha))
-        defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
-                        weight_decay=weight_decay, foreach=foreach, maximize=maximize, differentiable=differentiable)
+        defaults = dict(
+            lr=lr,
+            momentum=momentum,
+            alpha=alpha,
+            eps=eps,
+            centered=centered,
+            weight_decay=weight_decay,
+            foreach=foreach,
+            maximize=maximize,
+            differentiable=differentiable,
+        )
         super().__init__(params, defaults)
 
     def __setstate__(self, state):
@@ -60,15 +80,41 @@ class RMSprop(Optimizer):
                     momentum_bufs.append(state["momentum_buffer"])
                 if group["centered"]:
                     grad_avgs.append(state["grad_avg"])
-            rmsprop(params, [p.grad for p in params], square_avgs, grad_avgs, momentum_bufs, lr=group["lr"],
-                    alpha=group["alpha"], eps=group["eps"], weight_decay=group["weight_decay"],
-                    momentum=group["momentum"], centered=group["centered"], maximize=group["maximize"],
-                    differentiable=group["differentiable"])
+            rmsprop(
+                params,
+                [p.grad for p in params],
+                square_avgs,
+                grad_avgs,
+                momentum_bufs,
+                lr=group["lr"],
+                alpha=group["alpha"],
+                eps=group["eps"],
+                weight_decay=group["weight_decay"],
+                momentum=group["momentum"],
+                centered=group["centered"],
+                maximize=group["maximize"],
+                differentiable=group["differentiable"],
+            )
         return loss
 
 
-def rmsprop(params, grads, square_avgs, grad_avgs, momentum_buffer_list, foreach=None, maximize=False,
-            differentiable=False, *, lr, alpha, eps, weight_decay, momentum, centered):
+def rmsprop(
+    params,
+    grads,
+    square_avgs,
+    grad_avgs,
+    momentum_buffer_list,
+    foreach=None,
+    maximize=False,
+    differentiable=False,
+    *,
+    lr,
+    alpha,
+    eps,
+    weight_decay,
+    momentum,
+    centered,
+):
     """Functional RMSprop: updates params and the running averages in place."""
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]

@@ -43,21 +43,33 @@ class Rprop(Optimizer):
                 params.append(p)
             etaminus, etaplus = group["etas"]
             step_size_min, step_size_max = group["step_sizes"]
-            rprop(params, [p.grad for p in params], [self.state[p]["prev"] for p in params],
-                  [self.state[p]["step_size"] for p in params], step_size_min=step_size_min,
-                  step_size_max=step_size_max, etaminus=etaminus, etaplus=etaplus, maximize=group["maximize"])
+            rprop(
+                params,
+                [p.grad for p in params],
+                [self.state[p]["prev"] for p in params],
+                [self.state[p]["step_size"] for p in params],
+                step_size_min=step_size_min,
+                step_size_max=step_size_max,
+                etaminus=etaminus,
+                etaplus=etaplus,
+                maximize=group["maximize"],
+            )
         return loss
 
 
-def rprop(params, grads, prevs, step_sizes, foreach=None, maximize=False, *, step_size_min, step_size_max, etaminus,
-          etaplus):
+def rprop(
+    params, grads, prevs, step_sizes, foreach=None, maximize=False, *, step_size_min, step_size_max, etaminus, etaplus
+):
     """Functional Rprop: updates params, prevs and step_sizes in place."""
     for param, grad, prev, step_size in zip(params, grads, prevs, step_sizes):
         grad = grad if not maximize else -grad
         agreement = grad.mul(prev).sign()
         grew, flipped = agreement.gt(0), agreement.lt(0)
-        factor = torch.where(grew, torch.full_like(grad, etaplus),
-                             torch.where(flipped, torch.full_like(grad, etaminus), torch.ones_like(grad)))
+        factor = torch.where(
+            grew,
+            torch.full_like(grad, etaplus),
+            torch.where(flipped, torch.full_like(grad, etaminus), torch.ones_like(grad)),
+        )
         step_size.mul_(factor).clamp_(step_size_min, step_size_max)
         # A coordinate whose gradient changed sign stays put and forgets its gradient, so the
         # next step neither grows nor shrinks its size.

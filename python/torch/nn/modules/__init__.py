@@ -20,10 +20,48 @@ from torch.nn.modules.rnn import *  # noqa: F401,F403
 from torch.nn.modules.sparse import *  # noqa: F401,F403
 from torch.nn.modules.upsampling import *  # noqa: F401,F403
 
-from torch.nn.modules import (activation, batchnorm, container, conv, distance, dropout, flatten,  # noqa: E402
-                              fold, instancenorm, linear, loss, normalization, padding, pixelshuffle, pooling, rnn,
-                              sparse, upsampling)
+from torch.nn.modules import (
+    activation,
+    batchnorm,
+    container,
+    conv,
+    distance,
+    dropout,
+    flatten,  # noqa: E402
+    fold,
+    instancenorm,
+    linear,
+    loss,
+    normalization,
+    padding,
+    pixelshuffle,
+    pooling,
+    rnn,
+    sparse,
+    upsampling,
+)
 
-__all__ = ["Module"] + [name for family in (activation, batchnorm, container, conv, distance, dropout, flatten, fold,
-                                            instancenorm, linear, loss, normalization, padding, pixelshuffle,
-                                            pooling, rnn, sparse, upsampling) for name in family.__all__]
+__all__ = ["Module"] + [
+    name
+    for family in (
+        activation,
+        batchnorm,
+        container,
+        conv,
+        distance,
+        dropout,
+        flatten,
+        fold,
+        instancenorm,
+        linear,
+        loss,
+        normalization,
+        padding,
+        pixelshuffle,
+        pooling,
+        rnn,
+        sparse,
+        upsampling,
+    )
+    for name in family.__all__
+]

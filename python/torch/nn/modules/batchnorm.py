@@ -16,8 +16,9 @@ class _NormBase(Module):
 
     _version = 2
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
-                 dtype=None):
+    def __init__(
+        self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None
+    ):
         super().__init__()
         self.num_features = num_features
         self.eps = eps
@@ -56,19 +57,23 @@ class _NormBase(Module):
         raise NotImplementedError
 
     def extra_repr(self):
-        return "{num_features}, eps={eps}, momentum={momentum}, affine={affine}, " \
-               "track_running_stats={track_running_stats}".format(**self.__dict__)
+        return (
+            "{num_features}, eps={eps}, momentum={momentum}, affine={affine}, "
+            "track_running_stats={track_running_stats}".format(**self.__dict__)
+        )
 
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                              error_msgs):
+    def _load_from_state_dict(
+        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+    ):
         version = local_metadata.get("version", None)
         if (version is None or version < 2) and self.track_running_stats:
             # num_batches_tracked appeared in version 2: older files start it at 0
             key = prefix + "num_batches_tracked"
             if key not in state_dict:
                 state_dict[key] = torch.tensor(0, dtype=torch.long)
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                                      error_msgs)
+        super()._load_from_state_dict(
+            state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+        )
 
 
 class _BatchNorm(_NormBase):
@@ -85,9 +90,16 @@ class _BatchNorm(_NormBase):
         else:
             bn_training = self.running_mean is None and self.running_var is None
         use_running = not self.training or self.track_running_stats
-        return F.batch_norm(input, self.running_mean if use_running else None,
-                            self.running_var if use_running else None, self.weight, self.bias, bn_training,
-                            exponential_average_factor, self.eps)
+        return F.batch_norm(
+            input,
+            self.running_mean if use_running else None,
+            self.running_var if use_running else None,
+            self.weight,
+            self.bias,
+            bn_training,
+            exponential_average_factor,
+            self.eps,
+        )
 
 
 class BatchNorm1d(_BatchNorm):

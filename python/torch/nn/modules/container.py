@@ -69,8 +69,9 @@ class Sequential(Module):
 
     def __add__(self, other):
         if not isinstance(other, Sequential):
-            raise ValueError("add operator supports only objects of Sequential class, but {} is given."
-                             .format(str(type(other))))
+            raise ValueError(
+                "add operator supports only objects of Sequential class, but {} is given.".format(str(type(other)))
+            )
         result = Sequential()
         for layer in chain(self, other):
             result.append(layer)
@@ -78,8 +79,9 @@ class Sequential(Module):
 
     def __iadd__(self, other):
         if not isinstance(other, Sequential):
-            raise ValueError("add operator supports only objects of Sequential class, but {} is given."
-                             .format(str(type(other))))
+            raise ValueError(
+                "add operator supports only objects of Sequential class, but {} is given.".format(str(type(other)))
+            )
         return self.extend(other)
 
     def __mul__(self, other):
@@ -264,19 +266,23 @@ class ModuleDict(Module):
     def update(self, modules):
         """Adds the entries of a mapping, or of an iterable of (key, module) pairs."""
         if not isinstance(modules, collections.abc.Iterable):
-            raise TypeError("ModuleDict.update should be called with an iterable of key/value pairs, but got "
-                            + type(modules).__name__)
+            raise TypeError(
+                "ModuleDict.update should be called with an iterable of key/value pairs, but got "
+                + type(modules).__name__
+            )
         if isinstance(modules, (OrderedDict, ModuleDict, collections.abc.Mapping)):
             for key, module in modules.items():
                 self[key] = module
             return
         for j, m in enumerate(modules):
             if not isinstance(m, collections.abc.Iterable):
-                raise TypeError("ModuleDict update sequence element #" + str(j) + " should be Iterable; is"
-                                + type(m).__name__)
+                raise TypeError(
+                    "ModuleDict update sequence element #" + str(j) + " should be Iterable; is" + type(m).__name__
+                )
             if not len(m) == 2:
-                raise ValueError("ModuleDict update sequence element #" + str(j) + " has length " + str(len(m))
-                                 + "; 2 is required")
+                raise ValueError(
+                    "ModuleDict update sequence element #" + str(j) + " has length " + str(len(m)) + "; 2 is required"
+                )
             self[m[0]] = m[1]
 
 
@@ -332,8 +338,7 @@ class ParameterList(Module):
 
     def extend(self, values):
         if not isinstance(values, collections.abc.Iterable) or isinstance(values, torch.Tensor):
-            raise TypeError("ParameterList.extend should be called with an iterable, but got "
-                            + type(values).__name__)
+            raise TypeError("ParameterList.extend should be called with an iterable, but got " + type(values).__name__)
         for value in values:
             self.append(value)
         return self
@@ -357,8 +362,10 @@ class ParameterDict(Module):
 
     def _key_to_attr(self, key):
         if not isinstance(key, str):
-            raise TypeError("Index given to ParameterDict cannot be used as a key as it is not a string (type is "
-                            "'{}'). Open an issue on github if you need non-string keys.".format(type(key).__name__))
+            raise TypeError(
+                "Index given to ParameterDict cannot be used as a key as it is not a string (type is "
+                "'{}'). Open an issue on github if you need non-string keys.".format(type(key).__name__)
+            )
         return key
 
     def __getitem__(self, key):
@@ -428,8 +435,10 @@ class ParameterDict(Module):
 
     def update(self, parameters):
         if not isinstance(parameters, collections.abc.Iterable):
-            raise TypeError("ParametersDict.update should be called with an iterable of key/value pairs, but got "
-                            + type(parameters).__name__)
+            raise TypeError(
+                "ParametersDict.update should be called with an iterable of key/value pairs, but got "
+                + type(parameters).__name__
+            )
         if isinstance(parameters, (OrderedDict, ParameterDict)):
             for key, parameter in parameters.items():
                 self[key] = parameter
@@ -439,11 +448,20 @@ class ParameterDict(Module):
         else:
             for j, p in enumerate(parameters):
                 if not isinstance(p, collections.abc.Iterable):
-                    raise TypeError("ParameterDict update sequence element #" + str(j) + " should be Iterable; is"
-                                    + type(p).__name__)
+                    raise TypeError(
+                        "ParameterDict update sequence element #"
+                        + str(j)
+                        + " should be Iterable; is"
+                        + type(p).__name__
+                    )
                 if not len(p) == 2:
-                    raise ValueError("ParameterDict update sequence element #" + str(j) + " has length "
-                                     + str(len(p)) + "; 2 is required")
+                    raise ValueError(
+                        "ParameterDict update sequence element #"
+                        + str(j)
+                        + " has length "
+                        + str(len(p))
+                        + "; 2 is required"
+                    )
                 self[p[0]] = p[1]
 
     def extra_repr(self):

@@ -20,8 +20,22 @@ class _ConvNd(Module):
     """What every convolution holds: the weight (out, in/groups, *kernel) or, transposed,
     (in, out/groups, *kernel), the bias, and the geometry."""
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed, output_padding,
-                 groups, bias, padding_mode, device=None, dtype=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride,
+        padding,
+        dilation,
+        transposed,
+        output_padding,
+        groups,
+        bias,
+        padding_mode,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -32,14 +46,16 @@ class _ConvNd(Module):
         valid_padding_strings = {"same", "valid"}
         if isinstance(padding, str):
             if padding not in valid_padding_strings:
-                raise ValueError("Invalid padding string {!r}, should be one of {}".format(padding,
-                                                                                        valid_padding_strings))
+                raise ValueError(
+                    "Invalid padding string {!r}, should be one of {}".format(padding, valid_padding_strings)
+                )
             if padding == "same" and any(s != 1 for s in stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
         if padding_mode not in valid_padding_modes:
-            raise ValueError("padding_mode must be one of {}, but got padding_mode='{}'".format(valid_padding_modes,
-                                                                                               padding_mode))
+            raise ValueError(
+                "padding_mode must be one of {}, but got padding_mode='{}'".format(valid_padding_modes, padding_mode)
+            )
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = kernel_size
@@ -105,18 +121,49 @@ class _ConvNd(Module):
 class _ConvForward(_ConvNd):
     _dims = 0
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
         ntuple = _NTUPLE[self._dims]
-        super().__init__(in_channels, out_channels, ntuple(kernel_size), ntuple(stride),
-                         padding if isinstance(padding, str) else ntuple(padding), ntuple(dilation), False,
-                         ntuple(0), groups, bias, padding_mode, device, dtype)
+        super().__init__(
+            in_channels,
+            out_channels,
+            ntuple(kernel_size),
+            ntuple(stride),
+            padding if isinstance(padding, str) else ntuple(padding),
+            ntuple(dilation),
+            False,
+            ntuple(0),
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+        )
 
     def _conv_forward(self, input, weight, bias):
         conv = getattr(F, _CONV[self._dims])
         if self.padding_mode != "zeros":
-            return conv(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), weight, bias,
-                        self.stride, _NTUPLE[self._dims](0), self.dilation, self.groups)
+            return conv(
+                F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
+                weight,
+                bias,
+                self.stride,
+                _NTUPLE[self._dims](0),
+                self.dilation,
+                self.groups,
+            )
         return conv(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
 
     def forward(self, input):
@@ -125,29 +172,58 @@ class _ConvForward(_ConvNd):
 
 class Conv1d(_ConvForward):
     """1-D convolution over (N, C_in, L) or (C_in, L) inputs."""
+
     _dims = 1
 
 
 class Conv2d(_ConvForward):
     """2-D convolution over (N, C_in, H, W) or (C_in, H, W) inputs."""
+
     _dims = 2
 
 
 class Conv3d(_ConvForward):
     """3-D convolution over (N, C_in, D, H, W) or (C_in, D, H, W) inputs."""
+
     _dims = 3
 
 
 class _ConvTransposeNd(_ConvNd):
     _dims = 0
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
-                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+    def __init__(
+        self,
+        in_channels,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups=1,
+        bias=True,
+        dilation=1,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
         if padding_mode != "zeros":
             raise ValueError('Only "zeros" padding mode is supported for {}'.format(self.__class__.__name__))
         ntuple = _NTUPLE[self._dims]
-        super().__init__(in_channels, out_channels, ntuple(kernel_size), ntuple(stride), ntuple(padding),
-                         ntuple(dilation), True, ntuple(output_padding), groups, bias, padding_mode, device, dtype)
+        super().__init__(
+            in_channels,
+            out_channels,
+            ntuple(kernel_size),
+            ntuple(stride),
+            ntuple(padding),
+            ntuple(dilation),
+            True,
+            ntuple(output_padding),
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+        )
 
     def _output_padding(self, input, output_size, stride, padding, kernel_size, num_spatial_dims, dilation=None):
         """The output_padding that gives the requested output_size (or the module's own)."""
@@ -159,40 +235,58 @@ class _ConvTransposeNd(_ConvNd):
         if len(output_size) == num_non_spatial_dims + num_spatial_dims:
             output_size = output_size[num_non_spatial_dims:]
         if len(output_size) != num_spatial_dims:
-            raise ValueError("ConvTranspose{}D: for {}D input, output_size must have {} or {} elements (got {})"
-                             .format(num_spatial_dims, input.dim(), num_spatial_dims,
-                                     num_non_spatial_dims + num_spatial_dims, len(output_size)))
+            raise ValueError(
+                "ConvTranspose{}D: for {}D input, output_size must have {} or {} elements (got {})".format(
+                    num_spatial_dims,
+                    input.dim(),
+                    num_spatial_dims,
+                    num_non_spatial_dims + num_spatial_dims,
+                    len(output_size),
+                )
+            )
         min_sizes, max_sizes = [], []
         for d in range(num_spatial_dims):
-            dim_size = ((input.size(d + num_non_spatial_dims) - 1) * stride[d] - 2 * padding[d]
-                        + (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1) + 1)
+            dim_size = (
+                (input.size(d + num_non_spatial_dims) - 1) * stride[d]
+                - 2 * padding[d]
+                + (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1)
+                + 1
+            )
             min_sizes.append(dim_size)
             max_sizes.append(dim_size + stride[d] - 1)
         for size, min_size, max_size in zip(output_size, min_sizes, max_sizes):
             if size < min_size or size > max_size:
-                raise ValueError("requested an output size of {}, but valid sizes range from {} to {} (for an input "
-                                 "of {})".format(output_size, min_sizes, max_sizes, input.size()[2:]))
+                raise ValueError(
+                    "requested an output size of {}, but valid sizes range from {} to {} (for an input of {})".format(
+                        output_size, min_sizes, max_sizes, input.size()[2:]
+                    )
+                )
         return [output_size[d] - min_sizes[d] for d in range(num_spatial_dims)]
 
     def forward(self, input, output_size=None):
         if self.padding_mode != "zeros":
             raise ValueError("Only `zeros` padding mode is supported for {}".format(self.__class__.__name__))
-        output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size,
-                                              self._dims, self.dilation)
-        return getattr(F, _CONV_TRANSPOSE[self._dims])(input, self.weight, self.bias, self.stride, self.padding,
-                                                        output_padding, self.groups, self.dilation)
+        output_padding = self._output_padding(
+            input, output_size, self.stride, self.padding, self.kernel_size, self._dims, self.dilation
+        )
+        return getattr(F, _CONV_TRANSPOSE[self._dims])(
+            input, self.weight, self.bias, self.stride, self.padding, output_padding, self.groups, self.dilation
+        )
 
 
 class ConvTranspose1d(_ConvTransposeNd):
     """The gradient of Conv1d with respect to its input, as a layer ("deconvolution")."""
+
     _dims = 1
 
 
 class ConvTranspose2d(_ConvTransposeNd):
     """The gradient of Conv2d with respect to its input, as a layer ("deconvolution")."""
+
     _dims = 2
 
 
 class ConvTranspose3d(_ConvTransposeNd):
     """The gradient of Conv3d with respect to its input, as a layer ("deconvolution")."""
+
     _dims = 3

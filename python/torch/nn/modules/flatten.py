@@ -38,8 +38,11 @@ class Unflatten(Module):
         if isinstance(input, tuple):
             for idx, elem in enumerate(input):
                 if not isinstance(elem, tuple):
-                    raise TypeError("unflattened_size must be tuple of tuples, "
-                                    "but found element of type {} at pos {}".format(type(elem).__name__, idx))
+                    raise TypeError(
+                        "unflattened_size must be tuple of tuples, but found element of type {} at pos {}".format(
+                            type(elem).__name__, idx
+                        )
+                    )
             return
         raise TypeError("unflattened_size must be a tuple of tuples, but found type {}".format(type(input).__name__))
 
@@ -47,8 +50,11 @@ class Unflatten(Module):
         if isinstance(input, (tuple, list)):
             for idx, elem in enumerate(input):
                 if not isinstance(elem, int):
-                    raise TypeError("unflattened_size must be tuple of ints, "
-                                    "but found element of type {} at pos {}".format(type(elem).__name__, idx))
+                    raise TypeError(
+                        "unflattened_size must be tuple of ints, but found element of type {} at pos {}".format(
+                            type(elem).__name__, idx
+                        )
+                    )
             return
         raise TypeError("unflattened_size must be a tuple of ints, but found type {}".format(type(input).__name__))
 

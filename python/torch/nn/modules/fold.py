@@ -21,8 +21,10 @@ class Fold(Module):
         return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
 
     def extra_repr(self):
-        return "output_size={output_size}, kernel_size={kernel_size}, dilation={dilation}, padding={padding}, " \
-               "stride={stride}".format(**self.__dict__)
+        return (
+            "output_size={output_size}, kernel_size={kernel_size}, dilation={dilation}, padding={padding}, "
+            "stride={stride}".format(**self.__dict__)
+        )
 
 
 class Unfold(Module):
@@ -40,4 +42,5 @@ class Unfold(Module):
 
     def extra_repr(self):
         return "kernel_size={kernel_size}, dilation={dilation}, padding={padding}, stride={stride}".format(
-            **self.__dict__)
+            **self.__dict__
+        )

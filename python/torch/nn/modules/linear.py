@@ -47,8 +47,9 @@ class Linear(Module):
         return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self):
-        return "in_features={}, out_features={}, bias={}".format(self.in_features, self.out_features,
-                                                                 self.bias is not None)
+        return "in_features={}, out_features={}, bias={}".format(
+            self.in_features, self.out_features, self.bias is not None
+        )
 
 
 class Bilinear(Module):
@@ -77,4 +78,5 @@ class Bilinear(Module):
 
     def extra_repr(self):
         return "in1_features={}, in2_features={}, out_features={}, bias={}".format(
-            self.in1_features, self.in2_features, self.out_features, self.bias is not None)
+            self.in1_features, self.in2_features, self.out_features, self.bias is not None
+        )

@@ -24,8 +24,14 @@ from collections.abc import Mapping
 import torch
 from torch.nn.parameter import Parameter
 
-__all__ = ["Module", "RemovableHandle", "register_module_forward_pre_hook", "register_module_forward_hook",
-           "register_module_backward_hook", "register_module_full_backward_hook"]
+__all__ = [
+    "Module",
+    "RemovableHandle",
+    "register_module_forward_pre_hook",
+    "register_module_forward_hook",
+    "register_module_backward_hook",
+    "register_module_full_backward_hook",
+]
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
@@ -112,8 +118,10 @@ def register_module_forward_hook(hook):
 def register_module_backward_hook(hook):
     global _global_is_full_backward_hook
     if _global_is_full_backward_hook is True:
-        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a global Module hook. "
-                           "Please use only one of them.")
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward hooks as a global Module hook. "
+            "Please use only one of them."
+        )
     _global_is_full_backward_hook = False
     return _register(_global_backward_hooks, hook)
 
@@ -121,8 +129,10 @@ def register_module_backward_hook(hook):
 def register_module_full_backward_hook(hook):
     global _global_is_full_backward_hook
     if _global_is_full_backward_hook is False:
-        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as a global Module hook. "
-                           "Please use only one of them.")
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward hooks as a global Module hook. "
+            "Please use only one of them."
+        )
     _global_is_full_backward_hook = True
     return _register(_global_backward_hooks, hook)
 
@@ -197,8 +207,10 @@ class _BackwardHook:
             for hook in self.hooks:
                 result = hook(self.module, grad_input, self.grad_outputs)
                 if result is not None and not all(g is None for g in result):
-                    raise RuntimeError("Backward hook for Modules where no input requires gradient should always "
-                                       "return None or None for all gradients.")
+                    raise RuntimeError(
+                        "Backward hook for Modules where no input requires gradient should always "
+                        "return None or None for all gradients."
+                    )
         return grads
 
     def _input_grads(self, grads):
@@ -211,8 +223,11 @@ class _BackwardHook:
             if result is None:
                 continue
             if len(result) != len(grad_input):
-                raise RuntimeError("Backward hook returned an invalid number of grad_input, got {}, but expected {}"
-                                   .format(len(result), len(grad_input)))
+                raise RuntimeError(
+                    "Backward hook returned an invalid number of grad_input, got {}, but expected {}".format(
+                        len(result), len(grad_input)
+                    )
+                )
             grad_input = tuple(result)
         return tuple(grad_input[i] for i in self.input_positions)
 
@@ -297,8 +312,11 @@ class Module:
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError("attribute '{}' already exists".format(name))
         if tensor is not None and not isinstance(tensor, torch.Tensor):
-            raise TypeError("cannot assign '{}' object to buffer '{}' (torch Tensor or None required)"
-                            .format(_typename(tensor), name))
+            raise TypeError(
+                "cannot assign '{}' object to buffer '{}' (torch Tensor or None required)".format(
+                    _typename(tensor), name
+                )
+            )
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -320,12 +338,17 @@ class Module:
         if param is None:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
-            raise TypeError("cannot assign '{}' object to parameter '{}' (torch.nn.Parameter or None required)"
-                            .format(_typename(param), name))
+            raise TypeError(
+                "cannot assign '{}' object to parameter '{}' (torch.nn.Parameter or None required)".format(
+                    _typename(param), name
+                )
+            )
         elif param.grad_fn is not None:
-            raise ValueError("Cannot assign non-leaf Tensor to parameter '{0}'. Model parameters must be created "
-                             "explicitly. To express '{0}' as a function of another Tensor, compute the value in "
-                             "the forward() method.".format(name))
+            raise ValueError(
+                "Cannot assign non-leaf Tensor to parameter '{0}'. Model parameters must be created "
+                "explicitly. To express '{0}' as a function of another Tensor, compute the value in "
+                "the forward() method.".format(name)
+            )
         else:
             self._parameters[name] = param
 
@@ -416,8 +439,11 @@ class Module:
             return
         if params is not None and name in params:
             if value is not None:
-                raise TypeError("cannot assign '{}' as parameter '{}' (torch.nn.Parameter or None expected)"
-                                .format(_typename(value), name))
+                raise TypeError(
+                    "cannot assign '{}' as parameter '{}' (torch.nn.Parameter or None expected)".format(
+                        _typename(value), name
+                    )
+                )
             self.register_parameter(name, value)
             return
         modules = self.__dict__.get("_modules")
@@ -429,15 +455,19 @@ class Module:
             return
         if modules is not None and name in modules:
             if value is not None:
-                raise TypeError("cannot assign '{}' as child module '{}' (torch.nn.Module or None expected)"
-                                .format(_typename(value), name))
+                raise TypeError(
+                    "cannot assign '{}' as child module '{}' (torch.nn.Module or None expected)".format(
+                        _typename(value), name
+                    )
+                )
             modules[name] = value
             return
         buffers = self.__dict__.get("_buffers")
         if buffers is not None and name in buffers:
             if value is not None and not isinstance(value, torch.Tensor):
-                raise TypeError("cannot assign '{}' as buffer '{}' (torch.Tensor or None expected)"
-                                .format(_typename(value), name))
+                raise TypeError(
+                    "cannot assign '{}' as buffer '{}' (torch.Tensor or None expected)".format(_typename(value), name)
+                )
             buffers[name] = value
             return
         super().__setattr__(name, value)
@@ -454,14 +484,25 @@ class Module:
             super().__delattr__(name)
 
     def __dir__(self):
-        keys = (dir(self.__class__) + list(self.__dict__.keys()) + list(self._parameters.keys())
-                + list(self._modules.keys()) + list(self._buffers.keys()))
+        keys = (
+            dir(self.__class__)
+            + list(self.__dict__.keys())
+            + list(self._parameters.keys())
+            + list(self._modules.keys())
+            + list(self._buffers.keys())
+        )
         return sorted(key for key in keys if not key[0].isdigit())
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        for name in ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks", "_state_dict_hooks",
-                     "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks"):
+        for name in (
+            "_forward_pre_hooks",
+            "_forward_hooks",
+            "_backward_hooks",
+            "_state_dict_hooks",
+            "_load_state_dict_pre_hooks",
+            "_load_state_dict_post_hooks",
+        ):
             if name not in self.__dict__:
                 self.__dict__[name] = OrderedDict()
         if "_non_persistent_buffers_set" not in self.__dict__:
@@ -588,8 +629,9 @@ class Module:
         buffers in place (floating point ones only for a dtype)."""
         device, dtype, non_blocking = _parse_to(*args, **kwargs)
         if dtype is not None and not dtype.is_floating_point:
-            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={}"
-                            .format(dtype))
+            raise TypeError(
+                "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={}".format(dtype)
+            )
 
         def convert(t):
             options = {}
@@ -636,8 +678,10 @@ class Module:
         """hook(module, grad_input, grad_output) on the last operation of forward (deprecated
         in favour of register_full_backward_hook)."""
         if self._is_full_backward_hook is True:
-            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
-                               "Please use only one of them.")
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                "Please use only one of them."
+            )
         self._is_full_backward_hook = False
         return _register(self._backward_hooks, hook)
 
@@ -645,8 +689,10 @@ class Module:
         """hook(module, grad_input, grad_output) runs once the gradients with respect to the
         module's inputs are computed; it may return a new grad_input."""
         if self._is_full_backward_hook is False:
-            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
-                               "Please use only one of them.")
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                "Please use only one of them."
+            )
         self._is_full_backward_hook = True
         return _register(self._backward_hooks, hook)
 
@@ -671,8 +717,14 @@ class Module:
 
     def _call_with_hooks(self, *input, **kwargs):
         forward_call = self.forward
-        if not (self._backward_hooks or self._forward_hooks or self._forward_pre_hooks or _global_backward_hooks
-                or _global_forward_hooks or _global_forward_pre_hooks):
+        if not (
+            self._backward_hooks
+            or self._forward_hooks
+            or self._forward_pre_hooks
+            or _global_backward_hooks
+            or _global_forward_hooks
+            or _global_forward_pre_hooks
+        ):
             return forward_call(*input, **kwargs)
         full_backward_hooks, non_full_backward_hooks = self._get_backward_hooks()
         for hook in (*_global_forward_pre_hooks.values(), *self._forward_pre_hooks.values()):
@@ -741,9 +793,11 @@ class Module:
                 prefix = args[1]
             if len(args) > 2 and keep_vars is False:
                 keep_vars = args[2]
-            warnings.warn("Positional args are being deprecated, use kwargs instead. Refer to "
-                          "https://pytorch.org/docs/master/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
-                          " for details.")
+            warnings.warn(
+                "Positional args are being deprecated, use kwargs instead. Refer to "
+                "https://pytorch.org/docs/master/generated/torch.nn.Module.html#torch.nn.Module.state_dict"
+                " for details."
+            )
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
@@ -760,15 +814,17 @@ class Module:
                 destination = hook_result
         return destination
 
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                              error_msgs):
+    def _load_from_state_dict(
+        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+    ):
         """Copies this module's own entries of state_dict (not its children's) into its
         parameters and buffers, recording missing and unexpected keys and errors."""
         for hook in self._load_state_dict_pre_hooks.values():
             hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
         persistent_buffers = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
-        local_state = {k: v for k, v in itertools.chain(self._parameters.items(), persistent_buffers.items())
-                       if v is not None}
+        local_state = {
+            k: v for k, v in itertools.chain(self._parameters.items(), persistent_buffers.items()) if v is not None
+        }
         for name, param in local_state.items():
             key = prefix + name
             if key not in state_dict:
@@ -777,22 +833,29 @@ class Module:
                 continue
             input_param = state_dict[key]
             if not isinstance(input_param, torch.Tensor):
-                error_msgs.append('While copying the parameter named "{}", expected torch.Tensor or Tensor-like '
-                                  "object from checkpoint but received {}".format(key, type(input_param)))
+                error_msgs.append(
+                    'While copying the parameter named "{}", expected torch.Tensor or Tensor-like '
+                    "object from checkpoint but received {}".format(key, type(input_param))
+                )
                 continue
             if param.dim() == 0 and input_param.dim() == 1 and input_param.numel() == 1:
                 input_param = input_param.select(0, 0)  # a 0-dim value saved by old versions as shape (1,)
             if input_param.shape != param.shape:
-                error_msgs.append("size mismatch for {}: copying a param with shape {} from checkpoint, the shape in "
-                                  "current model is {}.".format(key, input_param.shape, param.shape))
+                error_msgs.append(
+                    "size mismatch for {}: copying a param with shape {} from checkpoint, the shape in "
+                    "current model is {}.".format(key, input_param.shape, param.shape)
+                )
                 continue
             try:
                 with torch.no_grad():
                     param.copy_(input_param)
             except Exception as ex:
-                error_msgs.append('While copying the parameter named "{}", whose dimensions in the model are {} and '
-                                  "whose dimensions in the checkpoint are {}, an exception occurred : {}."
-                                  .format(key, param.size(), input_param.size(), ex.args))
+                error_msgs.append(
+                    'While copying the parameter named "{}", whose dimensions in the model are {} and '
+                    "whose dimensions in the checkpoint are {}, an exception occurred : {}.".format(
+                        key, param.size(), input_param.size(), ex.args
+                    )
+                )
         extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
         if getattr(self.__class__, "set_extra_state", Module.set_extra_state) is not Module.set_extra_state:
             if extra_state_key in state_dict:
@@ -804,7 +867,7 @@ class Module:
         if strict:
             for key in state_dict.keys():
                 if key.startswith(prefix) and key != extra_state_key:
-                    input_name = key[len(prefix):].split(".", 1)[0]
+                    input_name = key[len(prefix) :].split(".", 1)[0]
                     if input_name not in self._modules and input_name not in local_state:
                         unexpected_keys.append(key)
 
@@ -821,8 +884,9 @@ class Module:
 
         def load(module, local_state_dict, prefix=""):
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
-            module._load_from_state_dict(local_state_dict, prefix, local_metadata, True, missing_keys,
-                                         unexpected_keys, error_msgs)
+            module._load_from_state_dict(
+                local_state_dict, prefix, local_metadata, True, missing_keys, unexpected_keys, error_msgs
+            )
             for name, child in module._modules.items():
                 if child is not None:
                     child_prefix = prefix + name + "."
@@ -832,21 +896,29 @@ class Module:
             for hook in module._load_state_dict_post_hooks.values():
                 out = hook(module, incompatible_keys)
                 if out is not None:
-                    raise RuntimeError("Hooks registered with ``register_load_state_dict_post_hook`` are not expected "
-                                       "to return new values, if incompatible_keys need to be modified, it should be "
-                                       "done inplace.")
+                    raise RuntimeError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not expected "
+                        "to return new values, if incompatible_keys need to be modified, it should be "
+                        "done inplace."
+                    )
 
         load(self, state_dict)
         if strict:
             if unexpected_keys:
-                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join('"{}"'.format(k) for k in unexpected_keys)))
+                error_msgs.insert(
+                    0,
+                    "Unexpected key(s) in state_dict: {}. ".format(
+                        ", ".join('"{}"'.format(k) for k in unexpected_keys)
+                    ),
+                )
             if missing_keys:
-                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                    ", ".join('"{}"'.format(k) for k in missing_keys)))
+                error_msgs.insert(
+                    0, "Missing key(s) in state_dict: {}. ".format(", ".join('"{}"'.format(k) for k in missing_keys))
+                )
         if error_msgs:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                self.__class__.__name__, "\n\t".join(error_msgs)))
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(self.__class__.__name__, "\n\t".join(error_msgs))
+            )
         return _IncompatibleKeys(missing_keys, unexpected_keys)
 
     # ---- printing ----

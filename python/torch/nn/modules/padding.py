@@ -4,8 +4,18 @@ from torch.nn import functional as F
 from torch.nn.modules.module import Module
 from torch.nn.modules.utils import _ntuple, _pair, _quadruple
 
-__all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad2d", "ReflectionPad1d", "ReflectionPad2d",
-           "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d"]
+__all__ = [
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "ZeroPad2d",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+]
 
 _sextuple = _ntuple(6, "_sextuple")
 
@@ -73,36 +83,41 @@ class _ModePadNd(Module):
 
 class ReflectionPad1d(_ModePadNd):
     """Pads the last dimension with its reflection (the border element not repeated)."""
+
     _mode = "reflect"
     _ntuple = staticmethod(_pair)
 
 
 class ReflectionPad2d(_ModePadNd):
     """Pads the last two dimensions with their reflection."""
+
     _mode = "reflect"
     _ntuple = staticmethod(_quadruple)
 
 
 class ReflectionPad3d(_ModePadNd):
     """Pads the last three dimensions with their reflection."""
+
     _mode = "reflect"
     _ntuple = staticmethod(_sextuple)
 
 
 class ReplicationPad1d(_ModePadNd):
     """Pads the last dimension by repeating its border elements."""
+
     _mode = "replicate"
     _ntuple = staticmethod(_pair)
 
 
 class ReplicationPad2d(_ModePadNd):
     """Pads the last two dimensions by repeating their border elements."""
+
     _mode = "replicate"
     _ntuple = staticmethod(_quadruple)
 
 
 class ReplicationPad3d(_ModePadNd):
     """Pads the last three dimensions by repeating their border elements."""
+
     _mode = "replicate"
     _ntuple = staticmethod(_sextuple)
-

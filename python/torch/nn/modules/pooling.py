@@ -4,9 +4,25 @@ from torch.nn import functional as F
 from torch.nn.modules.module import Module
 from torch.nn.modules.utils import _pair, _single, _triple
 
-__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "AvgPool1d",
-           "AvgPool2d", "AvgPool3d", "LPPool1d", "LPPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-           "AdaptiveMaxPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d"]
+__all__ = [
+    "MaxPool1d",
+    "MaxPool2d",
+    "MaxPool3d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "MaxUnpool3d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "AvgPool3d",
+    "LPPool1d",
+    "LPPool2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
+]
 
 
 class _MaxPoolNd(Module):
@@ -22,26 +38,38 @@ class _MaxPoolNd(Module):
         self.ceil_mode = ceil_mode
 
     def forward(self, input):
-        return getattr(F, self._function)(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                                          ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+        return getattr(F, self._function)(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
 
     def extra_repr(self):
-        return "kernel_size={kernel_size}, stride={stride}, padding={padding}, dilation={dilation}, " \
-               "ceil_mode={ceil_mode}".format(**self.__dict__)
+        return (
+            "kernel_size={kernel_size}, stride={stride}, padding={padding}, dilation={dilation}, "
+            "ceil_mode={ceil_mode}".format(**self.__dict__)
+        )
 
 
 class MaxPool1d(_MaxPoolNd):
     """Maximum over sliding windows of (N, C, L) inputs (return_indices for MaxUnpool1d)."""
+
     _function = "max_pool1d"
 
 
 class MaxPool2d(_MaxPoolNd):
     """Maximum over sliding windows of (N, C, H, W) inputs (return_indices for MaxUnpool2d)."""
+
     _function = "max_pool2d"
 
 
 class MaxPool3d(_MaxPoolNd):
     """Maximum over sliding windows of (N, C, D, H, W) inputs."""
+
     _function = "max_pool3d"
 
 
@@ -65,18 +93,21 @@ class _MaxUnpoolNd(Module):
 
 class MaxUnpool1d(_MaxUnpoolNd):
     """Puts each value back at the index MaxPool1d took it from; zeros elsewhere."""
+
     _function = "max_unpool1d"
     _ntuple = staticmethod(_single)
 
 
 class MaxUnpool2d(_MaxUnpoolNd):
     """Puts each value back at the index MaxPool2d took it from; zeros elsewhere."""
+
     _function = "max_unpool2d"
     _ntuple = staticmethod(_pair)
 
 
 class MaxUnpool3d(_MaxUnpoolNd):
     """Puts each value back at the index MaxPool3d took it from; zeros elsewhere."""
+
     _function = "max_unpool3d"
     _ntuple = staticmethod(_triple)
 
@@ -98,15 +129,15 @@ class AvgPool1d(_AvgPoolNd):
         self.count_include_pad = count_include_pad
 
     def forward(self, input):
-        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad)
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad)
 
 
 class _AvgPoolDivisor(_AvgPoolNd):
     _function = None
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-                 divisor_override=None):
+    def __init__(
+        self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
+    ):
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
@@ -116,17 +147,26 @@ class _AvgPoolDivisor(_AvgPoolNd):
         self.divisor_override = divisor_override
 
     def forward(self, input):
-        return getattr(F, self._function)(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                                          self.count_include_pad, self.divisor_override)
+        return getattr(F, self._function)(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
 
 
 class AvgPool2d(_AvgPoolDivisor):
     """Average over sliding windows of (N, C, H, W) inputs."""
+
     _function = "avg_pool2d"
 
 
 class AvgPool3d(_AvgPoolDivisor):
     """Average over sliding windows of (N, C, D, H, W) inputs."""
+
     _function = "avg_pool3d"
 
 
@@ -141,21 +181,23 @@ class _LPPoolNd(Module):
         self.ceil_mode = ceil_mode
 
     def forward(self, input):
-        return getattr(F, self._function)(input, float(self.norm_type), self.kernel_size, self.stride,
-                                          self.ceil_mode)
+        return getattr(F, self._function)(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
 
     def extra_repr(self):
-        return "norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, " \
-               "ceil_mode={ceil_mode}".format(**self.__dict__)
+        return "norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, ceil_mode={ceil_mode}".format(
+            **self.__dict__
+        )
 
 
 class LPPool1d(_LPPoolNd):
     """The p-norm of sliding windows: (sum x^p)^(1/p)."""
+
     _function = "lp_pool1d"
 
 
 class LPPool2d(_LPPoolNd):
     """The p-norm of sliding windows: (sum x^p)^(1/p)."""
+
     _function = "lp_pool2d"
 
 
@@ -176,16 +218,19 @@ class _AdaptiveMaxPoolNd(Module):
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
     """Max pooling whose windows are chosen to give output_size."""
+
     _function = "adaptive_max_pool1d"
 
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     """Max pooling whose windows are chosen to give output_size (None keeps a size)."""
+
     _function = "adaptive_max_pool2d"
 
 
 class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
     """Max pooling whose windows are chosen to give output_size (None keeps a size)."""
+
     _function = "adaptive_max_pool3d"
 
 
@@ -205,14 +250,17 @@ class _AdaptiveAvgPoolNd(Module):
 
 class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
     """Average pooling whose windows are chosen to give output_size."""
+
     _function = "adaptive_avg_pool1d"
 
 
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     """Average pooling whose windows are chosen to give output_size (None keeps a size)."""
+
     _function = "adaptive_avg_pool2d"
 
 
 class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
     """Average pooling whose windows are chosen to give output_size (None keeps a size)."""
+
     _function = "adaptive_avg_pool3d"

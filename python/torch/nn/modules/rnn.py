@@ -80,8 +80,9 @@ def _run_direction(step, gates, batch_sizes, initial, reverse):
             outputs[t] = state[0]
         finished.append(state)
         pieces = finished[::-1]
-        final = tuple(torch.cat([p[i] for p in pieces], 0) if len(pieces) > 1 else pieces[0][i]
-                      for i in range(len(initial)))
+        final = tuple(
+            torch.cat([p[i] for p in pieces], 0) if len(pieces) > 1 else pieces[0][i] for i in range(len(initial))
+        )
         return outputs, final
     state = tuple(s.narrow(0, 0, batch_sizes[-1]) for s in initial)
     for t in range(steps - 1, -1, -1):
@@ -98,8 +99,20 @@ class RNNBase(Module):
     """What RNN, LSTM and GRU share: the weights per layer and direction, named
     weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k}, bias_hh_l{k} (+ '_reverse'), and the loop."""
 
-    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
-                 bidirectional=False, proj_size=0, device=None, dtype=None):
+    def __init__(
+        self,
+        mode,
+        input_size,
+        hidden_size,
+        num_layers=1,
+        bias=True,
+        batch_first=False,
+        dropout=0.0,
+        bidirectional=False,
+        proj_size=0,
+        device=None,
+        dtype=None,
+    ):
         super().__init__()
         self.mode = mode
         self.input_size = input_size
@@ -112,12 +125,14 @@ class RNNBase(Module):
         self.proj_size = proj_size
         num_directions = 2 if bidirectional else 1
         if not isinstance(dropout, numbers.Number) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
-            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an element "
-                             "being zeroed")
+            raise ValueError(
+                "dropout should be a number in range [0, 1] representing the probability of an element being zeroed"
+            )
         if dropout > 0 and num_layers == 1:
-            warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
-                          "expects num_layers greater than 1, but got dropout={} and num_layers={}"
-                          .format(dropout, num_layers))
+            warnings.warn(
+                "dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+                "expects num_layers greater than 1, but got dropout={} and num_layers={}".format(dropout, num_layers)
+            )
         if proj_size < 0:
             raise ValueError("proj_size should be a positive integer or zero to disable projections")
         if proj_size >= hidden_size:
@@ -132,8 +147,10 @@ class RNNBase(Module):
             for direction in range(num_directions):
                 layer_input_size = input_size if layer == 0 else real_hidden_size * num_directions
                 suffix = "_reverse" if direction == 1 else ""
-                shapes = [("weight_ih_l{}{}", (gate_size, layer_input_size)),
-                          ("weight_hh_l{}{}", (gate_size, real_hidden_size))]
+                shapes = [
+                    ("weight_ih_l{}{}", (gate_size, layer_input_size)),
+                    ("weight_hh_l{}{}", (gate_size, real_hidden_size)),
+                ]
                 if bias:
                     shapes += [("bias_ih_l{}{}", (gate_size,)), ("bias_hh_l{}{}", (gate_size,))]
                 if proj_size > 0:
@@ -185,8 +202,11 @@ class RNNBase(Module):
         if input.dim() != expected_input_dim:
             raise RuntimeError("input must have {} dimensions, got {}".format(expected_input_dim, input.dim()))
         if self.input_size != input.size(-1):
-            raise RuntimeError("input.size(-1) must be equal to input_size. Expected {}, got {}".format(
-                self.input_size, input.size(-1)))
+            raise RuntimeError(
+                "input.size(-1) must be equal to input_size. Expected {}, got {}".format(
+                    self.input_size, input.size(-1)
+                )
+            )
 
     def get_expected_hidden_size(self, input, batch_sizes):
         if batch_sizes is not None:
@@ -212,8 +232,13 @@ class RNNBase(Module):
     def _layer_weights(self, layer, direction):
         suffix = "_reverse" if direction == 1 else ""
         get = lambda pattern: getattr(self, pattern.format(layer, suffix), None)  # noqa: E731
-        return get("weight_ih_l{}{}"), get("weight_hh_l{}{}"), get("bias_ih_l{}{}"), get("bias_hh_l{}{}"), \
-            get("weight_hr_l{}{}")
+        return (
+            get("weight_ih_l{}{}"),
+            get("weight_hh_l{}{}"),
+            get("bias_ih_l{}{}"),
+            get("bias_hh_l{}{}"),
+            get("weight_hr_l{}{}"),
+        )
 
     def _step_function(self, w_hh, b_hh, w_hr):
         if self.mode == "LSTM":
@@ -237,8 +262,9 @@ class RNNBase(Module):
                 gates = gates.split(batch_sizes, 0) if packed else gates.unbind(0)
                 index = layer * num_directions + direction
                 start = tuple(s.select(0, index) for s in initial)
-                out, final = _run_direction(self._step_function(w_hh, b_hh, w_hr), gates, batch_sizes, start,
-                                            direction == 1)
+                out, final = _run_direction(
+                    self._step_function(w_hh, b_hh, w_hr), gates, batch_sizes, start, direction == 1
+                )
                 outputs.append(torch.cat(out, 0) if packed else torch.stack(out, 0))
                 for i, f in enumerate(final):
                     finals[i].append(f)
@@ -249,11 +275,15 @@ class RNNBase(Module):
         """Checks and normalizes the arguments: (time-major data, batch sizes per step,
         initial states, how to rebuild the output). state_sizes: the last size of each state
         tensor (h, or h and c); messages: their size-mismatch messages."""
-        dims_message = ("For unbatched 2-D input, hx should also be 2-D but got {}-D tensor",
-                        "For batched 3-D input, hx should also be 3-D but got {}-D tensor")
+        dims_message = (
+            "For unbatched 2-D input, hx should also be 2-D but got {}-D tensor",
+            "For batched 3-D input, hx should also be 3-D but got {}-D tensor",
+        )
         if len(state_sizes) == 2:
-            dims_message = ("For unbatched 2-D input, hx and cx should also be 2-D but got ({}-D, {}-D) tensors",
-                            "For batched 3-D input, hx and cx should also be 3-D but got ({}-D, {}-D) tensors")
+            dims_message = (
+                "For unbatched 2-D input, hx and cx should also be 2-D but got ({}-D, {}-D) tensors",
+                "For batched 3-D input, hx and cx should also be 3-D but got ({}-D, {}-D) tensors",
+            )
         if isinstance(input, PackedSequence):
             data, batch_sizes_tensor, sorted_indices, unsorted_indices = input
             batch_sizes = batch_sizes_tensor.tolist()
@@ -267,8 +297,11 @@ class RNNBase(Module):
             batched = input.dim() == 3
             if not batched:
                 if input.dim() != 2:
-                    raise ValueError("{}: Expected input to be 2-D or 3-D but received {}-D tensor".format(
-                        type(self).__name__, input.dim()))
+                    raise ValueError(
+                        "{}: Expected input to be 2-D or 3-D but received {}-D tensor".format(
+                            type(self).__name__, input.dim()
+                        )
+                    )
                 input = input.unsqueeze(batch_dim)
                 if hx is not None:
                     if any(h.dim() != 2 for h in hx):
@@ -283,8 +316,9 @@ class RNNBase(Module):
             sorted_indices = unsorted_indices = None
         num_directions = 2 if self.bidirectional else 1
         if hx is None:
-            hx = tuple(torch.zeros(self.num_layers * num_directions, max_batch, size, dtype=data.dtype)
-                       for size in state_sizes)
+            hx = tuple(
+                torch.zeros(self.num_layers * num_directions, max_batch, size, dtype=data.dtype) for size in state_sizes
+            )
         for h, size, message in zip(hx, state_sizes, messages):
             self.check_hidden_size(h, (self.num_layers * num_directions, max_batch, size), message)
         return data, batch_sizes, hx, (input, batched, batch_dim, sorted_indices, unsorted_indices)
@@ -319,8 +353,9 @@ class RNN(RNNBase):
         super().__init__(mode, *args, **kwargs)
 
     def forward(self, input, hx=None):
-        data, batch_sizes, (h0,), how = self._prepare(input, None if hx is None else (hx,), [self.hidden_size],
-                                                      ["Expected hidden size {}, got {}"])
+        data, batch_sizes, (h0,), how = self._prepare(
+            input, None if hx is None else (hx,), [self.hidden_size], ["Expected hidden size {}, got {}"]
+        )
         output, (hn,) = self._run(data, batch_sizes, (h0,))
         output, (hn,) = self._finish(output, (hn,), how)
         return output, hn
@@ -344,9 +379,12 @@ class LSTM(RNNBase):
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         if hx is not None and (not isinstance(hx, (tuple, list)) or len(hx) != 2):
             raise RuntimeError("LSTM expects hx to be a tuple (h_0, c_0)")
-        data, batch_sizes, states, how = self._prepare(input, hx, [real_hidden, self.hidden_size],
-                                                       ["Expected hidden[0] size {}, got {}",
-                                                        "Expected hidden[1] size {}, got {}"])
+        data, batch_sizes, states, how = self._prepare(
+            input,
+            hx,
+            [real_hidden, self.hidden_size],
+            ["Expected hidden[0] size {}, got {}", "Expected hidden[1] size {}, got {}"],
+        )
         output, finals = self._run(data, batch_sizes, states)
         return self._finish(output, finals, how)
 
@@ -360,8 +398,9 @@ class GRU(RNNBase):
         super().__init__("GRU", *args, **kwargs)
 
     def forward(self, input, hx=None):
-        data, batch_sizes, (h0,), how = self._prepare(input, None if hx is None else (hx,), [self.hidden_size],
-                                                      ["Expected hidden size {}, got {}"])
+        data, batch_sizes, (h0,), how = self._prepare(
+            input, None if hx is None else (hx,), [self.hidden_size], ["Expected hidden size {}, got {}"]
+        )
         output, (hn,) = self._run(data, batch_sizes, (h0,))
         output, (hn,) = self._finish(output, (hn,), how)
         return output, hn
@@ -408,19 +447,24 @@ class RNNCellBase(Module):
         if not batched:
             input = input.unsqueeze(0)
         if input.size(1) != self.input_size:
-            raise RuntimeError("input has inconsistent input_size: got {} expected {}".format(input.size(1),
-                                                                                            self.input_size))
+            raise RuntimeError(
+                "input has inconsistent input_size: got {} expected {}".format(input.size(1), self.input_size)
+            )
         if states is None:
             states = [torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype) for _ in labels]
         else:
             states = [s if batched else s.unsqueeze(0) for s in states]
         for s, label in zip(states, labels):
             if input.size(0) != s.size(0):
-                raise RuntimeError("Input batch size {} doesn't match hidden{} batch size {}".format(
-                    input.size(0), label, s.size(0)))
+                raise RuntimeError(
+                    "Input batch size {} doesn't match hidden{} batch size {}".format(input.size(0), label, s.size(0))
+                )
             if s.size(1) != self.hidden_size:
-                raise RuntimeError("hidden{} has inconsistent hidden_size: got {}, expected {}".format(
-                    label, s.size(1), self.hidden_size))
+                raise RuntimeError(
+                    "hidden{} has inconsistent hidden_size: got {}, expected {}".format(
+                        label, s.size(1), self.hidden_size
+                    )
+                )
         return input, states, batched
 
 

@@ -32,4 +32,4 @@ def _list_with_default(out_size, defaults):
         return out_size
     if len(defaults) <= len(out_size):
         raise ValueError("Input dimension should be at least {}".format(len(out_size) + 1))
-    return [v if v is not None else d for v, d in zip(out_size, defaults[-len(out_size):])]
+    return [v if v is not None else d for v, d in zip(out_size, defaults[-len(out_size) :])]

@@ -26,9 +26,11 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
             total_norm = torch.norm(torch.stack([torch.norm(g.detach(), norm_type) for g in grads]), norm_type)
         value = total_norm.item()
         if error_if_nonfinite and (math.isnan(value) or math.isinf(value)):
-            raise RuntimeError("The total norm of order {} for gradients from `parameters` is non-finite, so it "
-                               "cannot be clipped. To disable this error and scale the gradients by the non-finite "
-                               "norm anyway, set `error_if_nonfinite=False`".format(norm_type))
+            raise RuntimeError(
+                "The total norm of order {} for gradients from `parameters` is non-finite, so it "
+                "cannot be clipped. To disable this error and scale the gradients by the non-finite "
+                "norm anyway, set `error_if_nonfinite=False`".format(norm_type)
+            )
         clip_coef = torch.clamp(max_norm / (total_norm + 1e-6), max=1.0)
         for g in grads:
             g.detach().mul_(clip_coef.to(g.dtype))
@@ -37,8 +39,9 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False):
     """Deprecated name of clip_grad_norm_."""
-    warnings.warn("torch.nn.utils.clip_grad_norm is now deprecated in favor of torch.nn.utils.clip_grad_norm_.",
-                  stacklevel=2)
+    warnings.warn(
+        "torch.nn.utils.clip_grad_norm is now deprecated in favor of torch.nn.utils.clip_grad_norm_.", stacklevel=2
+    )
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite)
 
 

@@ -9,8 +9,16 @@ from collections import namedtuple
 
 import torch
 
-__all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence", "pad_sequence",
-           "unpad_sequence", "pack_sequence", "unpack_sequence"]
+__all__ = [
+    "PackedSequence",
+    "invert_permutation",
+    "pack_padded_sequence",
+    "pad_packed_sequence",
+    "pad_sequence",
+    "unpad_sequence",
+    "pack_sequence",
+    "unpack_sequence",
+]
 
 
 def _rows(t, dim, order):
@@ -69,9 +77,11 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     if enforce_sorted:
         values = lengths.tolist()
         if any(a < b for a, b in zip(values, values[1:])):
-            raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
-                               "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence to "
-                               "sidestep this requirement if you do not need ONNX exportability.")
+            raise RuntimeError(
+                "`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
+                "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence to "
+                "sidestep this requirement if you do not need ONNX exportability."
+            )
         sorted_indices = None
     else:
         sorted_indices = torch.argsort(lengths, descending=True)
@@ -79,14 +89,19 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
         input = _rows(input, batch_dim, sorted_indices.tolist())
     values = lengths.tolist()
     if len(values) != input.size(batch_dim):
-        raise RuntimeError("Expected `len(lengths)` to be equal to batch_size, but got %d (batch_size=%d)"
-                           % (len(values), input.size(batch_dim)))
+        raise RuntimeError(
+            "Expected `len(lengths)` to be equal to batch_size, but got %d (batch_size=%d)"
+            % (len(values), input.size(batch_dim))
+        )
     if values and values[-1] <= 0:
-        raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' that "
-                           "is <= 0")
+        raise RuntimeError(
+            "Length of all samples has to be greater than 0, but found an element in 'lengths' that is <= 0"
+        )
     if values and values[0] > input.size(1 - batch_dim):
-        raise RuntimeError("Expected the longest sequence length %d to be at most the padded length %d"
-                           % (values[0], input.size(1 - batch_dim)))
+        raise RuntimeError(
+            "Expected the longest sequence length %d to be at most the padded length %d"
+            % (values[0], input.size(1 - batch_dim))
+        )
     if batch_first:
         input = input.transpose(0, 1)
     batch_sizes = [sum(1 for n in values if n > t) for t in range(values[0] if values else 0)]
@@ -101,8 +116,10 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     steps = len(batch_sizes)
     if total_length is not None:
         if total_length < steps:
-            raise ValueError("Expected total_length to be at least the length of the longest sequence in input, but "
-                             "got total_length={} and max sequence length being {}".format(total_length, steps))
+            raise ValueError(
+                "Expected total_length to be at least the length of the longest sequence in input, but "
+                "got total_length={} and max sequence length being {}".format(total_length, steps)
+            )
     else:
         total_length = steps
     rest = tuple(data.shape[1:])

@@ -31,18 +31,69 @@ Source written by emit_python imports the runtime modules from this package
 """
 
 from torch.utils.convert_t7.errors import ConversionError
-from torch.utils.convert_t7.runtime import (Affine, Concat, ConcatTable, DepthConcat, Dropout, FlattenTable, Graph,
-                                            JoinTable, Narrow, NarrowTable, Padding, Parallel, ParallelTable,
-                                            Pointwise, Reduce, Replicate, Reshape, Select, SelectTable, SoftMax,
-                                            Squeeze, TableOp, Transpose, Unsqueeze, View)
+from torch.utils.convert_t7.runtime import (
+    Affine,
+    Concat,
+    ConcatTable,
+    DepthConcat,
+    Dropout,
+    FlattenTable,
+    Graph,
+    JoinTable,
+    Narrow,
+    NarrowTable,
+    Padding,
+    Parallel,
+    ParallelTable,
+    Pointwise,
+    Reduce,
+    Replicate,
+    Reshape,
+    Select,
+    SelectTable,
+    SoftMax,
+    Squeeze,
+    TableOp,
+    Transpose,
+    Unsqueeze,
+    View,
+)
 from torch.utils.convert_t7.converter import convert
 from torch.utils.convert_t7.checker import check
 from torch.utils.convert_t7.emitter import emit_python
 from torch.utils.convert_t7.exporter import to_t7
 from torch.utils.convert_t7.cli import main
 
-__all__ = ["convert", "check", "emit_python", "to_t7", "ConversionError", "main",
-           "Concat", "DepthConcat", "ConcatTable", "ParallelTable", "Parallel", "TableOp", "JoinTable",
-           "SelectTable", "NarrowTable", "FlattenTable", "View", "Reshape", "Padding", "Narrow", "Select",
-           "Reduce", "SoftMax", "Dropout", "Affine", "Pointwise", "Transpose", "Replicate", "Unsqueeze",
-           "Squeeze", "Graph"]
+__all__ = [
+    "convert",
+    "check",
+    "emit_python",
+    "to_t7",
+    "ConversionError",
+    "main",
+    "Concat",
+    "DepthConcat",
+    "ConcatTable",
+    "ParallelTable",
+    "Parallel",
+    "TableOp",
+    "JoinTable",
+    "SelectTable",
+    "NarrowTable",
+    "FlattenTable",
+    "View",
+    "Reshape",
+    "Padding",
+    "Narrow",
+    "Select",
+    "Reduce",
+    "SoftMax",
+    "Dropout",
+    "Affine",
+    "Pointwise",
+    "Transpose",
+    "Replicate",
+    "Unsqueeze",
+    "Squeeze",
+    "Graph",
+]

@@ -21,18 +21,26 @@ def _parse_size(text):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m torch.utils.convert_t7",
-                                     description="Convert a torch7 .t7 model to a torch.nn state_dict (.pt).")
+    parser = argparse.ArgumentParser(
+        prog="python -m torch.utils.convert_t7",
+        description="Convert a torch7 .t7 model to a torch.nn state_dict (.pt).",
+    )
     parser.add_argument("model", help="the torch7 model (.t7)")
     parser.add_argument("out", help="where to save the converted model's state_dict (torch.save)")
     parser.add_argument("--emit-python", metavar="FILE", help="also write Python source defining the model class")
     parser.add_argument("--save-module", metavar="FILE", help="also torch.save the whole converted module")
-    parser.add_argument("--reference", metavar="IO_T7",
-                        help="a .t7 table with `input` and `output` recorded by torch7, to check against")
+    parser.add_argument(
+        "--reference",
+        metavar="IO_T7",
+        help="a .t7 table with `input` and `output` recorded by torch7, to check against",
+    )
     parser.add_argument("--input-size", type=_parse_size, help="shape of the random check input, e.g. 2,3,224,224")
-    parser.add_argument("--tolerance", type=float,
-                        help="largest difference accepted (default 1e-4 for float, 1e-8 for double, times the "
-                             "largest output magnitude when above 1)")
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        help="largest difference accepted (default 1e-4 for float, 1e-8 for double, times the "
+        "largest output magnitude when above 1)",
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -52,13 +60,18 @@ def main(argv=None):
         return 2
 
     if diff is None:
-        print("convert_t7: no reference: %s has no runnable forward and no --reference was given; the "
-              "converted model is saved unchecked" % args.model)
+        print(
+            "convert_t7: no reference: %s has no runnable forward and no --reference was given; the "
+            "converted model is saved unchecked" % args.model
+        )
     else:
         print("convert_t7: max difference %.3g against the %s (tolerance %.3g)" % (diff, how, tol))
         if not diff <= tol:
-            print("convert_t7: refusing to save: the converted model's output differs from the %s by %.3g, above "
-                  "the tolerance %.3g" % (how, diff, tol), file=sys.stderr)
+            print(
+                "convert_t7: refusing to save: the converted model's output differs from the %s by %.3g, above "
+                "the tolerance %.3g" % (how, diff, tol),
+                file=sys.stderr,
+            )
             return 1
     torch.save(model.state_dict(), args.out)
     if args.save_module:

@@ -6,10 +6,33 @@ import math
 import torch
 from torch import nn
 from torch.utils.convert_t7.errors import ConversionError
-from torch.utils.convert_t7.runtime import (Affine, Concat, ConcatTable, DepthConcat, Dropout, FlattenTable, Graph,
-                                            JoinTable, Narrow, NarrowTable, Padding, Parallel, ParallelTable,
-                                            Pointwise, Reduce, Replicate, Reshape, Select, SelectTable, SoftMax,
-                                            Squeeze, TableOp, Transpose, Unsqueeze, View)
+from torch.utils.convert_t7.runtime import (
+    Affine,
+    Concat,
+    ConcatTable,
+    DepthConcat,
+    Dropout,
+    FlattenTable,
+    Graph,
+    JoinTable,
+    Narrow,
+    NarrowTable,
+    Padding,
+    Parallel,
+    ParallelTable,
+    Pointwise,
+    Reduce,
+    Replicate,
+    Reshape,
+    Select,
+    SelectTable,
+    SoftMax,
+    Squeeze,
+    TableOp,
+    Transpose,
+    Unsqueeze,
+    View,
+)
 
 
 def _typename(m):
@@ -70,12 +93,12 @@ def _conv(m, dims, path):
     if weight is None:
         raise ConversionError("%s: %s has no weight" % (path, _typename(m)))
     cls = nn.Conv3d if dims == 3 else nn.Conv2d
-    out = cls(n_in, n_out, rev(k), stride=rev(d), padding=rev(p), dilation=rev(dil), groups=groups,
-              bias=bias is not None)
+    out = cls(
+        n_in, n_out, rev(k), stride=rev(d), padding=rev(p), dilation=rev(dil), groups=groups, bias=bias is not None
+    )
     shape = (n_out, n_in // groups) + rev(k)
     if weight.numel() != math.prod(shape):
-        raise ConversionError("%s: weight of %d elements for a %s of %s" % (path, weight.numel(), _typename(m),
-                                                                           shape))
+        raise ConversionError("%s: weight of %d elements for a %s of %s" % (path, weight.numel(), _typename(m), shape))
     out.weight = _param(weight, shape)  # SpatialConvolutionMM keeps it as (out, in*kH*kW)
     if bias is not None:
         out.bias = _param(bias)
@@ -117,8 +140,9 @@ def _batch_norm(m, dims, path):
     weight, bias = _tensor(m, "weight"), _tensor(m, "bias")
     affine = weight is not None
     cls = {1: nn.BatchNorm1d, 2: nn.BatchNorm2d, 3: nn.BatchNorm3d}[dims]
-    out = cls(mean.numel(), eps=float(_field(m, "eps", 1e-5)), momentum=float(_field(m, "momentum", 0.1)),
-              affine=affine)
+    out = cls(
+        mean.numel(), eps=float(_field(m, "eps", 1e-5)), momentum=float(_field(m, "momentum", 0.1)), affine=affine
+    )
     if affine:
         out.weight = _param(weight)
         out.bias = _param(bias) if bias is not None else _param(torch.zeros_like(weight))
@@ -164,8 +188,10 @@ def _n_input_dims(m, name="nInputDims"):
 
 def _adaptive_size(m):
     # nn names them W and H; PyTorch 0.4's reader renamed them w and h
-    return (_int(m, "H") if _field(m, "H") is not None else _int(m, "h"),
-            _int(m, "W") if _field(m, "W") is not None else _int(m, "w"))
+    return (
+        _int(m, "H") if _field(m, "H") is not None else _int(m, "h"),
+        _int(m, "W") if _field(m, "W") is not None else _int(m, "w"),
+    )
 
 
 def _prelu(m, path):
@@ -178,6 +204,7 @@ def _prelu(m, path):
 def _container(cls):
     def build(m, path, conv):
         return cls(*[conv(c, "%s.%d" % (path, i + 1)) for i, c in enumerate(_modules_of(m))])
+
     return build
 
 
@@ -242,20 +269,25 @@ _SIMPLE = {
     "VolumetricAveragePooling": lambda m, p: _pool3d(m, p, "avg"),
     "SpatialAdaptiveMaxPooling": lambda m, p: nn.AdaptiveMaxPool2d(_adaptive_size(m)),
     "SpatialAdaptiveAveragePooling": lambda m, p: nn.AdaptiveAvgPool2d(_adaptive_size(m)),
-    "SpatialCrossMapLRN": lambda m, p: nn.LocalResponseNorm(_int(m, "size", 5), float(_field(m, "alpha", 1e-4)),
-                                                            float(_field(m, "beta", 0.75)),
-                                                            float(_field(m, "k", 1.0))),
-    "SpatialUpSamplingNearest": lambda m, p: nn.Upsample(scale_factor=float(_field(m, "scale_factor")),
-                                                         mode="nearest"),
-    "SpatialZeroPadding": lambda m, p: nn.ZeroPad2d((_int(m, "pad_l"), _int(m, "pad_r"), _int(m, "pad_t"),
-                                                     _int(m, "pad_b"))),
-    "SpatialReflectionPadding": lambda m, p: nn.ReflectionPad2d((_int(m, "pad_l"), _int(m, "pad_r"),
-                                                                 _int(m, "pad_t"), _int(m, "pad_b"))),
-    "SpatialReplicationPadding": lambda m, p: nn.ReplicationPad2d((_int(m, "pad_l"), _int(m, "pad_r"),
-                                                                   _int(m, "pad_t"), _int(m, "pad_b"))),
+    "SpatialCrossMapLRN": lambda m, p: nn.LocalResponseNorm(
+        _int(m, "size", 5), float(_field(m, "alpha", 1e-4)), float(_field(m, "beta", 0.75)), float(_field(m, "k", 1.0))
+    ),
+    "SpatialUpSamplingNearest": lambda m, p: nn.Upsample(scale_factor=float(_field(m, "scale_factor")), mode="nearest"),
+    "SpatialZeroPadding": lambda m, p: nn.ZeroPad2d(
+        (_int(m, "pad_l"), _int(m, "pad_r"), _int(m, "pad_t"), _int(m, "pad_b"))
+    ),
+    "SpatialReflectionPadding": lambda m, p: nn.ReflectionPad2d(
+        (_int(m, "pad_l"), _int(m, "pad_r"), _int(m, "pad_t"), _int(m, "pad_b"))
+    ),
+    "SpatialReplicationPadding": lambda m, p: nn.ReplicationPad2d(
+        (_int(m, "pad_l"), _int(m, "pad_r"), _int(m, "pad_t"), _int(m, "pad_b"))
+    ),
     # activations
-    "ReLU": lambda m, p: (nn.ReLU() if float(_field(m, "threshold", 0)) == 0 and float(_field(m, "val", 0)) == 0
-                          else nn.Threshold(float(_field(m, "threshold")), float(_field(m, "val")))),
+    "ReLU": lambda m, p: (
+        nn.ReLU()
+        if float(_field(m, "threshold", 0)) == 0 and float(_field(m, "val", 0)) == 0
+        else nn.Threshold(float(_field(m, "threshold")), float(_field(m, "val")))
+    ),
     "Threshold": lambda m, p: nn.Threshold(float(_field(m, "threshold", 1e-6)), float(_field(m, "val", 0))),
     "ReLU6": lambda m, p: nn.ReLU6(),
     "Tanh": lambda m, p: nn.Tanh(),
@@ -285,8 +317,11 @@ _SIMPLE = {
     "MulConstant": lambda m, p: Affine(scale=float(_field(m, "constant_scalar"))),
     "AddConstant": lambda m, p: Affine(shift=float(_field(m, "constant_scalar"))),
     # regularisation and shapes
-    "Dropout": lambda m, p: (nn.Dropout(float(_field(m, "p", 0.5))) if _field(m, "v2", True)
-                             else Dropout(float(_field(m, "p", 0.5)), v1=True)),
+    "Dropout": lambda m, p: (
+        nn.Dropout(float(_field(m, "p", 0.5)))
+        if _field(m, "v2", True)
+        else Dropout(float(_field(m, "p", 0.5)), v1=True)
+    ),
     "SpatialDropout": lambda m, p: Dropout(float(_field(m, "p", 0.5)), v1=True, spatial=True),
     "VolumetricDropout": lambda m, p: Dropout(float(_field(m, "p", 0.5)), v1=True, spatial=True),
     "Identity": lambda m, p: nn.Identity(),
@@ -295,21 +330,26 @@ _SIMPLE = {
     "GradientReversal": lambda m, p: nn.Identity(),
     "View": lambda m, p: View(_sizes(m, "size"), _opt_int(m, "numInputDims")),
     "Reshape": lambda m, p: Reshape(_sizes(m, "size"), _field(m, "batchMode")),
-    "Padding": lambda m, p: Padding(_dim0(m, "dim"), _int(m, "pad"), _opt_int(m, "nInputDim"),
-                                    float(_field(m, "value", 0)), _int(m, "index", 0)),
+    "Padding": lambda m, p: Padding(
+        _dim0(m, "dim"), _int(m, "pad"), _opt_int(m, "nInputDim"), float(_field(m, "value", 0)), _int(m, "index", 0)
+    ),
     "Narrow": lambda m, p: Narrow(_dim0(m, "dimension"), _int(m, "index"), _int(m, "length", 1)),
     "Select": lambda m, p: Select(_dim0(m, "dimension"), _dim0(m, "index")),
-    "Sum": lambda m, p: Reduce("mean" if _field(m, "sizeAverage") else "sum", _dim0(m, "dimension"),
-                               _n_input_dims(m), _field(m, "squeeze", True) is not False),
-    "Mean": lambda m, p: Reduce("mean", _dim0(m, "dimension"), _n_input_dims(m),
-                                _field(m, "squeeze", True) is not False),
+    "Sum": lambda m, p: Reduce(
+        "mean" if _field(m, "sizeAverage") else "sum",
+        _dim0(m, "dimension"),
+        _n_input_dims(m),
+        _field(m, "squeeze", True) is not False,
+    ),
+    "Mean": lambda m, p: Reduce(
+        "mean", _dim0(m, "dimension"), _n_input_dims(m), _field(m, "squeeze", True) is not False
+    ),
     "Max": lambda m, p: Reduce("max", _dim0(m, "dimension"), _n_input_dims(m)),
     "Min": lambda m, p: Reduce("min", _dim0(m, "dimension"), _n_input_dims(m)),
     "Transpose": lambda m, p: Transpose(*[(int(a), int(b)) for a, b in _field(m, "permutations")]),
     "Replicate": lambda m, p: Replicate(_int(m, "nfeatures"), _dim0(m, "dim"), _opt_int(m, "ndim")),
     "Unsqueeze": lambda m, p: Unsqueeze(_dim0(m, "pos"), _opt_int(m, "numInputDims")),
-    "Squeeze": lambda m, p: Squeeze(None if _field(m, "dim") is None else _dim0(m, "dim"),
-                                    _opt_int(m, "numInputDims")),
+    "Squeeze": lambda m, p: Squeeze(None if _field(m, "dim") is None else _dim0(m, "dim"), _opt_int(m, "numInputDims")),
     # tables
     "CAddTable": lambda m, p: TableOp("add"),
     "CSubTable": lambda m, p: TableOp("sub"),
@@ -327,12 +367,17 @@ _CONTAINERS = {
     "Sequential": _container(nn.Sequential),
     "ConcatTable": _container(ConcatTable),
     "ParallelTable": _container(ParallelTable),
-    "Concat": lambda m, p, conv: Concat(_dim0(m, "dimension"),
-                                        *[conv(c, "%s.%d" % (p, i + 1)) for i, c in enumerate(_modules_of(m))]),
-    "DepthConcat": lambda m, p, conv: DepthConcat(_dim0(m, "dimension"),
-                                                  *[conv(c, "%s.%d" % (p, i + 1)) for i, c in enumerate(_modules_of(m))]),
-    "Parallel": lambda m, p, conv: Parallel(_dim0(m, "inputDimension"), _dim0(m, "outputDimension"),
-                                            *[conv(c, "%s.%d" % (p, i + 1)) for i, c in enumerate(_modules_of(m))]),
+    "Concat": lambda m, p, conv: Concat(
+        _dim0(m, "dimension"), *[conv(c, "%s.%d" % (p, i + 1)) for i, c in enumerate(_modules_of(m))]
+    ),
+    "DepthConcat": lambda m, p, conv: DepthConcat(
+        _dim0(m, "dimension"), *[conv(c, "%s.%d" % (p, i + 1)) for i, c in enumerate(_modules_of(m))]
+    ),
+    "Parallel": lambda m, p, conv: Parallel(
+        _dim0(m, "inputDimension"),
+        _dim0(m, "outputDimension"),
+        *[conv(c, "%s.%d" % (p, i + 1)) for i, c in enumerate(_modules_of(m))],
+    ),
     "gModule": _graph,
     "DataParallelTable": _wrapped,
     "GPU": _wrapped,
@@ -357,6 +402,7 @@ def convert(legacy_module):
     with its weights and statistics copied; in evaluation mode when the torch7 module was
     (train = false), else in training mode. Raises ConversionError naming the first module
     (by its path in the model, 1-based as torch7 counts) that cannot be converted."""
+
     def conv(m, path):
         full = _typename(m)
         package, _, name = full.rpartition(".")

@@ -18,29 +18,59 @@ def _nn_ctor(m):
 
     def pair(v):
         return tuple(v) if isinstance(v, (tuple, list)) else v
+
     if t is nn.Sequential:
         return name, list(m.children()), {}
     if t is nn.Linear:
         return name, [m.in_features, m.out_features], {"bias": m.bias is not None}
     if t in (nn.Conv1d, nn.Conv2d, nn.Conv3d):
-        return name, [m.in_channels, m.out_channels, pair(m.kernel_size)], {
-            "stride": pair(m.stride), "padding": pair(m.padding), "dilation": pair(m.dilation), "groups": m.groups,
-            "bias": m.bias is not None}
+        return (
+            name,
+            [m.in_channels, m.out_channels, pair(m.kernel_size)],
+            {
+                "stride": pair(m.stride),
+                "padding": pair(m.padding),
+                "dilation": pair(m.dilation),
+                "groups": m.groups,
+                "bias": m.bias is not None,
+            },
+        )
     if t in (nn.ConvTranspose2d, nn.ConvTranspose3d):
-        return name, [m.in_channels, m.out_channels, pair(m.kernel_size)], {
-            "stride": pair(m.stride), "padding": pair(m.padding), "output_padding": pair(m.output_padding),
-            "bias": m.bias is not None}
+        return (
+            name,
+            [m.in_channels, m.out_channels, pair(m.kernel_size)],
+            {
+                "stride": pair(m.stride),
+                "padding": pair(m.padding),
+                "output_padding": pair(m.output_padding),
+                "bias": m.bias is not None,
+            },
+        )
     if t in (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d):
         return name, [m.num_features], {"eps": m.eps, "momentum": m.momentum, "affine": m.affine}
     if t in (nn.MaxPool2d, nn.MaxPool3d):
-        return name, [pair(m.kernel_size)], {"stride": pair(m.stride), "padding": pair(m.padding),
-                                             "ceil_mode": m.ceil_mode}
+        return (
+            name,
+            [pair(m.kernel_size)],
+            {"stride": pair(m.stride), "padding": pair(m.padding), "ceil_mode": m.ceil_mode},
+        )
     if t is nn.AvgPool2d:
-        return name, [pair(m.kernel_size)], {"stride": pair(m.stride), "padding": pair(m.padding),
-                                             "ceil_mode": m.ceil_mode, "count_include_pad": m.count_include_pad}
+        return (
+            name,
+            [pair(m.kernel_size)],
+            {
+                "stride": pair(m.stride),
+                "padding": pair(m.padding),
+                "ceil_mode": m.ceil_mode,
+                "count_include_pad": m.count_include_pad,
+            },
+        )
     if t is nn.AvgPool3d:
-        return name, [pair(m.kernel_size)], {"stride": pair(m.stride), "padding": pair(m.padding),
-                                             "ceil_mode": m.ceil_mode}
+        return (
+            name,
+            [pair(m.kernel_size)],
+            {"stride": pair(m.stride), "padding": pair(m.padding), "ceil_mode": m.ceil_mode},
+        )
     if t in (nn.AdaptiveMaxPool2d, nn.AdaptiveAvgPool2d):
         return name, [pair(m.output_size)], {}
     if t is nn.LocalResponseNorm:
@@ -83,8 +113,9 @@ def _without_defaults(cls, kwargs):
     out = {}
     for k, v in kwargs.items():
         default = params[k].default if k in params else inspect.Parameter.empty
-        same = v == default or (isinstance(v, tuple) and not isinstance(default, tuple) and
-                                all(x == default for x in v))
+        same = v == default or (
+            isinstance(v, tuple) and not isinstance(default, tuple) and all(x == default for x in v)
+        )
         if not same or isinstance(v, bool) != isinstance(default, bool):
             out[k] = v
     return out
@@ -112,8 +143,7 @@ def _render(value, indent, helpers):
         return "%s(\n%s%s,\n%s)" % (cls, pad, (",\n" + pad).join(parts), " " * indent)
     if isinstance(value, list) and any(isinstance(v, nn.Module) for v in value):
         pad = " " * (indent + 4)
-        return "[\n%s%s,\n%s]" % (pad, (",\n" + pad).join(_render(v, indent + 4, helpers) for v in value),
-                                  " " * indent)
+        return "[\n%s%s,\n%s]" % (pad, (",\n" + pad).join(_render(v, indent + 4, helpers) for v in value), " " * indent)
     if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
         return "float('%s')" % value
     return repr(value)
@@ -127,25 +157,38 @@ def emit_python(module, path=None, class_name="Model"):
     cls, args, kwargs = _ctor(module)
     if not cls.startswith("nn."):
         helpers.add(cls)
-    parts = [_render(a, 12, helpers) for a in args] + ["%s=%s" % (k, _render(v, 12, helpers))
-                                                       for k, v in kwargs.items()]
+    parts = [_render(a, 12, helpers) for a in args] + [
+        "%s=%s" % (k, _render(v, 12, helpers)) for k, v in kwargs.items()
+    ]
     body = ",\n            ".join(parts)
-    lines = ['"""%s: converted from a torch7 model by torch.utils.convert_t7."""' % class_name, "",
-             "import torch", "from torch import nn"]
+    lines = [
+        '"""%s: converted from a torch7 model by torch.utils.convert_t7."""' % class_name,
+        "",
+        "import torch",
+        "from torch import nn",
+    ]
     if helpers:
         lines.append("from torch.utils.convert_t7 import %s" % ", ".join(sorted(helpers)))
-    lines += ["", "", "class %s(%s):" % (class_name, cls), "    def __init__(self):",
-              "        super().__init__(" + ("\n            " + body + ",\n        " if parts else "") + ")"]
+    lines += [
+        "",
+        "",
+        "class %s(%s):" % (class_name, cls),
+        "    def __init__(self):",
+        "        super().__init__(" + ("\n            " + body + ",\n        " if parts else "") + ")",
+    ]
     dtype = _model_dtype(module)
     if dtype != torch.float32:  # load_state_dict keeps the module's own element type
         lines.append("        self.to(%s)" % dtype)
-    lines += ["",
-              "", "def load(state_dict_path):",
-              '    """A %s with the weights saved at state_dict_path (torch.save of its state_dict)."""'
-              % class_name,
-              "    model = %s()" % class_name,
-              "    model.load_state_dict(torch.load(state_dict_path))",
-              "    return model", ""]
+    lines += [
+        "",
+        "",
+        "def load(state_dict_path):",
+        '    """A %s with the weights saved at state_dict_path (torch.save of its state_dict)."""' % class_name,
+        "    model = %s()" % class_name,
+        "    model.load_state_dict(torch.load(state_dict_path))",
+        "    return model",
+        "",
+    ]
     source = "\n".join(lines)
     if path is not None:
         with open(path, "w") as f:

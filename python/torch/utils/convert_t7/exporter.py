@@ -13,6 +13,7 @@ def _empty(dtype):
 
 def _t7_module(name, dtype, training, **fields):
     from torch.legacy import nn as legacy_nn
+
     base = {"output": _empty(dtype), "gradInput": _empty(dtype), "_type": _TYPE_NAMES[dtype], "train": training}
     base.update(fields)
     return legacy_nn.class_for("nn." + name)(**base)
@@ -37,40 +38,77 @@ def _to_legacy(m, dtype, path):
     t = type(m)
     tr = m.training
     if t is nn.Sequential:
-        return _t7_module("Sequential", dtype, tr,
-                          modules=[_to_legacy(c, dtype, "%s.%d" % (path, i + 1)) for i, c in enumerate(m.children())])
+        return _t7_module(
+            "Sequential",
+            dtype,
+            tr,
+            modules=[_to_legacy(c, dtype, "%s.%d" % (path, i + 1)) for i, c in enumerate(m.children())],
+        )
     if t is nn.Linear:
         return _t7_module("Linear", dtype, tr, **_weights(m, dtype, weight="weight", bias="bias"))
     if t is nn.Conv2d:
         if m.groups != 1 or m.padding_mode != "zeros" or isinstance(m.padding, str):
             raise ConversionError("%s: torch7 has no convolution with groups, string padding or padding_mode" % path)
         kh, kw = m.kernel_size
-        fields = dict(nInputPlane=m.in_channels, nOutputPlane=m.out_channels, kW=kw, kH=kh, dW=m.stride[1],
-                      dH=m.stride[0], padW=m.padding[1], padH=m.padding[0],
-                      **_weights(m, dtype, weight="weight", bias="bias"))
+        fields = dict(
+            nInputPlane=m.in_channels,
+            nOutputPlane=m.out_channels,
+            kW=kw,
+            kH=kh,
+            dW=m.stride[1],
+            dH=m.stride[0],
+            padW=m.padding[1],
+            padH=m.padding[0],
+            **_weights(m, dtype, weight="weight", bias="bias"),
+        )
         if m.dilation != (1, 1):
-            return _t7_module("SpatialDilatedConvolution", dtype, tr, dilationW=m.dilation[1],
-                              dilationH=m.dilation[0], **fields)
+            return _t7_module(
+                "SpatialDilatedConvolution", dtype, tr, dilationW=m.dilation[1], dilationH=m.dilation[0], **fields
+            )
         return _t7_module("SpatialConvolution", dtype, tr, finput=_empty(dtype), fgradInput=_empty(dtype), **fields)
     if t is nn.ConvTranspose2d:
         if m.groups != 1 or m.dilation != (1, 1):
             raise ConversionError("%s: torch7 has no full convolution with groups or dilation" % path)
         kh, kw = m.kernel_size
-        return _t7_module("SpatialFullConvolution", dtype, tr, nInputPlane=m.in_channels,
-                          nOutputPlane=m.out_channels, kW=kw, kH=kh, dW=m.stride[1], dH=m.stride[0],
-                          padW=m.padding[1], padH=m.padding[0], adjW=m.output_padding[1], adjH=m.output_padding[0],
-                          finput=_empty(dtype), fgradInput=_empty(dtype),
-                          **_weights(m, dtype, weight="weight", bias="bias"))
+        return _t7_module(
+            "SpatialFullConvolution",
+            dtype,
+            tr,
+            nInputPlane=m.in_channels,
+            nOutputPlane=m.out_channels,
+            kW=kw,
+            kH=kh,
+            dW=m.stride[1],
+            dH=m.stride[0],
+            padW=m.padding[1],
+            padH=m.padding[0],
+            adjW=m.output_padding[1],
+            adjH=m.output_padding[0],
+            finput=_empty(dtype),
+            fgradInput=_empty(dtype),
+            **_weights(m, dtype, weight="weight", bias="bias"),
+        )
     if t in (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d):
         if not m.track_running_stats or m.momentum is None:
             raise ConversionError("%s: torch7's batch normalization keeps running statistics with a momentum" % path)
-        name = {nn.BatchNorm1d: "BatchNormalization", nn.BatchNorm2d: "SpatialBatchNormalization",
-                nn.BatchNorm3d: "VolumetricBatchNormalization"}[t]
-        return _t7_module(name, dtype, tr, eps=m.eps, momentum=m.momentum, affine=m.affine,
-                          running_mean=m.running_mean.detach().clone().to(dtype),
-                          running_var=m.running_var.detach().clone().to(dtype),
-                          save_mean=_empty(dtype), save_std=_empty(dtype),
-                          **_weights(m, dtype, weight="weight", bias="bias"))
+        name = {
+            nn.BatchNorm1d: "BatchNormalization",
+            nn.BatchNorm2d: "SpatialBatchNormalization",
+            nn.BatchNorm3d: "VolumetricBatchNormalization",
+        }[t]
+        return _t7_module(
+            name,
+            dtype,
+            tr,
+            eps=m.eps,
+            momentum=m.momentum,
+            affine=m.affine,
+            running_mean=m.running_mean.detach().clone().to(dtype),
+            running_var=m.running_var.detach().clone().to(dtype),
+            save_mean=_empty(dtype),
+            save_std=_empty(dtype),
+            **_weights(m, dtype, weight="weight", bias="bias"),
+        )
     if t in (nn.MaxPool2d, nn.AvgPool2d):
         k, s, p = (_two(v) for v in (m.kernel_size, m.stride or m.kernel_size, m.padding))
         fields = dict(kW=k[1], kH=k[0], dW=s[1], dH=s[0], padW=p[1], padH=p[0], ceil_mode=bool(m.ceil_mode))
@@ -80,8 +118,9 @@ def _to_legacy(m, dtype, path):
             return _t7_module("SpatialMaxPooling", dtype, tr, indices=_empty(torch.int64), **fields)
         if m.divisor_override is not None:
             raise ConversionError("%s: torch7's SpatialAveragePooling has no divisor_override" % path)
-        return _t7_module("SpatialAveragePooling", dtype, tr, count_include_pad=bool(m.count_include_pad),
-                          divide=True, **fields)
+        return _t7_module(
+            "SpatialAveragePooling", dtype, tr, count_include_pad=bool(m.count_include_pad), divide=True, **fields
+        )
     if t is nn.ReLU:
         return _t7_module("ReLU", dtype, tr, threshold=0.0, val=0.0, inplace=False)
     if t is nn.Threshold:
@@ -89,8 +128,14 @@ def _to_legacy(m, dtype, path):
     if t is nn.ReLU6:
         return _t7_module("ReLU6", dtype, tr, inplace=False)
     if t in (nn.Tanh, nn.Sigmoid, nn.Softsign, nn.LogSigmoid, nn.Tanhshrink, nn.Identity):
-        name = {nn.Tanh: "Tanh", nn.Sigmoid: "Sigmoid", nn.Softsign: "SoftSign", nn.LogSigmoid: "LogSigmoid",
-                nn.Tanhshrink: "TanhShrink", nn.Identity: "Identity"}[t]
+        name = {
+            nn.Tanh: "Tanh",
+            nn.Sigmoid: "Sigmoid",
+            nn.Softsign: "SoftSign",
+            nn.LogSigmoid: "LogSigmoid",
+            nn.Tanhshrink: "TanhShrink",
+            nn.Identity: "Identity",
+        }[t]
         return _t7_module(name, dtype, tr)
     if t is nn.LeakyReLU:
         return _t7_module("LeakyReLU", dtype, tr, negval=float(m.negative_slope), inplace=False)
@@ -102,19 +147,37 @@ def _to_legacy(m, dtype, path):
         return _t7_module("SoftPlus", dtype, tr, beta=float(m.beta), threshold=float(m.threshold))
     if t in (nn.Softmax, nn.LogSoftmax):
         if m.dim not in (1, -1):
-            raise ConversionError("%s: torch7's SoftMax works over dimension 1 of a batch; dim=%r cannot be kept"
-                                  % (path, m.dim))
+            raise ConversionError(
+                "%s: torch7's SoftMax works over dimension 1 of a batch; dim=%r cannot be kept" % (path, m.dim)
+            )
         return _t7_module("SoftMax" if t is nn.Softmax else "LogSoftMax", dtype, tr)
     if t is nn.Dropout:
         return _t7_module("Dropout", dtype, tr, p=float(m.p), v2=True, inplace=False, noise=_empty(dtype))
     if t is nn.Flatten:
         if m.start_dim != 1 or m.end_dim != -1:
             raise ConversionError("%s: only Flatten(1, -1) has a torch7 equivalent (nn.Reshape(-1, true))" % path)
-        return _t7_module("Reshape", dtype, tr, size=torch.tensor([-1]).storage(), batchMode=True, nelement=-1.0,
-                          batchsize=torch.tensor([1, -1]).storage(), _input=_empty(dtype), _gradOutput=_empty(dtype))
+        return _t7_module(
+            "Reshape",
+            dtype,
+            tr,
+            size=torch.tensor([-1]).storage(),
+            batchMode=True,
+            nelement=-1.0,
+            batchsize=torch.tensor([1, -1]).storage(),
+            _input=_empty(dtype),
+            _gradOutput=_empty(dtype),
+        )
     if t is nn.LocalResponseNorm:
-        return _t7_module("SpatialCrossMapLRN", dtype, tr, size=m.size, alpha=float(m.alpha), beta=float(m.beta),
-                          k=float(m.k), scale=_empty(dtype))
+        return _t7_module(
+            "SpatialCrossMapLRN",
+            dtype,
+            tr,
+            size=m.size,
+            alpha=float(m.alpha),
+            beta=float(m.beta),
+            k=float(m.k),
+            scale=_empty(dtype),
+        )
     raise ConversionError("%s: no torch7 equivalent for %s" % (path, t.__name__))
 
 

@@ -86,10 +86,13 @@ class Parallel(_Container):
     def forward(self, x):
         modules = list(self.children())
         if x.shape[self.in_dim] > len(modules):
-            raise RuntimeError("Parallel: input has %d slices along dimension %d but there are %d modules"
-                               % (x.shape[self.in_dim], self.in_dim, len(modules)))
-        return torch.cat([m(x.select(self.in_dim, i)) for i, m in enumerate(modules[:x.shape[self.in_dim]])],
-                         self.out_dim)
+            raise RuntimeError(
+                "Parallel: input has %d slices along dimension %d but there are %d modules"
+                % (x.shape[self.in_dim], self.in_dim, len(modules))
+            )
+        return torch.cat(
+            [m(x.select(self.in_dim, i)) for i, m in enumerate(modules[: x.shape[self.in_dim]])], self.out_dim
+        )
 
     def _t7_args(self):
         return [self.in_dim, self.out_dim] + list(self.children()), {}
@@ -98,8 +101,7 @@ class Parallel(_Container):
 class TableOp(_T7Module):
     """torch7's CAddTable, CSubTable, CMulTable, CDivTable, CMaxTable, CMinTable on a list."""
 
-    _OPS = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "max": torch.max,
-            "min": torch.min}
+    _OPS = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "max": torch.max, "min": torch.min}
 
     def __init__(self, op):
         super().__init__()
@@ -163,7 +165,7 @@ class NarrowTable(_T7Module):
 
     def forward(self, xs):
         length = self.length if self.length >= 0 else len(xs) - self.offset + self.length + 1
-        return list(xs[self.offset:self.offset + length])
+        return list(xs[self.offset : self.offset + length])
 
     def _t7_args(self):
         return [self.offset, self.length], {}
@@ -181,6 +183,7 @@ class FlattenTable(_T7Module):
                     walk(y)
             else:
                 out.append(x)
+
         walk(xs)
         return out
 
@@ -232,8 +235,7 @@ class Reshape(_T7Module):
             self.num_elements *= s
 
     def forward(self, x):
-        if self.batch_mode is False or (self.batch_mode is None and x.numel() == self.num_elements
-                                        and x.shape[0] != 1):
+        if self.batch_mode is False or (self.batch_mode is None and x.numel() == self.num_elements and x.shape[0] != 1):
             return x.reshape(self.sizes)
         return x.reshape([x.shape[0]] + self.sizes)
 

@@ -5,16 +5,45 @@ from torch.utils.data._fetch import DatasetKind as _DatasetKind
 from torch.utils.data._worker import WorkerInfo, get_worker_info
 from torch.utils.data.collate import default_collate, default_convert
 from torch.utils.data.dataloader import DataLoader
-from torch.utils.data.dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset,
-                                      random_split)
-from torch.utils.data.sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
-                                      WeightedRandomSampler)
+from torch.utils.data.dataset import (
+    ChainDataset,
+    ConcatDataset,
+    Dataset,
+    IterableDataset,
+    Subset,
+    TensorDataset,
+    random_split,
+)
+from torch.utils.data.sampler import (
+    BatchSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    WeightedRandomSampler,
+)
 
 # Tensors sent through multiprocessing queues (DataLoader workers, user code) travel as
 # shared-memory handles: Note [Tensors through queues] in _shared.py.
 _shared.init_reductions()
 
-__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
-           "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset",
-           "WeightedRandomSampler", "WorkerInfo", "default_collate", "default_convert", "get_worker_info",
-           "random_split"]
+__all__ = [
+    "BatchSampler",
+    "ChainDataset",
+    "ConcatDataset",
+    "DataLoader",
+    "Dataset",
+    "IterableDataset",
+    "RandomSampler",
+    "Sampler",
+    "SequentialSampler",
+    "Subset",
+    "SubsetRandomSampler",
+    "TensorDataset",
+    "WeightedRandomSampler",
+    "WorkerInfo",
+    "default_collate",
+    "default_convert",
+    "get_worker_info",
+    "random_split",
+]

@@ -43,7 +43,7 @@ def _copy_to_segment(storage, start, count):
     segment = _C._StorageBase._shm_cdata(storage.dtype, name, count, True)
     try:
         itemsize = storage.element_size()
-        memoryview(segment)[:] = memoryview(storage)[start * itemsize:(start + count) * itemsize]
+        memoryview(segment)[:] = memoryview(storage)[start * itemsize : (start + count) * itemsize]
     except BaseException:
         _C._StorageBase._shm_cdata(storage.dtype, name, count, False)  # maps and unlinks it
         raise
@@ -69,9 +69,11 @@ def _rebuild_empty_tensor(dtype, size, requires_grad):
 def _reduce_tensor(t):
     requires_grad = bool(t.requires_grad)
     if requires_grad and not t.is_leaf:
-        raise RuntimeError("Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd does "
-                           "not support crossing process boundaries. If you just want to transfer the data, call "
-                           "detach() on the tensor before serializing (e.g., putting it on the queue).")
+        raise RuntimeError(
+            "Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd does "
+            "not support crossing process boundaries. If you just want to transfer the data, call "
+            "detach() on the tensor before serializing (e.g., putting it on the queue)."
+        )
     size, stride = tuple(t.size()), tuple(t.stride())
     if t.numel() == 0:
         return (_rebuild_empty_tensor, (t.dtype, size, requires_grad))

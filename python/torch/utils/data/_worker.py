@@ -106,7 +106,8 @@ def send(data_queue, idx, data, worker_id):
         message = ForkingPickler.dumps((idx, data))
     except Exception:
         message = ForkingPickler.dumps(
-            (idx, ExceptionWrapper(where="in DataLoader worker process %d (sending the batch)" % worker_id)))
+            (idx, ExceptionWrapper(where="in DataLoader worker process %d (sending the batch)" % worker_id))
+        )
     data_queue.put(bytes(message))
 
 
@@ -121,8 +122,21 @@ def _seed_worker(seed, worker_id):
     np.random.seed(np.random.SeedSequence([worker_id, seed]).generate_state(4))
 
 
-def worker_loop(dataset_kind, dataset, index_queue, data_queue, done_event, auto_collation, collate_fn, drop_last,
-                base_seed, init_fn, worker_id, num_workers, persistent_workers):
+def worker_loop(
+    dataset_kind,
+    dataset,
+    index_queue,
+    data_queue,
+    done_event,
+    auto_collation,
+    collate_fn,
+    drop_last,
+    base_seed,
+    init_fn,
+    worker_id,
+    num_workers,
+    persistent_workers,
+):
     global _worker_info
     parent = os.getppid()
     try:

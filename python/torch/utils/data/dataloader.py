@@ -52,21 +52,39 @@ class DataLoader:
 
     _initialized = False
 
-    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
-                 collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
-                 multiprocessing_context=None, generator=None, *, prefetch_factor=2, persistent_workers=False,
-                 pin_memory_device=""):
+    def __init__(
+        self,
+        dataset,
+        batch_size=1,
+        shuffle=None,
+        sampler=None,
+        batch_sampler=None,
+        num_workers=0,
+        collate_fn=None,
+        pin_memory=False,
+        drop_last=False,
+        timeout=0,
+        worker_init_fn=None,
+        multiprocessing_context=None,
+        generator=None,
+        *,
+        prefetch_factor=2,
+        persistent_workers=False,
+        pin_memory_device="",
+    ):
         if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 0:
-            raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "
-                             "multiprocessing.")
+            raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.")
         if timeout < 0:
             raise ValueError("timeout option should be non-negative")
         if num_workers == 0 and prefetch_factor != 2:
-            raise ValueError("prefetch_factor option could only be specified in multiprocessing. let num_workers > 0 "
-                             "to enable multiprocessing.")
+            raise ValueError(
+                "prefetch_factor option could only be specified in multiprocessing. let num_workers > 0 "
+                "to enable multiprocessing."
+            )
         if isinstance(prefetch_factor, bool) or not isinstance(prefetch_factor, int) or prefetch_factor <= 0:
-            raise ValueError("prefetch_factor should be a positive integer, but got prefetch_factor=%r"
-                             % (prefetch_factor,))
+            raise ValueError(
+                "prefetch_factor should be a positive integer, but got prefetch_factor=%r" % (prefetch_factor,)
+            )
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
 
@@ -83,14 +101,20 @@ class DataLoader:
             self._dataset_kind = DatasetKind.Iterable
             # The stream decides the order; the sampler arguments have no meaning here.
             if shuffle not in (None, False):
-                raise ValueError("DataLoader with IterableDataset: expected unspecified shuffle option, but got "
-                                 "shuffle=%r" % (shuffle,))
+                raise ValueError(
+                    "DataLoader with IterableDataset: expected unspecified shuffle option, but got "
+                    "shuffle=%r" % (shuffle,)
+                )
             if sampler is not None:
-                raise ValueError("DataLoader with IterableDataset: expected unspecified sampler option, but got "
-                                 "sampler=%r" % (sampler,))
+                raise ValueError(
+                    "DataLoader with IterableDataset: expected unspecified sampler option, but got "
+                    "sampler=%r" % (sampler,)
+                )
             if batch_sampler is not None:
-                raise ValueError("DataLoader with IterableDataset: expected unspecified batch_sampler option, but "
-                                 "got batch_sampler=%r" % (batch_sampler,))
+                raise ValueError(
+                    "DataLoader with IterableDataset: expected unspecified batch_sampler option, but "
+                    "got batch_sampler=%r" % (batch_sampler,)
+                )
         else:
             self._dataset_kind = DatasetKind.Map
         shuffle = bool(shuffle)
@@ -99,13 +123,13 @@ class DataLoader:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None:
             if batch_size != 1 or shuffle or sampler is not None or drop_last:
-                raise ValueError("batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and "
-                                 "drop_last")
+                raise ValueError(
+                    "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last"
+                )
             batch_size = None
             drop_last = False
         elif batch_size is None and drop_last:
-            raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with "
-                             "drop_last")
+            raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with drop_last")
 
         if sampler is None:
             if self._dataset_kind == DatasetKind.Iterable:
@@ -138,25 +162,36 @@ class DataLoader:
     def multiprocessing_context(self, context):
         if context is not None:
             if self.num_workers == 0:
-                raise ValueError("multiprocessing_context can only be used with multi-process loading "
-                                 "(num_workers > 0), but got num_workers=%d" % self.num_workers)
+                raise ValueError(
+                    "multiprocessing_context can only be used with multi-process loading "
+                    "(num_workers > 0), but got num_workers=%d" % self.num_workers
+                )
             if isinstance(context, str):
                 methods = multiprocessing.get_all_start_methods()
                 if context not in methods:
-                    raise ValueError("multiprocessing_context option should specify a valid start method in %r, but "
-                                     "got multiprocessing_context=%r" % (methods, context))
+                    raise ValueError(
+                        "multiprocessing_context option should specify a valid start method in %r, but "
+                        "got multiprocessing_context=%r" % (methods, context)
+                    )
                 context = multiprocessing.get_context(context)
             elif not isinstance(context, multiprocessing.context.BaseContext):
-                raise TypeError("multiprocessing_context option should be a valid context object or a string "
-                                "specifying the start method, but got multiprocessing_context=%r" % (context,))
+                raise TypeError(
+                    "multiprocessing_context option should be a valid context object or a string "
+                    "specifying the start method, but got multiprocessing_context=%r" % (context,)
+                )
         self._multiprocessing_context = context
 
     def __setattr__(self, name, value):
         # The samplers are built from these in __init__: changing one later would be ignored.
-        if self._initialized and name in ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset",
-                                          "persistent_workers"):
-            raise ValueError("%s attribute should not be set after %s is initialized"
-                             % (name, type(self).__name__))
+        if self._initialized and name in (
+            "batch_size",
+            "batch_sampler",
+            "sampler",
+            "drop_last",
+            "dataset",
+            "persistent_workers",
+        ):
+            raise ValueError("%s attribute should not be set after %s is initialized" % (name, type(self).__name__))
         object.__setattr__(self, name, value)
 
     @property
@@ -228,11 +263,16 @@ class _BaseDataLoaderIter:
     def __next__(self):
         data = self._next_data()
         self._num_yielded += 1
-        if (self._dataset_kind == DatasetKind.Iterable and self._IterableDataset_len_called is not None
-                and self._num_yielded > self._IterableDataset_len_called):
-            warnings.warn("Length of IterableDataset %r was reported to be %d (when accessing len(dataloader)), but "
-                          "%d samples have been fetched. With workers, shard the dataset with get_worker_info()."
-                          % (self._dataset, self._IterableDataset_len_called, self._num_yielded))
+        if (
+            self._dataset_kind == DatasetKind.Iterable
+            and self._IterableDataset_len_called is not None
+            and self._num_yielded > self._IterableDataset_len_called
+        ):
+            warnings.warn(
+                "Length of IterableDataset %r was reported to be %d (when accessing len(dataloader)), but "
+                "%d samples have been fetched. With workers, shard the dataset with get_worker_info()."
+                % (self._dataset, self._IterableDataset_len_called, self._num_yielded)
+            )
         return data
 
     def __len__(self):
@@ -242,8 +282,9 @@ class _BaseDataLoaderIter:
 class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
     def __init__(self, loader):
         super().__init__(loader)
-        self._fetcher = create_fetcher(self._dataset_kind, self._dataset, self._auto_collation, self._collate_fn,
-                                       self._drop_last)
+        self._fetcher = create_fetcher(
+            self._dataset_kind, self._dataset, self._auto_collation, self._collate_fn, self._drop_last
+        )
 
     def _next_data(self):
         index = self._next_index()  # StopIteration here ends the epoch
@@ -275,9 +316,11 @@ class _WorkerPool:
             for worker_id in range(num_workers):
                 index_queue = context.Queue()
                 index_queue.cancel_join_thread()  # tasks left unread at exit are of no use
-                w = context.Process(target=_worker.worker_loop,
-                                    args=worker_args(worker_id, index_queue, self.result_queue, self.done_event),
-                                    daemon=True)
+                w = context.Process(
+                    target=_worker.worker_loop,
+                    args=worker_args(worker_id, index_queue, self.result_queue, self.done_event),
+                    daemon=True,
+                )
                 w.start()
                 self.index_queues.append(index_queue)
                 self.workers.append(w)
@@ -333,9 +376,21 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             context = multiprocessing.get_context("fork" if "fork" in methods else None)
 
         def worker_args(worker_id, index_queue, result_queue, done_event):
-            return (self._dataset_kind, self._dataset, index_queue, result_queue, done_event, self._auto_collation,
-                    self._collate_fn, self._drop_last, self._base_seed, loader.worker_init_fn, worker_id,
-                    self._num_workers, self._persistent_workers)
+            return (
+                self._dataset_kind,
+                self._dataset,
+                index_queue,
+                result_queue,
+                done_event,
+                self._auto_collation,
+                self._collate_fn,
+                self._drop_last,
+                self._base_seed,
+                loader.worker_init_fn,
+                worker_id,
+                self._num_workers,
+                self._persistent_workers,
+            )
 
         self._pool = _WorkerPool(context, self._num_workers, worker_args)
         self._workers = self._pool.workers

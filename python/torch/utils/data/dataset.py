@@ -150,10 +150,12 @@ def random_split(dataset, lengths, generator=None):
         lengths = counts
     for i, length in enumerate(lengths):
         if isinstance(length, float) or length < 0:
-            raise ValueError("random_split: lengths must be non-negative integers (or fractions summing to 1), "
-                             "got %r at index %d" % (length, i))
+            raise ValueError(
+                "random_split: lengths must be non-negative integers (or fractions summing to 1), "
+                "got %r at index %d" % (length, i)
+            )
     if sum(lengths) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
     order = torch.randperm(n, generator=generator).tolist()
     bounds = list(itertools.accumulate(lengths))
-    return [Subset(dataset, order[end - length:end]) for end, length in zip(bounds, lengths)]
+    return [Subset(dataset, order[end - length : end]) for end, length in zip(bounds, lengths)]

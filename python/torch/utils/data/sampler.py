@@ -73,7 +73,7 @@ class RandomSampler(Sampler):
         else:
             for _ in range(count // n):
                 yield from torch.randperm(n, generator=generator).tolist()
-            yield from torch.randperm(n, generator=generator).tolist()[:count % n]
+            yield from torch.randperm(n, generator=generator).tolist()[: count % n]
 
     def __len__(self):
         return self.num_samples
@@ -104,8 +104,9 @@ class WeightedRandomSampler(Sampler):
             raise ValueError("replacement should be a boolean value, but got replacement=%r" % (replacement,))
         weights = torch.as_tensor(weights, dtype=torch.float64)
         if weights.dim() != 1:
-            raise ValueError("weights should be a 1d sequence but given weights have shape %s"
-                             % (tuple(weights.shape),))
+            raise ValueError(
+                "weights should be a 1d sequence but given weights have shape %s" % (tuple(weights.shape),)
+            )
         self.weights = weights
         self.num_samples = num_samples
         self.replacement = replacement

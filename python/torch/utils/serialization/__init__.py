@@ -53,12 +53,43 @@ _KNOWN_PACKAGES = frozenset({"torch", "nn", "nngraph", "graph"})
 
 # cuDNN's fields that nn's twins do not have: descriptors (cleared before writing, but
 # older versions wrote some), sizes and offsets cached for them, algorithm choices.
-_CUDNN_ONLY_FIELDS = frozenset({
-    "iDesc", "oDesc", "oDescForBias", "weightDesc", "biasDesc", "convDesc", "convDescData", "poolDesc",
-    "activDesc", "LRNDesc", "sDesc", "dropoutDesc", "iSize", "oSize", "nElem", "input_offset", "output_offset",
-    "weight_offset", "fmode", "bdmode", "bwmode", "fastest_mode", "input_slice", "output_slice", "scaleT",
-    "pad", "stride", "mode", "algorithm", "workspace", "extraBuffer", "extraBufferSizeInBytes", "nDim",
-})
+_CUDNN_ONLY_FIELDS = frozenset(
+    {
+        "iDesc",
+        "oDesc",
+        "oDescForBias",
+        "weightDesc",
+        "biasDesc",
+        "convDesc",
+        "convDescData",
+        "poolDesc",
+        "activDesc",
+        "LRNDesc",
+        "sDesc",
+        "dropoutDesc",
+        "iSize",
+        "oSize",
+        "nElem",
+        "input_offset",
+        "output_offset",
+        "weight_offset",
+        "fmode",
+        "bdmode",
+        "bwmode",
+        "fastest_mode",
+        "input_slice",
+        "output_slice",
+        "scaleT",
+        "pad",
+        "stride",
+        "mode",
+        "algorithm",
+        "workspace",
+        "extraBuffer",
+        "extraBufferSizeInBytes",
+        "nDim",
+    }
+)
 
 
 def _twin(name, defaults=None, rename=None, drop=(), fix=None):
@@ -84,23 +115,30 @@ def _average_pooling(fields):
 # cudnn class -> (nn class, fields to add when absent, renamed fields, fields to drop, fix-up)
 _CUDNN_TWINS = {
     "cudnn.SpatialConvolution": _twin("nn.SpatialConvolution", {"padW": 0.0, "padH": 0.0}, fix=_conv_groups),
-    "cudnn.SpatialFullConvolution": _twin("nn.SpatialFullConvolution", {"padW": 0.0, "padH": 0.0, "adjW": 0.0,
-                                                                        "adjH": 0.0}, fix=_conv_groups),
-    "cudnn.SpatialDilatedConvolution": _twin("nn.SpatialDilatedConvolution", {"padW": 0.0, "padH": 0.0},
-                                             fix=_conv_groups),
-    "cudnn.VolumetricConvolution": _twin("nn.VolumetricConvolution", {"padT": 0.0, "padW": 0.0, "padH": 0.0},
-                                         fix=_conv_groups),
-    "cudnn.VolumetricFullConvolution": _twin("nn.VolumetricFullConvolution",
-                                             {"padT": 0.0, "padW": 0.0, "padH": 0.0, "adjT": 0.0, "adjW": 0.0,
-                                              "adjH": 0.0}, fix=_conv_groups),
-    "cudnn.VolumetricDilatedConvolution": _twin("nn.VolumetricDilatedConvolution",
-                                                {"padT": 0.0, "padW": 0.0, "padH": 0.0}, fix=_conv_groups),
+    "cudnn.SpatialFullConvolution": _twin(
+        "nn.SpatialFullConvolution", {"padW": 0.0, "padH": 0.0, "adjW": 0.0, "adjH": 0.0}, fix=_conv_groups
+    ),
+    "cudnn.SpatialDilatedConvolution": _twin(
+        "nn.SpatialDilatedConvolution", {"padW": 0.0, "padH": 0.0}, fix=_conv_groups
+    ),
+    "cudnn.VolumetricConvolution": _twin(
+        "nn.VolumetricConvolution", {"padT": 0.0, "padW": 0.0, "padH": 0.0}, fix=_conv_groups
+    ),
+    "cudnn.VolumetricFullConvolution": _twin(
+        "nn.VolumetricFullConvolution",
+        {"padT": 0.0, "padW": 0.0, "padH": 0.0, "adjT": 0.0, "adjW": 0.0, "adjH": 0.0},
+        fix=_conv_groups,
+    ),
+    "cudnn.VolumetricDilatedConvolution": _twin(
+        "nn.VolumetricDilatedConvolution", {"padT": 0.0, "padW": 0.0, "padH": 0.0}, fix=_conv_groups
+    ),
     "cudnn.SpatialMaxPooling": _twin("nn.SpatialMaxPooling", {"padW": 0.0, "padH": 0.0, "ceil_mode": False}),
-    "cudnn.SpatialAveragePooling": _twin("nn.SpatialAveragePooling",
-                                         {"padW": 0.0, "padH": 0.0, "ceil_mode": False, "divide": True},
-                                         fix=_average_pooling),
-    "cudnn.VolumetricMaxPooling": _twin("nn.VolumetricMaxPooling",
-                                        {"padT": 0.0, "padW": 0.0, "padH": 0.0, "ceil_mode": False}),
+    "cudnn.SpatialAveragePooling": _twin(
+        "nn.SpatialAveragePooling", {"padW": 0.0, "padH": 0.0, "ceil_mode": False, "divide": True}, fix=_average_pooling
+    ),
+    "cudnn.VolumetricMaxPooling": _twin(
+        "nn.VolumetricMaxPooling", {"padT": 0.0, "padW": 0.0, "padH": 0.0, "ceil_mode": False}
+    ),
     "cudnn.VolumetricAveragePooling": _twin("nn.VolumetricAveragePooling"),
     "cudnn.BatchNormalization": _twin("nn.BatchNormalization", {"affine": True}),
     "cudnn.SpatialBatchNormalization": _twin("nn.SpatialBatchNormalization", {"affine": True}),
@@ -113,19 +151,20 @@ _CUDNN_TWINS = {
     "cudnn.LogSoftMax": _twin("nn.LogSoftMax"),
     "cudnn.SpatialSoftMax": _twin("nn.SpatialSoftMax"),
     "cudnn.SpatialLogSoftMax": _twin("nn.SpatialLogSoftMax"),
-    "cudnn.SpatialCrossMapLRN": _twin("nn.SpatialCrossMapLRN", {"size": 5.0, "alpha": 1e-4, "beta": 0.75, "k": 1.0},
-                                      rename={"K": "k"}),
+    "cudnn.SpatialCrossMapLRN": _twin(
+        "nn.SpatialCrossMapLRN", {"size": 5.0, "alpha": 1e-4, "beta": 0.75, "k": 1.0}, rename={"K": "k"}
+    ),
 }
 
 
 def _cpu_type_name(name):
     """torch.Cuda<Type>Tensor -> torch.<Type>Tensor (CudaTensor and CudaHalfTensor -> Float)."""
     if isinstance(name, str) and name.startswith("torch.Cuda"):
-        rest = name[len("torch.Cuda"):]
+        rest = name[len("torch.Cuda") :]
         if rest in ("Tensor", "Storage"):
             return "torch.Float" + rest
         if rest.startswith("Half"):
-            return "torch.Float" + rest[len("Half"):]
+            return "torch.Float" + rest[len("Half") :]
         return "torch." + rest
     return name
 
@@ -147,8 +186,9 @@ class _Hooks:
     def cuda_half(self, value):
         if torch.is_tensor(value):
             storage = self._float_storage(value.storage())
-            return torch.empty(0, dtype=torch.float32).set_(storage, value.storage_offset(), value.size(),
-                                                            value.stride())
+            return torch.empty(0, dtype=torch.float32).set_(
+                storage, value.storage_offset(), value.size(), value.stride()
+            )
         return self._float_storage(value)
 
     def _float_storage(self, storage):
@@ -177,13 +217,17 @@ class _Hooks:
         if package in _KNOWN_PACKAGES or self.unknown_classes is True:
             return
         if self.unknown_classes is False:
-            raise RuntimeError("load_lua: no reader for the torch7 class '%s' (unknown_classes=False); pass "
-                               "unknown_classes=True to load it as an object with its fields as attributes"
-                               % typename)
+            raise RuntimeError(
+                "load_lua: no reader for the torch7 class '%s' (unknown_classes=False); pass "
+                "unknown_classes=True to load it as an object with its fields as attributes" % typename
+            )
         if typename not in self.warned:
             self.warned.add(typename)
-            warnings.warn("load_lua: the torch7 class '%s' has no Python counterpart; it is loaded as a "
-                          "placeholder object with its fields as attributes" % typename, stacklevel=3)
+            warnings.warn(
+                "load_lua: the torch7 class '%s' has no Python counterpart; it is loaded as a "
+                "placeholder object with its fields as attributes" % typename,
+                stacklevel=3,
+            )
 
     def set_content(self, obj, content):
         if isinstance(content, dict) and all(isinstance(k, str) for k in content):
@@ -235,8 +279,12 @@ def _upgrade(obj):
     name = obj.torch_typename()
     fields = obj.__dict__
     # nn before 2016 kept running_std = 1 / sqrt(var + eps); since then running_var
-    if (name.startswith("nn.") and name.endswith("BatchNormalization") and "running_var" not in fields
-            and torch.is_tensor(fields.get("running_std"))):
+    if (
+        name.startswith("nn.")
+        and name.endswith("BatchNormalization")
+        and "running_var" not in fields
+        and torch.is_tensor(fields.get("running_std"))
+    ):
         std = fields.pop("running_std")
         fields["running_var"] = std.pow(-2).add(-float(fields.get("eps", 1e-5)))
 
