@@ -1,9 +1,9 @@
 -- torch.File and its kinds (torch.DiskFile, torch.MemoryFile, torch.PipeFile), and
 -- torch.save / torch.load / torch.serialize / torch.deserialize written on them as in
--- torch7. The typed reads and writes are C (lua/csrc/File.cpp); readObject / writeObject
--- go through the one .t7 implementation (t7/): this file only tells it which Lua
--- tables are torch objects, how to make the objects it reads, and which classes write and
--- read their data themselves.
+-- torch7. The typed reads and writes are C (lua/csrc/FileMethods.cpp); readObject /
+-- writeObject (lua/csrc/FileObject.cpp) go through the one .t7 implementation (t7/):
+-- this file only tells it which Lua tables are torch objects, how to make the objects it
+-- reads, and which classes write and read their data themselves.
 local torch = torch
 local C = torch._C
 
