@@ -41,9 +41,6 @@ struct File {
   // readObject / writeObject calls in progress: more than one while an object reads or
   // writes its own payload (Note [Own payloads] in t7/t7.h).
   int objectDepth = 0;
-  // Objects that read their own payload so far: torch.load's long size detection tries
-  // again with 4-byte longs after an attempt that met one (lua/torch/File.lua).
-  size_t payloadsRead = 0;
 };
 
 // The file at idx; a Lua error when it is none, is closed, or cannot be read or written.

@@ -482,7 +482,6 @@ bool readPayload(lua_State *L, File *f, t7::Object &o) {
   f->encoding.binary = f->reader->format() == t7::Format::Binary;
   if (f->encoding.binary) f->encoding.longSize = f->reader->longSize();
   f->stream->consume(f->reader->offset());
-  f->payloadsRead++;
   pushObjectFunction(L, "readPayload");
   lua_pushvalue(L, object);
   lua_pushvalue(L, 1);
@@ -507,18 +506,17 @@ void writePayload(lua_State *L, File *f, const t7::Object &o) {
   lua_call(L, 2, 0);
 }
 
-// readObject(file[, detectFormat[, detectLongSize]]): the next object. With detectFormat
-// the file's first byte decides between binary and ascii; with detectLongSize a binary
-// file's long size is found as Note [Long size] in t7/t7.h says. A call made by an
+// readObject(file[, detectFormat]): the next object, with the file's long size. With
+// detectFormat the file's first byte decides between binary and ascii. A call made by an
 // object reading its own payload goes on with the reader of the call that met the object.
-int file_readObject(lua_State *L) {
+int readObject(lua_State *L) {
   File *f = checkReadable(L, 1);
-  const bool detectFormat = lua_toboolean(L, 2), detectLongSize = lua_toboolean(L, 3);
+  const bool detectFormat = lua_toboolean(L, 2);
   if (f->encoding.binary && f->encoding.littleEndian != kLittleEndianHost)
     return luaL_error(L, "readObject: objects are read in the native (little endian) encoding only");
   t7::ReadOptions options;
   if (!detectFormat) options.format = f->encoding.binary ? t7::Format::Binary : t7::Format::Ascii;
-  options.longSize = detectLongSize ? 0 : f->encoding.longSize;
+  options.longSize = f->encoding.longSize;
   const bool nested = f->objectDepth > 0;
   const bool fresh = !nested && (!f->reader || f->readerOptions.format != options.format ||
                                  f->readerOptions.longSize != options.longSize);
@@ -545,17 +543,65 @@ int file_readObject(lua_State *L) {
       throw;
     }
     f->stream->consume(f->reader->offset());
-    if (detectLongSize && f->reader->longSize() != 0) f->encoding.longSize = f->reader->longSize();
     FromT7{L, memo, joins, orders}.push(value);
     call.done = true;
     return 1;
   });
 }
 
-// payloadsRead(file): how many objects read their own payload from the file so far.
-int file_payloadsRead(lua_State *L) {
-  lua_pushnumber(L, lua_Number(checkFile(L, 1)->payloadsRead));
-  return 1;
+// Note [Long size] in t7/t7.h for the binary object of the file from start to end:
+// t7::detectLongSize decides, and each of its attempts is readObject from start with the
+// file's long size set to 8 or 4, under lua_pcall, so that its object or error stays on
+// the stack. The attempts go through the file rather than the t7 reader alone because
+// objects that read their own payload read it from the file (Note [Own payloads]), and
+// only the file can go back over it. The file is left after the reading that stands.
+int readDetectingLongSize(lua_State *L, File *f, bool detectFormat, size_t start, size_t end) {
+  lua_settop(L, 1);
+  const bool hadError = f->hasError;
+  f->reader.reset();  // the first attempt reads afresh, as the later one does
+  struct Attempt {
+    bool ok;       // its object is at stack slot 2 + its index, else its error
+    size_t after;  // the file's position after it
+  };
+  Attempt attempts[2] = {};  // with 8-byte longs, with 4-byte longs
+  int made = 0;
+  const int longSize = t7::detectLongSize([&](int n) {
+    if (made > 0 && !f->stream->seek(start))
+      luaL_error(L, "readObject: cannot go back to read the object again with %d-byte longs", n);
+    f->encoding.longSize = n;
+    lua_pushcfunction(L, readObject);
+    lua_pushvalue(L, 1);
+    lua_pushboolean(L, detectFormat);
+    Attempt &attempt = attempts[made++];
+    attempt.ok = lua_pcall(L, 2, 1, 0) == 0;
+    attempt.after = f->stream->position();
+    return t7::LongSizeAttempt{attempt.ok && attempt.after == end, false};
+  });
+  const int standing = longSize == 8 ? 0 : 1;
+  f->encoding.longSize = longSize;
+  f->hasError = hadError || !attempts[standing].ok;
+  if (made > standing + 1) {  // a later attempt moved the file and made the reader
+    f->reader.reset();
+    f->stream->seek(attempts[standing].after);
+  }
+  lua_pushvalue(L, 2 + standing);
+  return attempts[standing].ok ? 1 : lua_error(L);
+}
+
+// readObject(file[, detectFormat[, detectLongSize]]): readObject above, and with
+// detectLongSize a binary file's long size is found (readDetectingLongSize).
+int file_readObject(lua_State *L) {
+  File *f = checkReadable(L, 1);
+  const bool detectFormat = lua_toboolean(L, 2), detectLongSize = lua_toboolean(L, 3);
+  if (detectLongSize && f->objectDepth == 0) {
+    const size_t start = f->stream->position();
+    const std::string_view bytes = f->stream->rest();
+    const bool binary =
+        detectFormat ? t7::detectFormat(bytes.data(), bytes.size()) == t7::Format::Binary : f->encoding.binary;
+    if (binary) return readDetectingLongSize(L, f, detectFormat, start, start + bytes.size());
+  }
+  lua_settop(L, 2);
+  return readObject(L);
 }
 
 // writeObject(file, object). A call made by an object writing its own payload goes on with
@@ -596,7 +642,6 @@ int file_writeObject(lua_State *L) {
 
 const luaL_Reg kFileObjects[] = {
     {"file_readObject", file_readObject},
-    {"file_payloadsRead", file_payloadsRead},
     {"file_writeObject", file_writeObject},
     {"file_setObjectFunctions", file_setObjectFunctions},
     {nullptr, nullptr},

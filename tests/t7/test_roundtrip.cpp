@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -26,9 +27,8 @@ struct Encoding {
   const char *name;
   t7::WriteOptions options;
 };
-const Encoding kEncodings[] = {{"binary", {Format::Binary, 8}},
-                               {"binary with 4-byte longs", {Format::Binary, 4}},
-                               {"ascii", {Format::Ascii, 8}}};
+const Encoding kEncodings[] = {
+    {"binary", {Format::Binary, 8}}, {"binary with 4-byte longs", {Format::Binary, 4}}, {"ascii", {Format::Ascii, 8}}};
 
 bool isAscii(const std::string &fixtureName) { return fixtureName.find("ascii") != std::string::npos; }
 
@@ -119,9 +119,9 @@ Value everything() {
   root->set("true", true);
   root->set("false", false);
   root->set("nothing", Value());
-  auto numbers = t7::makeList({0.0, -0.0, 1e-300, 1e300, 3.25, -7, 9007199254740993.0, std::numeric_limits<double>::infinity(),
-                               -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
-                               std::numeric_limits<double>::denorm_min()});
+  auto numbers = t7::makeList({0.0, -0.0, 1e-300, 1e300, 3.25, -7, 9007199254740993.0,
+                               std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                               std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::denorm_min()});
   root->set("numbers", numbers);
   root->set(2.5, "a fractional key");
   root->set(true, "a boolean key");
@@ -136,7 +136,8 @@ Value everything() {
   root->set("module", linear);
   auto f = std::make_shared<t7::Function>();
   f->bytecode = std::string("\x1bLJ\x02\x00\x09@fn.lua\n\x00", 13);
-  f->upvalues = t7::makeList({t7::makeTable({{"name", "x"}, {"value", 3}}), t7::makeTable({{"name", "m"}, {"value", linear}})});
+  f->upvalues =
+      t7::makeList({t7::makeTable({{"name", "x"}, {"value", 3}}), t7::makeTable({{"name", "m"}, {"value", linear}})});
   root->set("function", f);
   root->set("function again", f);
   auto legacy = std::make_shared<t7::Function>(*f);
@@ -269,9 +270,62 @@ BOOST_AUTO_TEST_CASE(four_byte_longs) {
   // A long that does not fit in 4 bytes cannot be written so.
   THLongTensor *big = THLongTensor_newWithSize1d(1);
   THLongTensor_set1d(big, 0, int64_t(1) << 40);
-  BOOST_CHECK_EXCEPTION(t7::save(adopt(big), {Format::Binary, 4}), t7::Error,
-                        [](const t7::Error &e) { return contains(e.what(), "cannot write the long 1099511627776 in 4 bytes"); });
+  BOOST_CHECK_EXCEPTION(t7::save(adopt(big), {Format::Binary, 4}), t7::Error, [](const t7::Error &e) {
+    return contains(e.what(), "cannot write the long 1099511627776 in 4 bytes");
+  });
   BOOST_CHECK_THROW(t7::save(Value(), {Format::Binary, 2}), t7::Error);
+}
+
+BOOST_AUTO_TEST_CASE(long_size_detection_policy) {
+  // Note [Long size]: 8-byte longs when their reading gets to the end of the input, else
+  // 4-byte ones when theirs does, else the 8-byte reading; an attempt that cannot be made
+  // again stands.
+  struct Case {
+    t7::LongSizeAttempt with8, with4;
+    std::vector<int> tried;
+    int stands;
+  };
+  const Case cases[] = {
+      {{true, false}, {true, false}, {8}, 8},      {{false, false}, {true, false}, {8, 4}, 4},
+      {{false, false}, {false, false}, {8, 4}, 8}, {{false, true}, {true, false}, {8}, 8},
+      {{false, false}, {false, true}, {8, 4}, 4},
+  };
+  for (const Case &c : cases) {
+    std::vector<int> tried;
+    const int stands = t7::detectLongSize([&](int n) {
+      tried.push_back(n);
+      return n == 8 ? c.with8 : c.with4;
+    });
+    BOOST_TEST(tried == c.tried, boost::test_tools::per_element());
+    BOOST_TEST(stands == c.stands);
+  }
+  BOOST_TEST((t7::detectFormat("4\n", 2) == Format::Ascii));
+  BOOST_TEST((t7::detectFormat("\4\0\0\0", 4) == Format::Binary));
+  BOOST_TEST((t7::detectFormat("", 0) == Format::Binary));
+}
+
+BOOST_AUTO_TEST_CASE(long_size_detection_stops_at_a_payload) {
+  // Note [Own payloads]: the payload reader took the bytes after the class name, so the
+  // reader cannot read the object again with 4-byte longs; the 8-byte reading stands though
+  // another object (a nil) follows it.
+  const std::string bytes = Bytes().object(1, "Custom").i(7).i(0).s;
+  t7::Reader reader(bytes.data(), bytes.size());
+  int payloads = 0;
+  reader.setPayloadReader([&](t7::Object &o) {
+    const size_t at = reader.offset();
+    int32_t x;
+    std::memcpy(&x, bytes.data() + at, 4);
+    o.content = Value(x);
+    payloads++;
+    reader.resume(bytes.data() + at + 4, bytes.size() - at - 4);
+    return true;
+  });
+  const Value custom = reader.read();
+  BOOST_TEST(payloads == 1);
+  BOOST_TEST(custom.object()->className == "Custom");
+  BOOST_TEST(custom.object()->content.number() == 7);
+  BOOST_TEST(reader.longSize() == 8);
+  BOOST_TEST(!reader.atEnd());
 }
 
 BOOST_AUTO_TEST_CASE(successive_objects_share_references) {
@@ -292,7 +346,8 @@ BOOST_AUTO_TEST_CASE(successive_objects_share_references) {
 }
 
 BOOST_AUTO_TEST_CASE(files_on_disk) {
-  const std::string path = std::string(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp") + "/t7_roundtrip.t7";
+  const std::string path =
+      std::string(std::getenv("TEST_TMPDIR") ? std::getenv("TEST_TMPDIR") : "/tmp") + "/t7_roundtrip.t7";
   t7::saveFile(path, everything(), {Format::Ascii, 8});
   t7t::Isomorphic same;
   BOOST_TEST(same(everything()["inner"]["deep"], t7::loadFile(path)["inner"]["deep"]), same.why);
@@ -310,8 +365,9 @@ BOOST_AUTO_TEST_CASE(value_api) {
   BOOST_TEST((Value(1) == Value(1.0)));
   BOOST_TEST((Value("1") != Value(1)));
   BOOST_TEST((Value(std::numeric_limits<double>::quiet_NaN()) != Value(std::numeric_limits<double>::quiet_NaN())));
-  BOOST_CHECK_EXCEPTION(Value(t).number(), t7::Error,
-                        [](const t7::Error &e) { return std::string(e.what()) == "t7: expected a number, got a table"; });
+  BOOST_CHECK_EXCEPTION(Value(t).number(), t7::Error, [](const t7::Error &e) {
+    return std::string(e.what()) == "t7: expected a number, got a table";
+  });
   BOOST_CHECK_THROW(Value(5)["x"], t7::Error);
   BOOST_CHECK_THROW(Value::recursive(Value("not an object")), t7::Error);
 
@@ -385,11 +441,24 @@ BOOST_AUTO_TEST_CASE(malformed_files_raise_with_their_offset) {
   BOOST_TEST(contains(loadError(Bytes().object(1, "torch.DoubleStorage").l(-1).s), "bad storage size -1 at byte 38"));
   // tensors that do not fit their storage, or get the wrong one
   const auto tensor = [](int64_t size, int64_t stride, int64_t offset, const std::string &storageClass) {
-    return Bytes().object(1, "torch.DoubleTensor").i(1).l(size).l(stride).l(offset).object(2, storageClass).l(4).d(0).d(1).d(2).d(3).s;
+    return Bytes()
+        .object(1, "torch.DoubleTensor")
+        .i(1)
+        .l(size)
+        .l(stride)
+        .l(offset)
+        .object(2, storageClass)
+        .l(4)
+        .d(0)
+        .d(1)
+        .d(2)
+        .d(3)
+        .s;
   };
   BOOST_TEST(loadError(tensor(4, 1, 1, "torch.DoubleStorage")) == "");
-  BOOST_TEST(loadError(tensor(3, 2, 1, "torch.DoubleStorage")) ==
-             "t7: bad tensor at byte 37: torch.DoubleTensor of 1 dimensions reaches element 5 of a storage of 4 elements");
+  BOOST_TEST(
+      loadError(tensor(3, 2, 1, "torch.DoubleStorage")) ==
+      "t7: bad tensor at byte 37: torch.DoubleTensor of 1 dimensions reaches element 5 of a storage of 4 elements");
   BOOST_TEST(contains(loadError(tensor(2, 1, 9, "torch.DoubleStorage")), "bad storage offset 9 at byte 37"));
   BOOST_TEST(contains(loadError(tensor(-2, 1, 1, "torch.DoubleStorage")), "size -2 and stride 1 in dimension 0"));
   BOOST_TEST(contains(loadError(tensor(4, 1, 1, "torch.FloatStorage")),
@@ -397,8 +466,9 @@ BOOST_AUTO_TEST_CASE(malformed_files_raise_with_their_offset) {
                       "torch.FloatStorage"));
   BOOST_TEST(contains(loadError(Bytes().object(1, "torch.DoubleTensor").i(1).l(2).l(1).l(1).i(0).s), "has no storage"));
   // no elements, but a view whose extent overflows (TH computes it all the same)
-  BOOST_TEST(contains(loadError(Bytes().object(1, "torch.DoubleTensor").i(2).l(int64_t(1) << 62).l(0).l(3).l(1).l(1).i(0).s),
-                      "its view overflows"));
+  BOOST_TEST(
+      contains(loadError(Bytes().object(1, "torch.DoubleTensor").i(2).l(int64_t(1) << 62).l(0).l(3).l(1).l(1).i(0).s),
+               "its view overflows"));
   // nesting deeper than kMaxDepth
   Bytes deep;
   for (int d = 0; d < t7::kMaxDepth + 1; d++) deep.i(3).i(d + 1).i(1).i(1).d(1);
@@ -422,7 +492,16 @@ BOOST_AUTO_TEST_CASE(old_files_without_versions_and_cuda_classes) {
   BOOST_TEST(s->data[1] == 8);
   BOOST_TEST(t7::save(v) == old);
   // cutorch writes its tensors as the CPU ones of the same element type.
-  const std::string cuda = Bytes().object(1, "torch.CudaTensor").i(1).l(2).l(1).l(1).object(2, "torch.CudaStorage").l(2).raw("\0\0\x80\x3f\0\0\0\x40", 8).s;
+  const std::string cuda = Bytes()
+                               .object(1, "torch.CudaTensor")
+                               .i(1)
+                               .l(2)
+                               .l(1)
+                               .l(1)
+                               .object(2, "torch.CudaStorage")
+                               .l(2)
+                               .raw("\0\0\x80\x3f\0\0\0\x40", 8)
+                               .s;
   const Value c = t7::load(cuda);
   BOOST_TEST((c.tensor().type() == ScalarType::Float));
   BOOST_TEST(values(c.tensor()) == Vec({1, 2}));
