@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -29,7 +30,8 @@ std::string str(int64_t x) { return std::to_string(x); }
 // "n * each bytes", without overflowing on the absurd counts of a corrupt file.
 std::string bytes(int64_t n, size_t each) {
   int64_t total;
-  if (__builtin_mul_overflow(n, int64_t(each), &total)) return "more than " + str(std::numeric_limits<int64_t>::max()) + " bytes";
+  if (__builtin_mul_overflow(n, int64_t(each), &total))
+    return "more than " + str(std::numeric_limits<int64_t>::max()) + " bytes";
   return str(total) + " bytes";
 }
 
@@ -131,8 +133,7 @@ class Input {
   const uint8_t *take(int64_t n, size_t each, const char *kind, const std::string &what) {
     if (n < 0 || uint64_t(n) > (size_ - pos_) / each)
       fail(pos_, "truncated file",
-           "expected " + bytes(n, each) + " of " + kind + " (" + what + "), " + str(int64_t(size_ - pos_)) +
-               " remain");
+           "expected " + bytes(n, each) + " of " + kind + " (" + what + "), " + str(int64_t(size_ - pos_)) + " remain");
     const uint8_t *p = data_ + pos_;
     pos_ += size_t(n) * each;
     return p;
@@ -148,7 +149,8 @@ class Input {
     while (pos_ < size_ && isSpace(data_[pos_])) pos_++;
     const size_t at = pos_;
     while (pos_ < size_ && !isSpace(data_[pos_]) && pos_ - at <= 64) pos_++;
-    const char *first = reinterpret_cast<const char *>(data_ + at), *last = reinterpret_cast<const char *>(data_ + pos_);
+    const char *first = reinterpret_cast<const char *>(data_ + at),
+               *last = reinterpret_cast<const char *>(data_ + pos_);
     if (first == last) fail(at, "truncated file", std::string("expected ") + elementKind<T>() + " (" + what + ")");
     T value{};
     bool ok;
@@ -168,8 +170,8 @@ class Input {
     }
     if (!ok)
       fail(at, "bad number",
-           "'" + std::string(first, std::min<size_t>(last - first, 64)) + "' is not " + elementKind<T>() + " (" +
-               what + ")");
+           "'" + std::string(first, std::min<size_t>(last - first, 64)) + "' is not " + elementKind<T>() + " (" + what +
+               ")");
     skipNewline();
     return value;
   }
@@ -198,14 +200,10 @@ class Parser {
     if (depth > kMaxDepth) fail(at, "values nested too deeply", "more than " + str(kMaxDepth) + " levels");
     const int32_t tag = in_.readInt("a type tag");
     switch (tag) {
-      case format::kNil:
-        return Value();
-      case format::kNumber:
-        return Value(in_.readDouble("a number"));
-      case format::kBoolean:
-        return Value(in_.readInt("a boolean") == 1);  // File:readBool
-      case format::kString:
-        return Value(readString("a string"));
+      case format::kNil: return Value();
+      case format::kNumber: return Value(in_.readDouble("a number"));
+      case format::kBoolean: return Value(in_.readInt("a boolean") == 1);  // File:readBool
+      case format::kString: return Value(readString("a string"));
       case format::kFunction: {
         auto f = std::make_shared<Function>();
         f->tag = Function::Tag::Plain;
@@ -216,10 +214,8 @@ class Parser {
       case format::kTable:
       case format::kTorch:
       case format::kLegacyRecurFunction:
-      case format::kRecurFunction:
-        return readReferenced(tag, depth);
-      default:
-        fail(at, "unknown type tag " + str(tag), "expected 0 to 8");
+      case format::kRecurFunction: return readReferenced(tag, depth);
+      default: fail(at, "unknown type tag " + str(tag), "expected 0 to 8");
     }
   }
 
@@ -336,7 +332,8 @@ class Parser {
     int64_t numel = nDim == 0 ? 0 : 1;  // torch7's tensors without dimensions are empty
     for (int d = 0; d < nDim; d++) {
       if (size[d] < 0 || stride[d] < 0)
-        fail(at, "bad tensor", shape + ": size " + str(size[d]) + " and stride " + str(stride[d]) + " in dimension " + str(d));
+        fail(at, "bad tensor",
+             shape + ": size " + str(size[d]) + " and stride " + str(stride[d]) + " in dimension " + str(d));
       if (__builtin_mul_overflow(numel, size[d], &numel)) fail(at, "bad tensor", shape + ": too many elements");
     }
     // A tensor without a storage (torch7's empty tensor) gets a fresh empty one in TH.
@@ -371,7 +368,7 @@ class Parser {
     return format::dispatch(type, [&](auto zero) {
       using T = decltype(zero);
       auto *t = TH<T>::newWithStorage(storage ? storage.get<T>() : nullptr, thOffset, int(size.size()), size.data(),
-                                 stride.data());
+                                      stride.data());
       Tensor handle(t);
       detail::release<T>(t);
       return handle;
@@ -384,12 +381,20 @@ class Parser {
   std::unordered_map<int32_t, Slot> slots_;
 };
 
-Format detectFormat(const uint8_t *data, size_t size) {
-  // A binary file starts with a type tag, an int32 from 0 to 8: its first byte is not a digit.
-  return size > 0 && data[0] >= '0' && data[0] <= '9' ? Format::Ascii : Format::Binary;
+}  // namespace
+
+Format detectFormat(const void *data, size_t size) {
+  const auto *bytes = static_cast<const uint8_t *>(data);
+  return size > 0 && bytes[0] >= '0' && bytes[0] <= '9' ? Format::Ascii : Format::Binary;
 }
 
-}  // namespace
+int detectLongSize(const std::function<LongSizeAttempt(int longSize)> &attempt) {
+  for (const int longSize : {8, 4}) {
+    const LongSizeAttempt tried = attempt(longSize);
+    if (tried.readToEnd || tried.unrepeatable) return longSize;
+  }
+  return 8;
+}
 
 struct Reader::State {
   const uint8_t *data;
@@ -400,8 +405,10 @@ struct Reader::State {
 
   Parser make(int longSize, Format format) const { return Parser(Input(data, size, format, longSize), &payloadReader); }
 
-  // The first object, with the long size of Note [Long size] when it is not given. An
-  // attempt that reads a payload (Note [Own payloads]) is final: the payload's bytes are gone.
+  // The first object, with the long size of Note [Long size] when it is not given. Each
+  // attempt keeps its parser and its object or error, and the one that stands becomes the
+  // reader's. An attempt that reads a payload (Note [Own payloads]) is unrepeatable: the
+  // payload reader took the bytes after it and resumed the reader on the rest.
   Value first() {
     if (options.longSize != 0 && options.longSize != 4 && options.longSize != 8)
       throw Error("t7: the long size must be 4, 8 or 0 (detect), got " + str(options.longSize));
@@ -410,27 +417,28 @@ struct Reader::State {
       parser = make(options.longSize == 0 ? 8 : options.longSize, format);
       return parser->readValue(0);
     }
-    parser = make(8, format);
-    Value v8;
-    std::optional<Error> e8;
-    try {
-      v8 = parser->readValue(0);
-      if (parser->input().atEnd() || parser->payloads()) return v8;
-    } catch (const Error &e) {
-      if (parser->payloads()) throw;
-      e8 = e;
-    }
-    std::optional<Parser> p8 = std::move(parser);
-    parser = make(4, format);
-    try {
-      Value v4 = parser->readValue(0);
-      if (parser->input().atEnd() || parser->payloads()) return v4;
-    } catch (const Error &) {
-      if (parser->payloads()) throw;
-    }
-    if (e8) throw *e8;
-    parser = std::move(p8);
-    return v8;
+    struct Attempt {
+      std::optional<Parser> parser;
+      Value value;
+      std::exception_ptr error;
+    };
+    Attempt attempts[2];  // with 8-byte longs, with 4-byte longs
+    const int longSize = detectLongSize([&](int n) {
+      Attempt &attempt = attempts[n == 8 ? 0 : 1];
+      parser = make(n, format);  // the parser a payload reader's nested reads go through
+      try {
+        attempt.value = parser->readValue(0);
+      } catch (const Error &) {
+        attempt.error = std::current_exception();
+      }
+      const LongSizeAttempt tried{!attempt.error && parser->input().atEnd(), parser->payloads() > 0};
+      attempt.parser = std::move(parser);
+      return tried;
+    });
+    Attempt &standing = attempts[longSize == 8 ? 0 : 1];
+    parser = std::move(standing.parser);
+    if (standing.error) std::rethrow_exception(standing.error);
+    return standing.value;
   }
 };
 

@@ -65,13 +65,21 @@ using StorageOf = typename TH<T>::Storage;
 template <typename T>
 using TensorOf = typename TH<T>::Tensor;
 template <typename T>
-void retain(StorageOf<T> *s) { TH<T>::S::retain(s); }
+void retain(StorageOf<T> *s) {
+  TH<T>::S::retain(s);
+}
 template <typename T>
-void retain(TensorOf<T> *t) { TH<T>::retain(t); }
+void retain(TensorOf<T> *t) {
+  TH<T>::retain(t);
+}
 template <typename T>
-void release(StorageOf<T> *s) { TH<T>::S::free(s); }
+void release(StorageOf<T> *s) {
+  TH<T>::S::free(s);
+}
 template <typename T>
-void release(TensorOf<T> *t) { TH<T>::free(t); }
+void release(TensorOf<T> *t) {
+  TH<T>::free(t);
+}
 
 // A reference on a TH storage or tensor of any element type (Of is StorageOf or TensorOf).
 // Making one from a TH pointer takes a new reference (retain); the last copy frees it.
@@ -104,8 +112,7 @@ class Typed {
     if (!ref_) throw Error("t7: empty storage or tensor handle");
     switch (type_) {
 #define T7_TYPED_VISIT(Name, T, ...) \
-  case ScalarType::Name:        \
-    return f(static_cast<Of<T> *>(ref_.get()));
+  case ScalarType::Name: return f(static_cast<Of<T> *>(ref_.get()));
       TH_FORALL_TYPES(T7_TYPED_VISIT)
 #undef T7_TYPED_VISIT
     }
@@ -154,8 +161,8 @@ class Value {
   // A new torch.<Type>Tensor / torch.<Type>Storage object holding a reference on it.
   Value(Tensor t);
   Value(Storage s);
-#define T7_VALUE_FROM_TH(Name, T, ...)                   \
-  Value(TH##Name##Tensor *t) : Value(Tensor(t)) {}  \
+#define T7_VALUE_FROM_TH(Name, T, ...)             \
+  Value(TH##Name##Tensor *t) : Value(Tensor(t)) {} \
   Value(TH##Name##Storage *s) : Value(Storage(s)) {}
   TH_FORALL_TYPES(T7_VALUE_FROM_TH)
 #undef T7_VALUE_FROM_TH
@@ -275,11 +282,28 @@ constexpr int kMaxDepth = 1000;
 // first object to the very end of the input; otherwise the 8-byte reading stands (its
 // object, or its error). A misread length almost always overruns the file or ends the
 // object elsewhere, so the wrong size does not pass. Give longSize 4 to read several
-// objects from a stream written with 4-byte longs.
+// objects from a stream written with 4-byte longs. detectLongSize below is this policy,
+// for the reader and for a binding that makes the attempts itself (torch.File's
+// readObject, whose payload readers read from the file: Note [Own payloads]).
 struct ReadOptions {
-  std::optional<Format> format;  // unset: ascii when the first byte is a digit, else binary
+  std::optional<Format> format;  // unset: detectFormat
   int longSize = 0;              // 8, 4, or 0 to detect
 };
+
+// The format of a file that starts with these bytes, when none is given: ascii when the
+// first byte is a digit, else binary (whose first item, a type tag, is an int32 from 0 to 8).
+Format detectFormat(const void *data, size_t size);
+
+// What one attempt of detectLongSize came to.
+struct LongSizeAttempt {
+  bool readToEnd;     // it read the first object, to the very end of the input
+  bool unrepeatable;  // it cannot be made again (a payload reader took its bytes): it stands
+};
+
+// Note [Long size]: calls attempt(8) and, when needed, attempt(4), each reading the first
+// object of a binary input from its start with that long size and keeping its object or
+// error; returns the long size whose reading stands.
+int detectLongSize(const std::function<LongSizeAttempt(int longSize)> &attempt);
 
 struct WriteOptions {
   Format format = Format::Binary;
@@ -321,8 +345,10 @@ class Reader {
   void resume(const void *data, size_t size);
 
   // Note [Own payloads]: called with an object whose version and class name are read;
-  // true when it read the object's payload. Long size detection stops at the first
-  // payload: the object is read with the long size of the attempt that met it.
+  // true when it read the object's payload. The reader cannot go back over bytes that a
+  // payload reader read, so its long size detection stops at the first payload: the object
+  // is read with the long size of the attempt that met it. A binding that can go back runs
+  // detectLongSize itself, each attempt a reader with a given long size.
   using PayloadReader = std::function<bool(Object &)>;
   void setPayloadReader(PayloadReader reader);
   Format format() const;  // as given or detected by the first read (the given one, or binary, before it)

@@ -1,7 +1,7 @@
 // The C side of `require 'torch'`: storages and tensors of every element type over TH
 // (built with TH_INDEX_BASE=1) and the random generator; files and torch.save/torch.load
-// live in File.cpp, the clock in Timer.cpp (see open.h). The Lua side (lua/torch/*.lua)
-// builds the classes on these functions.
+// live in File*.cpp (see File.h), the clock in Timer.cpp (see open.h). The Lua side
+// (lua/torch/*.lua) builds the classes on these functions.
 #include "lua/csrc/common.h"
 
 #include <cmath>

@@ -6,8 +6,8 @@
 #include <lua.hpp>
 
 namespace luat {
-// File.cpp: the file_* functions and the metatables torch.DiskFile, torch.MemoryFile and
-// torch.PipeFile, which lua/torch/File.lua fills with the methods.
+// FileMethods.cpp: the file_* functions (File.h) and the metatables torch.DiskFile,
+// torch.MemoryFile and torch.PipeFile, which lua/torch/File.lua fills with the methods.
 void openFile(lua_State *L);
 // Timer.cpp: clock(), the process's real, user and system times.
 void openTimer(lua_State *L);

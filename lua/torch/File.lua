@@ -1,9 +1,9 @@
 -- torch.File and its kinds (torch.DiskFile, torch.MemoryFile, torch.PipeFile), and
 -- torch.save / torch.load / torch.serialize / torch.deserialize written on them as in
--- torch7. The typed reads and writes are C (lua/csrc/File.cpp); readObject / writeObject
--- go through the one .t7 implementation (t7/): this file only tells it which Lua
--- tables are torch objects, how to make the objects it reads, and which classes write and
--- read their data themselves.
+-- torch7. The typed reads and writes are C (lua/csrc/FileMethods.cpp); readObject /
+-- writeObject (lua/csrc/FileObject.cpp) go through the one .t7 implementation (t7/):
+-- this file only tells it which Lua tables are torch objects, how to make the objects it
+-- reads, and which classes write and read their data themselves.
 local torch = torch
 local C = torch._C
 
@@ -68,7 +68,7 @@ torch._metatables['torch.File'] = File
 -- The C functions file_<method>, minus the constructors and the internal ones.
 local internal = {
    disk = true, pipe = true, memory = true, memoryOfString = true, gc = true, contents = true,
-   storage = true, readObject = true, writeObject = true, payloadsRead = true,
+   storage = true, readObject = true, writeObject = true,
 }
 for name, f in pairs(C) do
    local method = name:match('^file_(.+)$')
@@ -130,37 +130,12 @@ local function setMode(file, mode)
    return file
 end
 
--- The object of a (seekable) file, its long size found as Note [Long size] in
--- t7/t7.h says. The reader tries 4-byte longs itself after 8-byte ones fail or stop
--- before the end, but not after it met an object that reads its own payload (Note [Own
--- payloads]): the object's read method read the file, and only the file can go back. So
--- after such an attempt the whole object is read again from its start with 4-byte longs,
--- which stand when they read it to the very end.
-local function readDetectingLongSize(file, detectFormat)
-   local start = file:position()
-   local size = file:seekEnd():position()
-   file:seek(start)
-   local payloads = C.file_payloadsRead(file)
-   local ok, result = pcall(C.file_readObject, file, detectFormat, true)
-   local atEnd = ok and file:position() == size
-   if atEnd or C.file_payloadsRead(file) == payloads or not file:isBinary() then
-      if not ok then error(result, 0) end
-      return result
-   end
-   file:clearError()
-   file:seek(start):longSize(4)
-   local ok4, result4 = pcall(C.file_readObject, file, false, false)
-   if ok4 and file:position() == size then return result4 end
-   if not ok then error(result, 0) end
-   return result
-end
-
 -- The object the file holds: with no mode, ascii or binary is told by the first byte, and
--- with no mode or 'binary' the long size is found.
+-- with no mode or 'binary' the long size is found (Note [Long size] in t7/t7.h).
 local function readTop(file, mode)
-   if mode == nil then return readDetectingLongSize(file, true) end
+   if mode == nil then return C.file_readObject(file, true, true) end
    setMode(file, mode)
-   if mode == 'binary' then return readDetectingLongSize(file, false) end
+   if mode == 'binary' then return C.file_readObject(file, false, true) end
    return file:readObject()
 end
 

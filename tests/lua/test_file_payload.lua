@@ -114,6 +114,20 @@ function tests.long_size_found_for_files_with_payloads()
    os.remove(path)
 end
 
+-- Bytes after an object with payloads written with 8-byte longs: the reading with 4-byte
+-- longs, made again from the object's start, does not get to the end either, so the
+-- 8-byte reading stands, its payloads' objects included (Note [Long size] in t7/t7.h).
+function tests.long_size_detection_keeps_the_8_byte_reading_before_other_bytes()
+   local bytes = torch.serialize(itemList(3), 'b64') .. torch.serialize('after', 'b64')
+   checkItems(torch.deserialize(bytes), 3)
+   local path = os.tmpname()
+   local f = io.open(path, 'wb')
+   f:write(bytes)
+   f:close()
+   checkItems(torch.load(path), 3)
+   os.remove(path)
+end
+
 -- A payload that cannot be read with either long size fails with the 8-byte attempt's error.
 local Broken = torch.class('filepayload.Broken')
 function Broken:write(file) file:writeInt(7) end

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -273,6 +274,58 @@ BOOST_AUTO_TEST_CASE(four_byte_longs) {
     return contains(e.what(), "cannot write the long 1099511627776 in 4 bytes");
   });
   BOOST_CHECK_THROW(t7::save(Value(), {Format::Binary, 2}), t7::Error);
+}
+
+BOOST_AUTO_TEST_CASE(long_size_detection_policy) {
+  // Note [Long size]: 8-byte longs when their reading gets to the end of the input, else
+  // 4-byte ones when theirs does, else the 8-byte reading; an attempt that cannot be made
+  // again stands.
+  struct Case {
+    t7::LongSizeAttempt with8, with4;
+    std::vector<int> tried;
+    int stands;
+  };
+  const Case cases[] = {
+      {{true, false}, {true, false}, {8}, 8},      {{false, false}, {true, false}, {8, 4}, 4},
+      {{false, false}, {false, false}, {8, 4}, 8}, {{false, true}, {true, false}, {8}, 8},
+      {{false, false}, {false, true}, {8, 4}, 4},
+  };
+  for (const Case &c : cases) {
+    std::vector<int> tried;
+    const int stands = t7::detectLongSize([&](int n) {
+      tried.push_back(n);
+      return n == 8 ? c.with8 : c.with4;
+    });
+    BOOST_TEST(tried == c.tried, boost::test_tools::per_element());
+    BOOST_TEST(stands == c.stands);
+  }
+  BOOST_TEST((t7::detectFormat("4\n", 2) == Format::Ascii));
+  BOOST_TEST((t7::detectFormat("\4\0\0\0", 4) == Format::Binary));
+  BOOST_TEST((t7::detectFormat("", 0) == Format::Binary));
+}
+
+BOOST_AUTO_TEST_CASE(long_size_detection_stops_at_a_payload) {
+  // Note [Own payloads]: the payload reader took the bytes after the class name, so the
+  // reader cannot read the object again with 4-byte longs; the 8-byte reading stands though
+  // another object (a nil) follows it.
+  const std::string bytes = Bytes().object(1, "Custom").i(7).i(0).s;
+  t7::Reader reader(bytes.data(), bytes.size());
+  int payloads = 0;
+  reader.setPayloadReader([&](t7::Object &o) {
+    const size_t at = reader.offset();
+    int32_t x;
+    std::memcpy(&x, bytes.data() + at, 4);
+    o.content = Value(x);
+    payloads++;
+    reader.resume(bytes.data() + at + 4, bytes.size() - at - 4);
+    return true;
+  });
+  const Value custom = reader.read();
+  BOOST_TEST(payloads == 1);
+  BOOST_TEST(custom.object()->className == "Custom");
+  BOOST_TEST(custom.object()->content.number() == 7);
+  BOOST_TEST(reader.longSize() == 8);
+  BOOST_TEST(!reader.atEnd());
 }
 
 BOOST_AUTO_TEST_CASE(successive_objects_share_references) {
