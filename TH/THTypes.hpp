@@ -85,14 +85,15 @@ template <typename T>
 struct TH;
 
 // Every type, Half included.
-#define TH_TYPES_BASIC_FNS(_)                                                                                          \
-  _(storage)                                                                                                           \
-  _(storageOffset) _(nDimension) _(size) _(stride) _(data) _(nElement) _(newWithTensor) _(newWithStorage)              \
-      _(newWithSize) _(newClone) _(newContiguous) _(newSelect) _(newNarrow) _(newTranspose) _(newUnfold) _(newView)    \
-          _(newExpand) _(resizeNd) _(resizeAs) _(set) _(setStorageNd) _(narrow) _(select) _(transpose) _(permute)      \
-              _(unfold) _(squeeze) _(squeeze1d) _(unsqueeze1d) _(view) _(reshape) _(expand) _(isContiguous)            \
-                  _(isSameSizeAs) _(isSetTo) _(retain) _(free) _(copy) _(copyByte) _(copyChar) _(copyShort) _(copyInt) \
-                      _(copyLong) _(copyFloat) _(copyDouble) _(copyHalf)
+#define TH_TYPES_BASIC_FNS(_)                                                                                        \
+  _(storage)                                                                                                         \
+  _(storageOffset)                                                                                                   \
+  _(nDimension) _(size) _(stride) _(data) _(nElement) _(newWithTensor) _(newWithStorage) _(newWithSize) _(newClone)  \
+      _(newContiguous) _(newSelect) _(newNarrow) _(newTranspose) _(newUnfold) _(newView) _(newExpand) _(resizeNd)    \
+          _(resizeAs) _(set) _(setStorageNd) _(narrow) _(select) _(transpose) _(permute) _(unfold) _(squeeze)        \
+              _(squeeze1d) _(unsqueeze1d) _(view) _(reshape) _(expand) _(isContiguous) _(isSameSizeAs) _(isSetTo)    \
+                  _(retain) _(free) _(copy) _(copyByte) _(copyChar) _(copyShort) _(copyInt) _(copyLong) _(copyFloat) \
+                      _(copyDouble) _(copyHalf)
 
 // The element-wise ops of the op tables (TH/THPointwiseOps.h) are members too, generated
 // from their rows in generic/THTypes.hpp.
@@ -100,20 +101,22 @@ struct TH;
 // Every type but Half.
 #define TH_TYPES_ARITH_FNS(_)                                                                                         \
   _(fill)                                                                                                             \
-  _(zero) _(tpow) _(clamp) _(addcmul) _(addcdiv) _(sumall) _(prodall) _(maxall) _(minall) _(trace) _(equal) _(sum)    \
-      _(prod) _(cumsum) _(cumprod) _(eye) _(arange) _(diag) _(tril) _(triu) _(catArray) _(cross) _(dot) _(addmv)      \
-          _(addr) _(addmm) _(addbmm) _(baddbmm) _(mv) _(mm) _(bmm) _(random) _(clampedRandom) _(cappedRandom)         \
-              _(geometric) _(bernoulli) _(bernoulli_FloatTensor) _(bernoulli_DoubleTensor) _(randperm) _(indexSelect) \
-                  _(indexCopy) _(indexAdd) _(indexFill) _(gather) _(scatter) _(scatterAdd) _(scatterFill)             \
-                      _(maskedFill) _(maskedCopy) _(maskedSelect) _(nonzero) _(take) _(put) _(max) _(min) _(sort)     \
-                          _(topk) _(kthvalue) _(median) _(mode) _(medianall)
+  _(zero)                                                                                                             \
+  _(tpow) _(clamp) _(addcmul) _(addcdiv) _(sumall) _(prodall) _(maxall) _(minall) _(trace) _(equal) _(sum) _(prod)    \
+      _(cumsum) _(cumprod) _(eye) _(arange) _(diag) _(tril) _(triu) _(catArray) _(cross) _(dot) _(addmv) _(addr)      \
+          _(addmm) _(addbmm) _(baddbmm) _(mv) _(mm) _(bmm) _(random) _(clampedRandom) _(cappedRandom) _(geometric)    \
+              _(bernoulli) _(bernoulli_FloatTensor) _(bernoulli_DoubleTensor) _(randperm) _(indexSelect) _(indexCopy) \
+                  _(indexAdd) _(indexFill) _(gather) _(scatter) _(scatterAdd) _(scatterFill) _(maskedFill)            \
+                      _(maskedCopy) _(maskedSelect) _(nonzero) _(take) _(put) _(max) _(min) _(sort) _(topk)           \
+                          _(kthvalue) _(median) _(mode) _(medianall)
 
 // Float and Double.
-#define TH_TYPES_FLOATING_FNS(_)                                                                                     \
-  _(lerp)                                                                                                            \
-  _(round) _(meanall) _(varall) _(stdall) _(normall) _(dist) _(mean) _(var) _(std) _(norm) _(linspace) _(logspace)   \
-      _(histc) _(renorm) _(gesv) _(gels) _(getri) _(potrf) _(potrs) _(potri) _(syev) _(geev) _(gesvd) _(qr) _(getrf) \
-          _(bernoulli_Tensor) _(uniform) _(normal) _(normal_means) _(normal_stddevs) _(normal_means_stddevs)         \
+#define TH_TYPES_FLOATING_FNS(_)                                                                                   \
+  _(lerp)                                                                                                          \
+  _(round)                                                                                                         \
+  _(meanall) _(varall) _(stdall) _(normall) _(dist) _(mean) _(var) _(std) _(norm) _(linspace) _(logspace) _(histc) \
+      _(renorm) _(gesv) _(gels) _(getri) _(potrf) _(potrs) _(potri) _(syev) _(geev) _(gesvd) _(qr) _(getrf)        \
+          _(bernoulli_Tensor) _(uniform) _(normal) _(normal_means) _(normal_stddevs) _(normal_means_stddevs)       \
               _(exponential) _(cauchy) _(logNormal) _(multinomial)
 
 // Byte only (boolean reductions).
@@ -122,11 +125,12 @@ struct TH;
 // BLAS level 1-3 on raw arrays, every type but Half (THBlas.h).
 #define TH_TYPES_BLAS_FNS(_) _(swap) _(scal) _(copy) _(axpy) _(dot) _(gemv) _(ger) _(gemm)
 
-#define TH_TYPES_STORAGE_FNS(_)                                                                                    \
-  _(data)                                                                                                          \
-  _(size) _(elementSize) _(newWithSize) _(newWithAllocator) _(newWithMapping) _(newWithDataAndAllocator) _(retain) \
-      _(free) _(resize) _(fill) _(copy) _(copyByte) _(copyChar) _(copyShort) _(copyInt) _(copyLong) _(copyFloat)   \
-          _(copyDouble) _(copyHalf) _(setFlag) _(clearFlag)
+#define TH_TYPES_STORAGE_FNS(_)                                                                                        \
+  _(data)                                                                                                              \
+  _(size)                                                                                                              \
+  _(elementSize) _(newWithSize) _(newWithAllocator) _(newWithMapping) _(newWithDataAndAllocator) _(retain) _(free)     \
+      _(resize) _(fill) _(copy) _(copyByte) _(copyChar) _(copyShort) _(copyInt) _(copyLong) _(copyFloat) _(copyDouble) \
+          _(copyHalf) _(setFlag) _(clearFlag)
 
 #define TH_GENERIC_FILE "TH/generic/THTypes.hpp"
 #include "TH/THGenerateAllTypes.h"

@@ -14,7 +14,8 @@ std::optional<ArrayClass> arrayClass(const std::string &name) {
   if (rest.size() >= kStorage.size() && rest.compare(rest.size() - kStorage.size(), kStorage.size(), kStorage) == 0) {
     isStorage = true;
     rest.resize(rest.size() - kStorage.size());
-  } else if (rest.size() >= kTensor.size() && rest.compare(rest.size() - kTensor.size(), kTensor.size(), kTensor) == 0) {
+  } else if (rest.size() >= kTensor.size() &&
+             rest.compare(rest.size() - kTensor.size(), kTensor.size(), kTensor) == 0) {
     isStorage = false;
     rest.resize(rest.size() - kTensor.size());
   } else {

@@ -6,8 +6,8 @@ namespace t7 {
 
 namespace {
 
-const char *kindNames[] = {"nil", "number", "boolean", "string", "table", "torch object", "function",
-                           "recursive reference"};
+const char *kindNames[] = {"nil",   "number",       "boolean",  "string",
+                           "table", "torch object", "function", "recursive reference"};
 
 [[noreturn]] void wrongKind(const char *expected, const Value &got) {
   throw Error(std::string("t7: expected ") + expected + ", got " + (got.isNil() ? "" : "a ") + got.kindName());
@@ -43,17 +43,10 @@ Value Value::recursive(const Value &target) {
   const Value strong = target.target();
   Value v;
   switch (strong.kind()) {
-    case Kind::Table:
-      v.v_ = Weak{Kind::Table, std::get<std::shared_ptr<Table>>(strong.v_)};
-      return v;
-    case Kind::Object:
-      v.v_ = Weak{Kind::Object, std::get<std::shared_ptr<Object>>(strong.v_)};
-      return v;
-    case Kind::Function:
-      v.v_ = Weak{Kind::Function, std::get<std::shared_ptr<Function>>(strong.v_)};
-      return v;
-    default:
-      wrongKind("a table, torch object or function to refer to", strong);
+    case Kind::Table: v.v_ = Weak{Kind::Table, std::get<std::shared_ptr<Table>>(strong.v_)}; return v;
+    case Kind::Object: v.v_ = Weak{Kind::Object, std::get<std::shared_ptr<Object>>(strong.v_)}; return v;
+    case Kind::Function: v.v_ = Weak{Kind::Function, std::get<std::shared_ptr<Function>>(strong.v_)}; return v;
+    default: wrongKind("a table, torch object or function to refer to", strong);
   }
 }
 
@@ -132,26 +125,19 @@ Value Value::target() const {
   std::shared_ptr<void> p = weak->ptr.lock();
   if (!p) return Value();
   switch (weak->kind) {
-    case Kind::Table:
-      return Value(std::static_pointer_cast<Table>(p));
-    case Kind::Object:
-      return Value(std::static_pointer_cast<Object>(p));
-    default:
-      return Value(std::static_pointer_cast<Function>(p));
+    case Kind::Table: return Value(std::static_pointer_cast<Table>(p));
+    case Kind::Object: return Value(std::static_pointer_cast<Object>(p));
+    default: return Value(std::static_pointer_cast<Function>(p));
   }
 }
 
 const void *Value::identity() const {
   const Value t = target();
   switch (t.kind()) {
-    case Kind::Table:
-      return std::get<std::shared_ptr<Table>>(t.v_).get();
-    case Kind::Object:
-      return std::get<std::shared_ptr<Object>>(t.v_).get();
-    case Kind::Function:
-      return std::get<std::shared_ptr<Function>>(t.v_).get();
-    default:
-      return nullptr;
+    case Kind::Table: return std::get<std::shared_ptr<Table>>(t.v_).get();
+    case Kind::Object: return std::get<std::shared_ptr<Object>>(t.v_).get();
+    case Kind::Function: return std::get<std::shared_ptr<Function>>(t.v_).get();
+    default: return nullptr;
   }
 }
 
@@ -159,14 +145,10 @@ bool operator==(const Value &a, const Value &b) {
   if (const void *ia = a.identity()) return ia == b.identity();
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
-    case Value::Kind::Nil:
-      return true;
-    case Value::Kind::Number:
-      return std::get<double>(a.v_) == std::get<double>(b.v_);
-    case Value::Kind::Boolean:
-      return std::get<bool>(a.v_) == std::get<bool>(b.v_);
-    case Value::Kind::String:
-      return std::get<std::string>(a.v_) == std::get<std::string>(b.v_);
+    case Value::Kind::Nil: return true;
+    case Value::Kind::Number: return std::get<double>(a.v_) == std::get<double>(b.v_);
+    case Value::Kind::Boolean: return std::get<bool>(a.v_) == std::get<bool>(b.v_);
+    case Value::Kind::String: return std::get<std::string>(a.v_) == std::get<std::string>(b.v_);
     default:  // a recursive reference whose target is gone
       return false;
   }

@@ -23,7 +23,8 @@ namespace {
 class Output {
  public:
   Output(Format format, int longSize) : format_(format), longSize_(longSize) {
-    if (longSize != 4 && longSize != 8) throw Error("t7: the long size must be 4 or 8, got " + std::to_string(longSize));
+    if (longSize != 4 && longSize != 8)
+      throw Error("t7: the long size must be 4 or 8, got " + std::to_string(longSize));
   }
 
   std::string bytes;
@@ -90,11 +91,10 @@ class Serializer {
   Writer::PayloadWriter payloadWriter;
 
   void writeValue(const Value &v, int depth) {
-    if (depth > kMaxDepth) throw Error("t7: cannot save values nested more than " + std::to_string(kMaxDepth) + " levels deep");
+    if (depth > kMaxDepth)
+      throw Error("t7: cannot save values nested more than " + std::to_string(kMaxDepth) + " levels deep");
     switch (v.kind()) {
-      case Value::Kind::Nil:
-        out_.writeInt(format::kNil);
-        return;
+      case Value::Kind::Nil: out_.writeInt(format::kNil); return;
       case Value::Kind::Number:
         out_.writeInt(format::kNumber);
         out_.writeDouble(v.number());
@@ -118,9 +118,7 @@ class Serializer {
         }
         return;
       }
-      case Value::Kind::Object:
-        writeObject(v.object(), depth);
-        return;
+      case Value::Kind::Object: writeObject(v.object(), depth); return;
       case Value::Kind::Function: {
         auto f = v.function();
         out_.writeInt(int32_t(f->tag));
@@ -141,7 +139,8 @@ class Serializer {
  private:
   static int32_t length(size_t n, const char *what) {
     if (n > size_t(std::numeric_limits<int32_t>::max()))
-      throw Error(std::string("t7: cannot save a ") + what + " of " + std::to_string(n) + " elements (the limit is 2^31 - 1)");
+      throw Error(std::string("t7: cannot save a ") + what + " of " + std::to_string(n) +
+                  " elements (the limit is 2^31 - 1)");
     return int32_t(n);
   }
 
@@ -169,8 +168,8 @@ class Serializer {
     const void *identity = &o;
     std::shared_ptr<const void> keep = object;
     if (array) {
-      const bool holds = array->isStorage ? o.storage && o.storage.type() == array->type
-                                          : o.tensor && o.tensor.type() == array->type;
+      const bool holds =
+          array->isStorage ? o.storage && o.storage.type() == array->type : o.tensor && o.tensor.type() == array->type;
       if (!holds)
         throw Error("t7: cannot save a " + o.className + " that holds no " + scalarTypeName(array->type) +
                     (array->isStorage ? " storage" : " tensor"));

@@ -51,10 +51,9 @@ static void THNN_(convolution_updateGradInput)(THTensor *gradOutput, THTensor *g
   const Unfold u = unfoldInput(c);
   const int64_t rows = u.rows(), n = u.positions();
   scalar_t *col = scratch<scalar_t>(gradColumns, c.sample({rows, n}));
-  for (int64_t s = 0; s < c.batch; s++)
-    THNN_(gemm)
-    (true, false, rows, n, c.outPlanes, 1, dataOf<scalar_t>(w), rows, dataOf<scalar_t>(go) + s * c.outPlanes * n, n, 0,
-     col + s * rows * n, n);
+  for (int64_t s = 0; s < c.batch; s++) THNN_(gemm)
+  (true, false, rows, n, c.outPlanes, 1, dataOf<scalar_t>(w), rows, dataOf<scalar_t>(go) + s * c.outPlanes * n, n, 0,
+   col + s * rows * n, n);
   auto gi = Target<scalar_t>::result(gradInput, c.inputSizes());
   foldBatch<scalar_t>(u, c.batch, col, gi.data(), nullptr);
   gi.finish();
@@ -74,10 +73,9 @@ static void THNN_(convolution_accGradParameters)(THTensor *input, THTensor *grad
   }
   auto unfolded = contiguous<scalar_t>(columns);
   auto gw = Target<scalar_t>::accumulator(gradWeight);
-  for (int64_t s = 0; s < c.batch; s++)
-    THNN_(gemm)
-    (false, true, c.outPlanes, rows, n, scale, dataOf<scalar_t>(go) + s * c.outPlanes * n, n,
-     dataOf<scalar_t>(unfolded) + s * rows * n, n, 1, gw.data(), rows);
+  for (int64_t s = 0; s < c.batch; s++) THNN_(gemm)
+  (false, true, c.outPlanes, rows, n, scale, dataOf<scalar_t>(go) + s * c.outPlanes * n, n,
+   dataOf<scalar_t>(unfolded) + s * rows * n, n, 1, gw.data(), rows);
   gw.finish();
   if (gradBias) {
     auto gb = Target<scalar_t>::accumulator(gradBias);

@@ -30,10 +30,9 @@ static void THNN_(transposed_updateOutput)(THTensor *input, THTensor *output, TH
   const Unfold u = unfoldOutput(c);
   const int64_t rows = u.rows(), n = u.positions();
   scalar_t *col = scratch<scalar_t>(columns, c.sample({rows, n}));
-  for (int64_t s = 0; s < c.batch; s++)
-    THNN_(gemm)
-    (true, false, rows, n, c.inPlanes, 1, dataOf<scalar_t>(w), rows, dataOf<scalar_t>(in) + s * c.inPlanes * n, n, 0,
-     col + s * rows * n, n);
+  for (int64_t s = 0; s < c.batch; s++) THNN_(gemm)
+  (true, false, rows, n, c.inPlanes, 1, dataOf<scalar_t>(w), rows, dataOf<scalar_t>(in) + s * c.inPlanes * n, n, 0,
+   col + s * rows * n, n);
   auto out = Target<scalar_t>::result(output, c.outputSizes());
   foldBatch(u, c.batch, col, out.data(), dataOf<scalar_t>(b));
   out.finish();
@@ -47,10 +46,9 @@ static void THNN_(transposed_updateGradInput)(THTensor *gradOutput, THTensor *gr
   scalar_t *col = scratch<scalar_t>(gradColumns, c.sample({rows, n}));
   unfoldBatch(u, c.batch, dataOf<scalar_t>(go), col);
   auto gi = Target<scalar_t>::result(gradInput, c.inputSizes());
-  for (int64_t s = 0; s < c.batch; s++)
-    THNN_(gemm)
-    (false, false, c.inPlanes, n, rows, 1, dataOf<scalar_t>(w), rows, col + s * rows * n, n, 0,
-     gi.data() + s * c.inPlanes * n, n);
+  for (int64_t s = 0; s < c.batch; s++) THNN_(gemm)
+  (false, false, c.inPlanes, n, rows, 1, dataOf<scalar_t>(w), rows, col + s * rows * n, n, 0,
+   gi.data() + s * c.inPlanes * n, n);
   gi.finish();
 }
 
@@ -62,10 +60,9 @@ static void THNN_(transposed_accGradParameters)(THTensor *input, THTensor *gradO
   scalar_t *col = scratch<scalar_t>(columns, c.sample({rows, n}));
   unfoldBatch(u, c.batch, dataOf<scalar_t>(go), col);
   auto gw = Target<scalar_t>::accumulator(gradWeight);
-  for (int64_t s = 0; s < c.batch; s++)
-    THNN_(gemm)
-    (false, true, c.inPlanes, rows, n, scale, dataOf<scalar_t>(in) + s * c.inPlanes * n, n, col + s * rows * n, n, 1,
-     gw.data(), rows);
+  for (int64_t s = 0; s < c.batch; s++) THNN_(gemm)
+  (false, true, c.inPlanes, rows, n, scale, dataOf<scalar_t>(in) + s * c.inPlanes * n, n, col + s * rows * n, n, 1,
+   gw.data(), rows);
   gw.finish();
   if (gradBias) {
     auto gb = Target<scalar_t>::accumulator(gradBias);

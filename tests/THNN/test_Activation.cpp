@@ -122,13 +122,17 @@ std::vector<Pointwise> pointwiseCases() {
   return {
       pointwise(
           "Abs", [](double x) { return std::fabs(x); }, {0}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Abs_updateOutput)
-                                 (nullptr, x, y); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), Abs_updateOutput)
+            (nullptr, x, y);
+          },
           [](D *x, D *g, D *gi) { THNN_DoubleAbs_updateGradInput(nullptr, x, g, gi); }),
       pointwise(
           "ELU", [](double x) { return x > 0 ? x : 1.3 * (std::exp(x) - 1); }, {0}, -3, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), ELU_updateOutput)
-                                 (nullptr, x, y, 1.3, false); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), ELU_updateOutput)
+            (nullptr, x, y, 1.3, false);
+          },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleELU_updateOutput(nullptr, x, y.get(), 1.3, false);
@@ -136,18 +140,24 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "HardShrink", [](double x) { return x > 0.5 || x < -0.5 ? x : 0; }, {-0.5, 0.5}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), HardShrink_updateOutput)
-                                 (nullptr, x, y, 0.5); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), HardShrink_updateOutput)
+            (nullptr, x, y, 0.5);
+          },
           [](D *x, D *g, D *gi) { THNN_DoubleHardShrink_updateGradInput(nullptr, x, g, gi, 0.5); }),
       pointwise(
           "HardTanh", [](double x) { return x < -0.7 ? -0.7 : (x > 0.4 ? 0.4 : x); }, {-0.7, 0.4}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), HardTanh_updateOutput)
-                                 (nullptr, x, y, -0.7, 0.4, false); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), HardTanh_updateOutput)
+            (nullptr, x, y, -0.7, 0.4, false);
+          },
           [](D *x, D *g, D *gi) { THNN_DoubleHardTanh_updateGradInput(nullptr, x, g, gi, -0.7, 0.4, false); }),
       pointwise(
           "LeakyReLU", [](double x) { return x > 0 ? x : 0.1 * x; }, {0}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), LeakyReLU_updateOutput)
-                                 (nullptr, x, y, 0.1, false); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), LeakyReLU_updateOutput)
+            (nullptr, x, y, 0.1, false);
+          },
           [](D *x, D *g, D *gi) { THNN_DoubleLeakyReLU_updateGradInput(nullptr, x, g, gi, 0.1, false); }),
       pointwise(
           "LogSigmoid", [](double x) { return -std::log(1 + std::exp(-x)); }, {}, -4, 4,
@@ -174,8 +184,10 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "Sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }, {}, -4, 4,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Sigmoid_updateOutput)
-                                 (nullptr, x, y); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), Sigmoid_updateOutput)
+            (nullptr, x, y);
+          },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleSigmoid_updateOutput(nullptr, x, y.get());
@@ -183,8 +195,10 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "SoftPlus", [](double x) { return 2 * x > 3 ? x : std::log(1 + std::exp(2 * x)) / 2; }, {1.5}, -3, 3,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), SoftPlus_updateOutput)
-                                 (nullptr, x, y, 2, 3); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), SoftPlus_updateOutput)
+            (nullptr, x, y, 2, 3);
+          },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleSoftPlus_updateOutput(nullptr, x, y.get(), 2, 3);
@@ -192,13 +206,17 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "SoftShrink", [](double x) { return x > 0.5 ? x - 0.5 : (x < -0.5 ? x + 0.5 : 0); }, {-0.5, 0.5}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), SoftShrink_updateOutput)
-                                 (nullptr, x, y, 0.5); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), SoftShrink_updateOutput)
+            (nullptr, x, y, 0.5);
+          },
           [](D *x, D *g, D *gi) { THNN_DoubleSoftShrink_updateGradInput(nullptr, x, g, gi, 0.5); }),
       pointwise(
           "Sqrt", [](double x) { return std::sqrt(x + 0.25); }, {}, 0.1, 3,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Sqrt_updateOutput)
-                                 (nullptr, x, y, 0.25); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), Sqrt_updateOutput)
+            (nullptr, x, y, 0.25);
+          },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleSqrt_updateOutput(nullptr, x, y.get(), 0.25);
@@ -206,13 +224,17 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "Square", [](double x) { return x * x; }, {}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Square_updateOutput)
-                                 (nullptr, x, y); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), Square_updateOutput)
+            (nullptr, x, y);
+          },
           [](D *x, D *g, D *gi) { THNN_DoubleSquare_updateGradInput(nullptr, x, g, gi); }),
       pointwise(
           "Tanh", [](double x) { return std::tanh(x); }, {}, -3, 3,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Tanh_updateOutput)
-                                 (nullptr, x, y); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), Tanh_updateOutput)
+            (nullptr, x, y);
+          },
           [fresh](D *x, D *g, D *gi) {
             auto y = fresh();
             THNN_DoubleTanh_updateOutput(nullptr, x, y.get());
@@ -220,8 +242,10 @@ std::vector<Pointwise> pointwiseCases() {
           }),
       pointwise(
           "Threshold", [](double x) { return x > 0.3 ? x : -0.2; }, {0.3}, -2, 2,
-          [](auto *x, auto *y) { THNN_KERNEL(decltype(x), Threshold_updateOutput)
-                                 (nullptr, x, y, 0.3, -0.2, false); },
+          [](auto *x, auto *y) {
+            THNN_KERNEL(decltype(x), Threshold_updateOutput)
+            (nullptr, x, y, 0.3, -0.2, false);
+          },
           [](D *x, D *g, D *gi) { THNN_DoubleThreshold_updateGradInput(nullptr, x, g, gi, 0.3, -0.2, false); }),
   };
 }

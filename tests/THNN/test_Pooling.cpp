@@ -115,13 +115,11 @@ std::vector<double> referenceAdaptive(const std::vector<double> &x, const Sizes 
 
 template <typename T>
 void runForward(typename Ops<T>::Tensor *input, typename Ops<T>::Tensor *output, const Pool &p) {
-  if (p.spatialDims == 2)
-    THNN_KERNEL(T, SpatialAveragePooling_updateOutput)
-    (nullptr, input, output, p.k[2], p.k[1], p.d[2], p.d[1], p.pad[2], p.pad[1], p.ceilMode, p.countPad);
-  else
-    THNN_KERNEL(T, VolumetricAveragePooling_updateOutput)
-    (nullptr, input, output, p.k[0], p.k[2], p.k[1], p.d[0], p.d[2], p.d[1], p.pad[0], p.pad[2], p.pad[1], p.ceilMode,
-     p.countPad);
+  if (p.spatialDims == 2) THNN_KERNEL(T, SpatialAveragePooling_updateOutput)
+  (nullptr, input, output, p.k[2], p.k[1], p.d[2], p.d[1], p.pad[2], p.pad[1], p.ceilMode, p.countPad);
+  else THNN_KERNEL(T, VolumetricAveragePooling_updateOutput)(nullptr, input, output, p.k[0], p.k[2], p.k[1], p.d[0],
+                                                             p.d[2], p.d[1], p.pad[0], p.pad[2], p.pad[1], p.ceilMode,
+                                                             p.countPad);
 }
 
 void runBackward(THDoubleTensor *input, THDoubleTensor *gradOutput, THDoubleTensor *gradInput, const Pool &p) {

@@ -94,7 +94,8 @@ BOOST_AUTO_TEST_CASE(a_value_used_on_several_paths_gets_the_sum) {
 // y[i][j] = x[i][j] b[j] + c[i] s with x [2, 3], b [3], c [2, 1], s 0-dim: each gradient is
 // summed over the dimensions its input was broadcast along and keeps the input's shape.
 BOOST_AUTO_TEST_CASE(broadcast_gradients_are_summed_to_the_input_shape) {
-  const Vec xv = uniform(6, -1, 1, 11), bv = uniform(3, -1, 1, 12), cv = uniform(2, -1, 1, 13), gv = uniform(6, -1, 1, 14);
+  const Vec xv = uniform(6, -1, 1, 11), bv = uniform(3, -1, 1, 12), cv = uniform(2, -1, 1, 13),
+            gv = uniform(6, -1, 1, 14);
   const double sv = 0.75;
   Tensor x = tensor(xv, {2, 3}, true), b = tensor(bv, {3}, true), c = tensor(cv, {2, 1}, true),
          s = tensor({sv}, {}, true);
@@ -207,8 +208,11 @@ BOOST_AUTO_TEST_CASE(bad_calls_raise_and_leave_the_graph_usable) {
   Tensor x = tensor({1, 2, 3, 4, 5, 6}, {2, 3}, true);
   Tensor y = mul(x, 2.0);
   checkRaises([&] { backward(y); }, {"grad can be implicitly created only for scalar outputs"});
-  checkRaises([&] { backward(y, tensor({1, 1, 1}, {3})); },
-              {"Mismatch in shape", "grad_output[0] has a shape of [3]", "output[0] has a shape of [2, 3]"});
+  checkRaises(
+      [&] {
+        backward(y, tensor({1, 1, 1}, {3}));
+      },
+      {"Mismatch in shape", "grad_output[0] has a shape of [3]", "output[0] has a shape of [2, 3]"});
   Tensor plain = tensor({1, 2}, {2});
   checkRaises([&] { backward(sumAll(plain)); }, {"does not require grad"});
   checkRaises([&] { torch::runBackward({y}, {}, {}, {}); }, {"got 1 tensors and 0 gradients"});

@@ -99,7 +99,7 @@ BOOST_AUTO_TEST_CASE(second_derivatives) {
   gradgradcheck(f, xy, 1);
   Function g = [](const TensorList &a) { return sumAll(div(a[0], add(mul(a[1], a[1]), 1.0))); };
   const std::vector<std::pair<Vec, IntList>> quotient = {{uniform(6, -1, 1, 63), {2, 3}},
-                                                          {uniform(6, -1, 1, 64), {2, 3}}};
+                                                         {uniform(6, -1, 1, 64), {2, 3}}};
   gradgradcheck(g, quotient, 0);
   gradgradcheck(g, quotient, 1);
 }

@@ -106,9 +106,8 @@ BOOST_AUTO_TEST_CASE(modifying_a_saved_input_makes_backward_raise) {
   BOOST_TEST(torch::version(c) == 0u);
   torch::binary_(BinaryOp::Mul, c, 2.0);
   BOOST_TEST(torch::version(c) == 1u);
-  checkRaises([&] { backward(s); },
-              {"modified by an inplace operation", "torch.DoubleTensor [3]", "needed by mul",
-               "is at version 1; expected version 0"});
+  checkRaises([&] { backward(s); }, {"modified by an inplace operation", "torch.DoubleTensor [3]", "needed by mul",
+                                     "is at version 1; expected version 0"});
   BOOST_TEST(torch::GradMode::enabled());  // the engine's guard restored it on the way out
 }
 

@@ -319,7 +319,8 @@ static int LT_(tensor_copy)(lua_State *L) {
     return 1;                                                                                            \
   }
     LT_COPY_FROM(Byte)
-    LT_COPY_FROM(Char) LT_COPY_FROM(Short) LT_COPY_FROM(Int) LT_COPY_FROM(Long) LT_COPY_FROM(Float) LT_COPY_FROM(Double)
+    LT_COPY_FROM(Char)
+    LT_COPY_FROM(Short) LT_COPY_FROM(Int) LT_COPY_FROM(Long) LT_COPY_FROM(Float) LT_COPY_FROM(Double)
 #undef LT_COPY_FROM
         luaL_typerror(L, 2, "tensor");
     return 0;
