@@ -30,12 +30,28 @@ from torch.legacy.nn.tables import *  # noqa: F401,F403
 from torch.legacy.nn.criterions import *  # noqa: F401,F403
 from torch.legacy.nn.jacobian import Jacobian
 
-from torch.legacy.nn import containers as _containers, layers as _layers, activations as _activations, \
-    shape as _shape, mathops as _mathops, misc as _misc, tables as _tables, criterions as _criterions
+from torch.legacy.nn import (
+    containers as _containers,
+    layers as _layers,
+    activations as _activations,
+    shape as _shape,
+    mathops as _mathops,
+    misc as _misc,
+    tables as _tables,
+    criterions as _criterions,
+)
 
-__all__ = (["TorchObject", "class_for", "Module", "Criterion", "Jacobian"] + _containers.__all__ + _layers.__all__
-           + _activations.__all__ + _shape.__all__ + _mathops.__all__ + _misc.__all__ + _tables.__all__
-           + _criterions.__all__)
+__all__ = (
+    ["TorchObject", "class_for", "Module", "Criterion", "Jacobian"]
+    + _containers.__all__
+    + _layers.__all__
+    + _activations.__all__
+    + _shape.__all__
+    + _mathops.__all__
+    + _misc.__all__
+    + _tables.__all__
+    + _criterions.__all__
+)
 
 # spatial, temporal and volumetric layers, normalizations, nngraph's gModule
 from torch.legacy.nn.spatial import *  # noqa: F401,F403,E402

@@ -4,8 +4,27 @@ import torch
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
 
-__all__ = ["Tanh", "Sigmoid", "Threshold", "ReLU", "ReLU6", "HardTanh", "Clamp", "LeakyReLU", "PReLU", "RReLU", "ELU",
-           "HardShrink", "SoftShrink", "SoftPlus", "SoftSign", "LogSigmoid", "SoftMax", "LogSoftMax", "SoftMin"]
+__all__ = [
+    "Tanh",
+    "Sigmoid",
+    "Threshold",
+    "ReLU",
+    "ReLU6",
+    "HardTanh",
+    "Clamp",
+    "LeakyReLU",
+    "PReLU",
+    "RReLU",
+    "ELU",
+    "HardShrink",
+    "SoftShrink",
+    "SoftPlus",
+    "SoftSign",
+    "LogSigmoid",
+    "SoftMax",
+    "LogSoftMax",
+    "SoftMin",
+]
 
 
 def _check_pointwise(name, input, gradOutput=None):
@@ -122,8 +141,14 @@ class HardTanh(Module):
 
     def __init__(self, min_value=-1, max_value=1, inplace=False):
         super().__init__()
-        utils.check(max_value > min_value, ValueError, "%s: max_value (%g) must be larger than min_value (%g)",
-                    self.torch_typename(), max_value, min_value)
+        utils.check(
+            max_value > min_value,
+            ValueError,
+            "%s: max_value (%g) must be larger than min_value (%g)",
+            self.torch_typename(),
+            max_value,
+            min_value,
+        )
         self.min_val = min_value
         self.max_val = max_value
         self.inplace = inplace
@@ -189,11 +214,21 @@ def _channel_view(weight, input, n_planes):
     features, batch x features, features x h x w, batch x features x h x w)."""
     if n_planes == 0:
         return weight.reshape(())
-    utils.check(input.dim() in (1, 2, 3, 4), RuntimeError,
-                "nn.PReLU: input must have 1 to 4 dimensions, got a tensor of size %s", tuple(input.shape))
+    utils.check(
+        input.dim() in (1, 2, 3, 4),
+        RuntimeError,
+        "nn.PReLU: input must have 1 to 4 dimensions, got a tensor of size %s",
+        tuple(input.shape),
+    )
     dim = 0 if input.dim() in (1, 3) else 1
-    utils.check(input.size(dim) == n_planes, RuntimeError,
-                "nn.PReLU: input of size %s must have %d channels in dimension %d", tuple(input.shape), n_planes, dim)
+    utils.check(
+        input.size(dim) == n_planes,
+        RuntimeError,
+        "nn.PReLU: input of size %s must have %d channels in dimension %d",
+        tuple(input.shape),
+        n_planes,
+        dim,
+    )
     shape = [1] * input.dim()
     shape[dim] = n_planes
     return weight.reshape(shape)

@@ -5,19 +5,40 @@ from torch.legacy.nn import utils
 from torch.legacy.nn.criterion import Criterion
 from torch.legacy.nn.utils import check
 
-__all__ = ["MSECriterion", "ClassNLLCriterion", "AbsCriterion", "SmoothL1Criterion", "DistKLDivCriterion",
-           "SoftMarginCriterion", "MarginCriterion", "HingeEmbeddingCriterion", "BCECriterion",
-           "MultiLabelSoftMarginCriterion", "CrossEntropyCriterion", "MultiMarginCriterion",
-           "MultiLabelMarginCriterion", "CosineEmbeddingCriterion", "MarginRankingCriterion",
-           "L1HingeEmbeddingCriterion", "MultiCriterion", "ParallelCriterion", "ClassSimplexCriterion"]
+__all__ = [
+    "MSECriterion",
+    "ClassNLLCriterion",
+    "AbsCriterion",
+    "SmoothL1Criterion",
+    "DistKLDivCriterion",
+    "SoftMarginCriterion",
+    "MarginCriterion",
+    "HingeEmbeddingCriterion",
+    "BCECriterion",
+    "MultiLabelSoftMarginCriterion",
+    "CrossEntropyCriterion",
+    "MultiMarginCriterion",
+    "MultiLabelMarginCriterion",
+    "CosineEmbeddingCriterion",
+    "MarginRankingCriterion",
+    "L1HingeEmbeddingCriterion",
+    "MultiCriterion",
+    "ParallelCriterion",
+    "ClassSimplexCriterion",
+]
 
 
 def _check_same_numel(name, input, target):
     utils.check_tensor(input, "%s: input" % name)
     utils.check_tensor(target, "%s: target" % name)
-    check(input.numel() == target.numel(), RuntimeError,
-          "%s: input of size %s and target of size %s must have the same number of elements", name,
-          tuple(input.shape), tuple(target.shape))
+    check(
+        input.numel() == target.numel(),
+        RuntimeError,
+        "%s: input of size %s and target of size %s must have the same number of elements",
+        name,
+        tuple(input.shape),
+        tuple(target.shape),
+    )
 
 
 class _SizeAveraged(Criterion):
@@ -49,13 +70,25 @@ class MSECriterion(_SizeAveraged):
 def _class_targets(name, input, target, n_classes):
     """target as a 1-D LongTensor of one class per row of input (0-based), checked."""
     if not torch.is_tensor(target):
-        check(isinstance(target, (int, float)) and float(target) == int(target), TypeError,
-              "%s: target must be a class index or a tensor of them, got %r", name, target)
+        check(
+            isinstance(target, (int, float)) and float(target) == int(target),
+            TypeError,
+            "%s: target must be a class index or a tensor of them, got %r",
+            name,
+            target,
+        )
         target = torch.tensor([int(target)])
     target = target.reshape(-1).long()
     rows = 1 if input.dim() == 1 else input.size(0)
-    check(target.numel() == rows, RuntimeError, "%s: %d targets for an input of size %s (%d rows)", name,
-          target.numel(), tuple(input.shape), rows)
+    check(
+        target.numel() == rows,
+        RuntimeError,
+        "%s: %d targets for an input of size %s (%d rows)",
+        name,
+        target.numel(),
+        tuple(input.shape),
+        rows,
+    )
     return target
 
 
@@ -86,11 +119,20 @@ class ClassNLLCriterion(Criterion):
         if bool(bad.any()):
             raise IndexError("%s: target %d is out of range for %d classes" % (name, int(target[bad][0]), n_classes))
         if self.weights is not None:
-            check(self.weights.numel() == n_classes, RuntimeError, "%s: %d weights for %d classes", name,
-                  self.weights.numel(), n_classes)
+            check(
+                self.weights.numel() == n_classes,
+                RuntimeError,
+                "%s: %d weights for %d classes",
+                name,
+                self.weights.numel(),
+                n_classes,
+            )
         safe = target.masked_fill(~keep, 0)
-        w = self.weights.to(input.dtype)[safe] if self.weights is not None else torch.ones(target.numel(),
-                                                                                          dtype=input.dtype)
+        w = (
+            self.weights.to(input.dtype)[safe]
+            if self.weights is not None
+            else torch.ones(target.numel(), dtype=input.dtype)
+        )
         w = w.masked_fill(~keep, 0)
         return input.reshape(-1, n_classes), safe, w
 
@@ -213,8 +255,13 @@ def _expand_weights(weights, input):
     """Per-element weights (of input's last size, repeated over the batch) or None."""
     if weights is None:
         return None
-    check(weights.numel() == input.size(-1) if input.dim() else False, RuntimeError,
-          "%d weights for an input of size %s", weights.numel(), tuple(input.shape))
+    check(
+        weights.numel() == input.size(-1) if input.dim() else False,
+        RuntimeError,
+        "%d weights for an input of size %s",
+        weights.numel(),
+        tuple(input.shape),
+    )
     return weights.to(input.dtype).reshape((1,) * (input.dim() - 1) + (-1,)).expand_as(input)
 
 
@@ -282,6 +329,7 @@ class CrossEntropyCriterion(Criterion):
     def __init__(self, weights=None, sizeAverage=True):
         super().__init__()
         from torch.legacy.nn.activations import LogSoftMax
+
         self.lsm = LogSoftMax()
         self.nll = ClassNLLCriterion(weights, sizeAverage)
         self.sizeAverage = sizeAverage
@@ -337,8 +385,13 @@ class MultiMarginCriterion(Criterion):
     def _terms(self, input, target):
         x, t = _class_rows("nn.MultiMarginCriterion", input, target)
         if self.weights is not None:
-            check(self.weights.numel() == x.size(1), RuntimeError, "nn.MultiMarginCriterion: %d weights for %d "
-                  "classes", self.weights.numel(), x.size(1))
+            check(
+                self.weights.numel() == x.size(1),
+                RuntimeError,
+                "nn.MultiMarginCriterion: %d weights for %d classes",
+                self.weights.numel(),
+                x.size(1),
+            )
         z = self.margin - x.gather(1, t.unsqueeze(1)) + x
         z = z.scatter(1, t.unsqueeze(1), 0).clamp(min=0)  # the target's own class adds nothing
         w = self.weights.to(x.dtype)[t].unsqueeze(1) if self.weights is not None else 1
@@ -373,8 +426,14 @@ class MultiLabelMarginCriterion(Criterion):
         name = "nn.MultiLabelMarginCriterion"
         utils.check_tensor(input, "%s: input" % name, (1, 2))
         utils.check_tensor(target, "%s: target" % name)
-        check(target.shape == input.shape, RuntimeError, "%s: target of size %s must have input's size %s", name,
-              tuple(target.shape), tuple(input.shape))
+        check(
+            target.shape == input.shape,
+            RuntimeError,
+            "%s: target of size %s must have input's size %s",
+            name,
+            tuple(target.shape),
+            tuple(input.shape),
+        )
         x = input.reshape(-1, input.size(-1))
         t = target.reshape(x.shape).long()
         n = x.size(1)
@@ -410,8 +469,12 @@ class MultiLabelMarginCriterion(Criterion):
 
 
 def _tensor_pair(name, input, dims=None):
-    check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError, "%s: input must be a table of two "
-          "tensors", name)
+    check(
+        isinstance(input, (list, tuple)) and len(input) == 2,
+        TypeError,
+        "%s: input must be a table of two tensors",
+        name,
+    )
     a, b = input
     utils.check_tensor(a, "%s: input[0]" % name, dims)
     utils.same_size(a, b, "%s: input[0]" % name, "input[1]")
@@ -445,8 +508,13 @@ class CosineEmbeddingCriterion(_PairMarginCriterion):
         a, b = _tensor_pair("nn.CosineEmbeddingCriterion", input, (1, 2))
         x1, x2 = (a.unsqueeze(0), b.unsqueeze(0)) if a.dim() == 1 else (a, b)
         y = _signs(target, x1.dtype)
-        check(y.numel() == x1.size(0), RuntimeError, "nn.CosineEmbeddingCriterion: %d targets for %d rows", y.numel(),
-              x1.size(0))
+        check(
+            y.numel() == x1.size(0),
+            RuntimeError,
+            "nn.CosineEmbeddingCriterion: %d targets for %d rows",
+            y.numel(),
+            x1.size(0),
+        )
         n1 = (x1 * x1).sum(1) + 1e-12
         n2 = (x2 * x2).sum(1) + 1e-12
         cos = (x1 * x2).sum(1) / torch.sqrt(n1 * n2)
@@ -479,8 +547,13 @@ class MarginRankingCriterion(_PairMarginCriterion):
     def _parts(self, input, target):
         a, b = _tensor_pair("nn.MarginRankingCriterion", input)
         y = _signs(target, a.dtype)
-        check(y.numel() in (1, a.numel()), RuntimeError, "nn.MarginRankingCriterion: %d targets for %d pairs",
-              y.numel(), a.numel())
+        check(
+            y.numel() in (1, a.numel()),
+            RuntimeError,
+            "nn.MarginRankingCriterion: %d targets for %d pairs",
+            y.numel(),
+            a.numel(),
+        )
         z = -y * (a.reshape(-1) - b.reshape(-1)) + self.margin
         div = a.numel() if self.sizeAverage and a.numel() > 1 else 1
         return a, y, z, div
@@ -557,8 +630,10 @@ class MultiCriterion(Criterion):
         return self.gradInput
 
     def __repr__(self):
-        return "nn.MultiCriterion {\n%s\n}" % "\n".join("  [%d]: %s (weight %g)" % (i + 1, c, w) for i, (c, w) in
-                                                     enumerate(zip(self.criterions, _floats(self.weights))))
+        return "nn.MultiCriterion {\n%s\n}" % "\n".join(
+            "  [%d]: %s (weight %g)" % (i + 1, c, w)
+            for i, (c, w) in enumerate(zip(self.criterions, _floats(self.weights)))
+        )
 
 
 class ParallelCriterion(Criterion):
@@ -581,13 +656,23 @@ class ParallelCriterion(Criterion):
 
     def _pairs(self, input, target):
         n = len(self.criterions)
-        check(isinstance(input, (list, tuple)) and len(input) >= n, TypeError, "nn.ParallelCriterion: input must be "
-              "a table of at least %d entries", n)
+        check(
+            isinstance(input, (list, tuple)) and len(input) >= n,
+            TypeError,
+            "nn.ParallelCriterion: input must be a table of at least %d entries",
+            n,
+        )
         if not self.repeatTarget:
-            check(isinstance(target, (list, tuple)) and len(target) >= n, TypeError, "nn.ParallelCriterion: target "
-                  "must be a table of at least %d entries", n)
-        return [(c, w, input[i], target if self.repeatTarget else target[i])
-                for i, (c, w) in enumerate(zip(self.criterions, _floats(self.weights)))]
+            check(
+                isinstance(target, (list, tuple)) and len(target) >= n,
+                TypeError,
+                "nn.ParallelCriterion: target must be a table of at least %d entries",
+                n,
+            )
+        return [
+            (c, w, input[i], target if self.repeatTarget else target[i])
+            for i, (c, w) in enumerate(zip(self.criterions, _floats(self.weights)))
+        ]
 
     def updateOutput(self, input, target):
         self.output = sum(w * c.updateOutput(x, t) for c, w, x, t in self._pairs(input, target))
@@ -611,8 +696,12 @@ class ClassSimplexCriterion(MSECriterion):
 
     def __init__(self, nClasses):
         super().__init__()
-        check(isinstance(nClasses, int) and nClasses > 1, ValueError, "nn.ClassSimplexCriterion: nClasses must be an "
-              "integer > 1, got %r", nClasses)
+        check(
+            isinstance(nClasses, int) and nClasses > 1,
+            ValueError,
+            "nn.ClassSimplexCriterion: nClasses must be an integer > 1, got %r",
+            nClasses,
+        )
         self.nClasses = nClasses
         simplex = self._regsplex(nClasses - 1)
         self.simplex = torch.cat([simplex, torch.zeros(nClasses, nClasses - simplex.size(1), dtype=torch.float64)], 1)
@@ -625,7 +714,7 @@ class ClassSimplexCriterion(MSECriterion):
         for k in range(n):
             a[k, k] = 1 if k == 0 else (1 - a[k, :k].norm().item() ** 2) ** 0.5
             c = (a[k, k].item() ** 2 - 1 - 1 / n) / a[k, k].item()
-            a[k + 1:, k] = c
+            a[k + 1 :, k] = c
         return a
 
     def _embed(self, input, target):
@@ -636,8 +725,10 @@ class ClassSimplexCriterion(MSECriterion):
             utils.check_tensor(target, "nn.ClassSimplexCriterion: target", (0, 1))
             t = target.reshape(-1).long()
         if t.numel() and (int(t.min()) < 0 or int(t.max()) >= n):
-            raise IndexError("nn.ClassSimplexCriterion: target %d is out of range for %d classes"
-                             % (int(t.min()) if int(t.min()) < 0 else int(t.max()), n))
+            raise IndexError(
+                "nn.ClassSimplexCriterion: target %d is out of range for %d classes"
+                % (int(t.min()) if int(t.min()) < 0 else int(t.max()), n)
+            )
         emb = self.simplex.to(input.dtype)[t]
         return emb[0] if not torch.is_tensor(target) or target.dim() == 0 else emb
 

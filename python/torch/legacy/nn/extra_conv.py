@@ -11,16 +11,32 @@ import torch.nn.functional as F
 from torch.legacy.nn import tables as _tables
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.spatial import (SpatialConvolution, SpatialFullConvolution, _batched, _conv_grad_input,
-                                     _conv_grad_weight, _conv_repr, _conv_t_grad_weight, _grad_batched, _out_size,
-                                     _unbatch)
+from torch.legacy.nn.spatial import (
+    SpatialConvolution,
+    SpatialFullConvolution,
+    _batched,
+    _conv_grad_input,
+    _conv_grad_weight,
+    _conv_repr,
+    _conv_t_grad_weight,
+    _grad_batched,
+    _out_size,
+    _unbatch,
+)
 from torch.legacy.nn.utils import check
 
-__all__ = ["SpatialConvolutionMap", "SpatialFullConvolutionMap", "SpatialDepthWiseConvolution",
-           "TemporalRowConvolution", "SparseLinear", "IndexLinear"]
+__all__ = [
+    "SpatialConvolutionMap",
+    "SpatialFullConvolutionMap",
+    "SpatialDepthWiseConvolution",
+    "TemporalRowConvolution",
+    "SparseLinear",
+    "IndexLinear",
+]
 
 
 # ================================================================ connection tables
+
 
 def _full(nin, nout):
     """Every input plane to every output plane: rows (i, o), 0-based."""
@@ -70,10 +86,18 @@ class _MapConvolution(Module):
     def __init__(self, conMatrix, kW, kH, dW=1, dH=1):
         super().__init__()
         name = self.torch_typename()
-        check(torch.is_tensor(conMatrix) and conMatrix.dim() == 2 and conMatrix.size(1) == 2 and conMatrix.size(0) > 0,
-              ValueError, "%s(connTable, kW, kH[, dW, dH]): connTable must be a K x 2 tensor", name)
-        check(bool((conMatrix >= 0).all()), ValueError, "%s: connTable holds 0-based plane numbers, got a negative "
-              "one", name)
+        check(
+            torch.is_tensor(conMatrix) and conMatrix.dim() == 2 and conMatrix.size(1) == 2 and conMatrix.size(0) > 0,
+            ValueError,
+            "%s(connTable, kW, kH[, dW, dH]): connTable must be a K x 2 tensor",
+            name,
+        )
+        check(
+            bool((conMatrix >= 0).all()),
+            ValueError,
+            "%s: connTable holds 0-based plane numbers, got a negative one",
+            name,
+        )
         self.kW, self.kH, self.dW, self.dH = kW, kH, dW, dH
         self.connTable = conMatrix
         self.nInputPlane = int(conMatrix[:, 0].max()) + 1
@@ -95,8 +119,9 @@ class _MapConvolution(Module):
     def _fan_in(self):
         """Per output plane: how many connections reach it."""
         _, o = self._pairs()
-        return torch.zeros(int(self.nOutputPlane), dtype=torch.float64).index_add_(0, o, torch.ones(o.numel(),
-                                                                                            dtype=torch.float64))
+        return torch.zeros(int(self.nOutputPlane), dtype=torch.float64).index_add_(
+            0, o, torch.ones(o.numel(), dtype=torch.float64)
+        )
 
     def reset(self, stdv=None):
         if stdv is not None:
@@ -119,13 +144,26 @@ class _MapConvolution(Module):
     def _check_input(self, input):
         name = self.torch_typename()
         x, single = _batched(name, input, 2)
-        check(x.size(1) == int(self.nInputPlane), RuntimeError, "%s: expected an input with %d planes, got size %s",
-              name, int(self.nInputPlane), tuple(input.shape))
+        check(
+            x.size(1) == int(self.nInputPlane),
+            RuntimeError,
+            "%s: expected an input with %d planes, got size %s",
+            name,
+            int(self.nInputPlane),
+            tuple(input.shape),
+        )
         return x, single
 
     def __repr__(self):
-        return "%s(%d -> %d, %dx%d, %d,%d)" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW,
-                                              self.kH, self.dW, self.dH)
+        return "%s(%d -> %d, %dx%d, %d,%d)" % (
+            self.torch_typename(),
+            self.nInputPlane,
+            self.nOutputPlane,
+            self.kW,
+            self.kH,
+            self.dW,
+            self.dH,
+        )
 
 
 class SpatialConvolutionMap(_MapConvolution):
@@ -136,8 +174,9 @@ class SpatialConvolutionMap(_MapConvolution):
 
     def _dense_weight(self):
         i, o = self._pairs()
-        w = torch.zeros(int(self.nOutputPlane), int(self.nInputPlane), int(self.kH), int(self.kW),
-                        dtype=self.weight.dtype)
+        w = torch.zeros(
+            int(self.nOutputPlane), int(self.nInputPlane), int(self.kH), int(self.kW), dtype=self.weight.dtype
+        )
         return w.index_put_((o, i), self.weight, accumulate=True)
 
     def _out(self, x):
@@ -162,8 +201,9 @@ class SpatialConvolutionMap(_MapConvolution):
     def updateGradInput(self, input, gradOutput):
         x, g, single = self._grads(input, gradOutput)
         k, s = self._geometry()
-        self.gradInput = _unbatch(_conv_grad_input(g, self._dense_weight(), tuple(x.shape[2:]), s, (0, 0), (1, 1)),
-                                  single)
+        self.gradInput = _unbatch(
+            _conv_grad_input(g, self._dense_weight(), tuple(x.shape[2:]), s, (0, 0), (1, 1)), single
+        )
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
@@ -184,8 +224,9 @@ class SpatialFullConvolutionMap(_MapConvolution):
 
     def _dense_weight(self):
         i, o = self._pairs()
-        w = torch.zeros(int(self.nInputPlane), int(self.nOutputPlane), int(self.kH), int(self.kW),
-                        dtype=self.weight.dtype)
+        w = torch.zeros(
+            int(self.nInputPlane), int(self.nOutputPlane), int(self.kH), int(self.kW), dtype=self.weight.dtype
+        )
         return w.index_put_((i, o), self.weight, accumulate=True)
 
     def updateOutput(self, input):
@@ -197,8 +238,7 @@ class SpatialFullConvolutionMap(_MapConvolution):
     def _grads(self, input, gradOutput):
         x, single = self._check_input(input)
         (kh, kw), (sh, sw) = self._geometry()
-        shape = tuple(input.shape[:-3]) + (int(self.nOutputPlane), (x.size(2) - 1) * sh + kh,
-                                           (x.size(3) - 1) * sw + kw)
+        shape = tuple(input.shape[:-3]) + (int(self.nOutputPlane), (x.size(2) - 1) * sh + kh, (x.size(3) - 1) * sw + kw)
         _, g, _ = _grad_batched(self.torch_typename(), input, gradOutput, 2, shape)
         return x, g, single
 
@@ -218,6 +258,7 @@ class SpatialFullConvolutionMap(_MapConvolution):
 
 
 # ================================================================ depthwise
+
 
 class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
     """Each input plane i convolved with its own nOutputPlane filters (the depth
@@ -239,8 +280,9 @@ class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
         self.reset()
 
     def reset(self, stdv=None):
-        utils.reset_uniform(stdv, int(self.kW) * int(self.kH) * int(self.nInputPlane), self.weight,
-                            getattr(self, "bias", None))
+        utils.reset_uniform(
+            stdv, int(self.kW) * int(self.kH) * int(self.nInputPlane), self.weight, getattr(self, "bias", None)
+        )
         return self
 
     def _geometry(self):
@@ -253,8 +295,14 @@ class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
     def _check_input(self, input):
         name = self.torch_typename()
         x, single = _batched(name, input, 2)
-        check(x.size(1) == int(self.nInputPlane), RuntimeError, "%s: expected %d input planes, got size %s", name,
-              int(self.nInputPlane), tuple(input.shape))
+        check(
+            x.size(1) == int(self.nInputPlane),
+            RuntimeError,
+            "%s: expected %d input planes, got size %s",
+            name,
+            int(self.nInputPlane),
+            tuple(input.shape),
+        )
         k, s, p = self._geometry()
         o = tuple(_out_size(name, x.size(2 + d), k[d], s[d], p[d]) for d in range(2))
         return x, single, o
@@ -278,7 +326,7 @@ class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
         full = F.conv_transpose2d(g, self._grouped_weight(), None, s, 0, 0, int(self.nInputPlane))
         h, w = x.size(2), x.size(3)
         full = F.pad(full, [0, max(0, w + p[1] - full.size(3)), 0, max(0, h + p[0] - full.size(2))])
-        self.gradInput = _unbatch(full[:, :, p[0]:p[0] + h, p[1]:p[1] + w], single)
+        self.gradInput = _unbatch(full[:, :, p[0] : p[0] + h, p[1] : p[1] + w], single)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
@@ -330,8 +378,14 @@ class TemporalRowConvolution(Module):
         if not self.featFirst:
             x = x.transpose(1, 2)
         c = int(self.inputFrameSize)
-        check(x.size(1) == c, RuntimeError, "%s: expected %d features, got an input of size %s", name, c,
-              tuple(input.shape))
+        check(
+            x.size(1) == c,
+            RuntimeError,
+            "%s: expected %d features, got an input of size %s",
+            name,
+            c,
+            tuple(input.shape),
+        )
         o = _out_size(name, x.size(2), int(self.kW), int(self.dW), 0)
         return x, input.dim() == 2, o
 
@@ -344,9 +398,13 @@ class TemporalRowConvolution(Module):
         x, single, _ = self._planes(input)
         expected = (x.size(0),) + ((x.size(1), o) if self.featFirst else (o, x.size(1)))
         utils.check_tensor(gradOutput, "nn.TemporalRowConvolution: gradOutput")
-        check(tuple(gradOutput.shape) == expected[1:] if single else tuple(gradOutput.shape) == expected, RuntimeError,
-              "nn.TemporalRowConvolution: gradOutput of size %s, expected %s", tuple(gradOutput.shape),
-              expected[1:] if single else expected)
+        check(
+            tuple(gradOutput.shape) == expected[1:] if single else tuple(gradOutput.shape) == expected,
+            RuntimeError,
+            "nn.TemporalRowConvolution: gradOutput of size %s, expected %s",
+            tuple(gradOutput.shape),
+            expected[1:] if single else expected,
+        )
         g = gradOutput if not single else gradOutput.unsqueeze(0)
         return g if self.featFirst else g.transpose(1, 2)
 
@@ -432,9 +490,14 @@ class SparseLinear(Module):
         name = self.torch_typename()
         if isinstance(input, (list, tuple)):
             for i, t in enumerate(input):
-                check(torch.is_tensor(t) and t.dim() == 2 and t.size(1) == 2, TypeError, "%s: sample %d must be an "
-                      "nnz x 2 tensor of (index, value) rows, got %s", name, i,
-                      tuple(t.shape) if torch.is_tensor(t) else type(t).__name__)
+                check(
+                    torch.is_tensor(t) and t.dim() == 2 and t.size(1) == 2,
+                    TypeError,
+                    "%s: sample %d must be an nnz x 2 tensor of (index, value) rows, got %s",
+                    name,
+                    i,
+                    tuple(t.shape) if torch.is_tensor(t) else type(t).__name__,
+                )
             parts = list(input)
             batch, legacy = True, False
         elif torch.is_tensor(input) and input.dim() == 2 and input.size(1) == 2:
@@ -442,19 +505,24 @@ class SparseLinear(Module):
         elif torch.is_tensor(input) and input.dim() == 3 and input.size(2) == 2:
             parts, batch, legacy = list(input), True, True
         else:
-            raise TypeError("%s: expected an nnz x 2 tensor of (index, value) rows, a list of them or an nBatch x nnz "
-                            "x 2 tensor, got %s" % (name, tuple(input.shape) if torch.is_tensor(input)
-                                                     else type(input).__name__))
+            raise TypeError(
+                "%s: expected an nnz x 2 tensor of (index, value) rows, a list of them or an nBatch x nnz "
+                "x 2 tensor, got %s" % (name, tuple(input.shape) if torch.is_tensor(input) else type(input).__name__)
+            )
         dtype = self.weight.dtype
-        sample = torch.cat([torch.full((t.size(0),), i, dtype=torch.int64) for i, t in enumerate(parts)]) if parts \
+        sample = (
+            torch.cat([torch.full((t.size(0),), i, dtype=torch.int64) for i, t in enumerate(parts)])
+            if parts
             else torch.zeros(0, dtype=torch.int64)
+        )
         rows = torch.cat([t.to(dtype) for t in parts]) if parts else torch.zeros(0, 2, dtype=dtype)
         feature, value = rows[:, 0], rows[:, 1]
         n_in = self.weight.size(1)
         bad = (feature != feature.floor()) | (feature < 0) | (feature >= n_in)
         if bool(bad.any()):
-            raise IndexError("%s: feature index %g out of range for %d features (0-based)" % (
-                name, float(feature[bad][0]), n_in))
+            raise IndexError(
+                "%s: feature index %g out of range for %d features (0-based)" % (name, float(feature[bad][0]), n_in)
+            )
         return sample, feature.long(), value, len(parts), batch, legacy
 
     def updateOutput(self, input):
@@ -468,8 +536,15 @@ class SparseLinear(Module):
     def _dense_grad(self, gradOutput, n):
         utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
         g = gradOutput.reshape(1, -1) if gradOutput.dim() == 1 else gradOutput
-        check(tuple(g.shape) == (n, self.weight.size(0)), RuntimeError, "%s: gradOutput must be [%d, %d], got %s",
-              self.torch_typename(), n, self.weight.size(0), tuple(gradOutput.shape))
+        check(
+            tuple(g.shape) == (n, self.weight.size(0)),
+            RuntimeError,
+            "%s: gradOutput must be [%d, %d], got %s",
+            self.torch_typename(),
+            n,
+            self.weight.size(0),
+            tuple(gradOutput.shape),
+        )
         return g.to(self.weight.dtype)
 
     def accGradParameters(self, input, gradOutput, scale=1):
@@ -560,14 +635,12 @@ class IndexLinear(Module):
     keysOffset = 0
     normalize = 0
 
-    def __init__(self, inputSize, outputSize, doGradInput=False, keysOffset=0, weight=None, bias=None,
-                 normalize=False):
+    def __init__(self, inputSize, outputSize, doGradInput=False, keysOffset=0, weight=None, bias=None, normalize=False):
         super().__init__()
         dtype = torch.get_default_dtype()
         self.normalize = self._NORMALIZE if normalize else 0
         # a given weight (or bias) is used as it is: it may be shared and large
-        self.weight = weight if weight is not None else torch.zeros(inputSize, outputSize + self.normalize,
-                                                                    dtype=dtype)
+        self.weight = weight if weight is not None else torch.zeros(inputSize, outputSize + self.normalize, dtype=dtype)
         self.bias = bias if bias is not None else torch.zeros(outputSize, dtype=dtype)
         self.inputSize = self.weight.size(0)
         self.outputSize = self.weight.size(1) - self.normalize
@@ -588,12 +661,14 @@ class IndexLinear(Module):
         self.weight.uniform_(-s, s)
         self.bias.uniform_(-s, s).mul_(1e-6)
         if int(self.normalize) > 0:
-            self.weight[:, :int(self.normalize)] = 0
+            self.weight[:, : int(self.normalize)] = 0
         return self
 
     def _error(self, what):
-        raise TypeError("%s: %s (expected [keys, values], [[keys...], [values...]] or [keys, values, sizes])" % (
-            self.torch_typename(), what))
+        raise TypeError(
+            "%s: %s (expected [keys, values], [[keys...], [values...]] or [keys, values, sizes])"
+            % (self.torch_typename(), what)
+        )
 
     def _vectors(self, keys, values, which):
         if not (torch.is_tensor(keys) and keys.dtype == torch.int64 and keys.dim() <= 1):
@@ -610,8 +685,11 @@ class IndexLinear(Module):
         if len(input) == 3:
             self._vectors(input[0], input[1], "")
             keys, values = input[0].reshape(-1), input[1].reshape(-1).to(dtype)
-            sizes = input[2].long().reshape(-1) if torch.is_tensor(input[2]) else torch.tensor(list(input[2]),
-                                                                                               dtype=torch.int64)
+            sizes = (
+                input[2].long().reshape(-1)
+                if torch.is_tensor(input[2])
+                else torch.tensor(list(input[2]), dtype=torch.int64)
+            )
             if int(sizes.sum()) != keys.numel() or bool((sizes < 0).any()):
                 self._error("sizes must be a vector adding up to the number of keys")
             self.noBatch = False
@@ -631,8 +709,10 @@ class IndexLinear(Module):
         rows = keys + int(self.keysOffset)
         bad = (rows < 0) | (rows >= self.weight.size(0))
         if bool(bad.any()):
-            raise IndexError("%s: key %d (+ keysOffset %d) out of range for %d weight rows" % (
-                self.torch_typename(), int(keys[bad][0]), int(self.keysOffset), self.weight.size(0)))
+            raise IndexError(
+                "%s: key %d (+ keysOffset %d) out of range for %d weight rows"
+                % (self.torch_typename(), int(keys[bad][0]), int(self.keysOffset), self.weight.size(0))
+            )
         self.keys, self.values, self.sizes = keys.clone(), values.clone(), sizes
         self.cumSumSizes = sizes.cumsum(0) if sizes.numel() else torch.zeros(0, dtype=torch.int64)
         sample = torch.repeat_interleave(torch.arange(sizes.numel()), sizes)
@@ -672,28 +752,39 @@ class IndexLinear(Module):
     def _dense_grad(self, gradOutput, n):
         utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
         g = gradOutput.reshape(1, -1) if gradOutput.dim() == 1 else gradOutput
-        check(tuple(g.shape) == (n, int(self.outputSize)), RuntimeError, "%s: gradOutput must be [%d, %d], got %s",
-              self.torch_typename(), n, int(self.outputSize), tuple(gradOutput.shape))
+        check(
+            tuple(g.shape) == (n, int(self.outputSize)),
+            RuntimeError,
+            "%s: gradOutput must be [%d, %d], got %s",
+            self.torch_typename(),
+            n,
+            int(self.outputSize),
+            tuple(gradOutput.shape),
+        )
         return g.to(self.weight.dtype)
 
     def updateGradInput(self, input, gradOutput):
         if not self.doGradInput:
             self.gradInput = []
             return self.gradInput
-        check(self._norm() == 0, RuntimeError, "%s: doGradInput is not supported with normalize",
-              self.torch_typename())
+        check(self._norm() == 0, RuntimeError, "%s: doGradInput is not supported with normalize", self.torch_typename())
         rows, sample, n = self._flatten(input)
         g = self._dense_grad(gradOutput, n)
         grad_values = (self.weight[rows] * g[sample]).sum(1)
         if len(input) == 3:
-            self.gradInput = [torch.zeros_like(input[0]), grad_values.reshape(input[1].shape),
-                              torch.zeros_like(self.sizes)]
+            self.gradInput = [
+                torch.zeros_like(input[0]),
+                grad_values.reshape(input[1].shape),
+                torch.zeros_like(self.sizes),
+            ]
         elif torch.is_tensor(input[0]):
             self.gradInput = [torch.zeros_like(input[0]), grad_values.reshape(input[1].shape)]
         else:
             parts = list(grad_values.split([int(s) for s in self.sizes]))
-            self.gradInput = [[torch.zeros_like(k) for k in input[0]],
-                              [p.clone().reshape(v.shape) for p, v in zip(parts, input[1])]]
+            self.gradInput = [
+                [torch.zeros_like(k) for k in input[0]],
+                [p.clone().reshape(v.shape) for p, v in zip(parts, input[1])],
+            ]
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
@@ -731,15 +822,19 @@ class IndexLinear(Module):
         rows = self.runningKeys.long() + int(self.keysOffset)
         width = self.gradWeight.size(1)
         for i in range(rows.numel()):  # rows may repeat: in order
-            self._step(int(rows[i]), self.gradWeight[i, :out], 1, self.gradWeight[i, width - out:], 1, learningRate)
+            self._step(int(rows[i]), self.gradWeight[i, :out], 1, self.gradWeight[i, width - out :], 1, learningRate)
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
         rows, sample, n = self._flatten(input)
         g = self._dense_grad(gradOutput, n)
         # normalising, the values of the last forward (as torch7)
         x = self.normalizedValues if self._norm() else self.values
-        check(x.numel() == rows.numel(), RuntimeError, "%s: accUpdateGradParameters needs the forward of this input",
-              self.torch_typename())
+        check(
+            x.numel() == rows.numel(),
+            RuntimeError,
+            "%s: accUpdateGradParameters needs the forward of this input",
+            self.torch_typename(),
+        )
         for j in range(n):
             self.bias.sub_(lr * g[j])
         for i in range(rows.numel()):
@@ -757,5 +852,9 @@ class IndexLinear(Module):
         return super().clearState()
 
     def __repr__(self):
-        return "%s(%d -> %d)%s" % (self.torch_typename(), self.inputSize, self.outputSize,
-                                   " normalized" if self._norm() else "")
+        return "%s(%d -> %d)%s" % (
+            self.torch_typename(),
+            self.inputSize,
+            self.outputSize,
+            " normalized" if self._norm() else "",
+        )

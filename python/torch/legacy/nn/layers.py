@@ -5,8 +5,21 @@ from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
 from torch.legacy.nn.utils import check
 
-__all__ = ["Linear", "LinearWeightNorm", "Bilinear", "Add", "CAdd", "Mul", "CMul", "MulConstant", "AddConstant",
-           "Euclidean", "WeightedEuclidean", "Cosine", "LookupTable"]
+__all__ = [
+    "Linear",
+    "LinearWeightNorm",
+    "Bilinear",
+    "Add",
+    "CAdd",
+    "Mul",
+    "CMul",
+    "MulConstant",
+    "AddConstant",
+    "Euclidean",
+    "WeightedEuclidean",
+    "Cosine",
+    "LookupTable",
+]
 
 
 def _size_arg(size):
@@ -33,17 +46,30 @@ class Linear(utils.OptionalBias, Module):
 
     def _check_input(self, input):
         utils.check_tensor(input, "nn.Linear: input", (1, 2))
-        check(input.size(-1) == self.weight.size(1), RuntimeError,
-              "nn.Linear(%d -> %d): input of size %s must have %d elements in its last dimension",
-              self.weight.size(1), self.weight.size(0), tuple(input.shape), self.weight.size(1))
+        check(
+            input.size(-1) == self.weight.size(1),
+            RuntimeError,
+            "nn.Linear(%d -> %d): input of size %s must have %d elements in its last dimension",
+            self.weight.size(1),
+            self.weight.size(0),
+            tuple(input.shape),
+            self.weight.size(1),
+        )
 
     def _check_grad(self, input, gradOutput):
         self._check_input(input)
         expected = tuple(input.shape[:-1]) + (self.weight.size(0),)
         utils.check_tensor(gradOutput, "nn.Linear: gradOutput")
-        check(tuple(gradOutput.shape) == expected, RuntimeError,
-              "nn.Linear(%d -> %d): gradOutput of size %s must have size %s for an input of size %s",
-              self.weight.size(1), self.weight.size(0), tuple(gradOutput.shape), expected, tuple(input.shape))
+        check(
+            tuple(gradOutput.shape) == expected,
+            RuntimeError,
+            "nn.Linear(%d -> %d): gradOutput of size %s must have size %s for an input of size %s",
+            self.weight.size(1),
+            self.weight.size(0),
+            tuple(gradOutput.shape),
+            expected,
+            tuple(input.shape),
+        )
 
     def updateOutput(self, input):
         self._check_input(input)
@@ -76,8 +102,11 @@ class Linear(utils.OptionalBias, Module):
                 self.gradBias.add_(gradOutput.sum(0), alpha=scale)
 
     def __repr__(self):
-        return "nn.Linear(%d -> %d)%s" % (self.weight.size(1), self.weight.size(0),
-                                          " without bias" if not self._has_bias() else "")
+        return "nn.Linear(%d -> %d)%s" % (
+            self.weight.size(1),
+            self.weight.size(0),
+            " without bias" if not self._has_bias() else "",
+        )
 
 
 class LinearWeightNorm(Linear):
@@ -129,8 +158,11 @@ class LinearWeightNorm(Linear):
             self.gradBias.add_(go.sum(0), alpha=scale)
 
     def __repr__(self):
-        return "nn.LinearWeightNorm(%d -> %d)%s" % (self.v.size(1), self.v.size(0),
-                                                    " without bias" if not self._has_bias() else "")
+        return "nn.LinearWeightNorm(%d -> %d)%s" % (
+            self.v.size(1),
+            self.v.size(0),
+            " without bias" if not self._has_bias() else "",
+        )
 
 
 class Bilinear(Module):
@@ -153,19 +185,33 @@ class Bilinear(Module):
         return self
 
     def _check(self, input, gradOutput=None):
-        check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError,
-              "nn.Bilinear: input must be a table of two tensors")
+        check(
+            isinstance(input, (list, tuple)) and len(input) == 2,
+            TypeError,
+            "nn.Bilinear: input must be a table of two tensors",
+        )
         a, b = input
         utils.check_tensor(a, "nn.Bilinear: input[0]", (2,))
         utils.check_tensor(b, "nn.Bilinear: input[1]", (2,))
-        check(a.size(0) == b.size(0) and a.size(1) == self.weight.size(1) and b.size(1) == self.weight.size(2),
-              RuntimeError, "nn.Bilinear(%d, %d -> %d): inputs of sizes %s and %s do not fit", self.weight.size(1),
-              self.weight.size(2), self.weight.size(0), tuple(a.shape), tuple(b.shape))
+        check(
+            a.size(0) == b.size(0) and a.size(1) == self.weight.size(1) and b.size(1) == self.weight.size(2),
+            RuntimeError,
+            "nn.Bilinear(%d, %d -> %d): inputs of sizes %s and %s do not fit",
+            self.weight.size(1),
+            self.weight.size(2),
+            self.weight.size(0),
+            tuple(a.shape),
+            tuple(b.shape),
+        )
         if gradOutput is not None:
             utils.check_tensor(gradOutput, "nn.Bilinear: gradOutput")
-            check(tuple(gradOutput.shape) == (a.size(0), self.weight.size(0)), RuntimeError,
-                  "nn.Bilinear: gradOutput of size %s must have size %s", tuple(gradOutput.shape),
-                  (a.size(0), self.weight.size(0)))
+            check(
+                tuple(gradOutput.shape) == (a.size(0), self.weight.size(0)),
+                RuntimeError,
+                "nn.Bilinear: gradOutput of size %s must have size %s",
+                tuple(gradOutput.shape),
+                (a.size(0), self.weight.size(0)),
+            )
 
     def updateOutput(self, input):
         self._check(input)
@@ -193,14 +239,19 @@ class Bilinear(Module):
         self._check(input, gradOutput)
         a, b = input
         outer = a.unsqueeze(2) * b.unsqueeze(1)  # batch x n1 x n2
-        self.gradWeight.add_(torch.matmul(gradOutput.t(), outer.reshape(a.size(0), -1)).reshape(
-            self.gradWeight.shape), alpha=scale)
+        self.gradWeight.add_(
+            torch.matmul(gradOutput.t(), outer.reshape(a.size(0), -1)).reshape(self.gradWeight.shape), alpha=scale
+        )
         if getattr(self, "bias", None) is not None:
             self.gradBias.add_(gradOutput.sum(0), alpha=scale)
 
     def __repr__(self):
-        return "nn.Bilinear(%d x %d -> %d)%s" % (self.weight.size(1), self.weight.size(2), self.weight.size(0),
-                                                 " without bias" if getattr(self, "bias", None) is None else "")
+        return "nn.Bilinear(%d x %d -> %d)%s" % (
+            self.weight.size(1),
+            self.weight.size(2),
+            self.weight.size(0),
+            " without bias" if getattr(self, "bias", None) is None else "",
+        )
 
 
 def _reduce_to(grad, shape):
@@ -218,12 +269,24 @@ def _expanded(param, input, name):
         return param.reshape(input.shape), input
     if param.dim() == input.dim():
         ok = all(p == i or p == 1 for p, i in zip(param.shape, input.shape))
-        check(ok, RuntimeError, "%s: a parameter of size %s cannot broadcast over an input of size %s", name,
-              tuple(param.shape), tuple(input.shape))
+        check(
+            ok,
+            RuntimeError,
+            "%s: a parameter of size %s cannot broadcast over an input of size %s",
+            name,
+            tuple(param.shape),
+            tuple(input.shape),
+        )
         return param, input
-    check(input.dim() >= 1 and input.numel() == input.size(0) * param.numel(), RuntimeError,
-          "%s: input of size %s must be a batch of %d-element samples (the parameter's size is %s)", name,
-          tuple(input.shape), param.numel(), tuple(param.shape))
+    check(
+        input.dim() >= 1 and input.numel() == input.size(0) * param.numel(),
+        RuntimeError,
+        "%s: input of size %s must be a batch of %d-element samples (the parameter's size is %s)",
+        name,
+        tuple(input.shape),
+        param.numel(),
+        tuple(param.shape),
+    )
     return param.reshape(1, -1), input.reshape(input.size(0), -1)
 
 
@@ -267,8 +330,9 @@ class Add(Module):
             self.gradBias.add_(gradOutput.sum().reshape(1), alpha=scale)
         else:
             b, x = _expanded(self.bias, input, "nn.Add")
-            self.gradBias.add_(_reduce_to(gradOutput.reshape(x.shape), b.shape).reshape(self.gradBias.shape),
-                               alpha=scale)
+            self.gradBias.add_(
+                _reduce_to(gradOutput.reshape(x.shape), b.shape).reshape(self.gradBias.shape), alpha=scale
+            )
 
 
 class CAdd(Module):
@@ -419,8 +483,14 @@ class AddConstant(Module):
 def _batch(name, input, size):
     """input as batch x size (a 1-D input is a batch of one) and whether it was 1-D."""
     utils.check_tensor(input, "%s: input" % name, (1, 2))
-    check(input.size(-1) == size, RuntimeError, "%s: input of size %s must have %d elements in its last dimension",
-          name, tuple(input.shape), size)
+    check(
+        input.size(-1) == size,
+        RuntimeError,
+        "%s: input of size %s must have %d elements in its last dimension",
+        name,
+        tuple(input.shape),
+        size,
+    )
     return (input.unsqueeze(0), True) if input.dim() == 1 else (input, False)
 
 
@@ -451,8 +521,14 @@ class Euclidean(Module):
     def _check_grad(self, input, gradOutput):
         utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
         expected = tuple(input.shape[:-1]) + (self.weight.size(1),)
-        check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must have size %s",
-              self.torch_typename(), tuple(gradOutput.shape), expected)
+        check(
+            tuple(gradOutput.shape) == expected,
+            RuntimeError,
+            "%s: gradOutput of size %s must have size %s",
+            self.torch_typename(),
+            tuple(gradOutput.shape),
+            expected,
+        )
 
     def updateOutput(self, input):
         diff, single = self._diff(input)
@@ -542,8 +618,13 @@ class Cosine(Module):
     def _check_grad(self, input, gradOutput):
         utils.check_tensor(gradOutput, "nn.Cosine: gradOutput")
         expected = tuple(input.shape[:-1]) + (self.weight.size(0),)
-        check(tuple(gradOutput.shape) == expected, RuntimeError, "nn.Cosine: gradOutput of size %s must have size %s",
-              tuple(gradOutput.shape), expected)
+        check(
+            tuple(gradOutput.shape) == expected,
+            RuntimeError,
+            "nn.Cosine: gradOutput of size %s must have size %s",
+            tuple(gradOutput.shape),
+            expected,
+        )
 
     def updateOutput(self, input):
         *_, cos, single = self._parts(input)
@@ -597,8 +678,11 @@ class LookupTable(Module):
 
     def _indices(self, input):
         utils.check_tensor(input, "nn.LookupTable: input", (1, 2))
-        check(not input.is_floating_point() or bool((input == input.floor()).all()), TypeError,
-              "nn.LookupTable: input must hold integer indices")
+        check(
+            not input.is_floating_point() or bool((input == input.floor()).all()),
+            TypeError,
+            "nn.LookupTable: input must hold integer indices",
+        )
         idx = input.long()
         n = self.weight.size(0)
         if idx.numel():
@@ -614,8 +698,9 @@ class LookupTable(Module):
         big = norms > self.maxNorm
         if bool(big.any()):
             rows, norms = rows[big], norms[big]
-            self.weight.index_copy_(0, rows, self.weight.index_select(0, rows) *
-                                    (self.maxNorm / (norms + 1e-7)).unsqueeze(1))
+            self.weight.index_copy_(
+                0, rows, self.weight.index_select(0, rows) * (self.maxNorm / (norms + 1e-7)).unsqueeze(1)
+            )
 
     def updateOutput(self, input):
         idx = self._indices(input)
@@ -632,9 +717,13 @@ class LookupTable(Module):
     def accGradParameters(self, input, gradOutput, scale=1):
         idx = self._indices(input).reshape(-1)
         utils.check_tensor(gradOutput, "nn.LookupTable: gradOutput")
-        check(gradOutput.numel() == idx.numel() * self.weight.size(1), RuntimeError,
-              "nn.LookupTable: gradOutput of size %s does not fit an input of size %s", tuple(gradOutput.shape),
-              tuple(input.shape))
+        check(
+            gradOutput.numel() == idx.numel() * self.weight.size(1),
+            RuntimeError,
+            "nn.LookupTable: gradOutput of size %s does not fit an input of size %s",
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         go = gradOutput.reshape(idx.numel(), self.weight.size(1)) * scale
         if self.shouldScaleGradByFreq:
             ones = torch.ones(idx.shape, dtype=go.dtype)

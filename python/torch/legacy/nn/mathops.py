@@ -87,8 +87,14 @@ class _Reduction(Module):
             dim += input.dim()
         elif self.nInputDims is not None and input.dim() == int(self.nInputDims) + 1:
             dim += 1
-        check(0 <= dim < input.dim(), IndexError, "%s: dimension %d is out of range for an input of size %s",
-              self.torch_typename(), int(self.dimension), tuple(input.shape))
+        check(
+            0 <= dim < input.dim(),
+            IndexError,
+            "%s: dimension %d is out of range for an input of size %s",
+            self.torch_typename(),
+            int(self.dimension),
+            tuple(input.shape),
+        )
         return dim
 
     def _squeeze(self, t, dim):
@@ -98,8 +104,14 @@ class _Reduction(Module):
         utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
         shape = list(input.shape)
         shape[dim] = 1
-        check(gradOutput.numel() == math.prod(shape), RuntimeError, "%s: gradOutput of size %s does not fit an input "
-              "of size %s", self.torch_typename(), tuple(gradOutput.shape), tuple(input.shape))
+        check(
+            gradOutput.numel() == math.prod(shape),
+            RuntimeError,
+            "%s: gradOutput of size %s does not fit an input of size %s",
+            self.torch_typename(),
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         return gradOutput.reshape(shape)
 
 
@@ -161,8 +173,12 @@ class Max(_Reduction):
         dim = self._dim(input)
         g = self._check_grad(input, gradOutput, dim)
         idx = getattr(self, "indices", None)
-        check(torch.is_tensor(idx) and tuple(idx.shape) == tuple(g.shape), RuntimeError,
-              "%s: backward needs the forward of this input", self.torch_typename())
+        check(
+            torch.is_tensor(idx) and tuple(idx.shape) == tuple(g.shape),
+            RuntimeError,
+            "%s: backward needs the forward of this input",
+            self.torch_typename(),
+        )
         self.gradInput = torch.zeros_like(input).scatter_(dim, idx, g)
         return self.gradInput
 
@@ -222,8 +238,12 @@ class Normalize(Module):
 
 
 def _pair(name, input):
-    check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError, "%s: input must be a table of two "
-          "tensors", name)
+    check(
+        isinstance(input, (list, tuple)) and len(input) == 2,
+        TypeError,
+        "%s: input must be a table of two tensors",
+        name,
+    )
     utils.check_tensor(input[0], "%s: input[0]" % name)
     utils.check_tensor(input[1], "%s: input[1]" % name)
     return input
@@ -244,14 +264,24 @@ class MM(Module):
 
     def _operands(self, input):
         a, b = _pair("nn.MM", input)
-        check(a.dim() == b.dim() and a.dim() in (2, 3), RuntimeError, "nn.MM: inputs must be two matrices or two "
-              "batches of matrices, got sizes %s and %s", tuple(a.shape), tuple(b.shape))
+        check(
+            a.dim() == b.dim() and a.dim() in (2, 3),
+            RuntimeError,
+            "nn.MM: inputs must be two matrices or two batches of matrices, got sizes %s and %s",
+            tuple(a.shape),
+            tuple(b.shape),
+        )
         if self.transA:
             a = a.transpose(-1, -2)
         if self.transB:
             b = b.transpose(-1, -2)
-        check(a.size(-1) == b.size(-2) and (a.dim() == 2 or a.size(0) == b.size(0)), RuntimeError,
-              "nn.MM: sizes %s and %s (after transposition) do not multiply", tuple(a.shape), tuple(b.shape))
+        check(
+            a.size(-1) == b.size(-2) and (a.dim() == 2 or a.size(0) == b.size(0)),
+            RuntimeError,
+            "nn.MM: sizes %s and %s (after transposition) do not multiply",
+            tuple(a.shape),
+            tuple(b.shape),
+        )
         return a, b
 
     def updateOutput(self, input):
@@ -284,12 +314,22 @@ class MV(Module):
 
     def _operands(self, input):
         m, v = _pair("nn.MV", input)
-        check((m.dim(), v.dim()) in ((2, 1), (3, 2)), RuntimeError, "nn.MV: inputs must be a matrix and a vector or "
-              "batches of them, got sizes %s and %s", tuple(m.shape), tuple(v.shape))
+        check(
+            (m.dim(), v.dim()) in ((2, 1), (3, 2)),
+            RuntimeError,
+            "nn.MV: inputs must be a matrix and a vector or batches of them, got sizes %s and %s",
+            tuple(m.shape),
+            tuple(v.shape),
+        )
         if self.trans:
             m = m.transpose(-1, -2)
-        check(m.size(-1) == v.size(-1) and (m.dim() == 2 or m.size(0) == v.size(0)), RuntimeError,
-              "nn.MV: sizes %s and %s do not multiply", tuple(m.shape), tuple(v.shape))
+        check(
+            m.size(-1) == v.size(-1) and (m.dim() == 2 or m.size(0) == v.size(0)),
+            RuntimeError,
+            "nn.MV: sizes %s and %s do not multiply",
+            tuple(m.shape),
+            tuple(v.shape),
+        )
         return m, v
 
     def updateOutput(self, input):
@@ -300,8 +340,13 @@ class MV(Module):
     def updateGradInput(self, input, gradOutput):
         m, v = self._operands(input)
         utils.check_tensor(gradOutput, "nn.MV: gradOutput")
-        check(tuple(gradOutput.shape) == tuple(m.shape[:-1]), RuntimeError, "nn.MV: gradOutput of size %s must have "
-              "size %s", tuple(gradOutput.shape), tuple(m.shape[:-1]))
+        check(
+            tuple(gradOutput.shape) == tuple(m.shape[:-1]),
+            RuntimeError,
+            "nn.MV: gradOutput of size %s must have size %s",
+            tuple(gradOutput.shape),
+            tuple(m.shape[:-1]),
+        )
         gm = gradOutput.unsqueeze(-1) * v.unsqueeze(-2)
         gv = torch.matmul(m.transpose(-1, -2), gradOutput.unsqueeze(-1)).squeeze(-1)
         if self.trans:

@@ -9,12 +9,22 @@ from torch.legacy.nn.containers import Sequential
 from torch.legacy.nn.module import Module
 from torch.legacy.nn.utils import check
 
-__all__ = ["BatchNormalization", "SpatialBatchNormalization", "VolumetricBatchNormalization", "SpatialCrossMapLRN",
-           "SpatialSubtractiveNormalization", "SpatialDivisiveNormalization", "SpatialContrastiveNormalization",
-           "SpatialSoftMax", "SpatialDropout", "VolumetricDropout"]
+__all__ = [
+    "BatchNormalization",
+    "SpatialBatchNormalization",
+    "VolumetricBatchNormalization",
+    "SpatialCrossMapLRN",
+    "SpatialSubtractiveNormalization",
+    "SpatialDivisiveNormalization",
+    "SpatialContrastiveNormalization",
+    "SpatialSoftMax",
+    "SpatialDropout",
+    "VolumetricDropout",
+]
 
 
 # ================================================================ batch normalization
+
 
 class BatchNormalization(Module):
     """y = (x - mean) / sqrt(var + eps) * weight + bias per feature (dimension 1). In
@@ -31,8 +41,13 @@ class BatchNormalization(Module):
     def __init__(self, nOutput, eps=1e-5, momentum=0.1, affine=True):
         super().__init__()
         self.train = True  # a field, as torch7's constructor sets it: Lua nn reads a missing one as false
-        check(nOutput > 0, ValueError, "%s: the number of features must be positive, got %r", self.torch_typename(),
-              nOutput)
+        check(
+            nOutput > 0,
+            ValueError,
+            "%s: the number of features must be positive, got %r",
+            self.torch_typename(),
+            nOutput,
+        )
         dtype = torch.get_default_dtype()
         self.eps, self.momentum, self.affine = eps, momentum, bool(affine)
         self.running_mean = torch.zeros(nOutput, dtype=dtype)
@@ -63,12 +78,26 @@ class BatchNormalization(Module):
         utils.check_tensor(input, "%s: input" % name)
         nd = int(self.nDim)
         ok = input.dim() == nd or (input.dim() == nd - 1 and not self.train)
-        check(ok, RuntimeError, "%s: expected a %dD input%s, got size %s", name, nd,
-              " (or %dD in evaluation mode)" % (nd - 1) if nd > 1 else "", tuple(input.shape))
+        check(
+            ok,
+            RuntimeError,
+            "%s: expected a %dD input%s, got size %s",
+            name,
+            nd,
+            " (or %dD in evaluation mode)" % (nd - 1) if nd > 1 else "",
+            tuple(input.shape),
+        )
         x = input if input.dim() == nd else input.unsqueeze(0)
         n = self.running_mean.numel()
-        check(x.size(1) == n, RuntimeError, "%s: expected %d features in dimension %d, got size %s", name, n,
-              1 if input.dim() == nd else 0, tuple(input.shape))
+        check(
+            x.size(1) == n,
+            RuntimeError,
+            "%s: expected %d features in dimension %d, got size %s",
+            name,
+            n,
+            1 if input.dim() == nd else 0,
+            tuple(input.shape),
+        )
         return x
 
     def _stats_shape(self, x):
@@ -83,8 +112,13 @@ class BatchNormalization(Module):
         eps = float(self.eps)
         if self.train:
             count = x.numel() // x.size(1)
-            check(count > 1, RuntimeError, "%s: training needs more than one value per feature, got input size %s",
-                  self.torch_typename(), tuple(input.shape))
+            check(
+                count > 1,
+                RuntimeError,
+                "%s: training needs more than one value per feature, got input size %s",
+                self.torch_typename(),
+                tuple(input.shape),
+            )
             mean = x.mean(dims)
             var = ((x - mean.reshape(shape)) ** 2).mean(dims)
             invstd = 1 / torch.sqrt(var + eps)
@@ -106,8 +140,12 @@ class BatchNormalization(Module):
         utils.same_size(input, gradOutput, "%s: input" % self.torch_typename(), "gradOutput")
         g = gradOutput if input.dim() == x.dim() else gradOutput.unsqueeze(0)
         if self.train:
-            check(self.save_mean.numel() == x.size(1), RuntimeError,
-                  "%s: backward in training mode needs a forward first", self.torch_typename())
+            check(
+                self.save_mean.numel() == x.size(1),
+                RuntimeError,
+                "%s: backward in training mode needs a forward first",
+                self.torch_typename(),
+            )
             mean, invstd = self.save_mean, self.save_std
         else:
             mean = self.running_mean.to(x.dtype)
@@ -159,6 +197,7 @@ class VolumetricBatchNormalization(BatchNormalization):
 
 # ================================================================ local response normalization
 
+
 def _channel_window_sum(x, size):
     """Per channel c (dimension 1): the sum of x over channels c - (size - 1) // 2 ..
     c + (size - 1) // 2 (torch7's window: centred, so an even size covers size - 1 planes)."""
@@ -180,8 +219,12 @@ class SpatialCrossMapLRN(Module):
 
     def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
         super().__init__()
-        check(int(size) == size and size >= 1, ValueError, "nn.SpatialCrossMapLRN: size must be a positive integer, "
-              "got %r", size)
+        check(
+            int(size) == size and size >= 1,
+            ValueError,
+            "nn.SpatialCrossMapLRN: size must be a positive integer, got %r",
+            size,
+        )
         self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
         self.scale = torch.empty(0, dtype=torch.get_default_dtype())
 
@@ -221,6 +264,7 @@ class SpatialCrossMapLRN(Module):
 
 # ================================================================ local contrast normalization
 
+
 class _LocalNormalization(Module):
     """The weighted local sums of torch7's subtractive/divisive normalizations: a kernel
     (2-D, or 1-D applied along both axes) over every plane, summed over planes, zero padded
@@ -234,8 +278,13 @@ class _LocalNormalization(Module):
         self.nInputPlane = nInputPlane
         kernel = torch.ones(9, 9, dtype=torch.get_default_dtype()) if kernel is None else kernel
         utils.check_tensor(kernel, "%s: kernel" % name, (1, 2))
-        check(all(s % 2 == 1 for s in kernel.shape), ValueError, "%s: the averaging kernel must have odd sizes, "
-              "got %s", name, tuple(kernel.shape))
+        check(
+            all(s % 2 == 1 for s in kernel.shape),
+            ValueError,
+            "%s: the averaging kernel must have odd sizes, got %s",
+            name,
+            tuple(kernel.shape),
+        )
         # torch7 divides in place the kernel it was given
         if kernel.dim() == 2:
             kernel.div_(kernel.sum().item() * nInputPlane)
@@ -254,8 +303,14 @@ class _LocalNormalization(Module):
         name = self.torch_typename()
         utils.check_tensor(input, "%s: input" % name, (3, 4))
         x = input.unsqueeze(0) if input.dim() == 3 else input
-        check(x.size(1) == int(self.nInputPlane), RuntimeError, "%s: expected %d planes, got an input of size %s",
-              name, int(self.nInputPlane), tuple(input.shape))
+        check(
+            x.size(1) == int(self.nInputPlane),
+            RuntimeError,
+            "%s: expected %d planes, got an input of size %s",
+            name,
+            int(self.nInputPlane),
+            tuple(input.shape),
+        )
         w = self._weight(x.dtype)
         pad = (w.size(2) // 2, w.size(3) // 2)
         coef = F.conv2d(torch.ones((1,) + tuple(x.shape[1:]), dtype=x.dtype), w, None, 1, pad)
@@ -307,7 +362,7 @@ class SpatialDivisiveNormalization(_LocalNormalization):
 
     def __init__(self, nInputPlane=1, kernel=None, threshold=1e-4, thresval=1e-4):
         super().__init__()
-        self._init_kernel(nInputPlane, kernel, lambda c: c ** 0.5)
+        self._init_kernel(nInputPlane, kernel, lambda c: c**0.5)
         self.threshold, self.thresval = threshold, thresval
 
     def _stds(self, x, w, pad, coef):
@@ -359,6 +414,7 @@ class SpatialContrastiveNormalization(Module):
 
 # ================================================================ softmax and dropout over planes
 
+
 class SpatialSoftMax(Module):
     """The softmax over planes at every position: dimension 0 of planes x h x w (or of a
     1-D input), dimension 1 of batch x planes x h x w (or of a 2-D input)."""
@@ -405,7 +461,7 @@ class SpatialDropout(Module):
         self._check(input)
         p = float(self.p)
         if self.train or self.stochastic_inference:
-            shape = list(input.shape[:input.dim() - self._spatial]) + [1] * self._spatial
+            shape = list(input.shape[: input.dim() - self._spatial]) + [1] * self._spatial
             self.noise = torch.bernoulli(torch.full(shape, 1 - p, dtype=input.dtype))
             self.output = input * self.noise
         else:

@@ -24,14 +24,35 @@ from torch.legacy.nn.module import Module
 from torch.legacy.nn.utils import check
 
 __all__ = [
-    "SpatialConvolution", "SpatialConvolutionMM", "SpatialConvolutionLocal", "SpatialFullConvolution",
-    "SpatialDilatedConvolution", "SpatialSubSampling", "SpatialMaxPooling", "SpatialDilatedMaxPooling",
-    "SpatialAveragePooling", "SpatialAdaptiveMaxPooling", "SpatialAdaptiveAveragePooling",
-    "SpatialFractionalMaxPooling", "SpatialMaxUnpooling", "SpatialLPPooling", "SpatialUpSamplingNearest",
-    "SpatialUpSamplingBilinear", "SpatialZeroPadding", "SpatialReflectionPadding", "SpatialReplicationPadding",
-    "TemporalConvolution", "TemporalMaxPooling", "TemporalSubSampling", "VolumetricConvolution",
-    "VolumetricFullConvolution", "VolumetricDilatedConvolution", "VolumetricMaxPooling",
-    "VolumetricDilatedMaxPooling", "VolumetricAveragePooling", "VolumetricMaxUnpooling",
+    "SpatialConvolution",
+    "SpatialConvolutionMM",
+    "SpatialConvolutionLocal",
+    "SpatialFullConvolution",
+    "SpatialDilatedConvolution",
+    "SpatialSubSampling",
+    "SpatialMaxPooling",
+    "SpatialDilatedMaxPooling",
+    "SpatialAveragePooling",
+    "SpatialAdaptiveMaxPooling",
+    "SpatialAdaptiveAveragePooling",
+    "SpatialFractionalMaxPooling",
+    "SpatialMaxUnpooling",
+    "SpatialLPPooling",
+    "SpatialUpSamplingNearest",
+    "SpatialUpSamplingBilinear",
+    "SpatialZeroPadding",
+    "SpatialReflectionPadding",
+    "SpatialReplicationPadding",
+    "TemporalConvolution",
+    "TemporalMaxPooling",
+    "TemporalSubSampling",
+    "VolumetricConvolution",
+    "VolumetricFullConvolution",
+    "VolumetricDilatedConvolution",
+    "VolumetricMaxPooling",
+    "VolumetricDilatedMaxPooling",
+    "VolumetricAveragePooling",
+    "VolumetricMaxUnpooling",
     "VolumetricReplicationPadding",
 ]
 
@@ -56,9 +77,15 @@ def _grad_batched(name, input, gradOutput, n, output_shape=None):
     x, single = _batched(name, input, n)
     utils.check_tensor(gradOutput, "%s: gradOutput" % name)
     if output_shape is not None:
-        check(tuple(gradOutput.shape) == tuple(output_shape), RuntimeError,
-              "%s: gradOutput of size %s does not match the output size %s for an input of size %s", name,
-              tuple(gradOutput.shape), tuple(output_shape), tuple(input.shape))
+        check(
+            tuple(gradOutput.shape) == tuple(output_shape),
+            RuntimeError,
+            "%s: gradOutput of size %s does not match the output size %s for an input of size %s",
+            name,
+            tuple(gradOutput.shape),
+            tuple(output_shape),
+            tuple(input.shape),
+        )
     g = gradOutput.unsqueeze(0) if single else gradOutput
     return x, g, single
 
@@ -92,8 +119,18 @@ def _out_size(name, size, k, s, p, d=1, ceil_mode=False):
             o -= 1
     else:
         o = span // s + 1
-    check(o >= 1, RuntimeError, "%s: input of size %d with kernel %d, stride %d, padding %d, dilation %d gives an "
-          "output size of %d: too small", name, size, k, s, p, d, o)
+    check(
+        o >= 1,
+        RuntimeError,
+        "%s: input of size %d with kernel %d, stride %d, padding %d, dilation %d gives an output size of %d: too small",
+        name,
+        size,
+        k,
+        s,
+        p,
+        d,
+        o,
+    )
     return o
 
 
@@ -153,8 +190,14 @@ def _scatter_planes(indices, g, in_size):
 
 
 def _check_planes(name, x, expected):
-    check(x.size(1) == expected, RuntimeError, "%s: expected an input with %d planes, got size %s", name, expected,
-          tuple(x.shape))
+    check(
+        x.size(1) == expected,
+        RuntimeError,
+        "%s: expected an input with %d planes, got size %s",
+        name,
+        expected,
+        tuple(x.shape),
+    )
 
 
 def _bias_free_repr(module, s):
@@ -165,8 +208,12 @@ def _conv_repr(module, kernel, groups):
     """torch7's convolution summary 'nn.X(nIn -> nOut, kWxkH[, dW,dH[, padW,padH[, ...]]])':
     groups holds (values, default) pairs, each shown when it or a later one is off its
     default."""
-    s = "%s(%d -> %d, %s" % (module.torch_typename(), module.nInputPlane, module.nOutputPlane,
-                             "x".join("%d" % k for k in kernel))
+    s = "%s(%d -> %d, %s" % (
+        module.torch_typename(),
+        module.nInputPlane,
+        module.nOutputPlane,
+        "x".join("%d" % k for k in kernel),
+    )
     off = [any(v != default for v in values) for values, default in groups]
     for i, (values, _) in enumerate(groups):
         if any(off[i:]):
@@ -175,6 +222,7 @@ def _conv_repr(module, kernel, groups):
 
 
 # ================================================================ convolutions
+
 
 class _ConvBase(utils.OptionalBias, Module):
     """Shared by the convolutions: optional bias (noBias), torch7's uniform reset."""
@@ -227,8 +275,13 @@ class _GridConvolution(_ConvBase):
 
     def _grads(self, input, gradOutput):
         x, single, geometry, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
-                                     tuple(input.shape[:-self._n - 1]) + (int(self.nOutputPlane),) + o)
+        x, g, single = _grad_batched(
+            self.torch_typename(),
+            input,
+            gradOutput,
+            self._n,
+            tuple(input.shape[: -self._n - 1]) + (int(self.nOutputPlane),) + o,
+        )
         return x, g, single, geometry
 
 
@@ -258,8 +311,12 @@ class SpatialConvolution(_GridConvolution):
         return self.kW * self.kH * self.nInputPlane
 
     def _geometry(self):
-        return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW),
-                _ints(self.dilationH, self.dilationW))
+        return (
+            _ints(self.kH, self.kW),
+            _ints(self.dH, self.dW),
+            _ints(self.padH, self.padW),
+            _ints(self.dilationH, self.dilationW),
+        )
 
     def _weight2d(self):
         # 4-D in today's files, nOutputPlane x (nInputPlane kH kW) in older ones: the same numbers
@@ -315,8 +372,18 @@ class SpatialDilatedConvolution(SpatialConvolution):
 
     def __repr__(self):
         s = "%s(%d -> %d, %dx%d, %d,%d, %d,%d, %d,%d" % (
-            self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW, self.kH, self.dW, self.dH,
-            self.padW, self.padH, self.dilationW, self.dilationH)
+            self.torch_typename(),
+            self.nInputPlane,
+            self.nOutputPlane,
+            self.kW,
+            self.kH,
+            self.dW,
+            self.dH,
+            self.padW,
+            self.padH,
+            self.dilationW,
+            self.dilationH,
+        )
         return _bias_free_repr(self, s)
 
 
@@ -330,8 +397,15 @@ class SpatialConvolutionLocal(SpatialConvolution):
         padH = padW if padH is None else padH
         self.oW = (iW + 2 * padW - kW) // dW + 1
         self.oH = (iH + 2 * padH - kH) // dH + 1
-        check(self.oW >= 1 and self.oH >= 1, RuntimeError,
-              "nn.SpatialConvolutionLocal: input of %dx%d is smaller than the kernel %dx%d", iW, iH, kW, kH)
+        check(
+            self.oW >= 1 and self.oH >= 1,
+            RuntimeError,
+            "nn.SpatialConvolutionLocal: input of %dx%d is smaller than the kernel %dx%d",
+            iW,
+            iH,
+            kW,
+            kH,
+        )
         super().__init__(nInputPlane, nOutputPlane, kW, kH, dW, dH, padW, padH)
         dtype = self.weight.dtype
         self.bias = torch.empty(nOutputPlane, self.oH, self.oW, dtype=dtype)
@@ -346,9 +420,14 @@ class SpatialConvolutionLocal(SpatialConvolution):
 
     def _prepare(self, input):
         prepared = super()._prepare(input)
-        check(tuple(prepared[0].shape[2:]) == _ints(self.iH, self.iW), RuntimeError,
-              "nn.SpatialConvolutionLocal: input of size %s must be %d x %d in its last two dimensions",
-              tuple(input.shape), self.iH, self.iW)
+        check(
+            tuple(prepared[0].shape[2:]) == _ints(self.iH, self.iW),
+            RuntimeError,
+            "nn.SpatialConvolutionLocal: input of size %s must be %d x %d in its last two dimensions",
+            tuple(input.shape),
+            self.iH,
+            self.iW,
+        )
         return prepared
 
     def updateOutput(self, input):
@@ -378,8 +457,15 @@ class SpatialConvolutionLocal(SpatialConvolution):
             self.gradBias.add_(g.sum(0).reshape(self.gradBias.shape), alpha=scale)
 
     def __repr__(self):
-        s = "%s(%d -> %d, %dx%d, %dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.iW,
-                                         self.iH, self.kW, self.kH)
+        s = "%s(%d -> %d, %dx%d, %dx%d" % (
+            self.torch_typename(),
+            self.nInputPlane,
+            self.nOutputPlane,
+            self.iW,
+            self.iH,
+            self.kW,
+            self.kH,
+        )
         return _bias_free_repr(self, s)
 
 
@@ -424,17 +510,39 @@ class VolumetricConvolution(_NdConvolution):
         return self.kT * self.kW * self.kH * self.nInputPlane
 
     def _geometry(self):
-        return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
-                _ints(self.padT, self.padH, self.padW), _ints(self.dilationT, self.dilationH, self.dilationW))
+        return (
+            _ints(self.kT, self.kH, self.kW),
+            _ints(self.dT, self.dH, self.dW),
+            _ints(self.padT, self.padH, self.padW),
+            _ints(self.dilationT, self.dilationH, self.dilationW),
+        )
 
     def __repr__(self):
-        return _conv_repr(self, (self.kT, self.kW, self.kH),
-                          [((self.dT, self.dW, self.dH), 1), ((self.padT, self.padW, self.padH), 0)])
+        return _conv_repr(
+            self,
+            (self.kT, self.kW, self.kH),
+            [((self.dT, self.dW, self.dH), 1), ((self.padT, self.padW, self.padH), 0)],
+        )
 
 
 class VolumetricDilatedConvolution(VolumetricConvolution):
-    def __init__(self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0,
-                 dilationT=1, dilationW=1, dilationH=1):
+    def __init__(
+        self,
+        nInputPlane,
+        nOutputPlane,
+        kT,
+        kW,
+        kH,
+        dT=1,
+        dW=1,
+        dH=1,
+        padT=0,
+        padW=0,
+        padH=0,
+        dilationT=1,
+        dilationW=1,
+        dilationH=1,
+    ):
         super().__init__(nInputPlane, nOutputPlane, kT, kW, kH, dT, dW, dH, padT, padW, padH)
         self.dilationT, self.dilationW, self.dilationH = dilationT, dilationW, dilationH
 
@@ -447,11 +555,18 @@ class _FullConvolution(_GridConvolution):
 
     def _output_size(self, name, input, x, k, s, p, d, a):
         for i in range(self._n):
-            check(0 <= a[i] < max(s[i], d[i]), RuntimeError, "%s: adj %s must be smaller than the stride %s", name,
-                  a, s)
+            check(
+                0 <= a[i] < max(s[i], d[i]), RuntimeError, "%s: adj %s must be smaller than the stride %s", name, a, s
+            )
         o = tuple((x.size(2 + i) - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + 1 + a[i] for i in range(self._n))
-        check(all(v >= 1 for v in o), RuntimeError, "%s: input of size %s gives an output of size %s: too small",
-              name, tuple(input.shape), o)
+        check(
+            all(v >= 1 for v in o),
+            RuntimeError,
+            "%s: input of size %s gives an output of size %s: too small",
+            name,
+            tuple(input.shape),
+            o,
+        )
         return o
 
     def updateOutput(self, input):
@@ -482,11 +597,17 @@ class SpatialFullConvolution(_FullConvolution):
         if not isinstance(input, (list, tuple)):
             return method(input, *args)
         name = self.torch_typename()
-        check(len(input) == 2 and torch.is_tensor(input[0]) and torch.is_tensor(input[1]) and input[1].dim() >= 2,
-              TypeError, "%s: a table input must be [input, target] with a target of at least 2 dimensions", name)
+        check(
+            len(input) == 2 and torch.is_tensor(input[0]) and torch.is_tensor(input[1]) and input[1].dim() >= 2,
+            TypeError,
+            "%s: a table input must be [input, target] with a target of at least 2 dimensions",
+            name,
+        )
         target = input[1]
-        adj = {"adjW": (target.size(-1) + 2 * int(self.padW) - int(self.kW)) % int(self.dW),
-               "adjH": (target.size(-2) + 2 * int(self.padH) - int(self.kH)) % int(self.dH)}
+        adj = {
+            "adjW": (target.size(-1) + 2 * int(self.padW) - int(self.kW)) % int(self.dW),
+            "adjH": (target.size(-2) + 2 * int(self.padH) - int(self.kH)) % int(self.dH),
+        }
         saved = {k: self.__dict__[k] for k in adj if k in self.__dict__}
         self.__dict__.update(adj)
         try:
@@ -523,20 +644,29 @@ class SpatialFullConvolution(_FullConvolution):
         return self.kW * self.kH * self.nInputPlane
 
     def _geometry(self):
-        return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW), (1, 1),
-                _ints(self.adjH, self.adjW))
+        return (
+            _ints(self.kH, self.kW),
+            _ints(self.dH, self.dW),
+            _ints(self.padH, self.padW),
+            (1, 1),
+            _ints(self.adjH, self.adjW),
+        )
 
     def __repr__(self):
-        return _conv_repr(self, (self.kW, self.kH), [((self.dW, self.dH), 1), ((self.padW, self.padH), 0),
-                                                     ((self.adjW, self.adjH), 0)])
+        return _conv_repr(
+            self,
+            (self.kW, self.kH),
+            [((self.dW, self.dH), 1), ((self.padW, self.padH), 0), ((self.adjW, self.adjH), 0)],
+        )
 
 
 class VolumetricFullConvolution(_FullConvolution):
     _n = 3
     padT = padW = padH = adjT = adjW = adjH = 0
 
-    def __init__(self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0, adjT=0,
-                 adjW=0, adjH=0):
+    def __init__(
+        self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0, adjT=0, adjW=0, adjH=0
+    ):
         super().__init__()
         self.nInputPlane, self.nOutputPlane = nInputPlane, nOutputPlane
         self.kT, self.kW, self.kH, self.dT, self.dW, self.dH = kT, kW, kH, dT, dW, dH
@@ -549,8 +679,13 @@ class VolumetricFullConvolution(_FullConvolution):
         return self.kT * self.kW * self.kH * self.nInputPlane
 
     def _geometry(self):
-        return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
-                _ints(self.padT, self.padH, self.padW), (1, 1, 1), _ints(self.adjT, self.adjH, self.adjW))
+        return (
+            _ints(self.kT, self.kH, self.kW),
+            _ints(self.dT, self.dH, self.dW),
+            _ints(self.padT, self.padH, self.padW),
+            (1, 1, 1),
+            _ints(self.adjT, self.adjH, self.adjW),
+        )
 
 
 class SpatialSubSampling(_ConvBase):
@@ -585,8 +720,7 @@ class SpatialSubSampling(_ConvBase):
 
     def _grads(self, input, gradOutput):
         x, single, k, s, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2,
-                                     tuple(input.shape[:-2]) + o)
+        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(input.shape[:-2]) + o)
         return x, g, single, k, s
 
     def updateGradInput(self, input, gradOutput):
@@ -603,6 +737,7 @@ class SpatialSubSampling(_ConvBase):
 
 # ================================================================ temporal
 
+
 class _TemporalBase(_ConvBase):
     """Shared by the temporal layers with weights: input [batch x] frames x inputFrameSize."""
 
@@ -613,17 +748,35 @@ class _TemporalBase(_ConvBase):
         utils.check_tensor(input, "%s: input" % name, (2, 3))
         x = input.unsqueeze(0) if input.dim() == 2 else input
         kW, dW, fs = _ints(self.kW, self.dW, self.inputFrameSize)
-        check(x.size(2) == fs, RuntimeError, "%s: input of size %s must have %d features per frame", name,
-              tuple(input.shape), fs)
-        check(x.size(1) >= kW, RuntimeError, "%s: input of size %s has fewer frames than the kernel width %d", name,
-              tuple(input.shape), kW)
+        check(
+            x.size(2) == fs,
+            RuntimeError,
+            "%s: input of size %s must have %d features per frame",
+            name,
+            tuple(input.shape),
+            fs,
+        )
+        check(
+            x.size(1) >= kW,
+            RuntimeError,
+            "%s: input of size %s has fewer frames than the kernel width %d",
+            name,
+            tuple(input.shape),
+            kW,
+        )
         o = (x.size(1) - kW) // dW + 1
         g = None
         if gradOutput is not None:
             expected = tuple(input.shape[:-2]) + (o, int(out_features))
             utils.check_tensor(gradOutput, "%s: gradOutput" % name)
-            check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s", name,
-                  tuple(gradOutput.shape), expected)
+            check(
+                tuple(gradOutput.shape) == expected,
+                RuntimeError,
+                "%s: gradOutput of size %s must be %s",
+                name,
+                tuple(gradOutput.shape),
+                expected,
+            )
             g = gradOutput.reshape(x.size(0), o, -1)
         return x, g, kW, dW, o
 
@@ -637,7 +790,7 @@ class _TemporalBase(_ConvBase):
         """gradInput from parts[k] (batch x o x features): the gradient reaching frame t*dW + k."""
         gi = torch.zeros_like(x)
         for k, part in enumerate(parts):
-            gi[:, k:k + (o - 1) * dW + 1:dW] += part
+            gi[:, k : k + (o - 1) * dW + 1 : dW] += part
         self.gradInput = gi[0] if input.dim() == 2 else gi
         return self.gradInput
 
@@ -719,8 +872,14 @@ class TemporalMaxPooling(Module):
         utils.check_tensor(input, "%s: input" % name, (2, 3))
         x = input.unsqueeze(0) if input.dim() == 2 else input
         kW, dW = _ints(self.kW, self.dW)
-        check(x.size(1) >= kW, RuntimeError, "%s: input of size %s has fewer frames than the kernel width %d", name,
-              tuple(input.shape), kW)
+        check(
+            x.size(1) >= kW,
+            RuntimeError,
+            "%s: input of size %s has fewer frames than the kernel width %d",
+            name,
+            tuple(input.shape),
+            kW,
+        )
         return x, x.unfold(1, kW, dW), kW, dW  # N x o x features x kW
 
     def updateOutput(self, input):
@@ -747,6 +906,7 @@ class TemporalMaxPooling(Module):
 
 
 # ================================================================ pooling
+
 
 class _CeilMode:
     """ceil() / floor(): how pooling with a stride rounds its output size."""
@@ -817,8 +977,12 @@ class SpatialMaxPooling(_CeilMode, _MaxPooling):
         self.indices = torch.empty(0, dtype=torch.int64)
 
     def _geometry(self):
-        return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW),
-                _ints(self.dilationH, self.dilationW))
+        return (
+            _ints(self.kH, self.kW),
+            _ints(self.dH, self.dW),
+            _ints(self.padH, self.padW),
+            _ints(self.dilationH, self.dilationW),
+        )
 
     def updateOutput(self, input):
         name = self.torch_typename()
@@ -893,8 +1057,9 @@ class SpatialAveragePooling(_CeilMode, Module):
 
     def updateGradInput(self, input, gradOutput):
         x, single, k, s, p, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
-                                     tuple(input.shape[:-self._n]) + o)
+        x, g, single = _grad_batched(
+            self.torch_typename(), input, gradOutput, self._n, tuple(input.shape[: -self._n]) + o
+        )
         if self.divide:
             counts = None
             for i in range(self._n):
@@ -918,15 +1083,17 @@ class VolumetricAveragePooling(SpatialAveragePooling):
         self.count_include_pad = True
 
     def _geometry(self):
-        return _ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW), _ints(self.padT, self.padH,
-                                                                                            self.padW)
+        return (
+            _ints(self.kT, self.kH, self.kW),
+            _ints(self.dT, self.dH, self.dW),
+            _ints(self.padT, self.padH, self.padW),
+        )
 
     def _pool(self, x, k, s, p):
         return F.avg_pool3d(x, k, s, p, bool(self.ceil_mode), bool(self.count_include_pad))
 
     def __repr__(self):
-        return "%s(%dx%dx%d, %d,%d,%d)" % (self.torch_typename(), self.kT, self.kW, self.kH, self.dT, self.dW,
-                                           self.dH)
+        return "%s(%dx%dx%d, %d,%d,%d)" % (self.torch_typename(), self.kT, self.kW, self.kH, self.dT, self.dW, self.dH)
 
 
 class SpatialLPPooling(Module):
@@ -1001,8 +1168,9 @@ class SpatialAdaptiveAveragePooling(Module):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2,
-                                     tuple(input.shape[:-2]) + _ints(self.H, self.W))
+        x, g, single = _grad_batched(
+            self.torch_typename(), input, gradOutput, 2, tuple(input.shape[:-2]) + _ints(self.H, self.W)
+        )
         mh = _adaptive_matrix(int(self.H), x.size(2), g.dtype)
         mw = _adaptive_matrix(int(self.W), x.size(3), g.dtype)
         self.gradInput = _unbatch(torch.matmul(torch.matmul(mh.t(), g), mw), single)
@@ -1021,14 +1189,24 @@ class SpatialFractionalMaxPooling(_MaxPooling):
 
     def __init__(self, poolSizeW, poolSizeH, arg1, arg2):
         super().__init__()
-        check(poolSizeW >= 2 and poolSizeH >= 2, ValueError,
-              "nn.SpatialFractionalMaxPooling: the pooling size must be at least 2, got %sx%s", poolSizeW, poolSizeH)
+        check(
+            poolSizeW >= 2 and poolSizeH >= 2,
+            ValueError,
+            "nn.SpatialFractionalMaxPooling: the pooling size must be at least 2, got %sx%s",
+            poolSizeW,
+            poolSizeH,
+        )
         self.poolSizeW, self.poolSizeH = poolSizeW, poolSizeH
         if arg1 >= 1 and arg2 >= 1:
             self.outW, self.outH = int(arg1), int(arg2)
         else:
-            check(0 < arg1 < 1 and 0 < arg2 < 1, ValueError,
-                  "nn.SpatialFractionalMaxPooling: ratios must be in (0, 1), got %s, %s", arg1, arg2)
+            check(
+                0 < arg1 < 1 and 0 < arg2 < 1,
+                ValueError,
+                "nn.SpatialFractionalMaxPooling: ratios must be in (0, 1), got %s, %s",
+                arg1,
+                arg2,
+            )
             self.ratioW, self.ratioH = arg1, arg2
         self.newRandomPool = False
         self.indices = torch.empty(0, dtype=torch.int64)
@@ -1044,9 +1222,17 @@ class SpatialFractionalMaxPooling(_MaxPooling):
         else:
             oW, oH = int(x.size(3) * self.ratioW), int(x.size(2) * self.ratioH)
         name = self.torch_typename()
-        check(oW + int(self.poolSizeW) - 1 <= x.size(3) and oH + int(self.poolSizeH) - 1 <= x.size(2),
-              RuntimeError, "%s: an output of %dx%d with pooling %sx%s needs a larger input than %s", name, oW, oH,
-              self.poolSizeW, self.poolSizeH, tuple(x.shape))
+        check(
+            oW + int(self.poolSizeW) - 1 <= x.size(3) and oH + int(self.poolSizeH) - 1 <= x.size(2),
+            RuntimeError,
+            "%s: an output of %dx%d with pooling %sx%s needs a larger input than %s",
+            name,
+            oW,
+            oH,
+            self.poolSizeW,
+            self.poolSizeH,
+            tuple(x.shape),
+        )
         check(oW >= 1 and oH >= 1, RuntimeError, "%s: empty output for input %s", name, tuple(x.shape))
         return oH, oW
 
@@ -1065,8 +1251,12 @@ class SpatialFractionalMaxPooling(_MaxPooling):
         oH, oW = self._output_size(x)
         n, c, h, w = x.shape
         samples = self.randomSamples
-        if (not self.newRandomPool or not torch.is_tensor(samples) or tuple(samples.shape) != (n, c, 2)
-                or samples.dtype != x.dtype):
+        if (
+            not self.newRandomPool
+            or not torch.is_tensor(samples)
+            or tuple(samples.shape) != (n, c, 2)
+            or samples.dtype != x.dtype
+        ):
             samples = torch.rand(n, c, 2, dtype=x.dtype)
             self.randomSamples = samples
         pw, ph = int(self.poolSizeW), int(self.poolSizeH)
@@ -1099,11 +1289,17 @@ class SpatialMaxUnpooling(Module):
 
     def __init__(self, poolingModule):
         super().__init__()
-        check(isinstance(poolingModule, SpatialMaxPooling), TypeError,
-              "nn.SpatialMaxUnpooling: the argument must be a nn.SpatialMaxPooling module, got %s",
-              type(poolingModule).__name__)
-        check(poolingModule.kH == poolingModule.dH and poolingModule.kW == poolingModule.dW, ValueError,
-              "nn.SpatialMaxUnpooling: the pooling module's kernel must equal its stride")
+        check(
+            isinstance(poolingModule, SpatialMaxPooling),
+            TypeError,
+            "nn.SpatialMaxUnpooling: the argument must be a nn.SpatialMaxPooling module, got %s",
+            type(poolingModule).__name__,
+        )
+        check(
+            poolingModule.kH == poolingModule.dH and poolingModule.kW == poolingModule.dW,
+            ValueError,
+            "nn.SpatialMaxUnpooling: the pooling module's kernel must equal its stride",
+        )
         self.pooling = poolingModule
 
     def setParams(self):
@@ -1151,8 +1347,12 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
         self.indices = torch.empty(0, dtype=torch.int64)
 
     def _geometry(self):
-        return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
-                _ints(self.padT, self.padH, self.padW), _ints(self.dilationT, self.dilationH, self.dilationW))
+        return (
+            _ints(self.kT, self.kH, self.kW),
+            _ints(self.dT, self.dH, self.dW),
+            _ints(self.padT, self.padH, self.padW),
+            _ints(self.dilationT, self.dilationH, self.dilationW),
+        )
 
     def updateOutput(self, input):
         name = self.torch_typename()
@@ -1170,8 +1370,7 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
     def _window_offsets(self, position, in_size, out_size):
         """Per axis, (position's coordinate - its window's start) for each output cell."""
         k, s, p, d = self._geometry()
-        coords = (position // (in_size[1] * in_size[2]), (position // in_size[2]) % in_size[1],
-                  position % in_size[2])
+        coords = (position // (in_size[1] * in_size[2]), (position // in_size[2]) % in_size[1], position % in_size[2])
         shapes = ((-1, 1, 1), (-1, 1), (-1,))
         return [coords[i] - (torch.arange(out_size[i]) * s[i] - p[i]).reshape(shapes[i]) for i in range(3)]
 
@@ -1195,9 +1394,14 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
         ok = packed // (1 << 24) == 0
         for i in range(3):
             ok &= (offsets[i] < k[i]) & (coords[i] >= 0) & (coords[i] < in_size[i])
-        check(bool(ok.all()), RuntimeError,
-              "%s: `indices` are neither positions of the input of size %s inside their windows nor torch7's "
-              "packed window offsets; run forward on this input first", name, tuple(in_size))
+        check(
+            bool(ok.all()),
+            RuntimeError,
+            "%s: `indices` are neither positions of the input of size %s inside their windows nor torch7's "
+            "packed window offsets; run forward on this input first",
+            name,
+            tuple(in_size),
+        )
         return (coords[0] * in_size[1] + coords[1]) * in_size[2] + coords[2]
 
     def __repr__(self):
@@ -1208,8 +1412,9 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
 
 
 class VolumetricDilatedMaxPooling(VolumetricMaxPooling):
-    def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0, dilationT=1, dilationW=1,
-                 dilationH=1):
+    def __init__(
+        self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0, dilationT=1, dilationW=1, dilationH=1
+    ):
         super().__init__(kT, kW, kH, dT, dW, dH, padT, padW, padH)
         self.dilationT, self.dilationW, self.dilationH = dilationT, dilationW, dilationH
 
@@ -1219,18 +1424,28 @@ class VolumetricMaxUnpooling(Module):
 
     def __init__(self, poolingModule):
         super().__init__()
-        check(isinstance(poolingModule, VolumetricMaxPooling), TypeError,
-              "nn.VolumetricMaxUnpooling: the argument must be a nn.VolumetricMaxPooling module, got %s",
-              type(poolingModule).__name__)
-        check(poolingModule.kT == poolingModule.dT and poolingModule.kH == poolingModule.dH
-              and poolingModule.kW == poolingModule.dW, ValueError,
-              "nn.VolumetricMaxUnpooling: the pooling module's kernel must equal its stride")
+        check(
+            isinstance(poolingModule, VolumetricMaxPooling),
+            TypeError,
+            "nn.VolumetricMaxUnpooling: the argument must be a nn.VolumetricMaxPooling module, got %s",
+            type(poolingModule).__name__,
+        )
+        check(
+            poolingModule.kT == poolingModule.dT
+            and poolingModule.kH == poolingModule.dH
+            and poolingModule.kW == poolingModule.dW,
+            ValueError,
+            "nn.VolumetricMaxUnpooling: the pooling module's kernel must equal its stride",
+        )
         self.pooling = poolingModule
 
     def setParams(self):
         pool = self.pooling
-        check(getattr(pool, "itime", None) is not None, RuntimeError,
-              "nn.VolumetricMaxUnpooling: the pooling module has not run forward yet")
+        check(
+            getattr(pool, "itime", None) is not None,
+            RuntimeError,
+            "nn.VolumetricMaxUnpooling: the pooling module has not run forward yet",
+        )
         self.indices = pool.indices
         self.otime, self.oheight, self.owidth = pool.itime, pool.iheight, pool.iwidth
         self.dT, self.dH, self.dW = pool.dT, pool.dH, pool.dW
@@ -1261,13 +1476,18 @@ class VolumetricMaxUnpooling(Module):
 
 # ================================================================ resampling
 
+
 class SpatialUpSamplingNearest(Module):
     """Each pixel repeated scale x scale times."""
 
     def __init__(self, scale):
         super().__init__()
-        check(int(scale) == scale and scale >= 1, ValueError,
-              "nn.SpatialUpSamplingNearest: the scale must be a positive integer, got %r", scale)
+        check(
+            int(scale) == scale and scale >= 1,
+            ValueError,
+            "nn.SpatialUpSamplingNearest: the scale must be a positive integer, got %r",
+            scale,
+        )
         self.scale_factor = int(scale)
 
     def updateOutput(self, input):
@@ -1284,8 +1504,14 @@ class SpatialUpSamplingNearest(Module):
         s = int(self.scale_factor)
         utils.check_tensor(input, "%s: input" % self.torch_typename(), (3, 4))
         expected = tuple(input.shape[:-2]) + (input.size(-2) * s, input.size(-1) * s)
-        check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
-              self.torch_typename(), tuple(gradOutput.shape), expected)
+        check(
+            tuple(gradOutput.shape) == expected,
+            RuntimeError,
+            "%s: gradOutput of size %s must be %s",
+            self.torch_typename(),
+            tuple(gradOutput.shape),
+            expected,
+        )
         g = gradOutput.reshape(tuple(input.shape[:-2]) + (input.size(-2), s, input.size(-1), s))
         self.gradInput = g.sum((-3, -1))
         return self.gradInput
@@ -1318,11 +1544,19 @@ class SpatialUpSamplingBilinear(Module):
         super().__init__()
         if isinstance(params, dict):
             self.oheight, self.owidth = int(params["oheight"]), int(params["owidth"])
-            check(self.oheight >= 1 and self.owidth >= 1, ValueError,
-                  "nn.SpatialUpSamplingBilinear: output sizes must be positive, got %s", params)
+            check(
+                self.oheight >= 1 and self.owidth >= 1,
+                ValueError,
+                "nn.SpatialUpSamplingBilinear: output sizes must be positive, got %s",
+                params,
+            )
         else:
-            check(int(params) == params and params >= 1, ValueError,
-                  "nn.SpatialUpSamplingBilinear: the scale must be a positive integer, got %r", params)
+            check(
+                int(params) == params and params >= 1,
+                ValueError,
+                "nn.SpatialUpSamplingBilinear: the scale must be a positive integer, got %r",
+                params,
+            )
             self.scale_factor = int(params)
 
     def _sizes(self, input):
@@ -1343,8 +1577,14 @@ class SpatialUpSamplingBilinear(Module):
     def updateGradInput(self, input, gradOutput):
         oh, ow = self._sizes(input)
         expected = tuple(input.shape[:-2]) + (oh, ow)
-        check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
-              self.torch_typename(), tuple(gradOutput.shape), expected)
+        check(
+            tuple(gradOutput.shape) == expected,
+            RuntimeError,
+            "%s: gradOutput of size %s must be %s",
+            self.torch_typename(),
+            tuple(gradOutput.shape),
+            expected,
+        )
         mh = _bilinear_matrix(oh, input.size(-2), gradOutput.dtype)
         mw = _bilinear_matrix(ow, input.size(-1), gradOutput.dtype)
         self.gradInput = torch.matmul(torch.matmul(mh.t(), gradOutput), mw)
@@ -1352,6 +1592,7 @@ class SpatialUpSamplingBilinear(Module):
 
 
 # ================================================================ padding
+
 
 class _Padding(Module):
     """Pads the last len(pads) dimensions; pads lists (before, after) from the last dimension
@@ -1370,12 +1611,23 @@ class _Padding(Module):
         for i in range(self._dims):
             size = input.size(input.dim() - 1 - i)
             before, after = pads[2 * i], pads[2 * i + 1]
-            check(size + before + after >= 1, RuntimeError, "%s: padding %s leaves nothing of an input of size %s",
-                  name, pads, tuple(input.shape))
+            check(
+                size + before + after >= 1,
+                RuntimeError,
+                "%s: padding %s leaves nothing of an input of size %s",
+                name,
+                pads,
+                tuple(input.shape),
+            )
             if self._mode == "reflect":
-                check(max(before, after) < size, RuntimeError,
-                      "%s: reflection padding %s must be smaller than the input size %s", name, pads,
-                      tuple(input.shape))
+                check(
+                    max(before, after) < size,
+                    RuntimeError,
+                    "%s: reflection padding %s must be smaller than the input size %s",
+                    name,
+                    pads,
+                    tuple(input.shape),
+                )
             if self._mode != "constant":
                 check(min(before, after) >= 0, RuntimeError, "%s: padding %s must not be negative", name, pads)
         return pads
@@ -1398,8 +1650,14 @@ class _Padding(Module):
         for i in range(self._dims):
             expected[input.dim() - 1 - i] += pads[2 * i] + pads[2 * i + 1]
         utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
-        check(list(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
-              self.torch_typename(), tuple(gradOutput.shape), tuple(expected))
+        check(
+            list(gradOutput.shape) == expected,
+            RuntimeError,
+            "%s: gradOutput of size %s must be %s",
+            self.torch_typename(),
+            tuple(gradOutput.shape),
+            tuple(expected),
+        )
         if self._mode == "constant":
             self.gradInput = F.pad(gradOutput, [-p for p in pads])
             return self.gradInput

@@ -8,9 +8,21 @@ import torch
 
 # Methods that compute with tensors: they never record autograd history, whatever the
 # caller's grad mode (legacy modules compute their gradients themselves).
-GRAD_FREE = ("updateOutput", "updateGradInput", "accGradParameters", "accUpdateGradParameters", "forward",
-             "backward", "updateParameters", "zeroGradParameters", "reset", "getParameters", "type", "share",
-             "clearState")
+GRAD_FREE = (
+    "updateOutput",
+    "updateGradInput",
+    "accGradParameters",
+    "accUpdateGradParameters",
+    "forward",
+    "backward",
+    "updateParameters",
+    "zeroGradParameters",
+    "reset",
+    "getParameters",
+    "type",
+    "share",
+    "clearState",
+)
 
 
 def no_grad(fn):
@@ -44,14 +56,27 @@ def check(cond, exc, message, *args):
 def check_tensor(x, what, dims=None):
     check(torch.is_tensor(x), TypeError, "%s must be a tensor, got %s", what, type(x).__name__)
     if dims is not None:
-        check(x.dim() in dims, RuntimeError, "%s must have %s dimensions, got a tensor of size %s", what,
-              " or ".join(map(str, dims)), tuple(x.shape))
+        check(
+            x.dim() in dims,
+            RuntimeError,
+            "%s must have %s dimensions, got a tensor of size %s",
+            what,
+            " or ".join(map(str, dims)),
+            tuple(x.shape),
+        )
 
 
 def same_size(a, b, what_a, what_b):
     check(torch.is_tensor(b), TypeError, "%s must be a tensor, got %s", what_b, type(b).__name__)
-    check(a.shape == b.shape, RuntimeError, "%s of size %s and %s of size %s must have the same size", what_a,
-          tuple(a.shape), what_b, tuple(b.shape))
+    check(
+        a.shape == b.shape,
+        RuntimeError,
+        "%s of size %s and %s of size %s must have the same size",
+        what_a,
+        tuple(a.shape),
+        what_b,
+        tuple(b.shape),
+    )
 
 
 _NAMES = {torch.float64: "torch.DoubleTensor", torch.float32: "torch.FloatTensor", torch.float16: "torch.HalfTensor"}
@@ -89,13 +114,15 @@ def dtype_of(type):
     if isinstance(type, torch.dtype):
         dtype = type
     elif isinstance(type, str):
-        cls = getattr(torch, type[len("torch."):], None) if type.startswith("torch.") else None
+        cls = getattr(torch, type[len("torch.") :], None) if type.startswith("torch.") else None
         dtype = getattr(cls, "dtype", None)
     else:
         dtype = getattr(type, "dtype", None)
     if dtype not in _NAMES:
-        raise TypeError("legacy nn modules hold floating tensors (torch.FloatTensor, torch.DoubleTensor, "
-                        "torch.HalfTensor), got %r" % (type,))
+        raise TypeError(
+            "legacy nn modules hold floating tensors (torch.FloatTensor, torch.DoubleTensor, "
+            "torch.HalfTensor), got %r" % (type,)
+        )
     return dtype
 
 
@@ -109,6 +136,7 @@ def convert(value, dtype, cache):
     new storage, id(tensor) -> new tensor), as torch7's nn.utils.recursiveType does.
     Integer tensors (indices) are left alone."""
     from torch.legacy.nn._object import TorchObject
+
     if isinstance(value, list):
         for i, v in enumerate(value):
             value[i] = convert(v, dtype, cache)
@@ -167,8 +195,13 @@ def flatten(tensors):
         return torch.empty(0, dtype=torch.get_default_dtype())
     dtype = tensors[0].dtype
     for t in tensors:
-        check(t.dtype == dtype, TypeError, "getParameters: parameters of types %s and %s cannot share one tensor",
-              dtype, t.dtype)
+        check(
+            t.dtype == dtype,
+            TypeError,
+            "getParameters: parameters of types %s and %s cannot share one tensor",
+            dtype,
+            t.dtype,
+        )
     storages, metas, total = {}, [], 0
     for t in tensors:
         s = t.storage()
