@@ -504,6 +504,22 @@ def test_clear_state():
     assert drop.noise.numel() == 0
 
 
+@pytest.mark.parametrize("make", [nn.Tanh, nn.Sigmoid, nn.LogSoftMax, lambda: nn.Threshold(0.2, -1)])
+def test_results_are_new_tensors_of_the_input_type(make):
+    # Note [Modules over THNN]: a result the caller holds is not overwritten by the next
+    # call, and a module built with float32 buffers computes in its input's type
+    m = make()
+    x1, x2 = torch.tensor([[0.5, -1.5]], dtype=torch.float64), torch.tensor([[2.0, 0.1]], dtype=torch.float64)
+    out1 = m.forward(x1)
+    want1 = out1.clone()
+    gi1 = m.backward(x1, torch.ones(1, 2, dtype=torch.float64))
+    gi1_want = gi1.clone()
+    out2 = m.forward(x2)
+    m.backward(x2, torch.ones(1, 2, dtype=torch.float64))
+    assert out1.dtype == out2.dtype == torch.float64
+    assert torch.equal(out1, want1) and torch.equal(gi1, gi1_want) and not torch.equal(out1, out2)
+
+
 def test_modules_never_record_autograd():
     lin = nn.Linear(3, 2).double()
     lin.weight.requires_grad_(True)

@@ -1,14 +1,29 @@
-"""Elementwise math, reductions over one dimension, normalization and matrix products."""
+"""Elementwise math (Square, Sqrt and Abs over THNN's kernels), reductions over one dimension,
+normalization and matrix products."""
 
 import math
 
 import torch
 from torch.legacy.nn import utils
-from torch.legacy.nn.activations import _Pointwise
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import check, check_grad_output, thnn
 
 __all__ = ["Exp", "Log", "Power", "Square", "Sqrt", "Abs", "Sum", "Mean", "Max", "Min", "Normalize", "MM", "MV"]
+
+
+class _Pointwise(Module):
+    """An elementwise function written with tensor ops, as torch7 writes it: _forward(input)
+    -> output and _grad(input, gradOutput) -> gradInput, with the size checks done here."""
+
+    def updateOutput(self, input):
+        utils.check_tensor(input, "%s: input" % self.torch_typename())
+        self.output = self._forward(input)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        self.gradInput = self._grad(input, gradOutput)
+        return self.gradInput
 
 
 class Exp(_Pointwise):
@@ -39,16 +54,25 @@ class Power(_Pointwise):
         return gradOutput * self.pow * input.pow(self.pow - 1)
 
 
-class Square(_Pointwise):
-    def _forward(self, input):
-        return input * input
+class Square(Module):
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.Square_updateOutput(input, out)
+        self.output = out
+        return out
 
-    def _grad(self, input, gradOutput):
-        return gradOutput * 2 * input
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.Square_updateGradInput(input, gradOutput, gi)
+        self.gradInput = gi
+        return gi
 
 
-class Sqrt(_Pointwise):
-    """sqrt(input + eps)."""
+class Sqrt(Module):
+    """sqrt(input + eps); the gradient is read off the output (0 where it is 0)."""
 
     eps = 0
 
@@ -56,19 +80,37 @@ class Sqrt(_Pointwise):
         super().__init__()
         self.eps = b
 
-    def _forward(self, input):
-        return torch.sqrt(input + self.eps)
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.Sqrt_updateOutput(input, out, self.eps)
+        self.output = out
+        return out
 
-    def _grad(self, input, gradOutput):
-        return gradOutput * 0.5 / self.output
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.Sqrt_updateGradInput(input, gradOutput, gi, self.output)
+        self.gradInput = gi
+        return gi
 
 
-class Abs(_Pointwise):
-    def _forward(self, input):
-        return input.abs()
+class Abs(Module):
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.Abs_updateOutput(input, out)
+        self.output = out
+        return out
 
-    def _grad(self, input, gradOutput):
-        return gradOutput * torch.sign(input)
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.Abs_updateGradInput(input, gradOutput, gi)
+        self.gradInput = gi
+        return gi
 
 
 class _Reduction(Module):

@@ -1,10 +1,12 @@
-"""Helpers shared by the legacy modules: argument checks, gradient-free methods, element
-types by torch7 name, conversion and clearing of the tensors held in fields."""
+"""Helpers shared by the legacy modules: THNN's kernels for an input, the buffers they
+write, argument checks, gradient-free methods, element types by torch7 name, conversion and
+clearing of the tensors held in fields."""
 
 import functools
 import math
 
 import torch
+from torch._C import _thnn
 
 # Methods that compute with tensors: they never record autograd history, whatever the
 # caller's grad mode (legacy modules compute their gradients themselves).
@@ -45,6 +47,65 @@ def make_grad_free(cls):
         fn = cls.__dict__.get(name)
         if callable(fn):
             setattr(cls, name, no_grad(fn))
+
+
+# Note [Modules over THNN]: as Lua nn's modules call input.THNN.<kernel>, a legacy module
+# calls THNN's kernel of its input's element type, thnn(self, input).<kernel> (a TypeError
+# for anything but a Float or Double tensor), with its parameters and tensors for the
+# results; the kernels check every argument before they write and resize the results.
+# - Results (output, gradInput) are new tensors on every call, as they always were in this
+#   package: a result the caller holds is not overwritten by the next call (torch7 reused
+#   them), and a module computes in its input's element type whatever the type of the
+#   results it holds (built under another default type, or loaded). In-place modules return
+#   their input (gradOutput) itself.
+# - Scratch buffers the kernels keep between calls (a Linear's addBuffer, a convolution's
+#   finput, pooling indices) are fields of torch7's names, reused while their element type
+#   fits (buffer()).
+# - Parameters are not converted: a module whose weight is of another type than its input
+#   raises TypeError (call .float() / .double() first).
+_KERNELS = {torch.float32: _thnn.Float, torch.float64: _thnn.Double}
+
+
+def thnn(module, input):
+    """THNN's kernels for input's element type: torch._C._thnn.Float or .Double."""
+    kernels = _KERNELS.get(getattr(input, "dtype", None))
+    if kernels is None:
+        raise TypeError(
+            "%s: input must be a torch.FloatTensor or torch.DoubleTensor, got %s"
+            % (module.torch_typename(), describe(input))
+        )
+    return kernels
+
+
+def buffer(t, like):
+    """t if it is a tensor of like's element type, else a new empty tensor of that type."""
+    if isinstance(t, torch.Tensor) and t.dtype is like.dtype:
+        return t
+    return torch.empty(0, dtype=like.dtype)
+
+
+def index_buffer(t):
+    """t if it is a LongTensor (THNN's indices), else a new empty one."""
+    if isinstance(t, torch.Tensor) and t.dtype is torch.int64:
+        return t
+    return torch.empty(0, dtype=torch.int64)
+
+
+def describe(x):
+    if isinstance(x, torch.Tensor):
+        return typename_of(x.dtype) if x.dtype in _NAMES else "a tensor of %s" % x.dtype
+    return type(x).__name__
+
+
+def check_grad_output(module, input, gradOutput):
+    """gradOutput must have input's size (torch7's kernels only count the elements)."""
+    if not isinstance(gradOutput, torch.Tensor):
+        raise TypeError("%s: gradOutput must be a tensor, got %s" % (module.torch_typename(), describe(gradOutput)))
+    if gradOutput.shape != input.shape:
+        raise RuntimeError(
+            "%s: input of size %s and gradOutput of size %s must have the same size"
+            % (module.torch_typename(), tuple(input.shape), tuple(gradOutput.shape))
+        )
 
 
 def check(cond, exc, message, *args):
