@@ -17,10 +17,10 @@ from torch.legacy.nn._object import TorchObject
 from torch.legacy.nn.activations import Tanh
 from torch.legacy.nn.containers import Container
 from torch.legacy.nn.criterion import Criterion
-from torch.legacy.nn.criterions import ClassNLLCriterion, MSECriterion
+from torch.legacy.nn.criterions import ClassNLLCriterion, MSECriterion, _of_type
 from torch.legacy.nn.module import Module
 from torch.legacy.nn.tables import _same_sizes, _table
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import buffer, check, check_grad_output, thnn
 
 __all__ = [
     "CAddTensorTable",
@@ -490,23 +490,25 @@ class PixelShuffle(Module):
 
 
 class SpatialLogSoftMax(Module):
-    """LogSoftMax across the planes at each position of C x H x W images or batches."""
-
-    @staticmethod
-    def _plane_dim(input):
-        utils.check_tensor(input, "nn.SpatialLogSoftMax: input", (3, 4))
-        return input.dim() - 3
+    """LogSoftMax across the planes at each position of C x H x W images or batches (THNN's
+    LogSoftMax works across dimension 0 of 3-D and 1 of 4-D input)."""
 
     def updateOutput(self, input):
-        self.output = torch.log_softmax(input, self._plane_dim(input))
-        return self.output
+        utils.check_tensor(input, "nn.SpatialLogSoftMax: input", (3, 4))
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.LogSoftMax_updateOutput(input, out)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        d = self._plane_dim(input)
-        utils.same_size(input, gradOutput, "nn.SpatialLogSoftMax: input", "gradOutput")
-        out = torch.log_softmax(input, d)
-        self.gradInput = gradOutput - torch.exp(out) * gradOutput.sum(d, keepdim=True)
-        return self.gradInput
+        utils.check_tensor(input, "nn.SpatialLogSoftMax: input", (3, 4))
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.LogSoftMax_updateGradInput(input, gradOutput, gi, self.output)
+        self.gradInput = gi
+        return gi
 
 
 class TanhShrink(Module):
@@ -1083,14 +1085,19 @@ class L1Cost(_InputOnlyCriterion):
     """The sum of |x| over the input's elements (no target); the gradient is sign(x)."""
 
     def updateOutput(self, input, target=None):
-        utils.check_tensor(input, "nn.L1Cost: input")
-        self.output = input.abs().sum().item()
+        kernels = thnn(self, input)
+        out = buffer(self.__dict__.get("output_tensor"), input)
+        kernels.L1Cost_updateOutput(input, out)
+        self.output_tensor = out
+        self.output = out.item()
         return self.output
 
     def updateGradInput(self, input, target=None):
-        utils.check_tensor(input, "nn.L1Cost: input")
-        self.gradInput = torch.sign(input)
-        return self.gradInput
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.L1Cost_updateGradInput(input, None, gi)
+        self.gradInput = gi
+        return gi
 
     def clearState(self):
         utils.clear(self, "output_tensor")
@@ -1240,9 +1247,9 @@ class SpatialAutoCropMSECriterion(MSECriterion):
 class SpatialClassNLLCriterion(ClassNLLCriterion):
     """ClassNLLCriterion at each pixel: input N x C x H x W log-probabilities (or C x H x W),
     target N x H x W (or H x W) of 0-based classes; ignoreIndex adds nothing. Averaged over
-    the total weight of the pixels counted if sizeAverage."""
+    the total weight of the pixels counted (total_weight_tensor) if sizeAverage."""
 
-    def _pixels(self, input, target):
+    def _batched(self, input, target):
         name = "nn.SpatialClassNLLCriterion"
         utils.check_tensor(input, "%s: input" % name)
         utils.check_tensor(target, "%s: target" % name)
@@ -1255,36 +1262,44 @@ class SpatialClassNLLCriterion(ClassNLLCriterion):
             tuple(input.shape),
             tuple(target.shape),
         )
-        x = input if input.dim() == 4 else input.unsqueeze(0)
-        t = target if target.dim() == 3 else target.unsqueeze(0)
-        check(
-            x.shape[0] == t.shape[0] and x.shape[2:] == t.shape[1:],
-            RuntimeError,
-            "%s: input %s and target %s do not match",
-            name,
-            tuple(input.shape),
-            tuple(target.shape),
-        )
-        return x.permute(0, 2, 3, 1).reshape(-1, x.size(1)), t.reshape(-1)
+        if input.dim() == 3:
+            return input.unsqueeze(0), target.unsqueeze(0).long()
+        return input, target.long()
 
     def updateOutput(self, input, target):
-        x, t = self._pixels(input, target)
-        self.output = super().updateOutput(x, t)
-        keep = t.long() != int(self.ignoreIndex)
-        w = (
-            self.weights.to(x.dtype)[t.long().masked_fill(~keep, 0)]
-            if self.weights is not None
-            else torch.ones(t.numel(), dtype=x.dtype)
+        kernels = thnn(self, input)
+        x, t = self._batched(input, target)
+        out = buffer(self.__dict__.get("output_tensor"), input)
+        kernels.SpatialClassNLLCriterion_updateOutput(
+            x,
+            t,
+            out,
+            self.sizeAverage,
+            _of_type(self.weights, input),
+            self._total_weight(input),
+            int(self.ignoreIndex),
+            True,
         )
-        self.total_weight_tensor = (w * keep.to(x.dtype)).sum().reshape(1)
+        self.output_tensor = out
+        self.output = out.item()
         return self.output
 
     def updateGradInput(self, input, target):
-        x, t = self._pixels(input, target)
-        g = super().updateGradInput(x, t)
-        xb = input if input.dim() == 4 else input.unsqueeze(0)
-        g = g.reshape(xb.size(0), xb.size(2), xb.size(3), xb.size(1)).permute(0, 3, 1, 2)
-        self.gradInput = g.reshape(input.shape).contiguous()
+        kernels = thnn(self, input)
+        x, t = self._batched(input, target)
+        gi = input.new_empty(0)
+        kernels.SpatialClassNLLCriterion_updateGradInput(
+            x,
+            t,
+            None,
+            gi,
+            self.sizeAverage,
+            _of_type(self.weights, input),
+            self._total_weight(input),
+            int(self.ignoreIndex),
+            True,
+        )
+        self.gradInput = gi.view(input.shape)
         return self.gradInput
 
 

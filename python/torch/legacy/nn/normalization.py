@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from torch.legacy.nn import utils
 from torch.legacy.nn.containers import Sequential
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import check, check_grad_output, thnn
 
 __all__ = [
     "BatchNormalization",
@@ -417,23 +417,23 @@ class SpatialContrastiveNormalization(Module):
 
 class SpatialSoftMax(Module):
     """The softmax over planes at every position: dimension 0 of planes x h x w (or of a
-    1-D input), dimension 1 of batch x planes x h x w (or of a 2-D input)."""
-
-    @staticmethod
-    def _dim(name, input):
-        utils.check_tensor(input, "%s: input" % name, (1, 2, 3, 4))
-        return 0 if input.dim() in (1, 3) else 1
+    1-D input), dimension 1 of batch x planes x h x w (or of a 2-D input), THNN's SoftMax."""
 
     def updateOutput(self, input):
-        self.output = torch.softmax(input, self._dim(self.torch_typename(), input))
-        return self.output
+        utils.check_tensor(input, "%s: input" % self.torch_typename(), (1, 2, 3, 4))
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SoftMax_updateOutput(input, out)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        dim = self._dim(self.torch_typename(), input)
-        utils.same_size(input, gradOutput, "%s: input" % self.torch_typename(), "gradOutput")
-        y = self.output
-        self.gradInput = y * (gradOutput - (gradOutput * y).sum(dim, keepdim=True))
-        return self.gradInput
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SoftMax_updateGradInput(input, gradOutput, gi, self.output)
+        self.gradInput = gi
+        return gi
 
 
 class SpatialDropout(Module):
