@@ -23,7 +23,7 @@ from torch.legacy.nn.spatial import (
     _out_size,
     _unbatch,
 )
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import buffer, check, thnn
 
 __all__ = [
     "SpatialConvolutionMap",
@@ -263,7 +263,8 @@ class SpatialFullConvolutionMap(_MapConvolution):
 class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
     """Each input plane i convolved with its own nOutputPlane filters (the depth
     multiplier): output plane i * nOutputPlane + o uses weight[o][i] (nOutputPlane x
-    nInputPlane x kH x kW) and bias[o][i] (nOutputPlane x nInputPlane)."""
+    nInputPlane x kH x kW) and bias[o][i] (nOutputPlane x nInputPlane); THNN's
+    SpatialDepthwiseConvolution kernels, with their column buffers finput, fgradInput."""
 
     dW = dH = 1
     padW = padH = 0
@@ -285,62 +286,59 @@ class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
         )
         return self
 
-    def _geometry(self):
-        return ((int(self.kH), int(self.kW)), (int(self.dH), int(self.dW)), (int(self.padH), int(self.padW)))
-
-    def _grouped_weight(self):
-        nin, nout = int(self.nInputPlane), int(self.nOutputPlane)
-        return self.weight.transpose(0, 1).reshape(nin * nout, 1, int(self.kH), int(self.kW))
-
-    def _check_input(self, input):
+    def _prepare(self, input):
+        """THNN's kernels for input, after torch7's input checks, and the buffers."""
         name = self.torch_typename()
-        x, single = _batched(name, input, 2)
+        kernels = thnn(self, input)
+        utils.check_tensor(input, "%s: input" % name, (3, 4))
         check(
-            x.size(1) == int(self.nInputPlane),
+            input.size(-3) == int(self.nInputPlane),
             RuntimeError,
             "%s: expected %d input planes, got size %s",
             name,
             int(self.nInputPlane),
             tuple(input.shape),
         )
-        k, s, p = self._geometry()
-        o = tuple(_out_size(name, x.size(2 + d), k[d], s[d], p[d]) for d in range(2))
-        return x, single, o
+        self.finput = buffer(self.__dict__.get("finput"), input)
+        self.fgradInput = buffer(self.__dict__.get("fgradInput"), input)
+        return kernels
+
+    def _window(self):
+        return self.kW, self.kH, self.dW, self.dH, self.padW, self.padH
+
+    def _zeros(self):
+        """The kernels take a bias (and its gradient): a module without one gives zeros."""
+        return self.weight.new_zeros(int(self.nOutputPlane), int(self.nInputPlane))
 
     def updateOutput(self, input):
-        x, single, _ = self._check_input(input)
-        k, s, p = self._geometry()
-        bias = self.bias.t().reshape(-1) if self._has_bias() else None
-        self.output = _unbatch(F.conv2d(x, self._grouped_weight(), bias, s, p, 1, int(self.nInputPlane)), single)
-        return self.output
-
-    def _grads(self, input, gradOutput):
-        x, single, o = self._check_input(input)
-        shape = tuple(input.shape[:-3]) + (int(self.nInputPlane) * int(self.nOutputPlane),) + o
-        _, g, _ = _grad_batched(self.torch_typename(), input, gradOutput, 2, shape)
-        return x, g, single
+        kernels = self._prepare(input)
+        bias = self.bias if self._has_bias() else self._zeros()
+        out = input.new_empty(0)
+        kernels.SpatialDepthwiseConvolution_updateOutput(
+            input, out, self.weight, bias, self.finput, self.fgradInput, *self._window()
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single = self._grads(input, gradOutput)
-        k, s, p = self._geometry()
-        full = F.conv_transpose2d(g, self._grouped_weight(), None, s, 0, 0, int(self.nInputPlane))
-        h, w = x.size(2), x.size(3)
-        full = F.pad(full, [0, max(0, w + p[1] - full.size(3)), 0, max(0, h + p[0] - full.size(2))])
-        self.gradInput = _unbatch(full[:, :, p[0] : p[0] + h, p[1] : p[1] + w], single)
-        return self.gradInput
+        kernels = self._prepare(input)
+        gi = input.new_empty(0)
+        kernels.SpatialDepthwiseConvolution_updateGradInput(
+            input, gradOutput, gi, self.weight, self.finput, self.fgradInput, *self._window()
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single = self._grads(input, gradOutput)
-        k, s, p = self._geometry()
-        nin, nout = int(self.nInputPlane), int(self.nOutputPlane)
-        n = x.size(0)
-        cols = F.unfold(x, k, 1, p, s).reshape(n, nin, k[0] * k[1], -1)  # n, nin, kk, L
-        gg = g.reshape(n, nin, nout, -1)  # channel i * nout + o
-        # gw[o, i, k] = sum over n, l of gg[n, i, o, l] cols[n, i, k, l]
-        gw = torch.matmul(gg, cols.transpose(2, 3)).sum(0).permute(1, 0, 2).reshape(self.gradWeight.shape)
-        self.gradWeight.add_(gw, alpha=scale)
-        if self._has_bias():
-            self.gradBias.add_(gg.sum((0, 3)).t(), alpha=scale)
+        kernels = self._prepare(input)
+        grad_bias = self.gradBias if self._has_bias() else self._zeros()
+        kernels.SpatialDepthwiseConvolution_accGradParameters(
+            input, gradOutput, self.gradWeight, grad_bias, self.finput, self.fgradInput, *self._window(), scale
+        )
+
+    def clearState(self):
+        utils.clear(self, "finput", "fgradInput")
+        return super().clearState()
 
     def __repr__(self):
         return _conv_repr(self, (self.kW, self.kH), [((self.dW, self.dH), 1), ((self.padW, self.padH), 0)])
@@ -349,7 +347,8 @@ class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
 class TemporalRowConvolution(Module):
     """A 1-D convolution of each feature row with a kernel of its own: for an input of
     frames x inputFrameSize (inputFrameSize x frames with featFirst; or a batch),
-    y[t][c] = bias[c] + sum_k weight[c][0][k] x[t dW + k][c]. weight inputFrameSize x 1 x kW."""
+    y[t][c] = bias[c] + sum_k weight[c][0][k] x[t dW + k][c]. weight inputFrameSize x 1 x kW;
+    THNN's TemporalRowConvolution kernels, with their buffers finput, fgradInput."""
 
     dW = 1
     featFirst = False
@@ -370,66 +369,38 @@ class TemporalRowConvolution(Module):
         self.bias.uniform_(-s, s)
         return self
 
-    def _planes(self, input):
-        """input as batch x features x frames, whether it came without the batch, output frames."""
-        name = "nn.TemporalRowConvolution"
-        utils.check_tensor(input, "%s: input" % name, (2, 3))
-        x = input if input.dim() == 3 else input.unsqueeze(0)
-        if not self.featFirst:
-            x = x.transpose(1, 2)
-        c = int(self.inputFrameSize)
-        check(
-            x.size(1) == c,
-            RuntimeError,
-            "%s: expected %d features, got an input of size %s",
-            name,
-            c,
-            tuple(input.shape),
-        )
-        o = _out_size(name, x.size(2), int(self.kW), int(self.dW), 0)
-        return x, input.dim() == 2, o
+    def _prepare(self, input):
+        kernels = thnn(self, input)
+        self.finput = buffer(self.__dict__.get("finput"), input)
+        self.fgradInput = buffer(self.__dict__.get("fgradInput"), input)
+        return kernels
 
-    def _layout(self, y, single):
-        if not self.featFirst:
-            y = y.transpose(1, 2)
-        return (y[0] if single else y).contiguous()
-
-    def _grad_planes(self, input, gradOutput, o):
-        x, single, _ = self._planes(input)
-        expected = (x.size(0),) + ((x.size(1), o) if self.featFirst else (o, x.size(1)))
-        utils.check_tensor(gradOutput, "nn.TemporalRowConvolution: gradOutput")
-        check(
-            tuple(gradOutput.shape) == expected[1:] if single else tuple(gradOutput.shape) == expected,
-            RuntimeError,
-            "nn.TemporalRowConvolution: gradOutput of size %s, expected %s",
-            tuple(gradOutput.shape),
-            expected[1:] if single else expected,
-        )
-        g = gradOutput if not single else gradOutput.unsqueeze(0)
-        return g if self.featFirst else g.transpose(1, 2)
+    def _window(self):
+        return self.kW, self.dW, 0, bool(self.featFirst)
 
     def updateOutput(self, input):
-        x, single, _ = self._planes(input)
-        y = F.conv1d(x, self.weight, self.bias, int(self.dW), 0, 1, int(self.inputFrameSize))
-        self.output = self._layout(y, single)
-        return self.output
+        kernels = self._prepare(input)
+        out = input.new_empty(0)
+        kernels.TemporalRowConvolution_updateOutput(
+            input, out, self.weight, self.bias, self.finput, self.fgradInput, *self._window()
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, single, o = self._planes(input)
-        g = self._grad_planes(input, gradOutput, o)
-        full = F.conv_transpose1d(g, self.weight, None, int(self.dW), 0, 0, int(self.inputFrameSize))
-        t = x.size(2)
-        full = F.pad(full, [0, max(0, t - full.size(2))])[:, :, :t]
-        self.gradInput = self._layout(full, single)
-        return self.gradInput
+        kernels = self._prepare(input)
+        gi = input.new_empty(0)
+        kernels.TemporalRowConvolution_updateGradInput(
+            input, gradOutput, gi, self.weight, self.finput, self.fgradInput, *self._window()
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, single, o = self._planes(input)
-        g = self._grad_planes(input, gradOutput, o)
-        windows = x.unfold(2, int(self.kW), int(self.dW))  # n, c, o, kW
-        gw = torch.matmul(g.unsqueeze(2), windows).sum(0)  # c x 1 x kW
-        self.gradWeight.add_(gw.reshape(self.gradWeight.shape), alpha=scale)
-        self.gradBias.add_(g.sum((0, 2)), alpha=scale)
+        kernels = self._prepare(input)
+        kernels.TemporalRowConvolution_accGradParameters(
+            input, gradOutput, self.gradWeight, self.gradBias, self.finput, self.fgradInput, *self._window(), scale
+        )
 
     def clearState(self):
         utils.clear(self, "finput", "fgradInput")

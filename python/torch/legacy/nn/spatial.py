@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import buffer, check, thnn
 
 __all__ = [
     "SpatialConvolution",
@@ -225,7 +225,10 @@ def _conv_repr(module, kernel, groups):
 
 
 class _ConvBase(utils.OptionalBias, Module):
-    """Shared by the convolutions: optional bias (noBias), torch7's uniform reset."""
+    """Shared by the convolutions: optional bias (noBias), torch7's uniform reset, and the
+    column buffers finput / fgradInput that THNN's kernels keep between calls (Note
+    [Convolution buffers] in THNN/generic/TemporalVolumetricConvolution.h: accGradParameters
+    reads the columns its forward left there)."""
 
     def _fan_in(self):
         raise NotImplementedError
@@ -242,57 +245,29 @@ class _ConvBase(utils.OptionalBias, Module):
         self.gradBias = torch.zeros(n_bias, dtype=dtype)
         self.reset()
 
-    def _acc_bias(self, g, scale, dims):
+    def _bias(self):
+        """(bias, gradBias), None for a module without bias."""
         if self._has_bias():
-            self.gradBias.add_(g.sum(dims).reshape(self.gradBias.shape), alpha=scale)
+            return self.bias, self.gradBias
+        return None, None
 
-    def _acc_weight(self, gw, scale):
-        self.gradWeight.add_(gw.reshape(self.gradWeight.shape), alpha=scale)
+    def _buffers(self, input):
+        self.finput = buffer(self.__dict__.get("finput"), input)
+        self.fgradInput = buffer(self.__dict__.get("fgradInput"), input)
+        return self.finput, self.fgradInput
 
     def clearState(self):
         utils.clear(self, "finput", "fgradInput")
         return super().clearState()
 
 
-class _GridConvolution(_ConvBase):
-    """Convolutions over _n dimensions of nInputPlane planes: the input and gradOutput
-    checks; subclasses give _geometry() (kernel, stride, padding, dilation, ...)."""
-
-    _n = 2
-
-    def _geometry(self):
-        raise NotImplementedError
-
-    def _output_size(self, name, input, x, k, s, p, d):
-        return tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i]) for i in range(self._n))
-
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, self._n)
-        _check_planes(name, x, int(self.nInputPlane))
-        geometry = self._geometry()
-        return x, single, geometry, self._output_size(name, input, x, *geometry)
-
-    def _grads(self, input, gradOutput):
-        x, single, geometry, o = self._prepare(input)
-        x, g, single = _grad_batched(
-            self.torch_typename(),
-            input,
-            gradOutput,
-            self._n,
-            tuple(input.shape[: -self._n - 1]) + (int(self.nOutputPlane),) + o,
-        )
-        return x, g, single, geometry
-
-
-class SpatialConvolution(_GridConvolution):
-    """2-D convolution: weight nOutputPlane x nInputPlane x kH x kW, bias nOutputPlane.
-    The input's columns (im2col) stay in `finput` as in torch7."""
+class SpatialConvolution(_ConvBase):
+    """2-D convolution: weight nOutputPlane x nInputPlane x kH x kW (or torch7's older
+    nOutputPlane x (nInputPlane kH kW)), bias nOutputPlane; THNN's SpatialConvolutionMM
+    kernels, which keep the input's columns (im2col) in `finput`."""
 
     padW = 0
     padH = 0
-    dilationW = 1
-    dilationH = 1
 
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=None):
         super().__init__()
@@ -310,48 +285,35 @@ class SpatialConvolution(_GridConvolution):
     def _fan_in(self):
         return self.kW * self.kH * self.nInputPlane
 
-    def _geometry(self):
-        return (
-            _ints(self.kH, self.kW),
-            _ints(self.dH, self.dW),
-            _ints(self.padH, self.padW),
-            _ints(self.dilationH, self.dilationW),
-        )
-
-    def _weight2d(self):
-        # 4-D in today's files, nOutputPlane x (nInputPlane kH kW) in older ones: the same numbers
-        return self.weight.reshape(int(self.nOutputPlane), -1)
-
-    def _columns(self, x, k, s, p, d):
-        return F.unfold(x, k, d, p, s)
+    def _window(self):
+        return self.kW, self.kH, self.dW, self.dH, self.padW, self.padH
 
     def updateOutput(self, input):
-        x, single, (k, s, p, d), o = self._prepare(input)
-        cols = self._columns(x, k, s, p, d)
-        out = torch.matmul(self._weight2d(), cols)
-        if self._has_bias():
-            out = out + self.bias.reshape(1, -1, 1)
-        out = out.reshape((x.size(0), int(self.nOutputPlane)) + o)
-        self.finput = _unbatch(cols, single)
-        self.output = _unbatch(out, single)
-        return self.output
-
-    def _flat_grads(self, input, gradOutput):
-        x, g, single, geometry = self._grads(input, gradOutput)
-        return x, g.reshape(g.size(0), g.size(1), -1), single, geometry
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        out = input.new_empty(0)
+        kernels.SpatialConvolutionMM_updateOutput(
+            input, out, self.weight, self._bias()[0], finput, fgradInput, *self._window()
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
-        gcols = torch.matmul(self._weight2d().t(), g)
-        self.fgradInput = _unbatch(gcols, single)
-        self.gradInput = _unbatch(F.fold(gcols, tuple(x.shape[2:]), k, d, p, s), single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        gi = input.new_empty(0)
+        kernels.SpatialConvolutionMM_updateGradInput(
+            input, gradOutput, gi, self.weight, finput, fgradInput, *self._window()
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
-        cols = self._columns(x, k, s, p, d)
-        self._acc_weight(torch.matmul(g, cols.transpose(1, 2)).sum(0), scale)
-        self._acc_bias(g, scale, (0, 2))
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        kernels.SpatialConvolutionMM_accGradParameters(
+            input, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *self._window(), scale
+        )
 
     def __repr__(self):
         return _conv_repr(self, (self.kW, self.kH), [((self.dW, self.dH), 1), ((self.padW, self.padH), 0)])
@@ -366,23 +328,52 @@ class SpatialConvolutionMM(SpatialConvolution):
 
 
 class SpatialDilatedConvolution(SpatialConvolution):
+    """SpatialConvolution with taps every dilationW, dilationH input elements (THNN's
+    SpatialDilatedConvolution kernels; `finput` holds one sample's columns)."""
+
+    dilationW = 1
+    dilationH = 1
+
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=0, dilationW=1, dilationH=1):
         super().__init__(nInputPlane, nOutputPlane, kW, kH, dW, dH, padW, padH)
         self.dilationW, self.dilationH = dilationW, dilationH
+
+    def _dilated_window(self):
+        return self._window() + (self.dilationW, self.dilationH)
+
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        out = input.new_empty(0)
+        kernels.SpatialDilatedConvolution_updateOutput(
+            input, out, self.weight, self._bias()[0], finput, fgradInput, *self._dilated_window()
+        )
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        finput, _ = self._buffers(input)
+        gi = input.new_empty(0)
+        kernels.SpatialDilatedConvolution_updateGradInput(
+            input, gradOutput, gi, self.weight, finput, *self._dilated_window()
+        )
+        self.gradInput = gi
+        return gi
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        kernels.SpatialDilatedConvolution_accGradParameters(
+            input, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *self._dilated_window(), scale
+        )
 
     def __repr__(self):
         s = "%s(%d -> %d, %dx%d, %d,%d, %d,%d, %d,%d" % (
             self.torch_typename(),
             self.nInputPlane,
             self.nOutputPlane,
-            self.kW,
-            self.kH,
-            self.dW,
-            self.dH,
-            self.padW,
-            self.padH,
-            self.dilationW,
-            self.dilationH,
+            *self._dilated_window(),
         )
         return _bias_free_repr(self, s)
 
@@ -390,7 +381,7 @@ class SpatialDilatedConvolution(SpatialConvolution):
 class SpatialConvolutionLocal(SpatialConvolution):
     """A convolution whose filters differ at every output position (no weight sharing):
     weight oH x oW x nOutputPlane x nInputPlane x kH x kW, bias nOutputPlane x oH x oW, for
-    inputs of exactly iH x iW."""
+    inputs of exactly iH x iW; THNN's SpatialConvolutionLocal kernels."""
 
     def __init__(self, nInputPlane, nOutputPlane, iW, iH, kW, kH, dW=1, dH=1, padW=0, padH=None):
         self.iW, self.iH = iW, iH
@@ -415,46 +406,57 @@ class SpatialConvolutionLocal(SpatialConvolution):
     def _weight_shape(self):
         return (self.oH, self.oW, self.nOutputPlane, self.nInputPlane, self.kH, self.kW)
 
-    def _weight3d(self):
-        return self.weight.reshape(int(self.oH) * int(self.oW), int(self.nOutputPlane), -1)
+    def _bias(self):
+        # the kernels take a bias; a module without one (noBias) adds zeros
+        if self._has_bias():
+            return self.bias, self.gradBias
+        zeros = self.weight.new_zeros(int(self.nOutputPlane), int(self.oH), int(self.oW))
+        return zeros, zeros.clone()
 
-    def _prepare(self, input):
-        prepared = super()._prepare(input)
+    def _check_input(self, input):
+        utils.check_tensor(input, "nn.SpatialConvolutionLocal: input", (3, 4))
         check(
-            tuple(prepared[0].shape[2:]) == _ints(self.iH, self.iW),
+            tuple(input.shape[-3:]) == (int(self.nInputPlane), int(self.iH), int(self.iW)),
             RuntimeError,
-            "nn.SpatialConvolutionLocal: input of size %s must be %d x %d in its last two dimensions",
+            "nn.SpatialConvolutionLocal: input of size %s must be %d x %d x %d in its last three dimensions",
             tuple(input.shape),
+            self.nInputPlane,
             self.iH,
             self.iW,
         )
-        return prepared
+
+    def _sizes(self):
+        return *self._window(), self.iW, self.iH, self.oW, self.oH
 
     def updateOutput(self, input):
-        x, single, (k, s, p, d), o = self._prepare(input)
-        cols = self._columns(x, k, s, p, d)  # N x K x L
-        out = torch.matmul(cols.permute(2, 0, 1), self._weight3d().transpose(1, 2))  # L x N x O
-        out = out.permute(1, 2, 0).reshape((x.size(0), int(self.nOutputPlane)) + o)
-        if self._has_bias():
-            out = out + self.bias.reshape((1,) + tuple(self.bias.shape))
-        self.finput = _unbatch(cols, single)
-        self.output = _unbatch(out, single)
-        return self.output
+        kernels = thnn(self, input)
+        self._check_input(input)
+        finput, fgradInput = self._buffers(input)
+        out = input.new_empty(0)
+        kernels.SpatialConvolutionLocal_updateOutput(
+            input, out, self.weight, self._bias()[0], finput, fgradInput, *self._sizes()
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
-        gcols = torch.matmul(g.permute(2, 0, 1), self._weight3d()).permute(1, 2, 0)  # N x K x L
-        self.fgradInput = _unbatch(gcols, single)
-        self.gradInput = _unbatch(F.fold(gcols.contiguous(), tuple(x.shape[2:]), k, d, p, s), single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        self._check_input(input)
+        finput, fgradInput = self._buffers(input)
+        gi = input.new_empty(0)
+        kernels.SpatialConvolutionLocal_updateGradInput(
+            input, gradOutput, gi, self.weight, finput, fgradInput, *self._sizes()
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
-        cols = self._columns(x, k, s, p, d)
-        gw = torch.matmul(g.permute(2, 1, 0), cols.permute(2, 0, 1))  # L x O x K
-        self._acc_weight(gw, scale)
-        if self._has_bias():
-            self.gradBias.add_(g.sum(0).reshape(self.gradBias.shape), alpha=scale)
+        kernels = thnn(self, input)
+        self._check_input(input)
+        finput, fgradInput = self._buffers(input)
+        kernels.SpatialConvolutionLocal_accGradParameters(
+            input, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *self._sizes(), scale
+        )
 
     def __repr__(self):
         s = "%s(%d -> %d, %dx%d, %dx%d" % (
@@ -469,33 +471,11 @@ class SpatialConvolutionLocal(SpatialConvolution):
         return _bias_free_repr(self, s)
 
 
-class _NdConvolution(_GridConvolution):
-    """Convolutions over n dimensions through conv{n}d; subclasses name their fields."""
-
-    _n = 3
-
-    def updateOutput(self, input):
-        x, single, (k, s, p, d), o = self._prepare(input)
-        out = _CONV[self._n](x, self.weight, self.bias if self._has_bias() else None, s, p, d)
-        self.output = _unbatch(out, single)
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single, (k, s, p, d) = self._grads(input, gradOutput)
-        self.gradInput = _unbatch(_conv_grad_input(g, self.weight, tuple(x.shape[2:]), s, p, d), single)
-        return self.gradInput
-
-    def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, (k, s, p, d) = self._grads(input, gradOutput)
-        self._acc_weight(_conv_grad_weight(x, g, k, s, p, d), scale)
-        self._acc_bias(g, scale, (0,) + tuple(range(2, 2 + self._n)))
-
-
-class VolumetricConvolution(_NdConvolution):
-    """3-D convolution: weight nOutputPlane x nInputPlane x kT x kH x kW."""
+class VolumetricConvolution(_ConvBase):
+    """3-D convolution: weight nOutputPlane x nInputPlane x kT x kH x kW; THNN's
+    VolumetricConvolutionMM kernels (vol2col columns in `finput`)."""
 
     padT = padW = padH = 0
-    dilationT = dilationW = dilationH = 1
 
     def __init__(self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0):
         super().__init__()
@@ -509,12 +489,35 @@ class VolumetricConvolution(_NdConvolution):
     def _fan_in(self):
         return self.kT * self.kW * self.kH * self.nInputPlane
 
-    def _geometry(self):
-        return (
-            _ints(self.kT, self.kH, self.kW),
-            _ints(self.dT, self.dH, self.dW),
-            _ints(self.padT, self.padH, self.padW),
-            _ints(self.dilationT, self.dilationH, self.dilationW),
+    def _window(self):
+        # THNN's order: kT, kW, kH (width before height)
+        return self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH
+
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        out = input.new_empty(0)
+        kernels.VolumetricConvolutionMM_updateOutput(
+            input, out, self.weight, self._bias()[0], finput, fgradInput, *self._window()
+        )
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        gi = input.new_empty(0)
+        kernels.VolumetricConvolutionMM_updateGradInput(
+            input, gradOutput, gi, self.weight, finput, fgradInput, *self._window()
+        )
+        self.gradInput = gi
+        return gi
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        kernels.VolumetricConvolutionMM_accGradParameters(
+            input, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *self._window(), scale
         )
 
     def __repr__(self):
@@ -526,6 +529,10 @@ class VolumetricConvolution(_NdConvolution):
 
 
 class VolumetricDilatedConvolution(VolumetricConvolution):
+    """VolumetricConvolution with dilated taps, THNN's VolumetricDilatedConvolution kernels."""
+
+    dilationT = dilationW = dilationH = 1
+
     def __init__(
         self,
         nInputPlane,
@@ -546,90 +553,50 @@ class VolumetricDilatedConvolution(VolumetricConvolution):
         super().__init__(nInputPlane, nOutputPlane, kT, kW, kH, dT, dW, dH, padT, padW, padH)
         self.dilationT, self.dilationW, self.dilationH = dilationT, dilationW, dilationH
 
-
-class _FullConvolution(_GridConvolution):
-    """Transposed convolutions: weight nInputPlane x nOutputPlane x kernel; adj* add rows
-    at the end of the output (less than the stride)."""
-
-    _n = 2
-
-    def _output_size(self, name, input, x, k, s, p, d, a):
-        for i in range(self._n):
-            check(
-                0 <= a[i] < max(s[i], d[i]), RuntimeError, "%s: adj %s must be smaller than the stride %s", name, a, s
-            )
-        o = tuple((x.size(2 + i) - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + 1 + a[i] for i in range(self._n))
-        check(
-            all(v >= 1 for v in o),
-            RuntimeError,
-            "%s: input of size %s gives an output of size %s: too small",
-            name,
-            tuple(input.shape),
-            o,
-        )
-        return o
+    def _dilated_window(self):
+        return self._window() + (self.dilationT, self.dilationW, self.dilationH)
 
     def updateOutput(self, input):
-        x, single, (k, s, p, d, a), o = self._prepare(input)
-        out = _CONV_T[self._n](x, self.weight, self.bias if self._has_bias() else None, s, p, a, 1, d)
-        self.output = _unbatch(out, single)
-        return self.output
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        out = input.new_empty(0)
+        kernels.VolumetricDilatedConvolution_updateOutput(
+            input, out, self.weight, self._bias()[0], finput, fgradInput, *self._dilated_window()
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, (k, s, p, d, a) = self._grads(input, gradOutput)
-        self.gradInput = _unbatch(_CONV[self._n](g, self.weight, None, s, p, d), single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        finput, _ = self._buffers(input)
+        gi = input.new_empty(0)
+        kernels.VolumetricDilatedConvolution_updateGradInput(
+            input, gradOutput, gi, self.weight, finput, *self._dilated_window()
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, (k, s, p, d, a) = self._grads(input, gradOutput)
-        self._acc_weight(_conv_t_grad_weight(x, g, k, s, p, d), scale)
-        self._acc_bias(g, scale, (0,) + tuple(range(2, 2 + self._n)))
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        kernels.VolumetricDilatedConvolution_accGradParameters(
+            input, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *self._dilated_window(), scale
+        )
 
 
-class SpatialFullConvolution(_FullConvolution):
-    """The input may also be torch7's table [input, target]: adjW and adjH are then
-    (target size + 2 pad - k) % stride for the target's last two sizes, so that the output
-    takes the target's height and width; the target's gradient is zeros."""
+def _adj(size, k, pad, stride):
+    """The adjustment that makes a transposed convolution's output `size` long."""
+    return (size + 2 * int(pad) - int(k)) % int(stride)
+
+
+class SpatialFullConvolution(_ConvBase):
+    """Transposed 2-D convolution: weight nInputPlane x nOutputPlane x kH x kW; adjW, adjH
+    add columns and rows at the end of the output (less than the stride). The input may also
+    be torch7's table [input, target]: the adjustments then give the output the target's
+    height and width, and the target's gradient is zeros. THNN's SpatialFullConvolution
+    kernels (`finput`: one sample's columns)."""
 
     padW = padH = adjW = adjH = 0
-
-    def _with_target(self, input, method, *args):
-        if not isinstance(input, (list, tuple)):
-            return method(input, *args)
-        name = self.torch_typename()
-        check(
-            len(input) == 2 and torch.is_tensor(input[0]) and torch.is_tensor(input[1]) and input[1].dim() >= 2,
-            TypeError,
-            "%s: a table input must be [input, target] with a target of at least 2 dimensions",
-            name,
-        )
-        target = input[1]
-        adj = {
-            "adjW": (target.size(-1) + 2 * int(self.padW) - int(self.kW)) % int(self.dW),
-            "adjH": (target.size(-2) + 2 * int(self.padH) - int(self.kH)) % int(self.dH),
-        }
-        saved = {k: self.__dict__[k] for k in adj if k in self.__dict__}
-        self.__dict__.update(adj)
-        try:
-            return method(input[0], *args)
-        finally:
-            for k in adj:
-                if k in saved:
-                    self.__dict__[k] = saved[k]
-                else:
-                    del self.__dict__[k]
-
-    def updateOutput(self, input):
-        return self._with_target(input, super().updateOutput)
-
-    def updateGradInput(self, input, gradOutput):
-        gi = self._with_target(input, super().updateGradInput, gradOutput)
-        if isinstance(input, (list, tuple)):
-            self.gradInput = [gi, torch.zeros_like(input[1])]
-        return self.gradInput
-
-    def accGradParameters(self, input, gradOutput, scale=1):
-        self._with_target(input, super().accGradParameters, gradOutput, scale)
 
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=0, adjW=0, adjH=0):
         super().__init__()
@@ -643,13 +610,48 @@ class SpatialFullConvolution(_FullConvolution):
     def _fan_in(self):
         return self.kW * self.kH * self.nInputPlane
 
-    def _geometry(self):
-        return (
-            _ints(self.kH, self.kW),
-            _ints(self.dH, self.dW),
-            _ints(self.padH, self.padW),
-            (1, 1),
-            _ints(self.adjH, self.adjW),
+    def _unpack(self, input):
+        """(the input tensor, the window's sizes with the adjustments)."""
+        adj = self.adjW, self.adjH
+        if isinstance(input, (list, tuple)):
+            check(
+                len(input) == 2 and torch.is_tensor(input[0]) and torch.is_tensor(input[1]) and input[1].dim() >= 2,
+                TypeError,
+                "%s: a table input must be [input, target] with a target of at least 2 dimensions",
+                self.torch_typename(),
+            )
+            target = input[1]
+            adj = (
+                _adj(target.size(-1), self.kW, self.padW, self.dW),
+                _adj(target.size(-2), self.kH, self.padH, self.dH),
+            )
+            input = input[0]
+        return input, (self.kW, self.kH, self.dW, self.dH, self.padW, self.padH) + adj
+
+    def updateOutput(self, input):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, fgradInput = self._buffers(x)
+        out = x.new_empty(0)
+        kernels.SpatialFullConvolution_updateOutput(x, out, self.weight, self._bias()[0], finput, fgradInput, *window)
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, _ = self._buffers(x)
+        gi = x.new_empty(0)
+        kernels.SpatialFullConvolution_updateGradInput(x, gradOutput, gi, self.weight, finput, *window)
+        self.gradInput = [gi, torch.zeros_like(input[1])] if isinstance(input, (list, tuple)) else gi
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, fgradInput = self._buffers(x)
+        kernels.SpatialFullConvolution_accGradParameters(
+            x, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *window, scale
         )
 
     def __repr__(self):
@@ -660,8 +662,10 @@ class SpatialFullConvolution(_FullConvolution):
         )
 
 
-class VolumetricFullConvolution(_FullConvolution):
-    _n = 3
+class VolumetricFullConvolution(_ConvBase):
+    """Transposed 3-D convolution: weight nInputPlane x nOutputPlane x kT x kH x kW; THNN's
+    VolumetricFullConvolution kernels."""
+
     padT = padW = padH = adjT = adjW = adjH = 0
 
     def __init__(
@@ -678,18 +682,57 @@ class VolumetricFullConvolution(_FullConvolution):
     def _fan_in(self):
         return self.kT * self.kW * self.kH * self.nInputPlane
 
-    def _geometry(self):
-        return (
-            _ints(self.kT, self.kH, self.kW),
-            _ints(self.dT, self.dH, self.dW),
-            _ints(self.padT, self.padH, self.padW),
-            (1, 1, 1),
-            _ints(self.adjT, self.adjH, self.adjW),
+    def _unpack(self, input):
+        adj = self.adjT, self.adjW, self.adjH
+        if isinstance(input, (list, tuple)):
+            check(
+                len(input) == 2 and torch.is_tensor(input[0]) and torch.is_tensor(input[1]) and input[1].dim() >= 3,
+                TypeError,
+                "%s: a table input must be [input, target] with a target of at least 3 dimensions",
+                self.torch_typename(),
+            )
+            target = input[1]
+            adj = (
+                _adj(target.size(-3), self.kT, self.padT, self.dT),
+                _adj(target.size(-1), self.kW, self.padW, self.dW),
+                _adj(target.size(-2), self.kH, self.padH, self.dH),
+            )
+            input = input[0]
+        window = (self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH)
+        return input, window + adj
+
+    def updateOutput(self, input):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, fgradInput = self._buffers(x)
+        out = x.new_empty(0)
+        kernels.VolumetricFullConvolution_updateOutput(
+            x, out, self.weight, self._bias()[0], finput, fgradInput, *window
+        )
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, fgradInput = self._buffers(x)
+        gi = x.new_empty(0)
+        kernels.VolumetricFullConvolution_updateGradInput(x, gradOutput, gi, self.weight, finput, fgradInput, *window)
+        self.gradInput = [gi, torch.zeros_like(input[1])] if isinstance(input, (list, tuple)) else gi
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, fgradInput = self._buffers(x)
+        kernels.VolumetricFullConvolution_accGradParameters(
+            x, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *window, scale
         )
 
 
 class SpatialSubSampling(_ConvBase):
-    """Per plane: weight[k] * (sum of each kW x kH window) + bias[k]."""
+    """Per plane: weight[k] * (sum of each kW x kH window) + bias[k]; THNN's
+    SpatialSubSampling kernels."""
 
     def __init__(self, nInputPlane, kW, kH, dW=1, dH=1):
         super().__init__()
@@ -699,105 +742,36 @@ class SpatialSubSampling(_ConvBase):
     def _fan_in(self):
         return self.kW * self.kH
 
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        _check_planes(name, x, int(self.nInputPlane))
-        k, s = _ints(self.kH, self.kW), _ints(self.dH, self.dW)
-        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], 0) for i in range(2))
-        return x, single, k, s, o
-
-    def _sums(self, x, k, s):
-        return F.avg_pool2d(x, k, s) * (k[0] * k[1])
-
     def updateOutput(self, input):
-        x, single, k, s, o = self._prepare(input)
-        out = self._sums(x, k, s) * self.weight.reshape(1, -1, 1, 1)
-        if self._has_bias():
-            out = out + self.bias.reshape(1, -1, 1, 1)
-        self.output = _unbatch(out, single)
-        return self.output
-
-    def _grads(self, input, gradOutput):
-        x, single, k, s, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(input.shape[:-2]) + o)
-        return x, g, single, k, s
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SpatialSubSampling_updateOutput(input, out, self.weight, self.bias, self.kW, self.kH, self.dW, self.dH)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, k, s = self._grads(input, gradOutput)
-        gi = _window_sum_adjoint(g * self.weight.reshape(1, -1, 1, 1), tuple(x.shape[2:]), k, s, (0, 0))
-        self.gradInput = _unbatch(gi, single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SpatialSubSampling_updateGradInput(
+            input, gradOutput, gi, self.weight, self.kW, self.kH, self.dW, self.dH
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, k, s = self._grads(input, gradOutput)
-        self.gradWeight.add_((g * self._sums(x, k, s)).sum((0, 2, 3)), alpha=scale)
-        self._acc_bias(g, scale, (0, 2, 3))
+        kernels = thnn(self, input)
+        kernels.SpatialSubSampling_accGradParameters(
+            input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.kH, self.dW, self.dH, scale
+        )
 
 
 # ================================================================ temporal
 
 
-class _TemporalBase(_ConvBase):
-    """Shared by the temporal layers with weights: input [batch x] frames x inputFrameSize."""
-
-    def _frames(self, input, gradOutput, out_features):
-        """the input as batch x frames x features, gradOutput (if given, checked against
-        o x out_features) as batch x o x out_features, kW, dW and o."""
-        name = self.torch_typename()
-        utils.check_tensor(input, "%s: input" % name, (2, 3))
-        x = input.unsqueeze(0) if input.dim() == 2 else input
-        kW, dW, fs = _ints(self.kW, self.dW, self.inputFrameSize)
-        check(
-            x.size(2) == fs,
-            RuntimeError,
-            "%s: input of size %s must have %d features per frame",
-            name,
-            tuple(input.shape),
-            fs,
-        )
-        check(
-            x.size(1) >= kW,
-            RuntimeError,
-            "%s: input of size %s has fewer frames than the kernel width %d",
-            name,
-            tuple(input.shape),
-            kW,
-        )
-        o = (x.size(1) - kW) // dW + 1
-        g = None
-        if gradOutput is not None:
-            expected = tuple(input.shape[:-2]) + (o, int(out_features))
-            utils.check_tensor(gradOutput, "%s: gradOutput" % name)
-            check(
-                tuple(gradOutput.shape) == expected,
-                RuntimeError,
-                "%s: gradOutput of size %s must be %s",
-                name,
-                tuple(gradOutput.shape),
-                expected,
-            )
-            g = gradOutput.reshape(x.size(0), o, -1)
-        return x, g, kW, dW, o
-
-    def _set_output(self, input, out):
-        if self._has_bias():
-            out = out + self.bias
-        self.output = out[0] if input.dim() == 2 else out
-        return self.output
-
-    def _set_grad_input(self, input, x, dW, o, parts):
-        """gradInput from parts[k] (batch x o x features): the gradient reaching frame t*dW + k."""
-        gi = torch.zeros_like(x)
-        for k, part in enumerate(parts):
-            gi[:, k : k + (o - 1) * dW + 1 : dW] += part
-        self.gradInput = gi[0] if input.dim() == 2 else gi
-        return self.gradInput
-
-
-class TemporalConvolution(_TemporalBase):
+class TemporalConvolution(_ConvBase):
     """1-D convolution over frames: input nInputFrame x inputFrameSize (or batch x ...),
-    weight outputFrameSize x (kW inputFrameSize) (frame-major, as torch7), bias outputFrameSize."""
+    weight outputFrameSize x (kW inputFrameSize) (frame-major, as torch7), bias
+    outputFrameSize; THNN's TemporalConvolution kernels."""
 
     def __init__(self, inputFrameSize, outputFrameSize, kW, dW=1):
         super().__init__()
@@ -807,29 +781,32 @@ class TemporalConvolution(_TemporalBase):
     def _fan_in(self):
         return self.kW * self.inputFrameSize
 
-    def _prepare(self, input, gradOutput=None):
-        x, g, kW, dW, o = self._frames(input, gradOutput, self.outputFrameSize)
-        # frames t*dW .. t*dW+kW-1 side by side: N x o x (kW features)
-        cols = x.unfold(1, kW, dW).transpose(2, 3).reshape(x.size(0), o, -1)
-        return x, cols, g, kW, dW, o
-
     def updateOutput(self, input):
-        x, cols, _, kW, dW, o = self._prepare(input)
-        return self._set_output(input, torch.matmul(cols, self.weight.t()))
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.TemporalConvolution_updateOutput(
+            input, out, self.weight, self.bias, self.kW, self.dW, self.inputFrameSize, self.outputFrameSize
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, cols, g, kW, dW, o = self._prepare(input, gradOutput)
-        gcols = torch.matmul(g, self.weight).reshape(x.size(0), o, kW, -1)
-        return self._set_grad_input(input, x, dW, o, gcols.unbind(2))
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.TemporalConvolution_updateGradInput(input, gradOutput, gi, self.weight, self.kW, self.dW)
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, cols, g, kW, dW, o = self._prepare(input, gradOutput)
-        self._acc_weight(torch.matmul(g.transpose(1, 2), cols).sum(0), scale)
-        self._acc_bias(g, scale, (0, 1))
+        kernels = thnn(self, input)
+        kernels.TemporalConvolution_accGradParameters(
+            input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.dW, scale
+        )
 
 
-class TemporalSubSampling(_TemporalBase):
-    """Per feature: weight[f] * (sum over kW frames) + bias[f], every dW frames."""
+class TemporalSubSampling(_ConvBase):
+    """Per feature: weight[f] * (sum over kW frames) + bias[f], every dW frames; THNN's
+    TemporalSubSampling kernels."""
 
     def __init__(self, inputFrameSize, kW, dW=1):
         super().__init__()
@@ -839,23 +816,27 @@ class TemporalSubSampling(_TemporalBase):
     def _fan_in(self):
         return self.kW
 
-    def _prepare(self, input, gradOutput=None):
-        x, g, kW, dW, o = self._frames(input, gradOutput, self.inputFrameSize)
-        sums = x.unfold(1, kW, dW).sum(3)  # N x o x features
-        return x, sums, g, kW, dW, o
-
     def updateOutput(self, input):
-        x, sums, _, kW, dW, o = self._prepare(input)
-        return self._set_output(input, sums * self.weight)
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.TemporalSubSampling_updateOutput(
+            input, out, self.weight, self.bias, self.kW, self.dW, self.inputFrameSize
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, sums, g, kW, dW, o = self._prepare(input, gradOutput)
-        return self._set_grad_input(input, x, dW, o, [g * self.weight] * kW)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.TemporalSubSampling_updateGradInput(input, gradOutput, gi, self.weight, self.kW, self.dW)
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, sums, g, kW, dW, o = self._prepare(input, gradOutput)
-        self.gradWeight.add_((g * sums).sum((0, 1)), alpha=scale)
-        self._acc_bias(g, scale, (0, 1))
+        kernels = thnn(self, input)
+        kernels.TemporalSubSampling_accGradParameters(
+            input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.dW, scale
+        )
 
 
 class TemporalMaxPooling(Module):
