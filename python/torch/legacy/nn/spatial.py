@@ -16,6 +16,7 @@ Numbers loaded from a .t7 file are floats (Lua numbers), hence the int() around 
 """
 
 import math
+import weakref
 
 import torch
 import torch.nn.functional as F
@@ -170,34 +171,6 @@ def _window_sum_adjoint(g, in_size, k, stride, pad):
     ones = torch.ones((1, 1) + tuple(k), dtype=g.dtype)
     full = _CONV_T[n](flat, ones, None, stride)
     return _crop(full, in_size, pad).reshape(tuple(lead) + tuple(in_size))
-
-
-def _window_counts(o, size, k, s, p, include_pad):
-    """Per output position along one axis: how many elements its average divides by."""
-    start = torch.arange(o, dtype=torch.int64) * s - p
-    end = torch.clamp(start + k, max=size + p)
-    if include_pad:
-        return (end - start).double()
-    return (torch.clamp(end, max=size) - torch.clamp(start, min=0)).double()
-
-
-def _scatter_planes(indices, g, in_size):
-    """gradInput of a max pooling: g added at the flat 0-based positions `indices` of each plane."""
-    n, c = g.shape[:2]
-    gi = torch.zeros((n, c, math.prod(in_size)), dtype=g.dtype)
-    gi.scatter_add_(2, indices.reshape(n, c, -1), g.reshape(n, c, -1))
-    return gi.reshape((n, c) + tuple(in_size))
-
-
-def _check_planes(name, x, expected):
-    check(
-        x.size(1) == expected,
-        RuntimeError,
-        "%s: expected an input with %d planes, got size %s",
-        name,
-        expected,
-        tuple(x.shape),
-    )
 
 
 def _bias_free_repr(module, s):
@@ -840,46 +813,27 @@ class TemporalSubSampling(_ConvBase):
 
 
 class TemporalMaxPooling(Module):
-    """The max of every kW frames, every dW frames, per feature. `indices` holds, as in
-    torch7, the 0-based offset of the max inside its window."""
+    """The max of every kW frames, every dW frames, per feature; THNN's TemporalMaxPooling
+    kernels. `indices` holds, as in torch7, the 0-based offset of the max inside its window."""
 
     def __init__(self, kW, dW=None):
         super().__init__()
         self.kW, self.dW = kW, kW if dW is None else dW
         self.indices = torch.empty(0, dtype=torch.int64)
 
-    def _windows(self, input):
-        name = self.torch_typename()
-        utils.check_tensor(input, "%s: input" % name, (2, 3))
-        x = input.unsqueeze(0) if input.dim() == 2 else input
-        kW, dW = _ints(self.kW, self.dW)
-        check(
-            x.size(1) >= kW,
-            RuntimeError,
-            "%s: input of size %s has fewer frames than the kernel width %d",
-            name,
-            tuple(input.shape),
-            kW,
-        )
-        return x, x.unfold(1, kW, dW), kW, dW  # N x o x features x kW
-
     def updateOutput(self, input):
-        x, win, kW, dW = self._windows(input)
-        values, idx = win.max(3)
-        single = input.dim() == 2
-        self.output = values[0] if single else values
-        self.indices = idx[0] if single else idx
-        return self.output
+        kernels = thnn(self, input)
+        out, indices = input.new_empty(0), torch.empty(0, dtype=torch.int64)
+        kernels.TemporalMaxPooling_updateOutput(input, out, indices, self.kW, self.dW)
+        self.output, self.indices = out, indices
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, win, kW, dW = self._windows(input)
-        utils.same_size(self.output, gradOutput, "%s: output" % self.torch_typename(), "gradOutput")
-        g = gradOutput.reshape(win.shape[:3])
-        idx = self.indices.reshape(win.shape[:3])
-        frames = idx + (torch.arange(win.size(1)) * dW).reshape(1, -1, 1)
-        gi = torch.zeros_like(x).scatter_add_(1, frames, g)
-        self.gradInput = gi[0] if input.dim() == 2 else gi
-        return self.gradInput
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.TemporalMaxPooling_updateGradInput(input, gradOutput, gi, self.indices, self.kW, self.dW)
+        self.gradInput = gi
+        return gi
 
     def clearState(self):
         utils.clear(self, "indices")
@@ -887,6 +841,11 @@ class TemporalMaxPooling(Module):
 
 
 # ================================================================ pooling
+#
+# Max pooling keeps the position of each max in `indices` (Note [Max pooling indices] in
+# THNN/generic/Pooling.h: 0-based flat positions in each input plane); like the output,
+# they are a new tensor at every forward, so that an unpooling module or a caller holding
+# them keeps what it read.
 
 
 class _CeilMode:
@@ -904,20 +863,6 @@ class _CeilMode:
 
 
 class _MaxPooling(Module):
-    """Max pooling over _n dimensions that keeps the position of each max in `indices`."""
-
-    _n = 2
-
-    def _flat_indices(self, g, in_size):
-        """`indices` as 0-based flat positions in each input plane, shaped as g."""
-        return self.indices.reshape(g.shape)
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n, tuple(self.output.shape))
-        in_size = tuple(x.shape[2:])
-        self.gradInput = _unbatch(_scatter_planes(self._flat_indices(g, in_size), g, in_size), single)
-        return self.gradInput
-
     def clearState(self):
         utils.clear(self, "indices")
         return super().clearState()
@@ -943,13 +888,12 @@ def _pool2d_repr(module):
 
 
 class SpatialMaxPooling(_CeilMode, _MaxPooling):
-    """Max over kW x kH windows every dW, dH (padding padW, padH; ceil() for ceil mode).
-    `indices`: the 0-based flat position (row * width + column) of each max in its plane."""
+    """Max over kW x kH windows every dW, dH (padding padW, padH; ceil() for ceil mode);
+    THNN's SpatialMaxPooling kernels. `indices`: the 0-based flat position (row * width +
+    column) of each max in its plane; iheight, iwidth: the last input's plane size."""
 
     padW = 0
     padH = 0
-    dilationW = 1
-    dilationH = 1
     ceil_mode = False
 
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0):
@@ -957,40 +901,60 @@ class SpatialMaxPooling(_CeilMode, _MaxPooling):
         _set_window(self, "WH", (kW, kH), (dW, dH), (padW, padH))
         self.indices = torch.empty(0, dtype=torch.int64)
 
-    def _geometry(self):
-        return (
-            _ints(self.kH, self.kW),
-            _ints(self.dH, self.dW),
-            _ints(self.padH, self.padW),
-            _ints(self.dilationH, self.dilationW),
+    def _window(self):
+        return self.kW, self.kH, self.dW, self.dH, self.padW, self.padH
+
+    def _pool(self, kernels, input, out, indices):
+        kernels.SpatialMaxPooling_updateOutput(input, out, indices, *self._window(), bool(self.ceil_mode))
+
+    def _unpool_grad(self, kernels, input, gradOutput, gi):
+        kernels.SpatialMaxPooling_updateGradInput(
+            input, gradOutput, gi, self.indices, *self._window(), bool(self.ceil_mode)
         )
 
     def updateOutput(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        k, s, p, d = self._geometry()
-        for i in range(2):
-            check(2 * p[i] <= k[i], RuntimeError, "%s: padding %s must be at most half the kernel size %s", name, p, k)
-            _out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i], bool(self.ceil_mode))
-        out, idx = F.max_pool2d(x, k, s, p, d, bool(self.ceil_mode), True)
-        self.iheight, self.iwidth = x.size(2), x.size(3)
-        self.output = _unbatch(out, single)
-        self.indices = _unbatch(idx, single)
-        return self.output
+        kernels = thnn(self, input)
+        out, indices = input.new_empty(0), torch.empty(0, dtype=torch.int64)
+        self._pool(kernels, input, out, indices)
+        self.iheight, self.iwidth = input.size(-2), input.size(-1)
+        self.output, self.indices = out, indices
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        self._unpool_grad(kernels, input, gradOutput, gi)
+        self.gradInput = gi
+        return gi
 
     __repr__ = _pool2d_repr
 
 
 class SpatialDilatedMaxPooling(SpatialMaxPooling):
+    """SpatialMaxPooling over windows of every dilationW-th, dilationH-th element."""
+
+    dilationW = 1
+    dilationH = 1
+
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0, dilationW=1, dilationH=1):
         super().__init__(kW, kH, dW, dH, padW, padH)
         self.dilationW, self.dilationH = dilationW, dilationH
 
+    def _dilated_window(self):
+        return self._window() + (self.dilationW, self.dilationH, bool(self.ceil_mode))
+
+    def _pool(self, kernels, input, out, indices):
+        kernels.SpatialDilatedMaxPooling_updateOutput(input, out, indices, *self._dilated_window())
+
+    def _unpool_grad(self, kernels, input, gradOutput, gi):
+        kernels.SpatialDilatedMaxPooling_updateGradInput(input, gradOutput, gi, self.indices, *self._dilated_window())
+
 
 class SpatialAveragePooling(_CeilMode, Module):
-    """Mean over kW x kH windows every dW, dH (default 1, as torch7). count_include_pad
-    (default) divides by the window size including padding; ceil() for ceil mode. Files of
-    old nn versions with divide = false give window sums."""
+    """Mean over kW x kH windows every dW, dH (default 1, as torch7); THNN's
+    SpatialAveragePooling kernels. count_include_pad (default) divides by the window size
+    including padding; ceil() for ceil mode. Files of old nn versions with divide = false
+    give window sums."""
 
     padW = 0
     padH = 0
@@ -1011,51 +975,38 @@ class SpatialAveragePooling(_CeilMode, Module):
         self.count_include_pad = False
         return self
 
-    _n = 2
+    def _window(self):
+        return self.kW, self.kH, self.dW, self.dH, self.padW, self.padH
 
-    def _geometry(self):
-        return _ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW)
+    def _modes(self):
+        return bool(self.ceil_mode), bool(self.count_include_pad)
 
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, self._n)
-        k, s, p = self._geometry()
-        for i in range(self._n):
-            check(2 * p[i] <= k[i], RuntimeError, "%s: padding %s must be at most half the kernel size %s", name, p, k)
-        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], 1, bool(self.ceil_mode)) for i in range(self._n))
-        return x, single, k, s, p, o
-
-    def _pool(self, x, k, s, p):
-        return F.avg_pool2d(x, k, s, p, bool(self.ceil_mode), bool(self.count_include_pad))
+    def _sums(self, t):
+        """Window means as torch7's old `divide = false` sums."""
+        if not self.divide:
+            t.mul_(int(self.kW) * int(self.kH))
+        return t
 
     def updateOutput(self, input):
-        x, single, k, s, p, o = self._prepare(input)
-        out = self._pool(x, k, s, p)
-        if not self.divide:
-            out = out * math.prod(k)
-        self.output = _unbatch(out, single)
-        return self.output
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SpatialAveragePooling_updateOutput(input, out, *self._window(), *self._modes())
+        self.output = self._sums(out)
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, single, k, s, p, o = self._prepare(input)
-        x, g, single = _grad_batched(
-            self.torch_typename(), input, gradOutput, self._n, tuple(input.shape[: -self._n]) + o
-        )
-        if self.divide:
-            counts = None
-            for i in range(self._n):
-                c = _window_counts(o[i], x.size(2 + i), k[i], s[i], p[i], bool(self.count_include_pad))
-                c = c.reshape([-1] + [1] * (self._n - 1 - i))
-                counts = c if counts is None else counts * c
-            g = g / counts.to(g.dtype)
-        self.gradInput = _unbatch(_window_sum_adjoint(g, tuple(x.shape[2:]), k, s, p), single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SpatialAveragePooling_updateGradInput(input, gradOutput, gi, *self._window(), *self._modes())
+        self.gradInput = self._sums(gi)
+        return gi
 
     __repr__ = _pool2d_repr
 
 
 class VolumetricAveragePooling(SpatialAveragePooling):
-    _n = 3
+    """Mean over kT x kW x kH windows, THNN's VolumetricAveragePooling kernels."""
+
     padT = 0
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
@@ -1063,15 +1014,22 @@ class VolumetricAveragePooling(SpatialAveragePooling):
         _set_window(self, "TWH", (kT, kW, kH), (dT, dW, dH), (padT, padW, padH))
         self.count_include_pad = True
 
-    def _geometry(self):
-        return (
-            _ints(self.kT, self.kH, self.kW),
-            _ints(self.dT, self.dH, self.dW),
-            _ints(self.padT, self.padH, self.padW),
-        )
+    def _window(self):
+        return self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH
 
-    def _pool(self, x, k, s, p):
-        return F.avg_pool3d(x, k, s, p, bool(self.ceil_mode), bool(self.count_include_pad))
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.VolumetricAveragePooling_updateOutput(input, out, *self._window(), *self._modes())
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.VolumetricAveragePooling_updateGradInput(input, gradOutput, gi, *self._window(), *self._modes())
+        self.gradInput = gi
+        return gi
 
     def __repr__(self):
         return "%s(%dx%dx%d, %d,%d,%d)" % (self.torch_typename(), self.kT, self.kW, self.kH, self.dT, self.dW, self.dH)
@@ -1112,18 +1070,9 @@ class SpatialLPPooling(Module):
         return self.gradInput
 
 
-def _adaptive_matrix(o, size, dtype):
-    """o x size: row i averages input positions floor(i size / o) .. ceil((i + 1) size / o) - 1."""
-    m = torch.zeros(o, size, dtype=dtype)
-    for i in range(o):
-        start = (i * size) // o
-        end = -((-(i + 1) * size) // o)
-        m[i, start:end] = 1.0 / (end - start)
-    return m
-
-
 class SpatialAdaptiveMaxPooling(_MaxPooling):
-    """Max over windows that tile the input into an H x W output (W, H: torch7's order)."""
+    """Max over windows that tile the input into an H x W output (W, H: torch7's order);
+    THNN's SpatialAdaptiveMaxPooling kernels."""
 
     def __init__(self, W, H):
         super().__init__()
@@ -1131,38 +1080,49 @@ class SpatialAdaptiveMaxPooling(_MaxPooling):
         self.indices = torch.empty(0, dtype=torch.int64)
 
     def updateOutput(self, input):
-        x, single = _batched(self.torch_typename(), input, 2)
-        out, idx = F.adaptive_max_pool2d(x, _ints(self.H, self.W), True)
-        self.output = _unbatch(out, single)
-        self.indices = _unbatch(idx, single)
-        return self.output
+        kernels = thnn(self, input)
+        out, indices = input.new_empty(0), torch.empty(0, dtype=torch.int64)
+        kernels.SpatialAdaptiveMaxPooling_updateOutput(input, out, indices, self.W, self.H)
+        self.output, self.indices = out, indices
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SpatialAdaptiveMaxPooling_updateGradInput(input, gradOutput, gi, self.indices)
+        self.gradInput = gi
+        return gi
 
 
 class SpatialAdaptiveAveragePooling(Module):
+    """Means over windows that tile the input into an H x W output; THNN's
+    SpatialAdaptiveAveragePooling kernels."""
+
     def __init__(self, W, H):
         super().__init__()
         self.W, self.H = W, H
 
     def updateOutput(self, input):
-        x, single = _batched(self.torch_typename(), input, 2)
-        self.output = _unbatch(F.adaptive_avg_pool2d(x, _ints(self.H, self.W)), single)
-        return self.output
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SpatialAdaptiveAveragePooling_updateOutput(input, out, self.W, self.H)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(
-            self.torch_typename(), input, gradOutput, 2, tuple(input.shape[:-2]) + _ints(self.H, self.W)
-        )
-        mh = _adaptive_matrix(int(self.H), x.size(2), g.dtype)
-        mw = _adaptive_matrix(int(self.W), x.size(3), g.dtype)
-        self.gradInput = _unbatch(torch.matmul(torch.matmul(mh.t(), g), mw), single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SpatialAdaptiveAveragePooling_updateGradInput(input, gradOutput, gi)
+        self.gradInput = gi
+        return gi
 
 
 class SpatialFractionalMaxPooling(_MaxPooling):
     """Fractional max pooling (Graham 2014) as torch7: poolSizeW x poolSizeH windows at
     pseudo-random positions giving an outW x outH output (or ratioW, ratioH of the input
-    size). One pair of samples in [0, 1) per batch element and plane (`randomSamples`, new
-    at every forward unless fixPoolingRegions()) places the windows."""
+    size); THNN's SpatialFractionalMaxPooling kernels. One pair of samples in [0, 1) per
+    batch element and plane (`randomSamples`, new at every forward unless
+    fixPoolingRegions()) places the windows."""
 
     newRandomPool = False
     outW = outH = ratioW = ratioH = None
@@ -1197,67 +1157,51 @@ class SpatialFractionalMaxPooling(_MaxPooling):
         self.newRandomPool = val
         return self
 
-    def _output_size(self, x):
+    def _output_size(self, input):
+        """(outW, outH) for input, checked."""
+        utils.check_tensor(input, "%s: input" % self.torch_typename(), (3, 4))
         if self.outW is not None:
             oW, oH = int(self.outW), int(self.outH)
         else:
-            oW, oH = int(x.size(3) * self.ratioW), int(x.size(2) * self.ratioH)
-        name = self.torch_typename()
+            oW, oH = int(input.size(-1) * self.ratioW), int(input.size(-2) * self.ratioH)
         check(
-            oW + int(self.poolSizeW) - 1 <= x.size(3) and oH + int(self.poolSizeH) - 1 <= x.size(2),
+            oW >= 1 and oH >= 1,
             RuntimeError,
-            "%s: an output of %dx%d with pooling %sx%s needs a larger input than %s",
-            name,
-            oW,
-            oH,
-            self.poolSizeW,
-            self.poolSizeH,
-            tuple(x.shape),
+            "%s: empty output for input %s",
+            self.torch_typename(),
+            tuple(input.shape),
         )
-        check(oW >= 1 and oH >= 1, RuntimeError, "%s: empty output for input %s", name, tuple(x.shape))
-        return oH, oW
+        return oW, oH
 
-    @staticmethod
-    def _starts(samples, size, o, pool):
-        """Window starts (..., o) for samples (...): torch7's interval sequence."""
-        if o == 1:
-            return torch.full(tuple(samples.shape) + (1,), size - pool, dtype=torch.int64)
-        alpha = torch.tensor((size - pool) / (o - 1), dtype=samples.dtype)
-        i = torch.arange(o - 1, dtype=samples.dtype)
-        seq = (((i + samples.unsqueeze(-1)) * alpha).floor() - (samples.unsqueeze(-1) * alpha).floor()).long()
-        last = torch.full(tuple(samples.shape) + (1,), size - pool, dtype=torch.int64)
-        return torch.cat([seq, last], -1)
-
-    def _flat_positions(self, x):
-        oH, oW = self._output_size(x)
-        n, c, h, w = x.shape
+    def _samples(self, input):
+        size = (1 if input.dim() == 3 else input.size(0), input.size(-3), 2)
         samples = self.randomSamples
         if (
             not self.newRandomPool
             or not torch.is_tensor(samples)
-            or tuple(samples.shape) != (n, c, 2)
-            or samples.dtype != x.dtype
+            or tuple(samples.shape) != size
+            or samples.dtype != input.dtype
         ):
-            samples = torch.rand(n, c, 2, dtype=x.dtype)
-            self.randomSamples = samples
-        pw, ph = int(self.poolSizeW), int(self.poolSizeH)
-        sw = self._starts(samples[..., 0], w, oW, pw)  # n x c x oW
-        sh = self._starts(samples[..., 1], h, oH, ph)  # n x c x oH
-        rows = sh.unsqueeze(-1) + torch.arange(ph)  # n x c x oH x ph
-        cols = sw.unsqueeze(-1) + torch.arange(pw)  # n x c x oW x pw
-        pos = rows.reshape(n, c, oH, 1, ph, 1) * w + cols.reshape(n, c, 1, oW, 1, pw)
-        return pos.reshape(n, c, oH, oW, ph * pw)
+            samples = self.randomSamples = torch.rand(size, dtype=input.dtype)
+        return samples
+
+    def _sizes(self, input):
+        return self._output_size(input) + (self.poolSizeW, self.poolSizeH)
 
     def updateOutput(self, input):
-        x, single = _batched(self.torch_typename(), input, 2)
-        pos = self._flat_positions(x)
-        n, c, oH, oW, kk = pos.shape
-        vals = x.reshape(n, c, -1).gather(2, pos.reshape(n, c, -1)).reshape(pos.shape)
-        out, which = vals.max(-1)
-        idx = pos.gather(4, which.unsqueeze(-1)).squeeze(-1)
-        self.output = _unbatch(out, single)
-        self.indices = _unbatch(idx, single)
-        return self.output
+        kernels = thnn(self, input)
+        sizes = self._sizes(input)
+        out, indices = input.new_empty(0), torch.empty(0, dtype=torch.int64)
+        kernels.SpatialFractionalMaxPooling_updateOutput(input, out, *sizes, indices, self._samples(input))
+        self.output, self.indices = out, indices
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SpatialFractionalMaxPooling_updateGradInput(input, gradOutput, gi, *self._sizes(input), self.indices)
+        self.gradInput = gi
+        return gi
 
     def clearState(self):
         utils.clear(self, "randomSamples")
@@ -1266,7 +1210,8 @@ class SpatialFractionalMaxPooling(_MaxPooling):
 
 class SpatialMaxUnpooling(Module):
     """The inverse of its SpatialMaxPooling module `pooling` (kernel = stride): each value
-    goes back where the pooling found its max, zeros elsewhere."""
+    goes back where the pooling found its max, zeros elsewhere; THNN's SpatialMaxUnpooling
+    kernels over the pooling's indices."""
 
     def __init__(self, poolingModule):
         super().__init__()
@@ -1289,37 +1234,48 @@ class SpatialMaxUnpooling(Module):
         self.owidth = self.pooling.iwidth
 
     def updateOutput(self, input):
+        kernels = thnn(self, input)
         self.setParams()
-        x, single = _batched(self.torch_typename(), input, 2)
-        utils.same_size(self.indices, input, "nn.SpatialMaxUnpooling: the pooling module's indices", "input")
-        n, c = x.shape[:2]
-        out = torch.zeros(n, c, int(self.oheight) * int(self.owidth), dtype=x.dtype)
-        out.scatter_(2, self.indices.reshape(n, c, -1), x.reshape(n, c, -1))
-        self.output = _unbatch(out.reshape(n, c, int(self.oheight), int(self.owidth)), single)
-        return self.output
+        out = input.new_empty(0)
+        kernels.SpatialMaxUnpooling_updateOutput(input, out, self.indices, self.owidth, self.oheight)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
         self.setParams()
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
-        n, c = x.shape[:2]
-        gi = g.reshape(n, c, -1).gather(2, self.indices.reshape(n, c, -1)).reshape(x.shape)
-        self.gradInput = _unbatch(gi, single)
-        return self.gradInput
+        gi = input.new_empty(0)
+        kernels.SpatialMaxUnpooling_updateGradInput(input, gradOutput, gi, self.indices, self.owidth, self.oheight)
+        self.gradInput = gi
+        return gi
 
     def __repr__(self):
         return "%s associated to %r" % (self.torch_typename(), self.pooling)
 
 
-class VolumetricMaxPooling(_CeilMode, _MaxPooling):
-    """Max over kT x kW x kH windows. `indices`: the 0-based flat position
-    (t * height + h) * width + w of each max in its volume, as this project's THNN keeps it
-    (1-based in a .t7 file; see Note [1-based fields] in t7fields). A file torch7 wrote
-    holds its packed window offsets instead: they are recognised and read (_flat_indices)
-    until the next forward recomputes them."""
+# the indices tensors a VolumetricMaxPooling forward made (id -> weak reference): flat
+# positions that need no check
+_FLAT_INDICES = {}
 
-    _n = 3
+
+def _mark_flat(indices):
+    key = id(indices)
+    _FLAT_INDICES[key] = weakref.ref(indices, lambda _, key=key: _FLAT_INDICES.pop(key, None))
+
+
+def _is_marked_flat(indices):
+    ref = _FLAT_INDICES.get(id(indices))
+    return ref is not None and ref() is indices
+
+
+class VolumetricMaxPooling(_CeilMode, _MaxPooling):
+    """Max over kT x kW x kH windows, THNN's VolumetricMaxPooling kernels. `indices`: the
+    0-based flat position (t * height + h) * width + w of each max in its volume, as this
+    project's THNN keeps it (1-based in a .t7 file; see Note [1-based fields] in t7fields).
+    A file torch7 wrote holds its packed window offsets instead: they are recognised and
+    read (_flat_indices) until the next forward recomputes them."""
+
     padT = padW = padH = 0
-    dilationT = dilationW = dilationH = 1
     ceil_mode = False
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
@@ -1328,25 +1284,41 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
         self.indices = torch.empty(0, dtype=torch.int64)
 
     def _geometry(self):
+        """kernel, stride, padding and dilation, (T, H, W) each."""
         return (
             _ints(self.kT, self.kH, self.kW),
             _ints(self.dT, self.dH, self.dW),
             _ints(self.padT, self.padH, self.padW),
-            _ints(self.dilationT, self.dilationH, self.dilationW),
+            _ints(getattr(self, "dilationT", 1), getattr(self, "dilationH", 1), getattr(self, "dilationW", 1)),
+        )
+
+    def _window(self):
+        return self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH
+
+    def _pool(self, kernels, input, out, indices):
+        kernels.VolumetricMaxPooling_updateOutput(input, out, indices, *self._window(), bool(self.ceil_mode))
+
+    def _unpool_grad(self, kernels, input, gradOutput, gi, indices):
+        kernels.VolumetricMaxPooling_updateGradInput(
+            input, gradOutput, gi, indices, *self._window(), bool(self.ceil_mode)
         )
 
     def updateOutput(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 3)
-        k, s, p, d = self._geometry()
-        for i in range(3):
-            check(2 * p[i] <= k[i], RuntimeError, "%s: padding %s must be at most half the kernel size %s", name, p, k)
-            _out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i], bool(self.ceil_mode))
-        out, flat = F.max_pool3d(x, k, s, p, d, bool(self.ceil_mode), True)
-        self.itime, self.iheight, self.iwidth = x.size(2), x.size(3), x.size(4)
-        self.output = _unbatch(out, single)
-        self.indices = _unbatch(flat, single)
-        return self.output
+        kernels = thnn(self, input)
+        out, indices = input.new_empty(0), torch.empty(0, dtype=torch.int64)
+        self._pool(kernels, input, out, indices)
+        _mark_flat(indices)
+        self.itime, self.iheight, self.iwidth = input.size(-3), input.size(-2), input.size(-1)
+        self.output, self.indices = out, indices
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        indices = self._flat_indices(tuple(input.shape[-3:]))
+        gi = input.new_empty(0)
+        self._unpool_grad(kernels, input, gradOutput, gi, indices)
+        self.gradInput = gi
+        return gi
 
     def _window_offsets(self, position, in_size, out_size):
         """Per axis, (position's coordinate - its window's start) for each output cell."""
@@ -1355,11 +1327,15 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
         shapes = ((-1, 1, 1), (-1, 1), (-1,))
         return [coords[i] - (torch.arange(out_size[i]) * s[i] - p[i]).reshape(shapes[i]) for i in range(3)]
 
-    def _flat_indices(self, g, in_size):
+    def _flat_indices(self, in_size):
+        """`indices` as flat positions in volumes of in_size (T, H, W)."""
+        idx = self.indices
+        if _is_marked_flat(idx):
+            return idx
         name = self.torch_typename()
+        check(idx.dim() >= 3 and idx.numel() > 0, RuntimeError, "%s: run forward first", name)
         k, s, p, d = self._geometry()
-        idx = self.indices.reshape(g.shape)
-        out_size, volume = tuple(g.shape[2:]), math.prod(in_size)
+        out_size, volume = tuple(idx.shape[-3:]), math.prod(in_size)
         inside = (idx >= 0) & (idx < volume)
         for i, off in enumerate(self._window_offsets(idx, in_size, out_size)):
             inside &= (off >= 0) & (off <= (k[i] - 1) * d[i]) & (off % d[i] == 0)
@@ -1393,15 +1369,29 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
 
 
 class VolumetricDilatedMaxPooling(VolumetricMaxPooling):
+    """VolumetricMaxPooling over windows of every dilationT/W/H-th element."""
+
+    dilationT = dilationW = dilationH = 1
+
     def __init__(
         self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0, dilationT=1, dilationW=1, dilationH=1
     ):
         super().__init__(kT, kW, kH, dT, dW, dH, padT, padW, padH)
         self.dilationT, self.dilationW, self.dilationH = dilationT, dilationW, dilationH
 
+    def _dilated_window(self):
+        return self._window() + (self.dilationT, self.dilationW, self.dilationH, bool(self.ceil_mode))
+
+    def _pool(self, kernels, input, out, indices):
+        kernels.VolumetricDilatedMaxPooling_updateOutput(input, out, indices, *self._dilated_window())
+
+    def _unpool_grad(self, kernels, input, gradOutput, gi, indices):
+        kernels.VolumetricDilatedMaxPooling_updateGradInput(input, gradOutput, gi, indices, *self._dilated_window())
+
 
 class VolumetricMaxUnpooling(Module):
-    """The inverse of its VolumetricMaxPooling module `pooling`."""
+    """The inverse of its VolumetricMaxPooling module `pooling`, THNN's
+    VolumetricMaxUnpooling kernels over the pooling's indices."""
 
     def __init__(self, poolingModule):
         super().__init__()
@@ -1432,27 +1422,29 @@ class VolumetricMaxUnpooling(Module):
         self.dT, self.dH, self.dW = pool.dT, pool.dH, pool.dW
         self.padT, self.padH, self.padW = pool.padT, pool.padH, pool.padW
 
-    def _flat(self, x):
-        size = _ints(self.otime, self.oheight, self.owidth)
-        return size, self.pooling._flat_indices(x, size).reshape(x.size(0), x.size(1), -1)
+    def _args(self):
+        """The pooling's indices as flat positions, and the sizes and window THNN takes."""
+        flat = self.pooling._flat_indices(_ints(self.otime, self.oheight, self.owidth))
+        sizes = (self.otime, self.owidth, self.oheight, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH)
+        return flat, sizes
 
     def updateOutput(self, input):
+        kernels = thnn(self, input)
         self.setParams()
-        x, single = _batched(self.torch_typename(), input, 3)
-        utils.same_size(self.indices, input, "nn.VolumetricMaxUnpooling: the pooling module's indices", "input")
-        size, flat = self._flat(x)
-        out = torch.zeros(x.size(0), x.size(1), math.prod(size), dtype=x.dtype)
-        out.scatter_(2, flat, x.reshape(x.size(0), x.size(1), -1))
-        self.output = _unbatch(out.reshape(tuple(x.shape[:2]) + size), single)
-        return self.output
+        flat, sizes = self._args()
+        out = input.new_empty(0)
+        kernels.VolumetricMaxUnpooling_updateOutput(input, out, flat, *sizes)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
         self.setParams()
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 3, tuple(self.output.shape))
-        size, flat = self._flat(x)
-        gi = g.reshape(g.size(0), g.size(1), -1).gather(2, flat).reshape(x.shape)
-        self.gradInput = _unbatch(gi, single)
-        return self.gradInput
+        flat, sizes = self._args()
+        gi = input.new_empty(0)
+        kernels.VolumetricMaxUnpooling_updateGradInput(input, gradOutput, gi, flat, *sizes)
+        self.gradInput = gi
+        return gi
 
 
 # ================================================================ resampling
