@@ -3,16 +3,13 @@
 weight layouts. Inputs are batch x planes x ... or, without the batch dimension, planes x
 ... (Temporal: [batch x] frames x features).
 
-Forward passes use torch.nn.functional; the gradients are written out (no autograd):
-- convolutions: gradInput is the transposed convolution of gradOutput (cropped to the
-  input), gradWeight a convolution of the input by gradOutput with stride and dilation
-  swapped (_conv_grad_weight), 2-D ones go through im2col/col2im (`finput`) as torch7 did;
-- max pooling: gradOutput scattered to the saved `indices` (0-based flat positions in each
-  input plane; load_lua shifts torch7's 1-based ones, Note [1-based fields]);
-- average pooling: gradOutput / (window size) spread back over each window (the transposed
-  convolution of a kernel of ones).
+The modules call THNN's kernels as Lua nn's do (Note [Modules over THNN] in utils.py).
+SpatialLPPooling and SpatialZeroPadding are tensor composites, as in torch7; the helpers
+below the imports (convolution gradients through torch.nn.functional, window sums) serve
+them and the map convolutions of extra_conv.py.
 
-Numbers loaded from a .t7 file are floats (Lua numbers), hence the int() around fields.
+Max pooling's `indices` are 0-based flat positions in each input plane (load_lua shifts
+torch7's 1-based ones, Note [1-based fields]).
 """
 
 import math
@@ -1451,7 +1448,7 @@ class VolumetricMaxUnpooling(Module):
 
 
 class SpatialUpSamplingNearest(Module):
-    """Each pixel repeated scale x scale times."""
+    """Each pixel repeated scale x scale times; THNN's SpatialUpSamplingNearest kernels."""
 
     def __init__(self, scale):
         super().__init__()
@@ -1464,51 +1461,27 @@ class SpatialUpSamplingNearest(Module):
         self.scale_factor = int(scale)
 
     def updateOutput(self, input):
-        name = self.torch_typename()
-        utils.check_tensor(input, "%s: input" % name, (3, 4))
-        s = int(self.scale_factor)
-        x = input.unsqueeze(0) if input.dim() == 3 else input
-        n, c, h, w = x.shape
-        out = x.reshape(n, c, h, 1, w, 1).expand(n, c, h, s, w, s).reshape(n, c, h * s, w * s)
-        self.output = out[0] if input.dim() == 3 else out
-        return self.output
+        kernels = thnn(self, input)
+        utils.check_tensor(input, "%s: input" % self.torch_typename(), (3, 4))
+        out = input.new_empty(0)
+        kernels.SpatialUpSamplingNearest_updateOutput(input, out, self.scale_factor)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        s = int(self.scale_factor)
+        kernels = thnn(self, input)
         utils.check_tensor(input, "%s: input" % self.torch_typename(), (3, 4))
-        expected = tuple(input.shape[:-2]) + (input.size(-2) * s, input.size(-1) * s)
-        check(
-            tuple(gradOutput.shape) == expected,
-            RuntimeError,
-            "%s: gradOutput of size %s must be %s",
-            self.torch_typename(),
-            tuple(gradOutput.shape),
-            expected,
-        )
-        g = gradOutput.reshape(tuple(input.shape[:-2]) + (input.size(-2), s, input.size(-1), s))
-        self.gradInput = g.sum((-3, -1))
-        return self.gradInput
-
-
-def _bilinear_matrix(o, size, dtype):
-    """o x size: torch7's (align-corners) linear interpolation weights along one axis."""
-    m = torch.zeros(o, size, dtype=dtype)
-    ratio = (size - 1) / (o - 1) if o > 1 else 0.0
-    for i in range(o):
-        src = ratio * i
-        j = int(src)
-        step = 1 if j < size - 1 else 0
-        lam = src - j
-        m[i, j] += 1 - lam
-        m[i, j + step] += lam
-    return m
+        gi = input.new_empty(0)
+        kernels.SpatialUpSamplingNearest_updateGradInput(input, gradOutput, gi, self.scale_factor)
+        self.gradInput = gi
+        return gi
 
 
 class SpatialUpSamplingBilinear(Module):
     """Bilinear upsampling with aligned corners: an H x W input becomes
     (H scale) x (W scale) as torch/nn's code computes it (its comment's (H - 1) scale + 1 was
     an older version's), or oheight x owidth when given as a table
-    {'oheight': ..., 'owidth': ...}."""
+    {'oheight': ..., 'owidth': ...}; THNN's SpatialUpSamplingBilinear kernels."""
 
     scale_factor = None
     oheight = owidth = None
@@ -1541,87 +1514,76 @@ class SpatialUpSamplingBilinear(Module):
         return int(self.oheight), int(self.owidth)
 
     def updateOutput(self, input):
+        kernels = thnn(self, input)
         oh, ow = self._sizes(input)
-        mh = _bilinear_matrix(oh, input.size(-2), input.dtype)
-        mw = _bilinear_matrix(ow, input.size(-1), input.dtype)
-        self.output = torch.matmul(torch.matmul(mh, input), mw.t())
-        return self.output
+        out = input.new_empty(0)
+        kernels.SpatialUpSamplingBilinear_updateOutput(input, out, oh, ow)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
         oh, ow = self._sizes(input)
         expected = tuple(input.shape[:-2]) + (oh, ow)
         check(
-            tuple(gradOutput.shape) == expected,
+            torch.is_tensor(gradOutput) and tuple(gradOutput.shape) == expected,
             RuntimeError,
             "%s: gradOutput of size %s must be %s",
             self.torch_typename(),
-            tuple(gradOutput.shape),
+            tuple(gradOutput.shape) if torch.is_tensor(gradOutput) else type(gradOutput).__name__,
             expected,
         )
-        mh = _bilinear_matrix(oh, input.size(-2), gradOutput.dtype)
-        mw = _bilinear_matrix(ow, input.size(-1), gradOutput.dtype)
-        self.gradInput = torch.matmul(torch.matmul(mh.t(), gradOutput), mw)
-        return self.gradInput
+        n = input.size(0) if input.dim() == 4 else 1
+        gi = input.new_empty(0)
+        kernels.SpatialUpSamplingBilinear_updateGradInput(
+            gradOutput, gi, n, input.size(-3), input.size(-2), input.size(-1), oh, ow
+        )
+        self.gradInput = gi
+        return gi
 
 
 # ================================================================ padding
 
 
-class _Padding(Module):
-    """Pads the last len(pads) dimensions; pads lists (before, after) from the last dimension
-    backwards (F.pad's order). Zero padding may be negative (cropping)."""
+class SpatialZeroPadding(Module):
+    """Pads the last two dimensions with zeros (pad_l columns on the left, pad_r on the
+    right, pad_t rows on top, pad_b below; each defaults to pad_l); a negative pad crops."""
 
-    _mode = "constant"
-    _dims = 2
+    def __init__(self, pad_l, pad_r=None, pad_t=None, pad_b=None):
+        super().__init__()
+        self.pad_l = pad_l
+        self.pad_r = pad_l if pad_r is None else pad_r
+        self.pad_t = pad_l if pad_t is None else pad_t
+        self.pad_b = pad_l if pad_b is None else pad_b
 
     def _pads(self):
-        raise NotImplementedError
+        """F.pad's list: (left, right, top, bottom)."""
+        return list(_ints(self.pad_l, self.pad_r, self.pad_t, self.pad_b))
 
     def _check(self, input):
         name = self.torch_typename()
-        utils.check_tensor(input, "%s: input" % name, (self._dims + 1, self._dims + 2))
+        utils.check_tensor(input, "%s: input" % name, (3, 4))
         pads = self._pads()
-        for i in range(self._dims):
-            size = input.size(input.dim() - 1 - i)
-            before, after = pads[2 * i], pads[2 * i + 1]
+        for i in range(2):
             check(
-                size + before + after >= 1,
+                input.size(input.dim() - 1 - i) + pads[2 * i] + pads[2 * i + 1] >= 1,
                 RuntimeError,
                 "%s: padding %s leaves nothing of an input of size %s",
                 name,
                 pads,
                 tuple(input.shape),
             )
-            if self._mode == "reflect":
-                check(
-                    max(before, after) < size,
-                    RuntimeError,
-                    "%s: reflection padding %s must be smaller than the input size %s",
-                    name,
-                    pads,
-                    tuple(input.shape),
-                )
-            if self._mode != "constant":
-                check(min(before, after) >= 0, RuntimeError, "%s: padding %s must not be negative", name, pads)
         return pads
 
     def updateOutput(self, input):
-        pads = self._check(input)
-        self.output = F.pad(input, pads, self._mode)
+        self.output = F.pad(input, self._check(input))
         return self.output
-
-    def _source(self, o, size, before):
-        pos = torch.arange(o) - before
-        if self._mode == "reflect":
-            pos = pos.abs()
-            return torch.where(pos >= size, 2 * (size - 1) - pos, pos)
-        return pos.clamp(0, size - 1)
 
     def updateGradInput(self, input, gradOutput):
         pads = self._check(input)
         expected = list(input.shape)
-        for i in range(self._dims):
-            expected[input.dim() - 1 - i] += pads[2 * i] + pads[2 * i + 1]
+        expected[-1] += pads[0] + pads[1]
+        expected[-2] += pads[2] + pads[3]
         utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
         check(
             list(gradOutput.shape) == expected,
@@ -1631,47 +1593,45 @@ class _Padding(Module):
             tuple(gradOutput.shape),
             tuple(expected),
         )
-        if self._mode == "constant":
-            self.gradInput = F.pad(gradOutput, [-p for p in pads])
-            return self.gradInput
-        g = gradOutput
-        for i in range(self._dims):
-            dim = g.dim() - 1 - i
-            size = input.size(dim)
-            src = self._source(g.size(dim), size, pads[2 * i])
-            shape = list(g.shape)
-            shape[dim] = size
-            g = torch.zeros(shape, dtype=g.dtype).index_add_(dim, src, g)
-        self.gradInput = g
+        self.gradInput = F.pad(gradOutput, [-p for p in pads])
         return self.gradInput
-
-
-class SpatialZeroPadding(_Padding):
-    def __init__(self, pad_l, pad_r=None, pad_t=None, pad_b=None):
-        super().__init__()
-        self.pad_l = pad_l
-        self.pad_r = pad_l if pad_r is None else pad_r
-        self.pad_t = pad_l if pad_t is None else pad_t
-        self.pad_b = pad_l if pad_b is None else pad_b
-
-    def _pads(self):
-        return list(_ints(self.pad_l, self.pad_r, self.pad_t, self.pad_b))
 
     def __repr__(self):
         return "%s(l=%d, r=%d, t=%d, b=%d)" % (self.torch_typename(), self.pad_l, self.pad_r, self.pad_t, self.pad_b)
 
 
 class SpatialReflectionPadding(SpatialZeroPadding):
-    _mode = "reflect"
+    """Pads by the mirror image without repeating the edge (d c b | a b c d | c b a), each
+    pad smaller than the padded size; THNN's SpatialReflectionPadding kernels."""
+
+    _kernel = "SpatialReflectionPadding"
+
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        getattr(kernels, self._kernel + "_updateOutput")(input, out, *self._pads())
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        getattr(kernels, self._kernel + "_updateGradInput")(input, gradOutput, gi, *self._pads())
+        self.gradInput = gi
+        return gi
 
 
-class SpatialReplicationPadding(SpatialZeroPadding):
-    _mode = "replicate"
+class SpatialReplicationPadding(SpatialReflectionPadding):
+    """Pads by repeating the edge (a a | a b c d | d d); THNN's SpatialReplicationPadding
+    kernels."""
+
+    _kernel = "SpatialReplicationPadding"
 
 
-class VolumetricReplicationPadding(_Padding):
-    _mode = "replicate"
-    _dims = 3
+class VolumetricReplicationPadding(Module):
+    """Pads the last three dimensions by repeating the edge: pleft / pright columns, ptop /
+    pbottom rows, pfront / pback frames (each defaults to pleft); THNN's
+    VolumetricReplicationPadding kernels."""
 
     def __init__(self, pleft, pright=None, ptop=None, pbottom=None, pfront=None, pback=None):
         super().__init__()
@@ -1683,4 +1643,18 @@ class VolumetricReplicationPadding(_Padding):
         self.pback = pleft if pback is None else pback
 
     def _pads(self):
-        return list(_ints(self.pleft, self.pright, self.ptop, self.pbottom, self.pfront, self.pback))
+        return self.pleft, self.pright, self.ptop, self.pbottom, self.pfront, self.pback
+
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.VolumetricReplicationPadding_updateOutput(input, out, *self._pads())
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.VolumetricReplicationPadding_updateGradInput(input, gradOutput, gi, *self._pads())
+        self.gradInput = gi
+        return gi
