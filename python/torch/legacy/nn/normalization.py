@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from torch.legacy.nn import utils
 from torch.legacy.nn.containers import Sequential
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.utils import check, check_grad_output, thnn
+from torch.legacy.nn.utils import buffer, check, check_grad_output, thnn
 
 __all__ = [
     "BatchNormalization",
@@ -27,12 +27,12 @@ __all__ = [
 
 
 class BatchNormalization(Module):
-    """y = (x - mean) / sqrt(var + eps) * weight + bias per feature (dimension 1). In
-    training the batch's statistics are used and the running ones updated:
-    running = (1 - momentum) running + momentum batch (the variance unbiased); save_mean and
-    save_std (1 / sqrt(biased var + eps)) keep the batch's for the backward pass. In
-    evaluation the running statistics are used, and inputs without the batch dimension are
-    accepted."""
+    """y = (x - mean) / sqrt(var + eps) * weight + bias per feature (dimension 1), THNN's
+    BatchNormalization kernels. In training the batch's statistics are used and the running
+    ones updated: running = (1 - momentum) running + momentum batch (the variance unbiased);
+    save_mean and save_std (1 / sqrt(biased var + eps)) keep the batch's for the backward
+    pass. In evaluation the running statistics are used, and inputs without the batch
+    dimension are accepted."""
 
     nDim = 2
     eps = 1e-5
@@ -100,77 +100,100 @@ class BatchNormalization(Module):
         )
         return x
 
-    def _stats_shape(self, x):
-        return [1, x.size(1)] + [1] * (x.dim() - 2)
-
-    def _dims(self, x):
-        return [0] + list(range(2, x.dim()))
+    def _stats(self, input):
+        """weight, bias, running_mean, running_var as the kernels take them: None without
+        affine, and in input's element type (a module built under another default type
+        computes in its input's type; its running statistics are written back)."""
+        weight = getattr(self, "weight", None) if self._affine() else None
+        bias = getattr(self, "bias", None) if self._affine() else None
+        return [t if t is None or t.dtype is input.dtype else t.to(input.dtype) for t in (weight, bias)] + [
+            self.running_mean if self.running_mean.dtype is input.dtype else self.running_mean.to(input.dtype),
+            self.running_var if self.running_var.dtype is input.dtype else self.running_var.to(input.dtype),
+        ]
 
     def updateOutput(self, input):
+        kernels = thnn(self, input)
         x = self._check_input(input)
-        shape, dims = self._stats_shape(x), self._dims(x)
-        eps = float(self.eps)
         if self.train:
-            count = x.numel() // x.size(1)
             check(
-                count > 1,
+                x.numel() // x.size(1) > 1,
                 RuntimeError,
                 "%s: training needs more than one value per feature, got input size %s",
                 self.torch_typename(),
                 tuple(input.shape),
             )
-            mean = x.mean(dims)
-            var = ((x - mean.reshape(shape)) ** 2).mean(dims)
-            invstd = 1 / torch.sqrt(var + eps)
-            m = float(self.momentum)
-            self.running_mean.mul_(1 - m).add_(mean.to(self.running_mean.dtype), alpha=m)
-            self.running_var.mul_(1 - m).add_((var * count / (count - 1)).to(self.running_var.dtype), alpha=m)
-            self.save_mean, self.save_std = mean, invstd
-        else:
-            mean = self.running_mean.to(x.dtype)
-            invstd = 1 / torch.sqrt(self.running_var.to(x.dtype) + eps)
-        out = (x - mean.reshape(shape)) * invstd.reshape(shape)
-        if self._affine():
-            out = out * self.weight.reshape(shape) + self.bias.reshape(shape)
+        weight, bias, running_mean, running_var = self._stats(x)
+        self.save_mean = buffer(self.__dict__.get("save_mean"), x)
+        self.save_std = buffer(self.__dict__.get("save_std"), x)
+        out = x.new_empty(0)
+        kernels.BatchNormalization_updateOutput(
+            x,
+            out,
+            weight,
+            bias,
+            running_mean,
+            running_var,
+            self.save_mean,
+            self.save_std,
+            bool(self.train),
+            float(self.momentum),
+            float(self.eps),
+        )
+        if self.train and running_mean is not self.running_mean:
+            self.running_mean.copy_(running_mean)
+            self.running_var.copy_(running_var)
         self.output = out if input.dim() == x.dim() else out[0]
         return self.output
 
-    def _backward_terms(self, input, gradOutput):
+    def _backward(self, input, gradOutput, scale, gradInput, gradWeight, gradBias):
+        kernels = thnn(self, input)
         x = self._check_input(input)
         utils.same_size(input, gradOutput, "%s: input" % self.torch_typename(), "gradOutput")
-        g = gradOutput if input.dim() == x.dim() else gradOutput.unsqueeze(0)
         if self.train:
             check(
-                self.save_mean.numel() == x.size(1),
+                isinstance(self.__dict__.get("save_mean"), torch.Tensor) and self.save_mean.numel() == x.size(1),
                 RuntimeError,
                 "%s: backward in training mode needs a forward first",
                 self.torch_typename(),
             )
-            mean, invstd = self.save_mean, self.save_std
-        else:
-            mean = self.running_mean.to(x.dtype)
-            invstd = 1 / torch.sqrt(self.running_var.to(x.dtype) + float(self.eps))
-        shape, dims = self._stats_shape(x), self._dims(x)
-        xhat = (x - mean.reshape(shape)) * invstd.reshape(shape)
-        return x, g, xhat, invstd, shape, dims
+        g = gradOutput if input.dim() == x.dim() else gradOutput.unsqueeze(0)
+        weight, _, running_mean, running_var = self._stats(x)
+        kernels.BatchNormalization_backward(
+            x,
+            g,
+            gradInput,
+            gradWeight,
+            gradBias,
+            weight,
+            running_mean,
+            running_var,
+            self.save_mean,
+            self.save_std,
+            bool(self.train),
+            scale,
+            float(self.eps),
+        )
+
+    def backward(self, input, gradOutput, scale=1):
+        # one kernel call for both, as torch7's
+        gi = input.new_empty(0)
+        affine = self._affine()
+        self._backward(
+            input, gradOutput, scale, gi, self.gradWeight if affine else None, self.gradBias if affine else None
+        )
+        self.gradInput = gi.view(input.shape)
+        return self.gradInput
 
     def updateGradInput(self, input, gradOutput):
-        x, g, xhat, invstd, shape, dims = self._backward_terms(input, gradOutput)
-        w = self.weight.reshape(shape) if self._affine() else 1
-        if self.train:
-            gi = (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True)) * invstd.reshape(shape)
-        else:
-            gi = g * invstd.reshape(shape)
-        gi = gi * w
-        self.gradInput = gi if input.dim() == x.dim() else gi[0]
+        gi = input.new_empty(0)
+        self._backward(input, gradOutput, 1, gi, None, None)
+        self.gradInput = gi.view(input.shape)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
         if not self._affine():
             return
-        x, g, xhat, invstd, shape, dims = self._backward_terms(input, gradOutput)
-        self.gradWeight.add_((g * xhat).sum(dims), alpha=scale)
-        self.gradBias.add_(g.sum(dims), alpha=scale)
+        self._backward(input, gradOutput, scale, None, self.gradWeight, self.gradBias)
 
     def parameters(self):
         if self._affine():
