@@ -418,8 +418,13 @@ class TemporalRowConvolution(Module):
 _NO_LAST_INPUT, _ONE_LAST_INPUT, _ACC_MULTIPLE_TIMES = 0, 1, 2
 
 
+def _of_type(t, like):
+    return t if t.dtype is like.dtype else t.to(like.dtype)
+
+
 class SparseLinear(Module):
-    """output = weight x + bias for sparse x given as (feature index, value) rows, indices
+    """output = weight x + bias for sparse x given as (feature index, value) rows (THNN's
+    SparseLinear kernels, over `formatted_input`: (sample, feature, value) rows), indices
     0-based: an nnz x 2 tensor (one sample, output [outputSize]), a list of them (a batch,
     output [len x outputSize]) or torch7's legacy batch tensor nBatch x nnz x 2. weight is
     outputSize x inputSize. After one backward, updateParameters and zeroGradParameters touch
@@ -455,9 +460,9 @@ class SparseLinear(Module):
         self.bias.uniform_(-s, s).mul_(1e-6)
         return self
 
-    def _samples(self, input):
-        """(sample, feature, value) columns over every row, the batch size, whether a batch,
-        whether the legacy tensor."""
+    def _rows(self, input):
+        """(the kernels' input, the batch size, whether a batch, whether the legacy tensor):
+        (sample, feature, value) rows over every sample, or the legacy tensor itself."""
         name = self.torch_typename()
         if isinstance(input, (list, tuple)):
             for i, t in enumerate(input):
@@ -469,40 +474,59 @@ class SparseLinear(Module):
                     i,
                     tuple(t.shape) if torch.is_tensor(t) else type(t).__name__,
                 )
-            parts = list(input)
-            batch, legacy = True, False
+            parts, batch = list(input), True
         elif torch.is_tensor(input) and input.dim() == 2 and input.size(1) == 2:
-            parts, batch, legacy = [input], False, False
+            parts, batch = [input], False
         elif torch.is_tensor(input) and input.dim() == 3 and input.size(2) == 2:
-            parts, batch, legacy = list(input), True, True
+            return _of_type(input, self.weight), input.size(0), True, True
         else:
             raise TypeError(
                 "%s: expected an nnz x 2 tensor of (index, value) rows, a list of them or an nBatch x nnz "
                 "x 2 tensor, got %s" % (name, tuple(input.shape) if torch.is_tensor(input) else type(input).__name__)
             )
         dtype = self.weight.dtype
-        sample = (
-            torch.cat([torch.full((t.size(0),), i, dtype=torch.int64) for i, t in enumerate(parts)])
-            if parts
-            else torch.zeros(0, dtype=torch.int64)
-        )
-        rows = torch.cat([t.to(dtype) for t in parts]) if parts else torch.zeros(0, 2, dtype=dtype)
-        feature, value = rows[:, 0], rows[:, 1]
-        n_in = self.weight.size(1)
-        bad = (feature != feature.floor()) | (feature < 0) | (feature >= n_in)
-        if bool(bad.any()):
-            raise IndexError(
-                "%s: feature index %g out of range for %d features (0-based)" % (name, float(feature[bad][0]), n_in)
-            )
-        return sample, feature.long(), value, len(parts), batch, legacy
+        rows = [torch.cat([torch.full((t.size(0), 1), i, dtype=dtype), t.to(dtype)], 1) for i, t in enumerate(parts)]
+        self.formatted_input = torch.cat(rows) if rows else torch.zeros(0, 3, dtype=dtype)
+        return self.formatted_input, len(parts), batch, False
 
     def updateOutput(self, input):
-        sample, feature, value, n, batch, legacy = self._samples(input)
+        kernels = thnn(self, self.weight)
+        rows, n, batch, legacy = self._rows(input)
         self.legacyMode = legacy
-        out = self.bias.unsqueeze(0).repeat(n, 1)
-        out.index_add_(0, sample, (self.weight[:, feature] * value).t())
+        out = self.weight.new_empty(0)
+        if legacy:
+            kernels.SparseLinear_legacyUpdateOutput(rows, out, self.weight, self.bias)
+        else:
+            out.resize_(n, self.weight.size(0))
+            if n:
+                kernels.SparseLinear_updateOutput(rows, out, self.weight, self.bias)
         self.output = out if batch else out[0]
         return self.output
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        kernels = thnn(self, self.weight)
+        rows, n, batch, legacy = self._rows(input)
+        self.legacyMode = legacy
+        acc = kernels.SparseLinear_legacyAccGradParameters if legacy else kernels.SparseLinear_accGradParameters
+        acc(
+            rows,
+            _of_type(gradOutput, self.weight),
+            self.gradWeight,
+            self.gradBias,
+            self.weight,
+            self.bias,
+            float(self.weightDecay),
+            scale,
+        )
+        if self.sparseUpdate == _NO_LAST_INPUT:
+            # torch7's form, 1-based ids: (sample, feature, value) or the legacy (feature, value)
+            last = rows.clone()
+            last[..., : 1 if legacy else 2] += 1
+            self.lastInput = last
+            self.lastInputLegacy = legacy
+            self.sparseUpdate = _ONE_LAST_INPUT
+        elif self.sparseUpdate == _ONE_LAST_INPUT:
+            self.sparseUpdate = _ACC_MULTIPLE_TIMES
 
     def _dense_grad(self, gradOutput, n):
         utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
@@ -518,29 +542,9 @@ class SparseLinear(Module):
         )
         return g.to(self.weight.dtype)
 
-    def accGradParameters(self, input, gradOutput, scale=1):
-        sample, feature, value, n, batch, legacy = self._samples(input)
-        g = self._dense_grad(gradOutput, n)
-        self.legacyMode = legacy
-        contrib = (g[sample] * value.unsqueeze(1)).t() * scale  # outputSize x nnz
-        self.gradWeight.index_add_(1, feature, contrib)
-        self.gradBias.add_(g.sum(0), alpha=scale)
-        if float(self.weightDecay) != 0:
-            self.gradWeight.add_(self.weight, alpha=float(self.weightDecay))
-        if self.sparseUpdate == _NO_LAST_INPUT:
-            if legacy:
-                last = input.to(self.weight.dtype).clone()
-                last[:, :, 0] += 1
-            else:
-                last = torch.stack([sample.to(self.weight.dtype) + 1, feature.to(self.weight.dtype) + 1, value], 1)
-            self.lastInput = last
-            self.lastInputLegacy = legacy
-            self.sparseUpdate = _ONE_LAST_INPUT
-        elif self.sparseUpdate == _ONE_LAST_INPUT:
-            self.sparseUpdate = _ACC_MULTIPLE_TIMES
-
     def updateGradInput(self, input, gradOutput):
-        sample, feature, value, n, batch, legacy = self._samples(input)
+        # no kernel: the gradient of every feature's value, as torch7's module computes it
+        rows, n, batch, legacy = self._rows(input)
         n_in = self.weight.size(1)
         if not self.doGradInput:
             self.gradInput = torch.zeros_like(input) if legacy else []
@@ -554,27 +558,32 @@ class SparseLinear(Module):
             self.gradInput = grads if batch else grads[0]
         return self.gradInput
 
-    def _last_features(self):
-        """The features of lastInput with a non-zero value, 0-based, each once."""
-        last = self.lastInput
-        if self.lastInputLegacy:
-            rows = last.reshape(-1, 2)
-            feature, value = rows[:, 0], rows[:, 1]
-        else:
-            feature, value = last[:, 1], last[:, 2]
-        return torch.unique((feature[value != 0] - 1).long())
+    def _last_input(self):
+        """lastInput with 0-based ids, as the base-0 kernels read them."""
+        last = self.lastInput.clone()
+        last[..., : 1 if self.lastInputLegacy else 2] -= 1
+        return last
 
     def updateParameters(self, learningRate):
         if self.sparseUpdate != _ONE_LAST_INPUT:
             return super().updateParameters(learningRate)
-        self.bias.add_(self.gradBias, alpha=-learningRate)
-        f = self._last_features()
-        self.weight[:, f] -= learningRate * self.gradWeight[:, f]
+        kernels = thnn(self, self.weight)
+        update = (
+            kernels.SparseLinear_legacyUpdateParameters
+            if self.lastInputLegacy
+            else kernels.SparseLinear_updateParameters
+        )
+        update(self.weight, self.bias, self.gradWeight, self.gradBias, self._last_input(), learningRate)
 
     def zeroGradParameters(self):
         if self.sparseUpdate == _ONE_LAST_INPUT:
-            self.gradBias.zero_()
-            self.gradWeight[:, self._last_features()] = 0
+            kernels = thnn(self, self.weight)
+            zero = (
+                kernels.SparseLinear_legacyZeroGradParameters
+                if self.lastInputLegacy
+                else kernels.SparseLinear_zeroGradParameters
+            )
+            zero(self.gradWeight, self.gradBias, self._last_input())
         else:
             super().zeroGradParameters()
         self.sparseUpdate = _NO_LAST_INPUT
@@ -588,11 +597,11 @@ class SparseLinear(Module):
 
 
 class IndexLinear(Module):
-    """A linear layer over sparse inputs of (key, value) pairs, its weight stored transposed
-    (inputSize x outputSize, one row per feature): key k (0-based) uses weight row
-    k + keysOffset. Input: [keys (LongTensor), values] for one sample (output [outputSize]);
-    [[keys0, ...], [values0, ...]] or [flatKeys, flatValues, sizes] for a batch (output
-    [batch x outputSize]). With normalize, weight has 4 leading columns per feature (the
+    """A linear layer over sparse inputs of (key, value) pairs, THNN's IndexLinear kernels,
+    its weight stored transposed (inputSize x outputSize, one row per feature): key k
+    (0-based) uses weight row k + keysOffset. Input: [keys (LongTensor), values] for one
+    sample (output [outputSize]); [[keys0, ...], [values0, ...]] or [flatKeys, flatValues,
+    sizes] for a batch (output [batch x outputSize]). With normalize, weight has 4 leading columns per feature (the
     largest |value| seen, its inverse, a learning-rate scale, a shift) and values enter as
     v / max + shift (sign(v) + shift past the max; a training forward raises the max).
     gradWeight holds one row per entry seen since zeroGradParameters (its keys in
@@ -692,31 +701,21 @@ class IndexLinear(Module):
     def _norm(self):
         return int(self.normalize)
 
-    def _effective_values(self, rows):
-        """The values as the weights see them (normalised, raising the maxima when training)."""
-        n = self._norm()
-        if n == 0:
-            return self.values
-        w, v = self.weight, self.values
-        x = torch.empty_like(v)
-        for i in range(v.numel()):  # entries sharing a row see the running maximum, in order
-            r, a = int(rows[i]), abs(float(v[i]))
-            if self.train:
-                if a > float(w[r, 0]):
-                    w[r, 0] = a
-                    w[r, 1] = 1 / a
-                w[r, 2] = 1
-            sign = float((v[i] > 0).to(v.dtype) - (v[i] < 0).to(v.dtype))
-            x[i] = (sign if a > float(w[r, 0]) else float(v[i]) * float(w[r, 1])) + float(w[r, 3])
-        self.normalizedValues = x
-        return x
+    def _batch(self):
+        """keys, keysOffset, values, sizes, cumSumSizes of the last _flatten, as the kernels take them."""
+        return self.keys, int(self.keysOffset), self.values, self.sizes, self.cumSumSizes
+
+    def _effective_values(self):
+        return self.normalizedValues if self._norm() else self.values
 
     def updateOutput(self, input):
-        rows, sample, n = self._flatten(input)
-        x = self._effective_values(rows)
-        first = self._norm()
-        out = self.bias.unsqueeze(0).repeat(n, 1)
-        out.index_add_(0, sample, self.weight[rows, first:] * x.unsqueeze(1))
+        kernels = thnn(self, self.weight)
+        _, _, n = self._flatten(input)
+        self.normalizedValues = buffer(self.__dict__.get("normalizedValues"), self.weight)
+        out = self.weight.new_empty(0)
+        kernels.IndexLinear_updateOutput(
+            *self._batch(), out, self.weight, self.bias, self.normalizedValues, 1 if self.train else 0
+        )
         self.output = out[0] if self.noBatch else out
         return self.output
 
@@ -735,6 +734,7 @@ class IndexLinear(Module):
         return g.to(self.weight.dtype)
 
     def updateGradInput(self, input, gradOutput):
+        # no kernel: d output / d values, as torch7's module computes it
         if not self.doGradInput:
             self.gradInput = []
             return self.gradInput
@@ -759,14 +759,27 @@ class IndexLinear(Module):
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        rows, sample, n = self._flatten(input)
-        g = self._dense_grad(gradOutput, n)
-        x = self.normalizedValues if self._norm() else self.values
-        entry = g[sample] * (scale * x).unsqueeze(1)
-        if self._norm():
-            entry = torch.cat([scale * g[sample], entry], 1)
+        kernels = thnn(self, self.weight)
+        _, _, n = self._flatten(input)
+        entry = self.weight.new_empty(0)
+        self.valuesBuffer = buffer(self.__dict__.get("valuesBuffer"), self.weight)
+        keys, offset, _, sizes, cum = self._batch()
+        kernels.IndexLinear_accGradParameters(
+            keys,
+            offset,
+            self._effective_values(),
+            sizes,
+            cum,
+            self._dense_grad(gradOutput, n),
+            entry,
+            self.gradBias,
+            self.weight,
+            self.bias,
+            self.valuesBuffer,
+            float(self.weightDecay),
+            scale,
+        )
         self._entryGrads = entry
-        self.gradBias.add_(g.sum(0), alpha=scale)
         if self.runningKeys.numel() == 0:
             self.gradWeight = entry.clone()
             self.runningKeys = self.keys.clone()
@@ -775,42 +788,45 @@ class IndexLinear(Module):
             self.runningKeys = torch.cat([self.runningKeys, self.keys])
         self.runningCumSumSizes = torch.tensor([self.runningKeys.numel()], dtype=torch.int64)
 
-    def _step(self, r, shift_grad, shift_scale, grad, grad_scale, lr):
-        """One feature's SGD step on weight row r (torch7's THNN IndexLinear)."""
-        w, first = self.weight, self._norm()
-        rate, decay = lr, float(self.weightDecay)
-        if first:
-            rate *= float(w[r, 2])
-            decay *= float(w[r, 2])
-            w[r, 3] -= rate * shift_scale * float((shift_grad * w[r, first:]).sum())
-        w[r, first:] -= decay * w[r, first:] + rate * grad_scale * grad
-
     def updateParameters(self, learningRate):
-        self.bias.add_(self.gradBias, alpha=-learningRate)
         if self.runningKeys.numel() == 0:
+            self.bias.add_(self.gradBias, alpha=-learningRate)
             return
-        out = int(self.outputSize)
-        rows = self.runningKeys.long() + int(self.keysOffset)
-        width = self.gradWeight.size(1)
-        for i in range(rows.numel()):  # rows may repeat: in order
-            self._step(int(rows[i]), self.gradWeight[i, :out], 1, self.gradWeight[i, width - out :], 1, learningRate)
+        thnn(self, self.weight).IndexLinear_updateParameters(
+            self.gradWeight,
+            self.gradBias,
+            self.weight,
+            self.bias,
+            self.runningKeys.long(),
+            self.runningCumSumSizes.long(),
+            int(self.keysOffset),
+            float(self.weightDecay),
+            learningRate,
+        )
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
-        rows, sample, n = self._flatten(input)
-        g = self._dense_grad(gradOutput, n)
+        kernels = thnn(self, self.weight)
+        rows, _, n = self._flatten(input)
         # normalising, the values of the last forward (as torch7)
-        x = self.normalizedValues if self._norm() else self.values
         check(
-            x.numel() == rows.numel(),
+            self._effective_values().numel() == rows.numel(),
             RuntimeError,
             "%s: accUpdateGradParameters needs the forward of this input",
             self.torch_typename(),
         )
-        for j in range(n):
-            self.bias.sub_(lr * g[j])
-        for i in range(rows.numel()):
-            gj = g[int(sample[i])]
-            self._step(int(rows[i]), gj, lr, gj, lr * float(x[i]), 1)
+        keys, offset, _, sizes, cum = self._batch()
+        kernels.IndexLinear_accUpdateGradParameters(
+            keys,
+            offset,
+            self._effective_values(),
+            sizes,
+            cum,
+            self._dense_grad(gradOutput, n),
+            self.weight,
+            self.bias,
+            float(self.weightDecay),
+            lr,
+        )
 
     def zeroGradParameters(self):
         self.gradBias.zero_()
