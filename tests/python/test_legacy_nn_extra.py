@@ -422,6 +422,9 @@ def test_spatial_convolution_map():
     for k, (i, o) in enumerate(conn.long().tolist()):
         expected[:, o] += F.conv2d(x[:, i : i + 1], m.weight[k].reshape(1, 1, 2, 3), None, (1, 2))[:, 0]
     close(out, expected)
+    # torch7's files hold no `dense` module (this package's Lua nn computes through one): made on first use
+    bare = nn.SpatialConvolutionMap.from_fields(**{k: v for k, v in vars(m).items() if k != "dense"})
+    close(bare.forward(x), expected)
     check_gradients(nn.SpatialConvolutionMap(nn.tables.random(3, 2, 2), 2, 2), rand(3, 3, 3))
     full = nn.tables.full(2, 3)
     assert sorted(map(tuple, full.long().tolist())) == [(i, o) for i in range(2) for o in range(3)]

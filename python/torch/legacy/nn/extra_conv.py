@@ -7,21 +7,13 @@ SparseLinear, IndexLinear. Same names, constructor arguments and fields as torch
 import math
 
 import torch
-import torch.nn.functional as F
 from torch.legacy.nn import tables as _tables
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
 from torch.legacy.nn.spatial import (
     SpatialConvolution,
     SpatialFullConvolution,
-    _batched,
-    _conv_grad_input,
-    _conv_grad_weight,
     _conv_repr,
-    _conv_t_grad_weight,
-    _grad_batched,
-    _out_size,
-    _unbatch,
 )
 from torch.legacy.nn.utils import buffer, check, thnn
 
@@ -77,8 +69,9 @@ _tables.full, _tables.oneToOne, _tables.random = _full, _one_to_one, _random
 class _MapConvolution(Module):
     """A convolution in which output plane o sees input plane i through a kernel of its
     own, one per row (i, o) of connTable (K x 2, 0-based planes): weight K x kH x kW, bias
-    one per output plane. The computation goes through the dense weight (zeros where no
-    connection), kernels of repeated rows adding up as in torch7's THNN."""
+    one per output plane. As in Lua nn, it computes through `dense`, the convolution module
+    of the dense weight (zeros where no connection; kernels of repeated rows add up), made
+    on first use for a file torch7 wrote without it."""
 
     dW = dH = 1
     _dense_cls = None
@@ -108,7 +101,6 @@ class _MapConvolution(Module):
         self.gradWeight = torch.zeros(k, kH, kW, dtype=dtype)
         self.bias = torch.empty(self.nOutputPlane, dtype=dtype)
         self.gradBias = torch.zeros(self.nOutputPlane, dtype=dtype)
-        # the Lua package computes through this module; it is kept so that a saved module runs there
         self.dense = self._dense_cls(self.nInputPlane, self.nOutputPlane, kW, kH, dW, dH)
         self.reset()
 
@@ -138,21 +130,37 @@ class _MapConvolution(Module):
             self.bias[j].uniform_(-s, s)
         return self
 
-    def _geometry(self):
-        return (int(self.kH), int(self.kW)), (int(self.dH), int(self.dW))
+    def _connections(self):
+        """The dense weight's (first, second) indices of every row of connTable."""
+        raise NotImplementedError
 
-    def _check_input(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        check(
-            x.size(1) == int(self.nInputPlane),
-            RuntimeError,
-            "%s: expected an input with %d planes, got size %s",
-            name,
-            int(self.nInputPlane),
-            tuple(input.shape),
-        )
-        return x, single
+    def _densified(self):
+        """`dense` with the dense weight of this module's kernels and its bias."""
+        dense = self.__dict__.get("dense")
+        if dense is None:
+            dense = self.dense = self._dense_cls(
+                int(self.nInputPlane), int(self.nOutputPlane), self.kW, self.kH, self.dW, self.dH
+            )
+        first, second = self._connections()
+        shape = (int(first.max()) + 1, int(second.max()) + 1, int(self.kH), int(self.kW))
+        dense.weight = self.weight.new_zeros(shape).index_put_((first, second), self.weight, accumulate=True)
+        dense.bias = self.bias
+        return dense
+
+    def updateOutput(self, input):
+        self.output = self._densified().updateOutput(input)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._densified().updateGradInput(input, gradOutput)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        dense = self._densified()
+        dense.gradWeight = torch.zeros_like(dense.weight)
+        dense.gradBias = self.gradBias
+        dense.accGradParameters(input, gradOutput, scale)
+        self.gradWeight.add_(dense.gradWeight[self._connections()])
 
     def __repr__(self):
         return "%s(%d -> %d, %dx%d, %d,%d)" % (
@@ -172,47 +180,9 @@ class SpatialConvolutionMap(_MapConvolution):
 
     _dense_cls = SpatialConvolution
 
-    def _dense_weight(self):
+    def _connections(self):
         i, o = self._pairs()
-        w = torch.zeros(
-            int(self.nOutputPlane), int(self.nInputPlane), int(self.kH), int(self.kW), dtype=self.weight.dtype
-        )
-        return w.index_put_((o, i), self.weight, accumulate=True)
-
-    def _out(self, x):
-        (kh, kw), (sh, sw) = self._geometry()
-        name = self.torch_typename()
-        return _out_size(name, x.size(2), kh, sh, 0), _out_size(name, x.size(3), kw, sw, 0)
-
-    def updateOutput(self, input):
-        x, single = self._check_input(input)
-        self._out(x)
-        _, s = self._geometry()
-        self.output = _unbatch(F.conv2d(x, self._dense_weight(), self.bias, s), single)
-        return self.output
-
-    def _grads(self, input, gradOutput):
-        x, single = self._check_input(input)
-        o = self._out(x)
-        shape = tuple(input.shape[:-3]) + (int(self.nOutputPlane),) + o
-        _, g, _ = _grad_batched(self.torch_typename(), input, gradOutput, 2, shape)
-        return x, g, single
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = self._grads(input, gradOutput)
-        k, s = self._geometry()
-        self.gradInput = _unbatch(
-            _conv_grad_input(g, self._dense_weight(), tuple(x.shape[2:]), s, (0, 0), (1, 1)), single
-        )
-        return self.gradInput
-
-    def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single = self._grads(input, gradOutput)
-        k, s = self._geometry()
-        gw = _conv_grad_weight(x, g, k, s, (0, 0), (1, 1))
-        i, o = self._pairs()
-        self.gradWeight.add_(gw[o, i], alpha=scale)
-        self.gradBias.add_(g.sum((0, 2, 3)), alpha=scale)
+        return o, i
 
 
 class SpatialFullConvolutionMap(_MapConvolution):
@@ -222,39 +192,8 @@ class SpatialFullConvolutionMap(_MapConvolution):
 
     _dense_cls = SpatialFullConvolution
 
-    def _dense_weight(self):
-        i, o = self._pairs()
-        w = torch.zeros(
-            int(self.nInputPlane), int(self.nOutputPlane), int(self.kH), int(self.kW), dtype=self.weight.dtype
-        )
-        return w.index_put_((i, o), self.weight, accumulate=True)
-
-    def updateOutput(self, input):
-        x, single = self._check_input(input)
-        _, s = self._geometry()
-        self.output = _unbatch(F.conv_transpose2d(x, self._dense_weight(), self.bias, s), single)
-        return self.output
-
-    def _grads(self, input, gradOutput):
-        x, single = self._check_input(input)
-        (kh, kw), (sh, sw) = self._geometry()
-        shape = tuple(input.shape[:-3]) + (int(self.nOutputPlane), (x.size(2) - 1) * sh + kh, (x.size(3) - 1) * sw + kw)
-        _, g, _ = _grad_batched(self.torch_typename(), input, gradOutput, 2, shape)
-        return x, g, single
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = self._grads(input, gradOutput)
-        _, s = self._geometry()
-        self.gradInput = _unbatch(F.conv2d(g, self._dense_weight(), None, s), single)
-        return self.gradInput
-
-    def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single = self._grads(input, gradOutput)
-        k, s = self._geometry()
-        gw = _conv_t_grad_weight(x, g, k, s, (0, 0), (1, 1))
-        i, o = self._pairs()
-        self.gradWeight.add_(gw[i, o], alpha=scale)
-        self.gradBias.add_(g.sum((0, 2, 3)), alpha=scale)
+    def _connections(self):
+        return self._pairs()
 
 
 # ================================================================ depthwise

@@ -3,10 +3,9 @@
 weight layouts. Inputs are batch x planes x ... or, without the batch dimension, planes x
 ... (Temporal: [batch x] frames x features).
 
-The modules call THNN's kernels as Lua nn's do (Note [Modules over THNN] in utils.py).
-SpatialLPPooling and SpatialZeroPadding are tensor composites, as in torch7; the helpers
-below the imports (convolution gradients through torch.nn.functional, window sums) serve
-them and the map convolutions of extra_conv.py.
+The modules call THNN's kernels as Lua nn's do (Note [Modules over THNN] in utils.py);
+SpatialLPPooling is torch7's composite over the average pooling kernels, SpatialZeroPadding
+tensor code (F.pad), as in torch7.
 
 Max pooling's `indices` are 0-based flat positions in each input plane (load_lua shifts
 torch7's 1-based ones, Note [1-based fields]).
@@ -54,120 +53,10 @@ __all__ = [
     "VolumetricReplicationPadding",
 ]
 
-_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
-_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
-
 
 def _ints(*values):
+    """Numbers as ints (numbers loaded from a .t7 file are floats: Lua's numbers)."""
     return tuple(int(v) for v in values)
-
-
-def _batched(name, input, n):
-    """input as batch x planes x (n spatial dims), and whether it came without the batch."""
-    utils.check_tensor(input, "%s: input" % name, (n + 1, n + 2))
-    check(input.is_floating_point(), TypeError, "%s: input must be a floating tensor, got %s", name, input.dtype)
-    if input.dim() == n + 1:
-        return input.unsqueeze(0), True
-    return input, False
-
-
-def _grad_batched(name, input, gradOutput, n, output_shape=None):
-    x, single = _batched(name, input, n)
-    utils.check_tensor(gradOutput, "%s: gradOutput" % name)
-    if output_shape is not None:
-        check(
-            tuple(gradOutput.shape) == tuple(output_shape),
-            RuntimeError,
-            "%s: gradOutput of size %s does not match the output size %s for an input of size %s",
-            name,
-            tuple(gradOutput.shape),
-            tuple(output_shape),
-            tuple(input.shape),
-        )
-    g = gradOutput.unsqueeze(0) if single else gradOutput
-    return x, g, single
-
-
-def _unbatch(t, single):
-    return t[0] if single else t
-
-
-def _pads(p):
-    """F.pad's list (last dimension first) for symmetric paddings p (first dimension first)."""
-    out = []
-    for v in reversed(p):
-        out += [v, v]
-    return out
-
-
-def _crop(t, sizes, offsets):
-    """t[..., off : off + size] over the trailing dimensions, zeros where t is too short."""
-    pads = []
-    for d in reversed(range(len(sizes))):
-        full = t.size(t.dim() - len(sizes) + d)
-        pads += [-offsets[d], sizes[d] - (full - offsets[d])]
-    return F.pad(t, pads)
-
-
-def _out_size(name, size, k, s, p, d=1, ceil_mode=False):
-    span = size + 2 * p - d * (k - 1) - 1
-    if ceil_mode:
-        o = -(-span // s) + 1
-        if (o - 1) * s >= size + p:  # the last window must start inside the input or its left padding
-            o -= 1
-    else:
-        o = span // s + 1
-    check(
-        o >= 1,
-        RuntimeError,
-        "%s: input of size %d with kernel %d, stride %d, padding %d, dilation %d gives an output size of %d: too small",
-        name,
-        size,
-        k,
-        s,
-        p,
-        d,
-        o,
-    )
-    return o
-
-
-def _conv_grad_input(g, weight, in_size, stride, pad, dil):
-    n = len(in_size)
-    full = _CONV_T[n](g, weight, None, stride, 0, 0, 1, dil)
-    return _crop(full, in_size, pad)
-
-
-def _conv_grad_weight(x, g, k, stride, pad, dil):
-    """sum over the batch of the correlation of x (padded) with g: gradWeight of a
-    convolution, as out-planes x in-planes x kernel."""
-    n = len(k)
-    xp = F.pad(x, _pads(pad)).transpose(0, 1).contiguous()
-    gw = _CONV[n](xp, g.transpose(0, 1).contiguous(), None, dil, 0, stride)
-    for d in range(n):
-        gw = gw.narrow(2 + d, 0, k[d])
-    return gw.transpose(0, 1)
-
-
-def _conv_t_grad_weight(x, g, k, stride, pad, dil):
-    """The same for a transposed convolution: in-planes x out-planes x kernel."""
-    n = len(k)
-    gp = F.pad(g, _pads(pad)).transpose(0, 1).contiguous()
-    gw = _CONV[n](gp, x.transpose(0, 1).contiguous(), None, dil, 0, stride)
-    for d in range(n):
-        gw = gw.narrow(2 + d, 0, k[d])
-    return gw.transpose(0, 1)
-
-
-def _window_sum_adjoint(g, in_size, k, stride, pad):
-    """The transpose of summing each window (start i*stride - pad, size k) of every plane:
-    each input element receives the sum of g over the windows that hold it."""
-    n = len(k)
-    lead = g.shape[:-n]
-    flat = g.reshape((-1, 1) + tuple(g.shape[-n:]))
-    ones = torch.ones((1, 1) + tuple(k), dtype=g.dtype)
-    full = _CONV_T[n](flat, ones, None, stride)
-    return _crop(full, in_size, pad).reshape(tuple(lead) + tuple(in_size))
 
 
 def _bias_free_repr(module, s):
@@ -1033,8 +922,10 @@ class VolumetricAveragePooling(SpatialAveragePooling):
 
 
 class SpatialLPPooling(Module):
-    """(sum over each window of x^p)^(1/p), as torch7's Power -> SpatialAveragePooling ->
-    MulConstant -> Power chain (inputs where x^p is defined: x >= 0 unless p is an integer)."""
+    """(sum over each window of x^p)^(1/p), torch7's Power -> SpatialAveragePooling ->
+    MulConstant -> Power chain, the window sums and their adjoint from THNN's
+    SpatialAveragePooling kernels (inputs where x^p is defined: x >= 0 unless p is an
+    integer). The backward reads the forward's output."""
 
     def __init__(self, nInputPlane, pnorm, kW, kH, dW=None, dH=None):
         super().__init__()
@@ -1042,28 +933,28 @@ class SpatialLPPooling(Module):
         self.dW = kW if dW is None else dW
         self.dH = kH if dH is None else dH
 
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        k, s = _ints(self.kH, self.kW), _ints(self.dH, self.dW)
-        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], 0) for i in range(2))
-        return x, single, k, s, o
+    def _window(self):
+        # average pooling without padding, ceil mode or count_include_pad's question
+        return self.kW, self.kH, self.dW, self.dH, 0, 0, False, True
 
     def updateOutput(self, input):
-        x, single, k, s, o = self._prepare(input)
+        kernels = thnn(self, input)
         p = float(self.pnorm)
-        sums = F.avg_pool2d(x.pow(p), k, s) * (k[0] * k[1])
-        self.output = _unbatch(sums.pow(1 / p), single)
+        sums = input.new_empty(0)
+        kernels.SpatialAveragePooling_updateOutput(input.pow(p), sums, *self._window())
+        self.output = sums.mul_(int(self.kW) * int(self.kH)).pow_(1 / p)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        x, single, k, s, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(input.shape[:-2]) + o)
+        kernels = thnn(self, input)
         p = float(self.pnorm)
-        out = self.output.unsqueeze(0) if single else self.output
+        utils.same_size(self.output, gradOutput, "%s: output" % self.torch_typename(), "gradOutput")
         # d out / d x = x^(p-1) * out^(1-p) for every window holding x
-        spread = _window_sum_adjoint(g * out.pow(1 - p), tuple(x.shape[2:]), k, s, (0, 0))
-        self.gradInput = _unbatch(spread * x.pow(p - 1), single)
+        spread = input.new_empty(0)
+        kernels.SpatialAveragePooling_updateGradInput(
+            input, gradOutput * self.output.pow(1 - p), spread, *self._window()
+        )
+        self.gradInput = spread.mul_(int(self.kW) * int(self.kH)).mul_(input.pow(p - 1))
         return self.gradInput
 
 
