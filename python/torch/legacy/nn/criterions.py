@@ -3,7 +3,7 @@
 import torch
 from torch.legacy.nn import utils
 from torch.legacy.nn.criterion import Criterion
-from torch.legacy.nn.utils import buffer, check, thnn
+from torch.legacy.nn.utils import buffer, check, of_type, thnn
 
 __all__ = [
     "MSECriterion",
@@ -41,11 +41,6 @@ def _check_same_numel(name, input, target):
     )
 
 
-def _of_type(t, input):
-    """t (a target, weights) in input's element type, as THNN's kernels take it."""
-    return t if t is None or t.dtype is input.dtype else t.to(input.dtype)
-
-
 def _loss(criterion, input):
     """The one-element tensor a reduced kernel writes its loss into (output_tensor, torch7's
     field), reused from call to call."""
@@ -68,7 +63,7 @@ class _Elementwise(Criterion):
         _check_same_numel(self.torch_typename(), input, target)
         kernels = thnn(self, input)
         out = _loss(self, input)
-        getattr(kernels, self._kernel + "_updateOutput")(input, _of_type(target, input), out, self.sizeAverage, True)
+        getattr(kernels, self._kernel + "_updateOutput")(input, of_type(target, input), out, self.sizeAverage, True)
         self.output = out.item()
         return self.output
 
@@ -77,7 +72,7 @@ class _Elementwise(Criterion):
         kernels = thnn(self, input)
         gi = input.new_empty(0)
         getattr(kernels, self._kernel + "_updateGradInput")(
-            input, _of_type(target, input), None, gi, self.sizeAverage, True
+            input, of_type(target, input), None, gi, self.sizeAverage, True
         )
         self.gradInput = gi
         return gi
@@ -144,7 +139,7 @@ class ClassNLLCriterion(Criterion):
             target,
             out,
             self.sizeAverage,
-            _of_type(self.weights, input),
+            of_type(self.weights, input),
             self._total_weight(input),
             int(self.ignoreIndex),
             True,
@@ -162,7 +157,7 @@ class ClassNLLCriterion(Criterion):
             None,
             gi,
             self.sizeAverage,
-            _of_type(self.weights, input),
+            of_type(self.weights, input),
             self._total_weight(input),
             int(self.ignoreIndex),
             True,
@@ -210,7 +205,7 @@ class MarginCriterion(Criterion):
         _check_same_numel("nn.MarginCriterion", input, target)
         kernels = thnn(self, input)
         out = _loss(self, input)
-        kernels.MarginCriterion_updateOutput(input, _of_type(target, input), out, self.sizeAverage, self.margin)
+        kernels.MarginCriterion_updateOutput(input, of_type(target, input), out, self.sizeAverage, self.margin)
         self.output = out.item()
         return self.output
 
@@ -218,7 +213,7 @@ class MarginCriterion(Criterion):
         _check_same_numel("nn.MarginCriterion", input, target)
         kernels = thnn(self, input)
         gi = input.new_empty(0)
-        kernels.MarginCriterion_updateGradInput(input, _of_type(target, input), gi, self.sizeAverage, self.margin)
+        kernels.MarginCriterion_updateGradInput(input, of_type(target, input), gi, self.sizeAverage, self.margin)
         self.gradInput = gi
         return gi
 
@@ -264,7 +259,7 @@ def _expand_weights(weights, input):
         weights.numel(),
         tuple(input.shape),
     )
-    return _of_type(weights, input).reshape((1,) * (input.dim() - 1) + (-1,)).expand_as(input)
+    return of_type(weights, input).reshape((1,) * (input.dim() - 1) + (-1,)).expand_as(input)
 
 
 class BCECriterion(Criterion):
@@ -286,7 +281,7 @@ class BCECriterion(Criterion):
         kernels = thnn(self, input)
         weights = _expand_weights(self.weights, input)
         out = _loss(self, input)
-        kernels.BCECriterion_updateOutput(input, _of_type(target, input), out, self.sizeAverage, weights, True)
+        kernels.BCECriterion_updateOutput(input, of_type(target, input), out, self.sizeAverage, weights, True)
         self.output = out.item()
         return self.output
 
@@ -295,7 +290,7 @@ class BCECriterion(Criterion):
         kernels = thnn(self, input)
         weights = _expand_weights(self.weights, input)
         gi = input.new_empty(0)
-        kernels.BCECriterion_updateGradInput(input, _of_type(target, input), None, gi, self.sizeAverage, weights, True)
+        kernels.BCECriterion_updateGradInput(input, of_type(target, input), None, gi, self.sizeAverage, weights, True)
         self.gradInput = gi
         return gi
 
@@ -327,7 +322,7 @@ class MultiLabelSoftMarginCriterion(Criterion):
         weights = _expand_weights(self.weights, input)
         s = self._sigmoid(kernels, input)
         out = _loss(self, input)
-        kernels.BCECriterion_updateOutput(s, _of_type(target, input), out, self.sizeAverage, weights, True)
+        kernels.BCECriterion_updateOutput(s, of_type(target, input), out, self.sizeAverage, weights, True)
         self.output = out.item()
         return self.output
 
@@ -337,7 +332,7 @@ class MultiLabelSoftMarginCriterion(Criterion):
         weights = _expand_weights(self.weights, input)
         s = self._sigmoid(kernels, input)
         g = input.new_empty(0)
-        kernels.BCECriterion_updateGradInput(s, _of_type(target, input), None, g, self.sizeAverage, weights, True)
+        kernels.BCECriterion_updateGradInput(s, of_type(target, input), None, g, self.sizeAverage, weights, True)
         gi = input.new_empty(0)
         kernels.Sigmoid_updateGradInput(g, gi, s)
         self.gradInput = gi.view(input.shape)
@@ -401,7 +396,7 @@ class MultiMarginCriterion(Criterion):
         target = _class_targets(self.torch_typename(), input, target)
         out = _loss(self, input)
         kernels.MultiMarginCriterion_updateOutput(
-            input, target, out, self.sizeAverage, self.p, _of_type(self.weights, input), self.margin, True
+            input, target, out, self.sizeAverage, self.p, of_type(self.weights, input), self.margin, True
         )
         self.output = out.item()
         return self.output
@@ -411,7 +406,7 @@ class MultiMarginCriterion(Criterion):
         target = _class_targets(self.torch_typename(), input, target)
         gi = input.new_empty(0)
         kernels.MultiMarginCriterion_updateGradInput(
-            input, target, None, gi, self.sizeAverage, self.p, _of_type(self.weights, input), self.margin, True
+            input, target, None, gi, self.sizeAverage, self.p, of_type(self.weights, input), self.margin, True
         )
         self.gradInput = gi
         return gi

@@ -17,10 +17,10 @@ from torch.legacy.nn._object import TorchObject
 from torch.legacy.nn.activations import Tanh
 from torch.legacy.nn.containers import Container
 from torch.legacy.nn.criterion import Criterion
-from torch.legacy.nn.criterions import ClassNLLCriterion, MSECriterion, _of_type
+from torch.legacy.nn.criterions import ClassNLLCriterion, MSECriterion, _loss
 from torch.legacy.nn.module import Module
 from torch.legacy.nn.tables import _same_sizes, _table
-from torch.legacy.nn.utils import buffer, check, check_grad_output, thnn
+from torch.legacy.nn.utils import check, check_grad_output, of_type, thnn
 
 __all__ = [
     "CAddTensorTable",
@@ -1086,9 +1086,8 @@ class L1Cost(_InputOnlyCriterion):
 
     def updateOutput(self, input, target=None):
         kernels = thnn(self, input)
-        out = buffer(self.__dict__.get("output_tensor"), input)
+        out = _loss(self, input)
         kernels.L1Cost_updateOutput(input, out)
-        self.output_tensor = out
         self.output = out.item()
         return self.output
 
@@ -1269,18 +1268,17 @@ class SpatialClassNLLCriterion(ClassNLLCriterion):
     def updateOutput(self, input, target):
         kernels = thnn(self, input)
         x, t = self._batched(input, target)
-        out = buffer(self.__dict__.get("output_tensor"), input)
+        out = _loss(self, input)
         kernels.SpatialClassNLLCriterion_updateOutput(
             x,
             t,
             out,
             self.sizeAverage,
-            _of_type(self.weights, input),
+            of_type(self.weights, input),
             self._total_weight(input),
             int(self.ignoreIndex),
             True,
         )
-        self.output_tensor = out
         self.output = out.item()
         return self.output
 
@@ -1294,7 +1292,7 @@ class SpatialClassNLLCriterion(ClassNLLCriterion):
             None,
             gi,
             self.sizeAverage,
-            _of_type(self.weights, input),
+            of_type(self.weights, input),
             self._total_weight(input),
             int(self.ignoreIndex),
             True,

@@ -15,7 +15,7 @@ from torch.legacy.nn.spatial import (
     SpatialFullConvolution,
     _conv_repr,
 )
-from torch.legacy.nn.utils import buffer, check, thnn
+from torch.legacy.nn.utils import buffer, check, of_type, thnn
 
 __all__ = [
     "SpatialConvolutionMap",
@@ -357,10 +357,6 @@ class TemporalRowConvolution(Module):
 _NO_LAST_INPUT, _ONE_LAST_INPUT, _ACC_MULTIPLE_TIMES = 0, 1, 2
 
 
-def _of_type(t, like):
-    return t if t.dtype is like.dtype else t.to(like.dtype)
-
-
 class SparseLinear(Module):
     """output = weight x + bias for sparse x given as (feature index, value) rows (THNN's
     SparseLinear kernels, over `formatted_input`: (sample, feature, value) rows), indices
@@ -417,7 +413,7 @@ class SparseLinear(Module):
         elif torch.is_tensor(input) and input.dim() == 2 and input.size(1) == 2:
             parts, batch = [input], False
         elif torch.is_tensor(input) and input.dim() == 3 and input.size(2) == 2:
-            return _of_type(input, self.weight), input.size(0), True, True
+            return of_type(input, self.weight), input.size(0), True, True
         else:
             raise TypeError(
                 "%s: expected an nnz x 2 tensor of (index, value) rows, a list of them or an nBatch x nnz "
@@ -449,7 +445,7 @@ class SparseLinear(Module):
         acc = kernels.SparseLinear_legacyAccGradParameters if legacy else kernels.SparseLinear_accGradParameters
         acc(
             rows,
-            _of_type(gradOutput, self.weight),
+            of_type(gradOutput, self.weight),
             self.gradWeight,
             self.gradBias,
             self.weight,

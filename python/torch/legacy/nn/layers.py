@@ -3,7 +3,7 @@
 import torch
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.utils import buffer, check, thnn
+from torch.legacy.nn.utils import buffer, check, of_type, thnn
 
 __all__ = [
     "Linear",
@@ -184,7 +184,8 @@ class Bilinear(Module):
         utils.reset_uniform(stdv, self.weight.size(1), self.weight, getattr(self, "bias", None))
         return self
 
-    def _check(self, input, gradOutput=None):
+    def _check(self, input):
+        """THNN's kernels for input, a checked [input1, input2]."""
         check(
             isinstance(input, (list, tuple)) and len(input) == 2,
             TypeError,
@@ -218,7 +219,7 @@ class Bilinear(Module):
         return out
 
     def updateGradInput(self, input, gradOutput):
-        kernels = self._check(input, gradOutput)
+        kernels = self._check(input)
         a, b = input
         ga, gb = a.new_empty(0), a.new_empty(0)
         kernels.Bilinear_updateGradInput(a, b, gradOutput, ga, gb, self.weight, self._buffer(a))
@@ -226,7 +227,7 @@ class Bilinear(Module):
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        kernels = self._check(input, gradOutput)
+        kernels = self._check(input)
         a, b = input
         bias = getattr(self, "bias", None)
         kernels.Bilinear_accGradParameters(
@@ -704,7 +705,7 @@ class LookupTable(Module):
         padding = -1 if self.paddingValue is None else int(self.paddingValue)  # -1: no row
         kernels.LookupTable_accGradParameters(
             idx,
-            _of_type(gradOutput, self.gradWeight),
+            of_type(gradOutput, self.gradWeight),
             self.gradWeight,
             count,
             None,
@@ -720,7 +721,3 @@ class LookupTable(Module):
 
     def __repr__(self):
         return "nn.LookupTable(%d, %d)" % (self.weight.size(0), self.weight.size(1))
-
-
-def _of_type(t, like):
-    return t if not isinstance(t, torch.Tensor) or t.dtype is like.dtype else t.to(like.dtype)

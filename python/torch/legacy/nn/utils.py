@@ -58,10 +58,12 @@ def make_grad_free(cls):
 #   them), and a module computes in its input's element type whatever the type of the
 #   results it holds (built under another default type, or loaded). In-place modules return
 #   their input (gradOutput) itself.
+#   Max pooling's indices are new at every forward too.
 # - Scratch buffers the kernels keep between calls (a Linear's addBuffer, a convolution's
-#   finput, pooling indices) are fields of torch7's names, reused while their element type
-#   fits (buffer()).
-# - Parameters are not converted: a module whose weight is of another type than its input
+#   finput, a criterion's output_tensor) are fields of torch7's names, reused while their
+#   element type fits (buffer()).
+# - Targets and weights of criterions go to the kernels in the input's type (of_type()).
+#   Parameters are not converted: a module whose weight is of another type than its input
 #   raises TypeError (call .float() / .double() first).
 _KERNELS = {torch.float32: _thnn.Float, torch.float64: _thnn.Double}
 
@@ -84,11 +86,10 @@ def buffer(t, like):
     return torch.empty(0, dtype=like.dtype)
 
 
-def index_buffer(t):
-    """t if it is a LongTensor (THNN's indices), else a new empty one."""
-    if isinstance(t, torch.Tensor) and t.dtype is torch.int64:
-        return t
-    return torch.empty(0, dtype=torch.int64)
+def of_type(t, like):
+    """t (a target, weights, a gradient) in like's element type, as THNN's kernels of that
+    type take it; anything but a tensor (None) as it is, for the kernel to take or refuse."""
+    return t.to(like.dtype) if isinstance(t, torch.Tensor) and t.dtype is not like.dtype else t
 
 
 def describe(x):
