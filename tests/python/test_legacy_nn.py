@@ -520,6 +520,14 @@ def test_results_are_new_tensors_of_the_input_type(make):
     assert torch.equal(out1, want1) and torch.equal(gi1, gi1_want) and not torch.equal(out1, out2)
 
 
+def test_parameters_of_another_type_than_the_input_raise():
+    # parameters are not converted (Note [Modules over THNN]): THNN's Double kernel names them
+    lin = nn.Linear(3, 2).float()
+    with pytest.raises(TypeError, match=r"weight.*torch.DoubleTensor expected, got torch.FloatTensor"):
+        lin.forward(torch.randn(2, 3, dtype=torch.float64))
+    assert lin.forward(torch.randn(2, 3, dtype=torch.float32)).dtype == torch.float32
+
+
 def test_modules_never_record_autograd():
     lin = nn.Linear(3, 2).double()
     lin.weight.requires_grad_(True)

@@ -11,10 +11,11 @@
     mlp.updateParameters(0.1)
 
 Modules compute their gradients themselves (no autograd; their methods run without
-recording history). Indices are 0-based (class targets, lookup ids, dimensions, pooling
-indices). Objects read by torch.utils.serialization.load_lua are instances of these
-classes made without __init__ (see _object.py); class_for(typename) gives the class
-standing for any torch7 class name.
+recording history): as Lua nn's, they call THNN's kernels (torch._C._thnn) where THNN has
+one, so the two packages compute the same (Note [Modules over THNN] in utils.py). Indices
+are 0-based (class targets, lookup ids, dimensions, pooling indices). Objects read by
+torch.utils.serialization.load_lua are instances of these classes made without __init__
+(see _object.py); class_for(typename) gives the class standing for any torch7 class name.
 """
 
 from torch.legacy.nn._object import TorchObject, class_for
