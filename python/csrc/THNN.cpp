@@ -15,6 +15,7 @@
 // Kernels write through the TH tensors: nothing is recorded for autograd.
 #include <cmath>
 #include <climits>
+#include <cstring>
 #include <string>
 #include <tuple>
 #include <utility>
