@@ -3,10 +3,10 @@
 //   torch._C.THNN.Double.Tanh_updateOutput(input, output)
 // Each Lua argument is read according to the C parameter's type, deduced from the kernel's
 // own declaration (THNN/THNN.h), so the list of kernels (THNN_functions.inc, made from
-// THNN's headers by THNN_functions.py) is the only thing to keep: tensors are userdata of
-// the kernel's type (nil passes NULL only for the arguments the headers document as
-// optional), numbers, booleans, and nil for a generator (the default one, which
-// torch.manualSeed seeds).
+// THNN's headers by THNN/THNN_functions.py; the Python binding wraps the same list) is the
+// only thing to keep: tensors are userdata of the kernel's type (nil passes NULL only for
+// the arguments the headers document as optional), numbers, booleans, and nil for a
+// generator (the default one, which torch.manualSeed seeds).
 #include "lua/csrc/common.h"
 #include "lua/csrc/open.h"
 
@@ -31,15 +31,15 @@ inline void typeError(lua_State *L, int idx, const char *expected) {
   luaL_error(L, "%s: argument %d: %s expected, got %s", lua_tostring(L, lua_upvalueindex(1)), idx, expected, got);
 }
 
-#define LT_TENSOR_ARG(Name)                                                                \
-  template <>                                                                              \
-  struct Arg<TH##Name##Tensor *> {                                                         \
-    static TH##Name##Tensor *get(lua_State *L, int idx, bool nullable) {                   \
-      if (nullable && lua_isnoneornil(L, idx)) return nullptr;                             \
-      void *p = luat::testObject(L, idx, "torch." #Name "Tensor");                         \
-      if (!p) typeError(L, idx, "torch." #Name "Tensor");                                  \
-      return static_cast<TH##Name##Tensor *>(p);                                           \
-    }                                                                                      \
+#define LT_TENSOR_ARG(Name)                                              \
+  template <>                                                            \
+  struct Arg<TH##Name##Tensor *> {                                       \
+    static TH##Name##Tensor *get(lua_State *L, int idx, bool nullable) { \
+      if (nullable && lua_isnoneornil(L, idx)) return nullptr;           \
+      void *p = luat::testObject(L, idx, "torch." #Name "Tensor");       \
+      if (!p) typeError(L, idx, "torch." #Name "Tensor");                \
+      return static_cast<TH##Name##Tensor *>(p);                         \
+    }                                                                    \
   };
 LT_TENSOR_ARG(Float)
 LT_TENSOR_ARG(Double)

@@ -133,6 +133,7 @@ void bindAutograd(py::module &m, TensorClass &cls);
 void bindNNSpatial(py::module &m, TensorClass &cls);  // into torch._C._nn
 void bindNNLayers(py::module &m, TensorClass &cls);   // into torch._C._nn
 void bindLegacy(py::module &m, TensorClass &cls);     // torch7 .t7 files (_t7_load, _t7_save)
+void bindTHNN(py::module &m);                         // torch._C._thnn, THNN's kernels for torch.legacy.nn
 
 }  // namespace torch::python
 

@@ -30,8 +30,7 @@ void registerErrors() {
 void bindDtypes(py::module &m) {
   py::class_<Dtype> dtypeClass(m, "dtype");
   dtypeClass.attr("__module__") = "torch";  // pickled as torch.float32, which PyTorch can load
-  dtypeClass
-      .def_property_readonly("is_floating_point", [](const Dtype &d) { return isFloating(d.type); })
+  dtypeClass.def_property_readonly("is_floating_point", [](const Dtype &d) { return isFloating(d.type); })
       .def_property_readonly("is_signed",
                              [](const Dtype &d) { return d.type != ScalarType::Byte && d.type != ScalarType::Bool; })
       .def_property_readonly("itemsize", [](const Dtype &d) { return elementSize(d.type); })
@@ -80,4 +79,6 @@ PYBIND11_MODULE(_C, m) {
   py::module nn = m.def_submodule("_nn", "THNN kernels with autograd, for torch.nn.functional");
   bindNNSpatial(nn, cls);
   bindNNLayers(nn, cls);
+  py::module thnn = m.def_submodule("_thnn", "THNN's kernels without autograd, for torch.legacy.nn");
+  bindTHNN(thnn);
 }

@@ -18,17 +18,28 @@ PREC = 1e-6  # Jacobian tolerance in double
 
 
 def mlp(sizes=(10, 20, 5)):
-    return (nn.Sequential().add(nn.Linear(sizes[0], sizes[1])).add(nn.Tanh()).add(nn.Linear(sizes[1], sizes[2]))
-            .add(nn.LogSoftMax()).double())
+    return (
+        nn.Sequential()
+        .add(nn.Linear(sizes[0], sizes[1]))
+        .add(nn.Tanh())
+        .add(nn.Linear(sizes[1], sizes[2]))
+        .add(nn.LogSoftMax())
+        .double()
+    )
 
 
 # ---------------------------------------------------------------- torch7's MLP
 
+
 def test_mlp_fixture_runs_as_torch7_did():
     model = load_lua(fixture("mlp.t7"))
     ref = load_lua(fixture("mlp_io.t7"))
-    assert type(model) is nn.Sequential and [type(m) for m in model.modules] == [nn.Linear, nn.Tanh, nn.Linear,
-                                                                                 nn.LogSoftMax]
+    assert type(model) is nn.Sequential and [type(m) for m in model.modules] == [
+        nn.Linear,
+        nn.Tanh,
+        nn.Linear,
+        nn.LogSoftMax,
+    ]
 
     def close(got, want):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-12)
@@ -42,9 +53,11 @@ def test_mlp_fixture_runs_as_torch7_did():
     close(l3.gradWeight, ref["gradWeight3"])
     close(l3.gradBias, ref["gradBias3"])
     close(model.forward(ref["input_single"]), ref["output_single"])
-    assert str(model) == ("nn.Sequential {\n  [input -> (1) -> (2) -> (3) -> (4) -> output]\n"
-                          "  (1): nn.Linear(10 -> 20)\n  (2): nn.Tanh\n  (3): nn.Linear(20 -> 5)\n"
-                          "  (4): nn.LogSoftMax\n}")
+    assert str(model) == (
+        "nn.Sequential {\n  [input -> (1) -> (2) -> (3) -> (4) -> output]\n"
+        "  (1): nn.Linear(10 -> 20)\n  (2): nn.Tanh\n  (3): nn.Linear(20 -> 5)\n"
+        "  (4): nn.LogSoftMax\n}"
+    )
 
 
 def test_mlp_fixture_trains_and_saves_back(tmp_path):
@@ -76,6 +89,7 @@ def test_loaded_objects_have_only_the_file_fields():
 
 # ---------------------------------------------------------------- class lookup and construction
 
+
 def test_class_lookup_and_field_construction():
     assert nn.class_for("nn.Linear") is nn.Linear and nn.class_for("nn.Sequential") is nn.Sequential
     assert nn.class_for("nn.ClassNLLCriterion") is nn.ClassNLLCriterion
@@ -86,8 +100,14 @@ def test_class_lookup_and_field_construction():
     assert not issubclass(other, nn.Module) and issubclass(other, nn.TorchObject)
     # keyword arguments the constructor does not take: an object holding those fields (as load_lua makes)
     w = torch.ones(2, 3, dtype=torch.float64)
-    lin = nn.Linear(weight=w, bias=torch.zeros(2, dtype=torch.float64), gradWeight=torch.zeros(2, 3),
-                    gradBias=torch.zeros(2), output=torch.empty(0), gradInput=torch.empty(0))
+    lin = nn.Linear(
+        weight=w,
+        bias=torch.zeros(2, dtype=torch.float64),
+        gradWeight=torch.zeros(2, 3),
+        gradBias=torch.zeros(2),
+        output=torch.empty(0),
+        gradInput=torch.empty(0),
+    )
     assert type(lin) is nn.Linear and lin.weight is w
     np.testing.assert_array_equal(lin.forward(dbl([1, 2, 3])).numpy(), [6, 6])
     # the constructor's own arguments still construct
@@ -106,6 +126,7 @@ def test_python_model_round_trips_through_t7(tmp_path):
 
 
 # ---------------------------------------------------------------- Linear
+
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
@@ -144,7 +165,8 @@ def test_linear_single_sample_and_no_bias():
     assert nn.Jacobian.testJacobianParameters(lin, x.clone(), lin.weight, lin.gradWeight) < PREC
     with_bias = nn.Linear(4, 2).double()
     assert str(with_bias.noBias()) == "nn.Linear(4 -> 2) without bias" and with_bias.parameters()[0] == [
-        with_bias.weight]
+        with_bias.weight
+    ]
 
 
 @pytest.mark.parametrize("shape", [(3,), (2, 3)])
@@ -178,6 +200,7 @@ def test_linear_reset_and_errors():
 
 
 # ---------------------------------------------------------------- activations
+
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_tanh_relu_against_numpy(layout, rng):
@@ -228,6 +251,7 @@ def test_activation_jacobians_and_errors(cls):
 
 # ---------------------------------------------------------------- criterions
 
+
 @pytest.mark.parametrize("size_average", [True, False])
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_mse_criterion(size_average, layout, rng):
@@ -267,9 +291,9 @@ def test_class_nll_criterion(weighted, size_average, rng):
     assert c.output == pytest.approx(ref.item(), rel=1e-10)
     # a single sample: a 1-D input and a number (or one-element tensor) as target
     c1 = nn.ClassNLLCriterion(w, size_average)
-    assert c1.forward(x[2], int(t[2])) == pytest.approx(nll_numpy(x.numpy()[2:3], t.numpy()[2:3],
-                                                                  w.numpy() if weighted else np.ones(4),
-                                                                  size_average)[0], rel=1e-12)
+    assert c1.forward(x[2], int(t[2])) == pytest.approx(
+        nll_numpy(x.numpy()[2:3], t.numpy()[2:3], w.numpy() if weighted else np.ones(4), size_average)[0], rel=1e-12
+    )
     assert c1.backward(x[2], t[2:3]).shape == (4,)
 
 
@@ -298,6 +322,7 @@ def test_criterion_type_and_clone():
 
 
 # ---------------------------------------------------------------- Sequential and the module protocol
+
 
 def test_sequential_wiring_matches_functional(rng):
     model = mlp((4, 6, 3))
@@ -367,9 +392,11 @@ def test_sequential_editing_and_tree_walks():
     assert [type(m) for m in model.modules] == [nn.Linear]
     with pytest.raises(IndexError):
         model.remove(5)
-    assert str(nn.Sequential().add(inner)) == ("nn.Sequential {\n  [input -> (1) -> output]\n"
-                                               "  (1): nn.Sequential {\n    [input -> (1) -> output]\n"
-                                               "    (1): nn.Tanh\n  }\n}")
+    assert str(nn.Sequential().add(inner)) == (
+        "nn.Sequential {\n  [input -> (1) -> output]\n"
+        "  (1): nn.Sequential {\n    [input -> (1) -> output]\n"
+        "    (1): nn.Tanh\n  }\n}"
+    )
     empty = nn.Sequential()
     x = torch.ones(2)
     assert empty.forward(x) is x and empty.backward(x, x) is x
@@ -413,8 +440,9 @@ def test_get_parameters_with_shared_modules():
     assert a.weight.data_ptr() == b.weight.data_ptr()
     flat.fill_(0.5)
     assert b.weight.sum().item() == 4.5
-    assert nn.Jacobian.testJacobianParameters(model, torch.empty(2, 3, dtype=torch.float64), a.weight,
-                                              a.gradWeight) < PREC
+    assert (
+        nn.Jacobian.testJacobianParameters(model, torch.empty(2, 3, dtype=torch.float64), a.weight, a.gradWeight) < PREC
+    )
 
 
 def test_get_parameters_skips_unviewed_storage():
@@ -476,6 +504,30 @@ def test_clear_state():
     assert drop.noise.numel() == 0
 
 
+@pytest.mark.parametrize("make", [nn.Tanh, nn.Sigmoid, nn.LogSoftMax, lambda: nn.Threshold(0.2, -1)])
+def test_results_are_new_tensors_of_the_input_type(make):
+    # Note [Modules over THNN]: a result the caller holds is not overwritten by the next
+    # call, and a module built with float32 buffers computes in its input's type
+    m = make()
+    x1, x2 = torch.tensor([[0.5, -1.5]], dtype=torch.float64), torch.tensor([[2.0, 0.1]], dtype=torch.float64)
+    out1 = m.forward(x1)
+    want1 = out1.clone()
+    gi1 = m.backward(x1, torch.ones(1, 2, dtype=torch.float64))
+    gi1_want = gi1.clone()
+    out2 = m.forward(x2)
+    m.backward(x2, torch.ones(1, 2, dtype=torch.float64))
+    assert out1.dtype == out2.dtype == torch.float64
+    assert torch.equal(out1, want1) and torch.equal(gi1, gi1_want) and not torch.equal(out1, out2)
+
+
+def test_parameters_of_another_type_than_the_input_raise():
+    # parameters are not converted (Note [Modules over THNN]): THNN's Double kernel names them
+    lin = nn.Linear(3, 2).float()
+    with pytest.raises(TypeError, match=r"weight.*torch.DoubleTensor expected, got torch.FloatTensor"):
+        lin.forward(torch.randn(2, 3, dtype=torch.float64))
+    assert lin.forward(torch.randn(2, 3, dtype=torch.float32)).dtype == torch.float32
+
+
 def test_modules_never_record_autograd():
     lin = nn.Linear(3, 2).double()
     lin.weight.requires_grad_(True)
@@ -498,36 +550,78 @@ def test_save_load_file_object_round_trip():
 
 # ---------------------------------------------------------------- every module through a .t7 file
 
+
 def _round_trip_cases():
     x = lambda *s: torch.randn(*s, dtype=torch.float64)  # noqa: E731
     return [
-        (nn.View(6), x(2, 3)), (nn.View(-1, 2).setNumInputDims(2), x(3, 2, 2)), (nn.Reshape(3, 2), x(4, 6)),
-        (nn.Select(1, -1), x(2, 3)), (nn.Narrow(0, 1, 2), x(4, 2)), (nn.Squeeze(), x(2, 1, 3)),
-        (nn.Squeeze(0, 2), x(4, 1, 3)), (nn.Unsqueeze(1), x(2, 3)), (nn.Transpose((0, 1)), x(2, 3)),
-        (nn.Replicate(3, 0, 1), x(2, 4)), (nn.Padding(0, -1, 1, 5), x(2, 3)), (nn.Sum(1), x(2, 3)),
-        (nn.Mean(0, 1), x(2, 3)), (nn.Max(0), x(3, 2)), (nn.Min(1), x(3, 2)), (nn.Normalize(2), x(2, 3)),
-        (nn.Copy(torch.float64, torch.float32), x(2)), (nn.Contiguous(), x(2, 3).t()),
-        (nn.HardShrink(0.3), x(5)), (nn.SoftShrink(0.3), x(5)), (nn.LeakyReLU(0.2), x(5)), (nn.ELU(0.5), x(5)),
-        (nn.SoftPlus(2, 5), x(5)), (nn.HardTanh(-0.5, 0.5), x(5)), (nn.ReLU6(), x(5)), (nn.Clamp(0, 1), x(5)),
-        (nn.PReLU(3), x(2, 3)), (nn.Threshold(0.1, 2), x(5)), (nn.Sqrt(1), x(5).abs()), (nn.Power(2), x(5)),
-        (nn.MulConstant(2), x(5)), (nn.AddConstant(-1), x(5)), (nn.GradientReversal(2), x(5)),
-        (nn.Dropout(0.3).evaluate(), x(5)), (nn.L1Penalty(0.1), x(5)), (nn.Maxout(3, 2, 2), x(4, 3)),
-        (nn.Linear(3, 2, False), x(3)), (nn.LinearWeightNorm(3, 2), x(2, 3)),
+        (nn.View(6), x(2, 3)),
+        (nn.View(-1, 2).setNumInputDims(2), x(3, 2, 2)),
+        (nn.Reshape(3, 2), x(4, 6)),
+        (nn.Select(1, -1), x(2, 3)),
+        (nn.Narrow(0, 1, 2), x(4, 2)),
+        (nn.Squeeze(), x(2, 1, 3)),
+        (nn.Squeeze(0, 2), x(4, 1, 3)),
+        (nn.Unsqueeze(1), x(2, 3)),
+        (nn.Transpose((0, 1)), x(2, 3)),
+        (nn.Replicate(3, 0, 1), x(2, 4)),
+        (nn.Padding(0, -1, 1, 5), x(2, 3)),
+        (nn.Sum(1), x(2, 3)),
+        (nn.Mean(0, 1), x(2, 3)),
+        (nn.Max(0), x(3, 2)),
+        (nn.Min(1), x(3, 2)),
+        (nn.Normalize(2), x(2, 3)),
+        (nn.Copy(torch.float64, torch.float32), x(2)),
+        (nn.Contiguous(), x(2, 3).t()),
+        (nn.HardShrink(0.3), x(5)),
+        (nn.SoftShrink(0.3), x(5)),
+        (nn.LeakyReLU(0.2), x(5)),
+        (nn.ELU(0.5), x(5)),
+        (nn.SoftPlus(2, 5), x(5)),
+        (nn.HardTanh(-0.5, 0.5), x(5)),
+        (nn.ReLU6(), x(5)),
+        (nn.Clamp(0, 1), x(5)),
+        (nn.PReLU(3), x(2, 3)),
+        (nn.Threshold(0.1, 2), x(5)),
+        (nn.Sqrt(1), x(5).abs()),
+        (nn.Power(2), x(5)),
+        (nn.MulConstant(2), x(5)),
+        (nn.AddConstant(-1), x(5)),
+        (nn.GradientReversal(2), x(5)),
+        (nn.Dropout(0.3).evaluate(), x(5)),
+        (nn.L1Penalty(0.1), x(5)),
+        (nn.Maxout(3, 2, 2), x(4, 3)),
+        (nn.Linear(3, 2, False), x(3)),
+        (nn.LinearWeightNorm(3, 2), x(2, 3)),
         (nn.Bilinear(2, 3, 2), [x(4, 2), x(4, 3)]),
-        (nn.Add(3, True), x(3)), (nn.CAdd(1, 3), x(2, 3)), (nn.CMul(3), x(2, 3)), (nn.Mul(), x(2)),
-        (nn.Euclidean(3, 2), x(3)), (nn.WeightedEuclidean(3, 2), x(2, 3)), (nn.Cosine(3, 2), x(2, 3)),
-        (nn.LookupTable(5, 2, 1, 1.0), torch.tensor([0, 4, 1])), (nn.Index(1), [x(2, 3), torch.tensor([2, 0])]),
-        (nn.MM(False, True), [x(2, 3), x(4, 3)]), (nn.MV(True), [x(3, 2), x(3)]),
-        (nn.JoinTable(0, 1), [x(2, 3), x(2, 1)]), (nn.SplitTable(-1), x(2, 3)), (nn.SelectTable(-1), [x(2), x(3)]),
-        (nn.NarrowTable(0, 2), [x(1), x(2), x(3)]), (nn.FlattenTable(), [x(1), [x(2)]]),
-        (nn.MixtureTable(), [x(2, 3), x(2, 3, 4)]), (nn.CosineDistance(), [x(3), x(3)]),
-        (nn.PairwiseDistance(1), [x(2, 3), x(2, 3)]), (nn.DotProduct(), [x(3), x(3)]),
-        (nn.CAddTable(), [x(2), x(2)]), (nn.CDivTable(), [x(2), x(2)]),
-        (nn.Concat(0).add(nn.Identity()).add(nn.Tanh()), x(2)), (nn.DepthConcat(0).add(nn.Identity()), x(2)),
+        (nn.Add(3, True), x(3)),
+        (nn.CAdd(1, 3), x(2, 3)),
+        (nn.CMul(3), x(2, 3)),
+        (nn.Mul(), x(2)),
+        (nn.Euclidean(3, 2), x(3)),
+        (nn.WeightedEuclidean(3, 2), x(2, 3)),
+        (nn.Cosine(3, 2), x(2, 3)),
+        (nn.LookupTable(5, 2, 1, 1.0), torch.tensor([0, 4, 1])),
+        (nn.Index(1), [x(2, 3), torch.tensor([2, 0])]),
+        (nn.MM(False, True), [x(2, 3), x(4, 3)]),
+        (nn.MV(True), [x(3, 2), x(3)]),
+        (nn.JoinTable(0, 1), [x(2, 3), x(2, 1)]),
+        (nn.SplitTable(-1), x(2, 3)),
+        (nn.SelectTable(-1), [x(2), x(3)]),
+        (nn.NarrowTable(0, 2), [x(1), x(2), x(3)]),
+        (nn.FlattenTable(), [x(1), [x(2)]]),
+        (nn.MixtureTable(), [x(2, 3), x(2, 3, 4)]),
+        (nn.CosineDistance(), [x(3), x(3)]),
+        (nn.PairwiseDistance(1), [x(2, 3), x(2, 3)]),
+        (nn.DotProduct(), [x(3), x(3)]),
+        (nn.CAddTable(), [x(2), x(2)]),
+        (nn.CDivTable(), [x(2), x(2)]),
+        (nn.Concat(0).add(nn.Identity()).add(nn.Tanh()), x(2)),
+        (nn.DepthConcat(0).add(nn.Identity()), x(2)),
         (nn.Parallel(0, 0).add(nn.Sigmoid()).add(nn.Exp()), x(2, 3)),
         (nn.ConcatTable().add(nn.SoftMax()).add(nn.SoftMin()), x(3)),
         (nn.ParallelTable().add(nn.LogSigmoid()).add(nn.SoftSign()), [x(2), x(3)]),
-        (nn.MapTable(nn.Linear(2, 2)), [x(2), x(2)]), (nn.Bottle(nn.Linear(3, 2)), x(2, 2, 3)),
+        (nn.MapTable(nn.Linear(2, 2)), [x(2), x(2)]),
+        (nn.Bottle(nn.Linear(3, 2)), x(2, 2, 3)),
     ]
 
 
@@ -569,9 +663,13 @@ def test_every_module_works_after_a_t7_round_trip():
 def test_criterions_work_after_a_t7_round_trip():
     x = torch.randn(3, 4, dtype=torch.float64)
     t = torch.tensor([0, 3, 1])
-    for crit in (nn.ClassNLLCriterion(torch.ones(4, dtype=torch.float64)), nn.CrossEntropyCriterion(),
-                 nn.MultiMarginCriterion(2), nn.MultiCriterion().add(nn.ClassNLLCriterion(), 0.5),
-                 nn.ClassSimplexCriterion(4)):
+    for crit in (
+        nn.ClassNLLCriterion(torch.ones(4, dtype=torch.float64)),
+        nn.CrossEntropyCriterion(),
+        nn.MultiMarginCriterion(2),
+        nn.MultiCriterion().add(nn.ClassNLLCriterion(), 0.5),
+        nn.ClassSimplexCriterion(4),
+    ):
         buf = io.BytesIO()
         save_lua(crit, buf)
         back = load_lua(io.BytesIO(buf.getvalue()))

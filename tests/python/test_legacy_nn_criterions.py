@@ -37,6 +37,7 @@ def with_autograd(f, *inputs):
 
 # ---------------------------------------------------------------- elementwise criterions
 
+
 def _np_bce(x, y):
     return -(y * np.log(x) + (1 - y) * np.log(1 - x))
 
@@ -45,20 +46,33 @@ ELEMENTWISE = {
     # name: (criterion(sizeAverage), numpy loss per element, functional(x, y, reduction) or None, target kind)
     "MSE": (nn.MSECriterion, lambda x, y: (x - y) ** 2, F.mse_loss, "real"),
     "Abs": (nn.AbsCriterion, lambda x, y: np.abs(x - y), F.l1_loss, "real"),
-    "SmoothL1": (nn.SmoothL1Criterion,
-                 lambda x, y: np.where(np.abs(x - y) < 1, 0.5 * (x - y) ** 2, np.abs(x - y) - 0.5), F.smooth_l1_loss,
-                 "real"),
-    "DistKLDiv": (nn.DistKLDivCriterion, lambda x, y: y * (np.log(y) - x),
-                  lambda x, y, reduction: F.kl_div(x, y, reduction="sum") / (x.numel() if reduction == "mean" else 1),
-                  "prob"),
+    "SmoothL1": (
+        nn.SmoothL1Criterion,
+        lambda x, y: np.where(np.abs(x - y) < 1, 0.5 * (x - y) ** 2, np.abs(x - y) - 0.5),
+        F.smooth_l1_loss,
+        "real",
+    ),
+    "DistKLDiv": (
+        nn.DistKLDivCriterion,
+        lambda x, y: y * (np.log(y) - x),
+        lambda x, y, reduction: F.kl_div(x, y, reduction="sum") / (x.numel() if reduction == "mean" else 1),
+        "prob",
+    ),
     "SoftMargin": (nn.SoftMarginCriterion, lambda x, y: np.log1p(np.exp(-x * y)), F.soft_margin_loss, "sign"),
     "Margin": (lambda s: nn.MarginCriterion(0.7, s), lambda x, y: np.maximum(0, 0.7 - x * y), None, "sign"),
-    "HingeEmbedding": (lambda s: nn.HingeEmbeddingCriterion(0.8, s), lambda x, y: np.where(y > 0, x,
-                       np.maximum(0, 0.8 - x)), lambda x, y, reduction: F.hinge_embedding_loss(x, y, 0.8,
-                       reduction=reduction), "sign"),
+    "HingeEmbedding": (
+        lambda s: nn.HingeEmbeddingCriterion(0.8, s),
+        lambda x, y: np.where(y > 0, x, np.maximum(0, 0.8 - x)),
+        lambda x, y, reduction: F.hinge_embedding_loss(x, y, 0.8, reduction=reduction),
+        "sign",
+    ),
     "BCE": (lambda s: nn.BCECriterion(None, s), _np_bce, F.binary_cross_entropy, "binary"),
-    "MultiLabelSoftMargin": (lambda s: nn.MultiLabelSoftMarginCriterion(None, s),
-                             lambda x, y: _np_bce(1 / (1 + np.exp(-x)), y), None, "binary"),
+    "MultiLabelSoftMargin": (
+        lambda s: nn.MultiLabelSoftMarginCriterion(None, s),
+        lambda x, y: _np_bce(1 / (1 + np.exp(-x)), y),
+        None,
+        "binary",
+    ),
 }
 
 
@@ -115,6 +129,7 @@ def test_bce_weights(rng):
 
 # ---------------------------------------------------------------- class criterions
 
+
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("size_average", [True, False])
 def test_cross_entropy(weighted, size_average, rng):
@@ -122,8 +137,9 @@ def test_cross_entropy(weighted, size_average, rng):
     t = torch.from_numpy(rng.integers(0, 4, 5))
     w = dbl(rng.uniform(0.5, 2, 4)) if weighted else None
     crit = nn.CrossEntropyCriterion(w, size_average)
-    loss, (gx,) = with_autograd(lambda a: F.cross_entropy(a, t, weight=w, reduction="mean" if size_average else "sum"),
-                                x)
+    loss, (gx,) = with_autograd(
+        lambda a: F.cross_entropy(a, t, weight=w, reduction="mean" if size_average else "sum"), x
+    )
     assert crit.forward(x, t) == pytest.approx(loss, rel=1e-10)
     np.testing.assert_allclose(crit.backward(x, t).numpy(), gx.numpy(), rtol=1e-8, atol=1e-14)
     check_grad(crit, x, t)
@@ -141,7 +157,7 @@ def multi_margin_numpy(x, t, p, margin, w, size_average):
         for j in range(c):
             if j != t[i]:
                 z = max(0.0, margin - x[i, t[i]] + x[i, j])
-                total += w[t[i]] * z ** p / c
+                total += w[t[i]] * z**p / c
     return total / (n if size_average else 1)
 
 
@@ -156,12 +172,14 @@ def test_multi_margin(p, weighted, size_average, rng):
     expected = multi_margin_numpy(x.numpy(), t.numpy(), p, 0.9, w.numpy() if weighted else np.ones(4), size_average)
     assert crit.forward(x, t) == pytest.approx(expected, rel=1e-10)
     check_grad(crit, x, t)
-    loss, (gx,) = with_autograd(lambda a: F.multi_margin_loss(a, t, p, 0.9, w, reduction="mean" if size_average
-                                                              else "sum"), x)
+    loss, (gx,) = with_autograd(
+        lambda a: F.multi_margin_loss(a, t, p, 0.9, w, reduction="mean" if size_average else "sum"), x
+    )
     assert crit.output == pytest.approx(loss, rel=1e-10)
     np.testing.assert_allclose(crit.backward(x, t).numpy(), gx.numpy(), rtol=1e-8, atol=1e-14)
     assert nn.MultiMarginCriterion(p, w, 0.9).forward(x[2], int(t[2])) == pytest.approx(
-        multi_margin_numpy(x.numpy()[2:3], t.numpy()[2:3], p, 0.9, w.numpy() if weighted else np.ones(4), True))
+        multi_margin_numpy(x.numpy()[2:3], t.numpy()[2:3], p, 0.9, w.numpy() if weighted else np.ones(4), True)
+    )
     with pytest.raises(IndexError):
         crit.forward(x, torch.tensor([0, 1, 2, 3, 4]))
 
@@ -188,6 +206,7 @@ def test_multi_label_margin(rng):
 
 # ---------------------------------------------------------------- pair criterions
 
+
 @pytest.mark.parametrize("size_average", [True, False])
 def test_cosine_embedding(size_average, rng):
     a, b = dbl(rng.normal(size=(6, 3))), dbl(rng.normal(size=(6, 3)))
@@ -197,8 +216,9 @@ def test_cosine_embedding(size_average, rng):
     per = np.where(y.numpy() > 0, 1 - cos, np.maximum(0, cos - 0.1))
     assert crit.forward([a, b], y) == pytest.approx(per.sum() / (6 if size_average else 1), rel=1e-10)
     check_grad(crit, [a, b], y)
-    loss, (ga, gb) = with_autograd(lambda p, q: F.cosine_embedding_loss(p, q, y, 0.1, reduction="mean" if size_average
-                                                                        else "sum"), a, b)
+    loss, (ga, gb) = with_autograd(
+        lambda p, q: F.cosine_embedding_loss(p, q, y, 0.1, reduction="mean" if size_average else "sum"), a, b
+    )
     assert crit.output == pytest.approx(loss, rel=1e-8)
     g1, g2 = crit.backward([a, b], y)
     np.testing.assert_allclose(g1.numpy(), ga.numpy(), rtol=1e-6, atol=1e-10)
@@ -213,8 +233,9 @@ def test_margin_ranking(size_average, rng):
     per = np.maximum(0, -y.numpy() * (a.numpy() - b.numpy()) + 0.3)
     assert crit.forward([a, b], y) == pytest.approx(per.sum() / (6 if size_average else 1), rel=1e-12)
     check_grad(crit, [a, b], y)
-    loss, (ga, gb) = with_autograd(lambda p, q: F.margin_ranking_loss(p, q, y, 0.3, reduction="mean" if size_average
-                                                                      else "sum"), a, b)
+    loss, (ga, gb) = with_autograd(
+        lambda p, q: F.margin_ranking_loss(p, q, y, 0.3, reduction="mean" if size_average else "sum"), a, b
+    )
     assert crit.output == pytest.approx(loss, rel=1e-12)
     np.testing.assert_allclose(crit.backward([a, b], y)[0].numpy(), ga.numpy(), rtol=1e-12)
     one = nn.MarginRankingCriterion(1)
@@ -233,6 +254,7 @@ def test_l1_hinge_embedding(rng):
 
 
 # ---------------------------------------------------------------- composites and ClassSimplex
+
 
 def test_multi_and_parallel_criterion(rng):
     x, y = dbl(rng.normal(size=(3, 4))), dbl(rng.normal(size=(3, 4)))

@@ -61,6 +61,7 @@ def check_gradients(m, input, params=True, eps=1e-6, tol=1e-6, skip=()):
     analytic = [g.clone() for g in tensors(gi)]
     ps = m.parameters() if params else None
     grads = [g.clone() for g in ps[1]] if ps else []
+
     def loss():
         return _dot(m.forward(input), go)
 
@@ -82,6 +83,7 @@ def check_criterion_gradient(c, x, t, eps=1e-6, tol=1e-6):
 
 
 # ================================================================ element-wise and shapes
+
 
 @pytest.mark.parametrize("cls, fn", [(nn.CMaxTable, np.maximum), (nn.CMinTable, np.minimum)])
 def test_cmax_cmin_table(cls, fn):
@@ -149,8 +151,9 @@ def test_constant():
         nn.Constant("x")
 
 
-@pytest.mark.parametrize("shapes, perm", [(("bchw", "bhwc"), (0, 2, 3, 1)), (("bchw", "bf"), None),
-                                          (("bchw", "hfb"), None)])
+@pytest.mark.parametrize(
+    "shapes, perm", [(("bchw", "bhwc"), (0, 2, 3, 1)), (("bchw", "bf"), None), (("bchw", "hfb"), None)]
+)
 def test_convert(shapes, perm):
     x = rand(2, 3, 4, 5)
     m = nn.Convert(*shapes)
@@ -187,8 +190,12 @@ def test_glu_pixel_shuffle_logsoftmax_tanhshrink(layout, rng):
     close(nn.SpatialLogSoftMax().forward(x), torch.from_numpy(np_log_softmax(xa, 1)))
     close(nn.SpatialLogSoftMax().forward(x[0]), torch.from_numpy(np_log_softmax(xa[0], 0)))
     close(nn.TanhShrink().forward(x), torch.from_numpy(xa - np.tanh(xa)))
-    for m, inp in [(nn.GatedLinearUnit(0), rand(4, 3)), (nn.PixelShuffle(2), rand(1, 4, 2, 3)),
-                   (nn.SpatialLogSoftMax(), rand(2, 3, 2, 2)), (nn.TanhShrink(), rand(3, 4))]:
+    for m, inp in [
+        (nn.GatedLinearUnit(0), rand(4, 3)),
+        (nn.PixelShuffle(2), rand(1, 4, 2, 3)),
+        (nn.SpatialLogSoftMax(), rand(2, 3, 2, 2)),
+        (nn.TanhShrink(), rand(3, 4)),
+    ]:
         check_gradients(m, inp)
     with pytest.raises(RuntimeError, match="even"):
         nn.GatedLinearUnit(0).forward(rand(3, 2))
@@ -254,6 +261,7 @@ def test_zip_tables():
 
 # ================================================================ decorators
 
+
 def test_decorator_nan_profile(capsys):
     lin = nn.Linear(4, 3)
     x = rand(2, 4)
@@ -314,6 +322,7 @@ def test_weight_norm():
 
 
 # ================================================================ criterions
+
 
 def test_criterion_table_l1cost_module_criterion():
     x, t = rand(3, 4), rand(3, 4)
@@ -401,6 +410,7 @@ def test_stochastic_gradient_matches_hand_written_sgd(capsys):
 
 # ================================================================ convolutions and sparse
 
+
 def test_spatial_convolution_map():
     conn = torch.tensor([[0, 0], [2, 0], [1, 1], [2, 1], [0, 2]], dtype=D)
     m = nn.SpatialConvolutionMap(conn, 3, 2, 2, 1)
@@ -410,8 +420,11 @@ def test_spatial_convolution_map():
     assert out.shape == (2, 3, 4, 3)
     expected = m.bias.reshape(1, 3, 1, 1).repeat(2, 1, 4, 3)
     for k, (i, o) in enumerate(conn.long().tolist()):
-        expected[:, o] += F.conv2d(x[:, i:i + 1], m.weight[k].reshape(1, 1, 2, 3), None, (1, 2))[:, 0]
+        expected[:, o] += F.conv2d(x[:, i : i + 1], m.weight[k].reshape(1, 1, 2, 3), None, (1, 2))[:, 0]
     close(out, expected)
+    # torch7's files hold no `dense` module (this package's Lua nn computes through one): made on first use
+    bare = nn.SpatialConvolutionMap.from_fields(**{k: v for k, v in vars(m).items() if k != "dense"})
+    close(bare.forward(x), expected)
     check_gradients(nn.SpatialConvolutionMap(nn.tables.random(3, 2, 2), 2, 2), rand(3, 3, 3))
     full = nn.tables.full(2, 3)
     assert sorted(map(tuple, full.long().tolist())) == [(i, o) for i in range(2) for o in range(3)]
@@ -427,8 +440,9 @@ def test_spatial_full_convolution_map():
     x = rand(2, 2, 3, 4)
     out = m.forward(x)
     assert out.shape == (2, 2, 5, 8)
-    expected = torch.stack([F.conv_transpose2d(x[:, i:i + 1], m.weight[i].reshape(1, 1, 3, 2), None, (1, 2))[:, 0]
-                            for i in range(2)], 1) + m.bias.reshape(1, 2, 1, 1)
+    expected = torch.stack(
+        [F.conv_transpose2d(x[:, i : i + 1], m.weight[i].reshape(1, 1, 3, 2), None, (1, 2))[:, 0] for i in range(2)], 1
+    ) + m.bias.reshape(1, 2, 1, 1)
     close(out, expected)
     check_gradients(nn.SpatialFullConvolutionMap(nn.tables.full(2, 2), 2, 2, 2, 2), rand(2, 2, 2))
 
@@ -439,15 +453,18 @@ def test_depthwise_and_row_convolution():
     out = m.forward(x)
     for i in range(2):
         for o in range(3):
-            ref = F.conv2d(x[:, i:i + 1], m.weight[o, i].reshape(1, 1, 2, 3), None, (1, 2), (0, 1))[:, 0] + m.bias[o, i]
+            ref = (
+                F.conv2d(x[:, i : i + 1], m.weight[o, i].reshape(1, 1, 2, 3), None, (1, 2), (0, 1))[:, 0] + m.bias[o, i]
+            )
             close(out[:, i * 3 + o], ref)
     check_gradients(nn.SpatialDepthWiseConvolution(2, 2, 2, 2, 1, 2, 1, 1), rand(2, 3, 3))
     r = nn.TemporalRowConvolution(3, 2, 2)
     x = rand(7, 3)
     out = r.forward(x)
     xa, w, b = x.numpy(), r.weight.numpy(), r.bias.numpy()
-    expected = np.array([[b[c] + sum(w[c, 0, k] * xa[t * 2 + k, c] for k in range(2)) for c in range(3)]
-                         for t in range(3)])
+    expected = np.array(
+        [[b[c] + sum(w[c, 0, k] * xa[t * 2 + k, c] for k in range(2)) for c in range(3)] for t in range(3)]
+    )
     close(out, torch.from_numpy(expected))
     ff = nn.TemporalRowConvolution(3, 2, 2, True)
     ff.weight.copy_(r.weight)
@@ -489,6 +506,7 @@ def test_sparse_linear():
 
 
 # ================================================================ CAddTensorTable, DistanceRatioCriterion
+
 
 def test_cadd_tensor_table():
     x, ys = rand(3, 4), [rand(3, 4) for _ in range(3)]
@@ -552,6 +570,7 @@ def test_distance_ratio_criterion_torch7_values_and_shapes():
 
 
 # ================================================================ PartialLinear, Kmeans
+
 
 def test_partial_linear_is_linear_on_its_columns():
     m = nn.PartialLinear(5, 7).reset()
@@ -643,8 +662,9 @@ def test_kmeans_step_against_numpy(scale):
 def test_kmeans_training_converges_like_numpy():
     torch.manual_seed(4)
     means = np.array([[0.0, 0.0], [6.0, 0.0], [0.0, 6.0]])
-    x = torch.from_numpy(np.concatenate([m + 0.5 * np.random.default_rng(i).standard_normal((30, 2))
-                                         for i, m in enumerate(means)]))
+    x = torch.from_numpy(
+        np.concatenate([m + 0.5 * np.random.default_rng(i).standard_normal((30, 2)) for i, m in enumerate(means)])
+    )
     km = nn.Kmeans(3, 2).initKmeansPlus(x)
     centres = km.weight.numpy().copy()
     for _ in range(10):
@@ -697,6 +717,7 @@ def test_kmeans_initialisations():
 
 # ================================================================ the two fixes
 
+
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6])
 def test_cross_map_lrn_window(size):
     m = nn.SpatialCrossMapLRN(size, 0.5, 0.75, 2)
@@ -706,7 +727,7 @@ def test_cross_map_lrn_window(size):
     xa = x.numpy()
     expected = np.empty_like(xa)
     for c in range(5):
-        s = (xa[:, max(0, c - half):c + half + 1] ** 2).sum(1)
+        s = (xa[:, max(0, c - half) : c + half + 1] ** 2).sum(1)
         expected[:, c] = xa[:, c] * (2 + 0.5 / size * s) ** -0.75
     close(out, torch.from_numpy(expected))
     check_gradients(nn.SpatialCrossMapLRN(size, 0.5, 0.75, 2), rand(4, 2, 2))
@@ -827,19 +848,33 @@ MODULE_CASES = {
     "ZeroGrad": ("nn.ZeroGrad()", lambda: rand(3, 4), None),
     "ZipTable": ("nn.ZipTable()", lambda: [[rand(2), rand(3)], [rand(2), rand(3)]], None),
     "ZipTableOneToMany": ("nn.ZipTableOneToMany()", lambda: [rand(2), [rand(3), rand(4)]], None),
-    "SpatialConvolutionMap": ("nn.SpatialConvolutionMap(nn.tables.random(3, 4, 2), 3, 3, 2, 1)",
-                              lambda: rand(2, 3, 7, 6), None),
-    "SpatialFullConvolutionMap": ("nn.SpatialFullConvolutionMap(nn.tables.full(2, 3), 3, 2, 2, 1)",
-                                  lambda: rand(2, 2, 3, 4), None),
-    "SpatialDepthWiseConvolution": ("nn.SpatialDepthWiseConvolution(3, 2, 3, 2, 2, 1, 1, 0)",
-                                    lambda: rand(2, 3, 5, 6), None),
+    "SpatialConvolutionMap": (
+        "nn.SpatialConvolutionMap(nn.tables.random(3, 4, 2), 3, 3, 2, 1)",
+        lambda: rand(2, 3, 7, 6),
+        None,
+    ),
+    "SpatialFullConvolutionMap": (
+        "nn.SpatialFullConvolutionMap(nn.tables.full(2, 3), 3, 2, 2, 1)",
+        lambda: rand(2, 2, 3, 4),
+        None,
+    ),
+    "SpatialDepthWiseConvolution": (
+        "nn.SpatialDepthWiseConvolution(3, 2, 3, 2, 2, 1, 1, 0)",
+        lambda: rand(2, 3, 5, 6),
+        None,
+    ),
     "TemporalRowConvolution": ("nn.TemporalRowConvolution(4, 3, 2)", lambda: rand(2, 9, 4), None),
     "TemporalRowConvolution_featFirst": ("nn.TemporalRowConvolution(4, 3, 1, true)", lambda: rand(4, 6), None),
-    "SparseLinear": ("nn.SparseLinear(6, 3)",
-                     lambda: [torch.tensor([[0, 1.5], [4, -2.0]], dtype=D), torch.tensor([[5, 0.5]], dtype=D)],
-                     lambda x: [torch.stack([t[:, 0] + 1, t[:, 1]], 1) for t in x]),
-    "SpatialFullConvolution_target": ("nn.SpatialFullConvolution(2, 3, 3, 3, 2, 2, 1, 1)",
-                                      lambda: [rand(2, 2, 4, 4), rand(2, 3, 8, 7)], None),
+    "SparseLinear": (
+        "nn.SparseLinear(6, 3)",
+        lambda: [torch.tensor([[0, 1.5], [4, -2.0]], dtype=D), torch.tensor([[5, 0.5]], dtype=D)],
+        lambda x: [torch.stack([t[:, 0] + 1, t[:, 1]], 1) for t in x],
+    ),
+    "SpatialFullConvolution_target": (
+        "nn.SpatialFullConvolution(2, 3, 3, 3, 2, 2, 1, 1)",
+        lambda: [rand(2, 2, 4, 4), rand(2, 3, 8, 7)],
+        None,
+    ),
     "SpatialCrossMapLRN_even": ("nn.SpatialCrossMapLRN(4, 0.5, 0.75, 2)", lambda: rand(2, 6, 3, 3), None),
     "SpatialCrossMapLRN_odd": ("nn.SpatialCrossMapLRN(3, 0.5, 0.75, 2)", lambda: rand(6, 3, 3), None),
 }
@@ -871,15 +906,26 @@ def test_lua_saved_module_runs_the_same(lua, name, tmp_path):
 CRITERION_CASES = {
     "DistanceRatioCriterion": ("nn.DistanceRatioCriterion()", lambda: ([rand(5).abs(), rand(5).abs()], None), None),
     "L1Cost": ("nn.L1Cost()", lambda: (rand(3, 4), None), None),
-    "ModuleCriterion": ("nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), nn.Sigmoid())",
-                        lambda: (rand(3, 4), rand(3, 4)), None),
-    "SpatialAutoCropMSECriterion": ("nn.SpatialAutoCropMSECriterion()", lambda: (rand(2, 3, 4, 4), rand(2, 3, 7, 6)),
-                                    None),
-    "SpatialClassNLLCriterion": ("nn.SpatialClassNLLCriterion(torch.rand(4) + 0.5, true, 3)",
-                                 lambda: (torch.log_softmax(rand(2, 4, 3, 3), 1), torch.randint(0, 4, (2, 3, 3))),
-                                 _plus1),
-    "WeightedMSECriterion": ("nn.WeightedMSECriterion(torch.randn(3, 4))", lambda: (rand(2, 3, 4), rand(2, 3, 4)),
-                             None),
+    "ModuleCriterion": (
+        "nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), nn.Sigmoid())",
+        lambda: (rand(3, 4), rand(3, 4)),
+        None,
+    ),
+    "SpatialAutoCropMSECriterion": (
+        "nn.SpatialAutoCropMSECriterion()",
+        lambda: (rand(2, 3, 4, 4), rand(2, 3, 7, 6)),
+        None,
+    ),
+    "SpatialClassNLLCriterion": (
+        "nn.SpatialClassNLLCriterion(torch.rand(4) + 0.5, true, 3)",
+        lambda: (torch.log_softmax(rand(2, 4, 3, 3), 1), torch.randint(0, 4, (2, 3, 3))),
+        _plus1,
+    ),
+    "WeightedMSECriterion": (
+        "nn.WeightedMSECriterion(torch.randn(3, 4))",
+        lambda: (rand(2, 3, 4), rand(2, 3, 4)),
+        None,
+    ),
 }
 
 
@@ -938,7 +984,9 @@ def test_lua_kmeans_saved_after_forward(lua, torch7_name, tmp_path):
     torch.manual_seed(16)
     x = rand(12, 3)
     rt["__x"] = x
-    out, grad = _py(rt.execute(r"""
+    out, grad = _py(
+        rt.execute(
+            r"""
       local path, x = %r, _G.__x
       local m = nn.Kmeans(4, 3):initRandom(x)
       local out = m:forward(x):clone()
@@ -947,7 +995,10 @@ def test_lua_kmeans_saved_after_forward(lua, torch7_name, tmp_path):
       if %s then m._minIndx, m._assignment = m._assignment, nil end
       torch.save(path, m)
       return { out, m.gradWeight:clone() }
-    """ % (path, "true" if torch7_name else "false")))
+    """
+            % (path, "true" if torch7_name else "false")
+        )
+    )
     m = load_lua(path)
     close(m.output, out - 1)
     assert m._assignment.tolist() == (out - 1).long().tolist() and "_minIndx" not in vars(m)
@@ -955,13 +1006,18 @@ def test_lua_kmeans_saved_after_forward(lua, torch7_name, tmp_path):
     m.accGradParameters(x, None)
     close(m.gradWeight, grad)
     save_lua(m, path)
-    back = _py(rt.execute(r"""
+    back = _py(
+        rt.execute(
+            r"""
       local m = torch.load(%r)
       local out = m.output:clone()
       m:zeroGradParameters()
       m:accGradParameters(_G.__x)
       return { out, m.gradWeight:clone() }
-    """ % path))
+    """
+            % path
+        )
+    )
     close(back, [out, grad])
 
 
@@ -972,7 +1028,9 @@ def test_lua_trained_stochastic_gradient_matches(lua, tmp_path):
     torch.manual_seed(14)
     data = [[rand(3), rand(2)] for _ in range(5)]
     rt["__data"] = data
-    flat, err = _py(rt.execute(r"""
+    flat, err = _py(
+        rt.execute(
+            r"""
       local path, data = %r, _G.__data
       local mlp = nn.Sequential():add(nn.Linear(3, 4)):add(nn.Tanh()):add(nn.Linear(4, 2))
       torch.save(path, mlp)
@@ -982,7 +1040,10 @@ def test_lua_trained_stochastic_gradient_matches(lua, tmp_path):
       sgd.shuffleIndices, sgd.maxIteration, sgd.learningRateDecay, sgd.verbose = false, 3, 0.1, false
       local err = sgd:train(dataset)
       return { mlp:getParameters():clone(), err }
-    """ % path))
+    """
+            % path
+        )
+    )
     mlp = load_lua(path)
     sgd = nn.StochasticGradient(mlp, nn.MSECriterion())
     sgd.shuffleIndices, sgd.maxIteration, sgd.learningRateDecay, sgd.verbose = False, 3, 0.1, False
@@ -1025,7 +1086,9 @@ def test_lua_index_linear_trains_the_same(lua, normalize, tmp_path):
     go = rand(2, 3)
     rt["__in"] = [[k + 1 for k in keys], values]
     rt["__go"] = go
-    lua_w, lua_b, lua_out = _py(rt.execute(r"""
+    lua_w, lua_b, lua_out = _py(
+        rt.execute(
+            r"""
       local m = nn.IndexLinear(6, 3, false, 0, nil, nil, %s)
       torch.save(%r, m)
       local out = m:forward(_G.__in):clone()
@@ -1034,7 +1097,10 @@ def test_lua_index_linear_trains_the_same(lua, normalize, tmp_path):
       m:updateParameters(0.1)
       m:accUpdateGradParameters(_G.__in, _G.__go, 0.05)
       return { m.weight:clone(), m.bias:clone(), out }
-    """ % ("true" if normalize else "false", path)))
+    """
+            % ("true" if normalize else "false", path)
+        )
+    )
     m = load_lua(path)
     close(m.forward([keys, values]), lua_out)
     m.zeroGradParameters()

@@ -39,10 +39,16 @@ POINTWISE = {
     "ELU": (lambda: nn.ELU(0.7), lambda x: np.where(x > 0, x, 0.7 * (np.exp(x) - 1)), lambda x: F.elu(x, 0.7)),
     "HardTanh": (lambda: nn.HardTanh(-0.5, 1.5), lambda x: np.clip(x, -0.5, 1.5), lambda x: F.hardtanh(x, -0.5, 1.5)),
     "Clamp": (lambda: nn.Clamp(-1, 0.5), lambda x: np.clip(x, -1, 0.5), None),
-    "HardShrink": (lambda: nn.HardShrink(0.6), lambda x: np.where(np.abs(x) > 0.6, x, 0),
-                   lambda x: F.hardshrink(x, 0.6)),
-    "SoftShrink": (lambda: nn.SoftShrink(0.6), lambda x: np.sign(x) * np.maximum(np.abs(x) - 0.6, 0),
-                   lambda x: F.softshrink(x, 0.6)),
+    "HardShrink": (
+        lambda: nn.HardShrink(0.6),
+        lambda x: np.where(np.abs(x) > 0.6, x, 0),
+        lambda x: F.hardshrink(x, 0.6),
+    ),
+    "SoftShrink": (
+        lambda: nn.SoftShrink(0.6),
+        lambda x: np.sign(x) * np.maximum(np.abs(x) - 0.6, 0),
+        lambda x: F.softshrink(x, 0.6),
+    ),
     "SoftPlus": (lambda: nn.SoftPlus(2), lambda x: np.log1p(np.exp(2 * x)) / 2, lambda x: F.softplus(x, 2)),
     "SoftSign": (nn.SoftSign, lambda x: x / (1 + np.abs(x)), F.softsign),
     "LogSigmoid": (nn.LogSigmoid, lambda x: np.log(sigmoid(x)), F.logsigmoid),
@@ -50,7 +56,7 @@ POINTWISE = {
     "Exp": (nn.Exp, np.exp, torch.exp),
     "Square": (nn.Square, np.square, None),
     "Abs": (nn.Abs, np.abs, torch.abs),
-    "Power": (lambda: nn.Power(3), lambda x: x ** 3, None),
+    "Power": (lambda: nn.Power(3), lambda x: x**3, None),
     "MulConstant": (lambda: nn.MulConstant(-1.5), lambda x: -1.5 * x, None),
     "AddConstant": (lambda: nn.AddConstant(2.5), lambda x: x + 2.5, None),
     "GradientReversal": (nn.GradientReversal, lambda x: x, None),
@@ -115,9 +121,17 @@ def test_gradient_reversal_and_identity():
     assert i.forward(table) is table and i.backward(table, table) is table
 
 
-@pytest.mark.parametrize("cls, args", [(nn.ReLU, (True,)), (nn.ReLU6, (True,)), (nn.HardTanh, (-1, 1, True)),
-                                       (nn.LeakyReLU, (0.2, True)), (nn.ELU, (1.0, True)),
-                                       (nn.Threshold, (0.1, 0, True))])
+@pytest.mark.parametrize(
+    "cls, args",
+    [
+        (nn.ReLU, (True,)),
+        (nn.ReLU6, (True,)),
+        (nn.HardTanh, (-1, 1, True)),
+        (nn.LeakyReLU, (0.2, True)),
+        (nn.ELU, (1.0, True)),
+        (nn.Threshold, (0.1, 0, True)),
+    ],
+)
 def test_in_place_activations(cls, args, rng):
     xa = rng.uniform(-3, 3, (3, 4))
     ref = cls(*args[:-1]) if cls not in (nn.ReLU, nn.ReLU6) else cls()
@@ -152,8 +166,11 @@ def test_constant_in_place_restores_input(cls, c, rng):
 def test_softmax_family(cls, shape, rng):
     x = dbl(rng.normal(size=shape))
     dim = 0 if len(shape) in (1, 3) else 1
-    ref = {nn.SoftMax: lambda a: softmax(a, dim), nn.SoftMin: lambda a: softmax(-a, dim),
-           nn.LogSoftMax: lambda a: np.log(softmax(a, dim))}[cls]
+    ref = {
+        nn.SoftMax: lambda a: softmax(a, dim),
+        nn.SoftMin: lambda a: softmax(-a, dim),
+        nn.LogSoftMax: lambda a: np.log(softmax(a, dim)),
+    }[cls]
     m = cls()
     np.testing.assert_allclose(m.forward(x).numpy(), ref(x.numpy()), rtol=1e-10, atol=1e-14)
     assert J.testJacobian(m, x.clone()) < PREC
@@ -162,6 +179,7 @@ def test_softmax_family(cls, shape, rng):
 
 
 # ---------------------------------------------------------------- PReLU and RReLU
+
 
 @pytest.mark.parametrize("planes, shape", [(0, (3, 4)), (4, (3, 4)), (3, (3, 2, 2)), (3, (2, 3, 2, 2)), (5, (5,))])
 def test_prelu(planes, shape, rng):
@@ -208,6 +226,7 @@ def test_rrelu_training_and_evaluation():
 
 
 # ---------------------------------------------------------------- parametrized layers
+
 
 def param_cases():
     return {
@@ -361,6 +380,7 @@ def test_lookup_table_max_norm():
 
 # ---------------------------------------------------------------- Dropout, L1Penalty, Maxout
 
+
 @pytest.mark.parametrize("v1", [False, True])
 def test_dropout(v1):
     torch.manual_seed(0)
@@ -428,11 +448,13 @@ SHAPE_CASES = {
     "Replicate": (lambda: nn.Replicate(3), (2, 4), lambda a: np.broadcast_to(a, (3, 2, 4))),
     "Replicate_batch": (lambda: nn.Replicate(3, 0, 1), (2, 4), lambda a: np.broadcast_to(a[:, None], (2, 3, 4))),
     "Replicate_last": (lambda: nn.Replicate(3, 1, 1), (2, 4), lambda a: np.broadcast_to(a[:, :, None], (2, 4, 3))),
-    "Padding_after": (lambda: nn.Padding(0, 2, None, -1), (3, 2),
-                      lambda a: np.concatenate([a, np.full((2, 2), -1.0)])),
+    "Padding_after": (lambda: nn.Padding(0, 2, None, -1), (3, 2), lambda a: np.concatenate([a, np.full((2, 2), -1.0)])),
     "Padding_before": (lambda: nn.Padding(1, -1), (3, 2), lambda a: np.concatenate([np.zeros((3, 1)), a], 1)),
-    "Padding_batch_index": (lambda: nn.Padding(0, -2, 1, 7, 1), (2, 4),
-                            lambda a: np.concatenate([a[:, :1], np.full((2, 2), 7.0), a[:, 1:]], 1)),
+    "Padding_batch_index": (
+        lambda: nn.Padding(0, -2, 1, 7, 1),
+        (2, 4),
+        lambda a: np.concatenate([a[:, :1], np.full((2, 2), 7.0), a[:, 1:]], 1),
+    ),
     "Sum": (lambda: nn.Sum(1), (2, 3, 4), lambda a: a.sum(1)),
     "Sum_batch": (lambda: nn.Sum(0, 1), (3, 4), lambda a: a.sum(1)),
     "Sum_keep": (lambda: nn.Sum(0, None, True, False), (3, 4), lambda a: a.mean(0, keepdims=True)),
@@ -441,12 +463,14 @@ SHAPE_CASES = {
     "Max": (lambda: nn.Max(1), (2, 5, 3), lambda a: a.max(1)),
     "Max_batch": (lambda: nn.Max(0, 1), (3, 4), lambda a: a.max(1)),
     "Min": (lambda: nn.Min(0), (4, 3), lambda a: a.min(0)),
-    "Normalize_2": (lambda: nn.Normalize(2), (3, 4), lambda a: a / np.sqrt((a ** 2).sum(1, keepdims=True) + 1e-10)),
+    "Normalize_2": (lambda: nn.Normalize(2), (3, 4), lambda a: a / np.sqrt((a**2).sum(1, keepdims=True) + 1e-10)),
     "Normalize_1_1d": (lambda: nn.Normalize(1), (4,), lambda a: a / (np.abs(a).sum() + 1e-10)),
-    "Normalize_3": (lambda: nn.Normalize(3), (3, 4),
-                    lambda a: a / ((np.abs(a) ** 3).sum(1, keepdims=True) + 1e-10) ** (1 / 3)),
-    "Normalize_inf": (lambda: nn.Normalize(math.inf), (3, 4),
-                      lambda a: a / (np.abs(a).max(1, keepdims=True) + 1e-10)),
+    "Normalize_3": (
+        lambda: nn.Normalize(3),
+        (3, 4),
+        lambda a: a / ((np.abs(a) ** 3).sum(1, keepdims=True) + 1e-10) ** (1 / 3),
+    ),
+    "Normalize_inf": (lambda: nn.Normalize(math.inf), (3, 4), lambda a: a / (np.abs(a).max(1, keepdims=True) + 1e-10)),
     "Copy": (lambda: nn.Copy(torch.float64, "torch.FloatTensor"), (2, 3), lambda a: a.astype(np.float32)),
 }
 

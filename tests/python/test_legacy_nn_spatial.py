@@ -27,12 +27,15 @@ def rand(*shape, low=-2, high=2, layout="contiguous", seed=0):
 def check_layer(module, x, ref, params=("weight", "bias"), scale=0.5, tol=1e-9):
     """module's forward / backward against ref(x, params) and autograd, batch as given and
     without the batch dimension (first sample)."""
-    for inp in ((x, x[0]) if getattr(module, "_test_single", True) else (x,)):
+    for inp in (x, x[0]) if getattr(module, "_test_single", True) else (x,):
         before = inp.clone()
         out = module.forward(inp)
         xr = inp.detach().clone().requires_grad_(True)
-        ps = {n: getattr(module, n).detach().clone().requires_grad_(True) for n in params
-              if getattr(module, n, None) is not None}
+        ps = {
+            n: getattr(module, n).detach().clone().requires_grad_(True)
+            for n in params
+            if getattr(module, n, None) is not None
+        }
         want = ref(xr, ps)
         close(out, want, tol)
         g = torch.from_numpy(np.random.default_rng(inp.dim()).standard_normal(tuple(out.shape)))
@@ -46,6 +49,7 @@ def check_layer(module, x, ref, params=("weight", "bias"), scale=0.5, tol=1e-9):
 
 
 # ---------------------------------------------------------------- convolutions
+
 
 @pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided"])
 def test_spatial_convolution(layout):
@@ -87,7 +91,7 @@ def local_reference(x, w, b, k, s, p):
     for i in range(oh):
         cols = []
         for j in range(ow):
-            patch = xp[:, :, i * s[0]:i * s[0] + k[0], j * s[1]:j * s[1] + k[1]]
+            patch = xp[:, :, i * s[0] : i * s[0] + k[0], j * s[1] : j * s[1] + k[1]]
             cols.append((patch.unsqueeze(1) * w[i, j].unsqueeze(0)).sum((2, 3, 4)))
         rows.append(torch.stack(cols, -1))
     return torch.stack(rows, -2) + b
@@ -97,9 +101,17 @@ def test_spatial_convolution_local():
     m = nn.SpatialConvolutionLocal(2, 3, 6, 5, 3, 2, 1, 2, 1, 0).double()  # iW=6 iH=5 kW=3 kH=2 dW=1 dH=2 padW=1
     assert m.weight.shape == (m.oH, m.oW, 3, 2, 2, 3) and m.bias.shape == (3, m.oH, m.oW)
     x = rand(2, 2, 5, 6)
-    check_layer(m, x, lambda x, p: local_reference(x if x.dim() == 4 else x.unsqueeze(0), p["weight"], p["bias"],
-                                                   (2, 3), (2, 1), (0, 1)).squeeze(0) if x.dim() == 3 else
-                local_reference(x, p["weight"], p["bias"], (2, 3), (2, 1), (0, 1)))
+    check_layer(
+        m,
+        x,
+        lambda x, p: (
+            local_reference(
+                x if x.dim() == 4 else x.unsqueeze(0), p["weight"], p["bias"], (2, 3), (2, 1), (0, 1)
+            ).squeeze(0)
+            if x.dim() == 3
+            else local_reference(x, p["weight"], p["bias"], (2, 3), (2, 1), (0, 1))
+        ),
+    )
     with pytest.raises(RuntimeError):
         m.forward(rand(2, 2, 6, 6))  # not the declared input size
 
@@ -107,17 +119,18 @@ def test_spatial_convolution_local():
 def test_spatial_full_convolution():
     m = nn.SpatialFullConvolution(3, 2, 3, 4, 2, 2, 1, 1, 1, 0).double()  # adjW=1
     assert m.weight.shape == (3, 2, 4, 3)
-    check_layer(m, rand(2, 3, 4, 5),
-                lambda x, p: F.conv_transpose2d(x, p["weight"], p["bias"], 2, 1, (0, 1)))
+    check_layer(m, rand(2, 3, 4, 5), lambda x, p: F.conv_transpose2d(x, p["weight"], p["bias"], 2, 1, (0, 1)))
     with pytest.raises(RuntimeError):
         nn.SpatialFullConvolution(3, 2, 3, 3, 2, 2, 0, 0, 2, 0).forward(torch.randn(3, 4, 4))  # adj >= stride
 
 
 def test_spatial_subsampling():
     m = nn.SpatialSubSampling(3, 2, 3, 2, 1).double()
-    check_layer(m, rand(2, 3, 7, 6),
-                lambda x, p: F.avg_pool2d(x, (3, 2), (1, 2)) * 6 * p["weight"].view(-1, 1, 1)
-                + p["bias"].view(-1, 1, 1))
+    check_layer(
+        m,
+        rand(2, 3, 7, 6),
+        lambda x, p: F.avg_pool2d(x, (3, 2), (1, 2)) * 6 * p["weight"].view(-1, 1, 1) + p["bias"].view(-1, 1, 1),
+    )
 
 
 def test_temporal_convolution():
@@ -129,6 +142,7 @@ def test_temporal_convolution():
         xs = x if x.dim() == 3 else x.unsqueeze(0)
         y = F.conv1d(xs.transpose(1, 2), w, p["bias"], 2).transpose(1, 2)
         return y if x.dim() == 3 else y[0]
+
     check_layer(m, rand(2, 9, 4), ref)
     with pytest.raises(RuntimeError):
         m.forward(rand(9, 5))  # wrong frame size
@@ -141,6 +155,7 @@ def test_temporal_subsampling_and_max_pooling():
         xs = x if x.dim() == 3 else x.unsqueeze(0)
         y = F.avg_pool1d(xs.transpose(1, 2), 3, 2).transpose(1, 2) * 3 * p["weight"] + p["bias"]
         return y if x.dim() == 3 else y[0]
+
     check_layer(m, rand(2, 8, 4), ref)
 
     pool = nn.TemporalMaxPooling(3, 2)
@@ -149,6 +164,7 @@ def test_temporal_subsampling_and_max_pooling():
         xs = x if x.dim() == 3 else x.unsqueeze(0)
         y = F.max_pool1d(xs.transpose(1, 2), 3, 2).transpose(1, 2)
         return y if x.dim() == 3 else y[0]
+
     x = rand(2, 9, 4)
     check_layer(pool, x, ref_pool, ())
     # torch7's indices: the max's 0-based offset inside its window
@@ -166,28 +182,40 @@ def test_volumetric_convolution(cls):
         m = nn.VolumetricDilatedConvolution(2, 3, 2, 3, 2, 1, 2, 1, 1, 0, 1, 2, 1, 1).double()
         dil = (2, 1, 1)
     assert m.weight.shape == (3, 2, 2, 2, 3)  # out x in x kT x kH x kW
-    check_layer(m, rand(2, 2, 6, 5, 7, layout="transposed"),
-                lambda x, p: F.conv3d(x, p["weight"], p["bias"], (1, 1, 2), (1, 1, 0), dil))
+    check_layer(
+        m,
+        rand(2, 2, 6, 5, 7, layout="transposed"),
+        lambda x, p: F.conv3d(x, p["weight"], p["bias"], (1, 1, 2), (1, 1, 0), dil),
+    )
 
 
 def test_volumetric_full_convolution():
     m = nn.VolumetricFullConvolution(2, 3, 2, 2, 3, 2, 1, 2, 0, 1, 1, 1, 0, 1).double()
     assert m.weight.shape == (2, 3, 2, 3, 2)
-    check_layer(m, rand(2, 2, 3, 4, 3),
-                lambda x, p: F.conv_transpose3d(x, p["weight"], p["bias"], (2, 2, 1), (0, 1, 1), (1, 1, 0)))
+    check_layer(
+        m,
+        rand(2, 2, 3, 4, 3),
+        lambda x, p: F.conv_transpose3d(x, p["weight"], p["bias"], (2, 2, 1), (0, 1, 1), (1, 1, 0)),
+    )
 
 
-@pytest.mark.parametrize("make", [
-    lambda: nn.SpatialConvolution(2, 2, 3, 2, 2, 1, 1, 1),
-    lambda: nn.SpatialFullConvolution(2, 2, 3, 2, 2, 1, 1, 0, 1, 0),
-    lambda: nn.SpatialConvolutionLocal(2, 2, 4, 4, 3, 3),
-    lambda: nn.TemporalConvolution(2, 3, 2, 1),
-    lambda: nn.VolumetricConvolution(1, 2, 2, 2, 2),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: nn.SpatialConvolution(2, 2, 3, 2, 2, 1, 1, 1),
+        lambda: nn.SpatialFullConvolution(2, 2, 3, 2, 2, 1, 1, 0, 1, 0),
+        lambda: nn.SpatialConvolutionLocal(2, 2, 4, 4, 3, 3),
+        lambda: nn.TemporalConvolution(2, 3, 2, 1),
+        lambda: nn.VolumetricConvolution(1, 2, 2, 2, 2),
+    ],
+)
 def test_convolution_jacobians(make):
     m = make().double()
-    shapes = {nn.TemporalConvolution: (5, 2), nn.VolumetricConvolution: (1, 3, 3, 3),
-              nn.SpatialConvolutionLocal: (2, 4, 4)}
+    shapes = {
+        nn.TemporalConvolution: (5, 2),
+        nn.VolumetricConvolution: (1, 3, 3, 3),
+        nn.SpatialConvolutionLocal: (2, 4, 4),
+    }
     x = torch.zeros(shapes.get(type(m), (2, 4, 5)), dtype=D)
     assert nn.Jacobian.testJacobian(m, x) < 1e-6
     assert nn.Jacobian.testJacobianParameters(m, x, m.weight, m.gradWeight) < 1e-6
@@ -216,6 +244,7 @@ def test_convolution_errors_leave_state():
 
 # ---------------------------------------------------------------- pooling
 
+
 @pytest.mark.parametrize("ceil", [False, True])
 @pytest.mark.parametrize("layout", ["contiguous", "strided"])
 def test_spatial_max_pooling(ceil, layout):
@@ -243,8 +272,9 @@ def test_spatial_average_pooling(ceil, include_pad):
         m.ceil()
     if not include_pad:
         m.setCountExcludePad()
-    check_layer(m, rand(2, 3, 6, 7),
-                lambda x, p: F.avg_pool2d(x, 3, 2, 1, ceil_mode=ceil, count_include_pad=include_pad), ())
+    check_layer(
+        m, rand(2, 3, 6, 7), lambda x, p: F.avg_pool2d(x, 3, 2, 1, ceil_mode=ceil, count_include_pad=include_pad), ()
+    )
     assert nn.SpatialAveragePooling(2, 2).dW == 1  # torch7's default stride
 
 
@@ -267,10 +297,10 @@ def test_volumetric_pooling():
 
 
 def test_adaptive_pooling():
-    check_layer(nn.SpatialAdaptiveMaxPooling(3, 2), rand(2, 3, 7, 5),
-                lambda x, p: F.adaptive_max_pool2d(x, (2, 3)), ())
-    check_layer(nn.SpatialAdaptiveAveragePooling(3, 4), rand(2, 3, 7, 5),
-                lambda x, p: F.adaptive_avg_pool2d(x, (4, 3)), ())
+    check_layer(nn.SpatialAdaptiveMaxPooling(3, 2), rand(2, 3, 7, 5), lambda x, p: F.adaptive_max_pool2d(x, (2, 3)), ())
+    check_layer(
+        nn.SpatialAdaptiveAveragePooling(3, 4), rand(2, 3, 7, 5), lambda x, p: F.adaptive_avg_pool2d(x, (4, 3)), ()
+    )
 
 
 @pytest.mark.parametrize("pnorm", [2, 3])
@@ -288,6 +318,7 @@ def fractional_reference(x, samples, pool, out):
     def seq(u, size, o, k):
         alpha = (size - k) / (o - 1)
         return [int((i + u) * alpha) - int(u * alpha) for i in range(o - 1)] + [size - k]
+
     y = np.zeros((n, c, oh, ow))
     idx = np.zeros((n, c, oh, ow), dtype=np.int64)
     for b in range(n):
@@ -296,7 +327,7 @@ def fractional_reference(x, samples, pool, out):
             sh = seq(float(samples[b, p, 1]), h, oh, ph)
             for i in range(oh):
                 for j in range(ow):
-                    win = x[b, p, sh[i]:sh[i] + ph, sw[j]:sw[j] + pw].numpy()
+                    win = x[b, p, sh[i] : sh[i] + ph, sw[j] : sw[j] + pw].numpy()
                     r, q = np.unravel_index(np.argmax(win), win.shape)
                     y[b, p, i, j] = win[r, q]
                     idx[b, p, i, j] = (sh[i] + r) * w + sw[j] + q
@@ -313,8 +344,11 @@ def test_fractional_max_pooling():
     g = torch.randn(out.shape, dtype=D)
     gi = m.backward(x, g)
     want = np.zeros((2, 2, 72))
-    np.add.at(want, (np.arange(2)[:, None, None], np.arange(2)[None, :, None], idx.reshape(2, 2, -1)),
-              g.numpy().reshape(2, 2, -1))
+    np.add.at(
+        want,
+        (np.arange(2)[:, None, None], np.arange(2)[None, :, None], idx.reshape(2, 2, -1)),
+        g.numpy().reshape(2, 2, -1),
+    )
     np.testing.assert_allclose(gi.numpy().reshape(2, 2, -1), want)
     # torch7 draws new samples at every forward unless fixPoolingRegions() (which sets
     # newRandomPool, torch7's name for "keep them"); the same samples give the same windows
@@ -370,26 +404,38 @@ def test_pooling_errors():
 
 # ---------------------------------------------------------------- resampling and padding
 
+
 def test_upsampling():
-    check_layer(nn.SpatialUpSamplingNearest(3), rand(2, 2, 3, 4),
-                lambda x, p: F.interpolate(x if x.dim() == 4 else x.unsqueeze(0), scale_factor=3,
-                                           mode="nearest").reshape(x.shape[:-2] + (9, 12)), ())
+    check_layer(
+        nn.SpatialUpSamplingNearest(3),
+        rand(2, 2, 3, 4),
+        lambda x, p: F.interpolate(x if x.dim() == 4 else x.unsqueeze(0), scale_factor=3, mode="nearest").reshape(
+            x.shape[:-2] + (9, 12)
+        ),
+        (),
+    )
 
     def bilinear(size):
-        return lambda x, p: F.interpolate(x if x.dim() == 4 else x.unsqueeze(0), size=size, mode="bilinear",
-                                          align_corners=True).reshape(x.shape[:-2] + size)
+        return lambda x, p: F.interpolate(
+            x if x.dim() == 4 else x.unsqueeze(0), size=size, mode="bilinear", align_corners=True
+        ).reshape(x.shape[:-2] + size)
+
     check_layer(nn.SpatialUpSamplingBilinear(2), rand(2, 2, 3, 4), bilinear((6, 8)), (), tol=1e-7)
-    check_layer(nn.SpatialUpSamplingBilinear({"oheight": 7, "owidth": 5}), rand(2, 2, 3, 4), bilinear((7, 5)), (),
-                tol=1e-7)
+    check_layer(
+        nn.SpatialUpSamplingBilinear({"oheight": 7, "owidth": 5}), rand(2, 2, 3, 4), bilinear((7, 5)), (), tol=1e-7
+    )
     with pytest.raises(ValueError):
         nn.SpatialUpSamplingNearest(1.5)
 
 
-@pytest.mark.parametrize("cls,mode,pads", [
-    ("SpatialZeroPadding", "constant", (1, 2, -1, 0)),
-    ("SpatialReflectionPadding", "reflect", (2, 1, 1, 2)),
-    ("SpatialReplicationPadding", "replicate", (2, 0, 3, 1)),
-])
+@pytest.mark.parametrize(
+    "cls,mode,pads",
+    [
+        ("SpatialZeroPadding", "constant", (1, 2, -1, 0)),
+        ("SpatialReflectionPadding", "reflect", (2, 1, 1, 2)),
+        ("SpatialReplicationPadding", "replicate", (2, 0, 3, 1)),
+    ],
+)
 def test_spatial_padding(cls, mode, pads):
     m = getattr(nn, cls)(*pads)
     assert (m.pad_l, m.pad_r, m.pad_t, m.pad_b) == pads
@@ -406,21 +452,30 @@ def test_volumetric_replication_padding():
 
 # ---------------------------------------------------------------- normalizations
 
+
 @pytest.mark.parametrize("size", [3, 5])
 def test_cross_map_lrn(size):
     m = nn.SpatialCrossMapLRN(size, 0.05, 0.75, 2)
-    check_layer(m, rand(2, 6, 3, 4),
-                lambda x, p: F.local_response_norm(x if x.dim() == 4 else x.unsqueeze(0), size, 0.05, 0.75,
-                                                   2).reshape(x.shape), ())
+    check_layer(
+        m,
+        rand(2, 6, 3, 4),
+        lambda x, p: F.local_response_norm(x if x.dim() == 4 else x.unsqueeze(0), size, 0.05, 0.75, 2).reshape(x.shape),
+        (),
+    )
 
 
 def test_spatial_softmax():
-    check_layer(nn.SpatialSoftMax(), rand(2, 4, 3, 3),
-                lambda x, p: torch.softmax(x, 1 if x.dim() == 4 else 0), ())
+    check_layer(nn.SpatialSoftMax(), rand(2, 4, 3, 3), lambda x, p: torch.softmax(x, 1 if x.dim() == 4 else 0), ())
 
 
-@pytest.mark.parametrize("cls,shape", [("BatchNormalization", (6, 3)), ("SpatialBatchNormalization", (4, 3, 2, 5)),
-                                       ("VolumetricBatchNormalization", (3, 3, 2, 2, 3))])
+@pytest.mark.parametrize(
+    "cls,shape",
+    [
+        ("BatchNormalization", (6, 3)),
+        ("SpatialBatchNormalization", (4, 3, 2, 5)),
+        ("VolumetricBatchNormalization", (3, 3, 2, 2, 3)),
+    ],
+)
 @pytest.mark.parametrize("affine", [True, False])
 def test_batch_normalization_training(cls, shape, affine):
     m = getattr(nn, cls)(3, 1e-3, 0.2, affine).double()
@@ -446,9 +501,20 @@ def test_batch_normalization_evaluate():
     m.running_mean.copy_(torch.tensor([0.5, -1.0, 2.0]))
     m.running_var.copy_(torch.tensor([2.0, 0.5, 1.5]))
     m.evaluate()
-    check_layer(m, rand(2, 3, 4, 2),
-                lambda x, p: F.batch_norm(x if x.dim() == 4 else x.unsqueeze(0), m.running_mean, m.running_var,
-                                          p["weight"], p["bias"], False, 0.1, 1e-5).reshape(x.shape))
+    check_layer(
+        m,
+        rand(2, 3, 4, 2),
+        lambda x, p: F.batch_norm(
+            x if x.dim() == 4 else x.unsqueeze(0),
+            m.running_mean,
+            m.running_var,
+            p["weight"],
+            p["bias"],
+            False,
+            0.1,
+            1e-5,
+        ).reshape(x.shape),
+    )
     m.training()
     with pytest.raises(RuntimeError):
         m.forward(rand(3, 4, 2))  # a sample without batch only in evaluation
@@ -461,7 +527,7 @@ def plane_conv(x, k2):
     c = x.size(1)
     w = k2.view(1, 1, *k2.shape)
     pad = (k2.size(0) // 2, k2.size(1) // 2)
-    return sum(F.conv2d(x[:, i:i + 1], w, None, 1, pad) for i in range(c))
+    return sum(F.conv2d(x[:, i : i + 1], w, None, 1, pad) for i in range(c))
 
 
 def subtractive_ref(x, k2):
@@ -483,8 +549,11 @@ def divisive_ref(x, k2, threshold, thresval):
 
 @pytest.mark.parametrize("one_d", [False, True])
 def test_local_contrast_normalizations(one_d):
-    kernel = torch.tensor([1.0, 2.0, 1.0], dtype=D) if one_d else torch.tensor(
-        [[1.0, 2.0, 1.0, 0.5, 0.2], [0.5, 1.0, 3.0, 1.0, 0.5], [0.2, 0.5, 1.0, 2.0, 1.0]], dtype=D)
+    kernel = (
+        torch.tensor([1.0, 2.0, 1.0], dtype=D)
+        if one_d
+        else torch.tensor([[1.0, 2.0, 1.0, 0.5, 0.2], [0.5, 1.0, 3.0, 1.0, 0.5], [0.2, 0.5, 1.0, 2.0, 1.0]], dtype=D)
+    )
     k2 = torch.outer(kernel, kernel) if one_d else kernel.clone()
     x = rand(2, 3, 6, 7)
     sub = nn.SpatialSubtractiveNormalization(3, kernel.clone())

@@ -23,10 +23,14 @@ def rand(rng, *shape):
 
 # ---------------------------------------------------------------- elementwise tables
 
-@pytest.mark.parametrize("cls, ref", [
-    (nn.CAddTable, lambda t: t[0] + t[1] + t[2]),
-    (nn.CMulTable, lambda t: t[0] * t[1] * t[2]),
-])
+
+@pytest.mark.parametrize(
+    "cls, ref",
+    [
+        (nn.CAddTable, lambda t: t[0] + t[1] + t[2]),
+        (nn.CMulTable, lambda t: t[0] * t[1] * t[2]),
+    ],
+)
 def test_three_way_tables(cls, ref, rng):
     table = [rand(rng, 2, 3) for _ in range(3)]
     m = cls()
@@ -62,13 +66,16 @@ def test_cadd_table_in_place():
     assert all(g is go for g in m.backward([a, b], go))
 
 
-@pytest.mark.parametrize("cls, ref", [
-    (nn.DotProduct, lambda a, b: (a * b).sum(-1)),
-    (nn.CosineDistance, lambda a, b: (a * b).sum(-1) / np.linalg.norm(a, axis=-1) / np.linalg.norm(b, axis=-1)),
-    (lambda: nn.PairwiseDistance(2), lambda a, b: np.linalg.norm(a - b, axis=-1)),
-    (lambda: nn.PairwiseDistance(1), lambda a, b: np.abs(a - b).sum(-1)),
-    (lambda: nn.PairwiseDistance(3), lambda a, b: (np.abs(a - b) ** 3).sum(-1) ** (1 / 3)),
-])
+@pytest.mark.parametrize(
+    "cls, ref",
+    [
+        (nn.DotProduct, lambda a, b: (a * b).sum(-1)),
+        (nn.CosineDistance, lambda a, b: (a * b).sum(-1) / np.linalg.norm(a, axis=-1) / np.linalg.norm(b, axis=-1)),
+        (lambda: nn.PairwiseDistance(2), lambda a, b: np.linalg.norm(a - b, axis=-1)),
+        (lambda: nn.PairwiseDistance(1), lambda a, b: np.abs(a - b).sum(-1)),
+        (lambda: nn.PairwiseDistance(3), lambda a, b: (np.abs(a - b) ** 3).sum(-1) ** (1 / 3)),
+    ],
+)
 @pytest.mark.parametrize("batch", [False, True])
 def test_pair_reductions(cls, ref, batch, rng):
     shape = (4, 3) if batch else (3,)
@@ -85,8 +92,10 @@ def test_pair_reductions(cls, ref, batch, rng):
 def test_pair_reductions_against_functional(rng):
     a, b = rand(rng, 4, 3), rand(rng, 4, 3)
     go = rand(rng, 4)
-    for m, f in [(nn.CosineDistance(), lambda x, y: F.cosine_similarity(x, y, 1, 0)),
-                 (nn.PairwiseDistance(2), lambda x, y: F.pairwise_distance(x, y, 2, 0))]:
+    for m, f in [
+        (nn.CosineDistance(), lambda x, y: F.cosine_similarity(x, y, 1, 0)),
+        (nn.PairwiseDistance(2), lambda x, y: F.pairwise_distance(x, y, 2, 0)),
+    ]:
         ar, br = a.clone().requires_grad_(True), b.clone().requires_grad_(True)
         ref = f(ar, br)
         ref.backward(go)
@@ -99,13 +108,17 @@ def test_pair_reductions_against_functional(rng):
 
 # ---------------------------------------------------------------- join, split, select, narrow, flatten
 
-@pytest.mark.parametrize("dim, n_input_dims, shapes, axis", [
-    (0, None, [(2, 3), (4, 3)], 0),
-    (1, None, [(2, 3), (2, 1)], 1),
-    (-1, None, [(2, 3), (2, 2)], 1),
-    (0, 1, [(5, 3), (5, 2)], 1),  # batched: dimension counts past the batch
-    (0, 1, [(3,), (2,)], 0),
-])
+
+@pytest.mark.parametrize(
+    "dim, n_input_dims, shapes, axis",
+    [
+        (0, None, [(2, 3), (4, 3)], 0),
+        (1, None, [(2, 3), (2, 1)], 1),
+        (-1, None, [(2, 3), (2, 2)], 1),
+        (0, 1, [(5, 3), (5, 2)], 1),  # batched: dimension counts past the batch
+        (0, 1, [(3,), (2,)], 0),
+    ],
+)
 def test_join_table(dim, n_input_dims, shapes, axis, rng):
     table = [rand(rng, *s) for s in shapes]
     m = nn.JoinTable(dim, n_input_dims)
@@ -121,8 +134,10 @@ def test_join_table_errors():
         nn.JoinTable(2).forward([torch.zeros(2, 3)])
 
 
-@pytest.mark.parametrize("dim, n_input_dims, shape, axis", [(0, None, (3, 4), 0), (1, None, (3, 4), 1),
-                                                            (0, 1, (5, 3), 1), (-1, None, (2, 3, 4), 2)])
+@pytest.mark.parametrize(
+    "dim, n_input_dims, shape, axis",
+    [(0, None, (3, 4), 0), (1, None, (3, 4), 1), (0, 1, (5, 3), 1), (-1, None, (2, 3, 4), 2)],
+)
 def test_split_table(dim, n_input_dims, shape, axis, rng):
     x = rand(rng, *shape)
     m = nn.SplitTable(dim, n_input_dims)
@@ -165,12 +180,14 @@ def test_select_narrow_flatten_tables(rng):
 def test_mixture_table(experts_as, batch, rng):
     g = dbl(rng.uniform(0, 1, (4, 3) if batch else (3,)))
     experts = [rand(rng, *((4, 2) if batch else (2,))) for _ in range(3)]
-    expected = sum((g[..., i:i + 1] if batch else g[i]).numpy() * e.numpy() for i, e in enumerate(experts))
+    expected = sum((g[..., i : i + 1] if batch else g[i]).numpy() * e.numpy() for i, e in enumerate(experts))
     inp = experts if experts_as == "table" else torch.stack(experts, 1 if batch else 0)
     m = nn.MixtureTable()
     np.testing.assert_allclose(m.forward([g, inp]).numpy(), expected, rtol=1e-12)
-    shape = [torch.empty(g.shape), [torch.empty(e.shape) for e in experts] if experts_as == "table"
-             else torch.empty(inp.shape)]
+    shape = [
+        torch.empty(g.shape),
+        [torch.empty(e.shape) for e in experts] if experts_as == "table" else torch.empty(inp.shape),
+    ]
     assert J.testJacobian(m, shape) < PREC
 
 
@@ -187,6 +204,7 @@ def test_mixture_table_explicit_dim(rng):
 
 # ---------------------------------------------------------------- containers
 
+
 def linear(i, o):
     return nn.Linear(i, o)
 
@@ -200,14 +218,16 @@ def test_concat(rng):
     go = rand(rng, 5, 6)
     m.zeroGradParameters()
     gi = m.backward(x, go)
-    np.testing.assert_allclose(gi.numpy(), go.numpy()[:, :2] @ a.weight.numpy() + go.numpy()[:, 2:] @ b.weight.numpy(),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        gi.numpy(), go.numpy()[:, :2] @ a.weight.numpy() + go.numpy()[:, 2:] @ b.weight.numpy(), rtol=1e-12
+    )
     np.testing.assert_allclose(b.gradWeight.numpy(), go.numpy()[:, 2:].T @ x.numpy(), rtol=1e-12)
     assert J.testJacobian(m, torch.empty(5, 3)) < PREC
     assert J.testJacobianParameters(m, torch.empty(5, 3), b.weight, b.gradWeight) < PREC
     assert J.testJacobianUpdateParameters(m, torch.empty(5, 3), a.bias) < PREC
-    assert str(m) == ("nn.Concat {\n  input\n    |`-> (1): nn.Linear(3 -> 2)\n     `-> (2): nn.Linear(3 -> 4)\n"
-                      "     ... -> output\n}")
+    assert str(m) == (
+        "nn.Concat {\n  input\n    |`-> (1): nn.Linear(3 -> 2)\n     `-> (2): nn.Linear(3 -> 4)\n     ... -> output\n}"
+    )
     with pytest.raises(RuntimeError, match="concatenated"):
         nn.Concat(0).add(linear(3, 2)).add(linear(3, 4)).forward(x)
 
@@ -249,8 +269,10 @@ def test_concat_table_and_parallel_table(rng):
     assert J.testJacobian(ct, torch.empty(4, 3)) < PREC
     pt = nn.ParallelTable().add(linear(3, 2)).add(nn.Sigmoid())
     assert J.testJacobian(pt, [torch.empty(4, 3), torch.empty(2, 2)]) < PREC
-    assert J.testJacobianParameters(pt, [torch.empty(4, 3), torch.empty(2, 2)], pt.get(0).weight,
-                                    pt.get(0).gradWeight) < PREC
+    assert (
+        J.testJacobianParameters(pt, [torch.empty(4, 3), torch.empty(2, 2)], pt.get(0).weight, pt.get(0).gradWeight)
+        < PREC
+    )
     with pytest.raises(TypeError, match="2 entries"):
         pt.forward([x])
     assert str(pt).startswith("nn.ParallelTable {\n  input\n    |`-> (1): nn.Linear(3 -> 2)")

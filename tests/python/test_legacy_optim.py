@@ -34,9 +34,11 @@ def quadratic(x):
 
 def opfunc_of(problem):
     """opfunc over a float64 tensor: a fresh gradient tensor each call (methods write into it)."""
+
     def opfunc(x):
         f, g = problem(x.numpy().copy())
         return f, torch.from_numpy(np.array(g, dtype=np.float64))
+
     return opfunc
 
 
@@ -88,21 +90,24 @@ def np_adam(x, g, t, s, c):
     s["m"] = b1 * s.get("m", 0) + (1 - b1) * g
     s["v"] = b2 * s.get("v", 0) + (1 - b2) * g * g
     clr = c["learningRate"] / (1 + (t - 1) * c.get("learningRateDecay", 0))
-    return x - clr * math.sqrt(1 - b2 ** t) / (1 - b1 ** t) * s["m"] / (np.sqrt(s["v"]) + c["epsilon"])
+    return x - clr * math.sqrt(1 - b2**t) / (1 - b1**t) * s["m"] / (np.sqrt(s["v"]) + c["epsilon"])
 
 
 def np_adamax(x, g, t, s, c):
     b1, b2 = c["beta1"], c["beta2"]
     s["m"] = b1 * s.get("m", 0) + (1 - b1) * g
     s["u"] = np.maximum(b2 * s.get("u", 0), np.abs(g) + c["epsilon"])
-    return x - c["learningRate"] / (1 - b1 ** t) * s["m"] / s["u"]
+    return x - c["learningRate"] / (1 - b1**t) * s["m"] / s["u"]
 
 
 def np_rprop(x, g, t, s, c):
     step = s.setdefault("step", np.full_like(x, c["stepsize"]))
     direction = np.sign(g * s.get("prev", np.zeros_like(x)))
-    step[:] = np.clip(step * np.where(direction > 0, c["etaplus"], np.where(direction < 0, c["etaminus"], 1.0)),
-                      c["stepsizemin"], c["stepsizemax"])
+    step[:] = np.clip(
+        step * np.where(direction > 0, c["etaplus"], np.where(direction < 0, c["etaminus"], 1.0)),
+        c["stepsizemin"],
+        c["stepsizemax"],
+    )
     g = np.where(direction < 0, 0.0, g)
     s["prev"] = g
     return x - np.sign(g) * step
@@ -124,13 +129,25 @@ CASES = [
     ("nag", np_nag, {"learningRate": 1e-4, "momentum": 0.8, "weightDecay": 0.01}),
     ("adagrad", np_adagrad, {"learningRate": 0.1, "learningRateDecay": 0.05, "weightDecay": 0.01}),
     ("adadelta", np_adadelta, {"rho": 0.95, "eps": 1e-4}),
-    ("rmsprop", np_rmsprop, {"learningRate": 1e-2, "alpha": 0.9, "epsilon": 1e-6, "weightDecay": 0.02,
-                             "initialMean": 0.5}),
-    ("adam", np_adam, {"learningRate": 1e-2, "learningRateDecay": 0.1, "beta1": 0.8, "beta2": 0.9, "epsilon": 1e-6,
-                       "weightDecay": 0.05}),
+    (
+        "rmsprop",
+        np_rmsprop,
+        {"learningRate": 1e-2, "alpha": 0.9, "epsilon": 1e-6, "weightDecay": 0.02, "initialMean": 0.5},
+    ),
+    (
+        "adam",
+        np_adam,
+        {
+            "learningRate": 1e-2,
+            "learningRateDecay": 0.1,
+            "beta1": 0.8,
+            "beta2": 0.9,
+            "epsilon": 1e-6,
+            "weightDecay": 0.05,
+        },
+    ),
     ("adamax", np_adamax, {"learningRate": 2e-2, "beta1": 0.9, "beta2": 0.99, "epsilon": 1e-8}),
-    ("rprop", np_rprop, {"stepsize": 0.1, "etaplus": 1.3, "etaminus": 0.4, "stepsizemax": 0.35,
-                         "stepsizemin": 0.02}),
+    ("rprop", np_rprop, {"stepsize": 0.1, "etaplus": 1.3, "etaminus": 0.4, "stepsizemax": 0.35, "stepsizemin": 0.02}),
     ("asgd", np_asgd, {"eta0": 1e-3, "lambda": 1e-2, "alpha": 0.75, "t0": 2}),
 ]
 
@@ -209,8 +226,11 @@ def test_argument_errors():
 
 def test_sgd_individual_rates_and_decays():
     lrs, wds = np.array([1.0, 0.5]), np.array([0.1, 0.0])
-    config = {"learningRate": 1e-3, "learningRates": torch.from_numpy(lrs.copy()),
-              "weightDecays": torch.from_numpy(wds.copy())}
+    config = {
+        "learningRate": 1e-3,
+        "learningRates": torch.from_numpy(lrs.copy()),
+        "weightDecays": torch.from_numpy(wds.copy()),
+    }
     x, xr = torch.tensor(X0, dtype=torch.float64), np.array(X0)
     for step in range(5):
         optim.sgd(opfunc_of(rosenbrock), x, config)
@@ -244,26 +264,57 @@ def legacy_trajectory(name, config, steps=8):
 
 MATCHING = [
     # (legacy name, legacy config, torch.optim maker, rtol)
-    ("sgd", {"learningRate": 1e-3, "momentum": 0.9, "dampening": 0.3, "weightDecay": 0.05},
-     lambda ps: torch.optim.SGD(ps, lr=1e-3, momentum=0.9, dampening=0.3, weight_decay=0.05), 1e-12),
-    ("sgd", {"learningRate": 1e-3, "momentum": 0.9, "dampening": 0, "nesterov": True},
-     lambda ps: torch.optim.SGD(ps, lr=1e-3, momentum=0.9, nesterov=True), 1e-12),
+    (
+        "sgd",
+        {"learningRate": 1e-3, "momentum": 0.9, "dampening": 0.3, "weightDecay": 0.05},
+        lambda ps: torch.optim.SGD(ps, lr=1e-3, momentum=0.9, dampening=0.3, weight_decay=0.05),
+        1e-12,
+    ),
+    (
+        "sgd",
+        {"learningRate": 1e-3, "momentum": 0.9, "dampening": 0, "nesterov": True},
+        lambda ps: torch.optim.SGD(ps, lr=1e-3, momentum=0.9, nesterov=True),
+        1e-12,
+    ),
     # torch7 adds epsilon to sqrt(v), torch.optim to sqrt(v) / sqrt(1 - beta2^t): equal at epsilon 0
-    ("adam", {"learningRate": 1e-2, "beta1": 0.8, "beta2": 0.9, "epsilon": 0, "weightDecay": 0.05},
-     lambda ps: torch.optim.Adam(ps, lr=1e-2, betas=(0.8, 0.9), eps=0, weight_decay=0.05), 1e-12),
-    ("adagrad", {"learningRate": 0.1, "learningRateDecay": 0.05, "weightDecay": 0.01},
-     lambda ps: torch.optim.Adagrad(ps, lr=0.1, lr_decay=0.05, weight_decay=0.01), 1e-12),
-    ("rmsprop", {"learningRate": 1e-2, "alpha": 0.9, "epsilon": 1e-6, "weightDecay": 0.02},
-     lambda ps: torch.optim.RMSprop(ps, lr=1e-2, alpha=0.9, eps=1e-6, weight_decay=0.02), 1e-12),
-    ("adadelta", {"rho": 0.95, "eps": 1e-4},
-     lambda ps: torch.optim.Adadelta(ps, lr=1.0, rho=0.95, eps=1e-4), 1e-12),
-    ("adamax", {"learningRate": 2e-2, "beta1": 0.9, "beta2": 0.99, "epsilon": 1e-8},
-     lambda ps: torch.optim.Adamax(ps, lr=2e-2, betas=(0.9, 0.99), eps=1e-8), 1e-12),
-    ("rprop", {"stepsize": 0.1, "etaplus": 1.3, "etaminus": 0.4, "stepsizemax": 0.35, "stepsizemin": 0.02},
-     lambda ps: torch.optim.Rprop(ps, lr=0.1, etas=(0.4, 1.3), step_sizes=(0.02, 0.35)), 1e-12),
+    (
+        "adam",
+        {"learningRate": 1e-2, "beta1": 0.8, "beta2": 0.9, "epsilon": 0, "weightDecay": 0.05},
+        lambda ps: torch.optim.Adam(ps, lr=1e-2, betas=(0.8, 0.9), eps=0, weight_decay=0.05),
+        1e-12,
+    ),
+    (
+        "adagrad",
+        {"learningRate": 0.1, "learningRateDecay": 0.05, "weightDecay": 0.01},
+        lambda ps: torch.optim.Adagrad(ps, lr=0.1, lr_decay=0.05, weight_decay=0.01),
+        1e-12,
+    ),
+    (
+        "rmsprop",
+        {"learningRate": 1e-2, "alpha": 0.9, "epsilon": 1e-6, "weightDecay": 0.02},
+        lambda ps: torch.optim.RMSprop(ps, lr=1e-2, alpha=0.9, eps=1e-6, weight_decay=0.02),
+        1e-12,
+    ),
+    ("adadelta", {"rho": 0.95, "eps": 1e-4}, lambda ps: torch.optim.Adadelta(ps, lr=1.0, rho=0.95, eps=1e-4), 1e-12),
+    (
+        "adamax",
+        {"learningRate": 2e-2, "beta1": 0.9, "beta2": 0.99, "epsilon": 1e-8},
+        lambda ps: torch.optim.Adamax(ps, lr=2e-2, betas=(0.9, 0.99), eps=1e-8),
+        1e-12,
+    ),
+    (
+        "rprop",
+        {"stepsize": 0.1, "etaplus": 1.3, "etaminus": 0.4, "stepsizemax": 0.35, "stepsizemin": 0.02},
+        lambda ps: torch.optim.Rprop(ps, lr=0.1, etas=(0.4, 1.3), step_sizes=(0.02, 0.35)),
+        1e-12,
+    ),
     # torch.optim.ASGD keeps eta and mu as float32 tensors (as PyTorch 1.13 does): close, not equal
-    ("asgd", {"eta0": 1e-3, "lambda": 1e-2, "alpha": 0.75, "t0": 2},
-     lambda ps: torch.optim.ASGD(ps, lr=1e-3, lambd=1e-2, alpha=0.75, t0=2), 1e-6),
+    (
+        "asgd",
+        {"eta0": 1e-3, "lambda": 1e-2, "alpha": 0.75, "t0": 2},
+        lambda ps: torch.optim.ASGD(ps, lr=1e-3, lambd=1e-2, alpha=0.75, t0=2),
+        1e-6,
+    ),
 ]
 
 
@@ -274,8 +325,9 @@ def test_against_torch_optim(name, config, make, rtol):
     for step, (a, b) in enumerate(zip(ours, theirs)):
         np.testing.assert_allclose(a, b, rtol=rtol, atol=1e-15, err_msg=f"{name} step {step + 1}")
     if name == "asgd":
-        np.testing.assert_allclose(state["ax"].numpy(), opt.state[opt.param_groups[0]["params"][0]]["ax"].numpy(),
-                                   rtol=rtol)
+        np.testing.assert_allclose(
+            state["ax"].numpy(), opt.state[opt.param_groups[0]["params"][0]]["ax"].numpy(), rtol=rtol
+        )
 
 
 def test_adam_epsilon_placement_differs_from_torch_optim():
@@ -284,8 +336,9 @@ def test_adam_epsilon_placement_differs_from_torch_optim():
     theirs, _ = torch_optim_trajectory(lambda ps: torch.optim.Adam(ps, lr=1e-2, eps=1e-2))
     assert np.abs(ours[0] - theirs[0]).max() > 1e-5
     # and torch.optim at eps * sqrt(1 - beta2) gives torch7's first step
-    first, _ = torch_optim_trajectory(lambda ps: torch.optim.Adam(ps, lr=1e-2, eps=1e-2 / math.sqrt(1 - 0.999)),
-                                      steps=1)
+    first, _ = torch_optim_trajectory(
+        lambda ps: torch.optim.Adam(ps, lr=1e-2, eps=1e-2 / math.sqrt(1 - 0.999)), steps=1
+    )
     np.testing.assert_allclose(ours[0], first[0], rtol=1e-12)
 
 
@@ -322,11 +375,14 @@ def test_lbfgs_two_loop_without_line_search():
     np.testing.assert_allclose(config["d"].numpy(), d, rtol=1e-12)
 
 
-@pytest.mark.parametrize("name,config", [
-    ("lbfgs", {"maxIter": 100, "lineSearch": optim.lswolfe, "tolFun": 1e-10, "tolX": 1e-14}),
-    ("lbfgs", {"maxIter": 200, "learningRate": 0.2, "tolFun": 1e-12, "tolX": 1e-14}),
-    ("cg", {"maxEval": 100}),
-])
+@pytest.mark.parametrize(
+    "name,config",
+    [
+        ("lbfgs", {"maxIter": 100, "lineSearch": optim.lswolfe, "tolFun": 1e-10, "tolX": 1e-14}),
+        ("lbfgs", {"maxIter": 200, "learningRate": 0.2, "tolFun": 1e-12, "tolX": 1e-14}),
+        ("cg", {"maxEval": 100}),
+    ],
+)
 def test_reaches_the_minimum_of_a_quadratic(name, config):
     x = torch.tensor([5.0, 5, -5], dtype=torch.float64)
     _, fs, _ = getattr(optim, name)(opfunc_of(quadratic), x, config)
@@ -336,8 +392,10 @@ def test_reaches_the_minimum_of_a_quadratic(name, config):
 
 
 def test_lbfgs_and_cg_on_rosenbrock():
-    for name, config in [("lbfgs", {"maxIter": 200, "lineSearch": optim.lswolfe, "tolFun": 1e-10}),
-                         ("cg", {"maxEval": 300, "maxIter": 50})]:
+    for name, config in [
+        ("lbfgs", {"maxIter": 200, "lineSearch": optim.lswolfe, "tolFun": 1e-10}),
+        ("cg", {"maxEval": 300, "maxIter": 50}),
+    ]:
         x = torch.tensor(X0, dtype=torch.float64)
         _, fs, _ = getattr(optim, name)(opfunc_of(rosenbrock), x, config)
         np.testing.assert_allclose(x.numpy(), [1, 1], atol=1e-4)
@@ -347,7 +405,8 @@ def test_lbfgs_and_cg_on_rosenbrock():
 def test_lswolfe_and_polyinterp():
     def f1(x):
         v = x[0].item()
-        return (v - 3) ** 2 + v ** 4 / 10, torch.tensor([2 * (v - 3) + 0.4 * v ** 3], dtype=torch.float64)
+        return (v - 3) ** 2 + v**4 / 10, torch.tensor([2 * (v - 3) + 0.4 * v**3], dtype=torch.float64)
+
     d = torch.ones(1, dtype=torch.float64)
     f0, g0 = f1(torch.zeros(1, dtype=torch.float64))
     gtd = g0.dot(d).item()
@@ -357,7 +416,7 @@ def test_lswolfe_and_polyinterp():
         assert xs is x and x[0].item() == pytest.approx(t, abs=1e-15)
         assert f <= f0 + 1e-4 * t * gtd and abs(g.dot(d).item()) <= 0.9 * abs(gtd) and n >= 1
     # exact on a cubic: x^3 - 3x has its local minimum at 1
-    row = lambda v: [v, v ** 3 - 3 * v, 3 * v * v - 3]  # noqa: E731
+    row = lambda v: [v, v**3 - 3 * v, 3 * v * v - 3]  # noqa: E731
     assert optim.polyinterp(torch.tensor([row(0), row(2)], dtype=torch.float64)) == pytest.approx(1, abs=1e-12)
     assert optim.polyinterp(torch.tensor([row(-0.5), row(0.2)]), 0.3, 4) == pytest.approx(1, abs=1e-6)
     assert optim.polyinterp([row(-0.5), row(0.2)], 0.3, 0.6) == pytest.approx(0.6, abs=1e-12)
@@ -406,7 +465,8 @@ def lua_table_to_dict(text):
     for part in text.strip("{}").split(","):
         key, value = (s.strip() for s in part.split("="))
         items[key] = {"true": True, "optim.lswolfe": optim.lswolfe}.get(value) or (
-            False if value == "false" else float(value))
+            False if value == "false" else float(value)
+        )
     for k in ("maxIter", "maxEval", "nCorrection"):
         if k in items:
             items[k] = int(items[k])
@@ -419,8 +479,7 @@ def test_lua_and_python_give_the_same_steps():
         pytest.skip("bazel-bin/lua/th is not built")
     runs = ", ".join(f"{k} = {v}" for k, v in CROSS.items())
     env = dict(os.environ, TORCH_LUA_PATH=os.path.join(ROOT, "lua"))
-    proc = subprocess.run([th, "-e", LUA_SCRIPT % runs], capture_output=True, text=True, env=env, cwd=ROOT,
-                          timeout=60)
+    proc = subprocess.run([th, "-e", LUA_SCRIPT % runs], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
     lua = json.loads(proc.stdout.strip().splitlines()[-1])
     assert set(lua) == set(CROSS)
@@ -429,5 +488,6 @@ def test_lua_and_python_give_the_same_steps():
         x = torch.tensor(X0, dtype=torch.float64)
         for step in range(5):
             getattr(optim, name.split("_")[0])(opfunc_of(rosenbrock), x, config)
-            np.testing.assert_allclose(x.numpy(), lua[name][step], rtol=1e-12, atol=1e-300,
-                                       err_msg=f"{name} step {step + 1}")
+            np.testing.assert_allclose(
+                x.numpy(), lua[name][step], rtol=1e-12, atol=1e-300, err_msg=f"{name} step {step + 1}"
+            )

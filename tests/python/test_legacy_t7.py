@@ -15,14 +15,21 @@ from torch.legacy.nn import t7fields
 from torch.utils.serialization import load_lua, save_lua
 
 
-
 # ---------------------------------------------------------------- the CNN fixture
+
 
 def test_cnn_fixture_reproduces_torch7_output():
     cnn = load_lua(fixture("cnn.t7"))
     ref = load_lua(fixture("cnn_io.t7"))
-    assert [type(m) for m in cnn.modules] == [nn.SpatialConvolution, nn.ReLU, nn.SpatialMaxPooling,
-                                              nn.SpatialBatchNormalization, nn.View, nn.Linear, nn.LogSoftMax]
+    assert [type(m) for m in cnn.modules] == [
+        nn.SpatialConvolution,
+        nn.ReLU,
+        nn.SpatialMaxPooling,
+        nn.SpatialBatchNormalization,
+        nn.View,
+        nn.Linear,
+        nn.LogSoftMax,
+    ]
     out = cnn.forward(ref["input"])
     assert out.dtype == torch.float32 and out.shape == (2, 10)
     np.testing.assert_allclose(out.numpy(), ref["output"].numpy(), rtol=1e-4, atol=1e-6)
@@ -83,11 +90,13 @@ def test_loaded_indices_are_where_the_maxima_are():
     cnn = load_lua(fixture("cnn.t7"))
     relu_out = cnn.modules[1].output.reshape(4, 8, 64)
     pool = cnn.modules[2]
-    np.testing.assert_array_equal(relu_out.gather(2, pool.indices.reshape(4, 8, 16)).numpy(),
-                                  pool.output.reshape(4, 8, 16).numpy())
+    np.testing.assert_array_equal(
+        relu_out.gather(2, pool.indices.reshape(4, 8, 16)).numpy(), pool.output.reshape(4, 8, 16).numpy()
+    )
 
 
 # ---------------------------------------------------------------- 1-based fields, by hand
+
 
 def _str(s):
     return binary(len(s), s)
@@ -114,22 +123,28 @@ def torch7_object(classname, fields, ref=1):
     return binary(4, ref) + _str(b"V 1") + _str(classname.encode()) + binary(3, ref + 1, len(fields)) + body
 
 
-@pytest.mark.parametrize("classname,fields,expected", [
-    ("nn.Select", [("dimension", 2), ("index", 3)], {"dimension": 1.0, "index": 2.0}),
-    ("nn.Narrow", [("dimension", 1), ("index", -2), ("length", 3)], {"dimension": 0.0, "index": -2.0,
-                                                                     "length": 3.0}),
-    ("nn.JoinTable", [("dimension", 2), ("nInputDims", 3)], {"dimension": 1.0, "nInputDims": 3.0}),
-    ("nn.SplitTable", [("dimension", -1)], {"dimension": -1.0}),
-    ("nn.Squeeze", [("dim", 4)], {"dim": 3.0}),
-    ("nn.Unsqueeze", [("pos", 1)], {"pos": 0.0}),
-    ("nn.LookupTable", [("paddingValue", 0)], {"paddingValue": None}),
-    ("nn.LookupTable", [("paddingValue", 5)], {"paddingValue": 4.0}),
-    ("nn.ClassNLLCriterion", [("ignoreIndex", -100)], {"ignoreIndex": -100.0}),
-    ("nn.ClassNLLCriterion", [("ignoreIndex", 3)], {"ignoreIndex": 2.0}),
-    ("nn.Concat", [("dimension", 2)], {"dimension": 1.0}),
-    ("nn.Transpose", [("permutations", [[1, 2], [3, 4]])], {"permutations": [[0.0, 1.0], [2.0, 3.0]]}),
-    ("nn.Linear", [("dimension", 2)], {"dimension": 2.0}),  # not a 1-based field of that class
-])
+@pytest.mark.parametrize(
+    "classname,fields,expected",
+    [
+        ("nn.Select", [("dimension", 2), ("index", 3)], {"dimension": 1.0, "index": 2.0}),
+        (
+            "nn.Narrow",
+            [("dimension", 1), ("index", -2), ("length", 3)],
+            {"dimension": 0.0, "index": -2.0, "length": 3.0},
+        ),
+        ("nn.JoinTable", [("dimension", 2), ("nInputDims", 3)], {"dimension": 1.0, "nInputDims": 3.0}),
+        ("nn.SplitTable", [("dimension", -1)], {"dimension": -1.0}),
+        ("nn.Squeeze", [("dim", 4)], {"dim": 3.0}),
+        ("nn.Unsqueeze", [("pos", 1)], {"pos": 0.0}),
+        ("nn.LookupTable", [("paddingValue", 0)], {"paddingValue": None}),
+        ("nn.LookupTable", [("paddingValue", 5)], {"paddingValue": 4.0}),
+        ("nn.ClassNLLCriterion", [("ignoreIndex", -100)], {"ignoreIndex": -100.0}),
+        ("nn.ClassNLLCriterion", [("ignoreIndex", 3)], {"ignoreIndex": 2.0}),
+        ("nn.Concat", [("dimension", 2)], {"dimension": 1.0}),
+        ("nn.Transpose", [("permutations", [[1, 2], [3, 4]])], {"permutations": [[0.0, 1.0], [2.0, 3.0]]}),
+        ("nn.Linear", [("dimension", 2)], {"dimension": 2.0}),  # not a 1-based field of that class
+    ],
+)
 def test_one_based_fields_from_torch7_bytes(classname, fields, expected):
     data = torch7_object(classname, fields)
     obj = load_bytes(data)
@@ -202,8 +217,9 @@ def test_torch7_packed_volumetric_indices_are_read(tmp_path, window):
     np.testing.assert_array_equal(loaded.updateGradInput(x, g).numpy(), want.reshape(x.shape).numpy())
     if (kT, kW, kH) == (dT, dW, dH):
         unpool = nn.VolumetricMaxUnpooling(loaded)
-        np.testing.assert_array_equal(unpool.forward(y).numpy(),
-                                      F.max_unpool3d(y, flat, (kT, kH, kW), output_size=(5, 6, 4)).numpy())
+        np.testing.assert_array_equal(
+            unpool.forward(y).numpy(), F.max_unpool3d(y, flat, (kT, kH, kW), output_size=(5, 6, 4)).numpy()
+        )
     # neither form: a clear error
     loaded.indices = torch.full(y.shape, 7 * 65536, dtype=torch.int64)
     with pytest.raises(RuntimeError, match="torch7's packed"):
@@ -218,19 +234,28 @@ def test_volumetric_unpooling_needs_a_forward():
 
 # ---------------------------------------------------------------- older nn versions
 
+
 def test_old_convolution_fields():
     w = torch.randn(4, 3 * 3 * 3, dtype=torch.float64)  # the 2-D weight of old files
     old = nn.class_for("nn.SpatialConvolution")(
-        nInputPlane=3.0, nOutputPlane=4.0, kW=3.0, kH=3.0, dW=1.0, dH=1.0, padding=1.0, weight=w,
-        gradWeight=torch.zeros_like(w), output=torch.empty(0, dtype=torch.float64),
-        gradInput=torch.empty(0, dtype=torch.float64))
+        nInputPlane=3.0,
+        nOutputPlane=4.0,
+        kW=3.0,
+        kH=3.0,
+        dW=1.0,
+        dH=1.0,
+        padding=1.0,
+        weight=w,
+        gradWeight=torch.zeros_like(w),
+        output=torch.empty(0, dtype=torch.float64),
+        gradInput=torch.empty(0, dtype=torch.float64),
+    )
     conv = load_bytes(t7_bytes(old))
     assert type(conv) is nn.SpatialConvolution
     assert conv.padW == 1.0 and conv.padH == 1.0 and "padding" not in vars(conv)
     assert "bias" not in vars(conv)  # saved without bias
     x = torch.randn(2, 3, 5, 6, dtype=torch.float64)
-    np.testing.assert_allclose(conv.forward(x).numpy(), F.conv2d(x, w.view(4, 3, 3, 3), None, 1, 1).numpy(),
-                               atol=1e-12)
+    np.testing.assert_allclose(conv.forward(x).numpy(), F.conv2d(x, w.view(4, 3, 3, 3), None, 1, 1).numpy(), atol=1e-12)
     conv.zeroGradParameters()
     conv.backward(x, torch.ones(2, 4, 5, 6, dtype=torch.float64))
     assert conv.gradWeight.shape == (4, 27) and conv.gradWeight.abs().sum() > 0
@@ -238,8 +263,9 @@ def test_old_convolution_fields():
 
 def test_old_pooling_fields():
     # a SpatialMaxPooling from before padding and ceil mode: no padW, padH, ceil_mode
-    old = nn.class_for("nn.SpatialMaxPooling")(kW=2.0, kH=2.0, dW=2.0, dH=2.0,
-                                               indices=torch.empty(0, dtype=torch.int64))
+    old = nn.class_for("nn.SpatialMaxPooling")(
+        kW=2.0, kH=2.0, dW=2.0, dH=2.0, indices=torch.empty(0, dtype=torch.int64)
+    )
     pool = load_bytes(t7_bytes(old))
     assert set(vars(pool)) == {"kW", "kH", "dW", "dH", "indices"}
     x = torch.randn(1, 5, 5, dtype=torch.float64)
@@ -284,6 +310,7 @@ def _topsort(roots):
         for c in n.children:
             visit(c)
         order.append(n)
+
     for r in roots:
         visit(r)
     return order[::-1]
@@ -315,18 +342,25 @@ def build_gmodule(inputs, outputs):
         n.id = float(i + 1)
     # the forward graph: new nodes on the same data, edges reversed (graph.Graph:reverse)
     Node = nn.class_for("nngraph.Node")
-    twin = {id(n): Node.from_fields(data=n.data, id=n.id, children=[], visited=False, marked=False)
-            for n in bg_nodes}
+    twin = {id(n): Node.from_fields(data=n.data, id=n.id, children=[], visited=False, marked=False) for n in bg_nodes}
     for n in bg_nodes:
         for c in n.children:
             twin[id(c)].children.append(twin[id(n)])
     fg_root = twin[id(innode)]
     forwardnodes = _topsort([fg_root])
     g = nn.class_for("nn.gModule").from_fields(
-        fg=_graph(forwardnodes), bg=_graph(bg_nodes), innode=fg_root, outnode=outnode, verbose=False,
-        nInputs=float(len(inputs)), forwardnodes=forwardnodes, backwardnodes=bg_nodes,
-        modules=[n.data["module"] for n in forwardnodes if "module" in n.data], train=True,
-        _type="torch.DoubleTensor")
+        fg=_graph(forwardnodes),
+        bg=_graph(bg_nodes),
+        innode=fg_root,
+        outnode=outnode,
+        verbose=False,
+        nInputs=float(len(inputs)),
+        forwardnodes=forwardnodes,
+        backwardnodes=bg_nodes,
+        modules=[n.data["module"] for n in forwardnodes if "module" in n.data],
+        train=True,
+        _type="torch.DoubleTensor",
+    )
     return g
 
 
@@ -355,8 +389,9 @@ def test_gmodule_forward_backward_against_hand_computation():
     b = torch.randn(6, 5, dtype=torch.float64)
     out = g.forward([a, b])
     # the same computation with autograd
-    w1, b1, w2, b2, w3, b3 = [p.detach().clone().requires_grad_(True)
-                              for p in (l1.weight, l1.bias, l2.weight, l2.bias, l3.weight, l3.bias)]
+    w1, b1, w2, b2, w3, b3 = [
+        p.detach().clone().requires_grad_(True) for p in (l1.weight, l1.bias, l2.weight, l2.bias, l3.weight, l3.bias)
+    ]
     ar, br = a.clone().requires_grad_(True), b.clone().requires_grad_(True)
     h = torch.tanh(F.linear(ar, w1, b1))
     want = [F.linear(h, w2, b2), torch.relu(h), F.linear(br, w3, b3)]
@@ -394,7 +429,8 @@ def test_gmodule_single_input_chain_and_jacobian():
     ref.modules[0].bias.copy_(lin.bias)
     np.testing.assert_allclose(g.forward(inp).numpy(), ref.forward(inp).numpy(), atol=1e-12)
     assert nn.Jacobian.testJacobian(g, torch.zeros(2, 3, dtype=torch.float64)) < 1e-6
-    assert nn.Jacobian.testJacobianParameters(g, torch.zeros(2, 3, dtype=torch.float64), lin.weight,
-                                              lin.gradWeight) < 1e-6
+    assert (
+        nn.Jacobian.testJacobianParameters(g, torch.zeros(2, 3, dtype=torch.float64), lin.weight, lin.gradWeight) < 1e-6
+    )
     g.float()
     assert g.forward(inp.float()).dtype == torch.float32

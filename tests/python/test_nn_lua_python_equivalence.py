@@ -80,13 +80,16 @@ def mask(*shape):
 
 def sparse(n, nnz, batch=None):
     """SparseLinear's input: (feature, value) rows of distinct features, per sample."""
+
     def make(rng):
         def one():
             return np.stack([rng.choice(n, nnz, replace=False).astype(np.float64), rng.standard_normal(nnz)], 1)
+
         rows = torch.from_numpy(one() if batch is None else np.stack([one() for _ in range(batch)]))
         lua = rows.clone()
         lua[..., 0] += 1
         return Both(lua, rows)
+
     return make
 
 
@@ -179,7 +182,10 @@ def assert_same(lua, py, what):
     if isinstance(lua, torch.Tensor) or isinstance(py, torch.Tensor):
         assert isinstance(lua, torch.Tensor) and isinstance(py, torch.Tensor), "%s: %r vs %r" % (what, lua, py)
         assert tuple(lua.shape) == tuple(py.shape), "%s: shape %s in Lua, %s in Python" % (
-            what, tuple(lua.shape), tuple(py.shape))
+            what,
+            tuple(lua.shape),
+            tuple(py.shape),
+        )
         np.testing.assert_allclose(py.double().numpy(), lua.double().numpy(), rtol=TOL, atol=TOL, err_msg=what)
         return
     assert lua == pytest.approx(py, rel=TOL, abs=TOL), "%s: %r in Lua, %r in Python" % (what, lua, py)
@@ -201,10 +207,28 @@ def zero_based(indices):
 
 
 class Case:
-    def __init__(self, lua, input, target=None, setup=None, fields=(), backward=True, pool=None, criterion=False,
-                 lua_output=None, lua_grad_input=None):
+    def __init__(
+        self,
+        lua,
+        input,
+        target=None,
+        setup=None,
+        fields=(),
+        backward=True,
+        pool=None,
+        criterion=False,
+        lua_output=None,
+        lua_grad_input=None,
+    ):
         self.lua, self.input, self.target, self.setup, self.fields, self.backward, self.pool = (
-            lua, input, target, setup, fields, backward, pool)
+            lua,
+            input,
+            target,
+            setup,
+            fields,
+            backward,
+            pool,
+        )
         self.lua_output, self.lua_grad_input = lua_output, lua_grad_input
         self.criterion = criterion or target is not None
 
@@ -246,68 +270,129 @@ CASES = {
     "Contiguous": [Case("nn.Contiguous()", noncontig(3, 4))],
     "Copy": [Case("nn.Copy('torch.DoubleTensor', 'torch.DoubleTensor')", X34)],
     "L1Penalty": [Case("nn.L1Penalty(0.1)", X34), Case("nn.L1Penalty(0.2, true)", X34)],
-    "Dropout": [Case("nn.Dropout(0.4)", X34, setup=EVAL), Case("nn.Dropout(0)", X34),
-                Case("nn.Dropout(0.3, true)", X34, setup=EVAL)],
-    "SpatialDropout": [Case("nn.SpatialDropout(0.3)", randn(2, 3, 4, 4), setup=EVAL, backward=False),
-                       Case("nn.SpatialDropout(0)", randn(2, 3, 4, 4))],
-    "VolumetricDropout": [Case("nn.VolumetricDropout(0.3)", randn(2, 2, 3, 3, 3), setup=EVAL, backward=False),
-                          Case("nn.VolumetricDropout(0)", randn(2, 2, 3, 3, 3))],
+    "Dropout": [
+        Case("nn.Dropout(0.4)", X34, setup=EVAL),
+        Case("nn.Dropout(0)", X34),
+        Case("nn.Dropout(0.3, true)", X34, setup=EVAL),
+    ],
+    "SpatialDropout": [
+        Case("nn.SpatialDropout(0.3)", randn(2, 3, 4, 4), setup=EVAL, backward=False),
+        Case("nn.SpatialDropout(0)", randn(2, 3, 4, 4)),
+    ],
+    "VolumetricDropout": [
+        Case("nn.VolumetricDropout(0.3)", randn(2, 2, 3, 3, 3), setup=EVAL, backward=False),
+        Case("nn.VolumetricDropout(0)", randn(2, 2, 3, 3, 3)),
+    ],
     # softmaxes
-    "SoftMax": [Case("nn.SoftMax()", randn(5)), Case("nn.SoftMax()", randn(3, 5)),
-                Case("nn.SoftMax()", randn(3, 4, 4)), Case("nn.SoftMax()", randn(2, 3, 4, 4))],
-    "LogSoftMax": [Case("nn.LogSoftMax()", randn(5)), Case("nn.LogSoftMax()", randn(3, 5)),
-                   Case("nn.LogSoftMax()", randn(2, 3, 4, 4))],
+    "SoftMax": [
+        Case("nn.SoftMax()", randn(5)),
+        Case("nn.SoftMax()", randn(3, 5)),
+        Case("nn.SoftMax()", randn(3, 4, 4)),
+        Case("nn.SoftMax()", randn(2, 3, 4, 4)),
+    ],
+    "LogSoftMax": [
+        Case("nn.LogSoftMax()", randn(5)),
+        Case("nn.LogSoftMax()", randn(3, 5)),
+        Case("nn.LogSoftMax()", randn(2, 3, 4, 4)),
+    ],
     "SoftMin": [Case("nn.SoftMin()", randn(5)), Case("nn.SoftMin()", randn(3, 5))],
     "SpatialSoftMax": [Case("nn.SpatialSoftMax()", randn(3, 4, 4)), Case("nn.SpatialSoftMax()", randn(2, 3, 4, 4))],
     # layers with parameters
-    "Linear": [Case("nn.Linear(4, 3)", randn(4)), Case("nn.Linear(4, 3)", randn(2, 4)),
-               Case("nn.Linear(4, 3, false)", randn(2, 4))],
+    "Linear": [
+        Case("nn.Linear(4, 3)", randn(4)),
+        Case("nn.Linear(4, 3)", randn(2, 4)),
+        Case("nn.Linear(4, 3, false)", randn(2, 4)),
+    ],
     "LinearWeightNorm": [Case("nn.LinearWeightNorm(4, 3)", randn(2, 4)), Case("nn.LinearWeightNorm(4, 3)", randn(4))],
-    "Bilinear": [Case("nn.Bilinear(3, 4, 2)", [randn(5, 3), randn(5, 4)]),
-                 Case("nn.Bilinear(3, 4, 2, false)", [randn(5, 3), randn(5, 4)])],
+    "Bilinear": [
+        Case("nn.Bilinear(3, 4, 2)", [randn(5, 3), randn(5, 4)]),
+        Case("nn.Bilinear(3, 4, 2, false)", [randn(5, 3), randn(5, 4)]),
+    ],
     "Add": [Case("nn.Add(4)", randn(4)), Case("nn.Add(4)", randn(2, 4)), Case("nn.Add(4, true)", randn(2, 4))],
     "CAdd": [Case("nn.CAdd(3, 4)", X34), Case("nn.CAdd(3, 4)", randn(2, 3, 4)), Case("nn.CAdd(1, 4)", randn(3, 4))],
     "CMul": [Case("nn.CMul(3, 4)", X34), Case("nn.CMul(3, 4)", randn(2, 3, 4)), Case("nn.CMul(1, 4)", randn(3, 4))],
     "Mul": [Case("nn.Mul()", X34)],
     "Euclidean": [Case("nn.Euclidean(4, 3)", randn(4)), Case("nn.Euclidean(4, 3)", randn(2, 4))],
-    "WeightedEuclidean": [Case("nn.WeightedEuclidean(4, 3)", randn(4)), Case("nn.WeightedEuclidean(4, 3)", randn(2, 4))],
+    "WeightedEuclidean": [
+        Case("nn.WeightedEuclidean(4, 3)", randn(4)),
+        Case("nn.WeightedEuclidean(4, 3)", randn(2, 4)),
+    ],
     "Cosine": [Case("nn.Cosine(4, 3)", randn(4)), Case("nn.Cosine(4, 3)", randn(2, 4))],
     "Maxout": [Case("nn.Maxout(4, 3, 2)", randn(2, 4)), Case("nn.Maxout(4, 3, 2)", randn(4))],
-    "LookupTable": [Case("nn.LookupTable(10, 3)", classes(10, 5)), Case("nn.LookupTable(10, 3)", classes(10, 2, 5)),
-                    Case("nn.LookupTable(6, 3, 2)", fixed(Idx(torch.tensor([1, 0, 1, 3, 5])))),
-                    Case("nn.LookupTable(10, 3, 0, 0.5)", classes(10, 2, 4))],
-    "Normalize": [Case("nn.Normalize(2)", randn(3, 5)), Case("nn.Normalize(1)", randn(5)),
-                  Case("nn.Normalize(math.huge)", randn(3, 5)), Case("nn.Normalize(3)", randn(3, 5))],
+    "LookupTable": [
+        Case("nn.LookupTable(10, 3)", classes(10, 5)),
+        Case("nn.LookupTable(10, 3)", classes(10, 2, 5)),
+        Case("nn.LookupTable(6, 3, 2)", fixed(Idx(torch.tensor([1, 0, 1, 3, 5])))),
+        Case("nn.LookupTable(10, 3, 0, 0.5)", classes(10, 2, 4)),
+    ],
+    "Normalize": [
+        Case("nn.Normalize(2)", randn(3, 5)),
+        Case("nn.Normalize(1)", randn(5)),
+        Case("nn.Normalize(math.huge)", randn(3, 5)),
+        Case("nn.Normalize(3)", randn(3, 5)),
+    ],
     "BatchNormalization": [
         Case("nn.BatchNormalization(4)", randn(5, 4), fields=("running_mean", "running_var")),
         Case("nn.BatchNormalization(4, 1e-3, 0.3, false)", randn(5, 4), fields=("running_mean", "running_var")),
-        Case("nn.BatchNormalization(4)", randn(5, 4),
-             setup="function(m) m.running_mean:uniform(); m.running_var:uniform(0.5, 2); m:evaluate() end")],
+        Case(
+            "nn.BatchNormalization(4)",
+            randn(5, 4),
+            setup="function(m) m.running_mean:uniform(); m.running_var:uniform(0.5, 2); m:evaluate() end",
+        ),
+    ],
     "SpatialBatchNormalization": [
         Case("nn.SpatialBatchNormalization(3)", randn(2, 3, 4, 4), fields=("running_mean", "running_var")),
-        Case("nn.SpatialBatchNormalization(3)", randn(2, 3, 4, 4),
-             setup="function(m) m.running_mean:uniform(); m.running_var:uniform(0.5, 2); m:evaluate() end")],
+        Case(
+            "nn.SpatialBatchNormalization(3)",
+            randn(2, 3, 4, 4),
+            setup="function(m) m.running_mean:uniform(); m.running_var:uniform(0.5, 2); m:evaluate() end",
+        ),
+    ],
     "VolumetricBatchNormalization": [
-        Case("nn.VolumetricBatchNormalization(2)", randn(2, 2, 3, 3, 3), fields=("running_mean", "running_var"))],
+        Case("nn.VolumetricBatchNormalization(2)", randn(2, 2, 3, 3, 3), fields=("running_mean", "running_var"))
+    ],
     # shapes
-    "View": [Case("nn.View(12)", X34), Case("nn.View(4, 3)", randn(12)), Case("nn.View(-1, 6)", randn(2, 2, 3, 2)),
-             Case("nn.View(12):setNumInputDims(2)", randn(2, 3, 4))],
-    "Reshape": [Case("nn.Reshape(12)", X34), Case("nn.Reshape(12)", randn(2, 3, 4)),
-                Case("nn.Reshape(3, 4, true)", randn(2, 12))],
+    "View": [
+        Case("nn.View(12)", X34),
+        Case("nn.View(4, 3)", randn(12)),
+        Case("nn.View(-1, 6)", randn(2, 2, 3, 2)),
+        Case("nn.View(12):setNumInputDims(2)", randn(2, 3, 4)),
+    ],
+    "Reshape": [
+        Case("nn.Reshape(12)", X34),
+        Case("nn.Reshape(12)", randn(2, 3, 4)),
+        Case("nn.Reshape(3, 4, true)", randn(2, 12)),
+    ],
     "Select": [Case("nn.Select(1, 2)", X34), Case("nn.Select(2, -1)", randn(2, 3, 4))],
-    "Narrow": [Case("nn.Narrow(2, 2, 3)", randn(3, 5)), Case("nn.Narrow(1, 2)", randn(3, 5)),
-               Case("nn.Narrow(2, -3, 2)", randn(3, 5))],
+    "Narrow": [
+        Case("nn.Narrow(2, 2, 3)", randn(3, 5)),
+        Case("nn.Narrow(1, 2)", randn(3, 5)),
+        Case("nn.Narrow(2, -3, 2)", randn(3, 5)),
+    ],
     "Transpose": [Case("nn.Transpose({1, 2}, {2, 3})", randn(2, 3, 4))],
-    "Squeeze": [Case("nn.Squeeze()", randn(3, 1, 4, 1)), Case("nn.Squeeze(2)", randn(3, 1, 4)),
-                Case("nn.Squeeze(1, 2)", randn(2, 1, 4))],
+    "Squeeze": [
+        Case("nn.Squeeze()", randn(3, 1, 4, 1)),
+        Case("nn.Squeeze(2)", randn(3, 1, 4)),
+        Case("nn.Squeeze(1, 2)", randn(2, 1, 4)),
+    ],
     "Unsqueeze": [Case("nn.Unsqueeze(2)", X34), Case("nn.Unsqueeze(1, 1)", randn(2, 4))],
-    "Replicate": [Case("nn.Replicate(3)", randn(4)), Case("nn.Replicate(3, 2)", X34),
-                  Case("nn.Replicate(2, 1, 1)", randn(2, 4))],
-    "Padding": [Case("nn.Padding(1, 2)", X34), Case("nn.Padding(2, -2, 2, 1.5)", randn(2, 3, 4)),
-                Case("nn.Padding(1, 1, 1, 0, 2)", randn(4))],
+    "Replicate": [
+        Case("nn.Replicate(3)", randn(4)),
+        Case("nn.Replicate(3, 2)", X34),
+        Case("nn.Replicate(2, 1, 1)", randn(2, 4)),
+    ],
+    "Padding": [
+        Case("nn.Padding(1, 2)", X34),
+        Case("nn.Padding(2, -2, 2, 1.5)", randn(2, 3, 4)),
+        Case("nn.Padding(1, 1, 1, 0, 2)", randn(4)),
+    ],
     "Index": [Case("nn.Index(1)", [randn(5, 3), classes(5, 4)]), Case("nn.Index(2)", [randn(3, 5), classes(5, 3)])],
-    "Sum": [Case("nn.Sum(2)", X34), Case("nn.Sum(1, 1)", randn(2, 3, 4)), Case("nn.Sum(2, nil, true)", X34),
-            Case("nn.Sum(2, nil, false, false)", X34)],
+    "Sum": [
+        Case("nn.Sum(2)", X34),
+        Case("nn.Sum(1, 1)", randn(2, 3, 4)),
+        Case("nn.Sum(2, nil, true)", X34),
+        Case("nn.Sum(2, nil, false, false)", X34),
+    ],
     "Mean": [Case("nn.Mean(2)", X34), Case("nn.Mean(1, 1)", randn(2, 3, 4))],
     "Max": [Case("nn.Max(2)", X34), Case("nn.Max(1, 1)", randn(2, 3, 4)), Case("nn.Max(1)", randn(5))],
     "Min": [Case("nn.Min(2)", X34), Case("nn.Min(1, 1)", randn(2, 3, 4))],
@@ -316,229 +401,413 @@ CASES = {
     "CSubTable": [Case("nn.CSubTable()", [X34, X34])],
     "CMulTable": [Case("nn.CMulTable()", [X34, X34, X34])],
     "CDivTable": [Case("nn.CDivTable()", [X34, pos(3, 4)])],
-    "JoinTable": [Case("nn.JoinTable(2)", [randn(3, 2), randn(3, 4)]),
-                  Case("nn.JoinTable(1, 1)", [randn(2, 3), randn(2, 4)]), Case("nn.JoinTable(1)", [randn(2), randn(3)])],
+    "JoinTable": [
+        Case("nn.JoinTable(2)", [randn(3, 2), randn(3, 4)]),
+        Case("nn.JoinTable(1, 1)", [randn(2, 3), randn(2, 4)]),
+        Case("nn.JoinTable(1)", [randn(2), randn(3)]),
+    ],
     "SplitTable": [Case("nn.SplitTable(2)", X34), Case("nn.SplitTable(1, 1)", randn(2, 3, 4))],
-    "SelectTable": [Case("nn.SelectTable(2)", [randn(2), randn(3), randn(4)]),
-                    Case("nn.SelectTable(-1)", [randn(2), [randn(3), randn(4)]])],
+    "SelectTable": [
+        Case("nn.SelectTable(2)", [randn(2), randn(3), randn(4)]),
+        Case("nn.SelectTable(-1)", [randn(2), [randn(3), randn(4)]]),
+    ],
     "NarrowTable": [Case("nn.NarrowTable(2, 2)", [randn(1), randn(2), randn(3), randn(4)])],
     "FlattenTable": [Case("nn.FlattenTable()", [randn(2), [randn(3), [randn(4)]], randn(1)])],
-    "MixtureTable": [Case("nn.MixtureTable()", [unit(2, 3), randn(2, 3, 4)]),
-                     Case("nn.MixtureTable()", [unit(2, 3), [randn(2, 4), randn(2, 4), randn(2, 4)]])],
-    "MM": [Case("nn.MM()", [randn(3, 4), randn(4, 2)]), Case("nn.MM()", [randn(2, 3, 4), randn(2, 4, 5)]),
-           Case("nn.MM(true, true)", [randn(4, 3), randn(2, 4)])],
-    "MV": [Case("nn.MV()", [randn(3, 4), randn(4)]), Case("nn.MV()", [randn(2, 3, 4), randn(2, 4)]),
-           Case("nn.MV(true)", [randn(4, 3), randn(4)])],
+    "MixtureTable": [
+        Case("nn.MixtureTable()", [unit(2, 3), randn(2, 3, 4)]),
+        Case("nn.MixtureTable()", [unit(2, 3), [randn(2, 4), randn(2, 4), randn(2, 4)]]),
+    ],
+    "MM": [
+        Case("nn.MM()", [randn(3, 4), randn(4, 2)]),
+        Case("nn.MM()", [randn(2, 3, 4), randn(2, 4, 5)]),
+        Case("nn.MM(true, true)", [randn(4, 3), randn(2, 4)]),
+    ],
+    "MV": [
+        Case("nn.MV()", [randn(3, 4), randn(4)]),
+        Case("nn.MV()", [randn(2, 3, 4), randn(2, 4)]),
+        Case("nn.MV(true)", [randn(4, 3), randn(4)]),
+    ],
     "DotProduct": [Case("nn.DotProduct()", [X34, X34]), Case("nn.DotProduct()", [randn(4), randn(4)])],
     "CosineDistance": [Case("nn.CosineDistance()", [X34, X34]), Case("nn.CosineDistance()", [randn(4), randn(4)])],
-    "PairwiseDistance": [Case("nn.PairwiseDistance(2)", [X34, X34]), Case("nn.PairwiseDistance(1)", [randn(4), randn(4)]),
-                         Case("nn.PairwiseDistance(3)", [X34, X34])],
+    "PairwiseDistance": [
+        Case("nn.PairwiseDistance(2)", [X34, X34]),
+        Case("nn.PairwiseDistance(1)", [randn(4), randn(4)]),
+        Case("nn.PairwiseDistance(3)", [X34, X34]),
+    ],
     # containers
-    "Sequential": [Case("nn.Sequential():add(nn.Linear(4, 5)):add(nn.Tanh()):add(nn.Linear(5, 3)):add(nn.LogSoftMax())",
-                        randn(2, 4))],
-    "Concat": [Case("nn.Concat(2):add(nn.Linear(4, 3)):add(nn.Linear(4, 2))", randn(2, 4)),
-               Case("nn.Concat(1):add(nn.Linear(4, 3)):add(nn.Tanh())", randn(4))],
-    "DepthConcat": [Case("nn.DepthConcat(2):add(nn.SpatialConvolution(2, 3, 3, 3)):add(nn.SpatialConvolution(2, 2, 1, 1))",
-                         randn(2, 2, 5, 5))],
+    "Sequential": [
+        Case(
+            "nn.Sequential():add(nn.Linear(4, 5)):add(nn.Tanh()):add(nn.Linear(5, 3)):add(nn.LogSoftMax())", randn(2, 4)
+        )
+    ],
+    "Concat": [
+        Case("nn.Concat(2):add(nn.Linear(4, 3)):add(nn.Linear(4, 2))", randn(2, 4)),
+        Case("nn.Concat(1):add(nn.Linear(4, 3)):add(nn.Tanh())", randn(4)),
+    ],
+    "DepthConcat": [
+        Case(
+            "nn.DepthConcat(2):add(nn.SpatialConvolution(2, 3, 3, 3)):add(nn.SpatialConvolution(2, 2, 1, 1))",
+            randn(2, 2, 5, 5),
+        )
+    ],
     "ConcatTable": [Case("nn.ConcatTable():add(nn.Linear(4, 3)):add(nn.Identity())", randn(2, 4))],
     "ParallelTable": [Case("nn.ParallelTable():add(nn.Linear(4, 3)):add(nn.Tanh())", [randn(2, 4), randn(5)])],
-    "Parallel": [Case("nn.Parallel(1, 1):add(nn.Linear(4, 3)):add(nn.Linear(4, 2))", randn(2, 4)),
-                 Case("nn.Parallel(2, 1):add(nn.Tanh()):add(nn.Tanh()):add(nn.Tanh())", randn(4, 3))],
+    "Parallel": [
+        Case("nn.Parallel(1, 1):add(nn.Linear(4, 3)):add(nn.Linear(4, 2))", randn(2, 4)),
+        Case("nn.Parallel(2, 1):add(nn.Tanh()):add(nn.Tanh()):add(nn.Tanh())", randn(4, 3)),
+    ],
     "MapTable": [Case("nn.MapTable(nn.Linear(4, 3))", [randn(2, 4), randn(2, 4), randn(2, 4)])],
-    "Bottle": [Case("nn.Bottle(nn.Linear(4, 3))", randn(2, 5, 4)),
-               Case("nn.Bottle(nn.SpatialConvolution(2, 3, 3, 3), 4)", randn(2, 2, 2, 5, 5))],
+    "Bottle": [
+        Case("nn.Bottle(nn.Linear(4, 3))", randn(2, 5, 4)),
+        Case("nn.Bottle(nn.SpatialConvolution(2, 3, 3, 3), 4)", randn(2, 2, 2, 5, 5)),
+    ],
     # spatial
-    "SpatialConvolution": [Case("nn.SpatialConvolution(3, 4, 3, 3, 1, 1, 1, 1)", randn(3, 6, 6)),
-                           Case("nn.SpatialConvolution(3, 4, 3, 2, 2, 1, 0, 1)", randn(2, 3, 7, 6)),
-                           Case("nn.SpatialConvolution(3, 4, 3, 3):noBias()", randn(2, 3, 5, 5))],
-    "SpatialConvolutionMM": [Case("nn.SpatialConvolutionMM(3, 4, 3, 3, 1, 1, 1, 1)", randn(3, 6, 6)),
-                             Case("nn.SpatialConvolutionMM(3, 4, 2, 3, 2, 1, 1, 0)", randn(2, 3, 7, 6))],
-    "SpatialConvolutionLocal": [Case("nn.SpatialConvolutionLocal(3, 4, 6, 6, 3, 3)", randn(3, 6, 6)),
-                                Case("nn.SpatialConvolutionLocal(3, 2, 6, 5, 3, 2, 1, 1, 1, 0)", randn(2, 3, 5, 6))],
-    "SpatialDilatedConvolution": [Case("nn.SpatialDilatedConvolution(3, 4, 3, 3, 1, 1, 2, 2, 2, 2)", randn(3, 6, 6)),
-                                  Case("nn.SpatialDilatedConvolution(2, 3, 2, 3, 2, 1, 0, 1, 2, 1)", randn(2, 2, 7, 6))],
-    "SpatialFullConvolution": [Case("nn.SpatialFullConvolution(3, 4, 3, 3, 2, 2, 1, 1, 1, 1)", randn(3, 4, 4)),
-                               Case("nn.SpatialFullConvolution(2, 3, 2, 3)", randn(2, 2, 4, 5))],
-    "SpatialSubSampling": [Case("nn.SpatialSubSampling(3, 2, 2, 2, 2)", randn(3, 6, 6)),
-                           Case("nn.SpatialSubSampling(2, 3, 2, 1, 2)", randn(2, 2, 6, 6))],
-    "SpatialMaxPooling": [Case("nn.SpatialMaxPooling(2, 2, 2, 2)", randn(3, 6, 6)),
-                          Case("nn.SpatialMaxPooling(3, 3, 2, 2, 1, 1)", randn(2, 3, 7, 7)),
-                          Case("nn.SpatialMaxPooling(2, 2, 2, 2):ceil()", randn(2, 2, 5, 5))],
+    "SpatialConvolution": [
+        Case("nn.SpatialConvolution(3, 4, 3, 3, 1, 1, 1, 1)", randn(3, 6, 6)),
+        Case("nn.SpatialConvolution(3, 4, 3, 2, 2, 1, 0, 1)", randn(2, 3, 7, 6)),
+        Case("nn.SpatialConvolution(3, 4, 3, 3):noBias()", randn(2, 3, 5, 5)),
+    ],
+    "SpatialConvolutionMM": [
+        Case("nn.SpatialConvolutionMM(3, 4, 3, 3, 1, 1, 1, 1)", randn(3, 6, 6)),
+        Case("nn.SpatialConvolutionMM(3, 4, 2, 3, 2, 1, 1, 0)", randn(2, 3, 7, 6)),
+    ],
+    "SpatialConvolutionLocal": [
+        Case("nn.SpatialConvolutionLocal(3, 4, 6, 6, 3, 3)", randn(3, 6, 6)),
+        Case("nn.SpatialConvolutionLocal(3, 2, 6, 5, 3, 2, 1, 1, 1, 0)", randn(2, 3, 5, 6)),
+    ],
+    "SpatialDilatedConvolution": [
+        Case("nn.SpatialDilatedConvolution(3, 4, 3, 3, 1, 1, 2, 2, 2, 2)", randn(3, 6, 6)),
+        Case("nn.SpatialDilatedConvolution(2, 3, 2, 3, 2, 1, 0, 1, 2, 1)", randn(2, 2, 7, 6)),
+    ],
+    "SpatialFullConvolution": [
+        Case("nn.SpatialFullConvolution(3, 4, 3, 3, 2, 2, 1, 1, 1, 1)", randn(3, 4, 4)),
+        Case("nn.SpatialFullConvolution(2, 3, 2, 3)", randn(2, 2, 4, 5)),
+    ],
+    "SpatialSubSampling": [
+        Case("nn.SpatialSubSampling(3, 2, 2, 2, 2)", randn(3, 6, 6)),
+        Case("nn.SpatialSubSampling(2, 3, 2, 1, 2)", randn(2, 2, 6, 6)),
+    ],
+    "SpatialMaxPooling": [
+        Case("nn.SpatialMaxPooling(2, 2, 2, 2)", randn(3, 6, 6)),
+        Case("nn.SpatialMaxPooling(3, 3, 2, 2, 1, 1)", randn(2, 3, 7, 7)),
+        Case("nn.SpatialMaxPooling(2, 2, 2, 2):ceil()", randn(2, 2, 5, 5)),
+    ],
     "SpatialDilatedMaxPooling": [Case("nn.SpatialDilatedMaxPooling(2, 2, 1, 1, 0, 0, 2, 2)", randn(2, 2, 6, 6))],
-    "SpatialAveragePooling": [Case("nn.SpatialAveragePooling(2, 2, 2, 2)", randn(3, 6, 6)),
-                              Case("nn.SpatialAveragePooling(3, 3, 2, 2, 1, 1):setCountExcludePad()", randn(2, 2, 7, 7)),
-                              Case("nn.SpatialAveragePooling(3, 3, 2, 2, 1, 1):ceil()", randn(2, 2, 6, 6))],
+    "SpatialAveragePooling": [
+        Case("nn.SpatialAveragePooling(2, 2, 2, 2)", randn(3, 6, 6)),
+        Case("nn.SpatialAveragePooling(3, 3, 2, 2, 1, 1):setCountExcludePad()", randn(2, 2, 7, 7)),
+        Case("nn.SpatialAveragePooling(3, 3, 2, 2, 1, 1):ceil()", randn(2, 2, 6, 6)),
+    ],
     "SpatialAdaptiveMaxPooling": [Case("nn.SpatialAdaptiveMaxPooling(3, 2)", randn(2, 3, 7, 5))],
-    "SpatialAdaptiveAveragePooling": [Case("nn.SpatialAdaptiveAveragePooling(3, 2)", randn(2, 3, 7, 5)),
-                                      Case("nn.SpatialAdaptiveAveragePooling(2, 3)", randn(3, 5, 4))],
-    "SpatialLPPooling": [Case("nn.SpatialLPPooling(2, 2, 2, 2, 2, 2)", pos(2, 4, 4)),
-                         Case("nn.SpatialLPPooling(2, 3, 2, 2)", pos(2, 2, 4, 4))],
+    "SpatialAdaptiveAveragePooling": [
+        Case("nn.SpatialAdaptiveAveragePooling(3, 2)", randn(2, 3, 7, 5)),
+        Case("nn.SpatialAdaptiveAveragePooling(2, 3)", randn(3, 5, 4)),
+    ],
+    "SpatialLPPooling": [
+        Case("nn.SpatialLPPooling(2, 2, 2, 2, 2, 2)", pos(2, 4, 4)),
+        Case("nn.SpatialLPPooling(2, 3, 2, 2)", pos(2, 2, 4, 4)),
+    ],
     "SpatialFractionalMaxPooling": [
-        Case("nn.SpatialFractionalMaxPooling(2, 2, 4, 4)", randn(2, 2, 7, 7),
-             setup="function(m, x) m:fixPoolingRegions(true); m:forward(x) end"),
-        Case("nn.SpatialFractionalMaxPooling(2, 2, 0.6, 0.6)", randn(2, 7, 7),
-             setup="function(m, x) m:fixPoolingRegions(true); m:forward(x) end")],
-    "SpatialMaxUnpooling": [Case("nn.SpatialMaxUnpooling(nn.SpatialMaxPooling(2, 2, 2, 2))", randn(2, 2, 3, 3),
-                                 setup="function(m) m.pooling:forward(torch.randn(2, 2, 6, 6)) end")],
-    "SpatialReflectionPadding": [Case("nn.SpatialReflectionPadding(1, 2, 2, 0)", randn(2, 3, 4)),
-                                 Case("nn.SpatialReflectionPadding(1, 1, 1, 1)", randn(2, 2, 3, 4))],
-    "SpatialReplicationPadding": [Case("nn.SpatialReplicationPadding(1, 2, 2, 0)", randn(2, 3, 4)),
-                                  Case("nn.SpatialReplicationPadding(1, 1, 1, 1)", randn(2, 2, 3, 4))],
-    "SpatialZeroPadding": [Case("nn.SpatialZeroPadding(1, 2, 2, 0)", randn(2, 3, 4)),
-                           Case("nn.SpatialZeroPadding(1, -1, 2, -1)", randn(2, 2, 3, 4))],
-    "SpatialUpSamplingNearest": [Case("nn.SpatialUpSamplingNearest(2)", randn(2, 3, 4)),
-                                 Case("nn.SpatialUpSamplingNearest(3)", randn(2, 2, 3, 2))],
-    "SpatialUpSamplingBilinear": [Case("nn.SpatialUpSamplingBilinear(2)", randn(2, 3, 4)),
-                                  Case("nn.SpatialUpSamplingBilinear({oheight=5, owidth=7})", randn(2, 2, 3, 4))],
-    "SpatialCrossMapLRN": [Case("nn.SpatialCrossMapLRN(3, 0.01, 0.75, 1)", randn(5, 4, 4)),
-                           Case("nn.SpatialCrossMapLRN(5, 0.1, 0.5, 2)", randn(2, 6, 3, 3))],
+        Case(
+            "nn.SpatialFractionalMaxPooling(2, 2, 4, 4)",
+            randn(2, 2, 7, 7),
+            setup="function(m, x) m:fixPoolingRegions(true); m:forward(x) end",
+        ),
+        Case(
+            "nn.SpatialFractionalMaxPooling(2, 2, 0.6, 0.6)",
+            randn(2, 7, 7),
+            setup="function(m, x) m:fixPoolingRegions(true); m:forward(x) end",
+        ),
+    ],
+    "SpatialMaxUnpooling": [
+        Case(
+            "nn.SpatialMaxUnpooling(nn.SpatialMaxPooling(2, 2, 2, 2))",
+            randn(2, 2, 3, 3),
+            setup="function(m) m.pooling:forward(torch.randn(2, 2, 6, 6)) end",
+        )
+    ],
+    "SpatialReflectionPadding": [
+        Case("nn.SpatialReflectionPadding(1, 2, 2, 0)", randn(2, 3, 4)),
+        Case("nn.SpatialReflectionPadding(1, 1, 1, 1)", randn(2, 2, 3, 4)),
+    ],
+    "SpatialReplicationPadding": [
+        Case("nn.SpatialReplicationPadding(1, 2, 2, 0)", randn(2, 3, 4)),
+        Case("nn.SpatialReplicationPadding(1, 1, 1, 1)", randn(2, 2, 3, 4)),
+    ],
+    "SpatialZeroPadding": [
+        Case("nn.SpatialZeroPadding(1, 2, 2, 0)", randn(2, 3, 4)),
+        Case("nn.SpatialZeroPadding(1, -1, 2, -1)", randn(2, 2, 3, 4)),
+    ],
+    "SpatialUpSamplingNearest": [
+        Case("nn.SpatialUpSamplingNearest(2)", randn(2, 3, 4)),
+        Case("nn.SpatialUpSamplingNearest(3)", randn(2, 2, 3, 2)),
+    ],
+    "SpatialUpSamplingBilinear": [
+        Case("nn.SpatialUpSamplingBilinear(2)", randn(2, 3, 4)),
+        Case("nn.SpatialUpSamplingBilinear({oheight=5, owidth=7})", randn(2, 2, 3, 4)),
+    ],
+    "SpatialCrossMapLRN": [
+        Case("nn.SpatialCrossMapLRN(3, 0.01, 0.75, 1)", randn(5, 4, 4)),
+        Case("nn.SpatialCrossMapLRN(5, 0.1, 0.5, 2)", randn(2, 6, 3, 3)),
+    ],
     "SpatialSubtractiveNormalization": [
         Case("nn.SpatialSubtractiveNormalization(2, torch.ones(3))", randn(2, 5, 5)),
-        Case("nn.SpatialSubtractiveNormalization(2, torch.Tensor({{1, 2, 1}, {2, 4, 2}, {1, 2, 1}}))", randn(2, 2, 5, 6))],
+        Case(
+            "nn.SpatialSubtractiveNormalization(2, torch.Tensor({{1, 2, 1}, {2, 4, 2}, {1, 2, 1}}))", randn(2, 2, 5, 6)
+        ),
+    ],
     "SpatialDivisiveNormalization": [
         Case("nn.SpatialDivisiveNormalization(2, torch.ones(3))", randn(2, 5, 5)),
-        Case("nn.SpatialDivisiveNormalization(2, torch.Tensor({{1, 2, 1}, {2, 4, 2}, {1, 2, 1}}))", randn(2, 2, 5, 6))],
+        Case("nn.SpatialDivisiveNormalization(2, torch.Tensor({{1, 2, 1}, {2, 4, 2}, {1, 2, 1}}))", randn(2, 2, 5, 6)),
+    ],
     "SpatialContrastiveNormalization": [
         Case("nn.SpatialContrastiveNormalization(2, torch.ones(3))", randn(2, 5, 5)),
-        Case("nn.SpatialContrastiveNormalization(2, torch.ones(3, 3))", randn(2, 2, 5, 6))],
+        Case("nn.SpatialContrastiveNormalization(2, torch.ones(3, 3))", randn(2, 2, 5, 6)),
+    ],
     # temporal
-    "TemporalConvolution": [Case("nn.TemporalConvolution(4, 3, 2)", randn(5, 4)),
-                            Case("nn.TemporalConvolution(4, 3, 3, 2)", randn(2, 7, 4))],
-    "TemporalSubSampling": [Case("nn.TemporalSubSampling(4, 2)", randn(5, 4)),
-                            Case("nn.TemporalSubSampling(4, 3, 2)", randn(7, 4))],
-    "TemporalMaxPooling": [Case("nn.TemporalMaxPooling(2)", randn(6, 4)),
-                           Case("nn.TemporalMaxPooling(3, 1)", randn(2, 6, 4))],
+    "TemporalConvolution": [
+        Case("nn.TemporalConvolution(4, 3, 2)", randn(5, 4)),
+        Case("nn.TemporalConvolution(4, 3, 3, 2)", randn(2, 7, 4)),
+    ],
+    "TemporalSubSampling": [
+        Case("nn.TemporalSubSampling(4, 2)", randn(5, 4)),
+        Case("nn.TemporalSubSampling(4, 3, 2)", randn(7, 4)),
+    ],
+    "TemporalMaxPooling": [
+        Case("nn.TemporalMaxPooling(2)", randn(6, 4)),
+        Case("nn.TemporalMaxPooling(3, 1)", randn(2, 6, 4)),
+    ],
     # volumetric
-    "VolumetricConvolution": [Case("nn.VolumetricConvolution(2, 3, 2, 2, 2)", randn(2, 4, 4, 4)),
-                              Case("nn.VolumetricConvolution(2, 3, 3, 2, 2, 1, 2, 1, 1, 0, 1)", randn(2, 2, 4, 5, 4))],
+    "VolumetricConvolution": [
+        Case("nn.VolumetricConvolution(2, 3, 2, 2, 2)", randn(2, 4, 4, 4)),
+        Case("nn.VolumetricConvolution(2, 3, 3, 2, 2, 1, 2, 1, 1, 0, 1)", randn(2, 2, 4, 5, 4)),
+    ],
     "VolumetricDilatedConvolution": [
-        Case("nn.VolumetricDilatedConvolution(2, 3, 2, 2, 2, 1, 1, 1, 0, 0, 0, 2, 2, 2)", randn(2, 2, 5, 5, 5))],
-    "VolumetricFullConvolution": [Case("nn.VolumetricFullConvolution(2, 3, 2, 2, 2, 2, 2, 2)", randn(2, 3, 3, 3)),
-                                  Case("nn.VolumetricFullConvolution(2, 2, 3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1)",
-                                       randn(2, 2, 2, 3, 2))],
-    "VolumetricMaxPooling": [Case("nn.VolumetricMaxPooling(2, 2, 2)", randn(2, 4, 4, 4)),
-                             Case("nn.VolumetricMaxPooling(3, 3, 3, 2, 2, 2, 1, 1, 1)", randn(2, 2, 5, 5, 5))],
+        Case("nn.VolumetricDilatedConvolution(2, 3, 2, 2, 2, 1, 1, 1, 0, 0, 0, 2, 2, 2)", randn(2, 2, 5, 5, 5))
+    ],
+    "VolumetricFullConvolution": [
+        Case("nn.VolumetricFullConvolution(2, 3, 2, 2, 2, 2, 2, 2)", randn(2, 3, 3, 3)),
+        Case("nn.VolumetricFullConvolution(2, 2, 3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1)", randn(2, 2, 2, 3, 2)),
+    ],
+    "VolumetricMaxPooling": [
+        Case("nn.VolumetricMaxPooling(2, 2, 2)", randn(2, 4, 4, 4)),
+        Case("nn.VolumetricMaxPooling(3, 3, 3, 2, 2, 2, 1, 1, 1)", randn(2, 2, 5, 5, 5)),
+    ],
     "VolumetricDilatedMaxPooling": [
-        Case("nn.VolumetricDilatedMaxPooling(2, 2, 2, 1, 1, 1, 0, 0, 0, 2, 2, 2)", randn(2, 2, 5, 5, 5))],
-    "VolumetricAveragePooling": [Case("nn.VolumetricAveragePooling(2, 2, 2)", randn(2, 4, 4, 4)),
-                                 Case("nn.VolumetricAveragePooling(2, 2, 2, 1, 1, 1)", randn(2, 2, 3, 3, 3))],
+        Case("nn.VolumetricDilatedMaxPooling(2, 2, 2, 1, 1, 1, 0, 0, 0, 2, 2, 2)", randn(2, 2, 5, 5, 5))
+    ],
+    "VolumetricAveragePooling": [
+        Case("nn.VolumetricAveragePooling(2, 2, 2)", randn(2, 4, 4, 4)),
+        Case("nn.VolumetricAveragePooling(2, 2, 2, 1, 1, 1)", randn(2, 2, 3, 3, 3)),
+    ],
     "VolumetricMaxUnpooling": [
-        Case("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))", randn(2, 2, 2, 2, 2),
-             setup="function(m) m.pooling:forward(torch.randn(2, 2, 4, 4, 4)) end"),
-        Case("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))", randn(2, 2, 2, 2),
-             pool=randn(2, 4, 4, 4))],
-    "VolumetricReplicationPadding": [Case("nn.VolumetricReplicationPadding(1, 0, 2, 1, 0, 1)", randn(2, 2, 3, 3)),
-                                     Case("nn.VolumetricReplicationPadding(1, 1, 1, 1, 1, 1)", randn(2, 2, 2, 3, 2))],
+        Case(
+            "nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))",
+            randn(2, 2, 2, 2, 2),
+            setup="function(m) m.pooling:forward(torch.randn(2, 2, 4, 4, 4)) end",
+        ),
+        Case("nn.VolumetricMaxUnpooling(nn.VolumetricMaxPooling(2, 2, 2))", randn(2, 2, 2, 2), pool=randn(2, 4, 4, 4)),
+    ],
+    "VolumetricReplicationPadding": [
+        Case("nn.VolumetricReplicationPadding(1, 0, 2, 1, 0, 1)", randn(2, 2, 3, 3)),
+        Case("nn.VolumetricReplicationPadding(1, 1, 1, 1, 1, 1)", randn(2, 2, 2, 3, 2)),
+    ],
     # the extra modules (extra.py, extra_conv.py)
     "CMaxTable": [Case("nn.CMaxTable()", [X34, X34, X34])],
     "CMinTable": [Case("nn.CMinTable()", [X34, X34])],
     "CReLU": [Case("nn.CReLU(3)", randn(2, 3, 4, 2)), Case("nn.CReLU(1)", randn(4))],
     "Collapse": [Case("nn.Collapse(2)", randn(3, 4, 5)), Case("nn.Collapse(1)", X34)],
     "Constant": [Case("nn.Constant(torch.randn(2, 3), 2)", randn(4, 5, 6)), Case("nn.Constant(2.5)", randn(3))],
-    "Convert": [Case("nn.Convert('bchw', 'bhwc')", randn(2, 3, 4, 5)), Case("nn.Convert('bchw', 'hfb')", randn(2, 3, 4, 5)),
-                Case("nn.Convert('bf', 'fb')", X34)],
+    "Convert": [
+        Case("nn.Convert('bchw', 'bhwc')", randn(2, 3, 4, 5)),
+        Case("nn.Convert('bchw', 'hfb')", randn(2, 3, 4, 5)),
+        Case("nn.Convert('bf', 'fb')", X34),
+    ],
     "GatedLinearUnit": [Case("nn.GatedLinearUnit(2)", randn(3, 4, 5)), Case("nn.GatedLinearUnit()", randn(3, 6))],
     "MaskedSelect": [Case("nn.MaskedSelect()", [X34, mask(3, 4)])],
     "PixelShuffle": [Case("nn.PixelShuffle(2)", randn(2, 8, 3, 3)), Case("nn.PixelShuffle(3)", randn(9, 2, 2))],
-    "SpatialLogSoftMax": [Case("nn.SpatialLogSoftMax()", randn(2, 3, 4, 4)), Case("nn.SpatialLogSoftMax()", randn(3, 4, 5))],
+    "SpatialLogSoftMax": [
+        Case("nn.SpatialLogSoftMax()", randn(2, 3, 4, 4)),
+        Case("nn.SpatialLogSoftMax()", randn(3, 4, 5)),
+    ],
     "TanhShrink": [Case("nn.TanhShrink()", randn(3, 5))],
-    "TemporalDynamicKMaxPooling": [Case("nn.TemporalDynamicKMaxPooling(2, 0.5)", randn(2, 7, 3)),
-                                   Case("nn.TemporalDynamicKMaxPooling(3)", randn(7, 3))],
+    "TemporalDynamicKMaxPooling": [
+        Case("nn.TemporalDynamicKMaxPooling(2, 0.5)", randn(2, 7, 3)),
+        Case("nn.TemporalDynamicKMaxPooling(3)", randn(7, 3)),
+    ],
     "ZeroGrad": [Case("nn.ZeroGrad()", X34)],
     "ZipTable": [Case("nn.ZipTable()", [[randn(2), randn(3)], [randn(2), randn(3)]])],
     "ZipTableOneToMany": [Case("nn.ZipTableOneToMany()", [randn(2), [randn(3), randn(4)]])],
-    "CAddTensorTable": [Case("nn.CAddTensorTable()", [randn(4), [randn(4), randn(4), randn(4)]]),
-                        Case("nn.CAddTensorTable()", [X34, [X34]])],
+    "CAddTensorTable": [
+        Case("nn.CAddTensorTable()", [randn(4), [randn(4), randn(4), randn(4)]]),
+        Case("nn.CAddTensorTable()", [X34, [X34]]),
+    ],
     "PartialLinear": [
         Case("nn.PartialLinear(4, 6)", randn(3, 4), setup="function(m) m:reset() end"),
-        Case("nn.PartialLinear(4, 6)", randn(3, 4),
-             setup="function(m) m:reset(); m:setPartition(torch.Tensor({5, 2, 3, 2})) end"),
-        Case("nn.PartialLinear(4, 6, false)", randn(3, 4),
-             setup="function(m) m:setPartition(torch.LongTensor({6, 1})) end")],
-    "Kmeans": [Case("nn.Kmeans(3, 4)", randn(10, 4), lua_output=zero_based, fields=("loss", "clusterSampleCount")),
-               Case("nn.Kmeans(3, 4, 0.5)", randn(10, 4), setup="function(m, x) m:initRandom(x) end",
-                    lua_output=zero_based, fields=("loss", "clusterSampleCount")),
-               Case("nn.Kmeans(4, 3)", randn(12, 3), setup="function(m, x) m:initKmeansPlus(x, 0.5) end",
-                    lua_output=zero_based, fields=("loss", "clusterSampleCount"))],
+        Case(
+            "nn.PartialLinear(4, 6)",
+            randn(3, 4),
+            setup="function(m) m:reset(); m:setPartition(torch.Tensor({5, 2, 3, 2})) end",
+        ),
+        Case(
+            "nn.PartialLinear(4, 6, false)",
+            randn(3, 4),
+            setup="function(m) m:setPartition(torch.LongTensor({6, 1})) end",
+        ),
+    ],
+    "Kmeans": [
+        Case("nn.Kmeans(3, 4)", randn(10, 4), lua_output=zero_based, fields=("loss", "clusterSampleCount")),
+        Case(
+            "nn.Kmeans(3, 4, 0.5)",
+            randn(10, 4),
+            setup="function(m, x) m:initRandom(x) end",
+            lua_output=zero_based,
+            fields=("loss", "clusterSampleCount"),
+        ),
+        Case(
+            "nn.Kmeans(4, 3)",
+            randn(12, 3),
+            setup="function(m, x) m:initKmeansPlus(x, 0.5) end",
+            lua_output=zero_based,
+            fields=("loss", "clusterSampleCount"),
+        ),
+    ],
     "Decorator": [Case("nn.Decorator(nn.Linear(4, 3))", randn(2, 4))],
     "DontCast": [Case("nn.DontCast(nn.Linear(4, 3))", randn(2, 4)), Case("nn.DontCast(nn.Tanh(), true)", X34)],
     "NaN": [Case("nn.NaN(nn.Linear(4, 3), 7)", randn(2, 4))],
     "Profile": [Case("nn.Profile(nn.Linear(4, 3), 1000)", randn(2, 4))],
-    "WeightNorm": [Case("nn.WeightNorm(nn.Linear(4, 3))", randn(2, 4)),
-                   Case("nn.WeightNorm(nn.SpatialConvolution(2, 3, 2, 2), 2)", randn(2, 2, 4, 4))],
-    "CriterionTable": [Case("nn.CriterionTable(nn.MSECriterion())", [X34, X34]),
-                       Case("nn.CriterionTable(nn.ClassNLLCriterion())", [logprob(3, 5), classes(5, 3)])],
-    "SpatialConvolutionMap": [Case("nn.SpatialConvolutionMap(nn.tables.random(3, 4, 2), 3, 3, 2, 1)", randn(2, 3, 7, 6)),
-                              Case("nn.SpatialConvolutionMap(nn.tables.oneToOne(3), 2, 2)", randn(3, 5, 5))],
-    "SpatialFullConvolutionMap": [Case("nn.SpatialFullConvolutionMap(nn.tables.full(2, 3), 3, 2, 2, 1)", randn(2, 2, 3, 4)),
-                                  Case("nn.SpatialFullConvolutionMap(nn.tables.random(3, 2, 2), 2, 2)", randn(3, 3, 3))],
-    "SpatialDepthWiseConvolution": [Case("nn.SpatialDepthWiseConvolution(3, 2, 3, 2, 2, 1, 1, 0)", randn(2, 3, 5, 6)),
-                                    Case("nn.SpatialDepthWiseConvolution(2, 1, 2, 2)", randn(2, 4, 4))],
-    "TemporalRowConvolution": [Case("nn.TemporalRowConvolution(4, 3, 2)", randn(2, 9, 4)),
-                               Case("nn.TemporalRowConvolution(4, 3, 1, true)", randn(4, 6))],
-    "SparseLinear": [Case("nn.SparseLinear(6, 3)", sparse(6, 3)), Case("nn.SparseLinear(6, 3, true)", sparse(6, 2, 3),
-                                                                        lua_grad_input=sparse_from_lua)],
+    "WeightNorm": [
+        Case("nn.WeightNorm(nn.Linear(4, 3))", randn(2, 4)),
+        Case("nn.WeightNorm(nn.SpatialConvolution(2, 3, 2, 2), 2)", randn(2, 2, 4, 4)),
+    ],
+    "CriterionTable": [
+        Case("nn.CriterionTable(nn.MSECriterion())", [X34, X34]),
+        Case("nn.CriterionTable(nn.ClassNLLCriterion())", [logprob(3, 5), classes(5, 3)]),
+    ],
+    "SpatialConvolutionMap": [
+        Case("nn.SpatialConvolutionMap(nn.tables.random(3, 4, 2), 3, 3, 2, 1)", randn(2, 3, 7, 6)),
+        Case("nn.SpatialConvolutionMap(nn.tables.oneToOne(3), 2, 2)", randn(3, 5, 5)),
+    ],
+    "SpatialFullConvolutionMap": [
+        Case("nn.SpatialFullConvolutionMap(nn.tables.full(2, 3), 3, 2, 2, 1)", randn(2, 2, 3, 4)),
+        Case("nn.SpatialFullConvolutionMap(nn.tables.random(3, 2, 2), 2, 2)", randn(3, 3, 3)),
+    ],
+    "SpatialDepthWiseConvolution": [
+        Case("nn.SpatialDepthWiseConvolution(3, 2, 3, 2, 2, 1, 1, 0)", randn(2, 3, 5, 6)),
+        Case("nn.SpatialDepthWiseConvolution(2, 1, 2, 2)", randn(2, 4, 4)),
+    ],
+    "TemporalRowConvolution": [
+        Case("nn.TemporalRowConvolution(4, 3, 2)", randn(2, 9, 4)),
+        Case("nn.TemporalRowConvolution(4, 3, 1, true)", randn(4, 6)),
+    ],
+    "SparseLinear": [
+        Case("nn.SparseLinear(6, 3)", sparse(6, 3)),
+        Case("nn.SparseLinear(6, 3, true)", sparse(6, 2, 3), lua_grad_input=sparse_from_lua),
+    ],
     "IndexLinear": [
-        Case("nn.IndexLinear(6, 3, true)", [[classes(6, 3), classes(6, 2)], [randn(3), randn(2)]],
-             setup="function(m) m.weight:uniform(-1, 1); m.bias:uniform(-1, 1) end"),
-        Case("nn.IndexLinear(6, 3, false, 0, nil, nil, true)", [[classes(6, 2), classes(6, 4)], [randn(2), randn(4)]],
-             setup="function(m) m.bias:uniform(-1, 1) end")],
+        Case(
+            "nn.IndexLinear(6, 3, true)",
+            [[classes(6, 3), classes(6, 2)], [randn(3), randn(2)]],
+            setup="function(m) m.weight:uniform(-1, 1); m.bias:uniform(-1, 1) end",
+        ),
+        Case(
+            "nn.IndexLinear(6, 3, false, 0, nil, nil, true)",
+            [[classes(6, 2), classes(6, 4)], [randn(2), randn(4)]],
+            setup="function(m) m.bias:uniform(-1, 1) end",
+        ),
+    ],
     # criterions
     "MSECriterion": [Case("nn.MSECriterion()", X34, X34), Case("nn.MSECriterion(false)", randn(5), randn(5))],
     "AbsCriterion": [Case("nn.AbsCriterion()", X34, X34), Case("nn.AbsCriterion(false)", X34, X34)],
     "SmoothL1Criterion": [Case("nn.SmoothL1Criterion()", X34, X34), Case("nn.SmoothL1Criterion(false)", X34, X34)],
     "SoftMarginCriterion": [Case("nn.SoftMarginCriterion()", X34, signs(3, 4))],
-    "DistKLDivCriterion": [Case("nn.DistKLDivCriterion()", logprob(3, 4), unit(3, 4)),
-                           Case("nn.DistKLDivCriterion(false)", logprob(4), unit(4))],
-    "BCECriterion": [Case("nn.BCECriterion()", unit(3, 4), bits(3, 4)),
-                     Case("nn.BCECriterion(torch.Tensor({1, 2, 0.5, 3}))", unit(3, 4), bits(3, 4)),
-                     Case("nn.BCECriterion(nil, false)", unit(5), bits(5))],
-    "MarginCriterion": [Case("nn.MarginCriterion()", X34, signs(3, 4)), Case("nn.MarginCriterion(0.5)", randn(5), signs(5))],
-    "HingeEmbeddingCriterion": [Case("nn.HingeEmbeddingCriterion(1.5)", pos(5), signs(5)),
-                                Case("nn.HingeEmbeddingCriterion(1, false)", pos(3, 4), signs(3, 4))],
-    "ClassNLLCriterion": [Case("nn.ClassNLLCriterion()", logprob(3, 5), classes(5, 3)),
-                          Case("nn.ClassNLLCriterion()", logprob(5), classes(5, 1)),
-                          Case("nn.ClassNLLCriterion(torch.Tensor({1, 2, 0.5, 1, 3}))", logprob(3, 5), classes(5, 3)),
-                          Case("nn.ClassNLLCriterion(nil, false)", logprob(3, 5), classes(5, 3)),
-                          Case("nn.ClassNLLCriterion(nil, true, 2)", logprob(4, 5),
-                               fixed(Idx(torch.tensor([1, 0, 1, 4]))))],
-    "CrossEntropyCriterion": [Case("nn.CrossEntropyCriterion()", randn(3, 5), classes(5, 3)),
-                              Case("nn.CrossEntropyCriterion(torch.Tensor({1, 2, 0.5, 1, 3}))", randn(5), classes(5, 1))],
+    "DistKLDivCriterion": [
+        Case("nn.DistKLDivCriterion()", logprob(3, 4), unit(3, 4)),
+        Case("nn.DistKLDivCriterion(false)", logprob(4), unit(4)),
+    ],
+    "BCECriterion": [
+        Case("nn.BCECriterion()", unit(3, 4), bits(3, 4)),
+        Case("nn.BCECriterion(torch.Tensor({1, 2, 0.5, 3}))", unit(3, 4), bits(3, 4)),
+        Case("nn.BCECriterion(nil, false)", unit(5), bits(5)),
+    ],
+    "MarginCriterion": [
+        Case("nn.MarginCriterion()", X34, signs(3, 4)),
+        Case("nn.MarginCriterion(0.5)", randn(5), signs(5)),
+    ],
+    "HingeEmbeddingCriterion": [
+        Case("nn.HingeEmbeddingCriterion(1.5)", pos(5), signs(5)),
+        Case("nn.HingeEmbeddingCriterion(1, false)", pos(3, 4), signs(3, 4)),
+    ],
+    "ClassNLLCriterion": [
+        Case("nn.ClassNLLCriterion()", logprob(3, 5), classes(5, 3)),
+        Case("nn.ClassNLLCriterion()", logprob(5), classes(5, 1)),
+        Case("nn.ClassNLLCriterion(torch.Tensor({1, 2, 0.5, 1, 3}))", logprob(3, 5), classes(5, 3)),
+        Case("nn.ClassNLLCriterion(nil, false)", logprob(3, 5), classes(5, 3)),
+        Case("nn.ClassNLLCriterion(nil, true, 2)", logprob(4, 5), fixed(Idx(torch.tensor([1, 0, 1, 4])))),
+    ],
+    "CrossEntropyCriterion": [
+        Case("nn.CrossEntropyCriterion()", randn(3, 5), classes(5, 3)),
+        Case("nn.CrossEntropyCriterion(torch.Tensor({1, 2, 0.5, 1, 3}))", randn(5), classes(5, 1)),
+    ],
     "ClassSimplexCriterion": [Case("nn.ClassSimplexCriterion(5)", randn(3, 5), classes(5, 3))],
-    "MultiMarginCriterion": [Case("nn.MultiMarginCriterion()", randn(3, 5), classes(5, 3)),
-                             Case("nn.MultiMarginCriterion(2)", randn(5), classes(5, 1)),
-                             Case("nn.MultiMarginCriterion(1, torch.Tensor({1, 2, 0.5, 1, 3}), 0.7)", randn(3, 5),
-                                  classes(5, 3))],
+    "MultiMarginCriterion": [
+        Case("nn.MultiMarginCriterion()", randn(3, 5), classes(5, 3)),
+        Case("nn.MultiMarginCriterion(2)", randn(5), classes(5, 1)),
+        Case("nn.MultiMarginCriterion(1, torch.Tensor({1, 2, 0.5, 1, 3}), 0.7)", randn(3, 5), classes(5, 3)),
+    ],
     "MultiLabelMarginCriterion": [
         Case("nn.MultiLabelMarginCriterion()", randn(2, 4), fixed(Idx(torch.tensor([[2, 0, -1, 1], [3, -1, -1, -1]])))),
-        Case("nn.MultiLabelMarginCriterion()", randn(4), fixed(Idx(torch.tensor([1, 3, -1, -1]))))],
-    "MultiLabelSoftMarginCriterion": [Case("nn.MultiLabelSoftMarginCriterion()", X34, bits(3, 4)),
-                                      Case("nn.MultiLabelSoftMarginCriterion(torch.Tensor({1, 2, 0.5, 3}))", X34,
-                                           bits(3, 4))],
-    "CosineEmbeddingCriterion": [Case("nn.CosineEmbeddingCriterion(0.2)", [X34, X34], signs(3)),
-                                 Case("nn.CosineEmbeddingCriterion(0, false)", [X34, X34], signs(3))],
-    "MarginRankingCriterion": [Case("nn.MarginRankingCriterion(0.5)", [randn(4), randn(4)], signs(4)),
-                               Case("nn.MarginRankingCriterion(1)", [randn(1), randn(1)], fixed(-1))],
-    "L1HingeEmbeddingCriterion": [Case("nn.L1HingeEmbeddingCriterion(2)", [randn(4), randn(4)], fixed(1)),
-                                  Case("nn.L1HingeEmbeddingCriterion(2)", [randn(4), randn(4)], fixed(-1))],
+        Case("nn.MultiLabelMarginCriterion()", randn(4), fixed(Idx(torch.tensor([1, 3, -1, -1])))),
+    ],
+    "MultiLabelSoftMarginCriterion": [
+        Case("nn.MultiLabelSoftMarginCriterion()", X34, bits(3, 4)),
+        Case("nn.MultiLabelSoftMarginCriterion(torch.Tensor({1, 2, 0.5, 3}))", X34, bits(3, 4)),
+    ],
+    "CosineEmbeddingCriterion": [
+        Case("nn.CosineEmbeddingCriterion(0.2)", [X34, X34], signs(3)),
+        Case("nn.CosineEmbeddingCriterion(0, false)", [X34, X34], signs(3)),
+    ],
+    "MarginRankingCriterion": [
+        Case("nn.MarginRankingCriterion(0.5)", [randn(4), randn(4)], signs(4)),
+        Case("nn.MarginRankingCriterion(1)", [randn(1), randn(1)], fixed(-1)),
+    ],
+    "L1HingeEmbeddingCriterion": [
+        Case("nn.L1HingeEmbeddingCriterion(2)", [randn(4), randn(4)], fixed(1)),
+        Case("nn.L1HingeEmbeddingCriterion(2)", [randn(4), randn(4)], fixed(-1)),
+    ],
     "L1Cost": [Case("nn.L1Cost()", X34, criterion=True), Case("nn.L1Cost()", randn(5), criterion=True)],
-    "DistanceRatioCriterion": [Case("nn.DistanceRatioCriterion()", [pos(8), pos(8)], criterion=True),
-                               Case("nn.DistanceRatioCriterion(false)", [randn(6, 1), randn(6, 1)], criterion=True)],
-    "ModuleCriterion": [Case("nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), nn.Sigmoid())", X34, X34),
-                        Case("nn.ModuleCriterion(nn.ClassNLLCriterion(), nn.LogSoftMax())", randn(3, 5), classes(5, 3))],
-    "SpatialAutoCropMSECriterion": [Case("nn.SpatialAutoCropMSECriterion()", randn(2, 3, 4, 4), randn(2, 3, 7, 6)),
-                                    Case("nn.SpatialAutoCropMSECriterion(false)", randn(3, 4, 3), randn(3, 5, 6))],
+    "DistanceRatioCriterion": [
+        Case("nn.DistanceRatioCriterion()", [pos(8), pos(8)], criterion=True),
+        Case("nn.DistanceRatioCriterion(false)", [randn(6, 1), randn(6, 1)], criterion=True),
+    ],
+    "ModuleCriterion": [
+        Case("nn.ModuleCriterion(nn.MSECriterion(), nn.Tanh(), nn.Sigmoid())", X34, X34),
+        Case("nn.ModuleCriterion(nn.ClassNLLCriterion(), nn.LogSoftMax())", randn(3, 5), classes(5, 3)),
+    ],
+    "SpatialAutoCropMSECriterion": [
+        Case("nn.SpatialAutoCropMSECriterion()", randn(2, 3, 4, 4), randn(2, 3, 7, 6)),
+        Case("nn.SpatialAutoCropMSECriterion(false)", randn(3, 4, 3), randn(3, 5, 6)),
+    ],
     "SpatialClassNLLCriterion": [
         Case("nn.SpatialClassNLLCriterion()", randn(2, 4, 3, 3), classes(4, 2, 3, 3)),
-        Case("nn.SpatialClassNLLCriterion(torch.Tensor({1, 2, 0.5, 3}), false)", randn(2, 4, 3, 3), classes(4, 2, 3, 3)),
-        Case("nn.SpatialClassNLLCriterion(nil, true, 3)", randn(2, 4, 3, 3), classes(4, 2, 3, 3))],
-    "WeightedMSECriterion": [Case("nn.WeightedMSECriterion(torch.randn(3, 4))", randn(2, 3, 4), randn(2, 3, 4)),
-                             Case("nn.WeightedMSECriterion(torch.randn(3, 4), false)", X34, X34)],
+        Case(
+            "nn.SpatialClassNLLCriterion(torch.Tensor({1, 2, 0.5, 3}), false)", randn(2, 4, 3, 3), classes(4, 2, 3, 3)
+        ),
+        Case("nn.SpatialClassNLLCriterion(nil, true, 3)", randn(2, 4, 3, 3), classes(4, 2, 3, 3)),
+    ],
+    "WeightedMSECriterion": [
+        Case("nn.WeightedMSECriterion(torch.randn(3, 4))", randn(2, 3, 4), randn(2, 3, 4)),
+        Case("nn.WeightedMSECriterion(torch.randn(3, 4), false)", X34, X34),
+    ],
     "MultiCriterion": [Case("nn.MultiCriterion():add(nn.MSECriterion(), 0.5):add(nn.AbsCriterion())", X34, X34)],
     "ParallelCriterion": [
-        Case("nn.ParallelCriterion():add(nn.MSECriterion(), 0.5):add(nn.ClassNLLCriterion())",
-             [randn(3, 5), logprob(3, 5)], [randn(3, 5), classes(5, 3)]),
-        Case("nn.ParallelCriterion(true):add(nn.MSECriterion()):add(nn.AbsCriterion(), 2)", [X34, X34], X34)],
+        Case(
+            "nn.ParallelCriterion():add(nn.MSECriterion(), 0.5):add(nn.ClassNLLCriterion())",
+            [randn(3, 5), logprob(3, 5)],
+            [randn(3, 5), classes(5, 3)],
+        ),
+        Case("nn.ParallelCriterion(true):add(nn.MSECriterion()):add(nn.AbsCriterion(), 2)", [X34, X34], X34),
+    ],
 }
 
 SKIP = {
@@ -546,7 +815,7 @@ SKIP = {
     "Container": "abstract base class (covered through Sequential, Concat, ...)",
     "Criterion": "abstract base class (covered through every criterion)",
     "StochasticGradient": "a trainer, not a module: test_legacy_nn_extra.py's "
-                          "test_lua_trained_stochastic_gradient_matches trains the same Lua-saved MLP on both sides",
+    "test_lua_trained_stochastic_gradient_matches trains the same Lua-saved MLP on both sides",
 }
 
 
@@ -561,8 +830,13 @@ def intersection():
         end
         return out""")
     lua = set(tl.to_python(names))
-    python = {n for n in dir(nn) if isinstance(getattr(nn, n), type) and issubclass(getattr(nn, n), TorchObject)
-              and getattr(nn, n).torch_typename() == "nn." + n}
+    python = {
+        n
+        for n in dir(nn)
+        if isinstance(getattr(nn, n), type)
+        and issubclass(getattr(nn, n), TorchObject)
+        and getattr(nn, n).torch_typename() == "nn." + n
+    }
     return sorted(lua & python)
 
 
@@ -663,10 +937,21 @@ def test_lua_module_loaded_in_python_gives_the_same_results(rt, tmp_path, name, 
 # Python -> Lua: legacy.nn constructors, save_lua, torch.load in Lua
 
 REVERSE = [
-    (lambda: nn.Sequential().add(nn.Linear(4, 5)).add(nn.ReLU()).add(nn.Linear(5, 3)).add(nn.LogSoftMax()),
-     randn(2, 4)),
-    (lambda: nn.Sequential().add(nn.SpatialConvolution(2, 3, 3, 3, 1, 1, 1, 1)).add(nn.SpatialBatchNormalization(3))
-     .add(nn.SpatialMaxPooling(2, 2, 2, 2)).add(nn.View(12)).add(nn.Linear(12, 2)), randn(2, 2, 4, 4)),
+    (
+        lambda: nn.Sequential().add(nn.Linear(4, 5)).add(nn.ReLU()).add(nn.Linear(5, 3)).add(nn.LogSoftMax()),
+        randn(2, 4),
+    ),
+    (
+        lambda: (
+            nn.Sequential()
+            .add(nn.SpatialConvolution(2, 3, 3, 3, 1, 1, 1, 1))
+            .add(nn.SpatialBatchNormalization(3))
+            .add(nn.SpatialMaxPooling(2, 2, 2, 2))
+            .add(nn.View(12))
+            .add(nn.Linear(12, 2))
+        ),
+        randn(2, 2, 4, 4),
+    ),
     (lambda: nn.Select(1, 0), randn(2, 3, 4)),
     (lambda: nn.Narrow(1, 1, 2), randn(3, 5)),
     (lambda: nn.JoinTable(0), [randn(2, 3), randn(1, 3)]),
@@ -736,8 +1021,11 @@ def test_divisive_normalization_1d_kernel_is_its_outer_product(rt):
     make = rt.eval("function(k) return nn.SpatialDivisiveNormalization(3, k) end")
     one_d, two_d = make(k.clone()), make(torch.outer(k, k))
     assert_same(from_lua(two_d.forward(x)), from_lua(one_d.forward(x)), "Lua")
-    assert_same(nn.SpatialDivisiveNormalization(3, torch.outer(k, k)).forward(x),
-                nn.SpatialDivisiveNormalization(3, k.clone()).forward(x), "Python")
+    assert_same(
+        nn.SpatialDivisiveNormalization(3, torch.outer(k, k)).forward(x),
+        nn.SpatialDivisiveNormalization(3, k.clone()).forward(x),
+        "Python",
+    )
 
 
 def test_pairwise_distance_gradient_has_torch7s_epsilon():
@@ -754,8 +1042,11 @@ def test_softplus_threshold_is_tested_on_the_output():
     x = torch.tensor([0.45, -2.0], dtype=torch.float64)
     g = torch.tensor([0.7, 0.3], dtype=torch.float64)
     gi = nn.SoftPlus(2, 1).backward(x, g)
-    assert_same(torch.tensor([0.7, 0.3 * torch.sigmoid(torch.tensor(-4.0, dtype=torch.float64)).item()],
-                             dtype=torch.float64), gi, "gradInput")
+    assert_same(
+        torch.tensor([0.7, 0.3 * torch.sigmoid(torch.tensor(-4.0, dtype=torch.float64)).item()], dtype=torch.float64),
+        gi,
+        "gradInput",
+    )
 
 
 def test_relu6_without_fields_clamps_to_0_6():
@@ -782,8 +1073,14 @@ def test_saved_python_modules_have_torch7s_fields(rt, tmp_path):
     assert fields == ("torch.LongStorage", True, "table")
 
 
-@pytest.mark.parametrize("pooling", ["nn.VolumetricMaxPooling(2, 2, 2)", "nn.VolumetricMaxPooling(2, 3, 2, 1, 1, 2)",
-                                     "nn.VolumetricDilatedMaxPooling(2, 2, 2, 2, 1, 2, 1, 0, 1, 2, 2, 1)"])
+@pytest.mark.parametrize(
+    "pooling",
+    [
+        "nn.VolumetricMaxPooling(2, 2, 2)",
+        "nn.VolumetricMaxPooling(2, 3, 2, 1, 1, 2)",
+        "nn.VolumetricDilatedMaxPooling(2, 2, 2, 2, 1, 2, 1, 0, 1, 2, 2, 1)",
+    ],
+)
 def test_volumetric_pooling_indices_saved_by_lua(rt, tmp_path, pooling):
     # both packages keep THNN's flat positions (1-based in Lua and in the file): the indices
     # Lua saved after its forward serve Python's backward and unpooling without a forward

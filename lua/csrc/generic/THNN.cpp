@@ -6,12 +6,12 @@
 #define LTNN_(NAME) LT_CAT3(LTNN_, Real, NAME)
 
 // { name, wrapper } for every kernel listed in THNN_functions.inc
-#define LT_THNN_FN(name, nullable) {#name, luatnn::wrap<THNN_(name), nullable>},
+#define THNN_FUNCTION(name, nullable, params) {#name, luatnn::wrap<THNN_(name), nullable>},
 static const luaL_Reg LTNN_(functions)[] = {
-#include "lua/THNN_functions.inc"
+#include "THNN/THNN_functions.inc"
     {nullptr, nullptr},
 };
-#undef LT_THNN_FN
+#undef THNN_FUNCTION
 
 // Sets THNN.<Real> on the table on top of the stack; each function keeps its name as its
 // upvalue, for error messages.

@@ -11,10 +11,11 @@
     mlp.updateParameters(0.1)
 
 Modules compute their gradients themselves (no autograd; their methods run without
-recording history). Indices are 0-based (class targets, lookup ids, dimensions, pooling
-indices). Objects read by torch.utils.serialization.load_lua are instances of these
-classes made without __init__ (see _object.py); class_for(typename) gives the class
-standing for any torch7 class name.
+recording history): as Lua nn's, they call THNN's kernels (torch._C._thnn) where THNN has
+one, so the two packages compute the same (Note [Modules over THNN] in utils.py). Indices
+are 0-based (class targets, lookup ids, dimensions, pooling indices). Objects read by
+torch.utils.serialization.load_lua are instances of these classes made without __init__
+(see _object.py); class_for(typename) gives the class standing for any torch7 class name.
 """
 
 from torch.legacy.nn._object import TorchObject, class_for
@@ -30,12 +31,28 @@ from torch.legacy.nn.tables import *  # noqa: F401,F403
 from torch.legacy.nn.criterions import *  # noqa: F401,F403
 from torch.legacy.nn.jacobian import Jacobian
 
-from torch.legacy.nn import containers as _containers, layers as _layers, activations as _activations, \
-    shape as _shape, mathops as _mathops, misc as _misc, tables as _tables, criterions as _criterions
+from torch.legacy.nn import (
+    containers as _containers,
+    layers as _layers,
+    activations as _activations,
+    shape as _shape,
+    mathops as _mathops,
+    misc as _misc,
+    tables as _tables,
+    criterions as _criterions,
+)
 
-__all__ = (["TorchObject", "class_for", "Module", "Criterion", "Jacobian"] + _containers.__all__ + _layers.__all__
-           + _activations.__all__ + _shape.__all__ + _mathops.__all__ + _misc.__all__ + _tables.__all__
-           + _criterions.__all__)
+__all__ = (
+    ["TorchObject", "class_for", "Module", "Criterion", "Jacobian"]
+    + _containers.__all__
+    + _layers.__all__
+    + _activations.__all__
+    + _shape.__all__
+    + _mathops.__all__
+    + _misc.__all__
+    + _tables.__all__
+    + _criterions.__all__
+)
 
 # spatial, temporal and volumetric layers, normalizations, nngraph's gModule
 from torch.legacy.nn.spatial import *  # noqa: F401,F403,E402

@@ -106,12 +106,22 @@ def class_for(typename):
     if cls is not None:
         return cls
     from torch.legacy.nn.module import Module
+
     package, _, short = typename.rpartition(".")
     base = Module if package == "nn" else TorchObject
     # a corrupt file may name a class with bytes that no Python class name can hold
     name = short if short.isidentifier() else "TorchObject"
-    cls = _TorchClass(name, (base,), {"__slots__": (), "_torch_typename": typename, "__module__": "torch.legacy.nn",
-                                      "__qualname__": name, "__repr__": _placeholder_repr})
+    cls = _TorchClass(
+        name,
+        (base,),
+        {
+            "__slots__": (),
+            "_torch_typename": typename,
+            "__module__": "torch.legacy.nn",
+            "__qualname__": name,
+            "__repr__": _placeholder_repr,
+        },
+    )
     _classes[typename] = cls
     this = sys.modules["torch.legacy.nn"]
     if package == "nn" and name == short and not hasattr(this, short):

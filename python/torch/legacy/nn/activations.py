@@ -1,61 +1,98 @@
-"""Activations: elementwise functions and the softmax family."""
+"""Activations: elementwise functions and the softmax family, over THNN's kernels (Note
+[Modules over THNN] in utils.py) but SoftSign, which torch7 writes with tensor ops too."""
 
 import torch
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
+from torch.legacy.nn.utils import buffer, check_grad_output, thnn
 
-__all__ = ["Tanh", "Sigmoid", "Threshold", "ReLU", "ReLU6", "HardTanh", "Clamp", "LeakyReLU", "PReLU", "RReLU", "ELU",
-           "HardShrink", "SoftShrink", "SoftPlus", "SoftSign", "LogSigmoid", "SoftMax", "LogSoftMax", "SoftMin"]
-
-
-def _check_pointwise(name, input, gradOutput=None):
-    utils.check_tensor(input, "%s: input" % name)
-    if gradOutput is not None:
-        utils.same_size(input, gradOutput, "%s: input" % name, "gradOutput")
+__all__ = [
+    "Tanh",
+    "Sigmoid",
+    "Threshold",
+    "ReLU",
+    "ReLU6",
+    "HardTanh",
+    "Clamp",
+    "LeakyReLU",
+    "PReLU",
+    "RReLU",
+    "ELU",
+    "HardShrink",
+    "SoftShrink",
+    "SoftPlus",
+    "SoftSign",
+    "LogSigmoid",
+    "SoftMax",
+    "LogSoftMax",
+    "SoftMin",
+]
 
 
 class Tanh(Module):
     def updateOutput(self, input):
-        _check_pointwise("nn.Tanh", input)
-        self.output = torch.tanh(input)
-        return self.output
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.Tanh_updateOutput(input, out)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        _check_pointwise("nn.Tanh", input, gradOutput)
-        self.gradInput = gradOutput * (1 - self.output * self.output)
-        return self.gradInput
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.Tanh_updateGradInput(gradOutput, gi, self.output)
+        self.gradInput = gi
+        return gi
 
 
-class _Pointwise(Module):
-    """An elementwise function: _forward(input) -> output and _grad(input, gradOutput) ->
-    gradInput, with the size checks done here."""
+class Sigmoid(Module):
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.Sigmoid_updateOutput(input, out)
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.Sigmoid_updateGradInput(gradOutput, gi, self.output)
+        self.gradInput = gi
+        return gi
+
+
+class _InPlace(Module):
+    """An activation that may compute in its input (and its gradient in gradOutput), Note
+    [In-place activations] in THNN/generic/Activation.h: _forward(kernels, input, output)
+    and _backward(kernels, input, gradOutput, gradInput) call the kernel, handed the input
+    (gradOutput) itself as the result when in place, so that the output is the input."""
+
+    inplace = False
 
     def updateOutput(self, input):
-        _check_pointwise(self.torch_typename(), input)
-        self.output = self._forward(input)
-        return self.output
+        kernels = thnn(self, input)
+        out = input if self.inplace else input.new_empty(0)
+        self._forward(kernels, input, out)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        _check_pointwise(self.torch_typename(), input, gradOutput)
-        self.gradInput = self._grad(input, gradOutput)
-        return self.gradInput
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = gradOutput if self.inplace else input.new_empty(0)
+        self._backward(kernels, input, gradOutput, gi)
+        self.gradInput = gi
+        return gi
 
 
-class Sigmoid(_Pointwise):
-    def _forward(self, input):
-        return torch.sigmoid(input)
-
-    def _grad(self, input, gradOutput):
-        return gradOutput * self.output * (1 - self.output)
-
-
-class Threshold(Module):
+class Threshold(_InPlace):
     """output = input where input > threshold, else val. inplace: computed in input (and
-    the gradient in gradOutput)."""
+    the gradient in gradOutput); val must not exceed threshold then."""
 
     threshold = 1e-6
     val = 0.0
-    inplace = False
 
     def __init__(self, threshold=1e-6, value=0, inplace=False):
         super().__init__()
@@ -63,23 +100,11 @@ class Threshold(Module):
         self.val = value
         self.inplace = inplace
 
-    def updateOutput(self, input):
-        _check_pointwise(self.torch_typename(), input)
-        below = input <= self.threshold
-        if self.inplace:
-            self.output = input.masked_fill_(below, self.val)
-        else:
-            self.output = input.masked_fill(below, self.val)
-        return self.output
+    def _forward(self, kernels, input, out):
+        kernels.Threshold_updateOutput(input, out, self.threshold, self.val, bool(self.inplace))
 
-    def updateGradInput(self, input, gradOutput):
-        _check_pointwise(self.torch_typename(), input, gradOutput)
-        below = input <= self.threshold
-        if self.inplace:
-            self.gradInput = gradOutput.masked_fill_(below, 0)
-        else:
-            self.gradInput = gradOutput.masked_fill(below, 0)
-        return self.gradInput
+    def _backward(self, kernels, input, gradOutput, gi):
+        kernels.Threshold_updateGradInput(input, gradOutput, gi, self.threshold, self.val, bool(self.inplace))
 
     def __repr__(self):
         return "%s(%g, %g)" % (self.torch_typename(), self.threshold, self.val)
@@ -95,55 +120,60 @@ class ReLU(Threshold):
         return self.torch_typename()
 
 
-def _softmax_dim(name, input):
-    utils.check_tensor(input, "%s: input" % name, (1, 2, 3, 4))
-    # torch7's layouts: features, batch x features, features x h x w, batch x features x h x w
-    return 0 if input.dim() in (1, 3) else 1
+def _holds_result_of(t, input):
+    """Whether t (a module's output or buffer) may hold what a forward of input left."""
+    return isinstance(t, torch.Tensor) and t.dtype is input.dtype and t.shape == input.shape
+
+
+def _check_softmax_input(module, input):
+    utils.check_tensor(input, "%s: input" % module.torch_typename(), (1, 2, 3, 4))
 
 
 class LogSoftMax(Module):
+    """log(softmax) over torch7's dimension: 0 for 1-D and 3-D input, 1 for 2-D and 4-D."""
+
     def updateOutput(self, input):
-        self.output = torch.log_softmax(input, _softmax_dim("nn.LogSoftMax", input))
-        return self.output
+        _check_softmax_input(self, input)
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.LogSoftMax_updateOutput(input, out)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        dim = _softmax_dim("nn.LogSoftMax", input)
-        _check_pointwise("nn.LogSoftMax", input, gradOutput)
-        self.gradInput = gradOutput - torch.exp(self.output) * gradOutput.sum(dim, keepdim=True)
-        return self.gradInput
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.LogSoftMax_updateGradInput(input, gradOutput, gi, self.output)
+        self.gradInput = gi
+        return gi
 
 
-class HardTanh(Module):
+class HardTanh(_InPlace):
     """input clamped to [min_val, max_val]; the gradient passes strictly inside."""
 
     min_val = -1.0
     max_val = 1.0
-    inplace = False
 
     def __init__(self, min_value=-1, max_value=1, inplace=False):
         super().__init__()
-        utils.check(max_value > min_value, ValueError, "%s: max_value (%g) must be larger than min_value (%g)",
-                    self.torch_typename(), max_value, min_value)
+        utils.check(
+            max_value > min_value,
+            ValueError,
+            "%s: max_value (%g) must be larger than min_value (%g)",
+            self.torch_typename(),
+            max_value,
+            min_value,
+        )
         self.min_val = min_value
         self.max_val = max_value
         self.inplace = inplace
 
-    def updateOutput(self, input):
-        _check_pointwise(self.torch_typename(), input)
-        if self.inplace:
-            self.output = input.clamp_(self.min_val, self.max_val)
-        else:
-            self.output = input.clamp(self.min_val, self.max_val)
-        return self.output
+    def _forward(self, kernels, input, out):
+        kernels.HardTanh_updateOutput(input, out, self.min_val, self.max_val, bool(self.inplace))
 
-    def updateGradInput(self, input, gradOutput):
-        _check_pointwise(self.torch_typename(), input, gradOutput)
-        outside = (input <= self.min_val) | (input >= self.max_val)
-        if self.inplace:
-            self.gradInput = gradOutput.masked_fill_(outside, 0)
-        else:
-            self.gradInput = gradOutput.masked_fill(outside, 0)
-        return self.gradInput
+    def _backward(self, kernels, input, gradOutput, gi):
+        kernels.HardTanh_updateGradInput(input, gradOutput, gi, self.min_val, self.max_val, bool(self.inplace))
 
 
 class ReLU6(HardTanh):
@@ -160,47 +190,26 @@ class Clamp(HardTanh):
         super().__init__(min_value, max_value)
 
 
-class LeakyReLU(Module):
+class LeakyReLU(_InPlace):
     """input where positive, negval * input elsewhere."""
 
     negval = 1 / 100
-    inplace = False
 
     def __init__(self, negval=1 / 100, ip=False):
         super().__init__()
         self.negval = negval
         self.inplace = ip
 
-    def updateOutput(self, input):
-        _check_pointwise("nn.LeakyReLU", input)
-        scale = torch.where(input > 0, torch.ones_like(input), torch.full_like(input, self.negval))
-        self.output = input.mul_(scale) if self.inplace else input * scale
-        return self.output
+    def _forward(self, kernels, input, out):
+        kernels.LeakyReLU_updateOutput(input, out, self.negval, bool(self.inplace))
 
-    def updateGradInput(self, input, gradOutput):
-        _check_pointwise("nn.LeakyReLU", input, gradOutput)
-        scale = torch.where(input > 0, torch.ones_like(input), torch.full_like(input, self.negval))
-        self.gradInput = gradOutput.mul_(scale) if self.inplace else gradOutput * scale
-        return self.gradInput
-
-
-def _channel_view(weight, input, n_planes):
-    """weight shaped to broadcast over input's channel dimension (torch7's PReLU layouts:
-    features, batch x features, features x h x w, batch x features x h x w)."""
-    if n_planes == 0:
-        return weight.reshape(())
-    utils.check(input.dim() in (1, 2, 3, 4), RuntimeError,
-                "nn.PReLU: input must have 1 to 4 dimensions, got a tensor of size %s", tuple(input.shape))
-    dim = 0 if input.dim() in (1, 3) else 1
-    utils.check(input.size(dim) == n_planes, RuntimeError,
-                "nn.PReLU: input of size %s must have %d channels in dimension %d", tuple(input.shape), n_planes, dim)
-    shape = [1] * input.dim()
-    shape[dim] = n_planes
-    return weight.reshape(shape)
+    def _backward(self, kernels, input, gradOutput, gi):
+        kernels.LeakyReLU_updateGradInput(input, gradOutput, gi, self.negval, bool(self.inplace))
 
 
 class PReLU(Module):
-    """LeakyReLU with learnt slopes: one shared (nOutputPlane = 0) or one per channel."""
+    """LeakyReLU with learnt slopes: one shared (nOutputPlane = 0) or one per channel
+    (dimension 0 of 1-D and 3-D input, 1 of 2-D and 4-D input)."""
 
     def __init__(self, nOutputPlane=0):
         super().__init__()
@@ -213,38 +222,34 @@ class PReLU(Module):
         return int(getattr(self, "nOutputPlane", 0))
 
     def updateOutput(self, input):
-        _check_pointwise("nn.PReLU", input)
-        w = _channel_view(self.weight, input, self._planes())
-        self.output = torch.where(input > 0, input, input * w)
-        return self.output
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.PReLU_updateOutput(input, out, self.weight)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        _check_pointwise("nn.PReLU", input, gradOutput)
-        w = _channel_view(self.weight, input, self._planes())
-        self.gradInput = torch.where(input > 0, gradOutput, gradOutput * w)
-        return self.gradInput
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.PReLU_updateGradInput(input, gradOutput, gi, self.weight)
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        _check_pointwise("nn.PReLU", input, gradOutput)
-        w = _channel_view(self.weight, input, self._planes())
-        contrib = (input * gradOutput).masked_fill(input > 0, 0)
-        if self._planes() == 0:
-            self.gradWeight.add_(contrib.sum(), alpha=scale)
-        else:
-            dims = [d for d in range(input.dim()) if w.size(d) == 1]
-            self.gradWeight.add_(contrib.sum(dims).reshape(-1) if dims else contrib.reshape(-1), alpha=scale)
+        check_grad_output(self, input, gradOutput)
+        thnn(self, input).PReLU_accGradParameters(input, gradOutput, None, self.weight, self.gradWeight, scale)
 
     def __repr__(self):
         return "nn.PReLU(%d)" % self._planes() if self._planes() else "nn.PReLU"
 
 
-class RReLU(Module):
+class RReLU(_InPlace):
     """Randomized leaky ReLU: in training, negative inputs are scaled by a slope drawn
-    uniformly in [lower, upper] per element (kept in `noise`); in evaluation by their mean."""
+    uniformly in [lower, upper) per element (kept in `noise`); in evaluation by their mean."""
 
     lower = 1 / 8
     upper = 1 / 3
-    inplace = False
 
     def __init__(self, l=1 / 8, u=1 / 3, ip=False):
         super().__init__()
@@ -255,21 +260,16 @@ class RReLU(Module):
         self.inplace = ip
         self.noise = torch.empty(0, dtype=torch.get_default_dtype())
 
-    def updateOutput(self, input):
-        _check_pointwise("nn.RReLU", input)
-        if self.train:
-            slope = torch.empty_like(input).uniform_(self.lower, self.upper)
-        else:
-            slope = torch.full_like(input, (self.lower + self.upper) / 2)
-        self.noise = torch.where(input > 0, torch.ones_like(input), slope)
-        self.output = input.mul_(self.noise) if self.inplace else input * self.noise
-        return self.output
+    def _forward(self, kernels, input, out):
+        self.noise = input.new_empty(0)
+        kernels.RReLU_updateOutput(
+            input, out, self.noise, self.lower, self.upper, bool(self.train), bool(self.inplace), None
+        )
 
-    def updateGradInput(self, input, gradOutput):
-        _check_pointwise("nn.RReLU", input, gradOutput)
-        utils.check(self.noise.shape == input.shape, RuntimeError, "nn.RReLU: backward needs the forward of this input")
-        self.gradInput = gradOutput.mul_(self.noise) if self.inplace else gradOutput * self.noise
-        return self.gradInput
+    def _backward(self, kernels, input, gradOutput, gi):
+        kernels.RReLU_updateGradInput(
+            input, gradOutput, gi, self.noise, self.lower, self.upper, bool(self.train), bool(self.inplace)
+        )
 
     def clearState(self):
         utils.clear(self, "noise")
@@ -279,35 +279,28 @@ class RReLU(Module):
         return "nn.RReLU (l:%f, u:%f)" % (self.lower, self.upper)
 
 
-class ELU(Module):
-    """input where positive, alpha * (exp(input) - 1) elsewhere."""
+class ELU(_InPlace):
+    """input where positive, alpha * (exp(input) - 1) elsewhere; the gradient is read off
+    the output (the input may have been overwritten in place)."""
 
     alpha = 1.0
-    inplace = False
 
     def __init__(self, alpha=1, inplace=False):
         super().__init__()
         self.alpha = alpha
         self.inplace = inplace
 
-    def updateOutput(self, input):
-        _check_pointwise("nn.ELU", input)
-        out = torch.where(input > 0, input, (torch.exp(input.clamp(max=0)) - 1) * self.alpha)
-        self.output = input.copy_(out) if self.inplace else out
-        return self.output
+    def _forward(self, kernels, input, out):
+        kernels.ELU_updateOutput(input, out, self.alpha, bool(self.inplace))
 
-    def updateGradInput(self, input, gradOutput):
-        _check_pointwise("nn.ELU", input, gradOutput)
-        # from the output, as torch7 does (the input may have been overwritten in place)
-        grad = torch.where(self.output > 0, gradOutput, gradOutput * (self.output + self.alpha))
-        self.gradInput = gradOutput.copy_(grad) if self.inplace else grad
-        return self.gradInput
+    def _backward(self, kernels, input, gradOutput, gi):
+        kernels.ELU_updateGradInput(input, gradOutput, gi, self.output, self.alpha, bool(self.inplace))
 
     def __repr__(self):
         return "nn.ELU (alpha:%g)" % self.alpha
 
 
-class HardShrink(_Pointwise):
+class HardShrink(Module):
     """input where |input| > lambda, else 0."""
 
     def __init__(self, lam=0.5):
@@ -317,23 +310,45 @@ class HardShrink(_Pointwise):
     def _lambda(self):
         return self.__dict__.get("lambda", 0.5)
 
-    def _forward(self, input):
-        return input.masked_fill(input.abs() <= self._lambda(), 0)
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.HardShrink_updateOutput(input, out, self._lambda())
+        self.output = out
+        return out
 
-    def _grad(self, input, gradOutput):
-        return gradOutput.masked_fill(input.abs() <= self._lambda(), 0)
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.HardShrink_updateGradInput(input, gradOutput, gi, self._lambda())
+        self.gradInput = gi
+        return gi
 
 
 class SoftShrink(HardShrink):
     """input - lambda above lambda, input + lambda below -lambda, else 0."""
 
-    def _forward(self, input):
-        lam = self._lambda()
-        return torch.where(input > lam, input - lam, torch.where(input < -lam, input + lam, torch.zeros_like(input)))
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SoftShrink_updateOutput(input, out, self._lambda())
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SoftShrink_updateGradInput(input, gradOutput, gi, self._lambda())
+        self.gradInput = gi
+        return gi
 
 
-class SoftPlus(_Pointwise):
-    """log(1 + exp(beta * input)) / beta; linear where beta * input > threshold."""
+class SoftPlus(Module):
+    """log(1 + exp(beta * input)) / beta; linear where beta * input > threshold (the
+    backward tests beta * output against it, as torch7's THNN). The backward computes the
+    output it reads when no forward of this input ran."""
 
     beta = 1.0
     threshold = 20.0
@@ -343,59 +358,106 @@ class SoftPlus(_Pointwise):
         self.beta = beta
         self.threshold = threshold
 
-    def _forward(self, input):
-        bx = input * self.beta
-        return torch.where(bx > self.threshold, input, torch.log1p(torch.exp(bx)) / self.beta)
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SoftPlus_updateOutput(input, out, self.beta, self.threshold)
+        self.output = out
+        return out
 
-    def _grad(self, input, gradOutput):
-        # torch7's THNN tests beta * output (not beta * input) against the threshold here
-        by = self._forward(input) * self.beta
-        return torch.where(by > self.threshold, gradOutput, gradOutput * torch.sigmoid(input * self.beta))
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        if not _holds_result_of(self.output, input):
+            self.updateOutput(input)
+        gi = input.new_empty(0)
+        kernels.SoftPlus_updateGradInput(input, gradOutput, gi, self.output, self.beta, self.threshold)
+        self.gradInput = gi
+        return gi
 
 
-class SoftSign(_Pointwise):
+class SoftSign(Module):
     """input / (1 + |input|)."""
 
-    def _forward(self, input):
-        return input / (1 + input.abs())
+    def updateOutput(self, input):
+        utils.check_tensor(input, "nn.SoftSign: input")
+        self.output = input / (1 + input.abs())
+        return self.output
 
-    def _grad(self, input, gradOutput):
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
         d = 1 + input.abs()
-        return gradOutput / (d * d)
+        self.gradInput = gradOutput / (d * d)
+        return self.gradInput
 
 
-class LogSigmoid(_Pointwise):
-    """log(1 / (1 + exp(-input)))."""
+class LogSigmoid(Module):
+    """log(1 / (1 + exp(-input))); `buffer` keeps exp(-|input|) for the backward, which
+    computes it when no forward of this input ran."""
 
-    def _forward(self, input):
-        # -log(1 + exp(-x)), written so that neither sign of x overflows
-        return torch.minimum(input, torch.zeros_like(input)) - torch.log1p(torch.exp(-input.abs()))
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out, buf = input.new_empty(0), buffer(self.__dict__.get("buffer"), input)
+        kernels.LogSigmoid_updateOutput(input, out, buf)
+        self.output, self.buffer = out, buf
+        return out
 
-    def _grad(self, input, gradOutput):
-        return gradOutput * torch.sigmoid(-input)
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        if not _holds_result_of(self.__dict__.get("buffer"), input):
+            self.updateOutput(input)
+        gi = input.new_empty(0)
+        kernels.LogSigmoid_updateGradInput(input, gradOutput, gi, self.buffer)
+        self.gradInput = gi
+        return gi
+
+    def clearState(self):
+        utils.clear(self, "buffer")
+        return super().clearState()
 
 
 class SoftMax(Module):
+    """softmax over torch7's dimension: 0 for 1-D and 3-D input, 1 for 2-D and 4-D."""
+
     def updateOutput(self, input):
-        self.output = torch.softmax(input, _softmax_dim("nn.SoftMax", input))
-        return self.output
+        _check_softmax_input(self, input)
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SoftMax_updateOutput(input, out)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        dim = _softmax_dim("nn.SoftMax", input)
-        _check_pointwise("nn.SoftMax", input, gradOutput)
-        self.gradInput = self.output * (gradOutput - (gradOutput * self.output).sum(dim, keepdim=True))
-        return self.gradInput
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SoftMax_updateGradInput(input, gradOutput, gi, self.output)
+        self.gradInput = gi
+        return gi
 
 
 class SoftMin(Module):
-    """softmax(-input)."""
+    """softmax(-input); `mininput` keeps -input for the backward."""
 
     def updateOutput(self, input):
-        self.output = torch.softmax(-input, _softmax_dim("nn.SoftMin", input))
-        return self.output
+        _check_softmax_input(self, input)
+        kernels = thnn(self, input)
+        neg = torch.neg(input, out=buffer(self.__dict__.get("mininput"), input))
+        out = input.new_empty(0)
+        kernels.SoftMax_updateOutput(neg, out)
+        self.output, self.mininput = out, neg
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        dim = _softmax_dim("nn.SoftMin", input)
-        _check_pointwise("nn.SoftMin", input, gradOutput)
-        self.gradInput = -self.output * (gradOutput - (gradOutput * self.output).sum(dim, keepdim=True))
-        return self.gradInput
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SoftMax_updateGradInput(self.mininput, gradOutput, gi, self.output)
+        gi.neg_()
+        self.gradInput = gi
+        return gi
+
+    def clearState(self):
+        utils.clear(self, "mininput")
+        return super().clearState()

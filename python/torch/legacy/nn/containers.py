@@ -4,8 +4,17 @@ import torch
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
 
-__all__ = ["Container", "Sequential", "Parallel", "Concat", "DepthConcat", "ConcatTable", "ParallelTable", "MapTable",
-           "Bottle"]
+__all__ = [
+    "Container",
+    "Sequential",
+    "Parallel",
+    "Concat",
+    "DepthConcat",
+    "ConcatTable",
+    "ParallelTable",
+    "MapTable",
+    "Bottle",
+]
 
 
 class Container(Module):
@@ -90,8 +99,13 @@ class Sequential(Container):
         """Inserts module before position index (0-based; at the end by default)."""
         if index is None:
             index = len(self.modules)
-        utils.check(-len(self.modules) <= index <= len(self.modules), IndexError,
-                    "Sequential.insert: index %d is out of range for %d modules", index, len(self.modules))
+        utils.check(
+            -len(self.modules) <= index <= len(self.modules),
+            IndexError,
+            "Sequential.insert: index %d is out of range for %d modules",
+            index,
+            len(self.modules),
+        )
         self.modules.insert(index, module)
         return self
 
@@ -99,8 +113,13 @@ class Sequential(Container):
         """Removes the module at index (0-based; the last one by default)."""
         if index is None:
             index = len(self.modules) - 1
-        utils.check(-len(self.modules) <= index < len(self.modules), IndexError,
-                    "Sequential.remove: index %d is out of range for %d modules", index, len(self.modules))
+        utils.check(
+            -len(self.modules) <= index < len(self.modules),
+            IndexError,
+            "Sequential.remove: index %d is out of range for %d modules",
+            index,
+            len(self.modules),
+        )
         del self.modules[index]
         return self
 
@@ -150,8 +169,13 @@ def _add_into(total, g):
     if total is None:
         return _copy(g)
     if torch.is_tensor(g):
-        utils.check(total.shape == g.shape, RuntimeError, "gradients of sizes %s and %s cannot be added",
-                    tuple(total.shape), tuple(g.shape))
+        utils.check(
+            total.shape == g.shape,
+            RuntimeError,
+            "gradients of sizes %s and %s cannot be added",
+            tuple(total.shape),
+            tuple(g.shape),
+        )
         return total.add_(g)
     return [_add_into(t, v) for t, v in zip(total, g)]
 
@@ -168,25 +192,44 @@ class _Concatenating(Container):
     def _dim(self, t):
         dim = int(self.dimension)
         dim = dim + t.dim() if dim < 0 else dim
-        utils.check(0 <= dim < t.dim(), IndexError, "%s: dimension %d is out of range for an output of size %s",
-                    self.torch_typename(), int(self.dimension), tuple(t.shape))
+        utils.check(
+            0 <= dim < t.dim(),
+            IndexError,
+            "%s: dimension %d is out of range for an output of size %s",
+            self.torch_typename(),
+            int(self.dimension),
+            tuple(t.shape),
+        )
         return dim
 
     def _join(self, outputs):
         utils.check(len(outputs) > 0, RuntimeError, "%s: no modules", self.torch_typename())
         dim = self._dim(outputs[0])
         for o in outputs:
-            same = o.dim() == outputs[0].dim() and all(a == b for d, (a, b) in enumerate(zip(o.shape, outputs[0].shape))
-                                                       if d != dim)
-            utils.check(same, RuntimeError, "%s: outputs of sizes %s and %s cannot be concatenated along dimension %d",
-                        self.torch_typename(), tuple(outputs[0].shape), tuple(o.shape), dim)
+            same = o.dim() == outputs[0].dim() and all(
+                a == b for d, (a, b) in enumerate(zip(o.shape, outputs[0].shape)) if d != dim
+            )
+            utils.check(
+                same,
+                RuntimeError,
+                "%s: outputs of sizes %s and %s cannot be concatenated along dimension %d",
+                self.torch_typename(),
+                tuple(outputs[0].shape),
+                tuple(o.shape),
+                dim,
+            )
         return torch.cat(outputs, dim)
 
     def _pieces(self, gradOutput):
         dim = self._dim(gradOutput)
         total = sum(m.output.size(dim) for m in self.modules)
-        utils.check(gradOutput.size(dim) == total, RuntimeError, "%s: gradOutput of size %s does not fit the output",
-                    self.torch_typename(), tuple(gradOutput.shape))
+        utils.check(
+            gradOutput.size(dim) == total,
+            RuntimeError,
+            "%s: gradOutput of size %s does not fit the output",
+            self.torch_typename(),
+            tuple(gradOutput.shape),
+        )
         pieces, offset = [], 0
         for m in self.modules:
             pieces.append(self._window(gradOutput, m.output, dim, offset))
@@ -241,8 +284,11 @@ class DepthConcat(Concat):
     def _join(self, outputs):
         utils.check(len(outputs) > 0, RuntimeError, "nn.DepthConcat: no modules")
         dim = self._dim(outputs[0])
-        utils.check(all(o.dim() == outputs[0].dim() for o in outputs), RuntimeError,
-                    "nn.DepthConcat: outputs must have the same number of dimensions")
+        utils.check(
+            all(o.dim() == outputs[0].dim() for o in outputs),
+            RuntimeError,
+            "nn.DepthConcat: outputs must have the same number of dimensions",
+        )
         size = [max(o.size(d) for o in outputs) for d in range(outputs[0].dim())]
         size[dim] = sum(o.size(dim) for o in outputs)
         out = torch.zeros(size, dtype=outputs[0].dtype)
@@ -281,9 +327,14 @@ class Parallel(_Concatenating):
         utils.check_tensor(input, "nn.Parallel: input")
         dim = int(self.inputDimension)
         dim = dim + input.dim() if dim < 0 else dim
-        utils.check(0 <= dim < input.dim() and input.size(dim) == len(self.modules), RuntimeError,
-                    "nn.Parallel: input of size %s must hold %d slices along dimension %d", tuple(input.shape),
-                    len(self.modules), int(self.inputDimension))
+        utils.check(
+            0 <= dim < input.dim() and input.size(dim) == len(self.modules),
+            RuntimeError,
+            "nn.Parallel: input of size %s must hold %d slices along dimension %d",
+            tuple(input.shape),
+            len(self.modules),
+            int(self.inputDimension),
+        )
         return dim, [input.select(dim, i) for i in range(len(self.modules))]
 
     def updateOutput(self, input):
@@ -322,8 +373,13 @@ class ConcatTable(Container):
         return self.output
 
     def _grads(self, gradOutput):
-        utils.check(isinstance(gradOutput, (list, tuple)) and len(gradOutput) == len(self.modules), TypeError,
-                    "%s: gradOutput must be a table of %d entries", self.torch_typename(), len(self.modules))
+        utils.check(
+            isinstance(gradOutput, (list, tuple)) and len(gradOutput) == len(self.modules),
+            TypeError,
+            "%s: gradOutput must be a table of %d entries",
+            self.torch_typename(),
+            len(self.modules),
+        )
         return gradOutput
 
     def updateGradInput(self, input, gradOutput):
@@ -360,8 +416,14 @@ class ParallelTable(Container):
         self.output, self.gradInput = [], []  # tables from the start, as torch7's
 
     def _check(self, table, what):
-        utils.check(isinstance(table, (list, tuple)) and len(table) == len(self.modules), TypeError,
-                    "%s: %s must be a table of %d entries", self.torch_typename(), what, len(self.modules))
+        utils.check(
+            isinstance(table, (list, tuple)) and len(table) == len(self.modules),
+            TypeError,
+            "%s: %s must be a table of %d entries",
+            self.torch_typename(),
+            what,
+            len(self.modules),
+        )
 
     def updateOutput(self, input):
         self._check(input, "input")
@@ -426,8 +488,13 @@ class MapTable(Container):
                 self.modules.append(self.module.clone())
 
     def _check(self, table, what, n=None):
-        utils.check(isinstance(table, (list, tuple)) and (n is None or len(table) == n), TypeError,
-                    "nn.MapTable: %s must be a table%s", what, "" if n is None else " of %d entries" % n)
+        utils.check(
+            isinstance(table, (list, tuple)) and (n is None or len(table) == n),
+            TypeError,
+            "nn.MapTable: %s must be a table%s",
+            what,
+            "" if n is None else " of %d entries" % n,
+        )
 
     def updateOutput(self, input):
         self._check(input, "input")
@@ -493,12 +560,17 @@ class Bottle(Container):
     def _fold(self, input):
         utils.check_tensor(input, "nn.Bottle: input")
         n_in = int(self.nInputDim)
-        utils.check(input.dim() >= n_in, RuntimeError, "nn.Bottle: input of size %s has fewer than %d dimensions",
-                    tuple(input.shape), n_in)
+        utils.check(
+            input.dim() >= n_in,
+            RuntimeError,
+            "nn.Bottle: input of size %s has fewer than %d dimensions",
+            tuple(input.shape),
+            n_in,
+        )
         if input.dim() == n_in:
             return input, None
-        lead = tuple(input.shape[:input.dim() - n_in + 1])
-        return input.reshape((-1,) + tuple(input.shape[input.dim() - n_in + 1:])), lead
+        lead = tuple(input.shape[: input.dim() - n_in + 1])
+        return input.reshape((-1,) + tuple(input.shape[input.dim() - n_in + 1 :])), lead
 
     def _unfold(self, out, lead):
         return out if lead is None else out.reshape(lead + tuple(out.shape[1:]))

@@ -3,67 +3,117 @@
 import torch
 from torch.legacy.nn import utils
 from torch.legacy.nn.criterion import Criterion
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import buffer, check, of_type, thnn
 
-__all__ = ["MSECriterion", "ClassNLLCriterion", "AbsCriterion", "SmoothL1Criterion", "DistKLDivCriterion",
-           "SoftMarginCriterion", "MarginCriterion", "HingeEmbeddingCriterion", "BCECriterion",
-           "MultiLabelSoftMarginCriterion", "CrossEntropyCriterion", "MultiMarginCriterion",
-           "MultiLabelMarginCriterion", "CosineEmbeddingCriterion", "MarginRankingCriterion",
-           "L1HingeEmbeddingCriterion", "MultiCriterion", "ParallelCriterion", "ClassSimplexCriterion"]
+__all__ = [
+    "MSECriterion",
+    "ClassNLLCriterion",
+    "AbsCriterion",
+    "SmoothL1Criterion",
+    "DistKLDivCriterion",
+    "SoftMarginCriterion",
+    "MarginCriterion",
+    "HingeEmbeddingCriterion",
+    "BCECriterion",
+    "MultiLabelSoftMarginCriterion",
+    "CrossEntropyCriterion",
+    "MultiMarginCriterion",
+    "MultiLabelMarginCriterion",
+    "CosineEmbeddingCriterion",
+    "MarginRankingCriterion",
+    "L1HingeEmbeddingCriterion",
+    "MultiCriterion",
+    "ParallelCriterion",
+    "ClassSimplexCriterion",
+]
 
 
 def _check_same_numel(name, input, target):
     utils.check_tensor(input, "%s: input" % name)
     utils.check_tensor(target, "%s: target" % name)
-    check(input.numel() == target.numel(), RuntimeError,
-          "%s: input of size %s and target of size %s must have the same number of elements", name,
-          tuple(input.shape), tuple(target.shape))
+    check(
+        input.numel() == target.numel(),
+        RuntimeError,
+        "%s: input of size %s and target of size %s must have the same number of elements",
+        name,
+        tuple(input.shape),
+        tuple(target.shape),
+    )
 
 
-class _SizeAveraged(Criterion):
-    """A loss summed over the elements, divided by their number if sizeAverage (_n)."""
+def _loss(criterion, input):
+    """The one-element tensor a reduced kernel writes its loss into (output_tensor, torch7's
+    field), reused from call to call."""
+    out = buffer(criterion.__dict__.get("output_tensor"), input)
+    criterion.output_tensor = out
+    return out
+
+
+class _Elementwise(Criterion):
+    """A loss summed over the elements (divided by their number if sizeAverage) that THNN's
+    <_kernel>Criterion computes; target has as many elements as input, in any shape."""
+
+    _kernel = None
 
     def __init__(self, sizeAverage=True):
         super().__init__()
         self.sizeAverage = sizeAverage
 
-    def _n(self, input):
-        return max(input.numel(), 1) if self.sizeAverage else 1
-
-
-class MSECriterion(_SizeAveraged):
-    """sum((input - target)^2), divided by the number of elements if sizeAverage."""
-
     def updateOutput(self, input, target):
-        _check_same_numel("nn.MSECriterion", input, target)
-        diff = input - target.reshape(input.shape)
-        self.output = (diff * diff).sum().item() / self._n(input)
+        _check_same_numel(self.torch_typename(), input, target)
+        kernels = thnn(self, input)
+        out = _loss(self, input)
+        getattr(kernels, self._kernel + "_updateOutput")(input, of_type(target, input), out, self.sizeAverage, True)
+        self.output = out.item()
         return self.output
 
     def updateGradInput(self, input, target):
-        _check_same_numel("nn.MSECriterion", input, target)
-        self.gradInput = (input - target.reshape(input.shape)).mul_(2 / self._n(input))
-        return self.gradInput
+        _check_same_numel(self.torch_typename(), input, target)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        getattr(kernels, self._kernel + "_updateGradInput")(
+            input, of_type(target, input), None, gi, self.sizeAverage, True
+        )
+        self.gradInput = gi
+        return gi
 
 
-def _class_targets(name, input, target, n_classes):
+class MSECriterion(_Elementwise):
+    """sum((input - target)^2), divided by the number of elements if sizeAverage."""
+
+    _kernel = "MSECriterion"
+
+
+def _class_targets(name, input, target):
     """target as a 1-D LongTensor of one class per row of input (0-based), checked."""
+    utils.check_tensor(input, "%s: input" % name, (1, 2))
     if not torch.is_tensor(target):
-        check(isinstance(target, (int, float)) and float(target) == int(target), TypeError,
-              "%s: target must be a class index or a tensor of them, got %r", name, target)
+        check(
+            isinstance(target, (int, float)) and float(target) == int(target),
+            TypeError,
+            "%s: target must be a class index or a tensor of them, got %r",
+            name,
+            target,
+        )
         target = torch.tensor([int(target)])
-    target = target.reshape(-1).long()
     rows = 1 if input.dim() == 1 else input.size(0)
-    check(target.numel() == rows, RuntimeError, "%s: %d targets for an input of size %s (%d rows)", name,
-          target.numel(), tuple(input.shape), rows)
-    return target
+    check(
+        target.numel() == rows,
+        RuntimeError,
+        "%s: %d targets for an input of size %s (%d rows)",
+        name,
+        target.numel(),
+        tuple(input.shape),
+        rows,
+    )
+    return (target if target.dim() == 1 else target.reshape(-1)).long()
 
 
 class ClassNLLCriterion(Criterion):
     """-input[i, target[i]] weighted by weights[target[i]] and summed over the batch
     (divided by the total weight if sizeAverage). input: log-probabilities, nClasses or
     batch x nClasses; target: 0-based class indices, one per row. A target equal to
-    ignoreIndex adds nothing."""
+    ignoreIndex adds nothing. total_weight_tensor keeps the total weight."""
 
     weights = None
     ignoreIndex = -100
@@ -76,204 +126,221 @@ class ClassNLLCriterion(Criterion):
             utils.check_tensor(weights, "nn.ClassNLLCriterion: weights", (1,))
             self.weights = weights
 
-    def _prepare(self, input, target):
-        name = "nn.ClassNLLCriterion"
-        utils.check_tensor(input, "%s: input" % name, (1, 2))
-        n_classes = input.size(-1)
-        target = _class_targets(name, input, target, n_classes)
-        keep = target != int(self.ignoreIndex)
-        bad = keep & ((target < 0) | (target >= n_classes))
-        if bool(bad.any()):
-            raise IndexError("%s: target %d is out of range for %d classes" % (name, int(target[bad][0]), n_classes))
-        if self.weights is not None:
-            check(self.weights.numel() == n_classes, RuntimeError, "%s: %d weights for %d classes", name,
-                  self.weights.numel(), n_classes)
-        safe = target.masked_fill(~keep, 0)
-        w = self.weights.to(input.dtype)[safe] if self.weights is not None else torch.ones(target.numel(),
-                                                                                          dtype=input.dtype)
-        w = w.masked_fill(~keep, 0)
-        return input.reshape(-1, n_classes), safe, w
+    def _total_weight(self, input):
+        self.total_weight_tensor = buffer(self.__dict__.get("total_weight_tensor"), input)
+        return self.total_weight_tensor
 
     def updateOutput(self, input, target):
-        x, t, w = self._prepare(input, target)
-        picked = x.gather(1, t.unsqueeze(1)).squeeze(1)
-        total = -(picked * w).sum().item()
-        if self.sizeAverage:
-            wsum = w.sum().item()
-            total = total / wsum if wsum != 0 else float("nan")
-        self.output = total
+        kernels = thnn(self, input)
+        target = _class_targets(self.torch_typename(), input, target)
+        out = _loss(self, input)
+        kernels.ClassNLLCriterion_updateOutput(
+            input,
+            target,
+            out,
+            self.sizeAverage,
+            of_type(self.weights, input),
+            self._total_weight(input),
+            int(self.ignoreIndex),
+            True,
+        )
+        self.output = out.item()
         return self.output
 
     def updateGradInput(self, input, target):
-        x, t, w = self._prepare(input, target)
-        grad = torch.zeros_like(x)
-        if self.sizeAverage:
-            wsum = w.sum().item()
-            w = w / wsum if wsum != 0 else w.fill_(float("nan"))
-        grad.scatter_(1, t.unsqueeze(1), (-w).unsqueeze(1))
-        self.gradInput = grad.reshape(input.shape)
-        return self.gradInput
-
-
-def _pointwise(name, input, target):
-    _check_same_numel(name, input, target)
-    return target.reshape(input.shape).to(input.dtype)
-
-
-class _Elementwise(_SizeAveraged):
-    """A loss summed over elements (divided by their number if sizeAverage):
-    _loss(input, target) -> elementwise losses, _grad(input, target) -> their derivatives."""
-
-    def updateOutput(self, input, target):
-        target = _pointwise(self.torch_typename(), input, target)
-        self.output = self._loss(input, target).sum().item() / self._n(input)
-        return self.output
-
-    def updateGradInput(self, input, target):
-        target = _pointwise(self.torch_typename(), input, target)
-        self.gradInput = self._grad(input, target) / self._n(input)
-        return self.gradInput
+        kernels = thnn(self, input)
+        target = _class_targets(self.torch_typename(), input, target)
+        gi = input.new_empty(0)
+        kernels.ClassNLLCriterion_updateGradInput(
+            input,
+            target,
+            None,
+            gi,
+            self.sizeAverage,
+            of_type(self.weights, input),
+            self._total_weight(input),
+            int(self.ignoreIndex),
+            True,
+        )
+        self.gradInput = gi
+        return gi
 
 
 class AbsCriterion(_Elementwise):
     """|input - target|."""
 
-    def _loss(self, input, target):
-        return (input - target).abs()
-
-    def _grad(self, input, target):
-        return torch.sign(input - target)
+    _kernel = "AbsCriterion"
 
 
 class SmoothL1Criterion(_Elementwise):
     """0.5 (input - target)^2 where |input - target| < 1, else |input - target| - 0.5."""
 
-    def _loss(self, input, target):
-        z = (input - target).abs()
-        return torch.where(z < 1, 0.5 * z * z, z - 0.5)
-
-    def _grad(self, input, target):
-        return (input - target).clamp(-1, 1)
+    _kernel = "SmoothL1Criterion"
 
 
 class DistKLDivCriterion(_Elementwise):
     """target * (log(target) - input) where target > 0 (input: log-probabilities)."""
 
-    def _loss(self, input, target):
-        pos = target > 0
-        safe = torch.where(pos, target, torch.ones_like(target))
-        return torch.where(pos, target * (torch.log(safe) - input), torch.zeros_like(input))
-
-    def _grad(self, input, target):
-        return torch.where(target > 0, -target, torch.zeros_like(input))
+    _kernel = "DistKLDivCriterion"
 
 
 class SoftMarginCriterion(_Elementwise):
     """log(1 + exp(-target * input)), target in {1, -1}."""
 
-    def _loss(self, input, target):
-        z = -target * input
-        return torch.clamp(z, min=0) + torch.log1p(torch.exp(-z.abs()))
-
-    def _grad(self, input, target):
-        return -target * torch.sigmoid(-target * input)
+    _kernel = "SoftMarginCriterion"
 
 
-class _MarginElementwise(_Elementwise):
+class MarginCriterion(Criterion):
+    """max(0, margin - target * input), target in {1, -1}; summed, divided by the number of
+    elements if sizeAverage."""
+
     margin = 1.0
 
     def __init__(self, margin=1, sizeAverage=True):
-        super().__init__(sizeAverage)
+        super().__init__()
         self.margin = margin
+        self.sizeAverage = sizeAverage
+
+    def updateOutput(self, input, target):
+        _check_same_numel("nn.MarginCriterion", input, target)
+        kernels = thnn(self, input)
+        out = _loss(self, input)
+        kernels.MarginCriterion_updateOutput(input, of_type(target, input), out, self.sizeAverage, self.margin)
+        self.output = out.item()
+        return self.output
+
+    def updateGradInput(self, input, target):
+        _check_same_numel("nn.MarginCriterion", input, target)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.MarginCriterion_updateGradInput(input, of_type(target, input), gi, self.sizeAverage, self.margin)
+        self.gradInput = gi
+        return gi
 
 
-class MarginCriterion(_MarginElementwise):
-    """max(0, margin - target * input), target in {1, -1}."""
+class HingeEmbeddingCriterion(Criterion):
+    """input where target is 1, max(0, margin - input) where it is -1; summed, divided by
+    the number of elements if sizeAverage."""
 
-    def _loss(self, input, target):
-        return (self.margin - target * input).clamp(min=0)
+    margin = 1.0
 
-    def _grad(self, input, target):
-        return torch.where(self.margin - target * input > 0, -target, torch.zeros_like(input))
+    def __init__(self, margin=1, sizeAverage=True):
+        super().__init__()
+        self.margin = margin
+        self.sizeAverage = sizeAverage
 
+    def _n(self, input):
+        return max(input.numel(), 1) if self.sizeAverage else 1
 
-class HingeEmbeddingCriterion(_MarginElementwise):
-    """input where target is 1, max(0, margin - input) where it is -1."""
+    def updateOutput(self, input, target):
+        _check_same_numel("nn.HingeEmbeddingCriterion", input, target)
+        target = target.reshape(input.shape).to(input.dtype)
+        loss = torch.where(target > 0, input, (self.margin - input).clamp(min=0))
+        self.output = loss.sum().item() / self._n(input)
+        return self.output
 
-    def _loss(self, input, target):
-        return torch.where(target > 0, input, (self.margin - input).clamp(min=0))
-
-    def _grad(self, input, target):
+    def updateGradInput(self, input, target):
+        _check_same_numel("nn.HingeEmbeddingCriterion", input, target)
+        target = target.reshape(input.shape).to(input.dtype)
         ones = torch.ones_like(input)
         neg = torch.where(self.margin - input > 0, -ones, torch.zeros_like(input))
-        return torch.where(target > 0, ones, neg)
+        self.gradInput = torch.where(target > 0, ones, neg) / self._n(input)
+        return self.gradInput
 
 
 def _expand_weights(weights, input):
     """Per-element weights (of input's last size, repeated over the batch) or None."""
     if weights is None:
         return None
-    check(weights.numel() == input.size(-1) if input.dim() else False, RuntimeError,
-          "%d weights for an input of size %s", weights.numel(), tuple(input.shape))
-    return weights.to(input.dtype).reshape((1,) * (input.dim() - 1) + (-1,)).expand_as(input)
+    check(
+        weights.numel() == input.size(-1) if input.dim() else False,
+        RuntimeError,
+        "%d weights for an input of size %s",
+        weights.numel(),
+        tuple(input.shape),
+    )
+    return of_type(weights, input).reshape((1,) * (input.dim() - 1) + (-1,)).expand_as(input)
 
 
-class _WeightedElementwise(_SizeAveraged):
-    """An _Elementwise-like loss whose elements are weighted per class (the last dimension)
-    by the optional 1-D `weights`."""
+class BCECriterion(Criterion):
+    """-weights * (target log(input) + (1 - target) log(1 - input)), input probabilities in
+    [0, 1]; summed (divided by the number of elements if sizeAverage). 1e-12 keeps the logs
+    finite. weights: one per class (input's last dimension), repeated over the batch."""
 
     weights = None
 
     def __init__(self, weights=None, sizeAverage=True):
-        super().__init__(sizeAverage)
+        super().__init__()
+        self.sizeAverage = sizeAverage
         if weights is not None:
-            utils.check_tensor(weights, "%s: weights" % self.torch_typename(), (1,))
+            utils.check_tensor(weights, "nn.BCECriterion: weights", (1,))
             self.weights = weights
 
-    def _parts(self, input, target):
-        target = _pointwise(self.torch_typename(), input, target)
-        return target, _expand_weights(self.weights, input), self._n(input)
-
     def updateOutput(self, input, target):
-        target, w, n = self._parts(input, target)
-        loss = self._loss(input, target)
-        if w is not None:
-            loss = loss * w
-        self.output = loss.sum().item() / n
+        _check_same_numel("nn.BCECriterion", input, target)
+        kernels = thnn(self, input)
+        weights = _expand_weights(self.weights, input)
+        out = _loss(self, input)
+        kernels.BCECriterion_updateOutput(input, of_type(target, input), out, self.sizeAverage, weights, True)
+        self.output = out.item()
         return self.output
 
     def updateGradInput(self, input, target):
-        target, w, n = self._parts(input, target)
-        g = self._grad(input, target)
-        if w is not None:
-            g = g * w
-        self.gradInput = g / n
+        _check_same_numel("nn.BCECriterion", input, target)
+        kernels = thnn(self, input)
+        weights = _expand_weights(self.weights, input)
+        gi = input.new_empty(0)
+        kernels.BCECriterion_updateGradInput(input, of_type(target, input), None, gi, self.sizeAverage, weights, True)
+        self.gradInput = gi
+        return gi
+
+
+class MultiLabelSoftMarginCriterion(Criterion):
+    """BCE of sigmoid(input) against target in {0, 1} (weighted per class), through THNN's
+    Sigmoid and BCECriterion kernels as torch7's composite of nn.Sigmoid and nn.BCECriterion;
+    summed, divided by the number of elements if sizeAverage. `_sigmoid` keeps the
+    sigmoid of the last input."""
+
+    weights = None
+
+    def __init__(self, weights=None, sizeAverage=True):
+        super().__init__()
+        self.sizeAverage = sizeAverage
+        if weights is not None:
+            utils.check_tensor(weights, "nn.MultiLabelSoftMarginCriterion: weights", (1,))
+            self.weights = weights
+
+    def _sigmoid(self, kernels, input):
+        s = buffer(self.__dict__.get("_sig"), input)
+        kernels.Sigmoid_updateOutput(input, s)
+        self._sig = s
+        return s
+
+    def updateOutput(self, input, target):
+        _check_same_numel("nn.MultiLabelSoftMarginCriterion", input, target)
+        kernels = thnn(self, input)
+        weights = _expand_weights(self.weights, input)
+        s = self._sigmoid(kernels, input)
+        out = _loss(self, input)
+        kernels.BCECriterion_updateOutput(s, of_type(target, input), out, self.sizeAverage, weights, True)
+        self.output = out.item()
+        return self.output
+
+    def updateGradInput(self, input, target):
+        _check_same_numel("nn.MultiLabelSoftMarginCriterion", input, target)
+        kernels = thnn(self, input)
+        weights = _expand_weights(self.weights, input)
+        s = self._sigmoid(kernels, input)
+        g = input.new_empty(0)
+        kernels.BCECriterion_updateGradInput(s, of_type(target, input), None, g, self.sizeAverage, weights, True)
+        gi = input.new_empty(0)
+        kernels.Sigmoid_updateGradInput(g, gi, s)
+        self.gradInput = gi.view(input.shape)
         return self.gradInput
 
-
-class BCECriterion(_WeightedElementwise):
-    """-weights * (target log(input) + (1 - target) log(1 - input)), input probabilities;
-    summed (divided by the number of elements if sizeAverage). 1e-12 keeps the logs finite."""
-
-    eps = 1e-12
-
-    def _loss(self, input, target):
-        return -(target * torch.log(input + self.eps) + (1 - target) * torch.log(1 - input + self.eps))
-
-    def _grad(self, input, target):
-        return -(target / (input + self.eps) - (1 - target) / (1 - input + self.eps))
-
-
-class MultiLabelSoftMarginCriterion(_WeightedElementwise):
-    """BCE of sigmoid(input) against target in {0, 1} (weighted per class), computed
-    stably from input; summed, divided by the number of elements if sizeAverage."""
-
-    def _loss(self, input, target):
-        # -(t log s(x) + (1 - t) log(1 - s(x))) = softplus(x) - t x
-        return input.clamp(min=0) + torch.log1p(torch.exp(-input.abs())) - target * input
-
-    def _grad(self, input, target):
-        return torch.sigmoid(input) - target
+    def clearState(self):
+        utils.clear(self, "_sig")
+        return super().clearState()
 
 
 class CrossEntropyCriterion(Criterion):
@@ -282,6 +349,7 @@ class CrossEntropyCriterion(Criterion):
     def __init__(self, weights=None, sizeAverage=True):
         super().__init__()
         from torch.legacy.nn.activations import LogSoftMax
+
         self.lsm = LogSoftMax()
         self.nll = ClassNLLCriterion(weights, sizeAverage)
         self.sizeAverage = sizeAverage
@@ -305,17 +373,6 @@ class CrossEntropyCriterion(Criterion):
         return self.gradInput
 
 
-def _class_rows(name, input, target):
-    """input as rows x classes and target as 0-based class indices, one per row, checked."""
-    utils.check_tensor(input, "%s: input" % name, (1, 2))
-    target = _class_targets(name, input, target, input.size(-1))
-    n_classes = input.size(-1)
-    if target.numel() and (int(target.min()) < 0 or int(target.max()) >= n_classes):
-        bad = int(target.min()) if int(target.min()) < 0 else int(target.max())
-        raise IndexError("%s: target %d is out of range for %d classes" % (name, bad, n_classes))
-    return input.reshape(-1, n_classes), target
-
-
 class MultiMarginCriterion(Criterion):
     """sum over classes i != y of weights[y] * max(0, margin - x[y] + x[i])^p / nClasses
     per row (p 1 or 2), summed over rows (divided by their number if sizeAverage)."""
@@ -334,84 +391,69 @@ class MultiMarginCriterion(Criterion):
             utils.check_tensor(weights, "nn.MultiMarginCriterion: weights", (1,))
             self.weights = weights
 
-    def _terms(self, input, target):
-        x, t = _class_rows("nn.MultiMarginCriterion", input, target)
-        if self.weights is not None:
-            check(self.weights.numel() == x.size(1), RuntimeError, "nn.MultiMarginCriterion: %d weights for %d "
-                  "classes", self.weights.numel(), x.size(1))
-        z = self.margin - x.gather(1, t.unsqueeze(1)) + x
-        z = z.scatter(1, t.unsqueeze(1), 0).clamp(min=0)  # the target's own class adds nothing
-        w = self.weights.to(x.dtype)[t].unsqueeze(1) if self.weights is not None else 1
-        rows = x.size(0) if self.sizeAverage else 1
-        return x, t, z, w, x.size(1) * rows
-
     def updateOutput(self, input, target):
-        x, t, z, w, div = self._terms(input, target)
-        loss = z if int(self.p) == 1 else z * z
-        self.output = (loss * w).sum().item() / div
+        kernels = thnn(self, input)
+        target = _class_targets(self.torch_typename(), input, target)
+        out = _loss(self, input)
+        kernels.MultiMarginCriterion_updateOutput(
+            input, target, out, self.sizeAverage, self.p, of_type(self.weights, input), self.margin, True
+        )
+        self.output = out.item()
         return self.output
 
     def updateGradInput(self, input, target):
-        x, t, z, w, div = self._terms(input, target)
-        d = (z > 0).to(x.dtype) if int(self.p) == 1 else 2 * z
-        d = d * w / div
-        g = d.scatter(1, t.unsqueeze(1), -d.sum(1, keepdim=True))
-        self.gradInput = g.reshape(input.shape)
-        return self.gradInput
+        kernels = thnn(self, input)
+        target = _class_targets(self.torch_typename(), input, target)
+        gi = input.new_empty(0)
+        kernels.MultiMarginCriterion_updateGradInput(
+            input, target, None, gi, self.sizeAverage, self.p, of_type(self.weights, input), self.margin, True
+        )
+        self.gradInput = gi
+        return gi
 
 
 class MultiLabelMarginCriterion(Criterion):
-    """For each row, target lists 0-based classes up to the first -1; the loss sums
-    max(0, 1 - (x[j] - x[i])) over target classes j and other classes i, divided by the
-    number of classes; summed over rows (divided by their number if sizeAverage)."""
+    """For each row, target (input's size) lists 0-based classes up to the first -1; the
+    loss sums max(0, 1 - (x[j] - x[i])) over target classes j and other classes i, divided
+    by the number of classes; summed over rows (divided by their number if sizeAverage).
+    isTarget marks the listed classes."""
 
     def __init__(self, sizeAverage=True):
         super().__init__()
         self.sizeAverage = sizeAverage
 
-    def _parts(self, input, target):
-        name = "nn.MultiLabelMarginCriterion"
-        utils.check_tensor(input, "%s: input" % name, (1, 2))
-        utils.check_tensor(target, "%s: target" % name)
-        check(target.shape == input.shape, RuntimeError, "%s: target of size %s must have input's size %s", name,
-              tuple(target.shape), tuple(input.shape))
-        x = input.reshape(-1, input.size(-1))
-        t = target.reshape(x.shape).long()
-        n = x.size(1)
-        is_target = torch.zeros(x.shape, dtype=torch.bool)
-        for r in range(x.size(0)):
-            for c in t[r].tolist():
-                if c < 0:
-                    break
-                check(c < n, IndexError, "%s: target %d is out of range for %d classes", name, c, n)
-                is_target[r, c] = True
-        rows = x.size(0) if self.sizeAverage else 1
-        return x, is_target, n * rows
-
-    def _hinge(self, x, is_target):
-        # z[r, j, i] = 1 - x[r, j] + x[r, i] for target classes j and non-target classes i
-        z = 1 - x.unsqueeze(2) + x.unsqueeze(1)
-        pair = is_target.unsqueeze(2) & ~is_target.unsqueeze(1)
-        return z.clamp(min=0) * pair.to(x.dtype), pair
+    def _is_target(self, input):
+        self.isTarget = buffer(self.__dict__.get("isTarget"), input)
+        return self.isTarget
 
     def updateOutput(self, input, target):
-        x, is_target, div = self._parts(input, target)
-        z, _ = self._hinge(x, is_target)
-        self.output = z.sum().item() / div
+        kernels = thnn(self, input)
+        utils.check_tensor(target, "nn.MultiLabelMarginCriterion: target")
+        out = _loss(self, input)
+        kernels.MultiLabelMarginCriterion_updateOutput(
+            input, target.long(), out, self._is_target(input), self.sizeAverage, True
+        )
+        self.output = out.item()
         return self.output
 
     def updateGradInput(self, input, target):
-        x, is_target, div = self._parts(input, target)
-        z, pair = self._hinge(x, is_target)
-        active = ((z > 0) & pair).to(x.dtype)
-        g = active.sum(1) - active.sum(2)  # +1 for each non-target i, -1 for each target j
-        self.gradInput = (g / div).reshape(input.shape)
-        return self.gradInput
+        kernels = thnn(self, input)
+        utils.check_tensor(target, "nn.MultiLabelMarginCriterion: target")
+        gi = input.new_empty(0)
+        kernels.MultiLabelMarginCriterion_updateGradInput(
+            input, target.long(), None, gi, self._is_target(input), self.sizeAverage, True
+        )
+        self.gradInput = gi
+        return gi
 
 
 def _tensor_pair(name, input, dims=None):
-    check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError, "%s: input must be a table of two "
-          "tensors", name)
+    check(
+        isinstance(input, (list, tuple)) and len(input) == 2,
+        TypeError,
+        "%s: input must be a table of two tensors",
+        name,
+    )
     a, b = input
     utils.check_tensor(a, "%s: input[0]" % name, dims)
     utils.same_size(a, b, "%s: input[0]" % name, "input[1]")
@@ -445,8 +487,13 @@ class CosineEmbeddingCriterion(_PairMarginCriterion):
         a, b = _tensor_pair("nn.CosineEmbeddingCriterion", input, (1, 2))
         x1, x2 = (a.unsqueeze(0), b.unsqueeze(0)) if a.dim() == 1 else (a, b)
         y = _signs(target, x1.dtype)
-        check(y.numel() == x1.size(0), RuntimeError, "nn.CosineEmbeddingCriterion: %d targets for %d rows", y.numel(),
-              x1.size(0))
+        check(
+            y.numel() == x1.size(0),
+            RuntimeError,
+            "nn.CosineEmbeddingCriterion: %d targets for %d rows",
+            y.numel(),
+            x1.size(0),
+        )
         n1 = (x1 * x1).sum(1) + 1e-12
         n2 = (x2 * x2).sum(1) + 1e-12
         cos = (x1 * x2).sum(1) / torch.sqrt(n1 * n2)
@@ -479,8 +526,13 @@ class MarginRankingCriterion(_PairMarginCriterion):
     def _parts(self, input, target):
         a, b = _tensor_pair("nn.MarginRankingCriterion", input)
         y = _signs(target, a.dtype)
-        check(y.numel() in (1, a.numel()), RuntimeError, "nn.MarginRankingCriterion: %d targets for %d pairs",
-              y.numel(), a.numel())
+        check(
+            y.numel() in (1, a.numel()),
+            RuntimeError,
+            "nn.MarginRankingCriterion: %d targets for %d pairs",
+            y.numel(),
+            a.numel(),
+        )
         z = -y * (a.reshape(-1) - b.reshape(-1)) + self.margin
         div = a.numel() if self.sizeAverage and a.numel() > 1 else 1
         return a, y, z, div
@@ -557,8 +609,10 @@ class MultiCriterion(Criterion):
         return self.gradInput
 
     def __repr__(self):
-        return "nn.MultiCriterion {\n%s\n}" % "\n".join("  [%d]: %s (weight %g)" % (i + 1, c, w) for i, (c, w) in
-                                                     enumerate(zip(self.criterions, _floats(self.weights))))
+        return "nn.MultiCriterion {\n%s\n}" % "\n".join(
+            "  [%d]: %s (weight %g)" % (i + 1, c, w)
+            for i, (c, w) in enumerate(zip(self.criterions, _floats(self.weights)))
+        )
 
 
 class ParallelCriterion(Criterion):
@@ -581,13 +635,23 @@ class ParallelCriterion(Criterion):
 
     def _pairs(self, input, target):
         n = len(self.criterions)
-        check(isinstance(input, (list, tuple)) and len(input) >= n, TypeError, "nn.ParallelCriterion: input must be "
-              "a table of at least %d entries", n)
+        check(
+            isinstance(input, (list, tuple)) and len(input) >= n,
+            TypeError,
+            "nn.ParallelCriterion: input must be a table of at least %d entries",
+            n,
+        )
         if not self.repeatTarget:
-            check(isinstance(target, (list, tuple)) and len(target) >= n, TypeError, "nn.ParallelCriterion: target "
-                  "must be a table of at least %d entries", n)
-        return [(c, w, input[i], target if self.repeatTarget else target[i])
-                for i, (c, w) in enumerate(zip(self.criterions, _floats(self.weights)))]
+            check(
+                isinstance(target, (list, tuple)) and len(target) >= n,
+                TypeError,
+                "nn.ParallelCriterion: target must be a table of at least %d entries",
+                n,
+            )
+        return [
+            (c, w, input[i], target if self.repeatTarget else target[i])
+            for i, (c, w) in enumerate(zip(self.criterions, _floats(self.weights)))
+        ]
 
     def updateOutput(self, input, target):
         self.output = sum(w * c.updateOutput(x, t) for c, w, x, t in self._pairs(input, target))
@@ -611,8 +675,12 @@ class ClassSimplexCriterion(MSECriterion):
 
     def __init__(self, nClasses):
         super().__init__()
-        check(isinstance(nClasses, int) and nClasses > 1, ValueError, "nn.ClassSimplexCriterion: nClasses must be an "
-              "integer > 1, got %r", nClasses)
+        check(
+            isinstance(nClasses, int) and nClasses > 1,
+            ValueError,
+            "nn.ClassSimplexCriterion: nClasses must be an integer > 1, got %r",
+            nClasses,
+        )
         self.nClasses = nClasses
         simplex = self._regsplex(nClasses - 1)
         self.simplex = torch.cat([simplex, torch.zeros(nClasses, nClasses - simplex.size(1), dtype=torch.float64)], 1)
@@ -625,7 +693,7 @@ class ClassSimplexCriterion(MSECriterion):
         for k in range(n):
             a[k, k] = 1 if k == 0 else (1 - a[k, :k].norm().item() ** 2) ** 0.5
             c = (a[k, k].item() ** 2 - 1 - 1 / n) / a[k, k].item()
-            a[k + 1:, k] = c
+            a[k + 1 :, k] = c
         return a
 
     def _embed(self, input, target):
@@ -636,8 +704,10 @@ class ClassSimplexCriterion(MSECriterion):
             utils.check_tensor(target, "nn.ClassSimplexCriterion: target", (0, 1))
             t = target.reshape(-1).long()
         if t.numel() and (int(t.min()) < 0 or int(t.max()) >= n):
-            raise IndexError("nn.ClassSimplexCriterion: target %d is out of range for %d classes"
-                             % (int(t.min()) if int(t.min()) < 0 else int(t.max()), n))
+            raise IndexError(
+                "nn.ClassSimplexCriterion: target %d is out of range for %d classes"
+                % (int(t.min()) if int(t.min()) < 0 else int(t.max()), n)
+            )
         emb = self.simplex.to(input.dtype)[t]
         return emb[0] if not torch.is_tensor(target) or target.dim() == 0 else emb
 

@@ -17,17 +17,42 @@ from torch.legacy.nn._object import TorchObject
 from torch.legacy.nn.activations import Tanh
 from torch.legacy.nn.containers import Container
 from torch.legacy.nn.criterion import Criterion
-from torch.legacy.nn.criterions import ClassNLLCriterion, MSECriterion
+from torch.legacy.nn.criterions import ClassNLLCriterion, MSECriterion, _loss
 from torch.legacy.nn.module import Module
 from torch.legacy.nn.tables import _same_sizes, _table
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import check, check_grad_output, of_type, thnn
 
-__all__ = ["CAddTensorTable", "CMaxTable", "CMinTable", "CReLU", "Collapse", "Constant", "Convert", "CriterionTable",
-           "Decorator", "DistanceRatioCriterion", "DontCast", "GatedLinearUnit", "L1Cost", "MaskedSelect",
-           "ModuleCriterion", "NaN", "PixelShuffle", "Profile", "SpatialAutoCropMSECriterion",
-           "SpatialClassNLLCriterion", "SpatialLogSoftMax", "StochasticGradient", "TanhShrink",
-           "TemporalDynamicKMaxPooling", "WeightNorm", "WeightedMSECriterion", "ZeroGrad", "ZipTable",
-           "ZipTableOneToMany"]
+__all__ = [
+    "CAddTensorTable",
+    "CMaxTable",
+    "CMinTable",
+    "CReLU",
+    "Collapse",
+    "Constant",
+    "Convert",
+    "CriterionTable",
+    "Decorator",
+    "DistanceRatioCriterion",
+    "DontCast",
+    "GatedLinearUnit",
+    "L1Cost",
+    "MaskedSelect",
+    "ModuleCriterion",
+    "NaN",
+    "PixelShuffle",
+    "Profile",
+    "SpatialAutoCropMSECriterion",
+    "SpatialClassNLLCriterion",
+    "SpatialLogSoftMax",
+    "StochasticGradient",
+    "TanhShrink",
+    "TemporalDynamicKMaxPooling",
+    "WeightNorm",
+    "WeightedMSECriterion",
+    "ZeroGrad",
+    "ZipTable",
+    "ZipTableOneToMany",
+]
 
 
 def _dim(name, d, n):
@@ -38,6 +63,7 @@ def _dim(name, d, n):
 
 
 # ================================================================ element-wise and shapes
+
 
 class CMaxTable(Module):
     """The element-wise maximum of a table of tensors of one size; the gradient goes to the
@@ -71,8 +97,13 @@ class CMaxTable(Module):
         name = self.torch_typename()
         _same_sizes(name, list(_table(name, input)) + [gradOutput])
         idx = self.__dict__.get("maxIdx")
-        check(torch.is_tensor(idx) and idx.shape == gradOutput.shape, RuntimeError,
-              "%s: backward needs the forward of an input of gradOutput's size %s", name, tuple(gradOutput.shape))
+        check(
+            torch.is_tensor(idx) and idx.shape == gradOutput.shape,
+            RuntimeError,
+            "%s: backward needs the forward of an input of gradOutput's size %s",
+            name,
+            tuple(gradOutput.shape),
+        )
         self.gradInput = [gradOutput * (idx == i).to(gradOutput.dtype) for i in range(len(input))]
         return self.gradInput
 
@@ -95,16 +126,26 @@ class CReLU(Module):
 
     def __init__(self, nInputDims, inplace=False):
         super().__init__()
-        check(isinstance(nInputDims, int) and nInputDims >= 1, TypeError,
-              "nn.CReLU(nInputDims[, inplace]): nInputDims must be a positive int, got %r", nInputDims)
+        check(
+            isinstance(nInputDims, int) and nInputDims >= 1,
+            TypeError,
+            "nn.CReLU(nInputDims[, inplace]): nInputDims must be a positive int, got %r",
+            nInputDims,
+        )
         self.nInputDims = nInputDims
         self.inplace = inplace
 
     def _feature_dim(self, input):
         utils.check_tensor(input, "nn.CReLU: input")
         n = int(self.nInputDims)
-        check(input.dim() in (n, n + 1), RuntimeError, "nn.CReLU: %d-D input (or %d-D batch) expected, got size %s",
-              n, n + 1, tuple(input.shape))
+        check(
+            input.dim() in (n, n + 1),
+            RuntimeError,
+            "nn.CReLU: %d-D input (or %d-D batch) expected, got size %s",
+            n,
+            n + 1,
+            tuple(input.shape),
+        )
         return 0 if input.dim() == n else 1
 
     def updateOutput(self, input):
@@ -117,8 +158,13 @@ class CReLU(Module):
         n = input.size(d)
         expected = list(input.shape)
         expected[d] = 2 * n
-        check(list(gradOutput.shape) == expected, RuntimeError, "nn.CReLU: gradOutput of size %s, expected %s",
-              tuple(gradOutput.shape), tuple(expected))
+        check(
+            list(gradOutput.shape) == expected,
+            RuntimeError,
+            "nn.CReLU: gradOutput of size %s, expected %s",
+            tuple(gradOutput.shape),
+            tuple(expected),
+        )
         pos, neg = (input > 0).to(input.dtype), (input < 0).to(input.dtype)
         self.gradInput = gradOutput.narrow(d, 0, n) * pos - gradOutput.narrow(d, n, n) * neg
         return self.gradInput
@@ -145,8 +191,13 @@ class Collapse(Module):
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        check(gradOutput.numel() == input.numel(), RuntimeError, "nn.Collapse: gradOutput of size %s for an input "
-              "of size %s", tuple(gradOutput.shape), tuple(input.shape))
+        check(
+            gradOutput.numel() == input.numel(),
+            RuntimeError,
+            "nn.Collapse: gradOutput of size %s for an input of size %s",
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         self.gradInput = gradOutput.contiguous().view(input.shape)
         return self.gradInput
 
@@ -164,8 +215,12 @@ class Constant(Module):
         super().__init__()
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = torch.tensor([float(value)], dtype=torch.get_default_dtype())
-        check(torch.is_tensor(value), TypeError, "nn.Constant(value[, nInputDim]): value must be a number or a "
-              "tensor, got %s", type(value).__name__)
+        check(
+            torch.is_tensor(value),
+            TypeError,
+            "nn.Constant(value[, nInputDim]): value must be a number or a tensor, got %s",
+            type(value).__name__,
+        )
         self.value = value
         self.nInputDim = nInputDim
 
@@ -195,8 +250,11 @@ class Convert(Module):
 
     def __init__(self, inputShape=None, outputShape=None):
         super().__init__()
-        check((inputShape is None) == (outputShape is None), ValueError,
-              "nn.Convert([inputShape, outputShape]): give both shapes or neither")
+        check(
+            (inputShape is None) == (outputShape is None),
+            ValueError,
+            "nn.Convert([inputShape, outputShape]): give both shapes or neither",
+        )
         self.inputShape, self.outputShape = inputShape, outputShape
         if inputShape is not None:
             self._plan()
@@ -216,8 +274,13 @@ class Convert(Module):
             else:
                 raise ValueError("nn.Convert: output dimension %s is not in the input shape %s" % (c, ins))
         rest = [i for i in range(len(ins)) if i not in perm]
-        check(not rest or flat_at is not None, ValueError, "nn.Convert: output shape %s drops input dimensions of "
-              "%s (use f to flatten them)", outs, ins)
+        check(
+            not rest or flat_at is not None,
+            ValueError,
+            "nn.Convert: output shape %s drops input dimensions of %s (use f to flatten them)",
+            outs,
+            ins,
+        )
         if flat_at is not None:
             perm[flat_at:flat_at] = rest
         self.perm, self.flatAt, self.nFlat = perm, flat_at, len(rest)
@@ -238,7 +301,7 @@ class Convert(Module):
         size = list(p.shape)
         if self.flatAt is not None:
             a, n = int(self.flatAt), int(self.nFlat)
-            size[a:a + n] = [math.prod(size[a:a + n])]
+            size[a : a + n] = [math.prod(size[a : a + n])]
         return size
 
     def updateOutput(self, input):
@@ -248,15 +311,26 @@ class Convert(Module):
         if self.perm is None:
             self.output = typed
             return typed
-        check(input.dim() == len(self.inputShape), RuntimeError, "nn.Convert: a %d-D input (%s) expected, got size %s",
-              len(self.inputShape), self.inputShape, tuple(input.shape))
+        check(
+            input.dim() == len(self.inputShape),
+            RuntimeError,
+            "nn.Convert: a %d-D input (%s) expected, got size %s",
+            len(self.inputShape),
+            self.inputShape,
+            tuple(input.shape),
+        )
         p = typed.permute(self._perm())
         self.output = p.contiguous().view(self._output_size(p))
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        check(gradOutput.numel() == input.numel(), RuntimeError, "nn.Convert: gradOutput of size %s for an input of "
-              "size %s", tuple(gradOutput.shape), tuple(input.shape))
+        check(
+            gradOutput.numel() == input.numel(),
+            RuntimeError,
+            "nn.Convert: gradOutput of size %s for an input of size %s",
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         gi = torch.empty(input.shape, dtype=input.dtype)
         if self.perm is None:
             gi.copy_(gradOutput.reshape(input.shape))
@@ -322,10 +396,21 @@ class MaskedSelect(Module):
 
     @staticmethod
     def _check(input):
-        check(isinstance(input, (list, tuple)) and len(input) == 2 and torch.is_tensor(input[0])
-              and torch.is_tensor(input[1]), TypeError, "nn.MaskedSelect: a table {input, mask} of two tensors expected")
-        check(input[0].numel() == input[1].numel(), RuntimeError, "nn.MaskedSelect: the mask (%s) must have the "
-              "input's size (%s)", tuple(input[1].shape), tuple(input[0].shape))
+        check(
+            isinstance(input, (list, tuple))
+            and len(input) == 2
+            and torch.is_tensor(input[0])
+            and torch.is_tensor(input[1]),
+            TypeError,
+            "nn.MaskedSelect: a table {input, mask} of two tensors expected",
+        )
+        check(
+            input[0].numel() == input[1].numel(),
+            RuntimeError,
+            "nn.MaskedSelect: the mask (%s) must have the input's size (%s)",
+            tuple(input[1].shape),
+            tuple(input[0].shape),
+        )
         return input[0], input[1].reshape(-1) != 0
 
     def updateOutput(self, input):
@@ -336,9 +421,13 @@ class MaskedSelect(Module):
     def updateGradInput(self, input, gradOutput):
         x, mask = self._check(input)
         n = int(mask.sum())
-        check(torch.is_tensor(gradOutput) and gradOutput.numel() == n, RuntimeError,
-              "nn.MaskedSelect: gradOutput must hold %d elements, got %s", n,
-              tuple(gradOutput.shape) if torch.is_tensor(gradOutput) else type(gradOutput).__name__)
+        check(
+            torch.is_tensor(gradOutput) and gradOutput.numel() == n,
+            RuntimeError,
+            "nn.MaskedSelect: gradOutput must hold %d elements, got %s",
+            n,
+            tuple(gradOutput.shape) if torch.is_tensor(gradOutput) else type(gradOutput).__name__,
+        )
         gi = torch.zeros(x.numel(), dtype=x.dtype)
         gi[mask] = gradOutput.reshape(-1).to(x.dtype)
         self.gradInput = [gi.view(x.shape), torch.zeros(input[1].shape, dtype=x.dtype)]
@@ -351,8 +440,12 @@ class PixelShuffle(Module):
 
     def __init__(self, upscaleFactor):
         super().__init__()
-        check(isinstance(upscaleFactor, int) and upscaleFactor >= 1, ValueError,
-              "nn.PixelShuffle(upscaleFactor): upscaleFactor must be a positive int, got %r", upscaleFactor)
+        check(
+            isinstance(upscaleFactor, int) and upscaleFactor >= 1,
+            ValueError,
+            "nn.PixelShuffle(upscaleFactor): upscaleFactor must be a positive int, got %r",
+            upscaleFactor,
+        )
         self.upscaleFactor = upscaleFactor
         self.upscaleFactorSquared = upscaleFactor * upscaleFactor
 
@@ -361,8 +454,14 @@ class PixelShuffle(Module):
         utils.check_tensor(input, "%s: input" % name, (3, 4))
         x = input if input.dim() == 4 else input.unsqueeze(0)
         r2 = int(self.upscaleFactorSquared)
-        check(x.size(1) % r2 == 0, RuntimeError, "%s: the channel count %d is not a multiple of upscaleFactor^2 = %d",
-              name, x.size(1), r2)
+        check(
+            x.size(1) % r2 == 0,
+            RuntimeError,
+            "%s: the channel count %d is not a multiple of upscaleFactor^2 = %d",
+            name,
+            x.size(1),
+            r2,
+        )
         return x, x.size(0), x.size(1) // r2, x.size(2), x.size(3)
 
     def updateOutput(self, input):
@@ -375,8 +474,13 @@ class PixelShuffle(Module):
     def updateGradInput(self, input, gradOutput):
         x, b, c, h, w = self._sizes(input)
         r = int(self.upscaleFactor)
-        check(gradOutput.numel() == x.numel(), RuntimeError, "nn.PixelShuffle: gradOutput of size %s for an input of "
-              "size %s", tuple(gradOutput.shape), tuple(input.shape))
+        check(
+            gradOutput.numel() == x.numel(),
+            RuntimeError,
+            "nn.PixelShuffle: gradOutput of size %s for an input of size %s",
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         g = gradOutput.reshape(b, c, h, r, w, r).permute(0, 1, 3, 5, 2, 4)
         self.gradInput = g.reshape(input.shape)
         return self.gradInput
@@ -386,23 +490,25 @@ class PixelShuffle(Module):
 
 
 class SpatialLogSoftMax(Module):
-    """LogSoftMax across the planes at each position of C x H x W images or batches."""
-
-    @staticmethod
-    def _plane_dim(input):
-        utils.check_tensor(input, "nn.SpatialLogSoftMax: input", (3, 4))
-        return input.dim() - 3
+    """LogSoftMax across the planes at each position of C x H x W images or batches (THNN's
+    LogSoftMax works across dimension 0 of 3-D and 1 of 4-D input)."""
 
     def updateOutput(self, input):
-        self.output = torch.log_softmax(input, self._plane_dim(input))
-        return self.output
+        utils.check_tensor(input, "nn.SpatialLogSoftMax: input", (3, 4))
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.LogSoftMax_updateOutput(input, out)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        d = self._plane_dim(input)
-        utils.same_size(input, gradOutput, "nn.SpatialLogSoftMax: input", "gradOutput")
-        out = torch.log_softmax(input, d)
-        self.gradInput = gradOutput - torch.exp(out) * gradOutput.sum(d, keepdim=True)
-        return self.gradInput
+        utils.check_tensor(input, "nn.SpatialLogSoftMax: input", (3, 4))
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.LogSoftMax_updateGradInput(input, gradOutput, gi, self.output)
+        self.gradInput = gi
+        return gi
 
 
 class TanhShrink(Module):
@@ -431,8 +537,12 @@ class TemporalDynamicKMaxPooling(Module):
 
     def __init__(self, minK, factor=0):
         super().__init__()
-        check(isinstance(minK, int) and minK >= 1, ValueError,
-              "nn.TemporalDynamicKMaxPooling(minK[, factor]): minK must be an int >= 1, got %r", minK)
+        check(
+            isinstance(minK, int) and minK >= 1,
+            ValueError,
+            "nn.TemporalDynamicKMaxPooling(minK[, factor]): minK must be an int >= 1, got %r",
+            minK,
+        )
         self.minK, self.factor = minK, factor
 
     def _k(self, input):
@@ -454,9 +564,12 @@ class TemporalDynamicKMaxPooling(Module):
     def updateGradInput(self, input, gradOutput):
         d, k = self._k(input)
         idx = self.__dict__.get("indices")
-        check(torch.is_tensor(idx) and idx.shape == gradOutput.shape, RuntimeError,
-              "nn.TemporalDynamicKMaxPooling: gradOutput of size %s does not match the last forward's output",
-              tuple(gradOutput.shape))
+        check(
+            torch.is_tensor(idx) and idx.shape == gradOutput.shape,
+            RuntimeError,
+            "nn.TemporalDynamicKMaxPooling: gradOutput of size %s does not match the last forward's output",
+            tuple(gradOutput.shape),
+        )
         self.gradInput = torch.zeros_like(input).scatter_(d, idx.long(), gradOutput.to(input.dtype))
         return self.gradInput
 
@@ -479,13 +592,21 @@ class ZeroGrad(Module):
 
 # ================================================================ tables
 
+
 def _zip(t, what):
     check(isinstance(t, (list, tuple)), TypeError, "%s: a table of tables expected, got %s", what, type(t).__name__)
     out = []
     for i, inner in enumerate(t):
         check(isinstance(inner, (list, tuple)), TypeError, "%s: element %d is not a table", what, i)
-        check(len(inner) == len(t[0]), ValueError, "%s: table %d has %d elements, table 0 has %d", what, i, len(inner),
-              len(t[0]))
+        check(
+            len(inner) == len(t[0]),
+            ValueError,
+            "%s: table %d has %d elements, table 0 has %d",
+            what,
+            i,
+            len(inner),
+            len(t[0]),
+        )
         for j, v in enumerate(inner):
             if j == len(out):
                 out.append([])
@@ -523,8 +644,11 @@ class ZipTableOneToMany(Module):
 
     @staticmethod
     def _check(input):
-        check(isinstance(input, (list, tuple)) and len(input) == 2 and isinstance(input[1], (list, tuple)), TypeError,
-              "nn.ZipTableOneToMany: a table {element, {elements...}} expected")
+        check(
+            isinstance(input, (list, tuple)) and len(input) == 2 and isinstance(input[1], (list, tuple)),
+            TypeError,
+            "nn.ZipTableOneToMany: a table {element, {elements...}} expected",
+        )
 
     def updateOutput(self, input):
         self._check(input)
@@ -533,8 +657,12 @@ class ZipTableOneToMany(Module):
 
     def updateGradInput(self, input, gradOutput):
         self._check(input)
-        check(isinstance(gradOutput, (list, tuple)) and len(gradOutput) == len(input[1]), ValueError,
-              "nn.ZipTableOneToMany: gradOutput must be a table of %d pairs", len(input[1]))
+        check(
+            isinstance(gradOutput, (list, tuple)) and len(gradOutput) == len(input[1]),
+            ValueError,
+            "nn.ZipTableOneToMany: gradOutput must be a table of %d pairs",
+            len(input[1]),
+        )
         el = torch.zeros_like(input[0])
         for g in gradOutput:
             utils.same_size(el, g[0], "nn.ZipTableOneToMany: element", "its gradient")
@@ -556,8 +684,15 @@ class CAddTensorTable(Module):
     @staticmethod
     def _check(input):
         name = "nn.CAddTensorTable"
-        check(isinstance(input, (list, tuple)) and len(input) == 2 and torch.is_tensor(input[0])
-              and isinstance(input[1], (list, tuple)), TypeError, "%s: input {tensor, {tensors...}} expected", name)
+        check(
+            isinstance(input, (list, tuple))
+            and len(input) == 2
+            and torch.is_tensor(input[0])
+            and isinstance(input[1], (list, tuple)),
+            TypeError,
+            "%s: input {tensor, {tensors...}} expected",
+            name,
+        )
         for i, y in enumerate(input[1]):
             utils.same_size(input[0], y, "%s: input[0]" % name, "input[1][%d]" % i)
         return input
@@ -569,8 +704,12 @@ class CAddTensorTable(Module):
 
     def updateGradInput(self, input, gradOutput):
         x, ys = self._check(input)
-        check(isinstance(gradOutput, (list, tuple)) and len(gradOutput) == len(ys), TypeError,
-              "nn.CAddTensorTable: gradOutput must be a table of %d tensors", len(ys))
+        check(
+            isinstance(gradOutput, (list, tuple)) and len(gradOutput) == len(ys),
+            TypeError,
+            "nn.CAddTensorTable: gradOutput must be a table of %d tensors",
+            len(ys),
+        )
         grad_x = torch.zeros_like(x)
         for i, g in enumerate(gradOutput):
             utils.same_size(x, g, "nn.CAddTensorTable: input[0]", "gradOutput[%d]" % i)
@@ -581,14 +720,20 @@ class CAddTensorTable(Module):
 
 # ================================================================ decorators
 
+
 class Decorator(Container):
     """A container of one module that passes every call on to it; subclasses change one
     aspect (casting, checks, timing, reparameterization)."""
 
     def __init__(self, module):
         super().__init__()
-        check(isinstance(module, Module), TypeError, "%s(module): a module is required, got %s", self.torch_typename(),
-              type(module).__name__)
+        check(
+            isinstance(module, Module),
+            TypeError,
+            "%s(module): a module is required, got %s",
+            self.torch_typename(),
+            type(module).__name__,
+        )
         self.modules = [module]
 
     def updateOutput(self, input):
@@ -734,8 +879,10 @@ class NaN(Decorator):
 
     def _check(self, what, t):
         if self.recursiveIsNaN(t):
-            raise RuntimeError("NaN found in %s of module %s (id %s):\n%s" % (
-                what, self.modules[0].torch_typename(), self.id, repr(self.modules[0])))
+            raise RuntimeError(
+                "NaN found in %s of module %s (id %s):\n%s"
+                % (what, self.modules[0].torch_typename(), self.id, repr(self.modules[0]))
+            )
 
     def updateOutput(self, input):
         self._check("input", input)
@@ -810,8 +957,11 @@ class WeightNorm(Decorator):
 
     def __init__(self, module, outputDim=0):
         super().__init__(module)
-        check(torch.is_tensor(getattr(module, "weight", None)), ValueError,
-              "nn.WeightNorm(module[, outputDim]): the module must have a weight")
+        check(
+            torch.is_tensor(getattr(module, "weight", None)),
+            ValueError,
+            "nn.WeightNorm(module[, outputDim]): the module must have a weight",
+        )
         self.weight, self.gradWeight = module.weight, module.gradWeight
         if getattr(module, "bias", None) is not None:
             self.bias, self.gradBias = module.bias, module.gradBias
@@ -890,6 +1040,7 @@ class WeightNorm(Decorator):
 
 # ================================================================ criterions
 
+
 class CriterionTable(Module):
     """A module running a criterion on a table {input, target}: its output is the loss,
     its gradInput the table {dloss/dinput}."""
@@ -902,8 +1053,11 @@ class CriterionTable(Module):
 
     @staticmethod
     def _check(input):
-        check(isinstance(input, (list, tuple)) and len(input) >= 2, TypeError,
-              "nn.CriterionTable: a table {input, target} expected")
+        check(
+            isinstance(input, (list, tuple)) and len(input) >= 2,
+            TypeError,
+            "nn.CriterionTable: a table {input, target} expected",
+        )
 
     def updateOutput(self, input):
         self._check(input)
@@ -931,14 +1085,18 @@ class L1Cost(_InputOnlyCriterion):
     """The sum of |x| over the input's elements (no target); the gradient is sign(x)."""
 
     def updateOutput(self, input, target=None):
-        utils.check_tensor(input, "nn.L1Cost: input")
-        self.output = input.abs().sum().item()
+        kernels = thnn(self, input)
+        out = _loss(self, input)
+        kernels.L1Cost_updateOutput(input, out)
+        self.output = out.item()
         return self.output
 
     def updateGradInput(self, input, target=None):
-        utils.check_tensor(input, "nn.L1Cost: input")
-        self.gradInput = torch.sign(input)
-        return self.gradInput
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.L1Cost_updateGradInput(input, None, gi)
+        self.gradInput = gi
+        return gi
 
     def clearState(self):
         utils.clear(self, "output_tensor")
@@ -961,11 +1119,24 @@ class DistanceRatioCriterion(_InputOnlyCriterion):
     def _distances(input):
         """X and Y, Y in X's shape (torch7 asks only for as many elements and rows)."""
         name = "nn.DistanceRatioCriterion"
-        check(isinstance(input, (list, tuple)) and len(input) == 2 and torch.is_tensor(input[0])
-              and torch.is_tensor(input[1]), TypeError, "%s: input {X, Y} of two tensors of distances expected", name)
+        check(
+            isinstance(input, (list, tuple))
+            and len(input) == 2
+            and torch.is_tensor(input[0])
+            and torch.is_tensor(input[1]),
+            TypeError,
+            "%s: input {X, Y} of two tensors of distances expected",
+            name,
+        )
         x, y = input
-        check(x.dim() > 0 and y.dim() > 0 and x.numel() > 0 and x.numel() == y.numel() and x.size(0) == y.size(0),
-              RuntimeError, "%s: the distances' sizes %s and %s do not match", name, tuple(x.shape), tuple(y.shape))
+        check(
+            x.dim() > 0 and y.dim() > 0 and x.numel() > 0 and x.numel() == y.numel() and x.size(0) == y.size(0),
+            RuntimeError,
+            "%s: the distances' sizes %s and %s do not match",
+            name,
+            tuple(x.shape),
+            tuple(y.shape),
+        )
         return x, y.reshape(x.shape)
 
     def updateOutput(self, input, target=None):
@@ -993,8 +1164,11 @@ class ModuleCriterion(Criterion):
 
     def __init__(self, criterion, inputModule=None, targetModule=None, castTarget=True):
         super().__init__()
-        check(isinstance(criterion, Criterion), TypeError, "nn.ModuleCriterion(criterion[, inputModule[, "
-              "targetModule[, castTarget]]]): a criterion is required")
+        check(
+            isinstance(criterion, Criterion),
+            TypeError,
+            "nn.ModuleCriterion(criterion[, inputModule[, targetModule[, castTarget]]]): a criterion is required",
+        )
         self.criterion = criterion
         self.inputModule, self.targetModule = inputModule, targetModule
         self.castTarget = castTarget
@@ -1031,16 +1205,34 @@ class SpatialAutoCropMSECriterion(MSECriterion):
         name = "nn.SpatialAutoCropMSECriterion"
         utils.check_tensor(input, "%s: input" % name)
         utils.check_tensor(target, "%s: target" % name)
-        check(input.dim() == target.dim() and input.dim() in (3, 4), RuntimeError, "%s: input and target must both "
-              "be 3D or 4D (batch mode), got %s and %s", name, tuple(input.shape), tuple(target.shape))
+        check(
+            input.dim() == target.dim() and input.dim() in (3, 4),
+            RuntimeError,
+            "%s: input and target must both be 3D or 4D (batch mode), got %s and %s",
+            name,
+            tuple(input.shape),
+            tuple(target.shape),
+        )
         d = input.dim()
-        check(input.shape[:d - 2] == target.shape[:d - 2], RuntimeError, "%s: input %s and target %s differ before "
-              "the last two dimensions", name, tuple(input.shape), tuple(target.shape))
+        check(
+            input.shape[: d - 2] == target.shape[: d - 2],
+            RuntimeError,
+            "%s: input %s and target %s differ before the last two dimensions",
+            name,
+            tuple(input.shape),
+            tuple(target.shape),
+        )
         cropped = target
         for i in (d - 2, d - 1):
             diff = target.size(i) - input.size(i)
-            check(diff >= 0, RuntimeError, "%s: the target (%s) must be at least as large as the input (%s) in height "
-                  "and width", name, tuple(target.shape), tuple(input.shape))
+            check(
+                diff >= 0,
+                RuntimeError,
+                "%s: the target (%s) must be at least as large as the input (%s) in height and width",
+                name,
+                tuple(target.shape),
+                tuple(input.shape),
+            )
             cropped = cropped.narrow(i, diff // 2, input.size(i))
         return cropped.contiguous()
 
@@ -1054,36 +1246,58 @@ class SpatialAutoCropMSECriterion(MSECriterion):
 class SpatialClassNLLCriterion(ClassNLLCriterion):
     """ClassNLLCriterion at each pixel: input N x C x H x W log-probabilities (or C x H x W),
     target N x H x W (or H x W) of 0-based classes; ignoreIndex adds nothing. Averaged over
-    the total weight of the pixels counted if sizeAverage."""
+    the total weight of the pixels counted (total_weight_tensor) if sizeAverage."""
 
-    def _pixels(self, input, target):
+    def _batched(self, input, target):
         name = "nn.SpatialClassNLLCriterion"
         utils.check_tensor(input, "%s: input" % name)
         utils.check_tensor(target, "%s: target" % name)
         ok = (input.dim() == 4 and target.dim() == 3) or (input.dim() == 3 and target.dim() == 2)
-        check(ok, RuntimeError, "%s: input N x C x H x W with target N x H x W (or without N) expected, got input %s "
-              "and target %s", name, tuple(input.shape), tuple(target.shape))
-        x = input if input.dim() == 4 else input.unsqueeze(0)
-        t = target if target.dim() == 3 else target.unsqueeze(0)
-        check(x.shape[0] == t.shape[0] and x.shape[2:] == t.shape[1:], RuntimeError, "%s: input %s and target %s "
-              "do not match", name, tuple(input.shape), tuple(target.shape))
-        return x.permute(0, 2, 3, 1).reshape(-1, x.size(1)), t.reshape(-1)
+        check(
+            ok,
+            RuntimeError,
+            "%s: input N x C x H x W with target N x H x W (or without N) expected, got input %s and target %s",
+            name,
+            tuple(input.shape),
+            tuple(target.shape),
+        )
+        if input.dim() == 3:
+            return input.unsqueeze(0), target.unsqueeze(0).long()
+        return input, target.long()
 
     def updateOutput(self, input, target):
-        x, t = self._pixels(input, target)
-        self.output = super().updateOutput(x, t)
-        keep = t.long() != int(self.ignoreIndex)
-        w = self.weights.to(x.dtype)[t.long().masked_fill(~keep, 0)] if self.weights is not None else \
-            torch.ones(t.numel(), dtype=x.dtype)
-        self.total_weight_tensor = (w * keep.to(x.dtype)).sum().reshape(1)
+        kernels = thnn(self, input)
+        x, t = self._batched(input, target)
+        out = _loss(self, input)
+        kernels.SpatialClassNLLCriterion_updateOutput(
+            x,
+            t,
+            out,
+            self.sizeAverage,
+            of_type(self.weights, input),
+            self._total_weight(input),
+            int(self.ignoreIndex),
+            True,
+        )
+        self.output = out.item()
         return self.output
 
     def updateGradInput(self, input, target):
-        x, t = self._pixels(input, target)
-        g = super().updateGradInput(x, t)
-        xb = input if input.dim() == 4 else input.unsqueeze(0)
-        g = g.reshape(xb.size(0), xb.size(2), xb.size(3), xb.size(1)).permute(0, 3, 1, 2)
-        self.gradInput = g.reshape(input.shape).contiguous()
+        kernels = thnn(self, input)
+        x, t = self._batched(input, target)
+        gi = input.new_empty(0)
+        kernels.SpatialClassNLLCriterion_updateGradInput(
+            x,
+            t,
+            None,
+            gi,
+            self.sizeAverage,
+            of_type(self.weights, input),
+            self._total_weight(input),
+            int(self.ignoreIndex),
+            True,
+        )
+        self.gradInput = gi.view(input.shape)
         return self.gradInput
 
 
@@ -1101,8 +1315,14 @@ class WeightedMSECriterion(MSECriterion):
         name = "nn.WeightedMSECriterion"
         utils.check_tensor(input, "%s: input" % name)
         utils.check_tensor(target, "%s: target" % name)
-        check(target.numel() == input.numel(), RuntimeError, "%s: the target (%s) must have the input's size (%s)",
-              name, tuple(target.shape), tuple(input.shape))
+        check(
+            target.numel() == input.numel(),
+            RuntimeError,
+            "%s: the target (%s) must have the input's size (%s)",
+            name,
+            tuple(target.shape),
+            tuple(input.shape),
+        )
         w = self.weight.to(input.dtype)
         t = target.reshape(input.shape).to(input.dtype)
         if input.dim() - 1 == w.dim() and input.dim() >= 1 and input[0].numel() == w.numel():
@@ -1110,8 +1330,10 @@ class WeightedMSECriterion(MSECriterion):
         elif input.numel() == w.numel():
             buf = t * w.reshape(input.shape)
         else:
-            raise RuntimeError("%s: weight (%s) fits neither the input (%s) nor one sample of it" % (
-                name, tuple(w.shape), tuple(input.shape)))
+            raise RuntimeError(
+                "%s: weight (%s) fits neither the input (%s) nor one sample of it"
+                % (name, tuple(w.shape), tuple(input.shape))
+            )
         self.buffer = buf
         return buf
 
@@ -1123,6 +1345,7 @@ class WeightedMSECriterion(MSECriterion):
 
 
 # ================================================================ trainer
+
 
 class StochasticGradient(TorchObject):
     """torch7's plain SGD trainer. train(dataset) runs maxIteration epochs (0: forever) over
@@ -1136,8 +1359,11 @@ class StochasticGradient(TorchObject):
     verbose = True
 
     def __init__(self, module, criterion):
-        check(isinstance(module, Module) and isinstance(criterion, Criterion), TypeError,
-              "nn.StochasticGradient(module, criterion): a module and a criterion are required")
+        check(
+            isinstance(module, Module) and isinstance(criterion, Criterion),
+            TypeError,
+            "nn.StochasticGradient(module, criterion): a module and a criterion are required",
+        )
         self.learningRate = 0.01
         self.learningRateDecay = 0
         self.maxIteration = 25
@@ -1156,8 +1382,11 @@ class StochasticGradient(TorchObject):
         if callable(size):
             n = int(size())
         else:
-            check(hasattr(dataset, "__len__") and hasattr(dataset, "__getitem__"), TypeError,
-                  "nn.StochasticGradient.train: the dataset needs size() (or len()) and dataset[i] = [input, target]")
+            check(
+                hasattr(dataset, "__len__") and hasattr(dataset, "__getitem__"),
+                TypeError,
+                "nn.StochasticGradient.train: the dataset needs size() (or len()) and dataset[i] = [input, target]",
+            )
             n = len(dataset)
         check(n >= 1, ValueError, "nn.StochasticGradient.train: the dataset is empty")
         module, criterion = self.module, self.criterion
@@ -1170,8 +1399,12 @@ class StochasticGradient(TorchObject):
             for t in range(n):
                 i = int(order[t])
                 example = dataset[i]
-                check(isinstance(example, (list, tuple)) and len(example) >= 2, TypeError,
-                      "nn.StochasticGradient.train: dataset[%d] must be a pair [input, target]", i)
+                check(
+                    isinstance(example, (list, tuple)) and len(example) >= 2,
+                    TypeError,
+                    "nn.StochasticGradient.train: dataset[%d] must be a pair [input, target]",
+                    i,
+                )
                 input, target = example[0], example[1]
                 sum_error += criterion.forward(module.forward(input), target)
                 grad_output = criterion.updateGradInput(module.output, target)

@@ -7,20 +7,28 @@ SparseLinear, IndexLinear. Same names, constructor arguments and fields as torch
 import math
 
 import torch
-import torch.nn.functional as F
 from torch.legacy.nn import tables as _tables
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.spatial import (SpatialConvolution, SpatialFullConvolution, _batched, _conv_grad_input,
-                                     _conv_grad_weight, _conv_repr, _conv_t_grad_weight, _grad_batched, _out_size,
-                                     _unbatch)
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.spatial import (
+    SpatialConvolution,
+    SpatialFullConvolution,
+    _conv_repr,
+)
+from torch.legacy.nn.utils import buffer, check, of_type, thnn
 
-__all__ = ["SpatialConvolutionMap", "SpatialFullConvolutionMap", "SpatialDepthWiseConvolution",
-           "TemporalRowConvolution", "SparseLinear", "IndexLinear"]
+__all__ = [
+    "SpatialConvolutionMap",
+    "SpatialFullConvolutionMap",
+    "SpatialDepthWiseConvolution",
+    "TemporalRowConvolution",
+    "SparseLinear",
+    "IndexLinear",
+]
 
 
 # ================================================================ connection tables
+
 
 def _full(nin, nout):
     """Every input plane to every output plane: rows (i, o), 0-based."""
@@ -61,8 +69,9 @@ _tables.full, _tables.oneToOne, _tables.random = _full, _one_to_one, _random
 class _MapConvolution(Module):
     """A convolution in which output plane o sees input plane i through a kernel of its
     own, one per row (i, o) of connTable (K x 2, 0-based planes): weight K x kH x kW, bias
-    one per output plane. The computation goes through the dense weight (zeros where no
-    connection), kernels of repeated rows adding up as in torch7's THNN."""
+    one per output plane. As in Lua nn, it computes through `dense`, the convolution module
+    of the dense weight (zeros where no connection; kernels of repeated rows add up), made
+    on first use for a file torch7 wrote without it."""
 
     dW = dH = 1
     _dense_cls = None
@@ -70,10 +79,18 @@ class _MapConvolution(Module):
     def __init__(self, conMatrix, kW, kH, dW=1, dH=1):
         super().__init__()
         name = self.torch_typename()
-        check(torch.is_tensor(conMatrix) and conMatrix.dim() == 2 and conMatrix.size(1) == 2 and conMatrix.size(0) > 0,
-              ValueError, "%s(connTable, kW, kH[, dW, dH]): connTable must be a K x 2 tensor", name)
-        check(bool((conMatrix >= 0).all()), ValueError, "%s: connTable holds 0-based plane numbers, got a negative "
-              "one", name)
+        check(
+            torch.is_tensor(conMatrix) and conMatrix.dim() == 2 and conMatrix.size(1) == 2 and conMatrix.size(0) > 0,
+            ValueError,
+            "%s(connTable, kW, kH[, dW, dH]): connTable must be a K x 2 tensor",
+            name,
+        )
+        check(
+            bool((conMatrix >= 0).all()),
+            ValueError,
+            "%s: connTable holds 0-based plane numbers, got a negative one",
+            name,
+        )
         self.kW, self.kH, self.dW, self.dH = kW, kH, dW, dH
         self.connTable = conMatrix
         self.nInputPlane = int(conMatrix[:, 0].max()) + 1
@@ -84,7 +101,6 @@ class _MapConvolution(Module):
         self.gradWeight = torch.zeros(k, kH, kW, dtype=dtype)
         self.bias = torch.empty(self.nOutputPlane, dtype=dtype)
         self.gradBias = torch.zeros(self.nOutputPlane, dtype=dtype)
-        # the Lua package computes through this module; it is kept so that a saved module runs there
         self.dense = self._dense_cls(self.nInputPlane, self.nOutputPlane, kW, kH, dW, dH)
         self.reset()
 
@@ -95,8 +111,9 @@ class _MapConvolution(Module):
     def _fan_in(self):
         """Per output plane: how many connections reach it."""
         _, o = self._pairs()
-        return torch.zeros(int(self.nOutputPlane), dtype=torch.float64).index_add_(0, o, torch.ones(o.numel(),
-                                                                                            dtype=torch.float64))
+        return torch.zeros(int(self.nOutputPlane), dtype=torch.float64).index_add_(
+            0, o, torch.ones(o.numel(), dtype=torch.float64)
+        )
 
     def reset(self, stdv=None):
         if stdv is not None:
@@ -113,19 +130,48 @@ class _MapConvolution(Module):
             self.bias[j].uniform_(-s, s)
         return self
 
-    def _geometry(self):
-        return (int(self.kH), int(self.kW)), (int(self.dH), int(self.dW))
+    def _connections(self):
+        """The dense weight's (first, second) indices of every row of connTable."""
+        raise NotImplementedError
 
-    def _check_input(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        check(x.size(1) == int(self.nInputPlane), RuntimeError, "%s: expected an input with %d planes, got size %s",
-              name, int(self.nInputPlane), tuple(input.shape))
-        return x, single
+    def _densified(self):
+        """`dense` with the dense weight of this module's kernels and its bias."""
+        dense = self.__dict__.get("dense")
+        if dense is None:
+            dense = self.dense = self._dense_cls(
+                int(self.nInputPlane), int(self.nOutputPlane), self.kW, self.kH, self.dW, self.dH
+            )
+        first, second = self._connections()
+        shape = (int(first.max()) + 1, int(second.max()) + 1, int(self.kH), int(self.kW))
+        dense.weight = self.weight.new_zeros(shape).index_put_((first, second), self.weight, accumulate=True)
+        dense.bias = self.bias
+        return dense
+
+    def updateOutput(self, input):
+        self.output = self._densified().updateOutput(input)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        self.gradInput = self._densified().updateGradInput(input, gradOutput)
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        dense = self._densified()
+        dense.gradWeight = torch.zeros_like(dense.weight)
+        dense.gradBias = self.gradBias
+        dense.accGradParameters(input, gradOutput, scale)
+        self.gradWeight.add_(dense.gradWeight[self._connections()])
 
     def __repr__(self):
-        return "%s(%d -> %d, %dx%d, %d,%d)" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW,
-                                              self.kH, self.dW, self.dH)
+        return "%s(%d -> %d, %dx%d, %d,%d)" % (
+            self.torch_typename(),
+            self.nInputPlane,
+            self.nOutputPlane,
+            self.kW,
+            self.kH,
+            self.dW,
+            self.dH,
+        )
 
 
 class SpatialConvolutionMap(_MapConvolution):
@@ -134,45 +180,9 @@ class SpatialConvolutionMap(_MapConvolution):
 
     _dense_cls = SpatialConvolution
 
-    def _dense_weight(self):
+    def _connections(self):
         i, o = self._pairs()
-        w = torch.zeros(int(self.nOutputPlane), int(self.nInputPlane), int(self.kH), int(self.kW),
-                        dtype=self.weight.dtype)
-        return w.index_put_((o, i), self.weight, accumulate=True)
-
-    def _out(self, x):
-        (kh, kw), (sh, sw) = self._geometry()
-        name = self.torch_typename()
-        return _out_size(name, x.size(2), kh, sh, 0), _out_size(name, x.size(3), kw, sw, 0)
-
-    def updateOutput(self, input):
-        x, single = self._check_input(input)
-        self._out(x)
-        _, s = self._geometry()
-        self.output = _unbatch(F.conv2d(x, self._dense_weight(), self.bias, s), single)
-        return self.output
-
-    def _grads(self, input, gradOutput):
-        x, single = self._check_input(input)
-        o = self._out(x)
-        shape = tuple(input.shape[:-3]) + (int(self.nOutputPlane),) + o
-        _, g, _ = _grad_batched(self.torch_typename(), input, gradOutput, 2, shape)
-        return x, g, single
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = self._grads(input, gradOutput)
-        k, s = self._geometry()
-        self.gradInput = _unbatch(_conv_grad_input(g, self._dense_weight(), tuple(x.shape[2:]), s, (0, 0), (1, 1)),
-                                  single)
-        return self.gradInput
-
-    def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single = self._grads(input, gradOutput)
-        k, s = self._geometry()
-        gw = _conv_grad_weight(x, g, k, s, (0, 0), (1, 1))
-        i, o = self._pairs()
-        self.gradWeight.add_(gw[o, i], alpha=scale)
-        self.gradBias.add_(g.sum((0, 2, 3)), alpha=scale)
+        return o, i
 
 
 class SpatialFullConvolutionMap(_MapConvolution):
@@ -182,47 +192,18 @@ class SpatialFullConvolutionMap(_MapConvolution):
 
     _dense_cls = SpatialFullConvolution
 
-    def _dense_weight(self):
-        i, o = self._pairs()
-        w = torch.zeros(int(self.nInputPlane), int(self.nOutputPlane), int(self.kH), int(self.kW),
-                        dtype=self.weight.dtype)
-        return w.index_put_((i, o), self.weight, accumulate=True)
-
-    def updateOutput(self, input):
-        x, single = self._check_input(input)
-        _, s = self._geometry()
-        self.output = _unbatch(F.conv_transpose2d(x, self._dense_weight(), self.bias, s), single)
-        return self.output
-
-    def _grads(self, input, gradOutput):
-        x, single = self._check_input(input)
-        (kh, kw), (sh, sw) = self._geometry()
-        shape = tuple(input.shape[:-3]) + (int(self.nOutputPlane), (x.size(2) - 1) * sh + kh,
-                                           (x.size(3) - 1) * sw + kw)
-        _, g, _ = _grad_batched(self.torch_typename(), input, gradOutput, 2, shape)
-        return x, g, single
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = self._grads(input, gradOutput)
-        _, s = self._geometry()
-        self.gradInput = _unbatch(F.conv2d(g, self._dense_weight(), None, s), single)
-        return self.gradInput
-
-    def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single = self._grads(input, gradOutput)
-        k, s = self._geometry()
-        gw = _conv_t_grad_weight(x, g, k, s, (0, 0), (1, 1))
-        i, o = self._pairs()
-        self.gradWeight.add_(gw[i, o], alpha=scale)
-        self.gradBias.add_(g.sum((0, 2, 3)), alpha=scale)
+    def _connections(self):
+        return self._pairs()
 
 
 # ================================================================ depthwise
 
+
 class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
     """Each input plane i convolved with its own nOutputPlane filters (the depth
     multiplier): output plane i * nOutputPlane + o uses weight[o][i] (nOutputPlane x
-    nInputPlane x kH x kW) and bias[o][i] (nOutputPlane x nInputPlane)."""
+    nInputPlane x kH x kW) and bias[o][i] (nOutputPlane x nInputPlane); THNN's
+    SpatialDepthwiseConvolution kernels, with their column buffers finput, fgradInput."""
 
     dW = dH = 1
     padW = padH = 0
@@ -239,60 +220,64 @@ class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
         self.reset()
 
     def reset(self, stdv=None):
-        utils.reset_uniform(stdv, int(self.kW) * int(self.kH) * int(self.nInputPlane), self.weight,
-                            getattr(self, "bias", None))
+        utils.reset_uniform(
+            stdv, int(self.kW) * int(self.kH) * int(self.nInputPlane), self.weight, getattr(self, "bias", None)
+        )
         return self
 
-    def _geometry(self):
-        return ((int(self.kH), int(self.kW)), (int(self.dH), int(self.dW)), (int(self.padH), int(self.padW)))
-
-    def _grouped_weight(self):
-        nin, nout = int(self.nInputPlane), int(self.nOutputPlane)
-        return self.weight.transpose(0, 1).reshape(nin * nout, 1, int(self.kH), int(self.kW))
-
-    def _check_input(self, input):
+    def _prepare(self, input):
+        """THNN's kernels for input, after torch7's input checks, and the buffers."""
         name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        check(x.size(1) == int(self.nInputPlane), RuntimeError, "%s: expected %d input planes, got size %s", name,
-              int(self.nInputPlane), tuple(input.shape))
-        k, s, p = self._geometry()
-        o = tuple(_out_size(name, x.size(2 + d), k[d], s[d], p[d]) for d in range(2))
-        return x, single, o
+        kernels = thnn(self, input)
+        utils.check_tensor(input, "%s: input" % name, (3, 4))
+        check(
+            input.size(-3) == int(self.nInputPlane),
+            RuntimeError,
+            "%s: expected %d input planes, got size %s",
+            name,
+            int(self.nInputPlane),
+            tuple(input.shape),
+        )
+        self.finput = buffer(self.__dict__.get("finput"), input)
+        self.fgradInput = buffer(self.__dict__.get("fgradInput"), input)
+        return kernels
+
+    def _window(self):
+        return self.kW, self.kH, self.dW, self.dH, self.padW, self.padH
+
+    def _zeros(self):
+        """The kernels take a bias (and its gradient): a module without one gives zeros."""
+        return self.weight.new_zeros(int(self.nOutputPlane), int(self.nInputPlane))
 
     def updateOutput(self, input):
-        x, single, _ = self._check_input(input)
-        k, s, p = self._geometry()
-        bias = self.bias.t().reshape(-1) if self._has_bias() else None
-        self.output = _unbatch(F.conv2d(x, self._grouped_weight(), bias, s, p, 1, int(self.nInputPlane)), single)
-        return self.output
-
-    def _grads(self, input, gradOutput):
-        x, single, o = self._check_input(input)
-        shape = tuple(input.shape[:-3]) + (int(self.nInputPlane) * int(self.nOutputPlane),) + o
-        _, g, _ = _grad_batched(self.torch_typename(), input, gradOutput, 2, shape)
-        return x, g, single
+        kernels = self._prepare(input)
+        bias = self.bias if self._has_bias() else self._zeros()
+        out = input.new_empty(0)
+        kernels.SpatialDepthwiseConvolution_updateOutput(
+            input, out, self.weight, bias, self.finput, self.fgradInput, *self._window()
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single = self._grads(input, gradOutput)
-        k, s, p = self._geometry()
-        full = F.conv_transpose2d(g, self._grouped_weight(), None, s, 0, 0, int(self.nInputPlane))
-        h, w = x.size(2), x.size(3)
-        full = F.pad(full, [0, max(0, w + p[1] - full.size(3)), 0, max(0, h + p[0] - full.size(2))])
-        self.gradInput = _unbatch(full[:, :, p[0]:p[0] + h, p[1]:p[1] + w], single)
-        return self.gradInput
+        kernels = self._prepare(input)
+        gi = input.new_empty(0)
+        kernels.SpatialDepthwiseConvolution_updateGradInput(
+            input, gradOutput, gi, self.weight, self.finput, self.fgradInput, *self._window()
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single = self._grads(input, gradOutput)
-        k, s, p = self._geometry()
-        nin, nout = int(self.nInputPlane), int(self.nOutputPlane)
-        n = x.size(0)
-        cols = F.unfold(x, k, 1, p, s).reshape(n, nin, k[0] * k[1], -1)  # n, nin, kk, L
-        gg = g.reshape(n, nin, nout, -1)  # channel i * nout + o
-        # gw[o, i, k] = sum over n, l of gg[n, i, o, l] cols[n, i, k, l]
-        gw = torch.matmul(gg, cols.transpose(2, 3)).sum(0).permute(1, 0, 2).reshape(self.gradWeight.shape)
-        self.gradWeight.add_(gw, alpha=scale)
-        if self._has_bias():
-            self.gradBias.add_(gg.sum((0, 3)).t(), alpha=scale)
+        kernels = self._prepare(input)
+        grad_bias = self.gradBias if self._has_bias() else self._zeros()
+        kernels.SpatialDepthwiseConvolution_accGradParameters(
+            input, gradOutput, self.gradWeight, grad_bias, self.finput, self.fgradInput, *self._window(), scale
+        )
+
+    def clearState(self):
+        utils.clear(self, "finput", "fgradInput")
+        return super().clearState()
 
     def __repr__(self):
         return _conv_repr(self, (self.kW, self.kH), [((self.dW, self.dH), 1), ((self.padW, self.padH), 0)])
@@ -301,7 +286,8 @@ class SpatialDepthWiseConvolution(utils.OptionalBias, Module):
 class TemporalRowConvolution(Module):
     """A 1-D convolution of each feature row with a kernel of its own: for an input of
     frames x inputFrameSize (inputFrameSize x frames with featFirst; or a batch),
-    y[t][c] = bias[c] + sum_k weight[c][0][k] x[t dW + k][c]. weight inputFrameSize x 1 x kW."""
+    y[t][c] = bias[c] + sum_k weight[c][0][k] x[t dW + k][c]. weight inputFrameSize x 1 x kW;
+    THNN's TemporalRowConvolution kernels, with their buffers finput, fgradInput."""
 
     dW = 1
     featFirst = False
@@ -322,56 +308,38 @@ class TemporalRowConvolution(Module):
         self.bias.uniform_(-s, s)
         return self
 
-    def _planes(self, input):
-        """input as batch x features x frames, whether it came without the batch, output frames."""
-        name = "nn.TemporalRowConvolution"
-        utils.check_tensor(input, "%s: input" % name, (2, 3))
-        x = input if input.dim() == 3 else input.unsqueeze(0)
-        if not self.featFirst:
-            x = x.transpose(1, 2)
-        c = int(self.inputFrameSize)
-        check(x.size(1) == c, RuntimeError, "%s: expected %d features, got an input of size %s", name, c,
-              tuple(input.shape))
-        o = _out_size(name, x.size(2), int(self.kW), int(self.dW), 0)
-        return x, input.dim() == 2, o
+    def _prepare(self, input):
+        kernels = thnn(self, input)
+        self.finput = buffer(self.__dict__.get("finput"), input)
+        self.fgradInput = buffer(self.__dict__.get("fgradInput"), input)
+        return kernels
 
-    def _layout(self, y, single):
-        if not self.featFirst:
-            y = y.transpose(1, 2)
-        return (y[0] if single else y).contiguous()
-
-    def _grad_planes(self, input, gradOutput, o):
-        x, single, _ = self._planes(input)
-        expected = (x.size(0),) + ((x.size(1), o) if self.featFirst else (o, x.size(1)))
-        utils.check_tensor(gradOutput, "nn.TemporalRowConvolution: gradOutput")
-        check(tuple(gradOutput.shape) == expected[1:] if single else tuple(gradOutput.shape) == expected, RuntimeError,
-              "nn.TemporalRowConvolution: gradOutput of size %s, expected %s", tuple(gradOutput.shape),
-              expected[1:] if single else expected)
-        g = gradOutput if not single else gradOutput.unsqueeze(0)
-        return g if self.featFirst else g.transpose(1, 2)
+    def _window(self):
+        return self.kW, self.dW, 0, bool(self.featFirst)
 
     def updateOutput(self, input):
-        x, single, _ = self._planes(input)
-        y = F.conv1d(x, self.weight, self.bias, int(self.dW), 0, 1, int(self.inputFrameSize))
-        self.output = self._layout(y, single)
-        return self.output
+        kernels = self._prepare(input)
+        out = input.new_empty(0)
+        kernels.TemporalRowConvolution_updateOutput(
+            input, out, self.weight, self.bias, self.finput, self.fgradInput, *self._window()
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, single, o = self._planes(input)
-        g = self._grad_planes(input, gradOutput, o)
-        full = F.conv_transpose1d(g, self.weight, None, int(self.dW), 0, 0, int(self.inputFrameSize))
-        t = x.size(2)
-        full = F.pad(full, [0, max(0, t - full.size(2))])[:, :, :t]
-        self.gradInput = self._layout(full, single)
-        return self.gradInput
+        kernels = self._prepare(input)
+        gi = input.new_empty(0)
+        kernels.TemporalRowConvolution_updateGradInput(
+            input, gradOutput, gi, self.weight, self.finput, self.fgradInput, *self._window()
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, single, o = self._planes(input)
-        g = self._grad_planes(input, gradOutput, o)
-        windows = x.unfold(2, int(self.kW), int(self.dW))  # n, c, o, kW
-        gw = torch.matmul(g.unsqueeze(2), windows).sum(0)  # c x 1 x kW
-        self.gradWeight.add_(gw.reshape(self.gradWeight.shape), alpha=scale)
-        self.gradBias.add_(g.sum((0, 2)), alpha=scale)
+        kernels = self._prepare(input)
+        kernels.TemporalRowConvolution_accGradParameters(
+            input, gradOutput, self.gradWeight, self.gradBias, self.finput, self.fgradInput, *self._window(), scale
+        )
 
     def clearState(self):
         utils.clear(self, "finput", "fgradInput")
@@ -390,7 +358,8 @@ _NO_LAST_INPUT, _ONE_LAST_INPUT, _ACC_MULTIPLE_TIMES = 0, 1, 2
 
 
 class SparseLinear(Module):
-    """output = weight x + bias for sparse x given as (feature index, value) rows, indices
+    """output = weight x + bias for sparse x given as (feature index, value) rows (THNN's
+    SparseLinear kernels, over `formatted_input`: (sample, feature, value) rows), indices
     0-based: an nnz x 2 tensor (one sample, output [outputSize]), a list of them (a batch,
     output [len x outputSize]) or torch7's legacy batch tensor nBatch x nnz x 2. weight is
     outputSize x inputSize. After one backward, updateParameters and zeroGradParameters touch
@@ -426,75 +395,91 @@ class SparseLinear(Module):
         self.bias.uniform_(-s, s).mul_(1e-6)
         return self
 
-    def _samples(self, input):
-        """(sample, feature, value) columns over every row, the batch size, whether a batch,
-        whether the legacy tensor."""
+    def _rows(self, input):
+        """(the kernels' input, the batch size, whether a batch, whether the legacy tensor):
+        (sample, feature, value) rows over every sample, or the legacy tensor itself."""
         name = self.torch_typename()
         if isinstance(input, (list, tuple)):
             for i, t in enumerate(input):
-                check(torch.is_tensor(t) and t.dim() == 2 and t.size(1) == 2, TypeError, "%s: sample %d must be an "
-                      "nnz x 2 tensor of (index, value) rows, got %s", name, i,
-                      tuple(t.shape) if torch.is_tensor(t) else type(t).__name__)
-            parts = list(input)
-            batch, legacy = True, False
+                check(
+                    torch.is_tensor(t) and t.dim() == 2 and t.size(1) == 2,
+                    TypeError,
+                    "%s: sample %d must be an nnz x 2 tensor of (index, value) rows, got %s",
+                    name,
+                    i,
+                    tuple(t.shape) if torch.is_tensor(t) else type(t).__name__,
+                )
+            parts, batch = list(input), True
         elif torch.is_tensor(input) and input.dim() == 2 and input.size(1) == 2:
-            parts, batch, legacy = [input], False, False
+            parts, batch = [input], False
         elif torch.is_tensor(input) and input.dim() == 3 and input.size(2) == 2:
-            parts, batch, legacy = list(input), True, True
+            return of_type(input, self.weight), input.size(0), True, True
         else:
-            raise TypeError("%s: expected an nnz x 2 tensor of (index, value) rows, a list of them or an nBatch x nnz "
-                            "x 2 tensor, got %s" % (name, tuple(input.shape) if torch.is_tensor(input)
-                                                     else type(input).__name__))
+            raise TypeError(
+                "%s: expected an nnz x 2 tensor of (index, value) rows, a list of them or an nBatch x nnz "
+                "x 2 tensor, got %s" % (name, tuple(input.shape) if torch.is_tensor(input) else type(input).__name__)
+            )
         dtype = self.weight.dtype
-        sample = torch.cat([torch.full((t.size(0),), i, dtype=torch.int64) for i, t in enumerate(parts)]) if parts \
-            else torch.zeros(0, dtype=torch.int64)
-        rows = torch.cat([t.to(dtype) for t in parts]) if parts else torch.zeros(0, 2, dtype=dtype)
-        feature, value = rows[:, 0], rows[:, 1]
-        n_in = self.weight.size(1)
-        bad = (feature != feature.floor()) | (feature < 0) | (feature >= n_in)
-        if bool(bad.any()):
-            raise IndexError("%s: feature index %g out of range for %d features (0-based)" % (
-                name, float(feature[bad][0]), n_in))
-        return sample, feature.long(), value, len(parts), batch, legacy
+        rows = [torch.cat([torch.full((t.size(0), 1), i, dtype=dtype), t.to(dtype)], 1) for i, t in enumerate(parts)]
+        self.formatted_input = torch.cat(rows) if rows else torch.zeros(0, 3, dtype=dtype)
+        return self.formatted_input, len(parts), batch, False
 
     def updateOutput(self, input):
-        sample, feature, value, n, batch, legacy = self._samples(input)
+        kernels = thnn(self, self.weight)
+        rows, n, batch, legacy = self._rows(input)
         self.legacyMode = legacy
-        out = self.bias.unsqueeze(0).repeat(n, 1)
-        out.index_add_(0, sample, (self.weight[:, feature] * value).t())
+        out = self.weight.new_empty(0)
+        if legacy:
+            kernels.SparseLinear_legacyUpdateOutput(rows, out, self.weight, self.bias)
+        else:
+            out.resize_(n, self.weight.size(0))
+            if n:
+                kernels.SparseLinear_updateOutput(rows, out, self.weight, self.bias)
         self.output = out if batch else out[0]
         return self.output
 
-    def _dense_grad(self, gradOutput, n):
-        utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
-        g = gradOutput.reshape(1, -1) if gradOutput.dim() == 1 else gradOutput
-        check(tuple(g.shape) == (n, self.weight.size(0)), RuntimeError, "%s: gradOutput must be [%d, %d], got %s",
-              self.torch_typename(), n, self.weight.size(0), tuple(gradOutput.shape))
-        return g.to(self.weight.dtype)
-
     def accGradParameters(self, input, gradOutput, scale=1):
-        sample, feature, value, n, batch, legacy = self._samples(input)
-        g = self._dense_grad(gradOutput, n)
+        kernels = thnn(self, self.weight)
+        rows, n, batch, legacy = self._rows(input)
         self.legacyMode = legacy
-        contrib = (g[sample] * value.unsqueeze(1)).t() * scale  # outputSize x nnz
-        self.gradWeight.index_add_(1, feature, contrib)
-        self.gradBias.add_(g.sum(0), alpha=scale)
-        if float(self.weightDecay) != 0:
-            self.gradWeight.add_(self.weight, alpha=float(self.weightDecay))
+        acc = kernels.SparseLinear_legacyAccGradParameters if legacy else kernels.SparseLinear_accGradParameters
+        acc(
+            rows,
+            of_type(gradOutput, self.weight),
+            self.gradWeight,
+            self.gradBias,
+            self.weight,
+            self.bias,
+            float(self.weightDecay),
+            scale,
+        )
         if self.sparseUpdate == _NO_LAST_INPUT:
-            if legacy:
-                last = input.to(self.weight.dtype).clone()
-                last[:, :, 0] += 1
-            else:
-                last = torch.stack([sample.to(self.weight.dtype) + 1, feature.to(self.weight.dtype) + 1, value], 1)
+            # torch7's form, 1-based ids: (sample, feature, value) or the legacy (feature, value)
+            last = rows.clone()
+            last[..., : 1 if legacy else 2] += 1
             self.lastInput = last
             self.lastInputLegacy = legacy
             self.sparseUpdate = _ONE_LAST_INPUT
         elif self.sparseUpdate == _ONE_LAST_INPUT:
             self.sparseUpdate = _ACC_MULTIPLE_TIMES
 
+    def _dense_grad(self, gradOutput, n):
+        utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
+        g = gradOutput.reshape(1, -1) if gradOutput.dim() == 1 else gradOutput
+        check(
+            tuple(g.shape) == (n, self.weight.size(0)),
+            RuntimeError,
+            "%s: gradOutput must be [%d, %d], got %s",
+            self.torch_typename(),
+            n,
+            self.weight.size(0),
+            tuple(gradOutput.shape),
+        )
+        return g.to(self.weight.dtype)
+
     def updateGradInput(self, input, gradOutput):
-        sample, feature, value, n, batch, legacy = self._samples(input)
+        # no kernel: the gradient of every feature's value, as torch7's module computes it
+        rows, n, batch, legacy = self._rows(input)
         n_in = self.weight.size(1)
         if not self.doGradInput:
             self.gradInput = torch.zeros_like(input) if legacy else []
@@ -508,27 +493,32 @@ class SparseLinear(Module):
             self.gradInput = grads if batch else grads[0]
         return self.gradInput
 
-    def _last_features(self):
-        """The features of lastInput with a non-zero value, 0-based, each once."""
-        last = self.lastInput
-        if self.lastInputLegacy:
-            rows = last.reshape(-1, 2)
-            feature, value = rows[:, 0], rows[:, 1]
-        else:
-            feature, value = last[:, 1], last[:, 2]
-        return torch.unique((feature[value != 0] - 1).long())
+    def _last_input(self):
+        """lastInput with 0-based ids, as the base-0 kernels read them."""
+        last = self.lastInput.clone()
+        last[..., : 1 if self.lastInputLegacy else 2] -= 1
+        return last
 
     def updateParameters(self, learningRate):
         if self.sparseUpdate != _ONE_LAST_INPUT:
             return super().updateParameters(learningRate)
-        self.bias.add_(self.gradBias, alpha=-learningRate)
-        f = self._last_features()
-        self.weight[:, f] -= learningRate * self.gradWeight[:, f]
+        kernels = thnn(self, self.weight)
+        update = (
+            kernels.SparseLinear_legacyUpdateParameters
+            if self.lastInputLegacy
+            else kernels.SparseLinear_updateParameters
+        )
+        update(self.weight, self.bias, self.gradWeight, self.gradBias, self._last_input(), learningRate)
 
     def zeroGradParameters(self):
         if self.sparseUpdate == _ONE_LAST_INPUT:
-            self.gradBias.zero_()
-            self.gradWeight[:, self._last_features()] = 0
+            kernels = thnn(self, self.weight)
+            zero = (
+                kernels.SparseLinear_legacyZeroGradParameters
+                if self.lastInputLegacy
+                else kernels.SparseLinear_zeroGradParameters
+            )
+            zero(self.gradWeight, self.gradBias, self._last_input())
         else:
             super().zeroGradParameters()
         self.sparseUpdate = _NO_LAST_INPUT
@@ -542,11 +532,11 @@ class SparseLinear(Module):
 
 
 class IndexLinear(Module):
-    """A linear layer over sparse inputs of (key, value) pairs, its weight stored transposed
-    (inputSize x outputSize, one row per feature): key k (0-based) uses weight row
-    k + keysOffset. Input: [keys (LongTensor), values] for one sample (output [outputSize]);
-    [[keys0, ...], [values0, ...]] or [flatKeys, flatValues, sizes] for a batch (output
-    [batch x outputSize]). With normalize, weight has 4 leading columns per feature (the
+    """A linear layer over sparse inputs of (key, value) pairs, THNN's IndexLinear kernels,
+    its weight stored transposed (inputSize x outputSize, one row per feature): key k
+    (0-based) uses weight row k + keysOffset. Input: [keys (LongTensor), values] for one
+    sample (output [outputSize]); [[keys0, ...], [values0, ...]] or [flatKeys, flatValues,
+    sizes] for a batch (output [batch x outputSize]). With normalize, weight has 4 leading columns per feature (the
     largest |value| seen, its inverse, a learning-rate scale, a shift) and values enter as
     v / max + shift (sign(v) + shift past the max; a training forward raises the max).
     gradWeight holds one row per entry seen since zeroGradParameters (its keys in
@@ -560,14 +550,12 @@ class IndexLinear(Module):
     keysOffset = 0
     normalize = 0
 
-    def __init__(self, inputSize, outputSize, doGradInput=False, keysOffset=0, weight=None, bias=None,
-                 normalize=False):
+    def __init__(self, inputSize, outputSize, doGradInput=False, keysOffset=0, weight=None, bias=None, normalize=False):
         super().__init__()
         dtype = torch.get_default_dtype()
         self.normalize = self._NORMALIZE if normalize else 0
         # a given weight (or bias) is used as it is: it may be shared and large
-        self.weight = weight if weight is not None else torch.zeros(inputSize, outputSize + self.normalize,
-                                                                    dtype=dtype)
+        self.weight = weight if weight is not None else torch.zeros(inputSize, outputSize + self.normalize, dtype=dtype)
         self.bias = bias if bias is not None else torch.zeros(outputSize, dtype=dtype)
         self.inputSize = self.weight.size(0)
         self.outputSize = self.weight.size(1) - self.normalize
@@ -588,12 +576,14 @@ class IndexLinear(Module):
         self.weight.uniform_(-s, s)
         self.bias.uniform_(-s, s).mul_(1e-6)
         if int(self.normalize) > 0:
-            self.weight[:, :int(self.normalize)] = 0
+            self.weight[:, : int(self.normalize)] = 0
         return self
 
     def _error(self, what):
-        raise TypeError("%s: %s (expected [keys, values], [[keys...], [values...]] or [keys, values, sizes])" % (
-            self.torch_typename(), what))
+        raise TypeError(
+            "%s: %s (expected [keys, values], [[keys...], [values...]] or [keys, values, sizes])"
+            % (self.torch_typename(), what)
+        )
 
     def _vectors(self, keys, values, which):
         if not (torch.is_tensor(keys) and keys.dtype == torch.int64 and keys.dim() <= 1):
@@ -610,8 +600,11 @@ class IndexLinear(Module):
         if len(input) == 3:
             self._vectors(input[0], input[1], "")
             keys, values = input[0].reshape(-1), input[1].reshape(-1).to(dtype)
-            sizes = input[2].long().reshape(-1) if torch.is_tensor(input[2]) else torch.tensor(list(input[2]),
-                                                                                               dtype=torch.int64)
+            sizes = (
+                input[2].long().reshape(-1)
+                if torch.is_tensor(input[2])
+                else torch.tensor(list(input[2]), dtype=torch.int64)
+            )
             if int(sizes.sum()) != keys.numel() or bool((sizes < 0).any()):
                 self._error("sizes must be a vector adding up to the number of keys")
             self.noBatch = False
@@ -631,8 +624,10 @@ class IndexLinear(Module):
         rows = keys + int(self.keysOffset)
         bad = (rows < 0) | (rows >= self.weight.size(0))
         if bool(bad.any()):
-            raise IndexError("%s: key %d (+ keysOffset %d) out of range for %d weight rows" % (
-                self.torch_typename(), int(keys[bad][0]), int(self.keysOffset), self.weight.size(0)))
+            raise IndexError(
+                "%s: key %d (+ keysOffset %d) out of range for %d weight rows"
+                % (self.torch_typename(), int(keys[bad][0]), int(self.keysOffset), self.weight.size(0))
+            )
         self.keys, self.values, self.sizes = keys.clone(), values.clone(), sizes
         self.cumSumSizes = sizes.cumsum(0) if sizes.numel() else torch.zeros(0, dtype=torch.int64)
         sample = torch.repeat_interleave(torch.arange(sizes.numel()), sizes)
@@ -641,70 +636,85 @@ class IndexLinear(Module):
     def _norm(self):
         return int(self.normalize)
 
-    def _effective_values(self, rows):
-        """The values as the weights see them (normalised, raising the maxima when training)."""
-        n = self._norm()
-        if n == 0:
-            return self.values
-        w, v = self.weight, self.values
-        x = torch.empty_like(v)
-        for i in range(v.numel()):  # entries sharing a row see the running maximum, in order
-            r, a = int(rows[i]), abs(float(v[i]))
-            if self.train:
-                if a > float(w[r, 0]):
-                    w[r, 0] = a
-                    w[r, 1] = 1 / a
-                w[r, 2] = 1
-            sign = float((v[i] > 0).to(v.dtype) - (v[i] < 0).to(v.dtype))
-            x[i] = (sign if a > float(w[r, 0]) else float(v[i]) * float(w[r, 1])) + float(w[r, 3])
-        self.normalizedValues = x
-        return x
+    def _batch(self):
+        """keys, keysOffset, values, sizes, cumSumSizes of the last _flatten, as the kernels take them."""
+        return self.keys, int(self.keysOffset), self.values, self.sizes, self.cumSumSizes
+
+    def _effective_values(self):
+        return self.normalizedValues if self._norm() else self.values
 
     def updateOutput(self, input):
-        rows, sample, n = self._flatten(input)
-        x = self._effective_values(rows)
-        first = self._norm()
-        out = self.bias.unsqueeze(0).repeat(n, 1)
-        out.index_add_(0, sample, self.weight[rows, first:] * x.unsqueeze(1))
+        kernels = thnn(self, self.weight)
+        _, _, n = self._flatten(input)
+        self.normalizedValues = buffer(self.__dict__.get("normalizedValues"), self.weight)
+        out = self.weight.new_empty(0)
+        kernels.IndexLinear_updateOutput(
+            *self._batch(), out, self.weight, self.bias, self.normalizedValues, 1 if self.train else 0
+        )
         self.output = out[0] if self.noBatch else out
         return self.output
 
     def _dense_grad(self, gradOutput, n):
         utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
         g = gradOutput.reshape(1, -1) if gradOutput.dim() == 1 else gradOutput
-        check(tuple(g.shape) == (n, int(self.outputSize)), RuntimeError, "%s: gradOutput must be [%d, %d], got %s",
-              self.torch_typename(), n, int(self.outputSize), tuple(gradOutput.shape))
+        check(
+            tuple(g.shape) == (n, int(self.outputSize)),
+            RuntimeError,
+            "%s: gradOutput must be [%d, %d], got %s",
+            self.torch_typename(),
+            n,
+            int(self.outputSize),
+            tuple(gradOutput.shape),
+        )
         return g.to(self.weight.dtype)
 
     def updateGradInput(self, input, gradOutput):
+        # no kernel: d output / d values, as torch7's module computes it
         if not self.doGradInput:
             self.gradInput = []
             return self.gradInput
-        check(self._norm() == 0, RuntimeError, "%s: doGradInput is not supported with normalize",
-              self.torch_typename())
+        check(self._norm() == 0, RuntimeError, "%s: doGradInput is not supported with normalize", self.torch_typename())
         rows, sample, n = self._flatten(input)
         g = self._dense_grad(gradOutput, n)
         grad_values = (self.weight[rows] * g[sample]).sum(1)
         if len(input) == 3:
-            self.gradInput = [torch.zeros_like(input[0]), grad_values.reshape(input[1].shape),
-                              torch.zeros_like(self.sizes)]
+            self.gradInput = [
+                torch.zeros_like(input[0]),
+                grad_values.reshape(input[1].shape),
+                torch.zeros_like(self.sizes),
+            ]
         elif torch.is_tensor(input[0]):
             self.gradInput = [torch.zeros_like(input[0]), grad_values.reshape(input[1].shape)]
         else:
             parts = list(grad_values.split([int(s) for s in self.sizes]))
-            self.gradInput = [[torch.zeros_like(k) for k in input[0]],
-                              [p.clone().reshape(v.shape) for p, v in zip(parts, input[1])]]
+            self.gradInput = [
+                [torch.zeros_like(k) for k in input[0]],
+                [p.clone().reshape(v.shape) for p, v in zip(parts, input[1])],
+            ]
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        rows, sample, n = self._flatten(input)
-        g = self._dense_grad(gradOutput, n)
-        x = self.normalizedValues if self._norm() else self.values
-        entry = g[sample] * (scale * x).unsqueeze(1)
-        if self._norm():
-            entry = torch.cat([scale * g[sample], entry], 1)
+        kernels = thnn(self, self.weight)
+        _, _, n = self._flatten(input)
+        entry = self.weight.new_empty(0)
+        self.valuesBuffer = buffer(self.__dict__.get("valuesBuffer"), self.weight)
+        keys, offset, _, sizes, cum = self._batch()
+        kernels.IndexLinear_accGradParameters(
+            keys,
+            offset,
+            self._effective_values(),
+            sizes,
+            cum,
+            self._dense_grad(gradOutput, n),
+            entry,
+            self.gradBias,
+            self.weight,
+            self.bias,
+            self.valuesBuffer,
+            float(self.weightDecay),
+            scale,
+        )
         self._entryGrads = entry
-        self.gradBias.add_(g.sum(0), alpha=scale)
         if self.runningKeys.numel() == 0:
             self.gradWeight = entry.clone()
             self.runningKeys = self.keys.clone()
@@ -713,38 +723,45 @@ class IndexLinear(Module):
             self.runningKeys = torch.cat([self.runningKeys, self.keys])
         self.runningCumSumSizes = torch.tensor([self.runningKeys.numel()], dtype=torch.int64)
 
-    def _step(self, r, shift_grad, shift_scale, grad, grad_scale, lr):
-        """One feature's SGD step on weight row r (torch7's THNN IndexLinear)."""
-        w, first = self.weight, self._norm()
-        rate, decay = lr, float(self.weightDecay)
-        if first:
-            rate *= float(w[r, 2])
-            decay *= float(w[r, 2])
-            w[r, 3] -= rate * shift_scale * float((shift_grad * w[r, first:]).sum())
-        w[r, first:] -= decay * w[r, first:] + rate * grad_scale * grad
-
     def updateParameters(self, learningRate):
-        self.bias.add_(self.gradBias, alpha=-learningRate)
         if self.runningKeys.numel() == 0:
+            self.bias.add_(self.gradBias, alpha=-learningRate)
             return
-        out = int(self.outputSize)
-        rows = self.runningKeys.long() + int(self.keysOffset)
-        width = self.gradWeight.size(1)
-        for i in range(rows.numel()):  # rows may repeat: in order
-            self._step(int(rows[i]), self.gradWeight[i, :out], 1, self.gradWeight[i, width - out:], 1, learningRate)
+        thnn(self, self.weight).IndexLinear_updateParameters(
+            self.gradWeight,
+            self.gradBias,
+            self.weight,
+            self.bias,
+            self.runningKeys.long(),
+            self.runningCumSumSizes.long(),
+            int(self.keysOffset),
+            float(self.weightDecay),
+            learningRate,
+        )
 
     def accUpdateGradParameters(self, input, gradOutput, lr):
-        rows, sample, n = self._flatten(input)
-        g = self._dense_grad(gradOutput, n)
+        kernels = thnn(self, self.weight)
+        rows, _, n = self._flatten(input)
         # normalising, the values of the last forward (as torch7)
-        x = self.normalizedValues if self._norm() else self.values
-        check(x.numel() == rows.numel(), RuntimeError, "%s: accUpdateGradParameters needs the forward of this input",
-              self.torch_typename())
-        for j in range(n):
-            self.bias.sub_(lr * g[j])
-        for i in range(rows.numel()):
-            gj = g[int(sample[i])]
-            self._step(int(rows[i]), gj, lr, gj, lr * float(x[i]), 1)
+        check(
+            self._effective_values().numel() == rows.numel(),
+            RuntimeError,
+            "%s: accUpdateGradParameters needs the forward of this input",
+            self.torch_typename(),
+        )
+        keys, offset, _, sizes, cum = self._batch()
+        kernels.IndexLinear_accUpdateGradParameters(
+            keys,
+            offset,
+            self._effective_values(),
+            sizes,
+            cum,
+            self._dense_grad(gradOutput, n),
+            self.weight,
+            self.bias,
+            float(self.weightDecay),
+            lr,
+        )
 
     def zeroGradParameters(self):
         self.gradBias.zero_()
@@ -757,5 +774,9 @@ class IndexLinear(Module):
         return super().clearState()
 
     def __repr__(self):
-        return "%s(%d -> %d)%s" % (self.torch_typename(), self.inputSize, self.outputSize,
-                                   " normalized" if self._norm() else "")
+        return "%s(%d -> %d)%s" % (
+            self.torch_typename(),
+            self.inputSize,
+            self.outputSize,
+            " normalized" if self._norm() else "",
+        )

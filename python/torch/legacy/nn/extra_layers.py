@@ -21,8 +21,15 @@ __all__ = ["PartialLinear", "Kmeans"]
 def _batch_of(name, input, size, what):
     """input checked to be a batch nBatch x size."""
     utils.check_tensor(input, "%s: input" % name, (2,))
-    check(input.size(1) == size, RuntimeError, "%s: a batch nBatch x %d (%s) expected, got size %s", name, size, what,
-          tuple(input.shape))
+    check(
+        input.size(1) == size,
+        RuntimeError,
+        "%s: a batch nBatch x %d (%s) expected, got size %s",
+        name,
+        size,
+        what,
+        tuple(input.shape),
+    )
 
 
 class PartialLinear(Module):
@@ -60,8 +67,13 @@ class PartialLinear(Module):
     def setPartition(self, indices):
         utils.check_tensor(indices, "nn.PartialLinear.setPartition: indices", (1,))
         n = int(self.outputsize)
-        check(indices.numel() == 0 or (int(indices.min()) >= 0 and int(indices.max()) < n), IndexError,
-              "nn.PartialLinear.setPartition: column indices must lie in [0, %d), got %s", n, indices.tolist())
+        check(
+            indices.numel() == 0 or (int(indices.min()) >= 0 and int(indices.max()) < n),
+            IndexError,
+            "nn.PartialLinear.setPartition: column indices must lie in [0, %d), got %s",
+            n,
+            indices.tolist(),
+        )
         self.partition = indices.to(self.allcolumns.dtype)
         return self
 
@@ -118,8 +130,11 @@ class PartialLinear(Module):
     sharedAccUpdateGradParameters = accUpdateGradParameters
 
     def __repr__(self):
-        return "nn.PartialLinear(%d -> %d)%s" % (self.inputsize, self.outputsize,
-                                                 "" if self._has_bias() else " without bias")
+        return "nn.PartialLinear(%d -> %d)%s" % (
+            self.inputsize,
+            self.outputsize,
+            "" if self._has_bias() else " without bias",
+        )
 
 
 class Kmeans(Module):
@@ -158,8 +173,9 @@ class Kmeans(Module):
 
     def _check(self, input, need=0):
         _batch_of("nn.Kmeans", input, int(self.dim), "dim")
-        check(input.size(0) >= need, ValueError, "nn.Kmeans: at least %d samples are needed, got %d", need,
-              input.size(0))
+        check(
+            input.size(0) >= need, ValueError, "nn.Kmeans: at least %d samples are needed, got %d", need, input.size(0)
+        )
 
     def _distances(self, input):
         """Squared distances from every sample to every centre: nBatch x k."""
@@ -209,8 +225,12 @@ class Kmeans(Module):
         check(scale > 0, ValueError, "nn.Kmeans: the scale must be positive, got %s", scale)
         self._check(input)
         assignment = self.__dict__.get("_assignment")
-        check(torch.is_tensor(assignment) and assignment.numel() == input.size(0), RuntimeError,
-              "nn.Kmeans: accGradParameters needs the forward of this batch of %d samples", input.size(0))
+        check(
+            torch.is_tensor(assignment) and assignment.numel() == input.size(0),
+            RuntimeError,
+            "nn.Kmeans: accGradParameters needs the forward of this batch of %d samples",
+            input.size(0),
+        )
         assignment = assignment.long()
         dtype = self.weight.dtype
         self.clusterSampleCount.zero_().index_add_(0, assignment, torch.ones(input.size(0), dtype=dtype))

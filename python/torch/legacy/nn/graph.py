@@ -112,8 +112,13 @@ class gModule(Container):
         if n <= 1:
             inputs = [input]
         else:
-            check(isinstance(input, (list, tuple)), TypeError, "nn.gModule: expected a table of %d inputs, got %s", n,
-                  type(input).__name__)
+            check(
+                isinstance(input, (list, tuple)),
+                TypeError,
+                "nn.gModule: expected a table of %d inputs, got %s",
+                n,
+                type(input).__name__,
+            )
             inputs = list(input)
         check(len(inputs) == n, RuntimeError, "nn.gModule: got %d inputs instead of %d", len(inputs), n)
         for node in self.forwardnodes:
@@ -138,8 +143,11 @@ class gModule(Container):
         if data.get("selectindex") is not None:
             check(data.get("module") is None, RuntimeError, "nn.gModule: a split's select node has a module")
             inputs = _as_list(data.get("input"))
-            check(len(inputs) == 1 and isinstance(inputs[0], (list, tuple)), RuntimeError,
-                  "nn.gModule: a split node's input must be one table")
+            check(
+                len(inputs) == 1 and isinstance(inputs[0], (list, tuple)),
+                RuntimeError,
+                "nn.gModule: a split node's input must be one table",
+            )
             self._propagate(node, inputs[0][int(data["selectindex"]) - 1])
             return
         x = _module_input(data)
@@ -147,8 +155,13 @@ class gModule(Container):
         output = x if module is None else module.updateOutput(x)
         n_split = data.get("nSplitOutputs")
         if n_split is not None:
-            check(isinstance(output, (list, tuple)) and len(output) == int(n_split), RuntimeError,
-                  "nn.gModule: split(%d) cannot split %s", int(n_split), type(output).__name__)
+            check(
+                isinstance(output, (list, tuple)) and len(output) == int(n_split),
+                RuntimeError,
+                "nn.gModule: split(%d) cannot split %s",
+                int(n_split),
+                type(output).__name__,
+            )
         self._propagate(node, output)
 
     @staticmethod
@@ -166,8 +179,12 @@ class gModule(Container):
     def updateGradInput(self, input, gradOutput):
         outnode = self.outnode
         if len(outnode.children) > 1:
-            check(isinstance(gradOutput, (list, tuple)) and len(gradOutput) == len(outnode.children), RuntimeError,
-                  "nn.gModule: expected %d gradOutputs", len(outnode.children))
+            check(
+                isinstance(gradOutput, (list, tuple)) and len(gradOutput) == len(outnode.children),
+                RuntimeError,
+                "nn.gModule: expected %d gradOutputs",
+                len(outnode.children),
+            )
             gradOutput = list(gradOutput)
         for node in self.backwardnodes:
             node.data["gradOutput"] = []

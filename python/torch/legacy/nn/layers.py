@@ -3,10 +3,23 @@
 import torch
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import buffer, check, of_type, thnn
 
-__all__ = ["Linear", "LinearWeightNorm", "Bilinear", "Add", "CAdd", "Mul", "CMul", "MulConstant", "AddConstant",
-           "Euclidean", "WeightedEuclidean", "Cosine", "LookupTable"]
+__all__ = [
+    "Linear",
+    "LinearWeightNorm",
+    "Bilinear",
+    "Add",
+    "CAdd",
+    "Mul",
+    "CMul",
+    "MulConstant",
+    "AddConstant",
+    "Euclidean",
+    "WeightedEuclidean",
+    "Cosine",
+    "LookupTable",
+]
 
 
 def _size_arg(size):
@@ -15,7 +28,8 @@ def _size_arg(size):
 
 
 class Linear(utils.OptionalBias, Module):
-    """output = input weight^T + bias for an input of inputSize (1-D) or batch x inputSize."""
+    """output = input weight^T + bias for an input of inputSize (1-D) or batch x inputSize,
+    THNN's Linear kernels; addBuffer holds the batch's ones the bias is added with."""
 
     def __init__(self, inputSize, outputSize, bias=True):
         super().__init__()
@@ -31,58 +45,63 @@ class Linear(utils.OptionalBias, Module):
         utils.reset_uniform(stdv, self.weight.size(1), self.weight, getattr(self, "bias", None))
         return self
 
-    def _check_input(self, input):
-        utils.check_tensor(input, "nn.Linear: input", (1, 2))
-        check(input.size(-1) == self.weight.size(1), RuntimeError,
-              "nn.Linear(%d -> %d): input of size %s must have %d elements in its last dimension",
-              self.weight.size(1), self.weight.size(0), tuple(input.shape), self.weight.size(1))
+    def _add_buffer(self, input):
+        self.addBuffer = buffer(self.__dict__.get("addBuffer"), input)
+        return self.addBuffer
 
-    def _check_grad(self, input, gradOutput):
-        self._check_input(input)
-        expected = tuple(input.shape[:-1]) + (self.weight.size(0),)
-        utils.check_tensor(gradOutput, "nn.Linear: gradOutput")
-        check(tuple(gradOutput.shape) == expected, RuntimeError,
-              "nn.Linear(%d -> %d): gradOutput of size %s must have size %s for an input of size %s",
-              self.weight.size(1), self.weight.size(0), tuple(gradOutput.shape), expected, tuple(input.shape))
+    def _check_input(self, input):
+        # THNN says which sizes it takes; the number of dimensions is checked here in this
+        # package's words
+        utils.check_tensor(input, "nn.Linear: input", (1, 2))
 
     def updateOutput(self, input):
+        kernels = thnn(self, input)
         self._check_input(input)
-        if input.dim() == 1:
-            out = torch.mv(self.weight, input)
-        else:
-            out = torch.mm(input, self.weight.t())
-        if self._has_bias():
-            out.add_(self.bias)
+        out = input.new_empty(0)
+        kernels.Linear_updateOutput(input, out, self.weight, getattr(self, "bias", None), self._add_buffer(input))
         self.output = out
         return out
 
     def updateGradInput(self, input, gradOutput):
-        self._check_grad(input, gradOutput)
-        if input.dim() == 1:
-            self.gradInput = torch.mv(self.weight.t(), gradOutput)
-        else:
-            self.gradInput = torch.mm(gradOutput, self.weight)
-        return self.gradInput
+        kernels = thnn(self, input)
+        self._check_input(input)
+        gi = input.new_empty(0)
+        kernels.Linear_updateGradInput(input, gradOutput, gi, self.weight)
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._check_grad(input, gradOutput)
-        if input.dim() == 1:
-            self.gradWeight.addr_(gradOutput, input, alpha=scale)
-            if self._has_bias():
-                self.gradBias.add_(gradOutput, alpha=scale)
-        else:
-            self.gradWeight.addmm_(gradOutput.t(), input, alpha=scale)
-            if self._has_bias():
-                self.gradBias.add_(gradOutput.sum(0), alpha=scale)
+        kernels = thnn(self, input)
+        self._check_input(input)
+        bias = getattr(self, "bias", None)
+        kernels.Linear_accGradParameters(
+            input,
+            gradOutput,
+            None,
+            self.weight,
+            bias,
+            self.gradWeight,
+            self.gradBias if bias is not None else None,
+            self._add_buffer(input),
+            scale,
+        )
+
+    def clearState(self):
+        utils.clear(self, "addBuffer")
+        return super().clearState()
 
     def __repr__(self):
-        return "nn.Linear(%d -> %d)%s" % (self.weight.size(1), self.weight.size(0),
-                                          " without bias" if not self._has_bias() else "")
+        return "nn.Linear(%d -> %d)%s" % (
+            self.weight.size(1),
+            self.weight.size(0),
+            " without bias" if not self._has_bias() else "",
+        )
 
 
 class LinearWeightNorm(Linear):
     """Linear with weight = g * v / ||v|| (one norm per output): the parameters are v, g
-    and bias; `weight` holds the weight the last forward used."""
+    and bias; `weight` holds the weight the last forward used. The gradient of that weight,
+    from THNN's Linear kernel, is carried over to v and g."""
 
     def __init__(self, inputSize, outputSize, bias=True):
         super().__init__(inputSize, outputSize, bias)
@@ -117,25 +136,38 @@ class LinearWeightNorm(Linear):
         return super().updateOutput(input)
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._check_grad(input, gradOutput)
-        x, go = (input.unsqueeze(0), gradOutput.unsqueeze(0)) if input.dim() == 1 else (input, gradOutput)
-        grad_w = torch.mm(go.t(), x)
+        kernels = thnn(self, input)
+        self._check_input(input)
+        bias = getattr(self, "bias", None)
+        grad_w = torch.zeros_like(self.v)
+        kernels.Linear_accGradParameters(
+            input,
+            gradOutput,
+            None,
+            self.weight,
+            bias,
+            grad_w,
+            self.gradBias if bias is not None else None,
+            self._add_buffer(input),
+            scale,
+        )
         norm = self._norm()
         g = self.g.reshape(-1, 1)
         dot = (grad_w * self.v).sum(1, keepdim=True)
-        self.gradG.add_((dot / norm).reshape(self.gradG.shape), alpha=scale)
-        self.gradV.add_((g / norm) * (grad_w - self.v * (dot / (norm * norm))), alpha=scale)
-        if self._has_bias():
-            self.gradBias.add_(go.sum(0), alpha=scale)
+        self.gradG.add_((dot / norm).reshape(self.gradG.shape))
+        self.gradV.add_((g / norm) * (grad_w - self.v * (dot / (norm * norm))))
 
     def __repr__(self):
-        return "nn.LinearWeightNorm(%d -> %d)%s" % (self.v.size(1), self.v.size(0),
-                                                    " without bias" if not self._has_bias() else "")
+        return "nn.LinearWeightNorm(%d -> %d)%s" % (
+            self.v.size(1),
+            self.v.size(0),
+            " without bias" if not self._has_bias() else "",
+        )
 
 
 class Bilinear(Module):
     """{x1 (batch x inputSize1), x2 (batch x inputSize2)} -> output[b, k] =
-    x1[b] weight[k] x2[b] + bias[k]."""
+    x1[b] weight[k] x2[b] + bias[k], THNN's Bilinear kernels (`buffer`: their scratch)."""
 
     def __init__(self, inputSize1, inputSize2, outputSize, bias=True):
         super().__init__()
@@ -152,55 +184,67 @@ class Bilinear(Module):
         utils.reset_uniform(stdv, self.weight.size(1), self.weight, getattr(self, "bias", None))
         return self
 
-    def _check(self, input, gradOutput=None):
-        check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError,
-              "nn.Bilinear: input must be a table of two tensors")
+    def _check(self, input):
+        """THNN's kernels for input, a checked [input1, input2]."""
+        check(
+            isinstance(input, (list, tuple)) and len(input) == 2,
+            TypeError,
+            "nn.Bilinear: input must be a table of two tensors",
+        )
         a, b = input
         utils.check_tensor(a, "nn.Bilinear: input[0]", (2,))
         utils.check_tensor(b, "nn.Bilinear: input[1]", (2,))
-        check(a.size(0) == b.size(0) and a.size(1) == self.weight.size(1) and b.size(1) == self.weight.size(2),
-              RuntimeError, "nn.Bilinear(%d, %d -> %d): inputs of sizes %s and %s do not fit", self.weight.size(1),
-              self.weight.size(2), self.weight.size(0), tuple(a.shape), tuple(b.shape))
-        if gradOutput is not None:
-            utils.check_tensor(gradOutput, "nn.Bilinear: gradOutput")
-            check(tuple(gradOutput.shape) == (a.size(0), self.weight.size(0)), RuntimeError,
-                  "nn.Bilinear: gradOutput of size %s must have size %s", tuple(gradOutput.shape),
-                  (a.size(0), self.weight.size(0)))
+        check(
+            a.size(0) == b.size(0) and a.size(1) == self.weight.size(1) and b.size(1) == self.weight.size(2),
+            RuntimeError,
+            "nn.Bilinear(%d, %d -> %d): inputs of sizes %s and %s do not fit",
+            self.weight.size(1),
+            self.weight.size(2),
+            self.weight.size(0),
+            tuple(a.shape),
+            tuple(b.shape),
+        )
+        return thnn(self, a)
+
+    def _buffer(self, input):
+        self.buffer = buffer(self.__dict__.get("buffer"), input)
+        return self.buffer
 
     def updateOutput(self, input):
-        self._check(input)
+        kernels = self._check(input)
         a, b = input
-        # (batch x k x n2) = a (batch x n1) through weight (k x n1 x n2)
-        aw = torch.matmul(a.unsqueeze(1).unsqueeze(1), self.weight.unsqueeze(0)).squeeze(2)
-        out = (aw * b.unsqueeze(1)).sum(2)
-        if getattr(self, "bias", None) is not None:
-            out.add_(self.bias)
+        out = a.new_empty(0)
+        kernels.Bilinear_updateOutput(a, b, out, self.weight, getattr(self, "bias", None), self._buffer(a))
         self.output = out
         return out
 
     def updateGradInput(self, input, gradOutput):
-        self._check(input, gradOutput)
+        kernels = self._check(input)
         a, b = input
-        # d/da[b, i] = sum_k go[b, k] sum_j W[k, i, j] b[b, j]
-        wb = torch.matmul(self.weight.unsqueeze(0), b.unsqueeze(1).unsqueeze(3)).squeeze(3)  # batch x k x n1
-        ga = (wb * gradOutput.unsqueeze(2)).sum(1)
-        aw = torch.matmul(a.unsqueeze(1).unsqueeze(1), self.weight.unsqueeze(0)).squeeze(2)  # batch x k x n2
-        gb = (aw * gradOutput.unsqueeze(2)).sum(1)
+        ga, gb = a.new_empty(0), a.new_empty(0)
+        kernels.Bilinear_updateGradInput(a, b, gradOutput, ga, gb, self.weight, self._buffer(a))
         self.gradInput = [ga, gb]
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        self._check(input, gradOutput)
+        kernels = self._check(input)
         a, b = input
-        outer = a.unsqueeze(2) * b.unsqueeze(1)  # batch x n1 x n2
-        self.gradWeight.add_(torch.matmul(gradOutput.t(), outer.reshape(a.size(0), -1)).reshape(
-            self.gradWeight.shape), alpha=scale)
-        if getattr(self, "bias", None) is not None:
-            self.gradBias.add_(gradOutput.sum(0), alpha=scale)
+        bias = getattr(self, "bias", None)
+        kernels.Bilinear_accGradParameters(
+            a, b, gradOutput, self.gradWeight, self.gradBias if bias is not None else None, self._buffer(a), scale
+        )
+
+    def clearState(self):
+        utils.clear(self, "buffer")
+        return super().clearState()
 
     def __repr__(self):
-        return "nn.Bilinear(%d x %d -> %d)%s" % (self.weight.size(1), self.weight.size(2), self.weight.size(0),
-                                                 " without bias" if getattr(self, "bias", None) is None else "")
+        return "nn.Bilinear(%d x %d -> %d)%s" % (
+            self.weight.size(1),
+            self.weight.size(2),
+            self.weight.size(0),
+            " without bias" if getattr(self, "bias", None) is None else "",
+        )
 
 
 def _reduce_to(grad, shape):
@@ -218,12 +262,24 @@ def _expanded(param, input, name):
         return param.reshape(input.shape), input
     if param.dim() == input.dim():
         ok = all(p == i or p == 1 for p, i in zip(param.shape, input.shape))
-        check(ok, RuntimeError, "%s: a parameter of size %s cannot broadcast over an input of size %s", name,
-              tuple(param.shape), tuple(input.shape))
+        check(
+            ok,
+            RuntimeError,
+            "%s: a parameter of size %s cannot broadcast over an input of size %s",
+            name,
+            tuple(param.shape),
+            tuple(input.shape),
+        )
         return param, input
-    check(input.dim() >= 1 and input.numel() == input.size(0) * param.numel(), RuntimeError,
-          "%s: input of size %s must be a batch of %d-element samples (the parameter's size is %s)", name,
-          tuple(input.shape), param.numel(), tuple(param.shape))
+    check(
+        input.dim() >= 1 and input.numel() == input.size(0) * param.numel(),
+        RuntimeError,
+        "%s: input of size %s must be a batch of %d-element samples (the parameter's size is %s)",
+        name,
+        tuple(input.shape),
+        param.numel(),
+        tuple(param.shape),
+    )
     return param.reshape(1, -1), input.reshape(input.size(0), -1)
 
 
@@ -267,8 +323,9 @@ class Add(Module):
             self.gradBias.add_(gradOutput.sum().reshape(1), alpha=scale)
         else:
             b, x = _expanded(self.bias, input, "nn.Add")
-            self.gradBias.add_(_reduce_to(gradOutput.reshape(x.shape), b.shape).reshape(self.gradBias.shape),
-                               alpha=scale)
+            self.gradBias.add_(
+                _reduce_to(gradOutput.reshape(x.shape), b.shape).reshape(self.gradBias.shape), alpha=scale
+            )
 
 
 class CAdd(Module):
@@ -419,8 +476,14 @@ class AddConstant(Module):
 def _batch(name, input, size):
     """input as batch x size (a 1-D input is a batch of one) and whether it was 1-D."""
     utils.check_tensor(input, "%s: input" % name, (1, 2))
-    check(input.size(-1) == size, RuntimeError, "%s: input of size %s must have %d elements in its last dimension",
-          name, tuple(input.shape), size)
+    check(
+        input.size(-1) == size,
+        RuntimeError,
+        "%s: input of size %s must have %d elements in its last dimension",
+        name,
+        tuple(input.shape),
+        size,
+    )
     return (input.unsqueeze(0), True) if input.dim() == 1 else (input, False)
 
 
@@ -451,8 +514,14 @@ class Euclidean(Module):
     def _check_grad(self, input, gradOutput):
         utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
         expected = tuple(input.shape[:-1]) + (self.weight.size(1),)
-        check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must have size %s",
-              self.torch_typename(), tuple(gradOutput.shape), expected)
+        check(
+            tuple(gradOutput.shape) == expected,
+            RuntimeError,
+            "%s: gradOutput of size %s must have size %s",
+            self.torch_typename(),
+            tuple(gradOutput.shape),
+            expected,
+        )
 
     def updateOutput(self, input):
         diff, single = self._diff(input)
@@ -542,8 +611,13 @@ class Cosine(Module):
     def _check_grad(self, input, gradOutput):
         utils.check_tensor(gradOutput, "nn.Cosine: gradOutput")
         expected = tuple(input.shape[:-1]) + (self.weight.size(0),)
-        check(tuple(gradOutput.shape) == expected, RuntimeError, "nn.Cosine: gradOutput of size %s must have size %s",
-              tuple(gradOutput.shape), expected)
+        check(
+            tuple(gradOutput.shape) == expected,
+            RuntimeError,
+            "nn.Cosine: gradOutput of size %s must have size %s",
+            tuple(gradOutput.shape),
+            expected,
+        )
 
     def updateOutput(self, input):
         *_, cos, single = self._parts(input)
@@ -568,9 +642,10 @@ class Cosine(Module):
 
 
 class LookupTable(Module):
-    """Rows of weight (nIndex x nOutput) picked by 0-based indices: an input of size s
-    gives an output of size s x nOutput. Rows whose index is paddingValue get no gradient;
-    with maxNorm, rows used are renormalized to at most that normType-norm."""
+    """Rows of weight (nIndex x nOutput) picked by 0-based indices, THNN's LookupTable
+    kernels: an input of size s gives an output of size s x nOutput. Rows whose index is
+    paddingValue get no gradient; with maxNorm, rows used are renormalized to at most that
+    normType-norm. _count holds the frequencies scaleGradByFreq divides by."""
 
     paddingValue = -1
     maxNorm = None
@@ -597,32 +672,24 @@ class LookupTable(Module):
 
     def _indices(self, input):
         utils.check_tensor(input, "nn.LookupTable: input", (1, 2))
-        check(not input.is_floating_point() or bool((input == input.floor()).all()), TypeError,
-              "nn.LookupTable: input must hold integer indices")
-        idx = input.long()
-        n = self.weight.size(0)
-        if idx.numel():
-            lo, hi = int(idx.min()), int(idx.max())
-            if lo < 0 or hi >= n:
-                raise IndexError("nn.LookupTable: index %d is out of range for %d rows" % (lo if lo < 0 else hi, n))
-        return idx
-
-    def _renorm(self, idx):
-        rows = torch.unique(idx.reshape(-1))
-        p = 2 if self.normType is None else self.normType
-        norms = self.weight.index_select(0, rows).norm(p, 1)
-        big = norms > self.maxNorm
-        if bool(big.any()):
-            rows, norms = rows[big], norms[big]
-            self.weight.index_copy_(0, rows, self.weight.index_select(0, rows) *
-                                    (self.maxNorm / (norms + 1e-7)).unsqueeze(1))
+        if input.dtype is torch.int64:
+            return input
+        check(
+            not input.is_floating_point() or bool((input == input.floor()).all()),
+            TypeError,
+            "nn.LookupTable: input must hold integer indices",
+        )
+        return input.long()
 
     def updateOutput(self, input):
         idx = self._indices(input)
+        kernels = thnn(self, self.weight)
         if self.maxNorm is not None:
-            self._renorm(idx)
-        self.output = self.weight.index_select(0, idx.reshape(-1)).reshape(tuple(idx.shape) + (self.weight.size(1),))
-        return self.output
+            kernels.LookupTable_renorm(idx, self.weight, self.maxNorm, 2 if self.normType is None else self.normType)
+        out = self.weight.new_empty(0)
+        kernels.LookupTable_updateOutput(idx, out, self.weight)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
         # indices have no gradient: zeros the size of input, as torch7
@@ -630,20 +697,27 @@ class LookupTable(Module):
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        idx = self._indices(input).reshape(-1)
-        utils.check_tensor(gradOutput, "nn.LookupTable: gradOutput")
-        check(gradOutput.numel() == idx.numel() * self.weight.size(1), RuntimeError,
-              "nn.LookupTable: gradOutput of size %s does not fit an input of size %s", tuple(gradOutput.shape),
-              tuple(input.shape))
-        go = gradOutput.reshape(idx.numel(), self.weight.size(1)) * scale
-        if self.shouldScaleGradByFreq:
-            ones = torch.ones(idx.shape, dtype=go.dtype)
-            counts = torch.zeros(self.weight.size(0), dtype=go.dtype).index_add_(0, idx, ones)
-            go = go / counts[idx].unsqueeze(1)
-        if self.paddingValue is not None:  # None: a torch7 file's paddingValue 0 (no padding row)
-            keep = idx != int(self.paddingValue)
-            idx, go = idx[keep], go[keep]
-        self.gradWeight.index_add_(0, idx, go)
+        idx = self._indices(input)
+        kernels = thnn(self, self.gradWeight)
+        count = self.__dict__.get("_count")
+        if not (isinstance(count, torch.Tensor) and count.dtype is torch.int32):
+            count = self._count = torch.empty(0, dtype=torch.int32)
+        padding = -1 if self.paddingValue is None else int(self.paddingValue)  # -1: no row
+        kernels.LookupTable_accGradParameters(
+            idx,
+            of_type(gradOutput, self.gradWeight),
+            self.gradWeight,
+            count,
+            None,
+            None,
+            bool(self.shouldScaleGradByFreq),
+            padding,
+            scale,
+        )
+
+    def clearState(self):
+        utils.clear(self, "_count")
+        return super().clearState()
 
     def __repr__(self):
         return "nn.LookupTable(%d, %d)" % (self.weight.size(0), self.weight.size(1))

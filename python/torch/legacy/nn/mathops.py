@@ -1,14 +1,29 @@
-"""Elementwise math, reductions over one dimension, normalization and matrix products."""
+"""Elementwise math (Square, Sqrt and Abs over THNN's kernels), reductions over one dimension,
+normalization and matrix products."""
 
 import math
 
 import torch
 from torch.legacy.nn import utils
-from torch.legacy.nn.activations import _Pointwise
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import check, check_grad_output, thnn
 
 __all__ = ["Exp", "Log", "Power", "Square", "Sqrt", "Abs", "Sum", "Mean", "Max", "Min", "Normalize", "MM", "MV"]
+
+
+class _Pointwise(Module):
+    """An elementwise function written with tensor ops, as torch7 writes it: _forward(input)
+    -> output and _grad(input, gradOutput) -> gradInput, with the size checks done here."""
+
+    def updateOutput(self, input):
+        utils.check_tensor(input, "%s: input" % self.torch_typename())
+        self.output = self._forward(input)
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        self.gradInput = self._grad(input, gradOutput)
+        return self.gradInput
 
 
 class Exp(_Pointwise):
@@ -39,16 +54,25 @@ class Power(_Pointwise):
         return gradOutput * self.pow * input.pow(self.pow - 1)
 
 
-class Square(_Pointwise):
-    def _forward(self, input):
-        return input * input
+class Square(Module):
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.Square_updateOutput(input, out)
+        self.output = out
+        return out
 
-    def _grad(self, input, gradOutput):
-        return gradOutput * 2 * input
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.Square_updateGradInput(input, gradOutput, gi)
+        self.gradInput = gi
+        return gi
 
 
-class Sqrt(_Pointwise):
-    """sqrt(input + eps)."""
+class Sqrt(Module):
+    """sqrt(input + eps); the gradient is read off the output (0 where it is 0)."""
 
     eps = 0
 
@@ -56,19 +80,37 @@ class Sqrt(_Pointwise):
         super().__init__()
         self.eps = b
 
-    def _forward(self, input):
-        return torch.sqrt(input + self.eps)
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.Sqrt_updateOutput(input, out, self.eps)
+        self.output = out
+        return out
 
-    def _grad(self, input, gradOutput):
-        return gradOutput * 0.5 / self.output
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.Sqrt_updateGradInput(input, gradOutput, gi, self.output)
+        self.gradInput = gi
+        return gi
 
 
-class Abs(_Pointwise):
-    def _forward(self, input):
-        return input.abs()
+class Abs(Module):
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.Abs_updateOutput(input, out)
+        self.output = out
+        return out
 
-    def _grad(self, input, gradOutput):
-        return gradOutput * torch.sign(input)
+    def updateGradInput(self, input, gradOutput):
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.Abs_updateGradInput(input, gradOutput, gi)
+        self.gradInput = gi
+        return gi
 
 
 class _Reduction(Module):
@@ -87,8 +129,14 @@ class _Reduction(Module):
             dim += input.dim()
         elif self.nInputDims is not None and input.dim() == int(self.nInputDims) + 1:
             dim += 1
-        check(0 <= dim < input.dim(), IndexError, "%s: dimension %d is out of range for an input of size %s",
-              self.torch_typename(), int(self.dimension), tuple(input.shape))
+        check(
+            0 <= dim < input.dim(),
+            IndexError,
+            "%s: dimension %d is out of range for an input of size %s",
+            self.torch_typename(),
+            int(self.dimension),
+            tuple(input.shape),
+        )
         return dim
 
     def _squeeze(self, t, dim):
@@ -98,8 +146,14 @@ class _Reduction(Module):
         utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
         shape = list(input.shape)
         shape[dim] = 1
-        check(gradOutput.numel() == math.prod(shape), RuntimeError, "%s: gradOutput of size %s does not fit an input "
-              "of size %s", self.torch_typename(), tuple(gradOutput.shape), tuple(input.shape))
+        check(
+            gradOutput.numel() == math.prod(shape),
+            RuntimeError,
+            "%s: gradOutput of size %s does not fit an input of size %s",
+            self.torch_typename(),
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         return gradOutput.reshape(shape)
 
 
@@ -161,8 +215,12 @@ class Max(_Reduction):
         dim = self._dim(input)
         g = self._check_grad(input, gradOutput, dim)
         idx = getattr(self, "indices", None)
-        check(torch.is_tensor(idx) and tuple(idx.shape) == tuple(g.shape), RuntimeError,
-              "%s: backward needs the forward of this input", self.torch_typename())
+        check(
+            torch.is_tensor(idx) and tuple(idx.shape) == tuple(g.shape),
+            RuntimeError,
+            "%s: backward needs the forward of this input",
+            self.torch_typename(),
+        )
         self.gradInput = torch.zeros_like(input).scatter_(dim, idx, g)
         return self.gradInput
 
@@ -222,8 +280,12 @@ class Normalize(Module):
 
 
 def _pair(name, input):
-    check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError, "%s: input must be a table of two "
-          "tensors", name)
+    check(
+        isinstance(input, (list, tuple)) and len(input) == 2,
+        TypeError,
+        "%s: input must be a table of two tensors",
+        name,
+    )
     utils.check_tensor(input[0], "%s: input[0]" % name)
     utils.check_tensor(input[1], "%s: input[1]" % name)
     return input
@@ -244,14 +306,24 @@ class MM(Module):
 
     def _operands(self, input):
         a, b = _pair("nn.MM", input)
-        check(a.dim() == b.dim() and a.dim() in (2, 3), RuntimeError, "nn.MM: inputs must be two matrices or two "
-              "batches of matrices, got sizes %s and %s", tuple(a.shape), tuple(b.shape))
+        check(
+            a.dim() == b.dim() and a.dim() in (2, 3),
+            RuntimeError,
+            "nn.MM: inputs must be two matrices or two batches of matrices, got sizes %s and %s",
+            tuple(a.shape),
+            tuple(b.shape),
+        )
         if self.transA:
             a = a.transpose(-1, -2)
         if self.transB:
             b = b.transpose(-1, -2)
-        check(a.size(-1) == b.size(-2) and (a.dim() == 2 or a.size(0) == b.size(0)), RuntimeError,
-              "nn.MM: sizes %s and %s (after transposition) do not multiply", tuple(a.shape), tuple(b.shape))
+        check(
+            a.size(-1) == b.size(-2) and (a.dim() == 2 or a.size(0) == b.size(0)),
+            RuntimeError,
+            "nn.MM: sizes %s and %s (after transposition) do not multiply",
+            tuple(a.shape),
+            tuple(b.shape),
+        )
         return a, b
 
     def updateOutput(self, input):
@@ -284,12 +356,22 @@ class MV(Module):
 
     def _operands(self, input):
         m, v = _pair("nn.MV", input)
-        check((m.dim(), v.dim()) in ((2, 1), (3, 2)), RuntimeError, "nn.MV: inputs must be a matrix and a vector or "
-              "batches of them, got sizes %s and %s", tuple(m.shape), tuple(v.shape))
+        check(
+            (m.dim(), v.dim()) in ((2, 1), (3, 2)),
+            RuntimeError,
+            "nn.MV: inputs must be a matrix and a vector or batches of them, got sizes %s and %s",
+            tuple(m.shape),
+            tuple(v.shape),
+        )
         if self.trans:
             m = m.transpose(-1, -2)
-        check(m.size(-1) == v.size(-1) and (m.dim() == 2 or m.size(0) == v.size(0)), RuntimeError,
-              "nn.MV: sizes %s and %s do not multiply", tuple(m.shape), tuple(v.shape))
+        check(
+            m.size(-1) == v.size(-1) and (m.dim() == 2 or m.size(0) == v.size(0)),
+            RuntimeError,
+            "nn.MV: sizes %s and %s do not multiply",
+            tuple(m.shape),
+            tuple(v.shape),
+        )
         return m, v
 
     def updateOutput(self, input):
@@ -300,8 +382,13 @@ class MV(Module):
     def updateGradInput(self, input, gradOutput):
         m, v = self._operands(input)
         utils.check_tensor(gradOutput, "nn.MV: gradOutput")
-        check(tuple(gradOutput.shape) == tuple(m.shape[:-1]), RuntimeError, "nn.MV: gradOutput of size %s must have "
-              "size %s", tuple(gradOutput.shape), tuple(m.shape[:-1]))
+        check(
+            tuple(gradOutput.shape) == tuple(m.shape[:-1]),
+            RuntimeError,
+            "nn.MV: gradOutput of size %s must have size %s",
+            tuple(gradOutput.shape),
+            tuple(m.shape[:-1]),
+        )
         gm = gradOutput.unsqueeze(-1) * v.unsqueeze(-2)
         gv = torch.matmul(m.transpose(-1, -2), gradOutput.unsqueeze(-1)).squeeze(-1)
         if self.trans:

@@ -69,8 +69,11 @@ class Dropout(Module):
         g = gradOutput if self.inplace else gradOutput.clone()
         if self.train or self.stochastic_inference:
             if self.p > 0:
-                check(self.noise.shape == input.shape, RuntimeError, "nn.Dropout: backward needs the forward of this "
-                      "input")
+                check(
+                    self.noise.shape == input.shape,
+                    RuntimeError,
+                    "nn.Dropout: backward needs the forward of this input",
+                )
                 g.mul_(self.noise)
         elif not self.v2:
             g.mul_(1 - self.p)

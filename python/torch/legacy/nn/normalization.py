@@ -7,22 +7,32 @@ import torch.nn.functional as F
 from torch.legacy.nn import utils
 from torch.legacy.nn.containers import Sequential
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import buffer, check, check_grad_output, thnn
 
-__all__ = ["BatchNormalization", "SpatialBatchNormalization", "VolumetricBatchNormalization", "SpatialCrossMapLRN",
-           "SpatialSubtractiveNormalization", "SpatialDivisiveNormalization", "SpatialContrastiveNormalization",
-           "SpatialSoftMax", "SpatialDropout", "VolumetricDropout"]
+__all__ = [
+    "BatchNormalization",
+    "SpatialBatchNormalization",
+    "VolumetricBatchNormalization",
+    "SpatialCrossMapLRN",
+    "SpatialSubtractiveNormalization",
+    "SpatialDivisiveNormalization",
+    "SpatialContrastiveNormalization",
+    "SpatialSoftMax",
+    "SpatialDropout",
+    "VolumetricDropout",
+]
 
 
 # ================================================================ batch normalization
 
+
 class BatchNormalization(Module):
-    """y = (x - mean) / sqrt(var + eps) * weight + bias per feature (dimension 1). In
-    training the batch's statistics are used and the running ones updated:
-    running = (1 - momentum) running + momentum batch (the variance unbiased); save_mean and
-    save_std (1 / sqrt(biased var + eps)) keep the batch's for the backward pass. In
-    evaluation the running statistics are used, and inputs without the batch dimension are
-    accepted."""
+    """y = (x - mean) / sqrt(var + eps) * weight + bias per feature (dimension 1), THNN's
+    BatchNormalization kernels. In training the batch's statistics are used and the running
+    ones updated: running = (1 - momentum) running + momentum batch (the variance unbiased);
+    save_mean and save_std (1 / sqrt(biased var + eps)) keep the batch's for the backward
+    pass. In evaluation the running statistics are used, and inputs without the batch
+    dimension are accepted."""
 
     nDim = 2
     eps = 1e-5
@@ -31,8 +41,13 @@ class BatchNormalization(Module):
     def __init__(self, nOutput, eps=1e-5, momentum=0.1, affine=True):
         super().__init__()
         self.train = True  # a field, as torch7's constructor sets it: Lua nn reads a missing one as false
-        check(nOutput > 0, ValueError, "%s: the number of features must be positive, got %r", self.torch_typename(),
-              nOutput)
+        check(
+            nOutput > 0,
+            ValueError,
+            "%s: the number of features must be positive, got %r",
+            self.torch_typename(),
+            nOutput,
+        )
         dtype = torch.get_default_dtype()
         self.eps, self.momentum, self.affine = eps, momentum, bool(affine)
         self.running_mean = torch.zeros(nOutput, dtype=dtype)
@@ -63,76 +78,122 @@ class BatchNormalization(Module):
         utils.check_tensor(input, "%s: input" % name)
         nd = int(self.nDim)
         ok = input.dim() == nd or (input.dim() == nd - 1 and not self.train)
-        check(ok, RuntimeError, "%s: expected a %dD input%s, got size %s", name, nd,
-              " (or %dD in evaluation mode)" % (nd - 1) if nd > 1 else "", tuple(input.shape))
+        check(
+            ok,
+            RuntimeError,
+            "%s: expected a %dD input%s, got size %s",
+            name,
+            nd,
+            " (or %dD in evaluation mode)" % (nd - 1) if nd > 1 else "",
+            tuple(input.shape),
+        )
         x = input if input.dim() == nd else input.unsqueeze(0)
         n = self.running_mean.numel()
-        check(x.size(1) == n, RuntimeError, "%s: expected %d features in dimension %d, got size %s", name, n,
-              1 if input.dim() == nd else 0, tuple(input.shape))
+        check(
+            x.size(1) == n,
+            RuntimeError,
+            "%s: expected %d features in dimension %d, got size %s",
+            name,
+            n,
+            1 if input.dim() == nd else 0,
+            tuple(input.shape),
+        )
         return x
 
-    def _stats_shape(self, x):
-        return [1, x.size(1)] + [1] * (x.dim() - 2)
-
-    def _dims(self, x):
-        return [0] + list(range(2, x.dim()))
+    def _stats(self, input):
+        """weight, bias, running_mean, running_var as the kernels take them: None without
+        affine, and in input's element type (a module built under another default type
+        computes in its input's type; its running statistics are written back)."""
+        weight = getattr(self, "weight", None) if self._affine() else None
+        bias = getattr(self, "bias", None) if self._affine() else None
+        return [t if t is None or t.dtype is input.dtype else t.to(input.dtype) for t in (weight, bias)] + [
+            self.running_mean if self.running_mean.dtype is input.dtype else self.running_mean.to(input.dtype),
+            self.running_var if self.running_var.dtype is input.dtype else self.running_var.to(input.dtype),
+        ]
 
     def updateOutput(self, input):
+        kernels = thnn(self, input)
         x = self._check_input(input)
-        shape, dims = self._stats_shape(x), self._dims(x)
-        eps = float(self.eps)
         if self.train:
-            count = x.numel() // x.size(1)
-            check(count > 1, RuntimeError, "%s: training needs more than one value per feature, got input size %s",
-                  self.torch_typename(), tuple(input.shape))
-            mean = x.mean(dims)
-            var = ((x - mean.reshape(shape)) ** 2).mean(dims)
-            invstd = 1 / torch.sqrt(var + eps)
-            m = float(self.momentum)
-            self.running_mean.mul_(1 - m).add_(mean.to(self.running_mean.dtype), alpha=m)
-            self.running_var.mul_(1 - m).add_((var * count / (count - 1)).to(self.running_var.dtype), alpha=m)
-            self.save_mean, self.save_std = mean, invstd
-        else:
-            mean = self.running_mean.to(x.dtype)
-            invstd = 1 / torch.sqrt(self.running_var.to(x.dtype) + eps)
-        out = (x - mean.reshape(shape)) * invstd.reshape(shape)
-        if self._affine():
-            out = out * self.weight.reshape(shape) + self.bias.reshape(shape)
+            check(
+                x.numel() // x.size(1) > 1,
+                RuntimeError,
+                "%s: training needs more than one value per feature, got input size %s",
+                self.torch_typename(),
+                tuple(input.shape),
+            )
+        weight, bias, running_mean, running_var = self._stats(x)
+        self.save_mean = buffer(self.__dict__.get("save_mean"), x)
+        self.save_std = buffer(self.__dict__.get("save_std"), x)
+        out = x.new_empty(0)
+        kernels.BatchNormalization_updateOutput(
+            x,
+            out,
+            weight,
+            bias,
+            running_mean,
+            running_var,
+            self.save_mean,
+            self.save_std,
+            bool(self.train),
+            float(self.momentum),
+            float(self.eps),
+        )
+        if self.train and running_mean is not self.running_mean:
+            self.running_mean.copy_(running_mean)
+            self.running_var.copy_(running_var)
         self.output = out if input.dim() == x.dim() else out[0]
         return self.output
 
-    def _backward_terms(self, input, gradOutput):
+    def _backward(self, input, gradOutput, scale, gradInput, gradWeight, gradBias):
+        kernels = thnn(self, input)
         x = self._check_input(input)
         utils.same_size(input, gradOutput, "%s: input" % self.torch_typename(), "gradOutput")
-        g = gradOutput if input.dim() == x.dim() else gradOutput.unsqueeze(0)
         if self.train:
-            check(self.save_mean.numel() == x.size(1), RuntimeError,
-                  "%s: backward in training mode needs a forward first", self.torch_typename())
-            mean, invstd = self.save_mean, self.save_std
-        else:
-            mean = self.running_mean.to(x.dtype)
-            invstd = 1 / torch.sqrt(self.running_var.to(x.dtype) + float(self.eps))
-        shape, dims = self._stats_shape(x), self._dims(x)
-        xhat = (x - mean.reshape(shape)) * invstd.reshape(shape)
-        return x, g, xhat, invstd, shape, dims
+            check(
+                isinstance(self.__dict__.get("save_mean"), torch.Tensor) and self.save_mean.numel() == x.size(1),
+                RuntimeError,
+                "%s: backward in training mode needs a forward first",
+                self.torch_typename(),
+            )
+        g = gradOutput if input.dim() == x.dim() else gradOutput.unsqueeze(0)
+        weight, _, running_mean, running_var = self._stats(x)
+        kernels.BatchNormalization_backward(
+            x,
+            g,
+            gradInput,
+            gradWeight,
+            gradBias,
+            weight,
+            running_mean,
+            running_var,
+            self.save_mean,
+            self.save_std,
+            bool(self.train),
+            scale,
+            float(self.eps),
+        )
+
+    def backward(self, input, gradOutput, scale=1):
+        # one kernel call for both, as torch7's
+        gi = input.new_empty(0)
+        affine = self._affine()
+        self._backward(
+            input, gradOutput, scale, gi, self.gradWeight if affine else None, self.gradBias if affine else None
+        )
+        self.gradInput = gi.view(input.shape)
+        return self.gradInput
 
     def updateGradInput(self, input, gradOutput):
-        x, g, xhat, invstd, shape, dims = self._backward_terms(input, gradOutput)
-        w = self.weight.reshape(shape) if self._affine() else 1
-        if self.train:
-            gi = (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True)) * invstd.reshape(shape)
-        else:
-            gi = g * invstd.reshape(shape)
-        gi = gi * w
-        self.gradInput = gi if input.dim() == x.dim() else gi[0]
+        gi = input.new_empty(0)
+        self._backward(input, gradOutput, 1, gi, None, None)
+        self.gradInput = gi.view(input.shape)
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):
         if not self._affine():
             return
-        x, g, xhat, invstd, shape, dims = self._backward_terms(input, gradOutput)
-        self.gradWeight.add_((g * xhat).sum(dims), alpha=scale)
-        self.gradBias.add_(g.sum(dims), alpha=scale)
+        self._backward(input, gradOutput, scale, None, self.gradWeight, self.gradBias)
 
     def parameters(self):
         if self._affine():
@@ -159,6 +220,7 @@ class VolumetricBatchNormalization(BatchNormalization):
 
 # ================================================================ local response normalization
 
+
 def _channel_window_sum(x, size):
     """Per channel c (dimension 1): the sum of x over channels c - (size - 1) // 2 ..
     c + (size - 1) // 2 (torch7's window: centred, so an even size covers size - 1 planes)."""
@@ -180,8 +242,12 @@ class SpatialCrossMapLRN(Module):
 
     def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
         super().__init__()
-        check(int(size) == size and size >= 1, ValueError, "nn.SpatialCrossMapLRN: size must be a positive integer, "
-              "got %r", size)
+        check(
+            int(size) == size and size >= 1,
+            ValueError,
+            "nn.SpatialCrossMapLRN: size must be a positive integer, got %r",
+            size,
+        )
         self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
         self.scale = torch.empty(0, dtype=torch.get_default_dtype())
 
@@ -221,6 +287,7 @@ class SpatialCrossMapLRN(Module):
 
 # ================================================================ local contrast normalization
 
+
 class _LocalNormalization(Module):
     """The weighted local sums of torch7's subtractive/divisive normalizations: a kernel
     (2-D, or 1-D applied along both axes) over every plane, summed over planes, zero padded
@@ -234,8 +301,13 @@ class _LocalNormalization(Module):
         self.nInputPlane = nInputPlane
         kernel = torch.ones(9, 9, dtype=torch.get_default_dtype()) if kernel is None else kernel
         utils.check_tensor(kernel, "%s: kernel" % name, (1, 2))
-        check(all(s % 2 == 1 for s in kernel.shape), ValueError, "%s: the averaging kernel must have odd sizes, "
-              "got %s", name, tuple(kernel.shape))
+        check(
+            all(s % 2 == 1 for s in kernel.shape),
+            ValueError,
+            "%s: the averaging kernel must have odd sizes, got %s",
+            name,
+            tuple(kernel.shape),
+        )
         # torch7 divides in place the kernel it was given
         if kernel.dim() == 2:
             kernel.div_(kernel.sum().item() * nInputPlane)
@@ -254,8 +326,14 @@ class _LocalNormalization(Module):
         name = self.torch_typename()
         utils.check_tensor(input, "%s: input" % name, (3, 4))
         x = input.unsqueeze(0) if input.dim() == 3 else input
-        check(x.size(1) == int(self.nInputPlane), RuntimeError, "%s: expected %d planes, got an input of size %s",
-              name, int(self.nInputPlane), tuple(input.shape))
+        check(
+            x.size(1) == int(self.nInputPlane),
+            RuntimeError,
+            "%s: expected %d planes, got an input of size %s",
+            name,
+            int(self.nInputPlane),
+            tuple(input.shape),
+        )
         w = self._weight(x.dtype)
         pad = (w.size(2) // 2, w.size(3) // 2)
         coef = F.conv2d(torch.ones((1,) + tuple(x.shape[1:]), dtype=x.dtype), w, None, 1, pad)
@@ -307,7 +385,7 @@ class SpatialDivisiveNormalization(_LocalNormalization):
 
     def __init__(self, nInputPlane=1, kernel=None, threshold=1e-4, thresval=1e-4):
         super().__init__()
-        self._init_kernel(nInputPlane, kernel, lambda c: c ** 0.5)
+        self._init_kernel(nInputPlane, kernel, lambda c: c**0.5)
         self.threshold, self.thresval = threshold, thresval
 
     def _stds(self, x, w, pad, coef):
@@ -359,25 +437,26 @@ class SpatialContrastiveNormalization(Module):
 
 # ================================================================ softmax and dropout over planes
 
+
 class SpatialSoftMax(Module):
     """The softmax over planes at every position: dimension 0 of planes x h x w (or of a
-    1-D input), dimension 1 of batch x planes x h x w (or of a 2-D input)."""
-
-    @staticmethod
-    def _dim(name, input):
-        utils.check_tensor(input, "%s: input" % name, (1, 2, 3, 4))
-        return 0 if input.dim() in (1, 3) else 1
+    1-D input), dimension 1 of batch x planes x h x w (or of a 2-D input), THNN's SoftMax."""
 
     def updateOutput(self, input):
-        self.output = torch.softmax(input, self._dim(self.torch_typename(), input))
-        return self.output
+        utils.check_tensor(input, "%s: input" % self.torch_typename(), (1, 2, 3, 4))
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SoftMax_updateOutput(input, out)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        dim = self._dim(self.torch_typename(), input)
-        utils.same_size(input, gradOutput, "%s: input" % self.torch_typename(), "gradOutput")
-        y = self.output
-        self.gradInput = y * (gradOutput - (gradOutput * y).sum(dim, keepdim=True))
-        return self.gradInput
+        check_grad_output(self, input, gradOutput)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SoftMax_updateGradInput(input, gradOutput, gi, self.output)
+        self.gradInput = gi
+        return gi
 
 
 class SpatialDropout(Module):
@@ -405,7 +484,7 @@ class SpatialDropout(Module):
         self._check(input)
         p = float(self.p)
         if self.train or self.stochastic_inference:
-            shape = list(input.shape[:input.dim() - self._spatial]) + [1] * self._spatial
+            shape = list(input.shape[: input.dim() - self._spatial]) + [1] * self._spatial
             self.noise = torch.bernoulli(torch.full(shape, 1 - p, dtype=input.dtype))
             self.output = input * self.noise
         else:

@@ -6,8 +6,20 @@ from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
 from torch.legacy.nn.utils import check
 
-__all__ = ["View", "Reshape", "Select", "Narrow", "Index", "Squeeze", "Unsqueeze", "Transpose", "Replicate",
-           "Padding", "Copy", "Contiguous"]
+__all__ = [
+    "View",
+    "Reshape",
+    "Select",
+    "Narrow",
+    "Index",
+    "Squeeze",
+    "Unsqueeze",
+    "Transpose",
+    "Replicate",
+    "Padding",
+    "Copy",
+    "Contiguous",
+]
 
 
 def _sizes(args):
@@ -20,8 +32,9 @@ def _sizes(args):
 
 
 def _dim(name, d, ndim):
-    check(-ndim <= d < ndim, IndexError, "%s: dimension %d is out of range for a tensor of %d dimensions", name, d,
-          ndim)
+    check(
+        -ndim <= d < ndim, IndexError, "%s: dimension %d is out of range for a tensor of %d dimensions", name, d, ndim
+    )
     return d + ndim if d < 0 else d
 
 
@@ -63,12 +76,17 @@ class View(Module):
         numInputDims = None if self.numInputDims is None else int(self.numInputDims)
         maxdim = numInputDims if numInputDims is not None else ndim
         ine = 1
-        for s in input.shape[max(ndim - maxdim, 0):]:
+        for s in input.shape[max(ndim - maxdim, 0) :]:
             ine *= s
-        check(n_elements and ine % n_elements == 0, RuntimeError,
-              "nn.View: input of size %s cannot be viewed as %s", tuple(input.shape), tuple(size))
+        check(
+            n_elements and ine % n_elements == 0,
+            RuntimeError,
+            "nn.View: input of size %s cannot be viewed as %s",
+            tuple(input.shape),
+            tuple(size),
+        )
         bsz = 1 if -1 in size else ine // n_elements
-        for s in input.shape[:max(ndim - maxdim, 0)]:
+        for s in input.shape[: max(ndim - maxdim, 0)]:
             bsz *= s
         if bsz == 1 and (numInputDims is None or ndim <= numInputDims):
             return None
@@ -84,21 +102,36 @@ class View(Module):
             for s in shape:
                 if s != -1:
                     known *= s
-            check(input.numel() % known == 0, RuntimeError, "nn.View: input of size %s cannot be viewed as %s",
-                  tuple(input.shape), tuple(size))
+            check(
+                input.numel() % known == 0,
+                RuntimeError,
+                "nn.View: input of size %s cannot be viewed as %s",
+                tuple(input.shape),
+                tuple(size),
+            )
         else:
             total = 1
             for s in shape:
                 total *= s
-            check(total == input.numel(), RuntimeError, "nn.View: input of size %s cannot be viewed as %s",
-                  tuple(input.shape), tuple(size))
+            check(
+                total == input.numel(),
+                RuntimeError,
+                "nn.View: input of size %s cannot be viewed as %s",
+                tuple(input.shape),
+                tuple(size),
+            )
         self.output = input.reshape(shape)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
         _grad_like(input, gradOutput, "nn.View")
-        check(gradOutput.numel() == input.numel(), RuntimeError, "nn.View: gradOutput of size %s does not fit input %s",
-              tuple(gradOutput.shape), tuple(input.shape))
+        check(
+            gradOutput.numel() == input.numel(),
+            RuntimeError,
+            "nn.View: gradOutput of size %s does not fit input %s",
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         self.gradInput = gradOutput.reshape(input.shape)
         return self.gradInput
 
@@ -126,21 +159,33 @@ class Reshape(Module):
     def updateOutput(self, input):
         utils.check_tensor(input, "nn.Reshape: input")
         size = _sizes((self.size,))
-        batch = self.batchMode is True or (self.batchMode is None and not (
-            input.numel() == int(self.nelement) and (input.dim() == 0 or input.size(0) != 1)))
+        batch = self.batchMode is True or (
+            self.batchMode is None
+            and not (input.numel() == int(self.nelement) and (input.dim() == 0 or input.size(0) != 1))
+        )
         shape = [input.size(0)] + size if batch and input.dim() else size
         total = 1
         for s in shape:
             total *= s
-        check(total == input.numel(), RuntimeError, "nn.Reshape: input of size %s cannot be reshaped to %s",
-              tuple(input.shape), tuple(shape))
+        check(
+            total == input.numel(),
+            RuntimeError,
+            "nn.Reshape: input of size %s cannot be reshaped to %s",
+            tuple(input.shape),
+            tuple(shape),
+        )
         self.output = input.reshape(shape)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
         _grad_like(input, gradOutput, "nn.Reshape")
-        check(gradOutput.numel() == input.numel(), RuntimeError,
-              "nn.Reshape: gradOutput of size %s does not fit input %s", tuple(gradOutput.shape), tuple(input.shape))
+        check(
+            gradOutput.numel() == input.numel(),
+            RuntimeError,
+            "nn.Reshape: gradOutput of size %s does not fit input %s",
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         self.gradInput = gradOutput.reshape(input.shape)
         return self.gradInput
 
@@ -161,8 +206,14 @@ class Select(Module):
         dim = _dim("nn.Select", int(self.dimension), input.dim())
         index = int(self.index)
         size = input.size(dim)
-        check(-size <= index < size, IndexError, "nn.Select: index %d is out of range for dimension %d of size %d",
-              index, dim, size)
+        check(
+            -size <= index < size,
+            IndexError,
+            "nn.Select: index %d is out of range for dimension %d of size %d",
+            index,
+            dim,
+            size,
+        )
         return dim, index % size
 
     def updateOutput(self, input):
@@ -197,9 +248,15 @@ class Narrow(Module):
         offset = offset + size if offset < 0 else offset
         length = int(self.length)
         length = size - offset + length + 1 if length < 0 else length
-        check(0 <= offset and length >= 0 and offset + length <= size, IndexError,
-              "nn.Narrow: offset %d and length %d are out of range for dimension %d of size %d", offset, length, dim,
-              size)
+        check(
+            0 <= offset and length >= 0 and offset + length <= size,
+            IndexError,
+            "nn.Narrow: offset %d and length %d are out of range for dimension %d of size %d",
+            offset,
+            length,
+            dim,
+            size,
+        )
         return dim, offset, length
 
     def updateOutput(self, input):
@@ -225,8 +282,11 @@ class Index(Module):
         self.gradInput = [self.gradInput, torch.empty(0, dtype=torch.int64)]
 
     def _parts(self, input):
-        check(isinstance(input, (list, tuple)) and len(input) == 2, TypeError,
-              "nn.Index: input must be a table {tensor, indices}")
+        check(
+            isinstance(input, (list, tuple)) and len(input) == 2,
+            TypeError,
+            "nn.Index: input must be a table {tensor, indices}",
+        )
         t, idx = input
         utils.check_tensor(t, "nn.Index: input[0]")
         utils.check_tensor(idx, "nn.Index: input[1]", (1,))
@@ -234,8 +294,14 @@ class Index(Module):
         idx = idx.long()
         if idx.numel():
             lo, hi = int(idx.min()), int(idx.max())
-            check(lo >= 0 and hi < t.size(dim), IndexError, "nn.Index: index %d is out of range for dimension %d of "
-                  "size %d", lo if lo < 0 else hi, dim, t.size(dim))
+            check(
+                lo >= 0 and hi < t.size(dim),
+                IndexError,
+                "nn.Index: index %d is out of range for dimension %d of size %d",
+                lo if lo < 0 else hi,
+                dim,
+                t.size(dim),
+            )
         return t, idx, dim
 
     def updateOutput(self, input):
@@ -275,8 +341,13 @@ class Squeeze(Module):
 
     def updateGradInput(self, input, gradOutput):
         _grad_like(input, gradOutput, "nn.Squeeze")
-        check(gradOutput.numel() == input.numel(), RuntimeError, "nn.Squeeze: gradOutput of size %s does not fit %s",
-              tuple(gradOutput.shape), tuple(input.shape))
+        check(
+            gradOutput.numel() == input.numel(),
+            RuntimeError,
+            "nn.Squeeze: gradOutput of size %s does not fit %s",
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         self.gradInput = gradOutput.reshape(input.shape)
         return self.gradInput
 
@@ -301,15 +372,25 @@ class Unsqueeze(Module):
         pos = int(self.pos)
         if self.numInputDims is not None and input.dim() > int(self.numInputDims):
             pos += input.dim() - int(self.numInputDims)
-        check(0 <= pos <= input.dim(), IndexError, "nn.Unsqueeze: position %d is out of range for a tensor of %d "
-              "dimensions", pos, input.dim())
+        check(
+            0 <= pos <= input.dim(),
+            IndexError,
+            "nn.Unsqueeze: position %d is out of range for a tensor of %d dimensions",
+            pos,
+            input.dim(),
+        )
         self.output = input.unsqueeze(pos)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
         _grad_like(input, gradOutput, "nn.Unsqueeze")
-        check(gradOutput.numel() == input.numel(), RuntimeError,
-              "nn.Unsqueeze: gradOutput of size %s does not fit %s", tuple(gradOutput.shape), tuple(input.shape))
+        check(
+            gradOutput.numel() == input.numel(),
+            RuntimeError,
+            "nn.Unsqueeze: gradOutput of size %s does not fit %s",
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         self.gradInput = gradOutput.reshape(input.shape)
         return self.gradInput
 
@@ -338,8 +419,13 @@ class Transpose(Module):
 
     def updateGradInput(self, input, gradOutput):
         utils.check_tensor(gradOutput, "nn.Transpose: gradOutput")
-        check(gradOutput.dim() == input.dim(), RuntimeError,
-              "nn.Transpose: gradOutput of size %s does not fit input %s", tuple(gradOutput.shape), tuple(input.shape))
+        check(
+            gradOutput.dim() == input.dim(),
+            RuntimeError,
+            "nn.Transpose: gradOutput of size %s does not fit input %s",
+            tuple(gradOutput.shape),
+            tuple(input.shape),
+        )
         g = gradOutput
         for a, b in reversed(self._pairs(input)):
             g = g.transpose(a, b)
@@ -365,8 +451,13 @@ class Replicate(Module):
         rdim = int(self.dim)
         if self.ndim is not None and input.dim() > int(self.ndim):
             rdim += 1
-        check(0 <= rdim <= input.dim(), IndexError, "nn.Replicate: dimension %d is out of range for an input of %d "
-              "dimensions", rdim, input.dim())
+        check(
+            0 <= rdim <= input.dim(),
+            IndexError,
+            "nn.Replicate: dimension %d is out of range for an input of %d dimensions",
+            rdim,
+            input.dim(),
+        )
         return rdim
 
     def updateOutput(self, input):
@@ -382,8 +473,13 @@ class Replicate(Module):
         utils.check_tensor(gradOutput, "nn.Replicate: gradOutput")
         shape = list(input.shape)
         shape.insert(rdim, int(self.nfeatures))
-        check(tuple(gradOutput.shape) == tuple(shape), RuntimeError, "nn.Replicate: gradOutput of size %s must have "
-              "size %s", tuple(gradOutput.shape), tuple(shape))
+        check(
+            tuple(gradOutput.shape) == tuple(shape),
+            RuntimeError,
+            "nn.Replicate: gradOutput of size %s must have size %s",
+            tuple(gradOutput.shape),
+            tuple(shape),
+        )
         self.gradInput = gradOutput.sum(rdim)
         return self.gradInput
 
@@ -413,8 +509,14 @@ class Padding(Module):
         dim = _dim("nn.Padding", dim, input.dim())
         size, pad, index = input.size(dim), int(self.pad), int(self.index)
         at = size - index if pad > 0 else index
-        check(0 <= at <= size, IndexError, "nn.Padding: index %d is out of range for dimension %d of size %d", index,
-              dim, size)
+        check(
+            0 <= at <= size,
+            IndexError,
+            "nn.Padding: index %d is out of range for dimension %d of size %d",
+            index,
+            dim,
+            size,
+        )
         return dim, abs(pad), at
 
     def updateOutput(self, input):
@@ -430,8 +532,13 @@ class Padding(Module):
         utils.check_tensor(gradOutput, "nn.Padding: gradOutput")
         shape = list(input.shape)
         shape[dim] += pad
-        check(tuple(gradOutput.shape) == tuple(shape), RuntimeError, "nn.Padding: gradOutput of size %s must have size "
-              "%s", tuple(gradOutput.shape), tuple(shape))
+        check(
+            tuple(gradOutput.shape) == tuple(shape),
+            RuntimeError,
+            "nn.Padding: gradOutput of size %s must have size %s",
+            tuple(gradOutput.shape),
+            tuple(shape),
+        )
         size = input.size(dim)
         self.gradInput = torch.cat([gradOutput.narrow(dim, 0, at), gradOutput.narrow(dim, at + pad, size - at)], dim)
         return self.gradInput

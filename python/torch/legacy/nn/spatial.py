@@ -3,158 +3,60 @@
 weight layouts. Inputs are batch x planes x ... or, without the batch dimension, planes x
 ... (Temporal: [batch x] frames x features).
 
-Forward passes use torch.nn.functional; the gradients are written out (no autograd):
-- convolutions: gradInput is the transposed convolution of gradOutput (cropped to the
-  input), gradWeight a convolution of the input by gradOutput with stride and dilation
-  swapped (_conv_grad_weight), 2-D ones go through im2col/col2im (`finput`) as torch7 did;
-- max pooling: gradOutput scattered to the saved `indices` (0-based flat positions in each
-  input plane; load_lua shifts torch7's 1-based ones, Note [1-based fields]);
-- average pooling: gradOutput / (window size) spread back over each window (the transposed
-  convolution of a kernel of ones).
+The modules call THNN's kernels as Lua nn's do (Note [Modules over THNN] in utils.py);
+SpatialLPPooling is torch7's composite over the average pooling kernels, SpatialZeroPadding
+tensor code (F.pad), as in torch7.
 
-Numbers loaded from a .t7 file are floats (Lua numbers), hence the int() around fields.
+Max pooling's `indices` are 0-based flat positions in each input plane (load_lua shifts
+torch7's 1-based ones, Note [1-based fields]).
 """
 
 import math
+import weakref
 
 import torch
 import torch.nn.functional as F
 from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
-from torch.legacy.nn.utils import check
+from torch.legacy.nn.utils import buffer, check, thnn
 
 __all__ = [
-    "SpatialConvolution", "SpatialConvolutionMM", "SpatialConvolutionLocal", "SpatialFullConvolution",
-    "SpatialDilatedConvolution", "SpatialSubSampling", "SpatialMaxPooling", "SpatialDilatedMaxPooling",
-    "SpatialAveragePooling", "SpatialAdaptiveMaxPooling", "SpatialAdaptiveAveragePooling",
-    "SpatialFractionalMaxPooling", "SpatialMaxUnpooling", "SpatialLPPooling", "SpatialUpSamplingNearest",
-    "SpatialUpSamplingBilinear", "SpatialZeroPadding", "SpatialReflectionPadding", "SpatialReplicationPadding",
-    "TemporalConvolution", "TemporalMaxPooling", "TemporalSubSampling", "VolumetricConvolution",
-    "VolumetricFullConvolution", "VolumetricDilatedConvolution", "VolumetricMaxPooling",
-    "VolumetricDilatedMaxPooling", "VolumetricAveragePooling", "VolumetricMaxUnpooling",
+    "SpatialConvolution",
+    "SpatialConvolutionMM",
+    "SpatialConvolutionLocal",
+    "SpatialFullConvolution",
+    "SpatialDilatedConvolution",
+    "SpatialSubSampling",
+    "SpatialMaxPooling",
+    "SpatialDilatedMaxPooling",
+    "SpatialAveragePooling",
+    "SpatialAdaptiveMaxPooling",
+    "SpatialAdaptiveAveragePooling",
+    "SpatialFractionalMaxPooling",
+    "SpatialMaxUnpooling",
+    "SpatialLPPooling",
+    "SpatialUpSamplingNearest",
+    "SpatialUpSamplingBilinear",
+    "SpatialZeroPadding",
+    "SpatialReflectionPadding",
+    "SpatialReplicationPadding",
+    "TemporalConvolution",
+    "TemporalMaxPooling",
+    "TemporalSubSampling",
+    "VolumetricConvolution",
+    "VolumetricFullConvolution",
+    "VolumetricDilatedConvolution",
+    "VolumetricMaxPooling",
+    "VolumetricDilatedMaxPooling",
+    "VolumetricAveragePooling",
+    "VolumetricMaxUnpooling",
     "VolumetricReplicationPadding",
 ]
 
-_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
-_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
-
 
 def _ints(*values):
+    """Numbers as ints (numbers loaded from a .t7 file are floats: Lua's numbers)."""
     return tuple(int(v) for v in values)
-
-
-def _batched(name, input, n):
-    """input as batch x planes x (n spatial dims), and whether it came without the batch."""
-    utils.check_tensor(input, "%s: input" % name, (n + 1, n + 2))
-    check(input.is_floating_point(), TypeError, "%s: input must be a floating tensor, got %s", name, input.dtype)
-    if input.dim() == n + 1:
-        return input.unsqueeze(0), True
-    return input, False
-
-
-def _grad_batched(name, input, gradOutput, n, output_shape=None):
-    x, single = _batched(name, input, n)
-    utils.check_tensor(gradOutput, "%s: gradOutput" % name)
-    if output_shape is not None:
-        check(tuple(gradOutput.shape) == tuple(output_shape), RuntimeError,
-              "%s: gradOutput of size %s does not match the output size %s for an input of size %s", name,
-              tuple(gradOutput.shape), tuple(output_shape), tuple(input.shape))
-    g = gradOutput.unsqueeze(0) if single else gradOutput
-    return x, g, single
-
-
-def _unbatch(t, single):
-    return t[0] if single else t
-
-
-def _pads(p):
-    """F.pad's list (last dimension first) for symmetric paddings p (first dimension first)."""
-    out = []
-    for v in reversed(p):
-        out += [v, v]
-    return out
-
-
-def _crop(t, sizes, offsets):
-    """t[..., off : off + size] over the trailing dimensions, zeros where t is too short."""
-    pads = []
-    for d in reversed(range(len(sizes))):
-        full = t.size(t.dim() - len(sizes) + d)
-        pads += [-offsets[d], sizes[d] - (full - offsets[d])]
-    return F.pad(t, pads)
-
-
-def _out_size(name, size, k, s, p, d=1, ceil_mode=False):
-    span = size + 2 * p - d * (k - 1) - 1
-    if ceil_mode:
-        o = -(-span // s) + 1
-        if (o - 1) * s >= size + p:  # the last window must start inside the input or its left padding
-            o -= 1
-    else:
-        o = span // s + 1
-    check(o >= 1, RuntimeError, "%s: input of size %d with kernel %d, stride %d, padding %d, dilation %d gives an "
-          "output size of %d: too small", name, size, k, s, p, d, o)
-    return o
-
-
-def _conv_grad_input(g, weight, in_size, stride, pad, dil):
-    n = len(in_size)
-    full = _CONV_T[n](g, weight, None, stride, 0, 0, 1, dil)
-    return _crop(full, in_size, pad)
-
-
-def _conv_grad_weight(x, g, k, stride, pad, dil):
-    """sum over the batch of the correlation of x (padded) with g: gradWeight of a
-    convolution, as out-planes x in-planes x kernel."""
-    n = len(k)
-    xp = F.pad(x, _pads(pad)).transpose(0, 1).contiguous()
-    gw = _CONV[n](xp, g.transpose(0, 1).contiguous(), None, dil, 0, stride)
-    for d in range(n):
-        gw = gw.narrow(2 + d, 0, k[d])
-    return gw.transpose(0, 1)
-
-
-def _conv_t_grad_weight(x, g, k, stride, pad, dil):
-    """The same for a transposed convolution: in-planes x out-planes x kernel."""
-    n = len(k)
-    gp = F.pad(g, _pads(pad)).transpose(0, 1).contiguous()
-    gw = _CONV[n](gp, x.transpose(0, 1).contiguous(), None, dil, 0, stride)
-    for d in range(n):
-        gw = gw.narrow(2 + d, 0, k[d])
-    return gw.transpose(0, 1)
-
-
-def _window_sum_adjoint(g, in_size, k, stride, pad):
-    """The transpose of summing each window (start i*stride - pad, size k) of every plane:
-    each input element receives the sum of g over the windows that hold it."""
-    n = len(k)
-    lead = g.shape[:-n]
-    flat = g.reshape((-1, 1) + tuple(g.shape[-n:]))
-    ones = torch.ones((1, 1) + tuple(k), dtype=g.dtype)
-    full = _CONV_T[n](flat, ones, None, stride)
-    return _crop(full, in_size, pad).reshape(tuple(lead) + tuple(in_size))
-
-
-def _window_counts(o, size, k, s, p, include_pad):
-    """Per output position along one axis: how many elements its average divides by."""
-    start = torch.arange(o, dtype=torch.int64) * s - p
-    end = torch.clamp(start + k, max=size + p)
-    if include_pad:
-        return (end - start).double()
-    return (torch.clamp(end, max=size) - torch.clamp(start, min=0)).double()
-
-
-def _scatter_planes(indices, g, in_size):
-    """gradInput of a max pooling: g added at the flat 0-based positions `indices` of each plane."""
-    n, c = g.shape[:2]
-    gi = torch.zeros((n, c, math.prod(in_size)), dtype=g.dtype)
-    gi.scatter_add_(2, indices.reshape(n, c, -1), g.reshape(n, c, -1))
-    return gi.reshape((n, c) + tuple(in_size))
-
-
-def _check_planes(name, x, expected):
-    check(x.size(1) == expected, RuntimeError, "%s: expected an input with %d planes, got size %s", name, expected,
-          tuple(x.shape))
 
 
 def _bias_free_repr(module, s):
@@ -165,8 +67,12 @@ def _conv_repr(module, kernel, groups):
     """torch7's convolution summary 'nn.X(nIn -> nOut, kWxkH[, dW,dH[, padW,padH[, ...]]])':
     groups holds (values, default) pairs, each shown when it or a later one is off its
     default."""
-    s = "%s(%d -> %d, %s" % (module.torch_typename(), module.nInputPlane, module.nOutputPlane,
-                             "x".join("%d" % k for k in kernel))
+    s = "%s(%d -> %d, %s" % (
+        module.torch_typename(),
+        module.nInputPlane,
+        module.nOutputPlane,
+        "x".join("%d" % k for k in kernel),
+    )
     off = [any(v != default for v in values) for values, default in groups]
     for i, (values, _) in enumerate(groups):
         if any(off[i:]):
@@ -176,8 +82,12 @@ def _conv_repr(module, kernel, groups):
 
 # ================================================================ convolutions
 
+
 class _ConvBase(utils.OptionalBias, Module):
-    """Shared by the convolutions: optional bias (noBias), torch7's uniform reset."""
+    """Shared by the convolutions: optional bias (noBias), torch7's uniform reset, and the
+    column buffers finput / fgradInput that THNN's kernels keep between calls (Note
+    [Convolution buffers] in THNN/generic/TemporalVolumetricConvolution.h: accGradParameters
+    reads the columns its forward left there)."""
 
     def _fan_in(self):
         raise NotImplementedError
@@ -194,52 +104,29 @@ class _ConvBase(utils.OptionalBias, Module):
         self.gradBias = torch.zeros(n_bias, dtype=dtype)
         self.reset()
 
-    def _acc_bias(self, g, scale, dims):
+    def _bias(self):
+        """(bias, gradBias), None for a module without bias."""
         if self._has_bias():
-            self.gradBias.add_(g.sum(dims).reshape(self.gradBias.shape), alpha=scale)
+            return self.bias, self.gradBias
+        return None, None
 
-    def _acc_weight(self, gw, scale):
-        self.gradWeight.add_(gw.reshape(self.gradWeight.shape), alpha=scale)
+    def _buffers(self, input):
+        self.finput = buffer(self.__dict__.get("finput"), input)
+        self.fgradInput = buffer(self.__dict__.get("fgradInput"), input)
+        return self.finput, self.fgradInput
 
     def clearState(self):
         utils.clear(self, "finput", "fgradInput")
         return super().clearState()
 
 
-class _GridConvolution(_ConvBase):
-    """Convolutions over _n dimensions of nInputPlane planes: the input and gradOutput
-    checks; subclasses give _geometry() (kernel, stride, padding, dilation, ...)."""
-
-    _n = 2
-
-    def _geometry(self):
-        raise NotImplementedError
-
-    def _output_size(self, name, input, x, k, s, p, d):
-        return tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i]) for i in range(self._n))
-
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, self._n)
-        _check_planes(name, x, int(self.nInputPlane))
-        geometry = self._geometry()
-        return x, single, geometry, self._output_size(name, input, x, *geometry)
-
-    def _grads(self, input, gradOutput):
-        x, single, geometry, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
-                                     tuple(input.shape[:-self._n - 1]) + (int(self.nOutputPlane),) + o)
-        return x, g, single, geometry
-
-
-class SpatialConvolution(_GridConvolution):
-    """2-D convolution: weight nOutputPlane x nInputPlane x kH x kW, bias nOutputPlane.
-    The input's columns (im2col) stay in `finput` as in torch7."""
+class SpatialConvolution(_ConvBase):
+    """2-D convolution: weight nOutputPlane x nInputPlane x kH x kW (or torch7's older
+    nOutputPlane x (nInputPlane kH kW)), bias nOutputPlane; THNN's SpatialConvolutionMM
+    kernels, which keep the input's columns (im2col) in `finput`."""
 
     padW = 0
     padH = 0
-    dilationW = 1
-    dilationH = 1
 
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=None):
         super().__init__()
@@ -257,44 +144,35 @@ class SpatialConvolution(_GridConvolution):
     def _fan_in(self):
         return self.kW * self.kH * self.nInputPlane
 
-    def _geometry(self):
-        return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW),
-                _ints(self.dilationH, self.dilationW))
-
-    def _weight2d(self):
-        # 4-D in today's files, nOutputPlane x (nInputPlane kH kW) in older ones: the same numbers
-        return self.weight.reshape(int(self.nOutputPlane), -1)
-
-    def _columns(self, x, k, s, p, d):
-        return F.unfold(x, k, d, p, s)
+    def _window(self):
+        return self.kW, self.kH, self.dW, self.dH, self.padW, self.padH
 
     def updateOutput(self, input):
-        x, single, (k, s, p, d), o = self._prepare(input)
-        cols = self._columns(x, k, s, p, d)
-        out = torch.matmul(self._weight2d(), cols)
-        if self._has_bias():
-            out = out + self.bias.reshape(1, -1, 1)
-        out = out.reshape((x.size(0), int(self.nOutputPlane)) + o)
-        self.finput = _unbatch(cols, single)
-        self.output = _unbatch(out, single)
-        return self.output
-
-    def _flat_grads(self, input, gradOutput):
-        x, g, single, geometry = self._grads(input, gradOutput)
-        return x, g.reshape(g.size(0), g.size(1), -1), single, geometry
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        out = input.new_empty(0)
+        kernels.SpatialConvolutionMM_updateOutput(
+            input, out, self.weight, self._bias()[0], finput, fgradInput, *self._window()
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
-        gcols = torch.matmul(self._weight2d().t(), g)
-        self.fgradInput = _unbatch(gcols, single)
-        self.gradInput = _unbatch(F.fold(gcols, tuple(x.shape[2:]), k, d, p, s), single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        gi = input.new_empty(0)
+        kernels.SpatialConvolutionMM_updateGradInput(
+            input, gradOutput, gi, self.weight, finput, fgradInput, *self._window()
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
-        cols = self._columns(x, k, s, p, d)
-        self._acc_weight(torch.matmul(g, cols.transpose(1, 2)).sum(0), scale)
-        self._acc_bias(g, scale, (0, 2))
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        kernels.SpatialConvolutionMM_accGradParameters(
+            input, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *self._window(), scale
+        )
 
     def __repr__(self):
         return _conv_repr(self, (self.kW, self.kH), [((self.dW, self.dH), 1), ((self.padW, self.padH), 0)])
@@ -309,29 +187,75 @@ class SpatialConvolutionMM(SpatialConvolution):
 
 
 class SpatialDilatedConvolution(SpatialConvolution):
+    """SpatialConvolution with taps every dilationW, dilationH input elements (THNN's
+    SpatialDilatedConvolution kernels; `finput` holds one sample's columns)."""
+
+    dilationW = 1
+    dilationH = 1
+
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=0, dilationW=1, dilationH=1):
         super().__init__(nInputPlane, nOutputPlane, kW, kH, dW, dH, padW, padH)
         self.dilationW, self.dilationH = dilationW, dilationH
 
+    def _dilated_window(self):
+        return self._window() + (self.dilationW, self.dilationH)
+
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        out = input.new_empty(0)
+        kernels.SpatialDilatedConvolution_updateOutput(
+            input, out, self.weight, self._bias()[0], finput, fgradInput, *self._dilated_window()
+        )
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        finput, _ = self._buffers(input)
+        gi = input.new_empty(0)
+        kernels.SpatialDilatedConvolution_updateGradInput(
+            input, gradOutput, gi, self.weight, finput, *self._dilated_window()
+        )
+        self.gradInput = gi
+        return gi
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        kernels.SpatialDilatedConvolution_accGradParameters(
+            input, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *self._dilated_window(), scale
+        )
+
     def __repr__(self):
         s = "%s(%d -> %d, %dx%d, %d,%d, %d,%d, %d,%d" % (
-            self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.kW, self.kH, self.dW, self.dH,
-            self.padW, self.padH, self.dilationW, self.dilationH)
+            self.torch_typename(),
+            self.nInputPlane,
+            self.nOutputPlane,
+            *self._dilated_window(),
+        )
         return _bias_free_repr(self, s)
 
 
 class SpatialConvolutionLocal(SpatialConvolution):
     """A convolution whose filters differ at every output position (no weight sharing):
     weight oH x oW x nOutputPlane x nInputPlane x kH x kW, bias nOutputPlane x oH x oW, for
-    inputs of exactly iH x iW."""
+    inputs of exactly iH x iW; THNN's SpatialConvolutionLocal kernels."""
 
     def __init__(self, nInputPlane, nOutputPlane, iW, iH, kW, kH, dW=1, dH=1, padW=0, padH=None):
         self.iW, self.iH = iW, iH
         padH = padW if padH is None else padH
         self.oW = (iW + 2 * padW - kW) // dW + 1
         self.oH = (iH + 2 * padH - kH) // dH + 1
-        check(self.oW >= 1 and self.oH >= 1, RuntimeError,
-              "nn.SpatialConvolutionLocal: input of %dx%d is smaller than the kernel %dx%d", iW, iH, kW, kH)
+        check(
+            self.oW >= 1 and self.oH >= 1,
+            RuntimeError,
+            "nn.SpatialConvolutionLocal: input of %dx%d is smaller than the kernel %dx%d",
+            iW,
+            iH,
+            kW,
+            kH,
+        )
         super().__init__(nInputPlane, nOutputPlane, kW, kH, dW, dH, padW, padH)
         dtype = self.weight.dtype
         self.bias = torch.empty(nOutputPlane, self.oH, self.oW, dtype=dtype)
@@ -341,75 +265,76 @@ class SpatialConvolutionLocal(SpatialConvolution):
     def _weight_shape(self):
         return (self.oH, self.oW, self.nOutputPlane, self.nInputPlane, self.kH, self.kW)
 
-    def _weight3d(self):
-        return self.weight.reshape(int(self.oH) * int(self.oW), int(self.nOutputPlane), -1)
+    def _bias(self):
+        # the kernels take a bias; a module without one (noBias) adds zeros
+        if self._has_bias():
+            return self.bias, self.gradBias
+        zeros = self.weight.new_zeros(int(self.nOutputPlane), int(self.oH), int(self.oW))
+        return zeros, zeros.clone()
 
-    def _prepare(self, input):
-        prepared = super()._prepare(input)
-        check(tuple(prepared[0].shape[2:]) == _ints(self.iH, self.iW), RuntimeError,
-              "nn.SpatialConvolutionLocal: input of size %s must be %d x %d in its last two dimensions",
-              tuple(input.shape), self.iH, self.iW)
-        return prepared
+    def _check_input(self, input):
+        utils.check_tensor(input, "nn.SpatialConvolutionLocal: input", (3, 4))
+        check(
+            tuple(input.shape[-3:]) == (int(self.nInputPlane), int(self.iH), int(self.iW)),
+            RuntimeError,
+            "nn.SpatialConvolutionLocal: input of size %s must be %d x %d x %d in its last three dimensions",
+            tuple(input.shape),
+            self.nInputPlane,
+            self.iH,
+            self.iW,
+        )
+
+    def _sizes(self):
+        return *self._window(), self.iW, self.iH, self.oW, self.oH
 
     def updateOutput(self, input):
-        x, single, (k, s, p, d), o = self._prepare(input)
-        cols = self._columns(x, k, s, p, d)  # N x K x L
-        out = torch.matmul(cols.permute(2, 0, 1), self._weight3d().transpose(1, 2))  # L x N x O
-        out = out.permute(1, 2, 0).reshape((x.size(0), int(self.nOutputPlane)) + o)
-        if self._has_bias():
-            out = out + self.bias.reshape((1,) + tuple(self.bias.shape))
-        self.finput = _unbatch(cols, single)
-        self.output = _unbatch(out, single)
-        return self.output
+        kernels = thnn(self, input)
+        self._check_input(input)
+        finput, fgradInput = self._buffers(input)
+        out = input.new_empty(0)
+        kernels.SpatialConvolutionLocal_updateOutput(
+            input, out, self.weight, self._bias()[0], finput, fgradInput, *self._sizes()
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
-        gcols = torch.matmul(g.permute(2, 0, 1), self._weight3d()).permute(1, 2, 0)  # N x K x L
-        self.fgradInput = _unbatch(gcols, single)
-        self.gradInput = _unbatch(F.fold(gcols.contiguous(), tuple(x.shape[2:]), k, d, p, s), single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        self._check_input(input)
+        finput, fgradInput = self._buffers(input)
+        gi = input.new_empty(0)
+        kernels.SpatialConvolutionLocal_updateGradInput(
+            input, gradOutput, gi, self.weight, finput, fgradInput, *self._sizes()
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, (k, s, p, d) = self._flat_grads(input, gradOutput)
-        cols = self._columns(x, k, s, p, d)
-        gw = torch.matmul(g.permute(2, 1, 0), cols.permute(2, 0, 1))  # L x O x K
-        self._acc_weight(gw, scale)
-        if self._has_bias():
-            self.gradBias.add_(g.sum(0).reshape(self.gradBias.shape), alpha=scale)
+        kernels = thnn(self, input)
+        self._check_input(input)
+        finput, fgradInput = self._buffers(input)
+        kernels.SpatialConvolutionLocal_accGradParameters(
+            input, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *self._sizes(), scale
+        )
 
     def __repr__(self):
-        s = "%s(%d -> %d, %dx%d, %dx%d" % (self.torch_typename(), self.nInputPlane, self.nOutputPlane, self.iW,
-                                         self.iH, self.kW, self.kH)
+        s = "%s(%d -> %d, %dx%d, %dx%d" % (
+            self.torch_typename(),
+            self.nInputPlane,
+            self.nOutputPlane,
+            self.iW,
+            self.iH,
+            self.kW,
+            self.kH,
+        )
         return _bias_free_repr(self, s)
 
 
-class _NdConvolution(_GridConvolution):
-    """Convolutions over n dimensions through conv{n}d; subclasses name their fields."""
-
-    _n = 3
-
-    def updateOutput(self, input):
-        x, single, (k, s, p, d), o = self._prepare(input)
-        out = _CONV[self._n](x, self.weight, self.bias if self._has_bias() else None, s, p, d)
-        self.output = _unbatch(out, single)
-        return self.output
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single, (k, s, p, d) = self._grads(input, gradOutput)
-        self.gradInput = _unbatch(_conv_grad_input(g, self.weight, tuple(x.shape[2:]), s, p, d), single)
-        return self.gradInput
-
-    def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, (k, s, p, d) = self._grads(input, gradOutput)
-        self._acc_weight(_conv_grad_weight(x, g, k, s, p, d), scale)
-        self._acc_bias(g, scale, (0,) + tuple(range(2, 2 + self._n)))
-
-
-class VolumetricConvolution(_NdConvolution):
-    """3-D convolution: weight nOutputPlane x nInputPlane x kT x kH x kW."""
+class VolumetricConvolution(_ConvBase):
+    """3-D convolution: weight nOutputPlane x nInputPlane x kT x kH x kW; THNN's
+    VolumetricConvolutionMM kernels (vol2col columns in `finput`)."""
 
     padT = padW = padH = 0
-    dilationT = dilationW = dilationH = 1
 
     def __init__(self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0):
         super().__init__()
@@ -423,92 +348,114 @@ class VolumetricConvolution(_NdConvolution):
     def _fan_in(self):
         return self.kT * self.kW * self.kH * self.nInputPlane
 
-    def _geometry(self):
-        return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
-                _ints(self.padT, self.padH, self.padW), _ints(self.dilationT, self.dilationH, self.dilationW))
+    def _window(self):
+        # THNN's order: kT, kW, kH (width before height)
+        return self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH
+
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        out = input.new_empty(0)
+        kernels.VolumetricConvolutionMM_updateOutput(
+            input, out, self.weight, self._bias()[0], finput, fgradInput, *self._window()
+        )
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        gi = input.new_empty(0)
+        kernels.VolumetricConvolutionMM_updateGradInput(
+            input, gradOutput, gi, self.weight, finput, fgradInput, *self._window()
+        )
+        self.gradInput = gi
+        return gi
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        kernels.VolumetricConvolutionMM_accGradParameters(
+            input, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *self._window(), scale
+        )
 
     def __repr__(self):
-        return _conv_repr(self, (self.kT, self.kW, self.kH),
-                          [((self.dT, self.dW, self.dH), 1), ((self.padT, self.padW, self.padH), 0)])
+        return _conv_repr(
+            self,
+            (self.kT, self.kW, self.kH),
+            [((self.dT, self.dW, self.dH), 1), ((self.padT, self.padW, self.padH), 0)],
+        )
 
 
 class VolumetricDilatedConvolution(VolumetricConvolution):
-    def __init__(self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0,
-                 dilationT=1, dilationW=1, dilationH=1):
+    """VolumetricConvolution with dilated taps, THNN's VolumetricDilatedConvolution kernels."""
+
+    dilationT = dilationW = dilationH = 1
+
+    def __init__(
+        self,
+        nInputPlane,
+        nOutputPlane,
+        kT,
+        kW,
+        kH,
+        dT=1,
+        dW=1,
+        dH=1,
+        padT=0,
+        padW=0,
+        padH=0,
+        dilationT=1,
+        dilationW=1,
+        dilationH=1,
+    ):
         super().__init__(nInputPlane, nOutputPlane, kT, kW, kH, dT, dW, dH, padT, padW, padH)
         self.dilationT, self.dilationW, self.dilationH = dilationT, dilationW, dilationH
 
-
-class _FullConvolution(_GridConvolution):
-    """Transposed convolutions: weight nInputPlane x nOutputPlane x kernel; adj* add rows
-    at the end of the output (less than the stride)."""
-
-    _n = 2
-
-    def _output_size(self, name, input, x, k, s, p, d, a):
-        for i in range(self._n):
-            check(0 <= a[i] < max(s[i], d[i]), RuntimeError, "%s: adj %s must be smaller than the stride %s", name,
-                  a, s)
-        o = tuple((x.size(2 + i) - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + 1 + a[i] for i in range(self._n))
-        check(all(v >= 1 for v in o), RuntimeError, "%s: input of size %s gives an output of size %s: too small",
-              name, tuple(input.shape), o)
-        return o
+    def _dilated_window(self):
+        return self._window() + (self.dilationT, self.dilationW, self.dilationH)
 
     def updateOutput(self, input):
-        x, single, (k, s, p, d, a), o = self._prepare(input)
-        out = _CONV_T[self._n](x, self.weight, self.bias if self._has_bias() else None, s, p, a, 1, d)
-        self.output = _unbatch(out, single)
-        return self.output
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        out = input.new_empty(0)
+        kernels.VolumetricDilatedConvolution_updateOutput(
+            input, out, self.weight, self._bias()[0], finput, fgradInput, *self._dilated_window()
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, (k, s, p, d, a) = self._grads(input, gradOutput)
-        self.gradInput = _unbatch(_CONV[self._n](g, self.weight, None, s, p, d), single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        finput, _ = self._buffers(input)
+        gi = input.new_empty(0)
+        kernels.VolumetricDilatedConvolution_updateGradInput(
+            input, gradOutput, gi, self.weight, finput, *self._dilated_window()
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, (k, s, p, d, a) = self._grads(input, gradOutput)
-        self._acc_weight(_conv_t_grad_weight(x, g, k, s, p, d), scale)
-        self._acc_bias(g, scale, (0,) + tuple(range(2, 2 + self._n)))
+        kernels = thnn(self, input)
+        finput, fgradInput = self._buffers(input)
+        kernels.VolumetricDilatedConvolution_accGradParameters(
+            input, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *self._dilated_window(), scale
+        )
 
 
-class SpatialFullConvolution(_FullConvolution):
-    """The input may also be torch7's table [input, target]: adjW and adjH are then
-    (target size + 2 pad - k) % stride for the target's last two sizes, so that the output
-    takes the target's height and width; the target's gradient is zeros."""
+def _adj(size, k, pad, stride):
+    """The adjustment that makes a transposed convolution's output `size` long."""
+    return (size + 2 * int(pad) - int(k)) % int(stride)
+
+
+class SpatialFullConvolution(_ConvBase):
+    """Transposed 2-D convolution: weight nInputPlane x nOutputPlane x kH x kW; adjW, adjH
+    add columns and rows at the end of the output (less than the stride). The input may also
+    be torch7's table [input, target]: the adjustments then give the output the target's
+    height and width, and the target's gradient is zeros. THNN's SpatialFullConvolution
+    kernels (`finput`: one sample's columns)."""
 
     padW = padH = adjW = adjH = 0
-
-    def _with_target(self, input, method, *args):
-        if not isinstance(input, (list, tuple)):
-            return method(input, *args)
-        name = self.torch_typename()
-        check(len(input) == 2 and torch.is_tensor(input[0]) and torch.is_tensor(input[1]) and input[1].dim() >= 2,
-              TypeError, "%s: a table input must be [input, target] with a target of at least 2 dimensions", name)
-        target = input[1]
-        adj = {"adjW": (target.size(-1) + 2 * int(self.padW) - int(self.kW)) % int(self.dW),
-               "adjH": (target.size(-2) + 2 * int(self.padH) - int(self.kH)) % int(self.dH)}
-        saved = {k: self.__dict__[k] for k in adj if k in self.__dict__}
-        self.__dict__.update(adj)
-        try:
-            return method(input[0], *args)
-        finally:
-            for k in adj:
-                if k in saved:
-                    self.__dict__[k] = saved[k]
-                else:
-                    del self.__dict__[k]
-
-    def updateOutput(self, input):
-        return self._with_target(input, super().updateOutput)
-
-    def updateGradInput(self, input, gradOutput):
-        gi = self._with_target(input, super().updateGradInput, gradOutput)
-        if isinstance(input, (list, tuple)):
-            self.gradInput = [gi, torch.zeros_like(input[1])]
-        return self.gradInput
-
-    def accGradParameters(self, input, gradOutput, scale=1):
-        self._with_target(input, super().accGradParameters, gradOutput, scale)
 
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=0, adjW=0, adjH=0):
         super().__init__()
@@ -522,21 +469,67 @@ class SpatialFullConvolution(_FullConvolution):
     def _fan_in(self):
         return self.kW * self.kH * self.nInputPlane
 
-    def _geometry(self):
-        return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW), (1, 1),
-                _ints(self.adjH, self.adjW))
+    def _unpack(self, input):
+        """(the input tensor, the window's sizes with the adjustments)."""
+        adj = self.adjW, self.adjH
+        if isinstance(input, (list, tuple)):
+            check(
+                len(input) == 2 and torch.is_tensor(input[0]) and torch.is_tensor(input[1]) and input[1].dim() >= 2,
+                TypeError,
+                "%s: a table input must be [input, target] with a target of at least 2 dimensions",
+                self.torch_typename(),
+            )
+            target = input[1]
+            adj = (
+                _adj(target.size(-1), self.kW, self.padW, self.dW),
+                _adj(target.size(-2), self.kH, self.padH, self.dH),
+            )
+            input = input[0]
+        return input, (self.kW, self.kH, self.dW, self.dH, self.padW, self.padH) + adj
+
+    def updateOutput(self, input):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, fgradInput = self._buffers(x)
+        out = x.new_empty(0)
+        kernels.SpatialFullConvolution_updateOutput(x, out, self.weight, self._bias()[0], finput, fgradInput, *window)
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, _ = self._buffers(x)
+        gi = x.new_empty(0)
+        kernels.SpatialFullConvolution_updateGradInput(x, gradOutput, gi, self.weight, finput, *window)
+        self.gradInput = [gi, torch.zeros_like(input[1])] if isinstance(input, (list, tuple)) else gi
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, fgradInput = self._buffers(x)
+        kernels.SpatialFullConvolution_accGradParameters(
+            x, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *window, scale
+        )
 
     def __repr__(self):
-        return _conv_repr(self, (self.kW, self.kH), [((self.dW, self.dH), 1), ((self.padW, self.padH), 0),
-                                                     ((self.adjW, self.adjH), 0)])
+        return _conv_repr(
+            self,
+            (self.kW, self.kH),
+            [((self.dW, self.dH), 1), ((self.padW, self.padH), 0), ((self.adjW, self.adjH), 0)],
+        )
 
 
-class VolumetricFullConvolution(_FullConvolution):
-    _n = 3
+class VolumetricFullConvolution(_ConvBase):
+    """Transposed 3-D convolution: weight nInputPlane x nOutputPlane x kT x kH x kW; THNN's
+    VolumetricFullConvolution kernels."""
+
     padT = padW = padH = adjT = adjW = adjH = 0
 
-    def __init__(self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0, adjT=0,
-                 adjW=0, adjH=0):
+    def __init__(
+        self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0, padW=0, padH=0, adjT=0, adjW=0, adjH=0
+    ):
         super().__init__()
         self.nInputPlane, self.nOutputPlane = nInputPlane, nOutputPlane
         self.kT, self.kW, self.kH, self.dT, self.dW, self.dH = kT, kW, kH, dT, dW, dH
@@ -548,13 +541,57 @@ class VolumetricFullConvolution(_FullConvolution):
     def _fan_in(self):
         return self.kT * self.kW * self.kH * self.nInputPlane
 
-    def _geometry(self):
-        return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
-                _ints(self.padT, self.padH, self.padW), (1, 1, 1), _ints(self.adjT, self.adjH, self.adjW))
+    def _unpack(self, input):
+        adj = self.adjT, self.adjW, self.adjH
+        if isinstance(input, (list, tuple)):
+            check(
+                len(input) == 2 and torch.is_tensor(input[0]) and torch.is_tensor(input[1]) and input[1].dim() >= 3,
+                TypeError,
+                "%s: a table input must be [input, target] with a target of at least 3 dimensions",
+                self.torch_typename(),
+            )
+            target = input[1]
+            adj = (
+                _adj(target.size(-3), self.kT, self.padT, self.dT),
+                _adj(target.size(-1), self.kW, self.padW, self.dW),
+                _adj(target.size(-2), self.kH, self.padH, self.dH),
+            )
+            input = input[0]
+        window = (self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH)
+        return input, window + adj
+
+    def updateOutput(self, input):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, fgradInput = self._buffers(x)
+        out = x.new_empty(0)
+        kernels.VolumetricFullConvolution_updateOutput(
+            x, out, self.weight, self._bias()[0], finput, fgradInput, *window
+        )
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, fgradInput = self._buffers(x)
+        gi = x.new_empty(0)
+        kernels.VolumetricFullConvolution_updateGradInput(x, gradOutput, gi, self.weight, finput, fgradInput, *window)
+        self.gradInput = [gi, torch.zeros_like(input[1])] if isinstance(input, (list, tuple)) else gi
+        return self.gradInput
+
+    def accGradParameters(self, input, gradOutput, scale=1):
+        x, window = self._unpack(input)
+        kernels = thnn(self, x)
+        finput, fgradInput = self._buffers(x)
+        kernels.VolumetricFullConvolution_accGradParameters(
+            x, gradOutput, self.gradWeight, self._bias()[1], finput, fgradInput, *window, scale
+        )
 
 
 class SpatialSubSampling(_ConvBase):
-    """Per plane: weight[k] * (sum of each kW x kH window) + bias[k]."""
+    """Per plane: weight[k] * (sum of each kW x kH window) + bias[k]; THNN's
+    SpatialSubSampling kernels."""
 
     def __init__(self, nInputPlane, kW, kH, dW=1, dH=1):
         super().__init__()
@@ -564,87 +601,36 @@ class SpatialSubSampling(_ConvBase):
     def _fan_in(self):
         return self.kW * self.kH
 
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        _check_planes(name, x, int(self.nInputPlane))
-        k, s = _ints(self.kH, self.kW), _ints(self.dH, self.dW)
-        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], 0) for i in range(2))
-        return x, single, k, s, o
-
-    def _sums(self, x, k, s):
-        return F.avg_pool2d(x, k, s) * (k[0] * k[1])
-
     def updateOutput(self, input):
-        x, single, k, s, o = self._prepare(input)
-        out = self._sums(x, k, s) * self.weight.reshape(1, -1, 1, 1)
-        if self._has_bias():
-            out = out + self.bias.reshape(1, -1, 1, 1)
-        self.output = _unbatch(out, single)
-        return self.output
-
-    def _grads(self, input, gradOutput):
-        x, single, k, s, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2,
-                                     tuple(input.shape[:-2]) + o)
-        return x, g, single, k, s
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SpatialSubSampling_updateOutput(input, out, self.weight, self.bias, self.kW, self.kH, self.dW, self.dH)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single, k, s = self._grads(input, gradOutput)
-        gi = _window_sum_adjoint(g * self.weight.reshape(1, -1, 1, 1), tuple(x.shape[2:]), k, s, (0, 0))
-        self.gradInput = _unbatch(gi, single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SpatialSubSampling_updateGradInput(
+            input, gradOutput, gi, self.weight, self.kW, self.kH, self.dW, self.dH
+        )
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, g, single, k, s = self._grads(input, gradOutput)
-        self.gradWeight.add_((g * self._sums(x, k, s)).sum((0, 2, 3)), alpha=scale)
-        self._acc_bias(g, scale, (0, 2, 3))
+        kernels = thnn(self, input)
+        kernels.SpatialSubSampling_accGradParameters(
+            input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.kH, self.dW, self.dH, scale
+        )
 
 
 # ================================================================ temporal
 
-class _TemporalBase(_ConvBase):
-    """Shared by the temporal layers with weights: input [batch x] frames x inputFrameSize."""
 
-    def _frames(self, input, gradOutput, out_features):
-        """the input as batch x frames x features, gradOutput (if given, checked against
-        o x out_features) as batch x o x out_features, kW, dW and o."""
-        name = self.torch_typename()
-        utils.check_tensor(input, "%s: input" % name, (2, 3))
-        x = input.unsqueeze(0) if input.dim() == 2 else input
-        kW, dW, fs = _ints(self.kW, self.dW, self.inputFrameSize)
-        check(x.size(2) == fs, RuntimeError, "%s: input of size %s must have %d features per frame", name,
-              tuple(input.shape), fs)
-        check(x.size(1) >= kW, RuntimeError, "%s: input of size %s has fewer frames than the kernel width %d", name,
-              tuple(input.shape), kW)
-        o = (x.size(1) - kW) // dW + 1
-        g = None
-        if gradOutput is not None:
-            expected = tuple(input.shape[:-2]) + (o, int(out_features))
-            utils.check_tensor(gradOutput, "%s: gradOutput" % name)
-            check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s", name,
-                  tuple(gradOutput.shape), expected)
-            g = gradOutput.reshape(x.size(0), o, -1)
-        return x, g, kW, dW, o
-
-    def _set_output(self, input, out):
-        if self._has_bias():
-            out = out + self.bias
-        self.output = out[0] if input.dim() == 2 else out
-        return self.output
-
-    def _set_grad_input(self, input, x, dW, o, parts):
-        """gradInput from parts[k] (batch x o x features): the gradient reaching frame t*dW + k."""
-        gi = torch.zeros_like(x)
-        for k, part in enumerate(parts):
-            gi[:, k:k + (o - 1) * dW + 1:dW] += part
-        self.gradInput = gi[0] if input.dim() == 2 else gi
-        return self.gradInput
-
-
-class TemporalConvolution(_TemporalBase):
+class TemporalConvolution(_ConvBase):
     """1-D convolution over frames: input nInputFrame x inputFrameSize (or batch x ...),
-    weight outputFrameSize x (kW inputFrameSize) (frame-major, as torch7), bias outputFrameSize."""
+    weight outputFrameSize x (kW inputFrameSize) (frame-major, as torch7), bias
+    outputFrameSize; THNN's TemporalConvolution kernels."""
 
     def __init__(self, inputFrameSize, outputFrameSize, kW, dW=1):
         super().__init__()
@@ -654,29 +640,32 @@ class TemporalConvolution(_TemporalBase):
     def _fan_in(self):
         return self.kW * self.inputFrameSize
 
-    def _prepare(self, input, gradOutput=None):
-        x, g, kW, dW, o = self._frames(input, gradOutput, self.outputFrameSize)
-        # frames t*dW .. t*dW+kW-1 side by side: N x o x (kW features)
-        cols = x.unfold(1, kW, dW).transpose(2, 3).reshape(x.size(0), o, -1)
-        return x, cols, g, kW, dW, o
-
     def updateOutput(self, input):
-        x, cols, _, kW, dW, o = self._prepare(input)
-        return self._set_output(input, torch.matmul(cols, self.weight.t()))
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.TemporalConvolution_updateOutput(
+            input, out, self.weight, self.bias, self.kW, self.dW, self.inputFrameSize, self.outputFrameSize
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, cols, g, kW, dW, o = self._prepare(input, gradOutput)
-        gcols = torch.matmul(g, self.weight).reshape(x.size(0), o, kW, -1)
-        return self._set_grad_input(input, x, dW, o, gcols.unbind(2))
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.TemporalConvolution_updateGradInput(input, gradOutput, gi, self.weight, self.kW, self.dW)
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, cols, g, kW, dW, o = self._prepare(input, gradOutput)
-        self._acc_weight(torch.matmul(g.transpose(1, 2), cols).sum(0), scale)
-        self._acc_bias(g, scale, (0, 1))
+        kernels = thnn(self, input)
+        kernels.TemporalConvolution_accGradParameters(
+            input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.dW, scale
+        )
 
 
-class TemporalSubSampling(_TemporalBase):
-    """Per feature: weight[f] * (sum over kW frames) + bias[f], every dW frames."""
+class TemporalSubSampling(_ConvBase):
+    """Per feature: weight[f] * (sum over kW frames) + bias[f], every dW frames; THNN's
+    TemporalSubSampling kernels."""
 
     def __init__(self, inputFrameSize, kW, dW=1):
         super().__init__()
@@ -686,60 +675,51 @@ class TemporalSubSampling(_TemporalBase):
     def _fan_in(self):
         return self.kW
 
-    def _prepare(self, input, gradOutput=None):
-        x, g, kW, dW, o = self._frames(input, gradOutput, self.inputFrameSize)
-        sums = x.unfold(1, kW, dW).sum(3)  # N x o x features
-        return x, sums, g, kW, dW, o
-
     def updateOutput(self, input):
-        x, sums, _, kW, dW, o = self._prepare(input)
-        return self._set_output(input, sums * self.weight)
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.TemporalSubSampling_updateOutput(
+            input, out, self.weight, self.bias, self.kW, self.dW, self.inputFrameSize
+        )
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, sums, g, kW, dW, o = self._prepare(input, gradOutput)
-        return self._set_grad_input(input, x, dW, o, [g * self.weight] * kW)
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.TemporalSubSampling_updateGradInput(input, gradOutput, gi, self.weight, self.kW, self.dW)
+        self.gradInput = gi
+        return gi
 
     def accGradParameters(self, input, gradOutput, scale=1):
-        x, sums, g, kW, dW, o = self._prepare(input, gradOutput)
-        self.gradWeight.add_((g * sums).sum((0, 1)), alpha=scale)
-        self._acc_bias(g, scale, (0, 1))
+        kernels = thnn(self, input)
+        kernels.TemporalSubSampling_accGradParameters(
+            input, gradOutput, self.gradWeight, self.gradBias, self.kW, self.dW, scale
+        )
 
 
 class TemporalMaxPooling(Module):
-    """The max of every kW frames, every dW frames, per feature. `indices` holds, as in
-    torch7, the 0-based offset of the max inside its window."""
+    """The max of every kW frames, every dW frames, per feature; THNN's TemporalMaxPooling
+    kernels. `indices` holds, as in torch7, the 0-based offset of the max inside its window."""
 
     def __init__(self, kW, dW=None):
         super().__init__()
         self.kW, self.dW = kW, kW if dW is None else dW
         self.indices = torch.empty(0, dtype=torch.int64)
 
-    def _windows(self, input):
-        name = self.torch_typename()
-        utils.check_tensor(input, "%s: input" % name, (2, 3))
-        x = input.unsqueeze(0) if input.dim() == 2 else input
-        kW, dW = _ints(self.kW, self.dW)
-        check(x.size(1) >= kW, RuntimeError, "%s: input of size %s has fewer frames than the kernel width %d", name,
-              tuple(input.shape), kW)
-        return x, x.unfold(1, kW, dW), kW, dW  # N x o x features x kW
-
     def updateOutput(self, input):
-        x, win, kW, dW = self._windows(input)
-        values, idx = win.max(3)
-        single = input.dim() == 2
-        self.output = values[0] if single else values
-        self.indices = idx[0] if single else idx
-        return self.output
+        kernels = thnn(self, input)
+        out, indices = input.new_empty(0), torch.empty(0, dtype=torch.int64)
+        kernels.TemporalMaxPooling_updateOutput(input, out, indices, self.kW, self.dW)
+        self.output, self.indices = out, indices
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, win, kW, dW = self._windows(input)
-        utils.same_size(self.output, gradOutput, "%s: output" % self.torch_typename(), "gradOutput")
-        g = gradOutput.reshape(win.shape[:3])
-        idx = self.indices.reshape(win.shape[:3])
-        frames = idx + (torch.arange(win.size(1)) * dW).reshape(1, -1, 1)
-        gi = torch.zeros_like(x).scatter_add_(1, frames, g)
-        self.gradInput = gi[0] if input.dim() == 2 else gi
-        return self.gradInput
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.TemporalMaxPooling_updateGradInput(input, gradOutput, gi, self.indices, self.kW, self.dW)
+        self.gradInput = gi
+        return gi
 
     def clearState(self):
         utils.clear(self, "indices")
@@ -747,6 +727,12 @@ class TemporalMaxPooling(Module):
 
 
 # ================================================================ pooling
+#
+# Max pooling keeps the position of each max in `indices` (Note [Max pooling indices] in
+# THNN/generic/Pooling.h: 0-based flat positions in each input plane); like the output,
+# they are a new tensor at every forward, so that an unpooling module or a caller holding
+# them keeps what it read.
+
 
 class _CeilMode:
     """ceil() / floor(): how pooling with a stride rounds its output size."""
@@ -763,20 +749,6 @@ class _CeilMode:
 
 
 class _MaxPooling(Module):
-    """Max pooling over _n dimensions that keeps the position of each max in `indices`."""
-
-    _n = 2
-
-    def _flat_indices(self, g, in_size):
-        """`indices` as 0-based flat positions in each input plane, shaped as g."""
-        return self.indices.reshape(g.shape)
-
-    def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n, tuple(self.output.shape))
-        in_size = tuple(x.shape[2:])
-        self.gradInput = _unbatch(_scatter_planes(self._flat_indices(g, in_size), g, in_size), single)
-        return self.gradInput
-
     def clearState(self):
         utils.clear(self, "indices")
         return super().clearState()
@@ -802,13 +774,12 @@ def _pool2d_repr(module):
 
 
 class SpatialMaxPooling(_CeilMode, _MaxPooling):
-    """Max over kW x kH windows every dW, dH (padding padW, padH; ceil() for ceil mode).
-    `indices`: the 0-based flat position (row * width + column) of each max in its plane."""
+    """Max over kW x kH windows every dW, dH (padding padW, padH; ceil() for ceil mode);
+    THNN's SpatialMaxPooling kernels. `indices`: the 0-based flat position (row * width +
+    column) of each max in its plane; iheight, iwidth: the last input's plane size."""
 
     padW = 0
     padH = 0
-    dilationW = 1
-    dilationH = 1
     ceil_mode = False
 
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0):
@@ -816,36 +787,60 @@ class SpatialMaxPooling(_CeilMode, _MaxPooling):
         _set_window(self, "WH", (kW, kH), (dW, dH), (padW, padH))
         self.indices = torch.empty(0, dtype=torch.int64)
 
-    def _geometry(self):
-        return (_ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW),
-                _ints(self.dilationH, self.dilationW))
+    def _window(self):
+        return self.kW, self.kH, self.dW, self.dH, self.padW, self.padH
+
+    def _pool(self, kernels, input, out, indices):
+        kernels.SpatialMaxPooling_updateOutput(input, out, indices, *self._window(), bool(self.ceil_mode))
+
+    def _unpool_grad(self, kernels, input, gradOutput, gi):
+        kernels.SpatialMaxPooling_updateGradInput(
+            input, gradOutput, gi, self.indices, *self._window(), bool(self.ceil_mode)
+        )
 
     def updateOutput(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        k, s, p, d = self._geometry()
-        for i in range(2):
-            check(2 * p[i] <= k[i], RuntimeError, "%s: padding %s must be at most half the kernel size %s", name, p, k)
-            _out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i], bool(self.ceil_mode))
-        out, idx = F.max_pool2d(x, k, s, p, d, bool(self.ceil_mode), True)
-        self.iheight, self.iwidth = x.size(2), x.size(3)
-        self.output = _unbatch(out, single)
-        self.indices = _unbatch(idx, single)
-        return self.output
+        kernels = thnn(self, input)
+        out, indices = input.new_empty(0), torch.empty(0, dtype=torch.int64)
+        self._pool(kernels, input, out, indices)
+        self.iheight, self.iwidth = input.size(-2), input.size(-1)
+        self.output, self.indices = out, indices
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        self._unpool_grad(kernels, input, gradOutput, gi)
+        self.gradInput = gi
+        return gi
 
     __repr__ = _pool2d_repr
 
 
 class SpatialDilatedMaxPooling(SpatialMaxPooling):
+    """SpatialMaxPooling over windows of every dilationW-th, dilationH-th element."""
+
+    dilationW = 1
+    dilationH = 1
+
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0, dilationW=1, dilationH=1):
         super().__init__(kW, kH, dW, dH, padW, padH)
         self.dilationW, self.dilationH = dilationW, dilationH
 
+    def _dilated_window(self):
+        return self._window() + (self.dilationW, self.dilationH, bool(self.ceil_mode))
+
+    def _pool(self, kernels, input, out, indices):
+        kernels.SpatialDilatedMaxPooling_updateOutput(input, out, indices, *self._dilated_window())
+
+    def _unpool_grad(self, kernels, input, gradOutput, gi):
+        kernels.SpatialDilatedMaxPooling_updateGradInput(input, gradOutput, gi, self.indices, *self._dilated_window())
+
 
 class SpatialAveragePooling(_CeilMode, Module):
-    """Mean over kW x kH windows every dW, dH (default 1, as torch7). count_include_pad
-    (default) divides by the window size including padding; ceil() for ceil mode. Files of
-    old nn versions with divide = false give window sums."""
+    """Mean over kW x kH windows every dW, dH (default 1, as torch7); THNN's
+    SpatialAveragePooling kernels. count_include_pad (default) divides by the window size
+    including padding; ceil() for ceil mode. Files of old nn versions with divide = false
+    give window sums."""
 
     padW = 0
     padH = 0
@@ -866,50 +861,38 @@ class SpatialAveragePooling(_CeilMode, Module):
         self.count_include_pad = False
         return self
 
-    _n = 2
+    def _window(self):
+        return self.kW, self.kH, self.dW, self.dH, self.padW, self.padH
 
-    def _geometry(self):
-        return _ints(self.kH, self.kW), _ints(self.dH, self.dW), _ints(self.padH, self.padW)
+    def _modes(self):
+        return bool(self.ceil_mode), bool(self.count_include_pad)
 
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, self._n)
-        k, s, p = self._geometry()
-        for i in range(self._n):
-            check(2 * p[i] <= k[i], RuntimeError, "%s: padding %s must be at most half the kernel size %s", name, p, k)
-        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], p[i], 1, bool(self.ceil_mode)) for i in range(self._n))
-        return x, single, k, s, p, o
-
-    def _pool(self, x, k, s, p):
-        return F.avg_pool2d(x, k, s, p, bool(self.ceil_mode), bool(self.count_include_pad))
+    def _sums(self, t):
+        """Window means as torch7's old `divide = false` sums."""
+        if not self.divide:
+            t.mul_(int(self.kW) * int(self.kH))
+        return t
 
     def updateOutput(self, input):
-        x, single, k, s, p, o = self._prepare(input)
-        out = self._pool(x, k, s, p)
-        if not self.divide:
-            out = out * math.prod(k)
-        self.output = _unbatch(out, single)
-        return self.output
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SpatialAveragePooling_updateOutput(input, out, *self._window(), *self._modes())
+        self.output = self._sums(out)
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, single, k, s, p, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, self._n,
-                                     tuple(input.shape[:-self._n]) + o)
-        if self.divide:
-            counts = None
-            for i in range(self._n):
-                c = _window_counts(o[i], x.size(2 + i), k[i], s[i], p[i], bool(self.count_include_pad))
-                c = c.reshape([-1] + [1] * (self._n - 1 - i))
-                counts = c if counts is None else counts * c
-            g = g / counts.to(g.dtype)
-        self.gradInput = _unbatch(_window_sum_adjoint(g, tuple(x.shape[2:]), k, s, p), single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SpatialAveragePooling_updateGradInput(input, gradOutput, gi, *self._window(), *self._modes())
+        self.gradInput = self._sums(gi)
+        return gi
 
     __repr__ = _pool2d_repr
 
 
 class VolumetricAveragePooling(SpatialAveragePooling):
-    _n = 3
+    """Mean over kT x kW x kH windows, THNN's VolumetricAveragePooling kernels."""
+
     padT = 0
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
@@ -917,21 +900,32 @@ class VolumetricAveragePooling(SpatialAveragePooling):
         _set_window(self, "TWH", (kT, kW, kH), (dT, dW, dH), (padT, padW, padH))
         self.count_include_pad = True
 
-    def _geometry(self):
-        return _ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW), _ints(self.padT, self.padH,
-                                                                                            self.padW)
+    def _window(self):
+        return self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH
 
-    def _pool(self, x, k, s, p):
-        return F.avg_pool3d(x, k, s, p, bool(self.ceil_mode), bool(self.count_include_pad))
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.VolumetricAveragePooling_updateOutput(input, out, *self._window(), *self._modes())
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.VolumetricAveragePooling_updateGradInput(input, gradOutput, gi, *self._window(), *self._modes())
+        self.gradInput = gi
+        return gi
 
     def __repr__(self):
-        return "%s(%dx%dx%d, %d,%d,%d)" % (self.torch_typename(), self.kT, self.kW, self.kH, self.dT, self.dW,
-                                           self.dH)
+        return "%s(%dx%dx%d, %d,%d,%d)" % (self.torch_typename(), self.kT, self.kW, self.kH, self.dT, self.dW, self.dH)
 
 
 class SpatialLPPooling(Module):
-    """(sum over each window of x^p)^(1/p), as torch7's Power -> SpatialAveragePooling ->
-    MulConstant -> Power chain (inputs where x^p is defined: x >= 0 unless p is an integer)."""
+    """(sum over each window of x^p)^(1/p), torch7's Power -> SpatialAveragePooling ->
+    MulConstant -> Power chain, the window sums and their adjoint from THNN's
+    SpatialAveragePooling kernels (inputs where x^p is defined: x >= 0 unless p is an
+    integer). The backward reads the forward's output."""
 
     def __init__(self, nInputPlane, pnorm, kW, kH, dW=None, dH=None):
         super().__init__()
@@ -939,43 +933,34 @@ class SpatialLPPooling(Module):
         self.dW = kW if dW is None else dW
         self.dH = kH if dH is None else dH
 
-    def _prepare(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 2)
-        k, s = _ints(self.kH, self.kW), _ints(self.dH, self.dW)
-        o = tuple(_out_size(name, x.size(2 + i), k[i], s[i], 0) for i in range(2))
-        return x, single, k, s, o
+    def _window(self):
+        # average pooling without padding, ceil mode or count_include_pad's question
+        return self.kW, self.kH, self.dW, self.dH, 0, 0, False, True
 
     def updateOutput(self, input):
-        x, single, k, s, o = self._prepare(input)
+        kernels = thnn(self, input)
         p = float(self.pnorm)
-        sums = F.avg_pool2d(x.pow(p), k, s) * (k[0] * k[1])
-        self.output = _unbatch(sums.pow(1 / p), single)
+        sums = input.new_empty(0)
+        kernels.SpatialAveragePooling_updateOutput(input.pow(p), sums, *self._window())
+        self.output = sums.mul_(int(self.kW) * int(self.kH)).pow_(1 / p)
         return self.output
 
     def updateGradInput(self, input, gradOutput):
-        x, single, k, s, o = self._prepare(input)
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(input.shape[:-2]) + o)
+        kernels = thnn(self, input)
         p = float(self.pnorm)
-        out = self.output.unsqueeze(0) if single else self.output
+        utils.same_size(self.output, gradOutput, "%s: output" % self.torch_typename(), "gradOutput")
         # d out / d x = x^(p-1) * out^(1-p) for every window holding x
-        spread = _window_sum_adjoint(g * out.pow(1 - p), tuple(x.shape[2:]), k, s, (0, 0))
-        self.gradInput = _unbatch(spread * x.pow(p - 1), single)
+        spread = input.new_empty(0)
+        kernels.SpatialAveragePooling_updateGradInput(
+            input, gradOutput * self.output.pow(1 - p), spread, *self._window()
+        )
+        self.gradInput = spread.mul_(int(self.kW) * int(self.kH)).mul_(input.pow(p - 1))
         return self.gradInput
 
 
-def _adaptive_matrix(o, size, dtype):
-    """o x size: row i averages input positions floor(i size / o) .. ceil((i + 1) size / o) - 1."""
-    m = torch.zeros(o, size, dtype=dtype)
-    for i in range(o):
-        start = (i * size) // o
-        end = -((-(i + 1) * size) // o)
-        m[i, start:end] = 1.0 / (end - start)
-    return m
-
-
 class SpatialAdaptiveMaxPooling(_MaxPooling):
-    """Max over windows that tile the input into an H x W output (W, H: torch7's order)."""
+    """Max over windows that tile the input into an H x W output (W, H: torch7's order);
+    THNN's SpatialAdaptiveMaxPooling kernels."""
 
     def __init__(self, W, H):
         super().__init__()
@@ -983,37 +968,49 @@ class SpatialAdaptiveMaxPooling(_MaxPooling):
         self.indices = torch.empty(0, dtype=torch.int64)
 
     def updateOutput(self, input):
-        x, single = _batched(self.torch_typename(), input, 2)
-        out, idx = F.adaptive_max_pool2d(x, _ints(self.H, self.W), True)
-        self.output = _unbatch(out, single)
-        self.indices = _unbatch(idx, single)
-        return self.output
+        kernels = thnn(self, input)
+        out, indices = input.new_empty(0), torch.empty(0, dtype=torch.int64)
+        kernels.SpatialAdaptiveMaxPooling_updateOutput(input, out, indices, self.W, self.H)
+        self.output, self.indices = out, indices
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SpatialAdaptiveMaxPooling_updateGradInput(input, gradOutput, gi, self.indices)
+        self.gradInput = gi
+        return gi
 
 
 class SpatialAdaptiveAveragePooling(Module):
+    """Means over windows that tile the input into an H x W output; THNN's
+    SpatialAdaptiveAveragePooling kernels."""
+
     def __init__(self, W, H):
         super().__init__()
         self.W, self.H = W, H
 
     def updateOutput(self, input):
-        x, single = _batched(self.torch_typename(), input, 2)
-        self.output = _unbatch(F.adaptive_avg_pool2d(x, _ints(self.H, self.W)), single)
-        return self.output
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.SpatialAdaptiveAveragePooling_updateOutput(input, out, self.W, self.H)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2,
-                                     tuple(input.shape[:-2]) + _ints(self.H, self.W))
-        mh = _adaptive_matrix(int(self.H), x.size(2), g.dtype)
-        mw = _adaptive_matrix(int(self.W), x.size(3), g.dtype)
-        self.gradInput = _unbatch(torch.matmul(torch.matmul(mh.t(), g), mw), single)
-        return self.gradInput
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SpatialAdaptiveAveragePooling_updateGradInput(input, gradOutput, gi)
+        self.gradInput = gi
+        return gi
 
 
 class SpatialFractionalMaxPooling(_MaxPooling):
     """Fractional max pooling (Graham 2014) as torch7: poolSizeW x poolSizeH windows at
     pseudo-random positions giving an outW x outH output (or ratioW, ratioH of the input
-    size). One pair of samples in [0, 1) per batch element and plane (`randomSamples`, new
-    at every forward unless fixPoolingRegions()) places the windows."""
+    size); THNN's SpatialFractionalMaxPooling kernels. One pair of samples in [0, 1) per
+    batch element and plane (`randomSamples`, new at every forward unless
+    fixPoolingRegions()) places the windows."""
 
     newRandomPool = False
     outW = outH = ratioW = ratioH = None
@@ -1021,14 +1018,24 @@ class SpatialFractionalMaxPooling(_MaxPooling):
 
     def __init__(self, poolSizeW, poolSizeH, arg1, arg2):
         super().__init__()
-        check(poolSizeW >= 2 and poolSizeH >= 2, ValueError,
-              "nn.SpatialFractionalMaxPooling: the pooling size must be at least 2, got %sx%s", poolSizeW, poolSizeH)
+        check(
+            poolSizeW >= 2 and poolSizeH >= 2,
+            ValueError,
+            "nn.SpatialFractionalMaxPooling: the pooling size must be at least 2, got %sx%s",
+            poolSizeW,
+            poolSizeH,
+        )
         self.poolSizeW, self.poolSizeH = poolSizeW, poolSizeH
         if arg1 >= 1 and arg2 >= 1:
             self.outW, self.outH = int(arg1), int(arg2)
         else:
-            check(0 < arg1 < 1 and 0 < arg2 < 1, ValueError,
-                  "nn.SpatialFractionalMaxPooling: ratios must be in (0, 1), got %s, %s", arg1, arg2)
+            check(
+                0 < arg1 < 1 and 0 < arg2 < 1,
+                ValueError,
+                "nn.SpatialFractionalMaxPooling: ratios must be in (0, 1), got %s, %s",
+                arg1,
+                arg2,
+            )
             self.ratioW, self.ratioH = arg1, arg2
         self.newRandomPool = False
         self.indices = torch.empty(0, dtype=torch.int64)
@@ -1038,55 +1045,51 @@ class SpatialFractionalMaxPooling(_MaxPooling):
         self.newRandomPool = val
         return self
 
-    def _output_size(self, x):
+    def _output_size(self, input):
+        """(outW, outH) for input, checked."""
+        utils.check_tensor(input, "%s: input" % self.torch_typename(), (3, 4))
         if self.outW is not None:
             oW, oH = int(self.outW), int(self.outH)
         else:
-            oW, oH = int(x.size(3) * self.ratioW), int(x.size(2) * self.ratioH)
-        name = self.torch_typename()
-        check(oW + int(self.poolSizeW) - 1 <= x.size(3) and oH + int(self.poolSizeH) - 1 <= x.size(2),
-              RuntimeError, "%s: an output of %dx%d with pooling %sx%s needs a larger input than %s", name, oW, oH,
-              self.poolSizeW, self.poolSizeH, tuple(x.shape))
-        check(oW >= 1 and oH >= 1, RuntimeError, "%s: empty output for input %s", name, tuple(x.shape))
-        return oH, oW
+            oW, oH = int(input.size(-1) * self.ratioW), int(input.size(-2) * self.ratioH)
+        check(
+            oW >= 1 and oH >= 1,
+            RuntimeError,
+            "%s: empty output for input %s",
+            self.torch_typename(),
+            tuple(input.shape),
+        )
+        return oW, oH
 
-    @staticmethod
-    def _starts(samples, size, o, pool):
-        """Window starts (..., o) for samples (...): torch7's interval sequence."""
-        if o == 1:
-            return torch.full(tuple(samples.shape) + (1,), size - pool, dtype=torch.int64)
-        alpha = torch.tensor((size - pool) / (o - 1), dtype=samples.dtype)
-        i = torch.arange(o - 1, dtype=samples.dtype)
-        seq = (((i + samples.unsqueeze(-1)) * alpha).floor() - (samples.unsqueeze(-1) * alpha).floor()).long()
-        last = torch.full(tuple(samples.shape) + (1,), size - pool, dtype=torch.int64)
-        return torch.cat([seq, last], -1)
-
-    def _flat_positions(self, x):
-        oH, oW = self._output_size(x)
-        n, c, h, w = x.shape
+    def _samples(self, input):
+        size = (1 if input.dim() == 3 else input.size(0), input.size(-3), 2)
         samples = self.randomSamples
-        if (not self.newRandomPool or not torch.is_tensor(samples) or tuple(samples.shape) != (n, c, 2)
-                or samples.dtype != x.dtype):
-            samples = torch.rand(n, c, 2, dtype=x.dtype)
-            self.randomSamples = samples
-        pw, ph = int(self.poolSizeW), int(self.poolSizeH)
-        sw = self._starts(samples[..., 0], w, oW, pw)  # n x c x oW
-        sh = self._starts(samples[..., 1], h, oH, ph)  # n x c x oH
-        rows = sh.unsqueeze(-1) + torch.arange(ph)  # n x c x oH x ph
-        cols = sw.unsqueeze(-1) + torch.arange(pw)  # n x c x oW x pw
-        pos = rows.reshape(n, c, oH, 1, ph, 1) * w + cols.reshape(n, c, 1, oW, 1, pw)
-        return pos.reshape(n, c, oH, oW, ph * pw)
+        if (
+            not self.newRandomPool
+            or not torch.is_tensor(samples)
+            or tuple(samples.shape) != size
+            or samples.dtype != input.dtype
+        ):
+            samples = self.randomSamples = torch.rand(size, dtype=input.dtype)
+        return samples
+
+    def _sizes(self, input):
+        return self._output_size(input) + (self.poolSizeW, self.poolSizeH)
 
     def updateOutput(self, input):
-        x, single = _batched(self.torch_typename(), input, 2)
-        pos = self._flat_positions(x)
-        n, c, oH, oW, kk = pos.shape
-        vals = x.reshape(n, c, -1).gather(2, pos.reshape(n, c, -1)).reshape(pos.shape)
-        out, which = vals.max(-1)
-        idx = pos.gather(4, which.unsqueeze(-1)).squeeze(-1)
-        self.output = _unbatch(out, single)
-        self.indices = _unbatch(idx, single)
-        return self.output
+        kernels = thnn(self, input)
+        sizes = self._sizes(input)
+        out, indices = input.new_empty(0), torch.empty(0, dtype=torch.int64)
+        kernels.SpatialFractionalMaxPooling_updateOutput(input, out, *sizes, indices, self._samples(input))
+        self.output, self.indices = out, indices
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.SpatialFractionalMaxPooling_updateGradInput(input, gradOutput, gi, *self._sizes(input), self.indices)
+        self.gradInput = gi
+        return gi
 
     def clearState(self):
         utils.clear(self, "randomSamples")
@@ -1095,15 +1098,22 @@ class SpatialFractionalMaxPooling(_MaxPooling):
 
 class SpatialMaxUnpooling(Module):
     """The inverse of its SpatialMaxPooling module `pooling` (kernel = stride): each value
-    goes back where the pooling found its max, zeros elsewhere."""
+    goes back where the pooling found its max, zeros elsewhere; THNN's SpatialMaxUnpooling
+    kernels over the pooling's indices."""
 
     def __init__(self, poolingModule):
         super().__init__()
-        check(isinstance(poolingModule, SpatialMaxPooling), TypeError,
-              "nn.SpatialMaxUnpooling: the argument must be a nn.SpatialMaxPooling module, got %s",
-              type(poolingModule).__name__)
-        check(poolingModule.kH == poolingModule.dH and poolingModule.kW == poolingModule.dW, ValueError,
-              "nn.SpatialMaxUnpooling: the pooling module's kernel must equal its stride")
+        check(
+            isinstance(poolingModule, SpatialMaxPooling),
+            TypeError,
+            "nn.SpatialMaxUnpooling: the argument must be a nn.SpatialMaxPooling module, got %s",
+            type(poolingModule).__name__,
+        )
+        check(
+            poolingModule.kH == poolingModule.dH and poolingModule.kW == poolingModule.dW,
+            ValueError,
+            "nn.SpatialMaxUnpooling: the pooling module's kernel must equal its stride",
+        )
         self.pooling = poolingModule
 
     def setParams(self):
@@ -1112,37 +1122,48 @@ class SpatialMaxUnpooling(Module):
         self.owidth = self.pooling.iwidth
 
     def updateOutput(self, input):
+        kernels = thnn(self, input)
         self.setParams()
-        x, single = _batched(self.torch_typename(), input, 2)
-        utils.same_size(self.indices, input, "nn.SpatialMaxUnpooling: the pooling module's indices", "input")
-        n, c = x.shape[:2]
-        out = torch.zeros(n, c, int(self.oheight) * int(self.owidth), dtype=x.dtype)
-        out.scatter_(2, self.indices.reshape(n, c, -1), x.reshape(n, c, -1))
-        self.output = _unbatch(out.reshape(n, c, int(self.oheight), int(self.owidth)), single)
-        return self.output
+        out = input.new_empty(0)
+        kernels.SpatialMaxUnpooling_updateOutput(input, out, self.indices, self.owidth, self.oheight)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
         self.setParams()
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 2, tuple(self.output.shape))
-        n, c = x.shape[:2]
-        gi = g.reshape(n, c, -1).gather(2, self.indices.reshape(n, c, -1)).reshape(x.shape)
-        self.gradInput = _unbatch(gi, single)
-        return self.gradInput
+        gi = input.new_empty(0)
+        kernels.SpatialMaxUnpooling_updateGradInput(input, gradOutput, gi, self.indices, self.owidth, self.oheight)
+        self.gradInput = gi
+        return gi
 
     def __repr__(self):
         return "%s associated to %r" % (self.torch_typename(), self.pooling)
 
 
-class VolumetricMaxPooling(_CeilMode, _MaxPooling):
-    """Max over kT x kW x kH windows. `indices`: the 0-based flat position
-    (t * height + h) * width + w of each max in its volume, as this project's THNN keeps it
-    (1-based in a .t7 file; see Note [1-based fields] in t7fields). A file torch7 wrote
-    holds its packed window offsets instead: they are recognised and read (_flat_indices)
-    until the next forward recomputes them."""
+# the indices tensors a VolumetricMaxPooling forward made (id -> weak reference): flat
+# positions that need no check
+_FLAT_INDICES = {}
 
-    _n = 3
+
+def _mark_flat(indices):
+    key = id(indices)
+    _FLAT_INDICES[key] = weakref.ref(indices, lambda _, key=key: _FLAT_INDICES.pop(key, None))
+
+
+def _is_marked_flat(indices):
+    ref = _FLAT_INDICES.get(id(indices))
+    return ref is not None and ref() is indices
+
+
+class VolumetricMaxPooling(_CeilMode, _MaxPooling):
+    """Max over kT x kW x kH windows, THNN's VolumetricMaxPooling kernels. `indices`: the
+    0-based flat position (t * height + h) * width + w of each max in its volume, as this
+    project's THNN keeps it (1-based in a .t7 file; see Note [1-based fields] in t7fields).
+    A file torch7 wrote holds its packed window offsets instead: they are recognised and
+    read (_flat_indices) until the next forward recomputes them."""
+
     padT = padW = padH = 0
-    dilationT = dilationW = dilationH = 1
     ceil_mode = False
 
     def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0):
@@ -1151,35 +1172,58 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
         self.indices = torch.empty(0, dtype=torch.int64)
 
     def _geometry(self):
-        return (_ints(self.kT, self.kH, self.kW), _ints(self.dT, self.dH, self.dW),
-                _ints(self.padT, self.padH, self.padW), _ints(self.dilationT, self.dilationH, self.dilationW))
+        """kernel, stride, padding and dilation, (T, H, W) each."""
+        return (
+            _ints(self.kT, self.kH, self.kW),
+            _ints(self.dT, self.dH, self.dW),
+            _ints(self.padT, self.padH, self.padW),
+            _ints(getattr(self, "dilationT", 1), getattr(self, "dilationH", 1), getattr(self, "dilationW", 1)),
+        )
+
+    def _window(self):
+        return self.kT, self.kW, self.kH, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH
+
+    def _pool(self, kernels, input, out, indices):
+        kernels.VolumetricMaxPooling_updateOutput(input, out, indices, *self._window(), bool(self.ceil_mode))
+
+    def _unpool_grad(self, kernels, input, gradOutput, gi, indices):
+        kernels.VolumetricMaxPooling_updateGradInput(
+            input, gradOutput, gi, indices, *self._window(), bool(self.ceil_mode)
+        )
 
     def updateOutput(self, input):
-        name = self.torch_typename()
-        x, single = _batched(name, input, 3)
-        k, s, p, d = self._geometry()
-        for i in range(3):
-            check(2 * p[i] <= k[i], RuntimeError, "%s: padding %s must be at most half the kernel size %s", name, p, k)
-            _out_size(name, x.size(2 + i), k[i], s[i], p[i], d[i], bool(self.ceil_mode))
-        out, flat = F.max_pool3d(x, k, s, p, d, bool(self.ceil_mode), True)
-        self.itime, self.iheight, self.iwidth = x.size(2), x.size(3), x.size(4)
-        self.output = _unbatch(out, single)
-        self.indices = _unbatch(flat, single)
-        return self.output
+        kernels = thnn(self, input)
+        out, indices = input.new_empty(0), torch.empty(0, dtype=torch.int64)
+        self._pool(kernels, input, out, indices)
+        _mark_flat(indices)
+        self.itime, self.iheight, self.iwidth = input.size(-3), input.size(-2), input.size(-1)
+        self.output, self.indices = out, indices
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        indices = self._flat_indices(tuple(input.shape[-3:]))
+        gi = input.new_empty(0)
+        self._unpool_grad(kernels, input, gradOutput, gi, indices)
+        self.gradInput = gi
+        return gi
 
     def _window_offsets(self, position, in_size, out_size):
         """Per axis, (position's coordinate - its window's start) for each output cell."""
         k, s, p, d = self._geometry()
-        coords = (position // (in_size[1] * in_size[2]), (position // in_size[2]) % in_size[1],
-                  position % in_size[2])
+        coords = (position // (in_size[1] * in_size[2]), (position // in_size[2]) % in_size[1], position % in_size[2])
         shapes = ((-1, 1, 1), (-1, 1), (-1,))
         return [coords[i] - (torch.arange(out_size[i]) * s[i] - p[i]).reshape(shapes[i]) for i in range(3)]
 
-    def _flat_indices(self, g, in_size):
+    def _flat_indices(self, in_size):
+        """`indices` as flat positions in volumes of in_size (T, H, W)."""
+        idx = self.indices
+        if _is_marked_flat(idx):
+            return idx
         name = self.torch_typename()
+        check(idx.dim() >= 3 and idx.numel() > 0, RuntimeError, "%s: run forward first", name)
         k, s, p, d = self._geometry()
-        idx = self.indices.reshape(g.shape)
-        out_size, volume = tuple(g.shape[2:]), math.prod(in_size)
+        out_size, volume = tuple(idx.shape[-3:]), math.prod(in_size)
         inside = (idx >= 0) & (idx < volume)
         for i, off in enumerate(self._window_offsets(idx, in_size, out_size)):
             inside &= (off >= 0) & (off <= (k[i] - 1) * d[i]) & (off % d[i] == 0)
@@ -1195,9 +1239,14 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
         ok = packed // (1 << 24) == 0
         for i in range(3):
             ok &= (offsets[i] < k[i]) & (coords[i] >= 0) & (coords[i] < in_size[i])
-        check(bool(ok.all()), RuntimeError,
-              "%s: `indices` are neither positions of the input of size %s inside their windows nor torch7's "
-              "packed window offsets; run forward on this input first", name, tuple(in_size))
+        check(
+            bool(ok.all()),
+            RuntimeError,
+            "%s: `indices` are neither positions of the input of size %s inside their windows nor torch7's "
+            "packed window offsets; run forward on this input first",
+            name,
+            tuple(in_size),
+        )
         return (coords[0] * in_size[1] + coords[1]) * in_size[2] + coords[2]
 
     def __repr__(self):
@@ -1208,108 +1257,122 @@ class VolumetricMaxPooling(_CeilMode, _MaxPooling):
 
 
 class VolumetricDilatedMaxPooling(VolumetricMaxPooling):
-    def __init__(self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0, dilationT=1, dilationW=1,
-                 dilationH=1):
+    """VolumetricMaxPooling over windows of every dilationT/W/H-th element."""
+
+    dilationT = dilationW = dilationH = 1
+
+    def __init__(
+        self, kT, kW, kH, dT=None, dW=None, dH=None, padT=0, padW=0, padH=0, dilationT=1, dilationW=1, dilationH=1
+    ):
         super().__init__(kT, kW, kH, dT, dW, dH, padT, padW, padH)
         self.dilationT, self.dilationW, self.dilationH = dilationT, dilationW, dilationH
 
+    def _dilated_window(self):
+        return self._window() + (self.dilationT, self.dilationW, self.dilationH, bool(self.ceil_mode))
+
+    def _pool(self, kernels, input, out, indices):
+        kernels.VolumetricDilatedMaxPooling_updateOutput(input, out, indices, *self._dilated_window())
+
+    def _unpool_grad(self, kernels, input, gradOutput, gi, indices):
+        kernels.VolumetricDilatedMaxPooling_updateGradInput(input, gradOutput, gi, indices, *self._dilated_window())
+
 
 class VolumetricMaxUnpooling(Module):
-    """The inverse of its VolumetricMaxPooling module `pooling`."""
+    """The inverse of its VolumetricMaxPooling module `pooling`, THNN's
+    VolumetricMaxUnpooling kernels over the pooling's indices."""
 
     def __init__(self, poolingModule):
         super().__init__()
-        check(isinstance(poolingModule, VolumetricMaxPooling), TypeError,
-              "nn.VolumetricMaxUnpooling: the argument must be a nn.VolumetricMaxPooling module, got %s",
-              type(poolingModule).__name__)
-        check(poolingModule.kT == poolingModule.dT and poolingModule.kH == poolingModule.dH
-              and poolingModule.kW == poolingModule.dW, ValueError,
-              "nn.VolumetricMaxUnpooling: the pooling module's kernel must equal its stride")
+        check(
+            isinstance(poolingModule, VolumetricMaxPooling),
+            TypeError,
+            "nn.VolumetricMaxUnpooling: the argument must be a nn.VolumetricMaxPooling module, got %s",
+            type(poolingModule).__name__,
+        )
+        check(
+            poolingModule.kT == poolingModule.dT
+            and poolingModule.kH == poolingModule.dH
+            and poolingModule.kW == poolingModule.dW,
+            ValueError,
+            "nn.VolumetricMaxUnpooling: the pooling module's kernel must equal its stride",
+        )
         self.pooling = poolingModule
 
     def setParams(self):
         pool = self.pooling
-        check(getattr(pool, "itime", None) is not None, RuntimeError,
-              "nn.VolumetricMaxUnpooling: the pooling module has not run forward yet")
+        check(
+            getattr(pool, "itime", None) is not None,
+            RuntimeError,
+            "nn.VolumetricMaxUnpooling: the pooling module has not run forward yet",
+        )
         self.indices = pool.indices
         self.otime, self.oheight, self.owidth = pool.itime, pool.iheight, pool.iwidth
         self.dT, self.dH, self.dW = pool.dT, pool.dH, pool.dW
         self.padT, self.padH, self.padW = pool.padT, pool.padH, pool.padW
 
-    def _flat(self, x):
-        size = _ints(self.otime, self.oheight, self.owidth)
-        return size, self.pooling._flat_indices(x, size).reshape(x.size(0), x.size(1), -1)
+    def _args(self):
+        """The pooling's indices as flat positions, and the sizes and window THNN takes."""
+        flat = self.pooling._flat_indices(_ints(self.otime, self.oheight, self.owidth))
+        sizes = (self.otime, self.owidth, self.oheight, self.dT, self.dW, self.dH, self.padT, self.padW, self.padH)
+        return flat, sizes
 
     def updateOutput(self, input):
+        kernels = thnn(self, input)
         self.setParams()
-        x, single = _batched(self.torch_typename(), input, 3)
-        utils.same_size(self.indices, input, "nn.VolumetricMaxUnpooling: the pooling module's indices", "input")
-        size, flat = self._flat(x)
-        out = torch.zeros(x.size(0), x.size(1), math.prod(size), dtype=x.dtype)
-        out.scatter_(2, flat, x.reshape(x.size(0), x.size(1), -1))
-        self.output = _unbatch(out.reshape(tuple(x.shape[:2]) + size), single)
-        return self.output
+        flat, sizes = self._args()
+        out = input.new_empty(0)
+        kernels.VolumetricMaxUnpooling_updateOutput(input, out, flat, *sizes)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
         self.setParams()
-        x, g, single = _grad_batched(self.torch_typename(), input, gradOutput, 3, tuple(self.output.shape))
-        size, flat = self._flat(x)
-        gi = g.reshape(g.size(0), g.size(1), -1).gather(2, flat).reshape(x.shape)
-        self.gradInput = _unbatch(gi, single)
-        return self.gradInput
+        flat, sizes = self._args()
+        gi = input.new_empty(0)
+        kernels.VolumetricMaxUnpooling_updateGradInput(input, gradOutput, gi, flat, *sizes)
+        self.gradInput = gi
+        return gi
 
 
 # ================================================================ resampling
 
+
 class SpatialUpSamplingNearest(Module):
-    """Each pixel repeated scale x scale times."""
+    """Each pixel repeated scale x scale times; THNN's SpatialUpSamplingNearest kernels."""
 
     def __init__(self, scale):
         super().__init__()
-        check(int(scale) == scale and scale >= 1, ValueError,
-              "nn.SpatialUpSamplingNearest: the scale must be a positive integer, got %r", scale)
+        check(
+            int(scale) == scale and scale >= 1,
+            ValueError,
+            "nn.SpatialUpSamplingNearest: the scale must be a positive integer, got %r",
+            scale,
+        )
         self.scale_factor = int(scale)
 
     def updateOutput(self, input):
-        name = self.torch_typename()
-        utils.check_tensor(input, "%s: input" % name, (3, 4))
-        s = int(self.scale_factor)
-        x = input.unsqueeze(0) if input.dim() == 3 else input
-        n, c, h, w = x.shape
-        out = x.reshape(n, c, h, 1, w, 1).expand(n, c, h, s, w, s).reshape(n, c, h * s, w * s)
-        self.output = out[0] if input.dim() == 3 else out
-        return self.output
+        kernels = thnn(self, input)
+        utils.check_tensor(input, "%s: input" % self.torch_typename(), (3, 4))
+        out = input.new_empty(0)
+        kernels.SpatialUpSamplingNearest_updateOutput(input, out, self.scale_factor)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
-        s = int(self.scale_factor)
+        kernels = thnn(self, input)
         utils.check_tensor(input, "%s: input" % self.torch_typename(), (3, 4))
-        expected = tuple(input.shape[:-2]) + (input.size(-2) * s, input.size(-1) * s)
-        check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
-              self.torch_typename(), tuple(gradOutput.shape), expected)
-        g = gradOutput.reshape(tuple(input.shape[:-2]) + (input.size(-2), s, input.size(-1), s))
-        self.gradInput = g.sum((-3, -1))
-        return self.gradInput
-
-
-def _bilinear_matrix(o, size, dtype):
-    """o x size: torch7's (align-corners) linear interpolation weights along one axis."""
-    m = torch.zeros(o, size, dtype=dtype)
-    ratio = (size - 1) / (o - 1) if o > 1 else 0.0
-    for i in range(o):
-        src = ratio * i
-        j = int(src)
-        step = 1 if j < size - 1 else 0
-        lam = src - j
-        m[i, j] += 1 - lam
-        m[i, j + step] += lam
-    return m
+        gi = input.new_empty(0)
+        kernels.SpatialUpSamplingNearest_updateGradInput(input, gradOutput, gi, self.scale_factor)
+        self.gradInput = gi
+        return gi
 
 
 class SpatialUpSamplingBilinear(Module):
     """Bilinear upsampling with aligned corners: an H x W input becomes
     (H scale) x (W scale) as torch/nn's code computes it (its comment's (H - 1) scale + 1 was
     an older version's), or oheight x owidth when given as a table
-    {'oheight': ..., 'owidth': ...}."""
+    {'oheight': ..., 'owidth': ...}; THNN's SpatialUpSamplingBilinear kernels."""
 
     scale_factor = None
     oheight = owidth = None
@@ -1318,11 +1381,19 @@ class SpatialUpSamplingBilinear(Module):
         super().__init__()
         if isinstance(params, dict):
             self.oheight, self.owidth = int(params["oheight"]), int(params["owidth"])
-            check(self.oheight >= 1 and self.owidth >= 1, ValueError,
-                  "nn.SpatialUpSamplingBilinear: output sizes must be positive, got %s", params)
+            check(
+                self.oheight >= 1 and self.owidth >= 1,
+                ValueError,
+                "nn.SpatialUpSamplingBilinear: output sizes must be positive, got %s",
+                params,
+            )
         else:
-            check(int(params) == params and params >= 1, ValueError,
-                  "nn.SpatialUpSamplingBilinear: the scale must be a positive integer, got %r", params)
+            check(
+                int(params) == params and params >= 1,
+                ValueError,
+                "nn.SpatialUpSamplingBilinear: the scale must be a positive integer, got %r",
+                params,
+            )
             self.scale_factor = int(params)
 
     def _sizes(self, input):
@@ -1334,88 +1405,41 @@ class SpatialUpSamplingBilinear(Module):
         return int(self.oheight), int(self.owidth)
 
     def updateOutput(self, input):
+        kernels = thnn(self, input)
         oh, ow = self._sizes(input)
-        mh = _bilinear_matrix(oh, input.size(-2), input.dtype)
-        mw = _bilinear_matrix(ow, input.size(-1), input.dtype)
-        self.output = torch.matmul(torch.matmul(mh, input), mw.t())
-        return self.output
+        out = input.new_empty(0)
+        kernels.SpatialUpSamplingBilinear_updateOutput(input, out, oh, ow)
+        self.output = out
+        return out
 
     def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
         oh, ow = self._sizes(input)
         expected = tuple(input.shape[:-2]) + (oh, ow)
-        check(tuple(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
-              self.torch_typename(), tuple(gradOutput.shape), expected)
-        mh = _bilinear_matrix(oh, input.size(-2), gradOutput.dtype)
-        mw = _bilinear_matrix(ow, input.size(-1), gradOutput.dtype)
-        self.gradInput = torch.matmul(torch.matmul(mh.t(), gradOutput), mw)
-        return self.gradInput
+        check(
+            torch.is_tensor(gradOutput) and tuple(gradOutput.shape) == expected,
+            RuntimeError,
+            "%s: gradOutput of size %s must be %s",
+            self.torch_typename(),
+            tuple(gradOutput.shape) if torch.is_tensor(gradOutput) else type(gradOutput).__name__,
+            expected,
+        )
+        n = input.size(0) if input.dim() == 4 else 1
+        gi = input.new_empty(0)
+        kernels.SpatialUpSamplingBilinear_updateGradInput(
+            gradOutput, gi, n, input.size(-3), input.size(-2), input.size(-1), oh, ow
+        )
+        self.gradInput = gi
+        return gi
 
 
 # ================================================================ padding
 
-class _Padding(Module):
-    """Pads the last len(pads) dimensions; pads lists (before, after) from the last dimension
-    backwards (F.pad's order). Zero padding may be negative (cropping)."""
 
-    _mode = "constant"
-    _dims = 2
+class SpatialZeroPadding(Module):
+    """Pads the last two dimensions with zeros (pad_l columns on the left, pad_r on the
+    right, pad_t rows on top, pad_b below; each defaults to pad_l); a negative pad crops."""
 
-    def _pads(self):
-        raise NotImplementedError
-
-    def _check(self, input):
-        name = self.torch_typename()
-        utils.check_tensor(input, "%s: input" % name, (self._dims + 1, self._dims + 2))
-        pads = self._pads()
-        for i in range(self._dims):
-            size = input.size(input.dim() - 1 - i)
-            before, after = pads[2 * i], pads[2 * i + 1]
-            check(size + before + after >= 1, RuntimeError, "%s: padding %s leaves nothing of an input of size %s",
-                  name, pads, tuple(input.shape))
-            if self._mode == "reflect":
-                check(max(before, after) < size, RuntimeError,
-                      "%s: reflection padding %s must be smaller than the input size %s", name, pads,
-                      tuple(input.shape))
-            if self._mode != "constant":
-                check(min(before, after) >= 0, RuntimeError, "%s: padding %s must not be negative", name, pads)
-        return pads
-
-    def updateOutput(self, input):
-        pads = self._check(input)
-        self.output = F.pad(input, pads, self._mode)
-        return self.output
-
-    def _source(self, o, size, before):
-        pos = torch.arange(o) - before
-        if self._mode == "reflect":
-            pos = pos.abs()
-            return torch.where(pos >= size, 2 * (size - 1) - pos, pos)
-        return pos.clamp(0, size - 1)
-
-    def updateGradInput(self, input, gradOutput):
-        pads = self._check(input)
-        expected = list(input.shape)
-        for i in range(self._dims):
-            expected[input.dim() - 1 - i] += pads[2 * i] + pads[2 * i + 1]
-        utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
-        check(list(gradOutput.shape) == expected, RuntimeError, "%s: gradOutput of size %s must be %s",
-              self.torch_typename(), tuple(gradOutput.shape), tuple(expected))
-        if self._mode == "constant":
-            self.gradInput = F.pad(gradOutput, [-p for p in pads])
-            return self.gradInput
-        g = gradOutput
-        for i in range(self._dims):
-            dim = g.dim() - 1 - i
-            size = input.size(dim)
-            src = self._source(g.size(dim), size, pads[2 * i])
-            shape = list(g.shape)
-            shape[dim] = size
-            g = torch.zeros(shape, dtype=g.dtype).index_add_(dim, src, g)
-        self.gradInput = g
-        return self.gradInput
-
-
-class SpatialZeroPadding(_Padding):
     def __init__(self, pad_l, pad_r=None, pad_t=None, pad_b=None):
         super().__init__()
         self.pad_l = pad_l
@@ -1424,23 +1448,81 @@ class SpatialZeroPadding(_Padding):
         self.pad_b = pad_l if pad_b is None else pad_b
 
     def _pads(self):
+        """F.pad's list: (left, right, top, bottom)."""
         return list(_ints(self.pad_l, self.pad_r, self.pad_t, self.pad_b))
+
+    def _check(self, input):
+        name = self.torch_typename()
+        utils.check_tensor(input, "%s: input" % name, (3, 4))
+        pads = self._pads()
+        for i in range(2):
+            check(
+                input.size(input.dim() - 1 - i) + pads[2 * i] + pads[2 * i + 1] >= 1,
+                RuntimeError,
+                "%s: padding %s leaves nothing of an input of size %s",
+                name,
+                pads,
+                tuple(input.shape),
+            )
+        return pads
+
+    def updateOutput(self, input):
+        self.output = F.pad(input, self._check(input))
+        return self.output
+
+    def updateGradInput(self, input, gradOutput):
+        pads = self._check(input)
+        expected = list(input.shape)
+        expected[-1] += pads[0] + pads[1]
+        expected[-2] += pads[2] + pads[3]
+        utils.check_tensor(gradOutput, "%s: gradOutput" % self.torch_typename())
+        check(
+            list(gradOutput.shape) == expected,
+            RuntimeError,
+            "%s: gradOutput of size %s must be %s",
+            self.torch_typename(),
+            tuple(gradOutput.shape),
+            tuple(expected),
+        )
+        self.gradInput = F.pad(gradOutput, [-p for p in pads])
+        return self.gradInput
 
     def __repr__(self):
         return "%s(l=%d, r=%d, t=%d, b=%d)" % (self.torch_typename(), self.pad_l, self.pad_r, self.pad_t, self.pad_b)
 
 
 class SpatialReflectionPadding(SpatialZeroPadding):
-    _mode = "reflect"
+    """Pads by the mirror image without repeating the edge (d c b | a b c d | c b a), each
+    pad smaller than the padded size; THNN's SpatialReflectionPadding kernels."""
+
+    _kernel = "SpatialReflectionPadding"
+
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        getattr(kernels, self._kernel + "_updateOutput")(input, out, *self._pads())
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        getattr(kernels, self._kernel + "_updateGradInput")(input, gradOutput, gi, *self._pads())
+        self.gradInput = gi
+        return gi
 
 
-class SpatialReplicationPadding(SpatialZeroPadding):
-    _mode = "replicate"
+class SpatialReplicationPadding(SpatialReflectionPadding):
+    """Pads by repeating the edge (a a | a b c d | d d); THNN's SpatialReplicationPadding
+    kernels."""
+
+    _kernel = "SpatialReplicationPadding"
 
 
-class VolumetricReplicationPadding(_Padding):
-    _mode = "replicate"
-    _dims = 3
+class VolumetricReplicationPadding(Module):
+    """Pads the last three dimensions by repeating the edge: pleft / pright columns, ptop /
+    pbottom rows, pfront / pback frames (each defaults to pleft); THNN's
+    VolumetricReplicationPadding kernels."""
 
     def __init__(self, pleft, pright=None, ptop=None, pbottom=None, pfront=None, pback=None):
         super().__init__()
@@ -1452,4 +1534,18 @@ class VolumetricReplicationPadding(_Padding):
         self.pback = pleft if pback is None else pback
 
     def _pads(self):
-        return list(_ints(self.pleft, self.pright, self.ptop, self.pbottom, self.pfront, self.pback))
+        return self.pleft, self.pright, self.ptop, self.pbottom, self.pfront, self.pback
+
+    def updateOutput(self, input):
+        kernels = thnn(self, input)
+        out = input.new_empty(0)
+        kernels.VolumetricReplicationPadding_updateOutput(input, out, *self._pads())
+        self.output = out
+        return out
+
+    def updateGradInput(self, input, gradOutput):
+        kernels = thnn(self, input)
+        gi = input.new_empty(0)
+        kernels.VolumetricReplicationPadding_updateGradInput(input, gradOutput, gi, *self._pads())
+        self.gradInput = gi
+        return gi

@@ -51,14 +51,23 @@ import numbers
 import torch
 from torch.legacy.nn.utils import typename_of
 
-__all__ = ["IdentityDict", "IdentityList", "ONE_BASED", "INDEX", "OPTIONAL_INDEX", "INDEX_TENSOR", "INDEX_LIST", "from_torch7", "to_torch7",
-           "upgrade"]
+__all__ = [
+    "IdentityDict",
+    "IdentityList",
+    "ONE_BASED",
+    "INDEX",
+    "OPTIONAL_INDEX",
+    "INDEX_TENSOR",
+    "INDEX_LIST",
+    "from_torch7",
+    "to_torch7",
+    "upgrade",
+]
 
 INDEX = "index"
 OPTIONAL_INDEX = "optional index"
 INDEX_TENSOR = "index tensor"
 INDEX_LIST = "index list"
-
 
 
 class IdentityDict(dict):
@@ -234,6 +243,7 @@ def _shifted_tensor(t, cache):
 
 
 # ---------------------------------------------------------------- older nn versions
+
 
 def _padding_to_padW_padH(fields):
     # nn before 2015 had one `padding` for both axes

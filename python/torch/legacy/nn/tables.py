@@ -6,13 +6,31 @@ from torch.legacy.nn import utils
 from torch.legacy.nn.module import Module
 from torch.legacy.nn.utils import check
 
-__all__ = ["CAddTable", "CSubTable", "CMulTable", "CDivTable", "JoinTable", "SplitTable", "SelectTable",
-           "NarrowTable", "FlattenTable", "MixtureTable", "CosineDistance", "DotProduct", "PairwiseDistance"]
+__all__ = [
+    "CAddTable",
+    "CSubTable",
+    "CMulTable",
+    "CDivTable",
+    "JoinTable",
+    "SplitTable",
+    "SelectTable",
+    "NarrowTable",
+    "FlattenTable",
+    "MixtureTable",
+    "CosineDistance",
+    "DotProduct",
+    "PairwiseDistance",
+]
 
 
 def _table(name, input, n=None):
-    check(isinstance(input, (list, tuple)), TypeError, "%s: input must be a table (list) of tensors, got %s", name,
-          type(input).__name__)
+    check(
+        isinstance(input, (list, tuple)),
+        TypeError,
+        "%s: input must be a table (list) of tensors, got %s",
+        name,
+        type(input).__name__,
+    )
     if n is not None:
         check(len(input) == n, ValueError, "%s: input must hold %d tensors, got %d", name, n, len(input))
     return input
@@ -21,8 +39,15 @@ def _table(name, input, n=None):
 def _same_sizes(name, tensors):
     for i, t in enumerate(tensors):
         utils.check_tensor(t, "%s: input[%d]" % (name, i))
-        check(t.shape == tensors[0].shape, RuntimeError, "%s: input[%d] of size %s and input[0] of size %s must have "
-              "the same size", name, i, tuple(t.shape), tuple(tensors[0].shape))
+        check(
+            t.shape == tensors[0].shape,
+            RuntimeError,
+            "%s: input[%d] of size %s and input[0] of size %s must have the same size",
+            name,
+            i,
+            tuple(t.shape),
+            tuple(tensors[0].shape),
+        )
 
 
 def zero_like(x):
@@ -151,13 +176,26 @@ class JoinTable(Module):
         for i, t in enumerate(input):
             utils.check_tensor(t, "nn.JoinTable: input[%d]" % i)
         dim = _batched_dim(self.dimension, self.nInputDims, input[0])
-        check(0 <= dim < input[0].dim(), IndexError, "nn.JoinTable: dimension %d is out of range for an input of "
-              "size %s", int(self.dimension), tuple(input[0].shape))
+        check(
+            0 <= dim < input[0].dim(),
+            IndexError,
+            "nn.JoinTable: dimension %d is out of range for an input of size %s",
+            int(self.dimension),
+            tuple(input[0].shape),
+        )
         for i, t in enumerate(input):
-            same = t.dim() == input[0].dim() and all(a == b for d, (a, b) in enumerate(zip(t.shape, input[0].shape))
-                                                     if d != dim)
-            check(same, RuntimeError, "nn.JoinTable: input[%d] of size %s does not fit input[0] of size %s outside "
-                  "dimension %d", i, tuple(t.shape), tuple(input[0].shape), dim)
+            same = t.dim() == input[0].dim() and all(
+                a == b for d, (a, b) in enumerate(zip(t.shape, input[0].shape)) if d != dim
+            )
+            check(
+                same,
+                RuntimeError,
+                "nn.JoinTable: input[%d] of size %s does not fit input[0] of size %s outside dimension %d",
+                i,
+                tuple(t.shape),
+                tuple(input[0].shape),
+                dim,
+            )
         return dim
 
     def updateOutput(self, input):
@@ -168,8 +206,12 @@ class JoinTable(Module):
         dim = self._dim(input)
         utils.check_tensor(gradOutput, "nn.JoinTable: gradOutput")
         total = sum(t.size(dim) for t in input)
-        check(gradOutput.dim() == input[0].dim() and gradOutput.size(dim) == total, RuntimeError,
-              "nn.JoinTable: gradOutput of size %s does not fit the output", tuple(gradOutput.shape))
+        check(
+            gradOutput.dim() == input[0].dim() and gradOutput.size(dim) == total,
+            RuntimeError,
+            "nn.JoinTable: gradOutput of size %s does not fit the output",
+            tuple(gradOutput.shape),
+        )
         grads, offset = [], 0
         for t in input:
             grads.append(gradOutput.narrow(dim, offset, t.size(dim)).clone())
@@ -192,8 +234,13 @@ class SplitTable(Module):
     def _dim(self, input):
         utils.check_tensor(input, "nn.SplitTable: input")
         dim = _batched_dim(self.dimension, self.nInputDims, input)
-        check(0 <= dim < input.dim(), IndexError, "nn.SplitTable: dimension %d is out of range for an input of size "
-              "%s", int(self.dimension), tuple(input.shape))
+        check(
+            0 <= dim < input.dim(),
+            IndexError,
+            "nn.SplitTable: dimension %d is out of range for an input of size %s",
+            int(self.dimension),
+            tuple(input.shape),
+        )
         return dim
 
     def updateOutput(self, input):
@@ -220,8 +267,13 @@ class SelectTable(Module):
     def _index(self, input):
         _table("nn.SelectTable", input)
         i = int(self.index)
-        check(-len(input) <= i < len(input), IndexError, "nn.SelectTable: index %d is out of range for a table of %d",
-              i, len(input))
+        check(
+            -len(input) <= i < len(input),
+            IndexError,
+            "nn.SelectTable: index %d is out of range for a table of %d",
+            i,
+            len(input),
+        )
         return i % len(input)
 
     def updateOutput(self, input):
@@ -255,20 +307,26 @@ class NarrowTable(Module):
         offset, length = int(self.offset), int(self.length)
         offset = offset + n if offset < 0 else offset
         length = n - offset + length + 1 if length < 0 else length
-        check(0 <= offset and length >= 0 and offset + length <= n, IndexError,
-              "nn.NarrowTable: offset %d and length %d are out of range for a table of %d", offset, length, n)
+        check(
+            0 <= offset and length >= 0 and offset + length <= n,
+            IndexError,
+            "nn.NarrowTable: offset %d and length %d are out of range for a table of %d",
+            offset,
+            length,
+            n,
+        )
         return offset, length
 
     def updateOutput(self, input):
         offset, length = self._range(input)
-        self.output = list(input[offset:offset + length])
+        self.output = list(input[offset : offset + length])
         return self.output
 
     def updateGradInput(self, input, gradOutput):
         offset, length = self._range(input)
         _table("nn.NarrowTable", gradOutput, length)
         grads = [zero_like(x) for x in input]
-        grads[offset:offset + length] = list(gradOutput)
+        grads[offset : offset + length] = list(gradOutput)
         self.gradInput = grads
         return grads
 
@@ -330,8 +388,13 @@ class MixtureTable(Module):
         g = gater if batched else gater.unsqueeze(0)
         n = g.size(1)
         if isinstance(experts, (list, tuple)):
-            check(len(experts) == n, ValueError, "nn.MixtureTable: %d experts for a gater of size %s", len(experts),
-                  tuple(gater.shape))
+            check(
+                len(experts) == n,
+                ValueError,
+                "nn.MixtureTable: %d experts for a gater of size %s",
+                len(experts),
+                tuple(gater.shape),
+            )
             _same_sizes("nn.MixtureTable", list(experts))
             e = torch.stack([x if batched else x.unsqueeze(0) for x in experts], 1)
             dim = 1
@@ -340,11 +403,22 @@ class MixtureTable(Module):
             e = experts if batched else experts.unsqueeze(0)
             dim = (1 if batched else 0) if self.dim is None else int(self.dim)
             dim = dim + 1 if not batched else dim
-            check(0 < dim < e.dim() and e.size(dim) == n, RuntimeError, "nn.MixtureTable: experts of size %s do not "
-                  "hold %d experts along dimension %d", tuple(experts.shape), n, dim - (0 if batched else 1))
+            check(
+                0 < dim < e.dim() and e.size(dim) == n,
+                RuntimeError,
+                "nn.MixtureTable: experts of size %s do not hold %d experts along dimension %d",
+                tuple(experts.shape),
+                n,
+                dim - (0 if batched else 1),
+            )
             e = e.movedim(dim, 1)
-        check(e.size(0) == g.size(0), RuntimeError, "nn.MixtureTable: gater of size %s and experts of batch size %d",
-              tuple(gater.shape), e.size(0))
+        check(
+            e.size(0) == g.size(0),
+            RuntimeError,
+            "nn.MixtureTable: gater of size %s and experts of batch size %d",
+            tuple(gater.shape),
+            e.size(0),
+        )
         return g, e, batched, dim
 
     def updateOutput(self, input):
@@ -357,8 +431,12 @@ class MixtureTable(Module):
     def updateGradInput(self, input, gradOutput):
         g, e, batched, dim = self._parts(input)
         go = gradOutput if batched else gradOutput.unsqueeze(0)
-        check(tuple(go.shape) == (e.size(0),) + tuple(e.shape[2:]), RuntimeError,
-              "nn.MixtureTable: gradOutput of size %s does not fit the output", tuple(gradOutput.shape))
+        check(
+            tuple(go.shape) == (e.size(0),) + tuple(e.shape[2:]),
+            RuntimeError,
+            "nn.MixtureTable: gradOutput of size %s does not fit the output",
+            tuple(gradOutput.shape),
+        )
         go1 = go.unsqueeze(1)
         g_gater = (go1 * e).reshape(e.size(0), e.size(1), -1).sum(2)
         gw = g.reshape(tuple(g.shape) + (1,) * (e.dim() - 2))
@@ -376,15 +454,26 @@ class MixtureTable(Module):
 def _pair_rows(name, input):
     a, b = _table(name, input, 2)
     _same_sizes(name, [a, b])
-    check(a.dim() in (1, 2), RuntimeError, "%s: inputs must be vectors or batches of them, got size %s", name,
-          tuple(a.shape))
+    check(
+        a.dim() in (1, 2),
+        RuntimeError,
+        "%s: inputs must be vectors or batches of them, got size %s",
+        name,
+        tuple(a.shape),
+    )
     return (a.unsqueeze(0), b.unsqueeze(0), True) if a.dim() == 1 else (a, b, False)
 
 
 def _row_grad(name, gradOutput, rows, single):
     utils.check_tensor(gradOutput, "%s: gradOutput" % name)
-    check(gradOutput.numel() == rows, RuntimeError, "%s: gradOutput of size %s for %d rows", name,
-          tuple(gradOutput.shape), rows)
+    check(
+        gradOutput.numel() == rows,
+        RuntimeError,
+        "%s: gradOutput of size %s for %d rows",
+        name,
+        tuple(gradOutput.shape),
+        rows,
+    )
     return gradOutput.reshape(rows, 1)
 
 

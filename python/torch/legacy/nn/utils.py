@@ -1,16 +1,30 @@
-"""Helpers shared by the legacy modules: argument checks, gradient-free methods, element
-types by torch7 name, conversion and clearing of the tensors held in fields."""
+"""Helpers shared by the legacy modules: THNN's kernels for an input, the buffers they
+write, argument checks, gradient-free methods, element types by torch7 name, conversion and
+clearing of the tensors held in fields."""
 
 import functools
 import math
 
 import torch
+from torch._C import _thnn
 
 # Methods that compute with tensors: they never record autograd history, whatever the
 # caller's grad mode (legacy modules compute their gradients themselves).
-GRAD_FREE = ("updateOutput", "updateGradInput", "accGradParameters", "accUpdateGradParameters", "forward",
-             "backward", "updateParameters", "zeroGradParameters", "reset", "getParameters", "type", "share",
-             "clearState")
+GRAD_FREE = (
+    "updateOutput",
+    "updateGradInput",
+    "accGradParameters",
+    "accUpdateGradParameters",
+    "forward",
+    "backward",
+    "updateParameters",
+    "zeroGradParameters",
+    "reset",
+    "getParameters",
+    "type",
+    "share",
+    "clearState",
+)
 
 
 def no_grad(fn):
@@ -35,6 +49,66 @@ def make_grad_free(cls):
             setattr(cls, name, no_grad(fn))
 
 
+# Note [Modules over THNN]: as Lua nn's modules call input.THNN.<kernel>, a legacy module
+# calls THNN's kernel of its input's element type, thnn(self, input).<kernel> (a TypeError
+# for anything but a Float or Double tensor), with its parameters and tensors for the
+# results; the kernels check every argument before they write and resize the results.
+# - Results (output, gradInput) are new tensors on every call, as they always were in this
+#   package: a result the caller holds is not overwritten by the next call (torch7 reused
+#   them), and a module computes in its input's element type whatever the type of the
+#   results it holds (built under another default type, or loaded). In-place modules return
+#   their input (gradOutput) itself.
+#   Max pooling's indices are new at every forward too.
+# - Scratch buffers the kernels keep between calls (a Linear's addBuffer, a convolution's
+#   finput, a criterion's output_tensor) are fields of torch7's names, reused while their
+#   element type fits (buffer()).
+# - Targets and weights of criterions go to the kernels in the input's type (of_type()).
+#   Parameters are not converted: a module whose weight is of another type than its input
+#   raises TypeError (call .float() / .double() first).
+_KERNELS = {torch.float32: _thnn.Float, torch.float64: _thnn.Double}
+
+
+def thnn(module, input):
+    """THNN's kernels for input's element type: torch._C._thnn.Float or .Double."""
+    kernels = _KERNELS.get(getattr(input, "dtype", None))
+    if kernels is None:
+        raise TypeError(
+            "%s: input must be a torch.FloatTensor or torch.DoubleTensor, got %s"
+            % (module.torch_typename(), describe(input))
+        )
+    return kernels
+
+
+def buffer(t, like):
+    """t if it is a tensor of like's element type, else a new empty tensor of that type."""
+    if isinstance(t, torch.Tensor) and t.dtype is like.dtype:
+        return t
+    return torch.empty(0, dtype=like.dtype)
+
+
+def of_type(t, like):
+    """t (a target, weights, a gradient) in like's element type, as THNN's kernels of that
+    type take it; anything but a tensor (None) as it is, for the kernel to take or refuse."""
+    return t.to(like.dtype) if isinstance(t, torch.Tensor) and t.dtype is not like.dtype else t
+
+
+def describe(x):
+    if isinstance(x, torch.Tensor):
+        return typename_of(x.dtype) if x.dtype in _NAMES else "a tensor of %s" % x.dtype
+    return type(x).__name__
+
+
+def check_grad_output(module, input, gradOutput):
+    """gradOutput must have input's size (torch7's kernels only count the elements)."""
+    if not isinstance(gradOutput, torch.Tensor):
+        raise TypeError("%s: gradOutput must be a tensor, got %s" % (module.torch_typename(), describe(gradOutput)))
+    if gradOutput.shape != input.shape:
+        raise RuntimeError(
+            "%s: input of size %s and gradOutput of size %s must have the same size"
+            % (module.torch_typename(), tuple(input.shape), tuple(gradOutput.shape))
+        )
+
+
 def check(cond, exc, message, *args):
     """Raises exc(message % args) unless cond: called before a method writes anything."""
     if not cond:
@@ -44,14 +118,27 @@ def check(cond, exc, message, *args):
 def check_tensor(x, what, dims=None):
     check(torch.is_tensor(x), TypeError, "%s must be a tensor, got %s", what, type(x).__name__)
     if dims is not None:
-        check(x.dim() in dims, RuntimeError, "%s must have %s dimensions, got a tensor of size %s", what,
-              " or ".join(map(str, dims)), tuple(x.shape))
+        check(
+            x.dim() in dims,
+            RuntimeError,
+            "%s must have %s dimensions, got a tensor of size %s",
+            what,
+            " or ".join(map(str, dims)),
+            tuple(x.shape),
+        )
 
 
 def same_size(a, b, what_a, what_b):
     check(torch.is_tensor(b), TypeError, "%s must be a tensor, got %s", what_b, type(b).__name__)
-    check(a.shape == b.shape, RuntimeError, "%s of size %s and %s of size %s must have the same size", what_a,
-          tuple(a.shape), what_b, tuple(b.shape))
+    check(
+        a.shape == b.shape,
+        RuntimeError,
+        "%s of size %s and %s of size %s must have the same size",
+        what_a,
+        tuple(a.shape),
+        what_b,
+        tuple(b.shape),
+    )
 
 
 _NAMES = {torch.float64: "torch.DoubleTensor", torch.float32: "torch.FloatTensor", torch.float16: "torch.HalfTensor"}
@@ -89,13 +176,15 @@ def dtype_of(type):
     if isinstance(type, torch.dtype):
         dtype = type
     elif isinstance(type, str):
-        cls = getattr(torch, type[len("torch."):], None) if type.startswith("torch.") else None
+        cls = getattr(torch, type[len("torch.") :], None) if type.startswith("torch.") else None
         dtype = getattr(cls, "dtype", None)
     else:
         dtype = getattr(type, "dtype", None)
     if dtype not in _NAMES:
-        raise TypeError("legacy nn modules hold floating tensors (torch.FloatTensor, torch.DoubleTensor, "
-                        "torch.HalfTensor), got %r" % (type,))
+        raise TypeError(
+            "legacy nn modules hold floating tensors (torch.FloatTensor, torch.DoubleTensor, "
+            "torch.HalfTensor), got %r" % (type,)
+        )
     return dtype
 
 
@@ -109,6 +198,7 @@ def convert(value, dtype, cache):
     new storage, id(tensor) -> new tensor), as torch7's nn.utils.recursiveType does.
     Integer tensors (indices) are left alone."""
     from torch.legacy.nn._object import TorchObject
+
     if isinstance(value, list):
         for i, v in enumerate(value):
             value[i] = convert(v, dtype, cache)
@@ -167,8 +257,13 @@ def flatten(tensors):
         return torch.empty(0, dtype=torch.get_default_dtype())
     dtype = tensors[0].dtype
     for t in tensors:
-        check(t.dtype == dtype, TypeError, "getParameters: parameters of types %s and %s cannot share one tensor",
-              dtype, t.dtype)
+        check(
+            t.dtype == dtype,
+            TypeError,
+            "getParameters: parameters of types %s and %s cannot share one tensor",
+            dtype,
+            t.dtype,
+        )
     storages, metas, total = {}, [], 0
     for t in tensors:
         s = t.storage()

@@ -25,5 +25,18 @@ from torch.legacy.optim.polyinterp import polyinterp
 from torch.legacy.optim.lswolfe import lswolfe
 from torch.legacy.optim.lbfgs import lbfgs
 
-__all__ = ["sgd", "nag", "asgd", "adagrad", "adadelta", "rmsprop", "adam", "adamax", "rprop", "cg",
-           "polyinterp", "lswolfe", "lbfgs"]
+__all__ = [
+    "sgd",
+    "nag",
+    "asgd",
+    "adagrad",
+    "adadelta",
+    "rmsprop",
+    "adam",
+    "adamax",
+    "rprop",
+    "cg",
+    "polyinterp",
+    "lswolfe",
+    "lbfgs",
+]

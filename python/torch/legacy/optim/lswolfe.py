@@ -71,8 +71,12 @@ def lswolfe(opfunc, x, t, d, f, g, gtd, options=None):
         hi = 1 - lo
         f_lo = bracket_f[lo]
 
-        t = polyinterp([[bracket[0], bracket_f[0], bracket_g[0].dot(d).item()],
-                        [bracket[1], bracket_f[1], bracket_g[1].dot(d).item()]])
+        t = polyinterp(
+            [
+                [bracket[0], bracket_f[0], bracket_g[0].dot(d).item()],
+                [bracket[1], bracket_f[1], bracket_g[1].dot(d).item()],
+            ]
+        )
 
         # too close to an end of the bracket: move it to 10% inside
         bmax, bmin = max(bracket), min(bracket)

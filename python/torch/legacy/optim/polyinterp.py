@@ -66,7 +66,7 @@ def polyinterp(points, xminBound=None, xmaxBound=None):
         lo = 1 if rows[1][0] < rows[0][0] else 0
         (x1, f1, g1), (x2, f2, g2) = rows[lo], rows[1 - lo]
         d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
-        disc = d1 ** 2 - g1 * g2
+        disc = d1**2 - g1 * g2
         if disc >= 0:
             d2 = math.sqrt(disc)
             t = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
@@ -84,7 +84,7 @@ def polyinterp(points, xminBound=None, xmaxBound=None):
     A, b = [None] * (2 * n_points), [None] * (2 * n_points)
     for i, (xi, fi, gi) in enumerate(rows):
         powers = [order - j for j in range(order + 1)]
-        A[i], b[i] = [xi ** p for p in powers], fi
+        A[i], b[i] = [xi**p for p in powers], fi
         A[n_points + i], b[n_points + i] = [p * xi ** (p - 1) if p > 0 else 0.0 for p in powers], gi
     params = [0.0 if abs(p) <= 1e-12 else p for p in _solve(A, b)]
 

@@ -1,8 +1,15 @@
-"""Writes the list of THNN kernels the Lua binding wraps (csrc/THNN.cpp), read off THNN's
-headers: one line LT_THNN_FN(name, nullable) per kernel, nullable being the bit mask of the
-Lua arguments (bit i: argument i + 1, the state not counted) that may be nil, i.e. the tensor
-parameters THNN's headers document as optional. Any other tensor argument must be a tensor:
-a kernel handed NULL where it does not expect it would crash.
+"""Writes the list of THNN's kernels, read off THNN's headers, that both bindings wrap (the
+Lua one, lua/csrc/THNN.cpp, and the Python one, python/csrc/THNN.cpp): one line
+
+    THNN_FUNCTION(name, nullable, "param, param, ...")
+
+per kernel, in name order. nullable is the bit mask of the arguments (bit i: argument i,
+counted from 0 without the state) that a binding may pass as NULL (nil in Lua, None in
+Python), i.e. the tensor parameters THNN's headers document as optional; any other tensor
+argument must be a tensor: a kernel handed NULL where it does not expect it would crash.
+The parameter names (without the state) serve the bindings' error messages and docstrings.
+A binding deduces each argument's C type from the kernel's own declaration, so this list is
+the only thing the bindings keep.
 
 usage: THNN_functions.py OUT HEADER...
 """
@@ -11,7 +18,7 @@ import fnmatch
 import re
 import sys
 
-# (kernel pattern, parameter names) that THNN/THNN.h documents as "may be NULL" / [OPTIONAL]
+# (kernel pattern, parameter names) that THNN's headers document as "may be NULL" / [OPTIONAL]
 NULLABLE = [
     ("Linear_updateOutput", {"bias"}),
     ("Linear_updateGradInput", {"gradInput"}),
@@ -47,10 +54,11 @@ def main():
                 for pattern, allowed in NULLABLE:
                     if fnmatch.fnmatchcase(name, pattern):
                         optional |= allowed
-                kernels[name] = sum(1 << i for i, n in enumerate(names) if n in optional)
+                kernels[name] = (sum(1 << i for i, n in enumerate(names) if n in optional), names)
     with open(out, "w") as f:
         for name in sorted(kernels):
-            f.write("LT_THNN_FN(%s, %du)\n" % (name, kernels[name]))
+            nullable, names = kernels[name]
+            f.write('THNN_FUNCTION(%s, %du, "%s")\n' % (name, nullable, ", ".join(names)))
 
 
 if __name__ == "__main__":
