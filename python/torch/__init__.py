@@ -148,12 +148,12 @@ from torch._tensor_str import set_printoptions  # noqa: E402
 
 # ---- storages and serialization ----
 from torch import _utils  # noqa: E402  (rebuild functions that pickles name)
-from torch.storage import (
+from torch.storage import (  # noqa: E402
     BoolStorage,
     ByteStorage,
     CharStorage,
     DoubleStorage,
-    FloatStorage,  # noqa: E402
+    FloatStorage,
     HalfStorage,
     IntStorage,
     LongStorage,

@@ -69,7 +69,7 @@ def test_cnn_training_forward_reproduces_batch_norm_statistics():
 
 def test_cnn_fixture_buffers_and_indices():
     cnn = load_lua(fixture("cnn.t7"))
-    conv, relu, pool = cnn.modules[0], cnn.modules[1], cnn.modules[2]
+    conv, pool = cnn.modules[0], cnn.modules[2]
     # the file's buffers are those of torch7's training forward: the same as ours on train_input
     ref = load_lua(fixture("cnn_io.t7"))
     saved_finput, saved_indices = conv.finput.clone(), pool.indices.clone()
