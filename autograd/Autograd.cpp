@@ -319,6 +319,12 @@ void checkInplace(const Tensor &self) {
   }
 }
 
+bool beginInplace(const Tensor &self, bool recording) {
+  if (recording) checkInplace(self);
+  bumpVersion(self);
+  return recording;
+}
+
 void recordView(const char *name, const Tensor &base, const Tensor &view,
                 std::function<Tensor(const Tensor &grad)> backward) {
   record(name, {base}, {view},

@@ -192,6 +192,10 @@ void inplaceWithHistory(const Tensor &self, const std::function<Tensor(const Ten
 // Checks before an in-place op: a leaf that requires grad (or a view of one) cannot be
 // changed in place while grad mode is on.
 void checkInplace(const Tensor &self);
+// The start of an in-place op on self: when it will record (recording), the in-place rules
+// are checked first, so that a refused op changes nothing, its version included; then the
+// version is bumped. Returns recording.
+bool beginInplace(const Tensor &self, bool recording);
 // Records a view op: view shares base's memory and version; backward maps the view's
 // gradient to base's shape.
 void recordView(const char *name, const Tensor &base, const Tensor &view,

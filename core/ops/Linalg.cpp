@@ -487,9 +487,7 @@ void addProduct_(AddProduct kind, const Tensor &self, const Tensor &x, const Ten
   TORCH_CHECK(self.hasSizes(shape), Runtime, "%s_: self must have the result's sizes %s, got %s", op,
               shapeString(shape).c_str(), self.sizeString().c_str());
   checkNoOverlap(op, self);
-  bumpVersion(self);
-  if (needsRecording({&self, &x, &y})) {
-    checkInplace(self);
+  if (beginInplace(self, needsRecording({&self, &x, &y}))) {
     inplaceWithHistory(self, [&](const Tensor &before) { return addProduct(kind, before, x, y, beta, alpha); });
     return;
   }

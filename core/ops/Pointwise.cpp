@@ -174,9 +174,7 @@ void binary_(BinaryOp op, const Tensor &self, const Tensor &other, Scalar alpha)
   TORCH_CHECK(other.isSameSizeAs(self) || isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
               shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
-  bumpVersion(self);
-  if (needsRecording({&self, &other}) && isFloating(self.dtype())) {
-    checkInplace(self);
+  if (beginInplace(self, needsRecording({&self, &other}) && isFloating(self.dtype()))) {
     inplaceWithHistory(self, [&](const Tensor &before) { return binary(op, before, other, alpha); });
     return;
   }
@@ -194,9 +192,7 @@ void binary_(BinaryOp op, const Tensor &self, Scalar other, Scalar alpha) {
     return;
   }
   if (op == BinaryOp::Add || op == BinaryOp::Sub) checkAlpha(self.dtype(), alpha);
-  bumpVersion(self);
-  if (needsRecording({&self}) && isFloating(self.dtype())) {
-    checkInplace(self);
+  if (beginInplace(self, needsRecording({&self}) && isFloating(self.dtype()))) {
     inplaceWithHistory(self, [&](const Tensor &before) { return binary(op, before, other, alpha); });
     return;
   }
@@ -242,9 +238,7 @@ void compare_(CompareOp op, const Tensor &self, const Tensor &other) {
   TORCH_CHECK(other.isSameSizeAs(self) || isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
               shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
-  bumpVersion(self);
-  if (GradMode::enabled() && requiresGrad(self)) {
-    checkInplace(self);
+  if (beginInplace(self, GradMode::enabled() && requiresGrad(self))) {
     inplaceWithHistory(self, [&](const Tensor &before) { return compare(op, before, other); });
     return;
   }
@@ -310,9 +304,7 @@ void unary_(UnaryOp op, const Tensor &t) {
   }
   ScalarType type = unaryType(op, t.dtype());
   if (type != t.dtype()) castError(type, t.dtype());
-  bumpVersion(t);
-  if (needsRecording({&t})) {
-    checkInplace(t);
+  if (beginInplace(t, needsRecording({&t}))) {
     inplaceWithHistory(t, [&](const Tensor &before) { return unary(op, before); });
     return;
   }
@@ -361,9 +353,7 @@ Tensor clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> m
 void clamp_(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max) {
   ScalarType type = clampType(t, min, max);
   if (!canCast(type, t.dtype())) castError(type, t.dtype());
-  bumpVersion(t);
-  if (needsRecording({&t})) {
-    checkInplace(t);
+  if (beginInplace(t, needsRecording({&t}))) {
     inplaceWithHistory(t, [&](const Tensor &before) { return clamp(before, min, max); });
     return;
   }
@@ -412,9 +402,7 @@ void addcopInPlace(bool divide, const Tensor &self, const Tensor &t1, const Tens
   IntList shape = broadcastShapes(self.sizes(), broadcastShapes(t1.sizes(), t2.sizes()));
   TORCH_CHECK(shape == self.sizes(), Runtime, "output with shape %s doesn't match the broadcast shape %s",
               self.sizeString().c_str(), shapeString(shape).c_str());
-  bumpVersion(self);
-  if (needsRecording({&self, &t1, &t2})) {
-    checkInplace(self);
+  if (beginInplace(self, needsRecording({&self, &t1, &t2}))) {
     inplaceWithHistory(self, [&](const Tensor &before) { return addcopOut(divide, before, t1, t2, value); });
     return;
   }
@@ -450,9 +438,7 @@ void lerp_(const Tensor &a, const Tensor &b, Scalar weight) {
   TORCH_CHECK(isBroadcastableTo(b.sizes(), a.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", a.sizeString().c_str(),
               shapeString(broadcastShapes(a.sizes(), b.sizes())).c_str());
-  bumpVersion(a);
-  if (needsRecording({&a, &b})) {
-    checkInplace(a);
+  if (beginInplace(a, needsRecording({&a, &b}))) {
     inplaceWithHistory(a, [&](const Tensor &before) { return lerp(before, b, weight); });
     return;
   }

@@ -319,9 +319,7 @@ static Tensor triangleRecorded(const Tensor &t, int64_t offset, bool upper) {
 }
 
 static void triangleInPlace(const Tensor &t, int64_t offset, bool upper) {
-  bumpVersion(t);
-  if (needsRecording({&t})) {
-    checkInplace(t);
+  if (beginInplace(t, needsRecording({&t}))) {
     inplaceWithHistory(t, [&](const Tensor &before) { return triangleRecorded(before, offset, upper); });
     return;
   }
@@ -458,9 +456,7 @@ Tensor renorm(const Tensor &t, double p, int64_t dim, double maxnorm) {
 
 void renorm_(const Tensor &t, double p, int64_t dim, double maxnorm) {
   int d = checkRenorm(t, p, dim, maxnorm);
-  bumpVersion(t);
-  if (needsRecording({&t})) {
-    checkInplace(t);
+  if (beginInplace(t, needsRecording({&t}))) {
     inplaceWithHistory(t, [&](const Tensor &before) { return renorm(before, p, d, maxnorm); });
     return;
   }

@@ -178,3 +178,14 @@ BOOST_AUTO_TEST_CASE(inplace_through_a_view_rewrites_the_base_history) {
   }
   checkClose(values(torch::grad(x)), want);
 }
+
+// The in-place rules are checked before the version moves: a refused add_ on a leaf
+// leaves every graph that saved it usable.
+BOOST_AUTO_TEST_CASE(a_refused_inplace_op_leaves_the_version_alone) {
+  Tensor x = tensor({1, 2, 3}, {3}, true);
+  Tensor s = sumAll(mul(x, x));
+  BOOST_CHECK_THROW(torch::binary_(BinaryOp::Add, x, 1.0), th::Error);
+  BOOST_TEST(torch::version(x) == 0u);
+  backward(s);
+  checkClose(values(torch::grad(x)), {2, 4, 6});
+}
