@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 python3 -m ruff --version >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check ruff
 command -v clang-format >/dev/null || { echo "lint: clang-format is missing (apt-get install clang-format)"; exit 1; }
-mapfile -t cxx < <(git ls-files '*.c' '*.cpp' '*.h' '*.hpp' | grep -v '^third_party/')
+mapfile -t cxx < <(git ls-files '*.c' '*.cpp' '*.h' '*.hpp' '*.cu' '*.cuh' | grep -v '^third_party/')
 status=0
 if [ "${1:-}" = "--fix" ]; then
   clang-format -i "${cxx[@]}"

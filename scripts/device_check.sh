@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The GPU check in one command per machine:
+#
+#   scripts/device_check.sh pack              here: builds every GPU suite and benchmark, statically
+#                                             linked to the project's libraries, into .device/ (git-
+#                                             ignored) with the shared libraries the GPU machine lacks
+#   scripts/device_check.sh run [--sanitize]  on the GPU machine, from the checkout root with .device/
+#                                             carried: runs every suite (under compute-sanitizer's
+#                                             memcheck and racecheck with --sanitize) and the benchmarks
+#
+# `run` ends with "device check: N passed, N failed" counting Boost.Test cases (skipped ones are
+# reported apart and not counted as passed); a suite that cannot start counts as one failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+pack=.device
+
+case "${1:-}" in
+pack)
+  rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib"
+  # --dynamic_mode=off links the project's libraries into each binary, so that one folder is
+  # all a machine without Bazel needs; device code for every GPU of cuda.bzl's CUDA_GENCODE
+  bazel build --dynamic_mode=off --define=cuda_gencode=all //tests/THC:all //bench:thc_bench || exit 1
+  for t in $(bazel query 'kind(cc_test, //tests/THC:all)' 2>/dev/null); do
+    name=${t##*:}
+    cp "bazel-bin/tests/THC/$name" "$pack/bin/"
+  done
+  cp bazel-bin/bench/thc_bench "$pack/bin/"
+  # Libraries of this machine that the GPU machine may lack (OpenBLAS for TH's BLAS reference,
+  # its Fortran runtime, OpenMP, the CUDA runtime); cuBLAS and cuDNN are on its library path.
+  for b in "$pack"/bin/*; do
+    ldd "$b" | awk '/=> \// {print $3}'
+  done | sort -u | grep -E 'openblas|gfortran|quadmath|gomp|cudart' | while read -r lib; do
+    cp -L "$lib" "$pack/lib/"
+  done
+  chmod -R u+w "$pack"
+  strip --strip-debug "$pack"/bin/* 2>/dev/null
+  du -sh "$pack"
+  ls "$pack/bin" "$pack/lib"
+  ;;
+run)
+  sanitize=0
+  [ "${2:-}" = "--sanitize" ] && sanitize=1
+  [ -d "$pack/bin" ] || { echo "device check: $pack/bin is missing: run '$0 pack' first and carry $pack"; exit 1; }
+  export LD_LIBRARY_PATH="$PWD/$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  # cuSOLVER (140 MB, too big to carry) and what it needs: from the system, else from the
+  # CUDA wheels that the machine's PyTorch brings
+  for lib in libcusolver.so.12 libcusparse.so.12 libnvJitLink.so.13; do
+    ldconfig -p | grep -q "$lib" && continue
+    found=$(find /usr/local /usr/lib /opt $(python3 -c 'import site; print(" ".join(site.getsitepackages()))' 2>/dev/null) \
+      -name "$lib" -print -quit 2>/dev/null)
+    if [ -n "$found" ]; then
+      LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$found")"
+      echo "  using $found"
+    else
+      echo "  $lib not found: the LAPACK suite cannot start"
+    fi
+  done
+  out=${OUT:-$(mktemp -d)}
+  nvidia-smi -L
+  ldconfig -p | grep -E 'libcublas\.|libcusolver\.|libcudnn\.|libcurand\.' | awk '{print "  has", $1}'
+  passed=0 failed=0 skipped=0
+  for b in "$pack"/bin/test_*; do
+    name=$(basename "$b")
+    xml="$out/$name.xml"
+    start=$(date +%s.%N)
+    timeout 300 "$b" --log_level=error --report_format=XML --report_level=detailed --report_sink="$xml" >"$out/$name.log" 2>&1
+    rc=$?
+    secs=$(echo "$(date +%s.%N) - $start" | bc)
+    counts=$(python3 - "$xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except Exception:
+    print("0 0 0"); sys.exit()
+c = {"passed": 0, "failed": 0, "skipped": 0, "aborted": 0}
+for case in root.iter("TestCase"):
+    c[case.get("result", "failed")] = c.get(case.get("result", "failed"), 0) + 1
+print(c["passed"], c["failed"] + c["aborted"], c["skipped"])
+PY
+)
+    read -r p f s <<<"$counts"
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi  # crashed, timed out or could not start
+    printf '%-28s %4d passed %4d failed %4d skipped  (%.1f s, exit %d)\n' "$name" "$p" "$f" "$s" "$secs" "$rc"
+    [ "$f" -ne 0 ] && grep -E 'error|fatal|terminate|what\(\)|cannot open' "$out/$name.log" | head -20
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+  done
+  if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
+    for tool in memcheck racecheck; do
+      for b in "$pack"/bin/test_*; do
+        name=$(basename "$b")
+        # the >2^31-element cases are left out: they take minutes under the sanitizer
+        if timeout 600 compute-sanitizer --tool "$tool" --error-exitcode 99 "$b" --log_level=error \
+          --run_test='!*/large_tensors:!*/index_math_past_2_31_elements' >"$out/$name.$tool.log" 2>&1; then
+          echo "$tool $name: clean"
+          passed=$((passed + 1))
+        else
+          echo "$tool $name: FAILED"
+          grep -E 'ERROR SUMMARY|Invalid|Race|error' "$out/$name.$tool.log" | head -10
+          failed=$((failed + 1))
+        fi
+      done
+    done
+  fi
+  for b in "$pack"/bin/*bench*; do
+    timeout 300 "$b" || echo "benchmark $(basename "$b") failed"
+  done
+  echo "device check: $passed passed, $failed failed ($skipped skipped)"
+  [ "$failed" -eq 0 ]
+  ;;
+*)
+  echo "usage: $0 pack | run [--sanitize]"
+  exit 2
+  ;;
+esac
