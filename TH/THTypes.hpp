@@ -84,6 +84,8 @@ decltype(auto) visit(Type t, F &&f) {
 template <typename T>
 struct TH;
 
+// clang-format does not settle on these long X-macro lists: they keep their layout.
+// clang-format off
 // Every type, Half included.
 #define TH_TYPES_BASIC_FNS(_)                                                                                        \
   _(storage)                                                                                                         \
@@ -131,6 +133,7 @@ struct TH;
   _(elementSize) _(newWithSize) _(newWithAllocator) _(newWithMapping) _(newWithDataAndAllocator) _(retain) _(free)     \
       _(resize) _(fill) _(copy) _(copyByte) _(copyChar) _(copyShort) _(copyInt) _(copyLong) _(copyFloat) _(copyDouble) \
           _(copyHalf) _(setFlag) _(clearFlag)
+// clang-format on
 
 #define TH_GENERIC_FILE "TH/generic/THTypes.hpp"
 #include "TH/THGenerateAllTypes.h"

@@ -34,18 +34,19 @@ constexpr uint32_t kVarnameMax = 7;  // varinfo codes below it are the hidden lo
 constexpr size_t kMaxDump = size_t(1) << 28;
 
 // The opcodes in LuaJIT 2.1's order (lj_bc.h BCDEF): one list for the numbers and names.
-#define LT_OPCODES(_)                                                                                                  \
-  _(ISLT)                                                                                                              \
-  _(ISGE)                                                                                                              \
-  _(ISLE) _(ISGT) _(ISEQV) _(ISNEV) _(ISEQS) _(ISNES) _(ISEQN) _(ISNEN) _(ISEQP) _(ISNEP) _(ISTC) _(ISFC) _(IST)       \
-      _(ISF) _(ISTYPE) _(ISNUM) _(MOV) _(NOT) _(UNM) _(LEN) _(ADDVN) _(SUBVN) _(MULVN) _(DIVVN) _(MODVN) _(ADDNV)      \
-          _(SUBNV) _(MULNV) _(DIVNV) _(MODNV) _(ADDVV) _(SUBVV) _(MULVV) _(DIVVV) _(MODVV) _(POW) _(CAT) _(KSTR)       \
-              _(KCDATA) _(KSHORT) _(KNUM) _(KPRI) _(KNIL) _(UGET) _(USETV) _(USETS) _(USETN) _(USETP) _(UCLO) _(FNEW)  \
-                  _(TNEW) _(TDUP) _(GGET) _(GSET) _(TGETV) _(TGETS) _(TGETB) _(TGETR) _(TSETV) _(TSETS) _(TSETB)       \
-                      _(TSETM) _(TSETR) _(CALLM) _(CALL) _(CALLMT) _(CALLT) _(ITERC) _(ITERN) _(VARG) _(ISNEXT)        \
-                          _(RETM) _(RET) _(RET0) _(RET1) _(FORI) _(JFORI) _(FORL) _(IFORL) _(JFORL) _(ITERL) _(IITERL) \
-                              _(JITERL) _(LOOP) _(ILOOP) _(JLOOP) _(JMP) _(FUNCF) _(IFUNCF) _(JFUNCF) _(FUNCV)         \
-                                  _(IFUNCV) _(JFUNCV) _(FUNCC) _(FUNCCW)
+// clang-format off
+#define LT_OPCODES(_) \
+  _(ISLT) _(ISGE) _(ISLE) _(ISGT) _(ISEQV) _(ISNEV) _(ISEQS) _(ISNES) _(ISEQN) _(ISNEN) \
+  _(ISEQP) _(ISNEP) _(ISTC) _(ISFC) _(IST) _(ISF) _(ISTYPE) _(ISNUM) _(MOV) _(NOT) \
+  _(UNM) _(LEN) _(ADDVN) _(SUBVN) _(MULVN) _(DIVVN) _(MODVN) _(ADDNV) _(SUBNV) _(MULNV) \
+  _(DIVNV) _(MODNV) _(ADDVV) _(SUBVV) _(MULVV) _(DIVVV) _(MODVV) _(POW) _(CAT) _(KSTR) \
+  _(KCDATA) _(KSHORT) _(KNUM) _(KPRI) _(KNIL) _(UGET) _(USETV) _(USETS) _(USETN) _(USETP) \
+  _(UCLO) _(FNEW) _(TNEW) _(TDUP) _(GGET) _(GSET) _(TGETV) _(TGETS) _(TGETB) _(TGETR) \
+  _(TSETV) _(TSETS) _(TSETB) _(TSETM) _(TSETR) _(CALLM) _(CALL) _(CALLMT) _(CALLT) _(ITERC) \
+  _(ITERN) _(VARG) _(ISNEXT) _(RETM) _(RET) _(RET0) _(RET1) _(FORI) _(JFORI) _(FORL) \
+  _(IFORL) _(JFORL) _(ITERL) _(IITERL) _(JITERL) _(LOOP) _(ILOOP) _(JLOOP) _(JMP) _(FUNCF) \
+  _(IFUNCF) _(JFUNCF) _(FUNCV) _(IFUNCV) _(JFUNCV) _(FUNCC) _(FUNCCW)
+// clang-format on
 
 enum Op : uint32_t {
 #define LT_OP_ENUM(name) name,

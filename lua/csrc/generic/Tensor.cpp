@@ -308,7 +308,7 @@ static int LT_(tensor_copy)(lua_State *L) {
       lua_settop(L, 1);
       return 1;
     }
-#define LT_COPY_FROM(Name)                                                                               \
+#define LT_COPY_FROM(Name, ...)                                                                          \
   if ((src = luat::testObject(L, 2, "torch." #Name "Tensor"))) {                                         \
     auto *s = static_cast<TH##Name##Tensor *>(src);                                                      \
     if (TH##Name##Tensor_nElement(s) != THTensor_(nElement)(t))                                          \
@@ -318,11 +318,9 @@ static int LT_(tensor_copy)(lua_State *L) {
     lua_settop(L, 1);                                                                                    \
     return 1;                                                                                            \
   }
-    LT_COPY_FROM(Byte)
-    LT_COPY_FROM(Char)
-    LT_COPY_FROM(Short) LT_COPY_FROM(Int) LT_COPY_FROM(Long) LT_COPY_FROM(Float) LT_COPY_FROM(Double)
+    TH_FORALL_ARITH_TYPES(LT_COPY_FROM)
 #undef LT_COPY_FROM
-        luaL_typerror(L, 2, "tensor");
+    luaL_typerror(L, 2, "tensor");
     return 0;
   });
 }
