@@ -55,19 +55,10 @@ THCT_LAPACK_OPS(double, THCudaDoubleTensor)
 
 THCState *st() { return thct::state(); }
 
-template <typename T>
-struct DeviceFreer {
-  void operator()(DeviceTensor<T> *t) const {
-    if (t) thc::THC<T>::free(st(), t);
-  }
-};
-template <typename T>
-using DeviceOwned = std::unique_ptr<DeviceTensor<T>, DeviceFreer<T>>;
+using thct::DeviceOwned;
 template <typename TensorT>
 auto own(TensorT *t) {
-  using T = std::remove_pointer_t<decltype(t->storage->data)>;
-  static_assert(std::is_same_v<TensorT, DeviceTensor<T>>, "own() is for device tensors; th::own for host ones");
-  return DeviceOwned<T>(t);
+  return thct::ownDevice(t);
 }
 template <typename T>
 using HostOwned = th::Owned<HostTensor<T>>;

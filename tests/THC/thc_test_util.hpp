@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <boost/mpl/list.hpp>
 #include <random>
 #include <string>
@@ -62,6 +63,23 @@ template <typename T>
 using HostTensor = typename th::TH<T>::Tensor;
 template <typename T>
 using DeviceTensor = typename thc::THC<T>::Tensor;
+
+// Owns a device tensor and frees it when the scope ends, also when an error unwinds
+// (th::own is the same for host tensors).
+template <typename T>
+struct DeviceFreer {
+  void operator()(DeviceTensor<T> *t) const {
+    if (t) thc::THC<T>::free(state(), t);
+  }
+};
+template <typename T>
+using DeviceOwned = std::unique_ptr<DeviceTensor<T>, DeviceFreer<T>>;
+template <typename TensorT>
+auto ownDevice(TensorT *t) {
+  using T = std::remove_pointer_t<decltype(t->storage->data)>;
+  static_assert(std::is_same_v<TensorT, DeviceTensor<T>>, "ownDevice() is for device tensors; th::own for host ones");
+  return DeviceOwned<T>(t);
+}
 
 // A device tensor with h's shape and elements (contiguous).
 template <typename T>
