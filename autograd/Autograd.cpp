@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "core/ops/Pointwise.h"
+#include "core/ops/Reduce.h"
 
 namespace torch {
 
@@ -26,8 +27,10 @@ TensorList AccumulateGrad::apply(TensorList &&grads) {
   if (!meta.grad.defined()) {
     // The first gradient is stored as a copy unless it is a fresh tensor nobody else holds.
     // Stored as it is only when nobody else holds it and later additions can go in place.
+    // Under create_graph the clone is recorded, so .grad keeps the gradient's history
+    // without aliasing a tensor the caller holds (its seed, say).
     bool own = g.impl()->refs.load() == 1 && g.isContiguous() && !g.impl()->viewBase;
-    meta.grad = GradMode::enabled() || own ? g : clone(g);
+    meta.grad = own ? g : clone(g);
   } else if (GradMode::enabled()) {
     meta.grad = binary(BinaryOp::Add, meta.grad, g);  // create_graph: the sum is recorded
   } else {
@@ -38,13 +41,35 @@ TensorList AccumulateGrad::apply(TensorList &&grads) {
 
 // ---- saved tensors ----
 
+namespace {
+// The FunctionNode whose backward runs on this thread (Note [Saved outputs]).
+thread_local FunctionNode *gRunningNode = nullptr;
+// SavedTensors made since the last record() on this thread: an op saves what its backward
+// needs and then records its node, which takes them over.
+thread_local std::vector<std::weak_ptr<const void>> gSavedSinceRecord;
+}  // namespace
+
 SavedTensor::SavedTensor(const Tensor &t, bool isOutput) : wasDefined_(t.defined()) {
   if (!t.defined()) return;
+  alive_ = std::make_shared<char>(0);
+  gSavedSinceRecord.push_back(alive_);
   data_ = isOutput ? detach(t) : t;
+  if (isOutput) outputIdentity_ = t.impl();
   if (!t.impl()->version) t.impl()->version = std::make_shared<std::atomic<uint32_t>>(0);
   version_ = t.impl()->version;
   if (isOutput) data_.impl()->version = version_;
   savedVersion_ = version_->load();
+}
+
+void FunctionNode::releaseSaved() {
+  for (const auto &s : saved) {
+    if (!s.expired()) {
+      backward_ = nullptr;
+      break;
+    }
+  }
+  saved.clear();
+  savedReleased = true;
 }
 
 TensorList FunctionNode::apply(TensorList &&gradOutputs) {
@@ -54,6 +79,12 @@ TensorList FunctionNode::apply(TensorList &&gradOutputs) {
          "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
          "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time.");
   }
+  FunctionNode *outer = gRunningNode;
+  gRunningNode = this;
+  struct Restore {
+    FunctionNode *outer;
+    ~Restore() { gRunningNode = outer; }
+  } restore{outer};
   return backward_(gradOutputs);
 }
 
@@ -71,6 +102,17 @@ Tensor SavedTensor::unpack(const std::string &owner) const {
          "one of the variables needed for gradient computation has been modified by an inplace operation: "
          "[torch.%sTensor %s], which is needed by %s, is at version %u; expected version %u instead.",
          scalarTypeName(data_.dtype()), data_.sizeString().c_str(), owner.c_str(), now, savedVersion_);
+  }
+  if (outputIdentity_ && gRunningNode && GradMode::enabled()) {
+    const std::vector<OutputInfo> &outputs = gRunningNode->outputs;
+    for (size_t nr = 0; nr < outputs.size(); nr++) {
+      if (outputs[nr].identity != outputIdentity_) continue;
+      Tensor withHistory = detach(data_);
+      AutogradMeta &m = ensureAutogradMeta(withHistory);
+      m.gradFn = gRunningNode->shared_from_this();
+      m.outputNr = static_cast<uint32_t>(nr);
+      return withHistory;
+    }
   }
   return data_;
 }
@@ -167,6 +209,10 @@ Edge gradientEdge(const Tensor &t) {
 
 void registerHook(const Tensor &t, GradHook hook) {
   TORCH_CHECK(requiresGrad(t), Runtime, "cannot register a hook on a tensor that doesn't require gradient");
+  if (isLeaf(t)) {
+    autogradMeta(t)->leafHooks.push_back(std::move(hook));
+    return;
+  }
   Edge e = gradientEdge(t);
   e.fn->preHooks.emplace_back(e.inputNr, std::move(hook));
 }
@@ -222,13 +268,16 @@ void attach(const std::shared_ptr<Node> &node, const Tensor &output) {
   m.gradFn = node;
   m.outputNr = static_cast<uint32_t>(node->outputs.size());
   m.requiresGrad = false;
-  node->outputs.push_back({output.sizes(), output.dtype()});
+  node->outputs.push_back({output.sizes(), output.dtype(), output.impl()});
 }
 
 }  // namespace
 
 void record(const char *name, const TensorList &inputs, const TensorList &outputs, FunctionNode::Backward backward) {
-  recordNode(std::make_shared<FunctionNode>(name, std::move(backward)), inputs, outputs);
+  auto node = std::make_shared<FunctionNode>(name, std::move(backward));
+  node->saved.swap(gSavedSinceRecord);
+  gSavedSinceRecord.clear();
+  recordNode(node, inputs, outputs);
 }
 
 void recordNode(const std::shared_ptr<Node> &node, std::initializer_list<const Tensor *> inputs,
@@ -252,22 +301,15 @@ void rebaseHistory(const Tensor &self, const std::shared_ptr<Node> &node) {
 
 Tensor sumToShape(const Tensor &grad, const IntList &shape) {
   if (grad.hasSizes(shape)) return grad;
-  // Sum the leading dimensions broadcasting added, then the ones that were size 1.
-  Tensor g = grad;
-  int lead = g.dim() - static_cast<int>(shape.size());
-  IntList target = shape;
-  return dispatchArith(g.dtype(), "sum_to_size", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    Tensor acc = g;
-    for (int d = 0; d < g.dim(); d++) {
-      bool reduce = d < lead || target[d - lead] == 1;
-      if (!reduce || acc.size(d) == 1) continue;
-      Tensor r = empty({}, acc.dtype());
-      TH<T>::sum(r.th<T>(), acc.th<T>(), d, 1);  // keepdim: dimension indices stay put
-      acc = r;
-    }
-    return reshape(acc, target);
-  });
+  // Sum the leading dimensions broadcasting added and the ones that were size 1, with the
+  // core's sum, which records under create_graph.
+  int lead = grad.dim() - static_cast<int>(shape.size());
+  IntList dims;
+  for (int d = 0; d < grad.dim(); d++) {
+    if ((d < lead || shape[d - lead] == 1) && grad.size(d) != 1) dims.push_back(d);
+  }
+  Tensor summed = dims.empty() ? grad : sum(grad, dims, true);
+  return reshape(summed, shape);
 }
 
 }  // namespace torch

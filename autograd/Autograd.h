@@ -50,6 +50,8 @@ struct Edge {
 struct OutputInfo {
   IntList sizes;
   ScalarType dtype;
+  // Which tensor it was (compared, never dereferenced): a saved output finds its number by it.
+  const TensorImpl *identity = nullptr;
 };
 
 // A hook on a gradient flowing into a tensor or out of a node: returns a replacement or an
@@ -95,10 +97,12 @@ struct FunctionNode : Node {
   FunctionNode(const char *name, Backward backward) : name_(name), backward_(std::move(backward)) {}
   TensorList apply(TensorList &&gradOutputs) override;
   std::string name() const override { return name_; }
-  void releaseSaved() override {
-    backward_ = nullptr;
-    savedReleased = true;
-  }
+  // Drops what the backward holds. A node that saved no tensor keeps its function, so a
+  // second backward through it works, as in PyTorch, which raises only for freed tensors.
+  void releaseSaved() override;
+  // The SavedTensors made for this node (Note [Saved outputs] has who makes them): alive
+  // while its function holds them.
+  std::vector<std::weak_ptr<const void>> saved;
 
  private:
   const char *name_;
@@ -111,7 +115,9 @@ class SavedTensor {
  public:
   SavedTensor() = default;
   // isOutput: the tensor is an output of the node saving it; it is kept without its
-  // grad_fn, which would make a reference cycle.
+  // grad_fn, which would make a reference cycle. Note [Saved outputs]: unpacked while the
+  // node runs with grad mode on (create_graph), it gets the node back as its grad_fn, so
+  // that formulas using their own result (exp, tanh, sqrt, ...) differentiate through it.
   SavedTensor(const Tensor &t, bool isOutput);
   Tensor unpack(const std::string &owner) const;  // owner: the node's name, for the error
   void reset() { data_ = Tensor(); }
@@ -119,6 +125,8 @@ class SavedTensor {
 
  private:
   Tensor data_;
+  std::shared_ptr<const void> alive_;           // shared by copies; the node watches it
+  const TensorImpl *outputIdentity_ = nullptr;  // set for a saved output
   std::shared_ptr<std::atomic<uint32_t>> version_;
   uint32_t savedVersion_ = 0;
   bool wasDefined_ = false;
@@ -131,6 +139,9 @@ struct AutogradMeta {
   std::shared_ptr<Node> gradFn;
   uint32_t outputNr = 0;
   std::weak_ptr<Node> gradAccumulator;
+  // register_hook on a leaf: kept by the tensor and run by its AccumulateGrad, which lives
+  // only while a graph uses the leaf.
+  std::vector<GradHook> leafHooks;
 };
 
 // ---- per-tensor state ----

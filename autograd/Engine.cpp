@@ -138,6 +138,12 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
     TensorList grads = std::move(buffers[node]);
     buffers.erase(node);
     grads.resize(std::max(grads.size(), node->outputs.size()));
+    if (auto *acc = dynamic_cast<AccumulateGrad *>(node); acc && grads[0].defined()) {
+      for (const GradHook &hook : autogradMeta(acc->variable)->leafHooks) {
+        Tensor replaced = hook(grads[0]);
+        if (replaced.defined()) grads[0] = replaced;
+      }
+    }
     for (auto *hooks : {&node->preHooks, &node->retainHooks}) {
       for (auto &[nr, hook] : *hooks) {
         if (nr < grads.size() && grads[nr].defined()) {

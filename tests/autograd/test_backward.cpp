@@ -144,6 +144,16 @@ BOOST_AUTO_TEST_CASE(a_second_backward_without_retain_graph_raises) {
   BOOST_TEST(torch::GradMode::enabled());
 }
 
+// Backward without retain_graph frees saved tensors; a node that saved none keeps working,
+// as in PyTorch, which raises only when a freed tensor is needed: twice through sum(x).
+BOOST_AUTO_TEST_CASE(second_backward_through_nodes_that_saved_nothing) {
+  Tensor x = tensor({1, 2, 3}, {3}, true);
+  Tensor s = sumAll(x);
+  backward(s);
+  backward(s);
+  checkClose(values(torch::grad(x)), {2, 2, 2});
+}
+
 // d/dx sum(x^3) = 3x^2 with create_graph records a graph of its own: its gradient is
 // d/dx sum(3x^2) = 6x, and once more d/dx sum(6x) = 6.
 BOOST_AUTO_TEST_CASE(double_backward_of_a_cube) {
@@ -228,4 +238,60 @@ BOOST_AUTO_TEST_CASE(an_op_that_fails_while_recording_restores_grad_mode) {
   BOOST_CHECK_THROW(add(x, tensor({1, 2}, {2})), th::Error);  // shapes [3] and [2] do not broadcast
   BOOST_TEST(torch::GradMode::enabled());
   BOOST_TEST(torch::requiresGrad(mul(x, 2.0)));
+}
+
+// With create_graph, .grad is a (recorded) copy of an arriving gradient that someone else
+// holds: add passes the caller's seed through unchanged, and a later backward without
+// create_graph adds into .grad in place, which must not change the seed.
+BOOST_AUTO_TEST_CASE(create_graph_grad_does_not_alias_the_seed) {
+  Tensor x = tensor({1, 2, 3}, {3}, true);
+  Tensor seed = tensor({5, 6, 7}, {3});
+  backward(add(x, tensor({1, 1, 1}, {3})), seed, kCreateGraph);
+  BOOST_TEST(!torch::grad(x).isSameAs(seed));
+  backward(sumAll(mul(x, 2.0)));
+  checkClose(values(torch::grad(x)), {7, 8, 9});
+  checkClose(values(seed), {5, 6, 7});
+}
+
+// Note [Saved outputs]: under create_graph, formulas that use their own result get it with
+// its history. Second derivatives against closed forms: (e^x)'' = e^x,
+// (tanh x)'' = -2 tanh x (1 - tanh^2 x), (sigmoid x)'' = s (1 - s) (1 - 2 s),
+// (sqrt x)'' = -x^(-3/2) / 4.
+BOOST_AUTO_TEST_CASE(double_backward_through_a_saved_output) {
+  const Vec xv = {0.5, 1.3, 2.0};
+  struct Case {
+    UnaryOp op;
+    double (*second)(double);
+  };
+  const Case cases[] = {
+      {UnaryOp::Exp, [](double x) { return std::exp(x); }},
+      {UnaryOp::Tanh, [](double x) { return -2 * std::tanh(x) * (1 - std::tanh(x) * std::tanh(x)); }},
+      {UnaryOp::Sigmoid,
+       [](double x) {
+         double s = 1 / (1 + std::exp(-x));
+         return s * (1 - s) * (1 - 2 * s);
+       }},
+      {UnaryOp::Sqrt, [](double x) { return -0.25 * std::pow(x, -1.5); }},
+  };
+  for (const Case &c : cases) {
+    Tensor x = tensor(xv, {3}, true);
+    TensorList g = gradients(sumAll(un(c.op, x)), {x}, kCreateGraph);
+    BOOST_REQUIRE(torch::requiresGrad(g[0]));
+    TensorList h = gradients(sumAll(g[0]), {x});
+    Vec want;
+    for (double v : xv) want.push_back(c.second(v));
+    checkClose(values(h[0]), want);
+  }
+}
+
+// Under create_graph, the sum that brings a broadcast operand's gradient back to its shape
+// is recorded too. f = sum(a * b), a [2, 1], b [3]: df/da_i = sum_j b_j, and
+// d/db_j sum_i df/da_i = 2.
+BOOST_AUTO_TEST_CASE(double_backward_through_broadcasting) {
+  Tensor a = tensor({1, 2}, {2, 1}, true), b = tensor({3, 4, 5}, {3}, true);
+  TensorList g = gradients(sumAll(mul(a, b)), {a}, kCreateGraph);
+  checkClose(values(g[0]), {12, 12});
+  BOOST_REQUIRE(torch::requiresGrad(g[0]));
+  TensorList h = gradients(sumAll(g[0]), {b});
+  checkClose(values(h[0]), {2, 2, 2});
 }

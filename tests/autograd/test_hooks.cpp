@@ -109,3 +109,17 @@ BOOST_AUTO_TEST_CASE(hooks_on_tensors_without_grad_are_refused) {
   checkRaises([&] { torch::registerHook(c, [](const Tensor &g) { return g; }); }, {"doesn't require gradient"});
   checkRaises([&] { torch::retainGrad(c); }, {"requires_grad=False"});
 }
+
+// A leaf keeps its hooks itself: its AccumulateGrad lives only while a graph uses the leaf,
+// so a hook registered before the first op must still run.
+BOOST_AUTO_TEST_CASE(hook_on_a_leaf_registered_before_its_first_use) {
+  Tensor x = tensor({1, 2, 3}, {3}, true);
+  int calls = 0;
+  torch::registerHook(x, [&](const Tensor &g) {
+    calls++;
+    return mul(g, -1.0);
+  });
+  backward(sumAll(mul(x, x)));
+  BOOST_TEST(calls == 1);
+  checkClose(values(torch::grad(x)), {-2, -4, -6});
+}

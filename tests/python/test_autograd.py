@@ -327,6 +327,60 @@ def test_double_backward(rng):
     assert gradgradcheck(lambda a: (a.sin() * a).sum(), (leaf((3,), rng),))
 
 
+def test_double_backward_through_saved_outputs(rng):
+    # exp, tanh, sigmoid and sqrt differentiate their own result: under create_graph it
+    # must keep its history. Closed-form second derivatives.
+    xv = np.array([0.5, 1.3, 2.0])
+    s = 1 / (1 + np.exp(-xv))
+    cases = {
+        "exp": np.exp(xv),
+        "tanh": -2 * np.tanh(xv) * (1 - np.tanh(xv) ** 2),
+        "sigmoid": s * (1 - s) * (1 - 2 * s),
+        "sqrt": -0.25 * xv**-1.5,
+    }
+    for name, want in cases.items():
+        x = torch.tensor(xv, requires_grad=True)
+        (g,) = torch.autograd.grad(getattr(x, name)().sum(), x, create_graph=True)
+        assert g.requires_grad, name
+        (h,) = torch.autograd.grad(g.sum(), x)
+        np.testing.assert_allclose(h.numpy(), want, rtol=1e-12, err_msg=name)
+    assert gradgradcheck(lambda a: torch.log_softmax(a, 1).pow(2).sum(), (leaf((2, 3), rng),))
+    assert gradgradcheck(lambda a: (a * a.exp()).sum(), (leaf((3,), rng),))
+
+
+def test_broadcast_gradient_keeps_its_history_under_create_graph():
+    a = torch.tensor([[1.0], [2.0]], requires_grad=True)
+    b = torch.tensor([3.0, 4.0, 5.0], requires_grad=True)
+    (ga,) = torch.autograd.grad((a * b).sum(), a, create_graph=True)
+    np.testing.assert_allclose(ga.detach().numpy(), [[12.0], [12.0]])
+    (gb,) = torch.autograd.grad(ga.sum(), b)
+    np.testing.assert_allclose(gb.numpy(), [2.0, 2.0, 2.0])
+
+
+def test_hook_on_a_leaf_before_its_first_use():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x.register_hook(lambda g: g * -1)
+    (x * x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [-2.0, -4.0, -6.0])
+
+
+def test_create_graph_grad_is_not_the_seed():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    seed = torch.tensor([5.0, 6.0, 7.0])
+    (x + 1).backward(seed, create_graph=True)
+    (x * 2).sum().backward()
+    np.testing.assert_allclose(x.grad.detach().numpy(), [7.0, 8.0, 9.0])
+    np.testing.assert_allclose(seed.numpy(), [5.0, 6.0, 7.0])
+
+
+def test_second_backward_through_nodes_that_saved_nothing():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    s = x.sum()
+    s.backward()
+    s.backward()
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, 2.0, 2.0])
+
+
 def test_no_grad_and_modes(rng):
     x = leaf((3,), rng)
     with torch.no_grad():
