@@ -5,8 +5,18 @@
 
 #include "autograd/Derivatives.h"
 #include "core/ops/Pointwise.h"
+#include "core/ops/ReduceKernels.h"
 
 namespace torch {
+
+ReduceKernels &reduceKernels() {
+  static ReduceKernels *tables = [] {
+    auto *t = new ReduceKernels();  // never destroyed: kernels may run during exit
+    cpu::registerReduceKernels(*t);
+    return t;
+  }();
+  return *tables;
+}
 
 namespace {
 
@@ -94,46 +104,24 @@ Tensor reduceMerged(const Tensor &t, const std::vector<int> &dims, bool keepdim,
   return keepdim ? view(r, reducedShape(t, dims, true)) : r;
 }
 
-// A new 0-dim tensor of type holding v (converted).
-template <typename V>
-Tensor zeroDim(ScalarType type, V v) {
-  Tensor r = empty({}, type);
-  dispatch(type, [&](auto tag) {
-    using R = typename decltype(tag)::type;
-    *reinterpret_cast<R *>(r.dataPtr()) = th::convert<R>(v);
-  });
-  return r;
-}
+ReduceKernels &kernels() { return reduceKernels(); }
 
-// A new tensor of x's type that body(tag, out, in) fills through TH pointers.
-template <typename Body>
-Tensor intoNew(const Tensor &x, const char *op, Body &&body) {
+// A whole-tensor reduction's value as a new 0-dim tensor of type.
+Tensor zeroDim(ScalarType type, Scalar v) { return scalarTensor(v, type); }
+
+// A new tensor of x's type and device that kernel(r, x, args...) fills.
+template <typename K, typename... Args>
+Tensor intoNew(const K &kernel, const Tensor &x, Args... args) {
   Tensor r = empty({0}, x.dtype());
-  dispatchArith(x.dtype(), op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    body(tag, r.th<T>(), x.th<T>());
-  });
+  kernel(x.device(), x.dtype(), r, x, args...);
   return r;
 }
 
-template <typename Body>
-Tensor intoNewFloating(const Tensor &x, const char *op, Body &&body) {
-  Tensor r = empty({0}, x.dtype());
-  dispatchFloating(x.dtype(), op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    body(tag, r.th<T>(), x.th<T>());
-  });
-  return r;
-}
-
-// values and Long indices written by body(tag, values, indices, in).
-template <typename Body>
-ValuesIndices withIndices(const Tensor &x, const char *op, Body &&body) {
+// New values (x's type) and Long indices that kernel(values, indices, x, args...) fills.
+template <typename K, typename... Args>
+ValuesIndices withIndices(const K &kernel, const Tensor &x, Args... args) {
   ValuesIndices r{empty({0}, x.dtype()), empty({0}, ScalarType::Long)};
-  dispatchArith(x.dtype(), op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    body(tag, r.values.th<T>(), r.indices.th<int64_t>(), x.th<T>());
-  });
+  kernel(x.device(), x.dtype(), r.values, r.indices, x, args...);
   return r;
 }
 
@@ -181,19 +169,11 @@ static Tensor sumKernel(const Tensor &t, const IntList &dims, bool keepdim, std:
     // TH accumulates integers in int64 and floats in double: no conversion of t needed
     Tensor x = withDtype(t, dtype);
     ScalarType type = dtype ? *dtype : accumulateType(t.dtype());
-    Tensor r = dispatchArith(x.dtype(), "sum", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return zeroDim(type, TH<T>::sumall(x.th<T>()));
-    });
+    Tensor r = zeroDim(type, kernels().sumAll(x.device(), x.dtype(), x));
     return keepAll(r, t, keepdim);
   }
   Tensor x = toType(t, dtype ? *dtype : accumulateType(t.dtype()));
-  return reduceEach(x, ds, keepdim, [](const Tensor &in, int d) {
-    return intoNew(in, "sum", [&](auto tag, auto *out, auto *src) {
-      using T = typename decltype(tag)::type;
-      TH<T>::sum(out, src, d, 1);
-    });
-  });
+  return reduceEach(x, ds, keepdim, [](const Tensor &in, int d) { return intoNew(kernels().sum, in, d, true); });
 }
 
 static Tensor prodKernel(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
@@ -201,19 +181,11 @@ static Tensor prodKernel(const Tensor &t, const IntList &dims, bool keepdim, std
   if (reducesAll(t, ds)) {
     Tensor x = withDtype(t, dtype);
     ScalarType type = dtype ? *dtype : accumulateType(t.dtype());
-    Tensor r = dispatchArith(x.dtype(), "prod", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return zeroDim(type, TH<T>::prodall(x.th<T>()));
-    });
+    Tensor r = zeroDim(type, kernels().prodAll(x.device(), x.dtype(), x));
     return keepAll(r, t, keepdim);
   }
   Tensor x = toType(t, dtype ? *dtype : accumulateType(t.dtype()));
-  return reduceEach(x, ds, keepdim, [](const Tensor &in, int d) {
-    return intoNew(in, "prod", [&](auto tag, auto *out, auto *src) {
-      using T = typename decltype(tag)::type;
-      TH<T>::prod(out, src, d, 1);
-    });
-  });
+  return reduceEach(x, ds, keepdim, [](const Tensor &in, int d) { return intoNew(kernels().prod, in, d, true); });
 }
 
 static Tensor meanKernel(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
@@ -221,25 +193,14 @@ static Tensor meanKernel(const Tensor &t, const IntList &dims, bool keepdim, std
   checkFloating(x, "mean");
   std::vector<int> ds = reductionDims(x, dims);
   if (reducesAll(x, ds)) {
-    Tensor r = dispatchFloating(x.dtype(), "mean", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return zeroDim(x.dtype(), TH<T>::meanall(x.th<T>()));
-    });
+    Tensor r = zeroDim(x.dtype(), kernels().meanAll(x.device(), x.dtype(), x));
     return keepAll(r, x, keepdim);
   }
-  if (ds.size() == 1) {
-    return intoNewFloating(x, "mean", [&](auto tag, auto *out, auto *src) {
-      using T = typename decltype(tag)::type;
-      TH<T>::mean(out, src, ds[0], keepdim);
-    });
-  }
+  if (ds.size() == 1) return intoNew(kernels().mean, x, ds[0], keepdim);
   int64_t count = 1;
   for (int d : ds) count *= x.size(d);
   Tensor r = sum(x, dims, keepdim);
-  dispatchFloating(r.dtype(), "mean", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::div(r.th<T>(), r.th<T>(), static_cast<T>(count));
-  });
+  binary_(BinaryOp::Div, r, Scalar(static_cast<double>(count)));  // r is new: nothing records
   return r;
 }
 
@@ -250,21 +211,13 @@ Tensor varOrStd(const Tensor &t, const IntList &dims, bool unbiased, bool keepdi
   checkFloating(t, op);
   std::vector<int> ds = reductionDims(t, dims);
   if (reducesAll(t, ds)) {
-    Tensor r = dispatchFloating(t.dtype(), op, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return zeroDim(t.dtype(), takeRoot ? TH<T>::stdall(t.th<T>(), !unbiased) : TH<T>::varall(t.th<T>(), !unbiased));
-    });
+    const auto &all = takeRoot ? kernels().stdDevAll : kernels().varAll;
+    Tensor r = zeroDim(t.dtype(), all(t.device(), t.dtype(), t, !unbiased));
     return keepAll(r, t, keepdim);
   }
-  return reduceMerged(t, ds, keepdim, [&](const Tensor &in, int d, bool keep) {
-    return intoNewFloating(in, op, [&](auto tag, auto *out, auto *src) {
-      using T = typename decltype(tag)::type;
-      if (takeRoot)
-        TH<T>::std(out, src, d, !unbiased, keep);
-      else
-        TH<T>::var(out, src, d, !unbiased, keep);
-    });
-  });
+  const auto &alongDim = takeRoot ? kernels().stdDev : kernels().var;
+  return reduceMerged(t, ds, keepdim,
+                      [&](const Tensor &in, int d, bool keep) { return intoNew(alongDim, in, d, !unbiased, keep); });
 }
 
 }  // namespace
@@ -289,28 +242,18 @@ static Tensor normKernel(const Tensor &t, double p, const IntList &dims, bool ke
   if (std::isinf(p) && p < 0) return amin(unary(UnaryOp::Abs, t), dims, keepdim);  // TH knows p >= 0 only
   std::vector<int> ds = reductionDims(t, dims);
   if (reducesAll(t, ds)) {
-    Tensor r = dispatchFloating(t.dtype(), "norm", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return zeroDim(t.dtype(), TH<T>::normall(t.th<T>(), static_cast<T>(p)));
-    });
+    Tensor r = zeroDim(t.dtype(), kernels().normAll(t.device(), t.dtype(), t, p));
     return keepAll(r, t, keepdim);
   }
-  return reduceMerged(t, ds, keepdim, [&](const Tensor &in, int d, bool keep) {
-    return intoNewFloating(in, "norm", [&](auto tag, auto *out, auto *src) {
-      using T = typename decltype(tag)::type;
-      TH<T>::norm(out, src, static_cast<T>(p), d, keep);
-    });
-  });
+  return reduceMerged(t, ds, keepdim,
+                      [&](const Tensor &in, int d, bool keep) { return intoNew(kernels().norm, in, p, d, keep); });
 }
 
 Tensor dist(const Tensor &a, const Tensor &b, double p) {
   // Recorded as the norm of the difference.
   if (!needsRecording({&a, &b}) && a.isSameSizeAs(b) && a.dtype() == b.dtype() && isFloating(a.dtype()) &&
       !(std::isinf(p) && p < 0)) {
-    return dispatchFloating(a.dtype(), "dist", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return zeroDim(a.dtype(), TH<T>::dist(a.th<T>(), b.th<T>(), static_cast<T>(p)));
-    });
+    return zeroDim(a.dtype(), kernels().dist(a.device(), a.dtype(), a, b, p));
   }
   Tensor difference = binary(BinaryOp::Sub, a, b);
   checkFloating(difference, "dist");
@@ -328,10 +271,7 @@ static Tensor logsumexpKernel(const Tensor &t, const IntList &dims, bool keepdim
   // log(sum(exp(x - m))) + m with m the largest element, so that exp cannot overflow; an
   // infinite m is replaced by 0 (all -inf gives -inf, a +inf gives +inf).
   Tensor shift = amax(x, dims, true);
-  dispatchFloating(shift.dtype(), "logsumexp", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    th::apply([](T &m) { m = std::isfinite(m) ? m : T(0); }, th::ref(shift.th<T>()));
-  });
+  kernels().zeroNonFinite(shift.device(), shift.dtype(), shift);
   Tensor r = sum(unary(UnaryOp::Exp, binary(BinaryOp::Sub, x, shift)), dims, keepdim);
   unary_(UnaryOp::Log, r);
   binary_(BinaryOp::Add, r, dropDims(shift, ds, keepdim));
@@ -345,23 +285,15 @@ namespace {
 Tensor extremeAll(const Tensor &t, bool largest) {
   const char *op = largest ? "max" : "min";
   checkNonEmptyDims(t, reductionDims(t, {}), op);
-  return dispatchArith(t.dtype(), op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return zeroDim(t.dtype(), largest ? TH<T>::maxall(t.th<T>()) : TH<T>::minall(t.th<T>()));
-  });
+  const auto &all = largest ? kernels().maxAll : kernels().minAll;
+  return zeroDim(t.dtype(), all(t.device(), t.dtype(), t));
 }
 
 ValuesIndices extreme(const Tensor &t, int64_t dim, bool keepdim, bool largest) {
   const char *op = largest ? "max" : "min";
   int d = checkedDim(t, dim);
   checkNonEmptyDims(t, {d}, op);
-  return withIndices(t, op, [&](auto tag, auto *values, auto *indices, auto *src) {
-    using T = typename decltype(tag)::type;
-    if (largest)
-      TH<T>::max(values, indices, src, d, keepdim);
-    else
-      TH<T>::min(values, indices, src, d, keepdim);
-  });
+  return withIndices(largest ? kernels().max : kernels().min, t, d, keepdim);
 }
 
 Tensor extremeDims(const Tensor &t, const IntList &dims, bool keepdim, bool largest) {
@@ -431,15 +363,12 @@ namespace {
 Tensor logical(const Tensor &t, std::optional<int64_t> dim, bool keepdim, bool every) {
   Tensor mask = nonZeroMask(t);
   if (!dim) {
-    int v = every ? TH<uint8_t>::logicalall(mask.th<uint8_t>()) : TH<uint8_t>::logicalany(mask.th<uint8_t>());
-    return zeroDim(ScalarType::Bool, static_cast<uint8_t>(v));
+    const auto &all = every ? kernels().allAll : kernels().anyAll;
+    return zeroDim(ScalarType::Bool, all(mask.device(), mask.dtype(), mask));
   }
   int d = checkedDim(mask, *dim);
   Tensor r = empty({0}, ScalarType::Bool);
-  if (every)
-    TH<uint8_t>::logicalAll(r.th<uint8_t>(), mask.th<uint8_t>(), d, keepdim);
-  else
-    TH<uint8_t>::logicalAny(r.th<uint8_t>(), mask.th<uint8_t>(), d, keepdim);
+  (every ? kernels().all : kernels().any)(mask.device(), mask.dtype(), r, mask, d, keepdim);
   return r;
 }
 
@@ -458,47 +387,32 @@ Tensor countNonzero(const Tensor &t, const IntList &dims) {
 static Tensor cumsumKernel(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
   int d = checkedDim(t, dim);
   Tensor x = toType(t, dtype ? *dtype : accumulateType(t.dtype()));
-  return intoNew(x, "cumsum", [&](auto tag, auto *out, auto *src) {
-    using T = typename decltype(tag)::type;
-    TH<T>::cumsum(out, src, d);
-  });
+  return intoNew(kernels().cumsum, x, d);
 }
 
 static Tensor cumprodKernel(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
   int d = checkedDim(t, dim);
   Tensor x = toType(t, dtype ? *dtype : accumulateType(t.dtype()));
-  return intoNew(x, "cumprod", [&](auto tag, auto *out, auto *src) {
-    using T = typename decltype(tag)::type;
-    TH<T>::cumprod(out, src, d);
-  });
+  return intoNew(kernels().cumprod, x, d);
 }
 
 // ---- order statistics and sorting ----
 
 static Tensor medianAllKernel(const Tensor &t) {
   checkNonEmptyDims(t, reductionDims(t, {}), "median");
-  return dispatchArith(t.dtype(), "median", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return zeroDim(t.dtype(), TH<T>::medianall(t.th<T>()));
-  });
+  return zeroDim(t.dtype(), kernels().medianAll(t.device(), t.dtype(), t));
 }
 
 static ValuesIndices medianKernel(const Tensor &t, int64_t dim, bool keepdim) {
   int d = checkedDim(t, dim);
   checkNonEmptyDims(t, {d}, "median");
-  return withIndices(t, "median", [&](auto tag, auto *values, auto *indices, auto *src) {
-    using T = typename decltype(tag)::type;
-    TH<T>::median(values, indices, src, d, keepdim);
-  });
+  return withIndices(kernels().median, t, d, keepdim);
 }
 
 static ValuesIndices modeKernel(const Tensor &t, int64_t dim, bool keepdim) {
   int d = checkedDim(t, dim);
   checkNonEmptyDims(t, {d}, "mode");
-  return withIndices(t, "mode", [&](auto tag, auto *values, auto *indices, auto *src) {
-    using T = typename decltype(tag)::type;
-    TH<T>::mode(values, indices, src, d, keepdim);
-  });
+  return withIndices(kernels().mode, t, d, keepdim);
 }
 
 static ValuesIndices kthvalueKernel(const Tensor &t, int64_t k, int64_t dim, bool keepdim) {
@@ -507,18 +421,12 @@ static ValuesIndices kthvalueKernel(const Tensor &t, int64_t k, int64_t dim, boo
   TORCH_CHECK(k >= 1 && k <= n, Runtime,
               "kthvalue(): selected number k = %lld out of range for dimension %d of size %lld",
               static_cast<long long>(k), d, static_cast<long long>(n));
-  return withIndices(t, "kthvalue", [&](auto tag, auto *values, auto *indices, auto *src) {
-    using T = typename decltype(tag)::type;
-    TH<T>::kthvalue(values, indices, src, k, d, keepdim);
-  });
+  return withIndices(kernels().kthvalue, t, k, d, keepdim);
 }
 
 static ValuesIndices sortKernel(const Tensor &t, int64_t dim, bool descending) {
   int d = checkedDim(t, dim);
-  return withIndices(t, "sort", [&](auto tag, auto *values, auto *indices, auto *src) {
-    using T = typename decltype(tag)::type;
-    TH<T>::sort(values, indices, src, d, descending);
-  });
+  return withIndices(kernels().sort, t, d, descending);
 }
 
 Tensor argsort(const Tensor &t, int64_t dim, bool descending) { return sort(t, dim, descending).indices; }
@@ -528,43 +436,15 @@ static ValuesIndices topkKernel(const Tensor &t, int64_t k, int64_t dim, bool la
   int64_t n = t.dim() == 0 ? 1 : t.size(d);
   TORCH_CHECK(k >= 0 && k <= n, Runtime, "topk(): selected index k = %lld out of range for dimension %d of size %lld",
               static_cast<long long>(k), d, static_cast<long long>(n));
-  return withIndices(t, "topk", [&](auto tag, auto *values, auto *indices, auto *src) {
-    using T = typename decltype(tag)::type;
-    TH<T>::topk(values, indices, src, k, d, largest, sorted);
-  });
+  return withIndices(kernels().topk, t, k, d, largest, sorted);
 }
 
 UniqueResult unique(const Tensor &t, bool returnInverse, bool returnCounts) {
   ValuesIndices sorted = sort(reshape(t, {-1}), 0, false);
-  const int64_t n = sorted.values.numel();
-  UniqueResult r;
-  r.inverse = empty(t.sizes(), ScalarType::Long);  // contiguous: flat positions are row-major
-  IntList counts;
-  dispatchArith(t.dtype(), "unique", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    // sort's outputs are fresh contiguous tensors
-    const T *v = reinterpret_cast<const T *>(sorted.values.dataPtr());
-    const int64_t *perm = reinterpret_cast<const int64_t *>(sorted.indices.dataPtr());
-    int64_t *inverse = reinterpret_cast<int64_t *>(r.inverse.dataPtr());
-    std::vector<T> values;
-    for (int64_t i = 0; i < n; i++) {
-      // NaNs sort last and are each their own value, as in PyTorch
-      bool fresh = i == 0 || !(v[i] == v[i - 1]);
-      if (fresh) {
-        values.push_back(v[i]);
-        counts.push_back(0);
-      }
-      counts.back()++;
-      inverse[perm[i]] = static_cast<int64_t>(values.size()) - 1;
-    }
-    r.values = empty({static_cast<int64_t>(values.size())}, t.dtype());
-    std::copy(values.begin(), values.end(), reinterpret_cast<T *>(r.values.dataPtr()));
-  });
-  if (returnCounts) {
-    r.counts = empty({static_cast<int64_t>(counts.size())}, ScalarType::Long);
-    std::copy(counts.begin(), counts.end(), reinterpret_cast<int64_t *>(r.counts.dataPtr()));
-  }
+  UniqueResult r{empty({0}, t.dtype()), empty(t.sizes(), ScalarType::Long), empty({0}, ScalarType::Long)};
+  kernels().uniqueSorted(t.device(), t.dtype(), sorted.values, sorted.indices, r.values, r.inverse, r.counts);
   if (!returnInverse) r.inverse = Tensor();
+  if (!returnCounts) r.counts = Tensor();
   return r;
 }
 
@@ -573,20 +453,14 @@ UniqueResult unique(const Tensor &t, bool returnInverse, bool returnCounts) {
 static Tensor traceKernel(const Tensor &t) {
   TORCH_CHECK(t.dim() == 2, Runtime, "trace: expected a matrix, but got a tensor with sizes %s",
               t.sizeString().c_str());
-  return dispatchArith(t.dtype(), "trace", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return zeroDim(accumulateType(t.dtype()), TH<T>::trace(t.th<T>()));
-  });
+  return zeroDim(accumulateType(t.dtype()), kernels().trace(t.device(), t.dtype(), t));
 }
 
 bool equal(const Tensor &a, const Tensor &b) {
   if (!a.isSameSizeAs(b)) return false;
   ScalarType type = promoteTypes(a.dtype(), b.dtype());
   Tensor ca = toType(a, type), cb = toType(b, type);
-  return dispatchArith(type, "equal", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return TH<T>::equal(ca.th<T>(), cb.th<T>()) != 0;
-  });
+  return kernels().equal(ca.device(), type, ca, cb);
 }
 
 Tensor isclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
@@ -597,29 +471,13 @@ Tensor isclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool 
   if (!ca.hasSizes(shape)) ca = expand(ca, shape);
   if (!cb.hasSizes(shape)) cb = expand(cb, shape);
   Tensor r = empty(shape, ScalarType::Bool);
-  dispatchArith(type, "isclose", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    th::apply(
-        [=](uint8_t &close, const T &x, const T &y) {
-          if (x == y) {
-            close = 1;  // equal values, infinities included
-            return;
-          }
-          const double dx = static_cast<double>(x), dy = static_cast<double>(y);
-          if (std::isnan(dx) || std::isnan(dy)) {
-            close = equalNan && std::isnan(dx) && std::isnan(dy);
-            return;
-          }
-          close = std::isfinite(dx) && std::isfinite(dy) && std::fabs(dx - dy) <= atol + rtol * std::fabs(dy);
-        },
-        th::ref(r.th<uint8_t>()), th::ref(ca.th<T>()), th::ref(cb.th<T>()));
-  });
+  kernels().isclose(ca.device(), type, r, ca, cb, rtol, atol, equalNan);
   return r;
 }
 
 bool allclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
   Tensor close = isclose(a, b, rtol, atol, equalNan);
-  return TH<uint8_t>::logicalall(close.th<uint8_t>()) != 0;
+  return kernels().allAll(close.device(), close.dtype(), close).i != 0;
 }
 
 // ---- recording (Note [Recording scope]): the public ops over the kernels above ----

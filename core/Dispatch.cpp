@@ -1,0 +1,16 @@
+#include "core/Dispatch.h"
+
+namespace torch {
+
+void missingKernel(const char *op, Types types, Device device, ScalarType dtype) {
+  if (types == Types::Floating && dtype != ScalarType::Float && dtype != ScalarType::Double) {
+    fail(th::ErrorKind::Type, "%s is only implemented for floating point tensors (got %s)", op, scalarTypeName(dtype));
+  }
+  if (types != Types::All && dtype == ScalarType::Half) {
+    fail(th::ErrorKind::Type, "%s is not implemented for Half tensors", op);
+  }
+  fail(th::ErrorKind::Runtime, "\"%s\" not implemented for '%s'%s%s", op, scalarTypeName(dtype),
+       device == Device::CPU ? "" : " on ", device == Device::CPU ? "" : deviceName(device));
+}
+
+}  // namespace torch
