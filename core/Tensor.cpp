@@ -4,12 +4,22 @@
 
 #include "autograd/Autograd.h"
 #include "autograd/Derivatives.h"
+#include "core/ops/CopyKernels.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 
 namespace torch {
+
+CopyKernels &copyKernels() {
+  static CopyKernels *tables = [] {
+    auto *t = new CopyKernels();  // never destroyed: kernels may run during exit
+    cpu::registerCopyKernels(*t);
+    return t;
+  }();
+  return *tables;
+}
 
 void fail(th::ErrorKind kind, const char *fmt, ...) {
   char buffer[1024];
@@ -639,27 +649,10 @@ void copyValues_(const Tensor &dst, const Tensor &src) {
   Tensor from = src.sizes() == dst.sizes() ? src : expand(src, dst.sizes());
   // Bool destinations hold 0 or 1: anything non-zero becomes 1.
   if (dst.dtype() == ScalarType::Bool && from.dtype() != ScalarType::Bool) {
-    dispatchArith(from.dtype(), "copy to bool", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::neValue(dst.th<uint8_t>(), from.th<T>(), T(0));
-    });
+    copyKernels().copyToBool(from.device(), from.dtype(), dst, from);
     return;
   }
-  dispatch(dst.dtype(), [&](auto dtag) {
-    using D = typename decltype(dtag)::type;
-    auto *d = dst.th<D>();
-    switch (from.dtype()) {
-      case ScalarType::Byte:
-      case ScalarType::Bool: TH<D>::copyByte(d, from.th<uint8_t>()); break;
-      case ScalarType::Char: TH<D>::copyChar(d, from.th<int8_t>()); break;
-      case ScalarType::Short: TH<D>::copyShort(d, from.th<int16_t>()); break;
-      case ScalarType::Int: TH<D>::copyInt(d, from.th<int32_t>()); break;
-      case ScalarType::Long: TH<D>::copyLong(d, from.th<int64_t>()); break;
-      case ScalarType::Half: TH<D>::copyHalf(d, from.th<THHalf>()); break;
-      case ScalarType::Float: TH<D>::copyFloat(d, from.th<float>()); break;
-      case ScalarType::Double: TH<D>::copyDouble(d, from.th<double>()); break;
-    }
-  });
+  copyKernels().copy(dst.device(), dst.dtype(), dst, from);
 }
 
 void fill_(const Tensor &t, Scalar v) {
@@ -682,10 +675,7 @@ void fill_(const Tensor &t, Scalar v) {
     copy_(t, f);
     return;
   }
-  dispatchArith(t.dtype(), "fill_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::fill(t.th<T>(), v.to<T>());
-  });
+  copyKernels().fill(t.device(), t.dtype(), t, v);
 }
 
 void resize_(const Tensor &t, const IntList &sizes) {
@@ -714,18 +704,7 @@ Scalar getFlat(const Tensor &t, int64_t i) {
     offset += (i % t.size(d)) * t.stride(d);
     i /= t.size(d);
   }
-  return dispatch(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T v = reinterpret_cast<const T *>(t.dataPtr())[offset];
-    if constexpr (std::is_same_v<T, THHalf>) {
-      return Scalar(static_cast<double>(TH_half2float(v)));
-    } else if constexpr (std::is_floating_point_v<T>) {
-      return Scalar(static_cast<double>(v));
-    } else {
-      if (t.dtype() == ScalarType::Bool) return Scalar::boolean(v != 0);
-      return Scalar(static_cast<int64_t>(v));
-    }
-  });
+  return copyKernels().read(t.device(), t.dtype(), t, offset);
 }
 
 Scalar item(const Tensor &t) {

@@ -4,8 +4,11 @@
 // Tensor is a value type (copying it shares the tensor, like a Python reference);
 // TensorImpl owns one reference to the TH tensor and the autograd state. Every TH
 // tensor struct has the same layout whatever its element type, so sizes, strides,
-// storage and offset are read through THByteTensor without a type switch; element
-// access goes through dispatch() and TH<T>.
+// storage and offset are read through THByteTensor without a type switch. Element work
+// goes through the kernel tables (Note [Dispatch by device and type] in core/Dispatch.h);
+// what stays on dispatch() and TH<T> here is the tensor's own memory and header (making,
+// freeing, resizing, viewing a storage), which a CUDA tensor will do through THC's
+// functions once TensorImpl knows its device (the torch.cuda issue).
 #ifndef TORCH_TENSOR_H
 #define TORCH_TENSOR_H
 

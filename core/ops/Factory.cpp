@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/ops/MathKernels.h"
+
 namespace torch {
 
 Tensor full(const IntList &sizes, Scalar value, ScalarType dtype) {
@@ -58,29 +60,17 @@ namespace {
 
 bool allIntegral(Scalar a, Scalar b, Scalar c) { return !a.isFloating() && !b.isFloating() && !c.isFloating(); }
 
-// Writes value(i) (an int64_t or a double) into element i of the 1-D tensor r of n
-// elements, converted to r's element type. Half goes through a float tensor.
-template <typename Value>
-void fillSequence(const Tensor &r, int64_t n, Value value) {
+// Writes the n elements of sequence into the 1-D tensor r, converted to r's element type.
+// Half goes through a float tensor.
+void fillSequence(const Tensor &r, int64_t n, const Sequence &sequence) {
   resize_(r, {n});
   if (r.dtype() == ScalarType::Half) {
     Tensor f = empty({n}, ScalarType::Float);
-    fillSequence(f, n, value);
+    fillSequence(f, n, sequence);
     copy_(r, f);
     return;
   }
-  bool toBool = r.dtype() == ScalarType::Bool;
-  dispatchArith(r.dtype(), "sequence", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T *data = reinterpret_cast<T *>(r.dataPtr());
-    const int64_t stride = r.stride(0);
-    th::detail::parallelFor(n, 32768, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; i++) {
-        auto v = value(i);
-        data[i * stride] = toBool ? static_cast<T>(v != 0) : static_cast<T>(v);
-      }
-    });
-  });
+  mathKernels().sequence(r.device(), r.dtype(), r, sequence);
 }
 
 void checkStep(Scalar start, Scalar end, Scalar step, const char *op) {
@@ -105,12 +95,11 @@ void arangeInto(const Tensor &r, Scalar start, Scalar end, Scalar step) {
     // Exact integer arithmetic: ceil((end - start) / step) with the signs agreeing.
     int64_t distance = end.i - start.i, s = step.i;
     int64_t n = s > 0 ? (distance + s - 1) / s : (distance + s + 1) / s;
-    fillSequence(r, n, [=](int64_t i) { return start.i + i * s; });
+    fillSequence(r, n, Sequence{Sequence::Kind::Integers, start, step});
   } else {
     double n = std::ceil((end.d - start.d) / step.d);
     TORCH_CHECK(n < 9.2e18, Runtime, "arange: too many elements (%g)", n);
-    double first = start.d, each = step.d;
-    fillSequence(r, static_cast<int64_t>(n), [=](int64_t i) { return first + i * each; });
+    fillSequence(r, static_cast<int64_t>(n), Sequence{Sequence::Kind::Steps, start, step});
   }
 }
 
@@ -123,33 +112,19 @@ Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<ScalarType> d
 void rangeInto(const Tensor &r, Scalar start, Scalar end, Scalar step) {
   checkStep(start, end, step, "range");
   double n = std::floor((end.d - start.d) / step.d) + 1;
-  double first = start.d, each = step.d;
-  fillSequence(r, static_cast<int64_t>(n), [=](int64_t i) { return first + i * each; });
+  fillSequence(r, static_cast<int64_t>(n), Sequence{Sequence::Kind::Steps, start, step});
 }
-
-namespace {
-
-// Point i of steps evenly spaced points from a to b. The second half counts back from b,
-// so the last point is b exactly and the sequence is symmetric.
-double spacedPoint(double a, double b, int64_t steps, int64_t i) {
-  double step = steps > 1 ? (b - a) / static_cast<double>(steps - 1) : 0;
-  return i < steps / 2 ? a + step * i : b - step * (steps - 1 - i);
-}
-
-}  // namespace
 
 void linspaceInto(const Tensor &r, Scalar start, Scalar end, int64_t steps) {
   TORCH_CHECK(steps >= 0, Runtime, "linspace: number of steps must be non-negative, got %lld",
               static_cast<long long>(steps));
-  double a = start.d, b = end.d;
-  fillSequence(r, steps, [=](int64_t i) { return spacedPoint(a, b, steps, i); });
+  fillSequence(r, steps, Sequence{Sequence::Kind::Spaced, start, end, start.d, end.d});
 }
 
 void logspaceInto(const Tensor &r, Scalar start, Scalar end, int64_t steps, double base) {
   TORCH_CHECK(steps >= 0, Runtime, "logspace: number of steps must be non-negative, got %lld",
               static_cast<long long>(steps));
-  double a = start.d, b = end.d;
-  fillSequence(r, steps, [=](int64_t i) { return std::pow(base, spacedPoint(a, b, steps, i)); });
+  fillSequence(r, steps, Sequence{Sequence::Kind::LogSpaced, start, end, start.d, end.d, base});
 }
 
 }  // namespace torch

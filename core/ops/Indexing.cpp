@@ -3,11 +3,24 @@
 #include <algorithm>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/IndexKernels.h"
 #include "core/ops/Pointwise.h"
+#include "core/ops/Reduce.h"
 
 namespace torch {
 
+IndexKernels &indexKernels() {
+  static IndexKernels *tables = [] {
+    auto *t = new IndexKernels();  // never destroyed: kernels may run during exit
+    cpu::registerIndexKernels(*t);
+    return t;
+  }();
+  return *tables;
+}
+
 namespace {
+
+IndexKernels &kernels() { return indexKernels(); }
 
 [[noreturn]] void outOfRange(int64_t index, int dim, int64_t size) {
   fail(th::ErrorKind::Index, "index %lld is out of range for dimension %d with size %lld",
@@ -16,16 +29,9 @@ namespace {
 
 bool isMask(const Tensor &t) { return t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::Byte; }
 
-// The element value v in self's type; a bool tensor holds 0 or 1.
-template <typename T>
-T elementValue(const Tensor &self, Scalar v) {
-  if (self.dtype() == ScalarType::Bool) return static_cast<T>(v.isFloating() ? v.d != 0 : v.i != 0);
-  return v.to<T>();
-}
-
 // Sums in a bool tensor (accumulating index ops run on bytes) become 1.
 void normalizeBool(const Tensor &t) {
-  if (t.dtype() == ScalarType::Bool) TH<uint8_t>::neValue(t.th<uint8_t>(), t.th<uint8_t>(), 0);
+  if (t.dtype() == ScalarType::Bool) kernels().normalizeBool(t.device(), t.dtype(), t);
 }
 
 // ---- t[key]: basic indices first, then the advanced ones ----
@@ -183,14 +189,7 @@ Target planAdvanced(const Indexed &x) {
     const int64_t size = src.size(d), stride = src.stride(d);
     const int reportDim = dims[j];
     Tensor ij = indices[j].hasSizes(shape) ? indices[j] : expand(indices[j], shape);
-    const bool single = k == 1;
-    th::apply(
-        [=](int64_t &out, int64_t &v) {
-          if (v < -size || v >= size) outOfRange(v, reportDim, size);
-          int64_t i = v < 0 ? v + size : v;
-          out = single ? i : out + i * stride;
-        },
-        th::ref(positions.th<int64_t>()), th::ref(ij.th<int64_t>()));
+    kernels().advancedPositions(positions.device(), ScalarType::Long, positions, ij, size, stride, reportDim, k == 1);
   }
 
   const IntList srcSizes = src.sizes(), srcStrides = src.strides();
@@ -208,9 +207,8 @@ Target planAdvanced(const Indexed &x) {
     t.tensor = src;
     return t;
   }
-  int64_t span = 1;  // the pseudo dimension's size: the largest offset + 1
-  const int64_t *p = t.index.th<int64_t>()->storage->data + t.index.storageOffset();
-  for (int64_t i = 0; i < count; i++) span = std::max(span, p[i] + 1);
+  // The pseudo dimension's size: the largest offset + 1 (count > 0 here).
+  int64_t span = std::max<int64_t>(1, item(maxAll(t.index)).i + 1);
   IntList sizes = before, strides(srcStrides.begin(), srcStrides.begin() + first);
   sizes.push_back(span);
   strides.push_back(1);
@@ -224,10 +222,7 @@ Tensor advancedGet(const Indexed &x) {
   Target t = planAdvanced(x);
   if (!t.tensor.defined()) return empty(t.resultShape, x.view.dtype());
   Tensor r = empty({0}, x.view.dtype());
-  dispatchArith(x.view.dtype(), "advanced indexing", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::indexSelect(r.th<T>(), t.tensor.th<T>(), t.dim, t.index.th<int64_t>());
-  });
+  kernels().indexSelect(r.device(), r.dtype(), r, t.tensor, t.dim, t.index);
   return view(r, t.resultShape);
 }
 
@@ -249,14 +244,7 @@ void advancedPut(const Indexed &x, const Tensor &value, bool accumulate) {
   v = toType(v, x.view.dtype());
   if (!v.hasSizes(t.resultShape)) v = expand(v, t.resultShape);
   v = reshape(v, t.flatShape);
-  dispatchArith(x.view.dtype(), "index_put_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if (accumulate) {
-      TH<T>::indexAdd(t.tensor.th<T>(), t.dim, t.index.th<int64_t>(), v.th<T>());
-    } else {
-      TH<T>::indexCopy(t.tensor.th<T>(), t.dim, t.index.th<int64_t>(), v.th<T>());
-    }
-  });
+  (accumulate ? kernels().indexAdd : kernels().indexCopy)(v.device(), v.dtype(), t.tensor, t.dim, t.index, v);
   if (accumulate) normalizeBool(x.view);
 }
 
@@ -331,10 +319,7 @@ void indexPut_(const Tensor &self, const std::vector<TensorIndex> &key, Scalar v
       [advanced, value](const Tensor &dst, const Tensor &) {
         Target t = planAdvanced(Indexed{dst, advanced, true});
         if (!t.tensor.defined()) return;
-        dispatchArith(dst.dtype(), "index_put_", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::indexFill(t.tensor.th<T>(), t.dim, t.index.th<int64_t>(), elementValue<T>(dst, value));
-        });
+        kernels().indexFill(dst.device(), dst.dtype(), t.tensor, t.dim, t.index, value);
       },
       nullptr);
 }
@@ -378,10 +363,7 @@ Tensor indexSelect(const Tensor &self, int64_t dim, const Tensor &index) {
   }
   RecordScope rec({&self});
   Tensor r = empty({0}, self.dtype());
-  dispatchArith(self.dtype(), "index_select", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::indexSelect(r.th<T>(), self.th<T>(), d, index.th<int64_t>());
-  });
+  kernels().indexSelect(self.device(), self.dtype(), r, self, d, index);
   if (rec)
     derivatives::rearranged("index_select", self, r, [d, index](const Tensor &x) { return indexSelect(x, d, index); });
   return r;
@@ -394,10 +376,7 @@ void indexCopy_(const Tensor &self, int64_t dim, const Tensor &index, const Tens
   derivatives::indexWrite(
       "index_copy", self, source,
       [d, index](const Tensor &dst, const Tensor &src) {
-        dispatchArith(dst.dtype(), "index_copy_", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::indexCopy(dst.th<T>(), d, index.th<int64_t>(), src.th<T>());
-        });
+        kernels().indexCopy(dst.device(), dst.dtype(), dst, d, index, src);
       },
       nullptr);
 }
@@ -414,10 +393,7 @@ void indexAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tenso
       "index_add", self, source,
       [d, index, alpha, unitAlpha](const Tensor &dst, const Tensor &src) {
         Tensor scaledSource = unitAlpha ? src : binary(BinaryOp::Mul, src, alpha);
-        dispatchArith(dst.dtype(), "index_add_", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::indexAdd(dst.th<T>(), d, index.th<int64_t>(), scaledSource.th<T>());
-        });
+        kernels().indexAdd(dst.device(), dst.dtype(), dst, d, index, scaledSource);
         normalizeBool(dst);
       },
       [d, index, alpha](const Tensor &g) { return binary(BinaryOp::Mul, indexSelect(g, d, index), alpha); });
@@ -429,10 +405,7 @@ void indexFill_(const Tensor &self, int64_t dim, const Tensor &index, Scalar val
   derivatives::indexWrite(
       "index_fill", self, Tensor(),
       [d, index, value](const Tensor &dst, const Tensor &) {
-        dispatchArith(dst.dtype(), "index_fill_", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::indexFill(dst.th<T>(), d, index.th<int64_t>(), elementValue<T>(dst, value));
-        });
+        kernels().indexFill(dst.device(), dst.dtype(), dst, d, index, value);
       },
       nullptr);
 }
@@ -443,10 +416,7 @@ Tensor gather(const Tensor &self, int64_t dim, const Tensor &index) {
   RecordScope rec({&self});
   Tensor r = empty({0}, self.dtype());
   Tensor src = atLeast1d(self), idx = atLeast1d(index);
-  dispatchArith(self.dtype(), "gather", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::gather(r.th<T>(), src.th<T>(), d, idx.th<int64_t>());
-  });
+  kernels().gather(self.device(), self.dtype(), r, src, d, idx);
   if (index.dim() == 0) r = squeeze(r, 0);
   if (rec) derivatives::rearranged("gather", self, r, [d, index](const Tensor &x) { return gather(x, d, index); });
   return r;
@@ -460,10 +430,7 @@ void scatter_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor
       "scatter", self, source,
       [d, index](const Tensor &target, const Tensor &source) {
         Tensor dst = atLeast1d(target), idx = atLeast1d(index), src = atLeast1d(source);
-        dispatchArith(dst.dtype(), "scatter_", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::scatter(dst.th<T>(), d, idx.th<int64_t>(), src.th<T>());
-        });
+        kernels().scatter(dst.device(), dst.dtype(), dst, d, idx, src);
       },
       nullptr);
 }
@@ -475,10 +442,7 @@ void scatter_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value
       "scatter", self, Tensor(),
       [d, index, value](const Tensor &target, const Tensor &) {
         Tensor dst = atLeast1d(target), idx = atLeast1d(index);
-        dispatchArith(dst.dtype(), "scatter_", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::scatterFill(dst.th<T>(), d, idx.th<int64_t>(), elementValue<T>(target, value));
-        });
+        kernels().scatterFill(dst.device(), dst.dtype(), dst, d, idx, value);
       },
       nullptr);
 }
@@ -491,10 +455,7 @@ void scatterAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Ten
       "scatter_add", self, source,
       [d, index](const Tensor &target, const Tensor &source) {
         Tensor dst = atLeast1d(target), idx = atLeast1d(index), src = atLeast1d(source);
-        dispatchArith(dst.dtype(), "scatter_add_", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::scatterAdd(dst.th<T>(), d, idx.th<int64_t>(), src.th<T>());
-        });
+        kernels().scatterAdd(dst.device(), dst.dtype(), dst, d, idx, src);
         normalizeBool(target);
       },
       [d, index, sourceSizes = source.sizes()](const Tensor &g) {
@@ -533,21 +494,7 @@ void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, const 
   TORCH_CHECK(fits, Runtime,
               "scatter_(): source sizes %s must have as many dimensions as the index sizes %s and be no smaller",
               src.sizeString().c_str(), idx.sizeString().c_str());
-  // Lines along d: dst's has self's length, index's and source's have index's length; the
-  // other dimensions walk index's extent in all three.
-  IntList lines = idx.sizes(), indexSizes = idx.sizes();
-  lines[d] = dst.size(d);
-  dispatchArith(self.dtype(), "scatter_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    th::TensorRef<T> to = th::ref(dst.th<T>()), from = th::ref(src.th<T>());
-    to.size = lines.data();
-    from.size = indexSizes.data();
-    th::applyDim(
-        [](th::DimSlice<T> t, th::DimSlice<int64_t> i, th::DimSlice<T> s) {
-          for (int64_t k = 0; k < i.size; k++) t[i[k]] = t[i[k]] * s[k];
-        },
-        d, to, th::ref(idx.th<int64_t>()), from);
-  });
+  kernels().scatterMultiply(dst.device(), dst.dtype(), dst, d, idx, src);
 }
 
 void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value, ScatterReduce op) {
@@ -560,12 +507,7 @@ void maskedFill_(const Tensor &self, const Tensor &mask, Scalar value) {
   Tensor m = maskOf(mask, self.sizes(), "masked_fill_");
   derivatives::indexWrite(
       "masked_fill", self, Tensor(),
-      [m, value](const Tensor &dst, const Tensor &) {
-        dispatchArith(dst.dtype(), "masked_fill_", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::maskedFill(dst.th<T>(), m.th<uint8_t>(), elementValue<T>(dst, value));
-        });
-      },
+      [m, value](const Tensor &dst, const Tensor &) { kernels().maskedFill(dst.device(), dst.dtype(), dst, m, value); },
       nullptr);
 }
 
@@ -574,12 +516,7 @@ void maskedScatter_(const Tensor &self, const Tensor &mask, const Tensor &source
   Tensor m = maskOf(mask, self.sizes(), "masked_scatter_");
   derivatives::indexWrite(
       "masked_scatter", self, source,
-      [m](const Tensor &dst, const Tensor &src) {
-        dispatchArith(dst.dtype(), "masked_scatter_", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::maskedCopy(dst.th<T>(), m.th<uint8_t>(), src.th<T>());
-        });
-      },
+      [m](const Tensor &dst, const Tensor &src) { kernels().maskedCopy(dst.device(), dst.dtype(), dst, m, src); },
       nullptr);
 }
 
@@ -609,20 +546,14 @@ Tensor maskedSelect(const Tensor &self, const Tensor &mask) {
   RecordScope rec({&self});
   Tensor s = self.hasSizes(shape) ? self : expand(self, shape);
   Tensor r = empty({0}, self.dtype());
-  dispatchArith(self.dtype(), "masked_select", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::maskedSelect(r.th<T>(), s.th<T>(), m.th<uint8_t>());
-  });
+  kernels().maskedSelect(s.device(), s.dtype(), r, s, m);
   if (rec) derivatives::rearranged("masked_select", self, r, [mask](const Tensor &x) { return maskedSelect(x, mask); });
   return r;
 }
 
 Tensor nonzero(const Tensor &self) {
   Tensor r = empty({0}, ScalarType::Long);
-  dispatchArith(self.dtype(), "nonzero", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::nonzero(r.th<int64_t>(), self.th<T>());
-  });
+  kernels().nonzero(self.device(), self.dtype(), r, self);
   return r;
 }
 
@@ -630,10 +561,7 @@ Tensor take(const Tensor &self, const Tensor &index) {
   checkLong(index, "take");
   RecordScope rec({&self});
   Tensor r = empty({0}, self.dtype());
-  dispatchArith(self.dtype(), "take", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::take(r.th<T>(), self.th<T>(), index.th<int64_t>());
-  });
+  kernels().take(self.device(), self.dtype(), r, self, index);
   if (rec) derivatives::rearranged("take", self, r, [index](const Tensor &x) { return take(x, index); });
   return r;
 }
@@ -648,10 +576,7 @@ void put_(const Tensor &self, const Tensor &index, const Tensor &source, bool ac
   derivatives::indexWrite(
       "put", self, source,
       [index, accumulate](const Tensor &dst, const Tensor &src) {
-        dispatchArith(dst.dtype(), "put_", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::put(dst.th<T>(), index.th<int64_t>(), src.th<T>(), accumulate);
-        });
+        kernels().put(dst.device(), dst.dtype(), dst, index, src, accumulate);
         if (accumulate) normalizeBool(dst);
       },
       additive);

@@ -8,9 +8,22 @@
 
 #include "autograd/Derivatives.h"
 #include "core/ops/Factory.h"
+#include "core/ops/Indexing.h"
+#include "core/ops/LinalgKernels.h"
+#include "core/ops/Pointwise.h"
+#include "core/ops/Reduce.h"
 #include "core/ops/Shape.h"
 
 namespace torch {
+
+LinalgKernels &linalgKernels() {
+  static LinalgKernels *tables = [] {
+    auto *t = new LinalgKernels();  // never destroyed: kernels may run during exit
+    cpu::registerLinalgKernels(*t);
+    return t;
+  }();
+  return *tables;
+}
 
 namespace {
 
@@ -107,18 +120,16 @@ IntList productShape(AddProduct kind, const char *op, const Tensor &x, const Ten
 // or y. Arguments are checked already.
 void runProduct(AddProduct kind, const Tensor &r, Scalar beta, const Tensor &t, Scalar alpha, const Tensor &x,
                 const Tensor &y) {
-  dispatchArith(r.dtype(), addProductName(kind), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T b = beta.to<T>(), a = alpha.to<T>();
-    auto *rt = r.th<T>(), *tt = t.th<T>(), *xt = x.th<T>(), *yt = y.th<T>();
-    switch (kind) {
-      case AddProduct::Mm: TH<T>::addmm(rt, b, tt, a, xt, yt); break;
-      case AddProduct::Mv: TH<T>::addmv(rt, b, tt, a, xt, yt); break;
-      case AddProduct::R: TH<T>::addr(rt, b, tt, a, xt, yt); break;
-      case AddProduct::Bmm: TH<T>::addbmm(rt, b, tt, a, xt, yt); break;
-      case AddProduct::Bbmm: TH<T>::baddbmm(rt, b, tt, a, xt, yt); break;
-    }
-  });
+  LinalgKernels &k = linalgKernels();
+  const Kernels<AddProductKernel, Types::Arith> *product = nullptr;
+  switch (kind) {
+    case AddProduct::Mm: product = &k.addmm; break;
+    case AddProduct::Mv: product = &k.addmv; break;
+    case AddProduct::R: product = &k.addr; break;
+    case AddProduct::Bmm: product = &k.addbmm; break;
+    case AddProduct::Bbmm: product = &k.baddbmm; break;
+  }
+  (*product)(r.device(), r.dtype(), r, beta, t, alpha, x, y);
 }
 
 // x y alone, in a new tensor.
@@ -241,23 +252,19 @@ void floating(ScalarType t, const char *op, F &&f) {
 
 // LAPACK's eigenvalue drivers reject non-finite input with a message on stderr.
 void checkFinite(const char *op, const Tensor &t) {
-  Tensor c = contiguous(t);
-  floating(t.dtype(), op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T *d = reinterpret_cast<const T *>(c.dataPtr());
-    const bool finite = std::all_of(d, d + c.numel(), [](T v) { return std::isfinite(v); });
-    TORCH_CHECK(finite, Runtime, "%s: input tensor should not contain infs or NaNs", op);
-  });
+  floating(t.dtype(), op, [](auto) {});
+  // |x| < inf fails for infinities and NaNs alike.
+  Tensor finite = compare(CompareOp::Lt, unary(UnaryOp::Abs, t), Scalar(INFINITY));
+  TORCH_CHECK(t.numel() == 0 || item(all(finite, std::nullopt, false)).i != 0, Runtime,
+              "%s: input tensor should not contain infs or NaNs", op);
 }
-
-const char *uplo(bool upper) { return upper ? "U" : "L"; }
 
 // Note [Singular LU]: false when getrf finds an exactly zero pivot.
 template <typename T>
 bool luFactor(const Tensor &mat, const Tensor &lu, const Tensor &pivots) {
   static const char singular[] = "getrf: a is singular";
   try {
-    TH<T>::getrf(lu.th<T>(), pivots.th<int32_t>(), mat.th<T>());
+    linalgKernels().luFactor(mat.device(), mat.dtype(), lu, pivots, mat);
     return true;
   } catch (const th::Error &e) {
     if (std::strncmp(e.what(), singular, sizeof(singular) - 1) == 0) return false;
@@ -348,11 +355,8 @@ Tensor dot(const Tensor &a, const Tensor &b) {
   checkBlasType("dot", a);
   RecordScope rec({&a, &b});
   Tensor r = empty({}, a.dtype());
-  dispatchArith(a.dtype(), "dot", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    // Integers accumulate in int64_t: the cast wraps the sum as arithmetic in T would.
-    *reinterpret_cast<T *>(r.dataPtr()) = static_cast<T>(TH<T>::dot(a.th<T>(), b.th<T>()));
-  });
+  // Integers accumulate in int64_t: the conversion wraps the sum as arithmetic in the type would.
+  fill_(r, linalgKernels().dot(a.device(), a.dtype(), a, b));
   if (rec && isFloating(r.dtype())) derivatives::dot(a, b, r);
   return r;
 }
@@ -511,10 +515,7 @@ static Tensor inverseKernel(const Tensor &a) {
   const ScalarType type = a.dtype();
   return eachMatrix("inverse", batchOf(a), {a}, {{{n, n}, type}}, [&](const std::vector<Tensor> &m) {
     Tensor r = empty({0}, type);
-    floating(type, "inverse", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::getri(r.th<T>(), m[0].th<T>());
-    });
+    linalgKernels().inverse(m[0].device(), type, r, m[0]);
     return std::vector<Tensor>{r};
   })[0];
 }
@@ -538,14 +539,7 @@ Tensor logdet(const Tensor &a) {
   std::vector<Tensor> d = determinants("logdet", a);
   // log of a negative determinant is nan; of zero, -inf (already logAbs).
   Tensor r = d[1];
-  floating(a.dtype(), "logdet", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const int64_t count = r.numel();
-    T *value = reinterpret_cast<T *>(r.dataPtr());
-    const T *sign = reinterpret_cast<const T *>(d[0].dataPtr());
-    for (int64_t i = 0; i < count; i++)
-      if (sign[i] < 0) value[i] = std::numeric_limits<T>::quiet_NaN();
-  });
+  maskedFill_(r, compare(CompareOp::Lt, d[0], Scalar(int64_t(0))), Scalar(NAN));
   if (rec) derivatives::logAbsDet("logdet", a, r, false);
   return r;
 }
@@ -615,10 +609,7 @@ static std::pair<Tensor, Tensor> solveKernel(const Tensor &b, const Tensor &a) {
   std::vector<Tensor> r =
       eachMatrix("solve", batch, {eb, ea}, {{{n, k}, type}, {{n, n}, type}}, [&](const std::vector<Tensor> &m) {
         Tensor x = empty({0}, type), lu = empty({0}, type);
-        floating(type, "solve", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::gesv(x.th<T>(), lu.th<T>(), m[0].th<T>(), m[1].th<T>());
-        });
+        linalgKernels().solve(m[0].device(), type, x, lu, m[0], m[1]);
         return std::vector<Tensor>{x, lu};
       });
   return {r[0], r[1]};
@@ -645,10 +636,7 @@ static std::pair<Tensor, Tensor> lstsqKernel(const Tensor &b, const Tensor &a) {
               b.sizeString().c_str(), a.sizeString().c_str());
   Tensor x = empty({0}, a.dtype()), qr = empty({0}, a.dtype());
   eachMatrix("lstsq", {}, {b, a}, {}, [&](const std::vector<Tensor> &m) {
-    floating(a.dtype(), "lstsq", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::gels(x.th<T>(), qr.th<T>(), m[0].th<T>(), m[1].th<T>());
-    });
+    linalgKernels().lstsq(m[0].device(), a.dtype(), x, qr, m[0], m[1]);
     return std::vector<Tensor>{};
   });
   return {x, qr};
@@ -662,10 +650,7 @@ static Tensor choleskyKernel(const Tensor &a, bool upper) {
   const ScalarType type = a.dtype();
   return eachMatrix("cholesky", batchOf(a), {a}, {{{n, n}, type}}, [&](const std::vector<Tensor> &m) {
     Tensor r = empty({0}, type);
-    floating(type, "cholesky", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::potrf(r.th<T>(), m[0].th<T>(), uplo(upper));
-    });
+    linalgKernels().cholesky(m[0].device(), type, r, m[0], upper);
     return std::vector<Tensor>{r};
   })[0];
 }
@@ -687,10 +672,7 @@ static Tensor choleskySolveKernel(const Tensor &b, const Tensor &factor, bool up
   const ScalarType type = b.dtype();
   return eachMatrix("cholesky_solve", batch, {eb, ef}, {{{n, k}, type}}, [&](const std::vector<Tensor> &m) {
     Tensor x = empty({0}, type);
-    floating(type, "cholesky_solve", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::potrs(x.th<T>(), m[0].th<T>(), m[1].th<T>(), uplo(upper));
-    });
+    linalgKernels().choleskySolve(m[0].device(), type, x, m[0], m[1], upper);
     return std::vector<Tensor>{x};
   })[0];
 }
@@ -701,10 +683,7 @@ static Tensor choleskyInverseKernel(const Tensor &factor, bool upper) {
   const ScalarType type = factor.dtype();
   return eachMatrix("cholesky_inverse", batchOf(factor), {factor}, {{{n, n}, type}}, [&](const std::vector<Tensor> &m) {
     Tensor r = empty({0}, type);
-    floating(type, "cholesky_inverse", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::potri(r.th<T>(), m[0].th<T>(), uplo(upper));
-    });
+    linalgKernels().choleskyInverse(m[0].device(), type, r, m[0], upper);
     return std::vector<Tensor>{r};
   })[0];
 }
@@ -719,10 +698,7 @@ static std::pair<Tensor, Tensor> symeigKernel(const Tensor &a, bool eigenvectors
   if (eigenvectors) specs.push_back({{n, n}, type});
   std::vector<Tensor> r = eachMatrix("symeig", batchOf(a), {a}, specs, [&](const std::vector<Tensor> &m) {
     Tensor e = empty({0}, type), v = empty({0}, type);
-    floating(type, "symeig", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::syev(e.th<T>(), v.th<T>(), m[0].th<T>(), eigenvectors ? "V" : "N", uplo(upper));
-    });
+    linalgKernels().symeig(m[0].device(), type, e, v, m[0], eigenvectors, upper);
     return eigenvectors ? std::vector<Tensor>{e, v} : std::vector<Tensor>{e};
   });
   return {r[0], eigenvectors ? r[1] : empty({0}, type)};
@@ -734,10 +710,7 @@ static std::pair<Tensor, Tensor> eigKernel(const Tensor &a, bool eigenvectors) {
   checkFinite("eig", a);
   Tensor e = empty({0}, a.dtype()), v = empty({0}, a.dtype());
   eachMatrix("eig", {}, {a}, {}, [&](const std::vector<Tensor> &m) {
-    floating(a.dtype(), "eig", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::geev(e.th<T>(), v.th<T>(), m[0].th<T>(), eigenvectors ? "V" : "N");
-    });
+    linalgKernels().eig(m[0].device(), a.dtype(), e, v, m[0], eigenvectors);
     return std::vector<Tensor>{};
   });
   return {e, v};
@@ -756,10 +729,7 @@ static std::tuple<Tensor, Tensor, Tensor> svdKernel(const Tensor &a, bool some, 
   }
   std::vector<Tensor> r = eachMatrix("svd", batch, {a}, specs, [&](const std::vector<Tensor> &mat) {
     Tensor u = empty({0}, type), s = empty({0}, type), v = empty({0}, type);
-    floating(type, "svd", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::gesvd(u.th<T>(), s.th<T>(), v.th<T>(), mat[0].th<T>(), job);
-    });
+    linalgKernels().svd(mat[0].device(), type, u, s, v, mat[0], job);
     return computeUv ? std::vector<Tensor>{s, u, v} : std::vector<Tensor>{s};
   });
   if (!computeUv) return {zeros(concat(batch, {m, m}), type), r[0], zeros(concat(batch, {n, n}), type)};
@@ -783,10 +753,7 @@ static std::pair<Tensor, Tensor> qrKernel(const Tensor &a, bool some) {
       copy_(narrow(in, 1, 0, n), mat[0]);
       fill_(asStrided(in, {m}, {n + m + 1}, n), Scalar(int64_t(1)));  // the diagonal of the I block
     }
-    floating(type, "qr", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::qr(q.th<T>(), rr.th<T>(), in.th<T>());
-    });
+    linalgKernels().qr(in.device(), type, q, rr, in);
     if (complete) rr = contiguous(narrow(rr, 1, 0, n));
     return std::vector<Tensor>{q, rr};
   });
@@ -800,10 +767,7 @@ static std::pair<Tensor, Tensor> luKernel(const Tensor &a) {
   std::vector<Tensor> r =
       eachMatrix("lu", batchOf(a), {a}, {{{m, n}, type}, {{k}, ScalarType::Int}}, [&](const std::vector<Tensor> &mat) {
         Tensor factors = empty({0}, type), pivots = empty({0}, ScalarType::Int);
-        floating(type, "lu", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          TH<T>::getrf(factors.th<T>(), pivots.th<int32_t>(), mat[0].th<T>());
-        });
+        linalgKernels().luFactor(mat[0].device(), type, factors, pivots, mat[0]);
         return std::vector<Tensor>{factors, pivots};
       });
   return {r[0], r[1]};

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/MathKernels.h"
 #include "core/ops/PointwiseKernels.h"
 
 namespace torch {
@@ -67,6 +68,15 @@ const char *unaryOpName(UnaryOp op) {
 #undef TORCH_UNARY_NAME
   };
   return names[static_cast<int>(op)];
+}
+
+MathKernels &mathKernels() {
+  static MathKernels *tables = [] {
+    auto *t = new MathKernels();  // never destroyed: kernels may run during exit
+    cpu::registerMathKernels(*t);
+    return t;
+  }();
+  return *tables;
 }
 
 PointwiseKernels &pointwiseKernels() {
@@ -315,18 +325,6 @@ void unary_(UnaryOp op, const Tensor &t) {
 
 namespace {
 
-template <typename T>
-void clampKernel(typename TH<T>::Tensor *r, typename TH<T>::Tensor *t, std::optional<Scalar> min,
-                 std::optional<Scalar> max) {
-  if (min && max) {
-    TH<T>::clamp(r, t, min->to<T>(), max->to<T>());
-  } else if (min) {
-    TH<T>::cmaxValue(r, t, min->to<T>());
-  } else {
-    TH<T>::cminValue(r, t, max->to<T>());
-  }
-}
-
 ScalarType clampType(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max) {
   TORCH_CHECK(min || max, Value, "At least one of 'min' or 'max' must not be None");
   ScalarType type = t.dtype();
@@ -342,10 +340,7 @@ Tensor clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> m
   ScalarType type = clampType(t, min, max);
   Tensor ct = toType(t, type);
   Tensor r = empty(t.sizes(), type);
-  dispatchArith(type, "clamp", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    clampKernel<T>(r.th<T>(), ct.th<T>(), min, max);
-  });
+  mathKernels().clamp(ct.device(), type, r, ct, min, max);
   if (rec && isFloating(type)) derivatives::clamp(t, min, max, r);
   return r;
 }
@@ -357,10 +352,7 @@ void clamp_(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> ma
     inplaceWithHistory(t, [&](const Tensor &before) { return clamp(before, min, max); });
     return;
   }
-  dispatchArith(t.dtype(), "clamp_", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    clampKernel<T>(t.th<T>(), t.th<T>(), min, max);
-  });
+  mathKernels().clamp(t.device(), t.dtype(), t, t, min, max);
 }
 
 namespace {
@@ -374,14 +366,7 @@ void addcop(bool divide, const Tensor &r, const Tensor &self, const Tensor &t1, 
   };
   Tensor cs = prep(self), c1 = prep(t1), c2 = prep(t2);
   checkAlpha(r.dtype(), value);
-  dispatchArith(r.dtype(), divide ? "addcdiv" : "addcmul", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if (divide) {
-      TH<T>::addcdiv(r.th<T>(), cs.th<T>(), value.to<T>(), c1.th<T>(), c2.th<T>());
-    } else {
-      TH<T>::addcmul(r.th<T>(), cs.th<T>(), value.to<T>(), c1.th<T>(), c2.th<T>());
-    }
-  });
+  (divide ? mathKernels().addcdiv : mathKernels().addcmul)(r.device(), r.dtype(), r, cs, value, c1, c2);
 }
 
 Tensor addcopOut(bool divide, const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value) {
@@ -443,10 +428,7 @@ void lerp_(const Tensor &a, const Tensor &b, Scalar weight) {
     return;
   }
   Tensor cb = b.sizes() == a.sizes() ? b : expand(b, a.sizes());
-  dispatchFloating(a.dtype(), "lerp", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::lerp(a.th<T>(), a.th<T>(), cb.th<T>(), weight.to<T>());
-  });
+  mathKernels().lerp(a.device(), a.dtype(), a, a, cb, weight);
 }
 
 Tensor logicalNot(const Tensor &t) { return compare(CompareOp::Eq, t, Scalar(int64_t(0))); }
@@ -462,11 +444,7 @@ Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
   };
   Tensor cc = prep(c, ScalarType::Bool), ca = prep(a, type), cb = prep(b, type);
   Tensor r = empty(shape, type);
-  dispatch(type, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    th::apply([](T &y, const uint8_t &m, const T &x, const T &z) { y = m ? x : z; }, th::ref(r.th<T>()),
-              th::ref(cc.th<uint8_t>()), th::ref(ca.th<T>()), th::ref(cb.th<T>()));
-  });
+  mathKernels().where(r.device(), type, r, cc, ca, cb);
   if (rec && isFloating(type)) derivatives::where(c, a, b, r);
   return r;
 }

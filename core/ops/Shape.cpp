@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/MathKernels.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Reduce.h"
 
@@ -363,54 +364,17 @@ static Tensor crossKernel(const Tensor &a, const Tensor &b, std::optional<int64_
   IntList shape = broadcastShapes(a.sizes(), b.sizes());
   Tensor x = expand(a, shape), y = expand(b, shape);
   Tensor r = empty({0}, a.dtype());
-  dispatchArith(a.dtype(), "cross", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::cross(r.th<T>(), x.th<T>(), y.th<T>(), d);
-  });
+  mathKernels().cross(x.device(), x.dtype(), r, x, y, d);
   return r;
 }
 
-// PyTorch's bin rule for histc, not TH's (torch7 divides first, which puts an element
-// that sits exactly on an inner edge, like 1 of 49 bins over [0, 49], one bin too low):
-// bin = (x - min) * bins / (max - min) in the element type, max itself in the last bin.
+// PyTorch's bin rule (MathKernels::histc).
 Tensor histc(const Tensor &t, int64_t bins, double min, double max) {
   TORCH_CHECK(bins > 0, Runtime, "torch.histc: bins must be > 0, but got %lld for dimension 0",
               static_cast<long long>(bins));
-  return dispatchFloating(t.dtype(), "histc", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    Tensor x = contiguous(t);
-    const T *p = dataOf<T>(x);
-    const int64_t n = x.numel();
-    double lo = min, hi = max;
-    if (lo == hi && n > 0) {
-      lo = hi = p[0];
-      for (int64_t i = 0; i < n; i++) {
-        if (std::isnan(p[i])) {
-          lo = hi = p[i];
-          break;
-        }
-        lo = std::min<double>(lo, p[i]);
-        hi = std::max<double>(hi, p[i]);
-      }
-    }
-    if (lo == hi) {
-      lo -= 1;
-      hi += 1;
-    }
-    TORCH_CHECK(std::isfinite(lo) && std::isfinite(hi), Runtime, "torch.histc: range of [%g, %g] is not finite", lo,
-                hi);
-    TORCH_CHECK(lo < hi, Runtime, "torch.histc: max must be larger than min (got min %g and max %g)", lo, hi);
-    const T left = static_cast<T>(lo), right = static_cast<T>(hi);
-    Tensor r = zerosOf({bins}, t.dtype());
-    T *h = dataOf<T>(r);
-    for (int64_t i = 0; i < n; i++) {
-      const T v = p[i];
-      if (!(v >= left && v <= right)) continue;  // outside, or NaN
-      int64_t bin = static_cast<int64_t>((v - left) * static_cast<T>(bins) / (right - left));
-      h[std::min(bin, bins - 1)] += 1;
-    }
-    return r;
-  });
+  Tensor r = empty({0}, t.dtype());
+  mathKernels().histc(t.device(), t.dtype(), r, t, bins, min, max);
+  return r;
 }
 
 namespace {
@@ -426,10 +390,7 @@ int checkRenorm(const Tensor &t, double p, int64_t dim, double maxnorm) {
 }
 
 void renormInto(const Tensor &r, const Tensor &t, double p, int d, double maxnorm) {
-  dispatchFloating(t.dtype(), "renorm", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::renorm(r.th<T>(), t.th<T>(), static_cast<T>(p), d, static_cast<T>(maxnorm));
-  });
+  mathKernels().renorm(t.device(), t.dtype(), r, t, p, d, maxnorm);
 }
 
 }  // namespace
@@ -789,14 +750,13 @@ Tensor narrowCopy(const Tensor &t, int64_t dim, int64_t start, int64_t length) {
 }
 
 // ---- in-place geometry changes ----
+// They rewrite the header alone, whose layout every tensor shares whatever its type or
+// device (THC's too: Note [CUDA tensors have TH's layout]), so they need no kernel.
 
 void transpose_(const Tensor &t, int64_t dim0, int64_t dim1) {
   int d0 = wrapDim(dim0, t.dim()), d1 = wrapDim(dim1, t.dim());
   if (t.dim() == 0) return;
-  dispatch(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::transpose(t.th<T>(), nullptr, d0, d1);
-  });
+  TH<uint8_t>::transpose(t.raw(), nullptr, d0, d1);
 }
 
 void t_(const Tensor &t) {
@@ -804,28 +764,17 @@ void t_(const Tensor &t) {
   if (t.dim() == 2) transpose_(t, 0, 1);
 }
 
-void squeeze_(const Tensor &t) {
-  dispatch(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::squeeze(t.th<T>(), nullptr);
-  });
-}
+void squeeze_(const Tensor &t) { TH<uint8_t>::squeeze(t.raw(), nullptr); }
 
 void squeeze_(const Tensor &t, int64_t dim) {
   int d = wrapDim(dim, t.dim());
   if (t.dim() == 0) return;
-  dispatch(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::squeeze1d(t.th<T>(), nullptr, d);
-  });
+  TH<uint8_t>::squeeze1d(t.raw(), nullptr, d);
 }
 
 void unsqueeze_(const Tensor &t, int64_t dim) {
   int d = wrapDim(dim, t.dim() + 1);
-  dispatch(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    TH<T>::unsqueeze1d(t.th<T>(), nullptr, d);
-  });
+  TH<uint8_t>::unsqueeze1d(t.raw(), nullptr, d);
 }
 
 // ---- recording (Note [Recording scope]) ----

@@ -20,36 +20,62 @@ Scalar scalarOf(V v) {
 }
 
 template <typename T>
-Scalar sumAll(const Tensor &t) { return scalarOf(TH<T>::sumall(t.th<T>())); }
+Scalar sumAll(const Tensor &t) {
+  return scalarOf(TH<T>::sumall(t.th<T>()));
+}
 template <typename T>
-Scalar prodAll(const Tensor &t) { return scalarOf(TH<T>::prodall(t.th<T>())); }
+Scalar prodAll(const Tensor &t) {
+  return scalarOf(TH<T>::prodall(t.th<T>()));
+}
 template <typename T>
-Scalar maxAll(const Tensor &t) { return scalarOf(TH<T>::maxall(t.th<T>())); }
+Scalar maxAll(const Tensor &t) {
+  return scalarOf(TH<T>::maxall(t.th<T>()));
+}
 template <typename T>
-Scalar minAll(const Tensor &t) { return scalarOf(TH<T>::minall(t.th<T>())); }
+Scalar minAll(const Tensor &t) {
+  return scalarOf(TH<T>::minall(t.th<T>()));
+}
 template <typename T>
-Scalar medianAll(const Tensor &t) { return scalarOf(TH<T>::medianall(t.th<T>())); }
+Scalar medianAll(const Tensor &t) {
+  return scalarOf(TH<T>::medianall(t.th<T>()));
+}
 template <typename T>
-Scalar trace(const Tensor &t) { return scalarOf(TH<T>::trace(t.th<T>())); }
+Scalar trace(const Tensor &t) {
+  return scalarOf(TH<T>::trace(t.th<T>()));
+}
 template <typename T>
-Scalar meanAll(const Tensor &t) { return scalarOf(TH<T>::meanall(t.th<T>())); }
+Scalar meanAll(const Tensor &t) {
+  return scalarOf(TH<T>::meanall(t.th<T>()));
+}
 template <typename T>
-Scalar varAll(const Tensor &t, bool biased) { return scalarOf(TH<T>::varall(t.th<T>(), biased)); }
+Scalar varAll(const Tensor &t, bool biased) {
+  return scalarOf(TH<T>::varall(t.th<T>(), biased));
+}
 template <typename T>
-Scalar stdAll(const Tensor &t, bool biased) { return scalarOf(TH<T>::stdall(t.th<T>(), biased)); }
+Scalar stdAll(const Tensor &t, bool biased) {
+  return scalarOf(TH<T>::stdall(t.th<T>(), biased));
+}
 template <typename T>
-Scalar normAll(const Tensor &t, double p) { return scalarOf(TH<T>::normall(t.th<T>(), static_cast<T>(p))); }
+Scalar normAll(const Tensor &t, double p) {
+  return scalarOf(TH<T>::normall(t.th<T>(), static_cast<T>(p)));
+}
 template <typename T>
 Scalar dist(const Tensor &a, const Tensor &b, double p) {
   return scalarOf(TH<T>::dist(a.th<T>(), b.th<T>(), static_cast<T>(p)));
 }
 
 template <typename T>
-void sum(const Tensor &r, const Tensor &t, int dim, bool keepdim) { TH<T>::sum(r.th<T>(), t.th<T>(), dim, keepdim); }
+void sum(const Tensor &r, const Tensor &t, int dim, bool keepdim) {
+  TH<T>::sum(r.th<T>(), t.th<T>(), dim, keepdim);
+}
 template <typename T>
-void prod(const Tensor &r, const Tensor &t, int dim, bool keepdim) { TH<T>::prod(r.th<T>(), t.th<T>(), dim, keepdim); }
+void prod(const Tensor &r, const Tensor &t, int dim, bool keepdim) {
+  TH<T>::prod(r.th<T>(), t.th<T>(), dim, keepdim);
+}
 template <typename T>
-void mean(const Tensor &r, const Tensor &t, int dim, bool keepdim) { TH<T>::mean(r.th<T>(), t.th<T>(), dim, keepdim); }
+void mean(const Tensor &r, const Tensor &t, int dim, bool keepdim) {
+  TH<T>::mean(r.th<T>(), t.th<T>(), dim, keepdim);
+}
 template <typename T>
 void var(const Tensor &r, const Tensor &t, int dim, bool biased, bool keepdim) {
   TH<T>::var(r.th<T>(), t.th<T>(), dim, biased, keepdim);
@@ -92,8 +118,7 @@ void sort(const Tensor &values, const Tensor &indices, const Tensor &t, int dim,
   TH<T>::sort(values.th<T>(), indices.th<int64_t>(), t.th<T>(), dim, descending);
 }
 template <typename T>
-void topk(const Tensor &values, const Tensor &indices, const Tensor &t, int64_t k, int dim, bool largest,
-          bool sorted) {
+void topk(const Tensor &values, const Tensor &indices, const Tensor &t, int64_t k, int dim, bool largest, bool sorted) {
   TH<T>::topk(values.th<T>(), indices.th<int64_t>(), t.th<T>(), k, dim, largest, sorted);
 }
 
@@ -123,12 +148,18 @@ void uniqueSorted(const Tensor &sorted, const Tensor &perm, const Tensor &values
 }
 
 template <typename T>
-void cumsum(const Tensor &r, const Tensor &t, int dim) { TH<T>::cumsum(r.th<T>(), t.th<T>(), dim); }
+void cumsum(const Tensor &r, const Tensor &t, int dim) {
+  TH<T>::cumsum(r.th<T>(), t.th<T>(), dim);
+}
 template <typename T>
-void cumprod(const Tensor &r, const Tensor &t, int dim) { TH<T>::cumprod(r.th<T>(), t.th<T>(), dim); }
+void cumprod(const Tensor &r, const Tensor &t, int dim) {
+  TH<T>::cumprod(r.th<T>(), t.th<T>(), dim);
+}
 
 template <typename T>
-bool equal(const Tensor &a, const Tensor &b) { return TH<T>::equal(a.th<T>(), b.th<T>()) != 0; }
+bool equal(const Tensor &a, const Tensor &b) {
+  return TH<T>::equal(a.th<T>(), b.th<T>()) != 0;
+}
 
 template <typename T>
 void isclose(const Tensor &r, const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {

@@ -1,0 +1,56 @@
+// The CPU column of the copy, fill and read kernels: TH's copies between types.
+#include "core/ops/CopyKernels.h"
+
+namespace torch::cpu {
+
+namespace {
+
+template <typename D>
+void copy(const Tensor &dst, const Tensor &src) {
+  auto *d = dst.th<D>();
+  switch (src.dtype()) {
+    case ScalarType::Byte:
+    case ScalarType::Bool: TH<D>::copyByte(d, src.th<uint8_t>()); break;
+    case ScalarType::Char: TH<D>::copyChar(d, src.th<int8_t>()); break;
+    case ScalarType::Short: TH<D>::copyShort(d, src.th<int16_t>()); break;
+    case ScalarType::Int: TH<D>::copyInt(d, src.th<int32_t>()); break;
+    case ScalarType::Long: TH<D>::copyLong(d, src.th<int64_t>()); break;
+    case ScalarType::Half: TH<D>::copyHalf(d, src.th<THHalf>()); break;
+    case ScalarType::Float: TH<D>::copyFloat(d, src.th<float>()); break;
+    case ScalarType::Double: TH<D>::copyDouble(d, src.th<double>()); break;
+  }
+}
+
+template <typename T>
+void copyToBool(const Tensor &dst, const Tensor &src) {
+  TH<T>::neValue(dst.th<uint8_t>(), src.th<T>(), T(0));
+}
+
+template <typename T>
+void fill(const Tensor &t, Scalar value) {
+  TH<T>::fill(t.th<T>(), value.to<T>());
+}
+
+template <typename T>
+Scalar read(const Tensor &t, int64_t offset) {
+  T v = reinterpret_cast<const T *>(t.dataPtr())[offset];
+  if constexpr (std::is_same_v<T, THHalf>) {
+    return Scalar(static_cast<double>(TH_half2float(v)));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return Scalar(static_cast<double>(v));
+  } else {
+    if (t.dtype() == ScalarType::Bool) return Scalar::boolean(v != 0);
+    return Scalar(static_cast<int64_t>(v));
+  }
+}
+
+}  // namespace
+
+void registerCopyKernels(CopyKernels &k) {
+  cpu::fill(k.copy, TORCH_TEMPLATE(copy));
+  cpu::fill(k.copyToBool, TORCH_TEMPLATE(copyToBool));
+  cpu::fill(k.fill, TORCH_TEMPLATE(fill));
+  cpu::fill(k.read, TORCH_TEMPLATE(read));
+}
+
+}  // namespace torch::cpu
