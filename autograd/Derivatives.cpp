@@ -1098,3 +1098,60 @@ void embeddingBag(const Tensor &weight, const Tensor &perSampleWeights, const Te
 }
 
 }  // namespace torch::derivatives
+
+// ---- spatial layers ----
+#include "core/ops/Factory.h"
+#include "core/ops/NNSpatial.h"
+
+namespace torch::derivatives {
+
+void emptyPooled(const char *node, const Tensor &input, const Tensor &result) {
+  IntList inSizes = input.sizes();
+  ScalarType dtype = input.dtype();
+  record(node, {input}, {result}, [inSizes, dtype](const TensorList &) { return TensorList{zeros(inSizes, dtype)}; });
+}
+
+void constantPad(const Tensor &input, const IntList &pad, const Tensor &result) {
+  IntList negated;
+  for (int64_t p : pad) negated.push_back(-p);
+  record1("ConstantPadNdBackward", input, result,
+          [negated](const Tensor &g) { return nn::pad(g, negated, "constant", 0.0); });
+}
+
+void pixelShuffle(bool up, const Tensor &input, int64_t factor, const Tensor &result) {
+  record1(up ? "PixelShuffleBackward" : "PixelUnshuffleBackward", input, result,
+          [up, factor](const Tensor &g) { return up ? nn::pixelUnshuffle(g, factor) : nn::pixelShuffle(g, factor); });
+}
+
+void im2col(const Tensor &input, const IntList &imageSize, const IntList &kernel, const IntList &dilation,
+            const IntList &padding, const IntList &stride, const Tensor &result) {
+  record1("Im2ColBackward", input, result,
+          [=](const Tensor &g) { return nn::col2im(g, imageSize, kernel, dilation, padding, stride); });
+}
+
+void col2im(const Tensor &input, const IntList &kernel, const IntList &dilation, const IntList &padding,
+            const IntList &stride, const Tensor &result) {
+  record1("Col2ImBackward", input, result,
+          [=](const Tensor &g) { return nn::im2col(g, kernel, dilation, padding, stride); });
+}
+
+void affineGrid(const Tensor &theta, const std::vector<std::vector<double>> &lines, const Tensor &grid) {
+  IntList thetaSizes = theta.sizes();
+  record1("AffineGridGeneratorBackward", theta, grid, [lines, thetaSizes](const Tensor &g) {
+    Tensor gc = contiguous(g), gt = empty(thetaSizes, g.dtype());
+    nnk().affineGrid.updateGradInput(gc.device(), gc.dtype(), gc, gt, lines);
+    return gt;
+  });
+}
+
+void gridSampleAligned(const Tensor &input, const Tensor &grid, int paddingMode, const Tensor &result) {
+  Saved si(input, "GridSampler2DBackward"), sg(grid, "GridSampler2DBackward");
+  record("GridSampler2DBackward", {input, grid}, {result}, [si, sg, paddingMode](const TensorList &g) {
+    Tensor x = *si, gr = *sg;
+    Tensor gx = empty({0}, x.dtype()), gg = empty({0}, x.dtype());
+    nnk().gridSamplerBilinear.updateGradInput(x.device(), x.dtype(), x, gx, gr, gg, g[0], paddingMode);
+    return TensorList{gx, gg};
+  });
+}
+
+}  // namespace torch::derivatives

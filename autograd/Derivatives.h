@@ -155,6 +155,23 @@ void embedding(const Tensor &weight, const Tensor &idx, int64_t paddingIdx, bool
 void embeddingBag(const Tensor &weight, const Tensor &perSampleWeights, const Tensor &psw, const Tensor &idx,
                   const Tensor &argmax, const EmbeddingBags &bags, bool scaleGradByFreq, const Tensor &result);
 
+// ---- spatial layers (core/ops/NNSpatial.cpp) ----
+// A pooling of an empty batch: its gradient is zero.
+void emptyPooled(const char *node, const Tensor &input, const Tensor &result);
+// Constant padding by pad (negative pads crop): its own adjoint with the pads negated.
+void constantPad(const Tensor &input, const IntList &pad, const Tensor &result);
+// pixel_shuffle (up) and pixel_unshuffle by factor: each the other's adjoint.
+void pixelShuffle(bool up, const Tensor &input, int64_t factor, const Tensor &result);
+// im2col and col2im: each the other's adjoint. im2col's input has spatial sizes imageSize.
+void im2col(const Tensor &input, const IntList &imageSize, const IntList &kernel, const IntList &dilation,
+            const IntList &padding, const IntList &stride, const Tensor &result);
+void col2im(const Tensor &input, const IntList &kernel, const IntList &dilation, const IntList &padding,
+            const IntList &stride, const Tensor &result);
+// lines: the base coordinates the forward used (x, y[, z]).
+void affineGrid(const Tensor &theta, const std::vector<std::vector<double>> &lines, const Tensor &grid);
+// THNN's bilinear grid sampler (corners aligned); paddingMode 0 zeros, 1 border.
+void gridSampleAligned(const Tensor &input, const Tensor &grid, int paddingMode, const Tensor &result);
+
 }  // namespace torch::derivatives
 
 #endif

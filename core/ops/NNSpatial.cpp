@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "autograd/Autograd.h"
+#include "autograd/Derivatives.h"
 #include "core/ops/Factory.h"
 #include "core/ops/NNKernels.h"
 #include "core/ops/Pointwise.h"
@@ -451,11 +451,7 @@ std::pair<Tensor, Tensor> emptyPooled(const Tensor &input, const IntList &outSpa
   IntList sizes = input.sizes();
   std::copy(outSpatial.begin(), outSpatial.end(), sizes.end() - outSpatial.size());
   Tensor out = empty(sizes, input.dtype()), idx = empty(sizes, ScalarType::Long);
-  if (rec) {
-    IntList inSizes = input.sizes();
-    ScalarType dtype = input.dtype();
-    record(node, {input}, {out}, [inSizes, dtype](const TensorList &) { return TensorList{zeros(inSizes, dtype)}; });
-  }
+  if (rec) derivatives::emptyPooled(node, input, out);
   return {out, idx};
 }
 
@@ -656,12 +652,7 @@ Tensor constantPad(const Tensor &input, const IntList &pad, double value) {
     dst = narrow(dst, d, std::max<int64_t>(pad[2 * i], 0), len);
   }
   if (!nothing && src.numel() > 0) copyValues_(dst, src);
-  if (rec) {
-    IntList negated;
-    for (int64_t p : pad) negated.push_back(-p);
-    record("ConstantPadNdBackward", {input}, {out},
-           [negated](const TensorList &g) { return TensorList{constantPad(g[0], negated, 0.0)}; });
-  }
+  if (rec) derivatives::constantPad(input, pad, out);
   return out;
 }
 
@@ -701,10 +692,7 @@ Tensor shuffle(const Tensor &input, int64_t r, bool up) {
   Tensor permuted = permute(reshape(input, split), order);
   Tensor out = empty(outSizes, input.dtype());
   copyValues_(view(out, permuted.sizes()), permuted);
-  if (rec) {
-    record(up ? "PixelShuffleBackward" : "PixelUnshuffleBackward", {input}, {out},
-           [r, up](const TensorList &g) { return TensorList{shuffle(g[0], r, !up)}; });
-  }
+  if (rec) derivatives::pixelShuffle(up, input, r, out);
   return out;
 }
 
@@ -758,15 +746,7 @@ Tensor gridSampleAligned(const Tensor &input, const Tensor &grid, int paddingMod
   RecordScope rec({&input, &grid});
   Tensor out = empty({0}, input.dtype());
   kernels().gridSamplerBilinear.updateOutput(input.device(), input.dtype(), input, grid, out, paddingMode);
-  if (rec) {
-    SavedTensor si(input, false), sg(grid, false);
-    record("GridSampler2DBackward", {input, grid}, {out}, [si, sg, paddingMode](const TensorList &g) {
-      Tensor x = si.unpack("GridSampler2DBackward"), gr = sg.unpack("GridSampler2DBackward");
-      Tensor gx = empty({0}, x.dtype()), gg = empty({0}, x.dtype());
-      kernels().gridSamplerBilinear.updateGradInput(x.device(), x.dtype(), x, gx, gr, gg, g[0], paddingMode);
-      return TensorList{gx, gg};
-    });
-  }
+  if (rec) derivatives::gridSampleAligned(input, grid, paddingMode, out);
   return out;
 }
 
@@ -1267,14 +1247,7 @@ Tensor affineGrid(const Tensor &theta, const IntList &size, bool alignCorners) {
   Tensor th = contiguous(theta);
   Tensor grid = empty(outSizes, theta.dtype());
   kernels().affineGrid.updateOutput(th.device(), th.dtype(), th, grid, lines);
-  if (rec) {
-    IntList thetaSizes = theta.sizes();
-    record("AffineGridGeneratorBackward", {theta}, {grid}, [lines, thetaSizes](const TensorList &g) {
-      Tensor gc = contiguous(g[0]), gt = empty(thetaSizes, g[0].dtype());
-      kernels().affineGrid.updateGradInput(gc.device(), gc.dtype(), gc, gt, lines);
-      return TensorList{gt};
-    });
-  }
+  if (rec) derivatives::affineGrid(theta, lines, grid);
   return grid;
 }
 
@@ -1299,12 +1272,7 @@ Tensor im2col(const Tensor &input, const IntList &kernel, const IntList &dilatio
   Tensor out = batched ? empty({N, C * kernel[0] * kernel[1], L}, input.dtype())
                        : empty({C * kernel[0] * kernel[1], L}, input.dtype());
   kernels().im2col(x.device(), x.dtype(), x, out, N * C, {H, W}, blocks, kernel, dilation, padding, stride);
-  if (rec) {
-    IntList outputSize = {H, W};
-    record("Im2ColBackward", {input}, {out}, [outputSize, kernel, dilation, padding, stride](const TensorList &gr) {
-      return TensorList{col2im(gr[0], outputSize, kernel, dilation, padding, stride)};
-    });
-  }
+  if (rec) derivatives::im2col(input, {H, W}, kernel, dilation, padding, stride, out);
   return out;
 }
 
@@ -1343,11 +1311,7 @@ Tensor col2im(const Tensor &input, const IntList &outputSize, const IntList &ker
                        : empty({C, outputSize[0], outputSize[1]}, input.dtype());
   kernels().col2im(cols.device(), cols.dtype(), out, cols, N * C, outputSize, blocks, kernel, dilation, padding,
                    stride);
-  if (rec) {
-    record("Col2ImBackward", {input}, {out}, [kernel, dilation, padding, stride](const TensorList &gr) {
-      return TensorList{im2col(gr[0], kernel, dilation, padding, stride)};
-    });
-  }
+  if (rec) derivatives::col2im(input, kernel, dilation, padding, stride, out);
   return out;
 }
 
