@@ -775,3 +775,383 @@ void cross(const Tensor &a, const Tensor &b, int dim, const Tensor &result) {
 }
 
 }  // namespace torch::derivatives
+
+// ---- NN layers ----
+// Note [NN kernel grammar] (core/ops/NNKernels.h): a gradient is the module's
+// updateGradInput or accGradParameters, run on the tensors the forward saved.
+
+namespace torch::derivatives {
+
+namespace {
+
+NNKernels &nnk() { return nnKernels(); }
+
+// A tensor for a kernel to resize and fill.
+Tensor blank(ScalarType dtype) { return empty({0}, dtype); }
+Tensor zerosOf(const IntList &sizes, ScalarType dtype) {
+  Tensor z = empty(sizes, dtype);
+  zero_(z);
+  return z;
+}
+bool reduces(nn::Reduction r) { return r != nn::Reduction::None; }
+// A one-element view of a reduced loss's gradient, as THNN's criterions take it.
+Tensor asOneElement(const Tensor &g) { return reshape(contiguous(g), {1}); }
+// The gradient of the reduced loss spread over n per-element losses: a scalar for Sum and
+// Mean, g itself for None.
+Tensor perElementScale(const Tensor &g, nn::Reduction r, int64_t n) {
+  if (r == nn::Reduction::Mean) return torch::binary(BinaryOp::Div, g, Scalar(static_cast<double>(n)));
+  return g;
+}
+
+}  // namespace
+
+void linear(const Tensor &input, const Tensor &weight, const Tensor &bias, const Tensor &x2, const Tensor &result) {
+  std::vector<bool> need = needs({&input, &weight, &bias});
+  Saved sx(x2, "linear"), sw(weight, "linear");
+  IntList inSizes = input.sizes();
+  IntList y2Sizes = x2.dim() == 1 ? IntList{weight.size(0)} : IntList{x2.size(0), weight.size(0)};
+  record("linear", {input, weight, bias}, {result}, [=](const TensorList &g) -> TensorList {
+    Tensor xs = *sx, ws = *sw;
+    Tensor go = reshape(contiguous(toType(g[0], xs.dtype())), y2Sizes);
+    Tensor gi, gw, gb;
+    const auto &k = nnk().linear;
+    if (need[0]) {
+      gi = blank(xs.dtype());
+      k.updateGradInput(xs.device(), xs.dtype(), xs, go, gi, ws);
+    }
+    if (need[1] || need[2]) {
+      gw = zerosOf(ws.sizes(), ws.dtype());
+      gb = zerosOf({ws.size(0)}, ws.dtype());
+      Tensor buffer = blank(xs.dtype());
+      k.accGradParameters(xs.device(), xs.dtype(), xs, go, ws, gb, gw, gb, buffer, 1.0);
+    }
+    return {need[0] ? reshape(gi, inSizes) : Tensor(), need[1] ? gw : Tensor(), need[2] ? gb : Tensor()};
+  });
+}
+
+void bilinear(const Tensor &input1, const Tensor &input2, const Tensor &weight, const Tensor &bias, const Tensor &x1,
+              const Tensor &x2, const Tensor &result) {
+  std::vector<bool> need = needs({&input1, &input2, &weight, &bias});
+  Saved s1(x1, "bilinear"), s2(x2, "bilinear"), sw(weight, "bilinear");
+  IntList sizes1 = input1.sizes(), sizes2 = input2.sizes();
+  record("bilinear", {input1, input2, weight, bias}, {result}, [=](const TensorList &g) -> TensorList {
+    Tensor a = *s1, b = *s2, w = *sw;
+    Tensor go = reshape(contiguous(toType(g[0], a.dtype())), {a.size(0), w.size(0)});
+    Tensor g1 = need[0] ? blank(a.dtype()) : Tensor(), g2 = need[1] ? blank(a.dtype()) : Tensor();
+    Tensor gw, gb;
+    const auto &k = nnk().bilinear;
+    Tensor buffer = blank(a.dtype());
+    if (need[0] || need[1]) k.updateGradInput(a.device(), a.dtype(), a, b, go, g1, g2, w, buffer);
+    if (need[2] || need[3]) {
+      gw = zerosOf(w.sizes(), w.dtype());
+      gb = zerosOf({w.size(0)}, w.dtype());
+      k.accGradParameters(a.device(), a.dtype(), a, b, go, gw, gb, buffer, 1.0);
+    }
+    return {need[0] ? reshape(g1, sizes1) : Tensor(), need[1] ? reshape(g2, sizes2) : Tensor(), need[2] ? gw : Tensor(),
+            need[3] ? gb : Tensor()};
+  });
+}
+
+void activation(const char *name, const NNModule<ActivationOutput, ActivationGradInput> &module, const Tensor &x,
+                double a, double b, const Tensor &result) {
+  record(name, {x}, {result}, [name, module = &module, a, b, sx = Saved(x, name)](const TensorList &g) {
+    Tensor xs = *sx;
+    Tensor go = toType(g[0], xs.dtype()), gi = blank(xs.dtype());
+    module->updateGradInput(xs.device(), xs.dtype(), xs, go, gi, a, b);
+    return TensorList{gi};
+  });
+}
+
+void activation(const char *name, const NNModule<ActivationOutput, ActivationGradInputWithOutput> &module,
+                const Tensor &x, double a, double b, const Tensor &result) {
+  record(name, {x}, {result},
+         [name, module = &module, a, b, sx = Saved(x, name), sy = Saved(result, name, true)](const TensorList &g) {
+           Tensor xs = *sx, ys = *sy;
+           Tensor go = toType(g[0], xs.dtype()), gi = blank(xs.dtype());
+           module->updateGradInput(xs.device(), xs.dtype(), xs, go, gi, ys, a, b);
+           return TensorList{gi};
+         });
+}
+
+void activation(const char *name, const NNModule<MapOutput, MapGradInput> &module, const Tensor &x, double a,
+                const Tensor &result) {
+  record(name, {x}, {result}, [name, module = &module, a, sx = Saved(x, name)](const TensorList &g) {
+    Tensor xs = contiguous(*sx);
+    Tensor go = contiguous(toType(g[0], xs.dtype())), gi = empty(xs.sizes(), xs.dtype());
+    module->updateGradInput(xs.device(), xs.dtype(), xs, go, gi, a);
+    return TensorList{gi};
+  });
+}
+
+void prelu(const Tensor &x, const Tensor &weight, const Tensor &xs, const Tensor &w, const Tensor &result) {
+  std::vector<bool> need = needs({&x, &weight});
+  Saved sx(xs, "prelu"), sw(w, "prelu");
+  IntList sizes = x.sizes(), wSizes = weight.sizes();
+  record("prelu", {x, weight}, {result}, [=](const TensorList &g) -> TensorList {
+    Tensor in = *sx, ws = *sw;
+    Tensor go = reshape(contiguous(toType(g[0], in.dtype())), in.sizes());
+    Tensor gi, gw;
+    const auto &k = nnk().prelu;
+    if (need[0]) {
+      gi = blank(in.dtype());
+      k.updateGradInput(in.device(), in.dtype(), in, go, gi, ws);
+    }
+    if (need[1]) {
+      gw = zerosOf(ws.sizes(), ws.dtype());
+      k.accGradParameters(in.device(), in.dtype(), in, go, ws, gw, 1.0);
+    }
+    return {need[0] ? reshape(gi, sizes) : Tensor(), need[1] ? reshape(gw, wSizes) : Tensor()};
+  });
+}
+
+void rrelu(const Tensor &x, const Tensor &noise, double lower, double upper, bool training, const Tensor &result) {
+  record("rrelu_with_noise", {x}, {result}, [=, sx = Saved(x, "rrelu_with_noise")](const TensorList &g) {
+    Tensor in = *sx;
+    Tensor go = toType(g[0], in.dtype()), gi = blank(in.dtype());
+    nnk().rrelu.updateGradInput(in.device(), in.dtype(), in, go, gi, noise, lower, upper, training);
+    return TensorList{gi};
+  });
+}
+
+void logSigmoid(const Tensor &x, const Tensor &buffer, const Tensor &result) {
+  record("log_sigmoid", {x}, {result}, [buffer, sx = Saved(x, "log_sigmoid")](const TensorList &g) {
+    Tensor in = *sx;
+    Tensor go = toType(g[0], in.dtype()), gi = blank(in.dtype());
+    nnk().logSigmoid.updateGradInput(in.device(), in.dtype(), in, go, gi, buffer);
+    return TensorList{gi};
+  });
+}
+
+void softmax(const char *name, bool log, const Tensor &x, const IntList &shape4, const Tensor &result) {
+  record(name, {x}, {result}, [name, log, shape4, sy = Saved(result, name, true)](const TensorList &g) {
+    Tensor ys = *sy;
+    Tensor y4s = reshape(ys, shape4);
+    Tensor g4 = reshape(contiguous(toType(g[0], ys.dtype())), shape4);
+    Tensor gi = empty(shape4, ys.dtype());
+    if (ys.numel() == 0) return TensorList{reshape(gi, ys.sizes())};
+    const auto &k = log ? nnk().logSoftmax : nnk().softmax;
+    k.updateGradInput(ys.device(), ys.dtype(), y4s, g4, gi, y4s);
+    return TensorList{reshape(gi, ys.sizes())};
+  });
+}
+
+void pointwiseCriterion(const char *name, const NNModule<CriterionOutput, CriterionGradInput> &module,
+                        const Tensor &input, const Tensor &target, const Tensor &x, const Tensor &y,
+                        nn::Reduction reduction, CriterionTargetGrad targetGrad, double gradScale, const Tensor &loss) {
+  std::vector<bool> need = needs({&input, &target});
+  const bool sizeAverage = reduction == nn::Reduction::Mean, reduce = reduces(reduction);
+  Saved sx(x, name), sy(y, name);
+  record(name, {input, target}, {loss}, [=, module = &module](const TensorList &g) -> TensorList {
+    Tensor xs = *sx, ys = *sy;
+    Tensor go = reduce ? asOneElement(toType(g[0], xs.dtype())) : toType(g[0], xs.dtype());
+    Tensor gi = blank(xs.dtype());
+    module->updateGradInput(xs.device(), xs.dtype(), xs, ys, go, gi, sizeAverage, reduce);
+    if (gradScale != 1) torch::binary_(BinaryOp::Mul, gi, Scalar(gradScale));  // gi is new: nothing records
+    gi = reshape(gi, xs.sizes());
+    Tensor gt;
+    if (need[1] && targetGrad == CriterionTargetGrad::Negated) gt = neg(gi);
+    if (need[1] && targetGrad == CriterionTargetGrad::KLDiv) {
+      // d/dy y (log y - x) = log y + 1 - x where y > 0
+      Tensor d = sub(add(fn(UnaryOp::Log, ys), Scalar(1.0)), xs);
+      Tensor zero = scalarTensor(Scalar(0.0), d.dtype());
+      d = torch::where(compare(CompareOp::Gt, ys, Scalar(0.0)), d, zero);
+      gt = mul(d, perElementScale(toType(g[0], d.dtype()), reduction, xs.numel()));
+    }
+    return {need[0] ? gi : Tensor(), gt};
+  });
+}
+
+void binaryCrossEntropy(const Tensor &input, const Tensor &target, const Tensor &weight, nn::Reduction reduction,
+                        const Tensor &loss) {
+  Saved sx(input, "binary_cross_entropy"), sy(target, "binary_cross_entropy");
+  const int64_t n = input.numel();
+  Tensor w = weight;
+  record("binary_cross_entropy", {input}, {loss}, [=](const TensorList &g) {
+    Tensor xs = contiguous(*sx), ys = contiguous(*sy);
+    Tensor d = empty(xs.sizes(), xs.dtype());
+    nnk().binaryCrossEntropy.updateGradInput(xs.device(), xs.dtype(), xs, ys, d);
+    if (w.defined()) d = mul(d, w);
+    return TensorList{mul(d, perElementScale(toType(g[0], d.dtype()), reduction, n))};
+  });
+}
+
+void nllLoss(const Tensor &input, const Tensor &x, const Tensor &t, const Tensor &weight, nn::Reduction reduction,
+             int64_t ignoreIndex, const Tensor &out, const Tensor &loss) {
+  IntList outShape = out.sizes(), inSizes = input.sizes();
+  const bool reduce = reduces(reduction);
+  record("nll_loss", {input}, {loss}, [=, sx = Saved(x, "nll_loss")](const TensorList &g) {
+    Tensor xs = *sx;
+    Tensor go = reshape(contiguous(toType(g[0], xs.dtype())), outShape);
+    Tensor gi = blank(xs.dtype()), tw = blank(xs.dtype());
+    nnk().classNLLCriterion.updateGradInput(xs.device(), xs.dtype(), xs, t, go, gi, reduction == nn::Reduction::Mean,
+                                            weight, tw, ignoreIndex, reduce);
+    return TensorList{reshape(gi, inSizes)};
+  });
+}
+
+void multilabelMarginLoss(const Tensor &input, const Tensor &x, const Tensor &t, nn::Reduction reduction,
+                          const Tensor &out, const Tensor &loss) {
+  IntList outShape = out.sizes(), inSizes = input.sizes();
+  const bool reduce = reduces(reduction), sizeAverage = reduction == nn::Reduction::Mean;
+  record("multilabel_margin_loss", {input}, {loss}, [=, sx = Saved(x, "multilabel_margin_loss")](const TensorList &g) {
+    Tensor xs = *sx;
+    Tensor go = reshape(contiguous(toType(g[0], xs.dtype())), outShape);
+    Tensor gi = blank(xs.dtype()), isTarget = blank(xs.dtype());
+    nnk().multiLabelMarginCriterion.updateGradInput(xs.device(), xs.dtype(), xs, t, go, gi, isTarget, sizeAverage,
+                                                    reduce);
+    return TensorList{reshape(gi, inSizes)};
+  });
+}
+
+void multiMarginLoss(const Tensor &input, const Tensor &x, const Tensor &t, int p, double margin, const Tensor &w,
+                     nn::Reduction reduction, const Tensor &out, const Tensor &loss) {
+  IntList outShape = out.sizes(), inSizes = input.sizes();
+  const bool reduce = reduces(reduction), sizeAverage = reduction == nn::Reduction::Mean;
+  record("multi_margin_loss", {input}, {loss}, [=, sx = Saved(x, "multi_margin_loss")](const TensorList &g) {
+    Tensor xs = *sx;
+    Tensor go = reshape(contiguous(toType(g[0], xs.dtype())), outShape);
+    Tensor gi = blank(xs.dtype());
+    nnk().multiMarginCriterion.updateGradInput(xs.device(), xs.dtype(), xs, t, go, gi, sizeAverage, p, w, margin,
+                                               reduce);
+    return TensorList{reshape(gi, inSizes)};
+  });
+}
+
+void ctcLoss(const Tensor &logProbs, const Tensor &lp, const CtcLayout &layout, int64_t blank,
+             const std::vector<double> &weights, const std::vector<bool> &zeroed, bool unbatched, const Tensor &loss) {
+  const int64_t N = lp.size(1);
+  record("ctc_loss", {logProbs}, {loss}, [=, sx = Saved(lp, "ctc_loss")](const TensorList &g) {
+    Tensor lps = contiguous(*sx);
+    Tensor go = contiguous(toType(g[0], ScalarType::Double));
+    const double *gp = reinterpret_cast<const double *>(go.dataPtr());
+    std::vector<double> factors(N), losses(N);
+    for (int64_t b = 0; b < N; b++) factors[b] = zeroed[b] ? 0 : weights[b] * (go.numel() == 1 ? gp[0] : gp[b]);
+    Tensor grad = zerosOf(lps.sizes(), ScalarType::Double);
+    nnk().ctcLoss(lps.device(), lps.dtype(), lps, layout, blank, losses, reinterpret_cast<double *>(grad.dataPtr()),
+                  factors);
+    Tensor gi = toType(grad, lps.dtype());
+    return TensorList{unbatched ? squeeze(gi, 1) : gi};
+  });
+}
+
+void batchNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, const Tensor &runningMean,
+               const Tensor &runningVar, bool training, double eps, const Tensor &saveMean, const Tensor &saveStd,
+               const Tensor &result) {
+  std::vector<bool> need = needs({&input, &weight, &bias});
+  // Evaluation reads the running statistics, which later training steps overwrite: a copy.
+  Tensor rm = training ? Tensor() : clone(runningMean), rv = training ? Tensor() : clone(runningVar);
+  Saved sx(input, "native_batch_norm"), sw(weight, "native_batch_norm");
+  const bool hasWeight = weight.defined();
+  const int64_t C = input.size(1);
+  IntList wSizes = weight.defined() ? weight.sizes() : IntList{}, bSizes = bias.defined() ? bias.sizes() : IntList{};
+  record("native_batch_norm", {input, weight, bias}, {result}, [=](const TensorList &g) -> TensorList {
+    Tensor xs = *sx;
+    Tensor ws = hasWeight ? *sw : Tensor();
+    Tensor go = toType(g[0], xs.dtype());
+    Tensor gi = need[0] ? blank(xs.dtype()) : Tensor();
+    Tensor gw = need[1] ? zerosOf({C}, xs.dtype()) : Tensor();
+    Tensor gb = need[2] ? zerosOf({C}, xs.dtype()) : Tensor();
+    nnk().batchNormalization.updateGradInput(xs.device(), xs.dtype(), xs, go, gi, gw, gb, ws, rm, rv, saveMean, saveStd,
+                                             training, 1.0, eps);
+    return {gi, need[1] ? reshape(gw, wSizes) : Tensor(), need[2] ? reshape(gb, bSizes) : Tensor()};
+  });
+}
+
+void embedding(const Tensor &weight, const Tensor &idx, int64_t paddingIdx, bool scaleGradByFreq,
+               const Tensor &result) {
+  IntList wSizes = weight.sizes();
+  ScalarType type = weight.dtype();
+  Device device = weight.device();
+  record("embedding", {weight}, {result}, [=](const TensorList &g) {
+    Tensor go = contiguous(toType(g[0], type));
+    Tensor gw = zerosOf(wSizes, type), count = blank(ScalarType::Int);
+    nnk().lookupTableAccGradParameters(device, type, idx, go, gw, count, scaleGradByFreq, static_cast<int>(paddingIdx),
+                                       1.0);
+    return TensorList{gw};
+  });
+}
+
+void embeddingBag(const Tensor &weight, const Tensor &perSampleWeights, const Tensor &psw, const Tensor &idx,
+                  const Tensor &argmax, const EmbeddingBags &bags, bool scaleGradByFreq, const Tensor &result) {
+  std::vector<bool> need = needs({&weight, &perSampleWeights});
+  Saved sw(weight, "embedding_bag"), sp(psw, "embedding_bag");
+  IntList wSizes = weight.sizes(), pSizes = perSampleWeights.defined() ? perSampleWeights.sizes() : IntList{};
+  const ScalarType type = weight.dtype();
+  const Device device = weight.device();
+  const bool weighted = psw.defined();
+  const int64_t n = idx.numel();
+  std::vector<int64_t> freq;
+  if (scaleGradByFreq) {
+    const int64_t *ip = reinterpret_cast<const int64_t *>(idx.dataPtr());
+    freq.assign(weight.size(0), 0);
+    for (int64_t i = 0; i < n; i++) freq[ip[i]]++;
+  }
+  record("embedding_bag", {weight, perSampleWeights}, {result}, [=](const TensorList &g) -> TensorList {
+    Tensor go = contiguous(toType(g[0], type));
+    Tensor gw = need[0] ? zerosOf(wSizes, type) : Tensor();
+    Tensor gp = need[1] ? zerosOf({n}, type) : Tensor();
+    Tensor ws = need[1] ? contiguous(*sw) : Tensor();
+    Tensor ps = weighted ? *sp : Tensor();
+    nnk().embeddingBagBackward(device, type, idx, go, gw, gp, ws, ps, argmax, bags, freq);
+    return {gw, need[1] ? reshape(gp, pSizes) : Tensor()};
+  });
+}
+
+}  // namespace torch::derivatives
+
+// ---- spatial layers ----
+#include "core/ops/Factory.h"
+#include "core/ops/NNSpatial.h"
+
+namespace torch::derivatives {
+
+void emptyPooled(const char *node, const Tensor &input, const Tensor &result) {
+  IntList inSizes = input.sizes();
+  ScalarType dtype = input.dtype();
+  record(node, {input}, {result}, [inSizes, dtype](const TensorList &) { return TensorList{zeros(inSizes, dtype)}; });
+}
+
+void constantPad(const Tensor &input, const IntList &pad, const Tensor &result) {
+  IntList negated;
+  for (int64_t p : pad) negated.push_back(-p);
+  record1("ConstantPadNdBackward", input, result,
+          [negated](const Tensor &g) { return nn::pad(g, negated, "constant", 0.0); });
+}
+
+void pixelShuffle(bool up, const Tensor &input, int64_t factor, const Tensor &result) {
+  record1(up ? "PixelShuffleBackward" : "PixelUnshuffleBackward", input, result,
+          [up, factor](const Tensor &g) { return up ? nn::pixelUnshuffle(g, factor) : nn::pixelShuffle(g, factor); });
+}
+
+void im2col(const Tensor &input, const IntList &imageSize, const IntList &kernel, const IntList &dilation,
+            const IntList &padding, const IntList &stride, const Tensor &result) {
+  record1("Im2ColBackward", input, result,
+          [=](const Tensor &g) { return nn::col2im(g, imageSize, kernel, dilation, padding, stride); });
+}
+
+void col2im(const Tensor &input, const IntList &kernel, const IntList &dilation, const IntList &padding,
+            const IntList &stride, const Tensor &result) {
+  record1("Col2ImBackward", input, result,
+          [=](const Tensor &g) { return nn::im2col(g, kernel, dilation, padding, stride); });
+}
+
+void affineGrid(const Tensor &theta, const std::vector<std::vector<double>> &lines, const Tensor &grid) {
+  IntList thetaSizes = theta.sizes();
+  record1("AffineGridGeneratorBackward", theta, grid, [lines, thetaSizes](const Tensor &g) {
+    Tensor gc = contiguous(g), gt = empty(thetaSizes, g.dtype());
+    nnk().affineGrid.updateGradInput(gc.device(), gc.dtype(), gc, gt, lines);
+    return gt;
+  });
+}
+
+void gridSampleAligned(const Tensor &input, const Tensor &grid, int paddingMode, const Tensor &result) {
+  Saved si(input, "GridSampler2DBackward"), sg(grid, "GridSampler2DBackward");
+  record("GridSampler2DBackward", {input, grid}, {result}, [si, sg, paddingMode](const TensorList &g) {
+    Tensor x = *si, gr = *sg;
+    Tensor gx = empty({0}, x.dtype()), gg = empty({0}, x.dtype());
+    nnk().gridSamplerBilinear.updateGradInput(x.device(), x.dtype(), x, gx, gr, gg, g[0], paddingMode);
+    return TensorList{gx, gg};
+  });
+}
+
+}  // namespace torch::derivatives

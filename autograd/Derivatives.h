@@ -101,4 +101,77 @@ void cross(const Tensor &a, const Tensor &b, int dim, const Tensor &result);
 
 }  // namespace torch::derivatives
 
+// ---- NN layers ----
+// The nodes of torch.nn.functional's layers (core/ops/NNLayers.cpp): each backward runs the
+// updateGradInput (and accGradParameters) kernels of its module in nnKernels(), on tensors
+// the op saved. Included here, at the end, so that this section stays one block.
+#include "core/ops/NNKernels.h"
+
+namespace torch::derivatives {
+
+// x2: input as the 2-D [rows, in] the kernel saw.
+void linear(const Tensor &input, const Tensor &weight, const Tensor &bias, const Tensor &x2, const Tensor &result);
+void bilinear(const Tensor &input1, const Tensor &input2, const Tensor &weight, const Tensor &bias, const Tensor &x1,
+              const Tensor &x2, const Tensor &result);
+// Element-wise activations with the parameters a, b their kernels take.
+void activation(const char *name, const NNModule<ActivationOutput, ActivationGradInput> &module, const Tensor &x,
+                double a, double b, const Tensor &result);
+void activation(const char *name, const NNModule<ActivationOutput, ActivationGradInputWithOutput> &module,
+                const Tensor &x, double a, double b, const Tensor &result);
+void activation(const char *name, const NNModule<MapOutput, MapGradInput> &module, const Tensor &x, double a,
+                const Tensor &result);
+// xs, w: x and weight as the kernel saw them.
+void prelu(const Tensor &x, const Tensor &weight, const Tensor &xs, const Tensor &w, const Tensor &result);
+void rrelu(const Tensor &x, const Tensor &noise, double lower, double upper, bool training, const Tensor &result);
+void logSigmoid(const Tensor &x, const Tensor &buffer, const Tensor &result);
+// shape4: x as the kernel's [outer, size(dim), inner, 1].
+void softmax(const char *name, bool log, const Tensor &x, const IntList &shape4, const Tensor &result);
+
+// How the target of an element-wise criterion gets a gradient.
+enum class CriterionTargetGrad { None, Negated, KLDiv };
+// x, y: input and target of one type (scaled) as the kernel saw them; the kernel's gradient
+// is multiplied by gradScale.
+void pointwiseCriterion(const char *name, const NNModule<CriterionOutput, CriterionGradInput> &module,
+                        const Tensor &input, const Tensor &target, const Tensor &x, const Tensor &y,
+                        nn::Reduction reduction, CriterionTargetGrad targetGrad, double gradScale, const Tensor &loss);
+void binaryCrossEntropy(const Tensor &input, const Tensor &target, const Tensor &weight, nn::Reduction reduction,
+                        const Tensor &loss);
+// x, t: input and Long targets as the kernel saw them; out: the kernel's output.
+void nllLoss(const Tensor &input, const Tensor &x, const Tensor &t, const Tensor &weight, nn::Reduction reduction,
+             int64_t ignoreIndex, const Tensor &out, const Tensor &loss);
+void multilabelMarginLoss(const Tensor &input, const Tensor &x, const Tensor &t, nn::Reduction reduction,
+                          const Tensor &out, const Tensor &loss);
+void multiMarginLoss(const Tensor &input, const Tensor &x, const Tensor &t, int p, double margin, const Tensor &w,
+                     nn::Reduction reduction, const Tensor &out, const Tensor &loss);
+// lp: logProbs as [T, N, C]; each sample's loss counts with weights[b] (0 where zeroed).
+void ctcLoss(const Tensor &logProbs, const Tensor &lp, const CtcLayout &layout, int64_t blank,
+             const std::vector<double> &weights, const std::vector<bool> &zeroed, bool unbatched, const Tensor &loss);
+void batchNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, const Tensor &runningMean,
+               const Tensor &runningVar, bool training, double eps, const Tensor &saveMean, const Tensor &saveStd,
+               const Tensor &result);
+// idx: the indices, flat, Long.
+void embedding(const Tensor &weight, const Tensor &idx, int64_t paddingIdx, bool scaleGradByFreq, const Tensor &result);
+// perSampleWeights as the user gave them; psw: flat and contiguous (or undefined).
+void embeddingBag(const Tensor &weight, const Tensor &perSampleWeights, const Tensor &psw, const Tensor &idx,
+                  const Tensor &argmax, const EmbeddingBags &bags, bool scaleGradByFreq, const Tensor &result);
+
+// ---- spatial layers (core/ops/NNSpatial.cpp) ----
+// A pooling of an empty batch: its gradient is zero.
+void emptyPooled(const char *node, const Tensor &input, const Tensor &result);
+// Constant padding by pad (negative pads crop): its own adjoint with the pads negated.
+void constantPad(const Tensor &input, const IntList &pad, const Tensor &result);
+// pixel_shuffle (up) and pixel_unshuffle by factor: each the other's adjoint.
+void pixelShuffle(bool up, const Tensor &input, int64_t factor, const Tensor &result);
+// im2col and col2im: each the other's adjoint. im2col's input has spatial sizes imageSize.
+void im2col(const Tensor &input, const IntList &imageSize, const IntList &kernel, const IntList &dilation,
+            const IntList &padding, const IntList &stride, const Tensor &result);
+void col2im(const Tensor &input, const IntList &kernel, const IntList &dilation, const IntList &padding,
+            const IntList &stride, const Tensor &result);
+// lines: the base coordinates the forward used (x, y[, z]).
+void affineGrid(const Tensor &theta, const std::vector<std::vector<double>> &lines, const Tensor &grid);
+// THNN's bilinear grid sampler (corners aligned); paddingMode 0 zeros, 1 border.
+void gridSampleAligned(const Tensor &input, const Tensor &grid, int paddingMode, const Tensor &result);
+
+}  // namespace torch::derivatives
+
 #endif

@@ -6,67 +6,16 @@
 #include <memory>
 #include <vector>
 
-#include "THNN/THNN.h"
-#include "autograd/Autograd.h"
+#include "autograd/Derivatives.h"
 #include "core/ops/Factory.h"
+#include "core/ops/NNKernels.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Reduce.h"
 
 namespace torch::nn {
 namespace {
 
-// ---- THNN's kernels as members of NN<T>, T = float or double ----
-
-// clang-format off
-#define TORCH_NN_SPATIAL_KERNELS(_, R)                                                                     \
-  _(R, SpatialDilatedConvolution_updateOutput) _(R, SpatialDilatedConvolution_updateGradInput)             \
-  _(R, SpatialDilatedConvolution_accGradParameters) _(R, SpatialFullDilatedConvolution_updateOutput)       \
-  _(R, SpatialFullDilatedConvolution_updateGradInput) _(R, SpatialFullDilatedConvolution_accGradParameters) \
-  _(R, VolumetricDilatedConvolution_updateOutput) _(R, VolumetricDilatedConvolution_updateGradInput)       \
-  _(R, VolumetricDilatedConvolution_accGradParameters) _(R, VolumetricFullConvolution_updateOutput)        \
-  _(R, VolumetricFullConvolution_updateGradInput) _(R, VolumetricFullConvolution_accGradParameters)        \
-  _(R, SpatialDilatedMaxPooling_updateOutput) _(R, SpatialDilatedMaxPooling_updateGradInput)               \
-  _(R, VolumetricDilatedMaxPooling_updateOutput) _(R, VolumetricDilatedMaxPooling_updateGradInput)         \
-  _(R, SpatialAveragePooling_updateOutput) _(R, SpatialAveragePooling_updateGradInput)                     \
-  _(R, VolumetricAveragePooling_updateOutput) _(R, VolumetricAveragePooling_updateGradInput)               \
-  _(R, SpatialAdaptiveMaxPooling_updateOutput) _(R, SpatialAdaptiveMaxPooling_updateGradInput)             \
-  _(R, SpatialAdaptiveAveragePooling_updateOutput) _(R, SpatialAdaptiveAveragePooling_updateGradInput)     \
-  _(R, SpatialMaxUnpooling_updateOutput) _(R, SpatialMaxUnpooling_updateGradInput)                         \
-  _(R, VolumetricMaxUnpooling_updateOutput) _(R, VolumetricMaxUnpooling_updateGradInput)                   \
-  _(R, SpatialUpSamplingNearest_updateOutput) _(R, SpatialUpSamplingNearest_updateGradInput)               \
-  _(R, VolumetricUpSamplingNearest_updateOutput) _(R, VolumetricUpSamplingNearest_updateGradInput)         \
-  _(R, SpatialUpSamplingBilinear_updateOutput) _(R, SpatialUpSamplingBilinear_updateGradInput)             \
-  _(R, VolumetricUpSamplingTrilinear_updateOutput) _(R, VolumetricUpSamplingTrilinear_updateGradInput)     \
-  _(R, SpatialReflectionPadding_updateOutput) _(R, SpatialReflectionPadding_updateGradInput)               \
-  _(R, SpatialReplicationPadding_updateOutput) _(R, SpatialReplicationPadding_updateGradInput)             \
-  _(R, VolumetricReplicationPadding_updateOutput) _(R, VolumetricReplicationPadding_updateGradInput)       \
-  _(R, SpatialGridSamplerBilinear_updateOutput) _(R, SpatialGridSamplerBilinear_updateGradInput)
-// clang-format on
-
-template <typename T>
-struct NN;
-#define TORCH_NN_MEMBER(R, name) static constexpr auto name = &THNN_##R##name;
-template <>
-struct NN<float> {
-  TORCH_NN_SPATIAL_KERNELS(TORCH_NN_MEMBER, Float)
-};
-template <>
-struct NN<double> {
-  TORCH_NN_SPATIAL_KERNELS(TORCH_NN_MEMBER, Double)
-};
-#undef TORCH_NN_MEMBER
-
-template <typename T>
-typename TH<T>::Tensor *thOrNull(const Tensor &t) {
-  return t.defined() ? t.th<T>() : nullptr;
-}
-THLongTensor *thLong(const Tensor &t) { return t.th<int64_t>(); }
-
-// Runs f(Tag<T>{}) for t's floating type.
-template <typename F>
-void floating(const Tensor &t, const char *op, F &&f) {
-  dispatchFloating(t.dtype(), op, std::forward<F>(f));
-}
+NNKernels &kernels() { return nnKernels(); }
 
 // ---- argument checks ----
 
@@ -231,27 +180,16 @@ class Columns {
 };
 
 // One group's forward: out (of the right size) = conv(x, w) + b.
-template <typename T>
 void convForward(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &b, const Tensor &out) {
   Columns columns(x.dtype());
-  Tensor cols = columns.get(), cols2 = empty({0}, x.dtype());
-  auto *X = x.th<T>(), *W = w.th<T>(), *B = thOrNull<T>(b), *O = out.th<T>(), *C = cols.th<T>();
+  Tensor cols = columns.get();
   const IntList &k = c.k, &st = c.st, &pd = c.pd, &dl = c.dl, &adj = c.adj;
-  if (k.size() == 2) {
-    if (!c.transposed)
-      NN<T>::SpatialDilatedConvolution_updateOutput(nullptr, X, O, W, B, C, nullptr, k[1], k[0], st[1], st[0], pd[1],
-                                                    pd[0], dl[1], dl[0]);
-    else
-      NN<T>::SpatialFullDilatedConvolution_updateOutput(nullptr, X, O, W, B, C, nullptr, k[1], k[0], st[1], st[0],
-                                                        pd[1], pd[0], dl[1], dl[0], adj[1], adj[0]);
-    return;
-  }
+  const Device device = x.device();
+  const ScalarType type = x.dtype();
   if (!c.transposed) {
-    NN<T>::VolumetricDilatedConvolution_updateOutput(nullptr, X, O, W, B, C, nullptr, k[0], k[2], k[1], st[0], st[2],
-                                                     st[1], pd[0], pd[2], pd[1], dl[0], dl[2], dl[1]);
-  } else if (c.unitDilation()) {
-    NN<T>::VolumetricFullConvolution_updateOutput(nullptr, X, O, W, B, C, cols2.th<T>(), k[0], k[2], k[1], st[0], st[2],
-                                                  st[1], pd[0], pd[2], pd[1], adj[0], adj[2], adj[1]);
+    kernels().dilatedConvolution.updateOutput(device, type, x, out, w, b, cols, k, st, pd, dl);
+  } else if (k.size() == 2 || c.unitDilation()) {
+    kernels().fullConvolution.updateOutput(device, type, x, out, w, b, cols, empty({0}, type), k, st, pd, dl, adj);
   } else {  // Note [Dilated transposed volumes]
     IntList unpadded = unpaddedOutput(c, x, w);
     if (b.defined())
@@ -259,72 +197,45 @@ void convForward(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &
     else
       zero_(out);
     Tensor region = unpaddedRegion(c, out, unpadded);
-    Tensor part = b.defined() ? empty(unpadded, x.dtype()) : region;
-    NN<T>::VolumetricDilatedConvolution_updateGradInput(nullptr, shapeOnly(unpadded, x.dtype()).th<T>(), X,
-                                                        part.th<T>(), W, C, k[0], k[2], k[1], st[0], st[2], st[1],
-                                                        pd[0], pd[2], pd[1], dl[0], dl[2], dl[1]);
+    Tensor part = b.defined() ? empty(unpadded, type) : region;
+    kernels().dilatedConvolution.updateGradInput(device, type, shapeOnly(unpadded, type), x, part, w, cols, k, st, pd,
+                                                 dl);
     if (b.defined()) binary_(BinaryOp::Add, region, part);
   }
 }
 
 // One group's input gradient into gi (x's size).
-template <typename T>
 void convBackwardInput(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &go, const Tensor &gi) {
   Columns columns(x.dtype());
-  Tensor cols = columns.get(), cols2 = empty({0}, x.dtype());
-  auto *X = x.th<T>(), *W = w.th<T>(), *GO = go.th<T>(), *GI = gi.th<T>(), *C = cols.th<T>();
+  Tensor cols = columns.get();
   const IntList &k = c.k, &st = c.st, &pd = c.pd, &dl = c.dl, &adj = c.adj;
-  if (k.size() == 2) {
-    if (!c.transposed)
-      NN<T>::SpatialDilatedConvolution_updateGradInput(nullptr, X, GO, GI, W, C, k[1], k[0], st[1], st[0], pd[1], pd[0],
-                                                       dl[1], dl[0]);
-    else
-      NN<T>::SpatialFullDilatedConvolution_updateGradInput(nullptr, X, GO, GI, W, C, k[1], k[0], st[1], st[0], pd[1],
-                                                           pd[0], dl[1], dl[0], adj[1], adj[0]);
-    return;
-  }
+  const Device device = x.device();
+  const ScalarType type = x.dtype();
   if (!c.transposed) {
-    NN<T>::VolumetricDilatedConvolution_updateGradInput(nullptr, X, GO, GI, W, C, k[0], k[2], k[1], st[0], st[2], st[1],
-                                                        pd[0], pd[2], pd[1], dl[0], dl[2], dl[1]);
-  } else if (c.unitDilation()) {
-    NN<T>::VolumetricFullConvolution_updateGradInput(nullptr, X, GO, GI, W, C, cols2.th<T>(), k[0], k[2], k[1], st[0],
-                                                     st[2], st[1], pd[0], pd[2], pd[1], adj[0], adj[2], adj[1]);
+    kernels().dilatedConvolution.updateGradInput(device, type, x, go, gi, w, cols, k, st, pd, dl);
+  } else if (k.size() == 2 || c.unitDilation()) {
+    kernels().fullConvolution.updateGradInput(device, type, x, go, gi, w, cols, empty({0}, type), k, st, pd, dl, adj);
   } else {  // Note [Dilated transposed volumes]
     Tensor region = unpaddedRegion(c, go, unpaddedOutput(c, x, w));
-    NN<T>::VolumetricDilatedConvolution_updateOutput(nullptr, region.th<T>(), GI, W, nullptr, C, nullptr, k[0], k[2],
-                                                     k[1], st[0], st[2], st[1], pd[0], pd[2], pd[1], dl[0], dl[2],
-                                                     dl[1]);
+    kernels().dilatedConvolution.updateOutput(device, type, region, gi, w, Tensor(), cols, k, st, pd, dl);
   }
 }
 
 // One group's weight (and bias, when gb is defined) gradients added into gw and gb.
-template <typename T>
 void convBackwardParams(const Conv &c, const Tensor &x, const Tensor &go, const Tensor &gw, const Tensor &gb) {
   Columns columns(x.dtype());
-  Tensor cols = columns.get(), cols2 = empty({0}, x.dtype());
-  auto *X = x.th<T>(), *GO = go.th<T>(), *GW = gw.th<T>(), *GB = thOrNull<T>(gb), *C = cols.th<T>();
+  Tensor cols = columns.get();
   const IntList &k = c.k, &st = c.st, &pd = c.pd, &dl = c.dl, &adj = c.adj;
-  if (k.size() == 2) {
-    if (!c.transposed)
-      NN<T>::SpatialDilatedConvolution_accGradParameters(nullptr, X, GO, GW, GB, C, nullptr, k[1], k[0], st[1], st[0],
-                                                         pd[1], pd[0], dl[1], dl[0], 1.0);
-    else
-      NN<T>::SpatialFullDilatedConvolution_accGradParameters(nullptr, X, GO, GW, GB, C, nullptr, k[1], k[0], st[1],
-                                                             st[0], pd[1], pd[0], dl[1], dl[0], adj[1], adj[0], 1.0);
-    return;
-  }
+  const Device device = x.device();
+  const ScalarType type = x.dtype();
   if (!c.transposed) {
-    NN<T>::VolumetricDilatedConvolution_accGradParameters(nullptr, X, GO, GW, GB, C, nullptr, k[0], k[2], k[1], st[0],
-                                                          st[2], st[1], pd[0], pd[2], pd[1], dl[0], dl[2], dl[1], 1.0);
-  } else if (c.unitDilation()) {
-    NN<T>::VolumetricFullConvolution_accGradParameters(nullptr, X, GO, GW, GB, C, cols2.th<T>(), k[0], k[2], k[1],
-                                                       st[0], st[2], st[1], pd[0], pd[2], pd[1], adj[0], adj[2], adj[1],
-                                                       1.0);
+    kernels().dilatedConvolution.accGradParameters(device, type, x, go, gw, gb, cols, k, st, pd, dl, 1.0);
+  } else if (k.size() == 2 || c.unitDilation()) {
+    kernels().fullConvolution.accGradParameters(device, type, x, go, gw, gb, cols, empty({0}, type), k, st, pd, dl, adj,
+                                                1.0);
   } else {  // Note [Dilated transposed volumes]
     Tensor region = unpaddedRegion(c, go, unpaddedOutput(c, x, gw));
-    NN<T>::VolumetricDilatedConvolution_accGradParameters(nullptr, region.th<T>(), X, GW, nullptr, C, nullptr, k[0],
-                                                          k[2], k[1], st[0], st[2], st[1], pd[0], pd[2], pd[1], dl[0],
-                                                          dl[2], dl[1], 1.0);
+    kernels().dilatedConvolution.accGradParameters(device, type, region, x, gw, Tensor(), cols, k, st, pd, dl, 1.0);
     if (gb.defined()) binary_(BinaryOp::Add, gb, sum(go, {0, 2, 3, 4}, false));
   }
 }
@@ -431,14 +342,11 @@ TensorList convolutionBackward(const Conv &c, const Tensor &input, const Tensor 
   if (needW) gw = zeros(w.sizes(), w.dtype());
   if (needB) gb = zeros({g.size(1)}, g.dtype());
   const int64_t G = c.groups;
-  floating(g, c.name(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    for (int64_t i = 0; i < G; i++) {
-      Tensor xi = group(x, 1, i, G), wi = group(w, 0, i, G), gi = group(g, 1, i, G);
-      if (needX) convBackwardInput<T>(c, xi, wi, gi, group(gx, 1, i, G));
-      if (needW) convBackwardParams<T>(c, xi, gi, group(gw, 0, i, G), group(gb, 0, i, G));
-    }
-  });
+  for (int64_t i = 0; i < G; i++) {
+    Tensor xi = group(x, 1, i, G), wi = group(w, 0, i, G), gi = group(g, 1, i, G);
+    if (needX) convBackwardInput(c, xi, wi, gi, group(gx, 1, i, G));
+    if (needW) convBackwardParams(c, xi, gi, group(gw, 0, i, G), group(gb, 0, i, G));
+  }
   if (needB && !needW) gb = sum(g, s == 3 ? IntList{0, 2, 3, 4} : IntList{0, 2, 3}, false);
   if (needX) gx = uncanonical(gx, s, batched);
   if (needW && s == 1) gw = squeeze(gw, 2);
@@ -458,11 +366,8 @@ Tensor runConvolution(Conv c, const Tensor &input, const Tensor &weight, const T
   Tensor x = canonical(input, c.s, batched), w = c.s == 1 ? unsqueeze(weight, 2) : weight;
   Tensor out = empty(outSizes, input.dtype());
   const int64_t G = c.groups;
-  floating(input, op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    for (int64_t i = 0; i < G; i++)
-      convForward<T>(c, group(x, 1, i, G), group(w, 0, i, G), group(bias, 0, i, G), group(out, 1, i, G));
-  });
+  for (int64_t i = 0; i < G; i++)
+    convForward(c, group(x, 1, i, G), group(w, 0, i, G), group(bias, 0, i, G), group(out, 1, i, G));
   Tensor result = uncanonical(out, c.s, batched);
   if (rec) {
     const bool needX = needsGrad(input), needW = needsGrad(weight), needB = needsGrad(bias);
@@ -546,58 +451,8 @@ std::pair<Tensor, Tensor> emptyPooled(const Tensor &input, const IntList &outSpa
   IntList sizes = input.sizes();
   std::copy(outSpatial.begin(), outSpatial.end(), sizes.end() - outSpatial.size());
   Tensor out = empty(sizes, input.dtype()), idx = empty(sizes, ScalarType::Long);
-  if (rec) {
-    IntList inSizes = input.sizes();
-    ScalarType dtype = input.dtype();
-    record(node, {input}, {out}, [inSizes, dtype](const TensorList &) { return TensorList{zeros(inSizes, dtype)}; });
-  }
+  if (rec) derivatives::emptyPooled(node, input, out);
   return {out, idx};
-}
-
-template <typename T>
-void maxPoolForward(const Pool &p, const Tensor &x, const Tensor &out, const Tensor &idx) {
-  const IntList &k = p.k, &st = p.st, &pd = p.pd, &dl = p.dl;
-  if (k.size() == 2)
-    NN<T>::SpatialDilatedMaxPooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(idx), k[1], k[0], st[1], st[0],
-                                                 pd[1], pd[0], dl[1], dl[0], p.ceilMode);
-  else
-    NN<T>::VolumetricDilatedMaxPooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(idx), k[0], k[2], k[1],
-                                                    st[0], st[2], st[1], pd[0], pd[2], pd[1], dl[0], dl[2], dl[1],
-                                                    p.ceilMode);
-}
-
-template <typename T>
-void maxPoolBackward(const Pool &p, const Tensor &x, const Tensor &go, const Tensor &gi, const Tensor &idx) {
-  const IntList &k = p.k, &st = p.st, &pd = p.pd, &dl = p.dl;
-  if (k.size() == 2)
-    NN<T>::SpatialDilatedMaxPooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), thLong(idx), k[1], k[0],
-                                                    st[1], st[0], pd[1], pd[0], dl[1], dl[0], p.ceilMode);
-  else
-    NN<T>::VolumetricDilatedMaxPooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), thLong(idx), k[0],
-                                                       k[2], k[1], st[0], st[2], st[1], pd[0], pd[2], pd[1], dl[0],
-                                                       dl[2], dl[1], p.ceilMode);
-}
-
-template <typename T>
-void avgPoolForward(const Pool &p, bool countIncludePad, const Tensor &x, const Tensor &out) {
-  const IntList &k = p.k, &st = p.st, &pd = p.pd;
-  if (k.size() == 2)
-    NN<T>::SpatialAveragePooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), k[1], k[0], st[1], st[0], pd[1], pd[0],
-                                              p.ceilMode, countIncludePad);
-  else
-    NN<T>::VolumetricAveragePooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), k[0], k[2], k[1], st[0], st[2], st[1],
-                                                 pd[0], pd[2], pd[1], p.ceilMode, countIncludePad);
-}
-
-template <typename T>
-void avgPoolBackward(const Pool &p, bool countIncludePad, const Tensor &x, const Tensor &go, const Tensor &gi) {
-  const IntList &k = p.k, &st = p.st, &pd = p.pd;
-  if (k.size() == 2)
-    NN<T>::SpatialAveragePooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), k[1], k[0], st[1], st[0],
-                                                 pd[1], pd[0], p.ceilMode, countIncludePad);
-  else
-    NN<T>::VolumetricAveragePooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), k[0], k[2], k[1], st[0],
-                                                    st[2], st[1], pd[0], pd[2], pd[1], p.ceilMode, countIncludePad);
 }
 
 // divisor_override: THNN divides each window by its own count; the result is multiplied
@@ -635,73 +490,8 @@ Tensor divisorFactors(const Pool &p, const Tensor &input, const IntList &out, bo
 // Note [Taps]: resampling one axis by lists of taps
 // ============================================================================================
 
-// Output position j along an axis reads input positions index[t] with weights weight[t],
-// for t in [start[j], start[j + 1]).
-struct Taps {
-  int64_t in = 0;
-  std::vector<int64_t> start{0}, index;
-  std::vector<double> weight;
-  int64_t out() const { return static_cast<int64_t>(start.size()) - 1; }
-  void add(int64_t i, double w) {
-    index.push_back(i);
-    weight.push_back(w);
-  }
-  void next() { start.push_back(static_cast<int64_t>(index.size())); }
-  // The adjoint: input position i collects the output positions that read it.
-  Taps transposed() const {
-    Taps r;
-    r.in = out();
-    std::vector<int64_t> count(in + 1, 0);
-    for (int64_t i : index) count[i + 1]++;
-    for (int64_t i = 0; i < in; i++) count[i + 1] += count[i];
-    r.start = count;
-    r.index.resize(index.size());
-    r.weight.resize(index.size());
-    std::vector<int64_t> slot(count.begin(), count.end() - 1);
-    for (int64_t j = 0; j < out(); j++) {
-      for (int64_t t = start[j]; t < start[j + 1]; t++) {
-        const int64_t at = slot[index[t]]++;
-        r.index[at] = j;
-        r.weight[at] = weight[t];
-      }
-    }
-    return r;
-  }
-};
-
+// struct Taps is declared in core/ops/NNKernels.h, where the resample kernel takes it.
 using TapsPtr = std::shared_ptr<const Taps>;
-
-template <typename T>
-void resampleKernel(const T *x, T *y, int64_t outer, int64_t inner, const Taps &taps) {
-  const int64_t in = taps.in, out = taps.out();
-  const int64_t *start = taps.start.data(), *index = taps.index.data();
-  std::vector<T> weights(taps.weight.begin(), taps.weight.end());
-  const T *weight = weights.data();
-  if (inner == 1) {  // the last axis: a dot product per output element
-#pragma omp parallel for if (outer * out > TH_OMP_THRESHOLD)
-    for (int64_t o = 0; o < outer; o++) {
-      const T *src = x + o * in;
-      T *dst = y + o * out;
-      for (int64_t j = 0; j < out; j++) {
-        T acc = 0;
-        for (int64_t t = start[j]; t < start[j + 1]; t++) acc += weight[t] * src[index[t]];
-        dst[j] = acc;
-      }
-    }
-    return;
-  }
-#pragma omp parallel for if (outer * out * inner > TH_OMP_THRESHOLD)
-  for (int64_t r = 0; r < outer * out; r++) {
-    const int64_t o = r / out, j = r % out;
-    T *dst = y + r * inner;
-    std::fill(dst, dst + inner, T(0));
-    for (int64_t t = start[j]; t < start[j + 1]; t++) {
-      const T *src = x + (o * in + index[t]) * inner;
-      const T w = weight[t];
-      for (int64_t i = 0; i < inner; i++) dst[i] += w * src[i];
-    }
-  }
-}
 
 // x resampled along dim by taps; records `name` with the adjoint taps as backward.
 Tensor resampleAxis(const Tensor &x, int dim, const TapsPtr &taps, const char *name) {
@@ -713,11 +503,7 @@ Tensor resampleAxis(const Tensor &x, int dim, const TapsPtr &taps, const char *n
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < dim; d++) outer *= sizes[d];
   for (int d = dim + 1; d < x.dim(); d++) inner *= sizes[d];
-  floating(x, name, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    resampleKernel<T>(reinterpret_cast<const T *>(xc.dataPtr()), reinterpret_cast<T *>(y.dataPtr()), outer, inner,
-                      *taps);
-  });
+  kernels().resample(x.device(), x.dtype(), xc, y, outer, inner, *taps);
   if (rec) {
     record(name, {x}, {y}, [dim, taps, name](const TensorList &g) {
       return TensorList{resampleAxis(g[0], dim, std::make_shared<const Taps>(taps->transposed()), name)};
@@ -866,12 +652,7 @@ Tensor constantPad(const Tensor &input, const IntList &pad, double value) {
     dst = narrow(dst, d, std::max<int64_t>(pad[2 * i], 0), len);
   }
   if (!nothing && src.numel() > 0) copyValues_(dst, src);
-  if (rec) {
-    IntList negated;
-    for (int64_t p : pad) negated.push_back(-p);
-    record("ConstantPadNdBackward", {input}, {out},
-           [negated](const TensorList &g) { return TensorList{constantPad(g[0], negated, 0.0)}; });
-  }
+  if (rec) derivatives::constantPad(input, pad, out);
   return out;
 }
 
@@ -911,10 +692,7 @@ Tensor shuffle(const Tensor &input, int64_t r, bool up) {
   Tensor permuted = permute(reshape(input, split), order);
   Tensor out = empty(outSizes, input.dtype());
   copyValues_(view(out, permuted.sizes()), permuted);
-  if (rec) {
-    record(up ? "PixelShuffleBackward" : "PixelUnshuffleBackward", {input}, {out},
-           [r, up](const TensorList &g) { return TensorList{shuffle(g[0], r, !up)}; });
-  }
+  if (rec) derivatives::pixelShuffle(up, input, r, out);
   return out;
 }
 
@@ -929,93 +707,12 @@ std::vector<double> gridLine(int64_t n, bool alignCorners) {
   return v;
 }
 
-// grid[n, p, i] = sum_j theta[n, i, j] base[p, j] with base rows (x, y, [z,] 1), or the
-// adjoint: gradTheta[n, i, j] = sum_p grad[n, p, i] base[p, j].
-template <typename T>
-void affineKernel(const Tensor &theta, const Tensor &grid, const std::vector<std::vector<double>> &lines,
-                  bool adjoint) {
-  const int dims = static_cast<int>(lines.size());  // x, y[, z]
-  const int64_t N = theta.size(0);
-  int64_t points = 1;
-  for (const auto &l : lines) points *= static_cast<int64_t>(l.size());
-  const T *src = reinterpret_cast<const T *>((adjoint ? grid : theta).dataPtr());
-  T *dst = reinterpret_cast<T *>((adjoint ? theta : grid).dataPtr());
-  const int cols = dims + 1;
-  std::vector<double> acc;
-  for (int64_t n = 0; n < N; n++) {
-    if (adjoint) acc.assign(dims * cols, 0.0);
-    for (int64_t p = 0; p < points; p++) {
-      double base[4];
-      int64_t rest = p;
-      for (int a = 0; a < dims; a++) {  // x varies fastest, then y, then z
-        const auto &l = lines[a];
-        base[a] = l[rest % static_cast<int64_t>(l.size())];
-        rest /= static_cast<int64_t>(l.size());
-      }
-      base[dims] = 1.0;
-      if (!adjoint) {
-        const T *th = src + n * dims * cols;
-        T *g = dst + (n * points + p) * dims;
-        for (int i = 0; i < dims; i++) {
-          double v = 0;
-          for (int j = 0; j < cols; j++) v += static_cast<double>(th[i * cols + j]) * base[j];
-          g[i] = static_cast<T>(v);
-        }
-      } else {
-        const T *g = src + (n * points + p) * dims;
-        for (int i = 0; i < dims; i++)
-          for (int j = 0; j < cols; j++) acc[i * cols + j] += static_cast<double>(g[i]) * base[j];
-      }
-    }
-    if (adjoint)
-      for (int i = 0; i < dims * cols; i++) dst[n * dims * cols + i] = static_cast<T>(acc[i]);
-  }
-}
-
 struct Im2col {
   IntList kernel, dilation, padding, stride;
   int64_t blocks(int a, int64_t in) const {
     return (in + 2 * padding[a] - dilation[a] * (kernel[a] - 1) - 1) / stride[a] + 1;
   }
 };
-
-// columns[n, (c kH + kh) kW + kw, oy oW + ox] = image[n, c, oy sH - pH + kh dH, ox sW - pW + kw dW]
-// (0 outside), or the adjoint (col2im: adds the columns into a zeroed image).
-template <typename T>
-void im2colKernel(const Im2col &g, T *image, T *columns, int64_t planes, int64_t H, int64_t W, int64_t oH, int64_t oW,
-                  bool adjoint) {
-  const int64_t kH = g.kernel[0], kW = g.kernel[1], sH = g.stride[0], sW = g.stride[1];
-  const int64_t pH = g.padding[0], pW = g.padding[1], dH = g.dilation[0], dW = g.dilation[1];
-#pragma omp parallel for if (planes * kH * kW * oH * oW > TH_OMP_THRESHOLD)
-  for (int64_t p = 0; p < planes; p++) {
-    T *img = image + p * H * W;
-    if (adjoint) std::fill(img, img + H * W, T(0));
-    for (int64_t kh = 0; kh < kH; kh++)
-      for (int64_t kw = 0; kw < kW; kw++) {
-        T *col = columns + ((p * kH + kh) * kW + kw) * oH * oW;
-        // Columns ox in [lo, hi) read inside the image: 0 <= ox sW + shift < W.
-        const int64_t shift = kw * dW - pW;
-        const int64_t lo = shift >= 0 ? 0 : std::min(oW, (-shift + sW - 1) / sW);
-        const int64_t hi = std::max(lo, std::min(oW, W - shift > 0 ? (W - shift - 1) / sW + 1 : 0));
-        for (int64_t oy = 0; oy < oH; oy++) {
-          const int64_t y = oy * sH - pH + kh * dH;
-          T *c = col + oy * oW;
-          if (y < 0 || y >= H) {
-            if (!adjoint) std::fill(c, c + oW, T(0));
-            continue;
-          }
-          const int64_t at = y * W + shift;
-          if (adjoint) {
-            for (int64_t ox = lo; ox < hi; ox++) img[at + ox * sW] += c[ox];
-          } else {
-            std::fill(c, c + lo, T(0));
-            for (int64_t ox = lo; ox < hi; ox++) c[ox] = img[at + ox * sW];
-            std::fill(c + hi, c + oW, T(0));
-          }
-        }
-      }
-  }
-}
 
 void checkIm2colParams(const char *op, const Im2col &g) {
   checkListSize(op, g.kernel, 2, "kernel_size");
@@ -1048,23 +745,8 @@ IntList checkBlocks(const char *op, const Im2col &g, int64_t H, int64_t W) {
 Tensor gridSampleAligned(const Tensor &input, const Tensor &grid, int paddingMode) {
   RecordScope rec({&input, &grid});
   Tensor out = empty({0}, input.dtype());
-  floating(input, "GridSampler2DBackward", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    NN<T>::SpatialGridSamplerBilinear_updateOutput(nullptr, input.th<T>(), grid.th<T>(), out.th<T>(), paddingMode);
-  });
-  if (rec) {
-    SavedTensor si(input, false), sg(grid, false);
-    record("GridSampler2DBackward", {input, grid}, {out}, [si, sg, paddingMode](const TensorList &g) {
-      Tensor x = si.unpack("GridSampler2DBackward"), gr = sg.unpack("GridSampler2DBackward");
-      Tensor gx = empty({0}, x.dtype()), gg = empty({0}, x.dtype());
-      floating(x, "GridSampler2DBackward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        NN<T>::SpatialGridSamplerBilinear_updateGradInput(nullptr, x.th<T>(), gx.th<T>(), gr.th<T>(), gg.th<T>(),
-                                                          g[0].th<T>(), paddingMode);
-      });
-      return TensorList{gx, gg};
-    });
-  }
+  kernels().gridSamplerBilinear.updateOutput(input.device(), input.dtype(), input, grid, out, paddingMode);
+  if (rec) derivatives::gridSampleAligned(input, grid, paddingMode, out);
   return out;
 }
 
@@ -1136,7 +818,7 @@ std::pair<Tensor, Tensor> maxPool(const Tensor &input, const IntList &kernel, co
   RecordScope rec({&input});
   Tensor x = canonical(input, s, batched);
   Tensor out = empty({0}, input.dtype()), idx = empty({0}, ScalarType::Long);
-  floating(input, p.op, [&](auto tag) { maxPoolForward<typename decltype(tag)::type>(p, x, out, idx); });
+  kernels().dilatedMaxPooling.updateOutput(x.device(), x.dtype(), x, out, idx, p.k, p.st, p.pd, p.dl, p.ceilMode);
   Tensor result = uncanonical(out, s, batched), indices = uncanonical(idx, s, batched);
   if (rec) {
     static const char *nodes[3] = {"MaxPool2DWithIndicesBackward", "MaxPool2DWithIndicesBackward",
@@ -1147,7 +829,8 @@ std::pair<Tensor, Tensor> maxPool(const Tensor &input, const IntList &kernel, co
       Tensor in = si.unpack(node);
       Tensor x = canonical(in, p.s, batched), gi = empty(x.sizes(), x.dtype());
       Tensor go = canonical(g[0], p.s, batched), ix = canonical(sidx.unpack(node), p.s, batched);
-      floating(x, p.op, [&](auto tag) { maxPoolBackward<typename decltype(tag)::type>(p, x, go, gi, ix); });
+      kernels().dilatedMaxPooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix, p.k, p.st, p.pd, p.dl,
+                                                  p.ceilMode);
       return TensorList{uncanonical(gi, p.s, batched)};
     });
   }
@@ -1171,7 +854,7 @@ Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride
   if (divisorOverride) factors = divisorFactors(p, input, outSpatial, countIncludePad, *divisorOverride, input.dtype());
   Tensor x = canonical(input, s, batched);
   Tensor out = empty({0}, input.dtype());
-  floating(input, p.op, [&](auto tag) { avgPoolForward<typename decltype(tag)::type>(p, countIncludePad, x, out); });
+  kernels().averagePooling.updateOutput(x.device(), x.dtype(), x, out, p.k, p.st, p.pd, p.ceilMode, countIncludePad);
   Tensor result = uncanonical(out, s, batched);
   if (factors.defined()) result = binary(BinaryOp::Mul, result, factors);
   if (rec) {
@@ -1182,8 +865,8 @@ Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride
       Tensor in = si.unpack(node);
       Tensor x = canonical(in, p.s, batched), gi = empty(x.sizes(), x.dtype());
       Tensor go = canonical(factors.defined() ? binary(BinaryOp::Mul, g[0], factors) : g[0], p.s, batched);
-      floating(x, p.op,
-               [&](auto tag) { avgPoolBackward<typename decltype(tag)::type>(p, countIncludePad, x, go, gi); });
+      kernels().averagePooling.updateGradInput(x.device(), x.dtype(), x, go, gi, p.k, p.st, p.pd, p.ceilMode,
+                                               countIncludePad);
       return TensorList{uncanonical(gi, p.s, batched)};
     });
   }
@@ -1215,20 +898,14 @@ std::pair<Tensor, Tensor> adaptiveMaxPool(const Tensor &input, const IntList &ou
   RecordScope rec({&input});
   Tensor x = canonical(input, s, batched);
   Tensor out = empty({0}, input.dtype()), idx = empty({0}, ScalarType::Long);
-  floating(input, op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    NN<T>::SpatialAdaptiveMaxPooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(idx), o[1], o[0]);
-  });
+  kernels().adaptiveMaxPooling.updateOutput(x.device(), x.dtype(), x, out, idx, o);
   Tensor result = uncanonical(out, s, batched), indices = uncanonical(idx, s, batched);
   if (rec) {
     SavedTensor si(input, false), sidx(indices, false);
     record("AdaptiveMaxPool2DBackward", {input}, {result}, [s, batched, si, sidx](const TensorList &g) {
       Tensor x = canonical(si.unpack("AdaptiveMaxPool2DBackward"), s, batched), gi = empty({0}, x.dtype());
       Tensor go = canonical(g[0], s, batched), ix = canonical(sidx.unpack("AdaptiveMaxPool2DBackward"), s, batched);
-      floating(x, "AdaptiveMaxPool2DBackward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        NN<T>::SpatialAdaptiveMaxPooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), thLong(ix));
-      });
+      kernels().adaptiveMaxPooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix);
       return TensorList{uncanonical(gi, s, batched)};
     });
   }
@@ -1254,10 +931,7 @@ Tensor adaptiveAvgPool(const Tensor &input, const IntList &outputSize) {
   RecordScope rec({&input});
   Tensor x = canonical(input, s, batched);
   Tensor out = empty({0}, input.dtype());
-  floating(input, op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    NN<T>::SpatialAdaptiveAveragePooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), o[1], o[0]);
-  });
+  kernels().adaptiveAveragePooling.updateOutput(x.device(), x.dtype(), x, out, o);
   Tensor result = uncanonical(out, s, batched);
   if (rec) {
     IntList inSizes = x.sizes();
@@ -1265,10 +939,7 @@ Tensor adaptiveAvgPool(const Tensor &input, const IntList &outputSize) {
     record("AdaptiveAvgPool2DBackward", {input}, {result}, [s, batched, inSizes, dtype](const TensorList &g) {
       Tensor x = shapeOnly(inSizes, dtype), gi = empty({0}, dtype);
       Tensor go = canonical(g[0], s, batched);
-      floating(x, "AdaptiveAvgPool2DBackward", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        NN<T>::SpatialAdaptiveAveragePooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>());
-      });
+      kernels().adaptiveAveragePooling.updateGradInput(x.device(), x.dtype(), x, go, gi);
       return TensorList{uncanonical(gi, s, batched)};
     });
   }
@@ -1306,14 +977,7 @@ Tensor maxUnpool(const Tensor &input, const Tensor &indices, const IntList &outp
   RecordScope rec({&input});
   Tensor x = canonical(input, s, batched), ix = canonical(indices, s, batched);
   Tensor out = empty({0}, input.dtype());
-  floating(input, op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if (o.size() == 2)
-      NN<T>::SpatialMaxUnpooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(ix), o[1], o[0]);
-    else
-      NN<T>::VolumetricMaxUnpooling_updateOutput(nullptr, x.th<T>(), out.th<T>(), thLong(ix), o[0], o[2], o[1], 1, 1, 1,
-                                                 0, 0, 0);
-  });
+  kernels().maxUnpooling.updateOutput(x.device(), x.dtype(), x, out, ix, o);
   Tensor result = uncanonical(out, s, batched);
   if (rec) {
     const char *node = s == 3 ? "MaxUnpool3DBackward" : "MaxUnpool2DBackward";
@@ -1323,15 +987,7 @@ Tensor maxUnpool(const Tensor &input, const Tensor &indices, const IntList &outp
     record(node, {input}, {result}, [s, o, batched, sidx, node, inSizes, dtype](const TensorList &g) {
       Tensor x = shapeOnly(inSizes, dtype), gi = empty({0}, dtype);
       Tensor go = canonical(g[0], s, batched), ix = canonical(sidx.unpack(node), s, batched);
-      floating(x, node, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        if (o.size() == 2)
-          NN<T>::SpatialMaxUnpooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), thLong(ix), o[1],
-                                                     o[0]);
-        else
-          NN<T>::VolumetricMaxUnpooling_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), thLong(ix), o[0],
-                                                        o[2], o[1], 1, 1, 1, 0, 0, 0);
-      });
+      kernels().maxUnpooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix, o);
       return TensorList{uncanonical(gi, s, batched)};
     });
   }
@@ -1373,24 +1029,12 @@ Tensor nearestTHNN(const Tensor &input, int64_t factor) {
   const char *name = upsampleName("nearest", s);
   RecordScope rec({&input});
   Tensor out = empty({0}, input.dtype());
-  floating(input, name, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if (s == 2)
-      NN<T>::SpatialUpSamplingNearest_updateOutput(nullptr, input.th<T>(), out.th<T>(), factor);
-    else
-      NN<T>::VolumetricUpSamplingNearest_updateOutput(nullptr, input.th<T>(), out.th<T>(), factor);
-  });
+  kernels().upSamplingNearest.updateOutput(input.device(), input.dtype(), input, out, factor);
   if (rec) {
     IntList inSizes = input.sizes();
-    record(name, {input}, {out}, [s, inSizes, factor, name](const TensorList &g) {
+    record(name, {input}, {out}, [inSizes, factor, name](const TensorList &g) {
       Tensor x = shapeOnly(inSizes, g[0].dtype()), gi = empty({0}, g[0].dtype());
-      floating(x, name, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        if (s == 2)
-          NN<T>::SpatialUpSamplingNearest_updateGradInput(nullptr, x.th<T>(), g[0].th<T>(), gi.th<T>(), factor);
-        else
-          NN<T>::VolumetricUpSamplingNearest_updateGradInput(nullptr, x.th<T>(), g[0].th<T>(), gi.th<T>(), factor);
-      });
+      kernels().upSamplingNearest.updateGradInput(x.device(), x.dtype(), x, g[0], gi, factor);
       return TensorList{gi};
     });
   }
@@ -1403,29 +1047,15 @@ Tensor linearTHNN(const Tensor &input, const IntList &outputSize) {
   const char *name = upsampleName("linear", s);
   RecordScope rec({&input});
   Tensor x = canonical(input, s, true);
-  const IntList o = kernelList(outputSize, 1), in = spatialSizes(x, static_cast<int>(o.size()));
+  const IntList o = kernelList(outputSize, 1);
   Tensor out = empty({0}, input.dtype());
-  floating(input, name, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if (o.size() == 2)
-      NN<T>::SpatialUpSamplingBilinear_updateOutput(nullptr, x.th<T>(), out.th<T>(), o[0], o[1]);
-    else
-      NN<T>::VolumetricUpSamplingTrilinear_updateOutput(nullptr, x.th<T>(), out.th<T>(), o[0], o[1], o[2]);
-  });
+  kernels().upSamplingLinear.updateOutput(x.device(), x.dtype(), x, out, o);
   Tensor result = uncanonical(out, s, true);
   if (rec) {
-    const int64_t N = x.size(0), C = x.size(1);
-    record(name, {input}, {result}, [s, o, in, N, C, name](const TensorList &g) {
+    const IntList inSizes = x.sizes();
+    record(name, {input}, {result}, [s, o, inSizes, name](const TensorList &g) {
       Tensor go = canonical(g[0], s, true), gi = empty({0}, go.dtype());
-      floating(go, name, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        if (o.size() == 2)
-          NN<T>::SpatialUpSamplingBilinear_updateGradInput(nullptr, go.th<T>(), gi.th<T>(), N, C, in[0], in[1], o[0],
-                                                           o[1]);
-        else
-          NN<T>::VolumetricUpSamplingTrilinear_updateGradInput(nullptr, go.th<T>(), gi.th<T>(), N, C, in[0], in[1],
-                                                               in[2], o[0], o[1], o[2]);
-      });
+      kernels().upSamplingLinear.updateGradInput(go.device(), go.dtype(), go, gi, inSizes, o);
       return TensorList{uncanonical(gi, s, true)};
     });
   }
@@ -1536,34 +1166,18 @@ Tensor pad(const Tensor &input, const IntList &pad, const std::string &mode, dou
   IntList p = pad;
   if (s == 1) p.insert(p.end(), {0, 0});
   const bool reflect = mode == "reflect";
-  auto run = [p, reflect](auto tag, const Tensor &x, const Tensor &out, const Tensor &go, const Tensor &gi) {
-    using T = typename decltype(tag)::type;
-    if (p.size() == 4) {
-      if (!go.defined())
-        (reflect ? NN<T>::SpatialReflectionPadding_updateOutput : NN<T>::SpatialReplicationPadding_updateOutput)(
-            nullptr, x.th<T>(), out.th<T>(), p[0], p[1], p[2], p[3]);
-      else
-        (reflect ? NN<T>::SpatialReflectionPadding_updateGradInput : NN<T>::SpatialReplicationPadding_updateGradInput)(
-            nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), p[0], p[1], p[2], p[3]);
-    } else if (!go.defined()) {
-      NN<T>::VolumetricReplicationPadding_updateOutput(nullptr, x.th<T>(), out.th<T>(), p[0], p[1], p[2], p[3], p[4],
-                                                       p[5]);
-    } else {
-      NN<T>::VolumetricReplicationPadding_updateGradInput(nullptr, x.th<T>(), go.th<T>(), gi.th<T>(), p[0], p[1], p[2],
-                                                          p[3], p[4], p[5]);
-    }
-  };
+  const auto &module = reflect ? kernels().reflectionPadding : kernels().replicationPadding;
   RecordScope rec({&input});
   Tensor x = canonical(input, s, batched);
   Tensor out = empty({0}, input.dtype());
-  floating(input, node, [&](auto tag) { run(tag, x, out, Tensor(), Tensor()); });
+  module.updateOutput(x.device(), x.dtype(), x, out, p);
   Tensor result = uncanonical(out, s, batched);
   if (rec) {
     IntList inSizes = x.sizes();
-    record(node, {input}, {result}, [run, s, batched, inSizes, node](const TensorList &g) {
+    record(node, {input}, {result}, [module = &module, p, s, batched, inSizes, node](const TensorList &g) {
       Tensor go = canonical(g[0], s, batched), gi = empty({0}, go.dtype());
       Tensor x = shapeOnly(inSizes, go.dtype());
-      floating(go, node, [&](auto tag) { run(tag, x, Tensor(), go, gi); });
+      module->updateGradInput(go.device(), go.dtype(), x, go, gi, p);
       return TensorList{uncanonical(gi, s, batched)};
     });
   }
@@ -1632,15 +1246,8 @@ Tensor affineGrid(const Tensor &theta, const IntList &size, bool alignCorners) {
   RecordScope rec({&theta});
   Tensor th = contiguous(theta);
   Tensor grid = empty(outSizes, theta.dtype());
-  floating(theta, op, [&](auto tag) { affineKernel<typename decltype(tag)::type>(th, grid, lines, false); });
-  if (rec) {
-    IntList thetaSizes = theta.sizes();
-    record("AffineGridGeneratorBackward", {theta}, {grid}, [lines, thetaSizes](const TensorList &g) {
-      Tensor gc = contiguous(g[0]), gt = empty(thetaSizes, g[0].dtype());
-      floating(gc, "affine_grid", [&](auto tag) { affineKernel<typename decltype(tag)::type>(gt, gc, lines, true); });
-      return TensorList{gt};
-    });
-  }
+  kernels().affineGrid.updateOutput(th.device(), th.dtype(), th, grid, lines);
+  if (rec) derivatives::affineGrid(theta, lines, grid);
   return grid;
 }
 
@@ -1664,17 +1271,8 @@ Tensor im2col(const Tensor &input, const IntList &kernel, const IntList &dilatio
   Tensor x = contiguous(input);
   Tensor out = batched ? empty({N, C * kernel[0] * kernel[1], L}, input.dtype())
                        : empty({C * kernel[0] * kernel[1], L}, input.dtype());
-  floating(input, op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    im2colKernel<T>(g, reinterpret_cast<T *>(x.dataPtr()), reinterpret_cast<T *>(out.dataPtr()), N * C, H, W, blocks[0],
-                    blocks[1], false);
-  });
-  if (rec) {
-    IntList outputSize = {H, W};
-    record("Im2ColBackward", {input}, {out}, [outputSize, kernel, dilation, padding, stride](const TensorList &gr) {
-      return TensorList{col2im(gr[0], outputSize, kernel, dilation, padding, stride)};
-    });
-  }
+  kernels().im2col(x.device(), x.dtype(), x, out, N * C, {H, W}, blocks, kernel, dilation, padding, stride);
+  if (rec) derivatives::im2col(input, {H, W}, kernel, dilation, padding, stride, out);
   return out;
 }
 
@@ -1711,17 +1309,34 @@ Tensor col2im(const Tensor &input, const IntList &outputSize, const IntList &ker
   Tensor cols = contiguous(input);
   Tensor out = batched ? empty({N, C, outputSize[0], outputSize[1]}, input.dtype())
                        : empty({C, outputSize[0], outputSize[1]}, input.dtype());
-  floating(input, op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    im2colKernel<T>(g, reinterpret_cast<T *>(out.dataPtr()), reinterpret_cast<T *>(cols.dataPtr()), N * C,
-                    outputSize[0], outputSize[1], blocks[0], blocks[1], true);
-  });
-  if (rec) {
-    record("Col2ImBackward", {input}, {out}, [kernel, dilation, padding, stride](const TensorList &gr) {
-      return TensorList{im2col(gr[0], kernel, dilation, padding, stride)};
-    });
-  }
+  kernels().col2im(cols.device(), cols.dtype(), out, cols, N * C, outputSize, blocks, kernel, dilation, padding,
+                   stride);
+  if (rec) derivatives::col2im(input, kernel, dilation, padding, stride, out);
   return out;
 }
 
 }  // namespace torch::nn
+
+namespace torch {
+
+Taps Taps::transposed() const {
+  Taps r;
+  r.in = out();
+  std::vector<int64_t> count(in + 1, 0);
+  for (int64_t i : index) count[i + 1]++;
+  for (int64_t i = 0; i < in; i++) count[i + 1] += count[i];
+  r.start = count;
+  r.index.resize(index.size());
+  r.weight.resize(index.size());
+  std::vector<int64_t> slot(count.begin(), count.end() - 1);
+  for (int64_t j = 0; j < out(); j++) {
+    for (int64_t t = start[j]; t < start[j + 1]; t++) {
+      const int64_t at = slot[index[t]]++;
+      r.index[at] = j;
+      r.weight[at] = weight[t];
+    }
+  }
+  return r;
+}
+
+}  // namespace torch
