@@ -645,18 +645,11 @@ void notDifferentiable(const char *name, const char *why, const TensorList &inpu
 Tensor accumulateAt(const Tensor &grad, const Tensor &positions, const IntList &sizes) {
   int64_t n = 1;
   for (int64_t s : sizes) n *= s;
-  Tensor at = contiguous(positions), g = contiguous(grad);
   Tensor r = empty({n}, grad.dtype());
   zero_(r);
-  dispatchArith(grad.dtype(), "index backward", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const int64_t *p = reinterpret_cast<const int64_t *>(at.dataPtr());
-    const T *src = reinterpret_cast<const T *>(g.dataPtr());
-    T *dst = reinterpret_cast<T *>(r.dataPtr());
-    for (int64_t i = 0, m = at.numel(); i < m; i++) {
-      if (p[i] >= 0) dst[p[i]] += src[i];
-    }
-  });
+  // Negative positions take nothing back; the others add up where they repeat.
+  Tensor used = compare(CompareOp::Ge, positions, Scalar(int64_t(0)));
+  put_(r, maskedSelect(positions, used), maskedSelect(grad, used), true);
   return view(r, sizes);
 }
 

@@ -17,6 +17,9 @@ struct CopyKernels {
   Kernels<void(const Tensor &dst, const Tensor &src), Types::Arith> copyToBool{"copy to bool"};
   // Every element = value (a Bool tensor gets 0 or 1 from the op).
   Kernels<void(const Tensor &t, Scalar value), Types::Arith> fill{"fill_"};
+  // A Bool tensor whose bytes were computed as numbers (sums, shifts) made 0 or 1 again,
+  // in place (Bool only).
+  Kernels<void(const Tensor &t), Types::Arith> boolFromBytes{"bool"};
   // The element at offset (in elements from the first) as a Scalar.
   Kernels<Scalar(const Tensor &t, int64_t offset), Types::All> read{"item"};
 };

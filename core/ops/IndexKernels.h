@@ -22,20 +22,16 @@ struct IndexKernels {
   Kernels<void(const Tensor &dst, int dim, const Tensor &index, Scalar value), Types::Arith> indexFill{"index_fill_"},
       scatterFill{"scatter_"};
   Kernels<void(const Tensor &dst, const Tensor &mask, Scalar value), Types::Arith> maskedFill{"masked_fill_"};
-  Kernels<void(const Tensor &dst, const Tensor &mask, const Tensor &src), Types::Arith> maskedCopy{
-      "masked_scatter_"};
+  Kernels<void(const Tensor &dst, const Tensor &mask, const Tensor &src), Types::Arith> maskedCopy{"masked_scatter_"};
   Kernels<void(const Tensor &r, const Tensor &t, const Tensor &mask), Types::Arith> maskedSelect{"masked_select"};
   // r (Long, [n, t.dim()]) = the positions of t's non-zero elements, row-major order.
   Kernels<void(const Tensor &r, const Tensor &t), Types::Arith> nonzero{"nonzero"};
   // Over t seen as 1-D (row-major).
   Kernels<void(const Tensor &r, const Tensor &t, const Tensor &index), Types::Arith> take{"take"};
   Kernels<void(const Tensor &dst, const Tensor &index, const Tensor &src, bool accumulate), Types::Arith> put{"put_"};
-  // A Bool tensor's bytes after an accumulating write made back into 0 and 1 (Bool only).
-  Kernels<void(const Tensor &t), Types::Arith> normalizeBool{"index_add_"};
   // Advanced indexing (Long only): positions (+)= wrapped(index) * stride, each index
   // checked against size (an error names reportDim), or = wrapped(index) when single.
-  Kernels<void(const Tensor &positions, const Tensor &index, int64_t size, int64_t stride, int reportDim,
-               bool single),
+  Kernels<void(const Tensor &positions, const Tensor &index, int64_t size, int64_t stride, int reportDim, bool single),
           Types::Arith>
       advancedPositions{"advanced indexing"};
 };

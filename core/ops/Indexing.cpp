@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/CopyKernels.h"
 #include "core/ops/IndexKernels.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Reduce.h"
@@ -31,7 +32,7 @@ bool isMask(const Tensor &t) { return t.dtype() == ScalarType::Bool || t.dtype()
 
 // Sums in a bool tensor (accumulating index ops run on bytes) become 1.
 void normalizeBool(const Tensor &t) {
-  if (t.dtype() == ScalarType::Bool) kernels().normalizeBool(t.device(), t.dtype(), t);
+  if (t.dtype() == ScalarType::Bool) copyKernels().boolFromBytes(t.device(), t.dtype(), t);
 }
 
 // ---- t[key]: basic indices first, then the advanced ones ----

@@ -31,8 +31,7 @@ inline double spacedPoint(double a, double b, int64_t n, int64_t i) {
 
 struct MathKernels {
   // r = t clamped to [min, max]; either bound may be missing (not both).
-  Kernels<void(const Tensor &r, const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max),
-          Types::Arith>
+  Kernels<void(const Tensor &r, const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max), Types::Arith>
       clamp{"clamp"};
   // r = self + value * t1 * t2, or / t2.
   Kernels<void(const Tensor &r, const Tensor &self, Scalar value, const Tensor &t1, const Tensor &t2), Types::Arith>
@@ -45,11 +44,9 @@ struct MathKernels {
   Kernels<void(const Tensor &r, const Tensor &a, const Tensor &b, int dim), Types::Arith> cross{"cross"};
   // r = the histogram of t in bins over [min, max] (t's own range when they are equal),
   // PyTorch's bin rule; raises for a range that is not finite or empty.
-  Kernels<void(const Tensor &r, const Tensor &t, int64_t bins, double min, double max), Types::Floating> histc{
-      "histc"};
+  Kernels<void(const Tensor &r, const Tensor &t, int64_t bins, double min, double max), Types::Floating> histc{"histc"};
   // r = t with each slice along dim of p-norm above maxnorm scaled down to maxnorm.
-  Kernels<void(const Tensor &r, const Tensor &t, double p, int dim, double maxnorm), Types::Floating> renorm{
-      "renorm"};
+  Kernels<void(const Tensor &r, const Tensor &t, double p, int dim, double maxnorm), Types::Floating> renorm{"renorm"};
   // r (1-D, n elements, any stride) = the sequence; a Bool r holds value != 0.
   Kernels<void(const Tensor &r, const Sequence &sequence), Types::Arith> sequence{"sequence"};
 };

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/CopyKernels.h"
 #include "core/ops/MathKernels.h"
 #include "core/ops/PointwiseKernels.h"
 
@@ -118,7 +119,7 @@ void checkAlpha(ScalarType t, Scalar alpha) {
 
 // Bool results computed on bytes: anything non-zero is true.
 void normalizeBool(const Tensor &r) {
-  if (r.dtype() == ScalarType::Bool) TH<uint8_t>::neValue(r.th<uint8_t>(), r.th<uint8_t>(), 0);
+  if (r.dtype() == ScalarType::Bool) copyKernels().boolFromBytes(r.device(), r.dtype(), r);
 }
 
 // r = a op b for tensors of r's type and shape (r may be a).

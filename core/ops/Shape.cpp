@@ -7,6 +7,8 @@
 #include <numeric>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/Factory.h"
+#include "core/ops/Indexing.h"
 #include "core/ops/MathKernels.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Reduce.h"
@@ -15,63 +17,9 @@ namespace torch {
 
 namespace {
 
-// f(Tag<E>{}) with E an unsigned integer as wide as t's elements: for kernels that only
-// move or zero elements, which need no arithmetic on their values (all-zero bits are
-// zero in every element type, Half included).
-template <typename F>
-void dispatchBySize(ScalarType t, F &&f) {
-  switch (elementSize(t)) {
-    case 1: f(Tag<uint8_t>{}); return;
-    case 2: f(Tag<uint16_t>{}); return;
-    case 4: f(Tag<uint32_t>{}); return;
-    case 8: f(Tag<uint64_t>{}); return;
-  }
-  fail(th::ErrorKind::Type, "unsupported element size %zu", elementSize(t));
-}
-
 template <typename E>
 E *dataOf(const Tensor &t) {
   return reinterpret_cast<E *>(t.dataPtr());
-}
-
-// f(offsetA, offsetB) for every index of sizes in row-major order, the offsets being the
-// index dotted with strideA and strideB (which may be negative).
-template <typename F>
-void walk2(const IntList &sizes, const IntList &strideA, const IntList &strideB, F &&f) {
-  int nd = static_cast<int>(sizes.size());
-  for (int64_t s : sizes) {
-    if (s == 0) return;
-  }
-  if (nd == 0) {
-    f(int64_t(0), int64_t(0));
-    return;
-  }
-  IntList index(nd, 0);
-  int64_t a = 0, b = 0;
-  const int64_t inner = sizes[nd - 1], innerA = strideA[nd - 1], innerB = strideB[nd - 1];
-  while (true) {
-    for (int64_t j = 0; j < inner; j++) f(a + j * innerA, b + j * innerB);
-    int d = nd - 2;
-    for (; d >= 0; d--) {
-      a += strideA[d];
-      b += strideB[d];
-      if (++index[d] < sizes[d]) break;
-      a -= strideA[d] * sizes[d];
-      b -= strideB[d] * sizes[d];
-      index[d] = 0;
-    }
-    if (d < 0) return;
-  }
-}
-
-IntList contiguousStrides(const IntList &sizes) {
-  IntList strides(sizes.size());
-  int64_t s = 1;
-  for (int d = static_cast<int>(sizes.size()) - 1; d >= 0; d--) {
-    strides[d] = s;
-    s *= std::max<int64_t>(sizes[d], 1);
-  }
-  return strides;
 }
 
 Tensor zerosOf(const IntList &sizes, ScalarType type) {
@@ -88,34 +36,18 @@ void checkNonEmpty(const TensorList &tensors, const char *op) {
 
 // Keeps (tril) or drops (triu) below diagonal `offset` of the last two dims of in, into
 // out of the same sizes; out may be in itself. Not TH's tril/triu: those take one matrix
-// of an arithmetic type, this takes batches of any type (it only moves and zeroes).
+// of an arithmetic type, this takes batches of any type: a mask of the kept positions
+// (column - row against offset) selects between in and zero, on in's device.
 void triangle(const Tensor &out, const Tensor &in, int64_t offset, bool upper, const char *op) {
   int nd = in.dim();
   TORCH_CHECK(nd >= 2, Runtime, "%s: input tensor must have at least 2 dimensions", op);
-  const bool inPlace = out.isSetTo(in);
+  NoGradGuard plain;  // the callers record the op themselves
   const int64_t rows = in.size(nd - 2), cols = in.size(nd - 1);
-  IntList batch = in.sizes();
-  batch.resize(nd - 2);
-  IntList outStride = out.strides(), inStride = in.strides();
-  const int64_t os0 = outStride[nd - 2], os1 = outStride[nd - 1], is0 = inStride[nd - 2], is1 = inStride[nd - 1];
-  outStride.resize(nd - 2);
-  inStride.resize(nd - 2);
-  dispatchBySize(in.dtype(), [&](auto tag) {
-    using E = typename decltype(tag)::type;
-    E *o = dataOf<E>(out);
-    const E *x = dataOf<E>(in);
-    walk2(batch, outStride, inStride, [&](int64_t ob, int64_t ib) {
-      for (int64_t i = 0; i < rows; i++) {
-        for (int64_t j = 0; j < cols; j++) {
-          const bool keep = upper ? j - i >= offset : j - i <= offset;
-          if (!keep)
-            o[ob + i * os0 + j * os1] = E(0);
-          else if (!inPlace)
-            o[ob + i * os0 + j * os1] = x[ib + i * is0 + j * is1];
-        }
-      }
-    });
-  });
+  Tensor row = view(arange(Scalar(int64_t(0)), Scalar(rows), Scalar(int64_t(1)), ScalarType::Long), {rows, 1});
+  Tensor col = arange(Scalar(int64_t(0)), Scalar(cols), Scalar(int64_t(1)), ScalarType::Long);
+  Tensor diagonal = binary(BinaryOp::Sub, col, row);  // [rows, cols]: which diagonal each position is on
+  Tensor keep = compare(upper ? CompareOp::Ge : CompareOp::Le, diagonal, Scalar(offset));
+  copyValues_(out, where(keep, in, scalarTensor(Scalar(int64_t(0)), in.dtype())));
 }
 
 Tensor triangleCopy(const Tensor &t, int64_t offset, bool upper, const char *op) {
@@ -448,37 +380,17 @@ static Tensor flipKernel(const Tensor &t, const IntList &dims) {
     TORCH_CHECK(!flipped[w], Runtime, "dim %d appears multiple times in the list of dims", w);
     flipped[w] = true;
   }
-  Tensor r = emptyLike(t);
-  if (t.numel() == 0) return r;
-  if (nd == 0) {
-    copy_(r, t);
-    return r;
-  }
-  // t read backwards along the flipped dims: start at their last element, negative strides
-  IntList strides = t.strides();
-  int64_t start = 0;
+  if (t.numel() == 0 || nd == 0) return clone(t);
+  // Half has no index kernels: its values go through Float exactly.
+  if (t.dtype() == ScalarType::Half) return toType(flipKernel(toType(t, ScalarType::Float), dims), ScalarType::Half);
+  // Each flipped dim read through a reversed index (TH's strides cannot be negative).
+  Tensor r = t;
   for (int d = 0; d < nd; d++) {
-    if (!flipped[d]) continue;
-    start += (t.size(d) - 1) * strides[d];
-    strides[d] = -strides[d];
+    if (!flipped[d] || t.size(d) < 2) continue;
+    Tensor reversed = arange(Scalar(t.size(d) - 1), Scalar(int64_t(-1)), Scalar(int64_t(-1)), ScalarType::Long);
+    r = indexSelect(r, d, reversed);
   }
-  // Rows of the last dim are copied whole when they are not flipped and dense.
-  IntList outer = t.sizes(), outStrides = contiguousStrides(t.sizes());
-  const int64_t length = outer.back(), step = strides.back();
-  outer.back() = 1;
-  dispatchBySize(t.dtype(), [&](auto tag) {
-    using E = typename decltype(tag)::type;
-    E *o = dataOf<E>(r);
-    const E *x = dataOf<E>(t) + start;
-    walk2(outer, outStrides, strides, [&](int64_t a, int64_t b) {
-      if (step == 1) {
-        memcpy(o + a, x + b, length * sizeof(E));
-      } else {
-        for (int64_t j = 0; j < length; j++) o[a + j] = x[b + j * step];
-      }
-    });
-  });
-  return r;
+  return r.isSameAs(t) ? clone(t) : r;
 }
 
 Tensor fliplr(const Tensor &t) {

@@ -44,6 +44,8 @@ Scalar read(const Tensor &t, int64_t offset) {
   }
 }
 
+void boolFromBytes(const Tensor &t) { TH<uint8_t>::neValue(t.th<uint8_t>(), t.th<uint8_t>(), 0); }
+
 }  // namespace
 
 void registerCopyKernels(CopyKernels &k) {
@@ -51,6 +53,7 @@ void registerCopyKernels(CopyKernels &k) {
   cpu::fill(k.copyToBool, TORCH_TEMPLATE(copyToBool));
   cpu::fill(k.fill, TORCH_TEMPLATE(fill));
   cpu::fill(k.read, TORCH_TEMPLATE(read));
+  k.boolFromBytes.add(Device::CPU, ScalarType::Bool, &boolFromBytes);
 }
 
 }  // namespace torch::cpu

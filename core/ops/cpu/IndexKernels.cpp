@@ -86,8 +86,6 @@ void put(const Tensor &dst, const Tensor &index, const Tensor &src, bool accumul
   TH<T>::put(dst.th<T>(), index.th<int64_t>(), src.th<T>(), accumulate);
 }
 
-void normalizeBool(const Tensor &t) { TH<uint8_t>::neValue(t.th<uint8_t>(), t.th<uint8_t>(), 0); }
-
 void advancedPositions(const Tensor &positions, const Tensor &index, int64_t size, int64_t stride, int reportDim,
                        bool single) {
   th::apply(
@@ -120,7 +118,6 @@ void registerIndexKernels(IndexKernels &k) {
   fill(k.nonzero, TORCH_TEMPLATE(nonzero));
   fill(k.take, TORCH_TEMPLATE(take));
   fill(k.put, TORCH_TEMPLATE(put));
-  k.normalizeBool.add(Device::CPU, ScalarType::Bool, &normalizeBool);
   k.advancedPositions.add(Device::CPU, ScalarType::Long, &advancedPositions);
 }
 

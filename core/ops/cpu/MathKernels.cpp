@@ -109,9 +109,8 @@ void sequence(const Tensor &r, const Sequence &s) {
       fillSequence<T>(r, [a = s.a, b = s.b, n](int64_t i) { return spacedPoint(a, b, n, i); });
       break;
     case Sequence::Kind::LogSpaced:
-      fillSequence<T>(r, [a = s.a, b = s.b, base = s.base, n](int64_t i) {
-        return std::pow(base, spacedPoint(a, b, n, i));
-      });
+      fillSequence<T>(
+          r, [a = s.a, b = s.b, base = s.base, n](int64_t i) { return std::pow(base, spacedPoint(a, b, n, i)); });
       break;
   }
 }
