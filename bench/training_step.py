@@ -8,7 +8,8 @@
 - Autograd overhead: microseconds per `(x * y).sum().backward()` on 1-element tensors,
   against the same forward without autograd.
 
-Run after ./scripts/build.sh:  python3 bench/training_step.py [--threads N]
+Run after ./scripts/build.sh (which installs torch into the project environment):
+    ~/.cache/torch-monorepo-venv/bin/python bench/training_step.py [--threads N]
 --threads sets both sides: torch.set_num_threads, and numpy's BLAS through OPENBLAS_NUM_THREADS
 (and OMP_/MKL_NUM_THREADS), which a BLAS reads when it loads, so the script starts itself again
 with them set. The thread count each side really uses is printed.
