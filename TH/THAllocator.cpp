@@ -41,7 +41,13 @@ static void *mapMalloc(void *vctx, ptrdiff_t size) {
   if (!(ctx->flags & TH_ALLOCATOR_MAPPED_NOCREATE) && shared) oflags |= O_CREAT;
   if (ctx->flags & TH_ALLOCATOR_MAPPED_EXCLUSIVE) oflags |= O_EXCL;
   const char *name = ctx->filename.c_str();
-  int fd = shm ? shm_open(name, oflags, S_IRUSR | S_IWUSR) : open(name, oflags, S_IRUSR | S_IWUSR);
+  // Note [Shared memory by descriptor]
+  // A shared-memory mapping may name a descriptor this process holds, "/proc/self/fd/<n>" (a
+  // memfd, or a segment whose name is already unlinked, received over a Unix socket): it is
+  // opened through /proc, the same memory with no name anywhere. shm_open names cannot hold a
+  // second '/', so the two kinds never meet. (torch/utils/data/_shared.py sends tensors so.)
+  const bool byDescriptor = shm && strncmp(name, "/proc/self/fd/", 14) == 0;
+  int fd = shm && !byDescriptor ? shm_open(name, oflags, S_IRUSR | S_IWUSR) : open(name, oflags, S_IRUSR | S_IWUSR);
   if (fd < 0) THError("cannot open '%s' for mapping: %s", name, strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -70,7 +76,7 @@ static void *mapMalloc(void *vctx, ptrdiff_t size) {
   int err = errno;
   close(fd);
   if (data == MAP_FAILED) THError("cannot map '%s': %s", name, strerror(err));
-  if (ctx->flags & TH_ALLOCATOR_MAPPED_UNLINK) {
+  if ((ctx->flags & TH_ALLOCATOR_MAPPED_UNLINK) && !byDescriptor) {
     if (shm)
       shm_unlink(name);
     else

@@ -2,7 +2,8 @@
 
 Prints microseconds per call for small-tensor ops (where the binding's fixed cost is all
 there is) and the cost of the numpy bridge at several sizes (it must not grow with size).
-Run after ./scripts/build.sh:  python3 bench/python_overhead.py
+Run after ./scripts/build.sh (which installs torch into the project environment):
+    ~/.cache/torch-monorepo-venv/bin/python bench/python_overhead.py
 """
 
 import timeit

@@ -8,10 +8,17 @@
 - Autograd overhead: microseconds per `(x * y).sum().backward()` on 1-element tensors,
   against the same forward without autograd.
 
-Run after ./scripts/build.sh:  python3 bench/training_step.py [--threads N]
+Run after ./scripts/build.sh (which installs torch into the project environment):
+    ~/.cache/torch-monorepo-venv/bin/python bench/training_step.py [--threads N]
+--threads sets both sides: torch.set_num_threads, and numpy's BLAS through OPENBLAS_NUM_THREADS
+(and OMP_/MKL_NUM_THREADS), which a BLAS reads when it loads, so the script starts itself again
+with them set. The thread count each side really uses is printed.
 """
 
 import argparse
+import ctypes
+import os
+import sys
 import time
 
 import numpy as np
@@ -97,14 +104,38 @@ def cnn_torch(batch):
     return step
 
 
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def numpy_blas_threads():
+    """Threads of the OpenBLAS numpy loaded (its wheel's or the system's), or None if unknown."""
+    libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
+    candidates = [os.path.join(libs, f) for f in sorted(os.listdir(libs))] if os.path.isdir(libs) else []
+    for path in candidates + ["libopenblas.so.0"]:
+        if "openblas" not in os.path.basename(path):
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_get_num_threads64_", "openblas_get_num_threads64_", "openblas_get_num_threads"):
+            if hasattr(lib, name):
+                return getattr(lib, name)()
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--threads", type=int, default=0)
     args = parser.parse_args()
     if args.threads:
+        wanted = str(args.threads)
+        if any(os.environ.get(v) != wanted for v in BLAS_THREAD_VARS):
+            env = dict(os.environ, **{v: wanted for v in BLAS_THREAD_VARS})
+            os.execve(sys.executable, [sys.executable] + sys.argv, env)
         torch.set_num_threads(args.threads)
     torch.manual_seed(0)
-    print("threads: %d" % torch.get_num_threads())
+    print("threads: torch %d, numpy's BLAS %s" % (torch.get_num_threads(), numpy_blas_threads()))
 
     ours = best_ms(mlp_torch(128), 30)
     ref = best_ms(mlp_numpy(128), 30)

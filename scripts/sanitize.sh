@@ -5,4 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+source scripts/env.sh  # @local_python's headers come from the project's virtual environment
 exec bazel --output_base="$HOME/.cache/bazel/torch-asan" test --config=asan //... "$@"

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need. Idempotent: a machine that has everything
-# returns at once without touching the package lists.
+# Installs what the build and the tests need: Debian packages, and the Python packages of
+# requirements.txt in the project's virtual environment (scripts/env.sh says where), so it works
+# with any python3, Debian's externally managed one included. Idempotent: a machine that has
+# everything returns at once without touching the package lists or the network.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
 
 APT_PACKAGES=(
   g++
@@ -9,6 +13,7 @@ APT_PACKAGES=(
   libopenblas-openmp-dev libboost-test-dev
   luajit libluajit-5.1-dev
   dataset-fashion-mnist
+  python3-venv python3-dev  # the virtual environment below, and Python.h for Debian's python3
   python3-torch  # real PyTorch 1.13 for /usr/bin/python3: the differential tests compare with it
 )
 
@@ -24,8 +29,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Python packages (numpy, pybind11, pytest, hypothesis) for the `python3` on PATH.
-if ! python3 -c 'import numpy, pybind11, pytest, hypothesis' 2>/dev/null; then
-  echo "setup: installing Python packages from requirements.txt"
-  python3 -m pip install -q --disable-pip-version-check -r "$(dirname "$0")/../requirements.txt"
+# The virtual environment, filled from requirements.txt; its copy of requirements.txt says
+# what it holds. A lock keeps clones that set up at the same time from racing.
+mkdir -p "$(dirname "$TORCH_MONOREPO_VENV")"
+exec 9>"$TORCH_MONOREPO_VENV.lock"
+flock 9
+if [ ! -x "$PY" ]; then
+  echo "setup: creating the virtual environment $TORCH_MONOREPO_VENV"
+  "${TORCH_MONOREPO_PYTHON:-python3}" -m venv "$TORCH_MONOREPO_VENV"
 fi
+if ! cmp -s requirements.txt "$TORCH_MONOREPO_VENV/requirements.txt"; then
+  echo "setup: installing Python packages from requirements.txt into $TORCH_MONOREPO_VENV"
+  "$PY" -m pip install -q --disable-pip-version-check -r requirements.txt
+  cp requirements.txt "$TORCH_MONOREPO_VENV/requirements.txt"
+fi
+exec 9>&-

@@ -1,56 +1,53 @@
 #!/usr/bin/env bash
-# Runs every test suite (installing what they need first) and ends with one line
-# "tests: N passed, N failed".
+# Runs every test suite (installing what they need first) and counts test cases: Boost.Test
+# cases, pytest items, Lua tests. Skipped tests are listed with their reasons; a suite whose
+# tests all skipped counts as failed (scripts/test_counts.py). Ends with one line
+# "tests: N passed, N failed", after "skipped: N tests".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh || exit 1
+source scripts/env.sh
 
 fixtures="$(cd .. && pwd)/shared/fixtures"
 [ -d "$fixtures" ] || { echo "test: $fixtures is missing (shared/ must sit beside the checkout)"; exit 1; }
 
-log=$(mktemp)
-# C/C++ suites (Bazel): one line per suite. THC's suites (tagged gpu) are built and not run:
-# there is no GPU here; scripts/device_check.sh runs them on one.
-bazel test //... --nocache_test_results --test_tag_filters=-gpu "$@" 2>&1 | tee "$log"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+counts="$work/counts"
+: >"$counts"
+# C/C++ suites (Bazel). Boost.Test prints its case counts (report level short) and why a case
+# was skipped (log level test_suite) into each test.log. THC's suites (tagged gpu) are built and
+# not run: there is no GPU here; scripts/device_check.sh runs them on one.
+bazel test //... --nocache_test_results --test_tag_filters=-gpu \
+  --test_env=BOOST_TEST_REPORT_LEVEL=short --test_env=BOOST_TEST_LOG_LEVEL=test_suite \
+  --test_env=BOOST_TEST_COLOR_OUTPUT=no "$@" 2>&1 | tee "$work/bazel"
 status=${PIPESTATUS[0]}
-passed=$(grep -cE '^//[^ ]+ +(\(cached\) )?PASSED' "$log")
-failed=$(grep -cE '^//[^ ]+ +(\(cached\) )?(FAILED|TIMEOUT|NO STATUS|FAILED TO BUILD)' "$log")
-if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi  # a build error fails too
+"$PY" scripts/test_counts.py boost "$counts" "$work/bazel" "$(bazel info bazel-testlogs 2>/dev/null)"
 
-# Python suites (pytest): one count per test file, so the totals are comparable.
-if ./scripts/build.sh >"$log" 2>&1; then
-  python3 -m pytest -q -p no:cacheprovider tests/python -rfE 2>&1 | tee "$log"
-  pystatus=${PIPESTATUS[0]}
-  pyfiles=$(ls tests/python/test_*.py | wc -l)
-  pyfailedfiles=$(grep -E '^(FAILED|ERROR) tests/python/' "$log" | sed -E 's/^(FAILED|ERROR) ([^:]+).*/\2/' | sort -u | wc -l)
-  passed=$((passed + pyfiles - pyfailedfiles))
-  failed=$((failed + pyfailedfiles))
-  if [ "$pystatus" -ne 0 ] && [ "$pyfailedfiles" -eq 0 ]; then failed=$((failed + 1)); fi
-  [ "$pystatus" -eq 0 ] || status=1
+# Python suites (pytest), on this checkout's package whatever the environment's copy is.
+if ./scripts/build.sh --no-install >"$work/build" 2>&1; then
+  PYTHONPATH="$PWD/python" "$PY" -m pytest -q -p no:cacheprovider tests/python -rfEs --junitxml="$work/pytest.xml"
+  [ $? -eq 0 ] || status=1
+  "$PY" scripts/test_counts.py pytest "$counts" "$work/pytest.xml"
 else
-  cat "$log"
+  cat "$work/build"
   echo "test: building the Python extension failed"
-  failed=$((failed + 1))
+  printf 'build (python extension, th)\t0\t1\t0\n' >>"$counts"
   status=1
 fi
-# Lua suites (th): one count per test file, like the Python ones.
-if bazel build //lua:th >"$log" 2>&1; then
+# Lua suites (th): one run per file, so that a crash loses only that file's count.
+if [ -x bazel-bin/lua/th ]; then
   for f in tests/lua/test_*.lua; do
-    if bazel-bin/lua/th tests/lua/run.lua "$f"; then
-      passed=$((passed + 1))
-    else
-      failed=$((failed + 1))
-      status=1
-    fi
+    bazel-bin/lua/th tests/lua/run.lua "$f" 2>&1 | tee "$work/lua"
+    rc=${PIPESTATUS[0]}
+    [ "$rc" -eq 0 ] || status=1
+    "$PY" scripts/test_counts.py lua "$counts" "$f" "$work/lua" "$rc"
   done
 else
-  cat "$log"
-  echo "test: building th failed"
-  failed=$((failed + 1))
+  printf 'lua suites (th is not built)\t0\t1\t0\n' >>"$counts"
   status=1
 fi
-rm -f "$log"
 gpu=$(bazel query 'attr(tags, gpu, tests(//...))' 2>/dev/null | wc -l)
 [ "$gpu" -gt 0 ] && echo "not run: $gpu GPU suites (built; no GPU here: scripts/device_check.sh runs them on the GPU machine)"
-echo "tests: $passed passed, $failed failed"
+"$PY" scripts/test_counts.py summary "$counts" || status=1
 exit "$status"

@@ -115,22 +115,19 @@ Storage fromFile(ScalarType dtype, const std::string &filename, bool shared, int
   });
 }
 
-// Note [Named shared memory]
-// share_memory_() unlinks its segment's name at once, so only forked children (which inherit
-// the mapping) can see it. To hand a storage to a process that already runs (a DataLoader
-// worker sending a batch back), the sender creates a segment whose name stays in /dev/shm and
-// sends the name; the receiver maps it and unlinks the name, so the memory goes when both
-// have let go of it. The name is chosen by the caller (torch/utils/data/_shared.py).
-Storage sharedMemoryByName(ScalarType dtype, const std::string &name, int64_t size, bool create) {
-  TORCH_CHECK(size > 0, Value, "a named shared-memory storage needs a positive size, got %lld",
-              static_cast<long long>(size));
-  TORCH_CHECK(!name.empty() && name[0] == '/' && name.find('/', 1) == std::string::npos, Value,
-              "shared-memory name must be '/' followed by a name without '/', got '%s'", name.c_str());
-  int flags = TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED |
-              (create ? TH_ALLOCATOR_MAPPED_EXCLUSIVE : TH_ALLOCATOR_MAPPED_NOCREATE | TH_ALLOCATOR_MAPPED_UNLINK);
+// Note [Shared memory by descriptor] in TH/THAllocator.cpp: the shared memory behind a
+// descriptor this process holds (a memfd; one received over a Unix socket): how tensors travel
+// through multiprocessing queues, with no name in /dev/shm to outlive the processes
+// (torch/utils/data/_shared.py). The storage maps it and keeps no descriptor; the caller closes
+// its own. is_shared() is true.
+Storage sharedMemoryFromDescriptor(ScalarType dtype, int fd, int64_t size) {
+  TORCH_CHECK(size > 0, Value, "a shared-memory storage needs a positive size, got %lld", static_cast<long long>(size));
+  TORCH_CHECK(fd >= 0, Value, "not a file descriptor: %d", fd);
+  std::string path = "/proc/self/fd/" + std::to_string(fd);
+  int flags = TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED | TH_ALLOCATOR_MAPPED_NOCREATE;
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return Storage::adopt(dtype, TH<T>::S::newWithMapping(name.c_str(), size, flags));
+    return Storage::adopt(dtype, TH<T>::S::newWithMapping(path.c_str(), size, flags));
   });
 }
 
@@ -148,10 +145,8 @@ void bindStorage(py::module &m, TensorClass &cls) {
                   })
       .def_static("_from_file_cdata", [](py::handle dtype, const std::string &filename, bool shared,
                                          int64_t size) { return fromFile(toDtype(dtype), filename, shared, size); })
-      // create=True: a new segment (fails if the name exists) whose name is left in /dev/shm;
-      // create=False: maps an existing segment and unlinks its name (Note [Named shared memory]).
-      .def_static("_shm_cdata", [](py::handle dtype, const std::string &name, int64_t size,
-                                   bool create) { return sharedMemoryByName(toDtype(dtype), name, size, create); })
+      .def_static("_shm_fd_cdata", [](py::handle dtype, int fd,
+                                      int64_t size) { return sharedMemoryFromDescriptor(toDtype(dtype), fd, size); })
       // A new reference on the TH storage at `address`, which any copy of TH in this process may
       // have made (the Lua bridge, torch/_lua.so): every copy shares the storage layout
       // (DESIGN.md, "Sharing between the bindings"), so this one can hold and free it.

@@ -105,3 +105,12 @@ def real_torch_env():
     if probe.returncode != 0 or not installed:
         return None
     return env
+
+
+def require_real_torch_env():
+    """real_torch_env(), failing the test where it is missing: scripts/setup.sh installs Debian's
+    python3-torch, so a machine without it is not set up and the comparison must not be skipped."""
+    env = real_torch_env()
+    if env is None:
+        pytest.fail("Debian's python3-torch is not installed for /usr/bin/python3 (scripts/setup.sh installs it)")
+    return env

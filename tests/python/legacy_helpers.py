@@ -16,10 +16,11 @@ T7 = os.path.join(fixtures_dir(), "t7")
 
 
 def fixture(name):
-    """The path of a file of ../shared/fixtures/t7; the test is skipped where it is missing."""
+    """The path of a file of ../shared/fixtures/t7; the test fails where it is missing (a
+    missing fixture is a broken checkout, not a reason to check less)."""
     path = os.path.join(T7, name)
     if not os.path.exists(path):
-        pytest.skip("fixture %s missing" % path)
+        pytest.fail("fixture %s missing" % path)
     return path
 
 

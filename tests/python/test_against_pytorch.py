@@ -6,18 +6,15 @@ import os
 import subprocess
 
 import numpy as np
-import pytest
 
 import pytorch_cases
-from conftest import real_torch_env
+from conftest import require_real_torch_env
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def test_same_results_as_pytorch_1_13(tmp_path):
-    env = real_torch_env()
-    if env is None:
-        pytest.skip("Debian's python3-torch is not installed for /usr/bin/python3: no real PyTorch to compare with")
+    env = require_real_torch_env()
     out = str(tmp_path / "real.npz")
     run = subprocess.run(
         ["/usr/bin/python3", os.path.join(HERE, "pytorch_cases.py"), out],

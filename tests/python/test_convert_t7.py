@@ -729,7 +729,7 @@ def test_to_t7_refuses_what_torch7_lacks():
 def test_to_t7_read_by_lua_torch(tmp_path):
     th = os.path.join(REPO, "bazel-bin", "lua", "th")
     if not os.path.exists(th):
-        pytest.skip("Lua th not built (bazel build //lua:th)")
+        pytest.fail("Lua th not built (bazel build //lua:th; scripts/build.sh builds it)")
     path = tmp_path / "model.t7"
     to_t7(torch_model(torch.float64), str(path))
     script = tmp_path / "read.lua"

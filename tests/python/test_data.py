@@ -7,6 +7,9 @@ import multiprocessing
 import os
 import pickle
 import random
+import signal
+import subprocess
+import sys
 import time
 from multiprocessing.reduction import ForkingPickler
 
@@ -642,10 +645,12 @@ def test_batches_arrive_in_shared_memory():
     for k, (b,) in enumerate(batches):
         assert b.is_shared() and b.storage().is_shared()
         np.testing.assert_array_equal(b.numpy(), x.numpy()[16 * k : 16 * (k + 1)])
-        # The batch's memory is a mapping of a POSIX shared-memory segment (unlinked already),
-        # so the main process reads the worker's bytes where they are, not a copy.
+        # The batch's memory is a mapping of shared memory that never had a name in /dev/shm
+        # (a memfd whose descriptor came over a socket), so the main process reads the
+        # worker's bytes where they are, not a copy.
         backing = mapped_file_of(b.data_ptr())
-        assert backing.startswith("/dev/shm/torch_q_") and backing.endswith("(deleted)"), backing
+        prefix = torch.utils.data._shared._PREFIX
+        assert backing.startswith("/memfd:" + prefix) and backing.endswith("(deleted)"), backing
     assert not any(b[0].is_shared() for b in DataLoader(TensorDataset(x), batch_size=16))
 
 
@@ -678,24 +683,22 @@ def test_queue_handles_edge_cases():
         ForkingPickler.dumps(leaf * 2)
 
 
-def test_named_segments():
-    name = "/torch_q_test%d_named" % os.getpid()
-    made = torch._C._StorageBase._shm_cdata(torch.int32, name, 5, True)
-    made._tensor().copy_(torch.arange(5, dtype=torch.int32))
-    with pytest.raises(RuntimeError, match="cannot open"):
-        torch._C._StorageBase._shm_cdata(torch.int32, name, 5, True)  # the name is taken
-    assert os.path.exists(SHM_DIR + name)
-    opened = torch._C._StorageBase._shm_cdata(torch.int32, name, 5, False)
-    assert not os.path.exists(SHM_DIR + name)  # unlinked once mapped
-    assert opened.is_shared() and opened._tensor().tolist() == [0, 1, 2, 3, 4]
+def test_shared_memory_by_descriptor():
+    fd = os.memfd_create("torch_q_test_fd", os.MFD_CLOEXEC)
+    try:
+        made = torch._C._StorageBase._shm_fd_cdata(torch.int32, fd, 5)  # grows the empty memfd
+        assert os.fstat(fd).st_size == 5 * 4
+        made._tensor().copy_(torch.arange(5, dtype=torch.int32))
+        opened = torch._C._StorageBase._shm_fd_cdata(torch.int32, fd, 5)
+    finally:
+        os.close(fd)  # the storages keep no descriptor: their mappings keep the memory
+    assert opened.is_shared() and made.is_shared() and opened._tensor().tolist() == [0, 1, 2, 3, 4]
     made._tensor().fill_(7)  # one memory, two mappings
     assert opened._tensor().tolist() == [7] * 5
     with pytest.raises(RuntimeError, match="cannot open"):
-        torch._C._StorageBase._shm_cdata(torch.int32, name, 5, False)
+        torch._C._StorageBase._shm_fd_cdata(torch.int32, 1 << 20, 5)  # no such descriptor
     with pytest.raises(ValueError, match="positive size"):
-        torch._C._StorageBase._shm_cdata(torch.int32, name, 0, True)
-    with pytest.raises(ValueError, match="name"):
-        torch._C._StorageBase._shm_cdata(torch.int32, "no_slash", 1, True)
+        torch._C._StorageBase._shm_fd_cdata(torch.int32, 0, 0)
 
 
 def _send_tensor(q):
@@ -707,6 +710,68 @@ def test_plain_multiprocessing_queue_carries_tensors():
     q = context.Queue()
     p = context.Process(target=_send_tensor, args=(q,))
     p.start()
+    # The child has returned from put long before: it waits at exit until its tensor's memory
+    # is fetched (PyTorch's file_descriptor strategy would refuse the connection here).
+    time.sleep(0.5)
+    assert p.exitcode is None
     got = q.get(timeout=10)
-    p.join()
+    p.join(timeout=10)
+    assert p.exitcode == 0
     assert got.is_shared() and got.tolist() == np.arange(1000).reshape(10, 100).tolist()
+
+
+# A training script in a subprocess: a DataLoader whose workers prefetch 1 MB batches faster
+# than the loop takes them, so that batches are in flight when it is killed.
+KILLED_SCRIPT = r"""
+import sys, time
+import torch
+import torch.utils.data._shared as shared
+from torch.utils.data import DataLoader, TensorDataset
+shared._PREFIX = sys.argv[1]
+x = torch.rand(4096, 4096)
+for i, (b,) in enumerate(DataLoader(TensorDataset(x), batch_size=64, num_workers=4, prefetch_factor=2)):
+    if i == 1:
+        print("mid-epoch", flush=True)
+    time.sleep(0.2)
+"""
+
+
+def _mapped_names(pid):
+    try:
+        with open("/proc/%d/maps" % pid) as f:
+            return {" ".join(line.split()[5:]) for line in f if len(line.split()) > 5}
+    except FileNotFoundError:
+        return set()
+
+
+def test_killing_a_loader_and_its_workers_together_leaves_nothing_in_dev_shm():
+    """Finding 5 of issue 14: SIGKILL on the main process and its workers at once (the OOM
+    killer) left 8 named segments in /dev/shm every time; the memory now has no name."""
+    prefix = "torch_q_killed%d_" % os.getpid()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", KILLED_SCRIPT, prefix],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, workers included
+    )
+    try:
+        assert proc.stdout.readline().strip() == "mid-epoch"
+        time.sleep(1.0)  # every worker has prefetched its batches by now
+        group = [int(p) for p in os.listdir("/proc") if p.isdigit() and _pgid(int(p)) == proc.pid]
+        assert len(group) == 5, group  # the loop and its 4 workers
+        # Batches really travel through shared memory: the loop maps workers' memfds.
+        assert any(n.startswith("/memfd:" + prefix) for n in _mapped_names(proc.pid)), _mapped_names(proc.pid)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(_pgid(int(p)) == proc.pid for p in os.listdir("/proc") if p.isdigit()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [n for n in os.listdir(SHM_DIR) if n.startswith(prefix)] == []
+
+
+def _pgid(pid):
+    try:
+        return os.getpgid(pid)
+    except (ProcessLookupError, PermissionError):
+        return None

@@ -11,6 +11,7 @@ import pytest
 
 import torch
 import torch.nn.functional as F
+import torch.lua as tl  # scripts/build.sh builds the Lua bridge: where it is missing, the suite fails
 from conftest import LAYOUTS, make_tensor
 from legacy_helpers import central_differences, double_default, np_log_softmax, tensors, through_file  # noqa: F401
 from torch.legacy import nn
@@ -751,12 +752,6 @@ def test_full_convolution_target_table():
 
 # ================================================================ saved by the Lua package
 
-try:
-    import torch.lua as tl
-except ImportError:  # the Lua bridge is not built
-    tl = None
-
-needs_lua = pytest.mark.skipif(tl is None, reason="the Lua bridge torch/_lua.so is not built")
 
 LUA_HELPERS = r"""
 local function copy(t)
@@ -880,7 +875,6 @@ MODULE_CASES = {
 }
 
 
-@needs_lua
 @pytest.mark.parametrize("name", sorted(MODULE_CASES))
 def test_lua_saved_module_runs_the_same(lua, name, tmp_path):
     rt, helpers = lua
@@ -929,7 +923,6 @@ CRITERION_CASES = {
 }
 
 
-@needs_lua
 @pytest.mark.parametrize("name", sorted(CRITERION_CASES))
 def test_lua_saved_criterion_runs_the_same(lua, name, tmp_path):
     rt, helpers = lua
@@ -947,7 +940,6 @@ def test_lua_saved_criterion_runs_the_same(lua, name, tmp_path):
         assert c.ignoreIndex == 2
 
 
-@needs_lua
 @pytest.mark.parametrize("name", ["CMaxTable", "TemporalDynamicKMaxPooling", "SpatialConvolutionMap"])
 def test_lua_buffers_load_zero_based(lua, name, tmp_path):
     """A module saved by Lua after its forward holds 1-based index buffers (maxIdx,
@@ -972,7 +964,6 @@ def test_lua_buffers_load_zero_based(lua, name, tmp_path):
     close(_py(back.updateGradInput(x, go)), gi)
 
 
-@needs_lua
 @pytest.mark.parametrize("torch7_name", [False, True])
 def test_lua_kmeans_saved_after_forward(lua, torch7_name, tmp_path):
     """A Kmeans saved by Lua after its forward holds each sample's centre 1-based (its output,
@@ -1021,7 +1012,6 @@ def test_lua_kmeans_saved_after_forward(lua, torch7_name, tmp_path):
     close(back, [out, grad])
 
 
-@needs_lua
 def test_lua_trained_stochastic_gradient_matches(lua, tmp_path):
     rt, _ = lua
     path = str(tmp_path / "mlp.t7")
@@ -1075,7 +1065,6 @@ def test_index_linear():
         m.forward([torch.tensor([1.0]), torch.tensor([1.0], dtype=D)])
 
 
-@needs_lua
 @pytest.mark.parametrize("normalize", [False, True])
 def test_lua_index_linear_trains_the_same(lua, normalize, tmp_path):
     rt, _ = lua

@@ -476,7 +476,7 @@ def lua_table_to_dict(text):
 def test_lua_and_python_give_the_same_steps():
     th = os.path.join(ROOT, "bazel-bin", "lua", "th")
     if not os.path.exists(th):
-        pytest.skip("bazel-bin/lua/th is not built")
+        pytest.fail("bazel-bin/lua/th is not built (scripts/build.sh builds it)")
     runs = ", ".join(f"{k} = {v}" for k, v in CROSS.items())
     env = dict(os.environ, TORCH_LUA_PATH=os.path.join(ROOT, "lua"))
     proc = subprocess.run([th, "-e", LUA_SCRIPT % runs], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)

@@ -278,7 +278,6 @@ def test_grad_fn_suffix_replaces_requires_grad(monkeypatch):
     assert repr(arr([1.0, 2.0])) == "tensor([1., 2.], grad_fn=<AddBackward0>)"
 
 
-@pytest.mark.skipif(not hasattr(torch.Tensor, "requires_grad_"), reason="autograd is not bound yet")
 def test_requires_grad_suffix_real():
     assert repr(arr([1.0, 2.0]).requires_grad_()) == "tensor([1., 2.], requires_grad=True)"
 

@@ -23,7 +23,7 @@ from hypothesis import given, settings, strategies as st
 
 import serialization_reference as ref
 import torch
-from conftest import LAYOUTS, NUMPY_OF, fixtures_dir, make_tensor, random_array, real_torch_env
+from conftest import LAYOUTS, NUMPY_OF, fixtures_dir, make_tensor, random_array, require_real_torch_env
 
 PT = os.path.join(fixtures_dir(), "pt")
 ALL_TYPES = list(NUMPY_OF)
@@ -752,12 +752,7 @@ def _check_another_loader(python, env, tmp_path, rng):
 
 
 def test_real_pytorch_loads_our_files(tmp_path, rng):
-    env = real_torch_env()
-    if env is None:
-        pytest.skip(
-            "Debian's python3-torch is not installed for /usr/bin/python3, so real PyTorch cannot check "
-            "the files we write (apt-get install python3-torch to run this check)"
-        )
+    env = require_real_torch_env()
     loader = _check_another_loader("/usr/bin/python3", env, tmp_path, rng)
     assert loader != torch.__file__
 

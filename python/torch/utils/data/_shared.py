@@ -1,61 +1,156 @@
-"""Tensors and storages through multiprocessing queues as shared-memory handles.
+"""Tensors and storages through multiprocessing queues as shared-memory descriptors.
 
 Note [Tensors through queues]
 multiprocessing pickles what it sends with multiprocessing.reduction.ForkingPickler; the
 reductions registered here make a tensor travel as a handle, not as its elements. The
 sender (a DataLoader worker, or a queue's feeder thread) copies the elements the tensor
-can reach into a new POSIX shared-memory segment whose name stays in /dev/shm
-(Note [Named shared memory] in python/csrc/Storage.cpp) and lets go of its own mapping; the
-message is (name, dtype, element count, size, stride). The receiver maps that segment (no
-copy: its tensor's storage is the segment, is_shared() is true) and unlinks the name at
-once, so the memory goes when the receiver drops the tensor.
+can reach into new shared memory that has no name at all (a memfd), and the message holds
+a ticket for its descriptor, which the receiver fetches from the sender over a Unix socket
+(SCM_RIGHTS; _HandleServer): PyTorch's "file_descriptor" strategy. The receiver maps it (no copy:
+its tensor's storage is that memory, is_shared() is true; Note [Shared memory by descriptor]
+in TH/THAllocator.cpp) and closes the descriptor, so the memory goes when the receiver drops
+the tensor. Nothing is ever named in /dev/shm, so nothing outlives its users, however they
+die: a message never received is a descriptor the sender holds until it exits, even when the
+sender and the receiver are killed together (SIGKILL, the OOM killer).
+
+The receiver fetches the descriptor from the sender, so the sender must still run when the
+message is unpickled. A process that sent handles waits at exit (up to HANDOFF_TIMEOUT
+seconds) until its receivers have fetched them, so a child may put a tensor and exit at
+once; a DataLoader worker told to stop skips that wait (abandon_unreceived), since the main
+process drops what it did not read.
 
 A tensor sent this way is a transfer, not a live view of the sender's tensor: each send
-makes a new segment, and two tensors on one storage arrive on two segments. The copy uses
-plain memcpy (memoryview), never an OpenMP kernel, since it runs in a forked child.
-
-Segments are named "/torch_q_<pid>_<n>_<random>" after the creating process, so that once
-a DataLoader worker is gone the loader can unlink whatever it created that never reached
-the main process (sweep_segments_of). These reductions only apply to ForkingPickler:
-torch.save and ordinary pickles still hold the data.
+makes new memory, and two tensors on one storage arrive on two. The copy uses plain memcpy
+(memoryview), never an OpenMP kernel, since it runs in a forked child. These reductions only
+apply to ForkingPickler: torch.save and ordinary pickles still hold the data.
 """
 
 import itertools
 import os
+import threading
+import time
+from multiprocessing import current_process, reduction, util
+from multiprocessing.connection import Client, Listener
 from multiprocessing.reduction import ForkingPickler
 
 import torch
 from torch import _C
 from torch.storage import _storage_classes, _typed
 
-_PREFIX = "torch_q_"
-_SHM_DIR = "/dev/shm"
-_counter = itertools.count()
+_PREFIX = "torch_q_"  # the memfd's name, seen only in /proc/<pid>/maps and /proc/<pid>/fd
+HANDOFF_TIMEOUT = 10.0
 
 
-def _new_segment_name():
-    return "/%s%d_%d_%s" % (_PREFIX, os.getpid(), next(_counter), os.urandom(4).hex())
+class _HandleServer:
+    """Hands the descriptors this process sends to the processes that unpickle them: a thread
+    serving a Unix socket in the abstract namespace (no file anywhere, so nothing is left
+    behind by a killed process either), authenticated with the process's authkey as
+    multiprocessing's own connections are. One per process, started on first use."""
+
+    def __init__(self):
+        self._reset()
+        util.register_after_fork(self, _HandleServer._after_fork)
+
+    def _reset(self):
+        self.pid = os.getpid()
+        self.lock = threading.Lock()
+        self.pending = {}  # key -> descriptor, until its receiver fetches it
+        self.keys = itertools.count()
+        self.address = None
+        self.abandoned = False
+
+    def _forget_parent(self):
+        for fd in self.pending.values():  # the parent's: this process sends none of them
+            os.close(fd)
+        self._reset()
+
+    def _after_fork(self):  # a multiprocessing child, whose finalizers start empty
+        self._forget_parent()
+        util.Finalize(None, self.wait_for_receivers, exitpriority=-10)
+
+    def register(self, fd):
+        """(address, key) by which a receiver fetches a duplicate of fd."""
+        if self.pid != os.getpid():  # forked by os.fork, not by multiprocessing
+            self._forget_parent()
+        with self.lock:
+            if self.address is None:
+                listener = Listener(
+                    "\0torch_fd_%d_%s" % (os.getpid(), os.urandom(6).hex()),
+                    "AF_UNIX",
+                    authkey=current_process().authkey,
+                )
+                self.address = listener.address
+                threading.Thread(target=self._serve, args=(listener,), daemon=True).start()
+            key = next(self.keys)
+            self.pending[key] = os.dup(fd)
+            return self.address, key
+
+    def _serve(self, listener):
+        while True:
+            try:
+                conn = listener.accept()
+            except Exception:  # a client that failed authentication, or out of descriptors
+                time.sleep(0.01)
+                continue
+            with conn:
+                try:
+                    key, pid = conn.recv()
+                    with self.lock:
+                        fd = self.pending.pop(key)
+                    try:
+                        reduction.send_handle(conn, fd, pid)
+                    finally:
+                        os.close(fd)
+                except (EOFError, OSError, KeyError, TypeError, ValueError):
+                    pass  # a receiver that went away, or a bad request: it gets nothing
+
+    def wait_for_receivers(self):
+        """At exit, after the queues' feeder threads have written their messages out
+        (multiprocessing's finalizers at priority -5; this one runs at -10): wait until
+        every sent descriptor has been fetched, unless the receivers will not read them."""
+        deadline = time.monotonic() + HANDOFF_TIMEOUT
+        while self.pending and not self.abandoned and time.monotonic() < deadline:
+            time.sleep(0.005)
 
 
-def _copy_to_segment(storage, start, count):
-    """The name of a new segment holding elements [start, start + count) of storage."""
-    name = _new_segment_name()
-    segment = _C._StorageBase._shm_cdata(storage.dtype, name, count, True)
+def _fetch(address, key):
+    with Client(address, "AF_UNIX", authkey=current_process().authkey) as conn:
+        conn.send((key, os.getpid()))
+        return reduction.recv_handle(conn)
+
+
+_server = _HandleServer()
+util.Finalize(None, _server.wait_for_receivers, exitpriority=-10)
+
+
+def abandon_unreceived():
+    """The receivers will not fetch what this process sent: exit without waiting for them."""
+    _server.abandoned = True
+
+
+def _copy_to_shared(storage, start, count):
+    """(address, key) of new unnamed shared memory holding elements [start, start + count)."""
+    fd = os.memfd_create("%s%d" % (_PREFIX, os.getpid()), os.MFD_CLOEXEC)
     try:
+        segment = _C._StorageBase._shm_fd_cdata(storage.dtype, fd, count)
         itemsize = storage.element_size()
         memoryview(segment)[:] = memoryview(storage)[start * itemsize : (start + count) * itemsize]
-    except BaseException:
-        _C._StorageBase._shm_cdata(storage.dtype, name, count, False)  # maps and unlinks it
-        raise
-    return name
+        del segment
+        return _server.register(fd)
+    finally:
+        os.close(fd)
 
 
-def _open_segment(name, dtype, count):
-    return _typed(_C._StorageBase._shm_cdata(dtype, name, count, False))
+def _open_shared(handle, dtype, count):
+    fd = _fetch(*handle)
+    try:
+        return _typed(_C._StorageBase._shm_fd_cdata(dtype, fd, count))
+    finally:
+        os.close(fd)
 
 
-def _rebuild_tensor(name, dtype, count, size, stride, requires_grad):
-    storage = _open_segment(name, dtype, count)
+def _rebuild_tensor(handle, dtype, count, size, stride, requires_grad):
+    storage = _open_shared(handle, dtype, count)
     t = torch.tensor([], dtype=dtype).set_(storage, 0, size, stride)
     if requires_grad:
         t.requires_grad_(True)
@@ -80,8 +175,8 @@ def _reduce_tensor(t):
     # Strides are never negative: the elements the tensor reaches lie in one span of its
     # storage, which travels with the tensor's own strides (expanded and strided views stay so).
     span = 1 + sum((n - 1) * s for n, s in zip(size, stride))
-    name = _copy_to_segment(t._storage(), t.storage_offset(), span)
-    return (_rebuild_tensor, (name, t.dtype, span, size, stride, requires_grad))
+    handle = _copy_to_shared(t._storage(), t.storage_offset(), span)
+    return (_rebuild_tensor, (handle, t.dtype, span, size, stride, requires_grad))
 
 
 def _rebuild_empty_storage(dtype):
@@ -92,23 +187,10 @@ def _reduce_storage(storage):
     count = len(storage)
     if count == 0:
         return (_rebuild_empty_storage, (storage.dtype,))
-    return (_open_segment, (_copy_to_segment(storage, 0, count), storage.dtype, count))
+    return (_open_shared, (_copy_to_shared(storage, 0, count), storage.dtype, count))
 
 
 def init_reductions():
     ForkingPickler.register(torch.Tensor, _reduce_tensor)
     for cls in _storage_classes.values():
         ForkingPickler.register(cls, _reduce_storage)
-
-
-def sweep_segments_of(pid):
-    """Unlinks the segments that process pid (now gone) made for messages nobody received."""
-    if not os.path.isdir(_SHM_DIR):
-        return
-    prefix = "%s%d_" % (_PREFIX, pid)
-    for entry in os.listdir(_SHM_DIR):
-        if entry.startswith(prefix):
-            try:
-                os.unlink(os.path.join(_SHM_DIR, entry))
-            except FileNotFoundError:  # its receiver got there first
-                pass

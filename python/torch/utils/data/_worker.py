@@ -23,7 +23,7 @@ import numpy as np
 
 import torch
 from torch.utils.data._fetch import DatasetKind, create_fetcher
-from torch.utils.data._shared import sweep_segments_of
+from torch.utils.data._shared import abandon_unreceived
 
 # How often a waiting worker (and the waiting main process) looks whether the other side is alive.
 STATUS_CHECK_INTERVAL = 1.0
@@ -169,6 +169,7 @@ def worker_loop(
                     fetcher = create_fetcher(dataset_kind, dataset, auto_collation, collate_fn, drop_last)
                 continue
             if task is None:
+                abandon_unreceived()  # the main process drops what it has not read
                 break
             if done_event.is_set() or iteration_end:
                 continue  # the loader is shutting down, or this worker's stream has ended
@@ -188,8 +189,8 @@ def worker_loop(
             del data, idx, index, task
         else:
             # The main process is gone: what is queued will never be read (and may never be
-            # written, if the pipe is full), and nobody else will unlink its segments.
+            # written, if the pipe is full); its shared memory goes with this process.
             data_queue.cancel_join_thread()
-            sweep_segments_of(os.getpid())
+            abandon_unreceived()
     except KeyboardInterrupt:
         pass  # the main process handles Ctrl-C and shuts workers down

@@ -8,8 +8,8 @@ prefetch_factor tasks per worker in flight, and yields results in task order wha
 they arrive in. Batches come back as shared-memory handles (Note [Tensors through queues]).
 A worker's exception is re-raised in the main process with the worker's traceback text; a
 worker that dies is reported as a RuntimeError. Workers exit when the iterator is exhausted
-or deleted (and at interpreter exit); the segments that a worker made for batches nobody
-took are unlinked once it is gone (their names carry its pid).
+or deleted (and at interpreter exit); the shared memory of batches nobody took has no name
+and goes with the worker that made it.
 """
 
 import atexit
@@ -23,7 +23,6 @@ import warnings
 import torch
 from torch.utils.data import _worker
 from torch.utils.data._fetch import DatasetKind, create_fetcher
-from torch.utils.data._shared import sweep_segments_of
 from torch.utils.data.collate import default_collate, default_convert
 from torch.utils.data.dataset import IterableDataset
 from torch.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
@@ -338,7 +337,7 @@ class _WorkerPool:
             for q in self.index_queues:
                 q.put(None)
             # A worker exits only once its queue's feeder has written everything out, so keep
-            # reading (and dropping, unopened: the sweep below unlinks their segments) meanwhile.
+            # reading (and dropping, unopened: their memory goes with the worker) meanwhile.
             deadline = time.monotonic() + _SHUTDOWN_TIMEOUT
             while any(w.is_alive() for w in self.workers) and time.monotonic() < deadline:
                 try:
@@ -354,8 +353,6 @@ class _WorkerPool:
                 q.close()
             self.result_queue.cancel_join_thread()
             self.result_queue.close()
-            for w in self.workers:
-                sweep_segments_of(w.pid)
 
 
 _live_pools = set()
@@ -440,12 +437,24 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         try:
             return True, _worker.receive(self._worker_result_queue, timeout)
         except queue.Empty:
+            failure = None
+        except (OSError, EOFError) as e:
+            # A batch whose worker died before the main process fetched its shared memory
+            # (Note [Tensors through queues]): the worker's death is the error to report.
+            failure = e
+        deadline = time.monotonic() + (_worker.STATUS_CHECK_INTERVAL if failure is not None else 0)
+        while True:
             dead = [w for w_id, w in enumerate(self._workers) if self._workers_status[w_id] and not w.is_alive()]
-            if dead:
-                detail = ", ".join("pid %d exit code %s" % (w.pid, w.exitcode) for w in dead)
-                self._shutdown_workers()
-                raise RuntimeError("DataLoader worker (%s) exited unexpectedly" % detail) from None
-            return False, None
+            if dead or time.monotonic() >= deadline:
+                break
+            time.sleep(0.01)
+        if dead:
+            detail = ", ".join("pid %d exit code %s" % (w.pid, w.exitcode) for w in dead)
+            self._shutdown_workers()
+            raise RuntimeError("DataLoader worker (%s) exited unexpectedly" % detail) from None
+        if failure is not None:
+            raise failure
+        return False, None
 
     def _get_data(self):
         if self._timeout > 0:
