@@ -922,6 +922,16 @@ void softmax(const char *name, bool log, const Tensor &x, const IntList &shape4,
     Tensor g4 = reshape(contiguous(toType(g[0], ys.dtype())), shape4);
     Tensor gi = empty(shape4, ys.dtype());
     if (ys.numel() == 0) return TensorList{reshape(gi, ys.sizes())};
+    if (GradMode::enabled()) {
+      // create_graph: the same formula in recorded ops, over dim 1 of the [outer, C, inner]
+      // view, so that it can be differentiated again.
+      if (log) {
+        gi = sub(g4, mul(fn(UnaryOp::Exp, y4s), torch::sum(g4, {1}, true)));
+      } else {
+        gi = mul(y4s, sub(g4, torch::sum(mul(g4, y4s), {1}, true)));
+      }
+      return TensorList{reshape(gi, ys.sizes())};
+    }
     const auto &k = log ? nnk().logSoftmax : nnk().softmax;
     k.updateGradInput(ys.device(), ys.dtype(), y4s, g4, gi, y4s);
     return TensorList{reshape(gi, ys.sizes())};
