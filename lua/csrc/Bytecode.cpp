@@ -29,6 +29,7 @@ enum : uint32_t { kProtoChild = 1, kProtoVararg = 2, kProtoFFI = 4 };
 enum Kgc : uint32_t { kKgcChild, kKgcTable, kKgcI64, kKgcU64, kKgcComplex, kKgcString };
 enum : uint32_t { kKtabNil, kKtabFalse, kKtabTrue, kKtabInt, kKtabNum, kKtabString };
 constexpr uint32_t kUvLocal = 0x8000, kUvImmutable = 0x4000;
+constexpr uint32_t kCanonicalNaNHi = 0xfff80000;  // LuaJIT's NaN: 0xfff8000000000000
 constexpr uint32_t kMaxSlots = 250, kMaxUpvalues = 60, kMaxHashBits = 26;
 constexpr uint32_t kVarnameMax = 7;  // varinfo codes below it are the hidden loop variables
 constexpr size_t kMaxDump = size_t(1) << 28;
@@ -263,9 +264,11 @@ class Prototype {
       fail(c.pos(), hasChild ? "child functions in a function not flagged as having any"
                              : "no child function in a function flagged as having some");
     for (uint32_t i = 0; i < sizekn_; i++) {
+      const size_t at = c.pos();
       bool isDouble;
       const uint32_t lo = c.uleb33("a number constant", &isDouble);
       const uint32_t hi = isDouble ? c.uleb("a number constant") : 0;
+      if (isDouble) numberBits(at, lo, hi, "a number constant");
       knum_.push_back({isDouble, lo, hi});
     }
   }
@@ -292,10 +295,23 @@ class Prototype {
     } else if (tp == kKtabNum) {
       const uint32_t lo = c.uleb("a table constant's number");
       const uint32_t hi = c.uleb("a table constant's number");
-      if (key && (hi & 0x7ff00000) == 0x7ff00000 && ((hi & 0xfffff) | lo)) fail(at, "a table constant with a NaN key");
+      if (key && isNaN(lo, hi)) fail(at, "a table constant with a NaN key");
+      numberBits(at, lo, hi, "a table constant's number");
     } else if (key && tp == kKtabNil) {
       fail(at, "a table constant with a nil key");
     }
+  }
+
+  // Note [NaN-boxed constants]: LuaJIT keeps every value in 8 bytes, and a double whose bits
+  // are a NaN with the high bits set is how it tags the other types (a table is a tag and a
+  // pointer). The loader copies a number constant's bits as they are, so a NaN constant other
+  // than the one NaN LuaJIT makes itself would come back as a forged object: a table, string
+  // or function at an address the dump chose. LuaJIT's compiler never folds a constant into
+  // a NaN (0/0 is computed when it runs), so its dumps hold the canonical NaN at most.
+  static bool isNaN(uint32_t lo, uint32_t hi) { return (hi & 0x7ff00000) == 0x7ff00000 && ((hi & 0xfffff) | lo); }
+  static void numberBits(size_t at, uint32_t lo, uint32_t hi, const char *what) {
+    if (isNaN(lo, hi) && !(hi == kCanonicalNaNHi && lo == 0))
+      fail(at, std::string(what) + " is a NaN other than LuaJIT's own (a tagged value in disguise)");
   }
 
   // Line numbers, then upvalue names, then local variable ranges, as the error messages and
@@ -345,6 +361,12 @@ class Prototype {
   }
   void upvalue(uint32_t pc, uint32_t i) const {
     if (i >= sizeuv_) bad(pc, "upvalue " + std::to_string(i) + " of " + std::to_string(sizeuv_));
+  }
+  // LuaJIT's compiler marks an upvalue immutable when nothing assigns it after its
+  // declaration, and the JIT compiler then takes its value for a constant.
+  void assignedUpvalue(uint32_t pc, uint32_t i) const {
+    upvalue(pc, i);
+    if (uv_[i] & kUvImmutable) bad(pc, "assigns upvalue " + std::to_string(i) + ", which is marked immutable");
   }
   void number(uint32_t pc, uint32_t i) const {
     if (i >= sizekn_) bad(pc, "number constant " + std::to_string(i) + " of " + std::to_string(sizekn_));
@@ -461,19 +483,19 @@ class Prototype {
         upvalue(pc, d);
         break;
       case USETV:
-        upvalue(pc, a);
+        assignedUpvalue(pc, a);
         slot(pc, d);
         break;
       case USETS:
-        upvalue(pc, a);
+        assignedUpvalue(pc, a);
         gc(pc, d, kKgcString, "string");
         break;
       case USETN:
-        upvalue(pc, a);
+        assignedUpvalue(pc, a);
         number(pc, d);
         break;
       case USETP:
-        upvalue(pc, a);
+        assignedUpvalue(pc, a);
         primitive(pc, d);
         break;
       case UCLO:
@@ -766,6 +788,7 @@ class Prototype {
         break;
       case TSETM:
         needMultres(a);
+        if (s.open.test(a - 1)) bad(pc, "slot " + std::to_string(a - 1) + ", the constructor's table, is an open upvalue");
         if (!s.newTable.test(a - 1)) bad(pc, "slot " + std::to_string(a - 1) + " may not hold the constructor's table");
         break;
       case CALLM:
@@ -792,6 +815,7 @@ class Prototype {
         write(a, 256);
         break;
       case ITERN:
+        if ((s.open & slots(a - 2, a)).any()) bad(pc, "the table or index of its pairs() loop is an open upvalue");
         if (!s.iterTable.test(a - 2) || !s.iterControl.test(a - 1)) bad(pc, "not reached through its ISNEXT only");
         read(a - 2, a - 1);
         callFrom(a);  // as the ITERC it may turn into
@@ -799,7 +823,7 @@ class Prototype {
         break;
       case ISNEXT:
         read(a - 3, a - 1);
-        if (s.open.test(a - 1)) bad(pc, "its hidden index would be an open upvalue");
+        if ((s.open & slots(a - 2, a)).any()) bad(pc, "the table or hidden index of its pairs() loop would be an open upvalue");
         write(a - 1, a);
         s.iterTable.set(a - 2);
         s.iterControl.set(a - 1);
@@ -829,11 +853,13 @@ class Prototype {
         break;
       case FORI:
         read(a, a + 3);
+        if ((s.open & slots(a, a + 3)).any()) bad(pc, "its loop numbers would be open upvalues");
         write(a, a + 1);
         write(a + 3, a + 4);
         for (uint32_t k = 0; k < 3; k++) s.forControl.set(a + k);
         break;
       case FORL:
+        if ((s.open & slots(a, a + 3)).any()) bad(pc, "its loop numbers are open upvalues");
         for (uint32_t k = 0; k < 3; k++)
           if (!s.forControl.test(a + k)) bad(pc, "its loop slots may not hold FORI's numbers");
         write(a, a + 1);
@@ -855,6 +881,14 @@ class Prototype {
       default:  // JMP, LOOP
         break;
     }
+    // Note [Slots a closure may change]: a slot with an open upvalue changes whenever its
+    // closure assigns the upvalue, which any call or metamethod may run, so nothing is
+    // known of what it holds (a pairs() loop's table, FORI's numbers, a constructor's table).
+    const std::bitset<256> unchanged = ~s.open;
+    s.newTable &= unchanged;
+    s.iterTable &= unchanged;
+    s.iterControl &= unchanged;
+    s.forControl &= unchanged;
   }
 
   struct Number {
