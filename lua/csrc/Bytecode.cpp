@@ -661,6 +661,155 @@ class Prototype {
         if (states[next].merge(s)) work.push_back(next);
       }
     }
+    checkSlotHints(states);
+  }
+
+  // --- the JIT compiler's slot hints ---
+
+  // Note [Slot hints]: when LuaJIT's JIT compiler records a trace, some instructions tell it
+  // which slots are dead from there on (JMP and LOOP: the slots from A up; FORI/FORL and
+  // ITERL: the slots above the loop's own, in the loop and after it; a call: the slots above
+  // its results), and it leaves those slots out of the snapshots that restore the frame when
+  // the trace exits. A hint that drops a slot still read later leaves that slot with an
+  // older value after an exit, which may be of another type than what the instructions
+  // after it take for granted (a constructor's table, a loop's numbers). Each hint must
+  // therefore name only slots that no path reads before writing them.
+
+  // The slots instruction pc reads (use) and certainly writes (def), for the liveness of
+  // slots; reads of multiple results count every slot from their base up.
+  void slotEffects(uint32_t pc, std::bitset<256> &use, std::bitset<256> &def) const {
+    const uint32_t ins = ins_[pc], op = opOf(ins), a = aOf(ins), b = bOf(ins), c = cOf(ins), d = dOf(ins);
+    const uint32_t fr2 = (dumpFlags_ & kDumpFR2) ? 1 : 0;
+    use.reset();
+    def.reset();
+    auto u = [&](uint32_t lo, uint32_t hi) { use |= slots(lo, hi); };
+    auto w = [&](uint32_t lo, uint32_t hi) { def |= slots(lo, hi); };
+    switch (op) {
+      case ISLT: case ISGE: case ISLE: case ISGT: case ISEQV: case ISNEV:
+        u(a, a + 1);
+        u(d, d + 1);
+        break;
+      case ISEQS: case ISNES: case ISEQN: case ISNEN: case ISEQP: case ISNEP: u(a, a + 1); break;
+      case ISTC: case ISFC: case IST: case ISF: case USETV: u(d, d + 1); break;  // ISTC/ISFC copy on one path only
+      case MOV: case NOT: case UNM: case LEN:
+        u(d, d + 1);
+        w(a, a + 1);
+        break;
+      case ADDVN: case SUBVN: case MULVN: case DIVVN: case MODVN: case ADDNV: case SUBNV: case MULNV: case DIVNV:
+      case MODNV: case TGETS: case TGETB:
+        u(b, b + 1);
+        w(a, a + 1);
+        break;
+      case ADDVV: case SUBVV: case MULVV: case DIVVV: case MODVV: case POW: case TGETV:
+        u(b, b + 1);
+        u(c, c + 1);
+        w(a, a + 1);
+        break;
+      case CAT:
+        u(b, c + 1);
+        w(a, a + 1);
+        break;
+      // FNEW captures slots without reading them (a local function captures its own slot);
+      // what a closure reads through an open upvalue carries no fact (Note [Slots a closure
+      // may change]), so a stale value there is one more value of any type.
+      case KSTR: case KCDATA: case KSHORT: case KNUM: case KPRI: case UGET: case GGET: case TNEW: case TDUP:
+      case FNEW:
+        w(a, a + 1);
+        break;
+      case KNIL: w(a, d + 1); break;
+      case GSET: u(a, a + 1); break;
+      case TSETV: u(a, a + 1); u(b, b + 1); u(c, c + 1); break;
+      case TSETS: case TSETB: u(a, a + 1); u(b, b + 1); break;
+      case TSETM: u(a - 1, 256); break;
+      case CALL:
+        u(a, a + 1);
+        u(a + 1 + fr2, a + c + fr2);
+        w(a, 256);
+        break;
+      case CALLM:  // the function, its arguments and the multiple results after them, not the frame link
+        u(a, a + 1);
+        u(a + 1 + fr2, 256);
+        w(a, 256);
+        break;
+      case CALLT: u(a, a + 1); u(a + 1 + fr2, a + d + fr2); break;
+      case CALLMT: u(a, a + 1); u(a + 1 + fr2, 256); break;
+      case RETM: u(a, 256); break;
+      case ITERC: u(a - 3, a); w(a, 256); break;
+      case ITERN: u(a - 2, a); w(a, 256); break;
+      case ISNEXT: u(a - 3, a); break;
+      case VARG: w(a, b == 0 ? 256 : a + b - 1); break;
+      case RET: u(a, a + d - 1); break;
+      case RET1: u(a, a + 1); break;
+      case FORI: case FORL:
+        u(a, a + 3);
+        w(a, a + 1);
+        w(a + 3, a + 4);
+        break;
+      case ITERL:
+        u(a, a + 1);
+        w(a - 1, a);
+        break;
+      default: break;  // RET0, UCLO, JMP, LOOP, USETS/USETN/USETP
+    }
+  }
+
+  void checkSlotHints(const std::vector<State> &states) const {
+    std::vector<std::bitset<256>> liveIn(numbc_ + 2), use(numbc_ + 1), def(numbc_ + 1);
+    for (uint32_t pc = 1; pc <= numbc_; pc++) slotEffects(pc, use[pc], def[pc]);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t pc = numbc_; pc >= 1; pc--) {
+        std::bitset<256> out;
+        for (const uint32_t next : successors(pc)) out |= liveIn[next];
+        // ISTC/ISFC write slot A on the way to their JMP only
+        const uint32_t op = opOf(ins_[pc]);
+        if (op == ISTC || op == ISFC) out = (liveIn[pc + 1] & ~slots(aOf(ins_[pc]), aOf(ins_[pc]) + 1)) | liveIn[pc + 2];
+        const std::bitset<256> in = use[pc] | (out & ~def[pc]);
+        if (in != liveIn[pc]) {
+          liveIn[pc] = in;
+          changed = true;
+        }
+      }
+    }
+    // A test jumps by itself, with the target of the JMP that follows it: that JMP runs (and
+    // gives its hint) only when something else jumps to it.
+    std::vector<bool> jumpedTo(numbc_ + 2, false);
+    for (uint32_t pc = 1; pc <= numbc_; pc++)
+      for (const uint32_t next : successors(pc))
+        if (next != pc + 1) jumpedTo[next] = true;
+    for (uint32_t pc = 1; pc <= numbc_; pc++) {
+      if (!states[pc].reached) continue;
+      const uint32_t ins = ins_[pc], op = opOf(ins), a = aOf(ins), b = bOf(ins);
+      if (op == JMP && pc > 1 && isTest(opOf(ins_[pc - 1])) && !jumpedTo[pc]) continue;
+      auto dead = [&](uint32_t next, uint32_t from, const char *hint) {
+        const std::bitset<256> dropped = liveIn[next] & slots(from, 256);
+        if (dropped.none()) return;
+        uint32_t s = 0;
+        while (!dropped.test(s)) s++;
+        bad(pc, std::string(hint) + " drops slot " + std::to_string(s) + ", which instruction " +
+                    std::to_string(next) + " on may read (Note [Slot hints])");
+      };
+      switch (op) {
+        case JMP: dead(target(pc), a, "its slot hint"); break;
+        case LOOP: dead(pc + 1, a, "its slot hint"); break;
+        case FORI:
+          dead(pc + 1, a + 4, "the loop's slots");
+          dead(target(pc), a, "the loop's exit");
+          break;
+        case FORL:
+          dead(target(pc), a + 4, "the loop's slots");
+          dead(pc + 1, a, "the loop's exit");
+          break;
+        case ITERL:
+          dead(target(pc), a - 1 + bOf(ins_[pc - 1]), "the loop's slots");
+          dead(pc + 1, a - 3, "the loop's exit");
+          break;
+        case CALL:
+          if (b) dead(pc + 1, a + b - 1, "the call's results");
+          break;
+        default: break;
+      }
+    }
   }
 
   // Checks what instruction pc needs of the slots, and turns s into the state after it.

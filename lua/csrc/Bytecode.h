@@ -25,7 +25,10 @@
 //   has changed (no closure either: Note [Slots a closure may change]), the hidden index of
 //   a pairs() loop never read nor captured, multiple results used right after they are
 //   made, TSETM on the table its constructor made, no open upvalue in a callee's frame,
-//   upvalues closed before returning.
+//   upvalues closed before returning;
+// - what the JIT compiler assumes: the slots that JMP, LOOP, the loops and calls tell it are
+//   dead are dead, so that no trace exit leaves a slot with a stale value that an instruction
+//   then takes for granted (Note [Slot hints] in Bytecode.cpp).
 // It does not promise that the function does what its author meant, nor that it ends:
 // a dump that passes can still raise Lua errors, loop forever, or call whatever globals
 // and upvalues it is given; run functions from untrusted files only when their effects

@@ -9,7 +9,7 @@ local tests = {}
 -- checks them against the instructions the running VM compiles.
 local OP = {
    ISGE = 1, MOV = 18, ADDVV = 32, KSTR = 39, KSHORT = 41, KNUM = 42, KNIL = 44, UGET = 45, UCLO = 50,
-   FNEW = 51, TDUP = 53, TSETM = 63, VARG = 71, ISNEXT = 72, RETM = 73, RET1 = 76, FORI = 77, FORL = 79,
+   FNEW = 51, TDUP = 53, TSETM = 63, VARG = 71, ISNEXT = 72, LOOP = 85, RETM = 73, RET1 = 76, FORI = 77, FORL = 79,
    JFORL = 81, JLOOP = 87, JMP = 88, IFUNCF = 90,
 }
 
@@ -486,6 +486,30 @@ function tests.immutable_upvalues_are_not_assigned()
    check.eq(hi, 0x80, 'an assigned local: no immutable mark')
    check.eq(loadAs(assigns, d)(), 2)
    rejects(assigns, replace(d, child.uv, string.char(lo, 0xc0)), 'which is marked immutable')
+end
+
+function tests.slot_hints_name_only_dead_slots()
+   -- LOOP's A tells the JIT compiler that the slots from A up are dead: a dump whose loop
+   -- says so of the loop's own counter ran for ever once compiled (the interpreter ignores
+   -- the hint; the trace forgot the counter)
+   local count = function(n)
+      local i = 0
+      while i < n do i = i + 1 end
+      return i
+   end
+   local d = string.dump(count, true)
+   local p = parse(d)[1]
+   local pc = find(d, p, OP.LOOP)
+   local _, a, _, _, j = getIns(d, p, pc)
+   check.eq(loadAs(count, d)(200), 200)
+   check.ok(a >= 2, 'the compiler keeps n and i alive')
+   rejects(count, setAD(d, p, pc, OP.LOOP, 1, j), 'its slot hint drops slot 1', insOffset(p, pc))
+   -- and the JMP back to the loop's test, whose target reads i (slot 1)
+   local back = p.numbc - 1
+   local op, ja, _, _, jj = getIns(d, p, back)
+   check.eq(op, OP.JMP)
+   check.ok(ja >= 2)
+   rejects(count, setAD(d, p, back, OP.JMP, 1, jj), 'its slot hint drops slot 1', insOffset(p, back))
 end
 
 -- The fuzz loop, in its own process: serialized functions with 1-8 random bytes replaced,
