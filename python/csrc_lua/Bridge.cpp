@@ -243,6 +243,7 @@ void pushTensor(lua_State *L, py::handle t) {
   switch (elem) {
 #define BRIDGE_PUSH_TENSOR(Name, T, dtype)                                                                           \
   case Elem::Name:                                                                                                   \
+    luat::noteForeignBytes(TH##Name##Storage_size(static_cast<TH##Name##Storage *>(raw)) * ptrdiff_t(sizeof(T)));    \
     luat::pushObject(L,                                                                                              \
                      TH##Name##Tensor_newWithStorage(static_cast<TH##Name##Storage *>(raw), offset, n, sizes.data(), \
                                                      strides.data()),                                                \
@@ -260,6 +261,7 @@ void pushStorage(lua_State *L, py::handle s) {
   switch (elem) {
 #define BRIDGE_PUSH_STORAGE(Name, T, dtype)                          \
   case Elem::Name:                                                   \
+    luat::noteForeignBytes(TH##Name##Storage_size(static_cast<TH##Name##Storage *>(raw)) * ptrdiff_t(sizeof(T))); \
     TH##Name##Storage_retain(static_cast<TH##Name##Storage *>(raw)); \
     luat::pushObject(L, raw, "torch." #Name "Storage");              \
     return;
