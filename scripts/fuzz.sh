@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The loaders' fuzzers for longer, under AddressSanitizer and UBSan (the asan config of
-# .bazelrc, in the output base scripts/sanitize.sh uses):
+# .bazelrc, in the output base scripts/sanitize.sh uses, or $ASAN_OUTPUT_BASE):
 #   scripts/fuzz.sh [CASES [SEED]]
 # runs CASES structure-aware mutants of LuaJIT bytecode dumps through the bytecode check and,
 # when it accepts them, through LuaJIT (tests/lua/bytecode_fuzz.cpp), and CASES damaged .t7
@@ -18,7 +18,7 @@ cases=${1:-200000}
 seed=${2:-$(( (RANDOM << 15) | RANDOM ))}
 echo "fuzz: $cases cases each, seed $seed"
 set +e
-bazel --output_base="$HOME/.cache/bazel/torch-asan" test --config=asan \
+bazel --output_base="${ASAN_OUTPUT_BASE:-$HOME/.cache/bazel/torch-asan}" test --config=asan \
   //tests/lua:bytecode_fuzz //tests/t7:test_fuzz \
   --test_env=BYTECODE_FUZZ_CASES="$cases" --test_env=BYTECODE_FUZZ_SEED="$seed" \
   --test_env=T7_FUZZ_CASES="$cases" --test_env=T7_FUZZ_SEED="$seed" \

@@ -685,22 +685,55 @@ class Prototype {
     auto u = [&](uint32_t lo, uint32_t hi) { use |= slots(lo, hi); };
     auto w = [&](uint32_t lo, uint32_t hi) { def |= slots(lo, hi); };
     switch (op) {
-      case ISLT: case ISGE: case ISLE: case ISGT: case ISEQV: case ISNEV:
+      case ISLT:
+      case ISGE:
+      case ISLE:
+      case ISGT:
+      case ISEQV:
+      case ISNEV:
         u(a, a + 1);
         u(d, d + 1);
         break;
-      case ISEQS: case ISNES: case ISEQN: case ISNEN: case ISEQP: case ISNEP: u(a, a + 1); break;
-      case ISTC: case ISFC: case IST: case ISF: case USETV: u(d, d + 1); break;  // ISTC/ISFC copy on one path only
-      case MOV: case NOT: case UNM: case LEN:
+      case ISEQS:
+      case ISNES:
+      case ISEQN:
+      case ISNEN:
+      case ISEQP:
+      case ISNEP: u(a, a + 1); break;
+      case ISTC:
+      case ISFC:
+      case IST:
+      case ISF:
+      case USETV: u(d, d + 1); break;  // ISTC/ISFC copy on one path only
+      case MOV:
+      case NOT:
+      case UNM:
+      case LEN:
         u(d, d + 1);
         w(a, a + 1);
         break;
-      case ADDVN: case SUBVN: case MULVN: case DIVVN: case MODVN: case ADDNV: case SUBNV: case MULNV: case DIVNV:
-      case MODNV: case TGETS: case TGETB:
+      case ADDVN:
+      case SUBVN:
+      case MULVN:
+      case DIVVN:
+      case MODVN:
+      case ADDNV:
+      case SUBNV:
+      case MULNV:
+      case DIVNV:
+      case MODNV:
+      case TGETS:
+      case TGETB:
         u(b, b + 1);
         w(a, a + 1);
         break;
-      case ADDVV: case SUBVV: case MULVV: case DIVVV: case MODVV: case POW: case TGETV:
+      case ADDVV:
+      case SUBVV:
+      case MULVV:
+      case DIVVV:
+      case MODVV:
+      case POW:
+      case TGETV:
         u(b, b + 1);
         u(c, c + 1);
         w(a, a + 1);
@@ -712,14 +745,28 @@ class Prototype {
       // FNEW captures slots without reading them (a local function captures its own slot);
       // what a closure reads through an open upvalue carries no fact (Note [Slots a closure
       // may change]), so a stale value there is one more value of any type.
-      case KSTR: case KCDATA: case KSHORT: case KNUM: case KPRI: case UGET: case GGET: case TNEW: case TDUP:
-      case FNEW:
-        w(a, a + 1);
-        break;
+      case KSTR:
+      case KCDATA:
+      case KSHORT:
+      case KNUM:
+      case KPRI:
+      case UGET:
+      case GGET:
+      case TNEW:
+      case TDUP:
+      case FNEW: w(a, a + 1); break;
       case KNIL: w(a, d + 1); break;
       case GSET: u(a, a + 1); break;
-      case TSETV: u(a, a + 1); u(b, b + 1); u(c, c + 1); break;
-      case TSETS: case TSETB: u(a, a + 1); u(b, b + 1); break;
+      case TSETV:
+        u(a, a + 1);
+        u(b, b + 1);
+        u(c, c + 1);
+        break;
+      case TSETS:
+      case TSETB:
+        u(a, a + 1);
+        u(b, b + 1);
+        break;
       case TSETM: u(a - 1, 256); break;
       case CALL:
         u(a, a + 1);
@@ -731,16 +778,29 @@ class Prototype {
         u(a + 1 + fr2, 256);
         w(a, 256);
         break;
-      case CALLT: u(a, a + 1); u(a + 1 + fr2, a + d + fr2); break;
-      case CALLMT: u(a, a + 1); u(a + 1 + fr2, 256); break;
+      case CALLT:
+        u(a, a + 1);
+        u(a + 1 + fr2, a + d + fr2);
+        break;
+      case CALLMT:
+        u(a, a + 1);
+        u(a + 1 + fr2, 256);
+        break;
       case RETM: u(a, 256); break;
-      case ITERC: u(a - 3, a); w(a, 256); break;
-      case ITERN: u(a - 2, a); w(a, 256); break;
+      case ITERC:
+        u(a - 3, a);
+        w(a, 256);
+        break;
+      case ITERN:
+        u(a - 2, a);
+        w(a, 256);
+        break;
       case ISNEXT: u(a - 3, a); break;
       case VARG: w(a, b == 0 ? 256 : a + b - 1); break;
       case RET: u(a, a + d - 1); break;
       case RET1: u(a, a + 1); break;
-      case FORI: case FORL:
+      case FORI:
+      case FORL:
         u(a, a + 3);
         w(a, a + 1);
         w(a + 3, a + 4);
@@ -763,7 +823,8 @@ class Prototype {
         for (const uint32_t next : successors(pc)) out |= liveIn[next];
         // ISTC/ISFC write slot A on the way to their JMP only
         const uint32_t op = opOf(ins_[pc]);
-        if (op == ISTC || op == ISFC) out = (liveIn[pc + 1] & ~slots(aOf(ins_[pc]), aOf(ins_[pc]) + 1)) | liveIn[pc + 2];
+        if (op == ISTC || op == ISFC)
+          out = (liveIn[pc + 1] & ~slots(aOf(ins_[pc]), aOf(ins_[pc]) + 1)) | liveIn[pc + 2];
         const std::bitset<256> in = use[pc] | (out & ~def[pc]);
         if (in != liveIn[pc]) {
           liveIn[pc] = in;
@@ -786,8 +847,8 @@ class Prototype {
         if (dropped.none()) return;
         uint32_t s = 0;
         while (!dropped.test(s)) s++;
-        bad(pc, std::string(hint) + " drops slot " + std::to_string(s) + ", which instruction " +
-                    std::to_string(next) + " on may read (Note [Slot hints])");
+        bad(pc, std::string(hint) + " drops slot " + std::to_string(s) + ", which instruction " + std::to_string(next) +
+                    " on may read (Note [Slot hints])");
       };
       switch (op) {
         case JMP: dead(target(pc), a, "its slot hint"); break;
@@ -937,7 +998,8 @@ class Prototype {
         break;
       case TSETM:
         needMultres(a);
-        if (s.open.test(a - 1)) bad(pc, "slot " + std::to_string(a - 1) + ", the constructor's table, is an open upvalue");
+        if (s.open.test(a - 1))
+          bad(pc, "slot " + std::to_string(a - 1) + ", the constructor's table, is an open upvalue");
         if (!s.newTable.test(a - 1)) bad(pc, "slot " + std::to_string(a - 1) + " may not hold the constructor's table");
         break;
       case CALLM:
@@ -972,7 +1034,8 @@ class Prototype {
         break;
       case ISNEXT:
         read(a - 3, a - 1);
-        if ((s.open & slots(a - 2, a)).any()) bad(pc, "the table or hidden index of its pairs() loop would be an open upvalue");
+        if ((s.open & slots(a - 2, a)).any())
+          bad(pc, "the table or hidden index of its pairs() loop would be an open upvalue");
         write(a - 1, a);
         s.iterTable.set(a - 2);
         s.iterControl.set(a - 1);

@@ -118,15 +118,24 @@ int heapsize(lua_State *L) {
 }
 
 const luaL_Reg functions[] = {
-    {"manualSeed", manualSeed},         {"seed", seed},
-    {"initialSeed", initialSeed},       {"random", randomNumber},
-    {"uniform", uniformNumber},         {"normal", normalNumber},
-    {"exponential", exponentialNumber}, {"cauchy", cauchyNumber},
-    {"logNormal", logNormalNumber},     {"geometric", geometricNumber},
-    {"bernoulli", bernoulliNumber},     {"getRNGState", getRNGState},
-    {"setRNGState", setRNGState},       {"setnumthreads", setnumthreads},
-    {"getnumthreads", getnumthreads},   {"setheaptracking", setheaptracking},
-    {"heapsize", heapsize},             {nullptr, nullptr},
+    {"manualSeed", manualSeed},
+    {"seed", seed},
+    {"initialSeed", initialSeed},
+    {"random", randomNumber},
+    {"uniform", uniformNumber},
+    {"normal", normalNumber},
+    {"exponential", exponentialNumber},
+    {"cauchy", cauchyNumber},
+    {"logNormal", logNormalNumber},
+    {"geometric", geometricNumber},
+    {"bernoulli", bernoulliNumber},
+    {"getRNGState", getRNGState},
+    {"setRNGState", setRNGState},
+    {"setnumthreads", setnumthreads},
+    {"getnumthreads", getnumthreads},
+    {"setheaptracking", setheaptracking},
+    {"heapsize", heapsize},
+    {nullptr, nullptr},
 };
 
 }  // namespace

@@ -259,11 +259,11 @@ void pushStorage(lua_State *L, py::handle s) {
   Elem elem = pyTorch().elemOf(s.attr("dtype"));
   void *raw = reinterpret_cast<void *>(s.attr("_cdata").cast<uintptr_t>());
   switch (elem) {
-#define BRIDGE_PUSH_STORAGE(Name, T, dtype)                          \
-  case Elem::Name:                                                   \
+#define BRIDGE_PUSH_STORAGE(Name, T, dtype)                                                                       \
+  case Elem::Name:                                                                                                \
     luat::noteForeignBytes(TH##Name##Storage_size(static_cast<TH##Name##Storage *>(raw)) * ptrdiff_t(sizeof(T))); \
-    TH##Name##Storage_retain(static_cast<TH##Name##Storage *>(raw)); \
-    luat::pushObject(L, raw, "torch." #Name "Storage");              \
+    TH##Name##Storage_retain(static_cast<TH##Name##Storage *>(raw));                                              \
+    luat::pushObject(L, raw, "torch." #Name "Storage");                                                           \
     return;
     TH_FORALL_ARITH_TYPES(BRIDGE_PUSH_STORAGE)
 #undef BRIDGE_PUSH_STORAGE

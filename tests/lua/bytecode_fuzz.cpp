@@ -370,7 +370,8 @@ class Mutator {
         for (uint32_t k = 0; k < n; k++) {
           uint32_t &ins = p.ins[(pc + k) % n];
           const uint32_t op = ins & 0xff;
-          if (op == 88 || op == 77 || op == 79 || op == 72 || op == 82 || op == 50) {  // JMP FORI FORL ISNEXT ITERL UCLO
+          if (op == 88 || op == 77 || op == 79 || op == 72 || op == 82 ||
+              op == 50) {  // JMP FORI FORL ISNEXT ITERL UCLO
             ins = (ins & 0xffffu) | (((ins >> 16) + below(7) - 3) & 0xffff) << 16;
             break;
           }
@@ -690,7 +691,8 @@ BOOST_AUTO_TEST_CASE(accepted_dumps_load_and_run_without_crashing) {
   std::printf(
       "bytecode fuzz: seed %llu, %lld cases: %lld rejected by the check, %lld accepted (%lld ran, %lld "
       "stopped after %us, %lld refused by the loader), %lld crashes\n",
-      (unsigned long long)seed, cases, rejected, cases - rejected, ran, hangs, Runner::kSecondsPerRun, refused, crashes);
+      (unsigned long long)seed, cases, rejected, cases - rejected, ran, hangs, Runner::kSecondsPerRun, refused,
+      crashes);
   // The mutations keep many dumps valid (the runs reach deep) and break many (the check works).
   BOOST_TEST(cases - rejected > cases / 10);
   BOOST_TEST(rejected > cases / 4);
