@@ -1,16 +1,22 @@
 #include "TH/THGeneral.h"
 
+#include <malloc.h>
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <atomic>
 #include <string>
 
 #include "TH/THError.hpp"
 
 namespace {
+
+std::atomic<ptrdiff_t> heapSize{0};  // THHeapSize
+
+ptrdiff_t usableSize(void *ptr) { return ptr ? ptrdiff_t(malloc_usable_size(ptr)) : 0; }
 
 thread_local THErrorHandlerFunction errorHandler = nullptr;
 thread_local void *errorHandlerData = nullptr;
@@ -87,22 +93,33 @@ void *THAlloc(ptrdiff_t size) {
     ptr = nullptr;
   }
   if (ptr == nullptr) THError("out of memory: failed to allocate %td bytes", size);
+  heapSize.fetch_add(usableSize(ptr), std::memory_order_relaxed);
   return ptr;
 }
 
 void *THRealloc(void *ptr, ptrdiff_t size) {
   THArgCheck(size >= 0, 2, "invalid memory size %td", size);
   if (size == 0) {
-    free(ptr);
+    THFree(ptr);
     return nullptr;
   }
   if (!ptr) return THAlloc(size);
+  const ptrdiff_t before = usableSize(ptr);
   void *newptr = realloc(ptr, (size_t)size);
   if (!newptr) THError("out of memory: failed to reallocate %td bytes", size);
+  heapSize.fetch_add(usableSize(newptr) - before, std::memory_order_relaxed);
   return newptr;
 }
 
-void THFree(void *ptr) { free(ptr); }
+void THFree(void *ptr) {
+  heapSize.fetch_sub(usableSize(ptr), std::memory_order_relaxed);
+  free(ptr);
+}
+
+// Declared where it is used (lua/csrc/common.h): TH's headers are every TH user's inputs, and
+// one more function does not justify rebuilding all of them.
+TH_API ptrdiff_t THHeapSize(void);
+ptrdiff_t THHeapSize(void) { return heapSize.load(std::memory_order_relaxed); }
 
 void THSetNumThreads(int num_threads) {
   if (num_threads > 0) omp_set_num_threads(num_threads);

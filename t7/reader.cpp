@@ -187,7 +187,8 @@ class Input {
 // as torch7 does, so that a part may refer back to them (Note [Cycles]).
 class Parser {
  public:
-  Parser(Input in, const Reader::PayloadReader *payloadReader) : in_(in), payloadReader_(payloadReader) {}
+  Parser(Input in, const Reader::PayloadReader *payloadReader, bool allowFunctions)
+      : in_(in), payloadReader_(payloadReader), allowFunctions_(allowFunctions) {}
   const Input &input() const { return in_; }
   // Continues on other bytes with the objects read so far.
   void rebase(Input in) { in_ = in; }
@@ -205,16 +206,17 @@ class Parser {
       case format::kBoolean: return Value(in_.readInt("a boolean") == 1);  // File:readBool
       case format::kString: return Value(readString("a string"));
       case format::kFunction: {
+        refuseFunction(at);
         auto f = std::make_shared<Function>();
         f->tag = Function::Tag::Plain;
         f->bytecode = readString("the bytecode of a function");
         f->upvalues = readValue(depth + 1);
         return Value(f);
       }
-      case format::kTable:
-      case format::kTorch:
       case format::kLegacyRecurFunction:
-      case format::kRecurFunction: return readReferenced(tag, depth);
+      case format::kRecurFunction: refuseFunction(at); return readReferenced(tag, depth);
+      case format::kTable:
+      case format::kTorch: return readReferenced(tag, depth);
       default: fail(at, "unknown type tag " + str(tag), "expected 0 to 8");
     }
   }
@@ -377,6 +379,15 @@ class Parser {
 
   Input in_;
   const Reader::PayloadReader *payloadReader_;
+  bool allowFunctions_;
+
+  // Note [Refusing functions] in t7.h.
+  void refuseFunction(size_t at) const {
+    if (!allowFunctions_)
+      fail(at, "a Lua function",
+           "functions are refused (allowFunctions = false); load this file with functions allowed only if it comes "
+           "from a trusted source");
+  }
   int payloads_ = 0;
   std::unordered_map<int32_t, Slot> slots_;
 };
@@ -403,7 +414,9 @@ struct Reader::State {
   std::optional<Parser> parser;  // the one reading (a payload reader may read through it again)
   PayloadReader payloadReader;
 
-  Parser make(int longSize, Format format) const { return Parser(Input(data, size, format, longSize), &payloadReader); }
+  Parser make(int longSize, Format format) const {
+    return Parser(Input(data, size, format, longSize), &payloadReader, options.allowFunctions);
+  }
 
   // The first object, with the long size of Note [Long size] when it is not given. Each
   // attempt keeps its parser and its object or error, and the one that stands becomes the

@@ -288,6 +288,13 @@ constexpr int kMaxDepth = 1000;
 struct ReadOptions {
   std::optional<Format> format;  // unset: detectFormat
   int longSize = 0;              // 8, 4, or 0 to detect
+  // Note [Refusing functions]: false makes a Lua function in the input an error, before
+  // its bytecode is even read. A function from a file runs with the reader's globals when
+  // it is called: the bytecode check (lua/csrc/Bytecode.h) keeps it from crashing the
+  // process, not from doing what any Lua code may do. Files from untrusted sources that
+  // should hold data only are read with functions refused (torch.load's allowFunctions,
+  // load_lua's allow_functions).
+  bool allowFunctions = true;
 };
 
 // The format of a file that starts with these bytes, when none is given: ascii when the

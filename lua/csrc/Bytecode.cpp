@@ -29,6 +29,7 @@ enum : uint32_t { kProtoChild = 1, kProtoVararg = 2, kProtoFFI = 4 };
 enum Kgc : uint32_t { kKgcChild, kKgcTable, kKgcI64, kKgcU64, kKgcComplex, kKgcString };
 enum : uint32_t { kKtabNil, kKtabFalse, kKtabTrue, kKtabInt, kKtabNum, kKtabString };
 constexpr uint32_t kUvLocal = 0x8000, kUvImmutable = 0x4000;
+constexpr uint32_t kCanonicalNaNHi = 0xfff80000;  // LuaJIT's NaN: 0xfff8000000000000
 constexpr uint32_t kMaxSlots = 250, kMaxUpvalues = 60, kMaxHashBits = 26;
 constexpr uint32_t kVarnameMax = 7;  // varinfo codes below it are the hidden loop variables
 constexpr size_t kMaxDump = size_t(1) << 28;
@@ -263,9 +264,11 @@ class Prototype {
       fail(c.pos(), hasChild ? "child functions in a function not flagged as having any"
                              : "no child function in a function flagged as having some");
     for (uint32_t i = 0; i < sizekn_; i++) {
+      const size_t at = c.pos();
       bool isDouble;
       const uint32_t lo = c.uleb33("a number constant", &isDouble);
       const uint32_t hi = isDouble ? c.uleb("a number constant") : 0;
+      if (isDouble) numberBits(at, lo, hi, "a number constant");
       knum_.push_back({isDouble, lo, hi});
     }
   }
@@ -292,10 +295,23 @@ class Prototype {
     } else if (tp == kKtabNum) {
       const uint32_t lo = c.uleb("a table constant's number");
       const uint32_t hi = c.uleb("a table constant's number");
-      if (key && (hi & 0x7ff00000) == 0x7ff00000 && ((hi & 0xfffff) | lo)) fail(at, "a table constant with a NaN key");
+      if (key && isNaN(lo, hi)) fail(at, "a table constant with a NaN key");
+      numberBits(at, lo, hi, "a table constant's number");
     } else if (key && tp == kKtabNil) {
       fail(at, "a table constant with a nil key");
     }
+  }
+
+  // Note [NaN-boxed constants]: LuaJIT keeps every value in 8 bytes, and a double whose bits
+  // are a NaN with the high bits set is how it tags the other types (a table is a tag and a
+  // pointer). The loader copies a number constant's bits as they are, so a NaN constant other
+  // than the one NaN LuaJIT makes itself would come back as a forged object: a table, string
+  // or function at an address the dump chose. LuaJIT's compiler never folds a constant into
+  // a NaN (0/0 is computed when it runs), so its dumps hold the canonical NaN at most.
+  static bool isNaN(uint32_t lo, uint32_t hi) { return (hi & 0x7ff00000) == 0x7ff00000 && ((hi & 0xfffff) | lo); }
+  static void numberBits(size_t at, uint32_t lo, uint32_t hi, const char *what) {
+    if (isNaN(lo, hi) && !(hi == kCanonicalNaNHi && lo == 0))
+      fail(at, std::string(what) + " is a NaN other than LuaJIT's own (a tagged value in disguise)");
   }
 
   // Line numbers, then upvalue names, then local variable ranges, as the error messages and
@@ -345,6 +361,12 @@ class Prototype {
   }
   void upvalue(uint32_t pc, uint32_t i) const {
     if (i >= sizeuv_) bad(pc, "upvalue " + std::to_string(i) + " of " + std::to_string(sizeuv_));
+  }
+  // LuaJIT's compiler marks an upvalue immutable when nothing assigns it after its
+  // declaration, and the JIT compiler then takes its value for a constant.
+  void assignedUpvalue(uint32_t pc, uint32_t i) const {
+    upvalue(pc, i);
+    if (uv_[i] & kUvImmutable) bad(pc, "assigns upvalue " + std::to_string(i) + ", which is marked immutable");
   }
   void number(uint32_t pc, uint32_t i) const {
     if (i >= sizekn_) bad(pc, "number constant " + std::to_string(i) + " of " + std::to_string(sizekn_));
@@ -461,19 +483,19 @@ class Prototype {
         upvalue(pc, d);
         break;
       case USETV:
-        upvalue(pc, a);
+        assignedUpvalue(pc, a);
         slot(pc, d);
         break;
       case USETS:
-        upvalue(pc, a);
+        assignedUpvalue(pc, a);
         gc(pc, d, kKgcString, "string");
         break;
       case USETN:
-        upvalue(pc, a);
+        assignedUpvalue(pc, a);
         number(pc, d);
         break;
       case USETP:
-        upvalue(pc, a);
+        assignedUpvalue(pc, a);
         primitive(pc, d);
         break;
       case UCLO:
@@ -639,6 +661,216 @@ class Prototype {
         if (states[next].merge(s)) work.push_back(next);
       }
     }
+    checkSlotHints(states);
+  }
+
+  // --- the JIT compiler's slot hints ---
+
+  // Note [Slot hints]: when LuaJIT's JIT compiler records a trace, some instructions tell it
+  // which slots are dead from there on (JMP and LOOP: the slots from A up; FORI/FORL and
+  // ITERL: the slots above the loop's own, in the loop and after it; a call: the slots above
+  // its results), and it leaves those slots out of the snapshots that restore the frame when
+  // the trace exits. A hint that drops a slot still read later leaves that slot with an
+  // older value after an exit, which may be of another type than what the instructions
+  // after it take for granted (a constructor's table, a loop's numbers). Each hint must
+  // therefore name only slots that no path reads before writing them.
+
+  // The slots instruction pc reads (use) and certainly writes (def), for the liveness of
+  // slots; reads of multiple results count every slot from their base up.
+  void slotEffects(uint32_t pc, std::bitset<256> &use, std::bitset<256> &def) const {
+    const uint32_t ins = ins_[pc], op = opOf(ins), a = aOf(ins), b = bOf(ins), c = cOf(ins), d = dOf(ins);
+    const uint32_t fr2 = (dumpFlags_ & kDumpFR2) ? 1 : 0;
+    use.reset();
+    def.reset();
+    auto u = [&](uint32_t lo, uint32_t hi) { use |= slots(lo, hi); };
+    auto w = [&](uint32_t lo, uint32_t hi) { def |= slots(lo, hi); };
+    switch (op) {
+      case ISLT:
+      case ISGE:
+      case ISLE:
+      case ISGT:
+      case ISEQV:
+      case ISNEV:
+        u(a, a + 1);
+        u(d, d + 1);
+        break;
+      case ISEQS:
+      case ISNES:
+      case ISEQN:
+      case ISNEN:
+      case ISEQP:
+      case ISNEP: u(a, a + 1); break;
+      case ISTC:
+      case ISFC:
+      case IST:
+      case ISF:
+      case USETV: u(d, d + 1); break;  // ISTC/ISFC copy on one path only
+      case MOV:
+      case NOT:
+      case UNM:
+      case LEN:
+        u(d, d + 1);
+        w(a, a + 1);
+        break;
+      case ADDVN:
+      case SUBVN:
+      case MULVN:
+      case DIVVN:
+      case MODVN:
+      case ADDNV:
+      case SUBNV:
+      case MULNV:
+      case DIVNV:
+      case MODNV:
+      case TGETS:
+      case TGETB:
+        u(b, b + 1);
+        w(a, a + 1);
+        break;
+      case ADDVV:
+      case SUBVV:
+      case MULVV:
+      case DIVVV:
+      case MODVV:
+      case POW:
+      case TGETV:
+        u(b, b + 1);
+        u(c, c + 1);
+        w(a, a + 1);
+        break;
+      case CAT:
+        u(b, c + 1);
+        w(a, a + 1);
+        break;
+      // FNEW captures slots without reading them (a local function captures its own slot);
+      // what a closure reads through an open upvalue carries no fact (Note [Slots a closure
+      // may change]), so a stale value there is one more value of any type.
+      case KSTR:
+      case KCDATA:
+      case KSHORT:
+      case KNUM:
+      case KPRI:
+      case UGET:
+      case GGET:
+      case TNEW:
+      case TDUP:
+      case FNEW: w(a, a + 1); break;
+      case KNIL: w(a, d + 1); break;
+      case GSET: u(a, a + 1); break;
+      case TSETV:
+        u(a, a + 1);
+        u(b, b + 1);
+        u(c, c + 1);
+        break;
+      case TSETS:
+      case TSETB:
+        u(a, a + 1);
+        u(b, b + 1);
+        break;
+      case TSETM: u(a - 1, 256); break;
+      case CALL:
+        u(a, a + 1);
+        u(a + 1 + fr2, a + c + fr2);
+        w(a, 256);
+        break;
+      case CALLM:  // the function, its arguments and the multiple results after them, not the frame link
+        u(a, a + 1);
+        u(a + 1 + fr2, 256);
+        w(a, 256);
+        break;
+      case CALLT:
+        u(a, a + 1);
+        u(a + 1 + fr2, a + d + fr2);
+        break;
+      case CALLMT:
+        u(a, a + 1);
+        u(a + 1 + fr2, 256);
+        break;
+      case RETM: u(a, 256); break;
+      case ITERC:
+        u(a - 3, a);
+        w(a, 256);
+        break;
+      case ITERN:
+        u(a - 2, a);
+        w(a, 256);
+        break;
+      case ISNEXT: u(a - 3, a); break;
+      case VARG: w(a, b == 0 ? 256 : a + b - 1); break;
+      case RET: u(a, a + d - 1); break;
+      case RET1: u(a, a + 1); break;
+      case FORI:
+      case FORL:
+        u(a, a + 3);
+        w(a, a + 1);
+        w(a + 3, a + 4);
+        break;
+      case ITERL:
+        u(a, a + 1);
+        w(a - 1, a);
+        break;
+      default: break;  // RET0, UCLO, JMP, LOOP, USETS/USETN/USETP
+    }
+  }
+
+  void checkSlotHints(const std::vector<State> &states) const {
+    std::vector<std::bitset<256>> liveIn(numbc_ + 2), use(numbc_ + 1), def(numbc_ + 1);
+    for (uint32_t pc = 1; pc <= numbc_; pc++) slotEffects(pc, use[pc], def[pc]);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t pc = numbc_; pc >= 1; pc--) {
+        std::bitset<256> out;
+        for (const uint32_t next : successors(pc)) out |= liveIn[next];
+        // ISTC/ISFC write slot A on the way to their JMP only
+        const uint32_t op = opOf(ins_[pc]);
+        if (op == ISTC || op == ISFC)
+          out = (liveIn[pc + 1] & ~slots(aOf(ins_[pc]), aOf(ins_[pc]) + 1)) | liveIn[pc + 2];
+        const std::bitset<256> in = use[pc] | (out & ~def[pc]);
+        if (in != liveIn[pc]) {
+          liveIn[pc] = in;
+          changed = true;
+        }
+      }
+    }
+    // A test jumps by itself, with the target of the JMP that follows it: that JMP runs (and
+    // gives its hint) only when something else jumps to it.
+    std::vector<bool> jumpedTo(numbc_ + 2, false);
+    for (uint32_t pc = 1; pc <= numbc_; pc++)
+      for (const uint32_t next : successors(pc))
+        if (next != pc + 1) jumpedTo[next] = true;
+    for (uint32_t pc = 1; pc <= numbc_; pc++) {
+      if (!states[pc].reached) continue;
+      const uint32_t ins = ins_[pc], op = opOf(ins), a = aOf(ins), b = bOf(ins);
+      if (op == JMP && pc > 1 && isTest(opOf(ins_[pc - 1])) && !jumpedTo[pc]) continue;
+      auto dead = [&](uint32_t next, uint32_t from, const char *hint) {
+        const std::bitset<256> dropped = liveIn[next] & slots(from, 256);
+        if (dropped.none()) return;
+        uint32_t s = 0;
+        while (!dropped.test(s)) s++;
+        bad(pc, std::string(hint) + " drops slot " + std::to_string(s) + ", which instruction " + std::to_string(next) +
+                    " on may read (Note [Slot hints])");
+      };
+      switch (op) {
+        case JMP: dead(target(pc), a, "its slot hint"); break;
+        case LOOP: dead(pc + 1, a, "its slot hint"); break;
+        case FORI:
+          dead(pc + 1, a + 4, "the loop's slots");
+          dead(target(pc), a, "the loop's exit");
+          break;
+        case FORL:
+          dead(target(pc), a + 4, "the loop's slots");
+          dead(pc + 1, a, "the loop's exit");
+          break;
+        case ITERL:
+          dead(target(pc), a - 1 + bOf(ins_[pc - 1]), "the loop's slots");
+          dead(pc + 1, a - 3, "the loop's exit");
+          break;
+        case CALL:
+          if (b) dead(pc + 1, a + b - 1, "the call's results");
+          break;
+        default: break;
+      }
+    }
   }
 
   // Checks what instruction pc needs of the slots, and turns s into the state after it.
@@ -766,6 +998,8 @@ class Prototype {
         break;
       case TSETM:
         needMultres(a);
+        if (s.open.test(a - 1))
+          bad(pc, "slot " + std::to_string(a - 1) + ", the constructor's table, is an open upvalue");
         if (!s.newTable.test(a - 1)) bad(pc, "slot " + std::to_string(a - 1) + " may not hold the constructor's table");
         break;
       case CALLM:
@@ -792,6 +1026,7 @@ class Prototype {
         write(a, 256);
         break;
       case ITERN:
+        if ((s.open & slots(a - 2, a)).any()) bad(pc, "the table or index of its pairs() loop is an open upvalue");
         if (!s.iterTable.test(a - 2) || !s.iterControl.test(a - 1)) bad(pc, "not reached through its ISNEXT only");
         read(a - 2, a - 1);
         callFrom(a);  // as the ITERC it may turn into
@@ -799,7 +1034,8 @@ class Prototype {
         break;
       case ISNEXT:
         read(a - 3, a - 1);
-        if (s.open.test(a - 1)) bad(pc, "its hidden index would be an open upvalue");
+        if ((s.open & slots(a - 2, a)).any())
+          bad(pc, "the table or hidden index of its pairs() loop would be an open upvalue");
         write(a - 1, a);
         s.iterTable.set(a - 2);
         s.iterControl.set(a - 1);
@@ -829,11 +1065,13 @@ class Prototype {
         break;
       case FORI:
         read(a, a + 3);
+        if ((s.open & slots(a, a + 3)).any()) bad(pc, "its loop numbers would be open upvalues");
         write(a, a + 1);
         write(a + 3, a + 4);
         for (uint32_t k = 0; k < 3; k++) s.forControl.set(a + k);
         break;
       case FORL:
+        if ((s.open & slots(a, a + 3)).any()) bad(pc, "its loop numbers are open upvalues");
         for (uint32_t k = 0; k < 3; k++)
           if (!s.forControl.test(a + k)) bad(pc, "its loop slots may not hold FORI's numbers");
         write(a, a + 1);
@@ -855,6 +1093,14 @@ class Prototype {
       default:  // JMP, LOOP
         break;
     }
+    // Note [Slots a closure may change]: a slot with an open upvalue changes whenever its
+    // closure assigns the upvalue, which any call or metamethod may run, so nothing is
+    // known of what it holds (a pairs() loop's table, FORI's numbers, a constructor's table).
+    const std::bitset<256> unchanged = ~s.open;
+    s.newTable &= unchanged;
+    s.iterTable &= unchanged;
+    s.iterControl &= unchanged;
+    s.forControl &= unchanged;
   }
 
   struct Number {

@@ -307,6 +307,7 @@ LT_FILE_SETTER(littleEndianEncoding, f->encoding.littleEndian = true)
 LT_FILE_SETTER(bigEndianEncoding, f->encoding.littleEndian = false)
 LT_FILE_SETTER(nativeEndianEncoding, f->encoding.littleEndian = kLittleEndianHost)
 LT_FILE_SETTER(referenced, f->referenced = lua_toboolean(L, 2))
+LT_FILE_SETTER(allowFunctions, f->allowFunctions = lua_toboolean(L, 2))
 LT_FILE_SETTER(synchronize, f->stream->flush())
 #undef LT_FILE_SETTER
 
@@ -323,6 +324,7 @@ LT_FILE_GETTER(hasError, f->hasError)
 LT_FILE_GETTER(isReadable, f->stream && f->readable)
 LT_FILE_GETTER(isWritable, f->stream && f->writable)
 LT_FILE_GETTER(isReferenced, f->referenced)
+LT_FILE_GETTER(allowsFunctions, f->allowFunctions)
 LT_FILE_GETTER(isOpen, f->stream != nullptr)
 #undef LT_FILE_GETTER
 
@@ -404,6 +406,8 @@ const luaL_Reg kFileMethods[] = {
     {"file_bigEndianEncoding", file_bigEndianEncoding},
     {"file_nativeEndianEncoding", file_nativeEndianEncoding},
     {"file_referenced", file_referenced},
+    {"file_allowFunctions", file_allowFunctions},
+    {"file_allowsFunctions", file_allowsFunctions},
     {"file_synchronize", file_synchronize},
     {"file_isBinary", file_isBinary},
     {"file_isAutoSpacing", file_isAutoSpacing},

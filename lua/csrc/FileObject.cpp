@@ -517,9 +517,11 @@ int readObject(lua_State *L) {
   t7::ReadOptions options;
   if (!detectFormat) options.format = f->encoding.binary ? t7::Format::Binary : t7::Format::Ascii;
   options.longSize = f->encoding.longSize;
+  options.allowFunctions = f->allowFunctions;
   const bool nested = f->objectDepth > 0;
   const bool fresh = !nested && (!f->reader || f->readerOptions.format != options.format ||
-                                 f->readerOptions.longSize != options.longSize);
+                                 f->readerOptions.longSize != options.longSize ||
+                                 f->readerOptions.allowFunctions != options.allowFunctions);
   lua_settop(L, 1);
   const int memo = pushEnvTable(L, 1, "read", fresh);
   const int joins = pushEnvTable(L, 1, "joins", fresh);

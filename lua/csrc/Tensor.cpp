@@ -106,16 +106,36 @@ int getnumthreads(lua_State *L) {
   lua_pushinteger(L, THGetNumThreads());
   return 1;
 }
+// Note [Heap tracking] in common.h.
+int setheaptracking(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TBOOLEAN);
+  luat::heapTracking().enabled = lua_toboolean(L, 1);
+  return 0;
+}
+int heapsize(lua_State *L) {
+  lua_pushnumber(L, double(THHeapSize()));
+  return 1;
+}
 
 const luaL_Reg functions[] = {
-    {"manualSeed", manualSeed},         {"seed", seed},
-    {"initialSeed", initialSeed},       {"random", randomNumber},
-    {"uniform", uniformNumber},         {"normal", normalNumber},
-    {"exponential", exponentialNumber}, {"cauchy", cauchyNumber},
-    {"logNormal", logNormalNumber},     {"geometric", geometricNumber},
-    {"bernoulli", bernoulliNumber},     {"getRNGState", getRNGState},
-    {"setRNGState", setRNGState},       {"setnumthreads", setnumthreads},
-    {"getnumthreads", getnumthreads},   {nullptr, nullptr},
+    {"manualSeed", manualSeed},
+    {"seed", seed},
+    {"initialSeed", initialSeed},
+    {"random", randomNumber},
+    {"uniform", uniformNumber},
+    {"normal", normalNumber},
+    {"exponential", exponentialNumber},
+    {"cauchy", cauchyNumber},
+    {"logNormal", logNormalNumber},
+    {"geometric", geometricNumber},
+    {"bernoulli", bernoulliNumber},
+    {"getRNGState", getRNGState},
+    {"setRNGState", setRNGState},
+    {"setnumthreads", setnumthreads},
+    {"getnumthreads", getnumthreads},
+    {"setheaptracking", setheaptracking},
+    {"heapsize", heapsize},
+    {nullptr, nullptr},
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <lua.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -13,6 +14,10 @@
 
 #include "TH/TH.h"
 
+// The bytes that THAlloc/THRealloc hold for this copy of TH right now (as malloc counts them),
+// defined in TH/THGeneral.cpp.
+TH_API ptrdiff_t THHeapSize(void);
+
 namespace luat {
 
 // The userdata of a storage or tensor: one reference on the TH object.
@@ -20,9 +25,47 @@ struct Box {
   void *ptr;
 };
 
+// Note [Heap tracking]: Lua's collector counts only the small userdata of a tensor, not
+// the memory TH holds for it, so a loop that drops a fresh 1 MB tensor at each turn would
+// grow by 1 MB a turn until the collector happens to run. As torch7's
+// torch.setheaptracking(true) did, the binding watches TH's heap (THHeapSize) and runs a
+// full collection when it has grown past twice what the last collection left (64 MB at
+// least). The check sits where the binding hands Lua a new storage or tensor, on the Lua
+// thread that receives it: collecting there runs finalizers on the running thread, with
+// the new object not yet Lua's, unlike collecting inside TH's allocator (torch7's way),
+// which may happen on any thread. On by default; torch.setheaptracking(false) turns it off.
+struct HeapTracking {
+  static constexpr ptrdiff_t kMinThreshold = ptrdiff_t(64) << 20;
+  std::atomic<bool> enabled{true};
+  std::atomic<ptrdiff_t> threshold{kMinThreshold};
+  // Bytes of memory another copy of TH made (Python's, in the bridge) that Lua took a
+  // reference on since the last collection: TH's count here does not see them.
+  std::atomic<ptrdiff_t> foreign{0};
+};
+inline HeapTracking &heapTracking() {
+  static HeapTracking tracking;
+  return tracking;
+}
+
+inline void collectIfHeapGrew(lua_State *L) {
+  HeapTracking &h = heapTracking();
+  if (!h.enabled.load(std::memory_order_relaxed) ||
+      THHeapSize() + h.foreign.load(std::memory_order_relaxed) <= h.threshold.load(std::memory_order_relaxed))
+    return;
+  lua_gc(L, LUA_GCCOLLECT, 0);
+  const ptrdiff_t live = THHeapSize();
+  h.foreign.store(0, std::memory_order_relaxed);
+  h.threshold.store(live > HeapTracking::kMinThreshold / 2 ? 2 * live : HeapTracking::kMinThreshold,
+                    std::memory_order_relaxed);
+}
+
+// For a binding that hands Lua a reference on memory that another copy of TH made.
+inline void noteForeignBytes(ptrdiff_t bytes) { heapTracking().foreign.fetch_add(bytes, std::memory_order_relaxed); }
+
 // Pushes a new userdata holding p (whose reference it takes over) with the metatable
 // registered under tname.
 inline void pushObject(lua_State *L, void *p, const char *tname) {
+  collectIfHeapGrew(L);
   Box *b = static_cast<Box *>(lua_newuserdata(L, sizeof(Box)));
   b->ptr = p;
   luaL_getmetatable(L, tname);

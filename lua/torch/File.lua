@@ -154,10 +154,31 @@ function torch.save(filename, object, mode, referenced)
    closing(file, function(f) f:writeObject(object) end)
 end
 
-function torch.load(filename, mode, referenced)
-   assert(type(filename) == 'string', 'torch.load: a file name expected')
-   local file = torch.DiskFile(filename, 'r')
+-- The options of torch.load and torch.deserialize: torch7's `referenced` flag, or a table
+-- { referenced = true, allowFunctions = true }. allowFunctions = false refuses the Lua
+-- functions a file may hold (Note [Refusing functions] in t7/t7.h): a file from an
+-- untrusted source that should hold data (tensors, tables, nn modules) is read that way,
+-- since a function it holds runs with this process's globals when something calls it.
+local function readOptions(file, options, caller)
+   local referenced, allowFunctions = options, true
+   if type(options) == 'table' then
+      for key in pairs(options) do
+         if key ~= 'referenced' and key ~= 'allowFunctions' then
+            error(caller .. ": unknown option '" .. tostring(key) .. "' (referenced, allowFunctions)", 3)
+         end
+      end
+      referenced = options.referenced
+      if options.allowFunctions ~= nil then allowFunctions = options.allowFunctions end
+   end
    file:referenced(referenced == nil or referenced)
+   file:allowFunctions(allowFunctions)
+   return file
+end
+
+-- torch.load(filename[, mode[, referenced or options]])
+function torch.load(filename, mode, options)
+   assert(type(filename) == 'string', 'torch.load: a file name expected')
+   local file = readOptions(torch.DiskFile(filename, 'r'), options, 'torch.load')
    return closing(file, function(f) return readTop(f, mode) end)
 end
 
@@ -169,9 +190,11 @@ function torch.serialize(object, mode)
    end)
 end
 
-function torch.deserialize(bytes, mode)
+-- torch.deserialize(bytes[, mode[, options]]): options as torch.load's.
+function torch.deserialize(bytes, mode, options)
    assert(type(bytes) == 'string', 'torch.deserialize: a string expected')
-   return closing(C.file_memoryOfString(bytes), function(f) return readTop(f, mode) end)
+   local file = readOptions(C.file_memoryOfString(bytes), options, 'torch.deserialize')
+   return closing(file, function(f) return readTop(f, mode) end)
 end
 
 -- The bytes of torch.serialize in a CharStorage (without MemoryFile's trailing 0).
@@ -185,6 +208,6 @@ function torch.serializeToStorage(object, mode)
    end)
 end
 
-function torch.deserializeFromStorage(storage, mode)
-   return torch.deserialize(storage:string(), mode)
+function torch.deserializeFromStorage(storage, mode, options)
+   return torch.deserialize(storage:string(), mode, options)
 end

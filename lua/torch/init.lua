@@ -129,6 +129,17 @@ torch.setRNGState = C.setRNGState
 torch.setnumthreads = C.setnumthreads
 torch.getnumthreads = C.getnumthreads
 
+-- torch.setheaptracking(enabled): whether Lua's collector runs when the memory of storages
+-- and tensors has grown (Note [Heap tracking] in lua/csrc/common.h); on by default, as it
+-- should be for any loop that drops tensors. torch._heaptracking tells the setting, as in
+-- torch7; torch._C.heapsize() the bytes TH holds.
+function torch.setheaptracking(enabled)
+   assert(type(enabled) == 'boolean', 'torch.setheaptracking: a boolean expected')
+   C.setheaptracking(enabled)
+   torch._heaptracking = enabled
+end
+torch.setheaptracking(true)
+
 require 'torch.Storage'
 require 'torch.Tensor'
 require 'torch.TensorMath'

@@ -357,9 +357,10 @@ class FromPython {
   throw py::error_already_set();
 }
 
-t7::ReadOptions readOptions(int longSize) {
+t7::ReadOptions readOptions(int longSize, bool allowFunctions) {
   t7::ReadOptions options;
   options.longSize = longSize;
+  options.allowFunctions = allowFunctions;
   return options;
 }
 
@@ -375,20 +376,20 @@ void bindLegacy(py::module &m, TensorClass &) {
 
   m.def(
       "_t7_load",
-      [](py::bytes data, int longSize, py::handle hooks) {
+      [](py::bytes data, int longSize, py::handle hooks, bool allowFunctions) {
         std::string_view bytes = data;
         try {
           t7::Value v;
           {
             py::gil_scoped_release release;
-            v = t7::load(bytes.data(), bytes.size(), readOptions(longSize));
+            v = t7::load(bytes.data(), bytes.size(), readOptions(longSize, allowFunctions));
           }
           return ToPython(hooks)(v);
         } catch (const t7::Error &e) {
           raiseT7(e);
         }
       },
-      py::arg("data"), py::arg("long_size"), py::arg("hooks"));
+      py::arg("data"), py::arg("long_size"), py::arg("hooks"), py::arg("allow_functions") = true);
 
   m.def(
       "_t7_save",

@@ -243,6 +243,7 @@ void pushTensor(lua_State *L, py::handle t) {
   switch (elem) {
 #define BRIDGE_PUSH_TENSOR(Name, T, dtype)                                                                           \
   case Elem::Name:                                                                                                   \
+    luat::noteForeignBytes(TH##Name##Storage_size(static_cast<TH##Name##Storage *>(raw)) * ptrdiff_t(sizeof(T)));    \
     luat::pushObject(L,                                                                                              \
                      TH##Name##Tensor_newWithStorage(static_cast<TH##Name##Storage *>(raw), offset, n, sizes.data(), \
                                                      strides.data()),                                                \
@@ -258,10 +259,11 @@ void pushStorage(lua_State *L, py::handle s) {
   Elem elem = pyTorch().elemOf(s.attr("dtype"));
   void *raw = reinterpret_cast<void *>(s.attr("_cdata").cast<uintptr_t>());
   switch (elem) {
-#define BRIDGE_PUSH_STORAGE(Name, T, dtype)                          \
-  case Elem::Name:                                                   \
-    TH##Name##Storage_retain(static_cast<TH##Name##Storage *>(raw)); \
-    luat::pushObject(L, raw, "torch." #Name "Storage");              \
+#define BRIDGE_PUSH_STORAGE(Name, T, dtype)                                                                       \
+  case Elem::Name:                                                                                                \
+    luat::noteForeignBytes(TH##Name##Storage_size(static_cast<TH##Name##Storage *>(raw)) * ptrdiff_t(sizeof(T))); \
+    TH##Name##Storage_retain(static_cast<TH##Name##Storage *>(raw));                                              \
+    luat::pushObject(L, raw, "torch." #Name "Storage");                                                           \
     return;
     TH_FORALL_ARITH_TYPES(BRIDGE_PUSH_STORAGE)
 #undef BRIDGE_PUSH_STORAGE

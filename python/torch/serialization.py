@@ -373,7 +373,12 @@ def _bytes_left(f):
 def load(f, map_location=None, pickle_module=pickle, *, weights_only=False, **pickle_load_args):
     """Loads an object saved by torch.save (here, or by PyTorch in any of its layouts) from f,
     a path, a pathlib.Path or a binary file object. Storages are restored through map_location
-    (only the CPU exists here). A damaged or foreign file raises RuntimeError."""
+    (only the CPU exists here). A damaged or foreign file raises RuntimeError.
+
+    weights_only=True (for files from untrusted sources) unpickles only tensors, storages,
+    containers and torch types, refusing any other global a pickle names. Its twin for
+    torch7 files is torch.utils.serialization.load_lua(f, allow_functions=False), which
+    refuses Lua functions (and Lua's torch.load(path, mode, {allowFunctions = false}))."""
     if pickle_module is None:
         pickle_module = pickle
     pickle_load_args.setdefault("encoding", "utf-8")

@@ -9,7 +9,7 @@ local tests = {}
 -- checks them against the instructions the running VM compiles.
 local OP = {
    ISGE = 1, MOV = 18, ADDVV = 32, KSTR = 39, KSHORT = 41, KNUM = 42, KNIL = 44, UGET = 45, UCLO = 50,
-   FNEW = 51, TDUP = 53, TSETM = 63, VARG = 71, ISNEXT = 72, RETM = 73, RET1 = 76, FORI = 77, FORL = 79,
+   FNEW = 51, TDUP = 53, TSETM = 63, VARG = 71, ISNEXT = 72, LOOP = 85, RETM = 73, RET1 = 76, FORI = 77, FORL = 79,
    JFORL = 81, JLOOP = 87, JMP = 88, IFUNCF = 90,
 }
 
@@ -359,6 +359,157 @@ function tests.upvalue_record_matches_the_function()
    check.ok(not ok and tostring(err):find('its upvalue record holds 1 values for 2 upvalues', 1, true), tostring(err))
    ok, err = pcall(loadAs, two, string.dump(one))
    check.ok(not ok and tostring(err):find('holds 2 values for 1 upvalues', 1, true), tostring(err))
+end
+
+-- --- forged values: Note [NaN-boxed constants] and Note [Slots a closure may change] ---
+
+local function ulebBytes(v)
+   local out = {}
+   repeat
+      local b = v % 128
+      v = math.floor(v / 128)
+      out[#out + 1] = string.char(v > 0 and b + 128 or b)
+   until v == 0
+   return table.concat(out)
+end
+
+-- dump with the first occurrence of the bytes old replaced by new (of the same length).
+local function swap(dump, old, new)
+   assert(#old == #new)
+   local i = assert(dump:find(old, 1, true), 'the bytes to replace are in the dump')
+   return dump:sub(1, i - 1) .. new .. dump:sub(i + #old)
+end
+
+-- The high words of NaN-boxed values in LuaJIT's two layouts: a table in GC64 mode (this
+-- build: its tag in the top 17 bits) and in 32-bit-pointer mode (its tag in the high word),
+-- a string in GC64 mode, and a NaN with a payload that tags nothing but is still no NaN
+-- LuaJIT makes.
+local FORGED_HI = { 0xfffa0000, 0xfffffff4, 0xfffd8000, 0x7ff80001 }
+
+function tests.number_constants_that_are_tagged_values_in_disguise()
+   -- 1.5 is lo 0, hi 0x3ff80000; as a KNUM operand its low word is the uleb33 0x01 (a double)
+   local num = function() return 1.5 end
+   local d = string.dump(num, true)
+   for _, hi in ipairs(FORGED_HI) do
+      rejects(num, swap(d, '\1' .. ulebBytes(0x3ff80000), '\1' .. ulebBytes(hi)), 'a number constant is a NaN other than')
+   end
+   -- the canonical NaN and the infinities are numbers and load
+   for _, hi in ipairs({ 0xfff80000, 0x7ff00000, 0xfff00000 }) do
+      local g = loadAs(num, swap(d, '\1' .. ulebBytes(0x3ff80000), '\1' .. ulebBytes(hi)))
+      check.eq(type(g()), 'number', string.format('hi %x', hi))
+   end
+   local ok, g = pcall(loadAs, num, swap(d, '\1' .. ulebBytes(0x3ff80000), '\1' .. ulebBytes(0xfff80000)))
+   check.ok(ok and g() ~= g(), 'the canonical NaN loads as NaN')
+
+   -- a table constant's values (array and hash parts) and keys: kind 4 (a number), lo, hi
+   local tab = function() return { 1.5, x = 2.5, [3.5] = true } end
+   local dt = string.dump(tab, true)
+   for _, hi in ipairs(FORGED_HI) do
+      for _, v in ipairs({ 0x3ff80000, 0x40040000 }) do  -- 1.5 in the array part, 2.5 in the hash part
+         rejects(tab, swap(dt, '\4\0' .. ulebBytes(v), '\4\0' .. ulebBytes(hi)), "a table constant's number is a NaN")
+      end
+      rejects(tab, swap(dt, '\4\0' .. ulebBytes(0x400c0000), '\4\0' .. ulebBytes(hi)), 'a table constant with a NaN key')
+   end
+   local t = loadAs(tab, dt)()
+   check.eq(t[1], 1.5)
+   check.eq(t.x, 2.5)
+   check.eq(t[3.5], true)
+end
+
+-- dump with the first upvalue of prototype p made to capture slot s of its parent, an
+-- assignable upvalue (the loader takes 0x8000 + slot for a local of the enclosing function).
+local function capture(dump, p, s) return replace(dump, p.uv, string.char(s, 0x80)) end
+
+function tests.closures_that_change_the_hidden_slots_of_a_loop()
+   -- a closure that assigns its upvalue, pointed at the table of a pairs() loop: ITERN
+   -- would walk the number 12345 as a table (a crash without the check)
+   local iterw = function(t)
+      local n = 0
+      for _, v in pairs(t) do
+         local g = function(x) v = x end
+         g(12345)
+         n = n + 1
+      end
+      return n
+   end
+   local d = string.dump(iterw, true)
+   local child, parent = unpack(parse(d))
+   local _, ia = getIns(d, parent, find(d, parent, OP.ISNEXT))
+   local ok = pcall(loadAs, iterw, d)
+   check.ok(ok, 'the function as compiled loads')
+   rejects(iterw, capture(d, child, ia - 2), 'the table or index of its pairs() loop is an open upvalue')
+   -- its hidden index: no closure may even read it
+   rejects(iterw, capture(d, child, ia - 1), 'reads the hidden index of a pairs() loop')
+   -- the loop's own variables are the closure's to change
+   check.eq(loadAs(iterw, capture(d, child, ia))({ 1, 2, 3 }), 3)
+
+   -- the same for FORI's numbers, which FORL takes for numbers
+   local forw = function(n)
+      local s = 0
+      for i = 1, n do
+         local g = function(x) s = x end
+         g(tostring(i))
+      end
+      return s
+   end
+   local df = string.dump(forw, true)
+   local fchild, fparent = unpack(parse(df))
+   local _, fa = getIns(df, fparent, find(df, fparent, OP.FORI))
+   check.eq(loadAs(forw, df)(3), '3')
+   for k = 0, 2 do rejects(forw, capture(df, fchild, fa + k), 'its loop numbers are open upvalues') end
+
+   -- and for the table a constructor fills with TSETM
+   local ctorw = function(...)
+      local h
+      local g = function(x) h = x end
+      return { g(5), ... }, h
+   end
+   local dc = string.dump(ctorw, true)
+   local cchild, cparent = unpack(parse(dc))
+   local _, ca = getIns(dc, cparent, find(dc, cparent, OP.TSETM))
+   local t, h = loadAs(ctorw, dc)(7, 8)
+   check.eq(h, 5)
+   check.eq(t[2], 7)
+   rejects(ctorw, capture(dc, cchild, ca - 1), "the constructor's table, is an open upvalue")
+end
+
+function tests.immutable_upvalues_are_not_assigned()
+   local assigns = function()
+      local y = 1
+      local g = function() y = 2 end
+      g()
+      return y
+   end
+   local d = string.dump(assigns, true)
+   local child = parse(d)[1]
+   local lo, hi = d:byte(child.uv, child.uv + 1)
+   check.eq(hi, 0x80, 'an assigned local: no immutable mark')
+   check.eq(loadAs(assigns, d)(), 2)
+   rejects(assigns, replace(d, child.uv, string.char(lo, 0xc0)), 'which is marked immutable')
+end
+
+function tests.slot_hints_name_only_dead_slots()
+   -- LOOP's A tells the JIT compiler that the slots from A up are dead: a dump whose loop
+   -- says so of the loop's own counter ran for ever once compiled (the interpreter ignores
+   -- the hint; the trace forgot the counter)
+   local count = function(n)
+      local i = 0
+      while i < n do i = i + 1 end
+      return i
+   end
+   local d = string.dump(count, true)
+   local p = parse(d)[1]
+   local pc = find(d, p, OP.LOOP)
+   local _, a, _, _, j = getIns(d, p, pc)
+   check.eq(loadAs(count, d)(200), 200)
+   check.ok(a >= 2, 'the compiler keeps n and i alive')
+   rejects(count, setAD(d, p, pc, OP.LOOP, 1, j), 'its slot hint drops slot 1', insOffset(p, pc))
+   -- and the JMP back to the loop's test, whose target reads i (slot 1)
+   local back = p.numbc - 1
+   local op, ja, _, _, jj = getIns(d, p, back)
+   check.eq(op, OP.JMP)
+   check.ok(ja >= 2)
+   rejects(count, setAD(d, p, back, OP.JMP, 1, jj), 'its slot hint drops slot 1', insOffset(p, back))
 end
 
 -- The fuzz loop, in its own process: serialized functions with 1-8 random bytes replaced,

@@ -76,4 +76,47 @@ function tests.errors()
    check.raises(function() torch.serialize({ f = function() return io.write end, g = string.format }) end, 'C function')
 end
 
+-- Note [Refusing functions] in t7/t7.h: allowFunctions = false refuses a file that holds a
+-- function, wherever it sits, with the byte offset of its record; data files read alike.
+function tests.allow_functions_false_refuses_functions()
+   local k = 2
+   local obj = { scale = 1.5, nested = { { hook = function(x) return x * k end } } }
+   local bytes = torch.serialize(obj)
+   -- the function's record starts at its type tag 8, the int32 before string.dump's bytes
+   local dump = string.dump(obj.nested[1].hook)
+   local at = bytes:find(dump, 1, true) - 1 - 4 - 4 - 4  -- tag, index, length, then the bytecode
+   check.eq(bytes:sub(at + 1, at + 4), '\8\0\0\0', 'the record found by hand')
+   check.eq(torch.deserialize(bytes).nested[1].hook(5), 10, 'allowed by default, as torch7')
+   for _, options in ipairs({ { allowFunctions = false }, { allowFunctions = false, referenced = true } }) do
+      check.raises(function() torch.deserialize(bytes, nil, options) end,
+         't7: a Lua function at byte ' .. at .. ': functions are refused (allowFunctions = false)')
+   end
+   local path = os.tmpname()
+   torch.save(path, obj)
+   check.raises(function() torch.load(path, 'binary', { allowFunctions = false }) end, 'a Lua function at byte ' .. at)
+   check.eq(torch.load(path, nil, { allowFunctions = true }).nested[1].hook(1), 2)
+   check.eq(torch.load(path, nil, true).nested[1].hook(1), 2, "torch7's referenced flag still")
+   -- after a tensor too (which reads its own payload)
+   obj.weights = torch.Tensor({ 1, 2, 3 })
+   torch.save(path, obj)
+   check.raises(function() torch.load(path, nil, { allowFunctions = false }) end, 'functions are refused')
+   -- the same file without its function reads alike
+   obj.nested[1].hook = nil
+   torch.save(path, obj, 'ascii')
+   local data = torch.load(path, nil, { allowFunctions = false })
+   check.eq(data.weights:sum(), 6)
+   check.eq(data.scale, 1.5)
+   check.eq(next(data.nested[1]), nil)
+   -- on a torch.File
+   torch.save(path, { f = function() end })
+   local f = torch.DiskFile(path, 'r'):binary()
+   check.eq(f:allowsFunctions(), true)
+   f:allowFunctions(false)
+   check.eq(f:allowsFunctions(), false)
+   check.raises(function() f:readObject() end, 'functions are refused')
+   f:close()
+   os.remove(path)
+   check.raises(function() torch.deserialize(bytes, nil, { allowFunction = false }) end, "unknown option 'allowFunction'")
+end
+
 return tests

@@ -432,3 +432,41 @@ def test_old_batch_norm_running_std_becomes_running_var():
     # a current file is left alone
     cnn = load_lua(fixture("cnn.t7"))
     assert "running_std" not in vars(cnn.modules[3]) and cnn.modules[3].running_var.shape == (8,)
+
+
+# Note [Refusing functions] in t7/t7.h: a .t7 file that holds a Lua function, written by
+# hand from the format: {f = <function>, n = 3} as torch7 writes it (type tags: 1 number,
+# 2 string, 3 table, 6 a function written in full, 8 a referenced function; the function's
+# bytecode, then its upvalues as a table).
+def _with_function(tag):
+    head = binary(3, 1, 2, 2, 1, b"n", 1, 3.0, 2, 1, b"f")  # table #1 of 2 entries: n = 3, then "f"
+    bytecode = b"\x1bLJ\x02\x0a"
+    record = binary(tag) + (binary(2) if tag == 8 else b"") + binary(len(bytecode), bytecode, 3, 3, 0)
+    return head, head + record
+
+
+@pytest.mark.parametrize("tag", [6, 8])
+def test_allow_functions_false_refuses_a_file_with_functions(tag):
+    head, data = _with_function(tag)
+    loaded = load_lua(io.BytesIO(data))
+    assert loaded["n"] == 3.0 and isinstance(loaded["f"], torch._C._t7_Function)
+    assert loaded["f"].bytecode == b"\x1bLJ\x02\x0a"
+    with pytest.raises(RuntimeError) as e:
+        load_lua(io.BytesIO(data), allow_functions=False)
+    message = str(e.value)
+    assert "a Lua function at byte %d" % len(head) in message, message
+    assert "functions are refused" in message, message
+
+
+def test_allow_functions_false_reads_data_files_alike():
+    for name in ("tensors.t7", "mlp.t7", "mlp_ascii.t7"):
+        with open(fixture(name), "rb") as f:
+            data = f.read()
+        a = load_lua(io.BytesIO(data))
+        b = load_lua(io.BytesIO(data), allow_functions=False)
+        assert t7_bytes(a) == t7_bytes(b), name
+
+
+def test_allow_functions_takes_a_bool():
+    with pytest.raises(ValueError, match="allow_functions must be True or False"):
+        load_lua(io.BytesIO(binary(0)), allow_functions="no")

@@ -553,8 +553,9 @@ def test_truncated_files_raise_clear_errors(layout):
 
 @pytest.mark.parametrize("layout", sorted(WRITTEN))
 def test_corrupt_bytes_never_crash(layout, rng):
+    # scripts/fuzz.sh runs many more (PT_FUZZ_CASES per layout)
     data = _sample_file(layout)
-    for _ in range(300):
+    for _ in range(int(os.environ.get("PT_FUZZ_CASES", "300"))):
         corrupt = bytearray(data)
         for position in rng.integers(0, len(data), rng.integers(1, 4)):
             corrupt[position] = int(rng.integers(0, 256))

@@ -299,7 +299,7 @@ def _read_bytes(path_or_file):
     return data
 
 
-def load_lua(path_or_file, long_size=None, unknown_classes=None):
+def load_lua(path_or_file, long_size=None, unknown_classes=None, allow_functions=True):
     """Reads one object from a torch7 .t7 file (binary or ascii) or a file object.
 
     long_size: 8 or 4 for the C `long` size the writer used; None detects it.
@@ -307,12 +307,18 @@ def load_lua(path_or_file, long_size=None, unknown_classes=None):
     classes]): None loads it as a placeholder object and warns once per class, True loads it
     without a warning, False raises a RuntimeError naming it. Models saved on a GPU load as
     their CPU equivalents (Note [Models saved on a GPU]).
+    allow_functions: False refuses a file that holds a Lua function (RuntimeError naming its
+    byte offset), as torch.load's weights_only refuses pickled code: give it for files from
+    untrusted sources. Lua functions load as opaque handles that Python never runs, but
+    save_lua writes them back and the Lua side (torch.lua) runs what it is handed.
     Corrupt or truncated input raises RuntimeError naming the byte offset."""
     if long_size not in (None, 4, 8):
         raise ValueError("load_lua: long_size must be None, 4 or 8, got %r" % (long_size,))
     if unknown_classes not in (None, True, False):
         raise ValueError("load_lua: unknown_classes must be None, True or False, got %r" % (unknown_classes,))
-    return _C._t7_load(_read_bytes(path_or_file), long_size or 0, _Hooks(unknown_classes))
+    if allow_functions not in (True, False):
+        raise ValueError("load_lua: allow_functions must be True or False, got %r" % (allow_functions,))
+    return _C._t7_load(_read_bytes(path_or_file), long_size or 0, _Hooks(unknown_classes), allow_functions)
 
 
 def save_lua(obj, path_or_file, format="binary", long_size=8):
