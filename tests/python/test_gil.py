@@ -3,6 +3,7 @@ python/csrc/Bind.h): while one thread runs a long op, another Python thread keep
 Hooks and custom Functions, which the engine calls back without the GIL, take it again."""
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -10,15 +11,18 @@ import pytest
 import torch
 
 
-def _python_steps_during(op):
-    """How many times a Python loop in this thread advanced while another thread ran op."""
+def _longest_pause_during(op):
+    """(longest time this thread's Python loop stood still while another thread ran op, the
+    op's duration)."""
     started, done = threading.Event(), threading.Event()
-    errors = []
+    span, errors = [], []
 
     def worker():
         started.set()
         try:
+            t0 = time.perf_counter()
             op()
+            span.extend([t0, time.perf_counter()])
         except Exception as e:  # reported by the test, not lost in the thread
             errors.append(e)
         done.set()
@@ -26,37 +30,61 @@ def _python_steps_during(op):
     t = threading.Thread(target=worker)
     t.start()
     started.wait()
-    steps = 0
+    stamps = []
     while not done.is_set():
-        steps += 1
+        stamps.append(time.perf_counter())
     t.join()
     assert not errors, errors
-    return steps
+    t0, t1 = span
+    inside = [t0] + [s for s in stamps if t0 < s < t1] + [t1]
+    return max(b - a for a, b in zip(inside, inside[1:])), t1 - t0
 
 
-a = torch.rand(700, 700, dtype=torch.float64)
-x = torch.rand(3_000_000, dtype=torch.float64)
+def _scaled(make, seconds=0.2):
+    """make(k) -> op; the smallest k (doubling) whose op takes `seconds` here, so the test
+    measures one long kernel whatever the machine."""
+    k = 1
+    while True:
+        op = make(k)
+        t0 = time.perf_counter()
+        op()
+        if time.perf_counter() - t0 >= seconds or k >= 1024:
+            return op
+        k *= 2
+
+
+def _backward(k):
+    a = torch.rand(128 * k, 128 * k, dtype=torch.float64)
+    w = torch.rand(128 * k, 128 * k, dtype=torch.float64, requires_grad=True)
+    loss = (w @ a).sum()
+    return lambda: loss.backward(retain_graph=True)
+
+
+def _conv(k):
+    x, w = torch.rand(k, 16, 64, 64), torch.rand(32, 16, 3, 3)
+    return lambda: torch.nn.functional.conv2d(x, w, padding=1)
+
+
+# One long kernel each (the loop of the other thread may only run between Python statements
+# if the GIL is held); sizes grow with k.
 LONG_OPS = {
-    "matmul": lambda: [a @ a for _ in range(4)],
-    "mm": lambda: [torch.mm(a, a) for _ in range(4)],
-    "addmm": lambda: [torch.addmm(a, a, a, beta=0.5) for _ in range(4)],
-    "add": lambda: [x + x for _ in range(20)],
-    "exp_": lambda: [x.clone().exp_() for _ in range(10)],
-    "sum_dim": lambda: [x.view(1000, 3000).sum(1) for _ in range(20)],
-    "conv2d": lambda: [
-        torch.nn.functional.conv2d(torch.rand(8, 16, 64, 64), torch.rand(32, 16, 3, 3), padding=1) for _ in range(3)
-    ],
-    "svd": lambda: torch.linalg.svd(a),
-    "backward": lambda: [(a.clone().requires_grad_() @ a).exp().sum().backward() for _ in range(3)],
+    "matmul": lambda k: (lambda a: lambda: a @ a)(torch.rand(128 * k, 128 * k, dtype=torch.float64)),
+    "addmm": lambda k: (lambda a: lambda: torch.addmm(a, a, a, beta=0.5))(torch.rand(128 * k, 128 * k)),
+    "add": lambda k: (lambda x: lambda: x + x)(torch.rand(1_000_000 * k)),
+    "exp_": lambda k: (lambda x: lambda: x.exp_())(torch.rand(1_000_000 * k)),
+    "sum_dim": lambda k: (lambda x: lambda: x.sum(1))(torch.rand(1000, 1000 * k)),
+    "conv2d": _conv,
+    "svd": lambda k: (lambda a: lambda: torch.linalg.svd(a))(torch.rand(32 * k, 32 * k, dtype=torch.float64)),
+    "backward": _backward,
 }
 
 
 @pytest.mark.parametrize("name", sorted(LONG_OPS))
 def test_other_threads_run_during_a_long_op(name):
-    # With the GIL held for the whole op the loop could only step between the op's Python
-    # statements (a handful of times); without it, it runs all along (millions of steps).
-    steps = _python_steps_during(LONG_OPS[name])
-    assert steps > 5000, steps
+    # Holding the GIL for the whole kernel would stop this thread for all of it.
+    pause, duration = _longest_pause_during(_scaled(LONG_OPS[name]))
+    assert duration > 0.05
+    assert pause < duration / 2, (pause, duration)
 
 
 def test_hooks_and_custom_functions_run_in_backward_without_the_gil():
