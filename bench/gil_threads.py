@@ -4,7 +4,10 @@ the time of the same work run twice in one thread, as with PyTorch (and numpy, m
 the same run as the reference).
 
 Each kernel is kept to one OpenMP/OpenBLAS thread, so the parallelism measured is the
-threads' own. Needs two free cores to show 0.5; a busy machine shows more.
+threads' own. Needs two free cores to show 0.5; a busy machine shows more. Out-of-place ops
+also measure malloc: a fresh 32 MB block in a thread other than the main one is a new mmap
+whose pages fault in on first touch (glibc keeps reusing the main thread's), which is why
+`x + y` gains less than the in-place add.
 Run:  PYTHONPATH=python python3 bench/gil_threads.py [--repeat N]
 """
 
@@ -39,6 +42,7 @@ def jobs(repeat):
     return {
         "matmul 1024x1024 float32": (loop(lambda: a @ b), loop(lambda: na @ nb)),
         "add 8M float32": (loop(lambda: x + y), loop(lambda: nx + ny)),
+        "add_ in place 8M float32": (loop(lambda: x.add_(y)), loop(lambda: np.add(nx, ny, out=nx))),
         "sum + exp 8M float32": (loop(lambda: x.exp().sum()), loop(lambda: np.exp(nx).sum())),
     }
 
