@@ -214,6 +214,14 @@ void THTensor_(gesvd)(THTensor *ru, THTensor *rs, THTensor *rv, THTensor *a, con
   std::vector<scalar_t> work(workSize(query));
   run(work.data(), (int)work.size());
   if (info > 0) THError("gesvd: no convergence (%d superdiagonals of the bidiagonal form did not converge)", info);
+  // LAPACK returns at once for an empty matrix and leaves U and V^T unwritten. Any
+  // orthogonal matrix then completes the (empty) singular bases; PyTorch gives the identity.
+  if (k == 0) {
+    THTensor_(zero)(U.get());
+    THTensor_(zero)(VT.get());
+    for (int64_t i = 0; i < uCols; i++) THTensor_(set2d)(U.get(), i, i, 1);
+    for (int64_t i = 0; i < vtRows; i++) THTensor_(set2d)(VT.get(), i, i, 1);
+  }
   THTensor_(setResult1d)(rs, s);
   if (job == 'N') return;
   THTensor_(setResult)(ru, U.get(), m, uCols);

@@ -701,7 +701,8 @@ static std::pair<Tensor, Tensor> symeigKernel(const Tensor &a, bool eigenvectors
     linalgKernels().symeig(m[0].device(), type, e, v, m[0], eigenvectors, upper);
     return eigenvectors ? std::vector<Tensor>{e, v} : std::vector<Tensor>{e};
   });
-  return {r[0], eigenvectors ? r[1] : empty({0}, type)};
+  // Without vectors PyTorch 1.13 gives an empty [0], or the input's shape when it is empty.
+  return {r[0], eigenvectors ? r[1] : empty(a.numel() == 0 ? a.sizes() : IntList{0}, type)};
 }
 
 static std::pair<Tensor, Tensor> eigKernel(const Tensor &a, bool eigenvectors) {

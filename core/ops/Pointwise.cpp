@@ -211,6 +211,71 @@ void binary_(BinaryOp op, const Tensor &self, Scalar other, Scalar alpha) {
   scalarKernel(op, self, self, other);
 }
 
+// ---- division with a rounding mode ----
+
+// Note [Rounding division]: torch.div's rounding_mode. On floating types the quotient is
+// rounded by the Trunc and Floor unary ops, so autograd sees piecewise-constant functions
+// and gives zero gradients, as PyTorch does. On integers 'floor' is FloorDiv and 'trunc' is
+// TH's own integer div (C's truncation; MIN / -1 wraps, Note [Integer wrap-around]); both
+// refuse a zero divisor.
+namespace {
+
+template <typename Other>
+Tensor divideRounded(const Tensor &a, const Other &b, RoundingMode mode) {
+  if (mode == RoundingMode::None) return binary(BinaryOp::Div, a, b);
+  const ScalarType type = resultType(a, b);
+  const UnaryOp round = mode == RoundingMode::Trunc ? UnaryOp::Trunc : UnaryOp::Floor;
+  if (isFloating(type)) return unary(round, binary(BinaryOp::Div, a, b));
+  if (mode == RoundingMode::Floor) return binary(BinaryOp::FloorDiv, a, b);
+  checkBoolOp(BinaryOp::Div, type);
+  Tensor ca = toType(a, type);
+  if constexpr (std::is_same_v<Other, Tensor>) {
+    IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
+    Tensor cb = toType(b, type);
+    if (!ca.hasSizes(shape)) ca = expand(ca, shape);
+    if (!cb.hasSizes(shape)) cb = expand(cb, shape);
+    Tensor r = empty(shape, type);
+    binaryKernel(BinaryOp::Div, r, ca, cb, Scalar(int64_t(1)));
+    return r;
+  } else {
+    Tensor r = empty(a.sizes(), type);
+    scalarKernel(BinaryOp::Div, r, ca, b);
+    return r;
+  }
+}
+
+template <typename Other>
+void divideRounded_(const Tensor &self, const Other &other, RoundingMode mode) {
+  if (mode == RoundingMode::None || isFloating(self.dtype())) {
+    binary_(BinaryOp::Div, self, other);
+    if (mode != RoundingMode::None) unary_(mode == RoundingMode::Trunc ? UnaryOp::Trunc : UnaryOp::Floor, self);
+    return;
+  }
+  if (mode == RoundingMode::Floor) return binary_(BinaryOp::FloorDiv, self, other);
+  const ScalarType type = resultType(self, other);
+  if (!canCast(type, self.dtype())) castError(type, self.dtype());
+  checkBoolOp(BinaryOp::Div, self.dtype());
+  if constexpr (std::is_same_v<Other, Tensor>) {
+    TORCH_CHECK(other.isSameSizeAs(self) || isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
+                "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
+                shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
+    beginInplace(self, false);
+    Tensor co = toType(other, self.dtype());
+    if (!co.isSameSizeAs(self)) co = expand(co, self.sizes());
+    binaryKernel(BinaryOp::Div, self, self, co, Scalar(int64_t(1)));
+  } else {
+    beginInplace(self, false);
+    scalarKernel(BinaryOp::Div, self, self, other);
+  }
+}
+
+}  // namespace
+
+Tensor divide(const Tensor &a, const Tensor &b, RoundingMode mode) { return divideRounded(a, b, mode); }
+Tensor divide(const Tensor &a, Scalar b, RoundingMode mode) { return divideRounded(a, b, mode); }
+void divide_(const Tensor &self, const Tensor &other, RoundingMode mode) { divideRounded_(self, other, mode); }
+void divide_(const Tensor &self, Scalar other, RoundingMode mode) { divideRounded_(self, other, mode); }
+
 // ---- comparisons ----
 
 namespace {

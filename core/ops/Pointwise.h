@@ -60,6 +60,14 @@ constexpr int kNumBinaryOps = 0 TH_FORALL_BINARY_OPS(TORCH_COUNT_ROW);
 constexpr int kNumCompareOps = 0 TH_FORALL_COMPARE_OPS(TORCH_COUNT_ROW);
 #undef TORCH_COUNT_ROW
 
+// torch.div's rounding_mode (Note [Rounding division] in Pointwise.cpp): None is Div, Trunc
+// and Floor round the quotient toward zero and down; integers stay integers.
+enum class RoundingMode { None, Trunc, Floor };
+Tensor divide(const Tensor &a, const Tensor &b, RoundingMode mode);
+Tensor divide(const Tensor &a, Scalar b, RoundingMode mode);
+void divide_(const Tensor &self, const Tensor &other, RoundingMode mode);
+void divide_(const Tensor &self, Scalar other, RoundingMode mode);
+
 Tensor unary(UnaryOp op, const Tensor &t);
 void unary_(UnaryOp op, const Tensor &t);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/CopyKernels.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/ReduceKernels.h"
 
@@ -106,8 +107,14 @@ Tensor reduceMerged(const Tensor &t, const std::vector<int> &dims, bool keepdim,
 
 ReduceKernels &kernels() { return reduceKernels(); }
 
-// A whole-tensor reduction's value as a new 0-dim tensor of type.
-Tensor zeroDim(ScalarType type, Scalar v) { return scalarTensor(v, type); }
+// A whole-tensor reduction's value as a new 0-dim tensor of type (never Half: the
+// reductions have no Half kernels), written by the fill kernel alone: the tensor is new,
+// so fill_'s autograd and version bookkeeping has nothing to do.
+Tensor zeroDim(ScalarType type, Scalar v) {
+  Tensor r = empty({}, type);
+  copyKernels().fill(r.device(), type, r, v);
+  return r;
+}
 
 // A new tensor of x's type and device that kernel(r, x, args...) fills.
 template <typename K, typename... Args>

@@ -71,6 +71,21 @@ struct PyNode : Node {
   std::string name_;
 };
 
+// A Python callable that the engine may copy, call and drop without holding the GIL (Note
+// [Releasing the GIL] in Bind.h): calling it and dropping the last copy take the GIL.
+class GilSafeCallable {
+ public:
+  explicit GilSafeCallable(py::function f)
+      : f_(new py::function(std::move(f)), [](py::function *p) {
+          py::gil_scoped_acquire gil;
+          delete p;
+        }) {}
+  const py::function &operator*() const { return *f_; }
+
+ private:
+  std::shared_ptr<py::function> f_;
+};
+
 TensorList tensorsOf(py::handle seq, const char *what) {
   TensorList r;
   for (py::handle item : seq) {
@@ -120,13 +135,14 @@ void bindAutograd(py::module &m, TensorClass &cls) {
                                throw py::attribute_error("'" + nodeName(n) + "' object has no attribute 'variable'");
                              })
       .def("register_hook",
-           [](Node &n, py::function hook) {
+           [](Node &n, py::function f) {
              // hook(grad_inputs, grad_outputs): may return replacement grad_inputs.
-             n.postHooks.push_back([hook](TensorList &gradInputs, const TensorList &gradOutputs) {
+             n.postHooks.push_back([hook = GilSafeCallable(f)](TensorList &gradInputs, const TensorList &gradOutputs) {
+               py::gil_scoped_acquire gil;
                py::tuple in(gradInputs.size()), out(gradOutputs.size());
                for (size_t i = 0; i < gradInputs.size(); i++) in[i] = py::cast(gradInputs[i]);
                for (size_t i = 0; i < gradOutputs.size(); i++) out[i] = py::cast(gradOutputs[i]);
-               py::object r = hook(in, out);
+               py::object r = (*hook)(in, out);
                if (!r.is_none()) gradInputs = tensorsOf(r, "hook results");
              });
            })
@@ -177,11 +193,12 @@ void bindAutograd(py::module &m, TensorClass &cls) {
              return self;
            })
       .def("retain_grad", [](const Tensor &t) { retainGrad(t); })
-      .def("register_hook", [](const Tensor &t, py::function hook) {
+      .def("register_hook", [](const Tensor &t, py::function f) {
         auto removed = std::make_shared<bool>(false);
-        registerHook(t, [hook, removed](const Tensor &g) -> Tensor {
+        registerHook(t, [hook = GilSafeCallable(f), removed](const Tensor &g) -> Tensor {
           if (*removed) return Tensor();
-          py::object r = hook(g);
+          py::gil_scoped_acquire gil;
+          py::object r = (*hook)(g);
           if (r.is_none()) return Tensor();
           if (!isTensor(r)) throw py::type_error("a tensor hook must return a Tensor or None");
           return unwrap(r);
@@ -205,7 +222,8 @@ void bindAutograd(py::module &m, TensorClass &cls) {
         options.keepGraph = keepGraph;
         options.createGraph = createGraph;
         options.allowUnused = allowUnused;
-        TensorList r = runBackward(roots, seeds, wrt, options);
+        // Hooks and custom Functions take the GIL back when they run.
+        TensorList r = withoutGil([&] { return runBackward(roots, seeds, wrt, options); });
         py::tuple out(r.size());
         for (size_t i = 0; i < r.size(); i++) out[i] = py::cast(r[i]);
         return out;

@@ -88,11 +88,48 @@ Tensor toTensor(py::handle obj, std::optional<ScalarType> dtype = std::nullopt);
 // torch.tensor(data): a new tensor holding a copy of data.
 Tensor tensorFromData(py::handle data, std::optional<ScalarType> dtype);
 
-// The same function as a method (self first) and as torch.<name> (input first).
+// Note [Releasing the GIL]: kernels run without the GIL, so that Python threads compute in
+// parallel (as PyTorch's do). Arguments become C++ values before it is released and results
+// Python objects after it is taken again; nothing in between touches a Python object. What
+// the core calls back into Python takes the GIL itself: a custom Function's backward
+// (PyNode), hooks (Autograd.cpp), freeing memory that numpy owns (TensorBase.cpp). A binding
+// whose arguments and result are all C++ types runs under ReleaseGil (defBoth and defWithOut
+// add it by themselves); one that takes Python objects converts them, then calls the core
+// inside withoutGil.
+using ReleaseGil = py::call_guard<py::gil_scoped_release>;
+
+template <typename F>
+decltype(auto) withoutGil(F &&f) {
+  py::gil_scoped_release release;
+  return std::forward<F>(f)();
+}
+
+namespace detail {
+template <typename T>
+constexpr bool isPythonObject = std::is_base_of_v<py::handle, std::decay_t<T>>;
+template <typename Signature>
+struct TakesPython;
+template <typename R, typename... A>
+struct TakesPython<R(A...)> {
+  static constexpr bool value = isPythonObject<R> || (isPythonObject<A> || ...);
+};
+}  // namespace detail
+
+// Whether f's signature has a Python object (its body is the caller's to check).
+template <typename F>
+constexpr bool takesPython = detail::TakesPython<py::detail::function_signature_t<std::decay_t<F>>>::value;
+
+// The same function as a method (self first) and as torch.<name> (input first); without the
+// GIL when f takes and returns C++ values only.
 template <typename Func, typename... Extra>
 void defBoth(py::module &m, TensorClass &cls, const char *name, Func &&f, const Extra &...extra) {
-  cls.def(name, f, extra...);
-  m.def(name, std::forward<Func>(f), py::arg("input"), extra...);
+  if constexpr (takesPython<Func>) {
+    cls.def(name, f, extra...);
+    m.def(name, std::forward<Func>(f), py::arg("input"), extra...);
+  } else {
+    cls.def(name, f, extra..., ReleaseGil());
+    m.def(name, std::forward<Func>(f), py::arg("input"), extra..., ReleaseGil());
+  }
 }
 
 // out= for functions: result is copied into out (resized to fit), which is returned.
@@ -109,14 +146,26 @@ void defFunctionWithOut(py::module &m, const char *name, Func &&f, const Extra &
   }
 }
 
-// The method name(self, args...) and torch.name(input, args..., *, out=None).
+// The method name(self, args...) and torch.name(input, args..., *, out=None); without the
+// GIL when fn takes C++ values only.
 template <typename... Args, typename... Extra>
 void defWithOut(py::module &m, TensorClass &cls, const char *name, Tensor (*fn)(const Tensor &, Args...),
                 const Extra &...extra) {
-  cls.def(name, fn, extra...);
-  defFunctionWithOut(
-      m, name, [fn](const Tensor &t, Args... args, std::optional<Tensor> out) { return writeOut(fn(t, args...), out); },
-      extra...);
+  if constexpr ((detail::isPythonObject<Args> || ...)) {
+    cls.def(name, fn, extra...);
+    defFunctionWithOut(
+        m, name,
+        [fn](const Tensor &t, Args... args, std::optional<Tensor> out) { return writeOut(fn(t, args...), out); },
+        extra...);
+  } else {
+    cls.def(name, fn, extra..., ReleaseGil());
+    defFunctionWithOut(
+        m, name,
+        [fn](const Tensor &t, Args... args, std::optional<Tensor> out) {
+          return writeOut(withoutGil([&] { return fn(t, args...); }), out);
+        },
+        extra...);
+  }
 }
 
 // Registration, one per source file.

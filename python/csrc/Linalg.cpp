@@ -54,12 +54,15 @@ void defTuple(py::module &m, TensorClass &cls, const char *name, const std::vect
               std::vector<Tensor> (*fn)(const Tensor &, Args...), const Extra &...extra) {
   std::string key = name;
   cls.def(
-      name, [fn, key, fields](const Tensor &t, Args... args) { return pack(key, fields, fn(t, args...), py::none()); },
+      name,
+      [fn, key, fields](const Tensor &t, Args... args) {
+        return pack(key, fields, withoutGil([&] { return fn(t, args...); }), py::none());
+      },
       extra...);
   m.def(
       name,
       [fn, key, fields](const Tensor &t, Args... args, py::handle out) {
-        return pack(key, fields, fn(t, args...), out);
+        return pack(key, fields, withoutGil([&] { return fn(t, args...); }), out);
       },
       py::arg("input"), extra..., py::kw_only(), py::arg("out") = py::none());
 }
@@ -127,7 +130,7 @@ void bindProducts(py::module &m, TensorClass &cls) {
                       t.sizeString().c_str());
         }
         TORCH_CHECK(!ts.empty(), Runtime, "chain_matmul(): Expected one or more matrices");
-        return writeOut(ts.size() == 1 ? clone(ts[0]) : multiDot(ts), out);
+        return writeOut(withoutGil([&] { return ts.size() == 1 ? clone(ts[0]) : multiDot(ts); }), out);
       },
       py::arg("out") = py::none());
 
@@ -136,14 +139,16 @@ void bindProducts(py::module &m, TensorClass &cls) {
       "__matmul__",
       [](py::handle self, py::handle other) -> py::object {
         if (!isTensor(other)) return pyNotImplemented();
-        return py::cast(matmul(unwrap(self), unwrap(other)));
+        const Tensor &a = unwrap(self), &b = unwrap(other);
+        return py::cast(withoutGil([&] { return matmul(a, b); }));
       },
       py::is_operator());
   cls.def(
       "__rmatmul__",
       [](py::handle self, py::handle other) -> py::object {
         if (!isTensor(other)) return pyNotImplemented();
-        return py::cast(matmul(unwrap(other), unwrap(self)));
+        const Tensor &a = unwrap(other), &b = unwrap(self);
+        return py::cast(withoutGil([&] { return matmul(a, b); }));
       },
       py::is_operator());
 
@@ -160,10 +165,12 @@ void bindProducts(py::module &m, TensorClass &cls) {
     const char *name = addProductName(kind);
     const std::string inplace = std::string(name) + "_";
     auto outOfPlace = [kind](const Tensor &self, const Tensor &x, const Tensor &y, py::handle beta, py::handle alpha) {
-      return addProduct(kind, self, x, y, factor(beta, "beta"), factor(alpha, "alpha"));
+      Scalar b = factor(beta, "beta"), a = factor(alpha, "alpha");
+      return withoutGil([&] { return addProduct(kind, self, x, y, b, a); });
     };
     auto inPlace = [kind](const Tensor &self, const Tensor &x, const Tensor &y, py::handle beta, py::handle alpha) {
-      addProduct_(kind, self, x, y, factor(beta, "beta"), factor(alpha, "alpha"));
+      Scalar b = factor(beta, "beta"), a = factor(alpha, "alpha");
+      withoutGil([&] { addProduct_(kind, self, x, y, b, a); });
       return self;
     };
     m.def(
@@ -303,38 +310,54 @@ void bindLinalgModule(py::module &m) {
     return writeOut(r, out.is_none() ? std::nullopt : std::optional<Tensor>(out.cast<Tensor>()));
   };
   l.def(
-      "matmul", [withOut](const Tensor &a, const Tensor &b, py::handle out) { return withOut(matmul(a, b), out); },
+      "matmul",
+      [withOut](const Tensor &a, const Tensor &b, py::handle out) {
+        return withOut(withoutGil([&] { return matmul(a, b); }), out);
+      },
       py::arg("input"), py::arg("other"), py::kw_only(), py::arg("out") = py::none());
   l.def(
       "multi_dot",
       [withOut](py::handle tensors, py::handle out) {
-        return withOut(multiDot(tensorList(tensors, "multi_dot")), out);
+        std::vector<Tensor> ts = tensorList(tensors, "multi_dot");
+        return withOut(withoutGil([&] { return multiDot(ts); }), out);
       },
       py::arg("tensors"), py::kw_only(), py::arg("out") = py::none());
   l.def(
-      "inv", [withOut](const Tensor &a, py::handle out) { return withOut(inverse(a), out); }, py::arg("A"),
-      py::kw_only(), py::arg("out") = py::none());
+      "inv",
+      [withOut](const Tensor &a, py::handle out) { return withOut(withoutGil([&] { return inverse(a); }), out); },
+      py::arg("A"), py::kw_only(), py::arg("out") = py::none());
   l.def(
-      "det", [withOut](const Tensor &a, py::handle out) { return withOut(det(a), out); }, py::arg("A"), py::kw_only(),
-      py::arg("out") = py::none());
+      "det", [withOut](const Tensor &a, py::handle out) { return withOut(withoutGil([&] { return det(a); }), out); },
+      py::arg("A"), py::kw_only(), py::arg("out") = py::none());
   l.def(
       "slogdet",
       [](const Tensor &a, py::handle out) {
-        return pack("linalg_slogdet", {"sign", "logabsdet"}, both(slogdet(a)), out);
+        return pack("linalg_slogdet", {"sign", "logabsdet"}, withoutGil([&] { return both(slogdet(a)); }), out);
       },
       py::arg("A"), py::kw_only(), py::arg("out") = py::none());
   l.def(
-      "matrix_power", [withOut](const Tensor &a, int64_t n, py::handle out) { return withOut(matrixPower(a, n), out); },
+      "matrix_power",
+      [withOut](const Tensor &a, int64_t n, py::handle out) {
+        return withOut(withoutGil([&] { return matrixPower(a, n); }), out);
+      },
       py::arg("A"), py::arg("n"), py::kw_only(), py::arg("out") = py::none());
   l.def(
       "pinv",
-      [withOut](const Tensor &a, double rcond, bool, py::handle out) { return withOut(pinverse(a, rcond), out); },
+      [withOut](const Tensor &a, double rcond, bool, py::handle out) {
+        return withOut(withoutGil([&] { return pinverse(a, rcond); }), out);
+      },
       py::arg("A"), py::arg("rcond") = 1e-15, py::arg("hermitian") = false, py::kw_only(), py::arg("out") = py::none());
   l.def(
-      "solve", [withOut](const Tensor &a, const Tensor &b, py::handle out) { return withOut(linalgSolve(a, b), out); },
+      "solve",
+      [withOut](const Tensor &a, const Tensor &b, py::handle out) {
+        return withOut(withoutGil([&] { return linalgSolve(a, b); }), out);
+      },
       py::arg("A"), py::arg("B"), py::kw_only(), py::arg("out") = py::none());
   l.def(
-      "cholesky", [withOut](const Tensor &a, bool upper, py::handle out) { return withOut(cholesky(a, upper), out); },
+      "cholesky",
+      [withOut](const Tensor &a, bool upper, py::handle out) {
+        return withOut(withoutGil([&] { return cholesky(a, upper); }), out);
+      },
       py::arg("A"), py::kw_only(), py::arg("upper") = false, py::arg("out") = py::none());
   auto upperOf = [](const std::string &uplo) {
     if (uplo != "L" && uplo != "U") throw py::value_error("Expected UPLO argument to be 'L' or 'U', but got " + uplo);
@@ -343,25 +366,33 @@ void bindLinalgModule(py::module &m) {
   l.def(
       "eigh",
       [upperOf](const Tensor &a, const std::string &uplo, py::handle out) {
-        return pack("linalg_eigh", {"eigenvalues", "eigenvectors"}, both(symeig(a, true, upperOf(uplo))), out);
+        bool upper = upperOf(uplo);
+        return pack("linalg_eigh", {"eigenvalues", "eigenvectors"},
+                    withoutGil([&] { return both(symeig(a, true, upper)); }), out);
       },
       py::arg("A"), py::arg("UPLO") = "L", py::kw_only(), py::arg("out") = py::none());
   l.def(
       "eigvalsh",
       [withOut, upperOf](const Tensor &a, const std::string &uplo, py::handle out) {
-        return withOut(symeig(a, false, upperOf(uplo)).first, out);
+        bool upper = upperOf(uplo);
+        return withOut(withoutGil([&] { return symeig(a, false, upper).first; }), out);
       },
       py::arg("A"), py::arg("UPLO") = "L", py::kw_only(), py::arg("out") = py::none());
   l.def(
       "svd",
       [](const Tensor &a, bool fullMatrices, py::handle out) {
-        auto [u, s, v] = svd(a, !fullMatrices, true);
-        Tensor vh = contiguous(transpose(v, v.dim() - 2, v.dim() - 1));
-        return pack("linalg_svd", {"U", "S", "Vh"}, {u, s, vh}, out);
+        std::vector<Tensor> usvh = withoutGil([&] {
+          auto [u, s, v] = svd(a, !fullMatrices, true);
+          return std::vector<Tensor>{u, s, contiguous(transpose(v, v.dim() - 2, v.dim() - 1))};
+        });
+        return pack("linalg_svd", {"U", "S", "Vh"}, usvh, out);
       },
       py::arg("A"), py::arg("full_matrices") = true, py::kw_only(), py::arg("out") = py::none());
   l.def(
-      "svdvals", [withOut](const Tensor &a, py::handle out) { return withOut(std::get<1>(svd(a, true, false)), out); },
+      "svdvals",
+      [withOut](const Tensor &a, py::handle out) {
+        return withOut(withoutGil([&] { return std::get<1>(svd(a, true, false)); }), out);
+      },
       py::arg("A"), py::kw_only(), py::arg("out") = py::none());
   l.def(
       "qr",

@@ -6,16 +6,23 @@ namespace torch::python {
 namespace {
 
 // `a op b` with b a tensor, a number or something torch.tensor() takes (a list, an array).
+// The kernels run without the GIL (Note [Releasing the GIL] in Bind.h).
 Tensor binaryAny(BinaryOp op, const Tensor &a, py::handle b, Scalar alpha = Scalar(int64_t(1))) {
-  if (isTensor(b)) return binary(op, a, unwrap(b), alpha);
-  if (isScalarLike(b)) return binary(op, a, toScalar(b), alpha);
-  return binary(op, a, tensorFromData(b, std::nullopt), alpha);
+  if (isScalarLike(b) && !isTensor(b)) {
+    Scalar s = toScalar(b);
+    return withoutGil([&] { return binary(op, a, s, alpha); });
+  }
+  Tensor tb = isTensor(b) ? unwrap(b) : tensorFromData(b, std::nullopt);
+  return withoutGil([&] { return binary(op, a, tb, alpha); });
 }
 
 void binaryAny_(BinaryOp op, const Tensor &a, py::handle b, Scalar alpha = Scalar(int64_t(1))) {
-  if (isTensor(b)) return binary_(op, a, unwrap(b), alpha);
-  if (isScalarLike(b)) return binary_(op, a, toScalar(b), alpha);
-  binary_(op, a, tensorFromData(b, std::nullopt), alpha);
+  if (isScalarLike(b) && !isTensor(b)) {
+    Scalar s = toScalar(b);
+    return withoutGil([&] { binary_(op, a, s, alpha); });
+  }
+  Tensor tb = isTensor(b) ? unwrap(b) : tensorFromData(b, std::nullopt);
+  withoutGil([&] { binary_(op, a, tb, alpha); });
 }
 
 bool isOperand(py::handle b) {
@@ -24,12 +31,34 @@ bool isOperand(py::handle b) {
 }
 
 Tensor compareAny(CompareOp op, const Tensor &a, py::handle b) {
-  if (isTensor(b)) return compare(op, a, unwrap(b));
-  if (isScalarLike(b)) return compare(op, a, toScalar(b));
-  return compare(op, a, tensorFromData(b, std::nullopt));
+  if (isScalarLike(b) && !isTensor(b)) {
+    Scalar s = toScalar(b);
+    return withoutGil([&] { return compare(op, a, s); });
+  }
+  Tensor tb = isTensor(b) ? unwrap(b) : tensorFromData(b, std::nullopt);
+  return withoutGil([&] { return compare(op, a, tb); });
 }
 
 Scalar alphaOf(py::handle alpha) { return alpha.is_none() ? Scalar(int64_t(1)) : toScalar(alpha); }
+
+RoundingMode roundingMode(const std::optional<std::string> &mode) {
+  if (!mode) return RoundingMode::None;
+  if (*mode == "trunc") return RoundingMode::Trunc;
+  if (*mode == "floor") return RoundingMode::Floor;
+  fail(th::ErrorKind::Runtime, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'",
+       mode->c_str());
+}
+
+// torch.div(a, b, rounding_mode=...) with b a tensor, a number or data for torch.tensor().
+Tensor divideAny(const Tensor &a, py::handle b, const std::optional<std::string> &mode) {
+  RoundingMode m = roundingMode(mode);
+  if (isScalarLike(b) && !isTensor(b)) {
+    Scalar s = toScalar(b);
+    return withoutGil([&] { return divide(a, s, m); });
+  }
+  Tensor tb = isTensor(b) ? unwrap(b) : tensorFromData(b, std::nullopt);
+  return withoutGil([&] { return divide(a, tb, m); });
+}
 
 std::optional<Scalar> optionalScalar(py::handle v) {
   if (v.is_none()) return std::nullopt;
@@ -58,7 +87,38 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   for (const BinaryName &e : binaries) {
     BinaryOp op = e.op;
     std::string inplace = std::string(e.name) + "_";
-    if (op == BinaryOp::Add || op == BinaryOp::Sub) {
+    if (op == BinaryOp::Div && std::string(e.name) != "true_divide") {
+      // div and divide take rounding_mode (Note [Rounding division] in core/ops/Pointwise.cpp)
+      using Mode = std::optional<std::string>;
+      cls.def(
+          e.name, [](const Tensor &a, py::handle b, const Mode &mode) { return divideAny(a, b, mode); },
+          py::arg("other"), py::kw_only(), py::arg("rounding_mode") = py::none());
+      m.def(
+          e.name,
+          [](py::handle a, py::handle b, const Mode &mode, std::optional<Tensor> out) {
+            if (isTensor(a)) return writeOut(divideAny(unwrap(a), b, mode), out);
+            Scalar s = toScalar(a);
+            Tensor tb = toTensor(b);
+            RoundingMode rm = roundingMode(mode);
+            return writeOut(withoutGil([&] { return divide(scalarTensor(s, resultType(tb, s)), tb, rm); }), out);
+          },
+          py::arg("input"), py::arg("other"), py::kw_only(), py::arg("rounding_mode") = py::none(),
+          py::arg("out") = py::none());
+      cls.def(
+          inplace.c_str(),
+          [](const Tensor &a, py::handle b, const Mode &mode) {
+            RoundingMode rm = roundingMode(mode);
+            if (isScalarLike(b) && !isTensor(b)) {
+              Scalar s = toScalar(b);
+              withoutGil([&] { divide_(a, s, rm); });
+            } else {
+              Tensor tb = isTensor(b) ? unwrap(b) : tensorFromData(b, std::nullopt);
+              withoutGil([&] { divide_(a, tb, rm); });
+            }
+            return a;
+          },
+          py::arg("other"), py::kw_only(), py::arg("rounding_mode") = py::none());
+    } else if (op == BinaryOp::Add || op == BinaryOp::Sub) {
       cls.def(
           e.name, [op](const Tensor &a, py::handle b, py::handle alpha) { return binaryAny(op, a, b, alphaOf(alpha)); },
           py::arg("other"), py::kw_only(), py::arg("alpha") = py::none());
@@ -82,7 +142,11 @@ void bindPointwise(py::module &m, TensorClass &cls) {
       m.def(
           e.name,
           [op](py::handle a, py::handle b, std::optional<Tensor> out) {
-            if (!py::isinstance<Tensor>(a)) return writeOut(binary(op, toScalar(a), toTensor(b)), out);
+            if (!py::isinstance<Tensor>(a)) {
+              Scalar s = toScalar(a);
+              Tensor tb = toTensor(b);
+              return writeOut(withoutGil([&] { return binary(op, s, tb); }), out);
+            }
             return writeOut(binaryAny(op, a.cast<const Tensor &>(), b), out);
           },
           py::arg("input"), py::arg("other"), py::kw_only(), py::arg("out") = py::none());
@@ -122,8 +186,6 @@ void bindPointwise(py::module &m, TensorClass &cls) {
         e.name,
         [op](py::handle self, py::handle b) -> py::object {
           const Tensor &a = unwrap(self);
-          if (isTensor(b)) return py::cast(binary(op, a, unwrap(b)));
-          if (isScalarLike(b)) return py::cast(binary(op, a, toScalar(b)));
           if (!isOperand(b)) return pyNotImplemented();
           return py::cast(binaryAny(op, a, b));
         },
@@ -132,9 +194,13 @@ void bindPointwise(py::module &m, TensorClass &cls) {
         e.reflected,
         [op](py::handle self, py::handle b) -> py::object {
           const Tensor &a = unwrap(self);
-          if (isScalarLike(b)) return py::cast(binary(op, toScalar(b), a));
+          if (isScalarLike(b)) {
+            Scalar s = toScalar(b);
+            return py::cast(withoutGil([&] { return binary(op, s, a); }));
+          }
           if (!isOperand(b)) return pyNotImplemented();
-          return py::cast(binary(op, toTensor(b), a));
+          Tensor tb = toTensor(b);
+          return py::cast(withoutGil([&] { return binary(op, tb, a); }));
         },
         py::is_operator());
     cls.def(
@@ -187,14 +253,20 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   for (int i = 0; i < kNumUnaryOps; i++) {
     UnaryOp op = static_cast<UnaryOp>(i);
     const char *name = unaryOpName(op);
-    cls.def(name, [op](const Tensor &t) { return unary(op, t); });
+    cls.def(
+        name, [op](const Tensor &t) { return unary(op, t); }, ReleaseGil());
     m.def(
-        name, [op](const Tensor &t, std::optional<Tensor> out) { return writeOut(unary(op, t), out); },
+        name,
+        [op](const Tensor &t, std::optional<Tensor> out) {
+          return writeOut(withoutGil([&] { return unary(op, t); }), out);
+        },
         py::arg("input"), py::kw_only(), py::arg("out") = py::none());
-    cls.def((std::string(name) + "_").c_str(), [op](const Tensor &t) {
-      unary_(op, t);
-      return t;
-    });
+    cls.def((std::string(name) + "_").c_str(),
+            [op](const Tensor &t) {
+              unary_(op, t);
+              return t;
+            },
+            ReleaseGil());
   }
   for (const char *alias : {"negative", "absolute"}) {
     UnaryOp op = alias[0] == 'n' ? UnaryOp::Neg : UnaryOp::Abs;

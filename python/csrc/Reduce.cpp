@@ -91,12 +91,14 @@ Tensor varStd(bool root, const Tensor &t, py::handle dim, py::handle unbiased, b
     dims = dimsOf(dim);
     if (!unbiased.is_none()) isUnbiased = unbiased.cast<bool>();
   }
-  return root ? std(t, dims, isUnbiased, keepdim) : var(t, dims, isUnbiased, keepdim);
+  return withoutGil([&] { return root ? std(t, dims, isUnbiased, keepdim) : var(t, dims, isUnbiased, keepdim); });
 }
 
 Tensor normAny(const Tensor &t, py::handle p, py::handle dim, bool keepdim, py::handle dtype) {
   std::optional<ScalarType> type = optionalDtype(dtype);
-  return norm(type ? toType(t, *type) : t, normOrder(p), dimsOf(dim), keepdim);
+  double order = normOrder(p);
+  IntList dims = dimsOf(dim);
+  return withoutGil([&] { return norm(type ? toType(t, *type) : t, order, dims, keepdim); });
 }
 
 // The values come out sorted whatever sorted says (PyTorch's CPU unique sorts too).
@@ -117,10 +119,16 @@ void defPair(py::module &m, TensorClass &cls, const char *name, ValuesIndices (*
              const Extra &...extra) {
   std::string key = name;
   cls.def(
-      name, [fn, key](const Tensor &t, Args... args) { return pack(key.c_str(), fn(t, args...), py::none()); },
+      name,
+      [fn, key](const Tensor &t, Args... args) {
+        return pack(key.c_str(), withoutGil([&] { return fn(t, args...); }), py::none());
+      },
       extra...);
   m.def(
-      name, [fn, key](const Tensor &t, Args... args, py::handle out) { return pack(key.c_str(), fn(t, args...), out); },
+      name,
+      [fn, key](const Tensor &t, Args... args, py::handle out) {
+        return pack(key.c_str(), withoutGil([&] { return fn(t, args...); }), out);
+      },
       py::arg("input"), extra..., py::kw_only(), py::arg("out") = py::none());
 }
 
@@ -137,20 +145,25 @@ void bindReduce(py::module &m, TensorClass &cls) {
   defWithOut(
       m, cls, "sum",
       +[](const Tensor &t, py::handle dim, bool keepdim, py::handle dtype) {
-        return sum(t, dimsOf(dim), keepdim, optionalDtype(dtype));
+        IntList dims = dimsOf(dim);
+        std::optional<ScalarType> type = optionalDtype(dtype);
+        return withoutGil([&] { return sum(t, dims, keepdim, type); });
       },
       py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
   defWithOut(
       m, cls, "prod",
       +[](const Tensor &t, py::handle dim, bool keepdim, py::handle dtype) {
         std::optional<int64_t> d = optionalDim(dim);
-        return prod(t, d ? IntList{*d} : IntList{}, keepdim, optionalDtype(dtype));
+        std::optional<ScalarType> type = optionalDtype(dtype);
+        return withoutGil([&] { return prod(t, d ? IntList{*d} : IntList{}, keepdim, type); });
       },
       py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
   defWithOut(
       m, cls, "mean",
       +[](const Tensor &t, py::handle dim, bool keepdim, py::handle dtype) {
-        return mean(t, dimsOf(dim), keepdim, optionalDtype(dtype));
+        IntList dims = dimsOf(dim);
+        std::optional<ScalarType> type = optionalDtype(dtype);
+        return withoutGil([&] { return mean(t, dims, keepdim, type); });
       },
       py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
   defWithOut(
@@ -172,12 +185,19 @@ void bindReduce(py::module &m, TensorClass &cls) {
       },
       py::arg("p") = "fro", py::arg("dim") = py::none(), py::arg("keepdim") = false, py::arg("dtype") = py::none());
   defWithOut(
-      m, cls, "dist", +[](const Tensor &a, const Tensor &b, py::handle p) { return dist(a, b, normOrder(p)); },
+      m, cls, "dist",
+      +[](const Tensor &a, const Tensor &b, py::handle p) {
+        double order = normOrder(p);
+        return withoutGil([&] { return dist(a, b, order); });
+      },
       py::arg("other"), py::arg("p") = 2);
   defWithOut(
       m, cls, "logsumexp",
-      +[](const Tensor &t, py::handle dim, bool keepdim) { return logsumexp(t, dimsOf(dim), keepdim); }, py::arg("dim"),
-      py::arg("keepdim") = false);
+      +[](const Tensor &t, py::handle dim, bool keepdim) {
+        IntList dims = dimsOf(dim);
+        return withoutGil([&] { return logsumexp(t, dims, keepdim); });
+      },
+      py::arg("dim"), py::arg("keepdim") = false);
 
   // extremes
   for (bool largest : {true, false}) {
@@ -197,39 +217,71 @@ void bindReduce(py::module &m, TensorClass &cls) {
         py::arg("out") = py::none());
   }
   defWithOut(
-      m, cls, "amax", +[](const Tensor &t, py::handle dim, bool keepdim) { return amax(t, dimsOf(dim), keepdim); },
+      m, cls, "amax",
+      +[](const Tensor &t, py::handle dim, bool keepdim) {
+        IntList dims = dimsOf(dim);
+        return withoutGil([&] { return amax(t, dims, keepdim); });
+      },
       py::arg("dim") = py::tuple(), py::arg("keepdim") = false);
   defWithOut(
-      m, cls, "amin", +[](const Tensor &t, py::handle dim, bool keepdim) { return amin(t, dimsOf(dim), keepdim); },
+      m, cls, "amin",
+      +[](const Tensor &t, py::handle dim, bool keepdim) {
+        IntList dims = dimsOf(dim);
+        return withoutGil([&] { return amin(t, dims, keepdim); });
+      },
       py::arg("dim") = py::tuple(), py::arg("keepdim") = false);
   defWithOut(
       m, cls, "argmax",
-      +[](const Tensor &t, py::handle dim, bool keepdim) { return argmax(t, optionalDim(dim), keepdim); },
+      +[](const Tensor &t, py::handle dim, bool keepdim) {
+        std::optional<int64_t> d = optionalDim(dim);
+        return withoutGil([&] { return argmax(t, d, keepdim); });
+      },
       py::arg("dim") = py::none(), py::arg("keepdim") = false);
   defWithOut(
       m, cls, "argmin",
-      +[](const Tensor &t, py::handle dim, bool keepdim) { return argmin(t, optionalDim(dim), keepdim); },
+      +[](const Tensor &t, py::handle dim, bool keepdim) {
+        std::optional<int64_t> d = optionalDim(dim);
+        return withoutGil([&] { return argmin(t, d, keepdim); });
+      },
       py::arg("dim") = py::none(), py::arg("keepdim") = false);
 
   // logic
   defWithOut(
-      m, cls, "all", +[](const Tensor &t, py::handle dim, bool keepdim) { return all(t, optionalDim(dim), keepdim); },
+      m, cls, "all",
+      +[](const Tensor &t, py::handle dim, bool keepdim) {
+        std::optional<int64_t> d = optionalDim(dim);
+        return withoutGil([&] { return all(t, d, keepdim); });
+      },
       py::arg("dim") = py::none(), py::arg("keepdim") = false);
   defWithOut(
-      m, cls, "any", +[](const Tensor &t, py::handle dim, bool keepdim) { return any(t, optionalDim(dim), keepdim); },
+      m, cls, "any",
+      +[](const Tensor &t, py::handle dim, bool keepdim) {
+        std::optional<int64_t> d = optionalDim(dim);
+        return withoutGil([&] { return any(t, d, keepdim); });
+      },
       py::arg("dim") = py::none(), py::arg("keepdim") = false);
   defBoth(
-      m, cls, "count_nonzero", [](const Tensor &t, py::handle dim) { return countNonzero(t, dimsOf(dim)); },
+      m, cls, "count_nonzero",
+      [](const Tensor &t, py::handle dim) {
+        IntList dims = dimsOf(dim);
+        return withoutGil([&] { return countNonzero(t, dims); });
+      },
       py::arg("dim") = py::none());
 
   // scans
   defWithOut(
       m, cls, "cumsum",
-      +[](const Tensor &t, int64_t dim, py::handle dtype) { return cumsum(t, dim, optionalDtype(dtype)); },
+      +[](const Tensor &t, int64_t dim, py::handle dtype) {
+        std::optional<ScalarType> type = optionalDtype(dtype);
+        return withoutGil([&] { return cumsum(t, dim, type); });
+      },
       py::arg("dim"), py::arg("dtype") = py::none());
   defWithOut(
       m, cls, "cumprod",
-      +[](const Tensor &t, int64_t dim, py::handle dtype) { return cumprod(t, dim, optionalDtype(dtype)); },
+      +[](const Tensor &t, int64_t dim, py::handle dtype) {
+        std::optional<ScalarType> type = optionalDtype(dtype);
+        return withoutGil([&] { return cumprod(t, dim, type); });
+      },
       py::arg("dim"), py::arg("dtype") = py::none());
   for (bool product : {false, true}) {
     cls.def(

@@ -5,6 +5,7 @@
 
 #include <Python.h>
 
+#include "autograd/Autograd.h"
 #include "core/ops/Pointwise.h"
 #include "python/csrc/Bind.h"
 
@@ -101,6 +102,10 @@ Tensor fromNumpy(const py::array &array) {
 
 static py::array toNumpy(py::handle self) {
   const Tensor &t = self.cast<const Tensor &>();
+  // The array would share memory that autograd does not see change (PyTorch refuses too,
+  // outside no_grad).
+  TORCH_CHECK(!(GradMode::enabled() && requiresGrad(t)), Runtime,
+              "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
   std::vector<ssize_t> shape(t.dim()), strides(t.dim());
   size_t item = elementSize(t.dtype());
   for (int d = 0; d < t.dim(); d++) {
@@ -295,25 +300,31 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
   }
 
   // copies
-  cls.def("contiguous", [](const Tensor &t) { return contiguous(t); })
-      .def("clone", [](const Tensor &t) { return clone(t); })
+  cls.def(
+         "contiguous", [](const Tensor &t) { return contiguous(t); }, ReleaseGil())
+      .def(
+          "clone", [](const Tensor &t) { return clone(t); }, ReleaseGil())
       .def(
           "copy_",
           [](const Tensor &t, py::handle src, bool) {
-            copy_(t, toTensor(src));
+            Tensor from = toTensor(src);
+            withoutGil([&] { copy_(t, from); });
             return t;
           },
           py::arg("src"), py::arg("non_blocking") = false)
       .def("fill_",
            [](const Tensor &t, py::handle v) {
-             fill_(t, toScalar(v));
+             Scalar value = toScalar(v);
+             withoutGil([&] { fill_(t, value); });
              return t;
            })
-      .def("zero_",
-           [](const Tensor &t) {
-             zero_(t);
-             return t;
-           })
+      .def(
+          "zero_",
+          [](const Tensor &t) {
+            zero_(t);
+            return t;
+          },
+          ReleaseGil())
       .def("resize_",
            [](const Tensor &t, py::args sizes) {
              resize_(t, toSizes(sizes, "size"));

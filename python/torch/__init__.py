@@ -6,6 +6,7 @@ pieces written in Python live in the modules beside it.
 """
 
 import builtins as _builtins
+import operator as _operator
 
 from torch import _C
 from torch._C import Tensor, dtype, from_numpy, get_default_dtype
@@ -19,6 +20,13 @@ short, int, long = int16, int32, int64
 
 class Size(tuple):
     """The shape of a tensor: a tuple of ints."""
+
+    def __new__(cls, sizes=()):
+        t = tuple.__new__(cls, sizes)
+        for s in t:
+            if type(s) is not _builtins.int:
+                return tuple.__new__(cls, [_size_item(i, x) for i, x in enumerate(t)])
+        return t
 
     def __repr__(self):
         return "torch.Size([" + ", ".join(str(s) for s in self) + "])"
@@ -40,16 +48,52 @@ class Size(tuple):
         return (Size, (tuple(self),))
 
 
+def _size_item(i, s):
+    """Item i of torch.Size(...): an int, or what has __index__ (a one-element integer tensor)."""
+    if isinstance(s, _builtins.bool):
+        return _builtins.int(s)
+    try:
+        return _operator.index(s)
+    except TypeError:
+        name = "torch.dtype" if isinstance(s, dtype) else _builtins.type(s).__name__
+        raise TypeError("torch.Size() takes an iterable of 'int' (item %d is '%s')" % (i, name)) from None
+
+
 class device:
     """Where a tensor lives. Only the CPU exists in this build."""
 
     def __init__(self, type="cpu", index=None):
         if isinstance(type, device):
             type, index = type.type, type.index
-        if ":" in type:
-            type, index = type.split(":")[0], _builtins.int(type.split(":")[1])
+        elif isinstance(type, _builtins.int) and not isinstance(type, _builtins.bool) and index is None:
+            type, index = "cuda", type  # torch.device(1) is a CUDA device, as in PyTorch
+        if not isinstance(type, str):
+            raise TypeError("Device(): argument 'type' (position 1) must be str, not " + _builtins.type(type).__name__)
+        if index is not None:
+            if ":" in type:
+                raise RuntimeError(
+                    "type (string) must not include an index because index was passed explicitly: " + type
+                )
+            if isinstance(index, _builtins.bool) or not hasattr(index, "__index__"):
+                raise TypeError(
+                    "Device(): argument 'index' (position 2) must be int, not " + _builtins.type(index).__name__
+                )
+            index = _operator.index(index)
+        elif ":" in type:
+            type, text = type.split(":", 1)
+            if not text.isdigit() or not text.isascii() or (len(text) > 1 and text[0] == "0"):
+                raise RuntimeError("Invalid device string: '%s:%s'" % (type, text))
+            index = _builtins.int(text)
         if type not in ("cpu", "cuda"):
             raise RuntimeError("Expected one of cpu, cuda device type at start of device string: " + type)
+        if index is not None:
+            # PyTorch keeps the index in a small integer: larger ones cannot name a device
+            if index >= 2**63:
+                raise RuntimeError("Overflow when unpacking long")
+            if index < 0:
+                raise RuntimeError("Device index must not be negative")
+            if index > 127:
+                raise RuntimeError("Device index %d is too large (at most 127)" % index)
         self.type = type
         self.index = index
 

@@ -309,10 +309,12 @@ _RENAMED_GLOBALS = {
 
 
 def _is_safe_torch_name(module, name):
+    """dtypes, storage classes and the typed tensor classes (torch.FloatTensor: the tar
+    layout names each tensor's class) are safe: calling one only builds a tensor or storage."""
     if module not in ("torch", "torch._C"):
         return False
     value = getattr(torch, name, None)
-    return isinstance(value, torch.dtype) or value in _storage_classes.values()
+    return isinstance(value, torch.dtype) or value in _storage_classes.values() or value in torch._tensor_classes
 
 
 def _unpickler_class(pickle_module, weights_only, persistent_load):

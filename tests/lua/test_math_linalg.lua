@@ -140,6 +140,25 @@ function tests.svd_and_qr()
    check.raises(function() torch.svd(torch.eye(2), 'X') end, "option 'X'")
 end
 
+-- LAPACK returns at once for an empty matrix without writing U or V: 'A' must still give
+-- orthogonal (identity) factors, not uninitialized memory (issue 14, finding 4).
+function tests.svd_of_empty_matrices()
+   for _, T in ipairs({ 'DoubleTensor', 'FloatTensor' }) do
+      for _, size in ipairs({ { 0, 3 }, { 3, 0 }, { 0, 0 } }) do
+         local m, n = size[1], size[2]
+         local U, S, V = torch.svd(torch[T](m, n), 'A')
+         check.eq(S:nElement(), 0, 'no singular values')
+         for _, f in ipairs({ { U, m }, { V, n } }) do
+            local q, k = f[1], f[2]
+            check.eq(q:nElement(), k * k, 'square factor')
+            if k > 0 then check.ok(q:double():equal(torch.eye(k)), T .. ' ' .. m .. 'x' .. n .. ': identity factor') end
+         end
+         local Us, Ss, Vs = torch.svd(torch[T](m, n))
+         check.ok(Us:nElement() == 0 and Ss:nElement() == 0 and Vs:nElement() == 0, "'S': empty factors")
+      end
+   end
+end
+
 function tests.linalg_is_floating_only()
    check.raises(function() torch.inverse(torch.IntTensor(2, 2)) end, 'invalid arguments')
    check.raises(function() torch.gesv(torch.Tensor(2, 1), torch.FloatTensor(2, 2)) end, 'invalid arguments')

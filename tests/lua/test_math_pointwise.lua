@@ -163,4 +163,30 @@ function tests.bitwise_ops()
    check.tensor(a, { 1, 2, 3 }, 0, 'a failed call leaves a')
 end
 
+-- The most negative integer divided by -1 wraps to itself (two's complement) instead of
+-- trapping (SIGFPE); zero divisors raise (issue 14, finding 2).
+function tests.integer_division_edges()
+   local cases = { LongTensor = -2 ^ 63, IntTensor = -2 ^ 31, ShortTensor = -2 ^ 15, CharTensor = -128 }
+   for T, min in pairs(cases) do
+      local a = torch[T]({ min, -7, 7 })  -- (Lua's numbers hold -2^63 but not -2^63 + 1)
+      local m1 = torch[T](3):fill(-1)
+      local negated = { min, 7, -7 }  -- -MIN wraps to MIN
+      check.tensor(torch.div(a, -1), negated, 0, T .. ' div')
+      check.tensor(torch.cdiv(a, m1), negated, 0, T .. ' cdiv')
+      check.tensor(a:clone():div(-1), negated, 0, T .. ' :div')
+      for _, f in ipairs({ 'fmod', 'remainder' }) do
+         check.tensor(torch[f](a, -1), { 0, 0, 0 }, 0, T .. ' ' .. f)
+         check.tensor(torch['c' .. f](a, m1), { 0, 0, 0 }, 0, T .. ' c' .. f)
+      end
+      local zeros = torch[T](3):zero()
+      for _, f in ipairs({ 'div', 'fmod', 'remainder' }) do
+         check.raises(function() torch[f](a, 0) end, 'integer division by zero')
+         check.raises(function() torch['c' .. f](a, zeros) end, 'integer division by zero')
+      end
+      local keep = a:clone()
+      check.raises(function() a:cdiv(zeros) end, 'integer division by zero')
+      check.ok(a:equal(keep), 'a failed in-place division leaves self')
+   end
+end
+
 return tests

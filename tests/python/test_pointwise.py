@@ -433,3 +433,185 @@ def test_broadcasting_property(shapes, name, transpose, seed):
         with pytest.raises(RuntimeError):
             getattr(c, name + "_")(b)
         assert_close(c, na)
+
+
+# ---- integer division at the edges (issue 14, finding 2) ----
+_SIGNED = {torch.int8: 8, torch.int16: 16, torch.int32: 32, torch.int64: 64}
+
+
+def _wrap(v, bits):
+    """v as a two's complement integer of the given width (Note [Integer wrap-around])."""
+    return (v + 2 ** (bits - 1)) % 2**bits - 2 ** (bits - 1)
+
+
+def _trunc_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+_INT_DIVISIONS = {
+    # name: (torch op on (tensor, divisor), Python reference on ints)
+    "//": (lambda a, b: a // b, lambda a, b: a // b),
+    "floor_divide": (torch.floor_divide, lambda a, b: a // b),
+    "div_floor": (lambda a, b: torch.div(a, b, rounding_mode="floor"), lambda a, b: a // b),
+    "div_trunc": (lambda a, b: a.div(b, rounding_mode="trunc"), _trunc_div),
+    "%": (lambda a, b: a % b, lambda a, b: a % b),
+    "remainder": (torch.remainder, lambda a, b: a % b),
+    "fmod": (torch.fmod, lambda a, b: a - _trunc_div(a, b) * b),
+    "//=": (lambda a, b: a.__ifloordiv__(b), lambda a, b: a // b),
+    "div_trunc_": (lambda a, b: a.div_(b, rounding_mode="trunc"), _trunc_div),
+    "fmod_": (lambda a, b: a.fmod_(b), lambda a, b: a - _trunc_div(a, b) * b),
+}
+
+_EDGE_SCRIPT = r"""
+import sys, json
+import torch
+sys.path.insert(0, sys.argv[1])
+import test_pointwise as tp
+out = {}
+for dtype, bits in tp._SIGNED.items():
+    lo, hi = -2 ** (bits - 1), 2 ** (bits - 1) - 1
+    values = [lo, lo + 1, -7, -1, 0, 7, hi]
+    for divisor in [-1, 1, -3, 3, lo, hi]:
+        for name, (op, _) in tp._INT_DIVISIONS.items():
+            for form in ["number", "tensor", "0-dim", "strided"]:
+                a = torch.tensor(values, dtype=dtype)
+                b = {"number": divisor, "tensor": torch.full((7,), divisor, dtype=dtype),
+                     "0-dim": torch.tensor(divisor, dtype=dtype),
+                     "strided": torch.full((14,), divisor, dtype=dtype)[::2]}[form]
+                if form == "strided":
+                    a = torch.tensor([v for v in values for _ in (0, 1)], dtype=dtype)[::2]
+                out["%s %s %d %s" % (name, dtype, divisor, form)] = op(a, b).tolist()
+json.dump(out, sys.stdout)
+"""
+
+
+def test_integer_division_of_the_minimum_by_minus_one_wraps():
+    # MIN // -1 traps in hardware (SIGFPE, which kills PyTorch 1.13): run in a child so a
+    # regression fails this test instead of killing the run.
+    import json
+    import os
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", _EDGE_SCRIPT, os.path.dirname(os.path.abspath(__file__))],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, (run.returncode, run.stderr[-2000:])
+    got = json.loads(run.stdout)
+    for dtype, bits in _SIGNED.items():
+        lo, hi = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+        values = [lo, lo + 1, -7, -1, 0, 7, hi]
+        for divisor in [-1, 1, -3, 3, lo, hi]:
+            for name, (_, ref) in _INT_DIVISIONS.items():
+                expected = [_wrap(ref(v, divisor), bits) for v in values]
+                for form in ["number", "tensor", "0-dim", "strided"]:
+                    key = "%s %s %d %s" % (name, dtype, divisor, form)
+                    assert got[key] == expected, key
+
+
+@pytest.mark.parametrize("dtype", INT_TYPES)
+@pytest.mark.parametrize("name", sorted(_INT_DIVISIONS))
+def test_integer_division_by_zero_raises_and_changes_nothing(dtype, name):
+    op = _INT_DIVISIONS[name][0]
+    for zero in [0, torch.zeros(3, dtype=dtype), torch.tensor([1, 0, 1], dtype=dtype)]:
+        a = torch.tensor([5, 6, 7], dtype=dtype)
+        with pytest.raises(RuntimeError, match="division by zero"):
+            op(a, zero)
+        assert a.tolist() == [5, 6, 7]
+
+
+# ---- torch.div's rounding_mode (issue 14, finding 6) ----
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_div_rounding_modes_on_floats(dtype, layout, rng):
+    a, na = make_tensor((4, 5), dtype, layout, rng)
+    b, nb = make_tensor((4, 5), dtype, "transposed", rng, 0.5, 3)
+    nb = nb * np.where(rng.random((4, 5)) < 0.5, -1, 1).astype(nb.dtype)
+    b = torch.from_numpy(nb.copy())
+    assert_close(torch.div(a, b), na / nb)
+    assert_close(torch.div(a, b, rounding_mode=None), na / nb)
+    assert_close(torch.div(a, b, rounding_mode="trunc"), np.trunc(na / nb))
+    assert_close(torch.divide(a, b, rounding_mode="floor"), np.floor(na / nb))
+    assert_close(a.div(2.5, rounding_mode="trunc"), np.trunc(na / np.asarray(2.5, na.dtype)))
+    assert_close(torch.div(a, b, rounding_mode="floor"), np.floor(na / nb))
+    out = torch.empty(0, dtype=dtype)
+    assert torch.div(a, b, rounding_mode="trunc", out=out) is out
+    assert_close(out, np.trunc(na / nb))
+    c = a.clone()
+    assert c.div_(b, rounding_mode="floor") is c
+    assert_close(c, np.floor(na / nb))
+    z = torch.tensor([5.0, -5.0, 0.0], dtype=dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for mode in ["trunc", "floor"]:
+            assert_close(z.div(0, rounding_mode=mode), np.array([np.inf, -np.inf, np.nan], NUMPY_OF[dtype]))
+
+
+@pytest.mark.parametrize("dtype", INT_TYPES)
+def test_div_rounding_modes_on_integers(dtype, rng):
+    a, na = make_tensor((30,), dtype, "strided", rng, -50, 50)
+    b, nb = make_tensor((30,), dtype, "contiguous", rng, 1, 9)
+    nb = nb % 8 + 1  # no zero divisor
+    if dtype != torch.uint8:
+        nb = nb * np.where(rng.random(30) < 0.5, -1, 1).astype(nb.dtype)
+    b = torch.from_numpy(nb.copy())
+    trunc = np.array([_trunc_div(int(x), int(y)) for x, y in zip(na, nb)], na.dtype)
+    assert_close(torch.div(a, b, rounding_mode="trunc"), trunc)
+    assert_close(a.div(b, rounding_mode="floor"), np.floor_divide(na, nb))
+    assert_close(a.divide(3, rounding_mode="trunc"), np.array([_trunc_div(int(x), 3) for x in na], na.dtype))
+    assert_close(torch.div(a, b), (na / nb).astype(np.float32), rtol=1e-6)  # true division
+    c = a.clone()
+    c.div_(b, rounding_mode="trunc")
+    assert_close(c, trunc)
+    # an integer tensor by a float: floating results, which in-place cannot take
+    assert_close(a.div(2.5, rounding_mode="floor"), np.floor(na / 2.5).astype(np.float32))
+    for mode in [None, "floor"]:
+        before = a.clone()
+        with pytest.raises(RuntimeError, match="can't be cast"):
+            a.div_(2.5, rounding_mode=mode)
+        assert torch.equal(a, before)
+    # promotion: int32 tensor and int64 tensor give int64
+    assert torch.div(a.int(), b.long(), rounding_mode="trunc").dtype == torch.int64
+    # a number first
+    assert torch.div(100, torch.tensor([7, -7]), rounding_mode="trunc").tolist() == [14, -14]
+
+
+def test_div_rounding_mode_errors_and_autograd():
+    a = torch.tensor([7.0, -7.0])
+    with pytest.raises(RuntimeError, match="rounding_mode to be one of None, 'trunc', or 'floor'"):
+        torch.div(a, 2, rounding_mode="bad")
+    with pytest.raises(TypeError):
+        a.true_divide(2, rounding_mode="floor")
+    for mode, grad in [(None, [0.5, 0.5]), ("trunc", [0.0, 0.0]), ("floor", [0.0, 0.0])]:
+        x = torch.tensor([7.0, -7.0], requires_grad=True)
+        y = torch.div(x, 2, rounding_mode=mode)
+        assert y.requires_grad  # as PyTorch: rounded quotients have zero gradients
+        y.sum().backward()
+        assert x.grad.tolist() == grad
+        b = torch.tensor([2.0, 3.0], requires_grad=True)
+        torch.div(x.detach(), b, rounding_mode=mode).sum().backward()
+        if mode is not None:
+            assert b.grad.tolist() == [0.0, 0.0]
+
+
+# ---- clamp with crossed bounds (issue 14, finding 6) ----
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.int32, torch.uint8])
+def test_clamp_with_min_above_max_gives_max(dtype, rng):
+    # PyTorch's clamp is min(max(x, min), max): where the bounds cross, max wins.
+    a, na = make_tensor((4, 5), dtype, "transposed", rng, 0, 9)
+    expected = np.minimum(np.maximum(na, 6), 3).astype(na.dtype)
+    assert_close(a.clamp(6, 3), expected)
+    assert_close(torch.clamp(a, min=6, max=3), expected)
+    assert_close(torch.clip(a, 6, 3), expected)
+    b = a.clone()
+    b.clamp_(6, 3)
+    assert_close(b, expected)
+    if dtype in FLOAT_TYPES:
+        n = torch.tensor([float("nan"), -1.0, 10.0], dtype=dtype)
+        r = n.clamp(2, 1)
+        assert math.isnan(r[0].item()) and r[1:].tolist() == [1.0, 1.0]
+        x = torch.tensor([0.0, 1.5, 3.0], dtype=dtype, requires_grad=True)
+        x.clamp(2, 1).sum().backward()
+        assert x.grad.tolist() == [0.0, 0.0, 0.0]

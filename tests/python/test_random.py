@@ -354,7 +354,7 @@ def test_creation_argument_forms():
     torch.manual_seed(1)
     plain = torch.rand(3).numpy()
     torch.manual_seed(1)
-    np.testing.assert_array_equal(torch.rand(3, requires_grad=True).numpy(), plain)
+    np.testing.assert_array_equal(torch.rand(3, requires_grad=True).detach().numpy(), plain)
     out = torch.empty(7)
     assert torch.randn(2, 2, out=out) is out and out.shape == (2, 2)
     with pytest.raises(TypeError):

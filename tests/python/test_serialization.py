@@ -610,7 +610,8 @@ def test_requires_grad_flag_in_a_file_loads():
     t = ref.TensorRef(ref.storage_pid("FloatStorage", "0", 2), 0, (2,), (1,), requires_grad=True)
     data = ref.write_zip([t], {"0": ("FloatStorage", np.array([1.5, 2.5], np.float32))})
     (loaded,) = torch.load(io.BytesIO(data))
-    exact(loaded, np.array([1.5, 2.5], np.float32))
+    assert loaded.requires_grad
+    exact(loaded.detach(), np.array([1.5, 2.5], np.float32))
 
 
 def test_geometry_outside_the_storage_is_refused():
@@ -679,6 +680,32 @@ def test_tar_layout_loads(little_endian, tmp_path):
         assert d["on_view"].data_ptr() == m.data_ptr() + 3 * 4
         d["on_view"].fill_(0)
         assert storage.tolist()[2:7] == [3.0, 0.0, 0.0, 0.0, 9.0]
+
+
+@pytest.mark.parametrize("little_endian", [True, False])
+def test_tar_layout_loads_with_weights_only(little_endian):
+    # The tar layout names each tensor's class (torch.FloatTensor): a safe global, as the
+    # storage classes are (issue 14, finding 6).
+    d = torch.load(io.BytesIO(_tar_file(little_endian)), weights_only=True)
+    values = np.arange(10, dtype=np.float32) * 1.5
+    exact(d["matrix"], values.reshape(2, 5))
+    exact(d["transposed"], values.reshape(2, 5).T)
+    exact(d["on_view"], values[3:6])
+    assert d["container_class"] is OrderedDict and d["plain"] == [1, "x"]
+    assert same_storage(d["matrix"], d["transposed"])
+
+
+def test_tar_layout_with_weights_only_still_refuses_other_globals():
+    storages = {1: ("FloatStorage", np.zeros(2, np.float32))}
+    for obj in [{"x": ref.Persistent("1"), "bad": _Evil()}, ref.Persistent((_Evil, None, None))]:
+        data = ref.write_tar(obj, storages, {}, [])
+        with pytest.raises(pickle.UnpicklingError, match="weights_only load refuses the global"):
+            torch.load(io.BytesIO(data), weights_only=True)
+
+
+class _Evil:
+    def __reduce__(self):
+        return (os.system, ("true",))
 
 
 def test_truncated_tar_raises():

@@ -207,3 +207,61 @@ def test_python_conversions():
         torch.FloatTensor([1, 2]).item()
     assert torch.DoubleTensor([[1, 2], [3, 4]]).tolist() == [[1.0, 2.0], [3.0, 4.0]]
     assert np.asarray(torch.LongTensor([1, 2])).tolist() == [1, 2]
+
+
+# ---- small differences from PyTorch 1.13 (issue 14, finding 6) ----
+def test_numpy_refuses_a_tensor_that_requires_grad():
+    x = torch.ones(3, requires_grad=True)
+    message = r"Can't call numpy\(\) on Tensor that requires grad. Use tensor.detach\(\).numpy\(\) instead."
+    with pytest.raises(RuntimeError, match=message):
+        x.numpy()
+    with pytest.raises(RuntimeError, match=message):
+        np.asarray(x)
+    y = x * 2  # a non-leaf too
+    with pytest.raises(RuntimeError, match=message):
+        y.numpy()
+    np.testing.assert_array_equal(y.detach().numpy(), [2.0, 2.0, 2.0])
+    np.testing.assert_array_equal(x.data.numpy(), [1.0, 1.0, 1.0])
+    with torch.no_grad():  # as PyTorch: allowed where autograd is off
+        np.testing.assert_array_equal(x.numpy(), [1.0, 1.0, 1.0])
+
+
+def test_size_takes_ints_only():
+    for bad, name in [(torch.float32, "torch.dtype"), (1.5, "float"), (None, "NoneType"), ("a", "str")]:
+        with pytest.raises(TypeError, match=r"torch.Size\(\) takes an iterable of 'int' \(item 1 is '%s'\)" % name):
+            torch.Size([2, bad])
+    with pytest.raises(TypeError, match="item 0 is 'Tensor'"):
+        torch.Size([torch.tensor([1, 2])])
+    with pytest.raises(TypeError, match="item 0 is 'Tensor'"):
+        torch.Size([torch.tensor(1.5)])
+    # what has __index__ becomes an int, as in PyTorch
+    s = torch.Size([True, torch.tensor(3), np.int64(4), 5])
+    assert s == (1, 3, 4, 5) and type(s[0]) is int and type(s[1]) is int
+    assert repr(s) == "torch.Size([1, 3, 4, 5])"
+    assert torch.zeros(s).shape == s
+    assert torch.Size() == () and torch.Size(range(3)) == (0, 1, 2)
+
+
+def test_device_index_checks():
+    assert torch.device("cpu", 0).index == 0 and torch.device("cpu:1").index == 1
+    assert torch.device("cpu", torch.tensor(1)).index == 1
+    assert torch.device("cpu").index is None and torch.device("cpu", None).index is None
+    assert str(torch.device(2)) == "cuda:2"
+    for index in [2**70, 2**63]:
+        with pytest.raises(RuntimeError, match="Overflow when unpacking long"):
+            torch.device("cpu", index)
+    for index in [-1, -2]:
+        with pytest.raises(RuntimeError, match="Device index must not be negative"):
+            torch.device("cpu", index)
+    with pytest.raises(RuntimeError):
+        torch.device("cpu", 2**31)
+    for bad in [1.5, "1", True]:
+        with pytest.raises(TypeError, match=r"Device\(\): argument 'index' \(position 2\) must be int"):
+            torch.device("cpu", bad)
+    for text in ["cpu:-1", "cpu:x", "cpu:01", "cpu:", "cpu:1.0"]:
+        with pytest.raises(RuntimeError, match="Invalid device string: '%s'" % text):
+            torch.device(text)
+    with pytest.raises(RuntimeError):
+        torch.device("cpu:99999999999999999999")
+    with pytest.raises(RuntimeError, match="must not include an index because index was passed explicitly"):
+        torch.device("cpu:1", 2)

@@ -10,7 +10,12 @@ namespace {
 
 template <typename T>
 void clamp(const Tensor &r, const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max) {
-  if (min && max) {
+  if (min && max && min->to<T>() > max->to<T>()) {
+    // PyTorch's clamp is min(max(x, lo), hi): hi wins when the bounds cross (TH's clamp,
+    // torch7's, gives lo). NaN stays NaN.
+    TH<T>::cmaxValue(r.th<T>(), t.th<T>(), min->to<T>());
+    TH<T>::cminValue(r.th<T>(), r.th<T>(), max->to<T>());
+  } else if (min && max) {
     TH<T>::clamp(r.th<T>(), t.th<T>(), min->to<T>(), max->to<T>());
   } else if (min) {
     TH<T>::cmaxValue(r.th<T>(), t.th<T>(), min->to<T>());
