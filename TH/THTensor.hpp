@@ -20,15 +20,21 @@
 
 namespace th {
 
-// Scalar conversion that knows Half.
+// Scalar conversion that knows Half. A floating value becomes a narrower integer through
+// int64, so it wraps modulo 2^bits (-27.0 to Byte is 229) as in PyTorch, on every path and on
+// the GPU alike (Note [Floating to narrow integers] in THC/THCApply.cuh); a direct conversion
+// of a value out of the target's range is undefined.
 template <typename To, typename From>
 inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (std::is_same_v<From, THHalf>) {
-    return static_cast<To>(TH_half2float(v));
+    return convert<To>(TH_half2float(v));
   } else if constexpr (std::is_same_v<To, THHalf>) {
     return TH_float2half(static_cast<float>(v));
+  } else if constexpr (std::is_integral_v<To> && !std::is_same_v<To, bool> && sizeof(To) < sizeof(int64_t) &&
+                       std::is_floating_point_v<From>) {
+    return static_cast<To>(static_cast<int64_t>(v));
   } else {
     return static_cast<To>(v);
   }

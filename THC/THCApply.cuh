@@ -24,14 +24,20 @@ template <typename TensorT>
 using Elem = std::remove_pointer_t<decltype(std::declval<TensorT &>().storage->data)>;
 
 // Half is THHalf on the host and in storages; kernels compute in float.
+// Note [Floating to narrow integers]: a floating value becomes a narrower integer through
+// int64, so it wraps modulo 2^bits (-27.0 to Byte is 229) as on the CPU and in PyTorch;
+// the GPU's direct conversion saturates instead (-27.0 to Byte would be 0).
 template <typename To, typename From>
 __host__ __device__ inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (std::is_same_v<From, THHalf>) {
-    return static_cast<To>(__half2float(__ushort_as_half(v.x)));
+    return convert<To>(__half2float(__ushort_as_half(v.x)));
   } else if constexpr (std::is_same_v<To, THHalf>) {
     return THHalf{__half_as_ushort(__float2half_rn(static_cast<float>(v)))};
+  } else if constexpr (std::is_integral_v<To> && !std::is_same_v<To, bool> && sizeof(To) < sizeof(int64_t) &&
+                       std::is_floating_point_v<From>) {
+    return static_cast<To>(static_cast<int64_t>(v));
   } else {
     return static_cast<To>(v);
   }

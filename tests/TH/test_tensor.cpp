@@ -65,6 +65,43 @@ BOOST_AUTO_TEST_CASE(storage_copy_all_type_pairs) {
   THLongStorage_free(l);
 }
 
+// Floating values out of a narrow integer type's range wrap modulo 2^bits (through int64):
+// the values PyTorch 1.13 gives for Byte, Char and Short; for Int, 3e9 - 2^32 (PyTorch's
+// CPU gives INT_MIN there and its GPU INT_MAX: a direct conversion is undefined).
+BOOST_AUTO_TEST_CASE(floating_to_narrow_integers_wraps) {
+  THDoubleStorage *d = THDoubleStorage_newWithSize4(-27.0, 300.7, -1.5, 255.9);
+  THByteStorage *b = THByteStorage_newWithSize(4);
+  THByteStorage_copyDouble(b, d);
+  const uint8_t bytes[4] = {229, 44, 255, 255};
+  for (int k = 0; k < 4; k++) BOOST_TEST(+b->data[k] == +bytes[k]);
+  THFloatStorage *f = THFloatStorage_newWithSize2(-129.f, 200.f);
+  THCharStorage *c = THCharStorage_newWithSize(2);
+  THCharStorage_copyFloat(c, f);
+  BOOST_TEST(+c->data[0] == 127);
+  BOOST_TEST(+c->data[1] == -56);
+  THHalfStorage *h = THHalfStorage_newWithSize(2);
+  THHalfStorage_copyFloat(h, f);  // -129 and 200 are exact in half
+  THShortStorage *s = THShortStorage_newWithSize(2);
+  THByteStorage_copyHalf(b, h);
+  BOOST_TEST(+b->data[0] == 127);  // -129 mod 256
+  BOOST_TEST(+b->data[1] == 200);
+  THDoubleStorage *big = THDoubleStorage_newWithSize2(40000.0, -40000.5);
+  THShortStorage_copyDouble(s, big);
+  BOOST_TEST(s->data[0] == -25536);
+  BOOST_TEST(s->data[1] == 25536);
+  THDoubleStorage *huge = THDoubleStorage_newWithSize1(3e9);
+  THIntStorage *i = THIntStorage_newWithSize(1);
+  THIntStorage_copyDouble(i, huge);
+  BOOST_TEST(i->data[0] == (int32_t)(int64_t(3000000000) - (int64_t(1) << 32)));
+  for (auto *x : {d, big, huge}) THDoubleStorage_free(x);
+  THFloatStorage_free(f);
+  THByteStorage_free(b);
+  THCharStorage_free(c);
+  THHalfStorage_free(h);
+  THShortStorage_free(s);
+  THIntStorage_free(i);
+}
+
 BOOST_AUTO_TEST_CASE(half_conversion) {
   // values and their binary16 bit patterns, from the IEEE 754 definition
   struct Case {

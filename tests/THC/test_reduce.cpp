@@ -515,7 +515,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(aliased_results, T, AllTypes) {
 BOOST_AUTO_TEST_CASE_TEMPLATE(bad_dimensions, T, AllTypes) {
   auto t = pairOf<T>(values<T>({3, 4}));
   auto r = pairOf<T>(values<T>({5}));
-  auto before = th::own(Host<T>::newClone(r.h.get()));
+  // each side's result before the failing calls (the two may differ within the op's tolerance)
+  auto hostBefore = th::own(Host<T>::newClone(r.h.get()));
+  auto deviceBefore = th::own(thct::toHost<T>(r.d.get()));
   for (int dim : {-1, 2}) {
     const std::string name = "dim " + std::to_string(dim);
     expectBothRaise([&] { Host<T>::sum(r.h.get(), t.h.get(), dim, 0); },
@@ -533,12 +535,17 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(bad_dimensions, T, AllTypes) {
                       [&] { Red<T>::norm(state(), r.d.get(), t.d.get(), 2, dim, 0); }, th::ErrorKind::Index,
                       name + " norm");
     }
-    expectSame<T>(before.get(), r.d.get(), 0, name + ": the result is unchanged");
+    expectSame<T>(deviceBefore.get(), r.d.get(), 0, name + ": THC's result is unchanged");
+    std::string why;
+    BOOST_TEST(thct::sameValues<T>(hostBefore.get(), r.h.get(), 0, &why),
+               name << ": TH's result is unchanged: " << why);
   }
   auto z = scalarPair<T>();
   expectBothRaise([&] { Host<T>::sum(r.h.get(), z.h.get(), 1, 0); },
                   [&] { Red<T>::sum(state(), r.d.get(), z.d.get(), 1, 0); }, th::ErrorKind::Index, "0-dim dim 1");
-  expectSame<T>(before.get(), r.d.get(), 0, "0-dim: the result is unchanged");
+  expectSame<T>(deviceBefore.get(), r.d.get(), 0, "0-dim: THC's result is unchanged");
+  std::string why;
+  BOOST_TEST(thct::sameValues<T>(hostBefore.get(), r.h.get(), 0, &why), "0-dim: TH's result is unchanged: " << why);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -582,14 +589,18 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(zeros_ones_eye_range, T, AllTypes) {
       expectSame(r, std::is_same_v<T, float> ? 1e-6 : 1e-14, "logspace " + std::to_string(n));
     }
   }
-  auto before = th::own(Host<T>::newClone(r.h.get()));
+  // each side's result before the failing calls (the two may differ within the op's tolerance)
+  auto hostBefore = th::own(Host<T>::newClone(r.h.get()));
+  auto deviceBefore = th::own(thct::toHost<T>(r.d.get()));
   expectBothRaise([&] { Host<T>::arange(r.h.get(), 0, 10, 0); }, [&] { Red<T>::arange(state(), r.d.get(), 0, 10, 0); },
                   th::ErrorKind::Runtime, "arange by 0");
   expectBothRaise([&] { HostMore<T>::range(r.h.get(), 5, 1, 1); }, [&] { Red<T>::range(state(), r.d.get(), 5, 1, 1); },
                   th::ErrorKind::Runtime, "range of the wrong sign");
   expectBothRaise([&] { Host<T>::eye(r.h.get(), -1, 2); }, [&] { Red<T>::eye(state(), r.d.get(), -1, 2); },
                   th::ErrorKind::Runtime, "eye of -1 rows");
-  expectSame<T>(before.get(), r.d.get(), 0, "errors leave the result unchanged");
+  expectSame<T>(deviceBefore.get(), r.d.get(), 0, "errors leave THC's result unchanged");
+  std::string why;
+  BOOST_TEST(thct::sameValues<T>(hostBefore.get(), r.h.get(), 0, &why), "errors leave TH's result unchanged: " << why);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(diag_tril_triu, T, AllTypes) {
@@ -620,7 +631,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(diag_tril_triu, T, AllTypes) {
   Red<T>::triu(state(), m.d.get(), m.d.get(), 1);
   expectSame(m, 0, "triu in place");
   auto r = pairOf<T>(values<T>({2}));
-  auto before = th::own(Host<T>::newClone(r.h.get()));
+  // each side's result before the failing calls (the two may differ within the op's tolerance)
+  auto hostBefore = th::own(Host<T>::newClone(r.h.get()));
+  auto deviceBefore = th::own(thct::toHost<T>(r.d.get()));
   auto c = pairOf<T>(values<T>({2, 2, 2}));
   expectBothRaise([&] { Host<T>::diag(r.h.get(), c.h.get(), 0); },
                   [&] { Red<T>::diag(state(), r.d.get(), c.d.get(), 0); }, th::ErrorKind::Runtime,
@@ -628,7 +641,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(diag_tril_triu, T, AllTypes) {
   expectBothRaise([&] { Host<T>::tril(r.h.get(), c.h.get(), 0); },
                   [&] { Red<T>::tril(state(), r.d.get(), c.d.get(), 0); }, th::ErrorKind::Runtime,
                   "tril of a 3-d tensor");
-  expectSame<T>(before.get(), r.d.get(), 0, "errors leave the result unchanged");
+  expectSame<T>(deviceBefore.get(), r.d.get(), 0, "errors leave THC's result unchanged");
+  std::string why;
+  BOOST_TEST(thct::sameValues<T>(hostBefore.get(), r.h.get(), 0, &why), "errors leave TH's result unchanged: " << why);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(cat_and_cross, T, AllTypes) {
@@ -658,7 +673,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cat_and_cross, T, AllTypes) {
   expectSame(into, 0, "cat into its input");
 
   auto r = pairOf<T>(values<T>({2}));
-  auto before = th::own(Host<T>::newClone(r.h.get()));
+  // each side's result before the failing calls (the two may differ within the op's tolerance)
+  auto hostBefore = th::own(Host<T>::newClone(r.h.get()));
+  auto deviceBefore = th::own(thct::toHost<T>(r.d.get()));
   expectBothRaise([&] { HostMore<T>::cat(r.h.get(), a.h.get(), b.h.get(), 1); },
                   [&] { Red<T>::cat(state(), r.d.get(), a.d.get(), b.d.get(), 1); }, th::ErrorKind::Runtime,
                   "cat of mismatched sizes");
@@ -683,7 +700,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cat_and_cross, T, AllTypes) {
   expectBothRaise([&] { Host<T>::cross(r.h.get(), x.h.get(), y.h.get(), 1); },
                   [&] { Red<T>::cross(state(), r.d.get(), x.d.get(), y.d.get(), 1); }, th::ErrorKind::Runtime,
                   "cross along a dimension of size 4");
-  expectSame<T>(before.get(), r.d.get(), 0, "errors leave the result unchanged");
+  expectSame<T>(deviceBefore.get(), r.d.get(), 0, "errors leave THC's result unchanged");
+  std::string why;
+  BOOST_TEST(thct::sameValues<T>(hostBefore.get(), r.h.get(), 0, &why), "errors leave TH's result unchanged: " << why);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(histc_and_renorm, T, FloatTypes) {
@@ -706,7 +725,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(histc_and_renorm, T, FloatTypes) {
       e, [&](auto *h, auto *x) { Host<T>::histc(h, x, 4, 0, 0); },
       [&](auto *h, auto *x) { Red<T>::histc(state(), h, x, 4, 0, 0); }, 0, "histc of an empty tensor");
   auto r = pairOf<T>(values<T>({2}));
-  auto before = th::own(Host<T>::newClone(r.h.get()));
+  // each side's result before the failing calls (the two may differ within the op's tolerance)
+  auto hostBefore = th::own(Host<T>::newClone(r.h.get()));
+  auto deviceBefore = th::own(thct::toHost<T>(r.d.get()));
   auto t = pairOf<T>(values<T>({3, 4}));
   expectBothRaise([&] { Host<T>::histc(r.h.get(), t.h.get(), 0, 0, 1); },
                   [&] { Red<T>::histc(state(), r.d.get(), t.d.get(), 0, 0, 1); }, th::ErrorKind::Runtime,
@@ -717,7 +738,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(histc_and_renorm, T, FloatTypes) {
   expectBothRaise([&] { Host<T>::renorm(r.h.get(), t.h.get(), 0, 1, 1); },
                   [&] { Red<T>::renorm(state(), r.d.get(), t.d.get(), 0, 1, 1); }, th::ErrorKind::Runtime,
                   "renorm with p = 0");
-  expectSame<T>(before.get(), r.d.get(), 0, "errors leave the result unchanged");
+  expectSame<T>(deviceBefore.get(), r.d.get(), 0, "errors leave THC's result unchanged");
+  std::string why;
+  BOOST_TEST(thct::sameValues<T>(hostBefore.get(), r.h.get(), 0, &why), "errors leave TH's result unchanged: " << why);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
