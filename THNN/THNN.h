@@ -19,6 +19,7 @@
 #include "THNN/THNNGeneral.h"
 
 #include "THNN/Activation.h"
+#include "THNN/ElementWise.h"
 #include "THNN/Criterion.h"
 #include "THNN/Linear.h"
 #include "THNN/SpatialConvolution.h"

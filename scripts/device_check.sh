@@ -25,10 +25,11 @@ pack)
   mkdir -p "$pack/bin" "$pack/lib"
   # --dynamic_mode=off links the project's libraries into each binary, so that one folder is
   # all a machine without Bazel needs; device code for sm_90, the GPU machine's (.bazelrc)
-  bazel build --dynamic_mode=off //tests/THC:all //bench:thc_bench || exit 1
-  for t in $(bazel query 'kind(cc_test, //tests/THC:all)' 2>/dev/null); do
-    name=${t##*:}
-    cp "bazel-bin/tests/THC/$name" "$pack/bin/"
+  targets="//tests/THC:all //tests/THCUNN:all"
+  bazel build --dynamic_mode=off $targets //bench:thc_bench || exit 1
+  for t in $(bazel query "kind(cc_test, ${targets// / + })" 2>/dev/null); do
+    package=${t%%:*}
+    cp "bazel-bin/${package#//}/${t##*:}" "$pack/bin/"
   done
   cp bazel-bin/bench/thc_bench "$pack/bin/"
   # Libraries of this machine that the GPU machine may lack (OpenBLAS for TH's BLAS reference,

@@ -7,12 +7,12 @@ static void THNN_(rreluCheck)(const char *fn, accreal lower, accreal upper, bool
   THArgCheck(!inplace || lower >= 0, lowerArg, "%s: in-place RReLU needs lower >= 0, got %g", fn, lower);
 }
 
-void THNN_(RReLU_updateOutput)(THNNState *, THTensor *input, THTensor *output, THTensor *noise, accreal lower,
+void THNN_(RReLU_updateOutput)(THNNState *state, THTensor *input, THTensor *output, THTensor *noise, accreal lower,
                                accreal upper, bool train, bool inplace, THGenerator *generator) {
   THNN_(rreluCheck)("RReLU_updateOutput", lower, upper, inplace, 5);
   if (!train) {
-    const scalar_t slope = (scalar_t)((lower + upper) / 2);
-    THNN_(mapForward)(input, output, inplace, [slope](scalar_t x) { return x > 0 ? x : x * slope; });
+    // the fixed slope: LeakyReLU's formula
+    thnn::cpu::mapForward<scalar_t>(state, input, output, inplace, thnn::LeakyReLU<scalar_t>((lower + upper) / 2));
     return;
   }
   THTensor_(resizeAs)(noise, input);
@@ -36,7 +36,7 @@ void THNN_(RReLU_updateOutput)(THNNState *, THTensor *input, THTensor *output, T
   }
 }
 
-void THNN_(RReLU_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
+void THNN_(RReLU_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
                                   THTensor *noise, accreal lower, accreal upper, bool train, bool inplace) {
   const char *fn = "RReLU_updateGradInput";
   checkSameCount(fn, input, "input", gradOutput, 3, "gradOutput");
@@ -44,14 +44,9 @@ void THNN_(RReLU_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOu
   // torch7: with (almost) equal bounds the backward uses the fixed slope.
   if (train && upper - lower > 1e-6) {
     checkSameCount(fn, input, "input", noise, 5, "noise");
-    THNN_(mapBackward)
-    (
-        input, gradOutput, gradInput, inplace, [](scalar_t g, scalar_t r) { return g * r; }, noise);
+    thnn::cpu::mapBackward<scalar_t>(state, input, gradOutput, gradInput, inplace, thnn::RReLUNoise<scalar_t>(), noise);
   } else {
-    const scalar_t slope = (scalar_t)((lower + upper) / 2);
-    THNN_(mapBackward)
-    (
-        input, gradOutput, gradInput, inplace, [slope](scalar_t g, scalar_t x) { return x > 0 ? g : g * slope; },
-        input);
+    thnn::cpu::mapBackward<scalar_t>(state, input, gradOutput, gradInput, inplace,
+                                     thnn::LeakyReLU<scalar_t>((lower + upper) / 2), input);
   }
 }

@@ -82,9 +82,11 @@ BOOST_AUTO_TEST_CASE(floating_to_narrow_integers_wraps) {
   THHalfStorage *h = THHalfStorage_newWithSize(2);
   THHalfStorage_copyFloat(h, f);  // -129 and 200 are exact in half
   THShortStorage *s = THShortStorage_newWithSize(2);
-  THByteStorage_copyHalf(b, h);
-  BOOST_TEST(+b->data[0] == 127);  // -129 mod 256
-  BOOST_TEST(+b->data[1] == 200);
+  THByteStorage *b2 = THByteStorage_newWithSize(2);
+  THByteStorage_copyHalf(b2, h);
+  BOOST_TEST(+b2->data[0] == 127);  // -129 mod 256
+  BOOST_TEST(+b2->data[1] == 200);
+  THByteStorage_free(b2);
   THDoubleStorage *big = THDoubleStorage_newWithSize2(40000.0, -40000.5);
   THShortStorage_copyDouble(s, big);
   BOOST_TEST(s->data[0] == -25536);

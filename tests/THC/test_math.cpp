@@ -325,6 +325,45 @@ BOOST_AUTO_TEST_CASE(empty_and_zero_dim) {
   THCudaTensor_free(s, e);
 }
 
+// Note [Tiled pointwise]: inputs that run fastest along another dimension than the result
+// (3-d, with a batch dimension and partial tiles at every edge), and results that do.
+BOOST_AUTO_TEST_CASE_TEMPLATE(tiled_layouts, T, TypesAll) {
+  THCState *s = state();
+  auto [lo, hi] = range<T>();
+  const std::vector<int64_t> shape = {5, 70, 45};
+  // a view of `shape` over a tensor whose dimensions d1 and d2 are swapped (none: 0, 0)
+  unsigned seed = 40;
+  auto view = [&](int d1, int d2) {
+    std::vector<int64_t> base = shape;
+    std::swap(base[d1], base[d2]);
+    auto h = th::own(randomHost<T>(base, lo, hi, seed++));
+    DeviceTensor<T> *d = toDevice<T>(h.get());
+    HostTensor<T> *hv = H<T>::newTranspose(h.get(), d1, d2);
+    DeviceTensor<T> *dv = D<T>::newTranspose(s, d, d1, d2);
+    D<T>::free(s, d);
+    return std::make_pair(hv, dv);
+  };
+  const std::pair<int, int> swaps[] = {{0, 0}, {1, 2}, {0, 2}};
+  for (auto [x1, x2] : swaps)
+    for (auto [y1, y2] : swaps)
+      for (auto [r1, r2] : swaps) {
+        auto [hx, dx] = view(x1, x2);
+        auto [hy, dy] = view(y1, y2);
+        auto [hr, dr] = view(r1, r2);
+        Math<T>::cadd.first(hr, hx, T(3), hy);
+        Math<T>::cadd.second(s, dr, dx, T(3), dy);
+        const std::string what = "cadd of swaps (" + std::to_string(x1) + " " + std::to_string(x2) + "), (" +
+                                 std::to_string(y1) + " " + std::to_string(y2) + ") into (" + std::to_string(r1) + " " +
+                                 std::to_string(r2) + ")";
+        compare<T>(hr, dr, what);
+        // a copy between layouts, through the same path
+        D<T>::copy(s, dr, dx);
+        compare<T>(hx, dr, "copy, " + what);
+        for (auto *h : {hx, hy, hr}) H<T>::free(h);
+        for (auto *d : {dx, dy, dr}) D<T>::free(s, d);
+      }
+}
+
 // Past 2^31 elements and 65535 blocks: an in-place add over 2^31 + 32 bytes, contiguous
 // and through a transposed view.
 BOOST_AUTO_TEST_CASE(large_tensors) {
@@ -343,6 +382,13 @@ BOOST_AUTO_TEST_CASE(large_tensors) {
   THCudaByteTensor_mul(s, t, t, 2);
   BOOST_TEST(THCudaByteTensor_get1d(s, a, 5) == 6);
   BOOST_TEST(THCudaByteTensor_get1d(s, a, n - 1) == 204);
+  // the transposed view copied into a contiguous tensor: tiled, with 64-bit index math
+  THCudaByteTensor *c = THCudaByteTensor_newWithSize2d(s, 32, n / 32);
+  THCudaByteTensor_copy(s, c, t);
+  BOOST_TEST(THCudaByteTensor_get2d(s, c, 0, 0) == 6);
+  BOOST_TEST(THCudaByteTensor_get2d(s, c, 31, n / 32 - 1) == 204);
+  BOOST_TEST(THCudaByteTensor_get2d(s, c, 7, n / 32 - 3) == THCudaByteTensor_get2d(s, t, 7, n / 32 - 3));
+  THCudaByteTensor_free(s, c);
   THCudaByteTensor_free(s, t);
   THCudaByteTensor_free(s, v);
   THCudaByteTensor_free(s, a);

@@ -1,5 +1,9 @@
 """One Boost.Test binary per tests/THNN/test_*.cpp, linked with the THNN group it tests."""
 
+# Suites that test more than their group: test_Activation covers the element-wise
+# activations too (THNN/ElementWise.cpp, shared with THCUNN).
+MORE_GROUPS = {"test_Activation": ["//THNN:ElementWise"]}
+
 def thnn_tests():
     for src in native.glob(["test_*.cpp"]):
         name = src[:-len(".cpp")]
@@ -19,7 +23,7 @@ def thnn_tests():
             native.cc_test(
                 name = name,
                 srcs = [src, "thnn_test_util.hpp"],
-                deps = ["//THNN:" + group, "//THNN:headers", "@boost_test"],
+                deps = ["//THNN:" + group, "//THNN:headers", "@boost_test"] + MORE_GROUPS.get(name, []),
                 copts = ["-Wall", "-Wno-unknown-pragmas"],
                 size = "small",
             )

@@ -1,0 +1,58 @@
+// THNN's drivers of Note [Element-wise kernels once] on the CPU: each walks the tensors with
+// th::apply and calls a functor of THNN/ElementWiseFunctions.hpp per element. THCUNN has the
+// same drivers over THC (THCUNN/ElementWise.cu).
+#ifndef THNN_ELEMENT_WISE_HPP
+#define THNN_ELEMENT_WISE_HPP
+
+#include "TH/THTensor.hpp"
+#include "THNN/ElementWiseFunctions.hpp"
+#include "THNN/THNNGeneral.h"
+
+namespace thnn::cpu {
+
+// output = f.forward(x) for every x of input; in place (Note [In-place activations]) input
+// is rewritten and output becomes a view of it.
+template <typename S, typename TensorT, typename F>
+void mapForward(THNNState *, TensorT *input, TensorT *output, bool inplace, F f) {
+  if (inplace) {
+    th::apply([&f](S &x) { x = f.forward(x); }, th::ref(input));
+    th::TH<S>::set(output, input);
+  } else {
+    th::TH<S>::resizeAs(output, input);
+    th::apply([&f](S &y, S &x) { y = f.forward(x); }, th::ref(output), th::ref(input));
+  }
+}
+
+// buffer = f.buffer(x), output = f.forward(x, buffer) for every x of input.
+template <typename S, typename TensorT, typename F>
+void mapForwardBuffered(THNNState *, TensorT *input, TensorT *output, TensorT *buffer, F f) {
+  th::TH<S>::resizeAs(output, input);
+  th::TH<S>::resizeAs(buffer, input);
+  th::apply(
+      [&f](S &y, S &x, S &e) {
+        e = f.buffer(x);
+        y = f.forward(x, e);
+      },
+      th::ref(output), th::ref(input), th::ref(buffer));
+}
+
+// gradInput = f.backward(g, a...) for every element g of gradOutput and the matching elements
+// a of the tensors `with` (input, output, a buffer); gradInput takes like's sizes. In place,
+// gradOutput is rewritten and gradInput becomes a view of it. The caller has checked the
+// element counts.
+template <typename S, typename TensorT, typename F, typename... With>
+void mapBackward(THNNState *, TensorT *like, TensorT *gradOutput, TensorT *gradInput, bool inplace, F f,
+                 With *...with) {
+  if (inplace) {
+    th::apply([&f](S &g, auto &...a) { g = f.backward(g, a...); }, th::ref(gradOutput), th::ref(with)...);
+    th::TH<S>::set(gradInput, gradOutput);
+  } else {
+    th::TH<S>::resizeAs(gradInput, like);
+    th::apply([&f](S &gi, S &g, auto &...a) { gi = f.backward(g, a...); }, th::ref(gradInput), th::ref(gradOutput),
+              th::ref(with)...);
+  }
+}
+
+}  // namespace thnn::cpu
+
+#endif
