@@ -1103,10 +1103,135 @@ void embeddingBag(const Tensor &weight, const Tensor &perSampleWeights, const Te
 }  // namespace torch::derivatives
 
 // ---- spatial layers ----
+// The same grammar on the kernels' views of the inputs (Note [Spatial ranks]).
 #include "core/ops/Factory.h"
 #include "core/ops/NNSpatial.h"
 
 namespace torch::derivatives {
+
+namespace {
+
+using nn::spatial::canonical;
+using nn::spatial::shapeOnly;
+using nn::spatial::uncanonical;
+
+// The sizes of canonical(t, s, batched).
+IntList canonicalSizes(const Tensor &t, int s, bool batched) {
+  IntList sizes = t.sizes();
+  if (!batched) sizes.insert(sizes.begin(), 1);
+  if (s == 1) sizes.insert(sizes.begin() + 2, 1);
+  return sizes;
+}
+
+}  // namespace
+
+void convolution(const nn::spatial::Conv &c, const Tensor &input, const Tensor &weight, const Tensor &bias,
+                 bool batched, const Tensor &result) {
+  std::vector<bool> need = needs({&input, &weight, &bias});
+  const bool needX = need[0], needW = need[1], needB = need[2];
+  // The input is needed for the weight's gradient, the weight for the input's.
+  Saved sx(needW ? input : Tensor(), "ConvolutionBackward"), sw(needX ? weight : Tensor(), "ConvolutionBackward");
+  IntList inputSizes = input.sizes(), weightSizes = weight.sizes();
+  ScalarType dtype = input.dtype();
+  record("ConvolutionBackward", {input, weight, bias}, {result}, [=](const TensorList &g) {
+    Tensor x = needW ? *sx : shapeOnly(inputSizes, dtype);
+    Tensor w = needX ? *sw : shapeOnly(weightSizes, dtype);
+    return nn::spatial::convolutionBackward(c, x, w, g[0], batched, needX, needW, needB);
+  });
+}
+
+void maxPool(const char *node, const nn::spatial::Pool &p, const Tensor &input, const Tensor &indices, bool batched,
+             const Tensor &result) {
+  Saved si(input, node), sidx(indices, node);
+  record(node, {input}, {result}, [p, batched, si, sidx](const TensorList &g) {
+    Tensor x = canonical(*si, p.s, batched), gi = empty(x.sizes(), x.dtype());
+    Tensor go = canonical(g[0], p.s, batched), ix = canonical(*sidx, p.s, batched);
+    nnk().dilatedMaxPooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix, p.k, p.st, p.pd, p.dl, p.ceilMode);
+    return TensorList{uncanonical(gi, p.s, batched)};
+  });
+}
+
+void avgPool(const char *node, const nn::spatial::Pool &p, bool countIncludePad, const Tensor &factors,
+             const Tensor &input, bool batched, const Tensor &result) {
+  Saved si(input, node);
+  record(node, {input}, {result}, [p, batched, si, countIncludePad, factors](const TensorList &g) {
+    Tensor x = canonical(*si, p.s, batched), gi = empty(x.sizes(), x.dtype());
+    Tensor go = canonical(factors.defined() ? torch::binary(BinaryOp::Mul, g[0], factors) : g[0], p.s, batched);
+    nnk().averagePooling.updateGradInput(x.device(), x.dtype(), x, go, gi, p.k, p.st, p.pd, p.ceilMode,
+                                         countIncludePad);
+    return TensorList{uncanonical(gi, p.s, batched)};
+  });
+}
+
+void adaptiveMaxPool(const Tensor &input, const Tensor &indices, int s, bool batched, const Tensor &result) {
+  const char *node = "AdaptiveMaxPool2DBackward";
+  Saved si(input, node), sidx(indices, node);
+  record(node, {input}, {result}, [s, batched, si, sidx](const TensorList &g) {
+    Tensor x = canonical(*si, s, batched), gi = blank(x.dtype());
+    Tensor go = canonical(g[0], s, batched), ix = canonical(*sidx, s, batched);
+    nnk().adaptiveMaxPooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix);
+    return TensorList{uncanonical(gi, s, batched)};
+  });
+}
+
+void adaptiveAvgPool(const Tensor &input, int s, bool batched, const Tensor &result) {
+  IntList inSizes = canonicalSizes(input, s, batched);
+  ScalarType dtype = input.dtype();
+  record("AdaptiveAvgPool2DBackward", {input}, {result}, [s, batched, inSizes, dtype](const TensorList &g) {
+    Tensor x = shapeOnly(inSizes, dtype), gi = blank(dtype);
+    Tensor go = canonical(g[0], s, batched);
+    nnk().adaptiveAveragePooling.updateGradInput(x.device(), x.dtype(), x, go, gi);
+    return TensorList{uncanonical(gi, s, batched)};
+  });
+}
+
+void maxUnpool(const char *node, const Tensor &input, const Tensor &indices, const IntList &outputSize, int s,
+               bool batched, const Tensor &result) {
+  Saved sidx(indices, node);
+  IntList inSizes = canonicalSizes(input, s, batched);
+  ScalarType dtype = input.dtype();
+  record(node, {input}, {result}, [s, outputSize, batched, sidx, inSizes, dtype](const TensorList &g) {
+    Tensor x = shapeOnly(inSizes, dtype), gi = blank(dtype);
+    Tensor go = canonical(g[0], s, batched), ix = canonical(*sidx, s, batched);
+    nnk().maxUnpooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix, outputSize);
+    return TensorList{uncanonical(gi, s, batched)};
+  });
+}
+
+void upsampleNearest(const char *node, const Tensor &input, int64_t factor, const Tensor &result) {
+  IntList inSizes = input.sizes();
+  record(node, {input}, {result}, [inSizes, factor](const TensorList &g) {
+    Tensor x = shapeOnly(inSizes, g[0].dtype()), gi = blank(g[0].dtype());
+    nnk().upSamplingNearest.updateGradInput(x.device(), x.dtype(), x, g[0], gi, factor);
+    return TensorList{gi};
+  });
+}
+
+void upsampleLinear(const char *node, const Tensor &input, const IntList &outputSize, int s, const Tensor &result) {
+  IntList inSizes = canonicalSizes(input, s, true);
+  record(node, {input}, {result}, [s, outputSize, inSizes](const TensorList &g) {
+    Tensor go = canonical(g[0], s, true), gi = blank(go.dtype());
+    nnk().upSamplingLinear.updateGradInput(go.device(), go.dtype(), go, gi, inSizes, outputSize);
+    return TensorList{uncanonical(gi, s, true)};
+  });
+}
+
+void padding(const char *node, const NNModule<PaddingOutput, PaddingGradInput> &module, const Tensor &input,
+             const IntList &pad, int s, bool batched, const Tensor &result) {
+  IntList inSizes = canonicalSizes(input, s, batched);
+  record(node, {input}, {result}, [module = &module, pad, s, batched, inSizes](const TensorList &g) {
+    Tensor go = canonical(g[0], s, batched), gi = blank(go.dtype());
+    Tensor x = shapeOnly(inSizes, go.dtype());
+    module->updateGradInput(go.device(), go.dtype(), x, go, gi, pad);
+    return TensorList{uncanonical(gi, s, batched)};
+  });
+}
+
+void resampled(const char *name, const Tensor &x, int dim, const nn::spatial::TapsPtr &taps, const Tensor &result) {
+  record(name, {x}, {result}, [dim, taps, name](const TensorList &g) {
+    return TensorList{nn::spatial::resampleAxis(g[0], dim, std::make_shared<const Taps>(taps->transposed()), name)};
+  });
+}
 
 void emptyPooled(const char *node, const Tensor &input, const Tensor &result) {
   IntList inSizes = input.sizes();

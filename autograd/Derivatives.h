@@ -106,6 +106,7 @@ void cross(const Tensor &a, const Tensor &b, int dim, const Tensor &result);
 // updateGradInput (and accGradParameters) kernels of its module in nnKernels(), on tensors
 // the op saved. Included here, at the end, so that this section stays one block.
 #include "core/ops/NNKernels.h"
+#include "core/ops/NNSpatialInternal.h"
 
 namespace torch::derivatives {
 
@@ -156,6 +157,32 @@ void embeddingBag(const Tensor &weight, const Tensor &perSampleWeights, const Te
                   const Tensor &argmax, const EmbeddingBags &bags, bool scaleGradByFreq, const Tensor &result);
 
 // ---- spatial layers (core/ops/NNSpatial.cpp) ----
+// Note [Spatial ranks] (core/ops/NNSpatial.h): input and result as the user sees them;
+// batched says whether input has its batch dimension. The backward runs the kernels on the
+// canonical views, as the forward did.
+void convolution(const nn::spatial::Conv &c, const Tensor &input, const Tensor &weight, const Tensor &bias,
+                 bool batched, const Tensor &result);
+// p: the checked pooling; indices: the op's second result.
+void maxPool(const char *node, const nn::spatial::Pool &p, const Tensor &input, const Tensor &indices, bool batched,
+             const Tensor &result);
+// factors: divisor_override's factors over the output (the result was multiplied by them), or undefined.
+void avgPool(const char *node, const nn::spatial::Pool &p, bool countIncludePad, const Tensor &factors,
+             const Tensor &input, bool batched, const Tensor &result);
+// s: 1 or 2 spatial dimensions.
+void adaptiveMaxPool(const Tensor &input, const Tensor &indices, int s, bool batched, const Tensor &result);
+void adaptiveAvgPool(const Tensor &input, int s, bool batched, const Tensor &result);
+// outputSize: the result's spatial sizes as the kernel takes them ([H, W] or [T, H, W]).
+void maxUnpool(const char *node, const Tensor &input, const Tensor &indices, const IntList &outputSize, int s,
+               bool batched, const Tensor &result);
+// THNN's nearest upsampling by an integer factor on every axis (input batched, 2 or 3 axes).
+void upsampleNearest(const char *node, const Tensor &input, int64_t factor, const Tensor &result);
+// THNN's linear upsampling with corners aligned (input batched); outputSize as the kernel takes it.
+void upsampleLinear(const char *node, const Tensor &input, const IntList &outputSize, int s, const Tensor &result);
+// Reflection or replication padding by THNN's module; pad as the module takes it.
+void padding(const char *node, const NNModule<PaddingOutput, PaddingGradInput> &module, const Tensor &input,
+             const IntList &pad, int s, bool batched, const Tensor &result);
+// Note [Taps]: x resampled along dim; the gradient is resampled by the adjoint taps.
+void resampled(const char *name, const Tensor &x, int dim, const nn::spatial::TapsPtr &taps, const Tensor &result);
 // A pooling of an empty batch: its gradient is zero.
 void emptyPooled(const char *node, const Tensor &input, const Tensor &result);
 // Constant padding by pad (negative pads crop): its own adjoint with the pads negated.

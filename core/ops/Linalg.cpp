@@ -260,7 +260,6 @@ void checkFinite(const char *op, const Tensor &t) {
 }
 
 // Note [Singular LU]: false when getrf finds an exactly zero pivot.
-template <typename T>
 bool luFactor(const Tensor &mat, const Tensor &lu, const Tensor &pivots) {
   static const char singular[] = "getrf: a is singular";
   try {
@@ -272,43 +271,20 @@ bool luFactor(const Tensor &mat, const Tensor &lu, const Tensor &pivots) {
   }
 }
 
-struct Determinant {
-  double sign, logAbs, value;
-};
-
-// From the LU factors of a square matrix: the product of U's diagonal, the sign flipped
-// by each row interchange.
-template <typename T>
-Determinant determinantOf(const Tensor &mat) {
-  const int64_t n = mat.size(0);
-  Tensor lu = empty({0}, mat.dtype()), pivots = empty({0}, ScalarType::Int);
-  if (!luFactor<T>(mat, lu, pivots)) return {0, -std::numeric_limits<double>::infinity(), 0};
-  const T *d = reinterpret_cast<const T *>(lu.dataPtr());
-  const int32_t *p = reinterpret_cast<const int32_t *>(pivots.dataPtr());
-  Determinant r{1, 0, 1};
-  for (int64_t i = 0; i < n; i++) {
-    const double u = d[i * lu.stride(0) + i * lu.stride(1)];
-    if (p[i] != i + 1) {
-      r.sign = -r.sign;
-      r.value = -r.value;
-    }
-    // The sign is kept apart from the product, which may underflow to 0.
-    if (u < 0) r.sign = -r.sign;
-    r.logAbs += std::log(std::abs(u));
-    r.value *= u;
-  }
-  return r;
-}
-
-// Both parts of slogdet, per matrix of a batch.
+// The sign, log |det| and det of each matrix of a batch, from its LU factors.
 std::vector<Tensor> determinants(const char *op, const Tensor &a) {
   checkSquare(op, a);
   const ScalarType type = a.dtype();
   return eachMatrix(op, batchOf(a), {a}, {{{}, type}, {{}, type}, {{}, type}}, [&](const std::vector<Tensor> &m) {
-    Determinant d{};
-    floating(type, op, [&](auto tag) { d = determinantOf<typename decltype(tag)::type>(m[0]); });
-    return std::vector<Tensor>{scalarTensor(Scalar(d.sign), type), scalarTensor(Scalar(d.logAbs), type),
-                               scalarTensor(Scalar(d.value), type)};
+    Tensor lu = empty({0}, type), pivots = empty({0}, ScalarType::Int);
+    if (!luFactor(m[0], lu, pivots)) {
+      return std::vector<Tensor>{scalarTensor(Scalar(0.0), type),
+                                 scalarTensor(Scalar(-std::numeric_limits<double>::infinity()), type),
+                                 scalarTensor(Scalar(0.0), type)};
+    }
+    std::vector<Tensor> d = {empty({}, type), empty({}, type), empty({}, type)};
+    linalgKernels().luDeterminant(lu.device(), type, d[0], d[1], d[2], lu, pivots);
+    return d;
   });
 }
 
@@ -316,16 +292,6 @@ std::vector<Tensor> determinants(const char *op, const Tensor &a) {
 Tensor identityLike(const Tensor &t) {
   const int64_t n = t.size(t.dim() - 1);
   return contiguous(expand(eye(n, n, t.dtype()), t.sizes()));
-}
-
-// Writes element (i, j) of a new contiguous 2-D tensor through set(i, j) -> value.
-template <typename T, typename F>
-Tensor filledMatrix(ScalarType type, int64_t rows, int64_t cols, F &&value) {
-  Tensor r = empty({rows, cols}, type);
-  T *d = reinterpret_cast<T *>(r.dataPtr());
-  for (int64_t i = 0; i < rows; i++)
-    for (int64_t j = 0; j < cols; j++) d[i * cols + j] = value(i, j);
-  return r;
 }
 
 }  // namespace
@@ -573,20 +539,12 @@ Tensor pinverse(const Tensor &a, double rcond) {
   const ScalarType type = a.dtype();
   return eachMatrix("pinverse", batchOf(a), {a}, {{{n, m}, type}}, [&](const std::vector<Tensor> &mat) {
     Tensor u = empty({0}, type), s = empty({0}, type), v = empty({0}, type);
-    Tensor r;
-    floating(type, "pinverse", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      TH<T>::gesvd(u.th<T>(), s.th<T>(), v.th<T>(), mat[0].th<T>(), "S");
-      // pinv = V diag(1 / s) U^T over the singular values above the cutoff
-      const T *sv = reinterpret_cast<const T *>(s.dataPtr());
-      const double cutoff = k > 0 ? rcond * sv[0] : 0;
-      Tensor vs = filledMatrix<T>(type, n, k, [&](int64_t i, int64_t j) {
-        const T value = reinterpret_cast<const T *>(v.dataPtr())[i * v.stride(0) + j * v.stride(1)];
-        return sv[j] > cutoff ? T(value / sv[j]) : T(0);
-      });
-      r = mm(vs, transpose(u, 0, 1));
-    });
-    return std::vector<Tensor>{r};
+    LinalgKernels &kernels = linalgKernels();
+    kernels.svd(mat[0].device(), type, u, s, v, mat[0], "S");
+    // pinv = V diag(1 / s) U^T over the singular values above the cutoff
+    Tensor vs = empty({n, k}, type);
+    kernels.pinverseFactor(vs.device(), type, vs, v, s, rcond);
+    return std::vector<Tensor>{mm(vs, transpose(u, 0, 1))};
   })[0];
 }
 
@@ -801,32 +759,19 @@ static std::tuple<Tensor, Tensor, Tensor> luUnpackKernel(const Tensor &lu, const
               "lu_unpack: LU_pivots of sizes %s do not fit LU_data of sizes %s (expected %s)",
               pivots.sizeString().c_str(), lu.sizeString().c_str(), shapeString(concat(batch, {k})).c_str());
   const ScalarType type = lu.dtype();
-  // Checked in full before any result is made.
-  Tensor pc = contiguous(pivots);
-  const int32_t *pd = reinterpret_cast<const int32_t *>(pc.dataPtr());
-  for (int64_t i = 0; i < pc.numel(); i++) {
-    TORCH_CHECK(pd[i] >= 1 && pd[i] <= m, Runtime, "lu_unpack: pivot %lld is %d, out of the range [1, %lld]",
-                static_cast<long long>(i), pd[i], static_cast<long long>(m));
+  // Checked in full before any result is made, with the ops (the pivots may live on a device).
+  Tensor flat = reshape(pivots, {-1});
+  Tensor outside = compare(CompareOp::Ne, clamp(flat, Scalar(int64_t(1)), Scalar(m)), flat);
+  if (flat.numel() > 0 && item(any(outside, std::nullopt, false)).i != 0) {
+    const int64_t i = item(select(select(nonzero(outside), 0, 0), 0, 0)).i;
+    TORCH_CHECK(false, Runtime, "lu_unpack: pivot %lld is %lld, out of the range [1, %lld]", static_cast<long long>(i),
+                static_cast<long long>(item(select(flat, 0, i)).i), static_cast<long long>(m));
   }
   std::vector<Tensor> r = eachMatrix(
       "lu_unpack", batch, {lu, pivots}, {{{m, m}, type}, {{m, k}, type}, {{k, n}, type}},
       [&](const std::vector<Tensor> &mat) {
-        Tensor f = contiguous(mat[0]), piv = contiguous(mat[1]);
-        const int32_t *p = reinterpret_cast<const int32_t *>(piv.dataPtr());
-        // Row j of P^T A is row perm[j] of A, after the interchanges in order.
-        std::vector<int64_t> perm(m);
-        std::iota(perm.begin(), perm.end(), 0);
-        for (int64_t i = 0; i < k; i++) std::swap(perm[i], perm[p[i] - 1]);
-        std::vector<Tensor> out;
-        floating(type, "lu_unpack", [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          const T *d = reinterpret_cast<const T *>(f.dataPtr());
-          out.push_back(filledMatrix<T>(type, m, m, [&](int64_t i, int64_t j) { return T(perm[j] == i ? 1 : 0); }));
-          out.push_back(filledMatrix<T>(
-              type, m, k, [&](int64_t i, int64_t j) { return i > j ? d[i * n + j] : T(i == j ? 1 : 0); }));
-          out.push_back(
-              filledMatrix<T>(type, k, n, [&](int64_t i, int64_t j) { return i <= j ? d[i * n + j] : T(0); }));
-        });
+        std::vector<Tensor> out = {empty({m, m}, type), empty({m, k}, type), empty({k, n}, type)};
+        linalgKernels().luUnpack(mat[0].device(), type, out[0], out[1], out[2], contiguous(mat[0]), contiguous(mat[1]));
         return out;
       });
   return {r[0], r[1], r[2]};

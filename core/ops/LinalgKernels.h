@@ -42,6 +42,22 @@ struct LinalgKernels {
   Kernels<void(const Tensor &u, const Tensor &s, const Tensor &v, const Tensor &a, const char *job), Types::Floating>
       svd{"svd"};
   Kernels<void(const Tensor &q, const Tensor &r, const Tensor &a), Types::Floating> qr{"qr"};
+
+  // ---- after a factorization ----
+  // The determinant of the square matrix whose factors luFactor gave (lu, pivots), into
+  // three 0-dim tensors: its sign, the log of its absolute value, and the value.
+  Kernels<void(const Tensor &sign, const Tensor &logAbs, const Tensor &value, const Tensor &lu, const Tensor &pivots),
+          Types::Floating>
+      luDeterminant{"det"};
+  // r [n, k] = v [n, k] (svd's V, reduced) with column j divided by s[j], or zero where
+  // s[j] <= rcond s[0]: the pseudo-inverse is r u^T.
+  Kernels<void(const Tensor &r, const Tensor &v, const Tensor &s, double rcond), Types::Floating> pinverseFactor{
+      "pinverse"};
+  // p [m, m], l [m, k], u [k, n] (contiguous, filled: A = P L U) from the packed factors lu
+  // [m, n] and pivots [k] (Int, 1-based, in range; both contiguous) of one matrix.
+  Kernels<void(const Tensor &p, const Tensor &l, const Tensor &u, const Tensor &lu, const Tensor &pivots),
+          Types::Floating>
+      luUnpack{"lu_unpack"};
 };
 
 // The tables, with the CPU column registered on first use.

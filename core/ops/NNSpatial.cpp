@@ -8,11 +8,44 @@
 
 #include "autograd/Derivatives.h"
 #include "core/ops/Factory.h"
-#include "core/ops/NNKernels.h"
+#include "core/ops/NNSpatialInternal.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Reduce.h"
 
 namespace torch::nn {
+
+// ---- shared with the derivative formulas (NNSpatialInternal.h) ----
+
+namespace spatial {
+
+Tensor canonical(const Tensor &t, int s, bool batched) {
+  Tensor x = batched ? t : unsqueeze(t, 0);
+  return s == 1 ? unsqueeze(x, 2) : x;
+}
+
+// The result is not a view for autograd: the tensor it views is made here and no one else
+// holds it, and an in-place op on the result must record on the result itself.
+Tensor uncanonical(const Tensor &t, int s, bool batched) {
+  Tensor x = s == 1 ? squeeze(t, 2) : t;
+  if (!batched) x = squeeze(x, 0);
+  return x.isSameAs(t) ? x : detach(x);
+}
+
+Tensor shapeOnly(const IntList &sizes, ScalarType dtype) {
+  Tensor one = zeros({1}, dtype);
+  return asStrided(one, sizes, IntList(sizes.size(), 0), 0);
+}
+
+const char *convName(int s, bool transposed) {
+  static const char *names[2][3] = {{"conv1d", "conv2d", "conv3d"},
+                                    {"conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}};
+  return names[transposed][s - 1];
+}
+
+}  // namespace spatial
+
+using namespace spatial;
+
 namespace {
 
 NNKernels &kernels() { return nnKernels(); }
@@ -64,23 +97,6 @@ bool checkSpatialInput(const char *op, const Tensor &t, int s) {
   return t.dim() == s + 2;
 }
 
-// ---- Note [Spatial ranks]: the kernels' view of inputs and results ----
-
-// t ([C, *s] or [N, C, *s]) as [N, C, *s], a 1-d t as [N, C, 1, L].
-Tensor canonical(const Tensor &t, int s, bool batched) {
-  Tensor x = batched ? t : unsqueeze(t, 0);
-  return s == 1 ? unsqueeze(x, 2) : x;
-}
-
-// The inverse of canonical. The result is not a view for autograd: the tensor it views is
-// made here and no one else holds it, and an in-place op on the result must record on
-// the result itself.
-Tensor uncanonical(const Tensor &t, int s, bool batched) {
-  Tensor x = s == 1 ? squeeze(t, 2) : t;
-  if (!batched) x = squeeze(x, 0);
-  return x.isSameAs(t) ? x : detach(x);
-}
-
 // A kernel parameter list for the canonical rank: 1-d lists get a leading `unit`.
 IntList kernelList(const IntList &v, int64_t unit) {
   if (v.size() != 1) return v;
@@ -92,43 +108,9 @@ IntList spatialSizes(const Tensor &t, int s) {
   return IntList(all.end() - s, all.end());
 }
 
-// A tensor of the given sizes whose memory is never read (a kernel's input that only gives
-// a shape): one element seen everywhere.
-Tensor shapeOnly(const IntList &sizes, ScalarType dtype) {
-  Tensor one = zeros({1}, dtype);
-  return asStrided(one, sizes, IntList(sizes.size(), 0), 0);
-}
-
-bool needsGrad(const Tensor &t) { return t.defined() && requiresGrad(t); }
-
 // ============================================================================================
 // Convolutions
 // ============================================================================================
-
-const char *convName(int s, bool transposed) {
-  static const char *names[2][3] = {{"conv1d", "conv2d", "conv3d"},
-                                    {"conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}};
-  return names[transposed][s - 1];
-}
-
-struct Conv {
-  int s;            // spatial dimensions of the op: 1, 2 or 3
-  bool transposed;  // conv_transpose*d
-  IntList stride, padding, dilation, outputPadding;
-  int64_t groups;
-  // The same for the kernels (Note [Spatial ranks]): 2 or 3 entries, [T,] H, W.
-  IntList k, st, pd, dl, adj;
-
-  const char *name() const { return convName(s, transposed); }
-  bool unitDilation() const {
-    return std::all_of(dl.begin(), dl.end(), [](int64_t d) { return d == 1; });
-  }
-  // The output size along kernel axis a for input size in, without output padding.
-  int64_t outSize(int a, int64_t in) const {
-    if (transposed) return (in - 1) * st[a] - 2 * pd[a] + dl[a] * (k[a] - 1) + 1;
-    return (in + 2 * pd[a] - dl[a] * (k[a] - 1) - 1) / st[a] + 1;
-  }
-};
 
 Tensor group(const Tensor &t, int dim, int64_t g, int64_t groups) {
   if (groups == 1 || !t.defined()) return t;
@@ -331,8 +313,10 @@ IntList checkConvolution(Conv &c, const Tensor &input, const Tensor &weight, con
   return out;
 }
 
-TensorList convolutionBackward(const Conv &c, const Tensor &input, const Tensor &weight, const Tensor &grad,
-                               bool batched, bool needX, bool needW, bool needB) {
+}  // namespace
+
+TensorList spatial::convolutionBackward(const Conv &c, const Tensor &input, const Tensor &weight, const Tensor &grad,
+                                        bool batched, bool needX, bool needW, bool needB) {
   const int s = c.s;
   Tensor w = s == 1 ? unsqueeze(weight, 2) : weight;
   Tensor g = canonical(grad, s, batched);
@@ -353,6 +337,8 @@ TensorList convolutionBackward(const Conv &c, const Tensor &input, const Tensor 
   return {gx, gw, gb};
 }
 
+namespace {
+
 Tensor runConvolution(Conv c, const Tensor &input, const Tensor &weight, const Tensor &bias) {
   const char *op = c.name();
   checkListSize(op, c.stride, c.s, "stride");
@@ -369,18 +355,7 @@ Tensor runConvolution(Conv c, const Tensor &input, const Tensor &weight, const T
   for (int64_t i = 0; i < G; i++)
     convForward(c, group(x, 1, i, G), group(w, 0, i, G), group(bias, 0, i, G), group(out, 1, i, G));
   Tensor result = uncanonical(out, c.s, batched);
-  if (rec) {
-    const bool needX = needsGrad(input), needW = needsGrad(weight), needB = needsGrad(bias);
-    // The input is needed for the weight's gradient, the weight for the input's.
-    SavedTensor sx(needW ? input : Tensor(), false), sw(needX ? weight : Tensor(), false);
-    IntList inputSizes = input.sizes(), weightSizes = weight.sizes();
-    ScalarType dtype = input.dtype();
-    record("ConvolutionBackward", {input, weight, bias}, {result}, [=](const TensorList &g) {
-      Tensor x = needW ? sx.unpack("ConvolutionBackward") : shapeOnly(inputSizes, dtype);
-      Tensor w = needX ? sw.unpack("ConvolutionBackward") : shapeOnly(weightSizes, dtype);
-      return convolutionBackward(c, x, w, g[0], batched, needX, needW, needB);
-    });
-  }
+  if (rec) derivatives::convolution(c, input, weight, bias, batched, result);
   return result;
 }
 
@@ -397,14 +372,6 @@ int64_t pooledSize(int64_t in, int64_t k, int64_t st, int64_t pad, int64_t dil, 
   if (out > 0 && (out - 1) * st >= in + pad) out--;
   return out;
 }
-
-struct Pool {
-  const char *op;
-  int s;
-  IntList kernel, stride, padding, dilation;
-  bool ceilMode;
-  IntList k, st, pd, dl;  // for the kernels: [T,] H, W
-};
 
 // Checks p against input; returns the output's spatial sizes.
 IntList checkPool(Pool &p, const Tensor &input, bool withDilation) {
@@ -491,10 +458,10 @@ Tensor divisorFactors(const Pool &p, const Tensor &input, const IntList &out, bo
 // ============================================================================================
 
 // struct Taps is declared in core/ops/NNKernels.h, where the resample kernel takes it.
-using TapsPtr = std::shared_ptr<const Taps>;
 
-// x resampled along dim by taps; records `name` with the adjoint taps as backward.
-Tensor resampleAxis(const Tensor &x, int dim, const TapsPtr &taps, const char *name) {
+}  // namespace
+
+Tensor spatial::resampleAxis(const Tensor &x, int dim, const TapsPtr &taps, const char *name) {
   RecordScope rec({&x});
   Tensor xc = contiguous(x);
   IntList sizes = x.sizes();
@@ -504,13 +471,11 @@ Tensor resampleAxis(const Tensor &x, int dim, const TapsPtr &taps, const char *n
   for (int d = 0; d < dim; d++) outer *= sizes[d];
   for (int d = dim + 1; d < x.dim(); d++) inner *= sizes[d];
   kernels().resample(x.device(), x.dtype(), xc, y, outer, inner, *taps);
-  if (rec) {
-    record(name, {x}, {y}, [dim, taps, name](const TensorList &g) {
-      return TensorList{resampleAxis(g[0], dim, std::make_shared<const Taps>(taps->transposed()), name)};
-    });
-  }
+  if (rec) derivatives::resampled(name, x, dim, taps, y);
   return y;
 }
+
+namespace {
 
 // x resampled along its last taps.size() dims.
 Tensor resampleLast(const Tensor &x, const std::vector<TapsPtr> &taps, const char *name) {
@@ -823,16 +788,7 @@ std::pair<Tensor, Tensor> maxPool(const Tensor &input, const IntList &kernel, co
   if (rec) {
     static const char *nodes[3] = {"MaxPool2DWithIndicesBackward", "MaxPool2DWithIndicesBackward",
                                    "MaxPool3DWithIndicesBackward"};
-    const char *node = nodes[s - 1];
-    SavedTensor si(input, false), sidx(indices, false);
-    record(node, {input}, {result}, [p, batched, si, sidx, node](const TensorList &g) {
-      Tensor in = si.unpack(node);
-      Tensor x = canonical(in, p.s, batched), gi = empty(x.sizes(), x.dtype());
-      Tensor go = canonical(g[0], p.s, batched), ix = canonical(sidx.unpack(node), p.s, batched);
-      kernels().dilatedMaxPooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix, p.k, p.st, p.pd, p.dl,
-                                                  p.ceilMode);
-      return TensorList{uncanonical(gi, p.s, batched)};
-    });
+    derivatives::maxPool(nodes[s - 1], p, input, indices, batched, result);
   }
   return {result, indices};
 }
@@ -859,16 +815,7 @@ Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride
   if (factors.defined()) result = binary(BinaryOp::Mul, result, factors);
   if (rec) {
     static const char *nodes[3] = {"AvgPool2DBackward", "AvgPool2DBackward", "AvgPool3DBackward"};
-    const char *node = nodes[s - 1];
-    SavedTensor si(input, false);
-    record(node, {input}, {result}, [p, batched, si, node, countIncludePad, factors](const TensorList &g) {
-      Tensor in = si.unpack(node);
-      Tensor x = canonical(in, p.s, batched), gi = empty(x.sizes(), x.dtype());
-      Tensor go = canonical(factors.defined() ? binary(BinaryOp::Mul, g[0], factors) : g[0], p.s, batched);
-      kernels().averagePooling.updateGradInput(x.device(), x.dtype(), x, go, gi, p.k, p.st, p.pd, p.ceilMode,
-                                               countIncludePad);
-      return TensorList{uncanonical(gi, p.s, batched)};
-    });
+    derivatives::avgPool(nodes[s - 1], p, countIncludePad, factors, input, batched, result);
   }
   return result;
 }
@@ -900,15 +847,7 @@ std::pair<Tensor, Tensor> adaptiveMaxPool(const Tensor &input, const IntList &ou
   Tensor out = empty({0}, input.dtype()), idx = empty({0}, ScalarType::Long);
   kernels().adaptiveMaxPooling.updateOutput(x.device(), x.dtype(), x, out, idx, o);
   Tensor result = uncanonical(out, s, batched), indices = uncanonical(idx, s, batched);
-  if (rec) {
-    SavedTensor si(input, false), sidx(indices, false);
-    record("AdaptiveMaxPool2DBackward", {input}, {result}, [s, batched, si, sidx](const TensorList &g) {
-      Tensor x = canonical(si.unpack("AdaptiveMaxPool2DBackward"), s, batched), gi = empty({0}, x.dtype());
-      Tensor go = canonical(g[0], s, batched), ix = canonical(sidx.unpack("AdaptiveMaxPool2DBackward"), s, batched);
-      kernels().adaptiveMaxPooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix);
-      return TensorList{uncanonical(gi, s, batched)};
-    });
-  }
+  if (rec) derivatives::adaptiveMaxPool(input, indices, s, batched, result);
   return {result, indices};
 }
 
@@ -933,16 +872,7 @@ Tensor adaptiveAvgPool(const Tensor &input, const IntList &outputSize) {
   Tensor out = empty({0}, input.dtype());
   kernels().adaptiveAveragePooling.updateOutput(x.device(), x.dtype(), x, out, o);
   Tensor result = uncanonical(out, s, batched);
-  if (rec) {
-    IntList inSizes = x.sizes();
-    ScalarType dtype = x.dtype();
-    record("AdaptiveAvgPool2DBackward", {input}, {result}, [s, batched, inSizes, dtype](const TensorList &g) {
-      Tensor x = shapeOnly(inSizes, dtype), gi = empty({0}, dtype);
-      Tensor go = canonical(g[0], s, batched);
-      kernels().adaptiveAveragePooling.updateGradInput(x.device(), x.dtype(), x, go, gi);
-      return TensorList{uncanonical(gi, s, batched)};
-    });
-  }
+  if (rec) derivatives::adaptiveAvgPool(input, s, batched, result);
   return result;
 }
 
@@ -981,15 +911,7 @@ Tensor maxUnpool(const Tensor &input, const Tensor &indices, const IntList &outp
   Tensor result = uncanonical(out, s, batched);
   if (rec) {
     const char *node = s == 3 ? "MaxUnpool3DBackward" : "MaxUnpool2DBackward";
-    SavedTensor sidx(indices, false);
-    IntList inSizes = x.sizes();
-    ScalarType dtype = x.dtype();
-    record(node, {input}, {result}, [s, o, batched, sidx, node, inSizes, dtype](const TensorList &g) {
-      Tensor x = shapeOnly(inSizes, dtype), gi = empty({0}, dtype);
-      Tensor go = canonical(g[0], s, batched), ix = canonical(sidx.unpack(node), s, batched);
-      kernels().maxUnpooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix, o);
-      return TensorList{uncanonical(gi, s, batched)};
-    });
+    derivatives::maxUnpool(node, input, indices, o, s, batched, result);
   }
   return result;
 }
@@ -1030,14 +952,7 @@ Tensor nearestTHNN(const Tensor &input, int64_t factor) {
   RecordScope rec({&input});
   Tensor out = empty({0}, input.dtype());
   kernels().upSamplingNearest.updateOutput(input.device(), input.dtype(), input, out, factor);
-  if (rec) {
-    IntList inSizes = input.sizes();
-    record(name, {input}, {out}, [inSizes, factor, name](const TensorList &g) {
-      Tensor x = shapeOnly(inSizes, g[0].dtype()), gi = empty({0}, g[0].dtype());
-      kernels().upSamplingNearest.updateGradInput(x.device(), x.dtype(), x, g[0], gi, factor);
-      return TensorList{gi};
-    });
-  }
+  if (rec) derivatives::upsampleNearest(name, input, factor, out);
   return out;
 }
 
@@ -1051,14 +966,7 @@ Tensor linearTHNN(const Tensor &input, const IntList &outputSize) {
   Tensor out = empty({0}, input.dtype());
   kernels().upSamplingLinear.updateOutput(x.device(), x.dtype(), x, out, o);
   Tensor result = uncanonical(out, s, true);
-  if (rec) {
-    const IntList inSizes = x.sizes();
-    record(name, {input}, {result}, [s, o, inSizes, name](const TensorList &g) {
-      Tensor go = canonical(g[0], s, true), gi = empty({0}, go.dtype());
-      kernels().upSamplingLinear.updateGradInput(go.device(), go.dtype(), go, gi, inSizes, o);
-      return TensorList{uncanonical(gi, s, true)};
-    });
-  }
+  if (rec) derivatives::upsampleLinear(name, input, o, s, result);
   return result;
 }
 
@@ -1172,15 +1080,7 @@ Tensor pad(const Tensor &input, const IntList &pad, const std::string &mode, dou
   Tensor out = empty({0}, input.dtype());
   module.updateOutput(x.device(), x.dtype(), x, out, p);
   Tensor result = uncanonical(out, s, batched);
-  if (rec) {
-    IntList inSizes = x.sizes();
-    record(node, {input}, {result}, [module = &module, p, s, batched, inSizes, node](const TensorList &g) {
-      Tensor go = canonical(g[0], s, batched), gi = empty({0}, go.dtype());
-      Tensor x = shapeOnly(inSizes, go.dtype());
-      module->updateGradInput(go.device(), go.dtype(), x, go, gi, p);
-      return TensorList{uncanonical(gi, s, batched)};
-    });
-  }
+  if (rec) derivatives::padding(node, module, input, p, s, batched, result);
   return result;
 }
 

@@ -381,6 +381,21 @@ def test_determinants_of_singular_and_empty_matrices():
     assert torch.det(p).item() == -1
 
 
+def test_determinants_of_a_broadcast_batch(rng):
+    na = rng.standard_normal((2, 3, 4, 4))
+    a = torch.from_numpy(na[:, :1]).expand(2, 3, 4, 4)
+    ref = na[:, :1].repeat(3, axis=1)
+    assert_close(torch.det(a), np.linalg.det(ref), rtol=1e-10, atol=1e-10)
+    sign, logabs = torch.slogdet(a)
+    ref_sign, ref_logabs = np.linalg.slogdet(ref)
+    assert_close(sign, ref_sign)
+    assert_close(logabs, ref_logabs, rtol=1e-10, atol=1e-10)
+    assert torch.det(torch.zeros(0, 4, 4, dtype=torch.float64)).shape == (0,)
+    assert torch.slogdet(torch.zeros(2, 0, 0, dtype=torch.float64)).sign.tolist() == [1.0, 1.0]
+    with pytest.raises(RuntimeError, match="square"):
+        torch.slogdet(torch.zeros(2, 3, 4))
+
+
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 5, -1, -3])
 def test_matrix_power(n, rng):
     na = well_conditioned(rng, (2, 4, 4)) / 4
@@ -410,6 +425,22 @@ def test_pinverse(shape, rng):
     # rank-deficient: the zero singular value is dropped
     low = np.outer(rng.standard_normal(5), rng.standard_normal(4))
     assert_close(torch.from_numpy(low).pinverse(), np.linalg.pinv(low, rcond=1e-15), rtol=1e-8, atol=1e-8)
+
+
+def test_pinverse_of_batches_empty_matrices_and_bad_shapes(rng):
+    na = rng.standard_normal((2, 3, 5, 4)).astype(np.float32)
+    expected = np.linalg.pinv(na.astype(np.float64)).astype(np.float32)
+    assert_close(torch.pinverse(torch.from_numpy(na)), expected, rtol=1e-4, atol=1e-4)
+    # rcond above the ratio of the smallest singular value to the largest: it is dropped
+    s = np.linalg.svd(na[0, 0].astype(np.float64), compute_uv=False)
+    rcond = (s[-1] / s[0] + s[-2] / s[0]) / 2
+    expected = np.linalg.pinv(na[0, 0].astype(np.float64), rcond=rcond).astype(np.float32)
+    assert_close(torch.pinverse(torch.from_numpy(na[0, 0]), rcond), expected, rtol=1e-4, atol=1e-4)
+    for shape in [(0, 3), (3, 0), (2, 0, 0)]:
+        r = torch.pinverse(torch.zeros(shape, dtype=torch.float64))
+        assert r.shape == shape[:-2] + (shape[-1], shape[-2]) and r.numel() == 0
+    with pytest.raises(RuntimeError, match="at least 2 dimensions"):
+        torch.pinverse(torch.zeros(3, dtype=torch.float64))
 
 
 # ---------------------------------------------------------------- systems of equations
@@ -642,6 +673,22 @@ def test_lu_and_unpack(shape, layout, rng):
     lf = torch.linalg.lu_factor(a)
     assert_close(lf.LU, factors.numpy())
     assert_close(lf.pivots, piv)
+
+
+def test_lu_unpack_of_empty_and_broadcast_batches_and_bad_pivots(rng):
+    na = rng.standard_normal((3, 1, 4, 4))
+    factors, pivots = torch.lu(torch.from_numpy(na).expand(3, 2, 4, 4))
+    p, l, u = torch.lu_unpack(factors, pivots)
+    np.testing.assert_allclose(p.numpy() @ l.numpy() @ u.numpy(), na.repeat(2, axis=1), rtol=1e-10, atol=1e-10)
+    p, l, u = torch.lu_unpack(torch.zeros(0, 3, 2), torch.zeros(0, 2, dtype=torch.int32))
+    assert p.shape == (0, 3, 3) and l.shape == (0, 3, 2) and u.shape == (0, 2, 2)
+    p, l, u = torch.lu_unpack(torch.zeros(2, 0, 0), torch.zeros(2, 0, dtype=torch.int32))
+    assert p.shape == l.shape == u.shape == (2, 0, 0)
+    with pytest.raises(RuntimeError, match="do not fit"):
+        torch.lu_unpack(torch.eye(3), torch.ones(2, dtype=torch.int32))
+    # the first pivot out of range is named, counting over the whole batch
+    with pytest.raises(RuntimeError, match=r"pivot 4 is 0, out of the range \[1, 3\]"):
+        torch.lu_unpack(torch.eye(3).expand(2, 3, 3), torch.tensor([[1, 2, 3], [2, 0, 4]], dtype=torch.int32))
 
 
 # ---------------------------------------------------------------- LAPACK errors

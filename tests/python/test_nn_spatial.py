@@ -580,6 +580,17 @@ def test_adaptive_pools_gradcheck(rng):
     assert gradcheck(lambda z: F.adaptive_avg_pool3d(z, (3, 2, 2)), (z,))
 
 
+def test_pool_gradcheck_of_unbatched_inputs(rng):
+    """The backward runs the kernels on the batched view of an unbatched input (Note [Spatial ranks])."""
+    x = torch.from_numpy(rng.permutation(2 * 5 * 6).reshape(2, 5, 6) * 0.01).requires_grad_()
+    assert gradcheck(lambda x: F.adaptive_max_pool2d(x, (2, 4)), (x,))
+    assert gradcheck(lambda x: F.adaptive_avg_pool2d(x, (3, 4)), (x,))
+    assert gradcheck(lambda x: F.adaptive_max_pool1d(x.select(1, 2), 3), (x,))
+    for pool, unpool, value in [(F.max_pool1d, F.max_unpool1d, x.select(1, 0)), (F.max_pool2d, F.max_unpool2d, x)]:
+        out, idx = pool(value.detach(), 2, return_indices=True)
+        assert gradcheck(lambda o: unpool(o, idx, 2), (out.clone().requires_grad_(),))
+
+
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_max_unpool_inverts_max_pool(n, rng):
     size = [(8,), (6, 8), (4, 6, 4)][n - 1]

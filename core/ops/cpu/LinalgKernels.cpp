@@ -1,5 +1,11 @@
-// The CPU column of linear algebra: TH's BLAS and LAPACK wrappers.
+// The CPU column of linear algebra: TH's BLAS and LAPACK wrappers, and the loops that read
+// a factorization's results on the host.
 #include "core/ops/LinalgKernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
 
 namespace torch::cpu {
 
@@ -73,6 +79,61 @@ void qr(const Tensor &q, const Tensor &r, const Tensor &a) {
   TH<T>::qr(q.th<T>(), r.th<T>(), a.th<T>());
 }
 
+template <typename T>
+void luDeterminant(const Tensor &sign, const Tensor &logAbs, const Tensor &value, const Tensor &lu,
+                   const Tensor &pivots) {
+  const int64_t n = lu.size(0);
+  const T *d = reinterpret_cast<const T *>(lu.dataPtr());
+  const int32_t *p = reinterpret_cast<const int32_t *>(pivots.dataPtr());
+  // The product of U's diagonal, the sign flipped by each row interchange. The sign is kept
+  // apart from the product, which may underflow to 0.
+  double s = 1, l = 0, v = 1;
+  for (int64_t i = 0; i < n; i++) {
+    const double u = d[i * lu.stride(0) + i * lu.stride(1)];
+    if (p[i] != i + 1) {
+      s = -s;
+      v = -v;
+    }
+    if (u < 0) s = -s;
+    l += std::log(std::abs(u));
+    v *= u;
+  }
+  *reinterpret_cast<T *>(sign.dataPtr()) = static_cast<T>(s);
+  *reinterpret_cast<T *>(logAbs.dataPtr()) = static_cast<T>(l);
+  *reinterpret_cast<T *>(value.dataPtr()) = static_cast<T>(v);
+}
+template <typename T>
+void pinverseFactor(const Tensor &r, const Tensor &v, const Tensor &s, double rcond) {
+  const int64_t n = r.size(0), k = r.size(1);
+  const T *sv = reinterpret_cast<const T *>(s.dataPtr());
+  const T *vd = reinterpret_cast<const T *>(v.dataPtr());
+  T *rd = reinterpret_cast<T *>(r.dataPtr());
+  const double cutoff = k > 0 ? rcond * sv[0] : 0;
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < k; j++) {
+      const T x = vd[i * v.stride(0) + j * v.stride(1)];
+      rd[i * r.stride(0) + j * r.stride(1)] = sv[j] > cutoff ? T(x / sv[j]) : T(0);
+    }
+}
+template <typename T>
+void luUnpack(const Tensor &p, const Tensor &l, const Tensor &u, const Tensor &lu, const Tensor &pivots) {
+  const int64_t m = lu.size(0), n = lu.size(1), k = std::min(m, n);
+  const T *d = reinterpret_cast<const T *>(lu.dataPtr());
+  const int32_t *piv = reinterpret_cast<const int32_t *>(pivots.dataPtr());
+  // Row j of P^T A is row perm[j] of A, after the interchanges in order.
+  std::vector<int64_t> perm(m);
+  std::iota(perm.begin(), perm.end(), 0);
+  for (int64_t i = 0; i < k; i++) std::swap(perm[i], perm[piv[i] - 1]);
+  T *pd = reinterpret_cast<T *>(p.dataPtr()), *ld = reinterpret_cast<T *>(l.dataPtr());
+  T *ud = reinterpret_cast<T *>(u.dataPtr());
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < m; j++) pd[i * m + j] = T(perm[j] == i ? 1 : 0);
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < k; j++) ld[i * k + j] = i > j ? d[i * n + j] : T(i == j ? 1 : 0);
+  for (int64_t i = 0; i < k; i++)
+    for (int64_t j = 0; j < n; j++) ud[i * n + j] = i <= j ? d[i * n + j] : T(0);
+}
+
 }  // namespace
 
 void registerLinalgKernels(LinalgKernels &k) {
@@ -93,6 +154,9 @@ void registerLinalgKernels(LinalgKernels &k) {
   fill(k.eig, TORCH_TEMPLATE(eig));
   fill(k.svd, TORCH_TEMPLATE(svd));
   fill(k.qr, TORCH_TEMPLATE(qr));
+  fill(k.luDeterminant, TORCH_TEMPLATE(luDeterminant));
+  fill(k.pinverseFactor, TORCH_TEMPLATE(pinverseFactor));
+  fill(k.luUnpack, TORCH_TEMPLATE(luUnpack));
 }
 
 }  // namespace torch::cpu
