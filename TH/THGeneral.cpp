@@ -2,13 +2,16 @@
 
 #include <malloc.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <atomic>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "TH/THError.hpp"
 
@@ -80,9 +83,99 @@ void THSetArgErrorHandler(THArgErrorHandlerFunction handler, void *data) {
   argErrorHandlerData = data;
 }
 
-void *THAlloc(ptrdiff_t size) {
-  THArgCheck(size >= 0, 1, "invalid memory size %td", size);
-  if (size == 0) return nullptr;
+// Note [Large-block cache]: an out-of-place op on a large tensor (`x + y` on 8M floats)
+// allocates a fresh result at each turn and frees the last one. In a thread other than the
+// main one, glibc's arena hands such a block out as fresh pages again and again (new heaps,
+// mmap and munmap), so each op page-faults much of its result in, the kernel zeroing every
+// page first, and two threads doing so at once serialise on the process's memory-map lock:
+// two Python threads running `x + y` took 1.7 times as long as one thread running both
+// jobs (bench/gil_threads.py). Keeping the freed blocks brings that to about half.
+//
+// So THFree keeps freed blocks of at least kCacheMinBytes (64-byte aligned, as THAlloc
+// makes them) and THAlloc hands one back to a request it fits: usable size at least the
+// request and at most an eighth more, the smallest such. Small blocks go straight to
+// malloc: they are many, their faults are few, and glibc's free lists already keep them.
+//
+// The cache holds at most TH_BLOCK_CACHE_MB MiB (an environment variable read once; 256 by
+// default, 0 turns the cache off), dropping the oldest blocks first. 256 MiB holds the
+// temporaries of a few threads' loops over tensors of tens of MB, while a user who frees a
+// large tensor still sees most of it go back to the system; THEmptyCache() gives back
+// all of it, and an allocation that fails empties the cache and tries again before
+// raising "out of memory". Cached blocks are not live: THHeapSize (which Lua's collector
+// watches, Note [Heap tracking] in lua/csrc/common.h) counts a block from THAlloc to
+// THFree only. Each copy of TH in a process (Python's and Lua's, in the bridge) has its
+// own cache.
+namespace {
+
+constexpr ptrdiff_t kCacheMinBytes = ptrdiff_t(1) << 20;
+
+struct CachedBlock {
+  void *ptr;
+  ptrdiff_t size;  // usable size
+};
+
+struct BlockCache {
+  std::mutex mutex;
+  std::vector<CachedBlock> blocks;  // oldest first
+  ptrdiff_t bytes = 0;
+  ptrdiff_t limit;
+
+  BlockCache() {
+    const char *env = getenv("TH_BLOCK_CACHE_MB");
+    const long mb = env ? strtol(env, nullptr, 10) : 256;
+    limit = mb > 0 ? ptrdiff_t(mb) << 20 : 0;
+    // A fork while another thread holds the mutex would leave the child's copy locked
+    // for good: hold it across fork, as malloc does its own locks.
+    pthread_atfork([] { cache().mutex.lock(); }, [] { cache().mutex.unlock(); }, [] { cache().mutex.unlock(); });
+  }
+
+  static BlockCache &cache() {
+    static BlockCache *c = new BlockCache();  // never destroyed: THFree may run at exit
+    return *c;
+  }
+};
+
+// A cached block for a request of size bytes, or null.
+void *takeCached(ptrdiff_t size) {
+  if (size < kCacheMinBytes) return nullptr;
+  BlockCache &c = BlockCache::cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  ptrdiff_t best = -1;
+  for (ptrdiff_t i = 0; i < ptrdiff_t(c.blocks.size()); i++) {
+    const ptrdiff_t s = c.blocks[i].size;
+    if (s >= size && s - size <= size / 8 && (best < 0 || s < c.blocks[best].size)) best = i;
+  }
+  if (best < 0) return nullptr;
+  void *ptr = c.blocks[best].ptr;
+  c.bytes -= c.blocks[best].size;
+  c.blocks.erase(c.blocks.begin() + best);
+  return ptr;
+}
+
+// Keeps ptr (of usable size size) if it fits the cache, evicting the oldest blocks to make
+// room; frees whatever is not kept, outside the lock (munmap takes the kernel's own).
+void putOrFree(void *ptr, ptrdiff_t size) {
+  std::vector<void *> evicted;
+  if (size >= kCacheMinBytes && reinterpret_cast<uintptr_t>(ptr) % 64 == 0) {
+    BlockCache &c = BlockCache::cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (size <= c.limit) {
+      size_t drop = 0;
+      while (c.bytes + size > c.limit) {
+        c.bytes -= c.blocks[drop].size;
+        evicted.push_back(c.blocks[drop++].ptr);
+      }
+      c.blocks.erase(c.blocks.begin(), c.blocks.begin() + drop);
+      c.blocks.push_back({ptr, size});
+      c.bytes += size;
+      ptr = nullptr;
+    }
+  }
+  free(ptr);
+  for (void *p : evicted) free(p);
+}
+
+void *allocate(ptrdiff_t size) {
   // 64-byte alignment keeps SIMD loads aligned and matches what BLAS likes. Small blocks
   // (structs, size arrays, tiny tensors) take plain malloc's 16 bytes: memalign costs more
   // than the rest of creating a one-element tensor.
@@ -91,6 +184,42 @@ void *THAlloc(ptrdiff_t size) {
     ptr = malloc((size_t)size);
   } else if (posix_memalign(&ptr, 64, (size_t)size) != 0) {
     ptr = nullptr;
+  }
+  return ptr;
+}
+
+}  // namespace
+
+// The bytes the large-block cache holds (Note [Large-block cache]). This function and
+// THEmptyCache are declared where they are used (tests/TH/test_alloc.cpp), as THHeapSize is.
+TH_API ptrdiff_t THCachedSize(void);
+ptrdiff_t THCachedSize(void) {
+  BlockCache &c = BlockCache::cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return c.bytes;
+}
+
+// Gives every block the large-block cache holds back to the system.
+TH_API void THEmptyCache(void);
+void THEmptyCache(void) {
+  std::vector<CachedBlock> blocks;
+  {
+    BlockCache &c = BlockCache::cache();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    blocks.swap(c.blocks);
+    c.bytes = 0;
+  }
+  for (const CachedBlock &b : blocks) free(b.ptr);
+}
+
+void *THAlloc(ptrdiff_t size) {
+  THArgCheck(size >= 0, 1, "invalid memory size %td", size);
+  if (size == 0) return nullptr;
+  void *ptr = takeCached(size);
+  if (ptr == nullptr) ptr = allocate(size);
+  if (ptr == nullptr) {
+    THEmptyCache();
+    ptr = allocate(size);
   }
   if (ptr == nullptr) THError("out of memory: failed to allocate %td bytes", size);
   heapSize.fetch_add(usableSize(ptr), std::memory_order_relaxed);
@@ -106,14 +235,20 @@ void *THRealloc(void *ptr, ptrdiff_t size) {
   if (!ptr) return THAlloc(size);
   const ptrdiff_t before = usableSize(ptr);
   void *newptr = realloc(ptr, (size_t)size);
+  if (!newptr) {
+    THEmptyCache();
+    newptr = realloc(ptr, (size_t)size);
+  }
   if (!newptr) THError("out of memory: failed to reallocate %td bytes", size);
   heapSize.fetch_add(usableSize(newptr) - before, std::memory_order_relaxed);
   return newptr;
 }
 
 void THFree(void *ptr) {
-  heapSize.fetch_sub(usableSize(ptr), std::memory_order_relaxed);
-  free(ptr);
+  if (!ptr) return;
+  const ptrdiff_t size = usableSize(ptr);
+  heapSize.fetch_sub(size, std::memory_order_relaxed);
+  putOrFree(ptr, size);
 }
 
 // Declared where it is used (lua/csrc/common.h): TH's headers are every TH user's inputs, and
