@@ -4,7 +4,7 @@
 #   scripts/device_check.sh pack              here: builds every GPU suite and benchmark, statically
 #                                             linked to the project's libraries, and packs them with
 #                                             the shared libraries the GPU machine lacks into
-#                                             .device/device.tar.xz (git-ignored; ~21 MB of the 64 MiB
+#                                             .device/device.tar.xz (git-ignored; ~30 MB of the 64 MiB
 #                                             a call may carry: run with carry [".device"])
 #   scripts/device_check.sh run [--sanitize | --sanitize-only]
 #                                             on the GPU machine, from the checkout root with .device/

@@ -125,8 +125,8 @@ void THNN_(Sqrt_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR
   mapForward<scalar_t>(state, input, output, false, thnn::Sqrt<THNN_COMPUTE>(eps));
 }
 
-void THNN_(Sqrt_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput,
-                                 THNN_TENSOR *gradInput, THNN_TENSOR *output) {
+void THNN_(Sqrt_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput,
+                                 THNN_TENSOR *output) {
   checkSameCount("Sqrt_updateGradInput", input, "input", gradOutput, 3, "gradOutput");
   checkSameCount("Sqrt_updateGradInput", input, "input", output, 5, "output");
   mapBackward<scalar_t>(state, input, gradOutput, gradInput, false, thnn::Sqrt<THNN_COMPUTE>(0), output);

@@ -17,12 +17,14 @@
 
 /* |x|; backward gradOutput * (x >= 0 ? 1 : -1). */
 TH_API void THNN_(Abs_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output);
-TH_API void THNN_(Abs_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput);
+TH_API void THNN_(Abs_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput,
+                                       THNN_TENSOR *gradInput);
 
 /* x > 0 ? x : alpha * (exp(x) - 1); the backward reads the forward's output. */
-TH_API void THNN_(ELU_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output, accreal alpha, bool inplace);
-TH_API void THNN_(ELU_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput,
-                                       THNN_TENSOR *output, accreal alpha, bool inplace);
+TH_API void THNN_(ELU_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output, accreal alpha,
+                                    bool inplace);
+TH_API void THNN_(ELU_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput,
+                                       THNN_TENSOR *gradInput, THNN_TENSOR *output, accreal alpha, bool inplace);
 
 /* |x| > lambda ? x : 0 */
 TH_API void THNN_(HardShrink_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output, accreal lambda);
@@ -43,7 +45,8 @@ TH_API void THNN_(LeakyReLU_updateGradInput)(THNN_STATE *state, THNN_TENSOR *inp
 
 /* log(1 / (1 + exp(-x))), stable for large |x|. buffer takes input's shape and gets
  * exp(-|x|), which the backward reads. */
-TH_API void THNN_(LogSigmoid_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output, THNN_TENSOR *buffer);
+TH_API void THNN_(LogSigmoid_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output,
+                                           THNN_TENSOR *buffer);
 TH_API void THNN_(LogSigmoid_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput,
                                               THNN_TENSOR *gradInput, THNN_TENSOR *buffer);
 
@@ -57,7 +60,8 @@ TH_API void THNN_(Sigmoid_updateGradInput)(THNN_STATE *state, THNN_TENSOR *gradO
 TH_API void THNN_(SoftPlus_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output, accreal beta,
                                          accreal threshold);
 TH_API void THNN_(SoftPlus_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput,
-                                            THNN_TENSOR *gradInput, THNN_TENSOR *output, accreal beta, accreal threshold);
+                                            THNN_TENSOR *gradInput, THNN_TENSOR *output, accreal beta,
+                                            accreal threshold);
 
 /* x > lambda ? x - lambda : x < -lambda ? x + lambda : 0 */
 TH_API void THNN_(SoftShrink_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output, accreal lambda);
@@ -67,16 +71,18 @@ TH_API void THNN_(SoftShrink_updateGradInput)(THNN_STATE *state, THNN_TENSOR *in
 /* sqrt(x + eps) (torch7's CPU kernel ignored eps; its CUDA kernel added it, as here); the
  * backward reads the output, gradient 0 where the output is 0. */
 TH_API void THNN_(Sqrt_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output, accreal eps);
-TH_API void THNN_(Sqrt_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput,
-                                        THNN_TENSOR *output);
+TH_API void THNN_(Sqrt_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput,
+                                        THNN_TENSOR *gradInput, THNN_TENSOR *output);
 
 /* x * x */
 TH_API void THNN_(Square_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output);
-TH_API void THNN_(Square_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput);
+TH_API void THNN_(Square_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput,
+                                          THNN_TENSOR *gradInput);
 
 /* tanh(x); the backward needs only the output. */
 TH_API void THNN_(Tanh_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output);
-TH_API void THNN_(Tanh_updateGradInput)(THNN_STATE *state, THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput, THNN_TENSOR *output);
+TH_API void THNN_(Tanh_updateGradInput)(THNN_STATE *state, THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput,
+                                        THNN_TENSOR *output);
 
 /* x > threshold ? x : val */
 TH_API void THNN_(Threshold_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output, accreal threshold,

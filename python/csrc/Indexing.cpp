@@ -173,7 +173,10 @@ Tensor getitem(const Tensor &t, py::handle key) {
   }
   if (p == Py_None) return unsqueeze(t, 0);
   if (p == Py_Ellipsis) return alias(t);
-  return index(t, parseKey(key));
+  // advanced indexing gathers every selected element: a kernel, run without the GIL once
+  // the key is C++ values (Note [Releasing the GIL])
+  const std::vector<TensorIndex> indices = parseKey(key);
+  return withoutGil([&] { return index(t, indices); });
 }
 
 // A Python number (or numpy scalar) as the value of an assignment; tensors and sequences
@@ -183,20 +186,23 @@ bool isNumber(py::handle v) {
   return PyFloat_Check(p) || PyLong_Check(p) || (!isTensor(v) && !PySequence_Check(p) && isScalarLike(v));
 }
 
+// The key and the value become C++ values first; the writes run without the GIL.
 void setitem(const Tensor &t, py::handle key, py::handle value) {
   if (isNumber(value)) {
     Scalar s = toScalar(value);
     Tensor selected = intsView(t, key.ptr());
     if (selected.defined()) {
-      fill_(selected, s);
+      withoutGil([&] { fill_(selected, s); });
       return;
     }
-    indexPut_(t, parseKey(key), s);
+    const std::vector<TensorIndex> indices = parseKey(key);
+    withoutGil([&] { indexPut_(t, indices, s); });
     return;
   }
   // Lists and arrays are converted to t's type here; tensors by indexPut_.
   Tensor v = isTensor(value) ? unwrap(value) : toTensor(value, t.dtype());
-  indexPut_(t, parseKey(key), v);
+  const std::vector<TensorIndex> indices = parseKey(key);
+  withoutGil([&] { indexPut_(t, indices, v); });
 }
 
 // ---- index ops ----

@@ -3,7 +3,7 @@
 // half-rounded values (1e-2 relative); contiguous and transposed inputs (the transposed
 // ones take Note [Tiled pointwise]), the in-place variants, and the errors, which
 // must be the same on both devices and leave the results unchanged.
-#define BOOST_TEST_MODULE THCUNN element-wise activations
+#define BOOST_TEST_MODULE THCUNN activations
 #include <cstring>
 
 #include "THC/THC.h"
@@ -179,8 +179,7 @@ void checkActivation(const char *name, double lo, double hi, bool hasInPlace, Fo
       forward(Gpu<T>(), s, dx.get(), dout.get(), dbuf.get(), inplace);
       compare<T>(hout.get(), dout.get(), what + ", output");
       if (th::TH<R>::nElement(hbuf.get()) > 0) compare<T>(hbuf.get(), dbuf.get(), what + ", buffer");
-      if (inplace)
-        BOOST_TEST(dataOf(dout.get()) == dataOf(dx.get()), what << ": the output is a view of the input");
+      if (inplace) BOOST_TEST(dataOf(dout.get()) == dataOf(dx.get()), what << ": the output is a view of the input");
       // backward; in place, `input` is the forward's output (Note [In-place activations])
       auto hg = th::own(th::TH<R>::newClone(hgo.get()));
       auto dg = ownDevice(thc::THC<T>::newClone(s, dgo.get()));
@@ -189,8 +188,7 @@ void checkActivation(const char *name, double lo, double hi, bool hasInPlace, Fo
       backward(Cpu<R>(), s, inplace ? hout.get() : hx.get(), hg.get(), hgi.get(), hout.get(), hbuf.get(), inplace);
       backward(Gpu<T>(), s, inplace ? dout.get() : dx.get(), dg.get(), dgi.get(), dout.get(), dbuf.get(), inplace);
       compare<T>(hgi.get(), dgi.get(), what + ", gradInput");
-      if (inplace)
-        BOOST_TEST(dataOf(dgi.get()) == dataOf(dg.get()), what << ": gradInput is a view of gradOutput");
+      if (inplace) BOOST_TEST(dataOf(dgi.get()) == dataOf(dg.get()), what << ": gradInput is a view of gradOutput");
     }
   }
 }
@@ -216,7 +214,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(activations_of_the_input, T, Types) {
       });
   checkActivation<T>(
       "HardTanh", -3, 3, true,
-      [](auto k, THCState *s, auto *in, auto *out, auto *, bool ip) { k.HardTanh_updateOutput(s, in, out, -1.5, 0.8, ip); },
+      [](auto k, THCState *s, auto *in, auto *out, auto *, bool ip) {
+        k.HardTanh_updateOutput(s, in, out, -1.5, 0.8, ip);
+      },
       [](auto k, THCState *s, auto *in, auto *go, auto *gi, auto *, auto *, bool ip) {
         k.HardTanh_updateGradInput(s, in, go, gi, -1.5, 0.8, ip);
       });
@@ -240,7 +240,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(activations_of_the_input, T, Types) {
       });
   checkActivation<T>(
       "Threshold", -3, 3, true,
-      [](auto k, THCState *s, auto *in, auto *out, auto *, bool ip) { k.Threshold_updateOutput(s, in, out, 0.2, -1, ip); },
+      [](auto k, THCState *s, auto *in, auto *out, auto *, bool ip) {
+        k.Threshold_updateOutput(s, in, out, 0.2, -1, ip);
+      },
       [](auto k, THCState *s, auto *in, auto *go, auto *gi, auto *, auto *, bool ip) {
         k.Threshold_updateGradInput(s, in, go, gi, 0.2, -1, ip);
       });
@@ -324,7 +326,8 @@ BOOST_AUTO_TEST_CASE(errors_match_thnn) {
     }
     compare<float>(before.get(), dResult.get(), what + ": THCUNN's result is unchanged");
     std::string why;
-    BOOST_TEST(sameValues<float>(before.get(), hResult.get(), 0, &why), what << ": THNN's result is unchanged: " << why);
+    BOOST_TEST(sameValues<float>(before.get(), hResult.get(), 0, &why),
+               what << ": THNN's result is unchanged: " << why);
   };
   expectSame(
       "Abs with a short gradOutput",
@@ -335,7 +338,8 @@ BOOST_AUTO_TEST_CASE(errors_match_thnn) {
       [&](THFloatTensor *r) { THNN_FloatTanh_updateGradInput(nullptr, shortGrad.get(), r, in.get()); },
       [&](THCudaTensor *r) { THNN_CudaTanh_updateGradInput(s, dShortGrad.get(), r, din.get()); });
   expectSame(
-      "in-place ELU with alpha < 0", [&](THFloatTensor *r) { THNN_FloatELU_updateOutput(nullptr, in.get(), r, -1, true); },
+      "in-place ELU with alpha < 0",
+      [&](THFloatTensor *r) { THNN_FloatELU_updateOutput(nullptr, in.get(), r, -1, true); },
       [&](THCudaTensor *r) { THNN_CudaELU_updateOutput(s, din.get(), r, -1, true); });
   expectSame(
       "HardTanh with min_val >= max_val",

@@ -76,6 +76,15 @@ LONG_OPS = {
     "conv2d": _conv,
     "svd": lambda k: (lambda a: lambda: torch.linalg.svd(a))(torch.rand(32 * k, 32 * k, dtype=torch.float64)),
     "backward": _backward,
+    "getitem_advanced": lambda k: (lambda x, i: lambda: x[i])(
+        torch.rand(1_000_000 * k), torch.randint(0, 1_000_000 * k, (1_000_000 * k,))
+    ),
+    "setitem_advanced": lambda k: (lambda x, i, v: lambda: x.__setitem__(i, v))(
+        torch.rand(1_000_000 * k), torch.randint(0, 1_000_000 * k, (1_000_000 * k,)), torch.rand(1_000_000 * k)
+    ),
+    "setitem_mask_number": lambda k: (lambda x, m: lambda: x.__setitem__(m, 0.5))(
+        torch.rand(1_000_000 * k), torch.rand(1_000_000 * k) > 0.5
+    ),
 }
 
 
