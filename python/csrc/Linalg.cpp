@@ -402,7 +402,7 @@ void bindLinalgModule(py::module &m) {
                                 "' but expected one of 'reduced' (default), "
                                 "'r', or 'complete'");
         }
-        auto [q, r] = qr(a, mode != "complete");
+        auto [q, r] = withoutGil([&] { return qr(a, mode != "complete"); });
         return pack("linalg_qr", {"Q", "R"}, {mode == "r" ? empty({0}, a.dtype()) : q, r}, out);
       },
       py::arg("A"), py::arg("mode") = "reduced", py::kw_only(), py::arg("out") = py::none());
@@ -410,7 +410,7 @@ void bindLinalgModule(py::module &m) {
       "lu_factor",
       [](const Tensor &a, bool pivot, py::handle out) {
         TORCH_CHECK(pivot, Runtime, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
-        return pack("linalg_lu_factor", {"LU", "pivots"}, both(lu(a)), out);
+        return pack("linalg_lu_factor", {"LU", "pivots"}, both(withoutGil([&] { return lu(a); })), out);
       },
       py::arg("A"), py::kw_only(), py::arg("pivot") = true, py::arg("out") = py::none());
 }

@@ -76,6 +76,10 @@ LONG_OPS = {
     "conv2d": _conv,
     "svd": lambda k: (lambda a: lambda: torch.linalg.svd(a))(torch.rand(32 * k, 32 * k, dtype=torch.float64)),
     "backward": _backward,
+    "linalg_qr": lambda k: (lambda a: lambda: torch.linalg.qr(a))(torch.rand(32 * k, 32 * k, dtype=torch.float64)),
+    "linalg_lu_factor": lambda k: (lambda a: lambda: torch.linalg.lu_factor(a))(
+        torch.rand(32 * k, 32 * k, dtype=torch.float64)
+    ),
     "getitem_advanced": lambda k: (lambda x, i: lambda: x[i])(
         torch.rand(1_000_000 * k), torch.randint(0, 1_000_000 * k, (1_000_000 * k,))
     ),
