@@ -22,15 +22,6 @@ struct Forward {
 };
 
 template <typename F>
-struct ForwardInPlace {
-  F f;
-  template <typename S>
-  __device__ void operator()(S &x) const {
-    x = thc::convert<S>(f.forward(load(x)));
-  }
-};
-
-template <typename F>
 struct Buffer {
   F f;
   template <typename S>
@@ -57,23 +48,15 @@ struct Backward {
   }
 };
 
-template <typename F>
-struct BackwardInPlace {
-  F f;
-  template <typename S, typename... A>
-  __device__ void operator()(S &g, const A &...a) const {
-    g = thc::convert<S>(f.backward(load(g), load(a)...));
-  }
-};
-
 // The drivers of THNN/ElementWise.hpp on the GPU, with the same meaning. Each pass is one
 // pointwise kernel whose only written tensor is its first (Note [Tiled pointwise]), so
-// LogSigmoid's forward takes two: the buffer, then the output.
+// LogSigmoid's forward takes two: the buffer, then the output. In place, the tensor written
+// is also handed as the first input: each element is read and written by the same thread.
 template <typename S, typename TensorT, typename F>
 void mapForward(THCState *state, TensorT *input, TensorT *output, bool inplace, F f) {
   thc::DeviceGuard guard(thc::commonDevice("THCUNN", input, output));
   if (inplace) {
-    thc::pointwise(state, ForwardInPlace<F>{f}, input);
+    thc::pointwise(state, Forward<F>{f}, input, input);
     thc::THC<S>::set(state, output, input);
   } else {
     thc::THC<S>::resizeAs(state, output, input);
@@ -95,7 +78,7 @@ void mapBackward(THCState *state, TensorT *like, TensorT *gradOutput, TensorT *g
                  With *...with) {
   thc::DeviceGuard guard(thc::commonDevice("THCUNN", like, gradOutput, gradInput, with...));
   if (inplace) {
-    thc::pointwise(state, BackwardInPlace<F>{f}, gradOutput, with...);
+    thc::pointwise(state, Backward<F>{f}, gradOutput, gradOutput, with...);
     thc::THC<S>::set(state, gradInput, gradOutput);
   } else {
     thc::THC<S>::resizeAs(state, gradInput, like);
