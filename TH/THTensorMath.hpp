@@ -11,6 +11,7 @@
 
 #include "TH/THScalarMath.hpp"
 #include "TH/THTensor.hpp"
+#include "TH/THVector.h"
 
 namespace th::math {
 
@@ -63,6 +64,20 @@ void map(F f, R *r, A *a, B *...b) {
   TH<Elem<R>>::resizeNd(r, a->nDimension, a->size, nullptr);
   apply([&](Elem<R> &y, Elem<A> &x, Elem<B> &...z) { y = static_cast<Elem<R>>(f(x, z...)); }, ref(r), ref(a),
         ref(b)...);
+}
+
+// r = kernel(a) through a kernel of Note [Vector kernels], in chunks over the threads, when
+// there is one and both are contiguous; false (r resized, nothing written) otherwise.
+template <typename R, typename A>
+bool mapVector(vec::UnaryKernel<Elem<R>> kernel, R *r, A *a) {
+  if (!kernel) return false;
+  TH<Elem<R>>::resizeNd(r, a->nDimension, a->size, nullptr);
+  const auto out = ref(r);
+  const auto in = ref(a);
+  if (!isContiguous(out) || !isContiguous(in)) return false;
+  detail::parallelFor(numel(in), TH_OMP_THRESHOLD,
+                      [&](int64_t begin, int64_t end) { kernel(out.data + begin, in.data + begin, end - begin); });
+  return true;
 }
 
 }  // namespace th::math

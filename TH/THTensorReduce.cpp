@@ -10,8 +10,37 @@
 #include <vector>
 
 #include "TH/THTensor.hpp"
+#include "TH/THVector.h"
 
 namespace {
+
+// The sum of a contiguous tensor through its vector kernel, each thread's part summed
+// alone and the parts added in order; false (nothing done) when it has none.
+template <typename T>
+bool vectorSumAll(const th::TensorRef<T> &t, double &total) {
+  const auto kernel = th::vec::sum<T>();
+  if (!kernel || !th::isContiguous(t)) return false;
+  const int64_t n = th::numel(t);
+  const int maxThreads = omp_get_max_threads();
+  if (n <= TH_OMP_THRESHOLD || maxThreads == 1 || omp_in_parallel()) {
+    total = kernel(t.data, n);
+    return true;
+  }
+  std::vector<double> partial(maxThreads, 0.0);
+  th::detail::parallelFor(
+      n, 0, [&](int64_t begin, int64_t end) { partial[omp_get_thread_num()] = kernel(t.data + begin, end - begin); });
+  total = 0;
+  for (double p : partial) total += p;
+  return true;
+}
+
+// A reduction of reduceDim (generic/THTensorReduce.cpp) with no kernel for whole lines.
+struct NoLineKernel {
+  template <typename T, typename Acc>
+  bool operator()(const T *, int64_t, Acc &) const {
+    return false;
+  }
+};
 
 // th::reduceAll for several tensors with the same number of elements, and for accumulators
 // that are costly to copy (a histogram): each thread folds its part into a fresh copy of

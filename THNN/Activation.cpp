@@ -13,6 +13,9 @@
 using th::math::checkSameCount;
 using th::math::shape;
 
+// Elements of a line that LogSoftMax's vector path holds on the stack at once.
+static constexpr int64_t kSoftMaxChunk = 256;
+
 #define TH_GENERIC_FILE "THNN/generic/SoftMax.cpp"
 #include "TH/THGenerateFloatTypes.h"
 

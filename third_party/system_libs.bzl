@@ -11,6 +11,16 @@ cc_library(
 )
 """
 
+_SLEEF_BUILD = """
+cc_library(
+    name = "sleef",
+    hdrs = ["include/sleef.h"],
+    includes = ["include"],
+    srcs = ["lib/libsleef.so.3"],
+    visibility = ["//visibility:public"],
+)
+"""
+
 _BOOST_TEST_BUILD = """
 cc_library(
     name = "boost_test",
@@ -50,6 +60,16 @@ def system_libs():
             "include/openblas_config.h": openblas_inc + "/openblas_config.h",
         },
         build_file_content = _OPENBLAS_BUILD,
+    )
+    symlink_repo(
+        name = "sleef",
+        # vectorised transcendental functions (Note [Vector kernels] in TH/THVector.h)
+        package = "libsleef-dev",
+        links = {
+            "lib/libsleef.so.3": "/usr/lib/x86_64-linux-gnu/libsleef.so.3",
+            "include/sleef.h": "/usr/include/x86_64-linux-gnu/sleef.h",
+        },
+        build_file_content = _SLEEF_BUILD,
     )
     symlink_repo(
         name = "boost_test",

@@ -39,6 +39,18 @@ void THTensor_(remainder)(THTensor *r, THTensor *t, scalar_t value) {
 
 void THTensor_(pow)(THTensor *r, THTensor *t, scalar_t value) {
   THArgCheck(!TH_REAL_IS_INTEGRAL || !(value < 0), 3, "pow: integers to negative integer powers are not allowed");
+#if TH_REAL_IS_FLOATING
+  {
+    /* Small constant powers as multiplications and roots, as PyTorch computes them (so
+     * pow(-inf, 0.5) is sqrt's NaN); x^2 is exact either way. */
+    if (value == 2) return thm::map([](scalar_t x) { return x * x; }, r, t);
+    if (value == 3) return thm::map([](scalar_t x) { return x * x * x; }, r, t);
+    if (value == -1) return THTensor_(cinv)(r, t);
+    if (value == -2) return thm::map([](scalar_t x) { return 1 / (x * x); }, r, t);
+    if (value == scalar_t(0.5)) return THTensor_(sqrt)(r, t);
+    if (value == scalar_t(-0.5)) return THTensor_(rsqrt)(r, t);
+  }
+#endif
   thm::map([value](scalar_t x) { return thm::pow(x, value); }, r, t);
 }
 
@@ -126,10 +138,12 @@ void THTensor_(addcdiv)(THTensor *r, THTensor *t, scalar_t value, THTensor *src1
            src1, src2);
 }
 
-/* The unary ops of Note [Pointwise op tables], from their element expressions. */
-#define TH_UNARY_DEFINITION(Op, torch, th, Types, ...)                  \
-  TH_IF_##Types(void THTensor_(th)(THTensor * r, THTensor * t) {        \
-    thm::map([](scalar_t x) -> scalar_t { return __VA_ARGS__; }, r, t); \
+/* The unary ops of Note [Pointwise op tables], from their element expressions; contiguous
+ * Float and Double through Note [Vector kernels] where the op has one. */
+#define TH_UNARY_DEFINITION(Op, torch, th, Types, ...)                      \
+  TH_IF_##Types(void THTensor_(th)(THTensor * r, THTensor * t) {            \
+    if (thm::mapVector(thv::unary<scalar_t>(thv::Unary::Op), r, t)) return; \
+    thm::map([](scalar_t x) -> scalar_t { return __VA_ARGS__; }, r, t);     \
   })
 TH_FORALL_UNARY_OPS(TH_UNARY_DEFINITION)
 #undef TH_UNARY_DEFINITION

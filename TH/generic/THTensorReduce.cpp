@@ -46,10 +46,11 @@ static void THTensor_(fillValue)(THTensor *r, scalar_t value) {
 }
 
 /* r <- t reduced along dim: each line of t along dim is folded from init with step(acc, x)
- * and finish(acc, length) gives its element of r. */
-template <typename Acc, typename Step, typename Finish>
+ * and finish(acc, length) gives its element of r. A contiguous line may go to
+ * line(data, length, acc) instead, which returns false where it has no kernel. */
+template <typename Acc, typename Step, typename Finish, typename Line = NoLineKernel>
 static void THTensor_(reduceDim)(THTensor *r, THTensor *t, int dim, int keepdim, const char *name, Acc init, Step step,
-                                 Finish finish) {
+                                 Finish finish, Line line = {}) {
   THTensor_(checkDim)(t, dim, 3, name);
   th::Owned<THTensor> tmp;
   THTensor *out = THTensor_(outputFor)(r, tmp, false, {t});
@@ -84,7 +85,8 @@ static void THTensor_(reduceDim)(THTensor *r, THTensor *t, int dim, int keepdim,
     th::applyDim(
         [&](th::DimSlice<scalar_t> o, th::DimSlice<scalar_t> x) {
           Acc acc = init;
-          for (int64_t i = 0; i < x.size; i++) step(acc, x[i]);
+          if (x.stride != 1 || !line(x.data, x.size, acc))
+            for (int64_t i = 0; i < x.size; i++) step(acc, x[i]);
           o[0] = finish(acc, x.size);
         },
         dim, outRef, src);
@@ -134,6 +136,10 @@ static scalar_t THTensor_(smaller)(scalar_t acc, scalar_t x) {
 /* ---- Whole-tensor reductions ---- */
 
 accreal THTensor_(sumall)(THTensor *t) {
+  if constexpr (TH_REAL_IS_FLOATING) {
+    double total;
+    if (vectorSumAll(th::ref(t), total)) return total;
+  }
   return th::reduceAll(
       th::ref(t), accreal(0), [](accreal acc, scalar_t x) { return acc + x; },
       [](accreal a, accreal b) { return a + b; });
@@ -175,9 +181,15 @@ int THTensor_(equal)(THTensor *a, THTensor *b) {
 /* ---- Reductions along a dimension ---- */
 
 void THTensor_(sum)(THTensor *r, THTensor *t, int dim, int keepdim) {
+  const auto kernel = th::vec::sum<scalar_t>();
   THTensor_(reduceDim)(
       r, t, dim, keepdim, "sum", accreal(0), [](accreal &acc, scalar_t x) { acc += x; },
-      [](accreal acc, int64_t) { return (scalar_t)acc; });
+      [](accreal acc, int64_t) { return (scalar_t)acc; },
+      [kernel](const scalar_t *x, int64_t n, accreal &acc) {
+        if (!kernel) return false;
+        acc = kernel(x, n);
+        return true;
+      });
 }
 
 void THTensor_(prod)(THTensor *r, THTensor *t, int dim, int keepdim) {

@@ -11,6 +11,7 @@ DEPS = {
     "test_alloc": ["//TH:core"],
     "test_math": ["//TH:math"],
     "test_reduce": ["//TH:reduce"],
+    "test_vector": ["//TH:math", "//TH:reduce"],
     "test_blas": ["//TH:blas"],
     "test_lapack": ["//TH:blas"],
     "test_random": ["//TH:random"],

@@ -1,0 +1,108 @@
+// Note [Vector kernels]: torch7's THVector, again. The loops that decide the speed of
+// element-wise math on contiguous memory (transcendental functions, sums) are compiled
+// once per instruction set (TH/vector/<set>.cpp, built with that set's -m flags) and the
+// best set the processor has is chosen once, at the first call. The transcendental
+// functions are SLEEF's (the library PyTorch uses), at 1 ulp (erfc at 1.5), so results
+// differ from the scalar path (libm) by at most a couple of ulps.
+//
+// The plain x86-64 build has no table of its own: a null entry means "no vector kernel",
+// and the caller runs its scalar expression (the op table's), so old processors take the
+// same path as before. TH_VECTOR=default|avx2|avx512 caps the set chosen, to compare
+// paths; the tests call each set's table directly.
+//
+// The files under TH/vector/ include nothing of TH's templates: code compiled with -mavx2
+// that the linker could merge with the plain build's copy (an inline function or a
+// template both define) would run on processors without AVX2.
+#ifndef TH_VECTOR_H
+#define TH_VECTOR_H
+
+#include <cstdint>
+#include <type_traits>
+
+#include "TH/THGeneral.h"
+#include "TH/THPointwiseOps.h"
+
+namespace th::vec {
+
+// The unary ops of Note [Pointwise op tables], numbered in the table's order.
+enum class Unary : int {
+#define TH_VECTOR_UNARY_ENUM(Op, ...) Op,
+  TH_FORALL_UNARY_OPS(TH_VECTOR_UNARY_ENUM)
+#undef TH_VECTOR_UNARY_ENUM
+      Count
+};
+
+// The ops of the table that have vector kernels: _(Op, SLEEF's name, its error bound).
+// Sigmoid, 1 / (1 + exp(-x)), is built on the vector exp.
+#define TH_FORALL_VECTOR_UNARY_OPS(_) \
+  _(Exp, exp, u10)                    \
+  _(Log, log, u10)                    \
+  _(Log1p, log1p, u10)                \
+  _(Expm1, expm1, u10)                \
+  _(Tanh, tanh, u10)                  \
+  _(Sin, sin, u10)                    \
+  _(Cos, cos, u10)                    \
+  _(Tan, tan, u10)                    \
+  _(Asin, asin, u10)                  \
+  _(Acos, acos, u10)                  \
+  _(Atan, atan, u10)                  \
+  _(Sinh, sinh, u10)                  \
+  _(Cosh, cosh, u10)                  \
+  _(Log2, log2, u10)                  \
+  _(Log10, log10, u10)                \
+  _(Erf, erf, u10)                    \
+  _(Erfc, erfc, u15)
+
+// out[i] = f(in[i]) for i < n; out may be in (in place), not otherwise overlap it.
+template <typename T>
+using UnaryKernel = void (*)(T *out, const T *in, int64_t n);
+
+// One instruction set's kernels; null where it has none.
+struct Kernels {
+  const char *name;
+  UnaryKernel<float> floatUnary[int(Unary::Count)];
+  UnaryKernel<double> doubleUnary[int(Unary::Count)];
+  // sum of x[0..n), accumulated in double in several lanes
+  double (*sumFloat)(const float *x, int64_t n);
+  double (*sumDouble)(const double *x, int64_t n);
+};
+
+enum class Isa : int { Default, Avx2, Avx512 };
+
+// The table of one set (all null for Default); an error where the processor lacks it.
+#define TH_VECTOR_API __attribute__((visibility("default")))
+TH_VECTOR_API const Kernels &kernelsFor(Isa isa);
+TH_VECTOR_API bool supported(Isa isa);
+TH_VECTOR_API const char *name(Isa isa);
+
+// Each set's table, from TH/vector/<set>.cpp (callers go through kernelsFor).
+TH_VECTOR_API const Kernels &avx2Kernels();
+TH_VECTOR_API const Kernels &avx512Kernels();
+
+// The table chosen for this processor (and TH_VECTOR), chosen at the first call.
+TH_VECTOR_API const Kernels &kernels();
+
+template <typename T>
+UnaryKernel<T> unary(Unary op) {
+  if constexpr (std::is_same_v<T, float>)
+    return kernels().floatUnary[int(op)];
+  else if constexpr (std::is_same_v<T, double>)
+    return kernels().doubleUnary[int(op)];
+  else
+    return nullptr;
+}
+
+// The sum kernel for T (null for integers, or where there is none).
+template <typename T>
+double (*sum())(const T *, int64_t) {
+  if constexpr (std::is_same_v<T, float>)
+    return kernels().sumFloat;
+  else if constexpr (std::is_same_v<T, double>)
+    return kernels().sumDouble;
+  else
+    return nullptr;
+}
+
+}  // namespace th::vec
+
+#endif

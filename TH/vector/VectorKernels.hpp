@@ -1,0 +1,115 @@
+// The kernels of Note [Vector kernels] (TH/THVector.h), written once for every instruction
+// set. Each TH/vector/<set>.cpp defines, before it includes this file:
+//   FloatLanes, DoubleLanes   the set's registers: T, V, kWidth, load, store, set1, add,
+//                             div, neg, greater (a mask), select(mask, a, b), and for sums D (double lanes), zeroD,
+//                             addD, sumD, widen (kWidth floats to two D) and loadD (one D of doubles)
+//   TH_VECTOR_FLOAT(name, ulp), TH_VECTOR_DOUBLE(name, ulp)   SLEEF's function for the set
+// Everything here is in an unnamed namespace: each set's copy stays its own.
+#ifndef TH_VECTOR_KERNELS_HPP
+#define TH_VECTOR_KERNELS_HPP
+
+#include "TH/THVector.h"
+
+namespace th::vec {
+namespace {
+
+// out[i] = Op::apply(in[i]): whole registers, then the tail through a zero-padded register,
+// so every element goes through the same instructions wherever it lies.
+template <typename L, typename Op>
+void unaryLoop(typename L::T *out, const typename L::T *in, int64_t n) {
+  int64_t i = 0;
+  for (; i + L::kWidth <= n; i += L::kWidth) L::store(out + i, Op::apply(L::load(in + i)));
+  if (i < n) {
+    typename L::T buffer[L::kWidth] = {};
+    for (int64_t j = i; j < n; j++) buffer[j - i] = in[j];
+    L::store(buffer, Op::apply(L::load(buffer)));
+    for (int64_t j = i; j < n; j++) out[j] = buffer[j - i];
+  }
+}
+
+#define TH_VECTOR_FUNCTORS(Op, sleefName, ulp)                                                    \
+  struct Op##Float {                                                                              \
+    static FloatLanes::V apply(FloatLanes::V x) { return TH_VECTOR_FLOAT(sleefName, ulp)(x); }    \
+  };                                                                                              \
+  struct Op##Double {                                                                             \
+    static DoubleLanes::V apply(DoubleLanes::V x) { return TH_VECTOR_DOUBLE(sleefName, ulp)(x); } \
+  };
+TH_FORALL_VECTOR_UNARY_OPS(TH_VECTOR_FUNCTORS)
+#undef TH_VECTOR_FUNCTORS
+
+// SLEEF's log1p overflows to infinity for x near the type's largest values, where
+// log1p(x) is log(x) to the last bit (above 2^60 for double, 2^30 for float).
+template <typename L, typename Log1p, typename Log>
+struct LargeSafeLog1p {
+  static typename L::V apply(typename L::V x) {
+    const typename L::T large = sizeof(typename L::T) == 4 ? 0x1p30f : 0x1p60;
+    return L::select(L::greater(x, L::set1(large)), Log::apply(x), Log1p::apply(x));
+  }
+};
+
+// 1 / (1 + exp(-x)), the op table's expression, on the vector exp
+template <typename L, typename Exp>
+struct Sigmoid {
+  static typename L::V apply(typename L::V x) {
+    const typename L::V one = L::set1(1);
+    return L::div(one, L::add(one, Exp::apply(L::neg(x))));
+  }
+};
+
+// Sums accumulate in double in four registers, so consecutive additions do not wait on
+// each other.
+template <typename L>
+double sumFloat(const float *x, int64_t n) {
+  typename L::D acc0 = L::zeroD(), acc1 = L::zeroD(), acc2 = L::zeroD(), acc3 = L::zeroD();
+  int64_t i = 0;
+  for (; i + 2 * L::kWidth <= n; i += 2 * L::kWidth) {
+    typename L::D a, b, c, d;
+    L::widen(x + i, a, b);
+    L::widen(x + i + L::kWidth, c, d);
+    acc0 = L::addD(acc0, a);
+    acc1 = L::addD(acc1, b);
+    acc2 = L::addD(acc2, c);
+    acc3 = L::addD(acc3, d);
+  }
+  double total = L::sumD(L::addD(L::addD(acc0, acc1), L::addD(acc2, acc3)));
+  for (; i < n; i++) total += x[i];
+  return total;
+}
+
+template <typename L>
+double sumDouble(const double *x, int64_t n) {
+  constexpr int64_t w = L::kWidth;
+  typename L::V acc0 = L::set1(0), acc1 = L::set1(0), acc2 = L::set1(0), acc3 = L::set1(0);
+  int64_t i = 0;
+  for (; i + 4 * w <= n; i += 4 * w) {
+    acc0 = L::add(acc0, L::load(x + i));
+    acc1 = L::add(acc1, L::load(x + i + w));
+    acc2 = L::add(acc2, L::load(x + i + 2 * w));
+    acc3 = L::add(acc3, L::load(x + i + 3 * w));
+  }
+  double total = L::sumD(L::add(L::add(acc0, acc1), L::add(acc2, acc3)));
+  for (; i < n; i++) total += x[i];
+  return total;
+}
+
+Kernels makeKernels(const char *setName) {
+  Kernels k{};
+  k.name = setName;
+#define TH_VECTOR_ENTRY(Op, sleefName, ulp)                        \
+  k.floatUnary[int(Unary::Op)] = unaryLoop<FloatLanes, Op##Float>; \
+  k.doubleUnary[int(Unary::Op)] = unaryLoop<DoubleLanes, Op##Double>;
+  TH_FORALL_VECTOR_UNARY_OPS(TH_VECTOR_ENTRY)
+#undef TH_VECTOR_ENTRY
+  k.floatUnary[int(Unary::Log1p)] = unaryLoop<FloatLanes, LargeSafeLog1p<FloatLanes, Log1pFloat, LogFloat>>;
+  k.doubleUnary[int(Unary::Log1p)] = unaryLoop<DoubleLanes, LargeSafeLog1p<DoubleLanes, Log1pDouble, LogDouble>>;
+  k.floatUnary[int(Unary::Sigmoid)] = unaryLoop<FloatLanes, Sigmoid<FloatLanes, ExpFloat>>;
+  k.doubleUnary[int(Unary::Sigmoid)] = unaryLoop<DoubleLanes, Sigmoid<DoubleLanes, ExpDouble>>;
+  k.sumFloat = sumFloat<FloatLanes>;
+  k.sumDouble = sumDouble<DoubleLanes>;
+  return k;
+}
+
+}  // namespace
+}  // namespace th::vec
+
+#endif

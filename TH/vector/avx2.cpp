@@ -1,0 +1,63 @@
+// Note [Vector kernels] for AVX2 with FMA: compiled with -mavx2 -mfma, called only where
+// the processor has both (TH/THVector.cpp).
+#include <immintrin.h>
+#include <sleef.h>
+
+#include "TH/THVector.h"
+
+namespace th::vec {
+namespace {
+
+struct FloatLanes {
+  using T = float;
+  using V = __m256;
+  using D = __m256d;
+  static constexpr int64_t kWidth = 8;
+  static V load(const T *p) { return _mm256_loadu_ps(p); }
+  static void store(T *p, V v) { _mm256_storeu_ps(p, v); }
+  static V set1(T x) { return _mm256_set1_ps(x); }
+  static V add(V a, V b) { return _mm256_add_ps(a, b); }
+  static V div(V a, V b) { return _mm256_div_ps(a, b); }
+  static V neg(V a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
+  static V greater(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+  static V select(V mask, V a, V b) { return _mm256_blendv_ps(b, a, mask); }
+  static D zeroD() { return _mm256_setzero_pd(); }
+  static D addD(D a, D b) { return _mm256_add_pd(a, b); }
+  static double sumD(D a) {
+    __m128d pair = _mm_add_pd(_mm256_castpd256_pd128(a), _mm256_extractf128_pd(a, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(pair, _mm_unpackhi_pd(pair, pair)));
+  }
+  static void widen(const float *p, D &low, D &high) {
+    low = _mm256_cvtps_pd(_mm_loadu_ps(p));
+    high = _mm256_cvtps_pd(_mm_loadu_ps(p + 4));
+  }
+};
+
+struct DoubleLanes {
+  using T = double;
+  using V = __m256d;
+  static constexpr int64_t kWidth = 4;
+  static V load(const T *p) { return _mm256_loadu_pd(p); }
+  static void store(T *p, V v) { _mm256_storeu_pd(p, v); }
+  static V set1(T x) { return _mm256_set1_pd(x); }
+  static V add(V a, V b) { return _mm256_add_pd(a, b); }
+  static V div(V a, V b) { return _mm256_div_pd(a, b); }
+  static V neg(V a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
+  static V greater(V a, V b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+  static V select(V mask, V a, V b) { return _mm256_blendv_pd(b, a, mask); }
+  static double sumD(V a) { return FloatLanes::sumD(a); }
+};
+
+}  // namespace
+}  // namespace th::vec
+
+#define TH_VECTOR_FLOAT(name, ulp) Sleef_##name##f8_##ulp##avx2
+#define TH_VECTOR_DOUBLE(name, ulp) Sleef_##name##d4_##ulp##avx2
+#include "TH/vector/VectorKernels.hpp"
+
+namespace th::vec {
+const Kernels &avx2Kernels() {
+  static const Kernels table = makeKernels("avx2");
+  return table;
+}
+}  // namespace th::vec

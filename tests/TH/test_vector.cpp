@@ -1,0 +1,268 @@
+// Note [Vector kernels]: every instruction set's kernels against the scalar path (libm's
+// functions, plain loops), on special values, random values over each function's domain
+// and every tail length; then the TH ops that use them.
+#define BOOST_TEST_MODULE th_vector
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "TH/TH.h"
+#include "TH/THTensor.hpp"
+#include "TH/THVector.h"
+
+namespace {
+
+using th::vec::Isa;
+using th::vec::Unary;
+
+boost::unit_test::decorator::precondition needs(Isa isa) {
+  return boost::unit_test::precondition([isa](boost::unit_test::test_unit_id) {
+    boost::test_tools::assertion_result result(th::vec::supported(isa));
+    if (!result) result.message() << "the processor lacks " << th::vec::name(isa);
+    return result;
+  });
+}
+
+// Distance in units in the last place between two finite values of the same type.
+template <typename T>
+double ulps(T a, T b) {
+  if (a == b) return 0;
+  using Bits = std::conditional_t<std::is_same_v<T, float>, int32_t, int64_t>;
+  auto ordered = [](T x) {
+    Bits bits;
+    std::memcpy(&bits, &x, sizeof x);
+    return bits < 0 ? std::numeric_limits<Bits>::min() - bits : bits;  // monotone in x
+  };
+  const Bits oa = ordered(a), ob = ordered(b);
+  using Unsigned = std::make_unsigned_t<Bits>;  // the difference, without overflow
+  return double(oa > ob ? Unsigned(oa) - Unsigned(ob) : Unsigned(ob) - Unsigned(oa));
+}
+
+struct OpCase {
+  Unary op;
+  const char *name;
+  double (*reference)(double);  // libm in T's precision is taken through scalar<T>
+  double low, high;             // the random inputs' range
+  double maxUlps;
+};
+
+template <typename T>
+T scalar(Unary op, T x) {
+  switch (op) {
+    case Unary::Exp: return std::exp(x);
+    case Unary::Log: return std::log(x);
+    case Unary::Log1p: return std::log1p(x);
+    case Unary::Expm1: return std::expm1(x);
+    case Unary::Tanh: return std::tanh(x);
+    case Unary::Sin: return std::sin(x);
+    case Unary::Cos: return std::cos(x);
+    case Unary::Tan: return std::tan(x);
+    case Unary::Asin: return std::asin(x);
+    case Unary::Acos: return std::acos(x);
+    case Unary::Atan: return std::atan(x);
+    case Unary::Sinh: return std::sinh(x);
+    case Unary::Cosh: return std::cosh(x);
+    case Unary::Log2: return std::log2(x);
+    case Unary::Log10: return std::log10(x);
+    case Unary::Erf: return std::erf(x);
+    case Unary::Erfc: return std::erfc(x);
+    case Unary::Sigmoid: return 1 / (1 + std::exp(-x));
+    default: throw std::logic_error("no scalar reference for this op");
+  }
+}
+
+// Each vector op, with the range its random inputs come from. Both libraries are within
+// one ulp of the exact result (SLEEF's u10; erfc u15), so they may be two apart; sigmoid
+// composes three roundings.
+const std::vector<OpCase> &opCases() {
+  static const std::vector<OpCase> cases = {
+      {Unary::Exp, "exp", nullptr, -100, 100, 2},   {Unary::Log, "log", nullptr, 0, 1e6, 2},
+      {Unary::Log1p, "log1p", nullptr, -1, 1e3, 2}, {Unary::Expm1, "expm1", nullptr, -30, 30, 2},
+      {Unary::Tanh, "tanh", nullptr, -20, 20, 2},   {Unary::Sin, "sin", nullptr, -100, 100, 2},
+      {Unary::Cos, "cos", nullptr, -100, 100, 2},   {Unary::Tan, "tan", nullptr, -1.5, 1.5, 2},
+      {Unary::Asin, "asin", nullptr, -1, 1, 2},     {Unary::Acos, "acos", nullptr, -1, 1, 2},
+      {Unary::Atan, "atan", nullptr, -1e3, 1e3, 2}, {Unary::Sinh, "sinh", nullptr, -80, 80, 2},
+      {Unary::Cosh, "cosh", nullptr, -80, 80, 2},   {Unary::Log2, "log2", nullptr, 0, 1e6, 2},
+      {Unary::Log10, "log10", nullptr, 0, 1e6, 2},  {Unary::Erf, "erf", nullptr, -5, 5, 2},
+      {Unary::Erfc, "erfc", nullptr, -5, 9, 3},     {Unary::Sigmoid, "sigmoid", nullptr, -80, 80, 4},
+  };
+  return cases;
+}
+
+template <typename T>
+std::vector<T> inputsFor(const OpCase &c, size_t count) {
+  const T inf = std::numeric_limits<T>::infinity();
+  std::vector<T> x = {0,
+                      T(-0.0),
+                      1,
+                      -1,
+                      T(0.5),
+                      T(-0.5),
+                      inf,
+                      -inf,
+                      std::numeric_limits<T>::quiet_NaN(),
+                      std::numeric_limits<T>::denorm_min(),
+                      std::numeric_limits<T>::min(),
+                      std::numeric_limits<T>::max(),
+                      -std::numeric_limits<T>::max(),
+                      T(1e-7),
+                      T(-1e-7),
+                      T(c.low),
+                      T(c.high)};
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> uniform(c.low, c.high);
+  while (x.size() < count) x.push_back(T(uniform(rng)));
+  return x;
+}
+
+// True when the kernel's y is the scalar path's z: the same NaN/infinity, or finite values
+// within maxUlps (values the scalar path rounds below the normal range compare absolutely:
+// SLEEF may flush them).
+template <typename T>
+bool agrees(T y, T z, double maxUlps) {
+  if (std::isnan(z)) return std::isnan(y);
+  if (std::isinf(z)) return y == z;
+  if (std::fabs(z) < std::numeric_limits<T>::min()) return std::fabs(y) < 2 * std::numeric_limits<T>::min();
+  return std::isfinite(y) && ulps(y, z) <= maxUlps;
+}
+
+template <typename T>
+void checkUnaryKernels(Isa isa) {
+  const auto &k = th::vec::kernelsFor(isa);
+  for (const auto &c : opCases()) {
+    BOOST_TEST_CONTEXT(k.name << " " << c.name << (std::is_same_v<T, float> ? " float" : " double")) {
+      th::vec::UnaryKernel<T> kernel;
+      if constexpr (std::is_same_v<T, float>)
+        kernel = k.floatUnary[int(c.op)];
+      else
+        kernel = k.doubleUnary[int(c.op)];
+      BOOST_REQUIRE(kernel != nullptr);
+      const std::vector<T> x = inputsFor<T>(c, 4099);
+      std::vector<T> y(x.size());
+      kernel(y.data(), x.data(), (int64_t)x.size());
+      int bad = 0;
+      for (size_t i = 0; i < x.size(); i++)
+        if (!agrees(y[i], scalar(c.op, x[i]), c.maxUlps) && bad++ < 5)
+          BOOST_ERROR(c.name << "(" << x[i] << ") = " << y[i] << ", scalar " << scalar(c.op, x[i]) << ", "
+                             << ulps(y[i], scalar(c.op, x[i])) << " ulps");
+      BOOST_TEST(bad == 0, c.name);
+      // every tail length and offset gives each element the same value as above
+      for (int64_t n = 0; n <= 33; n++) {
+        std::vector<T> part(n + 2, T(-7));
+        kernel(part.data() + 1, x.data() + 5, n);
+        bool same = part[0] == T(-7) && part[n + 1] == T(-7);  // nothing outside written
+        for (int64_t i = 0; i < n; i++) same = same && (std::memcmp(&part[i + 1], &y[i + 5], sizeof(T)) == 0);
+        BOOST_TEST(same, "tail of " << n);
+      }
+      // in place
+      std::vector<T> z = x;
+      kernel(z.data(), z.data(), (int64_t)z.size());
+      BOOST_TEST(std::memcmp(z.data(), y.data(), z.size() * sizeof(T)) == 0);
+    }
+  }
+}
+
+template <typename T, typename Sum>
+void checkSum(Sum sum) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  for (int64_t n : {0, 1, 7, 15, 16, 17, 31, 33, 64, 1000, 100003}) {
+    std::vector<T> x(n);
+    long double reference = 0;
+    for (auto &v : x) {
+      v = T(uniform(rng) * 1e3);
+      reference += v;
+    }
+    const double got = sum(x.data(), n);
+    // double accumulation: the error is a few n * 2^-53 of the magnitudes' sum
+    BOOST_TEST(std::fabs(got - (double)reference) <= 1e-13 * 1e3 * (n + 1), "n " << n);
+  }
+}
+
+void checkIsa(Isa isa) {
+  checkUnaryKernels<float>(isa);
+  checkUnaryKernels<double>(isa);
+  checkSum<float>(th::vec::kernelsFor(isa).sumFloat);
+  checkSum<double>(th::vec::kernelsFor(isa).sumDouble);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(avx2_kernels_match_the_scalar_path, *needs(Isa::Avx2)) { checkIsa(Isa::Avx2); }
+
+BOOST_AUTO_TEST_CASE(avx512_kernels_match_the_scalar_path, *needs(Isa::Avx512)) { checkIsa(Isa::Avx512); }
+
+BOOST_AUTO_TEST_CASE(a_set_the_processor_lacks_is_an_error) {
+  for (Isa isa : {Isa::Avx2, Isa::Avx512})
+    if (!th::vec::supported(isa)) BOOST_CHECK_THROW(th::vec::kernelsFor(isa), th::Error);
+  BOOST_TEST(th::vec::supported(Isa::Default));
+}
+
+BOOST_AUTO_TEST_CASE(the_plain_build_has_no_kernels) {
+  const auto &k = th::vec::kernelsFor(Isa::Default);
+  for (int op = 0; op < int(Unary::Count); op++) BOOST_TEST((!k.floatUnary[op] && !k.doubleUnary[op]));
+  BOOST_TEST(!k.sumFloat);
+  // and the chosen set is the best the processor has (TH_VECTOR unset in the test)
+  const Isa best = th::vec::supported(Isa::Avx512) ? Isa::Avx512
+                   : th::vec::supported(Isa::Avx2) ? Isa::Avx2
+                                                   : Isa::Default;
+  BOOST_TEST(std::string(th::vec::kernels().name) == th::vec::kernelsFor(best).name);
+}
+
+// The TH ops: contiguous tensors (large enough for threads) go through the chosen set,
+// strided ones through the scalar expression; both agree with libm.
+BOOST_AUTO_TEST_CASE(th_unary_ops_contiguous_and_strided) {
+  const int64_t rows = 300, cols = 257;
+  THFloatTensor *x = THFloatTensor_newWithSize2d(rows, cols);
+  float *xd = THFloatTensor_data(x);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> uniform(-9, 9);
+  for (int64_t i = 0; i < rows * cols; i++) xd[i] = uniform(rng);
+  THFloatTensor *xt = THFloatTensor_newTranspose(x, 0, 1);
+  THFloatTensor *r = THFloatTensor_new();
+  THFloatTensor *rt = THFloatTensor_new();
+  THFloatTensor_tanh(r, x);
+  THFloatTensor_tanh(rt, xt);
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < cols; j++) {
+      const float ref = std::tanh(xd[i * cols + j]);
+      BOOST_TEST_REQUIRE(agrees(THFloatTensor_get2d(r, i, j), ref, 2));
+      BOOST_TEST_REQUIRE(agrees(THFloatTensor_get2d(rt, j, i), ref, 0));  // the scalar path is libm's
+    }
+  // in place, on the contiguous tensor
+  const std::vector<float> before(xd, xd + rows * cols);
+  THFloatTensor_sigmoid(x, x);
+  for (int64_t i = 0; i < rows * cols; i++) BOOST_TEST_REQUIRE(agrees(xd[i], 1 / (1 + std::exp(-before[i])), 4));
+  THFloatTensor_free(rt);
+  THFloatTensor_free(r);
+  THFloatTensor_free(xt);
+  THFloatTensor_free(x);
+}
+
+BOOST_AUTO_TEST_CASE(th_sums_contiguous_and_strided) {
+  const int64_t rows = 513, cols = 129;
+  THDoubleTensor *x = THDoubleTensor_newWithSize2d(rows, cols);
+  double *xd = THDoubleTensor_data(x);
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  long double total = 0;
+  for (int64_t i = 0; i < rows * cols; i++) total += (xd[i] = uniform(rng));
+  BOOST_TEST(std::fabs(THDoubleTensor_sumall(x) - (double)total) < 1e-10);
+  THDoubleTensor *r = THDoubleTensor_new();
+  for (int dim : {0, 1}) {  // strided lines, then contiguous ones
+    THDoubleTensor_sum(r, x, dim, 0);
+    BOOST_TEST_REQUIRE(THDoubleTensor_nElement(r) == (dim == 0 ? cols : rows));
+    for (int64_t k = 0; k < THDoubleTensor_nElement(r); k++) {
+      long double line = 0;
+      for (int64_t m = 0; m < (dim == 0 ? rows : cols); m++) line += dim == 0 ? xd[m * cols + k] : xd[k * cols + m];
+      BOOST_TEST_REQUIRE(std::fabs(THDoubleTensor_get1d(r, k) - (double)line) < 1e-12);
+    }
+  }
+  THDoubleTensor_free(r);
+  THDoubleTensor_free(x);
+}
