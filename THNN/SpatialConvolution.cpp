@@ -360,6 +360,12 @@ void accumulatePlaneSums(T *gradBias, const T *grad, int64_t batch, int64_t plan
   });
 }
 
+// A 1x1 kernel with stride 1 and no padding: the unfolded input is the input itself, so the
+// im2col path multiplies it (and writes gradInput) directly, and leaves finput alone.
+bool unfoldIsIdentity(const Conv &c) {
+  return c.kH == 1 && c.kW == 1 && c.dH == 1 && c.dW == 1 && c.padH == 0 && c.padW == 0;
+}
+
 // Float convolutions on oneDNN (Note [oneDNN convolution] in dnnl/Convolution.cpp): each
 // returns false, for double too, when the caller is to take the im2col path. `buffer` is the
 // caller's scratch tensor.

@@ -17,8 +17,9 @@
 /* Note [oneDNN convolution]: THNN's float SpatialConvolutionMM and SpatialDilatedConvolution
  * (so Lua's nn, torch.legacy.nn and torch.nn's conv2d alike) run on oneDNN, PyTorch's CPU
  * convolution library, whose kernels work on blocked layouts (8 planes interleaved: nChw8c,
- * OIhw8i8o) without unfolding the input. Double, and any call oneDNN has no implementation
- * for, take the im2col path (Note [im2col convolution]); THNN_CONV_IM2COL=1 forces it.
+ * OIhw8i8o) without unfolding the input. Double, 1x1 kernels (see taken()) and any call
+ * oneDNN has no implementation for take the im2col path (Note [im2col convolution]);
+ * THNN_CONV_IM2COL=1 forces it.
  *
  * - Layouts. The caller's tensors are plain (NCHW, OIHW). Each call reorders its inputs into
  *   the layouts the primitive asks for, runs it, and reorders its outputs back. The weight is
@@ -130,6 +131,22 @@ memory::desc plain(const memory::dims &dims, Tag tag) { return memory::desc(dims
 
 memory::desc chosen(const memory::dims &dims) { return memory::desc(dims, memory::data_type::f32, Tag::any); }
 
+// Whether a pass lets the primitive choose the layouts of the images (blocked, reordered at each
+// call) rather than run on the caller's plain ones, where oneDNN's implementation is im2col +
+// its own GEMM. Measured on AVX2 (bench/thnn_bench.cpp): the blocked kernels win, except on the
+// weight gradient of layers 128 planes wide or more.
+bool blockedImages(Pass pass, const Geometry &g) {
+  return !(pass == kBackwardWeights && g.inPlanes >= 128 && g.outPlanes >= 128);
+}
+
+// 1x1 kernels stay on THNN's im2col path, which multiplies the input itself with OpenBLAS: on
+// AVX2 the reorders to blocked layouts cost more than they save, and OpenBLAS's GEMM is faster
+// than oneDNN's on plain ones (bench/thnn_bench.cpp).
+bool taken(const Geometry &g) { return !(g.kH == 1 && g.kW == 1); }
+
+// The layout of an image (input or output) in a pass.
+memory::desc image(const memory::dims &dims, bool blocked) { return blocked ? chosen(dims) : plain(dims, Tag::nchw); }
+
 // The shapes of the primitive descriptors of one geometry.
 struct Shapes {
   memory::dims src, weights, bias, dst, strides, dilates, padL, padR;
@@ -144,10 +161,10 @@ struct Shapes {
         padR{g.padH, g.padW} {}
 };
 
-dnnl::convolution_forward::desc forwardDesc(const Shapes &s, bool bias) {
+dnnl::convolution_forward::desc forwardDesc(const Shapes &s, bool bias, bool blocked) {
   return dnnl::convolution_forward::desc(
-      dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, chosen(s.src), chosen(s.weights),
-      bias ? plain(s.bias, Tag::x) : memory::desc(), chosen(s.dst), s.strides, s.dilates, s.padL, s.padR);
+      dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, image(s.src, blocked), chosen(s.weights),
+      bias ? plain(s.bias, Tag::x) : memory::desc(), image(s.dst, blocked), s.strides, s.dilates, s.padL, s.padR);
 }
 
 dnnl::primitive_attr userScratchpad() {
@@ -158,7 +175,8 @@ dnnl::primitive_attr userScratchpad() {
 
 std::shared_ptr<Plan> forwardPlan(const Geometry &g, bool bias) {
   const Shapes s(g);
-  dnnl::convolution_forward::primitive_desc pd(forwardDesc(s, bias), userScratchpad(), cpu());
+  dnnl::convolution_forward::primitive_desc pd(forwardDesc(s, bias, blockedImages(kForward, g)), userScratchpad(),
+                                               cpu());
   PlanBuilder b(pd.scratchpad_desc());
   b.input(DNNL_ARG_SRC, plain(s.src, Tag::nchw), pd.src_desc());
   b.input(DNNL_ARG_WEIGHTS, plain(s.weights, Tag::oihw), pd.weights_desc());
@@ -169,9 +187,10 @@ std::shared_ptr<Plan> forwardPlan(const Geometry &g, bool bias) {
 
 std::shared_ptr<Plan> backwardDataPlan(const Geometry &g) {
   const Shapes s(g);
-  dnnl::convolution_forward::primitive_desc hint(forwardDesc(s, false), cpu());
-  dnnl::convolution_backward_data::desc d(dnnl::algorithm::convolution_direct, chosen(s.src), chosen(s.weights),
-                                          chosen(s.dst), s.strides, s.dilates, s.padL, s.padR);
+  const bool blocked = blockedImages(kBackwardData, g);
+  dnnl::convolution_forward::primitive_desc hint(forwardDesc(s, false, blocked), cpu());
+  dnnl::convolution_backward_data::desc d(dnnl::algorithm::convolution_direct, image(s.src, blocked), chosen(s.weights),
+                                          image(s.dst, blocked), s.strides, s.dilates, s.padL, s.padR);
   dnnl::convolution_backward_data::primitive_desc pd(d, userScratchpad(), cpu(), hint);
   PlanBuilder b(pd.scratchpad_desc());
   b.input(DNNL_ARG_DIFF_DST, plain(s.dst, Tag::nchw), pd.diff_dst_desc());
@@ -182,10 +201,11 @@ std::shared_ptr<Plan> backwardDataPlan(const Geometry &g) {
 
 std::shared_ptr<Plan> backwardWeightsPlan(const Geometry &g, bool bias) {
   const Shapes s(g);
-  dnnl::convolution_forward::primitive_desc hint(forwardDesc(s, bias), cpu());
-  dnnl::convolution_backward_weights::desc d(dnnl::algorithm::convolution_direct, chosen(s.src), chosen(s.weights),
-                                             bias ? plain(s.bias, Tag::x) : memory::desc(), chosen(s.dst), s.strides,
-                                             s.dilates, s.padL, s.padR);
+  const bool blocked = blockedImages(kBackwardWeights, g);
+  dnnl::convolution_forward::primitive_desc hint(forwardDesc(s, bias, blocked), cpu());
+  dnnl::convolution_backward_weights::desc d(dnnl::algorithm::convolution_direct, image(s.src, blocked),
+                                             chosen(s.weights), bias ? plain(s.bias, Tag::x) : memory::desc(),
+                                             image(s.dst, blocked), s.strides, s.dilates, s.padL, s.padR);
   dnnl::convolution_backward_weights::primitive_desc pd(d, userScratchpad(), cpu(), hint);
   PlanBuilder b(pd.scratchpad_desc());
   b.input(DNNL_ARG_SRC, plain(s.src, Tag::nchw), pd.src_desc());
@@ -294,6 +314,7 @@ bool enabled() {
 
 bool forward(const Geometry &g, const float *input, const float *weight, const float *bias, float *output,
              const Scratch &scratch) {
+  if (!taken(g)) return false;
   auto plan = plans().get(keyOf(kForward, g, bias != nullptr), [&] { return forwardPlan(g, bias != nullptr); });
   if (!plan) return false;
   std::vector<const float *> in = {input, weight};
@@ -303,6 +324,7 @@ bool forward(const Geometry &g, const float *input, const float *weight, const f
 
 bool backwardData(const Geometry &g, const float *gradOutput, const float *weight, float *gradInput,
                   const Scratch &scratch) {
+  if (!taken(g)) return false;
   auto plan = plans().get(keyOf(kBackwardData, g, false), [&] { return backwardDataPlan(g); });
   if (!plan) return false;
   return execute(*plan, scratchFor(*plan, scratch), {gradOutput, weight}, {gradInput});
@@ -310,6 +332,7 @@ bool backwardData(const Geometry &g, const float *gradOutput, const float *weigh
 
 bool backwardWeights(const Geometry &g, const float *input, const float *gradOutput, float *gradWeight, float *gradBias,
                      float scale, const Scratch &scratch) {
+  if (!taken(g)) return false;
   const bool bias = gradBias != nullptr;
   auto plan = plans().get(keyOf(kBackwardWeights, g, bias), [&] { return backwardWeightsPlan(g, bias); });
   if (!plan) return false;

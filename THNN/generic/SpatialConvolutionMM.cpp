@@ -3,14 +3,16 @@
 #endif
 
 /* Note [im2col convolution]: the path of double, and of float where oneDNN does not take the
- * call (Note [oneDNN convolution] in THNN/dnnl/Convolution.cpp). Per sample, columns = im2col(input) [nInputPlane*kH*kW, oH*oW],
+ * call (Note [oneDNN convolution] in THNN/dnnl/Convolution.cpp). Per sample,
+ * columns = im2col(input) [nInputPlane*kH*kW, oH*oW],
  * output = weight [nOutputPlane, nInputPlane*kH*kW] @ columns + bias,
  * gradInput = col2im(weight^T @ gradOutput) and gradWeight += gradOutput @ columns^T.
  * The column buffers hold the whole batch [B, rows, positions] so that im2col / col2im run as
  * one OpenMP loop over every (sample, plane), busy on every thread whatever the batch size;
  * the GEMMs then run one after another, each on all threads (OpenBLAS's OpenMP build shares
  * TH's pool). With the pthread build, alternating a loop and a GEMM per sample was several
- * times slower: idle OpenMP threads spin on the cores the GEMM wants. */
+ * times slower: idle OpenMP threads spin on the cores the GEMM wants. A 1x1 kernel with
+ * stride 1 and no padding unfolds nothing: its columns are the input itself. */
 
 /* Checks a SpatialConvolutionMM or SpatialDilatedConvolution call and completes its shape.
  * The weight (or gradWeight) is argument weightArg, kW argument kernelArg. */
@@ -35,8 +37,12 @@ static void THNN_(convolution_updateOutput)(THTensor *input, THTensor *output, T
   if (!dnnlForward(c, dataOf<scalar_t>(in), dataOf<scalar_t>(w), dataOf<scalar_t>(b), out.data(), columns)) {
     const Unfold u = unfoldInput(c);
     const int64_t rows = u.rows(), n = u.positions();
-    scalar_t *col = scratch<scalar_t>(columns, c.sample({rows, n}));
-    unfoldBatch(u, c.batch, dataOf<scalar_t>(in), col);
+    const scalar_t *col = dataOf<scalar_t>(in);
+    if (!unfoldIsIdentity(c)) {
+      scalar_t *unfolded = scratch<scalar_t>(columns, c.sample({rows, n}));
+      unfoldBatch(u, c.batch, col, unfolded);
+      col = unfolded;
+    }
     for (int64_t s = 0; s < c.batch; s++) {
       scalar_t *y = out.data() + s * c.outPlanes * n;
       if (bias)
@@ -55,11 +61,12 @@ static void THNN_(convolution_updateGradInput)(THTensor *gradOutput, THTensor *g
   if (!dnnlBackwardData(c, dataOf<scalar_t>(go), dataOf<scalar_t>(w), gi.data(), gradColumns)) {
     const Unfold u = unfoldInput(c);
     const int64_t rows = u.rows(), n = u.positions();
-    scalar_t *col = scratch<scalar_t>(gradColumns, c.sample({rows, n}));
+    const bool identity = unfoldIsIdentity(c);
+    scalar_t *col = identity ? gi.data() : scratch<scalar_t>(gradColumns, c.sample({rows, n}));
     for (int64_t s = 0; s < c.batch; s++) THNN_(gemm)
     (true, false, rows, n, c.outPlanes, 1, dataOf<scalar_t>(w), rows, dataOf<scalar_t>(go) + s * c.outPlanes * n, n, 0,
      col + s * rows * n, n);
-    foldBatch<scalar_t>(u, c.batch, col, gi.data(), nullptr);
+    if (!identity) foldBatch<scalar_t>(u, c.batch, col, gi.data(), nullptr);
   }
   gi.finish();
 }
@@ -76,17 +83,22 @@ static void THNN_(convolution_accGradParameters)(const char *fn, THTensor *input
     const Unfold u = unfoldInput(c);
     const int64_t rows = u.rows(), n = u.positions();
     const std::vector<int64_t> unfolded = c.sample({rows, n});
-    if (columnsFromForward && !hasSizes(columns, unfolded)) {
-      THArgCheck(columns->nDimension == 1 && columns->size[0] > 0, 6,
-                 "%s: finput must hold the unfolded input left by updateOutput, sizes %s, got %s", fn,
-                 sizesOf(unfolded).c_str(), sizesOf(columns).c_str());
-      columnsFromForward = false;
+    th::Owned<THTensor> kept;
+    const scalar_t *col = dataOf<scalar_t>(in);
+    if (!unfoldIsIdentity(c)) {
+      if (columnsFromForward && !hasSizes(columns, unfolded)) {
+        THArgCheck(columns->nDimension == 1 && columns->size[0] > 0, 6,
+                   "%s: finput must hold the unfolded input left by updateOutput, sizes %s, got %s", fn,
+                   sizesOf(unfolded).c_str(), sizesOf(columns).c_str());
+        columnsFromForward = false;
+      }
+      if (!columnsFromForward) unfoldBatch(u, c.batch, col, scratch<scalar_t>(columns, unfolded));
+      kept = contiguous<scalar_t>(columns);
+      col = dataOf<scalar_t>(kept);
     }
-    if (!columnsFromForward) unfoldBatch(u, c.batch, dataOf<scalar_t>(in), scratch<scalar_t>(columns, unfolded));
-    auto col = contiguous<scalar_t>(columns);
     for (int64_t s = 0; s < c.batch; s++) THNN_(gemm)
-    (false, true, c.outPlanes, rows, n, scale, dataOf<scalar_t>(go) + s * c.outPlanes * n, n,
-     dataOf<scalar_t>(col) + s * rows * n, n, 1, gw.data(), rows);
+    (false, true, c.outPlanes, rows, n, scale, dataOf<scalar_t>(go) + s * c.outPlanes * n, n, col + s * rows * n, n, 1,
+     gw.data(), rows);
     if (gradBias) accumulatePlaneSums(gb.data(), dataOf<scalar_t>(go), c.batch, c.outPlanes, n, scale);
   }
   gw.finish();

@@ -3,7 +3,8 @@
 // gradBias (with a scale, onto non-zero gradients) against the double im2col path, which
 // test_SpatialConvolution checks against a direct loop, on the benchmark's shapes and odd ones,
 // at 1 and 2 threads. That oneDNN ran is seen in the caller's buffers: it leaves them a 1-D
-// scratch, where the im2col path leaves the unfolded input [B, C kH kW, oH oW].
+// scratch, where the im2col path leaves the unfolded input [B, C kH kW, oH oW] (1x1 kernels,
+// which stay on the im2col path, are checked too).
 #define BOOST_TEST_MODULE THNN SpatialConvolution oneDNN
 #include <omp.h>
 
@@ -96,6 +97,7 @@ struct Values {
 struct Results {
   std::vector<double> output, gradInput, gradWeight, gradBias;
   int forwardBufferDims = 0, backwardBufferDims = 0;  // the buffers' dimensions after the calls
+  int64_t forwardBufferSize = 0;
 };
 
 enum class Kernel { MM, Dilated };
@@ -117,6 +119,7 @@ Results run(Kernel kernel, const Shape &s, const Values &v, double scale) {
     (nullptr, in.get(), out.get(), w.get(), bias, finput.get(), fgradInput.get(), s.kW, s.kH, s.dW, s.dH, s.padW,
      s.padH);
     r.forwardBufferDims = finput->nDimension;
+    r.forwardBufferSize = th::numel(th::ref(finput.get()));
     THNN_KERNEL(T, SpatialConvolutionMM_updateGradInput)
     (nullptr, in.get(), gradOut.get(), gradIn.get(), w.get(), finput.get(), fgradInput.get(), s.kW, s.kH, s.dW, s.dH,
      s.padW, s.padH);
@@ -129,6 +132,7 @@ Results run(Kernel kernel, const Shape &s, const Values &v, double scale) {
     (nullptr, in.get(), out.get(), w.get(), bias, finput.get(), nullptr, s.kW, s.kH, s.dW, s.dH, s.padW, s.padH,
      s.dilationW, s.dilationH);
     r.forwardBufferDims = finput->nDimension;
+    r.forwardBufferSize = th::numel(th::ref(finput.get()));
     THNN_KERNEL(T, SpatialDilatedConvolution_updateGradInput)
     (nullptr, in.get(), gradOut.get(), gradIn.get(), w.get(), fgradInput.get(), s.kW, s.kH, s.dW, s.dH, s.padW, s.padH,
      s.dilationW, s.dilationH);
@@ -177,8 +181,15 @@ void check(Kernel kernel, const Shape &s, int threads, unsigned seed = 1) {
     const Results want = run<double>(kernel, s, v, 0.5);
     Threads t(threads);
     const Results got = run<float>(kernel, s, v, 0.5);
-    BOOST_TEST(got.forwardBufferDims == 1);  // oneDNN's scratch: oneDNN ran
-    BOOST_TEST(got.backwardBufferDims == 1);
+    if (s.kH == 1 && s.kW == 1) {  // the im2col path; a 1x1 kernel with stride 1 and no padding unfolds nothing
+      if (s.dH == 1 && s.dW == 1 && s.padH == 0 && s.padW == 0)
+        BOOST_TEST(got.forwardBufferSize == 0);
+      else
+        BOOST_TEST(got.forwardBufferDims == (s.B == 0 ? 2 : 3));
+    } else {
+      BOOST_TEST(got.forwardBufferDims == 1);  // oneDNN's scratch: oneDNN ran
+      BOOST_TEST(got.backwardBufferDims == 1);
+    }
     expectClose(got.output, want.output, what + " output");
     expectClose(got.gradInput, want.gradInput, what + " gradInput");
     expectClose(got.gradWeight, want.gradWeight, what + " gradWeight");
