@@ -17,7 +17,7 @@
 /* Note [oneDNN convolution]: THNN's float SpatialConvolutionMM and SpatialDilatedConvolution
  * (so Lua's nn, torch.legacy.nn and torch.nn's conv2d alike) run on oneDNN, PyTorch's CPU
  * convolution library, whose kernels work on blocked layouts (8 planes interleaved: nChw8c,
- * OIhw8i8o) without unfolding the input. Double, 1x1 kernels (see taken()) and any call
+ * OIhw8i8o) without unfolding the input. Double, 1x1 kernels on one thread (taken()) and any call
  * oneDNN has no implementation for take the im2col path (Note [im2col convolution]);
  * THNN_CONV_IM2COL=1 forces it.
  *
@@ -131,18 +131,22 @@ memory::desc plain(const memory::dims &dims, Tag tag) { return memory::desc(dims
 
 memory::desc chosen(const memory::dims &dims) { return memory::desc(dims, memory::data_type::f32, Tag::any); }
 
+bool isPointwise(const Geometry &g) { return g.kH == 1 && g.kW == 1; }
+
 // Whether a pass lets the primitive choose the layouts of the images (blocked, reordered at each
 // call) rather than run on the caller's plain ones, where oneDNN's implementation is im2col +
-// its own GEMM. Measured on AVX2 (bench/thnn_bench.cpp): the blocked kernels win, except on the
-// weight gradient of layers 128 planes wide or more.
+// its own GEMM (a GEMM alone for 1x1 kernels). Measured on AVX2 (bench/thnn_bench.cpp): the
+// blocked kernels win, except on 1x1 kernels, where the reorders cost more than they save, and
+// on the weight gradient of layers 128 planes wide or more.
 bool blockedImages(Pass pass, const Geometry &g) {
+  if (isPointwise(g)) return false;
   return !(pass == kBackwardWeights && g.inPlanes >= 128 && g.outPlanes >= 128);
 }
 
-// 1x1 kernels stay on THNN's im2col path, which multiplies the input itself with OpenBLAS: on
-// AVX2 the reorders to blocked layouts cost more than they save, and OpenBLAS's GEMM is faster
-// than oneDNN's on plain ones (bench/thnn_bench.cpp).
-bool taken(const Geometry &g) { return !(g.kH == 1 && g.kW == 1); }
+// 1x1 kernels on one thread stay on THNN's im2col path, which multiplies the input itself with
+// OpenBLAS, whose GEMM beats oneDNN's there; on more threads oneDNN's one call beats the im2col
+// path's parallel GEMM per sample (bench/thnn_bench.cpp).
+bool taken(const Geometry &g) { return !isPointwise(g) || omp_get_max_threads() > 1; }
 
 // The layout of an image (input or output) in a pass.
 memory::desc image(const memory::dims &dims, bool blocked) { return blocked ? chosen(dims) : plain(dims, Tag::nchw); }

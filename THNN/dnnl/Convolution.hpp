@@ -29,8 +29,8 @@ using Scratch = std::function<float *(size_t n)>;
 bool enabled();
 
 // Each returns false when oneDNN has no implementation for the call, or the im2col path is the
-// faster one (1x1 kernels): the caller then takes the im2col path; the outputs are then as they were, except forward's
-// and backwardData's, which the caller overwrites. Errors of the scratch function propagate.
+// faster one (1x1 kernels on one thread): the caller then takes the im2col path; the outputs are then as they were,
+// except forward's and backwardData's, which the caller overwrites. Errors of the scratch function propagate.
 bool forward(const Geometry &g, const float *input, const float *weight, const float *bias, float *output,
              const Scratch &scratch);
 bool backwardData(const Geometry &g, const float *gradOutput, const float *weight, float *gradInput,
