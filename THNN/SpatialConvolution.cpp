@@ -12,6 +12,7 @@
 
 #include "TH/THBlas.h"
 #include "TH/THTensor.hpp"
+#include "THNN/dnnl/Convolution.hpp"
 
 namespace {
 
@@ -357,6 +358,52 @@ void accumulatePlaneSums(T *gradBias, const T *grad, int64_t batch, int64_t plan
     }
     gradBias[o] += scale * (T)sum;
   });
+}
+
+// A 1x1 kernel with stride 1 and no padding: the unfolded input is the input itself, so the
+// im2col path multiplies it (and writes gradInput) directly, and leaves finput alone.
+bool unfoldIsIdentity(const Conv &c) {
+  return c.kH == 1 && c.kW == 1 && c.dH == 1 && c.dW == 1 && c.padH == 0 && c.padW == 0;
+}
+
+// Float convolutions on oneDNN (Note [oneDNN convolution] in dnnl/Convolution.cpp): each
+// returns false, for double too, when the caller is to take the im2col path. `buffer` is the
+// caller's scratch tensor.
+thnn::dnnl_conv::Geometry geometryOf(const Conv &c) {
+  return {c.batch, c.inPlanes, c.inH, c.inW,  c.outPlanes, c.outH,      c.outW,     c.kH,
+          c.kW,    c.dH,       c.dW,  c.padH, c.padW,      c.dilationH, c.dilationW};
+}
+
+thnn::dnnl_conv::Scratch scratchIn(THFloatTensor *buffer) {
+  return [buffer](size_t n) { return scratch<float>(buffer, {static_cast<int64_t>(n)}); };
+}
+
+bool dnnlForward(const Conv &c, const float *input, const float *weight, const float *bias, float *output,
+                 THFloatTensor *buffer) {
+  return thnn::dnnl_conv::enabled() &&
+         thnn::dnnl_conv::forward(geometryOf(c), input, weight, bias, output, scratchIn(buffer));
+}
+
+bool dnnlBackwardData(const Conv &c, const float *gradOutput, const float *weight, float *gradInput,
+                      THFloatTensor *buffer) {
+  return thnn::dnnl_conv::enabled() &&
+         thnn::dnnl_conv::backwardData(geometryOf(c), gradOutput, weight, gradInput, scratchIn(buffer));
+}
+
+bool dnnlBackwardWeights(const Conv &c, const float *input, const float *gradOutput, float *gradWeight, float *gradBias,
+                         float scale, THFloatTensor *buffer) {
+  return thnn::dnnl_conv::enabled() && thnn::dnnl_conv::backwardWeights(geometryOf(c), input, gradOutput, gradWeight,
+                                                                        gradBias, scale, scratchIn(buffer));
+}
+
+bool dnnlForward(const Conv &, const double *, const double *, const double *, double *, THDoubleTensor *) {
+  return false;
+}
+
+bool dnnlBackwardData(const Conv &, const double *, const double *, double *, THDoubleTensor *) { return false; }
+
+bool dnnlBackwardWeights(const Conv &, const double *, const double *, double *, double *, double, THDoubleTensor *) {
+  return false;
 }
 
 }  // namespace

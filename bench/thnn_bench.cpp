@@ -1,10 +1,12 @@
 // THNN benchmark: the kernels that dominate training time, each next to a reference
 // measured in the same run (best of N timings after a warm-up call; rounds interleave the
 // timed functions, so a change in the load of this shared machine hits all of them alike).
-//   SpatialConvolutionMM 3x3, 64 -> 64 planes, pad 1, batch 16, 32x32, float: forward and
-//     forward + backward (updateGradInput + accGradParameters) time and GFLOP/s, and the share
-//     of that time the GEMMs take (the same addmm shapes and layouts timed alone):
-//     goal: im2col, col2im and bookkeeping under 25% of the total.
+//   SpatialConvolutionMM on the im2col path (THNN_CONV_IM2COL=1), 3x3, 64 -> 64 planes, pad 1,
+//     batch 16, 32x32, float: forward and forward + backward (updateGradInput +
+//     accGradParameters) time and GFLOP/s, and the share of that time the GEMMs take (the same
+//     addmm shapes and layouts timed alone): goal: im2col, col2im and bookkeeping under 25%.
+//   SpatialConvolutionMM in float on oneDNN against the im2col path, forward and forward +
+//     backward, on bench/conv2d_vs_pytorch.py's shapes with 1 and 2 threads.
 //   Linear 1024 -> 1024, batch 256, float, forward + backward, vs the three addmm calls it is made of.
 //   Spatial max pooling (2x2 stride 2; 3x3 stride 2 pad 1) forward and backward on
 //     64x32x28x28 and 16x64x56x56 floats with 1 and 2 threads, vs average pooling 2x2 and
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -72,6 +75,7 @@ void benchConvolution(int reps) {
   THFloatTensor *gradWeight = pool(randomTensor({O, C, 3, 3}, 5)), *gradBias = pool(randomTensor({O}, 6));
   THFloatTensor *output = pool(THFloatTensor_new()), *gradInput = pool(THFloatTensor_new());
   THFloatTensor *finput = pool(THFloatTensor_new()), *fgradInput = pool(THFloatTensor_new());
+  setenv("THNN_CONV_IM2COL", "1", 1);
   auto forward = [&] {
     THNN_FloatSpatialConvolutionMM_updateOutput(nullptr, input, output, weight, bias, finput, fgradInput, 3, 3, 1, 1, 1,
                                                 1);
@@ -124,6 +128,65 @@ void benchConvolution(int reps) {
       "  forward + backward %7.2f ms  %6.1f GFLOP/s | GEMMs alone %7.2f ms: %4.1f%% of the time, im2col, col2im "
       "and bookkeeping %4.1f%%  [goal < 25%%]\n",
       t[1] * 1e3, 3 * flops / t[1] * 1e-9, t[3] * 1e3, 100 * t[3] / t[1], 100 * (1 - t[3] / t[1]));
+  unsetenv("THNN_CONV_IM2COL");
+}
+
+// One convolution layer: batch, planes in, height = width, planes out, kernel, stride, padding.
+struct ConvShape {
+  int64_t B, C, H, O;
+  int k, stride, pad;
+};
+
+// SpatialConvolutionMM in float on oneDNN and on the im2col path (the environment switch is
+// flipped around each call), forward and forward + backward, with `threads` OpenMP threads.
+void benchConvolutionPaths(const ConvShape &s, int threads, int reps) {
+  THSetNumThreads(threads);
+  const int64_t oH = (s.H + 2 * s.pad - s.k) / s.stride + 1;
+  Pool pool;
+  THFloatTensor *input = pool(randomTensor({s.B, s.C, s.H, s.H}, 1)),
+                *weight = pool(randomTensor({s.O, s.C, s.k, s.k}, 2));
+  THFloatTensor *bias = pool(randomTensor({s.O}, 3)), *gradOutput = pool(randomTensor({s.B, s.O, oH, oH}, 4));
+  THFloatTensor *gradWeight = pool(randomTensor({s.O, s.C, s.k, s.k}, 5)), *gradBias = pool(randomTensor({s.O}, 6));
+  THFloatTensor *output = pool(THFloatTensor_new()), *gradInput = pool(THFloatTensor_new());
+  // each path keeps its own buffers, as two modules would
+  THFloatTensor *finput[2] = {pool(THFloatTensor_new()), pool(THFloatTensor_new())};
+  THFloatTensor *fgradInput[2] = {pool(THFloatTensor_new()), pool(THFloatTensor_new())};
+  auto forward = [&](int path) {
+    if (path) setenv("THNN_CONV_IM2COL", "1", 1);
+    THNN_FloatSpatialConvolutionMM_updateOutput(nullptr, input, output, weight, bias, finput[path], fgradInput[path],
+                                                s.k, s.k, s.stride, s.stride, s.pad, s.pad);
+    unsetenv("THNN_CONV_IM2COL");
+  };
+  auto step = [&](int path) {
+    forward(path);
+    if (path) setenv("THNN_CONV_IM2COL", "1", 1);
+    THNN_FloatSpatialConvolutionMM_updateGradInput(nullptr, input, gradOutput, gradInput, weight, finput[path],
+                                                   fgradInput[path], s.k, s.k, s.stride, s.stride, s.pad, s.pad);
+    THNN_FloatSpatialConvolutionMM_accGradParameters(nullptr, input, gradOutput, gradWeight, gradBias, finput[path],
+                                                     fgradInput[path], s.k, s.k, s.stride, s.stride, s.pad, s.pad, 1.0);
+    unsetenv("THNN_CONV_IM2COL");
+  };
+  const auto t = bestOf(
+      reps, [&] { forward(0); }, [&] { forward(1); }, [&] { step(0); }, [&] { step(1); });
+  char name[64];
+  snprintf(name, sizeof name, "%lldx%lldx%lldx%lld %lld->%lld %dx%d s%d p%d", (long long)s.B, (long long)s.C,
+           (long long)s.H, (long long)s.H, (long long)s.C, (long long)s.O, s.k, s.k, s.stride, s.pad);
+  printf("  %-34s %d | %8.2f %8.2f %5.2f | %8.2f %8.2f %5.2f\n", name, threads, t[0] * 1e3, t[1] * 1e3, t[1] / t[0],
+         t[2] * 1e3, t[3] * 1e3, t[3] / t[2]);
+}
+
+void benchConvolutionPaths(int reps) {
+  const ConvShape shapes[] = {{16, 64, 32, 64, 3, 1, 1}, {64, 3, 32, 16, 3, 1, 1},   {1, 64, 56, 64, 3, 1, 1},
+                              {64, 16, 28, 32, 3, 1, 1}, {16, 256, 8, 256, 3, 1, 1}, {16, 128, 16, 256, 3, 2, 1},
+                              {1, 3, 224, 64, 3, 2, 1},  {16, 64, 32, 128, 1, 1, 0}, {64, 32, 16, 64, 1, 2, 0},
+                              {1, 256, 14, 256, 1, 1, 0}};
+  printf("SpatialConvolutionMM float, oneDNN against im2col (ms, best of %d; ratio = im2col / oneDNN):\n", reps);
+  printf("  %-34s thr | %8s %8s %5s | %8s %8s %5s\n", "shape", "fwd dnnl", "im2col", "ratio", "f+b dnnl", "im2col",
+         "ratio");
+  const int threads = THGetNumThreads();
+  for (int nt : {1, 2})
+    for (const ConvShape &s : shapes) benchConvolutionPaths(s, nt, reps);
+  THSetNumThreads(threads);
 }
 
 void benchLinear(int reps) {
@@ -224,6 +287,7 @@ int main(int argc, char **argv) {
   printf("THNN benchmark: %d OpenMP threads, %d OpenBLAS threads; best of N runs\n", THGetNumThreads(),
          openblas_get_num_threads());
   if (wanted("conv")) benchConvolution(10);
+  if (wanted("conv")) benchConvolutionPaths(5);
   if (wanted("linear")) benchLinear(10);
   const int threads = THGetNumThreads();
   for (int nt : {1, 2}) {

@@ -12,6 +12,7 @@ APT_PACKAGES=(
   bazel-bootstrap bazel-platforms bazel-rules-java
   libopenblas-openmp-dev libboost-test-dev
   libsleef-dev  # vectorised exp, tanh, ... (TH/THVector.h)
+  libdnnl-dev  # oneDNN: THNN's float convolutions
   luajit libluajit-5.1-dev
   dataset-fashion-mnist
   python3-venv python3-dev  # the virtual environment below, and Python.h for Debian's python3

@@ -21,6 +21,16 @@ cc_library(
 )
 """
 
+_DNNL_BUILD = """
+cc_library(
+    name = "dnnl",
+    hdrs = glob(["include/oneapi/dnnl/*.h", "include/oneapi/dnnl/*.hpp"]),
+    includes = ["include"],
+    srcs = ["lib/libdnnl.so.2"],
+    visibility = ["//visibility:public"],
+)
+"""
+
 _BOOST_TEST_BUILD = """
 cc_library(
     name = "boost_test",
@@ -70,6 +80,17 @@ def system_libs():
             "include/sleef.h": "/usr/include/x86_64-linux-gnu/sleef.h",
         },
         build_file_content = _SLEEF_BUILD,
+    )
+    symlink_repo(
+        name = "dnnl",
+        # oneDNN, for THNN's float convolutions; Debian builds it on OpenMP (libgomp), the runtime
+        # TH's threads and OpenBLAS's use, so one thread count governs all three
+        package = "libdnnl-dev",
+        links = {
+            "lib/libdnnl.so.2": "/usr/lib/x86_64-linux-gnu/libdnnl.so.2",
+            "include/oneapi/dnnl": "/usr/include/oneapi/dnnl",
+        },
+        build_file_content = _DNNL_BUILD,
     )
     symlink_repo(
         name = "boost_test",

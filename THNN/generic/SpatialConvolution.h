@@ -12,7 +12,8 @@
 /* weight [nOutputPlane, nInputPlane, kH, kW] or [nOutputPlane, nInputPlane*kH*kW], bias [nOutputPlane].
  * finput: the unfolded input [B, nInputPlane*kH*kW, oH*oW], written by updateOutput and read by
  * accGradParameters (call updateOutput with the same input first). fgradInput: same shape,
- * scratch of updateGradInput. */
+ * scratch of updateGradInput. Float runs on oneDNN, which needs no unfolded input and leaves
+ * both a 1-D scratch buffer (Note [oneDNN convolution] in THNN/dnnl/Convolution.cpp). */
 TH_API void THNN_(SpatialConvolutionMM_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
                                                      THTensor *weight, THTensor *bias, THTensor *finput,
                                                      THTensor *fgradInput, int kW, int kH, int dW, int dH, int padW,
@@ -28,7 +29,8 @@ TH_API void THNN_(SpatialConvolutionMM_accGradParameters)(THNNState *state, THTe
 
 /* weight [nOutputPlane, nInputPlane, kH, kW], bias [nOutputPlane]. columns / gradColumns:
  * scratch [B, nInputPlane*kH*kW, oH*oW] (the whole batch, unlike torch7's one sample: see
- * Note [im2col convolution]). ones: torch7's bias helper, not needed here (may be NULL). */
+ * Note [im2col convolution]), or 1-D and smaller in float, on oneDNN. ones: torch7's bias
+ * helper, not needed here (may be NULL). */
 TH_API void THNN_(SpatialDilatedConvolution_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
                                                           THTensor *weight, THTensor *bias, THTensor *columns,
                                                           THTensor *ones, int kW, int kH, int dW, int dH, int padW,

@@ -1,7 +1,7 @@
 -- nn.SpatialConvolution(nInputPlane, nOutputPlane, kW, kH[, dW = 1, dH = 1[, padW = 0,
 -- padH = padW]]): 2-D convolution of planes (nInputPlane x H x W) or batches of them,
--- weight nOutputPlane x nInputPlane x kH x kW, through THNN's unfold + GEMM kernels
--- (finput and fgradInput are their buffers).
+-- weight nOutputPlane x nInputPlane x kH x kW, through THNN's kernels: oneDNN for float, unfold +
+-- GEMM for double (finput and fgradInput are their buffers).
 local SpatialConvolution, parent = torch.class('nn.SpatialConvolution', 'nn.Module')
 
 function SpatialConvolution:__init(nInputPlane, nOutputPlane, kW, kH, dW, dH, padW, padH)

@@ -4,6 +4,9 @@
 # activations too (THNN/ElementWise.cpp, shared with THCUNN).
 MORE_GROUPS = {"test_Activation": ["//THNN:ElementWise"]}
 
+# Suites named for a part of a group rather than the group.
+GROUP_OF = {"test_SpatialConvolutionDnnl": "SpatialConvolution"}
+
 def thnn_tests():
     for src in native.glob(["test_*.cpp"]):
         name = src[:-len(".cpp")]
@@ -19,7 +22,7 @@ def thnn_tests():
                     size = "small",
                 )
         else:
-            group = name[len("test_"):]
+            group = GROUP_OF.get(name, name[len("test_"):])
             native.cc_test(
                 name = name,
                 srcs = [src, "thnn_test_util.hpp"],

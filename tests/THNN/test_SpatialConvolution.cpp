@@ -475,6 +475,8 @@ BOOST_AUTO_TEST_CASE(convolution_mm) {
       {"mm batched, stride 2x1, padding 1x2", Kind::MM, {3, 3, 2, 1, 1, 2}, {2, 3, 7, 6}, {5, 3, 3, 3}, true, false},
       {"mm 2-D weight, no bias, non-contiguous", Kind::MM, {3, 2, 1, 2, 1, 0}, {2, 2, 5, 6}, {3, 12}, false, true},
       {"mm 1x1 kernel", Kind::MM, {1, 1, 1, 1, 0, 0}, {3, 4, 5}, {2, 3, 1, 1}, true, false},
+      {"mm 1x1 kernel batched", Kind::MM, {1, 1, 1, 1, 0, 0}, {3, 4, 5, 6}, {2, 4, 1, 1}, true, false},
+      {"mm 1x1 kernel large", Kind::MM, {1, 1, 1, 1, 0, 0}, {4, 24, 9, 10}, {16, 24, 1, 1}, true, false, true},
       {"mm large", Kind::MM, {3, 3, 1, 1, 1, 1}, {3, 16, 20, 19}, {8, 16, 3, 3}, true, false, true},
   });
 }

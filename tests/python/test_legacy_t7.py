@@ -67,14 +67,18 @@ def test_cnn_training_forward_reproduces_batch_norm_statistics():
     np.testing.assert_allclose(bn.running_var.numpy(), ref["bn_running_var"].numpy(), rtol=1e-4, atol=1e-6)
 
 
-def test_cnn_fixture_buffers_and_indices():
+def test_cnn_fixture_buffers_and_indices(monkeypatch):
     cnn = load_lua(fixture("cnn.t7"))
     conv, pool = cnn.modules[0], cnn.modules[2]
     # the file's buffers are those of torch7's training forward: the same as ours on train_input
+    # on the im2col path (oneDNN's, the default for float, leaves finput a scratch buffer)
     ref = load_lua(fixture("cnn_io.t7"))
     saved_finput, saved_indices = conv.finput.clone(), pool.indices.clone()
     assert saved_indices.min().item() == 0 and saved_indices.max().item() <= 63  # 0-based after load
-    cnn.forward(ref["train_input"])
+    dnnl_output = cnn.forward(ref["train_input"]).clone()
+    assert conv.finput.dim() == 1
+    monkeypatch.setenv("THNN_CONV_IM2COL", "1")
+    np.testing.assert_allclose(cnn.forward(ref["train_input"]).numpy(), dnnl_output.numpy(), rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(conv.finput.numpy(), saved_finput.numpy(), atol=1e-6)
     np.testing.assert_array_equal(pool.indices.numpy(), saved_indices.numpy())
     # and what a loaded torch7 file says is written back as torch7 wrote it

@@ -123,7 +123,8 @@ class _ConvBase(utils.OptionalBias, Module):
 class SpatialConvolution(_ConvBase):
     """2-D convolution: weight nOutputPlane x nInputPlane x kH x kW (or torch7's older
     nOutputPlane x (nInputPlane kH kW)), bias nOutputPlane; THNN's SpatialConvolutionMM
-    kernels, which keep the input's columns (im2col) in `finput`."""
+    kernels: oneDNN for float (`finput` is then its scratch), im2col for double, which keeps
+    the input's columns in `finput`."""
 
     padW = 0
     padH = 0
