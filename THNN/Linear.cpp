@@ -1,4 +1,4 @@
-// Linear, Bilinear and BatchNormalization for Float and Double (the index-taking kernels
+// Linear, Bilinear, BatchNormalization and LayerNormalization for Float and Double (the index-taking kernels
 // of the group are in indexed/Linear.cpp).
 #include "THNN/Linear.h"
 
@@ -8,6 +8,7 @@
 
 #include "THNN/generic/LinearUtil.h"
 #include "TH/THTensor.hpp"
+#include "TH/THVector.h"
 
 namespace linear = thnn::linear;
 using linear::shape;
@@ -16,4 +17,7 @@ using linear::shape;
 #include "TH/THGenerateFloatTypes.h"
 
 #define TH_GENERIC_FILE "THNN/generic/BatchNormalization.cpp"
+#include "TH/THGenerateFloatTypes.h"
+
+#define TH_GENERIC_FILE "THNN/generic/LayerNormalization.cpp"
 #include "TH/THGenerateFloatTypes.h"

@@ -1060,6 +1060,44 @@ void batchNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, co
   });
 }
 
+void layerNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, int64_t normalized, double eps,
+               const Tensor &mean, const Tensor &invstd, const Tensor &result) {
+  std::vector<bool> need = needs({&input, &weight, &bias});
+  Saved sx(input, "native_layer_norm"), sw(weight, "native_layer_norm");
+  const bool hasWeight = weight.defined();
+  const int64_t D = normalized, rows = D > 0 ? input.numel() / D : 0;
+  IntList inSizes = input.sizes(), wSizes = hasWeight ? weight.sizes() : IntList{},
+          bSizes = bias.defined() ? bias.sizes() : IntList{};
+  const ScalarType type = input.dtype();
+  record("native_layer_norm", {input, weight, bias}, {result}, [=](const TensorList &g) -> TensorList {
+    if (rows == 0 || D == 0)
+      return {need[0] ? zerosOf(inSizes, type) : Tensor(), need[1] ? zerosOf(wSizes, type) : Tensor(),
+              need[2] ? zerosOf(bSizes, type) : Tensor()};
+    Tensor xs = contiguous(*sx);
+    Tensor ws = hasWeight ? contiguous(*sw) : Tensor();
+    Tensor go = contiguous(toType(g[0], type));
+    if (GradMode::enabled()) {
+      // create_graph: the same formulas in recorded ops, the statistics recomputed from x so
+      // that they are differentiated too.
+      Tensor x2 = reshape(xs, {rows, D}), g2 = reshape(go, {rows, D});
+      Tensor centered = sub(x2, torch::mean(x2, {1}, true));
+      Tensor rstd = fn(UnaryOp::Rsqrt, add(torch::var(x2, {1}, false, true), Scalar(eps)));
+      Tensor xhat = mul(centered, rstd);
+      Tensor gw = hasWeight ? mul(g2, reshape(ws, {1, D})) : g2;
+      Tensor gi = mul(rstd, sub(sub(gw, torch::mean(gw, {1}, true)), mul(xhat, torch::mean(mul(gw, xhat), {1}, true))));
+      return {need[0] ? reshape(gi, inSizes) : Tensor(),
+              need[1] ? reshape(torch::sum(mul(g2, xhat), {0}, false), wSizes) : Tensor(),
+              need[2] ? reshape(torch::sum(g2, {0}, false), bSizes) : Tensor()};
+    }
+    Tensor gi = need[0] ? blank(type) : Tensor();
+    Tensor gw = need[1] ? zerosOf({D}, type) : Tensor();
+    Tensor gb = need[2] ? zerosOf({D}, type) : Tensor();
+    nnk().layerNormalization.updateGradInput(xs.device(), type, xs, go, gi, gw, gb, ws, mean, invstd, D, 1.0);
+    return {need[0] ? reshape(gi, inSizes) : Tensor(), need[1] ? reshape(gw, wSizes) : Tensor(),
+            need[2] ? reshape(gb, bSizes) : Tensor()};
+  });
+}
+
 void embedding(const Tensor &weight, const Tensor &idx, int64_t paddingIdx, bool scaleGradByFreq,
                const Tensor &result) {
   IntList wSizes = weight.sizes();

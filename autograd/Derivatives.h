@@ -150,6 +150,9 @@ void ctcLoss(const Tensor &logProbs, const Tensor &lp, const CtcLayout &layout, 
 void batchNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, const Tensor &runningMean,
                const Tensor &runningVar, bool training, double eps, const Tensor &saveMean, const Tensor &saveStd,
                const Tensor &result);
+// mean, invstd: the forward's row statistics.
+void layerNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, int64_t normalized, double eps,
+               const Tensor &mean, const Tensor &invstd, const Tensor &result);
 // idx: the indices, flat, Long.
 void embedding(const Tensor &weight, const Tensor &idx, int64_t paddingIdx, bool scaleGradByFreq, const Tensor &result);
 // perSampleWeights as the user gave them; psw: flat and contiguous (or undefined).

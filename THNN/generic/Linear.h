@@ -46,6 +46,21 @@ TH_API void THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *i
 /* gradInput, gradWeight, gradBias may each be NULL; gradWeight and gradBias accumulate
  * scale times their gradient. Uses save_mean / save_std in training mode, the running
  * statistics otherwise (the mode must match the forward's). */
+/* ---- LayerNormalization over the last `normalized` elements of input ----------------
+ * input (contiguous) is seen as rows of `normalized` elements, each normalised by its own
+ * mean and biased variance; weight, bias: `normalized` elements or NULL (1 and 0).
+ * save_mean and save_invstd are resized to the row count and receive each row's mean and
+ * 1 / sqrt(var + eps). */
+TH_API void THNN_(LayerNormalization_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                                   THTensor *weight, THTensor *bias, THTensor *save_mean,
+                                                   THTensor *save_invstd, int64_t normalized, double eps);
+/* gradInput, gradWeight, gradBias may each be NULL; gradWeight and gradBias accumulate
+ * scale times their gradient. gradOutput contiguous, input's element count. */
+TH_API void THNN_(LayerNormalization_backward)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                               THTensor *gradInput, THTensor *gradWeight, THTensor *gradBias,
+                                               THTensor *weight, THTensor *save_mean, THTensor *save_invstd,
+                                               int64_t normalized, double scale);
+
 TH_API void THNN_(BatchNormalization_backward)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                THTensor *gradInput, THTensor *gradWeight, THTensor *gradBias,
                                                THTensor *weight, THTensor *running_mean, THTensor *running_var,

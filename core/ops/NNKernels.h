@@ -177,6 +177,13 @@ struct NNKernels {
                 const Tensor &gradBias, const Tensor &weight, const Tensor &runningMean, const Tensor &runningVar,
                 const Tensor &saveMean, const Tensor &saveStd, bool train, double scale, double eps)>
       batchNormalization{"batch_norm"};
+  // Over rows of `normalized` elements of a contiguous input; weight, bias undefined: 1, 0.
+  NNModule<void(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
+                const Tensor &saveMean, const Tensor &saveInvStd, int64_t normalized, double eps),
+           void(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &gradWeight,
+                const Tensor &gradBias, const Tensor &weight, const Tensor &saveMean, const Tensor &saveInvStd,
+                int64_t normalized, double scale)>
+      layerNormalization{"layer_norm"};
   // Lookup: rows of weight at the (Long) input; count is an Int buffer.
   Kernels<void(const Tensor &input, const Tensor &output, const Tensor &weight), Types::Floating> lookupTable{
       "embedding"};

@@ -732,6 +732,40 @@ Tensor batchNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, 
   return out;
 }
 
+Tensor layerNorm(const Tensor &input, const IntList &normalizedShape, const Tensor &weight, const Tensor &bias,
+                 double eps) {
+  checkFloating(input, "layer_norm");
+  const int k = static_cast<int>(normalizedShape.size());
+  IntList sizes = input.sizes();
+  bool matches = input.dim() >= k;
+  for (int i = 0; matches && i < k; i++) matches = sizes[input.dim() - k + i] == normalizedShape[i];
+  std::string joined;
+  for (int i = 0; i < k; i++) joined += (i ? ", " : "") + std::to_string(normalizedShape[i]);
+  TORCH_CHECK(matches, Runtime,
+              "Given normalized_shape=[%s], expected input with shape [*, %s], but got input of size%s", joined.c_str(),
+              joined.c_str(), input.sizeString().c_str());
+  const int64_t D = productOf(normalizedShape, 0, k);
+  auto checkParameter = [&](const Tensor &t, const char *what) {
+    if (!t.defined()) return;
+    TORCH_CHECK(t.numel() == D, Runtime, "layer_norm: %s should contain %lld elements (normalized_shape [%s]), got %s",
+                what, static_cast<long long>(D), joined.c_str(), t.sizeString().c_str());
+    checkSameType(input, t, "layer_norm", what);
+  };
+  checkParameter(weight, "weight");
+  checkParameter(bias, "bias");
+  RecordScope rec({&input, &weight, &bias});
+  Tensor out = empty(sizes, input.dtype()), mean = blank(input.dtype()), invstd = blank(input.dtype());
+  if (input.numel() == 0) {
+    if (rec) derivatives::layerNorm(input, weight, bias, D, eps, mean, invstd, out);
+    return out;
+  }
+  Tensor x = contiguous(input);
+  Tensor w = weight.defined() ? contiguous(weight) : Tensor(), b = bias.defined() ? contiguous(bias) : Tensor();
+  kernels().layerNormalization.updateOutput(x.device(), x.dtype(), x, out, w, b, mean, invstd, D, eps);
+  if (rec) derivatives::layerNorm(input, weight, bias, D, eps, mean, invstd, out);
+  return out;
+}
+
 // ---- embeddings ----
 
 namespace {

@@ -109,6 +109,12 @@ Tensor ctcLoss(const Tensor &logProbs, const Tensor &targets, const Tensor &inpu
 Tensor batchNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, const Tensor &runningMean,
                  const Tensor &runningVar, bool training, double momentum, double eps);
 
+// Over the trailing dimensions given by normalizedShape: each position of the leading ones
+// normalised by the mean and biased variance of its elements there, then times weight and
+// plus bias (normalizedShape's sizes, or undefined).
+Tensor layerNorm(const Tensor &input, const IntList &normalizedShape, const Tensor &weight, const Tensor &bias,
+                 double eps);
+
 // ---- embeddings ----
 // weight[indices]: indices Long (or Int) of any shape. No gradient flows to row
 // paddingIdx (-1: none); scaleGradByFreq divides each row's gradient by its count.

@@ -190,6 +190,14 @@ void bindNNLayers(py::module &m, TensorClass &cls) {
       py::arg("input"), py::arg("weight"), py::arg("bias"), py::arg("running_mean"), py::arg("running_var"),
       py::arg("training"), py::arg("momentum"), py::arg("eps"), ReleaseGil());
 
+  m.def(
+      "layer_norm",
+      [](const Tensor &x, const std::vector<int64_t> &normalizedShape, const std::optional<Tensor> &w,
+         const std::optional<Tensor> &b,
+         double eps) { return nn::layerNorm(x, normalizedShape, orUndefined(w), orUndefined(b), eps); },
+      py::arg("input"), py::arg("normalized_shape"), py::arg("weight") = py::none(), py::arg("bias") = py::none(),
+      py::arg("eps") = 1e-5, ReleaseGil());
+
   // ---- embeddings ----
   m.def("embedding", &nn::embedding, py::arg("weight"), py::arg("indices"), py::arg("padding_idx") = -1,
         py::arg("scale_grad_by_freq") = false, ReleaseGil());

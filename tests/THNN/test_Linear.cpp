@@ -476,3 +476,120 @@ BOOST_AUTO_TEST_CASE(batchnorm_bad_arguments_throw) {
       },
       {gi.get(), gw.get(), gb.get()});
 }
+
+// ---- LayerNormalization ----
+
+namespace {
+
+// rows of D values of x, each normalised by its mean and biased variance, times w plus b
+std::vector<double> layerNormRef(const std::vector<double> &x, int64_t D, const std::vector<double> &w,
+                                 const std::vector<double> &b, double eps) {
+  std::vector<double> out(x.size());
+  for (size_t r = 0; r < x.size() / D; r++) {
+    double mean = 0, var = 0;
+    for (int64_t i = 0; i < D; i++) mean += x[r * D + i] / D;
+    for (int64_t i = 0; i < D; i++) var += (x[r * D + i] - mean) * (x[r * D + i] - mean) / D;
+    for (int64_t i = 0; i < D; i++)
+      out[r * D + i] = (x[r * D + i] - mean) / std::sqrt(var + eps) * (w.empty() ? 1 : w[i]) + (b.empty() ? 0 : b[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(layernorm_forward_matches_loops) {
+  unsigned seed = 300;
+  // rows of a few elements, of many (the vector sum's tail lengths), and one row of one
+  for (const auto &shape : std::vector<std::vector<int64_t>>{{4, 5}, {3, 2, 37}, {2, 1000}, {6, 1}, {1, 16}}) {
+    const int64_t D = shape.back();
+    auto x = rnd(shape, seed++), w = rnd({D}, seed++), b = rnd({D}, seed++);
+    auto out = empty(), mean = empty(), invstd = empty();
+    THNN_DoubleLayerNormalization_updateOutput(nullptr, x.get(), out.get(), w.get(), b.get(), mean.get(), invstd.get(),
+                                               D, kEps);
+    BOOST_TEST(maxAbsDiff(values(out.get()), layerNormRef(values(x.get()), D, values(w.get()), values(b.get()), kEps)) <
+               1e-10);
+    BOOST_TEST(THDoubleTensor_nElement(mean.get()) == THDoubleTensor_nElement(x.get()) / D);
+    THNN_DoubleLayerNormalization_updateOutput(nullptr, x.get(), out.get(), nullptr, nullptr, mean.get(), invstd.get(),
+                                               D, kEps);
+    BOOST_TEST(maxAbsDiff(values(out.get()), layerNormRef(values(x.get()), D, {}, {}, kEps)) < 1e-10);
+    // float, through the vector sum: 1e-5 relative to the values' scale
+    auto xf = th::own(th::TH<float>::newWithSize((int)shape.size(), shape.data(), nullptr));
+    auto wf = th::own(THFloatTensor_newWithSize1d(D)), bf = th::own(THFloatTensor_newWithSize1d(D));
+    auto outf = th::own(THFloatTensor_new()), mf = th::own(THFloatTensor_new()), sf = th::own(THFloatTensor_new());
+    thnnt::setValues(xf.get(), values(x.get()));
+    thnnt::setValues(wf.get(), values(w.get()));
+    thnnt::setValues(bf.get(), values(b.get()));
+    THNN_FloatLayerNormalization_updateOutput(nullptr, xf.get(), outf.get(), wf.get(), bf.get(), mf.get(), sf.get(), D,
+                                              kEps);
+    BOOST_TEST(maxAbsDiff(values(outf.get()),
+                          layerNormRef(values(x.get()), D, values(w.get()), values(b.get()), kEps)) < 1e-4);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(layernorm_gradients_match_numerical) {
+  unsigned seed = 320;
+  for (const auto &shape : std::vector<std::vector<int64_t>>{{4, 5}, {3, 2, 7}, {2, 33}}) {
+    const int64_t D = shape.back();
+    auto x = rnd(shape, seed++), w = rnd({D}, seed++), b = rnd({D}, seed++), g = rnd(shape, seed++);
+    auto out = empty(), mean = empty(), invstd = empty();
+    auto loss = [&] {
+      THNN_DoubleLayerNormalization_updateOutput(nullptr, x.get(), out.get(), w.get(), b.get(), mean.get(),
+                                                 invstd.get(), D, kEps);
+      return thnnt::dot(g.get(), out.get());
+    };
+    const auto numX = thnnt::numericalGrad(x.get(), loss), numW = thnnt::numericalGrad(w.get(), loss),
+               numB = thnnt::numericalGrad(b.get(), loss);
+    loss();  // the statistics of the unperturbed input
+    const double scale = 0.5;
+    auto gradInput = empty(), gradWeight = rnd({D}, seed++), gradBias = rnd({D}, seed++);
+    const auto gw0 = values(gradWeight.get()), gb0 = values(gradBias.get());
+    THNN_DoubleLayerNormalization_backward(nullptr, x.get(), g.get(), gradInput.get(), gradWeight.get(), gradBias.get(),
+                                           w.get(), mean.get(), invstd.get(), D, scale);
+    BOOST_TEST(sizes(gradInput.get()) == shape);
+    BOOST_TEST(maxAbsDiff(values(gradInput.get()), numX) < kTol);
+    BOOST_TEST(maxAbsDiff(minus(values(gradWeight.get()), gw0), times(scale, numW)) < kTol);
+    BOOST_TEST(maxAbsDiff(minus(values(gradBias.get()), gb0), times(scale, numB)) < kTol);
+    // no weight, gradInput alone, written over gradOutput itself
+    auto lossNoWeight = [&] {
+      THNN_DoubleLayerNormalization_updateOutput(nullptr, x.get(), out.get(), nullptr, nullptr, mean.get(),
+                                                 invstd.get(), D, kEps);
+      return thnnt::dot(g.get(), out.get());
+    };
+    const auto numX1 = thnnt::numericalGrad(x.get(), lossNoWeight);
+    lossNoWeight();
+    THNN_DoubleLayerNormalization_backward(nullptr, x.get(), g.get(), g.get(), nullptr, nullptr, nullptr, mean.get(),
+                                           invstd.get(), D, scale);
+    BOOST_TEST(maxAbsDiff(values(g.get()), numX1) < kTol);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(layernorm_bad_arguments_throw) {
+  auto x = rnd({4, 6}, 340), w = rnd({6}, 341), wrongW = rnd({5}, 342), out = rnd({2}, 343), sm = rnd({1}, 344),
+       ss = rnd({1}, 345), strided = rndStrided({4, 6}, 346);
+  std::vector<D *> kept = {out.get(), sm.get(), ss.get()};
+  checkThrowsUnchanged(
+      [&] {
+        THNN_DoubleLayerNormalization_updateOutput(nullptr, x.get(), out.get(), wrongW.get(), nullptr, sm.get(),
+                                                   ss.get(), 6, kEps);
+      },
+      kept);
+  checkThrowsUnchanged(  // 24 elements are not rows of 5
+      [&] {
+        THNN_DoubleLayerNormalization_updateOutput(nullptr, x.get(), out.get(), nullptr, nullptr, sm.get(), ss.get(), 5,
+                                                   kEps);
+      },
+      kept);
+  checkThrowsUnchanged(
+      [&] {
+        THNN_DoubleLayerNormalization_updateOutput(nullptr, strided.get(), out.get(), nullptr, nullptr, sm.get(),
+                                                   ss.get(), 6, kEps);
+      },
+      kept);
+  auto g = rnd({4, 5}, 347), gi = rnd({2}, 348);
+  checkThrowsUnchanged(
+      [&] {
+        THNN_DoubleLayerNormalization_backward(nullptr, x.get(), g.get(), gi.get(), nullptr, nullptr, nullptr, sm.get(),
+                                               ss.get(), 6, 1);
+      },
+      {gi.get(), sm.get(), ss.get()});
+}

@@ -119,6 +119,9 @@ def activations(torch, nn, F):
         lambda v: F.log_softmax(v, 0),
         lambda v: F.softmin(v, 1),
         lambda v: F.layer_norm(v, (7,)),
+        lambda v: F.layer_norm(
+            v, (7,), torch.linspace(0.5, 2, 7, dtype=v.dtype), torch.linspace(-1, 1, 7, dtype=v.dtype), eps=1e-3
+        ),
         lambda v: F.group_norm(v.reshape(3, 7, 1), 7),
         lambda v: F.normalize(v, p=3, dim=1),
         lambda v: F.glu(v[:, :6], 1),

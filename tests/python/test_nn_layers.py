@@ -10,7 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 from conftest import FLOAT_TYPES, LAYOUTS, NUMPY_OF, assert_close, make_tensor
-from torch.autograd import gradcheck
+from torch.autograd import gradcheck, gradgradcheck
 
 D = torch.float64
 erf = np.vectorize(math.erf)
@@ -851,6 +851,10 @@ def test_instance_layer_group_norm(rng):
     wl, bl = w.detach().requires_grad_(), b.detach().requires_grad_()
     assert gradcheck(lambda t, v, c: F.instance_norm(t, weight=v, bias=c), (u, wl, bl))
     assert gradcheck(lambda t, v: F.layer_norm(t, (5,), v, eps=1e-3), (u, leaf((5,), rng)))
+    lb = leaf((4, 5), rng)
+    assert gradcheck(lambda t, v, c: F.layer_norm(t, (4, 5), v, c, eps=1e-3), (u, leaf((4, 5), rng), lb))
+    assert gradgradcheck(lambda t, v, c: F.layer_norm(t, (4, 5), v, c, eps=1e-3), (u, leaf((4, 5), rng), lb))
+    assert gradcheck(lambda t: F.layer_norm(t.transpose(0, 2), (2,), eps=1e-3), (u,))
     assert gradcheck(lambda t, v, c: F.group_norm(t, 2, v, c), (u, wl, bl))
     with pytest.raises(
         RuntimeError,

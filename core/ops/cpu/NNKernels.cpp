@@ -37,7 +37,7 @@ struct NN;
   _(R, MultiMarginCriterion_updateOutput) _(R, MultiMarginCriterion_updateGradInput) _(R, Linear_updateOutput)   \
   _(R, Linear_updateGradInput) _(R, Linear_accGradParameters) _(R, Bilinear_updateOutput)                        \
   _(R, Bilinear_updateGradInput) _(R, Bilinear_accGradParameters) _(R, BatchNormalization_updateOutput)          \
-  _(R, BatchNormalization_backward) _(R, LookupTable_updateOutput) _(R, LookupTable_accGradParameters)           \
+  _(R, BatchNormalization_backward) _(R, LayerNormalization_updateOutput) _(R, LayerNormalization_backward) _(R, LookupTable_updateOutput) _(R, LookupTable_accGradParameters)           \
   _(R, LookupTable_renorm) _(R, SpatialDilatedConvolution_updateOutput)                                          \
   _(R, SpatialDilatedConvolution_updateGradInput) _(R, SpatialDilatedConvolution_accGradParameters)              \
   _(R, SpatialFullDilatedConvolution_updateOutput) _(R, SpatialFullDilatedConvolution_updateGradInput)           \
@@ -566,6 +566,20 @@ void batchNormBackward(const Tensor &input, const Tensor &gradOutput, const Tens
                                      saveStd.th<T>(), train, scale, eps);
 }
 template <typename T>
+void layerNormOutput(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
+                     const Tensor &saveMean, const Tensor &saveInvStd, int64_t normalized, double eps) {
+  NN<T>::LayerNormalization_updateOutput(nullptr, input.th<T>(), output.th<T>(), thOrNull<T>(weight), thOrNull<T>(bias),
+                                         saveMean.th<T>(), saveInvStd.th<T>(), normalized, eps);
+}
+template <typename T>
+void layerNormBackward(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &gradWeight,
+                       const Tensor &gradBias, const Tensor &weight, const Tensor &saveMean, const Tensor &saveInvStd,
+                       int64_t normalized, double scale) {
+  NN<T>::LayerNormalization_backward(nullptr, input.th<T>(), gradOutput.th<T>(), thOrNull<T>(gradInput),
+                                     thOrNull<T>(gradWeight), thOrNull<T>(gradBias), thOrNull<T>(weight),
+                                     saveMean.th<T>(), saveInvStd.th<T>(), normalized, scale);
+}
+template <typename T>
 void lookupTable(const Tensor &input, const Tensor &output, const Tensor &weight) {
   NN<T>::LookupTable_updateOutput(nullptr, thLong(input), output.th<T>(), weight.th<T>());
 }
@@ -1091,6 +1105,8 @@ void registerNNKernels(NNKernels &k) {
 
   fill(k.batchNormalization.updateOutput, TORCH_TEMPLATE(batchNormOutput));
   fill(k.batchNormalization.updateGradInput, TORCH_TEMPLATE(batchNormBackward));
+  fill(k.layerNormalization.updateOutput, TORCH_TEMPLATE(layerNormOutput));
+  fill(k.layerNormalization.updateGradInput, TORCH_TEMPLATE(layerNormBackward));
   fill(k.lookupTable, TORCH_TEMPLATE(lookupTable));
   fill(k.lookupTableAccGradParameters, TORCH_TEMPLATE(lookupTableAccGrad));
   fill(k.lookupTableRenorm, TORCH_TEMPLATE(lookupTableRenorm));

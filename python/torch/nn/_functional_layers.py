@@ -676,19 +676,15 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                 list(shape), ", ".join(str(s) for s in shape), list(input.shape)
             )
         )
-    if k == 0:
-        centered = input - input
-        out = centered * (centered + eps).rsqrt()
-    else:
-        dims = list(range(input.dim() - k, input.dim()))
-        mean = input.mean(dims, keepdim=True)
-        var = input.var(dims, unbiased=False, keepdim=True)
-        out = (input - mean) * (var + eps).rsqrt()
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
-    return out
+    if weight is not None and tuple(weight.shape) != shape or bias is not None and tuple(bias.shape) != shape:
+        # weight and bias broadcast against the normalized dimensions (PyTorch accepts that)
+        out = _nn.layer_norm(input, list(shape), None, None, eps)
+        if weight is not None:
+            out = out * weight
+        if bias is not None:
+            out = out + bias
+        return out
+    return _nn.layer_norm(input, list(shape), weight, bias, eps)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
