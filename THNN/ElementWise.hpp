@@ -4,20 +4,37 @@
 #ifndef THNN_ELEMENT_WISE_HPP
 #define THNN_ELEMENT_WISE_HPP
 
+#include <type_traits>
+
 #include "TH/THTensor.hpp"
+#include "TH/THTensorMath.hpp"
 #include "THNN/ElementWiseFunctions.hpp"
 #include "THNN/THNNGeneral.h"
 
 namespace thnn::cpu {
 
+// TH's kernel of Note [Vector kernels] for F's forward, or null: nn.Tanh and torch.tanh
+// give the same values.
+template <typename S, typename F>
+th::vec::UnaryKernel<S> vectorForward() {
+  if constexpr (std::is_same_v<F, thnn::Tanh<S>>)
+    return th::vec::unary<S>(th::vec::Unary::Tanh);
+  else if constexpr (std::is_same_v<F, thnn::Sigmoid<S>>)
+    return th::vec::unary<S>(th::vec::Unary::Sigmoid);
+  else
+    return nullptr;
+}
+
 // output = f.forward(x) for every x of input; in place (Note [In-place activations]) input
-// is rewritten and output becomes a view of it.
+// is rewritten and output becomes a view of it. Contiguous tensors take TH's vector kernel
+// where F has one.
 template <typename S, typename TensorT, typename F>
 void mapForward(THNNState *, TensorT *input, TensorT *output, bool inplace, F f) {
   if (inplace) {
-    th::apply([&f](S &x) { x = f.forward(x); }, th::ref(input));
+    if (!th::math::mapVector(vectorForward<S, F>(), input, input))
+      th::apply([&f](S &x) { x = f.forward(x); }, th::ref(input));
     th::TH<S>::set(output, input);
-  } else {
+  } else if (!th::math::mapVector(vectorForward<S, F>(), output, input)) {
     th::TH<S>::resizeAs(output, input);
     th::apply([&f](S &y, S &x) { y = f.forward(x); }, th::ref(output), th::ref(input));
   }
