@@ -245,7 +245,7 @@ def main():
     print("load average at end:", load())
 
     heads = [f"{t}t{' busy' if b else ''}" for t, b in settings]
-    print(f"\n{'workload':36}" + "".join(f" | {h:>22}" for h in heads) + " | ours 2t/1t busy")
+    print(f"\n{'workload':36}" + "".join(f" | {h:>22}" for h in heads) + ("" if args.no_busy else " | ours 2t/1t busy"))
     print(f"{'':36}" + " | ours ms   ref ms  ratio" * len(settings))
     worse = []
     for name in names:
