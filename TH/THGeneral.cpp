@@ -1,5 +1,7 @@
 #include "TH/THGeneral.h"
 
+#include <sys/mman.h>
+
 #include <malloc.h>
 #include <omp.h>
 #include <pthread.h>
@@ -93,7 +95,7 @@ void THSetArgErrorHandler(THArgErrorHandlerFunction handler, void *data) {
 //
 // So THFree keeps freed blocks of at least kCacheMinBytes (64-byte aligned, as THAlloc
 // makes them) and THAlloc hands one back to a request it fits: usable size at least the
-// request and at most an eighth more, the smallest such. Small blocks go straight to
+// request and at most an eighth (or one huge page) more, the smallest such. Small blocks go straight to
 // malloc: they are many, their faults are few, and glibc's free lists already keep them.
 //
 // The cache holds at most TH_BLOCK_CACHE_MB MiB (an environment variable read once; 256 by
@@ -108,6 +110,9 @@ void THSetArgErrorHandler(THArgErrorHandlerFunction handler, void *data) {
 namespace {
 
 constexpr ptrdiff_t kCacheMinBytes = ptrdiff_t(1) << 20;
+// THAlloc starts blocks of two huge pages and more on a huge-page boundary (allocate below):
+// their usable size may exceed the request by up to one huge page.
+constexpr ptrdiff_t kHugePage = ptrdiff_t(2) << 20;
 
 struct CachedBlock {
   void *ptr;
@@ -143,7 +148,7 @@ void *takeCached(ptrdiff_t size) {
   ptrdiff_t best = -1;
   for (ptrdiff_t i = 0; i < ptrdiff_t(c.blocks.size()); i++) {
     const ptrdiff_t s = c.blocks[i].size;
-    if (s >= size && s - size <= size / 8 && (best < 0 || s < c.blocks[best].size)) best = i;
+    if (s >= size && s - size <= std::max(size / 8, kHugePage) && (best < 0 || s < c.blocks[best].size)) best = i;
   }
   if (best < 0) return nullptr;
   void *ptr = c.blocks[best].ptr;
@@ -180,8 +185,14 @@ void *allocate(ptrdiff_t size) {
   // (structs, size arrays, tiny tensors) take plain malloc's 16 bytes: memalign costs more
   // than the rest of creating a one-element tensor.
   void *ptr = nullptr;
+  // Blocks of two huge pages and more start on a huge-page boundary and ask the kernel
+  // for huge pages (transparent huge pages are "madvise" on Debian): streaming 40 MB with
+  // 4 KB pages spent a third of a float sum's time on TLB misses.
   if (size < 256) {
     ptr = malloc((size_t)size);
+  } else if (size >= 2 * kHugePage) {
+    if (posix_memalign(&ptr, kHugePage, (size_t)size) != 0) return nullptr;
+    madvise(ptr, (size_t)size, MADV_HUGEPAGE);
   } else if (posix_memalign(&ptr, 64, (size_t)size) != 0) {
     ptr = nullptr;
   }
