@@ -85,22 +85,12 @@ def workloads(torch, device):
 
     out["LSTM 256->512 20x64 f+b"] = lstm_step
 
-    # the main job's network (examples/fashion_mnist.py) and its optimiser, one step
-    net = nn.Sequential(
-        nn.Conv2d(1, 32, 3, padding=1),
-        nn.BatchNorm2d(32),
-        nn.ReLU(),
-        nn.MaxPool2d(2),
-        nn.Conv2d(32, 64, 3, padding=1),
-        nn.BatchNorm2d(64),
-        nn.ReLU(),
-        nn.MaxPool2d(2),
-        nn.Flatten(),
-        nn.Linear(64 * 7 * 7, 128),
-        nn.ReLU(),
-        nn.Dropout(0.3),
-        nn.Linear(128, 10),
-    ).to(device)
+    # the main job's network and its optimiser, one step: the example's own Net, so the two
+    # cannot drift apart
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples"))
+    from fashion_mnist import Net
+
+    net = Net().to(device)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
     images, labels = torch.randn(64, 1, 28, 28, device=device), torch.randint(0, 10, (64,), device=device)
 

@@ -15,13 +15,9 @@
 
 namespace {
 
-template <typename T>
-using Api = th::TH<T>;
-
-template <typename T>
-using TensorOf = typename Api<T>::Tensor;
-template <typename T>
-using Owned = th::Owned<TensorOf<T>>;
+using thnnt::Api;
+using thnnt::Owned;
+using thnnt::TensorOf;
 
 enum class Kind { MM, Dilated, Full, FullDilated, Local, Depthwise, SubSampling };
 

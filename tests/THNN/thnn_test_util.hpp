@@ -16,6 +16,14 @@
 
 namespace thnnt {
 
+// TH's entry points, tensor type and owning pointer for element type T.
+template <typename T>
+using Api = th::TH<T>;
+template <typename T>
+using TensorOf = typename Api<T>::Tensor;
+template <typename T>
+using Owned = th::Owned<TensorOf<T>>;
+
 // The element type of a TH tensor struct (float for THFloatTensor).
 template <typename TensorT>
 using ElemOf = std::remove_pointer_t<decltype(std::declval<TensorT &>().storage->data)>;
