@@ -95,8 +95,11 @@ void THSetArgErrorHandler(THArgErrorHandlerFunction handler, void *data) {
 //
 // So THFree keeps freed blocks of at least kCacheMinBytes (64-byte aligned, as THAlloc
 // makes them) and THAlloc hands one back to a request it fits: usable size at least the
-// request and at most an eighth (or one huge page) more, the smallest such. Small blocks go straight to
-// malloc: they are many, their faults are few, and glibc's free lists already keep them.
+// request and at most an eighth more plus one huge page, the smallest such. The huge page is
+// the slack of a huge-page-aligned block (allocate below): glibc gives such a block the rest
+// of its mapping past the aligned start, so its usable size is the request plus anything
+// up to 2 MB, by where the mapping landed. Small blocks go straight to malloc: they are
+// many, their faults are few, and glibc's free lists already keep them.
 //
 // The cache holds at most TH_BLOCK_CACHE_MB MiB (an environment variable read once; 256 by
 // default, 0 turns the cache off), dropping the oldest blocks first. 256 MiB holds the
@@ -148,7 +151,7 @@ void *takeCached(ptrdiff_t size) {
   ptrdiff_t best = -1;
   for (ptrdiff_t i = 0; i < ptrdiff_t(c.blocks.size()); i++) {
     const ptrdiff_t s = c.blocks[i].size;
-    if (s >= size && s - size <= std::max(size / 8, kHugePage) && (best < 0 || s < c.blocks[best].size)) best = i;
+    if (s >= size && s - size <= size / 8 + kHugePage && (best < 0 || s < c.blocks[best].size)) best = i;
   }
   if (best < 0) return nullptr;
   void *ptr = c.blocks[best].ptr;
