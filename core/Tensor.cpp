@@ -6,6 +6,10 @@
 #include "autograd/Derivatives.h"
 #include "core/ops/CopyKernels.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -129,21 +133,27 @@ bool Storage::isShared() const {
 void Storage::shareMemory() {
   if (isShared()) return;
   size_t bytes = nbytes();
-  char name[64];
-  THSharedMemory_newName(name, sizeof(name));
-  // The name is unlinked once mapped: the mapping (inherited by forked children) keeps the
-  // memory, and nothing is left in /dev/shm when the last process lets go of it.
+  // New shared memory with no name at all (a memfd): nothing in /dev/shm, not even for a
+  // moment, so a process killed here leaves nothing behind. The mapping (inherited by forked
+  // children) keeps the memory; it goes when the last process lets go of it.
+  int fd = memfd_create("torch_shared", MFD_CLOEXEC);
+  TORCH_CHECK(fd >= 0, Runtime, "share_memory_: cannot create shared memory: %s", strerror(errno));
+  char path[64];
+  snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+  // Note [Shared memory by descriptor] in TH/THAllocator.cpp: the mapping opens the memfd
+  // through /proc; it sizes the memory itself.
   THMapAllocatorContext *ctx =
-      THMapAllocatorContext_new(name, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED |
-                                          TH_ALLOCATOR_MAPPED_EXCLUSIVE | TH_ALLOCATOR_MAPPED_UNLINK);
+      THMapAllocatorContext_new(path, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED);
   // A mapping cannot be empty: a 0-element storage gets one byte it never uses.
   void *data = nullptr;
   try {
     data = THMapAllocator.malloc(ctx, bytes > 0 ? bytes : 1);
   } catch (...) {
+    close(fd);
     THMapAllocatorContext_free(ctx);
     throw;
   }
+  close(fd);
   if (bytes > 0) memcpy(data, raw_->data, bytes);
   // Swap the new memory in; views of this storage see it because they point at the struct.
   void *oldData = raw_->data;

@@ -337,8 +337,30 @@ def test_share_memory_keeps_data_and_views(dtype, rng):
     c = t.clone()  # the tensor still works as a source and as a destination
     c.copy_(view.t())
     assert c.numpy().tolist() == np.ones((3, 4), NUMPY_OF[dtype]).tolist()
-    # the segment's name is gone at once: nothing is left behind in /dev/shm
+    # nothing is left behind in /dev/shm
     assert _shm_names() == names_before
+
+
+def _mapping_of(address):
+    """The path /proc/self/maps gives for the mapping holding address."""
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            fields = line.split(maxsplit=5)
+            low, high = (int(x, 16) for x in fields[0].split("-"))
+            if low <= address < high:
+                return fields[5].strip() if len(fields) > 5 else ""
+    raise AssertionError("no mapping holds %#x" % address)
+
+
+def test_share_memory_never_names_a_segment():
+    # The memory has no name at any moment (a memfd), so a process killed inside
+    # share_memory_() cannot leave a segment in /dev/shm; a segment made by name and unlinked
+    # at once would show here as "/dev/shm/... (deleted)".
+    t = torch.arange(1000.0)
+    t.share_memory_()
+    path = _mapping_of(t.data_ptr())
+    assert path.startswith("/memfd:"), path
+    assert t.tolist() == list(map(float, range(1000)))
 
 
 def test_share_memory_of_storages():
