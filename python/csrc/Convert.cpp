@@ -214,8 +214,10 @@ py::object writeOut(const Tensor &result, const std::optional<Tensor> &out) {
   const Tensor &o = *out;
   TORCH_CHECK(canCast(result.dtype(), o.dtype()), Runtime, "result type %s can't be cast to the desired output type %s",
               scalarTypeName(result.dtype()), scalarTypeName(o.dtype()));
-  resize_(o, result.sizes());
-  copy_(o, result);
+  withoutGil([&] {
+    resize_(o, result.sizes());
+    copy_(o, result);
+  });
   return py::cast(o);
 }
 

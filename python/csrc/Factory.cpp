@@ -99,6 +99,28 @@ void applyFill(const Tensor &t, Fill fill) {
   if (fill == Fill::Ones) fill_(t, Scalar(int64_t(1)));
 }
 
+// creationTarget, then fill(target), without the GIL (Note [Releasing the GIL]): the
+// arguments are C++ values by now.
+template <typename F>
+Tensor filledTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback, F &&fill) {
+  return withoutGil([&] {
+    Tensor t = creationTarget(options, sizes, fallback);
+    fill(t);
+    return t;
+  });
+}
+
+// The target of a *_like function: input's shape and (dense) layout, filled, without the GIL.
+template <typename F>
+Tensor filledLike(const Tensor &input, const CreationOptions &options, F &&fill) {
+  return withoutGil([&] {
+    Tensor t = options.out ? creationTarget(options, input.sizes(), input.dtype())
+                           : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
+    fill(t);
+    return t;
+  });
+}
+
 }  // namespace
 
 void bindFactory(py::module &m, TensorClass &cls) {
@@ -141,8 +163,7 @@ void bindFactory(py::module &m, TensorClass &cls) {
       IntList sizes = creationSizes(size, kw);
       CreationOptions options(kw);
       kw.finish();
-      Tensor t = creationTarget(options, sizes, defaultFloatType());
-      applyFill(t, fill);
+      Tensor t = filledTarget(options, sizes, defaultFloatType(), [fill](const Tensor &r) { applyFill(r, fill); });
       return finishCreation(t, options);
     });
     std::string like = std::string(name) + "_like";
@@ -152,9 +173,7 @@ void bindFactory(py::module &m, TensorClass &cls) {
           Keywords kw(like.c_str(), kwargs);
           CreationOptions options(kw);
           kw.finish();
-          Tensor t = options.out ? creationTarget(options, input.sizes(), input.dtype())
-                                 : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
-          applyFill(t, fill);
+          Tensor t = filledLike(input, options, [fill](const Tensor &r) { applyFill(r, fill); });
           return finishCreation(t, options);
         },
         py::arg("input"));
@@ -164,8 +183,7 @@ void bindFactory(py::module &m, TensorClass &cls) {
       IntList sizes = creationSizes(size, kw);
       CreationOptions options(kw);
       kw.finish();
-      Tensor t = creationTarget(options, sizes, self.dtype());
-      applyFill(t, fill);
+      Tensor t = filledTarget(options, sizes, self.dtype(), [fill](const Tensor &r) { applyFill(r, fill); });
       return finishCreation(t, options);
     });
   }
@@ -178,8 +196,8 @@ void bindFactory(py::module &m, TensorClass &cls) {
         CreationOptions options(kw);
         kw.finish();
         Scalar v = scalarArg(value, "fill_value");
-        Tensor t = creationTarget(options, toIntList(size, "size"), v.naturalType(defaultFloatType()));
-        fill_(t, v);
+        Tensor t = filledTarget(options, toIntList(size, "size"), v.naturalType(defaultFloatType()),
+                                [&](const Tensor &r) { fill_(r, v); });
         return finishCreation(t, options);
       },
       py::arg("size"), py::arg("fill_value"));
@@ -190,9 +208,7 @@ void bindFactory(py::module &m, TensorClass &cls) {
         CreationOptions options(kw);
         kw.finish();
         Scalar v = scalarArg(value, "fill_value");
-        Tensor t = options.out ? creationTarget(options, input.sizes(), input.dtype())
-                               : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
-        fill_(t, v);
+        Tensor t = filledLike(input, options, [&](const Tensor &r) { fill_(r, v); });
         return finishCreation(t, options);
       },
       py::arg("input"), py::arg("fill_value"));
@@ -202,8 +218,8 @@ void bindFactory(py::module &m, TensorClass &cls) {
         Keywords kw("new_full", kwargs);
         CreationOptions options(kw);
         kw.finish();
-        Tensor t = creationTarget(options, toIntList(size, "size"), self.dtype());
-        fill_(t, scalarArg(value, "fill_value"));
+        Scalar v = scalarArg(value, "fill_value");
+        Tensor t = filledTarget(options, toIntList(size, "size"), self.dtype(), [&](const Tensor &r) { fill_(r, v); });
         return finishCreation(t, options);
       },
       py::arg("size"), py::arg("fill_value"));
@@ -226,8 +242,7 @@ void bindFactory(py::module &m, TensorClass &cls) {
         CreationOptions options(kw);
         kw.finish();
         int64_t cols = mObj.is_none() ? n : intArg(mObj, "m");
-        Tensor t = creationTarget(options, {0}, defaultFloatType());
-        eyeInto(t, n, cols);
+        Tensor t = filledTarget(options, {0}, defaultFloatType(), [&](const Tensor &r) { eyeInto(r, n, cols); });
         return finishCreation(t, options);
       },
       py::arg("n"), py::arg("m") = py::none());
@@ -252,8 +267,8 @@ void bindFactory(py::module &m, TensorClass &cls) {
     Scalar start = startObj.is_none() ? Scalar(int64_t(0)) : scalarArg(startObj, "start");
     Scalar end = scalarArg(endObj, "end");
     Scalar step = stepObj.is_none() ? Scalar(int64_t(1)) : scalarArg(stepObj, "step");
-    Tensor t = creationTarget(options, {0}, arangeType(start, end, step));
-    arangeInto(t, start, end, step);
+    Tensor t = filledTarget(options, {0}, arangeType(start, end, step),
+                            [&](const Tensor &r) { arangeInto(r, start, end, step); });
     return finishCreation(t, options);
   });
   m.def(
@@ -267,8 +282,9 @@ void bindFactory(py::module &m, TensorClass &cls) {
                      "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
                      "[start, end).",
                      1);
-        Tensor t = creationTarget(options, {0}, defaultFloatType());
-        rangeInto(t, scalarArg(start, "start"), scalarArg(end, "end"), scalarArg(step, "step"));
+        Scalar first = scalarArg(start, "start"), last = scalarArg(end, "end"), by = scalarArg(step, "step");
+        Tensor t =
+            filledTarget(options, {0}, defaultFloatType(), [&](const Tensor &r) { rangeInto(r, first, last, by); });
         return finishCreation(t, options);
       },
       py::arg("start"), py::arg("end"), py::arg("step") = 1);
@@ -278,8 +294,10 @@ void bindFactory(py::module &m, TensorClass &cls) {
         Keywords kw("linspace", kwargs);
         CreationOptions options(kw);
         kw.finish();
-        Tensor t = creationTarget(options, {0}, defaultFloatType());
-        linspaceInto(t, scalarArg(start, "start"), scalarArg(end, "end"), intArg(steps, "steps"));
+        Scalar first = scalarArg(start, "start"), last = scalarArg(end, "end");
+        int64_t count = intArg(steps, "steps");
+        Tensor t = filledTarget(options, {0}, defaultFloatType(),
+                                [&](const Tensor &r) { linspaceInto(r, first, last, count); });
         return finishCreation(t, options);
       },
       py::arg("start"), py::arg("end"), py::arg("steps"));
@@ -289,9 +307,11 @@ void bindFactory(py::module &m, TensorClass &cls) {
         Keywords kw("logspace", kwargs);
         CreationOptions options(kw);
         kw.finish();
-        Tensor t = creationTarget(options, {0}, defaultFloatType());
-        logspaceInto(t, scalarArg(start, "start"), scalarArg(end, "end"), intArg(steps, "steps"),
-                     scalarArg(base, "base").d);
+        Scalar first = scalarArg(start, "start"), last = scalarArg(end, "end");
+        int64_t count = intArg(steps, "steps");
+        double b = scalarArg(base, "base").d;
+        Tensor t = filledTarget(options, {0}, defaultFloatType(),
+                                [&](const Tensor &r) { logspaceInto(r, first, last, count, b); });
         return finishCreation(t, options);
       },
       py::arg("start"), py::arg("end"), py::arg("steps"), py::arg("base") = 10.0);

@@ -232,18 +232,22 @@ void scatterAny(const Tensor &self, int64_t dim, const Tensor &index, py::handle
   TORCH_CHECK(src.is_none() != value.is_none(), Type, "scatter_(): expected exactly one of src and value");
   std::optional<ScatterReduce> op = reduceOf(reduce);
   if (!src.is_none() && isTensor(src)) {
-    const Tensor &s = unwrap(src);
-    if (op)
-      scatterReduce_(self, dim, index, s, *op);
-    else
-      scatter_(self, dim, index, s);
+    Tensor s = unwrap(src);
+    withoutGil([&] {
+      if (op)
+        scatterReduce_(self, dim, index, s, *op);
+      else
+        scatter_(self, dim, index, s);
+    });
     return;
   }
   Scalar v = fillValue(src.is_none() ? value : src, "scatter_");
-  if (op)
-    scatterReduce_(self, dim, index, v, *op);
-  else
-    scatter_(self, dim, index, v);
+  withoutGil([&] {
+    if (op)
+      scatterReduce_(self, dim, index, v, *op);
+    else
+      scatter_(self, dim, index, v);
+  });
 }
 
 // index_put_'s indices: a tuple or list of index tensors, None standing for a full slice.
@@ -271,11 +275,12 @@ void indexPutChecked_(const Tensor &self, py::handle indices, const Tensor &valu
               "Index put requires the source and destination dtypes match, got %s for the destination and %s for "
               "the source.",
               scalarTypeName(self.dtype()), scalarTypeName(values.dtype()));
-  indexPut_(self, indexTensors(indices), values, accumulate);
+  std::vector<TensorIndex> key = indexTensors(indices);
+  withoutGil([&] { indexPut_(self, key, values, accumulate); });
 }
 
 py::object nonzeroAny(const Tensor &t, bool asTuple, const std::optional<Tensor> &out) {
-  Tensor positions = nonzero(t);
+  Tensor positions = withoutGil([&] { return nonzero(t); });
   if (!asTuple) return writeOut(positions, out);
   TORCH_CHECK(!out, Runtime, "nonzero(): out= is not supported with as_tuple=True");
   if (t.dim() == 0) {  // one column of zeros, one row per non-zero element (0 or 1)
@@ -289,44 +294,43 @@ py::object nonzeroAny(const Tensor &t, bool asTuple, const std::optional<Tensor>
 }
 
 // An in-place op as the method name_ (returning self) and its out-of-place version as the
-// method name and torch.name(input, ..., *, out=None) (on a copy of input).
+// method name and torch.name(input, ..., *, out=None) (on a copy of input). Without the GIL:
+// fn itself when it takes C++ values only (one that takes Python objects converts them, then
+// releases the GIL itself), and the copy always.
 template <typename... Args, typename... Extra>
 void defInPlace(py::module &m, TensorClass &cls, const char *name, void (*fn)(const Tensor &, Args...), bool withOut,
                 const Extra &...extra) {
+  auto apply = [fn](const Tensor &t, Args... args) {
+    if constexpr ((detail::isPythonObject<Args> || ...)) {
+      fn(t, args...);
+    } else {
+      withoutGil([&] { fn(t, args...); });
+    }
+  };
+  auto copyOf = [](const Tensor &t) { return withoutGil([&] { return clone(t); }); };
   std::string inPlace = std::string(name) + "_";
   cls.def(
       inPlace.c_str(),
-      [fn](const Tensor &t, Args... args) {
-        fn(t, args...);
+      [apply](const Tensor &t, Args... args) {
+        apply(t, args...);
         return t;
       },
       extra...);
-  cls.def(
-      name,
-      [fn](const Tensor &t, Args... args) {
-        Tensor r = clone(t);
-        fn(r, args...);
-        return r;
-      },
-      extra...);
+  auto outOfPlace = [apply, copyOf](const Tensor &t, Args... args) {
+    Tensor r = copyOf(t);
+    apply(r, args...);
+    return r;
+  };
+  cls.def(name, outOfPlace, extra...);
   if (withOut) {
     defFunctionWithOut(
         m, name,
-        [fn](const Tensor &t, Args... args, std::optional<Tensor> out) {
-          Tensor r = clone(t);
-          fn(r, args...);
-          return writeOut(r, out);
+        [outOfPlace](const Tensor &t, Args... args, std::optional<Tensor> out) {
+          return writeOut(outOfPlace(t, args...), out);
         },
         extra...);
   } else {
-    m.def(
-        name,
-        [fn](const Tensor &t, Args... args) {
-          Tensor r = clone(t);
-          fn(r, args...);
-          return r;
-        },
-        py::arg("input"), extra...);
+    m.def(name, outOfPlace, py::arg("input"), extra...);
   }
 }
 
@@ -368,13 +372,15 @@ void bindIndexing(py::module &m, TensorClass &cls) {
   defInPlace(
       m, cls, "index_add",
       +[](const Tensor &t, int64_t dim, const Tensor &index, const Tensor &source, py::handle alpha) {
-        indexAdd_(t, dim, index, source, toScalar(alpha));
+        Scalar a = toScalar(alpha);
+        withoutGil([&] { indexAdd_(t, dim, index, source, a); });
       },
       true, py::arg("dim"), py::arg("index"), py::arg("source"), py::kw_only(), py::arg("alpha") = 1);
   defInPlace(
       m, cls, "index_fill",
       +[](const Tensor &t, int64_t dim, const Tensor &index, py::handle value) {
-        indexFill_(t, dim, index, fillValue(value, "index_fill_"));
+        Scalar v = fillValue(value, "index_fill_");
+        withoutGil([&] { indexFill_(t, dim, index, v); });
       },
       false, py::arg("dim"), py::arg("index"), py::arg("value"));
   defInPlace(
@@ -393,14 +399,16 @@ void bindIndexing(py::module &m, TensorClass &cls) {
   cls.def(
       "masked_fill_",
       [](const Tensor &t, const Tensor &mask, py::handle value) {
-        maskedFill_(t, mask, fillValue(value, "masked_fill_"));
+        Scalar v = fillValue(value, "masked_fill_");
+        withoutGil([&] { maskedFill_(t, mask, v); });
         return t;
       },
       py::arg("mask"), py::arg("value"));
   defBoth(
       m, cls, "masked_fill",
       [](const Tensor &t, const Tensor &mask, py::handle value) {
-        return maskedFill(t, mask, fillValue(value, "masked_fill"));
+        Scalar v = fillValue(value, "masked_fill");
+        return withoutGil([&] { return maskedFill(t, mask, v); });
       },
       py::arg("mask"), py::arg("value"));
   cls.def(
@@ -409,7 +417,7 @@ void bindIndexing(py::module &m, TensorClass &cls) {
         maskedScatter_(t, mask, source);
         return t;
       },
-      py::arg("mask"), py::arg("source"));
+      py::arg("mask"), py::arg("source"), ReleaseGil());
   defBoth(
       m, cls, "masked_scatter",
       [](const Tensor &t, const Tensor &mask, const Tensor &source) { return maskedScatter(t, mask, source); },

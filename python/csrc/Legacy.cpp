@@ -402,7 +402,8 @@ void bindLegacy(py::module &m, TensorClass &) {
         options.longSize = longSize;
         try {
           t7::Value v = FromPython(hooks).convert(obj);
-          return py::bytes(t7::save(v, options));
+          std::string bytes = withoutGil([&] { return t7::save(v, options); });
+          return py::bytes(bytes);
         } catch (const t7::Error &e) {
           raiseT7(e);
         }

@@ -25,7 +25,9 @@ auto inPlace(void (*op)(const Tensor &, Args...)) {
 
 // softmax(dim, dtype=None): the input is converted to dtype first, as PyTorch does.
 Tensor softmaxWithType(Tensor (*op)(const Tensor &, int64_t), const Tensor &x, int64_t dim, py::handle dtype) {
-  return op(dtype.is_none() ? x : toType(x, toDtype(dtype)), dim);
+  std::optional<ScalarType> type;
+  if (!dtype.is_none()) type = toDtype(dtype);
+  return withoutGil([&] { return op(type ? toType(x, *type) : x, dim); });
 }
 
 nn::BagMode bagMode(const std::string &mode) {

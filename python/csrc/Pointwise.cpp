@@ -239,10 +239,13 @@ void bindPointwise(py::module &m, TensorClass &cls) {
       return py::cast(compareAny(op, a, b));
     });
     cls.def((std::string(e.name) + "_").c_str(), [op](const Tensor &a, py::handle b) {
-      if (py::isinstance<Tensor>(b))
-        compare_(op, a, b.cast<const Tensor &>());
-      else
-        compare_(op, a, toScalar(b));
+      if (py::isinstance<Tensor>(b)) {
+        Tensor tb = b.cast<Tensor>();
+        withoutGil([&] { compare_(op, a, tb); });
+      } else {
+        Scalar s = toScalar(b);
+        withoutGil([&] { compare_(op, a, s); });
+      }
       return a;
     });
   }
@@ -270,18 +273,24 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   }
   for (const char *alias : {"negative", "absolute"}) {
     UnaryOp op = alias[0] == 'n' ? UnaryOp::Neg : UnaryOp::Abs;
-    cls.def(alias, [op](const Tensor &t) { return unary(op, t); });
+    cls.def(
+        alias, [op](const Tensor &t) { return unary(op, t); }, ReleaseGil());
     m.def(
-        alias, [op](const Tensor &t) { return unary(op, t); }, py::arg("input"));
+        alias, [op](const Tensor &t) { return unary(op, t); }, py::arg("input"), ReleaseGil());
   }
-  cls.def("__neg__", [](const Tensor &t) { return unary(UnaryOp::Neg, t); });
-  cls.def("__abs__", [](const Tensor &t) { return unary(UnaryOp::Abs, t); });
+  cls.def(
+      "__neg__", [](const Tensor &t) { return unary(UnaryOp::Neg, t); }, ReleaseGil());
+  cls.def(
+      "__abs__", [](const Tensor &t) { return unary(UnaryOp::Abs, t); }, ReleaseGil());
   cls.def("__pos__", [](const Tensor &t) { return t; });
-  cls.def("__invert__", [](const Tensor &t) {
-    TORCH_CHECK(!isFloating(t.dtype()), Type,
-                "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
-    return unary(UnaryOp::BitwiseNot, t);
-  });
+  cls.def(
+      "__invert__",
+      [](const Tensor &t) {
+        TORCH_CHECK(!isFloating(t.dtype()), Type,
+                    "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+        return unary(UnaryOp::BitwiseNot, t);
+      },
+      ReleaseGil());
   defBoth(m, cls, "logical_not", [](const Tensor &t) { return logicalNot(t); });
   struct LogicalEntry {
     const char *name;
@@ -291,11 +300,14 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   for (const LogicalEntry &e : logicals) {
     int kind = e.kind;
     auto logical = [kind](const Tensor &a, py::handle b) {
-      Tensor x = compare(CompareOp::Ne, a, Scalar(int64_t(0)));
-      Tensor y = compare(CompareOp::Ne, toTensor(b), Scalar(int64_t(0)));
-      if (kind == 0) return binary(BinaryOp::Mul, x, y);
-      if (kind == 1) return binary(BinaryOp::Add, x, y);
-      return compare(CompareOp::Ne, x, y);
+      Tensor tb = toTensor(b);
+      return withoutGil([&] {
+        Tensor x = compare(CompareOp::Ne, a, Scalar(int64_t(0)));
+        Tensor y = compare(CompareOp::Ne, tb, Scalar(int64_t(0)));
+        if (kind == 0) return binary(BinaryOp::Mul, x, y);
+        if (kind == 1) return binary(BinaryOp::Add, x, y);
+        return compare(CompareOp::Ne, x, y);
+      });
     };
     defBoth(m, cls, e.name, logical, py::arg("other"));
   }
@@ -305,19 +317,22 @@ void bindPointwise(py::module &m, TensorClass &cls) {
     cls.def(
         name,
         [](const Tensor &t, py::handle min, py::handle max) {
-          return clamp(t, optionalScalar(min), optionalScalar(max));
+          std::optional<Scalar> low = optionalScalar(min), high = optionalScalar(max);
+          return withoutGil([&] { return clamp(t, low, high); });
         },
         py::arg("min") = py::none(), py::arg("max") = py::none());
     m.def(
         name,
         [](const Tensor &t, py::handle min, py::handle max, std::optional<Tensor> out) {
-          return writeOut(clamp(t, optionalScalar(min), optionalScalar(max)), out);
+          std::optional<Scalar> low = optionalScalar(min), high = optionalScalar(max);
+          return writeOut(withoutGil([&] { return clamp(t, low, high); }), out);
         },
         py::arg("input"), py::arg("min") = py::none(), py::arg("max") = py::none(), py::kw_only(),
         py::arg("out") = py::none());
     cls.def((std::string(name) + "_").c_str(),
             [](const Tensor &t, py::handle min, py::handle max) {
-              clamp_(t, optionalScalar(min), optionalScalar(max));
+              std::optional<Scalar> low = optionalScalar(min), high = optionalScalar(max);
+              withoutGil([&] { clamp_(t, low, high); });
               return t;
             },
             py::arg("min") = py::none(), py::arg("max") = py::none());
@@ -328,7 +343,7 @@ void bindPointwise(py::module &m, TensorClass &cls) {
     const char *name = divide ? "addcdiv" : "addcmul";
     auto fn = [divide](const Tensor &self, const Tensor &t1, const Tensor &t2, py::handle value) {
       Scalar v = alphaOf(value);
-      return divide ? addcdiv(self, t1, t2, v) : addcmul(self, t1, t2, v);
+      return withoutGil([&] { return divide ? addcdiv(self, t1, t2, v) : addcmul(self, t1, t2, v); });
     };
     cls.def(name, fn, py::arg("tensor1"), py::arg("tensor2"), py::kw_only(), py::arg("value") = py::none());
     m.def(name, fn, py::arg("input"), py::arg("tensor1"), py::arg("tensor2"), py::kw_only(),
@@ -336,21 +351,28 @@ void bindPointwise(py::module &m, TensorClass &cls) {
     cls.def((std::string(name) + "_").c_str(),
             [divide](const Tensor &self, const Tensor &t1, const Tensor &t2, py::handle value) {
               Scalar v = alphaOf(value);
-              if (divide)
-                addcdiv_(self, t1, t2, v);
-              else
-                addcmul_(self, t1, t2, v);
+              withoutGil([&] {
+                if (divide)
+                  addcdiv_(self, t1, t2, v);
+                else
+                  addcmul_(self, t1, t2, v);
+              });
               return self;
             },
             py::arg("tensor1"), py::arg("tensor2"), py::kw_only(), py::arg("value") = py::none());
   }
   defBoth(
-      m, cls, "lerp", [](const Tensor &a, const Tensor &b, py::handle w) { return lerp(a, b, toScalar(w)); },
+      m, cls, "lerp",
+      [](const Tensor &a, const Tensor &b, py::handle w) {
+        Scalar weight = toScalar(w);
+        return withoutGil([&] { return lerp(a, b, weight); });
+      },
       py::arg("end"), py::arg("weight"));
   cls.def(
       "lerp_",
       [](const Tensor &a, const Tensor &b, py::handle w) {
-        lerp_(a, b, toScalar(w));
+        Scalar weight = toScalar(w);
+        withoutGil([&] { lerp_(a, b, weight); });
         return a;
       },
       py::arg("end"), py::arg("weight"));
@@ -361,12 +383,12 @@ void bindPointwise(py::module &m, TensorClass &cls) {
                                               : scalarTensor(toScalar(a), toScalar(a).naturalType(defaultFloatType()));
         Tensor tb = py::isinstance<Tensor>(b) ? b.cast<Tensor>()
                                               : scalarTensor(toScalar(b), toScalar(b).naturalType(defaultFloatType()));
-        return where(cond, ta, tb);
+        return withoutGil([&] { return where(cond, ta, tb); });
       },
       py::arg("condition"), py::arg("input"), py::arg("other"));
   cls.def(
       "where", [](const Tensor &self, const Tensor &cond, const Tensor &other) { return where(cond, self, other); },
-      py::arg("condition"), py::arg("other"));
+      py::arg("condition"), py::arg("other"), ReleaseGil());
 }
 
 }  // namespace torch::python

@@ -70,23 +70,30 @@ void placePositional(const char *function, const py::tuple &args, std::initializ
 // Note [Drawing into out=]: a creation function draws into a new tensor of the result
 // type, and only then resizes and overwrites out, so that a failing draw (a wrong dtype,
 // a bad range) leaves out as it was. Draws go in row-major order, so copying gives out
-// the values a direct fill would.
+// the values a direct fill would. Drawing runs without the GIL (Note [Releasing the GIL]);
+// the generator's own lock keeps threads that share it apart.
 template <typename Draw>
 py::object drawCreation(const CreationOptions &options, const IntList &sizes, ScalarType fallback, Draw draw) {
-  Tensor t = empty(sizes, options.out ? options.out->dtype() : options.dtype.value_or(fallback));
-  draw(t);
-  if (!options.out) return finishCreation(t, options);
-  resize_(*options.out, t.sizes());
-  copy_(*options.out, t);
-  return finishCreation(*options.out, options);
+  Tensor result = withoutGil([&] {
+    Tensor t = empty(sizes, options.out ? options.out->dtype() : options.dtype.value_or(fallback));
+    draw(t);
+    if (!options.out) return t;
+    resize_(*options.out, t.sizes());
+    copy_(*options.out, t);
+    return *options.out;
+  });
+  return finishCreation(result, options);
 }
 
 // rand_like and friends: input's shape and (dense) layout, input's type unless dtype= says.
 template <typename Draw>
 py::object drawLike(const char *function, const Tensor &input, const CreationOptions &options, Draw draw) {
   if (options.out) throw py::type_error(std::string(function) + "() got an unexpected keyword argument 'out'");
-  Tensor t = emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
-  draw(t);
+  Tensor t = withoutGil([&] {
+    Tensor r = emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
+    draw(r);
+    return r;
+  });
   return finishCreation(t, options);
 }
 
@@ -117,11 +124,13 @@ void placeLowHigh(const char *function, const py::tuple &args, py::object &low, 
 // and type, every element 1 with probability p.
 Tensor bernoulliAny(const Tensor &input, py::handle p, py::handle generator) {
   Generator *gen = generatorOf(generator);
-  if (p.is_none()) return bernoulli(input, gen);
+  if (p.is_none()) return withoutGil([&] { return bernoulli(input, gen); });
   double prob = numberArg(p, "p");
-  Tensor r = emptyLikePreserve(input, input.dtype());
-  bernoulli_(r, prob, gen);
-  return r;
+  return withoutGil([&] {
+    Tensor r = emptyLikePreserve(input, input.dtype());
+    bernoulli_(r, prob, gen);
+    return r;
+  });
 }
 
 // The in-place fills with their PyTorch defaults; every one returns self.
@@ -129,42 +138,48 @@ void bindFills(TensorClass &cls) {
   cls.def(
       "uniform_",
       [](const Tensor &self, double from, double to, py::handle generator) {
-        uniform_(self, from, to, generatorOf(generator));
+        Generator *gen = generatorOf(generator);
+        withoutGil([&] { uniform_(self, from, to, gen); });
         return self;
       },
       py::arg("from") = 0.0, py::arg("to") = 1.0, py::kw_only(), py::arg("generator") = py::none());
   cls.def(
       "normal_",
       [](const Tensor &self, double mean, double std, py::handle generator) {
-        normal_(self, mean, std, generatorOf(generator));
+        Generator *gen = generatorOf(generator);
+        withoutGil([&] { normal_(self, mean, std, gen); });
         return self;
       },
       py::arg("mean") = 0.0, py::arg("std") = 1.0, py::kw_only(), py::arg("generator") = py::none());
   cls.def(
       "exponential_",
       [](const Tensor &self, double lambd, py::handle generator) {
-        exponential_(self, lambd, generatorOf(generator));
+        Generator *gen = generatorOf(generator);
+        withoutGil([&] { exponential_(self, lambd, gen); });
         return self;
       },
       py::arg("lambd") = 1.0, py::kw_only(), py::arg("generator") = py::none());
   cls.def(
       "cauchy_",
       [](const Tensor &self, double median, double sigma, py::handle generator) {
-        cauchy_(self, median, sigma, generatorOf(generator));
+        Generator *gen = generatorOf(generator);
+        withoutGil([&] { cauchy_(self, median, sigma, gen); });
         return self;
       },
       py::arg("median") = 0.0, py::arg("sigma") = 1.0, py::kw_only(), py::arg("generator") = py::none());
   cls.def(
       "log_normal_",
       [](const Tensor &self, double mean, double std, py::handle generator) {
-        logNormal_(self, mean, std, generatorOf(generator));
+        Generator *gen = generatorOf(generator);
+        withoutGil([&] { logNormal_(self, mean, std, gen); });
         return self;
       },
       py::arg("mean") = 1.0, py::arg("std") = 2.0, py::kw_only(), py::arg("generator") = py::none());
   cls.def(
       "geometric_",
       [](const Tensor &self, double p, py::handle generator) {
-        geometric_(self, p, generatorOf(generator));
+        Generator *gen = generatorOf(generator);
+        withoutGil([&] { geometric_(self, p, gen); });
         return self;
       },
       py::arg("p"), py::kw_only(), py::arg("generator") = py::none());
@@ -173,9 +188,11 @@ void bindFills(TensorClass &cls) {
       [](const Tensor &self, py::handle p, py::handle generator) {
         Generator *gen = generatorOf(generator);
         if (isTensor(p)) {
-          bernoulli_(self, unwrap(p), gen);
+          Tensor probs = unwrap(p);
+          withoutGil([&] { bernoulli_(self, probs, gen); });
         } else {
-          bernoulli_(self, numberArg(p, "p"), gen);
+          double prob = numberArg(p, "p");
+          withoutGil([&] { bernoulli_(self, prob, gen); });
         }
         return self;
       },
@@ -193,7 +210,8 @@ void bindFills(TensorClass &cls) {
     }
     std::optional<int64_t> top;
     if (!to.is_none()) top = intArg(to, "to");
-    random_(self, from.is_none() ? 0 : intArg(from, "from"), top, gen);
+    int64_t bottom = from.is_none() ? 0 : intArg(from, "from");
+    withoutGil([&] { random_(self, bottom, top, gen); });
     return self;
   });
 }
@@ -351,11 +369,16 @@ void bindCreation(py::module &m) {
       }
       Tensor r;
       if (isTensor(mean) && isTensor(std)) {
-        r = normal(unwrap(mean), unwrap(std), gen);
+        Tensor means = unwrap(mean), stds = unwrap(std);
+        r = withoutGil([&] { return normal(means, stds, gen); });
       } else if (isTensor(mean)) {
-        r = normal(unwrap(mean), std.is_none() ? 1.0 : numberArg(std, "std"), gen);
+        Tensor means = unwrap(mean);
+        double s = std.is_none() ? 1.0 : numberArg(std, "std");
+        r = withoutGil([&] { return normal(means, s, gen); });
       } else {
-        r = normal(numberArg(mean, "mean"), unwrap(std), gen);
+        double m = numberArg(mean, "mean");
+        Tensor stds = unwrap(std);
+        r = withoutGil([&] { return normal(m, stds, gen); });
       }
       return finishCreation(unwrap(writeOut(r, options.out)), options);
     }
@@ -376,12 +399,17 @@ void bindCreation(py::module &m) {
   m.def(
       "multinomial",
       [](const Tensor &input, int64_t numSamples, bool replacement, py::handle generator, std::optional<Tensor> out) {
-        return writeOut(multinomial(input, numSamples, replacement, generatorOf(generator)), out);
+        Generator *gen = generatorOf(generator);
+        return writeOut(withoutGil([&] { return multinomial(input, numSamples, replacement, gen); }), out);
       },
       py::arg("input"), py::arg("num_samples"), py::arg("replacement") = false, py::kw_only(),
       py::arg("generator") = py::none(), py::arg("out") = py::none());
   m.def(
-      "poisson", [](const Tensor &input, py::handle generator) { return poisson(input, generatorOf(generator)); },
+      "poisson",
+      [](const Tensor &input, py::handle generator) {
+        Generator *gen = generatorOf(generator);
+        return withoutGil([&] { return poisson(input, gen); });
+      },
       py::arg("input"), py::arg("generator") = py::none());
 }
 
@@ -395,7 +423,8 @@ void bindRandom(py::module &m, TensorClass &cls) {
   cls.def(
       "multinomial",
       [](const Tensor &self, int64_t numSamples, bool replacement, py::handle generator) {
-        return multinomial(self, numSamples, replacement, generatorOf(generator));
+        Generator *gen = generatorOf(generator);
+        return withoutGil([&] { return multinomial(self, numSamples, replacement, gen); });
       },
       py::arg("num_samples"), py::arg("replacement") = false, py::kw_only(), py::arg("generator") = py::none());
 }

@@ -74,11 +74,14 @@ py::object extremeAny(bool largest, const Tensor &t, py::handle dimOrOther, bool
   std::optional<Tensor> outTensor;
   if (dimOrOther.is_none() || isTensor(dimOrOther)) {
     if (!out.is_none()) outTensor = out.cast<Tensor>();
-    if (dimOrOther.is_none()) return writeOut(largest ? maxAll(t) : minAll(t), outTensor);
-    return writeOut(binary(largest ? BinaryOp::Maximum : BinaryOp::Minimum, t, unwrap(dimOrOther)), outTensor);
+    if (dimOrOther.is_none()) return writeOut(withoutGil([&] { return largest ? maxAll(t) : minAll(t); }), outTensor);
+    Tensor other = unwrap(dimOrOther);
+    return writeOut(withoutGil([&] { return binary(largest ? BinaryOp::Maximum : BinaryOp::Minimum, t, other); }),
+                    outTensor);
   }
   int64_t dim = *optionalDim(dimOrOther);
-  return pack(largest ? "max" : "min", largest ? max(t, dim, keepdim) : min(t, dim, keepdim), out);
+  return pack(largest ? "max" : "min",
+              withoutGil([&] { return largest ? max(t, dim, keepdim) : min(t, dim, keepdim); }), out);
 }
 
 // var(dim, unbiased, keepdim) also reads var(unbiased), as PyTorch does.
@@ -104,7 +107,7 @@ Tensor normAny(const Tensor &t, py::handle p, py::handle dim, bool keepdim, py::
 // The values come out sorted whatever sorted says (PyTorch's CPU unique sorts too).
 py::object uniqueAny(const Tensor &t, bool /*sorted*/, bool returnInverse, bool returnCounts, py::handle dim) {
   if (!dim.is_none()) throw py::value_error("unique(): dim is not supported; only the flattened form is");
-  UniqueResult r = unique(t, returnInverse, returnCounts);
+  UniqueResult r = withoutGil([&] { return unique(t, returnInverse, returnCounts); });
   if (!returnInverse && !returnCounts) return py::cast(r.values);
   py::list parts;
   parts.append(r.values);
@@ -287,11 +290,14 @@ void bindReduce(py::module &m, TensorClass &cls) {
     cls.def(
         product ? "cumprod_" : "cumsum_",
         [product](const Tensor &t, int64_t dim, py::handle dtype) {
-          Tensor r = product ? cumprod(t, dim, optionalDtype(dtype)) : cumsum(t, dim, optionalDtype(dtype));
-          TORCH_CHECK(canCast(r.dtype(), t.dtype()), Runtime,
-                      "result type %s can't be cast to the desired output type %s", scalarTypeName(r.dtype()),
-                      scalarTypeName(t.dtype()));
-          copy_(t, r);
+          std::optional<ScalarType> type = optionalDtype(dtype);
+          withoutGil([&] {
+            Tensor r = product ? cumprod(t, dim, type) : cumsum(t, dim, type);
+            TORCH_CHECK(canCast(r.dtype(), t.dtype()), Runtime,
+                        "result type %s can't be cast to the desired output type %s", scalarTypeName(r.dtype()),
+                        scalarTypeName(t.dtype()));
+            copy_(t, r);
+          });
           return t;
         },
         py::arg("dim"), py::arg("dtype") = py::none());
@@ -299,9 +305,12 @@ void bindReduce(py::module &m, TensorClass &cls) {
 
   // order statistics and sorting
   auto medianAny = [](const Tensor &t, py::handle dim, bool keepdim, py::handle out) -> py::object {
-    if (dim.is_none())
-      return writeOut(medianAll(t), out.is_none() ? std::nullopt : std::optional<Tensor>(out.cast<Tensor>()));
-    return pack("median", median(t, *optionalDim(dim), keepdim), out);
+    if (dim.is_none()) {
+      std::optional<Tensor> target = out.is_none() ? std::nullopt : std::optional<Tensor>(out.cast<Tensor>());
+      return writeOut(withoutGil([&] { return medianAll(t); }), target);
+    }
+    int64_t d = *optionalDim(dim);
+    return pack("median", withoutGil([&] { return median(t, d, keepdim); }), out);
   };
   cls.def(
       "median",

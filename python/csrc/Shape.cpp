@@ -68,7 +68,8 @@ void defJoin(py::module &m, const char *name, Tensor (*fn)(const TensorList &, A
   m.def(
       name,
       [fn, fnName](py::handle tensors, Args... args, std::optional<Tensor> out) {
-        return writeOut(fn(tensorList(tensors, fnName.c_str()), args...), out);
+        TensorList list = tensorList(tensors, fnName.c_str());
+        return writeOut(withoutGil([&] { return fn(list, args...); }), out);
       },
       py::arg("tensors"), extra..., py::kw_only(), py::arg("out") = py::none());
 }
@@ -89,9 +90,11 @@ Tensor repeatInterleaveAny(const Tensor &t, py::handle repeats, py::handle dim, 
   std::optional<int64_t> d = optionalDim(dim);
   Tensor r;
   if (isTensor(repeats)) {
-    r = repeatInterleave(t, unwrap(repeats), d);
+    Tensor counts = unwrap(repeats);
+    r = withoutGil([&] { return repeatInterleave(t, counts, d); });
   } else if (PyIndex_Check(repeats.ptr()) && !PyBool_Check(repeats.ptr())) {
-    r = repeatInterleave(t, repeats.cast<int64_t>(), d);
+    int64_t count = repeats.cast<int64_t>();
+    r = withoutGil([&] { return repeatInterleave(t, count, d); });
   } else {
     throw py::type_error("repeat_interleave(): repeats must be an int or a tensor, got " + typeNameOf(repeats));
   }
@@ -162,21 +165,22 @@ void bindShape(py::module &m, TensorClass &cls) {
         tril_(t, offset);
         return t;
       },
-      py::arg("diagonal") = 0);
+      py::arg("diagonal") = 0, ReleaseGil());
   cls.def(
       "triu_",
       [](const Tensor &t, int64_t offset) {
         triu_(t, offset);
         return t;
       },
-      py::arg("diagonal") = 0);
+      py::arg("diagonal") = 0, ReleaseGil());
   for (bool upper : {false, true}) {
     m.def(
         upper ? "triu_indices" : "tril_indices",
         [upper](int64_t row, int64_t col, int64_t offset, py::handle dtype, py::handle device, py::handle) {
           checkCpu(device);
           ScalarType type = dtype.is_none() ? ScalarType::Long : toDtype(dtype);
-          return upper ? triuIndices(row, col, offset, type) : trilIndices(row, col, offset, type);
+          return withoutGil(
+              [&] { return upper ? triuIndices(row, col, offset, type) : trilIndices(row, col, offset, type); });
         },
         py::arg("row"), py::arg("col"), py::arg("offset") = 0, py::kw_only(), py::arg("dtype") = py::none(),
         py::arg("device") = py::none(), py::arg("layout") = py::none());
@@ -184,24 +188,31 @@ void bindShape(py::module &m, TensorClass &cls) {
 
   // products and statistics
   defWithOut(
-      m, cls, "cross", +[](const Tensor &a, const Tensor &b, py::handle dim) { return cross(a, b, optionalDim(dim)); },
+      m, cls, "cross",
+      +[](const Tensor &a, const Tensor &b, py::handle dim) {
+        std::optional<int64_t> d = optionalDim(dim);
+        return withoutGil([&] { return cross(a, b, d); });
+      },
       py::arg("other"), py::arg("dim") = py::none());
   defWithOut(
       m, cls, "histc",
       +[](const Tensor &t, int64_t bins, py::handle min, py::handle max) {
-        return histc(t, bins, number(min, "min"), number(max, "max"));
+        double low = number(min, "min"), high = number(max, "max");
+        return withoutGil([&] { return histc(t, bins, low, high); });
       },
       py::arg("bins") = 100, py::arg("min") = 0, py::arg("max") = 0);
   defWithOut(
       m, cls, "renorm",
       +[](const Tensor &t, py::handle p, int64_t dim, py::handle maxnorm) {
-        return renorm(t, number(p, "p"), dim, number(maxnorm, "maxnorm"));
+        double order = number(p, "p"), most = number(maxnorm, "maxnorm");
+        return withoutGil([&] { return renorm(t, order, dim, most); });
       },
       py::arg("p"), py::arg("dim"), py::arg("maxnorm"));
   cls.def(
       "renorm_",
       [](const Tensor &t, py::handle p, int64_t dim, py::handle maxnorm) {
-        renorm_(t, number(p, "p"), dim, number(maxnorm, "maxnorm"));
+        double order = number(p, "p"), most = number(maxnorm, "maxnorm");
+        withoutGil([&] { renorm_(t, order, dim, most); });
         return t;
       },
       py::arg("p"), py::arg("dim"), py::arg("maxnorm"));
@@ -210,40 +221,56 @@ void bindShape(py::module &m, TensorClass &cls) {
 
   // reordering
   cls.def("flip", [](const Tensor &t, py::args dims, py::kwargs kwargs) {
-    return flip(t, spreadInts(dims, kwargs, "dims", "flip"));
+    IntList list = spreadInts(dims, kwargs, "dims", "flip");
+    return withoutGil([&] { return flip(t, list); });
   });
   m.def(
-      "flip", [](const Tensor &t, py::handle dims) { return flip(t, toIntList(dims, "dims")); }, py::arg("input"),
-      py::arg("dims"));
+      "flip",
+      [](const Tensor &t, py::handle dims) {
+        IntList list = toIntList(dims, "dims");
+        return withoutGil([&] { return flip(t, list); });
+      },
+      py::arg("input"), py::arg("dims"));
   defBoth(m, cls, "fliplr", [](const Tensor &t) { return fliplr(t); });
   defBoth(m, cls, "flipud", [](const Tensor &t) { return flipud(t); });
   defBoth(
       m, cls, "roll",
       [](const Tensor &t, py::handle shifts, py::handle dims) {
-        return roll(t, toIntList(shifts, "shifts"), dims.is_none() ? IntList{} : toIntList(dims, "dims"));
+        IntList by = toIntList(shifts, "shifts"), along = dims.is_none() ? IntList{} : toIntList(dims, "dims");
+        return withoutGil([&] { return roll(t, by, along); });
       },
       py::arg("shifts"), py::arg("dims") = py::none());
   defBoth(
-      m, cls, "rot90", [](const Tensor &t, int64_t k, py::handle dims) { return rot90(t, k, toIntList(dims, "dims")); },
+      m, cls, "rot90",
+      [](const Tensor &t, int64_t k, py::handle dims) {
+        IntList plane = toIntList(dims, "dims");
+        return withoutGil([&] { return rot90(t, k, plane); });
+      },
       py::arg("k") = 1, py::arg("dims") = py::make_tuple(0, 1));
 
   // repetition
   cls.def("repeat", [](const Tensor &t, py::args repeats, py::kwargs kwargs) {
-    return repeat(t, spreadInts(repeats, kwargs, "repeats", "repeat"));
+    IntList counts = spreadInts(repeats, kwargs, "repeats", "repeat");
+    return withoutGil([&] { return repeat(t, counts); });
   });
   cls.def("tile", [](const Tensor &t, py::args dims, py::kwargs kwargs) {
-    return tile(t, spreadInts(dims, kwargs, "dims", "tile"));
+    IntList counts = spreadInts(dims, kwargs, "dims", "tile");
+    return withoutGil([&] { return tile(t, counts); });
   });
   m.def(
-      "tile", [](const Tensor &t, py::handle dims) { return tile(t, toIntList(dims, "dims")); }, py::arg("input"),
-      py::arg("dims"));
+      "tile",
+      [](const Tensor &t, py::handle dims) {
+        IntList counts = toIntList(dims, "dims");
+        return withoutGil([&] { return tile(t, counts); });
+      },
+      py::arg("input"), py::arg("dims"));
   cls.def("repeat_interleave", repeatInterleaveAny, py::arg("repeats"), py::arg("dim") = py::none(), py::kw_only(),
           py::arg("output_size") = py::none());
   // torch.repeat_interleave(repeats) alone gives the index i repeated repeats[i] times.
   m.def(
       "repeat_interleave",
       [](const Tensor &t, py::handle repeats, py::handle dim, py::handle outputSize) {
-        if (repeats.is_none()) return repeatInterleave(t);
+        if (repeats.is_none()) return withoutGil([&] { return repeatInterleave(t); });
         return repeatInterleaveAny(t, repeats, dim, outputSize);
       },
       py::arg("input"), py::arg("repeats") = py::none(), py::arg("dim") = py::none(), py::kw_only(),
@@ -291,7 +318,8 @@ void bindShape(py::module &m, TensorClass &cls) {
       [](const Tensor &t, int64_t dim, int64_t start, int64_t length) { return narrowCopy(t, dim, start, length); },
       py::arg("dim"), py::arg("start"), py::arg("length"));
   cls.def(
-      "type_as", [](const Tensor &t, const Tensor &other) { return toType(t, other.dtype()); }, py::arg("other"));
+      "type_as", [](const Tensor &t, const Tensor &other) { return toType(t, other.dtype()); }, py::arg("other"),
+      ReleaseGil());
 
   // in-place geometry changes
   cls.def("t_", [](const Tensor &t) {

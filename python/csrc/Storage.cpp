@@ -139,9 +139,12 @@ void bindStorage(py::module &m, TensorClass &cls) {
       .def_static("_new", [](py::handle dtype, int64_t size) { return Storage::create(toDtype(dtype), size); })
       .def_static("_new_shared_cdata",
                   [](py::handle dtype, int64_t size) {
-                    Storage s = Storage::create(toDtype(dtype), size);
-                    shareMemory(s);
-                    return s;
+                    ScalarType type = toDtype(dtype);
+                    return withoutGil([&] {
+                      Storage s = Storage::create(type, size);
+                      shareMemory(s);
+                      return s;
+                    });
                   })
       .def_static("_from_file_cdata", [](py::handle dtype, const std::string &filename, bool shared,
                                          int64_t size) { return fromFile(toDtype(dtype), filename, shared, size); })
@@ -170,8 +173,8 @@ void bindStorage(py::module &m, TensorClass &cls) {
       .def("element_size", [](const Storage &s) { return elementSize(s.dtype()); })
       .def("data_ptr", [](const Storage &s) { return reinterpret_cast<uintptr_t>(s.data()); })
       .def("is_shared", &Storage::isShared)
-      .def("_share_memory", &shareMemory)
-      .def("_resize", &Storage::resize)
+      .def("_share_memory", &shareMemory, ReleaseGil())
+      .def("_resize", &Storage::resize, ReleaseGil())
       .def("_root", &rootOf)
       .def("_tensor", &asTensor)
       .def("_view", &storageView)
@@ -190,7 +193,8 @@ void bindStorage(py::module &m, TensorClass &cls) {
   cls.def("_storage", [](const Tensor &t) { return t.storage(); })
       .def("is_shared", [](const Tensor &t) { return t.storage().isShared(); })
       .def("share_memory_", [](py::object self) {
-        shareMemory(self.cast<const Tensor &>().storage());
+        Storage s = self.cast<const Tensor &>().storage();
+        withoutGil([&] { shareMemory(s); });
         return self;
       });
 }

@@ -149,12 +149,17 @@ void call(const Kernel &k, const py::args &args, void (*)(THNNState *, A...), st
   }
   // braced initialisation reads the arguments left to right
   std::tuple<A...> a{Arg<A>::get(k, PyTuple_GET_ITEM(args.ptr(), I), I)...};
+  // Without the GIL (Note [Releasing the GIL]): the arguments are C values by now, and args
+  // keeps their tensors alive.
   try {
-    if constexpr ((std::is_same_v<A, THGenerator *> || ...)) {
-      Generator::defaultGenerator().with([&](THGenerator *) { std::apply([](A... x) { kernel(nullptr, x...); }, a); });
-    } else {
-      std::apply([](A... x) { kernel(nullptr, x...); }, a);
-    }
+    withoutGil([&] {
+      if constexpr ((std::is_same_v<A, THGenerator *> || ...)) {
+        Generator::defaultGenerator().with(
+            [&](THGenerator *) { std::apply([](A... x) { kernel(nullptr, x...); }, a); });
+      } else {
+        std::apply([](A... x) { kernel(nullptr, x...); }, a);
+      }
+    });
   } catch (const th::Error &e) {
     rethrowNamed(k, e);
   }

@@ -288,7 +288,8 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
             for (py::handle a : args) consider(a);
             if (kwargs.contains("dtype")) target = toDtype(kwargs["dtype"]);
             if (kwargs.contains("device")) consider(kwargs["device"]);
-            return toType(t, target.value_or(t.dtype()), copy);
+            ScalarType type = target.value_or(t.dtype());
+            return withoutGil([&] { return toType(t, type, copy); });
           })
       .def("cpu", [](const Tensor &t) { return t; });
   // t.byte(), t.float(), ...: the type's name in lower case.
@@ -296,7 +297,8 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
     ScalarType type = static_cast<ScalarType>(i);
     std::string name = scalarTypeName(type);
     for (char &c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    cls.def(name.c_str(), [type](const Tensor &t) { return toType(t, type); });
+    cls.def(
+        name.c_str(), [type](const Tensor &t) { return toType(t, type); }, ReleaseGil());
   }
 
   // copies
@@ -374,8 +376,13 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
     return view(t, toSizes(sizes, "size"));
   });
   cls.def("view_as", [](const Tensor &t, const Tensor &o) { return view(t, o.sizes()); });
-  defBoth(m, cls, "reshape", [](const Tensor &t, py::args sizes) { return reshape(t, toSizes(sizes, "shape")); });
-  cls.def("reshape_as", [](const Tensor &t, const Tensor &o) { return reshape(t, o.sizes()); });
+  // reshape copies when no view fits: without the GIL then
+  defBoth(m, cls, "reshape", [](const Tensor &t, py::args sizes) {
+    IntList shape = toSizes(sizes, "shape");
+    return withoutGil([&] { return reshape(t, shape); });
+  });
+  cls.def(
+      "reshape_as", [](const Tensor &t, const Tensor &o) { return reshape(t, o.sizes()); }, ReleaseGil());
   defBoth(
       m, cls, "transpose", [](const Tensor &t, int64_t d0, int64_t d1) { return transpose(t, d0, d1); },
       py::arg("dim0"), py::arg("dim1"));

@@ -17,12 +17,22 @@
 // Everything that can raise a Lua error (metamethods, calls, loading code) runs inside
 // lua_pcall, so a Lua error never unwinds through C++ or Python frames; it becomes a
 // torch.lua.LuaError carrying Lua's message and traceback.
+//
+// Note [Lua without the GIL]: Lua code runs without the GIL, so other Python threads keep
+// running while it computes (Note [Releasing the GIL] in python/csrc/Bind.h). A lua_State is
+// not thread-safe: each State has a lock, held by whoever touches it (recursive: Lua calls a
+// Python function that calls Lua again on the same thread). Nobody waits for a State's lock
+// while holding the GIL (StateLock lets the GIL go first), so a thread running Lua may always
+// take the GIL back: to call a Python function (callPython) or to drop a reference on one
+// (pyRefGc). A LuaObject freed while another thread holds its State's lock leaves its
+// registry references to be dropped by the next thread that takes the lock.
 #include <pybind11/pybind11.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -137,7 +147,21 @@ char kStateKey;
 
 struct State : std::enable_shared_from_this<State> {
   lua_State *L = nullptr;
-  int helpers = LUA_NOREF;  // registry reference of the H table above
+  int helpers = LUA_NOREF;    // registry reference of the H table above
+  std::recursive_mutex lock;  // Note [Lua without the GIL]
+  std::mutex pendingLock;
+  std::vector<int> pendingUnrefs;  // registry references freed while lock was taken
+
+  // Drops the references left by LuaObjects freed while another thread held lock (called
+  // with lock held).
+  void dropPending() {
+    std::vector<int> refs;
+    {
+      std::lock_guard<std::mutex> hold(pendingLock);
+      refs.swap(pendingUnrefs);
+    }
+    for (int ref : refs) luaL_unref(L, LUA_REGISTRYINDEX, ref);
+  }
   State() {
     L = luaL_newstate();
     if (!L) throw std::bad_alloc();
@@ -150,6 +174,25 @@ struct State : std::enable_shared_from_this<State> {
   State &operator=(const State &) = delete;
 };
 using StatePtr = std::shared_ptr<State>;
+
+// Holds a State's lock for a scope, taken without holding the GIL (Note [Lua without the
+// GIL]): when another thread has it, the GIL is let go while waiting.
+class StateLock {
+ public:
+  explicit StateLock(State &st) : st_(st) {
+    if (!st_.lock.try_lock()) {
+      py::gil_scoped_release release;
+      st_.lock.lock();
+    }
+    st_.dropPending();
+  }
+  ~StateLock() { st_.lock.unlock(); }
+  StateLock(const StateLock &) = delete;
+  StateLock &operator=(const StateLock &) = delete;
+
+ private:
+  State &st_;
+};
 
 // Restores the Lua stack's height when a Python call leaves, on success or error.
 struct StackGuard {
@@ -172,7 +215,11 @@ int protectedCall(State &st, int nargs) {
   int base = lua_gettop(L) - nargs;  // the function's slot
   pushHelper(st, "handler");
   lua_insert(L, base);
-  int status = lua_pcall(L, nargs, LUA_MULTRET, base);
+  int status;
+  {
+    py::gil_scoped_release release;  // the caller holds st's lock
+    status = lua_pcall(L, nargs, LUA_MULTRET, base);
+  }
   lua_remove(L, base);
   if (status != 0) {
     const char *msg = lua_tostring(L, -1);
@@ -194,9 +241,19 @@ class LuaObject {
     lua_pushvalue(st_->L, selfIdx);
     self_ = luaL_ref(st_->L, LUA_REGISTRYINDEX);
   }
+  // With the GIL held (Python frees it): waiting for the State's lock here could deadlock
+  // with a thread running Lua that wants the GIL, so when that thread has the lock the
+  // references are left for it (Note [Lua without the GIL]).
   ~LuaObject() {
-    luaL_unref(st_->L, LUA_REGISTRYINDEX, ref_);
-    if (self_ != LUA_NOREF) luaL_unref(st_->L, LUA_REGISTRYINDEX, self_);
+    if (st_->lock.try_lock()) {
+      luaL_unref(st_->L, LUA_REGISTRYINDEX, ref_);
+      if (self_ != LUA_NOREF) luaL_unref(st_->L, LUA_REGISTRYINDEX, self_);
+      st_->lock.unlock();
+      return;
+    }
+    std::lock_guard<std::mutex> hold(st_->pendingLock);
+    st_->pendingUnrefs.push_back(ref_);
+    if (self_ != LUA_NOREF) st_->pendingUnrefs.push_back(self_);
   }
   LuaObject(const LuaObject &) = delete;
   LuaObject &operator=(const LuaObject &) = delete;
@@ -438,7 +495,10 @@ const char *kPyRefMeta = "torch.lua.PythonReference";
 
 int pyRefGc(lua_State *L) {
   auto **slot = static_cast<PyObject **>(lua_touserdata(L, 1));
-  if (slot && *slot && Py_IsInitialized()) Py_DECREF(*slot);  // Lua only runs with the GIL held
+  if (slot && *slot && Py_IsInitialized()) {
+    py::gil_scoped_acquire gil;  // Lua's collector runs without it (Note [Lua without the GIL])
+    Py_DECREF(*slot);
+  }
   if (slot) *slot = nullptr;
   return 0;
 }
@@ -446,6 +506,7 @@ int pyRefGc(lua_State *L) {
 // Calls the Python function with the Lua arguments; pushes its results (a tuple gives several
 // values, None none) and returns how many. On a Python error, fills msg and returns -1.
 int callPythonProtected(lua_State *L, char *msg, size_t msgSize) {
+  py::gil_scoped_acquire gil;  // Lua runs without it (Note [Lua without the GIL])
   try {
     PyObject *fn = *static_cast<PyObject **>(lua_touserdata(L, lua_upvalueindex(1)));
     if (!fn) throw std::runtime_error("the Python function was released");
@@ -502,6 +563,7 @@ py::object call(const LuaObject &o, py::args args, py::kwargs kwargs) {
   if (kwargs && kwargs.size()) throw py::type_error("torch.lua: Lua functions take no keyword arguments");
   State &s = o.state();
   lua_State *L = s.L;
+  StateLock locked(s);
   StackGuard guard(L);
   if (!lua_checkstack(L, static_cast<int>(args.size()) + 8)) throw std::runtime_error("torch.lua: too many arguments");
   ToLua conv(o.statePtr());
@@ -529,12 +591,14 @@ void runHelper(const LuaObject &o, const char *helper, std::initializer_list<py:
 }
 
 py::object getItem(const LuaObject &o, py::handle key) {
+  StateLock locked(o.state());
   StackGuard guard(o.state().L);
   runHelper(o, "get", {key}, 1);
   return toPython(o.statePtr(), -1);
 }
 
 void setItem(const LuaObject &o, py::handle key, py::handle value) {
+  StateLock locked(o.state());
   StackGuard guard(o.state().L);
   if (key.is_none()) throw py::key_error("torch.lua: a Lua table has no nil key");
   runHelper(o, "set", {key, value}, 0);
@@ -549,6 +613,7 @@ py::object getAttr(const LuaObject &o, const std::string &name) {
   if (isSpecialName(name)) throw py::attribute_error(name);
   const StatePtr &st = o.statePtr();
   lua_State *L = st->L;
+  StateLock locked(*st);
   StackGuard guard(L);
   runHelper(o, "attr", {py::str(name)}, 2);
   if (lua_isnil(L, -2)) throw py::attribute_error("the Lua value has no field '" + name + "' (it is nil)");
@@ -560,6 +625,7 @@ py::object getAttr(const LuaObject &o, const std::string &name) {
 }
 
 std::string describe(const LuaObject &o) {
+  StateLock locked(o.state());
   StackGuard guard(o.state().L);
   runHelper(o, "describe", {}, 1);
   const char *s = lua_tostring(o.state().L, -1);
@@ -567,6 +633,7 @@ std::string describe(const LuaObject &o) {
 }
 
 int64_t length(const LuaObject &o) {
+  StateLock locked(o.state());
   StackGuard guard(o.state().L);
   runHelper(o, "len", {}, 1);
   lua_State *L = o.state().L;
@@ -577,6 +644,7 @@ int64_t length(const LuaObject &o) {
 // The table's keys (raw, in pairs() order).
 py::list keys(const LuaObject &o) {
   lua_State *L = o.state().L;
+  StateLock locked(o.state());
   StackGuard guard(L);
   o.push();
   if (!lua_istable(L, -1)) throw py::type_error("torch.lua: only Lua tables can be iterated");
@@ -594,6 +662,7 @@ bool equal(const LuaObject &a, py::handle other) {
   const LuaObject &b = other.cast<const LuaObject &>();
   if (a.statePtr() != b.statePtr() || a.bound() != b.bound()) return false;
   lua_State *L = a.state().L;
+  StateLock locked(a.state());
   StackGuard guard(L);
   a.push();
   b.push();
@@ -607,6 +676,7 @@ bool equal(const LuaObject &a, py::handle other) {
 }
 
 size_t hashOf(const LuaObject &o) {
+  StateLock locked(o.state());
   StackGuard guard(o.state().L);
   o.push();
   return std::hash<const void *>()(lua_topointer(o.state().L, -1));
@@ -668,6 +738,7 @@ py::object toPlain(py::handle value) {
   if (!py::isinstance<LuaObject>(value)) return py::reinterpret_borrow<py::object>(value);
   const LuaObject &o = value.cast<const LuaObject &>();
   if (o.bound()) return py::reinterpret_borrow<py::object>(value);
+  StateLock locked(o.state());
   StackGuard guard(o.state().L);
   o.push();
   ToPlain conv{o.statePtr(), {}};
@@ -675,6 +746,7 @@ py::object toPlain(py::handle value) {
 }
 
 std::string typeName(const LuaObject &o) {
+  StateLock locked(o.state());
   StackGuard guard(o.state().L);
   runHelper(o, "typename", {}, 1);
   const char *s = lua_tostring(o.state().L, -1);
@@ -725,6 +797,7 @@ class Runtime {
 
   py::object run(const std::string &code, const char *chunkname) {
     lua_State *L = st_->L;
+    StateLock locked(*st_);
     StackGuard guard(L);
     if (luaL_loadbuffer(L, code.data(), code.size(), chunkname) != 0) {
       std::string msg = lua_tostring(L, -1);
@@ -736,6 +809,7 @@ class Runtime {
   py::object execute(const std::string &code) { return run(code, "=execute"); }
 
   py::object require(const std::string &name) {
+    StateLock locked(*st_);
     StackGuard guard(st_->L);
     pushHelper(*st_, "require");
     lua_pushlstring(st_->L, name.data(), name.size());
@@ -743,6 +817,7 @@ class Runtime {
   }
 
   py::object globals() {
+    StateLock locked(*st_);
     StackGuard guard(st_->L);
     lua_pushvalue(st_->L, LUA_GLOBALSINDEX);
     return toPython(st_, -1);
