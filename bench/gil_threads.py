@@ -26,6 +26,7 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 import torch  # noqa: E402
+import torch.lua  # noqa: E402
 
 
 def jobs(repeat):
@@ -33,6 +34,15 @@ def jobs(repeat):
     a, b = torch.rand(1024, 1024), torch.rand(1024, 1024)
     x, y = torch.rand(8_000_000), torch.rand(8_000_000)
     na, nb, nx, ny = a.numpy(), b.numpy(), x.numpy(), y.numpy()
+    mine = threading.local()
+
+    def own(make):
+        """This thread's own make() (a random generator)."""
+        if make not in mine.__dict__:
+            mine.__dict__[make] = make()
+        return mine.__dict__[make]
+
+    lua_exp_sum = torch.lua.Runtime().eval("function(x) return x:exp():sum() end")
 
     def loop(f):
         def run():
@@ -46,6 +56,14 @@ def jobs(repeat):
         "add 8M float32": (loop(lambda: x + y), loop(lambda: nx + ny)),
         "add_ in place 8M float32": (loop(lambda: x.add_(y)), loop(lambda: np.add(nx, ny, out=nx))),
         "sum + exp 8M float32": (loop(lambda: x.exp().sum()), loop(lambda: np.exp(nx).sum())),
+        # a generator per thread: threads sharing one take turns on its lock (numpy's too)
+        "rand 8M float32": (
+            loop(lambda: torch.rand(8_000_000, generator=own(torch.Generator))),
+            loop(lambda: own(np.random.default_rng).random(8_000_000, np.float32)),
+        ),
+        "cat 2 x 8M float32": (loop(lambda: torch.cat([x, y])), loop(lambda: np.concatenate([nx, ny]))),
+        # Lua code through torch.lua (Note [Lua without the GIL]); numpy runs the same math
+        "Lua x:exp():sum() 8M": (loop(lambda: lua_exp_sum(x)), loop(lambda: np.exp(nx).sum())),
     }
 
 
