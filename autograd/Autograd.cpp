@@ -362,6 +362,7 @@ void checkInplace(const Tensor &self) {
 }
 
 bool beginInplace(const Tensor &self, bool recording) {
+  checkNoInternalOverlap(self);
   if (recording) checkInplace(self);
   bumpVersion(self);
   return recording;

@@ -30,6 +30,14 @@ Tensor zerosLike(const Tensor &t) {
   return z;
 }
 
+// g where cond holds and 0 elsewhere, cond and g broadcast together. Selected, never
+// multiplied by a 0/1 mask: 0 * inf is NaN, and an infinite or NaN gradient must not reach
+// the elements a clamp, a max or a fill cut off (PyTorch selects too).
+Tensor gradWhere(const Tensor &cond, const Tensor &g) {
+  Tensor zero = scalarTensor(Scalar(int64_t(0)), g.dtype());
+  return torch::where(cond, g, zero);
+}
+
 // Which inputs need a gradient, read when the node is recorded.
 std::vector<bool> needs(std::initializer_list<const Tensor *> inputs) {
   std::vector<bool> r;
@@ -142,9 +150,9 @@ void binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha, const T
         // The larger (smaller) one gets the gradient; ties share it.
         Tensor x = *sa, y = *sb;
         CompareOp wins = op == BinaryOp::Maximum ? CompareOp::Gt : CompareOp::Lt;
-        Tensor tie = mul(mask(compare(CompareOp::Eq, x, y), g), Scalar(0.5));
-        if (need[0]) ga = mul(g, add(mask(compare(wins, x, y), g), tie));
-        if (need[1]) gb = mul(g, add(mask(compare(wins, y, x), g), tie));
+        Tensor tie = gradWhere(compare(CompareOp::Eq, x, y), mul(g, Scalar(0.5)));
+        if (need[0]) ga = torch::where(compare(wins, x, y), g, tie);
+        if (need[1]) gb = torch::where(compare(wins, y, x), g, tie);
         break;
       }
       case BinaryOp::FloorDiv:  // piecewise constant: no gradient (not recorded)
@@ -238,10 +246,10 @@ void clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max
   Saved st(t, "clamp");
   record1("clamp", t, result, [=](const Tensor &g) {
     Tensor x = *st;
-    Tensor inside = mask(compare(CompareOp::Eq, x, x), g);  // NaN inputs pass no gradient
-    if (min) inside = mul(inside, mask(compare(CompareOp::Ge, x, *min), g));
-    if (max) inside = mul(inside, mask(compare(CompareOp::Le, x, *max), g));
-    return mul(g, inside);
+    Tensor passed = gradWhere(compare(CompareOp::Eq, x, x), g);  // NaN inputs pass no gradient
+    if (min) passed = gradWhere(compare(CompareOp::Ge, x, *min), passed);
+    if (max) passed = gradWhere(compare(CompareOp::Le, x, *max), passed);
+    return passed;
   });
 }
 
@@ -344,9 +352,9 @@ void norm(const Tensor &t, double p, const std::vector<int> &dims, bool keepdim,
     if (p == 1) return mul(gk, torch::unary(UnaryOp::Sign, x));
     if (std::isinf(p)) {
       // The extreme |x| (ties share): sign(x) there.
-      Tensor hit = mask(compare(CompareOp::Eq, torch::unary(UnaryOp::Abs, x), r), x);
-      Tensor count = keepDims(torch::sum(hit, asIntList(dims), keepdim), nd, dims, keepdim);
-      return mul(div(mul(gk, hit), count), torch::unary(UnaryOp::Sign, x));
+      Tensor hit = compare(CompareOp::Eq, torch::unary(UnaryOp::Abs, x), r);
+      Tensor count = keepDims(torch::sum(mask(hit, x), asIntList(dims), keepdim), nd, dims, keepdim);
+      return mul(gradWhere(hit, div(gk, count)), torch::unary(UnaryOp::Sign, x));
     }
     // x |x|^(p-2) / r^(p-1), 0 where r = 0.
     Tensor absPow = torch::binary(BinaryOp::Pow, torch::unary(UnaryOp::Abs, x), Scalar(p - 2));
@@ -372,9 +380,9 @@ void extreme(const Tensor &t, const std::vector<int> &dims, bool keepdim, const 
   record1("max", t, result, [=](const Tensor &g) {
     Tensor x = *st;
     int nd = x.dim();
-    Tensor hit = mask(compare(CompareOp::Eq, x, keepDims(*sr, nd, dims, keepdim)), x);
-    Tensor count = keepDims(torch::sum(hit, asIntList(dims), keepdim), nd, dims, keepdim);
-    return div(mul(keepDims(g, nd, dims, keepdim), hit), count);
+    Tensor hit = compare(CompareOp::Eq, x, keepDims(*sr, nd, dims, keepdim));
+    Tensor count = keepDims(torch::sum(mask(hit, x), asIntList(dims), keepdim), nd, dims, keepdim);
+    return gradWhere(hit, div(keepDims(g, nd, dims, keepdim), count));
   });
 }
 
@@ -681,7 +689,7 @@ void indexWrite(const char *name, const Tensor &self, const Tensor &source,
   }
   checkInplace(self);
   inplaceWithHistory(self, [&](const Tensor &before) {
-    Tensor r, kept, from;  // kept: 1 where self's element survives; from: source element per result element
+    Tensor r, kept, from;  // kept: true where self's element survives; from: source element per result element
     {
       NoGradGuard plain;
       r = clone(before);
@@ -692,7 +700,7 @@ void indexWrite(const char *name, const Tensor &self, const Tensor &source,
           from = empty(self.sizes(), ScalarType::Double);
           fill_(from, Scalar(-1.0));
           write(from, toType(elementNumbers(source.sizes()), ScalarType::Double));
-          kept = toType(compare(CompareOp::Lt, from, Scalar(0.0)), self.dtype());
+          kept = compare(CompareOp::Lt, from, Scalar(0.0));
           from = toType(from, ScalarType::Long);
         } else {
           // Written into zeros and into ones, a written element is the same in both.
@@ -701,7 +709,7 @@ void indexWrite(const char *name, const Tensor &self, const Tensor &source,
           fill_(ones, Scalar(1.0));
           write(zeros, source);
           write(ones, source);
-          kept = toType(compare(CompareOp::Ne, zeros, ones), self.dtype());
+          kept = compare(CompareOp::Ne, zeros, ones);
         }
       }
     }
@@ -709,7 +717,7 @@ void indexWrite(const char *name, const Tensor &self, const Tensor &source,
     IntList sourceSizes = source.defined() ? source.sizes() : IntList();
     torch::record(name, {before, source}, {r}, [=](const TensorList &grads) -> TensorList {
       const Tensor &g = grads[0];
-      Tensor gs = additiveSourceGrad ? g : mul(g, kept);
+      Tensor gs = additiveSourceGrad ? g : gradWhere(kept, g);
       Tensor gsrc;
       if (needSource) gsrc = additiveSourceGrad ? additiveSourceGrad(g) : accumulateAt(g, from, sourceSizes);
       return {gs, gsrc};

@@ -640,7 +640,16 @@ bool isBroadcastableTo(const IntList &from, const IntList &to) {
   return true;
 }
 
+void checkNoInternalOverlap(const Tensor &t) {
+  for (int d = 0; d < t.dim(); d++) {
+    TORCH_CHECK(t.stride(d) != 0 || t.size(d) <= 1, Runtime,
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location. Please clone() the tensor before performing the operation.");
+  }
+}
+
 void copy_(const Tensor &dst, const Tensor &src) {
+  checkNoInternalOverlap(dst);
   if (!isBroadcastableTo(src.sizes(), dst.sizes())) {
     fail(th::ErrorKind::Runtime, "copy_: the source of size %s cannot be broadcast to the destination of size %s",
          src.sizeString().c_str(), dst.sizeString().c_str());
@@ -679,10 +688,8 @@ void fill_(const Tensor &t, Scalar v) {
   }
   if (t.dtype() == ScalarType::Bool) v = Scalar(static_cast<int64_t>(v.isFloating() ? v.d != 0 : v.i != 0));
   if (t.dtype() == ScalarType::Half) {
-    // Half has no arithmetic: fill a float tensor and copy it over.
-    Tensor f = empty(t.sizes(), ScalarType::Float);
-    fill_(f, v);
-    copy_(t, f);
+    // Half has no arithmetic: a float value, copied over (converted on the way).
+    copyValues_(t, scalarTensor(v, ScalarType::Float));
     return;
   }
   copyKernels().fill(t.device(), t.dtype(), t, v);

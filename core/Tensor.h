@@ -249,6 +249,10 @@ Tensor clone(const Tensor &t);
 Tensor toType(const Tensor &t, ScalarType dtype, bool copy = false);  // t itself if same type
 // dst = src, src broadcast to dst's shape, any element types.
 void copy_(const Tensor &dst, const Tensor &src);
+// Raises PyTorch's error when elements of t share memory (a stride of 0 over a size above 1,
+// as expand makes them) and t is to receive computed values: they would be written over one
+// another. Fills (fill_, zero_, masked_fill_, index_fill_) write one value, and may.
+void checkNoInternalOverlap(const Tensor &t);
 // copy_ without a version bump or autograd recording, for autograd's own bookkeeping.
 void copyValues_(const Tensor &dst, const Tensor &src);
 void fill_(const Tensor &t, Scalar v);

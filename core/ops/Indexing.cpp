@@ -371,6 +371,7 @@ Tensor indexSelect(const Tensor &self, int64_t dim, const Tensor &index) {
 }
 
 void indexCopy_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source) {
+  checkNoInternalOverlap(self);
   checkLong(index, "index_copy_");
   checkSameType(self, source, "index_copy_");
   int d = wrapDim(dim, self.dim());
@@ -383,6 +384,7 @@ void indexCopy_(const Tensor &self, int64_t dim, const Tensor &index, const Tens
 }
 
 void indexAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source, Scalar alpha) {
+  checkNoInternalOverlap(self);
   checkLong(index, "index_add_");
   checkSameType(self, source, "index_add_");
   int d = wrapDim(dim, self.dim());
@@ -424,6 +426,7 @@ Tensor gather(const Tensor &self, int64_t dim, const Tensor &index) {
 }
 
 void scatter_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source) {
+  checkNoInternalOverlap(self);
   checkLong(index, "scatter_");
   checkSameType(self, source, "scatter_");
   int d = wrapDim(dim, self.dim());
@@ -437,6 +440,7 @@ void scatter_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor
 }
 
 void scatter_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value) {
+  checkNoInternalOverlap(self);
   checkLong(index, "scatter_");
   int d = wrapDim(dim, self.dim());
   derivatives::indexWrite(
@@ -449,6 +453,7 @@ void scatter_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value
 }
 
 void scatterAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source) {
+  checkNoInternalOverlap(self);
   checkLong(index, "scatter_add_");
   checkSameType(self, source, "scatter_add_");
   int d = wrapDim(dim, self.dim());
@@ -473,6 +478,7 @@ void scatterAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Ten
 }
 
 void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &source, ScatterReduce op) {
+  checkNoInternalOverlap(self);
   if (op == ScatterReduce::Add) {
     scatterAdd_(self, dim, index, source);
     return;
@@ -513,6 +519,7 @@ void maskedFill_(const Tensor &self, const Tensor &mask, Scalar value) {
 }
 
 void maskedScatter_(const Tensor &self, const Tensor &mask, const Tensor &source) {
+  checkNoInternalOverlap(self);
   checkSameType(self, source, "masked_scatter_");
   Tensor m = maskOf(mask, self.sizes(), "masked_scatter_");
   derivatives::indexWrite(
@@ -568,6 +575,7 @@ Tensor take(const Tensor &self, const Tensor &index) {
 }
 
 void put_(const Tensor &self, const Tensor &index, const Tensor &source, bool accumulate) {
+  checkNoInternalOverlap(self);
   checkLong(index, "put_");
   checkSameType(self, source, "put_");
   std::function<Tensor(const Tensor &)> additive;

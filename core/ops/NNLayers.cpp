@@ -91,6 +91,7 @@ Tensor thnnActivation(const char *name, const Module &module, const Tensor &x, d
 
 // Note [In-place activations]: op computes the new value of x out of place.
 void activationInPlace(const Tensor &x, const std::function<Tensor(const Tensor &)> &op) {
+  checkNoInternalOverlap(x);
   if (needsRecording({&x})) {
     checkInplace(x);
     bumpVersion(x);

@@ -96,6 +96,7 @@ std::string str(double v) { return Scalar(v).str(); }
 }  // namespace
 
 void uniform_(const Tensor &t, double from, double to, Generator *gen) {
+  checkNoInternalOverlap(t);
   TORCH_CHECK(from <= to, Runtime, "uniform_ expects to return a [from, to) range, but found from=%s > to=%s",
               str(from).c_str(), str(to).c_str());
   TORCH_CHECK(std::isfinite(from) && std::isfinite(to), Runtime, "uniform_: from and to must be finite");
@@ -103,6 +104,7 @@ void uniform_(const Tensor &t, double from, double to, Generator *gen) {
 }
 
 void normal_(const Tensor &t, double mean, double std, Generator *gen) {
+  checkNoInternalOverlap(t);
   TORCH_CHECK(std >= 0, Runtime, "normal_ expects std >= 0.0, but found std %s", str(std).c_str());
   kernels().normal.find(t.device(), t.dtype());  // the type error first, as for std > 0
   if (std == 0) {
@@ -113,21 +115,25 @@ void normal_(const Tensor &t, double mean, double std, Generator *gen) {
 }
 
 void exponential_(const Tensor &t, double lambd, Generator *gen) {
+  checkNoInternalOverlap(t);
   TORCH_CHECK(lambd > 0, Runtime, "exponential_ expects lambda > 0.0, but found lambda=%s", str(lambd).c_str());
   kernels().exponential(t.device(), t.dtype(), t, orDefault(gen), lambd, 0);
 }
 
 void cauchy_(const Tensor &t, double median, double sigma, Generator *gen) {
+  checkNoInternalOverlap(t);
   TORCH_CHECK(sigma > 0, Runtime, "cauchy_ expects sigma > 0.0, but found sigma=%s", str(sigma).c_str());
   kernels().cauchy(t.device(), t.dtype(), t, orDefault(gen), median, sigma);
 }
 
 void logNormal_(const Tensor &t, double mean, double std, Generator *gen) {
+  checkNoInternalOverlap(t);
   TORCH_CHECK(std > 0, Runtime, "log_normal_ expects std > 0.0, but found std=%s", str(std).c_str());
   kernels().logNormal(t.device(), t.dtype(), t, orDefault(gen), mean, std);
 }
 
 void geometric_(const Tensor &t, double p, Generator *gen) {
+  checkNoInternalOverlap(t);
   TORCH_CHECK(p > 0 && p < 1, Runtime, "geometric_ expects p to be in (0, 1), but got p=%s", str(p).c_str());
   TORCH_CHECK(t.dtype() != ScalarType::Bool, Type, "geometric_ is not implemented for Bool tensors");
   // torch7's geometric counts trials until the first event of probability 1 - p.
@@ -138,11 +144,13 @@ void geometric_(const Tensor &t, double p, Generator *gen) {
 // gives 1 for p = 0 once in 2^32 draws; the strict test makes p = 0 never and p = 1
 // always succeed, and draws the same values otherwise.
 void bernoulli_(const Tensor &t, double p, Generator *gen) {
+  checkNoInternalOverlap(t);
   TORCH_CHECK(p >= 0 && p <= 1, Runtime, "bernoulli_ expects p to be in [0, 1], but got p=%s", str(p).c_str());
   viaFloat(t, [&](const Tensor &u) { kernels().bernoulli(u.device(), u.dtype(), u, orDefault(gen), p); });
 }
 
 void bernoulli_(const Tensor &t, const Tensor &p, Generator *gen) {
+  checkNoInternalOverlap(t);
   TORCH_CHECK(isBroadcastableTo(p.sizes(), t.sizes()), Runtime,
               "bernoulli_: probabilities of shape %s cannot be broadcast to the shape %s", p.sizeString().c_str(),
               t.sizeString().c_str());
@@ -161,6 +169,7 @@ Tensor bernoulli(const Tensor &p, Generator *gen) {
 }
 
 void random_(const Tensor &t, int64_t from, std::optional<int64_t> to, Generator *gen) {
+  checkNoInternalOverlap(t);
   kernels().random.find(t.device(), t.dtype());  // Half's error before the range's
   auto [bottom, top] = randomRange(t.dtype());
   int64_t last = to ? *to - 1 : top;  // inclusive

@@ -386,6 +386,13 @@ void bindPointwise(py::module &m, TensorClass &cls) {
         return withoutGil([&] { return where(cond, ta, tb); });
       },
       py::arg("condition"), py::arg("input"), py::arg("other"));
+  // where(condition) alone is nonzero(condition, as_tuple=True)
+  m.def(
+      "where",
+      [](py::handle condition) {
+        return py::module::import("torch").attr("nonzero")(condition, py::arg("as_tuple") = true);
+      },
+      py::arg("condition"));
   cls.def(
       "where", [](const Tensor &self, const Tensor &cond, const Tensor &other) { return where(cond, self, other); },
       py::arg("condition"), py::arg("other"), ReleaseGil());

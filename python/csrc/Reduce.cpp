@@ -328,9 +328,11 @@ void bindReduce(py::module &m, TensorClass &cls) {
   defPair(
       m, cls, "sort", +[](const Tensor &t, int64_t dim, bool descending, bool) { return sort(t, dim, descending); },
       py::arg("dim") = -1, py::arg("descending") = false, py::arg("stable") = false);
+  // TH's sort is stable (TH/generic/THTensorSort.h): stable=True asks for what it does anyway
   defBoth(
-      m, cls, "argsort", [](const Tensor &t, int64_t dim, bool descending) { return argsort(t, dim, descending); },
-      py::arg("dim") = -1, py::arg("descending") = false);
+      m, cls, "argsort",
+      [](const Tensor &t, int64_t dim, bool descending, bool) { return argsort(t, dim, descending); },
+      py::arg("dim") = -1, py::arg("descending") = false, py::kw_only(), py::arg("stable") = false);
   defPair(
       m, cls, "topk",
       +[](const Tensor &t, int64_t k, int64_t dim, bool largest, bool sorted) {

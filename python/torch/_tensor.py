@@ -1,8 +1,11 @@
 """Tensor methods written in Python, attached to torch._C.Tensor (which is torch.Tensor)."""
 
+from collections import OrderedDict
+
 import torch
 from torch import _tensor_str
 from torch._C import Tensor
+from torch.utils.hooks import RemovableHandle
 
 
 def _is_shared_placeholder(self):
@@ -78,3 +81,20 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
 
 
 Tensor.backward = backward
+
+_register_hook = Tensor.register_hook
+
+
+def register_hook(self, hook):
+    """Calls hook(grad) when this tensor's gradient is computed; what it returns (a tensor)
+    replaces the gradient. The handle's remove() takes the hook out."""
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    hooks = OrderedDict()
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    _register_hook(self, lambda grad: hooks[handle.id](grad) if handle.id in hooks else None)
+    return handle
+
+
+Tensor.register_hook = register_hook

@@ -299,6 +299,79 @@ def dtype_inference(torch, nn, F):
     return [np.array([str(torch.tensor(v).dtype) for v in values] + [str(torch.as_tensor(v).dtype) for v in values])]
 
 
+def gradients_cut_off(torch, nn, F):
+    """An infinite upstream gradient reaches only the elements an op lets through: clamp,
+    maximum/minimum, max() and masked_fill select, never multiply by 0. (amax and norm(inf)
+    select too, where PyTorch 1.13 multiplies and gives NaN: not compared.)"""
+    inf = float("inf")
+    x = torch.tensor([-2.0, 0.5, 3.0, 0.5], dtype=torch.float64)
+    other = torch.tensor([0.0, 0.5, 1.0, 2.0], dtype=torch.float64)
+    upstream = torch.full((4,), inf, dtype=torch.float64)
+    mask = torch.tensor([True, False, True, False])
+    ops = [
+        lambda t: t.clamp(0, 1),
+        lambda t: t.clip(max=1),
+        lambda t: torch.max(t, other),
+        lambda t: torch.minimum(t, other),
+        lambda t: t.masked_fill(mask, 0.0),
+        lambda t: t.clone().masked_fill_(mask, 1.0),
+        lambda t: t.max().expand(4),
+    ]
+    out = []
+    for op in ops:
+        t = x.clone().requires_grad_()
+        op(t).backward(upstream)
+        out.append(t.grad.numpy())
+    return out
+
+
+def surface(torch, nn, F):
+    """Odd corners of the API: where(cond), stable argsort, a hook's handle, and which
+    in-place ops refuse a destination whose elements share memory (an expanded tensor)."""
+    x = torch.tensor([[0.0, 2.0, 0.0], [1.0, 0.0, 3.0]])
+    out = [t.numpy() for t in torch.where(x > 0)]
+    v = torch.tensor([2, 1, 2, 1, 0, 1, 2, 0] * 4)
+    out += [torch.argsort(v, stable=True).numpy(), torch.argsort(v, descending=True, stable=True).numpy()]
+    w = torch.ones(3, requires_grad=True)
+    handle = w.register_hook(lambda g: g * 10)
+    (w * 2).sum().backward()
+    out.append(w.grad.numpy().copy())
+    handle.remove()
+    w.grad = None
+    (w * 2).sum().backward()
+    out.append(w.grad.numpy())
+    writes = {
+        "add_": lambda t: t.add_(1),
+        "mul_": lambda t: t.mul_(2),
+        "exp_": lambda t: t.exp_(),
+        "clamp_": lambda t: t.clamp_(0, 1),
+        "copy_": lambda t: t.copy_(torch.ones(2, 3)),
+        "fill_": lambda t: t.fill_(1),
+        "zero_": lambda t: t.zero_(),
+        "addcmul_": lambda t: t.addcmul_(torch.ones(2, 3), torch.ones(2, 3)),
+        "lerp_": lambda t: t.lerp_(torch.ones(2, 3), 0.5),
+        "relu_": lambda t: t.relu_(),
+        "div_": lambda t: t.div_(2),
+        "eq_": lambda t: t.eq_(0),
+        "iadd": lambda t: t.__iadd__(1),
+        "setitem": lambda t: t.__setitem__(0, 5.0),
+        "scatter_": lambda t: t.scatter_(1, torch.zeros(2, 1, dtype=torch.long), 1.0),
+        "index_add_": lambda t: t.index_add_(1, torch.tensor([0]), torch.ones(2, 1)),
+        "out=": lambda t: torch.add(torch.ones(2, 3), 1, out=t),
+        "uniform_": lambda t: t.uniform_(),
+        "masked_scatter_": lambda t: t.masked_scatter_(torch.ones(2, 3, dtype=torch.bool), torch.ones(6)),
+    }
+    verdicts = []
+    for name, write in writes.items():
+        try:
+            write(torch.zeros(1, 3).expand(2, 3))
+            verdicts.append(name + ": ok")
+        except RuntimeError as e:
+            verdicts.append(name + ": " + str(e))
+    out.append(np.array(verdicts))
+    return out
+
+
 # Random streams are not compared: the generator follows torch7's (Note: TH's THRandom), whose
 # draws differ from PyTorch's.
 CASES = [
@@ -312,6 +385,8 @@ CASES = [
     tensor_ops,
     bitwise_ops,
     dtype_inference,
+    gradients_cut_off,
+    surface,
 ]
 
 

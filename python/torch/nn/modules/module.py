@@ -17,12 +17,12 @@ dictionaries; everything else (parameters(), state_dict(), to(), hooks, repr) wa
 import functools
 import itertools
 import warnings
-import weakref
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 import torch
 from torch.nn.parameter import Parameter
+from torch.utils.hooks import RemovableHandle
 
 __all__ = [
     "Module",
@@ -51,36 +51,6 @@ def _addindent(text, spaces):
     if len(lines) == 1:
         return text
     return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
-
-
-class RemovableHandle:
-    """What register_*_hook returns: remove() takes the hook out (also on leaving a with block)."""
-
-    next_id = 0
-
-    def __init__(self, hooks_dict):
-        self.hooks_dict_ref = weakref.ref(hooks_dict)
-        self.id = RemovableHandle.next_id
-        RemovableHandle.next_id += 1
-
-    def remove(self):
-        hooks_dict = self.hooks_dict_ref()
-        if hooks_dict is not None and self.id in hooks_dict:
-            del hooks_dict[self.id]
-
-    def __getstate__(self):
-        return (self.hooks_dict_ref(), self.id)
-
-    def __setstate__(self, state):
-        self.hooks_dict_ref = weakref.ref(OrderedDict() if state[0] is None else state[0])
-        self.id = state[1]
-        RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
