@@ -132,6 +132,15 @@ void defBoth(py::module &m, TensorClass &cls, const char *name, Func &&f, const 
   }
 }
 
+// Note [No CUDA tensors yet]: the Python package has no CUDA tensors yet (THC is not
+// registered in the core), so, like PyTorch built without CUDA, torch.cuda.is_available() is
+// False and asking for a CUDA tensor raises AssertionError with PyTorch's message (and why).
+// torch.cuda (python/torch/cuda/__init__.py) raises the same one, torch._C._no_cuda.
+extern const char *const kNoCuda;
+// Accepts None and the CPU (a str or torch.device); a CUDA device raises kNoCuda, anything
+// else torch.device's own error.
+void checkCpuDevice(py::handle device);
+
 // out= for functions: result is copied into out (resized to fit), which is returned.
 py::object writeOut(const Tensor &result, const std::optional<Tensor> &out);
 

@@ -23,18 +23,6 @@ void Keywords::finish() const {
   }
 }
 
-namespace {
-
-void checkDevice(py::handle device) {
-  if (device.is_none()) return;
-  std::string name = py::str(device);
-  if (name != "cpu" && name != "cpu:0") {
-    throw py::value_error("only the cpu device is available in this build (got '" + name + "')");
-  }
-}
-
-}  // namespace
-
 CreationOptions::CreationOptions(Keywords &kw) {
   py::object o = kw.take("out");
   if (!o.is_none()) {
@@ -43,7 +31,7 @@ CreationOptions::CreationOptions(Keywords &kw) {
   }
   py::object d = kw.take("dtype");
   if (!d.is_none()) dtype = toDtype(d);
-  checkDevice(kw.take("device"));
+  checkCpuDevice(kw.take("device"));
   py::object grad = kw.take("requires_grad");
   requiresGrad = !grad.is_none() && grad.cast<bool>();
   // Accepted for compatibility: there is one layout, and no pinned or channels-last memory here.

@@ -42,13 +42,6 @@ double numberArg(py::handle obj, const char *what) {
   return toScalar(obj).d;
 }
 
-void checkCpu(py::handle device) {
-  std::string name = py::str(device);
-  if (name != "cpu" && name != "cpu:0") {
-    throw py::value_error("only the cpu device is available in this build (got '" + name + "')");
-  }
-}
-
 // Positional arguments of a function whose parameters may also come as keywords: slot i
 // takes args[i], and a parameter given both ways is an error, as in a Python signature.
 void placePositional(const char *function, const py::tuple &args, std::initializer_list<py::object *> slots,
@@ -220,7 +213,7 @@ void bindGenerator(py::module &m) {
   py::class_<Generator> gen(m, "Generator");
   gen.attr("__module__") = "torch";
   gen.def(py::init([](py::handle device) {
-            checkCpu(device);
+            checkCpuDevice(device);
             return new Generator();
           }),
           py::arg("device") = "cpu");

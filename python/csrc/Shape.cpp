@@ -107,14 +107,6 @@ Tensor repeatInterleaveAny(const Tensor &t, py::handle repeats, py::handle dim, 
   return r;
 }
 
-void checkCpu(py::handle device) {
-  if (device.is_none()) return;
-  std::string name = py::str(device);
-  if (name != "cpu" && name != "cpu:0") {
-    throw py::value_error("only the cpu device is available in this build (got '" + name + "')");
-  }
-}
-
 }  // namespace
 
 void bindShape(py::module &m, TensorClass &cls) {
@@ -177,7 +169,7 @@ void bindShape(py::module &m, TensorClass &cls) {
     m.def(
         upper ? "triu_indices" : "tril_indices",
         [upper](int64_t row, int64_t col, int64_t offset, py::handle dtype, py::handle device, py::handle) {
-          checkCpu(device);
+          checkCpuDevice(device);
           ScalarType type = dtype.is_none() ? ScalarType::Long : toDtype(dtype);
           return withoutGil(
               [&] { return upper ? triuIndices(row, col, offset, type) : trilIndices(row, col, offset, type); });

@@ -280,10 +280,8 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
                 target = a.cast<const Tensor &>().dtype();
               else if (py::isinstance<Dtype>(a))
                 target = a.cast<Dtype>().type;
-              else if (py::isinstance<py::str>(a) || py::hasattr(a, "type")) {
-                std::string dev = py::str(a);
-                if (dev != "cpu") throw py::value_error("only the cpu device is available (got '" + dev + "')");
-              }
+              else if (py::isinstance<py::str>(a) || py::hasattr(a, "type"))
+                checkCpuDevice(a);
             };
             for (py::handle a : args) consider(a);
             if (kwargs.contains("dtype")) target = toDtype(kwargs["dtype"]);

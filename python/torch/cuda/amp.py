@@ -1,0 +1,76 @@
+"""torch.cuda.amp without a GPU: autocast and GradScaler exist so that mixed-precision
+programs run on the CPU, doing what PyTorch's do when CUDA is unavailable: they warn once and
+turn themselves off (autocast computes in the inputs' types; GradScaler scales nothing and
+steps the optimizer as it is)."""
+
+import functools
+import warnings
+
+__all__ = ["autocast", "GradScaler", "custom_fwd", "custom_bwd"]
+
+
+class autocast:
+    """Context manager (and decorator) for automatic mixed precision on the GPU."""
+
+    def __init__(self, enabled=True, dtype=None, cache_enabled=True):
+        if enabled:
+            warnings.warn("User provided device_type of 'cuda', but CUDA is not available. Disabling")
+        self._enabled = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+
+        return run
+
+
+class GradScaler:
+    """Loss scaling for float16 gradients; disabled (a pass-through) without CUDA."""
+
+    def __init__(self, init_scale=2.0**16, growth_factor=2.0, backoff_factor=0.5, growth_interval=2000, enabled=True):
+        if enabled:
+            warnings.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling.")
+        self._enabled = False
+
+    def is_enabled(self):
+        return self._enabled
+
+    def scale(self, outputs):
+        return outputs
+
+    def unscale_(self, optimizer):
+        pass
+
+    def step(self, optimizer, *args, **kwargs):
+        return optimizer.step(*args, **kwargs)
+
+    def update(self, new_scale=None):
+        pass
+
+    def get_scale(self):
+        return 1.0
+
+    def state_dict(self):
+        return {}
+
+    def load_state_dict(self, state_dict):
+        pass
+
+
+def custom_fwd(fwd=None, *, cast_inputs=None):
+    """Decorator for a custom Function's forward under autocast: without it, the function itself."""
+    if fwd is None:
+        return functools.partial(custom_fwd, cast_inputs=cast_inputs)
+    return fwd
+
+
+def custom_bwd(bwd):
+    return bwd
