@@ -5,8 +5,10 @@
 
 #include "autograd/Derivatives.h"
 #include "core/ops/CopyKernels.h"
+#include "core/ops/Indexing.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/ReduceKernels.h"
+#include "core/ops/Shape.h"
 
 namespace torch {
 
@@ -450,6 +452,29 @@ UniqueResult unique(const Tensor &t, bool returnInverse, bool returnCounts) {
   ValuesIndices sorted = sort(reshape(t, {-1}), 0, false);
   UniqueResult r{empty({0}, t.dtype()), empty(t.sizes(), ScalarType::Long), empty({0}, ScalarType::Long)};
   kernels().uniqueSorted(t.device(), t.dtype(), sorted.values, sorted.indices, r.values, r.inverse, r.counts);
+  if (!returnInverse) r.inverse = Tensor();
+  if (!returnCounts) r.counts = Tensor();
+  return r;
+}
+
+UniqueResult unique(const Tensor &t, int64_t dim, bool returnInverse, bool returnCounts) {
+  TORCH_CHECK(t.dim() > 0, Index, "Dimension specified as %lld but tensor has no dimensions",
+              static_cast<long long>(dim));
+  const int d = checkedDim(t, dim);
+  const int64_t n = t.size(d);
+  for (int j = 0; j < t.dim(); j++) {
+    TORCH_CHECK(j == d || t.size(j) > 0 || n == 0, Runtime,
+                "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
+  }
+  UniqueResult r{Tensor(), empty({n}, ScalarType::Long), empty({0}, ScalarType::Long)};
+  if (n == 0) {
+    r.values = clone(t);
+  } else {
+    Tensor rows = contiguous(reshape(movedim(t, {d}, {0}), {n, -1}));
+    Tensor firsts = empty({0}, ScalarType::Long);
+    kernels().uniqueRows(rows.device(), rows.dtype(), rows, firsts, r.inverse, r.counts);
+    r.values = indexSelect(t, d, firsts);
+  }
   if (!returnInverse) r.inverse = Tensor();
   if (!returnCounts) r.counts = Tensor();
   return r;

@@ -73,6 +73,9 @@ struct UniqueResult {
   Tensor counts;   // how often each value occurs
 };
 UniqueResult unique(const Tensor &t, bool returnInverse, bool returnCounts);
+// The distinct slices of t along dim (values: t's shape but there, in lexicographic order),
+// inverse (1-D, t.size(dim)) and counts.
+UniqueResult unique(const Tensor &t, int64_t dim, bool returnInverse, bool returnCounts);
 
 // ---- comparisons of whole tensors ----
 Tensor trace(const Tensor &t);                 // integers give Long

@@ -46,6 +46,11 @@ struct ReduceKernels {
                const Tensor &counts),
           Types::Arith>
       uniqueSorted{"unique"};
+  // The distinct rows of rows (n x m, contiguous) in lexicographic order: firsts (Long) gets
+  // the number of one row of each, inverse (Long, n) each row's place among them, counts
+  // (Long) how many rows each stands for.
+  Kernels<void(const Tensor &rows, const Tensor &firsts, const Tensor &inverse, const Tensor &counts), Types::Arith>
+      uniqueRows{"unique"};
   Kernels<void(const Tensor &r, const Tensor &t, int dim), Types::Arith> cumsum{"cumsum"}, cumprod{"cumprod"};
   Kernels<bool(const Tensor &a, const Tensor &b), Types::Arith> equal{"equal"};
   // r (Bool) = |a - b| <= atol + rtol |b| elementwise, a and b of r's shape.

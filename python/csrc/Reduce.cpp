@@ -106,8 +106,9 @@ Tensor normAny(const Tensor &t, py::handle p, py::handle dim, bool keepdim, py::
 
 // The values come out sorted whatever sorted says (PyTorch's CPU unique sorts too).
 py::object uniqueAny(const Tensor &t, bool /*sorted*/, bool returnInverse, bool returnCounts, py::handle dim) {
-  if (!dim.is_none()) throw py::value_error("unique(): dim is not supported; only the flattened form is");
-  UniqueResult r = withoutGil([&] { return unique(t, returnInverse, returnCounts); });
+  std::optional<int64_t> d = optionalDim(dim);
+  UniqueResult r = withoutGil(
+      [&] { return d ? unique(t, *d, returnInverse, returnCounts) : unique(t, returnInverse, returnCounts); });
   if (!returnInverse && !returnCounts) return py::cast(r.values);
   py::list parts;
   parts.append(r.values);

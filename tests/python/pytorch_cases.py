@@ -326,8 +326,8 @@ def gradients_cut_off(torch, nn, F):
 
 
 def surface(torch, nn, F):
-    """Odd corners of the API: where(cond), stable argsort, a hook's handle, and which
-    in-place ops refuse a destination whose elements share memory (an expanded tensor)."""
+    """Odd corners of the API: where(cond), stable argsort, a hook's handle, unique(dim=), and
+    which in-place ops refuse a destination whose elements share memory (an expanded tensor)."""
     x = torch.tensor([[0.0, 2.0, 0.0], [1.0, 0.0, 3.0]])
     out = [t.numpy() for t in torch.where(x > 0)]
     v = torch.tensor([2, 1, 2, 1, 0, 1, 2, 0] * 4)
@@ -361,6 +361,12 @@ def surface(torch, nn, F):
         "uniform_": lambda t: t.uniform_(),
         "masked_scatter_": lambda t: t.masked_scatter_(torch.ones(2, 3, dtype=torch.bool), torch.ones(6)),
     }
+    rng = np.random.default_rng(3)
+    ints = torch.from_numpy(rng.integers(0, 2, (6, 3, 2)))
+    floats = torch.from_numpy(rng.integers(0, 3, (5, 2)).astype(np.float64) / 2)
+    for t, dim in ((ints, 0), (ints, 1), (ints, 2), (floats, 0), (floats, 1), (ints[:0], 0)):
+        values, inverse, counts = torch.unique(t, dim=dim, return_inverse=True, return_counts=True)
+        out += [values.numpy(), inverse.numpy(), counts.numpy()]
     verdicts = []
     for name, write in writes.items():
         try:

@@ -1,6 +1,7 @@
 // The CPU column of the reduction kernels: TH's, per element type.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <vector>
 
 #include "core/ops/ReduceKernels.h"
@@ -148,6 +149,33 @@ void uniqueSorted(const Tensor &sorted, const Tensor &perm, const Tensor &values
 }
 
 template <typename T>
+void uniqueRows(const Tensor &rows, const Tensor &firsts, const Tensor &inverse, const Tensor &counts) {
+  const int64_t n = rows.size(0), m = rows.size(1);
+  const T *v = reinterpret_cast<const T *>(rows.dataPtr());
+  auto row = [&](int64_t i) { return v + i * m; };
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), int64_t(0));
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return std::lexicographical_compare(row(a), row(a) + m, row(b), row(b) + m);
+  });
+  int64_t *inv = reinterpret_cast<int64_t *>(inverse.dataPtr());
+  std::vector<int64_t> first, count;
+  for (int64_t k = 0; k < n; k++) {
+    const int64_t i = order[k];
+    if (k == 0 || !std::equal(row(i), row(i) + m, row(order[k - 1]))) {
+      first.push_back(i);
+      count.push_back(0);
+    }
+    count.back()++;
+    inv[i] = static_cast<int64_t>(first.size()) - 1;
+  }
+  resize_(firsts, {static_cast<int64_t>(first.size())});
+  resize_(counts, {static_cast<int64_t>(count.size())});
+  std::copy(first.begin(), first.end(), reinterpret_cast<int64_t *>(firsts.dataPtr()));
+  std::copy(count.begin(), count.end(), reinterpret_cast<int64_t *>(counts.dataPtr()));
+}
+
+template <typename T>
 void cumsum(const Tensor &r, const Tensor &t, int dim) {
   TH<T>::cumsum(r.th<T>(), t.th<T>(), dim);
 }
@@ -217,6 +245,7 @@ void registerReduceKernels(ReduceKernels &k) {
   fill(k.sort, TORCH_TEMPLATE(sort));
   fill(k.topk, TORCH_TEMPLATE(topk));
   fill(k.uniqueSorted, TORCH_TEMPLATE(uniqueSorted));
+  fill(k.uniqueRows, TORCH_TEMPLATE(uniqueRows));
   fill(k.cumsum, TORCH_TEMPLATE(cumsum));
   fill(k.cumprod, TORCH_TEMPLATE(cumprod));
   fill(k.equal, TORCH_TEMPLATE(equal));
