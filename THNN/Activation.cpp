@@ -1,4 +1,5 @@
 #include "THNN/Activation.h"
+#include "THNN/SoftMax.h"
 
 #include <omp.h>
 
@@ -9,6 +10,7 @@
 #include "TH/THTensor.hpp"
 #include "TH/THTensorMath.hpp"
 #include "THNN/ElementWise.hpp"
+#include "THNN/SoftMaxChecks.hpp"
 
 using th::math::checkSameCount;
 using th::math::shape;

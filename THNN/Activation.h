@@ -1,4 +1,5 @@
-/* Activations: element-wise non-linearities, PReLU / RReLU, SoftMax and LogSoftMax. */
+/* Activations: PReLU and RReLU (the element-wise ones are in THNN/ElementWise.h, SoftMax and
+ * LogSoftMax in THNN/SoftMax.h). */
 #ifndef THNN_ACTIVATION_H
 #define THNN_ACTIVATION_H
 

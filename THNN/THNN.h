@@ -20,6 +20,7 @@
 
 #include "THNN/Activation.h"
 #include "THNN/ElementWise.h"
+#include "THNN/SoftMax.h"
 #include "THNN/Criterion.h"
 #include "THNN/Linear.h"
 #include "THNN/SpatialConvolution.h"

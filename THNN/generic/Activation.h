@@ -2,19 +2,8 @@
 #error "include THNN/Activation.h instead"
 #endif
 
-/* The activations that are not element-wise (those are in generic/ElementWise.h): SoftMax,
- * LogSoftMax, PReLU and RReLU. Note [In-place activations] applies to RReLU. */
-
-/* SoftMax and LogSoftMax over torch7's dimension: 1-D: 0, 2-D (batch x classes): 1,
- * 3-D (planes x h x w): 0, 4-D (batch x planes x h x w): 1. The max of each line is
- * subtracted first, so large inputs do not overflow. The backward reads the output;
- * gradOutput and output have input's shape. */
-TH_API void THNN_(SoftMax_updateOutput)(THNNState *state, THTensor *input, THTensor *output);
-TH_API void THNN_(SoftMax_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
-                                           THTensor *output);
-TH_API void THNN_(LogSoftMax_updateOutput)(THNNState *state, THTensor *input, THTensor *output);
-TH_API void THNN_(LogSoftMax_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
-                                              THTensor *gradInput, THTensor *output);
+/* The activations that are neither element-wise (generic/ElementWise.h) nor SoftMax
+ * (generic/SoftMax.h): PReLU and RReLU. Note [In-place activations] applies to RReLU. */
 
 /* x > 0 ? x : w * x. weight holds one slope shared by every element, or one per channel:
  * the channel dimension is 0 for 1-D (channels) and 3-D (channels x h x w) input, 1 for

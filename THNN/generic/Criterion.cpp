@@ -3,23 +3,14 @@
 #endif
 
 // The element-wise criterions share two drivers (overloaded per type through THTensor):
-// a kernel checks its own arguments, then hands over its loss(x, y) or derivative
-// d loss / d x (formulas in THNN/Criterion.cpp). weights (BCE's, else NULL) multiply each
-// element's loss.
+// a kernel checks its own arguments, then hands over the functor of its loss(x, y) and
+// derivative grad(x, y) = d loss / d x (THNN/CriterionFunctions.hpp), computed in double.
+// weights (BCE's, else NULL) multiply each element's loss.
 
-static void checkPointwise(THTensor *input, THTensor *target, THTensor *weights, int weightsArg) {
-  const int64_t n = criterion::count(input);
-  THArgCheck(criterion::count(target) == n, 3, "target must have as many elements as input %s, got sizes %s",
-             criterion::sizesOf(input).c_str(), criterion::sizesOf(target).c_str());
-  if (weights)
-    THArgCheck(criterion::count(weights) == n, weightsArg,
-               "weights must have as many elements as input %s, got sizes %s", criterion::sizesOf(input).c_str(),
-               criterion::sizesOf(weights).c_str());
-}
-
-template <typename Loss>
+template <typename F>
 static void pointwiseOutput(THTensor *input, THTensor *target, THTensor *weights, THTensor *output, bool sizeAverage,
-                            bool reduce, Loss loss) {
+                            bool reduce, F f) {
+  auto loss = [f](double x, double y) { return f.loss(x, y); };
   if (!reduce) {
     THTensor_(resizeAs)(output, input);
     if (weights)
@@ -38,9 +29,10 @@ static void pointwiseOutput(THTensor *input, THTensor *target, THTensor *weights
   THTensor_(set1d)(output, 0, (scalar_t)sum);
 }
 
-template <typename Grad>
+template <typename F>
 static void pointwiseGradInput(THTensor *input, THTensor *target, THTensor *weights, THTensor *gradOutput,
-                               THTensor *gradInput, bool sizeAverage, bool reduce, Grad grad) {
+                               THTensor *gradInput, bool sizeAverage, bool reduce, F f) {
+  auto grad = [f](double x, double y) { return f.grad(x, y); };
   const int64_t n = criterion::count(input);
   if (!reduce) {
     criterion::checkLossGradOutput(gradOutput, n, 4);
@@ -68,14 +60,14 @@ static void pointwiseGradInput(THTensor *input, THTensor *target, THTensor *weig
 
 void THNN_(AbsCriterion_updateOutput)(THNNState *, THTensor *input, THTensor *target, THTensor *output,
                                       bool sizeAverage, bool reduce) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseOutput(input, target, nullptr, output, sizeAverage, reduce, criterion::absLoss);
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseOutput(input, target, nullptr, output, sizeAverage, reduce, criterion::AbsLoss<double>());
 }
 
 void THNN_(AbsCriterion_updateGradInput)(THNNState *, THTensor *input, THTensor *target, THTensor *gradOutput,
                                          THTensor *gradInput, bool sizeAverage, bool reduce) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseGradInput(input, target, nullptr, gradOutput, gradInput, sizeAverage, reduce, criterion::absGrad);
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseGradInput(input, target, nullptr, gradOutput, gradInput, sizeAverage, reduce, criterion::AbsLoss<double>());
 }
 
 /* ---- BCECriterion ---- */
@@ -85,41 +77,42 @@ static void checkProbabilities(THTensor *input) {
   const double found = th::reduceAll(
       th::ref(input), 0.5, [&](double acc, scalar_t x) { return bad(acc) ? acc : (double)x; },
       [&](double a, double b) { return bad(a) ? a : b; });
-  THArgCheck(!bad(found), 2, "BCECriterion input values must lie in [0, 1], got %g", found);
+  if (bad(found)) criterion::raiseBadProbability(found);
 }
 
 void THNN_(BCECriterion_updateOutput)(THNNState *, THTensor *input, THTensor *target, THTensor *output,
                                       bool sizeAverage, THTensor *weights, bool reduce) {
-  checkPointwise(input, target, weights, 6);
+  criterion::checkPointwise(input, target, weights, 6);
   checkProbabilities(input);
-  pointwiseOutput(input, target, weights, output, sizeAverage, reduce, criterion::bceLoss);
+  pointwiseOutput(input, target, weights, output, sizeAverage, reduce, criterion::BCELoss<double>());
 }
 
 void THNN_(BCECriterion_updateGradInput)(THNNState *, THTensor *input, THTensor *target, THTensor *gradOutput,
                                          THTensor *gradInput, bool sizeAverage, THTensor *weights, bool reduce) {
-  checkPointwise(input, target, weights, 7);
+  criterion::checkPointwise(input, target, weights, 7);
   checkProbabilities(input);
-  pointwiseGradInput(input, target, weights, gradOutput, gradInput, sizeAverage, reduce, criterion::bceGrad);
+  pointwiseGradInput(input, target, weights, gradOutput, gradInput, sizeAverage, reduce, criterion::BCELoss<double>());
 }
 
 /* ---- DistKLDivCriterion ---- */
 
 void THNN_(DistKLDivCriterion_updateOutput)(THNNState *, THTensor *input, THTensor *target, THTensor *output,
                                             bool sizeAverage, bool reduce) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseOutput(input, target, nullptr, output, sizeAverage, reduce, criterion::klLoss);
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseOutput(input, target, nullptr, output, sizeAverage, reduce, criterion::DistKLDivLoss<double>());
 }
 
 void THNN_(DistKLDivCriterion_updateGradInput)(THNNState *, THTensor *input, THTensor *target, THTensor *gradOutput,
                                                THTensor *gradInput, bool sizeAverage, bool reduce) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseGradInput(input, target, nullptr, gradOutput, gradInput, sizeAverage, reduce, criterion::klGrad);
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseGradInput(input, target, nullptr, gradOutput, gradInput, sizeAverage, reduce,
+                     criterion::DistKLDivLoss<double>());
 }
 
 /* ---- L1Cost ---- */
 
 void THNN_(L1Cost_updateOutput)(THNNState *, THTensor *input, THTensor *output) {
-  const double sum = criterion::sumOf([](scalar_t x) { return std::fabs((double)x); }, input);
+  const double sum = criterion::sumOf([](scalar_t x) { return criterion::L1Cost<double>().loss(x, 0); }, input);
   THTensor_(resize1d)(output, 1);
   THTensor_(set1d)(output, 0, (scalar_t)sum);
 }
@@ -127,66 +120,65 @@ void THNN_(L1Cost_updateOutput)(THNNState *, THTensor *input, THTensor *output) 
 void THNN_(L1Cost_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput) {
   const double scale = criterion::reducedGradOutput(gradOutput, 3);
   THTensor_(resizeAs)(gradInput, input);
-  th::apply([&](scalar_t &gi, scalar_t &x) { gi = (scalar_t)(x > 0   ? scale
-                                                             : x < 0 ? -scale
-                                                                     : 0); }, th::ref(gradInput),
-            th::ref(input));
+  th::apply([&](scalar_t &gi, scalar_t &x) { gi = (scalar_t)(scale * criterion::L1Cost<double>().grad(x, 0)); },
+            th::ref(gradInput), th::ref(input));
 }
 
 /* ---- MarginCriterion ---- */
 
 void THNN_(MarginCriterion_updateOutput)(THNNState *, THTensor *input, THTensor *target, THTensor *output,
                                          bool sizeAverage, accreal margin) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseOutput(input, target, nullptr, output, sizeAverage, true,
-                  [margin](double x, double y) { return std::max(0.0, (double)margin - x * y); });
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseOutput(input, target, nullptr, output, sizeAverage, true, criterion::MarginLoss<double>{(double)margin});
 }
 
 void THNN_(MarginCriterion_updateGradInput)(THNNState *, THTensor *input, THTensor *target, THTensor *gradInput,
                                             bool sizeAverage, accreal margin) {
-  checkPointwise(input, target, nullptr, 0);
+  criterion::checkPointwise(input, target, nullptr, 0);
   pointwiseGradInput(input, target, nullptr, nullptr, gradInput, sizeAverage, true,
-                     [margin](double x, double y) { return x * y < (double)margin ? -y : 0.0; });
+                     criterion::MarginLoss<double>{(double)margin});
 }
 
 /* ---- MSECriterion ---- */
 
 void THNN_(MSECriterion_updateOutput)(THNNState *, THTensor *input, THTensor *target, THTensor *output,
                                       bool sizeAverage, bool reduce) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseOutput(input, target, nullptr, output, sizeAverage, reduce, criterion::mseLoss);
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseOutput(input, target, nullptr, output, sizeAverage, reduce, criterion::MSELoss<double>());
 }
 
 void THNN_(MSECriterion_updateGradInput)(THNNState *, THTensor *input, THTensor *target, THTensor *gradOutput,
                                          THTensor *gradInput, bool sizeAverage, bool reduce) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseGradInput(input, target, nullptr, gradOutput, gradInput, sizeAverage, reduce, criterion::mseGrad);
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseGradInput(input, target, nullptr, gradOutput, gradInput, sizeAverage, reduce, criterion::MSELoss<double>());
 }
 
 /* ---- SmoothL1Criterion ---- */
 
 void THNN_(SmoothL1Criterion_updateOutput)(THNNState *, THTensor *input, THTensor *target, THTensor *output,
                                            bool sizeAverage, bool reduce) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseOutput(input, target, nullptr, output, sizeAverage, reduce, criterion::smoothL1Loss);
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseOutput(input, target, nullptr, output, sizeAverage, reduce, criterion::SmoothL1Loss<double>());
 }
 
 void THNN_(SmoothL1Criterion_updateGradInput)(THNNState *, THTensor *input, THTensor *target, THTensor *gradOutput,
                                               THTensor *gradInput, bool sizeAverage, bool reduce) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseGradInput(input, target, nullptr, gradOutput, gradInput, sizeAverage, reduce, criterion::smoothL1Grad);
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseGradInput(input, target, nullptr, gradOutput, gradInput, sizeAverage, reduce,
+                     criterion::SmoothL1Loss<double>());
 }
 
 /* ---- SoftMarginCriterion ---- */
 
 void THNN_(SoftMarginCriterion_updateOutput)(THNNState *, THTensor *input, THTensor *target, THTensor *output,
                                              bool sizeAverage, bool reduce) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseOutput(input, target, nullptr, output, sizeAverage, reduce, criterion::softMarginLoss);
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseOutput(input, target, nullptr, output, sizeAverage, reduce, criterion::SoftMarginLoss<double>());
 }
 
 void THNN_(SoftMarginCriterion_updateGradInput)(THNNState *, THTensor *input, THTensor *target, THTensor *gradOutput,
                                                 THTensor *gradInput, bool sizeAverage, bool reduce) {
-  checkPointwise(input, target, nullptr, 0);
-  pointwiseGradInput(input, target, nullptr, gradOutput, gradInput, sizeAverage, reduce, criterion::softMarginGrad);
+  criterion::checkPointwise(input, target, nullptr, 0);
+  pointwiseGradInput(input, target, nullptr, gradOutput, gradInput, sizeAverage, reduce,
+                     criterion::SoftMarginLoss<double>());
 }

@@ -1,8 +1,10 @@
 #ifndef TH_GENERIC_FILE
-#error "include THNN/Criterion.h instead"
+#error "include THNN/Criterion.h (or THCUNN/THCUNN.h) instead"
 #endif
 
-/* Criterions: a loss of `input` against `target`, torch7 nn's THNN signatures.
+/* Criterions: a loss of `input` against `target`, torch7 nn's THNN signatures, declared once
+ * for THNN and THCUNN (THNN_STATE and THNN_TENSOR as in generic/ElementWise.h; THNN_INDEX_TENSOR
+ * is THLongTensor or THCudaLongTensor).
  *
  * Note [Criterion reduction]: with reduce (and always for the kernels without the flag),
  * updateOutput resizes `output` to one element, the sum of the losses, divided with
@@ -19,58 +21,59 @@
  */
 
 /* |x - y| */
-TH_API void THNN_(AbsCriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target, THTensor *output,
-                                             bool sizeAverage, bool reduce);
-TH_API void THNN_(AbsCriterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
-                                                THTensor *gradOutput, THTensor *gradInput, bool sizeAverage,
+TH_API void THNN_(AbsCriterion_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                             THNN_TENSOR *output, bool sizeAverage, bool reduce);
+TH_API void THNN_(AbsCriterion_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput, bool sizeAverage,
                                                 bool reduce);
 
 /* -w (y log(x + eps) + (1 - y) log(1 - x + eps)), eps = 1e-12 as torch7; input in [0, 1].
  * weights [OPTIONAL]: one per element, NULL for 1. */
-TH_API void THNN_(BCECriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target, THTensor *output,
-                                             bool sizeAverage, THTensor *weights, bool reduce);
-TH_API void THNN_(BCECriterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
-                                                THTensor *gradOutput, THTensor *gradInput, bool sizeAverage,
-                                                THTensor *weights, bool reduce);
+TH_API void THNN_(BCECriterion_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                             THNN_TENSOR *output, bool sizeAverage, THNN_TENSOR *weights, bool reduce);
+TH_API void THNN_(BCECriterion_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput, bool sizeAverage,
+                                                THNN_TENSOR *weights, bool reduce);
 
 /* y (log y - x) where y > 0, else 0 (input holds log-probabilities) */
-TH_API void THNN_(DistKLDivCriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target,
-                                                   THTensor *output, bool sizeAverage, bool reduce);
-TH_API void THNN_(DistKLDivCriterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
-                                                      THTensor *gradOutput, THTensor *gradInput, bool sizeAverage,
+TH_API void THNN_(DistKLDivCriterion_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                   THNN_TENSOR *output, bool sizeAverage, bool reduce);
+TH_API void THNN_(DistKLDivCriterion_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                      THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput, bool sizeAverage,
                                                       bool reduce);
 
 /* sum |x|, no target, no averaging. gradOutput [OPTIONAL]: one element, NULL for 1
  * (torch7's nn passes NULL). */
-TH_API void THNN_(L1Cost_updateOutput)(THNNState *state, THTensor *input, THTensor *output);
-TH_API void THNN_(L1Cost_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput, THTensor *gradInput);
+TH_API void THNN_(L1Cost_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output);
+TH_API void THNN_(L1Cost_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *gradOutput,
+                                          THNN_TENSOR *gradInput);
 
 /* max(0, margin - x y), y in {-1, 1}; always reduced, no gradOutput (torch7) */
-TH_API void THNN_(MarginCriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target, THTensor *output,
-                                                bool sizeAverage, accreal margin);
-TH_API void THNN_(MarginCriterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
-                                                   THTensor *gradInput, bool sizeAverage, accreal margin);
+TH_API void THNN_(MarginCriterion_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                THNN_TENSOR *output, bool sizeAverage, accreal margin);
+TH_API void THNN_(MarginCriterion_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                   THNN_TENSOR *gradInput, bool sizeAverage, accreal margin);
 
 /* (x - y)^2 */
-TH_API void THNN_(MSECriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target, THTensor *output,
-                                             bool sizeAverage, bool reduce);
-TH_API void THNN_(MSECriterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
-                                                THTensor *gradOutput, THTensor *gradInput, bool sizeAverage,
+TH_API void THNN_(MSECriterion_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                             THNN_TENSOR *output, bool sizeAverage, bool reduce);
+TH_API void THNN_(MSECriterion_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput, bool sizeAverage,
                                                 bool reduce);
 
 /* 0.5 (x - y)^2 where |x - y| < 1, else |x - y| - 0.5 */
-TH_API void THNN_(SmoothL1Criterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target, THTensor *output,
-                                                  bool sizeAverage, bool reduce);
-TH_API void THNN_(SmoothL1Criterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
-                                                     THTensor *gradOutput, THTensor *gradInput, bool sizeAverage,
+TH_API void THNN_(SmoothL1Criterion_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                  THNN_TENSOR *output, bool sizeAverage, bool reduce);
+TH_API void THNN_(SmoothL1Criterion_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                     THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput, bool sizeAverage,
                                                      bool reduce);
 
 /* log(1 + exp(-x y)), y in {-1, 1} */
-TH_API void THNN_(SoftMarginCriterion_updateOutput)(THNNState *state, THTensor *input, THTensor *target,
-                                                    THTensor *output, bool sizeAverage, bool reduce);
-TH_API void THNN_(SoftMarginCriterion_updateGradInput)(THNNState *state, THTensor *input, THTensor *target,
-                                                       THTensor *gradOutput, THTensor *gradInput, bool sizeAverage,
-                                                       bool reduce);
+TH_API void THNN_(SoftMarginCriterion_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                    THNN_TENSOR *output, bool sizeAverage, bool reduce);
+TH_API void THNN_(SoftMarginCriterion_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *target,
+                                                       THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput,
+                                                       bool sizeAverage, bool reduce);
 
 /* ---- Class criterions (indexed: targets count from TH_INDEX_BASE) ---- */
 
@@ -81,23 +84,28 @@ TH_API void THNN_(SoftMarginCriterion_updateGradInput)(THNNState *state, THTenso
  * targets; sizeAverage divides by it (when not 0). updateGradInput recomputes it.
  * reduce=false on a batch gives N losses (-w[t] x[t], 0 for ignored); on a vector it
  * gives the one unaveraged loss. */
-TH_API void THNN_(ClassNLLCriterion_updateOutput)(THNNState *state, THTensor *input, THLongTensor *target,
-                                                  THTensor *output, bool sizeAverage, THTensor *weights,
-                                                  THTensor *total_weight, int64_t ignore_index, bool reduce);
-TH_API void THNN_(ClassNLLCriterion_updateGradInput)(THNNState *state, THTensor *input, THLongTensor *target,
-                                                     THTensor *gradOutput, THTensor *gradInput, bool sizeAverage,
-                                                     THTensor *weights, THTensor *total_weight, int64_t ignore_index,
-                                                     bool reduce);
+TH_API void THNN_(ClassNLLCriterion_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_INDEX_TENSOR *target,
+                                                  THNN_TENSOR *output, bool sizeAverage, THNN_TENSOR *weights,
+                                                  THNN_TENSOR *total_weight, int64_t ignore_index, bool reduce);
+TH_API void THNN_(ClassNLLCriterion_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN_INDEX_TENSOR *target,
+                                                     THNN_TENSOR *gradOutput, THNN_TENSOR *gradInput, bool sizeAverage,
+                                                     THNN_TENSOR *weights, THNN_TENSOR *total_weight,
+                                                     int64_t ignore_index, bool reduce);
 
 /* ClassNLLCriterion at every pixel: input N x C x H x W, target N x H x W;
  * reduce=false gives N x H x W losses. */
-TH_API void THNN_(SpatialClassNLLCriterion_updateOutput)(THNNState *state, THTensor *input, THLongTensor *target,
-                                                         THTensor *output, bool sizeAverage, THTensor *weights,
-                                                         THTensor *total_weight, int64_t ignore_index, bool reduce);
-TH_API void THNN_(SpatialClassNLLCriterion_updateGradInput)(THNNState *state, THTensor *input, THLongTensor *target,
-                                                            THTensor *gradOutput, THTensor *gradInput, bool sizeAverage,
-                                                            THTensor *weights, THTensor *total_weight,
+TH_API void THNN_(SpatialClassNLLCriterion_updateOutput)(THNN_STATE *state, THNN_TENSOR *input,
+                                                         THNN_INDEX_TENSOR *target, THNN_TENSOR *output,
+                                                         bool sizeAverage, THNN_TENSOR *weights,
+                                                         THNN_TENSOR *total_weight, int64_t ignore_index, bool reduce);
+TH_API void THNN_(SpatialClassNLLCriterion_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input,
+                                                            THNN_INDEX_TENSOR *target, THNN_TENSOR *gradOutput,
+                                                            THNN_TENSOR *gradInput, bool sizeAverage,
+                                                            THNN_TENSOR *weights, THNN_TENSOR *total_weight,
                                                             int64_t ignore_index, bool reduce);
+
+/* The multi-class margin criterions are not on the GPU yet (issue 17). */
+#ifndef THNN_ON_GPU
 
 /* Note [Multi-label targets]: input is a vector (C) or a batch (N x C); target has
  * input's shape and lists each sample's classes, ended by the first entry equal to
@@ -124,3 +132,5 @@ TH_API void THNN_(MultiMarginCriterion_updateOutput)(THNNState *state, THTensor 
 TH_API void THNN_(MultiMarginCriterion_updateGradInput)(THNNState *state, THTensor *input, THLongTensor *target,
                                                         THTensor *gradOutput, THTensor *gradInput, bool sizeAverage,
                                                         int p, THTensor *weights, accreal margin, bool reduce);
+
+#endif

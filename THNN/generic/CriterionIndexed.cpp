@@ -6,13 +6,6 @@
 // any layout works without copies; only weights are made contiguous. Samples are
 // independent: large batches run on several threads.
 
-static void checkClassWeights(THTensor *weights, int64_t classes, int argNumber) {
-  if (weights)
-    THArgCheck(criterion::count(weights) == classes, argNumber,
-               "weights must have one element per class (%lld), got sizes %s", (long long)classes,
-               criterion::sizesOf(weights).c_str());
-}
-
 // A contiguous version of an optional tensor (weights, per-sample gradOutput), read by flat index.
 static th::Owned<THTensor> contiguousOrNull(THTensor *t) {
   return th::Owned<THTensor>(t ? THTensor_(newContiguous)(t) : nullptr);
@@ -24,19 +17,8 @@ static const scalar_t *dataOrNull(const th::Owned<THTensor> &t) { return t ? THT
 
 static void checkClassNLL(THTensor *input, THLongTensor *target, THTensor *weights, int weightsArg,
                           int64_t ignore_index) {
-  THArgCheck(input->nDimension == 1 || input->nDimension == 2, 2,
-             "input must be a vector (classes) or a matrix (batch x classes), got sizes %s",
-             criterion::sizesOf(input).c_str());
-  const int64_t classes = input->size[input->nDimension - 1];
-  if (input->nDimension == 1)
-    THArgCheck(target->nDimension <= 1 && criterion::count(target) == 1, 3,
-               "target of a vector input must have one element, got sizes %s", criterion::sizesOf(target).c_str());
-  else
-    THArgCheck(target->nDimension == 1 && target->size[0] == input->size[0], 3,
-               "target must be a vector of %lld class indices, got sizes %s", (long long)input->size[0],
-               criterion::sizesOf(target).c_str());
-  checkClassWeights(weights, classes, weightsArg);
-  criterion::checkTargets(target, classes, TH_INDEX_BASE, &ignore_index);
+  criterion::checkClassNLLShapes(input, target, weights, weightsArg);
+  criterion::checkTargets(target, input->size[input->nDimension - 1], TH_INDEX_BASE, &ignore_index);
 }
 
 // The weight of sample i's target class, 0 when the target is ignored.
@@ -112,14 +94,7 @@ void THNN_(ClassNLLCriterion_updateGradInput)(THNNState *, THTensor *input, THLo
 
 static void checkSpatialClassNLL(THTensor *input, THLongTensor *target, THTensor *weights, int weightsArg,
                                  int64_t ignore_index) {
-  THArgCheck(input->nDimension == 4, 2, "input must be 4-D (batch x classes x height x width), got sizes %s",
-             criterion::sizesOf(input).c_str());
-  THArgCheck(target->nDimension == 3 && target->size[0] == input->size[0] && target->size[1] == input->size[2] &&
-                 target->size[2] == input->size[3],
-             3, "target must be %lld x %lld x %lld for input %s, got sizes %s", (long long)input->size[0],
-             (long long)input->size[2], (long long)input->size[3], criterion::sizesOf(input).c_str(),
-             criterion::sizesOf(target).c_str());
-  checkClassWeights(weights, input->size[1], weightsArg);
+  criterion::checkSpatialClassNLLShapes(input, target, weights, weightsArg);
   criterion::checkTargets(target, input->size[1], TH_INDEX_BASE, &ignore_index);
 }
 
@@ -202,12 +177,7 @@ void THNN_(SpatialClassNLLCriterion_updateGradInput)(THNNState *, THTensor *inpu
                                                      THTensor *weights, THTensor *total_weight, int64_t ignore_index,
                                                      bool reduce) {
   checkSpatialClassNLL(input, target, weights, 7, ignore_index);
-  if (!reduce) {
-    THArgCheck(gradOutput && gradOutput->nDimension == 3 && gradOutput->size[0] == target->size[0] &&
-                   gradOutput->size[1] == target->size[1] && gradOutput->size[2] == target->size[2],
-               4, "gradOutput must have target's sizes %s without reduce, got %s", criterion::sizesOf(target).c_str(),
-               gradOutput ? criterion::sizesOf(gradOutput).c_str() : "NULL");
-  }
+  if (!reduce) criterion::checkSpatialLossGradOutput(gradOutput, target);
   const double go = reduce ? criterion::reducedGradOutput(gradOutput, 4) : 0;
   auto w = contiguousOrNull(weights);
   const scalar_t *wd = dataOrNull(w);
@@ -331,7 +301,7 @@ static void checkMultiMargin(THTensor *input, THLongTensor *target, int p, int p
                criterion::sizesOf(target).c_str());
   THArgCheck(p == 1 || p == 2, pArg, "p must be 1 or 2, got %d", p);
   const int64_t classes = input->size[input->nDimension - 1];
-  checkClassWeights(weights, classes, weightsArg);
+  criterion::checkClassWeights(weights, classes, weightsArg);
   criterion::checkTargets(target, classes, TH_INDEX_BASE, nullptr);
 }
 

@@ -2,22 +2,8 @@
 #error "compile THNN/Activation.cpp instead"
 #endif
 
-/* torch7's dimension of the classes: 1-D and 3-D (planes x h x w) input start with it,
- * 2-D and 4-D carry a batch dimension first. */
-static int THNN_(softMaxDim)(const char *fn, THTensor *input) {
-  const int nd = input->nDimension;
-  THArgCheck(nd >= 1 && nd <= 4, 2, "%s: 1-D, 2-D, 3-D or 4-D input expected, got sizes %s", fn, shape(input).c_str());
-  return nd % 2 == 1 ? 0 : 1;
-}
-
-/* A backward reads whole lines of gradOutput and output next to input's. */
-static void THNN_(checkSameShape)(const char *fn, THTensor *input, THTensor *t, int arg, const char *name) {
-  THArgCheck(THTensor_(isSameSizeAs)(input, t), arg, "%s: %s of sizes %s must have the sizes of input %s", fn, name,
-             shape(t).c_str(), shape(input).c_str());
-}
-
 void THNN_(SoftMax_updateOutput)(THNNState *, THTensor *input, THTensor *output) {
-  const int dim = THNN_(softMaxDim)("SoftMax_updateOutput", input);
+  const int dim = thnn::softmax::dimOf("SoftMax_updateOutput", input);
   THTensor_(resizeAs)(output, input);
   // Each x is read before its y is written, so output may be input. Contiguous lines
   // take Note [Vector kernels]' exp and sum, in place in y.
@@ -48,9 +34,9 @@ void THNN_(SoftMax_updateOutput)(THNNState *, THTensor *input, THTensor *output)
 void THNN_(SoftMax_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
                                     THTensor *output) {
   const char *fn = "SoftMax_updateGradInput";
-  const int dim = THNN_(softMaxDim)(fn, input);
-  THNN_(checkSameShape)(fn, input, gradOutput, 3, "gradOutput");
-  THNN_(checkSameShape)(fn, input, output, 5, "output");
+  const int dim = thnn::softmax::dimOf(fn, input);
+  thnn::softmax::checkSameShape(fn, input, gradOutput, 3, "gradOutput");
+  thnn::softmax::checkSameShape(fn, input, output, 5, "output");
   THTensor_(resizeAs)(gradInput, input);
   th::applyDim(
       [](th::DimSlice<scalar_t> gi, th::DimSlice<scalar_t> g, th::DimSlice<scalar_t> y) {
@@ -63,7 +49,7 @@ void THNN_(SoftMax_updateGradInput)(THNNState *, THTensor *input, THTensor *grad
 }
 
 void THNN_(LogSoftMax_updateOutput)(THNNState *, THTensor *input, THTensor *output) {
-  const int dim = THNN_(softMaxDim)("LogSoftMax_updateOutput", input);
+  const int dim = thnn::softmax::dimOf("LogSoftMax_updateOutput", input);
   THTensor_(resizeAs)(output, input);
   const auto vectorExp = th::vec::unary<scalar_t>(th::vec::Unary::Exp);
   const auto vectorSum = th::vec::sum<scalar_t>();
@@ -94,9 +80,9 @@ void THNN_(LogSoftMax_updateOutput)(THNNState *, THTensor *input, THTensor *outp
 void THNN_(LogSoftMax_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
                                        THTensor *output) {
   const char *fn = "LogSoftMax_updateGradInput";
-  const int dim = THNN_(softMaxDim)(fn, input);
-  THNN_(checkSameShape)(fn, input, gradOutput, 3, "gradOutput");
-  THNN_(checkSameShape)(fn, input, output, 5, "output");
+  const int dim = thnn::softmax::dimOf(fn, input);
+  thnn::softmax::checkSameShape(fn, input, gradOutput, 3, "gradOutput");
+  thnn::softmax::checkSameShape(fn, input, output, 5, "output");
   THTensor_(resizeAs)(gradInput, input);
   const auto vectorExp = th::vec::unary<scalar_t>(th::vec::Unary::Exp);
   th::applyDim(

@@ -38,7 +38,7 @@ struct BadTarget {
 };
 
 // Raises THIndexError for a target outside [first, classes + TH_INDEX_BASE) that is not
-// *ignore (when given). Runs before a kernel writes anything.
+// *ignore (when given), the first in row-major order. Runs before a kernel writes anything.
 inline void checkTargets(THLongTensor *target, int64_t classes, int64_t first, const int64_t *ignore) {
   const int64_t end = classes + TH_INDEX_BASE;
   auto valid = [=](int64_t v) { return (v >= first && v < end) || (ignore && v == *ignore); };
@@ -48,12 +48,7 @@ inline void checkTargets(THLongTensor *target, int64_t classes, int64_t first, c
         return acc.found || valid(v) ? acc : BadTarget{true, v};
       },
       [](BadTarget a, BadTarget b) { return a.found ? a : b; });
-  if (!bad.found) return;
-  if (first < TH_INDEX_BASE)  // multi-label lists end at TH_INDEX_BASE - 1
-    THIndexError("target %lld is out of range for %lld classes (expected %d to %lld, or %lld to end the list)",
-                 (long long)bad.value, (long long)classes, TH_INDEX_BASE, (long long)(end - 1), (long long)first);
-  THIndexError("target %lld is out of range for %lld classes (expected %d to %lld)", (long long)bad.value,
-               (long long)classes, TH_INDEX_BASE, (long long)(end - 1));
+  if (bad.found) raiseBadTarget(bad.value, classes, first, TH_INDEX_BASE);
 }
 
 }  // namespace thnn::criterion
