@@ -76,6 +76,16 @@ __all__ = [
     "vander",
     "trapezoid",
     "trapz",
+    # searching, counting, order statistics, distances, contractions
+    "cummax",
+    "cummin",
+    "searchsorted",
+    "bucketize",
+    "bincount",
+    "quantile",
+    "nanquantile",
+    "cdist",
+    "einsum",
 ]
 
 inf = math.inf
@@ -1329,13 +1339,475 @@ def trapz(y, x=None, *, dx=None, dim=-1):
 
 
 # ---------------------------------------------------------------------------------------------
+# searching, counting, order statistics, distances, contractions
+# ---------------------------------------------------------------------------------------------
+
+_cummax_type = collections.namedtuple("cummax", ["values", "indices"])
+_cummin_type = collections.namedtuple("cummin", ["values", "indices"])
+for _t in (_cummax_type, _cummin_type):
+    _t.__module__ = "torch.return_types"
+    setattr(torch.return_types, _t.__name__, _t)
+
+
+def _running_indices(x, later_wins):
+    """Along the last dim, the index of the running extreme (a Hillis-Steele scan: log2(n)
+    vectorised steps). A NaN wins from where it appears; ties go to the later element."""
+    n = x.shape[-1]
+    best = x
+    index = torch.arange(n).expand(x.shape)
+    shift = 1
+    while shift < n:
+        early_v, late_v = best[..., : n - shift], best[..., shift:]
+        early_i, late_i = index[..., : n - shift], index[..., shift:]
+        take_late = (late_v != late_v) | ((early_v == early_v) & later_wins(late_v, early_v))
+        best = torch.cat([best[..., :shift], torch.where(take_late, late_v, early_v)], -1)
+        index = torch.cat([index[..., :shift], torch.where(take_late, late_i, early_i)], -1)
+        shift *= 2
+    return index
+
+
+def _cumulative_extreme(fname, kind, input, dim, out, later_wins):
+    _check_tensor(fname, "input", 1, input)
+    (d,) = _dims(fname, input, dim)
+    if input.dim() == 0:
+        result = kind(input.clone(), torch.zeros((), dtype=torch.int64))
+    else:
+        with torch.no_grad():
+            moved = _upcast(input.detach()).movedim(d, -1)
+            index = _running_indices(moved, later_wins).movedim(-1, d).contiguous()
+        # values gathered from input, so the gradient goes back to the chosen elements
+        result = kind(input.gather(d, index), index)
+    if out is None:
+        return result
+    _check_out(fname, out[0], input.dtype, (input,))
+    _check_out(fname, out[1], torch.int64, ())
+    return kind(_write_out(out[0], result.values), _write_out(out[1], result.indices))
+
+
+def cummax(input, dim, *, out=None):
+    """The running maximum along dim and the index where each was reached (the later index on
+    ties; NaN propagates)."""
+    return _cumulative_extreme("cummax", _cummax_type, input, dim, out, lambda late, early: late >= early)
+
+
+def cummin(input, dim, *, out=None):
+    """The running minimum along dim and the index where each was reached (the later index on
+    ties; NaN propagates)."""
+    return _cumulative_extreme("cummin", _cummin_type, input, dim, out, lambda late, early: late <= early)
+
+
+def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, out=None, sorter=None):
+    """For each value, the index in sorted_sequence's innermost dimension where it would be
+    inserted to keep it sorted: before equal elements, or after them with right=True or
+    side='right'. A binary search of log2(n) vectorised steps."""
+    _check_tensor("searchsorted", "sorted_sequence", 1, sorted_sequence)
+    scalar = not isinstance(values, Tensor)
+    if scalar and not _is_number(values):
+        _check_tensor("searchsorted", "values", 2, values)
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError("torch.searchsorted(): side can only be 'left' or 'right' but got %s" % side)
+        if right and side == "left":
+            raise RuntimeError(
+                "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True"
+            )
+        right = side == "right"
+    seq = sorted_sequence
+    vals = torch.tensor(values, dtype=seq.dtype) if scalar else values
+    if seq.dim() == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions")
+    if seq.dim() > 1 and (vals.dim() != seq.dim() or tuple(vals.shape[:-1]) != tuple(seq.shape[:-1])):
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
+            "tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s"
+            % (list(seq.shape), list(vals.shape))
+        )
+    if sorter is not None:
+        _check_tensor("searchsorted", "sorter", 5, sorter)
+        if sorter.dtype != torch.int64:
+            raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype but got %s" % sorter.dtype)
+        if tuple(sorter.shape) != tuple(seq.shape):
+            raise RuntimeError(
+                "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor %s "
+                "and got sorter tensor %s" % (list(seq.shape), list(sorter.shape))
+            )
+    dtype = torch.int32 if out_int32 else torch.int64
+    work = _promote(seq.dtype, vals.dtype)
+    work = torch.float32 if work == torch.float16 else work
+
+    def compute():
+        with torch.no_grad():
+            s = seq.detach().to(work)
+            if sorter is not None:
+                s = s.gather(-1, sorter)
+            v = vals.detach().to(work)
+            n = s.shape[-1]
+            flat_s = s.reshape(-1, n) if s.dim() > 1 else s.reshape(1, n)
+            flat_v = v.reshape(flat_s.shape[0], -1) if s.dim() > 1 else v.reshape(1, -1)
+            lo = torch.zeros(flat_v.shape, dtype=torch.int64)
+            hi = torch.full(flat_v.shape, n, dtype=torch.int64)
+            for _ in range(n.bit_length()):
+                active = lo < hi
+                mid = (lo + hi) // 2
+                at = flat_s.gather(1, mid.clamp(max=n - 1))
+                # as PyTorch: "not (element >= value)" goes right, so that NaNs sort last
+                after = ~(at > flat_v) if right else ~(at >= flat_v)
+                lo = torch.where(after & active, mid + 1, lo)
+                hi = torch.where(~after & active, mid, hi)
+            return lo.reshape(v.shape).to(dtype)
+
+    return _finish("searchsorted", out, compute, dtype, ())
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+    """For each element of input, the index of the bucket of the sorted one-dimensional
+    boundaries it falls in (searchsorted(boundaries, input, right=right))."""
+    _check_tensor("bucketize", "boundaries", 2, boundaries)
+    if boundaries.dim() != 1:
+        raise RuntimeError("boundaries tensor must be 1 dimension, but got dim(%d)" % boundaries.dim())
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
+
+
+def bincount(input, weights=None, minlength=0):
+    """How often each value occurs in a one-dimensional tensor of non-negative integers (the
+    sum of the weights at its positions, when weights are given)."""
+    _check_tensor("bincount", "input", 1, input)
+    if input.dtype not in _INTS or input.dim() != 1:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is not None:
+        _check_tensor("bincount", "weights", 2, weights)
+        if weights.dim() != 1 or weights.shape[0] != input.shape[0]:
+            raise RuntimeError("weights should be 1-d and have the same length as input")
+    if input.numel() and input.min().item() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    size = builtins.max(minlength, input.max().item() + 1 if input.numel() else 0)
+    index = input.to(torch.int64)
+    with torch.no_grad():
+        if weights is None:
+            return torch.zeros(size, dtype=torch.int64).index_add_(0, index, torch.ones_like(index))
+        dtype = torch.float32 if weights.dtype == torch.float32 else torch.float64
+        return torch.zeros(size, dtype=dtype).index_add_(0, index, weights.detach().to(dtype))
+
+
+def _lerp(start, end, weight):
+    # PyTorch's lerp: from the nearer end, so that weight 1 gives end exactly
+    return torch.where(weight < 0.5, start + weight * (end - start), end - (end - start) * (1 - weight))
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(fname, input, q, dim, keepdim, interpolation, out, ignore_nan):
+    _check_tensor(fname, "input", 1, input)
+    if input.dtype not in (torch.float32, torch.float64):
+        raise RuntimeError("%s() input tensor must be either float or double dtype" % fname)
+    if input.numel() == 0:
+        raise RuntimeError("%s() input tensor must be non-empty" % fname)
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(
+            "%s() interpolation must be one of linear, lower, higher, midpoint or nearest. Got %s"
+            % (fname, interpolation)
+        )
+    if isinstance(q, Tensor):
+        if q.dim() > 1:
+            raise RuntimeError("%s() q must be a scalar or 1D tensor" % fname)
+        if q.dtype != input.dtype:
+            raise RuntimeError("%s() q tensor must be same dtype as the input tensor" % fname)
+        qs = q.detach()
+    elif _is_number(q):
+        qs = torch.tensor(builtins.float(q), dtype=input.dtype)
+    else:
+        raise TypeError("%s(): argument 'q' must be Tensor or float, not %s" % (fname, _type_name(q)))
+    if qs.numel() and not bool(((qs >= 0) & (qs <= 1)).all()):
+        raise RuntimeError("%s() q values must be in the range [0, 1]" % fname)
+    if dim is None:
+        x, d = input.reshape(-1), 0
+    else:
+        (d,) = _dims(fname, input, dim)
+        x = input.unsqueeze(0) if input.dim() == 0 else input
+    sorted_x = torch.sort(x, d).values.movedim(d, -1)  # NaNs sort last
+    n = sorted_x.shape[-1]
+    nans = (sorted_x != sorted_x).sum(-1, keepdim=True)
+    if ignore_nan:
+        last = (n - nans - 1).to(input.dtype)  # an all-NaN slice gives -1: its result is NaN
+    else:
+        last = torch.full(nans.shape, n - 1, dtype=input.dtype)
+    flat_q = qs.reshape(-1)
+    rank = flat_q.reshape(-1, *([1] * sorted_x.dim())) * last.unsqueeze(0)  # (Q, ..., 1)
+    if not ignore_nan:
+        # PyTorch points every rank of a slice with a NaN at its last element (a NaN)
+        rank = torch.where((nans > 0).unsqueeze(0), last.unsqueeze(0), rank)
+    if interpolation == "lower":
+        rank = rank.floor()
+    elif interpolation == "higher":
+        rank = rank.ceil()
+    elif interpolation == "nearest":
+        rank = rank.round()
+    invalid = rank < 0
+    lo = rank.floor().clamp(min=0).to(torch.int64)
+    hi = rank.ceil().clamp(min=0).to(torch.int64)
+    values = sorted_x.unsqueeze(0).expand(rank.shape[:-1] + (n,))
+    below = values.gather(-1, lo)
+    above = values.gather(-1, hi)
+    if interpolation == "midpoint":
+        weight = torch.where(rank == rank.floor(), 0.0, 0.5).to(input.dtype)
+    else:
+        weight = rank - rank.floor()
+    result = torch.where(invalid, nan, _lerp(below, above, weight)).squeeze(-1)  # (Q, ...)
+    if dim is None:
+        result = result.reshape([-1] + ([1] * input.dim() if keepdim else []))
+    elif keepdim and input.dim() > 0:
+        result = result.unsqueeze(d + 1)
+    if not isinstance(q, Tensor) or q.dim() == 0:
+        result = result.squeeze(0)
+    return _finish(fname, out, lambda: result, input.dtype, (input,))
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """The q-th quantiles of input (over all elements, or along dim), interpolated between the
+    two nearest order statistics; NaN where the slice holds a NaN."""
+    return _quantile("quantile", input, q, dim, keepdim, interpolation, out, ignore_nan=False)
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """quantile, ignoring NaNs (NaN only where a slice holds nothing else)."""
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, out, ignore_nan=True)
+
+
+def _cdist_value(p):
+    def value(a, b):
+        diff = a.unsqueeze(-2) - b.unsqueeze(-3)
+        if p == 0:
+            return (diff != 0).sum(-1).to(a.dtype)
+        if p == inf:
+            return diff.abs().amax(-1) if diff.shape[-1] else diff.sum(-1)
+        if p == 1:
+            return diff.abs().sum(-1)
+        if p == 2:
+            return torch.sqrt((diff * diff).sum(-1))
+        return torch.pow(torch.pow(diff.abs(), p).sum(-1), 1.0 / p)
+
+    return value
+
+
+def _cdist_grads(p):
+    def grads(g, dist, a, b):
+        # PyTorch's _cdist_backward: the derivative of each distance by each coordinate difference
+        diff = a.unsqueeze(-2) - b.unsqueeze(-3)
+        d = dist.unsqueeze(-1)
+        if p == 0:
+            per = torch.zeros_like(diff)
+        elif p == 1:
+            per = torch.sign(diff)
+        elif p == 2:
+            per = torch.where(d == 0, 0.0, diff / d)
+        elif p == inf:
+            per = torch.sign(diff) * (diff.abs() == d).to(diff.dtype)
+        else:
+            ratio = torch.pow(diff.abs(), p - 1) / torch.pow(d, p - 1)
+            per = torch.sign(diff) * ratio
+            zero = (d == 0) | ((diff == 0) & (p < 1))
+            per = torch.where(zero, 0.0, per)
+        weighted = g.unsqueeze(-1) * per
+        return weighted.sum(-2), -weighted.sum(-3)
+
+    return grads
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance between each row of x1 (..., P, M) and each row of x2 (..., R, M):
+    a (..., P, R) tensor."""
+    _check_tensor("cdist", "x1", 1, x1)
+    _check_tensor("cdist", "x2", 2, x2)
+    for name, t in (("X1", x1), ("X2", x2)):
+        if not t.is_floating_point() or t.dtype == torch.float16:
+            raise RuntimeError("cdist only supports floating-point dtypes, %s got: %s" % (name, _TYPE_NAME[t.dtype]))
+        if t.dim() < 2:
+            raise RuntimeError("cdist only supports at least 2D tensors, %s got: %dD" % (name, t.dim()))
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(
+            "X1 and X2 must have the same number of columns. X1: %d X2: %d" % (x1.shape[-1], x2.shape[-1])
+        )
+    if not _is_number(p) or p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    modes = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+    if compute_mode not in modes:
+        raise ValueError("%s is not a valid value for compute_mode" % compute_mode)
+    dtype = _promote(x1.dtype, x2.dtype)
+    batch = list(broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
+    a = x1.to(dtype).expand(batch + list(x1.shape[-2:]))
+    b = x2.to(dtype).expand(batch + list(x2.shape[-2:]))
+    P, R = a.shape[-2], b.shape[-2]
+    use_mm = p == 2 and (
+        compute_mode == "use_mm_for_euclid_dist"
+        or (compute_mode == "use_mm_for_euclid_dist_if_necessary" and (P > 25 or R > 25))
+    )
+    if use_mm and P and R:
+        # PyTorch's _euclidean_dist: |a|^2 + |b|^2 - 2 a.b through one matrix product
+        # (differentiated as the composition it is)
+        a_norm = (a * a).sum(-1, keepdim=True)
+        b_norm = (b * b).sum(-1, keepdim=True)
+        a_pad = torch.cat([-2 * a, a_norm, torch.ones_like(a_norm)], -1)
+        b_pad = torch.cat([b, torch.ones_like(b_norm), b_norm], -1)
+        return torch.matmul(a_pad, b_pad.transpose(-1, -2)).clamp(min=1e-30).sqrt()
+    return _formula(_cdist_value(p), _cdist_grads(p), a, b)
+
+
+def _einsum_parse(equation, operands):
+    """The subscripts of each operand and of the output as lists of labels; '...' becomes one
+    label per broadcast dimension (numbers, which no letter can be)."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(operands):
+        raise RuntimeError(
+            "einsum(): more operands were provided than specified in the equation"
+            if len(operands) > len(terms)
+            else "einsum(): fewer operands were provided than specified in the equation"
+        )
+    ellipsis_dims = 0
+    parsed = []
+    for i, (term, op) in enumerate(zip(terms, operands)):
+        if term.count("...") > 1 or term.replace("...", "").count(".") > 0:
+            raise RuntimeError("einsum(): found '.' for operand %d that is not part of any ellipsis" % i)
+        letters = term.replace("...", "")
+        for c in letters:
+            if not c.isalpha():
+                raise RuntimeError(
+                    "einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]"
+                    % eq.index(c)
+                )
+        if "..." in term:
+            n = op.dim() - len(letters)
+            if n < 0:
+                raise RuntimeError(
+                    "einsum(): the number of subscripts in the equation (%d) is more than the number of "
+                    "dimensions (%d) for operand %d" % (len(letters), op.dim(), i)
+                )
+            ellipsis_dims = builtins.max(ellipsis_dims, n)
+        elif len(letters) != op.dim():
+            raise RuntimeError(
+                "einsum(): the number of subscripts in the equation (%d) does not match the number of "
+                "dimensions (%d) for operand %d and no ellipsis was given" % (len(letters), op.dim(), i)
+            )
+        parsed.append(term)
+    labels = []
+    for term, op in zip(parsed, operands):
+        before, dots, after = term.partition("...")
+        n = op.dim() - len(before) - len(after) if dots else 0
+        labels.append(list(before) + list(range(ellipsis_dims - n, ellipsis_dims)) + list(after))
+    if arrow:
+        if rhs.count("...") > 1:
+            raise RuntimeError("einsum(): found more than one ellipsis in the output")
+        before, dots, after = rhs.partition("...")
+        output = list(before) + (list(range(ellipsis_dims)) if dots else []) + list(after)
+        seen = set()
+        for c in before + after:
+            if c in seen:
+                raise RuntimeError("einsum(): output subscript %s appears more than once in the output" % c)
+            if not builtins.any(c in t for t in parsed):
+                raise RuntimeError(
+                    "einsum(): output subscript %s does not appear in the equation for any input operand" % c
+                )
+            seen.add(c)
+    else:
+        counts = collections.Counter(c for t in labels for c in t if isinstance(c, str))
+        output = list(range(ellipsis_dims)) + sorted(c for c, k in counts.items() if k == 1)
+    return labels, output
+
+
+def _einsum_diagonal(t, labels):
+    """A repeated label within one operand ('ii') takes the diagonal."""
+    while True:
+        for i, c in enumerate(labels):
+            if c in labels[i + 1 :]:
+                j = labels.index(c, i + 1)
+                if t.shape[i] != t.shape[j]:
+                    raise RuntimeError(
+                        "einsum(): subscript %s is repeated for operand but the sizes don't match, %d != %d"
+                        % (c, t.shape[i], t.shape[j])
+                    )
+                t = torch.diagonal(t, 0, i, j)
+                labels = [x for k, x in enumerate(labels) if k not in (i, j)] + [c]
+                break
+        else:
+            return t, labels
+
+
+def _einsum_pair(a, la, b, lb, keep):
+    """Contracts two operands over their shared labels not in keep, by one batched matrix product."""
+    sizes = {}
+    for t, ls in ((a, la), (b, lb)):
+        for c, s in zip(ls, t.shape):
+            if sizes.get(c, 1) != 1 and s != 1 and sizes[c] != s:
+                raise RuntimeError("einsum(): operands do not broadcast with remapped shapes (original->remapped)")
+            sizes[c] = s if sizes.get(c, 1) == 1 else sizes[c]
+    batch = [c for c in la if c in lb and c in keep]
+    summed = [c for c in la if c in lb and c not in keep]
+    free_a = [c for c in la if c not in lb]
+    free_b = [c for c in lb if c not in la]
+
+    def arranged(t, ls, order):
+        t = t.permute(*[ls.index(c) for c in order])
+        return t.expand([sizes[c] for c in order])
+
+    left = arranged(a, la, batch + free_a + summed)
+    right = arranged(b, lb, batch + summed + free_b)
+    nb = math.prod(sizes[c] for c in batch)
+    nfa = math.prod(sizes[c] for c in free_a)
+    nk = math.prod(sizes[c] for c in summed)
+    nfb = math.prod(sizes[c] for c in free_b)
+    product = torch.bmm(left.reshape(nb, nfa, nk), right.reshape(nb, nk, nfb))
+    return product.reshape([sizes[c] for c in batch + free_a + free_b]), batch + free_a + free_b
+
+
+def einsum(*args):
+    """Sums of products of the operands' elements over the labels an Einstein summation
+    equation gives them ('ij,jk->ik' is a matrix product); operands may be passed as a list."""
+    if not args or not isinstance(args[0], str):
+        raise TypeError("einsum(): must specify the equation string and at least one operand")
+    equation, operands = args[0], args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    if not operands:
+        raise RuntimeError("einsum(): must provide at least one operand")
+    for op in operands:
+        _check_tensor("einsum", "operands", 2, op)
+    dtype = operands[0].dtype
+    for op in operands[1:]:
+        if op.dtype != dtype:
+            raise RuntimeError("expected scalar type %s but found %s" % (_TYPE_NAME[dtype], _TYPE_NAME[op.dtype]))
+    labels, output = _einsum_parse(equation, operands)
+    terms = [_einsum_diagonal(op, list(ls)) for op, ls in zip(operands, labels)]
+    # labels that no later operand and not the output need are summed out before any product
+    t, ls = terms[0]
+    for i in range(len(terms)):
+        if i:
+            keep = set(output).union(*[set(l2) for _, l2 in terms[i + 1 :]])
+            t, ls = _einsum_pair(t, ls, terms[i][0], terms[i][1], keep)
+        needed = set(output).union(*[set(l2) for _, l2 in terms[i + 1 :]])
+        gone = [k for k, c in enumerate(ls) if c not in needed]
+        if gone:
+            t = t.sum(gone) if t.dim() else t
+            ls = [c for c in ls if c in needed]
+    missing = [c for c in output if c not in ls]
+    if missing:
+        raise RuntimeError(
+            "einsum(): output subscript %s does not appear in the equation for any input operand" % missing[0]
+        )
+    return t.permute(*[ls.index(c) for c in output]) if ls else t
+
+
+# ---------------------------------------------------------------------------------------------
 # Tensor methods of the same names (PyTorch has them for these functions, not for the others)
 # ---------------------------------------------------------------------------------------------
 
 for _name in (
     "is_complex isnan isinf isfinite isposinf isneginf signbit nan_to_num square sgn deg2rad rad2deg logit "
     "xlogy hypot logaddexp logaddexp2 copysign heaviside float_power fmax fmin clamp_min clamp_max nansum "
-    "nanmean aminmax msort ravel broadcast_to inner take_along_dim diff"
+    "nanmean aminmax msort ravel broadcast_to inner take_along_dim diff cummax cummin bincount quantile nanquantile"
 ).split():
     setattr(Tensor, _name, globals()[_name])
 

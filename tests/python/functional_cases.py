@@ -787,6 +787,199 @@ def trapezoids(torch):
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# searching, counting, order statistics, distances, contractions
+# ---------------------------------------------------------------------------------------------
+
+
+@case
+def cumulative_extremes(torch):
+    out = []
+    a = np.round(randn(18, 3, 7) * 2)  # rounded: ties, where the later index wins
+    a[1, 2] = np.nan
+    a[2, 5] = np.nan
+    for dt in float_types(torch):
+        for call in [
+            lambda v: tuple(torch.cummax(v, 1)),
+            lambda v: tuple(torch.cummin(v, -1)),
+            lambda v: tuple(torch.cummax(v, 0)),
+            lambda v: tuple(v.cummin(dim=0)),
+        ]:
+            out += with_grad(torch, lambda v: call(v)[0], [a], dt, seed=11)
+            out.append(call(tensor(torch, a, dt))[1].numpy())
+        out += with_grad(torch, lambda v: torch.cummax(v, 0)[0], [np.array(2.0)], dt)
+        out += with_grad(torch, lambda v: torch.cummin(v, 0)[0], [np.zeros(0)], dt)
+        out += with_grad(torch, lambda v: torch.cummax(v, 0)[0], [np.array([np.inf, 1.0, -np.inf, np.inf])], dt)
+    r = torch.cummax(torch.tensor([[1, 3, 3, 2], [5, -1, 7, 7]]), 1)
+    out += values(r.values) + values(r.indices) + [type(r).__name__]
+    out += values(torch.cummin(torch.tensor([True, False, True]), 0).indices)
+    out.append(error_name(lambda: torch.cummax(torch.ones(2), 1)))
+    out.append(error_name(lambda: torch.cummax(torch.ones(2))))
+    return out
+
+
+@case
+def searching(torch):
+    out = []
+    seq = torch.tensor([1.0, 3.0, 3.0, 5.0, 7.0, 9.0, np.nan])
+    vals = torch.tensor([[-1.0, 3.0, 4.0], [9.0, 10.0, np.nan]])
+    for kwargs in [{}, {"right": True}, {"side": "right"}, {"side": "left"}, {"out_int32": True}]:
+        out += values(torch.searchsorted(seq, vals, **kwargs))
+    out += values(torch.searchsorted(seq, 3.0))
+    out += values(torch.searchsorted(seq, 3, right=True))
+    batched = torch.tensor([[1, 2, 3, 4], [10, 20, 30, 40]])
+    out += values(torch.searchsorted(batched, torch.tensor([[0, 2, 5], [25, 40, 45]])))
+    out += values(torch.searchsorted(batched, torch.tensor([[0, 2, 5], [25, 40, 45]]), right=True))
+    unsorted = torch.tensor([5.0, 1.0, 9.0, 3.0])
+    out += values(torch.searchsorted(unsorted, torch.tensor([2.0, 9.0]), sorter=torch.argsort(unsorted)))
+    out += values(torch.searchsorted(torch.zeros(0), torch.tensor([1.0, 2.0])))
+    out += values(torch.searchsorted(torch.tensor([1, 3, 5]), torch.tensor([2.5, 3.0])))
+    big = torch.arange(1000) * 2
+    out += values(torch.searchsorted(big, torch.tensor([-5, 0, 1, 777, 1998, 1999, 5000])))
+    for kwargs in [{}, {"right": True}, {"out_int32": True}]:
+        out += values(torch.bucketize(vals, torch.tensor([0.0, 3.0, 9.0]), **kwargs))
+    out += values(torch.bucketize(4, torch.tensor([1, 5])))
+    o = torch.zeros(1, dtype=torch.int64)
+    torch.searchsorted(seq, vals, out=o)
+    out += [o.numpy()]
+    out.append(error_name(lambda: torch.searchsorted(seq, vals, right=True, side="left")))
+    out.append(error_name(lambda: torch.searchsorted(batched, torch.tensor([1, 2]))))
+    out.append(error_name(lambda: torch.searchsorted(seq, vals, sorter=torch.tensor([0, 1]))))
+    out.append(error_name(lambda: torch.bucketize(vals, torch.ones(2, 2))))
+    out.append(error_name(lambda: torch.searchsorted([1, 2], vals)))
+    return out
+
+
+@case
+def counting(torch):
+    out = []
+    x = torch.tensor([0, 1, 1, 3, 7, 1])
+    out += values(torch.bincount(x))
+    out += values(torch.bincount(x, minlength=10))
+    out += values(torch.bincount(x, torch.tensor([0.5, 1.0, 2.0, 1.5, 1.0, 0.25])))
+    out += values(torch.bincount(x, torch.tensor([0.5, 1.0, 2.0, 1.5, 1.0, 0.25], dtype=torch.float64)))
+    out += values(torch.bincount(x, torch.tensor([1, 2, 3, 4, 5, 6])))
+    out += values(torch.bincount(torch.tensor([], dtype=torch.int64)))
+    out += values(torch.bincount(torch.tensor([], dtype=torch.int64), minlength=3))
+    out += values(torch.bincount(torch.tensor([2, 0], dtype=torch.uint8)))
+    out += values(x.bincount(minlength=2))
+    out.append(error_name(lambda: torch.bincount(torch.tensor([-1, 2]))))
+    out.append(error_name(lambda: torch.bincount(torch.tensor([[1, 2]]))))
+    out.append(error_name(lambda: torch.bincount(torch.tensor([1.0, 2.0]))))
+    out.append(error_name(lambda: torch.bincount(x, torch.ones(2))))
+    out.append(error_name(lambda: torch.bincount(x, minlength=-1)))
+    return out
+
+
+@case
+def quantiles(torch):
+    out = []
+    a = randn(19, 3, 6)
+    b = a.copy()
+    b[0, 1] = np.nan
+    b[2] = np.nan
+    for dt in float_types(torch):
+        q = tensor(torch, [0.0, 0.1, 0.5, 0.75, 1.0], dt)
+        for fn in [torch.quantile, torch.nanquantile]:
+            for call in [
+                lambda v: fn(v, 0.3),
+                lambda v: fn(v, q),
+                lambda v: fn(v, q, dim=1),
+                lambda v: fn(v, 0.25, 0, keepdim=True),
+                lambda v: fn(v, q, dim=-1, keepdim=True),
+                lambda v: fn(v, q, keepdim=True),
+                lambda v: fn(v, tensor(torch, 0.6, dt), 1),
+            ]:
+                out += with_grad(torch, call, [a], dt, seed=12)
+                out += values(call(tensor(torch, b, dt)))
+            for mode in ["lower", "higher", "midpoint", "nearest", "linear"]:
+                out += with_grad(torch, lambda v: fn(v, q, 1, interpolation=mode), [a], dt, seed=13)
+                out += values(fn(tensor(torch, b, dt), q, 1, interpolation=mode))
+            out += with_grad(torch, lambda v: fn(v, 0.5), [np.array(2.5)], dt)
+            out += with_grad(torch, lambda v: fn(v, 0.5, 0), [np.array(2.5)], dt)
+    x = torch.tensor([1.0, 2.0])
+    for fn in [torch.quantile, torch.nanquantile]:
+        out.append(error_name(lambda: fn(x, 1.5)))
+        out.append(error_name(lambda: fn(x, torch.tensor([0.5], dtype=torch.float64))))
+        out.append(error_name(lambda: fn(torch.tensor([1, 2]), 0.5)))
+        out.append(error_name(lambda: fn(torch.zeros(0), 0.5)))
+        out.append(error_name(lambda: fn(x, torch.ones(1, 1) * 0.5)))
+        out.append(error_name(lambda: fn(x, 0.5, interpolation="cubic")))
+        out.append(error_name(lambda: fn(x, 0.5, dim=1)))
+    return out
+
+
+@case
+def distances(torch):
+    out = []
+    x1 = randn(20, 2, 5, 3)
+    x2 = randn(21, 4, 3)
+    x2[0] = x1[0, 0]  # a zero distance, where the gradient is 0
+    for dt in float_types(torch):
+        for p in [2.0, 1.0, 0.0, 3.0, 0.5, np.inf]:
+            out += with_grad(torch, lambda u, v: torch.cdist(u, v, p=p), [x1, x2], dt, seed=14)
+        out += with_grad(torch, lambda u, v: torch.cdist(u, v), [randn(22, 30, 3), randn(23, 4, 3)], dt)
+        out += with_grad(torch, lambda u, v: torch.cdist(u, v, compute_mode="use_mm_for_euclid_dist"), [x1, x2], dt)
+        out += with_grad(
+            torch,
+            lambda u, v: torch.cdist(u, v, compute_mode="donot_use_mm_for_euclid_dist"),
+            [randn(22, 30, 3), randn(23, 4, 3)],
+            dt,
+        )
+        out += with_grad(torch, lambda u, v: torch.cdist(u, v), [np.zeros((0, 3)), randn(24, 2, 3)], dt)
+    out.append(error_name(lambda: torch.cdist(torch.ones(2, 3), torch.ones(2, 4))))
+    out.append(error_name(lambda: torch.cdist(torch.ones(3), torch.ones(2, 3))))
+    out.append(error_name(lambda: torch.cdist(torch.ones(2, 3, dtype=torch.int64), torch.ones(2, 3))))
+    out.append(error_name(lambda: torch.cdist(torch.ones(2, 3), torch.ones(2, 3), p=-1)))
+    out.append(error_name(lambda: torch.cdist(torch.ones(2, 3), torch.ones(2, 3), compute_mode="fast")))
+    return out
+
+
+@case
+def einsums(torch):
+    out = []
+    a, b, c = randn(25, 3, 4), randn(26, 4, 5), randn(27, 5)
+    sq = randn(28, 4, 4)
+    batch = randn(29, 2, 3, 4)
+    calls = [
+        ("ij,jk->ik", [a, b]),
+        ("ij,jk", [a, b]),
+        ("ij,jk,k->i", [a, b, c]),
+        ("ii->i", [sq]),
+        ("ii", [sq]),
+        ("ij->ji", [a]),
+        ("ij->", [a]),
+        ("i,j->ij", [c, c]),
+        ("bij,bjk->bik", [batch, randn(30, 2, 4, 3)]),
+        ("...ij,...jk->...ik", [batch, randn(31, 4, 2)]),
+        ("...j,j->...", [batch, randn(32, 4)]),
+        ("b...,b->...", [batch, randn(33, 2)]),
+        ("ij,ij->i", [a, a * 2]),
+        ("i,i", [c, c]),
+        ("iij->j", [randn(34, 3, 3, 2)]),
+        ("ab,cd->abcd", [randn(35, 2, 1), randn(36, 1, 3)]),
+        ("ij,kj->ik", [a, randn(37, 2, 4)]),
+        ("...", [a]),
+        (" i j , j k -> i k ", [a, b]),
+    ]
+    for dt in float_types(torch):
+        for eq, ops in calls:
+            out += with_grad(torch, lambda *ts: torch.einsum(eq, *ts), ops, dt, seed=15)
+        out += with_grad(torch, lambda u, v: torch.einsum("ij,jk->ik", [u, v]), [a, b], dt)
+    out += values(torch.einsum("ij,j->i", torch.arange(6).reshape(2, 3), torch.tensor([1, 0, 2])))
+    out += values(torch.einsum("ij,jk->ik", torch.zeros(2, 0), torch.zeros(0, 3)))
+    t = torch.ones(2, 3)
+    out.append(error_name(lambda: torch.einsum("ij,jk->ik", t)))
+    out.append(error_name(lambda: torch.einsum("ij,jk->ik", t, torch.ones(4, 2))))
+    out.append(error_name(lambda: torch.einsum("ijk", t)))
+    out.append(error_name(lambda: torch.einsum("ij->ii", t)))
+    out.append(error_name(lambda: torch.einsum("ij->k", t)))
+    out.append(error_name(lambda: torch.einsum("i1", t)))
+    out.append(error_name(lambda: torch.einsum("ii", t)))
+    out.append(error_name(lambda: torch.einsum("ij,jk", t, torch.ones(3, 2, dtype=torch.float64))))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
