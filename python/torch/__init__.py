@@ -209,6 +209,7 @@ from torch.serialization import load, save  # noqa: E402
 # ---- autograd ----
 from torch import autograd  # noqa: E402
 from torch.autograd import enable_grad, no_grad, set_grad_enabled  # noqa: E402
+from torch.functional import *  # noqa: E402,F401,F403  (dtype rules, nan-aware and shape functions)
 from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
 from torch import optim  # noqa: E402
