@@ -2,8 +2,8 @@
 // kernel template: op(out, in...) called on the elements of up to four tensors at the same
 // linear index. Before the launch each tensor's shape is collapsed (dimensions of size 1
 // dropped, dimensions that are contiguous with each other merged), so a transposed matrix
-// costs two divisions per element and a contiguous tensor none. Index math is 32-bit when
-// every tensor's elements and offsets fit, 64-bit otherwise (past 2^31 elements).
+// costs two divisions per element and a contiguous tensor none. Index math is 32-bit; larger
+// tensors are launched in pieces that fit (Note [32-bit pieces], THC/THCPieces.hpp).
 //
 // Note [Tiled pointwise]: when the tensors have one shape but an input runs fastest along
 // another dimension than the first tensor (out = a.t() + b.t() into a contiguous out), the
@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "TH/THScalarMath.hpp"
+#include "THC/THCPieces.hpp"
 #include "THC/THCTensor.hpp"
 
 namespace thc {
@@ -76,12 +77,7 @@ struct TensorInfo {
 // Does every element offset of t fit in 31 bits?
 template <typename TensorT>
 bool fits32(const TensorT *t) {
-  int64_t extent = 1;
-  for (int d = 0; d < t->nDimension; d++) {
-    if (t->size[d] == 0) return true;
-    extent += (t->size[d] - 1) * t->stride[d];
-  }
-  return extent <= INT32_MAX && numel(t) <= INT32_MAX;
+  return fitsIndex(t, INT32_MAX);
 }
 
 // Shape with size-1 dimensions dropped and contiguous neighbours merged.
@@ -268,30 +264,77 @@ void launchTiled(cudaStream_t stream, Op op, int dimA, int dimB, const OutT *out
   THCudaCheckLaunch();
 }
 
-// op(elements of t...) for every linear index of the first tensor, on the current stream of
-// the tensors' device. The tensors have as many elements as the first (the caller checked).
+// The launch of tensors whose offsets all fit 32 bits: tiled when an input's order differs
+// from the first tensor's (Note [Tiled pointwise]), else linear.
 template <typename Op, typename... TensorT>
-void pointwise(THCState *state, Op op, const TensorT *...t) {
-  const int64_t n = numel(std::get<0>(std::forward_as_tuple(t...)));
-  if (n == 0) return;
-  DeviceGuard guard(commonDevice("pointwise", t...));
-  cudaStream_t stream = THCState_getCurrentStream(state);
-  const bool small = (fits32(t) && ...);
+void launch32(cudaStream_t stream, Op op, const TensorT *...t) {
   if constexpr (sizeof...(TensorT) > 1) {
     int dimA, dimB;
     if (tileDims(&dimA, &dimB, t...)) {
-      if (small)
-        launchTiled<uint32_t>(stream, op, dimA, dimB, t...);
-      else
-        launchTiled<uint64_t>(stream, op, dimA, dimB, t...);
+      launchTiled<uint32_t>(stream, op, dimA, dimB, t...);
       return;
     }
   }
-  if (small) {
-    launchPointwise<uint32_t>(stream, n, op, t...);
-  } else {
-    launchPointwise<uint64_t>(stream, n, op, t...);
+  launchPointwise<uint32_t>(stream, numel(std::get<0>(std::forward_as_tuple(t...))), op, t...);
+}
+
+// An input as a tensor of the first one's shape: itself, or a contiguous copy when it has
+// another shape and is not contiguous (Note [32-bit pieces]); the copy lives as long as this.
+template <typename TensorT>
+class Shaped {
+ public:
+  template <typename ShapeT>
+  Shaped(THCState *state, const TensorT *t, const ShapeT &shape) : state_(state), t_(t) {
+    Piece<TensorT> p;
+    if (!pieceOf(&p, t, shape)) t_ = copy_ = THC<Elem<TensorT>>::newContiguous(state, const_cast<TensorT *>(t));
   }
+  ~Shaped() {
+    if (copy_) THC<Elem<TensorT>>::free(state_, copy_);
+  }
+  Shaped(const Shaped &) = delete;
+  Shaped &operator=(const Shaped &) = delete;
+  const TensorT *get() const { return t_; }
+
+ private:
+  THCState *state_;
+  const TensorT *t_;
+  TensorT *copy_ = nullptr;
+};
+
+// The launch of pieces that fit 32 bits: tiled when an input runs fastest along another
+// dimension than the first (Note [Tiled pointwise]), linear otherwise.
+template <typename Op, typename... P>
+void launchPiece(cudaStream_t stream, Op op, const P &...p) {
+  if constexpr (sizeof...(P) > 1) {
+    int dimA, dimB;
+    if (tileDims(&dimA, &dimB, &p...)) {
+      launchTiled<uint32_t>(stream, op, dimA, dimB, &p...);
+      return;
+    }
+  }
+  launchPointwise<uint32_t>(stream, numel(&std::get<0>(std::forward_as_tuple(p...))), op, &p...);
+}
+
+// op(elements of t...) for every linear index of the first tensor, on the current stream of
+// the tensors' device. The tensors have as many elements as the first (the caller checked);
+// only the first is written.
+template <typename Op, typename... TensorT>
+void pointwise(THCState *state, Op op, const TensorT *...t) {
+  const auto *first = std::get<0>(std::forward_as_tuple(t...));
+  if (numel(first) == 0) return;
+  DeviceGuard guard(commonDevice("pointwise", t...));
+  cudaStream_t stream = THCState_getCurrentStream(state);
+  Piece<std::remove_const_t<std::remove_pointer_t<decltype(first)>>> shape;
+  pieceOf(&shape, first);
+  std::tuple<Piece<TensorT>...> pieces;
+  if (std::apply([&](auto &...p) { return (pieceOf(&p, t, shape) && ...); }, pieces)) {
+    auto launch = [&](const auto &...p) { launchPiece(stream, op, p...); };
+    std::apply([&](const auto &...p) { forEachPiece(INT32_MAX, launch, p...); }, pieces);
+    return;
+  }
+  // an input of another shape that is not contiguous: a contiguous copy takes its place
+  // (the copies live until the end of the statement)
+  if constexpr (sizeof...(TensorT) > 1) pointwise(state, op, Shaped<TensorT>(state, t, shape).get()...);
 }
 
 }  // namespace thc

@@ -21,6 +21,11 @@ GROUPS = {
 
 # indexed/<Name>.cu: built as :indexed_<Name>_base0 and _base1.
 def thc_libraries():
+    # plain C++ that THC's kernels launch through, tested without a GPU (tests/THC/test_pieces.cpp)
+    native.cc_library(
+        name = "pieces",
+        hdrs = ["THCPieces.hpp"],
+    )
     if not CUDA_AVAILABLE:
         return
     native.filegroup(

@@ -1,9 +1,10 @@
-"""THC's test targets: one Boost.Test binary per test_*.cpp, declared where the CUDA
-toolkit is installed.
+"""THC's test targets: one Boost.Test binary per test_*.cpp.
 
-They are tagged "gpu": the CPU test run (scripts/test.sh) builds them and leaves them out
-of its count, scripts/device_check.sh runs them on the GPU machine. A suite links only the
-THC groups it exercises (DEPS); test_index_*.cpp are built per TH_INDEX_BASE."""
+The suites of CPU_TESTS check THC's plain C++ and run everywhere. The others are declared
+where the CUDA toolkit is installed and tagged "gpu": the CPU test run (scripts/test.sh)
+builds them and leaves them out of its count, scripts/device_check.sh runs them on the GPU
+machine. A suite links only the THC groups it exercises (DEPS); test_index_*.cpp are built
+per TH_INDEX_BASE."""
 
 load("@local_cuda//:defs.bzl", "CUDA_AVAILABLE")
 
@@ -20,10 +21,23 @@ DEPS = {
     "test_index_sort": ["//THC:indexed_THCTensorSort_base{base}", "//TH:indexed_THTensorSort_base{base}"],
 }
 
+# Suites that need no GPU (nor the CUDA toolkit): plain C++ of THC, run by the CPU test run.
+CPU_TESTS = {
+    "test_pieces": ["//THC:pieces"],
+}
+
 def thc_tests():
+    for name, deps in CPU_TESTS.items():
+        native.cc_test(
+            name = name,
+            srcs = [name + ".cpp"],
+            deps = deps + ["@boost_test"],
+            copts = ["-Wall", "-Wno-unknown-pragmas"],
+            size = "small",
+        )
     if not CUDA_AVAILABLE:
         return
-    for src in native.glob(["test_*.cpp"]):
+    for src in native.glob(["test_*.cpp"], exclude = [name + ".cpp" for name in CPU_TESTS]):
         name = src[:-len(".cpp")]
         deps = DEPS.get(name, ["//THC:core"])
         bases = ["0", "1"] if name.startswith("test_index_") else ["0"]
