@@ -720,6 +720,30 @@ def test_plain_multiprocessing_queue_carries_tensors():
     assert got.is_shared() and got.tolist() == np.arange(1000).reshape(10, 100).tolist()
 
 
+def _send_tensor_with_a_slow_handoff(q):
+    # The handle server takes its descriptor off the pending list, then sends it: a slow send
+    # (a loaded machine) must not let the child's exit-time wait end in between.
+    plain_send = multiprocessing.reduction.send_handle
+
+    def slow_send(conn, fd, pid):
+        time.sleep(0.5)
+        plain_send(conn, fd, pid)
+
+    multiprocessing.reduction.send_handle = slow_send
+    _send_tensor(q)
+
+
+def test_a_sender_exits_only_after_its_descriptor_was_sent():
+    context = multiprocessing.get_context("fork")
+    q = context.Queue()
+    p = context.Process(target=_send_tensor_with_a_slow_handoff, args=(q,))
+    p.start()
+    got = q.get(timeout=10)
+    p.join(timeout=10)
+    assert p.exitcode == 0
+    assert got.tolist() == np.arange(1000).reshape(10, 100).tolist()
+
+
 # A training script in a subprocess: a DataLoader whose workers prefetch 1 MB batches faster
 # than the loop takes them, so that batches are in flight when it is killed.
 KILLED_SCRIPT = r"""

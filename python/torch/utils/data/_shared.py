@@ -55,6 +55,7 @@ class _HandleServer:
         self.pid = os.getpid()
         self.lock = threading.Lock()
         self.pending = {}  # key -> descriptor, until its receiver fetches it
+        self.sending = 0  # descriptors taken from pending whose send has not finished
         self.keys = itertools.count()
         self.address = None
         self.abandoned = False
@@ -97,19 +98,25 @@ class _HandleServer:
                     key, pid = conn.recv()
                     with self.lock:
                         fd = self.pending.pop(key)
+                        self.sending += 1
                     try:
                         reduction.send_handle(conn, fd, pid)
                     finally:
                         os.close(fd)
+                        with self.lock:
+                            self.sending -= 1
                 except (EOFError, OSError, KeyError, TypeError, ValueError):
                     pass  # a receiver that went away, or a bad request: it gets nothing
 
     def wait_for_receivers(self):
         """At exit, after the queues' feeder threads have written their messages out
         (multiprocessing's finalizers at priority -5; this one runs at -10): wait until
-        every sent descriptor has been fetched, unless the receivers will not read them."""
+        every sent descriptor has been fetched, unless the receivers will not read them. A
+        descriptor is fetched once its send has returned (it then lives in the socket's buffer),
+        not when its key leaves pending: exiting in between would close the receiver's
+        connection with nothing on it."""
         deadline = time.monotonic() + HANDOFF_TIMEOUT
-        while self.pending and not self.abandoned and time.monotonic() < deadline:
+        while (self.pending or self.sending) and not self.abandoned and time.monotonic() < deadline:
             time.sleep(0.005)
 
 
