@@ -10,6 +10,27 @@
 -- messages in order.
 local Tester = torch.class('torch.Tester')
 
+-- torch.TestSuite: a table of tests that refuses a second test of the same name, so that a
+-- copy-pasted test cannot silently replace the first (torch7's and nn's test files use it).
+--   local tests = torch.TestSuite(); function tests.sum() ... end; tester:add(tests)
+local TestSuite = torch.class('torch.TestSuite')
+
+function TestSuite:__init() rawset(self, '_tests', {}) end
+
+function TestSuite:__index(name)
+   local method = rawget(TestSuite, name)
+   if method ~= nil then return method end
+   return rawget(self, '_tests')[name]
+end
+
+function TestSuite:__newindex(name, f)
+   local tests = rawget(self, '_tests')
+   if tests[name] ~= nil then error('Test ' .. tostring(name) .. ' is already defined.', 2) end
+   tests[name] = f
+end
+
+function TestSuite:_getTests() return rawget(self, '_tests') end
+
 function Tester:__init()
    self.tests = {}      -- {name =, f =} in the order added
    self.earlyAbort = false
@@ -18,8 +39,10 @@ function Tester:__init()
    self.assertionPass, self.assertionFail, self.testError, self.errors = {}, {}, {}, {}
 end
 
--- add(f, name) or add({name = f, ...}) (those in the order of their names); returns self.
+-- add(f, name), add({name = f, ...}) or add(testSuite) (those in the order of their names);
+-- returns self.
 function Tester:add(f, name)
+   if torch.type(f) == 'torch.TestSuite' then f = f:_getTests() end
    if type(f) == 'table' then
       assert(name == nil, 'Tester:add: a table of tests takes no name')
       local names = {}

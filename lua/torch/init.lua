@@ -5,6 +5,9 @@ local C = require 'torch.cimpl'
 
 torch = torch or {}
 local torch = torch
+
+-- Lua 5.2's name for unpack, which torch7's init defines and its and nn's code use.
+table.unpack = table.unpack or unpack
 torch._C = C
 
 torch.types = C.types  -- from TH's type table

@@ -18,6 +18,20 @@ local function runQuietly(tester, names)
    return ok, err, table.concat(out)
 end
 
+function tests.a_test_suite_refuses_a_second_test_of_a_name_and_runs_as_a_table()
+   local suite = torch.TestSuite()
+   local ran = {}
+   function suite.b() ran[#ran + 1] = 'b' end
+   function suite.a() ran[#ran + 1] = 'a' end
+   local ok, err = pcall(function() suite.a = function() end end)
+   assert(not ok and err:find('Test a is already defined.', 1, true), tostring(err))
+   assert(torch.type(suite) == 'torch.TestSuite' and type(suite.a) == 'function')
+   local t = torch.Tester():add(suite)
+   local runOk = runQuietly(t)
+   assert(runOk and table.concat(ran, ',') == 'a,b', table.concat(ran, ','))
+   assert(table.unpack == unpack)
+end
+
 function tests.passing_and_failing_assertions()
    local t = torch.Tester()
    t:add(function()
