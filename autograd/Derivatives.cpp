@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/ops/Factory.h"
 #include "core/ops/Indexing.h"
 #include "core/ops/Linalg.h"
 #include "core/ops/Shape.h"
@@ -418,12 +419,40 @@ void cumsum(const Tensor &t, int dim, const Tensor &result) {
 void cumprod(const Tensor &t, int dim, const Tensor &result) {
   Saved st(t, "cumprod"), sr(result, "cumprod", true);
   record1("cumprod", t, result, [=](const Tensor &g) {
-    // sum over k >= i of g_k r_k / x_i (inputs without zeros).
+    // d r_k / d x_i = prod_{j <= k, j != i} x_j for k >= i. Before a slice's first zero z
+    // that is r_k / x_i; at z, the cumulative product with x_z taken as 1; after z, 0.
     if (g.dim() == 0) return g;
-    Tensor x = *st, gr = mul(g, *sr);
-    Tensor total = torch::sum(gr, {dim}, true);
-    Tensor reversed = add(sub(expand(total, gr.sizes()), torch::cumsum(gr, dim)), gr);
-    return div(reversed, x);
+    Tensor x = *st;
+    auto reversedSum = [dim](const Tensor &v) {  // sum over k >= i of v_k
+      Tensor total = torch::sum(v, {dim}, true);
+      return add(sub(expand(total, v.sizes()), torch::cumsum(v, dim)), v);
+    };
+    Tensor isZero = compare(CompareOp::Eq, x, Scalar(0.0));
+    if (GradMode::enabled() && item(any(isZero, std::nullopt, false)).to<int64_t>() != 0) {
+      // Recorded for a second derivative: after z the gradient is 0 but its derivative by
+      // x_z is not, which the masked formula loses. Each x_i taken as 1 in turn (O(n^2)).
+      int64_t n = x.size(dim);
+      TensorList slices;
+      for (int64_t i = 0; i < n; ++i) {
+        TensorList pieces;
+        if (i > 0) pieces.push_back(narrow(x, dim, 0, i));
+        IntList oneShape = x.sizes();
+        oneShape[dim] = 1;
+        pieces.push_back(ones(oneShape, x.dtype()));
+        if (i + 1 < n) pieces.push_back(narrow(x, dim, i + 1, n - i - 1));
+        Tensor without = mul(narrow(g, dim, i, n - i), narrow(torch::cumprod(cat(pieces, dim), dim), dim, i, n - i));
+        slices.push_back(torch::sum(without, {dim}, true));
+      }
+      return cat(slices, dim);
+    }
+    Tensor zerosSoFar = torch::cumsum(isZero, dim, ScalarType::Long);
+    Tensor beforeZero = compare(CompareOp::Eq, zerosSoFar, Scalar(int64_t(0)));
+    Tensor one = scalarTensor(Scalar(1.0), x.dtype());
+    Tensor xSafe = torch::where(isZero, one, x);
+    Tensor grad = gradWhere(beforeZero, div(reversedSum(mul(g, *sr)), xSafe));
+    Tensor firstZero = torch::where(isZero, compare(CompareOp::Eq, zerosSoFar, Scalar(int64_t(1))), isZero);
+    Tensor atZero = reversedSum(mul(g, torch::cumprod(torch::where(firstZero, one, x), dim)));
+    return torch::where(firstZero, atZero, grad);
   });
 }
 
@@ -1150,7 +1179,6 @@ void embeddingBag(const Tensor &weight, const Tensor &perSampleWeights, const Te
 
 // ---- spatial layers ----
 // The same grammar on the kernels' views of the inputs (Note [Spatial ranks]).
-#include "core/ops/Factory.h"
 #include "core/ops/NNSpatial.h"
 
 namespace torch::derivatives {

@@ -421,6 +421,34 @@ void clamp_(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> ma
   mathKernels().clamp(t.device(), t.dtype(), t, t, min, max);
 }
 
+// Composed of recorded ops (the bounds need gradients, which the clamp kernel cannot give):
+// the lower bound first, then the upper, so that where the bounds cross the upper wins, as in
+// PyTorch; at a tie the input keeps the gradient.
+Tensor clamp(const Tensor &t, const std::optional<Tensor> &min, const std::optional<Tensor> &max) {
+  TORCH_CHECK(min || max, Value, "At least one of 'min' or 'max' must not be None");
+  ScalarType type = t.dtype();
+  if (min) type = promoteTypes(type, resultType(t, *min));
+  if (max) type = promoteTypes(type, resultType(t, *max));
+  Tensor r = toType(t, type);
+  if (min) {
+    Tensor low = toType(*min, type);
+    r = where(compare(CompareOp::Lt, r, low), low, r);
+  }
+  if (max) {
+    Tensor high = toType(*max, type);
+    r = where(compare(CompareOp::Gt, r, high), high, r);
+  }
+  return r;
+}
+
+void clamp_(const Tensor &t, const std::optional<Tensor> &min, const std::optional<Tensor> &max) {
+  Tensor r = clamp(t, min, max);
+  if (!canCast(r.dtype(), t.dtype())) castError(r.dtype(), t.dtype());
+  TORCH_CHECK(r.sizes() == t.sizes(), Runtime, "output with shape %s doesn't match the broadcast shape %s",
+              t.sizeString().c_str(), r.sizeString().c_str());
+  copy_(t, r);
+}
+
 namespace {
 
 // self + value * t1 (op) t2 into r (which may be self), all broadcast to r's shape.
@@ -495,6 +523,28 @@ void lerp_(const Tensor &a, const Tensor &b, Scalar weight) {
   }
   Tensor cb = b.sizes() == a.sizes() ? b : expand(b, a.sizes());
   mathKernels().lerp(a.device(), a.dtype(), a, a, cb, weight);
+}
+
+// PyTorch's two-sided formula (exact at weight 1), composed of recorded ops so that the
+// weight gets a gradient.
+Tensor lerp(const Tensor &a, const Tensor &b, const Tensor &weight) {
+  TORCH_CHECK(a.dtype() == b.dtype(), Type, "lerp: expected dtype %s for `end` but got dtype %s",
+              scalarTypeName(a.dtype()), scalarTypeName(b.dtype()));
+  TORCH_CHECK(a.dtype() == weight.dtype(), Type, "lerp: expected dtype %s for `weight` but got dtype %s",
+              scalarTypeName(a.dtype()), scalarTypeName(weight.dtype()));
+  TORCH_CHECK(isFloating(a.dtype()), Type, "lerp: expected a floating point tensor, got %s", scalarTypeName(a.dtype()));
+  Tensor diff = binary(BinaryOp::Sub, b, a);
+  Tensor nearStart = compare(CompareOp::Lt, unary(UnaryOp::Abs, weight), Scalar(0.5));
+  Tensor fromStart = binary(BinaryOp::Add, a, binary(BinaryOp::Mul, weight, diff));
+  Tensor fromEnd = binary(BinaryOp::Sub, b, binary(BinaryOp::Mul, diff, binary(BinaryOp::Sub, Scalar(1.0), weight)));
+  return where(nearStart, fromStart, fromEnd);
+}
+
+void lerp_(const Tensor &a, const Tensor &b, const Tensor &weight) {
+  Tensor r = lerp(a, b, weight);
+  TORCH_CHECK(r.sizes() == a.sizes(), Runtime, "output with shape %s doesn't match the broadcast shape %s",
+              a.sizeString().c_str(), r.sizeString().c_str());
+  copy_(a, r);
 }
 
 Tensor logicalNot(const Tensor &t) { return compare(CompareOp::Eq, t, Scalar(int64_t(0))); }

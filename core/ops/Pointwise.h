@@ -73,6 +73,9 @@ void unary_(UnaryOp op, const Tensor &t);
 
 Tensor clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max);
 void clamp_(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> max);
+// Tensor bounds, broadcast with t; each gets the gradient where it is the result.
+Tensor clamp(const Tensor &t, const std::optional<Tensor> &min, const std::optional<Tensor> &max);
+void clamp_(const Tensor &t, const std::optional<Tensor> &min, const std::optional<Tensor> &max);
 // self + value * t1 * t2 and self + value * t1 / t2, broadcast together.
 Tensor addcmul(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value);
 Tensor addcdiv(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value);
@@ -80,6 +83,9 @@ void addcmul_(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar val
 void addcdiv_(const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value);
 Tensor lerp(const Tensor &a, const Tensor &b, Scalar weight);
 void lerp_(const Tensor &a, const Tensor &b, Scalar weight);
+// A weight per element (broadcast with a and b), which gets a gradient too.
+Tensor lerp(const Tensor &a, const Tensor &b, const Tensor &weight);
+void lerp_(const Tensor &a, const Tensor &b, const Tensor &weight);
 Tensor logicalNot(const Tensor &t);
 Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b);
 

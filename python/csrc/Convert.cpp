@@ -1,6 +1,7 @@
 // Conversions between Python objects and the core's Scalar, ScalarType, sizes and tensors.
 #include <pybind11/numpy.h>
 
+#include "autograd/Autograd.h"
 #include "core/ops/Pointwise.h"
 #include "python/csrc/Bind.h"
 
@@ -225,6 +226,10 @@ void checkCpuDevice(py::handle device) {
 py::object writeOut(const Tensor &result, const std::optional<Tensor> &out) {
   if (!out) return py::cast(result);
   const Tensor &o = *out;
+  // The copy into out would record nothing: a gradient through out would be silently wrong.
+  TORCH_CHECK(!GradMode::enabled() || (!requiresGrad(result) && !requiresGrad(o)), Runtime,
+              "functions with out=... arguments don't support automatic differentiation, but one of the "
+              "arguments requires grad.");
   TORCH_CHECK(canCast(result.dtype(), o.dtype()), Runtime, "result type %s can't be cast to the desired output type %s",
               scalarTypeName(result.dtype()), scalarTypeName(o.dtype()));
   withoutGil([&] {

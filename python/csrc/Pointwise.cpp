@@ -65,6 +65,12 @@ std::optional<Scalar> optionalScalar(py::handle v) {
   return toScalar(v);
 }
 
+// A Python number (not a tensor) or nothing.
+std::optional<Scalar> optionalNumber(py::handle v) {
+  if (py::isinstance<Tensor>(v)) return std::nullopt;
+  return optionalScalar(v);
+}
+
 }  // namespace
 
 void bindPointwise(py::module &m, TensorClass &cls) {
@@ -312,27 +318,52 @@ void bindPointwise(py::module &m, TensorClass &cls) {
     defBoth(m, cls, e.name, logical, py::arg("other"));
   }
 
-  // clamp / clip
+  // clamp / clip: Python numbers as bounds take the kernel; a tensor bound (a number beside
+  // it becomes a 0-dim tensor of the type it would promote to) takes the composed op.
+  struct ClampBounds {
+    bool tensors;
+    std::optional<Scalar> lowValue, highValue;
+    std::optional<Tensor> low, high;
+  };
+  auto boundsOf = [](const Tensor &t, py::handle min, py::handle max) {
+    ClampBounds b{py::isinstance<Tensor>(min) || py::isinstance<Tensor>(max), optionalNumber(min), optionalNumber(max),
+                  std::nullopt, std::nullopt};
+    if (!b.tensors) return b;
+    auto asTensor = [&t](py::handle x, const std::optional<Scalar> &v) -> std::optional<Tensor> {
+      if (py::isinstance<Tensor>(x)) return x.cast<Tensor>();
+      if (!v) return std::nullopt;
+      return scalarTensor(*v, resultType(t, *v));
+    };
+    b.low = asTensor(min, b.lowValue);
+    b.high = asTensor(max, b.highValue);
+    return b;
+  };
   for (const char *name : {"clamp", "clip"}) {
+    auto clampOf = [](const Tensor &t, const ClampBounds &b) {
+      return withoutGil([&] { return b.tensors ? clamp(t, b.low, b.high) : clamp(t, b.lowValue, b.highValue); });
+    };
     cls.def(
         name,
-        [](const Tensor &t, py::handle min, py::handle max) {
-          std::optional<Scalar> low = optionalScalar(min), high = optionalScalar(max);
-          return withoutGil([&] { return clamp(t, low, high); });
+        [boundsOf, clampOf](const Tensor &t, py::handle min, py::handle max) {
+          return clampOf(t, boundsOf(t, min, max));
         },
         py::arg("min") = py::none(), py::arg("max") = py::none());
     m.def(
         name,
-        [](const Tensor &t, py::handle min, py::handle max, std::optional<Tensor> out) {
-          std::optional<Scalar> low = optionalScalar(min), high = optionalScalar(max);
-          return writeOut(withoutGil([&] { return clamp(t, low, high); }), out);
+        [boundsOf, clampOf](const Tensor &t, py::handle min, py::handle max, std::optional<Tensor> out) {
+          return writeOut(clampOf(t, boundsOf(t, min, max)), out);
         },
         py::arg("input"), py::arg("min") = py::none(), py::arg("max") = py::none(), py::kw_only(),
         py::arg("out") = py::none());
     cls.def((std::string(name) + "_").c_str(),
-            [](const Tensor &t, py::handle min, py::handle max) {
-              std::optional<Scalar> low = optionalScalar(min), high = optionalScalar(max);
-              withoutGil([&] { clamp_(t, low, high); });
+            [boundsOf](const Tensor &t, py::handle min, py::handle max) {
+              ClampBounds b = boundsOf(t, min, max);
+              withoutGil([&] {
+                if (b.tensors)
+                  clamp_(t, b.low, b.high);
+                else
+                  clamp_(t, b.lowValue, b.highValue);
+              });
               return t;
             },
             py::arg("min") = py::none(), py::arg("max") = py::none());
@@ -364,6 +395,10 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   defBoth(
       m, cls, "lerp",
       [](const Tensor &a, const Tensor &b, py::handle w) {
+        if (py::isinstance<Tensor>(w)) {
+          Tensor weight = w.cast<Tensor>();
+          return withoutGil([&] { return lerp(a, b, weight); });
+        }
         Scalar weight = toScalar(w);
         return withoutGil([&] { return lerp(a, b, weight); });
       },
@@ -371,6 +406,11 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   cls.def(
       "lerp_",
       [](const Tensor &a, const Tensor &b, py::handle w) {
+        if (py::isinstance<Tensor>(w)) {
+          Tensor weight = w.cast<Tensor>();
+          withoutGil([&] { lerp_(a, b, weight); });
+          return a;
+        }
         Scalar weight = toScalar(w);
         withoutGil([&] { lerp_(a, b, weight); });
         return a;
@@ -379,10 +419,17 @@ void bindPointwise(py::module &m, TensorClass &cls) {
   m.def(
       "where",
       [](const Tensor &cond, py::handle a, py::handle b) {
-        Tensor ta = py::isinstance<Tensor>(a) ? a.cast<Tensor>()
-                                              : scalarTensor(toScalar(a), toScalar(a).naturalType(defaultFloatType()));
-        Tensor tb = py::isinstance<Tensor>(b) ? b.cast<Tensor>()
-                                              : scalarTensor(toScalar(b), toScalar(b).naturalType(defaultFloatType()));
+        // A Python number takes the other operand's type where promotion allows (a wrapped
+        // number, as in binary ops): made in its natural type first, 0.1 would pass through
+        // float32 on its way to a float64 result.
+        auto operand = [](py::handle x, py::handle other) {
+          if (py::isinstance<Tensor>(x)) return x.cast<Tensor>();
+          Scalar v = toScalar(x);
+          ScalarType type =
+              py::isinstance<Tensor>(other) ? resultType(other.cast<Tensor>(), v) : v.naturalType(defaultFloatType());
+          return scalarTensor(v, type);
+        };
+        Tensor ta = operand(a, b), tb = operand(b, a);
         return withoutGil([&] { return where(cond, ta, tb); });
       },
       py::arg("condition"), py::arg("input"), py::arg("other"));

@@ -41,6 +41,7 @@ __all__ = [
     "sgn",
     "deg2rad",
     "rad2deg",
+    "exp2",
     "logit",
     "xlogy",
     "hypot",
@@ -60,7 +61,12 @@ __all__ = [
     "var_mean",
     "aminmax",
     "msort",
-    # shapes
+    # shapes and memory formats
+    "memory_format",
+    "contiguous_format",
+    "preserve_format",
+    "channels_last",
+    "channels_last_3d",
     "clone",
     "ravel",
     "broadcast_tensors",
@@ -571,6 +577,13 @@ def deg2rad(input, *, out=None):
     return _finish("deg2rad", out, lambda: _upcast(x) * (math.pi / 180.0), x.dtype, (input,))
 
 
+def exp2(input, *, out=None):
+    """2 ** input (integer inputs give the default float type)."""
+    _check_tensor("exp2", "input", 1, input)
+    x = _as_floating(input)
+    return _finish("exp2", out, lambda: torch.pow(2.0, _upcast(x)), x.dtype, (input,))
+
+
 def rad2deg(input, *, out=None):
     """input converted from radians to degrees."""
     _check_tensor("rad2deg", "input", 1, input)
@@ -989,10 +1002,64 @@ def msort(input, *, out=None):
 # ---------------------------------------------------------------------------------------------
 
 
+class memory_format:
+    """How a tensor's elements are laid out (torch.contiguous_format, ...). Tensors here are
+    laid out by their strides alone: a format is accepted where PyTorch takes one, and
+    contiguous_format asks for row-major order."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return "torch." + self._name
+
+    def __reduce__(self):
+        return self._name
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+
+def _check_memory_format(fname, value):
+    if value is not None and not isinstance(value, memory_format):
+        raise TypeError(
+            "%s(): argument 'memory_format' must be torch.memory_format, not %s" % (fname, _type_name(value))
+        )
+
+
+_plain_clone = Tensor.clone
+
+
+def _dense_order(t):
+    """The dimensions of t from outermost to innermost when t's elements fill one dense block
+    in some order of its dimensions (a transpose or permutation of a contiguous tensor); None
+    otherwise."""
+    order = sorted(range(t.dim()), key=lambda d: -t.stride(d))
+    expected = 1
+    for d in reversed(order):
+        if t.size(d) != 1 and t.stride(d) != expected:
+            return None
+        expected *= t.size(d)
+    return order
+
+
 def clone(input, *, memory_format=None):
-    """A copy of input with its own storage; the gradient flows back to input."""
+    """A copy of input with its own storage; the gradient flows back to input. preserve_format
+    (the default) keeps the order of input's strides where its elements are dense, as PyTorch
+    does (a clone of a transpose is a transpose); contiguous_format gives row-major order."""
     _check_tensor("clone", "input", 1, input)
-    return input.clone()
+    _check_memory_format("clone", memory_format)
+    if memory_format is contiguous_format or input.is_contiguous():
+        return _plain_clone(input)
+    if memory_format in (None, preserve_format):
+        order = _dense_order(input)
+        if order is not None:
+            inverse = sorted(range(len(order)), key=order.__getitem__)
+            return _plain_clone(input.permute(*order)).permute(*inverse)
+    return _plain_clone(input)
 
 
 def ravel(input):
@@ -1804,8 +1871,16 @@ def einsum(*args):
 # Tensor methods of the same names (PyTorch has them for these functions, not for the others)
 # ---------------------------------------------------------------------------------------------
 
+
+def _clone_method(self, *, memory_format=None):
+    return clone(self, memory_format=memory_format)
+
+
+_clone_method.__doc__ = clone.__doc__
+Tensor.clone = _clone_method
+
 for _name in (
-    "is_complex isnan isinf isfinite isposinf isneginf signbit nan_to_num square sgn deg2rad rad2deg logit "
+    "is_complex isnan isinf isfinite isposinf isneginf signbit nan_to_num square sgn exp2 deg2rad rad2deg logit "
     "xlogy hypot logaddexp logaddexp2 copysign heaviside float_power fmax fmin clamp_min clamp_max nansum "
     "nanmean aminmax msort ravel broadcast_to inner take_along_dim diff cummax cummin bincount quantile nanquantile"
 ).split():
@@ -1823,7 +1898,9 @@ def _make_inplace(name):
     return method
 
 
-for _name in "nan_to_num square sgn deg2rad rad2deg logit xlogy hypot copysign heaviside clamp_min clamp_max".split():
+for (
+    _name
+) in "nan_to_num square sgn exp2 deg2rad rad2deg logit xlogy hypot copysign heaviside clamp_min clamp_max".split():
     setattr(Tensor, _name + "_", _make_inplace(_name))
 
 

@@ -378,6 +378,62 @@ def surface(torch, nn, F):
     return out
 
 
+def corner_fixes(torch, nn, F):
+    """Corners found by running PyTorch programs: cumprod's gradient through zeros, a Python
+    number in where, tensor weights and bounds in lerp and clamp, exp2, clone's memory formats,
+    and out= with inputs that record gradients."""
+    out = []
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((3, 5))
+    x[0, 1] = 0.0
+    x[1, 1] = x[1, 3] = 0.0
+    x[2, 4] = 0.0
+    for dim in (0, 1):
+        t = torch.from_numpy(x).requires_grad_()
+        g = torch.from_numpy(rng.standard_normal((3, 5)))
+        (torch.cumprod(t, dim) * g).sum().backward()
+        out.append(t.grad.numpy())
+    cond = torch.tensor([True, False, True])
+    for a, b in (
+        (0.1, torch.zeros(3, dtype=torch.float64)),
+        (torch.ones(3, dtype=torch.int32), 2.5),
+        (1, torch.zeros(3)),
+    ):
+        r = torch.where(cond, a, b)
+        out += [r.numpy(), np.array(str(r.dtype))]
+    a, b = (torch.from_numpy(v).requires_grad_() for v in rng.standard_normal((2, 4)))
+    w = torch.tensor([-0.5, 0.25, 0.75, 1.0], dtype=torch.float64, requires_grad=True)
+    r = torch.lerp(a, b, w)
+    r.backward(torch.arange(1.0, 5.0, dtype=torch.float64))
+    out += [r.detach().numpy(), a.grad.numpy(), b.grad.numpy(), w.grad.numpy()]
+    t = torch.from_numpy(rng.standard_normal((3, 4))).requires_grad_()
+    low = torch.full((4,), -0.3, dtype=torch.float64, requires_grad=True)
+    high = torch.from_numpy(rng.uniform(-0.5, 1.0, (3, 1))).requires_grad_()
+    r = torch.clamp(t, low, high)
+    (r * torch.arange(12.0, dtype=torch.float64).reshape(3, 4)).sum().backward()
+    out += [r.detach().numpy(), t.grad.numpy(), low.grad.numpy(), high.grad.numpy()]
+    out += [
+        torch.clamp(torch.arange(6), min=torch.tensor(2), max=4).numpy(),
+        torch.arange(5.0).clamp(max=torch.tensor([1.0])).numpy(),
+    ]
+    y = torch.arange(5.0).clamp_(torch.tensor([3.0, 0, 0, 0, 0]))
+    out.append(y.numpy())
+    out += [torch.exp2(torch.tensor([-1.0, 0.5, 3.0])).numpy(), torch.exp2(torch.arange(4)).numpy()]
+    base = torch.arange(24.0).reshape(2, 3, 4)
+    for view in (base.transpose(0, 2), base.permute(1, 2, 0), base[:, ::2]):
+        for fmt in (None, torch.preserve_format, torch.contiguous_format):
+            c = view.clone() if fmt is None else view.clone(memory_format=fmt)
+            out += [np.array(c.stride()), c.numpy()]
+    try:
+        torch.mul(torch.ones(3, requires_grad=True), 2, out=torch.empty(3))
+        out.append(np.array("no error"))
+    except RuntimeError as e:
+        out.append(np.array(str(e).split("(): ", 1)[-1]))
+    with torch.no_grad():
+        out.append(torch.mul(torch.ones(3, requires_grad=True), 2, out=torch.empty(3)).numpy())
+    return out
+
+
 # Random streams are not compared: the generator follows torch7's (Note: TH's THRandom), whose
 # draws differ from PyTorch's.
 CASES = [
@@ -393,6 +449,7 @@ CASES = [
     dtype_inference,
     gradients_cut_off,
     surface,
+    corner_fixes,
 ]
 
 

@@ -166,6 +166,19 @@ def test_prod_with_zeros(rng):
     np.testing.assert_allclose(x.grad.numpy(), expected)
 
 
+@pytest.mark.parametrize("dim", [0, 1])
+def test_cumprod_through_zeros_first_and_second_derivative(dim):
+    # One zero, two zeros, a leading and a trailing zero: the gradient after a slice's first
+    # zero is 0, but its derivative by that zero is not (checked numerically).
+    x = torch.tensor(
+        [[2.0, 0.0, 3.0, 0.5], [0.0, 1.5, 0.0, 2.0], [1.0, 1.5, 2.0, 0.0], [0.7, -1.2, 0.4, 1.3]],
+        dtype=torch.float64,
+        requires_grad=True,
+    )
+    assert gradcheck(lambda t: torch.cumprod(t, dim), (x,))
+    assert gradgradcheck(lambda t: torch.cumprod(t, dim), (x,))
+
+
 def test_trace_and_ties(rng):
     x = leaf((3, 3), rng)
     assert gradcheck(torch.trace, (x,))

@@ -188,7 +188,10 @@ def test_copy_fill_zero_resize(rng):
     assert d.shape == (2, 2)
     d.resize_(10, 10)
     assert d.shape == (10, 10)
-    c = t.clone()
+    c = t.clone()  # preserve_format: a clone of a transpose is a transpose, as in PyTorch
+    assert c.data_ptr() != t.data_ptr() and c.stride() == t.stride()
+    assert_close(c, n)
+    c = t.clone(memory_format=torch.contiguous_format)
     assert c.data_ptr() != t.data_ptr() and c.is_contiguous()
     assert_close(c, n)
     assert t.contiguous() is not t and t.contiguous().is_contiguous()
