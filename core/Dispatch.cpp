@@ -1,5 +1,7 @@
 #include "core/Dispatch.h"
 
+#include "core/ops/CopyKernels.h"
+
 namespace torch {
 
 void missingKernel(const char *op, Types types, Device device, ScalarType dtype) {
@@ -12,5 +14,20 @@ void missingKernel(const char *op, Types types, Device device, ScalarType dtype)
   fail(th::ErrorKind::Runtime, "\"%s\" not implemented for '%s'%s%s", op, scalarTypeName(dtype),
        device == Device::CPU ? "" : " on ", device == Device::CPU ? "" : deviceName(device));
 }
+
+namespace cpu {
+
+Tensor halfToFloat(const Tensor &half) {
+  Tensor f = empty(half.sizes(), ScalarType::Float);
+  copyKernels().copy(Device::CPU, ScalarType::Float, f, half);
+  return f;
+}
+
+void roundIntoHalf(const Tensor &half, const Tensor &f) {
+  if (half.sizes() != f.sizes()) resize_(half, f.sizes());  // a kernel that resized its output
+  copyKernels().copy(Device::CPU, ScalarType::Half, half, f);
+}
+
+}  // namespace cpu
 
 }  // namespace torch

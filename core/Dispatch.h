@@ -28,6 +28,10 @@
 #ifndef TORCH_DISPATCH_H
 #define TORCH_DISPATCH_H
 
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
 #include "core/Tensor.h"
 
 namespace torch {
@@ -93,10 +97,80 @@ void fill(Kernels<Signature, OpTypes> &kernels, Pick &&pick) {
   forEachType<OpTypes>([&](auto tag, ScalarType dtype) { kernels.add(Device::CPU, dtype, pick(tag)); });
 }
 
+// Note [Half through Float]: TH has no Half arithmetic on the CPU. A kernel family that opts
+// in (fillWithHalf, or the pointwise tables) runs a Half call on its Float kernel: each Half
+// tensor argument is copied to a new Float tensor, the Float kernel runs, and its first
+// tensor argument of a kernel that returns nothing (its output, by the convention of these
+// signatures; the others are read only, as are all of a kernel returning a value) is rounded
+// back into the Half tensor. Each element is converted, computed in float
+// and rounded once, as PyTorch computes Half on the CPU; a device with Half kernels of its own
+// registers those instead.
+Tensor halfToFloat(const Tensor &half);                   // a new Float tensor of the same values
+void roundIntoHalf(const Tensor &half, const Tensor &f);  // half = f, rounded
+
+template <auto FloatKernel>
+struct HalfThroughFloat;
+
+template <typename R, typename... Args, R (*FloatKernel)(Args...)>
+struct HalfThroughFloat<FloatKernel> {
+  static R call(Args... args) {
+    // Tensors travel by value (Half ones as Float copies); every other argument by reference.
+    auto convert = [](auto &&a) -> decltype(auto) {
+      using A = std::decay_t<decltype(a)>;
+      if constexpr (std::is_same_v<A, Tensor>) {
+        return a.defined() && a.dtype() == ScalarType::Half ? halfToFloat(a) : Tensor(a);
+      } else {
+        return std::forward<decltype(a)>(a);
+      }
+    };
+    std::tuple<std::conditional_t<std::is_same_v<std::decay_t<Args>, Tensor>, Tensor, Args &&>...> held(
+        convert(std::forward<Args>(args))...);
+    const Tensor *output = firstTensor(args...);
+    const Tensor *converted = std::apply([](auto &...h) { return firstTensor(h...); }, held);
+    if constexpr (std::is_void_v<R>) {
+      std::apply([](auto &...h) { FloatKernel(h...); }, held);
+      if (output && output->defined() && output->dtype() == ScalarType::Half) roundIntoHalf(*output, *converted);
+    } else {
+      return std::apply([](auto &...h) { return FloatKernel(h...); }, held);
+    }
+  }
+
+ private:
+  template <typename... As>
+  static const Tensor *firstTensor(const As &...as) {
+    const Tensor *first = nullptr;
+    auto visit = [&first](const auto &a) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(a)>, Tensor>) {
+        if (!first) first = &a;
+      }
+    };
+    (visit(as), ...);
+    return first;
+  }
+};
+
+// fill, and Half through the Float kernel: pick is TORCH_TEMPLATE_WITH_HALF(fn).
+template <typename Signature, Types OpTypes, typename Pick>
+void fillWithHalf(Kernels<Signature, OpTypes> &kernels, Pick &&pick) {
+  static_assert(OpTypes != Types::All, "a family of every type has Half kernels of its own");
+  fill(kernels, pick);
+  kernels.add(Device::CPU, ScalarType::Half, pick(Tag<THHalf>{}));
+}
+
 }  // namespace cpu
 
 // The instantiations of a kernel template, for cpu::fill:  cpu::fill(k, TORCH_TEMPLATE(sumDim)).
 #define TORCH_TEMPLATE(fn) [](auto tag) { return &fn<typename decltype(tag)::type>; }
+// The same with Half through fn<float> (Note [Half through Float]), for cpu::fillWithHalf.
+#define TORCH_TEMPLATE_WITH_HALF(fn)                            \
+  [](auto tag) {                                                \
+    using T = typename decltype(tag)::type;                     \
+    if constexpr (std::is_same_v<T, THHalf>) {                  \
+      return &::torch::cpu::HalfThroughFloat<&fn<float>>::call; \
+    } else {                                                    \
+      return &fn<T>;                                            \
+    }                                                           \
+  }
 
 template <typename Kernel, int NumOps>
 class KernelTable {

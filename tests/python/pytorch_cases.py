@@ -434,6 +434,59 @@ def corner_fixes(torch, nn, F):
     return out
 
 
+def half_arithmetic(torch, nn, F):
+    """Half on the CPU (computed in float, rounded once per op): the ops PyTorch 1.13 has for
+    Half, bit for bit (the arrays are compared as raw 16-bit patterns)."""
+    rng = np.random.default_rng(5)
+    a = torch.from_numpy((rng.standard_normal((4, 6)) * 3).astype(np.float16))
+    b = torch.from_numpy((rng.standard_normal((4, 6)) + 0.5).astype(np.float16))
+    idx = torch.tensor([2, 0, 5])
+    x = a.clone().requires_grad_()
+    (x * x + x / 3).sum().backward()
+    results = [
+        a + b,
+        a - 2.5 * b,
+        a * b,
+        a / b,
+        -a,
+        a**2,
+        a.abs(),
+        a < b,
+        a == a[0, 0],
+        a.sum(),
+        a.sum(1),
+        a.mean(0),
+        a.max(),
+        a.max(1)[0],
+        a.argmax(1),
+        a.min(0)[1],
+        a.sort(1)[0],
+        a.sort(0)[1],
+        a.index_select(1, idx),
+        a.gather(1, idx.expand(4, 3)),
+        torch.zeros(4, 6, dtype=torch.float16).scatter_(1, idx.expand(4, 3), b[:, :3]),
+        a.masked_fill(a > 0, 1.5),
+        torch.where(a > 0, a, b),
+        torch.cat([a, b]),
+        a.t().contiguous(),
+        a.clone().add_(b),
+        a.clone().mul_(3),
+        a.sign(),
+        torch.fmod(a, 1.5),
+        torch.remainder(a, 1.5),
+        torch.maximum(a, b),
+        (a > 1).nonzero(),
+        a[a > 0],
+        a.norm(),
+        a.std(),
+        a.var(1),
+        (a.float() / 3).half(),
+        torch.arange(0, 3, 0.3, dtype=torch.float16),
+        x.grad,
+    ]
+    return [r.numpy().view(np.uint16) if r.dtype == torch.float16 else r.numpy() for r in results]
+
+
 # Random streams are not compared: the generator follows torch7's (Note: TH's THRandom), whose
 # draws differ from PyTorch's.
 CASES = [
@@ -450,6 +503,7 @@ CASES = [
     gradients_cut_off,
     surface,
     corner_fixes,
+    half_arithmetic,
 ]
 
 

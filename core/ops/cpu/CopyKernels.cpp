@@ -51,7 +51,7 @@ void boolFromBytes(const Tensor &t) { TH<uint8_t>::neValue(t.th<uint8_t>(), t.th
 void registerCopyKernels(CopyKernels &k) {
   cpu::fill(k.copy, TORCH_TEMPLATE(copy));
   cpu::fill(k.copyToBool, TORCH_TEMPLATE(copyToBool));
-  cpu::fill(k.fill, TORCH_TEMPLATE(fill));
+  cpu::fillWithHalf(k.fill, TORCH_TEMPLATE_WITH_HALF(fill));
   cpu::fill(k.read, TORCH_TEMPLATE(read));
   k.boolFromBytes.add(Device::CPU, ScalarType::Bool, &boolFromBytes);
 }

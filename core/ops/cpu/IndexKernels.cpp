@@ -103,21 +103,21 @@ void advancedPositions(const Tensor &positions, const Tensor &index, int64_t siz
 }  // namespace
 
 void registerIndexKernels(IndexKernels &k) {
-  fill(k.indexSelect, TORCH_TEMPLATE(indexSelect));
-  fill(k.gather, TORCH_TEMPLATE(gather));
-  fill(k.indexCopy, TORCH_TEMPLATE(indexCopy));
-  fill(k.indexAdd, TORCH_TEMPLATE(indexAdd));
-  fill(k.scatter, TORCH_TEMPLATE(scatter));
-  fill(k.scatterAdd, TORCH_TEMPLATE(scatterAdd));
-  fill(k.scatterMultiply, TORCH_TEMPLATE(scatterMultiply));
-  fill(k.indexFill, TORCH_TEMPLATE(indexFill));
-  fill(k.scatterFill, TORCH_TEMPLATE(scatterFill));
-  fill(k.maskedFill, TORCH_TEMPLATE(maskedFill));
-  fill(k.maskedCopy, TORCH_TEMPLATE(maskedCopy));
-  fill(k.maskedSelect, TORCH_TEMPLATE(maskedSelect));
-  fill(k.nonzero, TORCH_TEMPLATE(nonzero));
-  fill(k.take, TORCH_TEMPLATE(take));
-  fill(k.put, TORCH_TEMPLATE(put));
+  fillWithHalf(k.indexSelect, TORCH_TEMPLATE_WITH_HALF(indexSelect));
+  fillWithHalf(k.gather, TORCH_TEMPLATE_WITH_HALF(gather));
+  fillWithHalf(k.indexCopy, TORCH_TEMPLATE_WITH_HALF(indexCopy));
+  fillWithHalf(k.indexAdd, TORCH_TEMPLATE_WITH_HALF(indexAdd));
+  fillWithHalf(k.scatter, TORCH_TEMPLATE_WITH_HALF(scatter));
+  fillWithHalf(k.scatterAdd, TORCH_TEMPLATE_WITH_HALF(scatterAdd));
+  fillWithHalf(k.scatterMultiply, TORCH_TEMPLATE_WITH_HALF(scatterMultiply));
+  fillWithHalf(k.indexFill, TORCH_TEMPLATE_WITH_HALF(indexFill));
+  fillWithHalf(k.scatterFill, TORCH_TEMPLATE_WITH_HALF(scatterFill));
+  fillWithHalf(k.maskedFill, TORCH_TEMPLATE_WITH_HALF(maskedFill));
+  fillWithHalf(k.maskedCopy, TORCH_TEMPLATE_WITH_HALF(maskedCopy));
+  fillWithHalf(k.maskedSelect, TORCH_TEMPLATE_WITH_HALF(maskedSelect));
+  fillWithHalf(k.nonzero, TORCH_TEMPLATE_WITH_HALF(nonzero));
+  fillWithHalf(k.take, TORCH_TEMPLATE_WITH_HALF(take));
+  fillWithHalf(k.put, TORCH_TEMPLATE_WITH_HALF(put));
   k.advancedPositions.add(Device::CPU, ScalarType::Long, &advancedPositions);
 }
 

@@ -123,15 +123,15 @@ void sequence(const Tensor &r, const Sequence &s) {
 }  // namespace
 
 void registerMathKernels(MathKernels &k) {
-  fill(k.clamp, TORCH_TEMPLATE(clamp));
-  fill(k.addcmul, TORCH_TEMPLATE(addcmul));
-  fill(k.addcdiv, TORCH_TEMPLATE(addcdiv));
-  fill(k.lerp, TORCH_TEMPLATE(lerp));
+  fillWithHalf(k.clamp, TORCH_TEMPLATE_WITH_HALF(clamp));
+  fillWithHalf(k.addcmul, TORCH_TEMPLATE_WITH_HALF(addcmul));
+  fillWithHalf(k.addcdiv, TORCH_TEMPLATE_WITH_HALF(addcdiv));
+  fillWithHalf(k.lerp, TORCH_TEMPLATE_WITH_HALF(lerp));
   fill(k.where, TORCH_TEMPLATE(where));
-  fill(k.cross, TORCH_TEMPLATE(cross));
-  fill(k.histc, TORCH_TEMPLATE(histc));
-  fill(k.renorm, TORCH_TEMPLATE(renorm));
-  fill(k.sequence, TORCH_TEMPLATE(sequence));
+  fillWithHalf(k.cross, TORCH_TEMPLATE_WITH_HALF(cross));
+  fillWithHalf(k.histc, TORCH_TEMPLATE_WITH_HALF(histc));
+  fillWithHalf(k.renorm, TORCH_TEMPLATE_WITH_HALF(renorm));
+  fillWithHalf(k.sequence, TORCH_TEMPLATE_WITH_HALF(sequence));
 }
 
 }  // namespace torch::cpu

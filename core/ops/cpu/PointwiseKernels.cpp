@@ -1,6 +1,7 @@
 // The CPU column of the pointwise kernel tables: for every row of the op tables (Note
 // [Pointwise op tables] in TH/THPointwiseOps.h) and every element type of its Types, the
-// TH kernel of that type. Bool tensors are bytes and run on the Byte kernels.
+// TH kernel of that type. Bool tensors are bytes and run on the Byte kernels; Half runs on
+// the Float kernels (Note [Half through Float] in core/Dispatch.h).
 #include <type_traits>
 
 #include "core/ops/PointwiseKernels.h"
@@ -76,41 +77,65 @@ TH_FORALL_BINARY_OPS(TORCH_CPU_BINARY)
 TH_FORALL_COMPARE_OPS(TORCH_CPU_COMPARE)
 #undef TORCH_CPU_COMPARE
 
-// Calls f(Tag<T>{}, dtype) for every arithmetic element type, and for Bool with Byte's.
+// Calls f(Tag<T>{}, dtype) for every arithmetic element type, for Bool with Byte's and for
+// Half with THHalf (whose kernels are the Float ones through HalfThroughFloat).
 template <typename F>
 void forEachType(F &&f) {
 #define TORCH_CPU_EACH_TYPE(Name, T, dtype) f(Tag<T>{}, ScalarType::Name);
   TH_FORALL_ARITH_TYPES(TORCH_CPU_EACH_TYPE)
 #undef TORCH_CPU_EACH_TYPE
   f(Tag<uint8_t>{}, ScalarType::Bool);
+  f(Tag<THHalf>{}, ScalarType::Half);
 }
+
+// Whether an op of the table exists for T (Half where it exists for float).
+template <typename Op, typename T>
+constexpr bool existsFor() {
+  if constexpr (std::is_same_v<T, THHalf>) {
+    return Op::template exists<float>;
+  } else {
+    return Op::template exists<T>;
+  }
+}
+
+// The kernel of element type T: Kernel<T>, or for Half Kernel<float> through Float.
+#define TORCH_CPU_KERNEL(Kernel)                      \
+  [] {                                                \
+    if constexpr (std::is_same_v<T, THHalf>) {        \
+      return &HalfThroughFloat<&Kernel<float>>::call; \
+    } else {                                          \
+      return &Kernel<T>;                              \
+    }                                                 \
+  }()
 
 }  // namespace
 
 void registerPointwiseKernels(PointwiseKernels &tables) {
-#define TORCH_REGISTER_UNARY(Op, ...)                                                          \
-  forEachType([&](auto tag, ScalarType dtype) {                                                \
-    using T = typename decltype(tag)::type;                                                    \
-    if constexpr (Unary##Op::exists<T>)                                                        \
-      tables.unary.add(static_cast<int>(UnaryOp::Op), Device::CPU, dtype, &Unary##Op::run<T>); \
+#define TORCH_REGISTER_UNARY(Op, ...)                                                                        \
+  forEachType([&](auto tag, ScalarType dtype) {                                                              \
+    using T = typename decltype(tag)::type;                                                                  \
+    if constexpr (existsFor<Unary##Op, T>())                                                                 \
+      tables.unary.add(static_cast<int>(UnaryOp::Op), Device::CPU, dtype, TORCH_CPU_KERNEL(Unary##Op::run)); \
   });
   TH_FORALL_UNARY_OPS(TORCH_REGISTER_UNARY)
 #undef TORCH_REGISTER_UNARY
-#define TORCH_REGISTER_BINARY(Op, ...)                                                                        \
-  forEachType([&](auto tag, ScalarType dtype) {                                                               \
-    using T = typename decltype(tag)::type;                                                                   \
-    if constexpr (Binary##Op::exists<T>) {                                                                    \
-      tables.binary.add(static_cast<int>(BinaryOp::Op), Device::CPU, dtype, &Binary##Op::run<T>);             \
-      tables.binaryScalar.add(static_cast<int>(BinaryOp::Op), Device::CPU, dtype, &Binary##Op::runScalar<T>); \
-    }                                                                                                         \
+#define TORCH_REGISTER_BINARY(Op, ...)                                                                          \
+  forEachType([&](auto tag, ScalarType dtype) {                                                                 \
+    using T = typename decltype(tag)::type;                                                                     \
+    if constexpr (existsFor<Binary##Op, T>()) {                                                                 \
+      tables.binary.add(static_cast<int>(BinaryOp::Op), Device::CPU, dtype, TORCH_CPU_KERNEL(Binary##Op::run)); \
+      tables.binaryScalar.add(static_cast<int>(BinaryOp::Op), Device::CPU, dtype,                               \
+                              TORCH_CPU_KERNEL(Binary##Op::runScalar));                                         \
+    }                                                                                                           \
   });
   TH_FORALL_BINARY_OPS(TORCH_REGISTER_BINARY)
 #undef TORCH_REGISTER_BINARY
-#define TORCH_REGISTER_COMPARE(Op, ...)                                                                        \
-  forEachType([&](auto tag, ScalarType dtype) {                                                                \
-    using T = typename decltype(tag)::type;                                                                    \
-    tables.compare.add(static_cast<int>(CompareOp::Op), Device::CPU, dtype, &Compare##Op::run<T>);             \
-    tables.compareScalar.add(static_cast<int>(CompareOp::Op), Device::CPU, dtype, &Compare##Op::runScalar<T>); \
+#define TORCH_REGISTER_COMPARE(Op, ...)                                                                          \
+  forEachType([&](auto tag, ScalarType dtype) {                                                                  \
+    using T = typename decltype(tag)::type;                                                                      \
+    tables.compare.add(static_cast<int>(CompareOp::Op), Device::CPU, dtype, TORCH_CPU_KERNEL(Compare##Op::run)); \
+    tables.compareScalar.add(static_cast<int>(CompareOp::Op), Device::CPU, dtype,                                \
+                             TORCH_CPU_KERNEL(Compare##Op::runScalar));                                          \
   });
   TH_FORALL_COMPARE_OPS(TORCH_REGISTER_COMPARE)
 #undef TORCH_REGISTER_COMPARE
