@@ -340,6 +340,18 @@ void checkSameType(const Tensor &self, const Tensor &source, const char *op) {
               op, scalarTypeName(self.dtype()), scalarTypeName(source.dtype()));
 }
 
+// gather and the scatters report a bad index as a RuntimeError, as PyTorch does (the other
+// index ops, and TH's kernels, raise IndexError).
+template <typename F>
+void reportingBadIndexAsRuntime(F &&kernel) {
+  try {
+    kernel();
+  } catch (const th::Error &e) {
+    if (e.kind() != th::ErrorKind::Index) throw;
+    throw th::Error(e.what(), th::ErrorKind::Runtime, e.argNumber());
+  }
+}
+
 // TH's gather and scatter kernels need a dimension: 0-dim operands are viewed as [1].
 Tensor atLeast1d(const Tensor &t) { return t.dim() == 0 ? unsqueeze(t, 0) : t; }
 
@@ -419,7 +431,7 @@ Tensor gather(const Tensor &self, int64_t dim, const Tensor &index) {
   RecordScope rec({&self});
   Tensor r = empty({0}, self.dtype());
   Tensor src = atLeast1d(self), idx = atLeast1d(index);
-  kernels().gather(self.device(), self.dtype(), r, src, d, idx);
+  reportingBadIndexAsRuntime([&] { kernels().gather(self.device(), self.dtype(), r, src, d, idx); });
   if (index.dim() == 0) r = squeeze(r, 0);
   if (rec) derivatives::rearranged("gather", self, r, [d, index](const Tensor &x) { return gather(x, d, index); });
   return r;
@@ -434,7 +446,7 @@ void scatter_(const Tensor &self, int64_t dim, const Tensor &index, const Tensor
       "scatter", self, source,
       [d, index](const Tensor &target, const Tensor &source) {
         Tensor dst = atLeast1d(target), idx = atLeast1d(index), src = atLeast1d(source);
-        kernels().scatter(dst.device(), dst.dtype(), dst, d, idx, src);
+        reportingBadIndexAsRuntime([&] { kernels().scatter(dst.device(), dst.dtype(), dst, d, idx, src); });
       },
       nullptr);
 }
@@ -447,7 +459,7 @@ void scatter_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value
       "scatter", self, Tensor(),
       [d, index, value](const Tensor &target, const Tensor &) {
         Tensor dst = atLeast1d(target), idx = atLeast1d(index);
-        kernels().scatterFill(dst.device(), dst.dtype(), dst, d, idx, value);
+        reportingBadIndexAsRuntime([&] { kernels().scatterFill(dst.device(), dst.dtype(), dst, d, idx, value); });
       },
       nullptr);
 }
@@ -461,7 +473,7 @@ void scatterAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Ten
       "scatter_add", self, source,
       [d, index](const Tensor &target, const Tensor &source) {
         Tensor dst = atLeast1d(target), idx = atLeast1d(index), src = atLeast1d(source);
-        kernels().scatterAdd(dst.device(), dst.dtype(), dst, d, idx, src);
+        reportingBadIndexAsRuntime([&] { kernels().scatterAdd(dst.device(), dst.dtype(), dst, d, idx, src); });
         normalizeBool(target);
       },
       [d, index, sourceSizes = source.sizes()](const Tensor &g) {
