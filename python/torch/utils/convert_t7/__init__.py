@@ -2,6 +2,7 @@
 
     python -m torch.utils.convert_t7 model.t7 out.pt [--emit-python model.py]
         [--reference io.t7] [--input-size 2,3,224,224] [--tolerance T] [--save-module whole.pt]
+    python -m torch.utils.convert_t7 --list     the torch7 classes that convert, and those that do not
 
 reads a torch7 model with load_lua, converts it (convert), checks the converted module
 against a reference on one input and prints the largest difference, and only when that is
@@ -19,6 +20,8 @@ From Python:
 
 The package, one concern a file:
     runtime.py      the torch.nn modules converted models are built of (Note [torch7 semantics kept])
+    layers.py       more of them: torch7 layers with their parameters as torch7 lays them out
+    losses.py       torch7 criterions that torch.nn has no loss for
     converter.py    convert: torch.legacy.nn objects (as load_lua gives them) -> torch.nn modules
     checker.py      check: the converted forward against torch7's recorded output or the legacy forward
     emitter.py      emit_python: Python source of a converted model's class
@@ -58,6 +61,59 @@ from torch.utils.convert_t7.runtime import (
     Unsqueeze,
     View,
 )
+from torch.utils.convert_t7.layers import (
+    Add,
+    Bilinear,
+    Bottle,
+    CAdd,
+    CAddTensorTable,
+    CMul,
+    CReLU,
+    Collapse,
+    Constant,
+    Cosine,
+    CosineDistance,
+    DotProduct,
+    Euclidean,
+    GradientReversal,
+    Index,
+    L1Penalty,
+    MM,
+    MV,
+    MapTable,
+    MaskedSelect,
+    MixtureTable,
+    Mul,
+    Normalize,
+    PairwiseDistance,
+    SpatialConvolutionLocal,
+    SpatialConvolutionMap,
+    SpatialDepthWiseConvolution,
+    SpatialSubSampling,
+    SplitTable,
+    TemporalConvolution,
+    TemporalMaxPooling,
+    TemporalSubSampling,
+    UpSamplingBilinear,
+    WeightedEuclidean,
+    ZeroGrad,
+    ZipTable,
+    ZipTableOneToMany,
+)
+from torch.utils.convert_t7.losses import (
+    AutoCropMSELoss,
+    ClassSimplexLoss,
+    CriterionTable,
+    DistanceRatioLoss,
+    L1Cost,
+    L1HingeEmbeddingLoss,
+    MarginLoss,
+    ModuleLoss,
+    MultiLoss,
+    ParallelLoss,
+    TableLoss,
+    WeightedMSELoss,
+)
 from torch.utils.convert_t7.converter import convert
 from torch.utils.convert_t7.checker import check
 from torch.utils.convert_t7.emitter import emit_python
@@ -96,4 +152,53 @@ __all__ = [
     "Unsqueeze",
     "Squeeze",
     "Graph",
+    "Add",
+    "Bilinear",
+    "Bottle",
+    "CAdd",
+    "CAddTensorTable",
+    "CMul",
+    "CReLU",
+    "Collapse",
+    "Constant",
+    "Cosine",
+    "CosineDistance",
+    "DotProduct",
+    "Euclidean",
+    "GradientReversal",
+    "Index",
+    "L1Penalty",
+    "MM",
+    "MV",
+    "MapTable",
+    "MaskedSelect",
+    "MixtureTable",
+    "Mul",
+    "Normalize",
+    "PairwiseDistance",
+    "SpatialConvolutionLocal",
+    "SpatialConvolutionMap",
+    "SpatialDepthWiseConvolution",
+    "SpatialSubSampling",
+    "SplitTable",
+    "TemporalConvolution",
+    "TemporalMaxPooling",
+    "TemporalSubSampling",
+    "UpSamplingBilinear",
+    "WeightedEuclidean",
+    "ZeroGrad",
+    "ZipTable",
+    "ZipTableOneToMany",
+    "AutoCropMSELoss",
+    "ClassSimplexLoss",
+    "CriterionTable",
+    "DistanceRatioLoss",
+    "L1Cost",
+    "L1HingeEmbeddingLoss",
+    "MarginLoss",
+    "ModuleLoss",
+    "MultiLoss",
+    "ParallelLoss",
+    "TableLoss",
+    "WeightedMSELoss",
 ]

@@ -1,0 +1,698 @@
+"""Runtime modules for torch7 layers that torch.nn has no module for (or none that keeps
+torch7's parameter layout): each keeps its torch7 parameters under their torch7 names and
+shapes, so a converted model's gradients are torch7's gradients, and computes its forward
+with torch / torch.nn.functional in the order torch7 computes it.
+
+Note [Indices shifted once]: where a torch7 module reads or writes indices (LookupTable's
+ids, Index's positions, SparseLinear's feature numbers, a criterion's classes), the
+converted module takes and gives them 0-based, like everything in torch.nn; the caller
+subtracts 1 from torch7's 1-based values once, at the model's input. emit_python writes
+this down next to the module in the emitted source.
+"""
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.utils.convert_t7.runtime import _batch_dim, _T7Module
+
+
+def _new_param(*shape):
+    return nn.Parameter(torch.zeros(*shape))
+
+
+def _expand_param(param, x, who):
+    """torch7's CMul.expandParameter: param laid out as x, once per batch sample, or spread
+    over its size-1 dimensions."""
+    if param.numel() == x.numel():
+        return param.reshape(x.shape)
+    if x.dim() >= 2 and x.numel() == x.shape[0] * param.numel():
+        return param.reshape((1,) + tuple(x.shape[1:])).expand_as(x)
+    if param.dim() != x.dim() or any(p not in (1, s) for p, s in zip(param.shape, x.shape)):
+        raise RuntimeError(
+            "%s: an input of size %s does not fit the parameter's size %s" % (who, tuple(x.shape), tuple(param.shape))
+        )
+    return param.expand_as(x)
+
+
+class CAdd(_T7Module):
+    """torch7's nn.CAdd(size): x + bias, bias laid out as x (_expand_param)."""
+
+    def __init__(self, size):
+        super().__init__()
+        self.size = [int(s) for s in size]
+        self.bias = _new_param(*self.size)
+
+    def forward(self, x):
+        return x + _expand_param(self.bias, x, "CAdd")
+
+    def _t7_args(self):
+        return [self.size], {}
+
+
+class CMul(_T7Module):
+    """torch7's nn.CMul(size): x * weight, weight laid out as x (_expand_param)."""
+
+    def __init__(self, size):
+        super().__init__()
+        self.size = [int(s) for s in size]
+        self.weight = _new_param(*self.size)
+
+    def forward(self, x):
+        return x * _expand_param(self.weight, x, "CMul")
+
+    def _t7_args(self):
+        return [self.size], {}
+
+
+class Add(_T7Module):
+    """torch7's nn.Add(inputSize, scalar): x + bias (one number with scalar)."""
+
+    def __init__(self, size, scalar=False):
+        super().__init__()
+        self.size, self.scalar = int(size), bool(scalar)
+        self.bias = _new_param(1 if scalar else self.size)
+
+    def forward(self, x):
+        if self.scalar:
+            return x + self.bias[0]
+        return x + _expand_param(self.bias, x, "Add")
+
+    def _t7_args(self):
+        return [self.size], {"scalar": self.scalar}
+
+
+class Mul(_T7Module):
+    """torch7's nn.Mul: x times one learnt number."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = _new_param(1)
+
+    def forward(self, x):
+        return x * self.weight[0]
+
+    def _t7_args(self):
+        return [], {}
+
+
+class Bilinear(_T7Module):
+    """torch7's nn.Bilinear(in1, in2, out, bias): input {a, b}, y_k = a W_k b + bias_k."""
+
+    def __init__(self, in1, in2, out, bias=True):
+        super().__init__()
+        self.in1, self.in2, self.out = in1, in2, out
+        self.weight = _new_param(out, in1, in2)
+        self.bias = _new_param(out) if bias else None
+
+    def forward(self, xs):
+        return F.bilinear(xs[0], xs[1], self.weight, self.bias)
+
+    def _t7_args(self):
+        return [self.in1, self.in2, self.out], {"bias": self.bias is not None}
+
+
+def _frames_first(x):
+    """[T, F] or [B, T, F] as a batch [B, F, T] for the 1-D functions."""
+    return (x.unsqueeze(0) if x.dim() == 2 else x).transpose(1, 2)
+
+
+def _frames_back(y, like):
+    y = y.transpose(1, 2)
+    return y.squeeze(0) if like.dim() == 2 else y
+
+
+class TemporalConvolution(_T7Module):
+    """torch7's nn.TemporalConvolution(inputFrameSize, outputFrameSize, kW, dW) over [T, F] or
+    [B, T, F]; weight [outputFrameSize, kW * inputFrameSize] (frames laid end to end)."""
+
+    def __init__(self, n_in, n_out, kw, dw=1):
+        super().__init__()
+        self.n_in, self.n_out, self.kw, self.dw = n_in, n_out, kw, dw
+        self.weight = _new_param(n_out, kw * n_in)
+        self.bias = _new_param(n_out)
+
+    def forward(self, x):
+        w = self.weight.reshape(self.n_out, self.kw, self.n_in).transpose(1, 2)
+        return _frames_back(F.conv1d(_frames_first(x), w, self.bias, stride=self.dw), x)
+
+    def _t7_args(self):
+        return [self.n_in, self.n_out, self.kw, self.dw], {}
+
+
+class TemporalMaxPooling(_T7Module):
+    """torch7's nn.TemporalMaxPooling(kW, dW) over [T, F] or [B, T, F]."""
+
+    def __init__(self, kw, dw=None):
+        super().__init__()
+        self.kw, self.dw = kw, dw or kw
+
+    def forward(self, x):
+        return _frames_back(F.max_pool1d(_frames_first(x), self.kw, self.dw), x)
+
+    def _t7_args(self):
+        return [self.kw, self.dw], {}
+
+
+class TemporalSubSampling(_T7Module):
+    """torch7's nn.TemporalSubSampling(inputFrameSize, kW, dW): weight[f] times the sum of each
+    window of kW frames, plus bias[f]."""
+
+    def __init__(self, n_in, kw, dw=1):
+        super().__init__()
+        self.n_in, self.kw, self.dw = n_in, kw, dw
+        self.weight = _new_param(n_in)
+        self.bias = _new_param(n_in)
+
+    def forward(self, x):
+        sums = F.avg_pool1d(_frames_first(x), self.kw, self.dw) * self.kw
+        y = sums * self.weight.reshape(1, -1, 1) + self.bias.reshape(1, -1, 1)
+        return _frames_back(y, x)
+
+    def _t7_args(self):
+        return [self.n_in, self.kw, self.dw], {}
+
+
+def _as_batch(x, dims):
+    return (x.unsqueeze(0), True) if x.dim() == dims else (x, False)
+
+
+class SpatialSubSampling(_T7Module):
+    """torch7's nn.SpatialSubSampling(nInputPlane, kW, kH, dW, dH): per plane, weight times the
+    sum of each kW x kH window, plus bias."""
+
+    def __init__(self, planes, kw, kh, dw=1, dh=1):
+        super().__init__()
+        self.planes, self.kw, self.kh, self.dw, self.dh = planes, kw, kh, dw, dh
+        self.weight = _new_param(planes)
+        self.bias = _new_param(planes)
+
+    def forward(self, x):
+        x, single = _as_batch(x, 3)
+        sums = F.avg_pool2d(x, (self.kh, self.kw), (self.dh, self.dw)) * (self.kh * self.kw)
+        y = sums * self.weight.reshape(1, -1, 1, 1) + self.bias.reshape(1, -1, 1, 1)
+        return y.squeeze(0) if single else y
+
+    def _t7_args(self):
+        return [self.planes, self.kw, self.kh, self.dw, self.dh], {}
+
+
+class SpatialDepthWiseConvolution(_T7Module):
+    """torch7's nn.SpatialDepthWiseConvolution: input plane i convolved with weight[o][i] gives
+    output plane i * nOutputPlane + o; weight [nOutputPlane, nInputPlane, kH, kW], bias
+    [nOutputPlane, nInputPlane]."""
+
+    def __init__(self, n_in, n_out, kw, kh, dw=1, dh=1, padw=0, padh=0, bias=True):
+        super().__init__()
+        self.args = [n_in, n_out, kw, kh, dw, dh, padw, padh]
+        self.weight = _new_param(n_out, n_in, kh, kw)
+        self.bias = _new_param(n_out, n_in) if bias else None
+
+    def forward(self, x):
+        n_in, n_out, kw, kh, dw, dh, padw, padh = self.args
+        x, single = _as_batch(x, 3)
+        w = self.weight.transpose(0, 1).reshape(n_in * n_out, 1, kh, kw)
+        b = None if self.bias is None else self.bias.t().reshape(-1)
+        y = F.conv2d(x, w, b, stride=(dh, dw), padding=(padh, padw), groups=n_in)
+        return y.squeeze(0) if single else y
+
+    def _t7_args(self):
+        return list(self.args), {"bias": self.bias is not None}
+
+
+class SpatialConvolutionLocal(_T7Module):
+    """torch7's nn.SpatialConvolutionLocal: a convolution whose every output position has its
+    own filters; weight [oH, oW, nOutputPlane, nInputPlane, kH, kW], bias [nOutputPlane, oH, oW]."""
+
+    def __init__(self, n_in, n_out, iw, ih, kw, kh, dw=1, dh=1, padw=0, padh=0):
+        super().__init__()
+        self.args = [n_in, n_out, iw, ih, kw, kh, dw, dh, padw, padh]
+        self.ow = (iw + 2 * padw - kw) // dw + 1
+        self.oh = (ih + 2 * padh - kh) // dh + 1
+        self.weight = _new_param(self.oh, self.ow, n_out, n_in, kh, kw)
+        self.bias = _new_param(n_out, self.oh, self.ow)
+
+    def forward(self, x):
+        n_in, n_out, iw, ih, kw, kh, dw, dh, padw, padh = self.args
+        x, single = _as_batch(x, 3)
+        if tuple(x.shape[1:]) != (n_in, ih, iw):
+            raise RuntimeError(
+                "SpatialConvolutionLocal: input planes of %s expected, got %s" % ((n_in, ih, iw), tuple(x.shape[1:]))
+            )
+        cols = F.unfold(x, (kh, kw), padding=(padh, padw), stride=(dh, dw))  # [N, nIn kH kW, oH oW]
+        w = self.weight.reshape(self.oh * self.ow, n_out, n_in * kh * kw)
+        y = torch.einsum("ncl,loc->nol", cols, w).reshape(x.shape[0], n_out, self.oh, self.ow) + self.bias
+        return y.squeeze(0) if single else y
+
+    def _t7_args(self):
+        return list(self.args), {}
+
+
+class SpatialConvolutionMap(_T7Module):
+    """torch7's nn.SpatialConvolutionMap(connTable, kW, kH, dW, dH): row k {i, o} of the
+    connection table (0-based here) convolves input plane i with weight[k] into output plane o."""
+
+    def __init__(self, conn_table, kw, kh, dw=1, dh=1):
+        super().__init__()
+        self.conn_table = [[int(i), int(o)] for i, o in conn_table]
+        self.kw, self.kh, self.dw, self.dh = kw, kh, dw, dh
+        self.n_out = max(o for _, o in self.conn_table) + 1
+        self.weight = _new_param(len(self.conn_table), kh, kw)
+        self.bias = _new_param(self.n_out)
+
+    def forward(self, x):
+        x, single = _as_batch(x, 3)
+        sources = torch.tensor([i for i, _ in self.conn_table], dtype=torch.int64)
+        planes = x.index_select(1, sources)
+        k = len(self.conn_table)
+        per_conn = F.conv2d(planes, self.weight.reshape(k, 1, self.kh, self.kw), stride=(self.dh, self.dw), groups=k)
+        route = torch.zeros(self.n_out, k, dtype=x.dtype)
+        for c, (_, o) in enumerate(self.conn_table):
+            route[o, c] = 1
+        y = torch.einsum("nkhw,ok->nohw", per_conn, route) + self.bias.reshape(1, -1, 1, 1)
+        return y.squeeze(0) if single else y
+
+    def _t7_args(self):
+        return [self.conn_table, self.kw, self.kh, self.dw, self.dh], {}
+
+
+class Cosine(_T7Module):
+    """torch7's nn.Cosine(inputSize, outputSize): y_j = w_j . x / ((|w_j| + 1e-12) (|x| + 1e-12))."""
+
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        self.n_in, self.n_out = n_in, n_out
+        self.weight = _new_param(n_out, n_in)
+
+    def forward(self, x):
+        xb = x.unsqueeze(0) if x.dim() == 1 else x
+        w_norm = self.weight.norm(2, 1) + 1e-12
+        x_norm = xb.norm(2, 1, keepdim=True) + 1e-12
+        y = xb.matmul(self.weight.t()) / w_norm / x_norm
+        return y.squeeze(0) if x.dim() == 1 else y
+
+    def _t7_args(self):
+        return [self.n_in, self.n_out], {}
+
+
+class Euclidean(_T7Module):
+    """torch7's nn.Euclidean(inputSize, outputSize): y_j = |x - w_j|, w_j the columns of weight
+    [inputSize, outputSize]."""
+
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        self.n_in, self.n_out = n_in, n_out
+        self.weight = _new_param(n_in, n_out)
+
+    def forward(self, x):
+        xb = x.unsqueeze(0) if x.dim() == 1 else x
+        y = (xb.unsqueeze(2) - self.weight.unsqueeze(0)).pow(2).sum(1).sqrt()
+        return y.squeeze(0) if x.dim() == 1 else y
+
+    def _t7_args(self):
+        return [self.n_in, self.n_out], {}
+
+
+class WeightedEuclidean(_T7Module):
+    """torch7's nn.WeightedEuclidean(inputSize, outputSize): y_j = |c_j * (x - w_j)|, w_j and c_j
+    the columns of weight and diagCov [inputSize, outputSize]."""
+
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        self.n_in, self.n_out = n_in, n_out
+        self.weight = _new_param(n_in, n_out)
+        self.diagCov = _new_param(n_in, n_out)
+
+    def forward(self, x):
+        xb = x.unsqueeze(0) if x.dim() == 1 else x
+        diff = (xb.unsqueeze(2) - self.weight.unsqueeze(0)) * self.diagCov.unsqueeze(0)
+        y = diff.pow(2).sum(1).sqrt()
+        return y.squeeze(0) if x.dim() == 1 else y
+
+    def _t7_args(self):
+        return [self.n_in, self.n_out], {}
+
+
+class Normalize(_T7Module):
+    """torch7's nn.Normalize(p, eps): x / (sum |x_i|^p + eps)^(1/p) per vector (max |x_i| + eps
+    for p = inf), for a vector or each row of a batch."""
+
+    def __init__(self, p, eps=1e-10):
+        super().__init__()
+        self.p, self.eps = float(p), float(eps)
+
+    def forward(self, x):
+        xb = x.unsqueeze(0) if x.dim() == 1 else x
+        if math.isinf(self.p):
+            norm = xb.abs().max(1, keepdim=True)[0] + self.eps
+        else:
+            norm = (xb.abs().pow(self.p).sum(1, keepdim=True) + self.eps).pow(1 / self.p)
+        y = xb / norm
+        return y.squeeze(0) if x.dim() == 1 else y
+
+    def _t7_args(self):
+        return [self.p], {"eps": self.eps}
+
+
+def _rows(x):
+    return x.unsqueeze(0) if x.dim() == 1 else x
+
+
+class PairwiseDistance(_T7Module):
+    """torch7's nn.PairwiseDistance(p): input {a, b}; |a - b|_p per row, of size [1] or [B]
+    (no epsilon in the forward, unlike torch.nn.PairwiseDistance)."""
+
+    def __init__(self, p):
+        super().__init__()
+        self.p = float(p)
+
+    def forward(self, xs):
+        d = _rows(xs[0]) - _rows(xs[1])
+        return d.abs().pow(self.p).sum(1).pow(1 / self.p)
+
+    def _t7_args(self):
+        return [self.p], {}
+
+
+class CosineDistance(_T7Module):
+    """torch7's nn.CosineDistance: input {a, b}; a . b / sqrt((|a|^2 + 1e-12) (|b|^2 + 1e-12))."""
+
+    def forward(self, xs):
+        a, b = _rows(xs[0]), _rows(xs[1])
+        aa = a.pow(2).sum(1) + 1e-12
+        bb = b.pow(2).sum(1) + 1e-12
+        return (a * b).sum(1) / (aa * bb).sqrt()
+
+    def _t7_args(self):
+        return [], {}
+
+
+class DotProduct(_T7Module):
+    """torch7's nn.DotProduct: input {a, b}; a . b per row."""
+
+    def forward(self, xs):
+        return (_rows(xs[0]) * _rows(xs[1])).sum(1)
+
+    def _t7_args(self):
+        return [], {}
+
+
+class MapTable(_T7Module):
+    """torch7's nn.MapTable(module): the one module (parameters shared) on every element."""
+
+    def __init__(self, module):
+        super().__init__()
+        self.module = module
+
+    def forward(self, xs):
+        return [self.module(x) for x in xs]
+
+    def _t7_args(self):
+        return [self.module], {}
+
+
+class SplitTable(_T7Module):
+    """torch7's nn.SplitTable(dimension, nInputDims): the slices along dim (0-based) as a list."""
+
+    def __init__(self, dim, n_input_dims=None):
+        super().__init__()
+        self.dim, self.n_input_dims = dim, n_input_dims
+
+    def forward(self, x):
+        return list(x.unbind(_batch_dim(self.dim, x.dim(), self.n_input_dims)))
+
+    def _t7_args(self):
+        return [self.dim, self.n_input_dims], {}
+
+
+class CReLU(_T7Module):
+    """torch7's nn.CReLU(nInputDims): relu(x) and relu(-x) joined along the feature dimension."""
+
+    def __init__(self, n_input_dims):
+        super().__init__()
+        self.n_input_dims = n_input_dims
+
+    def forward(self, x):
+        dim = 1 if x.dim() > self.n_input_dims else 0
+        return torch.cat([F.relu(x), F.relu(-x)], dim)
+
+    def _t7_args(self):
+        return [self.n_input_dims], {}
+
+
+class Collapse(_T7Module):
+    """torch7's nn.Collapse(nInputDim): a sample as a vector, each sample of a batch as a row."""
+
+    def __init__(self, n_input_dim):
+        super().__init__()
+        self.n_input_dim = n_input_dim
+
+    def forward(self, x):
+        if x.dim() > self.n_input_dim:
+            return x.reshape(x.shape[0], -1)
+        return x.reshape(-1)
+
+    def _t7_args(self):
+        return [self.n_input_dim], {}
+
+
+class Constant(_T7Module):
+    """torch7's nn.Constant(value, nInputDim): value, once per sample of a batch input."""
+
+    def __init__(self, shape, n_input_dim=None):
+        super().__init__()
+        self.register_buffer("value", torch.zeros([int(s) for s in shape]))
+        self.n_input_dim = n_input_dim
+
+    def forward(self, x):
+        value = self.value.to(x.dtype)
+        if self.n_input_dim is not None and x.dim() > self.n_input_dim:
+            return value.unsqueeze(0).expand((x.shape[0],) + tuple(value.shape))
+        return value
+
+    def _t7_args(self):
+        return [list(self.value.shape)], {"n_input_dim": self.n_input_dim}
+
+
+class Index(_T7Module):
+    """torch7's nn.Index(dimension): input {t, ids}; t.index_select(dim, ids), ids 0-based
+    (Note [Indices shifted once])."""
+
+    zero_based_inputs = "takes 0-based ids (its second input): torch7's less 1"
+
+    def __init__(self, dim):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, xs):
+        return xs[0].index_select(self.dim, xs[1])
+
+    def _t7_args(self):
+        return [self.dim], {}
+
+
+class MaskedSelect(_T7Module):
+    """torch7's nn.MaskedSelect: input {t, mask}; the elements of t where mask is set, as a vector."""
+
+    def forward(self, xs):
+        return xs[0].masked_select(xs[1].bool())
+
+    def _t7_args(self):
+        return [], {}
+
+
+class MM(_T7Module):
+    """torch7's nn.MM(transA, transB): input {A, B}, matrices or batches of them; A B."""
+
+    def __init__(self, trans_a=False, trans_b=False):
+        super().__init__()
+        self.trans_a, self.trans_b = bool(trans_a), bool(trans_b)
+
+    def forward(self, xs):
+        a, b = xs
+        if self.trans_a:
+            a = a.transpose(-1, -2)
+        if self.trans_b:
+            b = b.transpose(-1, -2)
+        return torch.matmul(a, b)
+
+    def _t7_args(self):
+        return [self.trans_a, self.trans_b], {}
+
+
+class MV(_T7Module):
+    """torch7's nn.MV(trans): input {M, v}, or batches of them; M v."""
+
+    def __init__(self, trans=False):
+        super().__init__()
+        self.trans = bool(trans)
+
+    def forward(self, xs):
+        m, v = xs
+        if self.trans:
+            m = m.transpose(-1, -2)
+        return torch.matmul(m, v.unsqueeze(-1)).squeeze(-1)
+
+    def _t7_args(self):
+        return [self.trans], {}
+
+
+class ZipTable(_T7Module):
+    """torch7's nn.ZipTable: {{a1, a2, ...}, {b1, b2, ...}} -> {{a1, b1}, {a2, b2}, ...}."""
+
+    def forward(self, xs):
+        return [list(t) for t in zip(*xs)]
+
+    def _t7_args(self):
+        return [], {}
+
+
+class ZipTableOneToMany(_T7Module):
+    """torch7's nn.ZipTableOneToMany: {v, {a1, a2, ...}} -> {{v, a1}, {v, a2}, ...}."""
+
+    def forward(self, xs):
+        return [[xs[0], a] for a in xs[1]]
+
+    def _t7_args(self):
+        return [], {}
+
+
+class CAddTensorTable(_T7Module):
+    """torch7's nn.CAddTensorTable: {x, {y1, ...}} -> {x + y1, ...}."""
+
+    def forward(self, xs):
+        return [xs[0] + y for y in xs[1]]
+
+    def _t7_args(self):
+        return [], {}
+
+
+class Bottle(_T7Module):
+    """torch7's nn.Bottle(module, nInputDim, nOutputDim): module on an input with more leading
+    dimensions, folded into the first one and unfolded again after."""
+
+    def __init__(self, module, n_input_dim=2, n_output_dim=None):
+        super().__init__()
+        self.module = module
+        self.n_input_dim = n_input_dim
+        self.n_output_dim = n_output_dim if n_output_dim is not None else n_input_dim
+
+    def forward(self, x):
+        if x.dim() <= self.n_input_dim:
+            return self.module(x)
+        lead = x.dim() - self.n_input_dim + 1
+        y = self.module(x.reshape((-1,) + tuple(x.shape[lead:])))
+        return y.reshape(tuple(x.shape[:lead]) + tuple(y.shape[1:]))
+
+    def _t7_args(self):
+        return [self.module, self.n_input_dim, self.n_output_dim], {}
+
+
+class MixtureTable(_T7Module):
+    """torch7's nn.MixtureTable(dim): input {gater [B, n], experts}, experts a list of n tensors
+    or one tensor with the experts along dim (0-based); the gater-weighted sum of the experts."""
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, xs):
+        gater, experts = xs
+        if isinstance(experts, (list, tuple)):
+            out = 0
+            for i, e in enumerate(experts):
+                g = gater.select(-1, i)
+                out = out + g.reshape(tuple(g.shape) + (1,) * (e.dim() - g.dim())) * e
+            return out
+        dim = self.dim if self.dim is not None else (1 if gater.dim() == 2 else 0)
+        shape = [1] * experts.dim()
+        for d in range(gater.dim() - 1):
+            shape[d] = gater.shape[d]
+        shape[dim] = gater.shape[-1]
+        return (experts * gater.reshape(shape)).sum(dim)
+
+    def _t7_args(self):
+        return [self.dim], {}
+
+
+class ZeroGrad(_T7Module):
+    """torch7's nn.ZeroGrad: the identity forward, no gradient backward."""
+
+    def forward(self, x):
+        return x.detach()
+
+    def _t7_args(self):
+        return [], {}
+
+
+class GradientReversal(_T7Module):
+    """torch7's nn.GradientReversal(lambda): the identity forward, the gradient times -lambda."""
+
+    def __init__(self, lambda_=1.0):
+        super().__init__()
+        self.lambda_ = float(lambda_)
+
+    def forward(self, x):
+        # x - lambda x + lambda x: the value of x (the detached term cancels), the gradient -lambda
+        return x.detach() * (1 + self.lambda_) - x * self.lambda_
+
+    def _t7_args(self):
+        return [self.lambda_], {}
+
+
+class _AddL1Gradient(torch.autograd.Function):
+    """The identity forward; backward, the gradient (or nothing, without keep) plus w sign(x)."""
+
+    @staticmethod
+    def forward(ctx, x, w, keep):
+        ctx.save_for_backward(x)
+        ctx.w, ctx.keep = w, keep
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        penalty = x.sign() * ctx.w
+        return (grad + penalty if ctx.keep else penalty), None, None
+
+
+class L1Penalty(_T7Module):
+    """torch7's nn.L1Penalty(l1weight, sizeAverage, provideOutput): the identity forward; the
+    gradient gains l1weight sign(x) (divided by x's size with sizeAverage) whatever the
+    gradient of the output is, and is only that without provideOutput."""
+
+    def __init__(self, l1weight, size_average=False, provide_output=True):
+        super().__init__()
+        self.l1weight, self.size_average, self.provide_output = (
+            float(l1weight),
+            bool(size_average),
+            bool(provide_output),
+        )
+
+    def forward(self, x):
+        w = self.l1weight / x.numel() if self.size_average else self.l1weight
+        return _AddL1Gradient.apply(x, w, self.provide_output)
+
+    def _t7_args(self):
+        return [self.l1weight], {"size_average": self.size_average, "provide_output": self.provide_output}
+
+
+class UpSamplingBilinear(_T7Module):
+    """torch7's nn.SpatialUpSamplingBilinear(scale or {oheight, owidth}) as this project's nn
+    sizes it (H scale x W scale, or oheight x owidth), corners aligned."""
+
+    def __init__(self, scale=None, oheight=None, owidth=None):
+        super().__init__()
+        self.scale, self.oheight, self.owidth = scale, oheight, owidth
+
+    def forward(self, x):
+        xb, single = _as_batch(x, 3)
+        size = (
+            (self.oheight, self.owidth) if self.scale is None else (xb.shape[2] * self.scale, xb.shape[3] * self.scale)
+        )
+        y = F.interpolate(xb, size=size, mode="bilinear", align_corners=True)
+        return y.squeeze(0) if single else y
+
+    def _t7_args(self):
+        return [], {"scale": self.scale, "oheight": self.oheight, "owidth": self.owidth}
