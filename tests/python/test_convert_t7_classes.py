@@ -34,12 +34,25 @@ def minus_one(v):
     return (v - 1).long()
 
 
-def C(ctor, x, t=None, grad=True, shift_x=None, shift_t=None, train=False, tol=1e-9, g=None, n_grad_inputs=None):
+def C(
+    ctor,
+    x,
+    t=None,
+    grad=True,
+    shift_x=None,
+    shift_t=None,
+    train=False,
+    tol=1e-9,
+    g=None,
+    n_grad_inputs=None,
+    shift_y=None,
+):
     """A case: the Lua constructor, input and target (Lua expressions), whether to compare
     gradients, how the converted module's input and target differ from torch7's, the
     tolerance (relative to the largest value), the gradient of the output (a Lua expression;
     random by default) and how many input gradients torch7 gives (all by default)."""
     return dict(
+        shift_y=shift_y,
         ctor=ctor,
         x=x,
         t=t,
@@ -98,6 +111,19 @@ CASES = {
     "SpatialDepthWiseConvolution": C("nn.SpatialDepthWiseConvolution(3, 2, 3, 3, 1, 1, 1, 1)", _IMG),
     "SpatialConvolutionLocal": C("nn.SpatialConvolutionLocal(3, 2, 6, 7, 3, 3)", _IMG),
     "SpatialConvolutionMap": C("nn.SpatialConvolutionMap(nn.tables.random(3, 4, 2), 3, 3)", _IMG),
+    "SpatialFullConvolutionMap": C("nn.SpatialFullConvolutionMap(nn.tables.random(3, 4, 2), 3, 2, 2, 1)", _IMG),
+    "TemporalRowConvolution": C("nn.TemporalRowConvolution(6, 3, 2)", "torch.randn(2, 9, 6)"),
+    "TemporalDynamicKMaxPooling": C("nn.TemporalDynamicKMaxPooling(3, 0.5)", "torch.randn(2, 9, 6)"),
+    "LinearWeightNorm": C("nn.LinearWeightNorm(6, 3)", _VEC),
+    # k-means updates are not gradients: the forward (nearest centres) only
+    "Kmeans": C("nn.Kmeans(3, 6)", _VEC, grad=False, shift_y=minus_one),
+    # no gradient with respect to the sparse input (doGradInput false): the parameters' only
+    "SparseLinear": C(
+        "nn.SparseLinear(8, 3)",
+        "{torch.Tensor{{2, 0.5}, {7, -1}}, torch.Tensor{{1, 2}, {8, 0.25}, {3, 1}}}",
+        shift_x=lambda xs: [torch.stack([r[:, 0] - 1, r[:, 1]], 1) for r in xs],
+        n_grad_inputs=0,
+    ),
     "SpatialSubSampling": C("nn.SpatialSubSampling(3, 2, 2, 2, 2)", _IMG),
     "VolumetricConvolution": C("nn.VolumetricConvolution(2, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1)", _VOL),
     "VolumetricDilatedConvolution": C(
@@ -376,6 +402,7 @@ def test_class_converts(lua, name):
         if isinstance(t, (int, float)):
             t = torch.tensor(float(t), dtype=torch.float64)
     want = _py(lua["case_y"])
+    want = case["shift_y"](want) if case["shift_y"] else want
 
     xs, leaves = _leaves(x)
     got = model(xs, t) if criterion else model(xs)
@@ -407,6 +434,7 @@ def test_class_converts(lua, name):
     wanted_inputs = [t for t, leaf in zip(_flat(_py(lua["case_gi"])), _flat(x)) if leaf.is_floating_point()]
     if case["n_grad_inputs"] is not None:
         leaves = leaves[: case["n_grad_inputs"]]
+        wanted_inputs = wanted_inputs[: case["n_grad_inputs"]]
     inputs = leaves + params
     if inputs and loss.requires_grad:
         grads = torch.autograd.grad(loss, inputs, allow_unused=True)

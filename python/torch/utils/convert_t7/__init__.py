@@ -61,59 +61,6 @@ from torch.utils.convert_t7.runtime import (
     Unsqueeze,
     View,
 )
-from torch.utils.convert_t7.layers import (
-    Add,
-    Bilinear,
-    Bottle,
-    CAdd,
-    CAddTensorTable,
-    CMul,
-    CReLU,
-    Collapse,
-    Constant,
-    Cosine,
-    CosineDistance,
-    DotProduct,
-    Euclidean,
-    GradientReversal,
-    Index,
-    L1Penalty,
-    MM,
-    MV,
-    MapTable,
-    MaskedSelect,
-    MixtureTable,
-    Mul,
-    Normalize,
-    PairwiseDistance,
-    SpatialConvolutionLocal,
-    SpatialConvolutionMap,
-    SpatialDepthWiseConvolution,
-    SpatialSubSampling,
-    SplitTable,
-    TemporalConvolution,
-    TemporalMaxPooling,
-    TemporalSubSampling,
-    UpSamplingBilinear,
-    WeightedEuclidean,
-    ZeroGrad,
-    ZipTable,
-    ZipTableOneToMany,
-)
-from torch.utils.convert_t7.losses import (
-    AutoCropMSELoss,
-    ClassSimplexLoss,
-    CriterionTable,
-    DistanceRatioLoss,
-    L1Cost,
-    L1HingeEmbeddingLoss,
-    MarginLoss,
-    ModuleLoss,
-    MultiLoss,
-    ParallelLoss,
-    TableLoss,
-    WeightedMSELoss,
-)
 from torch.utils.convert_t7.converter import convert
 from torch.utils.convert_t7.checker import check
 from torch.utils.convert_t7.emitter import emit_python
@@ -152,53 +99,21 @@ __all__ = [
     "Unsqueeze",
     "Squeeze",
     "Graph",
-    "Add",
-    "Bilinear",
-    "Bottle",
-    "CAdd",
-    "CAddTensorTable",
-    "CMul",
-    "CReLU",
-    "Collapse",
-    "Constant",
-    "Cosine",
-    "CosineDistance",
-    "DotProduct",
-    "Euclidean",
-    "GradientReversal",
-    "Index",
-    "L1Penalty",
-    "MM",
-    "MV",
-    "MapTable",
-    "MaskedSelect",
-    "MixtureTable",
-    "Mul",
-    "Normalize",
-    "PairwiseDistance",
-    "SpatialConvolutionLocal",
-    "SpatialConvolutionMap",
-    "SpatialDepthWiseConvolution",
-    "SpatialSubSampling",
-    "SplitTable",
-    "TemporalConvolution",
-    "TemporalMaxPooling",
-    "TemporalSubSampling",
-    "UpSamplingBilinear",
-    "WeightedEuclidean",
-    "ZeroGrad",
-    "ZipTable",
-    "ZipTableOneToMany",
-    "AutoCropMSELoss",
-    "ClassSimplexLoss",
-    "CriterionTable",
-    "DistanceRatioLoss",
-    "L1Cost",
-    "L1HingeEmbeddingLoss",
-    "MarginLoss",
-    "ModuleLoss",
-    "MultiLoss",
-    "ParallelLoss",
-    "TableLoss",
-    "WeightedMSELoss",
 ]
+
+
+def _export_runtime_modules():
+    """Every runtime module of layers.py and losses.py, importable from the package as emitted
+    source imports it (`from torch.utils.convert_t7 import CMul`)."""
+    from torch.utils.convert_t7 import layers, losses
+    from torch.utils.convert_t7.runtime import _T7Module
+
+    for source in (layers, losses):
+        for name, value in vars(source).items():
+            if isinstance(value, type) and issubclass(value, _T7Module) and value.__module__ == source.__name__:
+                if not name.startswith("_"):
+                    globals()[name] = value
+                    __all__.append(name)
+
+
+_export_runtime_modules()

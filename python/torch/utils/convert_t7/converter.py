@@ -22,6 +22,11 @@ from torch.utils.convert_t7.layers import (
     Euclidean,
     GradientReversal,
     Index,
+    Kmeans,
+    LinearWeightNorm,
+    SparseLinear,
+    TemporalDynamicKMaxPooling,
+    TemporalRowConvolution,
     L1Penalty,
     MapTable,
     MaskedSelect,
@@ -633,6 +638,44 @@ _SIMPLE.update(
             "weight",
             "bias",
         ),
+        "SpatialFullConvolutionMap": lambda m, p: _copy_params(
+            SpatialConvolutionMap(
+                [[int(a), int(b)] for a, b in _tensor(m, "connTable").tolist()],
+                _int(m, "kW"),
+                _int(m, "kH"),
+                _int(m, "dW", 1),
+                _int(m, "dH", 1),
+                full=True,
+            ),
+            m,
+            p,
+            "weight",
+            "bias",
+        ),
+        "TemporalRowConvolution": lambda m, p: _copy_params(
+            TemporalRowConvolution(
+                _int(m, "inputFrameSize"), _int(m, "kW"), _int(m, "dW", 1), bool(_field(m, "featFirst", False))
+            ),
+            m,
+            p,
+            "weight",
+            "bias",
+        ),
+        "TemporalDynamicKMaxPooling": lambda m, p: TemporalDynamicKMaxPooling(
+            _int(m, "minK"), float(_field(m, "factor") or 0)
+        ),
+        "LinearWeightNorm": lambda m, p: _copy_params(
+            LinearWeightNorm(*reversed(_tensor(m, "v").shape), bias=_tensor(m, "bias") is not None),
+            m,
+            p,
+            "v",
+            "g",
+            "bias",
+        ),
+        "Kmeans": lambda m, p: _copy_params(Kmeans(*_tensor(m, "weight").shape), m, p, "weight"),
+        "SparseLinear": lambda m, p: _copy_params(
+            SparseLinear(*reversed(_tensor(m, "weight").shape)), m, p, "weight", "bias"
+        ),
         "Cosine": lambda m, p: _copy_params(Cosine(*reversed(_tensor(m, "weight").shape)), m, p, "weight"),
         "Euclidean": lambda m, p: _copy_params(Euclidean(*_tensor(m, "weight").shape), m, p, "weight"),
         "WeightedEuclidean": lambda m, p: _copy_params(
@@ -788,19 +831,13 @@ NOT_CONVERTIBLE = {
 NOT_YET = {
     "Convert": "dimension letters ('bchw' -> 'bhwc') not translated yet",
     "IndexLinear": "sparse key/value batches not translated yet",
-    "Kmeans": "outputs 1-based centre indices; not translated yet",
-    "LinearWeightNorm": "the weight-norm reparametrisation is not translated yet",
     "PartialLinear": "partitions of output columns not translated yet",
-    "SparseLinear": "sparse {index, value} inputs not translated yet",
     "SpatialContrastiveNormalization": "the normalisation kernels are not translated yet",
     "SpatialDivisiveNormalization": "the normalisation kernels are not translated yet",
     "SpatialSubtractiveNormalization": "the normalisation kernels are not translated yet",
     "SpatialFractionalMaxPooling": "pseudo-random pooling regions not translated yet",
-    "SpatialFullConvolutionMap": "not translated yet",
     "SpatialMaxUnpooling": "needs its pooling module's indices; not translated yet",
     "VolumetricMaxUnpooling": "needs its pooling module's indices; not translated yet",
-    "TemporalDynamicKMaxPooling": "not translated yet",
-    "TemporalRowConvolution": "not translated yet",
     "WeightNorm": "the weight-norm reparametrisation is not translated yet",
 }
 

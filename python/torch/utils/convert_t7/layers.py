@@ -251,10 +251,12 @@ class SpatialConvolutionLocal(_T7Module):
 
 class SpatialConvolutionMap(_T7Module):
     """torch7's nn.SpatialConvolutionMap(connTable, kW, kH, dW, dH): row k {i, o} of the
-    connection table (0-based here) convolves input plane i with weight[k] into output plane o."""
+    connection table (0-based here) convolves input plane i with weight[k] into output plane o;
+    with full, nn.SpatialFullConvolutionMap's transposed (full) convolutions."""
 
-    def __init__(self, conn_table, kw, kh, dw=1, dh=1):
+    def __init__(self, conn_table, kw, kh, dw=1, dh=1, full=False):
         super().__init__()
+        self.full = bool(full)
         self.conn_table = [[int(i), int(o)] for i, o in conn_table]
         self.kw, self.kh, self.dw, self.dh = kw, kh, dw, dh
         self.n_out = max(o for _, o in self.conn_table) + 1
@@ -266,7 +268,8 @@ class SpatialConvolutionMap(_T7Module):
         sources = torch.tensor([i for i, _ in self.conn_table], dtype=torch.int64)
         planes = x.index_select(1, sources)
         k = len(self.conn_table)
-        per_conn = F.conv2d(planes, self.weight.reshape(k, 1, self.kh, self.kw), stride=(self.dh, self.dw), groups=k)
+        conv = F.conv_transpose2d if self.full else F.conv2d
+        per_conn = conv(planes, self.weight.reshape(k, 1, self.kh, self.kw), stride=(self.dh, self.dw), groups=k)
         route = torch.zeros(self.n_out, k, dtype=x.dtype)
         for c, (_, o) in enumerate(self.conn_table):
             route[o, c] = 1
@@ -274,7 +277,7 @@ class SpatialConvolutionMap(_T7Module):
         return y.squeeze(0) if single else y
 
     def _t7_args(self):
-        return [self.conn_table, self.kw, self.kh, self.dw, self.dh], {}
+        return [self.conn_table, self.kw, self.kh, self.dw, self.dh], {"full": self.full}
 
 
 class Cosine(_T7Module):
@@ -696,3 +699,119 @@ class UpSamplingBilinear(_T7Module):
 
     def _t7_args(self):
         return [], {"scale": self.scale, "oheight": self.oheight, "owidth": self.owidth}
+
+
+class TemporalRowConvolution(_T7Module):
+    """torch7's nn.TemporalRowConvolution(inputFrameSize, kW, dW, featFirst): each feature row
+    convolved over time with its own kernel, weight [inputFrameSize, 1, kW], bias
+    [inputFrameSize]; input [T, F] ([F, T] with featFirst) or a batch of them."""
+
+    def __init__(self, n_in, kw, dw=1, feat_first=False):
+        super().__init__()
+        self.n_in, self.kw, self.dw, self.feat_first = n_in, kw, dw, bool(feat_first)
+        self.weight = _new_param(n_in, 1, kw)
+        self.bias = _new_param(n_in)
+
+    def forward(self, x):
+        if self.feat_first:
+            xb = x.unsqueeze(0) if x.dim() == 2 else x
+            y = F.conv1d(xb, self.weight, self.bias, stride=self.dw, groups=self.n_in)
+            return y.squeeze(0) if x.dim() == 2 else y
+        y = F.conv1d(_frames_first(x), self.weight, self.bias, stride=self.dw, groups=self.n_in)
+        return _frames_back(y, x)
+
+    def _t7_args(self):
+        return [self.n_in, self.kw, self.dw], {"feat_first": self.feat_first}
+
+
+class TemporalDynamicKMaxPooling(_T7Module):
+    """torch7's nn.TemporalDynamicKMaxPooling(minK, factor): per feature, the k largest values
+    over time in their time order, k = max(minK, ceil(factor T))."""
+
+    def __init__(self, min_k, factor=0.0):
+        super().__init__()
+        self.min_k, self.factor = int(min_k), float(factor)
+
+    def forward(self, x):
+        time_dim = x.dim() - 2
+        n = x.shape[time_dim]
+        k = max(self.min_k, math.ceil(self.factor * n))
+        if k > n:
+            raise RuntimeError("TemporalDynamicKMaxPooling: k = %d exceeds the sequence length %d" % (k, n))
+        top = x.topk(k, time_dim)[1].sort(time_dim)[0]
+        return x.gather(time_dim, top)
+
+    def _t7_args(self):
+        return [self.min_k, self.factor], {}
+
+
+class LinearWeightNorm(_T7Module):
+    """torch7's nn.LinearWeightNorm(inputSize, outputSize, bias): Linear with weight row j =
+    g_j v_j / |v_j|; parameters v [out, in], g [out, 1], bias."""
+
+    def __init__(self, n_in, n_out, bias=True):
+        super().__init__()
+        self.n_in, self.n_out = n_in, n_out
+        self.v = _new_param(n_out, n_in)
+        self.g = _new_param(n_out, 1)
+        self.bias = _new_param(n_out) if bias else None
+
+    def forward(self, x):
+        weight = self.v * (self.g / self.v.norm(2, 1, keepdim=True))
+        return F.linear(x, weight, self.bias)
+
+    def _t7_args(self):
+        return [self.n_in, self.n_out], {"bias": self.bias is not None}
+
+
+class Kmeans(_T7Module):
+    """torch7's nn.Kmeans(k, dim): the index of each sample's nearest centre (the rows of
+    weight), 0-based (Note [Indices shifted once]); the centres are learnt by k-means updates,
+    not by gradients, so they are a buffer here."""
+
+    zero_based_outputs = "gives 0-based centre indices: torch7's less 1"
+
+    def __init__(self, k, dim):
+        super().__init__()
+        self.register_buffer("weight", torch.zeros(k, dim))
+
+    def forward(self, x):
+        d = (x.unsqueeze(1) - self.weight.to(x.dtype).unsqueeze(0)).pow(2).sum(2)
+        return d.min(1)[1]
+
+    def _t7_args(self):
+        return list(self.weight.shape), {}
+
+
+class SparseLinear(_T7Module):
+    """torch7's nn.SparseLinear(inputSize, outputSize): weight [out, in] times a sparse input of
+    {feature, value} rows (nnz x 2; features 0-based, Note [Indices shifted once]) plus bias;
+    a list of such inputs is a batch."""
+
+    zero_based_inputs = "takes 0-based feature numbers (the first column of each input): torch7's less 1"
+
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        self.n_in, self.n_out = n_in, n_out
+        self.weight = _new_param(n_out, n_in)
+        self.bias = _new_param(n_out)
+
+    def _one(self, rows):
+        if rows.dim() != 2 or rows.shape[1] != 2:
+            raise RuntimeError(
+                "SparseLinear: an nnz x 2 input of {feature, value} rows expected, got %s" % (tuple(rows.shape),)
+            )
+        features = rows[:, 0].long()
+        if features.numel() and (features.min() < 0 or features.max() >= self.n_in):
+            raise RuntimeError("SparseLinear: feature numbers must be in [0, %d)" % self.n_in)
+        return self.bias + self.weight.index_select(1, features).matmul(rows[:, 1])
+
+    def forward(self, x):
+        if isinstance(x, (list, tuple)):
+            return torch.stack([self._one(rows) for rows in x])
+        if x.dim() == 3:
+            return torch.stack([self._one(rows) for rows in x])
+        return self._one(x)
+
+    def _t7_args(self):
+        return [self.n_in, self.n_out], {}
