@@ -188,6 +188,9 @@ CASES = {
     "Power": C("nn.Power(3)", _VEC),
     "MulConstant": C("nn.MulConstant(2.5)", _VEC),
     "AddConstant": C("nn.AddConstant(-1.5)", _VEC),
+    "SpatialSubtractiveNormalization": C("nn.SpatialSubtractiveNormalization(3, torch.rand(5, 3):add(0.1))", _IMG),
+    "SpatialDivisiveNormalization": C("nn.SpatialDivisiveNormalization(3, torch.rand(5):add(0.1), 0.3, 0.2)", _IMG),
+    "SpatialContrastiveNormalization": C("nn.SpatialContrastiveNormalization(3, torch.rand(3, 3):add(0.1))", _IMG),
     "Normalize": C("nn.Normalize(3)", _VEC),
     # regularisation and identities
     "Dropout": C("nn.Dropout(0.3)", _VEC),
@@ -202,6 +205,7 @@ CASES = {
     # shapes
     "View": C("nn.View(-1):setNumInputDims(2)", "torch.randn(2, 3, 4)"),
     "Reshape": C("nn.Reshape(3, 2, true)", _VEC),
+    "Convert": C("nn.Convert('bchw', 'bhwc')", _IMG),
     "Collapse": C("nn.Collapse(2)", "torch.randn(2, 3, 4)"),
     "Padding": C("nn.Padding(1, -2, 1, 0.5)", _VEC),
     "Narrow": C("nn.Narrow(2, 2, 3)", _VEC),
@@ -475,3 +479,32 @@ def test_list_prints_the_tested_table():
     assert set(CASES) <= listed
     for name, why in list(NOT_CONVERTIBLE.items()) + list(NOT_YET.items()):
         assert re.search(r"\n  %s +%s\n" % (name, re.escape(why)), out)
+
+
+@pytest.mark.parametrize(
+    "ctor, x",
+    [
+        ("nn.Convert('bchw', 'bf')", _IMG),
+        ("nn.Convert('bchw', 'bfc')", _IMG),
+        ("nn.Convert('bc', 'bcf')", _VEC),
+        ("nn.Convert()", _VEC),
+        ("nn.LookupTable(7, 3, 2, 1.5)", "torch.LongTensor(2, 5):random(1, 7)"),
+        (
+            "nn.Sequential():add(nn.LookupTable(9, 4)):add(nn.TemporalConvolution(4, 3, 2)):add(nn.Max(2))",
+            "torch.LongTensor(2, 6):random(1, 9)",
+        ),
+    ],
+)
+def test_more_forms_convert(lua, ctor, x):
+    """Other forms of some classes (Convert's plans, LookupTable with padding and maxNorm, a
+    text model): the forward as torch7 computes it."""
+    shift = minus_one if "LookupTable" in ctor else None
+    case = C(ctor, x, grad=False, shift_x=shift)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.t7")
+        _run_case(lua, ctor, case, path)
+        model = convert(load_lua(path)).eval()
+    x = _py(lua["case_x"])
+    with torch.no_grad():
+        got = model(shift(x) if shift else x)
+    _assert_close(got, _py(lua["case_y"]), 1e-9, ctor)

@@ -14,6 +14,7 @@ from torch.utils.convert_t7.layers import (
     CAddTensorTable,
     CMul,
     Collapse,
+    Convert,
     Constant,
     Cosine,
     CosineDistance,
@@ -24,6 +25,7 @@ from torch.utils.convert_t7.layers import (
     Index,
     Kmeans,
     LinearWeightNorm,
+    LocalNormalization,
     SparseLinear,
     TemporalDynamicKMaxPooling,
     TemporalRowConvolution,
@@ -545,6 +547,25 @@ def _criterions(m, path, conv):
     return [conv(c, "%s.%d" % (path, i + 1)) for i, c in enumerate(crits)], [float(w) for w in weights]
 
 
+def _local_normalization(m, path, divisive):
+    estimator = _field(m, "meanestimator")
+    kernel = None if estimator is None else _tensor(estimator, "weight")
+    if kernel is None:
+        raise ConversionError("%s: %s without its meanestimator's weight" % (path, _typename(m)))
+    planes = _int(m, "nInputPlane", 1)
+    kernel = kernel.reshape(1, planes, -1, kernel.shape[-1]) if kernel.dim() != 4 else kernel
+    out = LocalNormalization(
+        planes,
+        kernel.shape[2],
+        kernel.shape[3],
+        divisive=divisive,
+        threshold=float(_field(m, "threshold", 1e-4)),
+        thresval=float(_field(m, "thresval", 1e-4)),
+    )
+    out.kernel = kernel.detach().clone()
+    return out
+
+
 def _decorated(m, path, conv):
     inner = _field(m, "module")
     if inner is None:
@@ -687,6 +708,13 @@ _SIMPLE.update(
         "DotProduct": lambda m, p: DotProduct(),
         "GatedLinearUnit": lambda m, p: nn.GLU(-1 if _field(m, "dim") is None else _dim0(m, "dim")),
         "SplitTable": lambda m, p: SplitTable(_dim0(m, "dimension"), _n_input_dims(m)),
+        "SpatialSubtractiveNormalization": lambda m, p: _local_normalization(m, p, False),
+        "SpatialDivisiveNormalization": lambda m, p: _local_normalization(m, p, True),
+        "Convert": lambda m, p: Convert(
+            None if _field(m, "perm") is None else [int(v) for v in _field(m, "perm")],
+            _opt_int(m, "flatAt"),
+            _int(m, "nFlat", 0),
+        ),
         "CReLU": lambda m, p: CReLU(_int(m, "nInputDims")),
         "Collapse": lambda m, p: Collapse(_int(m, "nInputDim")),
         "Constant": lambda m, p: _copy_params(
@@ -775,6 +803,7 @@ _CONTAINERS.update(
         "MapTable": lambda m, p, conv: MapTable(_decorated(m, p, conv)),
         "Bottle": lambda m, p, conv: Bottle(_decorated(m, p, conv), _int(m, "nInputDim", 2), _opt_int(m, "nOutputDim")),
         "Decorator": _decorated,
+        "SpatialContrastiveNormalization": lambda m, p, conv: conv(_field(m, "normalizer"), p + ".normalizer"),
         "DontCast": _decorated,
         "NaN": _decorated,
         "Profile": _decorated,
@@ -829,12 +858,8 @@ NOT_CONVERTIBLE = {
 # torch7 nn classes whose forward torch.nn could express but that the converter does not
 # convert yet (issue 23)
 NOT_YET = {
-    "Convert": "dimension letters ('bchw' -> 'bhwc') not translated yet",
     "IndexLinear": "sparse key/value batches not translated yet",
     "PartialLinear": "partitions of output columns not translated yet",
-    "SpatialContrastiveNormalization": "the normalisation kernels are not translated yet",
-    "SpatialDivisiveNormalization": "the normalisation kernels are not translated yet",
-    "SpatialSubtractiveNormalization": "the normalisation kernels are not translated yet",
     "SpatialFractionalMaxPooling": "pseudo-random pooling regions not translated yet",
     "SpatialMaxUnpooling": "needs its pooling module's indices; not translated yet",
     "VolumetricMaxUnpooling": "needs its pooling module's indices; not translated yet",

@@ -815,3 +815,64 @@ class SparseLinear(_T7Module):
 
     def _t7_args(self):
         return [self.n_in, self.n_out], {}
+
+
+class LocalNormalization(_T7Module):
+    """torch7's nn.SpatialSubtractiveNormalization (divisive=False) and
+    SpatialDivisiveNormalization (divisive=True): kernel [1, C, kH, kW] (the module's
+    meanestimator weight, normalised as torch7 normalised it) sums a window over all planes;
+    coef, the same sums of ones, corrects the borders. Subtractive: x - sums(x) / coef.
+    Divisive: x / t, t = s where s = sqrt(sums(x^2)) / coef > threshold, else thresval."""
+
+    def __init__(self, planes, kh, kw, divisive=False, threshold=1e-4, thresval=1e-4):
+        super().__init__()
+        self.divisive, self.threshold, self.thresval = bool(divisive), float(threshold), float(thresval)
+        self.register_buffer("kernel", torch.zeros(1, planes, kh, kw))
+
+    def _sums(self, x):
+        k = self.kernel.to(x.dtype)
+        return F.conv2d(x, k, padding=(k.shape[2] // 2, k.shape[3] // 2))
+
+    def forward(self, x):
+        xb, single = _as_batch(x, 3)
+        coef = self._sums(torch.ones((1,) + tuple(xb.shape[1:]), dtype=xb.dtype))
+        if self.divisive:
+            std = self._sums(xb * xb).sqrt() / coef
+            t = torch.where(std > self.threshold, std, torch.full_like(std, self.thresval))
+            y = xb / t
+        else:
+            y = xb - self._sums(xb) / coef
+        return y.squeeze(0) if single else y
+
+    def _t7_args(self):
+        _, planes, kh, kw = self.kernel.shape
+        return [planes, kh, kw], {"divisive": self.divisive, "threshold": self.threshold, "thresval": self.thresval}
+
+
+class Convert(_T7Module):
+    """torch7's nn.Convert(inputShape, outputShape) as its plan: the input's dimensions in the
+    order perm (0-based), then the n_flat from flat_at (0-based) merged into one (a new
+    dimension of size 1 when n_flat is 0); without a plan, the identity."""
+
+    def __init__(self, perm=None, flat_at=None, n_flat=0):
+        super().__init__()
+        self.perm = None if perm is None else [int(p) for p in perm]
+        self.flat_at, self.n_flat = flat_at, int(n_flat)
+
+    def forward(self, x):
+        if self.perm is None:
+            return x
+        if x.dim() != len(self.perm):
+            raise RuntimeError("Convert: a %d-D input expected, got %s" % (len(self.perm), tuple(x.shape)))
+        p = x.permute(self.perm)
+        if self.flat_at is None:
+            return p.contiguous()
+        sizes = list(p.shape)
+        a, n = self.flat_at, self.n_flat
+        merged = 1
+        for s in sizes[a : a + n]:
+            merged *= s
+        return p.reshape(sizes[:a] + [merged] + sizes[a + n :])
+
+    def _t7_args(self):
+        return [self.perm, self.flat_at, self.n_flat], {}
