@@ -155,6 +155,17 @@ CASES = {
     "SpatialReflectionPadding": C("nn.SpatialReflectionPadding(1, 2, 0, 1)", _IMG),
     "SpatialReplicationPadding": C("nn.SpatialReplicationPadding(1, 2, 0, 1)", _IMG),
     "VolumetricReplicationPadding": C("nn.VolumetricReplicationPadding(1, 0, 2, 1, 0, 1)", _VOL),
+    # the unpooling reads the indices of a pooling module of the same model
+    "SpatialMaxUnpooling": C(
+        "(function() local p = nn.SpatialMaxPooling(2, 2) "
+        "return nn.Sequential():add(p):add(nn.Tanh()):add(nn.SpatialMaxUnpooling(p)) end)()",
+        "torch.randn(2, 3, 8, 6)",
+    ),
+    "VolumetricMaxUnpooling": C(
+        "(function() local p = nn.VolumetricMaxPooling(2, 2, 2) "
+        "return nn.Sequential():add(p):add(nn.Tanh()):add(nn.VolumetricMaxUnpooling(p)) end)()",
+        "torch.randn(2, 2, 4, 6, 4)",
+    ),
     "PixelShuffle": C("nn.PixelShuffle(2)", "torch.randn(2, 8, 3, 4)"),
     # activations
     "ReLU": C("nn.ReLU()", _VEC),
@@ -508,3 +519,34 @@ def test_more_forms_convert(lua, ctor, x):
     with torch.no_grad():
         got = model(shift(x) if shift else x)
     _assert_close(got, _py(lua["case_y"]), 1e-9, ctor)
+
+
+def test_command_line_converts_a_text_model(lua, tmp_path):
+    """The issue's case: a torch7 text model (LookupTable first) through the command line, checked
+    against the legacy forward, with emitted source that reloads to the same outputs."""
+    t7, pt, py = tmp_path / "text.t7", tmp_path / "text.pt", tmp_path / "text_model.py"
+    lua.execute(
+        "torch.manualSeed(3); torch.save(%r, nn.Sequential():add(nn.LookupTable(20, 6)):add(nn.TemporalConvolution(6, 5, 3))"
+        ":add(nn.Max(2)):add(nn.Linear(5, 4)):add(nn.LogSoftMax()))" % str(t7)
+    )
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
+    run = subprocess.run(
+        [sys.executable, "-m", "torch.utils.convert_t7", str(t7), str(pt), "--emit-python", str(py)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "against the legacy forward" in run.stdout
+    source = py.read_text()
+    assert "0-based ids" in source
+    namespace = {}
+    exec(compile(source, str(py), "exec"), namespace)
+    model = namespace["load"](str(pt)).eval()
+    ids = torch.tensor([[0, 19, 4, 4, 7], [1, 2, 3, 18, 0]])
+    forward = lua.eval(
+        "function(x) local m = torch.load(%r); m:evaluate(); return case_clone(m:forward(x)) end" % str(t7)
+    )
+    want = forward(ids + 1)
+    with torch.no_grad():
+        _assert_close(model(ids), want, 1e-9, "text model")

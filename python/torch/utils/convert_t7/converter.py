@@ -26,6 +26,7 @@ from torch.utils.convert_t7.layers import (
     Kmeans,
     LinearWeightNorm,
     LocalNormalization,
+    MaxUnpool,
     SparseLinear,
     TemporalDynamicKMaxPooling,
     TemporalRowConvolution,
@@ -802,6 +803,8 @@ _CONTAINERS.update(
         "SpatialLPPooling": _container(nn.Sequential),  # a Sequential in torch7: Power, pooling, MulConstant, Power
         "MapTable": lambda m, p, conv: MapTable(_decorated(m, p, conv)),
         "Bottle": lambda m, p, conv: Bottle(_decorated(m, p, conv), _int(m, "nInputDim", 2), _opt_int(m, "nOutputDim")),
+        "SpatialMaxUnpooling": lambda m, p, conv: MaxUnpool(2).link(conv(_field(m, "pooling"), p + ".pooling")),
+        "VolumetricMaxUnpooling": lambda m, p, conv: MaxUnpool(3).link(conv(_field(m, "pooling"), p + ".pooling")),
         "Decorator": _decorated,
         "SpatialContrastiveNormalization": lambda m, p, conv: conv(_field(m, "normalizer"), p + ".normalizer"),
         "DontCast": _decorated,
@@ -827,7 +830,16 @@ def convert(legacy_module):
     (train = false), else in training mode. Raises ConversionError naming the first module
     (by its path in the model, 1-based as torch7 counts) that cannot be converted."""
 
+    done = {}  # id of a torch7 module -> its conversion: a module held twice stays one module
+
     def conv(m, path):
+        if id(m) in done:
+            return done[id(m)][1]
+        out = convert_one(m, path)
+        done[id(m)] = (m, out)  # m kept alive so that its id is not reused
+        return out
+
+    def convert_one(m, path):
         full = _typename(m)
         package, _, name = full.rpartition(".")
         if package not in ("nn", ""):
@@ -861,8 +873,6 @@ NOT_YET = {
     "IndexLinear": "sparse key/value batches not translated yet",
     "PartialLinear": "partitions of output columns not translated yet",
     "SpatialFractionalMaxPooling": "pseudo-random pooling regions not translated yet",
-    "SpatialMaxUnpooling": "needs its pooling module's indices; not translated yet",
-    "VolumetricMaxUnpooling": "needs its pooling module's indices; not translated yet",
     "WeightNorm": "the weight-norm reparametrisation is not translated yet",
 }
 

@@ -259,6 +259,15 @@ def emit_python(module, path=None, class_name="Model"):
         "    def __init__(self):",
         "        super().__init__(" + ("\n            " + body + ",\n        " if parts else "") + ")",
     ]
+    names = {}
+    for name, m in module.named_modules():
+        names.setdefault(id(m), name)
+    for name, m in module.named_modules():
+        target = m._t7_link() if hasattr(m, "_t7_link") else None
+        if target is not None:
+            if id(target) not in names:
+                raise ConversionError("emit_python: %s is linked to a module outside the model" % name)
+            lines.append("        self.get_submodule(%r).link(self.get_submodule(%r))" % (name, names[id(target)]))
     dtype = _model_dtype(module)
     if dtype != torch.float32:  # load_state_dict keeps the module's own element type
         lines.append("        self.to(%s)" % dtype)

@@ -876,3 +876,46 @@ class Convert(_T7Module):
 
     def _t7_args(self):
         return [self.perm, self.flat_at, self.n_flat], {}
+
+
+def _record_indices(pool, inputs, output):
+    """Forward hook of a pooling module that a MaxUnpool reads: where each maximum was."""
+    x = inputs[0]
+    fn = F.max_pool3d if isinstance(pool, nn.MaxPool3d) else F.max_pool2d
+    with torch.no_grad():
+        _, indices = fn(x, pool.kernel_size, pool.stride, pool.padding, pool.dilation, pool.ceil_mode, True)
+    pool._t7_unpool_state = (indices, tuple(x.shape[-(3 if isinstance(pool, nn.MaxPool3d) else 2) :]))
+
+
+class MaxUnpool(_T7Module):
+    """torch7's nn.SpatialMaxUnpooling(pool) / VolumetricMaxUnpooling(pool): each value back
+    where pool (a MaxPool2d / MaxPool3d of the same model, given by link) found its maximum in
+    its last forward, zeros elsewhere, at pool's input size. The link is not a child: the
+    pooling module belongs where it runs; emit_python writes the link after construction."""
+
+    def __init__(self, dims=2):
+        super().__init__()
+        self.dims = int(dims)
+        self.__dict__["_pool"] = None
+
+    def link(self, pool):
+        if not isinstance(pool, nn.MaxPool3d if self.dims == 3 else nn.MaxPool2d):
+            raise TypeError("MaxUnpool: a MaxPool%dd to link to, got %s" % (self.dims, type(pool).__name__))
+        self.__dict__["_pool"] = pool
+        pool.register_forward_hook(_record_indices)
+        return self
+
+    def _t7_link(self):
+        return self._pool
+
+    def forward(self, x):
+        state = getattr(self._pool, "_t7_unpool_state", None)
+        if state is None:
+            raise RuntimeError("MaxUnpool: its pooling module has not run forward yet")
+        indices, size = state
+        pool = self._pool
+        fn = F.max_unpool3d if self.dims == 3 else F.max_unpool2d
+        return fn(x, indices, pool.kernel_size, pool.stride, pool.padding, output_size=size)
+
+    def _t7_args(self):
+        return [self.dims], {}
