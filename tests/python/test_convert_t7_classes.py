@@ -114,6 +114,8 @@ CASES = {
     "SpatialFullConvolutionMap": C("nn.SpatialFullConvolutionMap(nn.tables.random(3, 4, 2), 3, 2, 2, 1)", _IMG),
     "TemporalRowConvolution": C("nn.TemporalRowConvolution(6, 3, 2)", "torch.randn(2, 9, 6)"),
     "TemporalDynamicKMaxPooling": C("nn.TemporalDynamicKMaxPooling(3, 0.5)", "torch.randn(2, 9, 6)"),
+    "WeightNorm": C("nn.WeightNorm(nn.SpatialConvolution(3, 4, 3, 2), 2)", _IMG),
+    "PartialLinear": C("nn.PartialLinear(6, 5):setPartition(torch.LongTensor{4, 1, 5})", _VEC),
     "LinearWeightNorm": C("nn.LinearWeightNorm(6, 3)", _VEC),
     # k-means updates are not gradients: the forward (nearest centres) only
     "Kmeans": C("nn.Kmeans(3, 6)", _VEC, grad=False, shift_y=minus_one),
@@ -499,6 +501,7 @@ def test_list_prints_the_tested_table():
         ("nn.Convert('bchw', 'bfc')", _IMG),
         ("nn.Convert('bc', 'bcf')", _VEC),
         ("nn.Convert()", _VEC),
+        ("nn.WeightNorm(nn.Linear(6, 3))", _VEC),
         ("nn.LookupTable(7, 3, 2, 1.5)", "torch.LongTensor(2, 5):random(1, 7)"),
         (
             "nn.Sequential():add(nn.LookupTable(9, 4)):add(nn.TemporalConvolution(4, 3, 2)):add(nn.Max(2))",

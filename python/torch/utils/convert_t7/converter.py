@@ -27,6 +27,8 @@ from torch.utils.convert_t7.layers import (
     LinearWeightNorm,
     LocalNormalization,
     MaxUnpool,
+    PartialLinear,
+    WeightNorm,
     SparseLinear,
     TemporalDynamicKMaxPooling,
     TemporalRowConvolution,
@@ -567,6 +569,32 @@ def _local_normalization(m, path, divisive):
     return out
 
 
+def _weight_norm(m, path, conv):
+    inner = _decorated(m, path, conv)
+    weight = _tensor(m, "weight")
+    if weight is None or getattr(inner, "weight", None) is None:
+        raise ConversionError("%s: nn.WeightNorm of a module without a weight" % path)
+    out = WeightNorm(inner, _dim0(m, "outputDim"), list(weight.shape))
+    return _copy_params(out, m, path, "v", "g")
+
+
+def _partial_linear(m, path):
+    try:
+        table = _modules_of(_modules_of(_field(m, "network"))[0])[1]
+    except (IndexError, TypeError):
+        raise ConversionError("%s: nn.PartialLinear without its network's LookupTable" % path) from None
+    weight = _tensor(table, "weight")
+    bias = _tensor(m, "bias")
+    out = PartialLinear(weight.shape[1], weight.shape[0], bias=bias is not None)
+    out.weight = _param(weight)
+    if bias is not None:
+        out.bias = _param(bias.reshape(1, -1))
+    partition = _field(m, "partition")  # 0-based since load_lua
+    if torch.is_tensor(partition):
+        out.set_partition(partition.long())
+    return out
+
+
 def _decorated(m, path, conv):
     inner = _field(m, "module")
     if inner is None:
@@ -716,6 +744,7 @@ _SIMPLE.update(
             _opt_int(m, "flatAt"),
             _int(m, "nFlat", 0),
         ),
+        "PartialLinear": _partial_linear,
         "CReLU": lambda m, p: CReLU(_int(m, "nInputDims")),
         "Collapse": lambda m, p: Collapse(_int(m, "nInputDim")),
         "Constant": lambda m, p: _copy_params(
@@ -805,6 +834,7 @@ _CONTAINERS.update(
         "Bottle": lambda m, p, conv: Bottle(_decorated(m, p, conv), _int(m, "nInputDim", 2), _opt_int(m, "nOutputDim")),
         "SpatialMaxUnpooling": lambda m, p, conv: MaxUnpool(2).link(conv(_field(m, "pooling"), p + ".pooling")),
         "VolumetricMaxUnpooling": lambda m, p, conv: MaxUnpool(3).link(conv(_field(m, "pooling"), p + ".pooling")),
+        "WeightNorm": _weight_norm,
         "Decorator": _decorated,
         "SpatialContrastiveNormalization": lambda m, p, conv: conv(_field(m, "normalizer"), p + ".normalizer"),
         "DontCast": _decorated,
@@ -871,9 +901,7 @@ NOT_CONVERTIBLE = {
 # convert yet (issue 23)
 NOT_YET = {
     "IndexLinear": "sparse key/value batches not translated yet",
-    "PartialLinear": "partitions of output columns not translated yet",
     "SpatialFractionalMaxPooling": "pseudo-random pooling regions not translated yet",
-    "WeightNorm": "the weight-norm reparametrisation is not translated yet",
 }
 
 

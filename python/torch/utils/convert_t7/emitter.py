@@ -175,7 +175,7 @@ _ZERO_BASED = {
 def _index_notes(module):
     notes = []
     for name, m in module.named_modules():
-        why = _ZERO_BASED.get(type(m)) or getattr(m, "zero_based_inputs", None)
+        why = _ZERO_BASED.get(type(m)) or getattr(m, "index_note", None)
         if why:
             notes.append("%s (%s) %s" % (name or "the model", type(m).__name__, why))
     return notes

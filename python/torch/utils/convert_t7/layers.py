@@ -482,7 +482,7 @@ class Index(_T7Module):
     """torch7's nn.Index(dimension): input {t, ids}; t.index_select(dim, ids), ids 0-based
     (Note [Indices shifted once])."""
 
-    zero_based_inputs = "takes 0-based ids (its second input): torch7's less 1"
+    index_note = "takes 0-based ids (its second input): torch7's less 1"
 
     def __init__(self, dim):
         super().__init__()
@@ -769,7 +769,7 @@ class Kmeans(_T7Module):
     weight), 0-based (Note [Indices shifted once]); the centres are learnt by k-means updates,
     not by gradients, so they are a buffer here."""
 
-    zero_based_outputs = "gives 0-based centre indices: torch7's less 1"
+    index_note = "gives 0-based centre indices: torch7's less 1"
 
     def __init__(self, k, dim):
         super().__init__()
@@ -788,7 +788,7 @@ class SparseLinear(_T7Module):
     {feature, value} rows (nnz x 2; features 0-based, Note [Indices shifted once]) plus bias;
     a list of such inputs is a batch."""
 
-    zero_based_inputs = "takes 0-based feature numbers (the first column of each input): torch7's less 1"
+    index_note = "takes 0-based feature numbers (the first column of each input): torch7's less 1"
 
     def __init__(self, n_in, n_out):
         super().__init__()
@@ -919,3 +919,58 @@ class MaxUnpool(_T7Module):
 
     def _t7_args(self):
         return [self.dims], {}
+
+
+class WeightNorm(_T7Module):
+    """torch7's nn.WeightNorm(module, outputDim): module's weight is g_j v_j / |v_j| for each
+    slice j along output_dim (0-based); v [nOut, rest] holds the slices flattened in torch7's
+    order (output_dim moved to the front), g [nOut]. The module keeps its other parameters."""
+
+    def __init__(self, module, output_dim, weight_size):
+        super().__init__()
+        self.module, self.output_dim = module, int(output_dim)
+        self.weight_size = [int(s) for s in weight_size]
+        n_out = self.weight_size[self.output_dim]
+        self.v = _new_param(n_out, math.prod(self.weight_size) // n_out)
+        self.g = _new_param(n_out)
+        self.module_weight_shape = list(module.weight.shape)
+        del module.weight  # computed from v and g at every forward
+
+    def forward(self, x):
+        w = self.v * (self.g / self.v.norm(2, 1)).unsqueeze(1)
+        front = [self.weight_size[self.output_dim]] + [
+            s for d, s in enumerate(self.weight_size) if d != self.output_dim
+        ]
+        w = w.reshape(front).movedim(0, self.output_dim).reshape(self.module_weight_shape)
+        self.module.weight = w
+        return self.module(x)
+
+    def _t7_args(self):
+        return [self.module, self.output_dim, self.weight_size], {}
+
+
+class PartialLinear(_T7Module):
+    """torch7's nn.PartialLinear(inputSize, outputSize, bias): a Linear layer computing only the
+    output columns of its partition (0-based, a buffer; Note [Indices shifted once]); weight
+    [outputSize, inputSize] (torch7 keeps it in a LookupTable), bias [1, outputSize]."""
+
+    index_note = "keeps its partition 0-based: torch7's columns less 1"
+
+    def __init__(self, n_in, n_out, bias=True, partition=None):
+        super().__init__()
+        self.n_in, self.n_out = n_in, n_out
+        self.weight = _new_param(n_out, n_in)
+        self.bias = _new_param(1, n_out) if bias else None
+        self.register_buffer("partition", torch.arange(n_out) if partition is None else torch.tensor(partition))
+
+    def set_partition(self, columns):
+        self.partition = torch.as_tensor(columns, dtype=torch.int64).clone()
+        return self
+
+    def forward(self, x):
+        columns = self.partition.long()
+        y = x.matmul(self.weight.index_select(0, columns).t())
+        return y + self.bias.index_select(1, columns) if self.bias is not None else y
+
+    def _t7_args(self):
+        return [self.n_in, self.n_out], {"bias": self.bias is not None, "partition": self.partition.tolist()}
