@@ -148,6 +148,8 @@ CASES = {
     "VolumetricMaxPooling": C("nn.VolumetricMaxPooling(2, 2, 2)", _VOL),
     "VolumetricDilatedMaxPooling": C("nn.VolumetricDilatedMaxPooling(2, 2, 2, 1, 1, 1, 0, 0, 0, 2, 2, 2)", _VOL),
     "VolumetricAveragePooling": C("nn.VolumetricAveragePooling(2, 2, 2)", _VOL),
+    # its windows as torch7 fixed them (fixPoolingRegions: the samples of the first forward)
+    "SpatialFractionalMaxPooling": C("nn.SpatialFractionalMaxPooling(2, 3, 4, 3):fixPoolingRegions()", _IMG),
     "SpatialAdaptiveMaxPooling": C("nn.SpatialAdaptiveMaxPooling(3, 2)", _IMG),
     "SpatialAdaptiveAveragePooling": C("nn.SpatialAdaptiveAveragePooling(3, 2)", _IMG),
     "SpatialCrossMapLRN": C("nn.SpatialCrossMapLRN(3, 0.01, 0.75, 2)", _IMG),
@@ -502,6 +504,7 @@ def test_list_prints_the_tested_table():
         ("nn.Convert('bc', 'bcf')", _VEC),
         ("nn.Convert()", _VEC),
         ("nn.WeightNorm(nn.Linear(6, 3))", _VEC),
+        ("nn.SpatialFractionalMaxPooling(2, 2, 0.7, 0.6):fixPoolingRegions()", "torch.randn(3, 9, 8)"),
         ("nn.LookupTable(7, 3, 2, 1.5)", "torch.LongTensor(2, 5):random(1, 7)"),
         (
             "nn.Sequential():add(nn.LookupTable(9, 4)):add(nn.TemporalConvolution(4, 3, 2)):add(nn.Max(2))",

@@ -26,6 +26,7 @@ from torch.utils.convert_t7.layers import (
     Kmeans,
     LinearWeightNorm,
     LocalNormalization,
+    FractionalMaxPool,
     MaxUnpool,
     PartialLinear,
     WeightNorm,
@@ -595,6 +596,26 @@ def _partial_linear(m, path):
     return out
 
 
+def _fractional(m, path):
+    samples = _tensor(m, "randomSamples")
+    fixed = samples is not None and bool(_field(m, "newRandomPool", False))
+    if fixed and samples.dim() == 2:
+        samples = samples.unsqueeze(0)
+    ratio_w, ratio_h = _field(m, "ratioW"), _field(m, "ratioH")
+    out = FractionalMaxPool(
+        _int(m, "poolSizeW"),
+        _int(m, "poolSizeH"),
+        _opt_int(m, "outW"),
+        _opt_int(m, "outH"),
+        None if ratio_w is None else float(ratio_w),
+        None if ratio_h is None else float(ratio_h),
+        samples_size=list(samples.shape) if fixed else None,
+    )
+    if fixed:
+        out.samples = samples.detach().clone()
+    return out
+
+
 def _decorated(m, path, conv):
     inner = _field(m, "module")
     if inner is None:
@@ -745,6 +766,7 @@ _SIMPLE.update(
             _int(m, "nFlat", 0),
         ),
         "PartialLinear": _partial_linear,
+        "SpatialFractionalMaxPooling": _fractional,
         "CReLU": lambda m, p: CReLU(_int(m, "nInputDims")),
         "Collapse": lambda m, p: Collapse(_int(m, "nInputDim")),
         "Constant": lambda m, p: _copy_params(
@@ -901,7 +923,6 @@ NOT_CONVERTIBLE = {
 # convert yet (issue 23)
 NOT_YET = {
     "IndexLinear": "sparse key/value batches not translated yet",
-    "SpatialFractionalMaxPooling": "pseudo-random pooling regions not translated yet",
 }
 
 

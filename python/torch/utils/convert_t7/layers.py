@@ -974,3 +974,57 @@ class PartialLinear(_T7Module):
 
     def _t7_args(self):
         return [self.n_in, self.n_out], {"bias": self.bias is not None, "partition": self.partition.tolist()}
+
+
+def _fractional_starts(u, size, out, pool):
+    """THNN's fractional windows of one axis for sample u in [0, 1): where each starts."""
+    alpha = (size - pool) / (out - 1) if out > 1 else 0.0
+    return [int((i + u) * alpha) - int(u * alpha) if i + 1 < out else size - pool for i in range(out)]
+
+
+class FractionalMaxPool(_T7Module):
+    """torch7's nn.SpatialFractionalMaxPooling(poolSizeW, poolSizeH, outW, outH or ratios): max
+    pooling over pseudo-random windows placed by one sample per plane and axis in [0, 1). The
+    samples torch7 fixed (fixPoolingRegions) are the buffer `samples` [N, C, 2] and are used
+    while the input's batch and planes match; otherwise each forward draws new ones, as
+    torch7 does."""
+
+    def __init__(self, pool_w, pool_h, out_w=None, out_h=None, ratio_w=None, ratio_h=None, samples_size=None):
+        super().__init__()
+        self.pool_w, self.pool_h = pool_w, pool_h
+        self.out_w, self.out_h, self.ratio_w, self.ratio_h = out_w, out_h, ratio_w, ratio_h
+        self.register_buffer("samples", None if samples_size is None else torch.zeros(samples_size))
+
+    def forward(self, x):
+        xb, single = _as_batch(x, 3)
+        n, c, h, w = xb.shape
+        out_w = self.out_w if self.out_w is not None else int(math.floor(w * self.ratio_w))
+        out_h = self.out_h if self.out_h is not None else int(math.floor(h * self.ratio_h))
+        samples = self.samples
+        if samples is None or tuple(samples.shape) != (n, c, 2):
+            samples = torch.rand(n, c, 2, dtype=torch.float64)
+        planes = []
+        for i in range(n):
+            for j in range(c):
+                u_w, u_h = float(samples[i, j, 0]), float(samples[i, j, 1])
+                rows = torch.tensor(_fractional_starts(u_h, h, out_h, self.pool_h)).unsqueeze(1) + torch.arange(
+                    self.pool_h
+                )
+                cols = torch.tensor(_fractional_starts(u_w, w, out_w, self.pool_w)).unsqueeze(1) + torch.arange(
+                    self.pool_w
+                )
+                windows = xb[i, j][rows.reshape(-1, 1), cols.reshape(1, -1)]
+                windows = windows.reshape(out_h, self.pool_h, out_w, self.pool_w)
+                planes.append(windows.max(3)[0].max(1)[0])
+        y = torch.stack(planes).reshape(n, c, out_h, out_w)
+        return y.squeeze(0) if single else y
+
+    def _t7_args(self):
+        size = None if self.samples is None else list(self.samples.shape)
+        return [self.pool_w, self.pool_h], {
+            "out_w": self.out_w,
+            "out_h": self.out_h,
+            "ratio_w": self.ratio_w,
+            "ratio_h": self.ratio_h,
+            "samples_size": size,
+        }
