@@ -116,6 +116,13 @@ CASES = {
     "TemporalDynamicKMaxPooling": C("nn.TemporalDynamicKMaxPooling(3, 0.5)", "torch.randn(2, 9, 6)"),
     "WeightNorm": C("nn.WeightNorm(nn.SpatialConvolution(3, 4, 3, 2), 2)", _IMG),
     "PartialLinear": C("nn.PartialLinear(6, 5):setPartition(torch.LongTensor{4, 1, 5})", _VEC),
+    # its gradients are kept per entry, not as a gradient of the weight: the forward only
+    "IndexLinear": C(
+        "nn.IndexLinear(8, 3, false, 1)",
+        "{{torch.LongTensor{1, 5}, torch.LongTensor{7, 2, 3}}, {torch.Tensor{0.5, -1}, torch.Tensor{2, 1, 0.25}}}",
+        grad=False,
+        shift_x=lambda xs: [[k - 1 for k in xs[0]], xs[1]],
+    ),
     "LinearWeightNorm": C("nn.LinearWeightNorm(6, 3)", _VEC),
     # k-means updates are not gradients: the forward (nearest centres) only
     "Kmeans": C("nn.Kmeans(3, 6)", _VEC, grad=False, shift_y=minus_one),
@@ -504,6 +511,8 @@ def test_list_prints_the_tested_table():
         ("nn.Convert('bc', 'bcf')", _VEC),
         ("nn.Convert()", _VEC),
         ("nn.WeightNorm(nn.Linear(6, 3))", _VEC),
+        ("nn.IndexLinear(8, 3)", "{torch.LongTensor{1, 5, 8}, torch.Tensor{0.5, -1, 2}}"),
+        ("nn.IndexLinear(8, 3)", "{torch.LongTensor{1, 5, 8, 2}, torch.Tensor{0.5, -1, 2, 3}, torch.LongTensor{3, 1}}"),
         ("nn.SpatialFractionalMaxPooling(2, 2, 0.7, 0.6):fixPoolingRegions()", "torch.randn(3, 9, 8)"),
         ("nn.LookupTable(7, 3, 2, 1.5)", "torch.LongTensor(2, 5):random(1, 7)"),
         (
@@ -516,6 +525,8 @@ def test_more_forms_convert(lua, ctor, x):
     """Other forms of some classes (Convert's plans, LookupTable with padding and maxNorm, a
     text model): the forward as torch7 computes it."""
     shift = minus_one if "LookupTable" in ctor else None
+    if "IndexLinear" in ctor:
+        shift = lambda xs: [xs[0] - 1] + xs[1:]  # noqa: E731  the keys, 1-based in torch7
     case = C(ctor, x, grad=False, shift_x=shift)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "m.t7")

@@ -27,6 +27,7 @@ from torch.utils.convert_t7.layers import (
     LinearWeightNorm,
     LocalNormalization,
     FractionalMaxPool,
+    IndexLinear,
     MaxUnpool,
     PartialLinear,
     WeightNorm,
@@ -616,6 +617,14 @@ def _fractional(m, path):
     return out
 
 
+def _index_linear(m, path):
+    if _int(m, "normalize", 0):
+        raise ConversionError("%s: nn.IndexLinear with normalize is not translated yet (issue 23)" % path)
+    weight = _tensor(m, "weight")
+    out = IndexLinear(weight.shape[0], weight.shape[1], _int(m, "keysOffset", 0))
+    return _copy_params(out, m, path, "weight", "bias")
+
+
 def _decorated(m, path, conv):
     inner = _field(m, "module")
     if inner is None:
@@ -766,6 +775,7 @@ _SIMPLE.update(
             _int(m, "nFlat", 0),
         ),
         "PartialLinear": _partial_linear,
+        "IndexLinear": _index_linear,
         "SpatialFractionalMaxPooling": _fractional,
         "CReLU": lambda m, p: CReLU(_int(m, "nInputDims")),
         "Collapse": lambda m, p: Collapse(_int(m, "nInputDim")),
@@ -921,9 +931,7 @@ NOT_CONVERTIBLE = {
 
 # torch7 nn classes whose forward torch.nn could express but that the converter does not
 # convert yet (issue 23)
-NOT_YET = {
-    "IndexLinear": "sparse key/value batches not translated yet",
-}
+NOT_YET = {}
 
 
 def convertible_classes():

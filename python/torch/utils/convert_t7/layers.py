@@ -1028,3 +1028,40 @@ class FractionalMaxPool(_T7Module):
             "ratio_h": self.ratio_h,
             "samples_size": size,
         }
+
+
+class IndexLinear(_T7Module):
+    """torch7's nn.IndexLinear(inputSize, outputSize, ..., keysOffset) without normalize: bias +
+    the sum over (key, value) pairs of value * weight[key + keysOffset], weight [inputSize,
+    outputSize], keys 0-based (Note [Indices shifted once]). Input: [keys, values] (one sample),
+    [[keys...], [values...]] or [flat keys, flat values, sizes] (a batch)."""
+
+    index_note = "takes 0-based keys: torch7's less 1"
+
+    def __init__(self, n_in, n_out, keys_offset=0):
+        super().__init__()
+        self.n_in, self.n_out, self.keys_offset = n_in, n_out, int(keys_offset)
+        self.weight = _new_param(n_in, n_out)
+        self.bias = _new_param(n_out)
+
+    def _one(self, keys, values):
+        rows = keys.long().reshape(-1) + self.keys_offset
+        if rows.numel() and (rows.min() < 0 or rows.max() >= self.n_in):
+            raise RuntimeError("IndexLinear: keys (plus keysOffset) must be in [0, %d)" % self.n_in)
+        return self.bias + values.reshape(1, -1).matmul(self.weight.index_select(0, rows)).reshape(-1)
+
+    def forward(self, xs):
+        if len(xs) == 3:
+            keys, values, sizes = xs
+            out, start = [], 0
+            for n in [int(v) for v in sizes]:
+                out.append(self._one(keys[start : start + n], values[start : start + n]))
+                start += n
+            return torch.stack(out)
+        keys, values = xs
+        if torch.is_tensor(keys):
+            return self._one(keys, values)
+        return torch.stack([self._one(k, v) for k, v in zip(keys, values)])
+
+    def _t7_args(self):
+        return [self.n_in, self.n_out], {"keys_offset": self.keys_offset}
