@@ -188,7 +188,7 @@ def _to_legacy(m, dtype, path):
             k=float(m.k),
             scale=_empty(dtype),
         )
-    export = _EXPORTERS.get(t)
+    export = _EXPORTERS.get(t) or _runtime_exporters().get(t)
     if export is not None:
         return export(m, dtype, tr, path)
     why = NO_TORCH7.get(t)
@@ -660,6 +660,134 @@ NO_TORCH7 = {
     nn.RNNBase: "a base class",
     nn.RNNCellBase: "a base class",
 }
+
+
+def _children(m, dtype, path):
+    return [_to_legacy(c, dtype, "%s.%d" % (path, i + 1)) for i, c in enumerate(m.children())]
+
+
+def _storage(values):
+    return torch.tensor([int(v) for v in values], dtype=torch.int64).storage()
+
+
+def _runtime_exporters():
+    """The converter's runtime modules (a converted torch7 model is made of them) back to the
+    torch7 classes they stand for; dimensions stay 0-based here (save_lua makes them 1-based,
+    Note [1-based fields])."""
+    from torch.utils.convert_t7 import layers, runtime
+
+    def view(m, dtype, tr, path):
+        fields = dict(size=_storage(m.sizes), numElements=m.num_elements)
+        if m.num_input_dims is not None:
+            fields["numInputDims"] = m.num_input_dims
+        return _t7_module("View", dtype, tr, **fields)
+
+    def reshape(m, dtype, tr, path):
+        fields = dict(size=_storage(m.sizes), nelement=m.num_elements, batchsize=_storage([1] + m.sizes))
+        if m.batch_mode is not None:
+            fields["batchMode"] = bool(m.batch_mode)
+        return _t7_module("Reshape", dtype, tr, **fields)
+
+    def softmax(m, dtype, tr, path):
+        if m.log and m.negate:
+            raise ConversionError("%s: torch7 has no log-softmin" % path)
+        return _t7_module("LogSoftMax" if m.log else "SoftMin" if m.negate else "SoftMax", dtype, tr)
+
+    def dropout(m, dtype, tr, path):
+        if m.spatial:
+            return _t7_module("SpatialDropout", dtype, tr, p=float(m.p), noise=_empty(dtype))
+        return _t7_module("Dropout", dtype, tr, p=float(m.p), v2=not m.v1, inplace=False, noise=_empty(dtype))
+
+    def affine(m, dtype, tr, path):
+        mul = _t7_module("MulConstant", dtype, tr, constant_scalar=float(m.scale), inplace=False)
+        add = _t7_module("AddConstant", dtype, tr, constant_scalar=float(m.shift), inplace=False)
+        if m.shift == 0.0:
+            return mul
+        if m.scale == 1.0:
+            return add
+        return _t7_module("Sequential", dtype, tr, modules=[mul, add])
+
+    def pointwise(m, dtype, tr, path):
+        if m.fn == "pow":
+            return _t7_module("Power", dtype, tr, pow=float(m.arg))
+        return _t7_module(m.fn.capitalize(), dtype, tr)
+
+    def table_op(m, dtype, tr, path):
+        name = "C%sTable" % m.op.capitalize()
+        if m.op in ("max", "min"):  # torch7's CMinTable is a CMaxTable comparing the other way
+            return _t7_module(name, dtype, tr, gradInput=[], sign=1 if m.op == "max" else -1)
+        return _t7_module(name, dtype, tr, gradInput=[], inplace=False)
+
+    def container(name):
+        return lambda m, dtype, tr, path: _t7_module(
+            name, dtype, tr, modules=_children(m, dtype, path), output=[], gradInput=[]
+        )
+
+    def concat(m, dtype, tr, path):
+        name = "DepthConcat" if isinstance(m, runtime.DepthConcat) else "Concat"
+        return _t7_module(name, dtype, tr, dimension=m.dim, modules=_children(m, dtype, path))
+
+    def reduce(m, dtype, tr, path):
+        fields = dict(dimension=m.dim)
+        if m.n_input_dims is not None:
+            fields["nInputDims"] = m.n_input_dims
+        if m.op in ("sum", "mean"):
+            fields["squeeze"] = bool(m.squeeze)
+            return _t7_module("Sum" if m.op == "sum" else "Mean", dtype, tr, sizeAverage=m.op == "mean", **fields)
+        return _t7_module(m.op.capitalize(), dtype, tr, **fields)
+
+    def with_params(name, *names, **extra):
+        def export(m, dtype, tr, path):
+            fields = {k: getattr(m, a) for k, a in extra.items()}
+            return _t7_module(name, dtype, tr, **fields, **_weights(m, dtype, **{n: n for n in names}))
+
+        return export
+
+    return {
+        runtime.View: view,
+        runtime.Reshape: reshape,
+        runtime.SoftMax: softmax,
+        runtime.Dropout: dropout,
+        runtime.Affine: affine,
+        runtime.Pointwise: pointwise,
+        runtime.TableOp: table_op,
+        runtime.ConcatTable: container("ConcatTable"),
+        runtime.ParallelTable: container("ParallelTable"),
+        runtime.Concat: concat,
+        runtime.DepthConcat: concat,
+        runtime.JoinTable: lambda m, dtype, tr, path: _t7_module(
+            "JoinTable",
+            dtype,
+            tr,
+            dimension=m.dim,
+            **({} if m.n_input_dims is None else {"nInputDims": m.n_input_dims}),
+        ),
+        runtime.SelectTable: lambda m, dtype, tr, path: _t7_module("SelectTable", dtype, tr, index=m.index),
+        runtime.Narrow: lambda m, dtype, tr, path: _t7_module(
+            "Narrow", dtype, tr, dimension=m.dim, index=m.offset, length=m.length
+        ),
+        runtime.Select: lambda m, dtype, tr, path: _t7_module("Select", dtype, tr, dimension=m.dim, index=m.index),
+        runtime.Transpose: lambda m, dtype, tr, path: _t7_module(
+            "Transpose", dtype, tr, permutations=[list(p) for p in m.pairs]
+        ),
+        runtime.Reduce: reduce,
+        runtime.Unsqueeze: lambda m, dtype, tr, path: _t7_module(
+            "Unsqueeze",
+            dtype,
+            tr,
+            pos=m.dim,
+            **({} if m.num_input_dims is None else {"numInputDims": m.num_input_dims}),
+        ),
+        layers.CAdd: with_params("CAdd", "bias"),
+        layers.CMul: with_params("CMul", "weight"),
+        layers.Mul: with_params("Mul", "weight"),
+        layers.Add: with_params("Add", "bias", scalar="scalar"),
+        layers.TemporalConvolution: with_params(
+            "TemporalConvolution", "weight", "bias", inputFrameSize="n_in", outputFrameSize="n_out", kW="kw", dW="dw"
+        ),
+        layers.Cosine: with_params("Cosine", "weight"),
+        layers.Euclidean: with_params("Euclidean", "weight"),
+    }
 
 
 # the classes _to_legacy's own branches export, before _EXPORTERS
