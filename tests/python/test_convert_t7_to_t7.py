@@ -45,6 +45,8 @@ CASES = {
         lambda: nn.Embedding(7, 3, padding_idx=2), lambda: torch.tensor([[0, 2, 6], [1, 1, 4]]), lua_x=plus_one
     ),
     "Conv2d": C(lambda: nn.Conv2d(3, 4, (3, 2), stride=(2, 1), padding=(1, 0), dilation=(1, 2)), _IMG),
+    "Conv1d": C(lambda: nn.Conv1d(3, 4, 3, stride=2), lambda: r(2, 3, 9)),
+    "MaxPool1d": C(lambda: nn.MaxPool1d(3, 2), lambda: r(2, 3, 9)),
     "Conv3d": C(lambda: nn.Conv3d(2, 3, 3, stride=1, padding=1), _VOL),
     "ConvTranspose2d": C(lambda: nn.ConvTranspose2d(3, 2, 3, stride=2, padding=1, output_padding=1), _IMG),
     "ConvTranspose3d": C(lambda: nn.ConvTranspose3d(2, 3, 2, stride=2), _VOL),

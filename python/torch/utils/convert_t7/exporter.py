@@ -201,6 +201,48 @@ def _three(v):
     return tuple(v) if isinstance(v, (tuple, list)) else (v, v, v)
 
 
+def _frames(inner, dtype, tr):
+    """inner (a torch7 temporal module, frames as rows) between two transposes, so that it takes
+    torch.nn's [N, C, L] and gives [N, C', L']."""
+    swap = lambda: _t7_module("Transpose", dtype, tr, permutations=[[1, 2]])  # noqa: E731  0-based here
+    return _t7_module("Sequential", dtype, tr, modules=[swap(), inner, swap()])
+
+
+def _conv1d(m, dtype, tr, path):
+    if m.groups != 1 or _tuple1(m.dilation) != 1 or _tuple1(m.padding) != 0 or m.padding_mode != "zeros":
+        raise ConversionError("%s: torch7's TemporalConvolution has no groups, dilation or padding" % path)
+    k = _tuple1(m.kernel_size)
+    # frame t of a window laid end to end: weight[o, t * in + c] = conv weight[o, c, t]
+    weight = m.weight.detach().permute(0, 2, 1).reshape(m.out_channels, k * m.in_channels).contiguous().to(dtype)
+    fields = dict(weight=weight, gradWeight=torch.zeros_like(weight))
+    if m.bias is None:
+        raise ConversionError("%s: torch7's TemporalConvolution always has a bias" % path)
+    fields.update(bias=m.bias.detach().clone().to(dtype), gradBias=torch.zeros_like(m.bias, dtype=dtype))
+    inner = _t7_module(
+        "TemporalConvolution",
+        dtype,
+        tr,
+        inputFrameSize=m.in_channels,
+        outputFrameSize=m.out_channels,
+        kW=k,
+        dW=_tuple1(m.stride),
+        **fields,
+    )
+    return _frames(inner, dtype, tr)
+
+
+def _max_pool1d(m, dtype, tr, path):
+    if m.return_indices or _tuple1(m.dilation) != 1 or _tuple1(m.padding) != 0 or m.ceil_mode:
+        raise ConversionError("%s: torch7's TemporalMaxPooling has no padding, dilation, ceil_mode or indices" % path)
+    k = _tuple1(m.kernel_size)
+    inner = _t7_module("TemporalMaxPooling", dtype, tr, kW=k, dW=_tuple1(m.stride or m.kernel_size))
+    return _frames(inner, dtype, tr)
+
+
+def _tuple1(v):
+    return v[0] if isinstance(v, (tuple, list)) else v
+
+
 def _conv3d(m, dtype, tr, path):
     if m.groups != 1 or m.padding_mode != "zeros" or isinstance(m.padding, str):
         raise ConversionError(
@@ -532,6 +574,8 @@ def _plain(name, **fields):
 
 
 _EXPORTERS = {
+    nn.Conv1d: _conv1d,
+    nn.MaxPool1d: _max_pool1d,
     nn.Conv3d: _conv3d,
     nn.ConvTranspose3d: _conv_transpose3d,
     nn.MaxPool3d: _pool3d,
@@ -641,9 +685,7 @@ NO_TORCH7 = {
     nn.ParameterDict: "a container without a forward",
     nn.ParameterList: "a container without a forward",
     nn.Module: "a base class",
-    nn.Conv1d: _FRAMES,
     nn.ConvTranspose1d: _FRAMES,
-    nn.MaxPool1d: _FRAMES,
     nn.AvgPool1d: _FRAMES,
     nn.AdaptiveMaxPool1d: _NO_NN,
     nn.AdaptiveAvgPool1d: _NO_NN,
