@@ -1,5 +1,7 @@
 """convert: torch7 modules, as load_lua gives them (torch.legacy.nn objects), to torch.nn
-modules with the weights copied; what torch.nn lacks is built from runtime.py."""
+modules with the weights copied; what torch.nn lacks is built from runtime.py, layers.py and
+losses.py. _SIMPLE and _CONTAINERS are the table of convertible classes (convertible_classes,
+`--list`); NOT_CONVERTIBLE says which torch7 classes never convert, and why."""
 
 import math
 
@@ -635,13 +637,6 @@ def _decorated(m, path, conv):
     return conv(inner, path + ".1")
 
 
-def _kernel2(m, name):
-    k = _tensor(m, name)
-    if k is None:
-        raise ConversionError("%s has no %s" % (_typename(m), name))
-    return k.detach().clone()
-
-
 _SIMPLE.update(
     {
         "LookupTable": _lookup_table,
@@ -935,7 +930,8 @@ NOT_YET = {}
 
 
 def convertible_classes():
-    """{torch7 class name: what it becomes}, the classes convert() knows, sorted by name."""
+    """{torch7 class name: its builder}, the classes convert() knows, sorted by name; each has
+    its case in tests/python/test_convert_t7_classes.py, and --list prints them."""
     out = {}
     for name, build in list(_SIMPLE.items()) + list(_CONTAINERS.items()):
         out[name] = build
