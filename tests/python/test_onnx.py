@@ -212,3 +212,33 @@ def test_bad_exports_say_why(model, args, words):
     kw = {"opset_version": 9} if "opset" in words else {}
     with pytest.raises(ValueError, match=words):
         torch.onnx.export(model, args, io.BytesIO(), **kw)
+
+
+def test_torch7_tables_to_onnx(tmp_path):
+    """A torch7 model with tables (ConcatTable, CAddTable, Concat, ParallelTable, JoinTable,
+    SelectTable), built and run by Lua nn, converted, exported, run by onnxruntime."""
+    import torch.lua as tl
+
+    lua = tl.Runtime()
+    lua.require("nn")
+    path = str(tmp_path / "tables.t7")
+    lua.execute(
+        """
+        torch.manualSeed(5)
+        local m = nn.Sequential()
+           :add(nn.ConcatTable():add(nn.Linear(6, 4)):add(nn.Linear(6, 4)):add(nn.Identity()))
+           :add(nn.ParallelTable():add(nn.Tanh()):add(nn.Sigmoid()):add(nn.Linear(6, 4)))
+           :add(nn.ConcatTable():add(nn.CAddTable()):add(nn.CMaxTable()):add(nn.SelectTable(2)))
+           :add(nn.JoinTable(1, 1))
+           :add(nn.Concat(2):add(nn.Linear(12, 3)):add(nn.Tanh()))
+        case_x = torch.randn(5, 6)
+        case_y = m:forward(case_x):clone()
+        torch.save(%r, m)
+        """
+        % path
+    )
+    model = convert(load_lua(path)).eval().float()
+    x = lua["case_x"].float()
+    session = _session(_export(model, (x,)))
+    got = session.run(None, {"input_0": x.numpy()})[0]
+    np.testing.assert_allclose(got, lua["case_y"].numpy(), rtol=1e-5, atol=1e-5)

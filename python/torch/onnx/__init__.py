@@ -433,6 +433,43 @@ def _shape_modules():
     return (runtime.View, runtime.Reshape, nn.Unflatten)
 
 
+def _emit_table(g, mod, xs, path, emit, shapes):
+    """The converter's torch7 containers and table modules (a value that is a torch7 table is a
+    list of graph names here), or None for another module."""
+    from torch.utils.convert_t7 import runtime
+
+    children = list(mod.children())
+    if isinstance(mod, runtime.ConcatTable):
+        return [name for i, c in enumerate(children) for name in emit(c, xs, "%s.%d" % (path, i))]
+    if isinstance(mod, runtime.ParallelTable):
+        if len(xs) < len(children):
+            raise ValueError("torch.onnx.export: %s: %d inputs for %d modules" % (path, len(xs), len(children)))
+        outs = []
+        for i, c in enumerate(children):
+            outs += emit(c, [xs[i]], "%s.%d" % (path, i))
+        return outs
+    if type(mod) is runtime.Concat:
+        outs = [name for i, c in enumerate(children) for name in emit(c, xs, "%s.%d" % (path, i))]
+        return [g.node("Concat", outs, axis=mod.dim)]
+    if isinstance(mod, runtime.TableOp):
+        op = {"add": "Sum", "max": "Max", "min": "Min"}.get(mod.op)
+        if op is not None:
+            return [g.node(op, list(xs))]
+        out = xs[0]
+        for x in xs[1:]:
+            out = g.node({"sub": "Sub", "mul": "Mul", "div": "Div"}[mod.op], [out, x])
+        return [out]
+    if isinstance(mod, runtime.JoinTable):
+        in_shapes = shapes[id(mod)][0]
+        rank = len(in_shapes[0]) if in_shapes and in_shapes[0] is not None else None  # the first element's
+        if rank is None:
+            raise ValueError("torch.onnx.export: %s: JoinTable's input ranks unknown" % path)
+        return [g.node("Concat", list(xs), axis=runtime._batch_dim(mod.dim, rank, mod.n_input_dims))]
+    if isinstance(mod, runtime.SelectTable):
+        return [xs[mod.index]]
+    return None
+
+
 def export(
     model,
     args,
@@ -470,8 +507,13 @@ def export(
         leaves.update(_t7_leaves())
         shape_mods = _shape_modules()
 
+        def shape_of(v):  # a table's: its first element's
+            if torch.is_tensor(v):
+                return tuple(v.shape)
+            return shape_of(v[0]) if isinstance(v, (list, tuple)) and v else None
+
         def record(mod, inputs, output):
-            shapes[id(mod)] = ([tuple(i.shape) if torch.is_tensor(i) else None for i in inputs], output)
+            shapes[id(mod)] = ([shape_of(i) for i in inputs], output)
 
         for mod in model.modules():
             hooks.append(mod.register_forward_hook(record))
@@ -502,6 +544,9 @@ def export(
                 for i, child in enumerate(mod.children()):
                     x = emit(child, x, "%s.%d" % (path, i))
                 return x
+            table = _emit_table(g, mod, xs, path, emit, shapes)
+            if table is not None:
+                return table
             if id(mod) not in shapes:
                 raise ValueError("torch.onnx.export: %s (%s) did not run in the forward" % (path, t.__name__))
             in_shapes, out = shapes[id(mod)]
