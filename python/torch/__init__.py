@@ -214,6 +214,7 @@ from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
 from torch import optim  # noqa: E402
 from torch import utils  # noqa: E402
+from torch import onnx  # noqa: E402  (the onnx library itself loads on first export)
 from torch import backends, cuda, hub, jit, random, version  # noqa: E402
 from torch.version import __version__  # noqa: E402
 

@@ -2,6 +2,7 @@
 
     python -m torch.utils.convert_t7 model.t7 out.pt [--emit-python model.py]
         [--reference io.t7] [--input-size 2,3,224,224] [--tolerance T] [--save-module whole.pt]
+    python -m torch.utils.convert_t7 --list     the torch7 classes that convert, and those that do not
 
 reads a torch7 model with load_lua, converts it (convert), checks the converted module
 against a reference on one input and prints the largest difference, and only when that is
@@ -19,6 +20,8 @@ From Python:
 
 The package, one concern a file:
     runtime.py      the torch.nn modules converted models are built of (Note [torch7 semantics kept])
+    layers.py       more of them: torch7 layers with their parameters as torch7 lays them out
+    losses.py       torch7 criterions that torch.nn has no loss for
     converter.py    convert: torch.legacy.nn objects (as load_lua gives them) -> torch.nn modules
     checker.py      check: the converted forward against torch7's recorded output or the legacy forward
     emitter.py      emit_python: Python source of a converted model's class
@@ -97,3 +100,20 @@ __all__ = [
     "Squeeze",
     "Graph",
 ]
+
+
+def _export_runtime_modules():
+    """Every runtime module of layers.py and losses.py, importable from the package as emitted
+    source imports it (`from torch.utils.convert_t7 import CMul`)."""
+    from torch.utils.convert_t7 import layers, losses
+    from torch.utils.convert_t7.runtime import _T7Module
+
+    for source in (layers, losses):
+        for name, value in vars(source).items():
+            if isinstance(value, type) and issubclass(value, _T7Module) and value.__module__ == source.__name__:
+                if not name.startswith("_"):
+                    globals()[name] = value
+                    __all__.append(name)
+
+
+_export_runtime_modules()

@@ -31,6 +31,10 @@ def _candidate_inputs(legacy, dtype):
     first = _first_leaf(legacy)
     name = _typename(first).rpartition(".")[2]
     gen = torch.Generator().manual_seed(0)
+    if name == "LookupTable" and _tensor(first, "weight") is not None:
+        # ids, 0-based as the converted Embedding and the legacy LookupTable both take them
+        yield torch.randint(0, _tensor(first, "weight").shape[0], (2, 7), generator=gen)
+        return
     if name == "Linear" and _tensor(first, "weight") is not None:
         yield torch.randn(2, _tensor(first, "weight").shape[1], generator=gen, dtype=dtype)
         return

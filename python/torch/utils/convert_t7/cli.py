@@ -6,7 +6,7 @@ import sys
 
 import torch
 from torch.utils.convert_t7.checker import check
-from torch.utils.convert_t7.converter import convert
+from torch.utils.convert_t7.converter import NOT_CONVERTIBLE, NOT_YET, convert, convertible_classes
 from torch.utils.convert_t7.emitter import emit_python
 from torch.utils.convert_t7.errors import ConversionError
 from torch.utils.convert_t7.model_dtype import _model_dtype
@@ -20,13 +20,31 @@ def _parse_size(text):
         raise argparse.ArgumentTypeError("expected sizes like 2,3,224,224, got %r" % text) from None
 
 
+def print_classes(out=sys.stdout):
+    """The table of torch7 classes: those convert() takes (each tested by its own case in
+    tests/python/test_convert_t7_classes.py), those it never will, those it does not yet."""
+    names = list(convertible_classes())
+    print("convertible torch7 classes (%d):" % len(names), file=out)
+    for i in range(0, len(names), 4):
+        print("  " + "".join("%-32s" % n for n in names[i : i + 4]).rstrip(), file=out)
+    print("not convertible (%d):" % len(NOT_CONVERTIBLE), file=out)
+    for name, why in sorted(NOT_CONVERTIBLE.items()):
+        print("  %-32s %s" % (name, why), file=out)
+    print("not converted yet (%d):" % len(NOT_YET), file=out)
+    for name, why in sorted(NOT_YET.items()):
+        print("  %-32s %s" % (name, why), file=out)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m torch.utils.convert_t7",
         description="Convert a torch7 .t7 model to a torch.nn state_dict (.pt).",
     )
-    parser.add_argument("model", help="the torch7 model (.t7)")
-    parser.add_argument("out", help="where to save the converted model's state_dict (torch.save)")
+    parser.add_argument("model", nargs="?", help="the torch7 model (.t7)")
+    parser.add_argument("out", nargs="?", help="where to save the converted model's state_dict (torch.save)")
+    parser.add_argument(
+        "--list", action="store_true", help="print the torch7 classes that convert, and those that do not"
+    )
     parser.add_argument("--emit-python", metavar="FILE", help="also write Python source defining the model class")
     parser.add_argument("--save-module", metavar="FILE", help="also torch.save the whole converted module")
     parser.add_argument(
@@ -42,6 +60,11 @@ def main(argv=None):
         "largest output magnitude when above 1)",
     )
     args = parser.parse_args(argv)
+    if args.list:
+        print_classes()
+        return 0
+    if args.model is None or args.out is None:
+        parser.error("the model and out arguments are required (or --list)")
 
     try:
         legacy = load_lua(args.model)

@@ -1,11 +1,78 @@
 """convert: torch7 modules, as load_lua gives them (torch.legacy.nn objects), to torch.nn
-modules with the weights copied; what torch.nn lacks is built from runtime.py."""
+modules with the weights copied; what torch.nn lacks is built from runtime.py, layers.py and
+losses.py. _SIMPLE and _CONTAINERS are the table of convertible classes (convertible_classes,
+`--list`); NOT_CONVERTIBLE says which torch7 classes never convert, and why."""
 
 import math
 
 import torch
 from torch import nn
 from torch.utils.convert_t7.errors import ConversionError
+from torch.utils.convert_t7.layers import (
+    Add,
+    Bilinear,
+    Bottle,
+    CAdd,
+    CAddTensorTable,
+    CMul,
+    Collapse,
+    Convert,
+    Constant,
+    Cosine,
+    CosineDistance,
+    CReLU,
+    DotProduct,
+    Euclidean,
+    GradientReversal,
+    Index,
+    Kmeans,
+    LinearWeightNorm,
+    LocalNormalization,
+    FractionalMaxPool,
+    IndexLinear,
+    MaxUnpool,
+    PartialLinear,
+    WeightNorm,
+    SparseLinear,
+    TemporalDynamicKMaxPooling,
+    TemporalRowConvolution,
+    L1Penalty,
+    MapTable,
+    MaskedSelect,
+    MixtureTable,
+    MM,
+    Mul,
+    MV,
+    Normalize,
+    PairwiseDistance,
+    SpatialConvolutionLocal,
+    SpatialConvolutionMap,
+    SpatialDepthWiseConvolution,
+    SpatialSubSampling,
+    SplitTable,
+    TemporalConvolution,
+    TemporalMaxPooling,
+    TemporalSubSampling,
+    UpSamplingBilinear,
+    WeightedEuclidean,
+    ZeroGrad,
+    ZipTable,
+    ZipTableOneToMany,
+)
+from torch.utils.convert_t7.losses import (
+    AutoCropMSELoss,
+    ClassSimplexLoss,
+    CriterionTable,
+    DistanceRatioLoss,
+    L1Cost,
+    L1HingeEmbeddingLoss,
+    MarginLoss,
+    ModuleLoss,
+    MultiLoss,
+    ParallelLoss,
+    TableLoss,
+    WeightedMSELoss,
+)
 from torch.utils.convert_t7.runtime import (
     Affine,
     Concat,
@@ -327,7 +394,6 @@ _SIMPLE = {
     "Identity": lambda m, p: nn.Identity(),
     "Copy": lambda m, p: nn.Identity(),
     "Contiguous": lambda m, p: nn.Identity(),
-    "GradientReversal": lambda m, p: nn.Identity(),
     "View": lambda m, p: View(_sizes(m, "size"), _opt_int(m, "numInputDims")),
     "Reshape": lambda m, p: Reshape(_sizes(m, "size"), _field(m, "batchMode")),
     "Padding": lambda m, p: Padding(
@@ -397,13 +463,440 @@ def _sizes(m, name):
     return [int(s) for s in v]
 
 
+def _copy_params(out, m, path, *names):
+    """out (a runtime module keeping torch7's parameter layout) with m's tensors copied into
+    its parameters and buffers of the same names."""
+    for name in names:
+        have = getattr(out, name)
+        t = _tensor(m, name)
+        if have is None:
+            continue
+        if t is None or t.numel() != have.numel():
+            raise ConversionError(
+                "%s: %s's %s should have %d elements, has %s"
+                % (path, _typename(m), name, have.numel(), "none" if t is None else t.numel())
+            )
+        value = t.detach().clone().reshape(have.shape)
+        if isinstance(have, nn.Parameter):
+            setattr(out, name, nn.Parameter(value))
+        else:
+            setattr(out, name, value)
+    return out
+
+
+def _lookup_table(m, path):
+    weight = _tensor(m, "weight")
+    if weight is None or weight.dim() != 2:
+        raise ConversionError("%s: nn.LookupTable needs a 2-D weight" % path)
+    max_norm = _field(m, "maxNorm")
+    out = nn.Embedding(
+        weight.shape[0],
+        weight.shape[1],
+        padding_idx=_opt_int(m, "paddingValue"),  # load_lua made it 0-based (None for torch7's 0)
+        max_norm=None if max_norm is None else float(max_norm),
+        norm_type=float(_field(m, "normType") or 2),
+        scale_grad_by_freq=bool(_field(m, "shouldScaleGradByFreq", False)),
+    )
+    out.weight = _param(weight)
+    return out
+
+
+def _table_sizes(m, name):
+    v = _field(m, name)
+    if torch.is_tensor(v):
+        return [int(s) for s in v.shape]
+    return _sizes(m, name)
+
+
+def _criterion_weights(m, name="weights"):
+    w = _tensor(m, name)
+    return None if w is None else w.detach().clone()
+
+
+def _reduction(m):
+    return "mean" if _field(m, "sizeAverage", True) is not False else "sum"
+
+
+def _size_average(m):
+    return _field(m, "sizeAverage", True) is not False
+
+
+def _nll(m, p):
+    return nn.NLLLoss(weight=_criterion_weights(m), ignore_index=_int(m, "ignoreIndex", -100), reduction=_reduction(m))
+
+
+def _cross_entropy(m, p):
+    nll = _field(m, "nll")
+    source = nll if nll is not None else m
+    return nn.CrossEntropyLoss(
+        weight=_criterion_weights(source), ignore_index=_int(source, "ignoreIndex", -100), reduction=_reduction(source)
+    )
+
+
+def _bce(m, p):
+    return nn.BCELoss(weight=_criterion_weights(m), reduction=_reduction(m))
+
+
+def _multilabel_soft_margin(m, p):
+    bce = _field(m, "nll")
+    return nn.MultiLabelSoftMarginLoss(weight=None if bce is None else _criterion_weights(bce), reduction="mean")
+
+
+def _criterions(m, path, conv):
+    crits = _field(m, "criterions") or []
+    if isinstance(crits, dict):
+        crits = [crits[k] for k in sorted(crits)]
+    weights = _field(m, "weights") or []
+    if isinstance(weights, dict):
+        weights = [weights[k] for k in sorted(weights)]
+    if torch.is_tensor(weights):
+        weights = weights.tolist()
+    return [conv(c, "%s.%d" % (path, i + 1)) for i, c in enumerate(crits)], [float(w) for w in weights]
+
+
+def _local_normalization(m, path, divisive):
+    estimator = _field(m, "meanestimator")
+    kernel = None if estimator is None else _tensor(estimator, "weight")
+    if kernel is None:
+        raise ConversionError("%s: %s without its meanestimator's weight" % (path, _typename(m)))
+    planes = _int(m, "nInputPlane", 1)
+    kernel = kernel.reshape(1, planes, -1, kernel.shape[-1]) if kernel.dim() != 4 else kernel
+    out = LocalNormalization(
+        planes,
+        kernel.shape[2],
+        kernel.shape[3],
+        divisive=divisive,
+        threshold=float(_field(m, "threshold", 1e-4)),
+        thresval=float(_field(m, "thresval", 1e-4)),
+    )
+    out.kernel = kernel.detach().clone()
+    return out
+
+
+def _weight_norm(m, path, conv):
+    inner = _decorated(m, path, conv)
+    weight = _tensor(m, "weight")
+    if weight is None or getattr(inner, "weight", None) is None:
+        raise ConversionError("%s: nn.WeightNorm of a module without a weight" % path)
+    out = WeightNorm(inner, _dim0(m, "outputDim"), list(weight.shape))
+    return _copy_params(out, m, path, "v", "g")
+
+
+def _partial_linear(m, path):
+    try:
+        table = _modules_of(_modules_of(_field(m, "network"))[0])[1]
+    except (IndexError, TypeError):
+        raise ConversionError("%s: nn.PartialLinear without its network's LookupTable" % path) from None
+    weight = _tensor(table, "weight")
+    bias = _tensor(m, "bias")
+    out = PartialLinear(weight.shape[1], weight.shape[0], bias=bias is not None)
+    out.weight = _param(weight)
+    if bias is not None:
+        out.bias = _param(bias.reshape(1, -1))
+    partition = _field(m, "partition")  # 0-based since load_lua
+    if torch.is_tensor(partition):
+        out.set_partition(partition.long())
+    return out
+
+
+def _fractional(m, path):
+    samples = _tensor(m, "randomSamples")
+    fixed = samples is not None and bool(_field(m, "newRandomPool", False))
+    if fixed and samples.dim() == 2:
+        samples = samples.unsqueeze(0)
+    ratio_w, ratio_h = _field(m, "ratioW"), _field(m, "ratioH")
+    out = FractionalMaxPool(
+        _int(m, "poolSizeW"),
+        _int(m, "poolSizeH"),
+        _opt_int(m, "outW"),
+        _opt_int(m, "outH"),
+        None if ratio_w is None else float(ratio_w),
+        None if ratio_h is None else float(ratio_h),
+        samples_size=list(samples.shape) if fixed else None,
+    )
+    if fixed:
+        out.samples = samples.detach().clone()
+    return out
+
+
+def _index_linear(m, path):
+    if _int(m, "normalize", 0):
+        raise ConversionError("%s: nn.IndexLinear with normalize is not translated yet (issue 23)" % path)
+    weight = _tensor(m, "weight")
+    out = IndexLinear(weight.shape[0], weight.shape[1], _int(m, "keysOffset", 0))
+    return _copy_params(out, m, path, "weight", "bias")
+
+
+def _decorated(m, path, conv):
+    inner = _field(m, "module")
+    if inner is None:
+        modules = _modules_of(m)
+        if not modules:
+            raise ConversionError("%s: %s holds no module" % (path, _typename(m)))
+        inner = modules[0]
+    return conv(inner, path + ".1")
+
+
+_SIMPLE.update(
+    {
+        "LookupTable": _lookup_table,
+        "CAdd": lambda m, p: _copy_params(CAdd(_table_sizes(m, "bias")), m, p, "bias"),
+        "CMul": lambda m, p: _copy_params(CMul(_table_sizes(m, "weight")), m, p, "weight"),
+        "Add": lambda m, p: _copy_params(
+            Add(_tensor(m, "bias").numel(), scalar=bool(_field(m, "scalar", False))), m, p, "bias"
+        ),
+        "Mul": lambda m, p: _copy_params(Mul(), m, p, "weight"),
+        "Bilinear": lambda m, p: _copy_params(
+            Bilinear(
+                *_tensor(m, "weight").shape[1:], _tensor(m, "weight").shape[0], bias=_tensor(m, "bias") is not None
+            ),
+            m,
+            p,
+            "weight",
+            "bias",
+        ),
+        "TemporalConvolution": lambda m, p: _copy_params(
+            TemporalConvolution(_int(m, "inputFrameSize"), _int(m, "outputFrameSize"), _int(m, "kW"), _int(m, "dW", 1)),
+            m,
+            p,
+            "weight",
+            "bias",
+        ),
+        "TemporalMaxPooling": lambda m, p: TemporalMaxPooling(_int(m, "kW"), _int(m, "dW", _int(m, "kW"))),
+        "TemporalSubSampling": lambda m, p: _copy_params(
+            TemporalSubSampling(_int(m, "inputFrameSize"), _int(m, "kW"), _int(m, "dW", 1)), m, p, "weight", "bias"
+        ),
+        "SpatialSubSampling": lambda m, p: _copy_params(
+            SpatialSubSampling(
+                _int(m, "nInputPlane"), _int(m, "kW"), _int(m, "kH"), _int(m, "dW", 1), _int(m, "dH", 1)
+            ),
+            m,
+            p,
+            "weight",
+            "bias",
+        ),
+        "SpatialDepthWiseConvolution": lambda m, p: _copy_params(
+            SpatialDepthWiseConvolution(
+                *[
+                    _int(m, f, 1 if f[0] == "d" else 0)
+                    for f in ("nInputPlane", "nOutputPlane", "kW", "kH", "dW", "dH", "padW", "padH")
+                ],
+                bias=_tensor(m, "bias") is not None,
+            ),
+            m,
+            p,
+            "weight",
+            "bias",
+        ),
+        "SpatialConvolutionLocal": lambda m, p: _copy_params(
+            SpatialConvolutionLocal(
+                *[
+                    _int(m, f, 1 if f[0] == "d" else 0)
+                    for f in ("nInputPlane", "nOutputPlane", "iW", "iH", "kW", "kH", "dW", "dH", "padW", "padH")
+                ]
+            ),
+            m,
+            p,
+            "weight",
+            "bias",
+        ),
+        "SpatialConvolutionMap": lambda m, p: _copy_params(
+            SpatialConvolutionMap(
+                [[int(a), int(b)] for a, b in _tensor(m, "connTable").tolist()],  # 0-based since load_lua
+                _int(m, "kW"),
+                _int(m, "kH"),
+                _int(m, "dW", 1),
+                _int(m, "dH", 1),
+            ),
+            m,
+            p,
+            "weight",
+            "bias",
+        ),
+        "SpatialFullConvolutionMap": lambda m, p: _copy_params(
+            SpatialConvolutionMap(
+                [[int(a), int(b)] for a, b in _tensor(m, "connTable").tolist()],
+                _int(m, "kW"),
+                _int(m, "kH"),
+                _int(m, "dW", 1),
+                _int(m, "dH", 1),
+                full=True,
+            ),
+            m,
+            p,
+            "weight",
+            "bias",
+        ),
+        "TemporalRowConvolution": lambda m, p: _copy_params(
+            TemporalRowConvolution(
+                _int(m, "inputFrameSize"), _int(m, "kW"), _int(m, "dW", 1), bool(_field(m, "featFirst", False))
+            ),
+            m,
+            p,
+            "weight",
+            "bias",
+        ),
+        "TemporalDynamicKMaxPooling": lambda m, p: TemporalDynamicKMaxPooling(
+            _int(m, "minK"), float(_field(m, "factor") or 0)
+        ),
+        "LinearWeightNorm": lambda m, p: _copy_params(
+            LinearWeightNorm(*reversed(_tensor(m, "v").shape), bias=_tensor(m, "bias") is not None),
+            m,
+            p,
+            "v",
+            "g",
+            "bias",
+        ),
+        "Kmeans": lambda m, p: _copy_params(Kmeans(*_tensor(m, "weight").shape), m, p, "weight"),
+        "SparseLinear": lambda m, p: _copy_params(
+            SparseLinear(*reversed(_tensor(m, "weight").shape)), m, p, "weight", "bias"
+        ),
+        "Cosine": lambda m, p: _copy_params(Cosine(*reversed(_tensor(m, "weight").shape)), m, p, "weight"),
+        "Euclidean": lambda m, p: _copy_params(Euclidean(*_tensor(m, "weight").shape), m, p, "weight"),
+        "WeightedEuclidean": lambda m, p: _copy_params(
+            WeightedEuclidean(*_tensor(m, "weight").shape), m, p, "weight", "diagCov"
+        ),
+        "Normalize": lambda m, p: Normalize(float(_field(m, "p")), float(_field(m, "eps", 1e-10))),
+        "PairwiseDistance": lambda m, p: PairwiseDistance(float(_field(m, "norm"))),
+        "CosineDistance": lambda m, p: CosineDistance(),
+        "DotProduct": lambda m, p: DotProduct(),
+        "GatedLinearUnit": lambda m, p: nn.GLU(-1 if _field(m, "dim") is None else _dim0(m, "dim")),
+        "SplitTable": lambda m, p: SplitTable(_dim0(m, "dimension"), _n_input_dims(m)),
+        "SpatialSubtractiveNormalization": lambda m, p: _local_normalization(m, p, False),
+        "SpatialDivisiveNormalization": lambda m, p: _local_normalization(m, p, True),
+        "Convert": lambda m, p: Convert(
+            None if _field(m, "perm") is None else [int(v) for v in _field(m, "perm")],
+            _opt_int(m, "flatAt"),
+            _int(m, "nFlat", 0),
+        ),
+        "PartialLinear": _partial_linear,
+        "IndexLinear": _index_linear,
+        "SpatialFractionalMaxPooling": _fractional,
+        "CReLU": lambda m, p: CReLU(_int(m, "nInputDims")),
+        "Collapse": lambda m, p: Collapse(_int(m, "nInputDim")),
+        "Constant": lambda m, p: _copy_params(
+            Constant(_tensor(m, "value").shape, _opt_int(m, "nInputDim")), m, p, "value"
+        ),
+        "Index": lambda m, p: Index(_dim0(m, "dimension")),
+        "MaskedSelect": lambda m, p: MaskedSelect(),
+        "MM": lambda m, p: MM(bool(_field(m, "transA", False)), bool(_field(m, "transB", False))),
+        "MV": lambda m, p: MV(bool(_field(m, "trans", False))),
+        "ZipTable": lambda m, p: ZipTable(),
+        "ZipTableOneToMany": lambda m, p: ZipTableOneToMany(),
+        "CAddTensorTable": lambda m, p: CAddTensorTable(),
+        "MixtureTable": lambda m, p: MixtureTable(None if _field(m, "dim") is None else _dim0(m, "dim")),
+        "ZeroGrad": lambda m, p: ZeroGrad(),
+        "GradientReversal": lambda m, p: GradientReversal(float(_field(m, "lambda", 1))),
+        "L1Penalty": lambda m, p: L1Penalty(
+            float(_field(m, "l1weight")),
+            bool(_field(m, "sizeAverage", False)),
+            _field(m, "provideOutput", True) is not False,
+        ),
+        "SpatialUpSamplingBilinear": lambda m, p: UpSamplingBilinear(
+            _opt_int(m, "scale_factor"), _opt_int(m, "oheight"), _opt_int(m, "owidth")
+        ),
+        "PixelShuffle": lambda m, p: nn.PixelShuffle(_int(m, "upscaleFactor")),
+        "RReLU": lambda m, p: nn.RReLU(float(_field(m, "lower", 1 / 8)), float(_field(m, "upper", 1 / 3))),
+        "VolumetricReplicationPadding": lambda m, p: nn.ReplicationPad3d(
+            tuple(_int(m, f) for f in ("pleft", "pright", "ptop", "pbottom", "pfront", "pback"))
+        ),
+        "SpatialDilatedMaxPooling": lambda m, p: nn.MaxPool2d(
+            (_int(m, "kH"), _int(m, "kW")),
+            (_int(m, "dH"), _int(m, "dW")),
+            (_int(m, "padH", 0), _int(m, "padW", 0)),
+            dilation=(_int(m, "dilationH", 1), _int(m, "dilationW", 1)),
+            ceil_mode=bool(_field(m, "ceil_mode", False)),
+        ),
+        "VolumetricDilatedMaxPooling": lambda m, p: nn.MaxPool3d(
+            (_int(m, "kT"), _int(m, "kH"), _int(m, "kW")),
+            (_int(m, "dT"), _int(m, "dH"), _int(m, "dW")),
+            (_int(m, "padT", 0), _int(m, "padH", 0), _int(m, "padW", 0)),
+            dilation=(_int(m, "dilationT", 1), _int(m, "dilationH", 1), _int(m, "dilationW", 1)),
+            ceil_mode=bool(_field(m, "ceil_mode", False)),
+        ),
+        # criterions: forward(input, target); class targets 0-based (Note [Indices shifted once])
+        "MSECriterion": lambda m, p: nn.MSELoss(reduction=_reduction(m)),
+        "AbsCriterion": lambda m, p: nn.L1Loss(reduction=_reduction(m)),
+        "SmoothL1Criterion": lambda m, p: nn.SmoothL1Loss(reduction=_reduction(m)),
+        "SoftMarginCriterion": lambda m, p: nn.SoftMarginLoss(reduction=_reduction(m)),
+        "DistKLDivCriterion": lambda m, p: nn.KLDivLoss(reduction=_reduction(m)),
+        "BCECriterion": _bce,
+        "ClassNLLCriterion": _nll,
+        "SpatialClassNLLCriterion": _nll,
+        "CrossEntropyCriterion": _cross_entropy,
+        "MultiMarginCriterion": lambda m, p: nn.MultiMarginLoss(
+            p=_int(m, "p", 1),
+            margin=float(_field(m, "margin", 1)),
+            weight=_criterion_weights(m),
+            reduction=_reduction(m),
+        ),
+        "MultiLabelMarginCriterion": lambda m, p: nn.MultiLabelMarginLoss(reduction=_reduction(m)),
+        "MultiLabelSoftMarginCriterion": _multilabel_soft_margin,
+        "HingeEmbeddingCriterion": lambda m, p: nn.HingeEmbeddingLoss(
+            margin=float(_field(m, "margin", 1)), reduction=_reduction(m)
+        ),
+        "CosineEmbeddingCriterion": lambda m, p: TableLoss(
+            nn.CosineEmbeddingLoss(margin=float(_field(m, "margin", 0)), reduction=_reduction(m))
+        ),
+        "MarginRankingCriterion": lambda m, p: TableLoss(
+            nn.MarginRankingLoss(margin=float(_field(m, "margin", 1)), reduction=_reduction(m))
+        ),
+        "MarginCriterion": lambda m, p: MarginLoss(float(_field(m, "margin", 1)), _size_average(m)),
+        "L1HingeEmbeddingCriterion": lambda m, p: L1HingeEmbeddingLoss(float(_field(m, "margin", 1))),
+        "WeightedMSECriterion": lambda m, p: _copy_params(
+            WeightedMSELoss(_tensor(m, "weight").shape, _size_average(m)), m, p, "weight"
+        ),
+        "SpatialAutoCropMSECriterion": lambda m, p: AutoCropMSELoss(_size_average(m)),
+        "L1Cost": lambda m, p: L1Cost(),
+        "DistanceRatioCriterion": lambda m, p: DistanceRatioLoss(_size_average(m)),
+        "ClassSimplexCriterion": lambda m, p: _copy_params(ClassSimplexLoss(_int(m, "nClasses")), m, p, "simplex"),
+    }
+)
+
+_CONTAINERS.update(
+    {
+        "Maxout": _container(nn.Sequential),  # a Sequential in torch7: Linear, View, Max
+        "SpatialLPPooling": _container(nn.Sequential),  # a Sequential in torch7: Power, pooling, MulConstant, Power
+        "MapTable": lambda m, p, conv: MapTable(_decorated(m, p, conv)),
+        "Bottle": lambda m, p, conv: Bottle(_decorated(m, p, conv), _int(m, "nInputDim", 2), _opt_int(m, "nOutputDim")),
+        "SpatialMaxUnpooling": lambda m, p, conv: MaxUnpool(2).link(conv(_field(m, "pooling"), p + ".pooling")),
+        "VolumetricMaxUnpooling": lambda m, p, conv: MaxUnpool(3).link(conv(_field(m, "pooling"), p + ".pooling")),
+        "WeightNorm": _weight_norm,
+        "Decorator": _decorated,
+        "SpatialContrastiveNormalization": lambda m, p, conv: conv(_field(m, "normalizer"), p + ".normalizer"),
+        "DontCast": _decorated,
+        "NaN": _decorated,
+        "Profile": _decorated,
+        "CriterionTable": lambda m, p, conv: CriterionTable(conv(_field(m, "criterion"), p + ".criterion")),
+        "ModuleCriterion": lambda m, p, conv: ModuleLoss(
+            conv(_field(m, "criterion"), p + ".criterion"),
+            None if _field(m, "inputModule") is None else conv(_field(m, "inputModule"), p + ".inputModule"),
+            None if _field(m, "targetModule") is None else conv(_field(m, "targetModule"), p + ".targetModule"),
+        ),
+        "ParallelCriterion": lambda m, p, conv: ParallelLoss(
+            *_criterions(m, p, conv), repeat_target=bool(_field(m, "repeatTarget", False))
+        ),
+        "MultiCriterion": lambda m, p, conv: MultiLoss(*_criterions(m, p, conv)),
+    }
+)
+
+
 def convert(legacy_module):
     """The torch.nn.Module computing what the torch7 module (as load_lua returns it) computes,
     with its weights and statistics copied; in evaluation mode when the torch7 module was
     (train = false), else in training mode. Raises ConversionError naming the first module
     (by its path in the model, 1-based as torch7 counts) that cannot be converted."""
 
+    done = {}  # id of a torch7 module -> its conversion: a module held twice stays one module
+
     def conv(m, path):
+        if id(m) in done:
+            return done[id(m)][1]
+        out = convert_one(m, path)
+        done[id(m)] = (m, out)  # m kept alive so that its id is not reused
+        return out
+
+    def convert_one(m, path):
         full = _typename(m)
         package, _, name = full.rpartition(".")
         if package not in ("nn", ""):
@@ -419,3 +912,27 @@ def convert(legacy_module):
         return out
 
     return conv(legacy_module, "model")
+
+
+# torch7 nn classes that convert to nothing, by their nature
+NOT_CONVERTIBLE = {
+    "Module": "abstract base of the modules",
+    "Container": "abstract base of the containers",
+    "Criterion": "abstract base of the criterions",
+    "Jacobian": "a helper that checks gradients, not a module",
+    "SparseJacobian": "a helper that checks gradients, not a module",
+    "StochasticGradient": "a trainer, not a module",
+}
+
+# torch7 nn classes whose forward torch.nn could express but that the converter does not
+# convert yet (issue 23)
+NOT_YET = {}
+
+
+def convertible_classes():
+    """{torch7 class name: its builder}, the classes convert() knows, sorted by name; each has
+    its case in tests/python/test_convert_t7_classes.py, and --list prints them."""
+    out = {}
+    for name, build in list(_SIMPLE.items()) + list(_CONTAINERS.items()):
+        out[name] = build
+    return dict(sorted(out.items()))

@@ -52,7 +52,12 @@ def _nn_ctor(m):
         return (
             name,
             [pair(m.kernel_size)],
-            {"stride": pair(m.stride), "padding": pair(m.padding), "ceil_mode": m.ceil_mode},
+            {
+                "stride": pair(m.stride),
+                "padding": pair(m.padding),
+                "dilation": pair(m.dilation),
+                "ceil_mode": m.ceil_mode,
+            },
         )
     if t is nn.AvgPool2d:
         return (
@@ -101,7 +106,79 @@ def _nn_ctor(m):
         return name, [pair(m.padding)], {}
     if t in (nn.ReLU, nn.ReLU6, nn.Tanh, nn.Sigmoid, nn.Softsign, nn.LogSigmoid, nn.Tanhshrink, nn.Identity):
         return name, [], {}
+    if t is nn.Embedding:
+        return (
+            name,
+            [m.num_embeddings, m.embedding_dim],
+            {
+                "padding_idx": m.padding_idx,
+                "max_norm": m.max_norm,
+                "norm_type": m.norm_type,
+                "scale_grad_by_freq": m.scale_grad_by_freq,
+            },
+        )
+    if t is nn.GLU:
+        return name, [m.dim], {}
+    if t is nn.PixelShuffle:
+        return name, [m.upscale_factor], {}
+    if t is nn.RReLU:
+        return name, [m.lower, m.upper], {}
+    if t is nn.ReplicationPad3d:
+        return name, [pair(m.padding)], {}
+    if t in _LOSS_OPTIONS:
+        kwargs = {k: getattr(m, k) for k in _LOSS_OPTIONS[t]}
+        if "weight" in kwargs:
+            w = kwargs["weight"]
+            kwargs["weight"] = None if w is None else _Expr("torch.zeros(%d)" % w.numel())
+        if "ignore_index" in kwargs:
+            kwargs["ignore_index"] = m.ignore_index
+        kwargs["reduction"] = m.reduction
+        return name, [], kwargs
     raise ConversionError("emit_python: no constructor known for %s" % t.__name__)
+
+
+class _Expr(str):
+    """Python source written as it is (a constructor argument rebuilt by load_state_dict)."""
+
+    def __repr__(self):
+        return str(self)
+
+
+# torch.nn losses: the constructor arguments each keeps as an attribute of the same name
+_LOSS_OPTIONS = {
+    nn.MSELoss: (),
+    nn.L1Loss: (),
+    nn.SmoothL1Loss: (),
+    nn.SoftMarginLoss: (),
+    nn.KLDivLoss: (),
+    nn.BCELoss: ("weight",),
+    nn.NLLLoss: ("weight", "ignore_index"),
+    nn.CrossEntropyLoss: ("weight", "ignore_index"),
+    nn.MultiMarginLoss: ("p", "margin", "weight"),
+    nn.MultiLabelMarginLoss: (),
+    nn.MultiLabelSoftMarginLoss: ("weight",),
+    nn.HingeEmbeddingLoss: ("margin",),
+    nn.CosineEmbeddingLoss: ("margin",),
+    nn.MarginRankingLoss: ("margin",),
+}
+
+# Note [Indices shifted once] (layers.py), written into the emitted source next to each module
+_ZERO_BASED = {
+    nn.Embedding: "takes 0-based ids: torch7's LookupTable ids less 1",
+    nn.NLLLoss: "takes 0-based classes: torch7's targets less 1",
+    nn.CrossEntropyLoss: "takes 0-based classes: torch7's targets less 1",
+    nn.MultiMarginLoss: "takes 0-based classes: torch7's targets less 1",
+    nn.MultiLabelMarginLoss: "takes 0-based classes ended by -1: torch7's targets (ended by 0) less 1",
+}
+
+
+def _index_notes(module):
+    notes = []
+    for name, m in module.named_modules():
+        why = _ZERO_BASED.get(type(m)) or getattr(m, "index_note", None)
+        if why:
+            notes.append("%s (%s) %s" % (name or "the model", type(m).__name__, why))
+    return notes
 
 
 def _without_defaults(cls, kwargs):
@@ -161,8 +238,14 @@ def emit_python(module, path=None, class_name="Model"):
         "%s=%s" % (k, _render(v, 12, helpers)) for k, v in kwargs.items()
     ]
     body = ",\n            ".join(parts)
+    notes = _index_notes(module)
+    doc = '"""%s: converted from a torch7 model by torch.utils.convert_t7.' % class_name
+    if notes:
+        doc += "\n\nIndices shifted once (torch7 counts from 1, torch.nn from 0):\n" + "".join(
+            "- %s\n" % n for n in notes
+        )
     lines = [
-        '"""%s: converted from a torch7 model by torch.utils.convert_t7."""' % class_name,
+        doc + '"""',
         "",
         "import torch",
         "from torch import nn",
@@ -176,6 +259,15 @@ def emit_python(module, path=None, class_name="Model"):
         "    def __init__(self):",
         "        super().__init__(" + ("\n            " + body + ",\n        " if parts else "") + ")",
     ]
+    names = {}
+    for name, m in module.named_modules():
+        names.setdefault(id(m), name)
+    for name, m in module.named_modules():
+        target = m._t7_link() if hasattr(m, "_t7_link") else None
+        if target is not None:
+            if id(target) not in names:
+                raise ConversionError("emit_python: %s is linked to a module outside the model" % name)
+            lines.append("        self.get_submodule(%r).link(self.get_submodule(%r))" % (name, names[id(target)]))
     dtype = _model_dtype(module)
     if dtype != torch.float32:  # load_state_dict keeps the module's own element type
         lines.append("        self.to(%s)" % dtype)
