@@ -66,7 +66,12 @@ local function flatten(self, input)
       checkVectors(self, input[1], input[2], '')
       self.keys:resize(input[1]:nElement()):copy(input[1])
       self.values:resize(input[2]:nElement()):copy(input[2])
-      sizes = torch.isTensor(input[3]) and input[3]:long() or torch.LongTensor(input[3])
+      -- a number is one sample's size (a batch of one, as in torch7)
+      if type(input[3]) == 'number' then
+         sizes = torch.LongTensor({ input[3] })
+      else
+         sizes = torch.isTensor(input[3]) and input[3]:long() or torch.LongTensor(input[3])
+      end
       if sizes:dim() ~= 1 or sizes:sum() ~= self.keys:nElement() then
          inputError(self, 'sizes must be a vector adding up to the number of keys')
       end

@@ -357,4 +357,27 @@ function utils.thnnPadding(class, kernel)
    class.__tostring__ = utils.paddingString
 end
 
+
+-- addSingletonDimension([result,] t[, dim = 1]): a view of t with a dimension of size 1
+-- inserted at dim (1 .. t:dim() + 1); result, when given, is set to it and returned.
+function utils.addSingletonDimension(...)
+   local result, t, dim
+   if torch.isTensor(select(2, ...)) then
+      result, t, dim = ...
+   else
+      t, dim = ...
+      result = t.new()
+   end
+   dim = dim or 1
+   local n = t:dim()
+   if type(dim) ~= 'number' or dim < 1 or dim > n + 1 then
+      error(string.format('nn.utils.addSingletonDimension: dimension %s out of range 1..%d', tostring(dim), n + 1), 2)
+   end
+   local sizes, strides = {}, {}
+   for i = 1, n do sizes[i], strides[i] = t:size(i), t:stride(i) end
+   table.insert(sizes, dim, 1)
+   table.insert(strides, dim, dim <= n and t:stride(dim) * t:size(dim) or 1)
+   return result:set(t:storage(), t:storageOffset(), torch.LongStorage(sizes), torch.LongStorage(strides))
+end
+
 return utils

@@ -72,14 +72,23 @@ for _, T in ipairs(torch.types) do
 
    -- C functions that are methods as they are
    for _, k in ipairs({ 'size', 'stride', 'nElement', 'storageOffset', 'storage', 'isContiguous',
-                        'narrow', 'select', 'transpose', 'unfold', 'expand', 'squeeze', 'resize',
+                        'narrow', 'select', 'transpose', 'unfold', 'expand', 'resize',
                         'copy', 'fill', 'zero', 'clone', 'contiguous', 'uniform', 'normal',
                         'bernoulli', 'random' }) do
       methods[k] = f[k]
    end
    methods.nDimension = f.nDimension
+   -- squeeze([dim]): as in torch7, a tensor left with one element in one dimension is
+   -- returned as that number (`torch.randn(1):squeeze()` is a number)
+   function methods.squeeze(self, dim)
+      local r = f.squeeze(self, dim)
+      if r:dim() == 1 and r:size(1) == 1 and (dim == nil or self:dim() == 1) then return r[1] end
+      return r
+   end
    methods.dim = f.nDimension
    methods.cdata = f.pointer
+   -- as luaT's default __eq: two userdata are equal when they hold the same C tensor
+   mt.__eq = function(a, b) return f.pointer(a) == f.pointer(b) end
    methods.isSameSizeAs = function(self, other)
       if self:dim() ~= other:dim() then return false end
       for i = 1, self:dim() do

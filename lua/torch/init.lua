@@ -146,6 +146,7 @@ torch.setheaptracking(true)
 require 'torch.Storage'
 require 'torch.Tensor'
 require 'torch.TensorMath'
+require 'torch.TensorShape'
 require 'torch.File'
 require 'torch.Tester'
 require 'torch.Timer'

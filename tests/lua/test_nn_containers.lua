@@ -88,7 +88,7 @@ end
 function tests.errors_name_the_branch()
    local c = nn.Concat(2):add(nn.Linear(3, 2)):add(nn.Linear(4, 2))
    local ok, err = pcall(function() c:forward(torch.randn(2, 3)) end)
-   check.ok(not ok and err:find('In 2 module of nn.Concat (nn.Linear)', 1, true), tostring(err))
+   check.ok(not ok and err:find('In 2 module of nn.Concat:', 1, true), tostring(err))
 end
 
 function tests.containers_convert_type_and_clear_state()
