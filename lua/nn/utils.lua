@@ -251,14 +251,18 @@ function utils.convolutionString(self, sizes, strides, pads, extras)
 end
 
 -- The transposed convolutions take { input, target } (the output takes target's sizes):
--- their gradInput is then { gradient, zeros like target }. Returns the tensor that the
--- gradient with respect to the input goes to.
+-- their gradInput is then { gradient, zeros like target }, the zeros one element expanded
+-- to target's sizes as in torch7. Returns the tensor that the gradient with respect to
+-- the input goes to.
 function utils.fullConvolutionGradInput(self, input, x)
    local gradInput = self.gradInput
    if type(input) == 'table' then
-      self.gradInput = torch.isTensor(gradInput) and { gradInput, x.new() } or gradInput
+      self.gradInput = torch.isTensor(gradInput) and { gradInput } or gradInput
       gradInput = self.gradInput[1]
-      self.gradInput[2]:resizeAs(input[2]):zero()
+      local ones = {}
+      for i = 1, input[2]:dim() do ones[i] = 1 end
+      local zero = x.new(1):zero()
+      self.gradInput[2] = zero:view(torch.LongStorage(ones)):expandAs(input[2])
    elseif type(gradInput) == 'table' then
       gradInput = gradInput[1]
       self.gradInput = gradInput

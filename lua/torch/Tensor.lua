@@ -258,6 +258,10 @@ for _, T in ipairs(torch.types) do
          local view, off = viewOf(self, k)
          if view then return view end
          return sget(f.storage(self), off)
+      elseif tk == 'userdata' and isTensor(k) then
+         -- torch7's t[mask] (a ByteTensor: maskedSelect) and t[indices] (a LongTensor: index)
+         if torch.typename(k) == 'torch.ByteTensor' then return self:maskedSelect(k) end
+         return self:index(1, k)
       end
       return methods[k]
    end
@@ -273,6 +277,16 @@ for _, T in ipairs(torch.types) do
          local off
          view, off = viewOf(self, k)
          if not view then return sset(f.storage(self), off, v) end
+      elseif tk == 'userdata' and isTensor(k) then
+         local byMask = torch.typename(k) == 'torch.ByteTensor'
+         if type(v) == 'number' then
+            if byMask then self:maskedFill(k, v) else self:indexFill(1, k, v) end
+         elseif byMask then
+            self:maskedCopy(k, v)
+         else
+            self:indexCopy(1, k, v)
+         end
+         return
       else
          error('cannot set field ' .. tostring(k) .. ' of a ' .. name, 2)
       end
