@@ -208,4 +208,11 @@ require 'nn.CAddTensorTable'
 require 'nn.SparseJacobian'
 require 'nn.hessian'
 
+-- the modules that nn's own test file checks last
+require 'nn.OneHot'
+require 'nn.WhiteNoise'
+require 'nn.UpSampling'
+require 'nn.VolumetricFractionalMaxPooling'
+require 'nn.FeatureLPPooling'
+
 return nn
