@@ -177,7 +177,8 @@ function tests.sparseLinear()
    end
    withGrad:forward(x)
    local single = withGrad:backward(x, gradOutput[1])
-   check.ok(maxDiff(single:select(2, 2), denseGrad[1]) < 1e-12, 'SparseLinear one sample gradInput')
+   check.eq(#single, 1, 'one sample: a table of one (torch7)')
+   check.ok(maxDiff(single[1]:select(2, 2), denseGrad[1]) < 1e-12, 'SparseLinear one sample gradInput')
    -- bad inputs: out-of-range index, wrong shapes; the module's tensors stay as they were
    local before = lin.weight:clone()
    check.raises(function() lin:forward(torch.Tensor({ { inputSize + 1, 1 } })) end, nil, 'index past inputSize')
