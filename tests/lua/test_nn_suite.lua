@@ -248,4 +248,17 @@ function tests.full_convolution_dual_input()
    check.eq(g[2]:sum(), 0)
 end
 
+function tests.convolution_local_weight_by_position()
+   -- a weight of any sizes with oH*oW x nOutputPlane x nInputPlane*kH*kW elements in order
+   -- is read as that (torch7's view): tiling a SpatialConvolution's kernel everywhere
+   -- gives the SpatialConvolution
+   local from, to, kW, kH = 2, 3, 2, 3
+   local m = nn.SpatialConvolutionLocal(from, to, 5, 6, kW, kH)
+   local conv = nn.SpatialConvolution(from, to, kW, kH)
+   torch.repeatTensor(m.bias, conv.bias:view(to, 1, 1), 1, m.oH, m.oW)
+   torch.repeatTensor(m.weight, conv.weight:view(1, 1, from, to, kW, kH), m.oW, m.oH, 1, 1, 1, 1)
+   local x = torch.randn(2, from, 6, 5)
+   check.ok(maxDiff(m:forward(x), conv:forward(x)) < 1e-12, 'as the shared-weight convolution')
+end
+
 return tests
