@@ -8,6 +8,7 @@ too, since it checked nothing.
   test_counts.py pytest COUNTS JUNIT_XML              pytest's --junitxml report
   test_counts.py lua COUNTS SUITE OUTPUT EXIT_STATUS  one run of tests/lua/run.lua
   test_counts.py tester COUNTS SUITE OUTPUT EXIT_STATUS  an upstream file run by torch.Tester
+  test_counts.py script COUNTS SUITE EXIT_STATUS        an upstream script with no Tester: one test
   test_counts.py summary COUNTS                       prints skips, empty suites and totals
 """
 
@@ -114,6 +115,12 @@ def tester(counts, suite, output, exit_status):
         out.write("Lua upstream (th)\t%s\t%d\t%d\t0\n" % (suite, passed, failed))
 
 
+def script(counts, suite, exit_status):
+    ok = int(exit_status) == 0
+    with open(counts, "a") as out:
+        out.write("Lua upstream (th)\t%s\t%d\t%d\t0\n" % (suite, int(ok), int(not ok)))
+
+
 def summary(counts):
     per_kind = {}  # kind -> [suites, passed, failed, skipped], in order of appearance
     empty, skips = [], []
@@ -144,5 +151,6 @@ def summary(counts):
 
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    result = {"boost": boost, "pytest": pytest, "lua": lua, "tester": tester, "summary": summary}[command](*args)
+    commands = {"boost": boost, "pytest": pytest, "lua": lua, "tester": tester, "script": script, "summary": summary}
+    result = commands[command](*args)
     sys.exit(result or 0)

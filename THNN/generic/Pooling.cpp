@@ -148,17 +148,16 @@ struct THNN_(FeatureLPPooling_shape) {
 static THNN_(FeatureLPPooling_shape) THNN_(FeatureLPPooling_shapeOf)(THTensor *input, int width, int stride,
                                                                      bool batchMode, int inputArg, int widthArg) {
   const int nd = input->nDimension;
-  THArgCheck(batchMode ? nd >= 2 && nd <= 4 : nd >= 1 && nd <= 3, inputArg,
-             "input: %s tensor expected, got sizes %s", batchMode ? "2D to 4D (batch mode)" : "1D to 3D",
-             thnn::pooling::sizesOf(input).c_str());
+  THArgCheck(batchMode ? nd >= 2 && nd <= 4 : nd >= 1 && nd <= 3, inputArg, "input: %s tensor expected, got sizes %s",
+             batchMode ? "2D to 4D (batch mode)" : "1D to 3D", thnn::pooling::sizesOf(input).c_str());
   THArgCheck(width >= 2 && width <= 16, widthArg, "width must be in 2..16, got %d", width);
   THArgCheck(stride >= 1 && stride <= 4, widthArg + 1, "stride must be in 1..4, got %d", stride);
   THNN_(FeatureLPPooling_shape) s{1, 0, 1, 0, batchMode ? 1 : 0};
   if (batchMode) s.batches = input->size[0];
   s.features = input->size[s.featureDim];
   for (int d = s.featureDim + 1; d < nd; d++) s.rest *= input->size[d];
-  THArgCheck(s.features >= width, inputArg, "input: %lld features are fewer than the width %d",
-             (long long)s.features, width);
+  THArgCheck(s.features >= width, inputArg, "input: %lld features are fewer than the width %d", (long long)s.features,
+             width);
   s.outFeatures = (s.features - width) / stride + 1;
   return s;
 }
@@ -180,7 +179,8 @@ void THNN_(FeatureLPPooling_updateOutput)(THNNState *state, THTensor *input, THT
     for (int64_t k = 0; k < s.outFeatures; k++)
       for (int64_t r = 0; r < s.rest; r++) {
         double sum = 0;
-        for (int i = 0; i < width; i++) sum += std::pow((double)ip[(b * s.features + k * stride + i) * s.rest + r], power);
+        for (int i = 0; i < width; i++)
+          sum += std::pow((double)ip[(b * s.features + k * stride + i) * s.rest + r], power);
         op[(b * s.outFeatures + k) * s.rest + r] = (scalar_t)std::pow(sum, 1 / power);
       }
   });
