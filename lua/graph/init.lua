@@ -90,6 +90,11 @@ function Graph:__init()
 end
 
 function Graph:addNode(node)
+   if not self.nodeIndex then
+      -- a graph read from a torch7 file has its nodes only
+      self.nodeIndex = {}
+      for i, n in ipairs(self.nodes) do self.nodeIndex[n] = i end
+   end
    if not self.nodeIndex[node] then
       table.insert(self.nodes, node)
       self.nodeIndex[node] = #self.nodes

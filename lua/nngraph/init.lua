@@ -17,6 +17,8 @@ local nngraph = nngraph
 
 local Node, parent = torch.class('nngraph.Node', 'graph.Node')
 
+-- (nodes read from older torch7 files may lack annotations or reverseMap: the methods below
+-- that use them make them)
 function Node:__init(data)
    parent.__init(self, data)
    self.data.annotations = self.data.annotations or {}
@@ -76,11 +78,13 @@ function Node:annotate(annotations)
 end
 
 function Node:graphNodeName()
+   self.data.annotations = self.data.annotations or {}
    if self.data.annotations.name then return self.data.annotations.name .. ' (' .. self.id .. ')' end
    return 'Node' .. self.id
 end
 
 function Node:graphNodeAttributes()
+   self.data.annotations = self.data.annotations or {}
    local a = self.data.annotations
    a.graphAttributes = a.graphAttributes or {}
    if not a.graphAttributes.tooltip and a._debugLabel then a.graphAttributes.tooltip = a._debugLabel end
@@ -108,7 +112,7 @@ function Node:label()
    table.sort(keys)
    local lines = {}
    for _, k in ipairs(keys) do lines[#lines + 1] = k .. ' = ' .. describe(self.data[k]) end
-   local desc = self.data.annotations.description
+   local desc = (self.data.annotations or {}).description
    return (desc and 'desc = ' .. desc .. '\\n' or '') .. table.concat(lines, '\\l')
 end
 

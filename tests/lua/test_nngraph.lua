@@ -67,6 +67,28 @@ function tests.save_and_load_runs_the_same()
    check.ok(maxDiff(m:backward(input, g)[3], copy:backward(input, g)[3]) == 0, 'same gradients')
 end
 
+-- what torch7's nngraph writes has no field of this project's own (the graphs' nodeIndex)
+-- and, from older versions, no annotations or reverseMap: such a model loads, runs and
+-- draws
+function tests.model_without_our_fields()
+   local m = lstm(2, 3)
+   local input = { torch.randn(1, 2), torch.randn(1, 3), torch.randn(1, 3) }
+   local out = m:forward(input)
+   for _, g in ipairs({ m.fg, m.bg }) do
+      g.nodeIndex = nil
+      for _, node in ipairs(g.nodes) do
+         node.data.annotations, node.data.reverseMap = nil, nil
+      end
+   end
+   local copy = torch.deserialize(torch.serialize(m))
+   local out2 = copy:forward(input)
+   check.ok(maxDiff(out[2], out2[2]) == 0, 'same output')
+   check.ok(graph.todot(copy.fg):find('digraph', 1, true), 'dot text')
+   local g = copy.fg
+   g:add(graph.Edge(g.nodes[1], nngraph.Node({})))
+   check.eq(#g.nodes, #m.fg.nodes + 1, 'nodes can be added to a read graph')
+end
+
 function tests.graph_structure_and_errors()
    local x = nn.Identity()()
    local a, b = nn.SplitTable(1)(x):split(2)
