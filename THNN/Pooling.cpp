@@ -1,6 +1,8 @@
-// Average pooling (sliding and adaptive, spatial and volumetric): no indices. The kernels
-// are in generic/Pooling.cpp, compiled for Float and Double.
+// Average pooling (sliding and adaptive, spatial and volumetric) and Lp pooling across
+// features: no indices. The kernels are in generic/Pooling.cpp, compiled for Float and Double.
 #include "THNN/Pooling.h"
+
+#include <cmath>
 
 #include "THNN/generic/PoolingHelpers.h"
 

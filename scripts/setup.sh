@@ -14,6 +14,7 @@ APT_PACKAGES=(
   libsleef-dev  # vectorised exp, tanh, ... (TH/THVector.h)
   libdnnl-dev  # oneDNN: THNN's float convolutions
   luajit libluajit-5.1-dev
+  lua-moses  # functional helpers that nn's own test file requires (nntest.NaN, nntest.DontCast)
   dataset-fashion-mnist
   python3-venv python3-dev  # the virtual environment below, and Python.h for Debian's python3
   python3-torch  # real PyTorch 1.13 for /usr/bin/python3: the differential tests compare with it

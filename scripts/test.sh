@@ -47,6 +47,29 @@ else
   printf 'lua suites (th is not built)\t0\t1\t0\n' >>"$counts"
   status=1
 fi
+# Upstream test files, unmodified, from ../shared/upstream (the specification): nn's test.lua
+# as torch7 runs it (nn.test()) and nngraph's test files, counted by their Testers' summary
+# lines (a script without one counts as one test).
+upstream="$(cd .. && pwd)/shared/upstream"
+if [ -x bazel-bin/lua/th ]; then
+  th="$PWD/bazel-bin/lua/th"
+  (cd "$upstream" && "$th" -e "require 'nn'; dofile('nn/test.lua'); nn.test()") 2>&1 | tee "$work/upstream"
+  rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 0 ] || status=1
+  "$PY" scripts/test_counts.py tester "$counts" "upstream nn/test.lua" "$work/upstream" "$rc"
+  # nngraph's test files, each a script (run in a scratch folder: some write .dot files)
+  mkdir -p "$work/nngraph"
+  for f in "$upstream"/nngraph/test/test_*.lua; do
+    (cd "$work/nngraph" && "$th" "$f") 2>&1 | tee "$work/upstream"
+    rc=${PIPESTATUS[0]}
+    [ "$rc" -eq 0 ] || status=1
+    if grep -q "^Completed .* tests\? with" "$work/upstream"; then
+      "$PY" scripts/test_counts.py tester "$counts" "upstream nngraph/$(basename "$f")" "$work/upstream" "$rc"
+    else
+      "$PY" scripts/test_counts.py script "$counts" "upstream nngraph/$(basename "$f")" "$rc"
+    fi
+  done
+fi
 gpu=$(bazel query 'attr(tags, gpu, tests(//...))' 2>/dev/null | wc -l)
 [ "$gpu" -gt 0 ] && echo "not run: $gpu GPU suites (built; no GPU here: scripts/device_check.sh runs them on the GPU machine)"
 "$PY" scripts/test_counts.py summary "$counts" || status=1

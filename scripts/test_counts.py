@@ -7,6 +7,8 @@ too, since it checked nothing.
   test_counts.py boost COUNTS BAZEL_OUTPUT TESTLOGS   Boost.Test binaries run by `bazel test`
   test_counts.py pytest COUNTS JUNIT_XML              pytest's --junitxml report
   test_counts.py lua COUNTS SUITE OUTPUT EXIT_STATUS  one run of tests/lua/run.lua
+  test_counts.py tester COUNTS SUITE OUTPUT EXIT_STATUS  an upstream file run by torch.Tester
+  test_counts.py script COUNTS SUITE EXIT_STATUS        an upstream script with no Tester: one test
   test_counts.py summary COUNTS                       prints skips, empty suites and totals
 """
 
@@ -95,6 +97,30 @@ def lua(counts, suite, output, exit_status):
         out.write("Lua (th)\t%s\t%d\t%d\t0\n" % (suite, passed, failed))
 
 
+def tester(counts, suite, output, exit_status):
+    # torch.Tester's last line: "Completed N asserts in M tests with F failures and E errors",
+    # F and E counting tests
+    passed = failed = None
+    with open(output, errors="replace") as f:
+        for line in f:
+            m = re.search(r"Completed \d+ asserts? in (\d+) tests? with (\d+) failures? and (\d+) errors?", line)
+            if m:
+                total, bad = int(m.group(1)), int(m.group(2)) + int(m.group(3))
+                passed, failed = total - bad, bad
+    if passed is None:
+        passed, failed = 0, 1  # the run died before its count
+    elif int(exit_status) != 0 and failed == 0:
+        failed = 1
+    with open(counts, "a") as out:
+        out.write("Lua upstream (th)\t%s\t%d\t%d\t0\n" % (suite, passed, failed))
+
+
+def script(counts, suite, exit_status):
+    ok = int(exit_status) == 0
+    with open(counts, "a") as out:
+        out.write("Lua upstream (th)\t%s\t%d\t%d\t0\n" % (suite, int(ok), int(not ok)))
+
+
 def summary(counts):
     per_kind = {}  # kind -> [suites, passed, failed, skipped], in order of appearance
     empty, skips = [], []
@@ -125,5 +151,6 @@ def summary(counts):
 
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    result = {"boost": boost, "pytest": pytest, "lua": lua, "summary": summary}[command](*args)
+    commands = {"boost": boost, "pytest": pytest, "lua": lua, "tester": tester, "script": script, "summary": summary}
+    result = commands[command](*args)
     sys.exit(result or 0)

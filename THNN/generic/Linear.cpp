@@ -11,8 +11,8 @@ static void THNN_(Linear_checkInput)(const char *fn, THTensor *input, THTensor *
   THArgCheck(input->nDimension == 1 || input->nDimension == 2, 2,
              "%s: input must be [inputSize] or [batch, inputSize], got %s", fn, shape(input).c_str());
   THArgCheck(input->size[input->nDimension - 1] == weight->size[1], 2,
-             "%s: input %s does not match weight %s (inputSize %lld)", fn, shape(input).c_str(), shape(weight).c_str(),
-             (long long)weight->size[1]);
+             "%s: size mismatch, input %s does not match weight %s (inputSize %lld)", fn, shape(input).c_str(),
+             shape(weight).c_str(), (long long)weight->size[1]);
 }
 
 // gradOutput is shaped like the output: [outputSize] or [batch, outputSize].

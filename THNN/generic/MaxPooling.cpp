@@ -347,6 +347,61 @@ void THNN_(SpatialFractionalMaxPooling_updateGradInput)(THNNState *state, THTens
   THNN_(MaxPooling_backward)(input, gradOutput, gradInput, indices, P, P.shapeWith(out), 3, 9);
 }
 
+// The sizes, positive and fitting their windows, of one fractional axis.
+static void THNN_(FractionalMaxPooling_checkAxis)(const char *name, int out, int poolSize, int64_t in, int outArg,
+                                                  int poolArg) {
+  THArgCheck(out > 0, outArg, "output%s must be positive, got %d", name, out);
+  THArgCheck(poolSize > 0 && out + poolSize - 1 <= in, poolArg,
+             "poolSize%s %d must be positive and fit output%s %d windows in input size %lld", name, poolSize, name, out,
+             (long long)in);
+}
+
+void THNN_(VolumetricFractionalMaxPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                                        int outputT, int outputW, int outputH, int poolSizeT,
+                                                        int poolSizeW, int poolSizeH, THLongTensor *indices,
+                                                        THTensor *randomSamples) {
+  // planes of H x W x T: Planes' size[0], size[1], size[2]
+  const Planes P = thnn::pooling::planesOf(input, 3, 2);
+  THNN_(FractionalMaxPooling_checkAxis)("T", outputT, poolSizeT, P.size[2], 4, 7);
+  THNN_(FractionalMaxPooling_checkAxis)("W", outputW, poolSizeW, P.size[1], 5, 8);
+  THNN_(FractionalMaxPooling_checkAxis)("H", outputH, poolSizeH, P.size[0], 6, 9);
+  const bool samplesFit = thnn::pooling::hasSizes(randomSamples, {P.nbatch, P.nplanes, 3}) ||
+                          (!P.batched && thnn::pooling::hasSizes(randomSamples, {P.nplanes, 3}));
+  THArgCheck(samplesFit, 11, "randomSamples: expected sizes [%lld, %lld, 3], got %s", (long long)P.nbatch,
+             (long long)P.nplanes, thnn::pooling::sizesOf(randomSamples).c_str());
+  auto samples = th::own(THTensor_(newContiguous)(randomSamples));
+  const scalar_t *sp = THTensor_(data)(samples.get());
+  for (int64_t i = 0; i < P.count() * 3; i++)
+    THArgCheck(sp[i] >= 0 && sp[i] < 1, 11, "randomSamples must lie in [0, 1), got %g", (double)sp[i]);
+
+  auto in = th::own(THTensor_(newContiguous)(input));
+  const int64_t out[3] = {outputH, outputW, outputT};
+  const std::vector<int64_t> shape = P.shapeWith(out);
+  Result<THTensor> res(output, shape);
+  Result<THLongTensor> idx(indices, shape);
+  const scalar_t *ip = THTensor_(data)(in.get());
+  scalar_t *op = res.data();
+  int64_t *xp = idx.data();
+  const int64_t inPlane = P.planeSize(), outPlane = (int64_t)outputH * outputW * outputT;
+  thnn::pooling::forEachPlane(P.count(), inPlane + outPlane, [&](int64_t p) {
+    const Axis ax[3] = {THNN_(FractionalMaxPooling_axis)(sp[3 * p + 2], P.size[0], outputH, poolSizeH),
+                        THNN_(FractionalMaxPooling_axis)(sp[3 * p + 1], P.size[1], outputW, poolSizeW),
+                        THNN_(FractionalMaxPooling_axis)(sp[3 * p], P.size[2], outputT, poolSizeT)};
+    THNN_(MaxPooling_plane)(ip + p * inPlane, P.size[1], P.size[2], ax, op + p * outPlane, xp + p * outPlane);
+  });
+  res.finish();
+  idx.finish();
+}
+
+void THNN_(VolumetricFractionalMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
+                                                           THTensor *gradInput, int outputT, int outputW, int outputH,
+                                                           int poolSizeT, int poolSizeW, int poolSizeH,
+                                                           THLongTensor *indices) {
+  const Planes P = thnn::pooling::planesOf(input, 3, 2);
+  const int64_t out[3] = {outputH, outputW, outputT};
+  THNN_(MaxPooling_backward)(input, gradOutput, gradInput, indices, P, P.shapeWith(out), 3, 11);
+}
+
 /* Unpooling */
 
 // Output planes of out[0] x out[1] x out[2]: zero, and input values where indices say.

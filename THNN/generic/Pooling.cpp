@@ -136,3 +136,80 @@ void THNN_(SpatialAdaptiveAveragePooling_updateGradInput)(THNNState *state, THTe
                       thnn::pooling::adaptiveAxis(P.size[2], osize.second)};
   THNN_(AveragePooling_backward)(input, gradOutput, gradInput, P, ax, true, 3);
 }
+
+/* Feature Lp pooling */
+
+// The input as batches x features x rest (the trailing dimensions), checked.
+struct THNN_(FeatureLPPooling_shape) {
+  int64_t batches, features, rest, outFeatures;
+  int featureDim;
+};
+
+static THNN_(FeatureLPPooling_shape) THNN_(FeatureLPPooling_shapeOf)(THTensor *input, int width, int stride,
+                                                                     bool batchMode, int inputArg, int widthArg) {
+  const int nd = input->nDimension;
+  THArgCheck(batchMode ? nd >= 2 && nd <= 4 : nd >= 1 && nd <= 3, inputArg, "input: %s tensor expected, got sizes %s",
+             batchMode ? "2D to 4D (batch mode)" : "1D to 3D", thnn::pooling::sizesOf(input).c_str());
+  THArgCheck(width >= 2 && width <= 16, widthArg, "width must be in 2..16, got %d", width);
+  THArgCheck(stride >= 1 && stride <= 4, widthArg + 1, "stride must be in 1..4, got %d", stride);
+  THNN_(FeatureLPPooling_shape) s{1, 0, 1, 0, batchMode ? 1 : 0};
+  if (batchMode) s.batches = input->size[0];
+  s.features = input->size[s.featureDim];
+  for (int d = s.featureDim + 1; d < nd; d++) s.rest *= input->size[d];
+  THArgCheck(s.features >= width, inputArg, "input: %lld features are fewer than the width %d", (long long)s.features,
+             width);
+  s.outFeatures = (s.features - width) / stride + 1;
+  return s;
+}
+
+static std::vector<int64_t> THNN_(FeatureLPPooling_outSizes)(THTensor *input, const THNN_(FeatureLPPooling_shape) & s) {
+  std::vector<int64_t> sizes = thnn::pooling::sizesVector(input);
+  sizes[s.featureDim] = s.outFeatures;
+  return sizes;
+}
+
+void THNN_(FeatureLPPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output, double power, int width,
+                                          int stride, bool batchMode) {
+  const auto s = THNN_(FeatureLPPooling_shapeOf)(input, width, stride, batchMode, 2, 5);
+  auto in = th::own(THTensor_(newContiguous)(input));
+  Result<THTensor> res(output, THNN_(FeatureLPPooling_outSizes)(input, s));
+  const scalar_t *ip = THTensor_(data)(in.get());
+  scalar_t *op = res.data();
+  thnn::pooling::forEachPlane(s.batches, s.features * s.rest * width, [&](int64_t b) {
+    for (int64_t k = 0; k < s.outFeatures; k++)
+      for (int64_t r = 0; r < s.rest; r++) {
+        double sum = 0;
+        for (int i = 0; i < width; i++)
+          sum += std::pow((double)ip[(b * s.features + k * stride + i) * s.rest + r], power);
+        op[(b * s.outFeatures + k) * s.rest + r] = (scalar_t)std::pow(sum, 1 / power);
+      }
+  });
+  res.finish();
+}
+
+void THNN_(FeatureLPPooling_updateGradInput)(THNNState *state, THTensor *gradOutput, THTensor *input, THTensor *output,
+                                             THTensor *gradInput, double power, int width, int stride, bool batchMode) {
+  const auto s = THNN_(FeatureLPPooling_shapeOf)(input, width, stride, batchMode, 3, 7);
+  const std::vector<int64_t> outSizes = THNN_(FeatureLPPooling_outSizes)(input, s);
+  thnn::pooling::checkSizes(output, outSizes, 4, "output");
+  thnn::pooling::checkSizes(gradOutput, outSizes, 2, "gradOutput");
+  auto in = th::own(THTensor_(newContiguous)(input));
+  auto out = th::own(THTensor_(newContiguous)(output));
+  auto go = th::own(THTensor_(newContiguous)(gradOutput));
+  Result<THTensor> res(gradInput, thnn::pooling::sizesVector(input));
+  res.zero();
+  const scalar_t *ip = THTensor_(data)(in.get()), *op = THTensor_(data)(out.get()), *gop = THTensor_(data)(go.get());
+  scalar_t *gip = res.data();
+  thnn::pooling::forEachPlane(s.batches, s.features * s.rest * width, [&](int64_t b) {
+    for (int64_t k = 0; k < s.outFeatures; k++)
+      for (int64_t r = 0; r < s.rest; r++) {
+        const int64_t o = (b * s.outFeatures + k) * s.rest + r;
+        if (op[o] == 0) continue;
+        for (int i = 0; i < width; i++) {
+          const int64_t x = (b * s.features + k * stride + i) * s.rest + r;
+          gip[x] += (scalar_t)(gop[o] * std::pow((double)ip[x] / op[o], power - 1));
+        }
+      }
+  });
+  res.finish();
+}

@@ -78,6 +78,18 @@ TH_API void THNN_(SpatialAdaptiveMaxPooling_updateOutput)(THNNState *state, THTe
 TH_API void THNN_(SpatialAdaptiveMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                              THTensor *gradInput, THLongTensor *indices);
 
+/* Lp pooling across features: the feature dimension (1 of a vector or of C x H [x W], 2
+ * of a batch with batchMode) shrinks to (F - width) / stride + 1, output feature k being
+ * (sum of x^power over input features k*stride .. k*stride + width - 1)^(1 / power), no
+ * absolute value taken (torch7). width in 2..16, stride in 1..4. The gradient of each
+ * window is gradOutput * (x / output)^(power - 1), a window whose output is 0 passing
+ * nothing. */
+TH_API void THNN_(FeatureLPPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output, double power,
+                                                 int width, int stride, bool batchMode);
+TH_API void THNN_(FeatureLPPooling_updateGradInput)(THNNState *state, THTensor *gradOutput, THTensor *input,
+                                                    THTensor *output, THTensor *gradInput, double power, int width,
+                                                    int stride, bool batchMode);
+
 /* Fractional max pooling (Graham, 2014): output (outputH, outputW), windows of
  * poolSizeH x poolSizeW whose starts are drawn per plane from randomSamples, (N, C, 2)
  * values in [0, 1) ((1, C, 2) or (C, 2) for unbatched input): sample u of an axis gives
@@ -89,6 +101,20 @@ TH_API void THNN_(SpatialFractionalMaxPooling_updateOutput)(THNNState *state, TH
 TH_API void THNN_(SpatialFractionalMaxPooling_updateGradInput)(THNNState *state, THTensor *input, THTensor *gradOutput,
                                                                THTensor *gradInput, int outputW, int outputH,
                                                                int poolSizeW, int poolSizeH, THLongTensor *indices);
+
+/* Fractional max pooling of volumes in torch7's layout: planes of H x W x T (T the last
+ * dimension), output (outputH, outputW, outputT), windows of poolSizeH x poolSizeW x
+ * poolSizeT placed per plane by randomSamples (N, C, 3) ((1, C, 3) or (C, 3) unbatched):
+ * sample 0 places the T windows, 1 the W ones, 2 the H ones, as
+ * SpatialFractionalMaxPooling's do. */
+TH_API void THNN_(VolumetricFractionalMaxPooling_updateOutput)(THNNState *state, THTensor *input, THTensor *output,
+                                                               int outputT, int outputW, int outputH, int poolSizeT,
+                                                               int poolSizeW, int poolSizeH, THLongTensor *indices,
+                                                               THTensor *randomSamples);
+TH_API void THNN_(VolumetricFractionalMaxPooling_updateGradInput)(THNNState *state, THTensor *input,
+                                                                  THTensor *gradOutput, THTensor *gradInput,
+                                                                  int outputT, int outputW, int outputH, int poolSizeT,
+                                                                  int poolSizeW, int poolSizeH, THLongTensor *indices);
 
 /* Max over kT x kH x kW windows, as SpatialDilatedMaxPooling; VolumetricMaxPooling has
  * dilation 1. */

@@ -63,14 +63,20 @@ local function asBatch(self, t)
    return t
 end
 
+-- As in torch7's nn, a batch of one sample is normalised by the running statistics even in
+-- training (its own variance is 0) and leaves them unchanged.
+local function trainsOn(self, input)
+   return self.train and input:size(1) > 1
+end
+
 function BN:updateOutput(input)
    self:checkInputDim(input)
    input = asBatch(self, input)
    self.save_mean = self.save_mean or input.new()
    self.save_std = self.save_std or input.new()
    input.THNN.BatchNormalization_updateOutput(input, self.output, self.weight, self.bias, self.running_mean,
-                                              self.running_var, self.save_mean, self.save_std, self.train,
-                                              self.momentum, self.eps)
+                                              self.running_var, self.save_mean, self.save_std,
+                                              trainsOn(self, input), self.momentum, self.eps)
    return self.output
 end
 
@@ -81,7 +87,7 @@ local function backward(self, input, gradOutput, scale, gradInput, gradWeight, g
    input, gradOutput = asBatch(self, input), asBatch(self, gradOutput)
    input.THNN.BatchNormalization_backward(input, gradOutput, gradInput, gradWeight, gradBias, self.weight,
                                           self.running_mean, self.running_var, self.save_mean, self.save_std,
-                                          self.train, scale or 1, self.eps)
+                                          trainsOn(self, input), scale or 1, self.eps)
    return self.gradInput
 end
 

@@ -19,6 +19,8 @@ function ConcatTable:_sumGradInputs(method, input, gradOutput, scale)
    for i, module in ipairs(self.modules) do
       local gradInput = self:rethrowErrors(module, i, method, input, gradOutput[i], scale)
       if i == 1 then
+         -- resized first, which drops entries of an earlier, longer input
+         self.gradInput = nn.utils.recursiveResizeAs(self.gradInput, gradInput)
          self.gradInput = nn.utils.recursiveCopy(self.gradInput, gradInput)
       else
          nn.utils.recursiveAdd(self.gradInput, gradInput)

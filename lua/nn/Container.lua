@@ -28,8 +28,8 @@ function Container:rethrowErrors(module, moduleIndex, funcName, ...)
    local ok, err = xpcall(function() results = { module[funcName](module, unpack(args, 1, n)) } end,
                           function(e) return e end)
    if not ok then
-      error(string.format('In %d module of %s (%s):\n%s', moduleIndex, torch.type(self), torch.type(module),
-                          tostring(err)), 0)
+      -- torch7's words, which callers match: outer containers first, then the cause
+      error(string.format('In %d module of %s:\n%s', moduleIndex, torch.type(self), tostring(err)), 0)
    end
    return unpack(results)
 end

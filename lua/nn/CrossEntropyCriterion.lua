@@ -7,6 +7,16 @@ function CrossEntropyCriterion:__init(weights, sizeAverage)
    self.lsm = nn.LogSoftMax()
    self.nll = nn.ClassNLLCriterion(weights, sizeAverage)
    self.sizeAverage = self.nll.sizeAverage
+   self.oldSizeAverage = self.sizeAverage
+end
+
+-- self.sizeAverage reaches self.nll only when it was changed since the last call, so that
+-- code setting cri.nll.sizeAverage directly (as older torch7 code did) keeps working.
+local function propagateSizeAverage(self)
+   if self.sizeAverage ~= self.oldSizeAverage then
+      self.nll.sizeAverage = self.sizeAverage
+      self.oldSizeAverage = self.sizeAverage
+   end
 end
 
 local function squeezed(target)
@@ -16,7 +26,7 @@ end
 function CrossEntropyCriterion:updateOutput(input, target)
    input = input:squeeze()
    self.lsm:updateOutput(input)
-   self.nll.sizeAverage = self.sizeAverage
+   propagateSizeAverage(self)
    self.nll:updateOutput(self.lsm.output, squeezed(target))
    self.output = self.nll.output
    return self.output
@@ -25,7 +35,7 @@ end
 function CrossEntropyCriterion:updateGradInput(input, target)
    local size = input:size()
    input = input:squeeze()
-   self.nll.sizeAverage = self.sizeAverage
+   propagateSizeAverage(self)
    self.nll:updateGradInput(self.lsm.output, squeezed(target))
    self.lsm:updateGradInput(input, self.nll.gradInput)
    self.gradInput = self.lsm.gradInput:view(size)

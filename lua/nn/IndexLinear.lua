@@ -7,8 +7,8 @@
 -- feature (running max |value|, its inverse, a learning-rate scale, a shift; see THNN's
 -- IndexLinear) and values enter normalised. The gradients are kept per entry (gradWeight:
 -- one row per key seen since zeroGradParameters), so updateParameters only moves the rows
--- of the keys seen. With doGradInput, gradInput is the input's structure with d output / d
--- values in place of the values and zeros for the keys (and sizes).
+-- of the keys seen. With doGradInput, gradInput is dense, as torch7's: {features, d output / d
+-- feature value} over every feature 1..inputSize, per sample in the input's form.
 local IndexLinear, parent = torch.class('nn.IndexLinear', 'nn.Module')
 
 local NORMALIZE_COLUMNS = 4
@@ -30,7 +30,7 @@ function IndexLinear:__init(inputSize, outputSize, doGradInput, keysOffset, weig
    self.valuesBuffer = torch.Tensor()
    self.runningKeys = torch.LongTensor()
    self.runningCumSumSizes = torch.LongTensor()
-   if not weight then self:reset() end
+   -- as in torch7, a new layer starts at zero (reset() draws random weights)
 end
 
 -- nn.SparseLinear's reset (over the weight's columns: 1 / sqrt(outputSize + normalize) unless
@@ -66,7 +66,12 @@ local function flatten(self, input)
       checkVectors(self, input[1], input[2], '')
       self.keys:resize(input[1]:nElement()):copy(input[1])
       self.values:resize(input[2]:nElement()):copy(input[2])
-      sizes = torch.isTensor(input[3]) and input[3]:long() or torch.LongTensor(input[3])
+      -- a number is one sample's size (a batch of one, as in torch7)
+      if type(input[3]) == 'number' then
+         sizes = torch.LongTensor({ input[3] })
+      else
+         sizes = torch.isTensor(input[3]) and input[3]:long() or torch.LongTensor(input[3])
+      end
       if sizes:dim() ~= 1 or sizes:sum() ~= self.keys:nElement() then
          inputError(self, 'sizes must be a vector adding up to the number of keys')
       end
@@ -123,29 +128,20 @@ function IndexLinear:updateGradInput(input, gradOutput)
       error(torch.type(self) .. ': doGradInput is not supported with normalize', 2)
    end
    flatten(self, input)
+   -- torch7's gradInput is dense: for every feature k (1..inputSize, whatever keysOffset),
+   -- d output / d value of k = weight[k] . gradOutput, as {keys, values} in the input's form
    local dense = gradOutput:dim() == 1 and gradOutput:view(1, gradOutput:size(1)) or gradOutput
-   -- entry i of sample j: weight[row of key i] . gradOutput[j]
-   local rows = self.weight:index(1, self.keys + (self.keysOffset))
-   local sample = torch.LongTensor(self.keys:nElement())
-   for j = 1, self.sizes:nElement() do
-      local first = self.cumSumSizes[j] - self.sizes[j] + 1
-      if self.sizes[j] > 0 then sample:narrow(1, first, self.sizes[j]):fill(j) end
-   end
-   local gradValues = torch.cmul(rows, dense:index(1, sample)):sum(2):view(self.keys:nElement())
-   -- back into the input's structure
+   local gradValues = torch.mm(dense, self.weight:t())
+   local features = torch.range(1, self.inputSize):long()
    if #input == 3 then
-      self.gradInput = { input[1].new():resizeAs(input[1]):zero(), gradValues:viewAs(input[2]),
-                         self.sizes.new():resizeAs(self.sizes):zero() }
-   elseif torch.isTensor(input[1]) then
-      self.gradInput = { input[1].new():resizeAs(input[1]):zero(), gradValues:viewAs(input[2]) }
+      self.gradInput = { features:repeatTensor(gradValues:size(1)), gradValues:view(gradValues:nElement()) }
    else
-      local gk, gv, offset = {}, {}, 1
-      for i = 1, #input[1] do
-         gk[i] = input[1][i].new():resizeAs(input[1][i]):zero()
-         gv[i] = gradValues:narrow(1, offset, self.sizes[i]):clone():viewAs(input[2][i])
-         offset = offset + self.sizes[i]
+      local gk, gv = {}, {}
+      for i = 1, gradValues:size(1) do
+         gk[i] = features:clone()
+         gv[i] = gradValues[i]
       end
-      self.gradInput = { gk, gv }
+      self.gradInput = self.noBatch and { gk[1], gv[1] } or { gk, gv }
    end
    return self.gradInput
 end

@@ -1,6 +1,7 @@
 -- nn.Narrow(dimension, offset[, length = 1]): input:narrow(dimension, offset, length),
--- copied. A negative dimension or offset counts from the end; a negative length ends that
--- many elements before the end plus one (-1: up to the last element).
+-- copied. A negative dimension counts from the end; a negative length ends that many
+-- elements before the end plus one (-1: up to the last element); a negative offset takes
+-- the first size - length elements, as torch7's does.
 local Narrow, parent = torch.class('nn.Narrow', 'nn.Module')
 
 function Narrow:__init(dimension, offset, length)
@@ -20,8 +21,11 @@ function Narrow:_range(input)
                           nn.utils.sizeString(input)), 3)
    end
    local size = input:size(dim)
-   local index = self.index < 0 and size + self.index + 1 or self.index
-   local length = self.length < 0 and size - index + self.length + 2 or self.length
+   -- torch7's reading: a negative length counts from the end past the offset; a negative
+   -- offset keeps the first size - length elements (Narrow(2, -1, 7) of 10 is 1 to 3)
+   local length = self.length < 0 and size - self.index + self.length + 2 or self.length
+   local index = self.index
+   if index < 0 then index, length = 1, size - length end
    if index < 1 or length < 1 or index + length - 1 > size then
       error(string.format('nn.Narrow: elements %d to %d out of range for dimension %d of size %d', index,
                           index + length - 1, dim, size), 3)

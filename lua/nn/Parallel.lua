@@ -1,5 +1,6 @@
 -- nn.Parallel(inputDimension, outputDimension): module i gets slice i of the input along
--- inputDimension; their outputs are joined along outputDimension.
+-- inputDimension; their outputs are joined along outputDimension. Modules beyond the
+-- number of slices are not used.
 local Parallel, parent = torch.class('nn.Parallel', 'nn.Container')
 
 function Parallel:__init(inputDimension, outputDimension)
@@ -10,7 +11,8 @@ end
 
 function Parallel:updateOutput(input)
    local n = input:size(self.inputDimension)
-   if n ~= #self.modules then
+   -- as in torch7, the slices decide: modules beyond them are left out
+   if n > #self.modules then
       error(string.format('nn.Parallel: input has %d slices along dimension %d for %d modules', n,
                           self.inputDimension, #self.modules), 2)
    end
@@ -39,7 +41,8 @@ end
 function Parallel:_eachBranch(method, input, gradOutput, scale, keepGradInput)
    if keepGradInput then self.gradInput:resizeAs(input) end
    local offset = 1
-   for i, module in ipairs(self.modules) do
+   for i = 1, input:size(self.inputDimension) do
+      local module = self.modules[i]
       local size = module.output:size(self.outputDimension)
       local part = gradOutput:narrow(self.outputDimension, offset, size)
       local gradInput = self:rethrowErrors(module, i, method, input:select(self.inputDimension, i), part, scale)

@@ -5,8 +5,8 @@ local Jacobian = nn.Jacobian
 local SparseJacobian = {}
 nn.SparseJacobian = SparseJacobian
 
--- The gradient of each input row's value, from a gradInput of {index, gradient} rows
--- (one per input row, or one per feature).
+-- The gradient of each input row's value, from {index, gradient} rows (one per input row,
+-- or one per feature).
 local function valueGradients(input, gradInput)
    local byIndex = {}
    for r = 1, gradInput:size(1) do byIndex[gradInput[r][1]] = gradInput[r][2] end
@@ -24,7 +24,11 @@ function SparseJacobian.backward(module, input, param, dparam)
    if param then return Jacobian.backward(module, input, param, dparam) end
    -- no tail calls: valueGradients' error names the caller of this function (level 5)
    local jacobian = Jacobian._byBackprop(module, input, input:size(1), function(din)
-      local grads = valueGradients(input, din)
+      -- torch7's reading of a tensor gradInput: row r's column 2 is the gradient of input
+      -- row r's value (nn.PartialLinear); a table (nn.SparseLinear's, one {index, gradient}
+      -- matrix per sample) is matched by feature index
+      if torch.isTensor(din) then return din:select(2, 2) end
+      local grads = valueGradients(input, din[1])
       return grads
    end, false)
    return jacobian

@@ -138,7 +138,8 @@ function SparseLinear:updateGradInput(input, gradOutput)
       grads[i]:select(2, 1):copy(indices)
       grads[i]:select(2, 2):copy(gradValues[i])
    end
-   self.gradInput = batch and grads or grads[1]
+   -- a table of one per sample, a single sample included (torch7)
+   self.gradInput = grads
    return self.gradInput
 end
 

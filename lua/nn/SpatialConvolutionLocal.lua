@@ -42,12 +42,19 @@ local function checkInputSize(self, input)
    end
 end
 
+-- The kernels see a weight (and gradWeight) as torch7's module hands them over: viewed as
+-- oH*oW x nOutputPlane x nInputPlane*kH*kW whatever its own sizes, so that a weight of the
+-- right number of elements laid out per position works (nn's test fills it by repeatTensor).
+local function asMatrices(self, t)
+   return t:view(self.oH * self.oW, self.nOutputPlane, self.nInputPlane * self.kH * self.kW)
+end
+
 function SpatialConvolutionLocal:updateOutput(input)
    checkInputSize(self, input)
    nn.utils.convolutionBuffers(self)
-   input.THNN.SpatialConvolutionLocal_updateOutput(input, self.output, self.weight, self.bias, self.finput,
-                                                   self.fgradInput, self.kW, self.kH, self.dW, self.dH, self.padW,
-                                                   self.padH, self.iW, self.iH, self.oW, self.oH)
+   input.THNN.SpatialConvolutionLocal_updateOutput(input, self.output, asMatrices(self, self.weight), self.bias,
+                                                   self.finput, self.fgradInput, self.kW, self.kH, self.dW, self.dH,
+                                                   self.padW, self.padH, self.iW, self.iH, self.oW, self.oH)
    return self.output
 end
 
@@ -55,9 +62,10 @@ function SpatialConvolutionLocal:updateGradInput(input, gradOutput)
    checkInputSize(self, input)
    if self.gradInput then
       nn.utils.convolutionBuffers(self)
-      input.THNN.SpatialConvolutionLocal_updateGradInput(input, gradOutput, self.gradInput, self.weight, self.finput,
-                                                         self.fgradInput, self.kW, self.kH, self.dW, self.dH,
-                                                         self.padW, self.padH, self.iW, self.iH, self.oW, self.oH)
+      input.THNN.SpatialConvolutionLocal_updateGradInput(input, gradOutput, self.gradInput,
+                                                         asMatrices(self, self.weight), self.finput, self.fgradInput,
+                                                         self.kW, self.kH, self.dW, self.dH, self.padW, self.padH,
+                                                         self.iW, self.iH, self.oW, self.oH)
       return self.gradInput
    end
 end
@@ -65,10 +73,10 @@ end
 function SpatialConvolutionLocal:accGradParameters(input, gradOutput, scale)
    checkInputSize(self, input)
    nn.utils.convolutionBuffers(self)
-   input.THNN.SpatialConvolutionLocal_accGradParameters(input, gradOutput, self.gradWeight, self.gradBias,
-                                                        self.finput, self.fgradInput, self.kW, self.kH, self.dW,
-                                                        self.dH, self.padW, self.padH, self.iW, self.iH, self.oW,
-                                                        self.oH, scale or 1)
+   input.THNN.SpatialConvolutionLocal_accGradParameters(input, gradOutput, asMatrices(self, self.gradWeight),
+                                                        self.gradBias, self.finput, self.fgradInput, self.kW, self.kH,
+                                                        self.dW, self.dH, self.padW, self.padH, self.iW, self.iH,
+                                                        self.oW, self.oH, scale or 1)
 end
 
 function SpatialConvolutionLocal:__tostring__()

@@ -114,15 +114,19 @@ function SpatialConvolutionMap:reset(stdv)
    end
 end
 
+-- The dense module's results are copied into the module's own tensors, so that code which
+-- swaps a module's output or gradInput for a pass (nn.hessian) works as with any module.
 function SpatialConvolutionMap:updateOutput(input)
    densify(self)
-   self.output = self.dense:updateOutput(input)
+   local output = self.dense:updateOutput(input)
+   self.output:resizeAs(output):copy(output)
    return self.output
 end
 
 function SpatialConvolutionMap:updateGradInput(input, gradOutput)
    densify(self)
-   self.gradInput = self.dense:updateGradInput(input, gradOutput)
+   local gradInput = self.dense:updateGradInput(input, gradOutput)
+   self.gradInput:resizeAs(gradInput):copy(gradInput)
    return self.gradInput
 end
 

@@ -1,6 +1,6 @@
 -- nn.Unsqueeze(pos[, numInputDims]): the input with a size-1 dimension inserted at pos
--- (1 to input:dim() + 1), as a view. With numInputDims, an input of more dimensions is a
--- batch and pos skips the batch dimension.
+-- (1 to input:dim() + 1), as a view. An input of more than numInputDims dimensions has
+-- leading batch dimensions, which pos skips.
 local Unsqueeze, parent = torch.class('nn.Unsqueeze', 'nn.Module')
 
 function Unsqueeze:__init(pos, numInputDims)
@@ -15,9 +15,16 @@ function Unsqueeze:setNumInputDims(numInputDims)
    return self
 end
 
+-- As in torch7, numInputDims defaults to the dimensions of the first input seen, and the
+-- dimensions an input has beyond numInputDims are leading batch dimensions pos skips.
 function Unsqueeze:updateOutput(input)
-   local pos = self.pos
-   if self.numInputDims and input:dim() > self.numInputDims then pos = pos + 1 end
+   self.numInputDims = self.numInputDims or input:dim()
+   local batchDims = input:dim() - self.numInputDims
+   if batchDims < 0 then
+      error(string.format('nn.Unsqueeze: an input of %d dimensions has fewer than numInputDims (%d)', input:dim(),
+                          self.numInputDims), 2)
+   end
+   local pos = self.pos + batchDims
    if pos < 1 or pos > input:dim() + 1 then
       error(string.format('nn.Unsqueeze: position %d out of range for an input of size %s', pos,
                           nn.utils.sizeString(input)), 2)

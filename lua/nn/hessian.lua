@@ -135,7 +135,12 @@ function hessian.enable()
    local grads, hessians = { 'gradWeight', 'gradBias' }, { 'diagHessianWeight', 'diagHessianBias' }
    linearLayer(nn.Linear, { 'weight' }, grads, hessians)
    linearLayer(nn.SpatialConvolution, { 'weight' }, grads, hessians, { 'finput', 'fgradInput' })
-   linearLayer(nn.SpatialConvolutionMap, { 'weight' }, grads, hessians)
+   local convolutionBuffers = { 'finput', 'fgradInput' }
+   linearLayer(nn.SpatialConvolutionLocal, { 'weight' }, grads, hessians, convolutionBuffers)
+   linearLayer(nn.SpatialFullConvolution, { 'weight' }, grads, hessians, convolutionBuffers)
+   -- over a dense module, whose buffers the forward on the squared input refills
+   linearLayer(nn.SpatialConvolutionMap, { 'weight' }, grads, hessians, {})
+   linearLayer(nn.SpatialFullConvolutionMap, { 'weight' }, grads, hessians, {})
 
    for _, name in ipairs({ 'Tanh', 'Square', 'Sqrt' }) do
       nn[name].updateDiagHessianInput = hessian.updateDiagHessianInputPointWise

@@ -208,4 +208,24 @@ require 'nn.CAddTensorTable'
 require 'nn.SparseJacobian'
 require 'nn.hessian'
 
+-- the modules that nn's own test file checks last
+require 'nn.OneHot'
+require 'nn.WhiteNoise'
+require 'nn.UpSampling'
+require 'nn.VolumetricFractionalMaxPooling'
+require 'nn.FeatureLPPooling'
+
+-- nn.test(...): nn's own test file, which torch7 installs as nn/test.lua and this project
+-- does not ship (it is the specification, ../shared/upstream/nn/test.lua): the first
+-- nn/test.lua on package.path (./nn/test.lua from that folder) defines the real nn.test,
+-- which this one then calls, so that torch7's `th -l nn -e "nn.test()"` works there.
+function nn.test(...)
+   local file = package.searchpath('nn.test', package.path)
+   if not file then error('nn.test: no nn/test.lua on package.path (run from a folder holding nn/test.lua)', 2) end
+   local placeholder = nn.test
+   dofile(file)
+   if nn.test == placeholder then error('nn.test: ' .. file .. ' does not define nn.test', 2) end
+   return nn.test(...)
+end
+
 return nn

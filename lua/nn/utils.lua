@@ -251,14 +251,18 @@ function utils.convolutionString(self, sizes, strides, pads, extras)
 end
 
 -- The transposed convolutions take { input, target } (the output takes target's sizes):
--- their gradInput is then { gradient, zeros like target }. Returns the tensor that the
--- gradient with respect to the input goes to.
+-- their gradInput is then { gradient, zeros like target }, the zeros one element expanded
+-- to target's sizes as in torch7. Returns the tensor that the gradient with respect to
+-- the input goes to.
 function utils.fullConvolutionGradInput(self, input, x)
    local gradInput = self.gradInput
    if type(input) == 'table' then
-      self.gradInput = torch.isTensor(gradInput) and { gradInput, x.new() } or gradInput
+      self.gradInput = torch.isTensor(gradInput) and { gradInput } or gradInput
       gradInput = self.gradInput[1]
-      self.gradInput[2]:resizeAs(input[2]):zero()
+      local ones = {}
+      for i = 1, input[2]:dim() do ones[i] = 1 end
+      local zero = x.new(1):zero()
+      self.gradInput[2] = zero:view(torch.LongStorage(ones)):expandAs(input[2])
    elseif type(gradInput) == 'table' then
       gradInput = gradInput[1]
       self.gradInput = gradInput
@@ -355,6 +359,29 @@ function utils.thnnPadding(class, kernel)
    end
 
    class.__tostring__ = utils.paddingString
+end
+
+
+-- addSingletonDimension([result,] t[, dim = 1]): a view of t with a dimension of size 1
+-- inserted at dim (1 .. t:dim() + 1); result, when given, is set to it and returned.
+function utils.addSingletonDimension(...)
+   local result, t, dim
+   if torch.isTensor(select(2, ...)) then
+      result, t, dim = ...
+   else
+      t, dim = ...
+      result = t.new()
+   end
+   dim = dim or 1
+   local n = t:dim()
+   if type(dim) ~= 'number' or dim < 1 or dim > n + 1 then
+      error(string.format('nn.utils.addSingletonDimension: dimension %s out of range 1..%d', tostring(dim), n + 1), 2)
+   end
+   local sizes, strides = {}, {}
+   for i = 1, n do sizes[i], strides[i] = t:size(i), t:stride(i) end
+   table.insert(sizes, dim, 1)
+   table.insert(strides, dim, dim <= n and t:stride(dim) * t:size(dim) or 1)
+   return result:set(t:storage(), t:storageOffset(), torch.LongStorage(sizes), torch.LongStorage(strides))
 end
 
 return utils

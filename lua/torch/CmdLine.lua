@@ -4,7 +4,8 @@
 --   local params = cmd:parse(arg)   -- params.lr, params.data
 -- Options are named with their dash ('-lr') and have a default whose type they keep
 -- (a boolean option given on the command line flips its default); arguments are
--- positional and required. -h, -help and --help print the help and exit.
+-- positional and required. -h, -help and --help print the help and exit; a bad command
+-- line prints the error and the help and exits with status 1 (CmdLine:error).
 local CmdLine = torch.class('torch.CmdLine')
 
 local function strip(key)
@@ -89,10 +90,13 @@ function CmdLine:parse(arg)
    return params
 end
 
--- Prints the help on stderr and raises msg.
+-- As torch7's: the message on stderr, the help on stdout, and the program exits with 1.
 function CmdLine:error(msg, arg)
-   io.stderr:write(self:_helpText(arg))
-   error(msg, 3)
+   print('')
+   io.stderr:write(tostring(msg))
+   print('')
+   self:help(arg)
+   os.exit(1)
 end
 
 function CmdLine:_helpText(arg)

@@ -21,32 +21,41 @@ local function classOf(tbl)
    if name then return name, torch.version(tbl), classMethod(tbl, 'write') ~= nil end
 end
 
--- A loaded object of class name with its fields: an instance of the Lua class when one is
--- defined, else a plain table that keeps its class name and version (so that saving it
--- writes them back).
-local function makeObject(name, content, version)
+-- The packages of this project that define the classes of a saved object's name prefix,
+-- required when an object of a class not loaded yet is read (an nn model read before
+-- `require 'nn'`), as torch7's users expect of them.
+local definingPackages = {
+   nn = { 'nn', 'nngraph' },  -- nn.gModule and nn.ModuleFromCriterion are nngraph's
+   nngraph = { 'nngraph' },
+   graph = { 'graph' },
+   optim = { 'optim' },
+}
+
+-- The metatable of class name, requiring its package when it is one of ours; torch7's error
+-- for any other unknown class.
+local function classNamed(name)
    local mt = torch.getmetatable(name)
-   if mt then
-      if type(content) == 'table' then return setmetatable(content, mt) end
-      return content
+   if mt then return mt end
+   for _, package in ipairs(definingPackages[name:match('^([^.]+)%.') or ''] or {}) do
+      require(package)
+      mt = torch.getmetatable(name)
+      if mt then return mt end
    end
-   if type(content) ~= 'table' then return content end
-   local anon = torch._anonymous[name]
-   if not anon then
-      anon = { __typename = name, __version = tonumber(version:match('^V (.+)$')) }
-      anon.__index = anon
-      torch._anonymous[name] = anon
-   end
-   return setmetatable(content, anon)
+   error('unknown Torch class <' .. name .. '>', 0)
 end
-torch._anonymous = {}
+
+-- A loaded object of class name with its fields: an instance of the Lua class.
+local function makeObject(name, content)
+   local mt = classNamed(name)
+   if type(content) == 'table' then return setmetatable(content, mt) end
+   return content
+end
 
 -- Classes with a write(file) method write their payload themselves after their class name,
 -- and classes with a read(file, versionNumber) method read it into a fresh instance (made
 -- without __init), as torch7's File:writeObject and File:readObject do.
 local function newReading(name)
-   local mt = torch.getmetatable(name)
-   if not mt then return nil end
+   local mt = classNamed(name)
    local object = mt.__factory and mt.__factory() or setmetatable({}, mt)
    if classMethod(object, 'read') then return object end
 end

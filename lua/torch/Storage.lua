@@ -21,6 +21,8 @@ for _, T in ipairs(torch.types) do
       error('cannot set field ' .. tostring(k) .. ' of a ' .. name, 2)
    end
    mt.__len = function(self) return f.storage_size(self) end
+   -- as luaT's default __eq: two userdata are equal when they hold the same C storage
+   mt.__eq = function(a, b) return f.storage_pointer(a) == f.storage_pointer(b) end
 
    methods.size = f.storage_size
    methods.resize = f.storage_resize

@@ -72,14 +72,23 @@ for _, T in ipairs(torch.types) do
 
    -- C functions that are methods as they are
    for _, k in ipairs({ 'size', 'stride', 'nElement', 'storageOffset', 'storage', 'isContiguous',
-                        'narrow', 'select', 'transpose', 'unfold', 'expand', 'squeeze', 'resize',
+                        'narrow', 'select', 'transpose', 'unfold', 'expand', 'resize',
                         'copy', 'fill', 'zero', 'clone', 'contiguous', 'uniform', 'normal',
                         'bernoulli', 'random' }) do
       methods[k] = f[k]
    end
    methods.nDimension = f.nDimension
+   -- squeeze([dim]): as in torch7, a tensor left with one element in one dimension is
+   -- returned as that number (`torch.randn(1):squeeze()` is a number)
+   function methods.squeeze(self, dim)
+      local r = f.squeeze(self, dim)
+      if r:dim() == 1 and r:size(1) == 1 and (dim == nil or self:dim() == 1) then return r[1] end
+      return r
+   end
    methods.dim = f.nDimension
    methods.cdata = f.pointer
+   -- as luaT's default __eq: two userdata are equal when they hold the same C tensor
+   mt.__eq = function(a, b) return f.pointer(a) == f.pointer(b) end
    methods.isSameSizeAs = function(self, other)
       if self:dim() ~= other:dim() then return false end
       for i = 1, self:dim() do
@@ -249,6 +258,10 @@ for _, T in ipairs(torch.types) do
          local view, off = viewOf(self, k)
          if view then return view end
          return sget(f.storage(self), off)
+      elseif tk == 'userdata' and isTensor(k) then
+         -- torch7's t[mask] (a ByteTensor: maskedSelect) and t[indices] (a LongTensor: index)
+         if torch.typename(k) == 'torch.ByteTensor' then return self:maskedSelect(k) end
+         return self:index(1, k)
       end
       return methods[k]
    end
@@ -264,6 +277,16 @@ for _, T in ipairs(torch.types) do
          local off
          view, off = viewOf(self, k)
          if not view then return sset(f.storage(self), off, v) end
+      elseif tk == 'userdata' and isTensor(k) then
+         local byMask = torch.typename(k) == 'torch.ByteTensor'
+         if type(v) == 'number' then
+            if byMask then self:maskedFill(k, v) else self:indexFill(1, k, v) end
+         elseif byMask then
+            self:maskedCopy(k, v)
+         else
+            self:indexCopy(1, k, v)
+         end
+         return
       else
          error('cannot set field ' .. tostring(k) .. ' of a ' .. name, 2)
       end

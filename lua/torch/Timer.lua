@@ -44,3 +44,12 @@ function Timer:time()
    end
    return t
 end
+
+-- torch.tic() -> wall-clock seconds now; torch.toc(t) -> seconds since t (torch7's pair)
+function torch.tic()
+   return (clock())
+end
+
+function torch.toc(t)
+   return (clock()) - t
+end

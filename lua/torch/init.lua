@@ -78,6 +78,12 @@ function torch.class(name, parentName)
    mt.__factory = function()
       return setmetatable({}, mt)
    end
+   -- as luaT's: calling an object calls its class's __call__ (nngraph's `module(input)`)
+   mt.__call = function(self, ...)
+      local call = self.__call__
+      if not call then error('attempt to call a ' .. name .. ' object (its class has no __call__)', 2) end
+      return call(self, ...)
+   end
    metatables[name] = mt
    local ctor = setmetatable({}, {
       __index = mt,
@@ -146,6 +152,7 @@ torch.setheaptracking(true)
 require 'torch.Storage'
 require 'torch.Tensor'
 require 'torch.TensorMath'
+require 'torch.TensorShape'
 require 'torch.File'
 require 'torch.Tester'
 require 'torch.Timer'

@@ -22,22 +22,42 @@ function tests.parse()
    check.eq(d.lr, 0.1); check.eq(d.cuda, false)
 end
 
+-- a bad command line: torch7's words on stderr, the help on stdout, exit status 1 (run in
+-- a th subprocess, since the parse exits)
 function tests.parse_errors()
-   local function quietly(f)
-      local stderr = io.stderr
-      io.stderr = { write = function() end }
-      local ok, err = pcall(f)
-      io.stderr = stderr
-      return ok, tostring(err)
+   local th = arg and arg[-1] or 'th'
+   if th:find('/') and not th:find('^/') then th = os.getenv('PWD') .. '/' .. th end
+   local script = os.tmpname()
+   local f = io.open(script, 'w')
+   f:write([[
+local cmd = torch.CmdLine()
+cmd:text('Trains a model.')
+cmd:option('-lr', 0.1, 'learning rate')
+cmd:argument('-data', 'the data file')
+local p = cmd:parse(arg)
+print('parsed', p.data, p.lr)
+]])
+   f:close()
+   local function run(args, stream)
+      local redirect = stream == 'stdout' and ' 2>/dev/null' or ' 2>&1 >/dev/null'
+      local p = io.popen("'" .. th .. "' '" .. script .. "' " .. args .. redirect .. '; echo "rc=$?"')
+      local out = p:read('*a')
+      p:close()
+      local text, rc = out:match('^(.*)rc=(%d+)\n$')
+      return text, tonumber(rc)
    end
-   local ok, err = quietly(function() makeCmd():parse({}) end)
-   check.eq(ok, false); check.ok(err:find('not enough arguments', 1, true), err)
-   ok, err = quietly(function() makeCmd():parse({ 'a', 'b' }) end)
-   check.eq(ok, false); check.ok(err:find('invalid argument: b', 1, true), err)
-   ok, err = quietly(function() makeCmd():parse({ 'a', '-lr', 'fast' }) end)
-   check.eq(ok, false); check.ok(err:find('expects a number', 1, true), err)
-   ok, err = quietly(function() makeCmd():parse({ 'a', '-lr' }) end)
-   check.eq(ok, false); check.ok(err:find('needs a value', 1, true), err)
+   local cases = { { '', 'not enough arguments' }, { 'a b', 'invalid argument: b' },
+                   { 'a -lr fast', 'expects a number' }, { 'a -lr', 'needs a value' } }
+   for _, case in ipairs(cases) do
+      local out, rc = run(case[1], 'stdout')
+      check.eq(rc, 1, case[1] .. ': exit status')
+      check.ok(out:find('Trains a model.', 1, true) and out:find('-lr', 1, true), case[1] .. ': help on stdout: ' .. out)
+      local err = run(case[1], 'stderr')
+      check.ok(err:find(case[2], 1, true), case[1] .. ': ' .. err)
+   end
+   local out, rc = run('x -lr 2', 'stdout')
+   check.eq(rc, 0); check.eq(out, 'parsed\tx\t2\n')
+   os.remove(script)
    check.raises(function() torch.CmdLine():option('-x') end, 'no default')
    check.raises(function() torch.CmdLine():option('-x', 1, 'x', 'string') end, 'wrong type')
 end

@@ -59,6 +59,10 @@ function tests.parallel()
    local err = nn.Jacobian.testJacobianParameters(p, torch.Tensor(2, 4), p:get(2).weight, p:get(2).gradWeight)
    check.ok(err < 1e-5, 'branch weight ' .. err)
    check.raises(function() p:forward(torch.randn(3, 4)) end, '3 slices')
+   -- more modules than slices: the extra ones are left out, as in torch7
+   local one = p:forward(torch.randn(1, 4))
+   check.eq(one:nElement(), 2, 'one slice, one module used')
+   check.ok(maxDiff(p:backward(x:narrow(1, 1, 1), torch.ones(2)), p:get(1):backward(x[1], torch.ones(2)):view(1, 4)) < 1e-12)
 end
 
 function tests.parallel_table()
@@ -88,7 +92,7 @@ end
 function tests.errors_name_the_branch()
    local c = nn.Concat(2):add(nn.Linear(3, 2)):add(nn.Linear(4, 2))
    local ok, err = pcall(function() c:forward(torch.randn(2, 3)) end)
-   check.ok(not ok and err:find('In 2 module of nn.Concat (nn.Linear)', 1, true), tostring(err))
+   check.ok(not ok and err:find('In 2 module of nn.Concat:', 1, true), tostring(err))
 end
 
 function tests.containers_convert_type_and_clear_state()

@@ -22,6 +22,33 @@ function tests.linear_against_first_derivatives()
    end
 end
 
+-- the convolutions torch7's hessian.lua covers besides SpatialConvolution: against
+-- sum_k (dy_k/dx_i)^2, exact for layers linear in x and w (nn's test.lua checks these)
+function tests.convolutions_against_first_derivatives()
+   torch.manualSeed(2)
+   local cases = {
+      { nn.SpatialConvolutionLocal(2, 3, 5, 4, 2, 2), torch.Tensor(2, 4, 5) },
+      { nn.SpatialFullConvolution(2, 3, 3, 2, 2, 1), torch.Tensor(2, 3, 3) },
+      { nn.SpatialConvolutionMap(nn.tables.random(3, 2, 2), 2, 2), torch.Tensor(3, 4, 4) },
+      { nn.SpatialFullConvolutionMap(nn.tables.random(2, 3, 1), 2, 2, 2, 2), torch.Tensor(2, 3, 3) },
+   }
+   for _, case in ipairs(cases) do
+      local m, input = case[1], case[2]
+      local name = torch.type(m)
+      check.ok(nn.Jacobian.testDiagHessianInput(m, input) < 1e-10, name .. ' input')
+      check.ok(nn.Jacobian.testDiagHessianWeight(m, input) < 1e-10, name .. ' weight')
+      check.ok(nn.Jacobian.testDiagHessianBias(m, input) < 1e-10, name .. ' bias')
+      -- the Hessian pass leaves the module's forward and backward as they were
+      local x, g = torch.randn(input:size()), nil
+      local out = m:forward(x):clone()
+      g = torch.randn(out:size())
+      local gi = m:backward(x, g):clone()
+      m:updateDiagHessianInput(x, g:clone():abs())
+      m:accDiagHessianParameters(x, g:clone():abs())
+      check.ok(maxDiff(m:forward(x), out) == 0 and maxDiff(m:updateGradInput(x, g), gi) == 0, name .. ' untouched')
+   end
+end
+
 function tests.linear_formulas()
    torch.manualSeed(2)
    local m = nn.Linear(3, 2)

@@ -247,10 +247,19 @@ function tests.sparse_jacobian()
    local wrong = nn.SparseLinear(6, 3, true)
    function wrong:updateGradInput(i, g)
       local gi = nn.SparseLinear.updateGradInput(self, i, g)
-      gi:select(2, 2):mul(2)
+      gi[1]:select(2, 2):mul(2)
       return gi
    end
    check.ok(nn.SparseJacobian.testJacobian(wrong, input) > 1e-2, 'a doubled gradient shows')
+   -- a dense gradInput (nn.PartialLinear's) is read row by row, column 2 (torch7): here the
+   -- Jacobian of the values of column 2 of a Linear's input is its weight's column 2
+   local lin = nn.Linear(2, 3)
+   local dense = torch.randn(4, 2)
+   check.ok(nn.SparseJacobian.testJacobian(lin, dense) < precision, 'dense gradInput')
+   local djac = nn.SparseJacobian.backward(lin, dense)
+   for r = 1, 4 do
+      for o = 1, 3 do check.near(djac[r][(r - 1) * 3 + o], lin.weight[o][2], 1e-14, 'dense jacobian') end
+   end
 end
 
 return tests

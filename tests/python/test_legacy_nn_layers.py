@@ -438,7 +438,9 @@ SHAPE_CASES = {
     "Select": (lambda: nn.Select(1, 2), (2, 4, 3), lambda a: a[:, 2]),
     "Select_negative": (lambda: nn.Select(-1, -1), (2, 4, 3), lambda a: a[..., -1]),
     "Narrow": (lambda: nn.Narrow(1, 1, 2), (2, 4, 3), lambda a: a[:, 1:3]),
-    "Narrow_negative": (lambda: nn.Narrow(0, -2, -1), (5, 2), lambda a: a[3:]),
+    # torch7's negative offset: the first size - length elements
+    "Narrow_negative": (lambda: nn.Narrow(0, -2, 3), (5, 2), lambda a: a[:2]),
+    "Narrow_negative_length": (lambda: nn.Narrow(0, 1, -2), (5, 2), lambda a: a[1:4]),
     "Squeeze": (nn.Squeeze, (2, 1, 3, 1), lambda a: a.reshape(2, 3)),
     "Squeeze_dim": (lambda: nn.Squeeze(1), (2, 1, 3, 1), lambda a: a.reshape(2, 3, 1)),
     "Squeeze_batch": (lambda: nn.Squeeze(0, 2), (4, 1, 3), lambda a: a.reshape(4, 3)),

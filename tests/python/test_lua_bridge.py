@@ -497,6 +497,23 @@ def test_fixture_models_through_the_bridge(model, io, batch):
     np.testing.assert_allclose(out.numpy(), data["output"].numpy(), rtol=1e-5, atol=1e-6)
 
 
+def test_load_requires_the_package_of_its_classes():
+    # a fresh state with only torch: torch.load requires nn for nn.Sequential, as torch7's
+    # users expect of this project's packages
+    rt = tl.Runtime()
+    net = rt.eval("function(p) return torch.load(p) end")(fixture("mlp.t7"))
+    assert tl.typename(net) == "nn.Sequential"
+    assert rt.eval("nn ~= nil") is True
+
+
+def test_load_of_an_unknown_class_raises_torch7s_error(tmp_path):
+    rt = tl.Runtime()
+    path = str(tmp_path / "box.t7")
+    rt.eval("function(p) torch.class('bridgetest.Box'); torch.save(p, bridgetest.Box()) end")(path)
+    with pytest.raises(tl.LuaError, match=r"unknown Torch class <bridgetest.Box>"):
+        tl.Runtime().eval("function(p) return torch.load(p) end")(path)
+
+
 # ---------------------------------------------------------------- heap tracking
 
 MB = 1 << 20

@@ -709,6 +709,7 @@ CASES = {
             "nn.IndexLinear(6, 3, true)",
             [[classes(6, 3), classes(6, 2)], [randn(3), randn(2)]],
             setup="function(m) m.weight:uniform(-1, 1); m.bias:uniform(-1, 1) end",
+            lua_grad_input=lambda gi: [[zero_based(k) for k in gi[0]], gi[1]],
         ),
         Case(
             "nn.IndexLinear(6, 3, false, 0, nil, nil, true)",

@@ -669,28 +669,21 @@ class IndexLinear(Module):
         return g.to(self.weight.dtype)
 
     def updateGradInput(self, input, gradOutput):
-        # no kernel: d output / d values, as torch7's module computes it
+        # no kernel: torch7's dense gradient, [features 0..inputSize-1, weight gradOutput] per
+        # sample, in the input's form (whatever keysOffset)
         if not self.doGradInput:
             self.gradInput = []
             return self.gradInput
         check(self._norm() == 0, RuntimeError, "%s: doGradInput is not supported with normalize", self.torch_typename())
-        rows, sample, n = self._flatten(input)
-        g = self._dense_grad(gradOutput, n)
-        grad_values = (self.weight[rows] * g[sample]).sum(1)
+        _, _, n = self._flatten(input)
+        dense = self._dense_grad(gradOutput, n) @ self.weight.t()
+        features = torch.arange(self.weight.size(0), dtype=torch.int64)
         if len(input) == 3:
-            self.gradInput = [
-                torch.zeros_like(input[0]),
-                grad_values.reshape(input[1].shape),
-                torch.zeros_like(self.sizes),
-            ]
-        elif torch.is_tensor(input[0]):
-            self.gradInput = [torch.zeros_like(input[0]), grad_values.reshape(input[1].shape)]
+            self.gradInput = [features.repeat(dense.size(0)), dense.reshape(-1)]
         else:
-            parts = list(grad_values.split([int(s) for s in self.sizes]))
-            self.gradInput = [
-                [torch.zeros_like(k) for k in input[0]],
-                [p.clone().reshape(v.shape) for p, v in zip(parts, input[1])],
-            ]
+            keys = [features.clone() for _ in range(dense.size(0))]
+            values = [dense[i] for i in range(dense.size(0))]
+            self.gradInput = [keys[0], values[0]] if self.noBatch else [keys, values]
         return self.gradInput
 
     def accGradParameters(self, input, gradOutput, scale=1):

@@ -231,8 +231,9 @@ class Select(Module):
 
 
 class Narrow(Module):
-    """input.narrow(dimension, offset, length); a negative offset counts from the end, a
-    negative length leaves that many elements less than all up to the end (-1: all)."""
+    """input.narrow(dimension, offset, length); a negative length leaves that many elements
+    less than all up to the end (-1: all), and a negative offset takes the first size - length
+    elements (torch7's reading)."""
 
     def __init__(self, dimension, offset, length=1):
         super().__init__()
@@ -244,10 +245,14 @@ class Narrow(Module):
         utils.check_tensor(input, "nn.Narrow: input")
         dim = _dim("nn.Narrow", int(self.dimension), input.dim())
         size = input.size(dim)
-        offset = int(self.index)
-        offset = offset + size if offset < 0 else offset
-        length = int(self.length)
-        length = size - offset + length + 1 if length < 0 else length
+        offset, length = int(self.index), int(self.length)
+        if offset < 0:
+            # torch7's reading of a negative offset (its own, unshifted): the first
+            # size - length elements, the length first counted as below with that offset
+            length = size - offset + length + 2 if length < 0 else length
+            offset, length = 0, size - length
+        else:
+            length = size - offset + length + 1 if length < 0 else length
         check(
             0 <= offset and length >= 0 and offset + length <= size,
             IndexError,
