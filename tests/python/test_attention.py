@@ -107,3 +107,32 @@ def test_layers_are_independent_copies():
     weights = [m.linear1.weight for m in encoder.layers]
     assert len({id(w) for w in weights}) == 3
     assert len(list(encoder.parameters())) == 3 * len(list(layer.parameters()))
+
+
+SAVE_MODULE_IN_PYTORCH = """
+import sys, torch, torch.nn as nn
+torch.manual_seed(0)
+model = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, 0.0, activation="gelu"), 2, norm=nn.LayerNorm(8))
+x = torch.randn(5, 3, 8)
+torch.save({"model": model, "x": x, "y": model(x).detach()}, sys.argv[1])
+"""
+
+
+def test_whole_module_pickled_by_pytorch_loads(tmp_path):
+    """torch.save(model) pickles the classes by module path (torch.nn.modules.transformer,
+    activation.MultiheadAttention, linear.NonDynamicallyQuantizableLinear) and the activation
+    function by name: each resolves here."""
+    path = str(tmp_path / "encoder.pt")
+    run = subprocess.run(
+        ["/usr/bin/python3", "-c", SAVE_MODULE_IN_PYTORCH, path],
+        capture_output=True,
+        text=True,
+        env=require_real_torch_env(),
+    )
+    assert run.returncode == 0, run.stderr
+    saved = torch.load(path)
+    model = saved["model"]
+    assert type(model) is nn.TransformerEncoder
+    assert type(model.layers[1].self_attn.out_proj).__name__ == "NonDynamicallyQuantizableLinear"
+    with torch.no_grad():
+        np.testing.assert_allclose(model(saved["x"]).numpy(), saved["y"].numpy(), rtol=1e-5, atol=1e-6)
