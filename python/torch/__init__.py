@@ -208,12 +208,16 @@ from torch.serialization import load, save  # noqa: E402
 
 # ---- autograd ----
 from torch import autograd  # noqa: E402
-from torch.autograd import enable_grad, no_grad, set_grad_enabled  # noqa: E402
+from torch.autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
+from torch.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
+from torch.autograd.grad_mode import is_inference_mode_enabled  # noqa: E402
 from torch.functional import *  # noqa: E402,F401,F403  (dtype rules, nan-aware and shape functions)
 from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
 from torch import optim  # noqa: E402
 from torch import utils  # noqa: E402
+import torch.utils.checkpoint  # noqa: E402,F401  (needs torch.autograd, so not imported by torch.utils)
+from torch import testing  # noqa: E402
 from torch import onnx  # noqa: E402  (the onnx library itself loads on first export)
 from torch import backends, cuda, hub, jit, random, version  # noqa: E402
 from torch.version import __version__  # noqa: E402

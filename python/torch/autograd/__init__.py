@@ -8,8 +8,10 @@ y.backward()           # x.grad == 2 * x
 
 import torch
 from torch import _C
+from torch.autograd import anomaly_mode, functional  # noqa: F401
+from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from torch.autograd.function import Function
-from torch.autograd.grad_mode import enable_grad, no_grad, set_grad_enabled
+from torch.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from torch.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ = [
@@ -20,6 +22,10 @@ __all__ = [
     "no_grad",
     "enable_grad",
     "set_grad_enabled",
+    "inference_mode",
+    "detect_anomaly",
+    "set_detect_anomaly",
+    "functional",
     "gradcheck",
     "gradgradcheck",
 ]
@@ -49,6 +55,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if retain_graph is None:
         retain_graph = create_graph
     seeds = _seeds(tensors, grad_tensors)
+    anomaly_mode._arm(tensors)
     if inputs is not None:
         inputs = _as_tuple(inputs)
         grads = _C._run_backward(tensors, seeds, retain_graph, create_graph, inputs, True)
@@ -71,6 +78,7 @@ def grad(
     inputs = _as_tuple(inputs)
     if retain_graph is None:
         retain_graph = create_graph
+    anomaly_mode._arm(outputs)
     return _C._run_backward(outputs, _seeds(outputs, grad_outputs), retain_graph, create_graph, inputs, allow_unused)
 
 

@@ -16,6 +16,7 @@ y = Square.apply(x)
 
 import torch
 from torch import _C
+from torch.autograd import anomaly_mode
 
 
 class FunctionCtx:
@@ -88,8 +89,9 @@ class Function:
             result = cls.backward(ctx, *grads)
             return result if isinstance(result, tuple) else (result,)
 
+        stack = anomaly_mode._forward_stack()
         results = _C._record_function(
-            backward,
+            anomaly_mode._checked_backward(cls.__name__ + "Backward", stack, backward),
             cls.__name__,
             inputs,
             output_tuple,

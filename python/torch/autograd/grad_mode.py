@@ -51,3 +51,39 @@ class set_grad_enabled:
     def __exit__(self, *exc):
         _C._set_grad_enabled(self.previous)
         return False
+
+
+_inference = {"enabled": False}
+
+
+def is_inference_mode_enabled():
+    return _inference["enabled"]
+
+
+class inference_mode:
+    """inference_mode(mode=True): as no_grad inside (nothing records a graph), and
+    torch.is_inference_mode_enabled() is True; inference_mode(False) turns recording back on, as
+    PyTorch's does. Also a decorator. Tensors made inside are ordinary tensors here, not
+    PyTorch's "inference tensors" (Tensor.is_inference() is missing)."""
+
+    def __init__(self, mode=True):
+        self.mode = bool(mode)
+
+    def __enter__(self):
+        self.previous = (_C.is_grad_enabled(), _inference["enabled"])
+        _C._set_grad_enabled(not self.mode)
+        _inference["enabled"] = self.mode
+        return self
+
+    def __exit__(self, *exc):
+        _C._set_grad_enabled(self.previous[0])
+        _inference["enabled"] = self.previous[1]
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with inference_mode(self.mode):
+                return fn(*args, **kwargs)
+
+        return wrapper

@@ -1,7 +1,9 @@
-"""torch.optim: optimizers (SGD, Adam, ..., LBFGS) and learning-rate schedulers (lr_scheduler),
+"""torch.optim: optimizers (SGD, Adam, ..., LBFGS), learning-rate schedulers (lr_scheduler) and
+stochastic weight averaging (swa_utils),
 as in PyTorch 1.13. See optimizer.py for the base class and the state_dict format."""
 
 from torch.optim import lr_scheduler  # noqa: F401
+from torch.optim import swa_utils  # noqa: F401
 from torch.optim.adadelta import Adadelta
 from torch.optim.adagrad import Adagrad
 from torch.optim.adam import Adam
@@ -9,7 +11,9 @@ from torch.optim.adamax import Adamax
 from torch.optim.adamw import AdamW
 from torch.optim.asgd import ASGD
 from torch.optim.lbfgs import LBFGS
+from torch.optim.nadam import NAdam
 from torch.optim.optimizer import Optimizer
+from torch.optim.radam import RAdam
 from torch.optim.rmsprop import RMSprop
 from torch.optim.rprop import Rprop
 from torch.optim.sgd import SGD
@@ -26,5 +30,8 @@ __all__ = [
     "RMSprop",
     "Optimizer",
     "LBFGS",
+    "NAdam",
+    "RAdam",
     "lr_scheduler",
+    "swa_utils",
 ]

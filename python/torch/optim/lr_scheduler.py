@@ -32,6 +32,11 @@ __all__ = [
     "CosineAnnealingLR",
     "ReduceLROnPlateau",
     "OneCycleLR",
+    "CyclicLR",
+    "CosineAnnealingWarmRestarts",
+    "SequentialLR",
+    "ChainedScheduler",
+    "PolynomialLR",
 ]
 
 EPOCH_DEPRECATION_WARNING = (
@@ -105,8 +110,13 @@ class _LRScheduler:
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         _count_optimizer_steps(self.optimizer)
-        self._step_count = 0
         self.verbose = verbose
+        self._initial_step()
+
+    def _initial_step(self):
+        """Counts steps from zero (the optimizer's too) and sets the first lr."""
+        self.optimizer._step_count = 0
+        self._step_count = 0
         self.step()
 
     def state_dict(self):
@@ -678,3 +688,251 @@ class OneCycleLR(_LRScheduler):
                 else:
                     group["momentum"] = computed_momentum
         return lrs
+
+
+class CyclicLR(_LRScheduler):
+    """The cyclical learning rate of Smith (2017): lr goes from base_lr up to max_lr over
+    step_size_up steps and back over step_size_down, its amplitude scaled per cycle
+    ("triangular": 1, "triangular2": halved each cycle) or per step ("exp_range": gamma**step),
+    or by scale_fn. Momentum cycles the other way. Call step() after every batch."""
+
+    def __init__(
+        self,
+        optimizer,
+        base_lr,
+        max_lr,
+        step_size_up=2000,
+        step_size_down=None,
+        mode="triangular",
+        gamma=1.0,
+        scale_fn=None,
+        scale_mode="cycle",
+        cycle_momentum=True,
+        base_momentum=0.8,
+        max_momentum=0.9,
+        last_epoch=-1,
+        verbose=False,
+    ):
+        _check_optimizer(optimizer)
+        self.optimizer = optimizer
+        base_lrs = _per_group(optimizer, base_lr, "base_lr")
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups):
+                group["lr"] = lr
+        self.max_lrs = _per_group(optimizer, max_lr, "max_lr")
+        step_size_up = float(step_size_up)
+        step_size_down = float(step_size_down) if step_size_down is not None else step_size_up
+        self.total_size = step_size_up + step_size_down
+        self.step_ratio = step_size_up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode = mode
+        self.gamma = gamma
+        self._scale_fn_custom = scale_fn
+        if scale_fn is None:
+            self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
+        else:
+            self.scale_mode = scale_mode
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum with `cycle_momentum` option enabled")
+            base_momentums = _per_group(optimizer, base_momentum, "base_momentum")
+            if last_epoch == -1:
+                for momentum, group in zip(base_momentums, optimizer.param_groups):
+                    group["momentum"] = momentum
+            self.base_momentums = [group["momentum"] for group in optimizer.param_groups]
+            self.max_momentums = _per_group(optimizer, max_momentum, "max_momentum")
+        super().__init__(optimizer, last_epoch, verbose)
+        self.base_lrs = base_lrs
+
+    def scale_fn(self, x):
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular":
+            return 1.0
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        return self.gamma**x
+
+    def state_dict(self):
+        """As the base class's, less a custom scale_fn (a function cannot be saved)."""
+        return {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "_scale_fn_custom")}
+
+    def load_state_dict(self, state_dict):
+        custom = self._scale_fn_custom
+        self.__dict__.update(state_dict)
+        self._scale_fn_custom = custom
+
+    def get_lr(self):
+        self._warn_if_outside_step()
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        if x <= self.step_ratio:
+            scale_factor = x / self.step_ratio
+        else:
+            scale_factor = (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [
+            base_lr + (max_lr - base_lr) * scale_factor * scale for base_lr, max_lr in zip(self.base_lrs, self.max_lrs)
+        ]
+        if self.cycle_momentum:
+            for group, base_m, max_m in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums):
+                group["momentum"] = max_m - (max_m - base_m) * scale_factor * scale
+        return lrs
+
+
+class CosineAnnealingWarmRestarts(_LRScheduler):
+    """SGDR (Loshchilov & Hutter): lr = eta_min + (initial_lr - eta_min) * (1 + cos(pi * T_cur / T_i)) / 2,
+    restarting at initial_lr after T_i epochs, the period growing by T_mult each restart.
+    step(epoch) takes fractional epochs (step(epoch + i / iters) inside an epoch)."""
+
+    def __init__(self, optimizer, T_0, T_mult=1, eta_min=0, last_epoch=-1, verbose=False):
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError("Expected positive integer T_0, but got {}".format(T_0))
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError("Expected integer T_mult >= 1, but got {}".format(T_mult))
+        self.T_0 = T_0
+        self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch, verbose)
+
+    def get_lr(self):
+        self._warn_if_outside_step()
+        return [
+            self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+            for base_lr in self.base_lrs
+        ]
+
+    def step(self, epoch=None):
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur - self.T_i
+                self.T_i = self.T_i * self.T_mult
+        else:
+            if epoch < 0:
+                raise ValueError("Expected non-negative epoch, but got {}".format(epoch))
+            if epoch >= self.T_0:
+                if self.T_mult == 1:
+                    self.T_cur = epoch % self.T_0
+                else:
+                    # The restart n with T_0 * (T_mult^n - 1) / (T_mult - 1) <= epoch.
+                    n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
+                    self.T_cur = epoch - self.T_0 * (self.T_mult**n - 1) / (self.T_mult - 1)
+                    self.T_i = self.T_0 * self.T_mult**n
+            else:
+                self.T_i = self.T_0
+                self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        with _enable_get_lr_call(self):
+            values = self.get_lr()
+        for i, (group, lr) in enumerate(zip(self.optimizer.param_groups, values)):
+            group["lr"] = lr
+            self.print_lr(self.verbose, i, lr, epoch)
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+
+class _SchedulerList:
+    """state_dict of schedulers made of schedulers: their own attributes and each inner one's."""
+
+    def state_dict(self):
+        state = {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict):
+        schedulers = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        state_dict["_schedulers"] = schedulers
+        for scheduler, state in zip(self._schedulers, schedulers):
+            scheduler.load_state_dict(state)
+
+
+class SequentialLR(_SchedulerList, _LRScheduler):
+    """schedulers[i] drives the lr from milestones[i-1] on; each starts afresh (step(0)) at its
+    milestone."""
+
+    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1, verbose=False):
+        for idx, scheduler in enumerate(schedulers):
+            if scheduler.optimizer != optimizer:
+                raise ValueError(
+                    "Sequential Schedulers expects all schedulers to belong to the same optimizer, but "
+                    f"got schedulers at index {idx} to be different than the optimizer passed in."
+                )
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError(
+                "Sequential Schedulers expects number of schedulers provided to be one more "
+                "than the number of milestone points, but got number of schedulers {} and the "
+                "number of milestones to be equal to {}".format(len(schedulers), len(milestones))
+            )
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        # Undo the first step every scheduler made when it was built, and redo the first one's.
+        for group in self.optimizer.param_groups:
+            group["lr"] = group["initial_lr"]
+        for scheduler in self._schedulers:
+            scheduler.last_epoch -= 1
+        self._schedulers[0]._initial_step()
+        self._last_lr = schedulers[0].get_last_lr()
+
+    def step(self):
+        self.last_epoch += 1
+        idx = bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler.step(0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+
+class ChainedScheduler(_SchedulerList, _LRScheduler):
+    """Steps every scheduler of the list at each step(), so that their (chainable) factors compose."""
+
+    def __init__(self, schedulers):
+        for idx in range(1, len(schedulers)):
+            if schedulers[idx].optimizer != schedulers[0].optimizer:
+                raise ValueError(
+                    "ChainedScheduler expects all schedulers to belong to the same optimizer, but "
+                    "got schedulers at index {} and {} to be different".format(0, idx)
+                )
+        self._schedulers = list(schedulers)
+        self.optimizer = schedulers[0].optimizer
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+    def step(self):
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+
+class PolynomialLR(_LRScheduler):
+    """lr = initial_lr * (1 - min(epoch, total_iters) / total_iters) ** power."""
+
+    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1, verbose=False):
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch, verbose)
+
+    def get_lr(self):
+        self._warn_if_outside_step()
+        if self.last_epoch == 0 or self.last_epoch > self.total_iters:
+            return [group["lr"] for group in self.optimizer.param_groups]
+        decay = (
+            (1.0 - self.last_epoch / self.total_iters) / (1.0 - (self.last_epoch - 1) / self.total_iters)
+        ) ** self.power
+        return [group["lr"] * decay for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [
+            base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+            for base_lr in self.base_lrs
+        ]

@@ -18,6 +18,7 @@ from torch.nn.modules.pixelshuffle import *  # noqa: F401,F403
 from torch.nn.modules.pooling import *  # noqa: F401,F403
 from torch.nn.modules.rnn import *  # noqa: F401,F403
 from torch.nn.modules.sparse import *  # noqa: F401,F403
+from torch.nn.modules.transformer import *  # noqa: F401,F403
 from torch.nn.modules.upsampling import *  # noqa: F401,F403
 
 from torch.nn.modules import (
@@ -38,6 +39,7 @@ from torch.nn.modules import (
     pooling,
     rnn,
     sparse,
+    transformer,
     upsampling,
 )
 
@@ -61,6 +63,7 @@ __all__ = ["Module"] + [
         pooling,
         rnn,
         sparse,
+        transformer,
         upsampling,
     )
     for name in family.__all__

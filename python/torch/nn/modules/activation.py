@@ -4,7 +4,9 @@ import warnings
 
 import torch
 from torch.nn import functional as F
+from torch.nn._functional_attention import _check_key_padding_mask_dtype
 from torch.nn import init
+from torch.nn.modules.linear import NonDynamicallyQuantizableLinear
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 
@@ -37,6 +39,7 @@ __all__ = [
     "Softmax",
     "Softmax2d",
     "LogSoftmax",
+    "MultiheadAttention",
 ]
 
 
@@ -378,3 +381,137 @@ class Softmax2d(Module):
         if input.dim() not in (3, 4):
             raise ValueError("Softmax2d: expected input to be 3D or 4D, got {}D instead".format(input.dim()))
         return F.softmax(input, -3)
+
+
+class MultiheadAttention(Module):
+    """Attention over num_heads heads of embed_dim // num_heads features each
+    (F.multi_head_attention_forward). Parameters as PyTorch names them, so that its
+    state_dicts load: in_proj_weight (3E, E) when keys and values have embed_dim features,
+    else q_proj_weight (E, E), k_proj_weight (E, kdim), v_proj_weight (E, vdim); in_proj_bias
+    (3E), out_proj (a Linear), bias_k and bias_v (1, 1, E) with add_bias_kv."""
+
+    __constants__ = ["batch_first"]
+
+    def __init__(
+        self,
+        embed_dim,
+        num_heads,
+        dropout=0.0,
+        bias=True,
+        add_bias_kv=False,
+        add_zero_attn=False,
+        kdim=None,
+        vdim=None,
+        batch_first=False,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__()
+        factory = {"device": device, "dtype": dtype}
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.batch_first = batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != self.embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = Parameter(torch.empty((3 * embed_dim, embed_dim), **factory))
+            self.register_parameter("q_proj_weight", None)
+            self.register_parameter("k_proj_weight", None)
+            self.register_parameter("v_proj_weight", None)
+        else:
+            self.q_proj_weight = Parameter(torch.empty((embed_dim, embed_dim), **factory))
+            self.k_proj_weight = Parameter(torch.empty((embed_dim, self.kdim), **factory))
+            self.v_proj_weight = Parameter(torch.empty((embed_dim, self.vdim), **factory))
+            self.register_parameter("in_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(torch.empty(3 * embed_dim, **factory))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **factory)
+        if add_bias_kv:
+            self.bias_k = Parameter(torch.empty((1, 1, embed_dim), **factory))
+            self.bias_v = Parameter(torch.empty((1, 1, embed_dim), **factory))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self):
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
+
+    def __setstate__(self, state):
+        # Modules pickled before kdim/vdim existed had one packed projection.
+        state.setdefault("_qkv_same_embed_dim", True)
+        super().__setstate__(state)
+
+    def forward(
+        self,
+        query,
+        key,
+        value,
+        key_padding_mask=None,
+        need_weights=True,
+        attn_mask=None,
+        average_attn_weights=True,
+    ):
+        """(output, weights): output like query; weights (N, L, S) averaged over heads, or
+        (N, heads, L, S) with average_attn_weights=False, or None with need_weights=False."""
+        is_batched = query.dim() == 3
+        _check_key_padding_mask_dtype(key_padding_mask)
+        if self.batch_first and is_batched:
+            # Keep the identities q is k is v: the packed projection makes one product for them.
+            if key is value:
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = query.transpose(1, 0), key.transpose(1, 0)
+                    value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+
+        separate = not self._qkv_same_embed_dim
+        output, weights = F.multi_head_attention_forward(
+            query,
+            key,
+            value,
+            self.embed_dim,
+            self.num_heads,
+            self.in_proj_weight,
+            self.in_proj_bias,
+            self.bias_k,
+            self.bias_v,
+            self.add_zero_attn,
+            self.dropout,
+            self.out_proj.weight,
+            self.out_proj.bias,
+            training=self.training,
+            key_padding_mask=key_padding_mask,
+            need_weights=need_weights,
+            attn_mask=attn_mask,
+            use_separate_proj_weight=separate,
+            q_proj_weight=self.q_proj_weight,
+            k_proj_weight=self.k_proj_weight,
+            v_proj_weight=self.v_proj_weight,
+            average_attn_weights=average_attn_weights,
+        )
+        if self.batch_first and is_batched:
+            return output.transpose(1, 0), weights
+        return output, weights

@@ -8,7 +8,7 @@ from torch.nn import init
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 
-__all__ = ["Identity", "Linear", "Bilinear"]
+__all__ = ["Identity", "Linear", "Bilinear", "NonDynamicallyQuantizableLinear"]
 
 
 class Identity(Module):
@@ -50,6 +50,11 @@ class Linear(Module):
         return "in_features={}, out_features={}, bias={}".format(
             self.in_features, self.out_features, self.bias is not None
         )
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear that PyTorch's quantization leaves alone (MultiheadAttention's out_proj); here a
+    plain Linear under the name PyTorch's pickles refer to."""
 
 
 class Bilinear(Module):

@@ -1,0 +1,41 @@
+"""Runs a cases file (a module with CASES and run_all(), writing OUT.npz when run as a script)
+under real PyTorch 1.13 and compares its arrays with this package's, case by case."""
+
+import os
+import subprocess
+
+import numpy as np
+
+from conftest import require_real_torch_env
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def real_results(cases_file, tmp_dir):
+    """{key: array} of every case of cases_file as /usr/bin/python3's PyTorch computes them."""
+    env = require_real_torch_env()
+    out = os.path.join(str(tmp_dir), "real.npz")
+    run = subprocess.run(
+        ["/usr/bin/python3", os.path.join(HERE, cases_file), out], capture_output=True, text=True, env=env, cwd="/"
+    )
+    assert run.returncode == 0, run.stderr
+    with np.load(out) as data:
+        return {k: data[k] for k in data.files}
+
+
+def assert_case_matches(case, ours, theirs, rtol=1e-6, atol=1e-8):
+    """The arrays case(...) returned here (ours, a list) equal PyTorch's "<name>_<i>" arrays."""
+    name = case.__name__
+    want = []
+    while "%s_%d" % (name, len(want)) in theirs:
+        want.append(theirs["%s_%d" % (name, len(want))])
+    assert want, "real PyTorch gave no results for " + name
+    assert len(ours) == len(want), (name, len(ours), len(want))
+    for i, (got, expected) in enumerate(zip(ours, want)):
+        got = np.asarray(got)
+        key = "%s_%d" % (name, i)
+        assert got.shape == expected.shape, (key, got.shape, expected.shape)
+        if expected.dtype.kind in "USb" or got.dtype.kind in "USb":
+            np.testing.assert_array_equal(got, expected, err_msg=key)
+        else:
+            np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True, err_msg=key)
