@@ -381,17 +381,38 @@ for _, TN in ipairs(torch.types) do
       end
       return given, fresh
    end
+   -- Note [Column-major LAPACK results]: torch7 hands LAPACK's matrices back as LAPACK
+   -- wrote them, column-major (the transpose of a contiguous tensor), and turns a contiguous
+   -- matrix given for a result into such a view of its own storage; code (and torch7's
+   -- tests) tell a result by its strides. The results at positions `cols` are laid out so.
+   local function columnMajor(r)
+      if r:dim() == 2 and r:size(1) > 1 and r:size(2) > 1 and r:isContiguous() then
+         local values = r:clone()
+         r:set(r:storage(), r:storageOffset(), r:size(), torch.LongStorage({ 1, r:size(1) }))
+         r:copy(values)
+      end
+   end
+   local function lapack(cols, given, fresh)
+      local fn = f[given.c]
+      local function call(...)
+         fn(...)
+         local args = { ... }
+         for _, i in ipairs(cols) do columnMajor(args[i]) end
+      end
+      given.call, fresh.call = call, call
+      return given, fresh
+   end
    if f.gesv then
-      def('gesv', both('gesv', FRESH, FRESH, T, T))
-      def('gels', both('gels', FRESH, FRESH, T, T))
-      def('inverse', both('getri', FRESH, T))
-      def('potrf', both('potrf', FRESH, T, opt('s', 'U', UL)))
-      def('potrs', both('potrs', FRESH, T, T, opt('s', 'U', UL)))
-      def('potri', both('potri', FRESH, T, opt('s', 'U', UL)))
-      def('symeig', both('syev', FRESH, FRESH, T, opt('s', 'N', NV), opt('s', 'U', UL)))
-      def('eig', both('geev', FRESH, FRESH, T, opt('s', 'N', NV)))
-      def('svd', both('gesvd', FRESH, FRESH, FRESH, T, opt('s', 'S', { 'A', 'S' })))
-      def('qr', both('qr', FRESH, FRESH, T))
+      def('gesv', lapack({ 1, 2 }, both('gesv', FRESH, FRESH, T, T)))
+      def('gels', lapack({ 1, 2 }, both('gels', FRESH, FRESH, T, T)))
+      def('inverse', lapack({ 1 }, both('getri', FRESH, T)))
+      def('potrf', lapack({ 1 }, both('potrf', FRESH, T, opt('s', 'U', UL))))
+      def('potrs', lapack({ 1 }, both('potrs', FRESH, T, T, opt('s', 'U', UL))))
+      def('potri', lapack({ 1 }, both('potri', FRESH, T, opt('s', 'U', UL))))
+      def('symeig', lapack({ 2 }, both('syev', FRESH, FRESH, T, opt('s', 'N', NV), opt('s', 'U', UL))))
+      def('eig', lapack({ 2 }, both('geev', FRESH, FRESH, T, opt('s', 'N', NV))))
+      def('svd', lapack({ 1, 3 }, both('gesvd', FRESH, FRESH, FRESH, T, opt('s', 'S', { 'A', 'S' }))))
+      def('qr', lapack({ 1, 2 }, both('qr', FRESH, FRESH, T)))
       -- TH has no trtrs: the triangle (unit diagonal for 'U'), transposed for 'T', through gesv
       local function trtrs(rb, ra, b, a, uplo, trans, diag)
          if a:dim() ~= 2 or a:size(1) ~= a:size(2) then error('trtrs: a square matrix expected', 0) end
