@@ -47,6 +47,27 @@ else
   printf 'lua suites (th is not built)\t0\t1\t0\n' >>"$counts"
   status=1
 fi
+# torch7's own test files, unmodified, from ../shared/upstream (the specification of the Lua
+# torch package): test.lua through torch.test(), the others as scripts.
+upstream="$(cd .. && pwd)/shared/upstream"
+if [ -x bazel-bin/lua/th ] && [ -d "$upstream/torch7/test" ]; then
+  th="$PWD/bazel-bin/lua/th"
+  for f in test.lua test_qr.lua test_Tester.lua test_writeObject.lua test_half.lua test_sharedmem.lua \
+    test_aliasMultinomial.lua test_timer.lua; do
+    if [ "$f" = test.lua ]; then
+      (cd "$upstream" && timeout 900 "$th" -e "dofile('torch7/test/test.lua'); torch.test()") >"$work/t7" 2>&1
+    else
+      (cd "$upstream" && timeout 900 "$th" "torch7/test/$f") >"$work/t7" 2>&1
+    fi
+    rc=$?
+    tail -n 30 "$work/t7"
+    [ "$rc" -eq 0 ] || status=1
+    "$PY" scripts/test_counts.py torch7 "$counts" "torch7/test/$f" "$work/t7" "$rc"
+  done
+else
+  printf 'torch7 test files (th is not built or ../shared/upstream is missing)\t0\t1\t0\n' >>"$counts"
+  status=1
+fi
 gpu=$(bazel query 'attr(tags, gpu, tests(//...))' 2>/dev/null | wc -l)
 [ "$gpu" -gt 0 ] && echo "not run: $gpu GPU suites (built; no GPU here: scripts/device_check.sh runs them on the GPU machine)"
 "$PY" scripts/test_counts.py summary "$counts" || status=1

@@ -7,6 +7,7 @@ too, since it checked nothing.
   test_counts.py boost COUNTS BAZEL_OUTPUT TESTLOGS   Boost.Test binaries run by `bazel test`
   test_counts.py pytest COUNTS JUNIT_XML              pytest's --junitxml report
   test_counts.py lua COUNTS SUITE OUTPUT EXIT_STATUS  one run of tests/lua/run.lua
+  test_counts.py torch7 COUNTS SUITE OUTPUT EXIT_STATUS  one of torch7's own test files under th
   test_counts.py summary COUNTS                       prints skips, empty suites and totals
 """
 
@@ -95,6 +96,24 @@ def lua(counts, suite, output, exit_status):
         out.write("Lua (th)\t%s\t%d\t%d\t0\n" % (suite, passed, failed))
 
 
+def torch7(counts, suite, output, exit_status):
+    """torch.Tester's last summary line ("Completed N asserts in T tests with F failures and E
+    errors", F and E counting tests): the outermost tester prints it last."""
+    passed = failed = None
+    with open(output, errors="replace") as f:
+        for line in f:
+            m = re.search(r"Completed \d+ asserts? in (\d+) tests? with (\d+) failures? and (\d+) errors?", line)
+            if m:
+                total, failed = int(m.group(1)), int(m.group(2)) + int(m.group(3))
+                passed = total - failed
+    if passed is None:
+        passed, failed = 0, 1  # the file died before its tester reported
+    elif int(exit_status) != 0 and failed == 0:
+        failed = 1
+    with open(counts, "a") as out:
+        out.write("torch7 (upstream)\t%s\t%d\t%d\t0\n" % (suite, passed, failed))
+
+
 def summary(counts):
     per_kind = {}  # kind -> [suites, passed, failed, skipped], in order of appearance
     empty, skips = [], []
@@ -125,5 +144,5 @@ def summary(counts):
 
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    result = {"boost": boost, "pytest": pytest, "lua": lua, "summary": summary}[command](*args)
+    result = {"boost": boost, "pytest": pytest, "lua": lua, "torch7": torch7, "summary": summary}[command](*args)
     sys.exit(result or 0)

@@ -193,7 +193,7 @@ require 'torch.CmdLine'
 
 for _, k in ipairs({ 'manualSeed', 'seed', 'initialSeed', 'getRNGState', 'setRNGState', 'random', 'uniform',
                      'normal', 'exponential', 'cauchy', 'logNormal', 'geometric', 'bernoulli', 'rand', 'randn',
-                     'randperm', 'multinomial' }) do
+                     'randperm', 'multinomial', 'multinomialAlias' }) do
    torch[k] = torch._generatorFirst(torch[k])
 end
 

@@ -183,4 +183,78 @@ function tests.lapack_results_are_column_major()
    check.eq(v:stride(1), 1)
 end
 
+function tests.conv2_xcorr2_against_loops()
+   local x = torch.Tensor({ { 1, 2, 3 }, { 4, 5, 6 }, { 7, 8, 10 } })
+   local k = torch.Tensor({ { 1, -1 }, { 2, 0.5 } })
+   local function ref(flip, full)
+      local kh, kw, xh, xw = 2, 2, 3, 3
+      local off = full and 1 or 0
+      local oh = full and 4 or 2
+      local out = {}
+      for i = 1, oh do
+         out[i] = {}
+         for j = 1, oh do
+            local s = 0
+            for a = 1, kh do
+               for b = 1, kw do
+                  local xi, xj = i - off + a - 1, j - off + b - 1
+                  if xi >= 1 and xi <= xh and xj >= 1 and xj <= xw then
+                     local kv = flip and k[kh + 1 - a][kw + 1 - b] or k[a][b]
+                     s = s + x[xi][xj] * kv
+                  end
+               end
+            end
+            out[i][j] = s
+         end
+      end
+      return out
+   end
+   check.tensor(torch.xcorr2(x, k), ref(false, false), 1e-12)
+   check.tensor(torch.conv2(x, k), ref(true, false), 1e-12)
+   check.tensor(torch.xcorr2(x, k, 'F'), ref(false, true), 1e-12)
+   check.tensor(torch.conv2(x, k, 'F'), ref(true, true), 1e-12)
+   -- planes: each with its own kernel
+   local xx, kk = torch.Tensor(2, 3, 3), torch.Tensor(2, 2, 2)
+   xx[1]:copy(x); xx[2]:copy(x); kk[1]:copy(k); kk[2]:copy(k):mul(2)
+   local r = torch.conv2(xx, kk)
+   check.tensor(r[1], ref(true, false), 1e-12)
+   check.tensor(r[2], torch.Tensor(ref(true, false)):mul(2):totable(), 1e-12)
+   -- conv3 of a depth-1 volume is conv2
+   check.tensor(torch.conv3(x:view(1, 3, 3), k:view(1, 2, 2))[1], ref(true, false), 1e-12)
+   check.raises(function() torch.conv2(k, x) end, 'smaller than the kernel')
+end
+
+function tests.bhistc_counts_each_row()
+   local x = torch.Tensor({ { 2, 4, 2, 2, 5, 4 }, { 3, 5, 1, 5, 3, 5 } })
+   check.tensor(torch.bhistc(x, 5, 1, 5), { { 0, 3, 0, 2, 1 }, { 1, 0, 2, 0, 3 } })
+end
+
+function tests.alias_multinomial_draws_the_distribution()
+   torch.manualSeed(7)
+   local probs = torch.Tensor({ 0.1, 0, 0.6, 0.3 })
+   local state = torch.multinomialAliasSetup(probs)
+   check.eq(torch.typename(state[1]), 'torch.LongTensor')
+   local out = torch.multinomialAlias(torch.LongTensor(20000), state)
+   local counts = { 0, 0, 0, 0 }
+   for i = 1, out:size(1) do counts[out[i]] = counts[out[i]] + 1 end
+   check.eq(counts[2], 0, 'a category of probability 0 is never drawn')
+   for c, p in ipairs({ 0.1, 0, 0.6, 0.3 }) do check.near(counts[c] / 20000, p, 0.02) end
+end
+
+function tests.pstrf_rebuilds_the_permuted_matrix()
+   local a = torch.Tensor({ { 4, 2, 2 }, { 2, 5, 1 }, { 2, 1, 6 } })
+   local u, piv = torch.pstrf(a)
+   check.eq(torch.typename(piv), 'torch.IntTensor')
+   -- complete pivoting takes the largest diagonal first: 6 (index 3)
+   check.eq(piv[1], 3)
+   local p = piv:long()
+   local rebuilt = torch.mm(u:t(), u)
+   local permuted = a:index(1, p):index(2, p)
+   for i = 1, 3 do
+      for j = 1, 3 do check.near(rebuilt[i][j], permuted[i][j], 1e-12) end
+   end
+   local l = torch.pstrf(a, 'L')
+   check.eq(l[1][2], 0, 'L is lower triangular')
+end
+
 return tests

@@ -1170,6 +1170,17 @@ LT_ADDPRODUCT_OP(addbmm)
 LT_ADDPRODUCT_OP(baddbmm)
 #undef LT_ADDPRODUCT_OP
 
+// (r, x, k, nd, flip, mode): torch7's conv2/conv3 (flip) and xcorr2/xcorr3
+static int LT_(conv)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1), *x = LT_(check)(L, 2), *k = LT_(check)(L, 3);
+  int nd = static_cast<int>(luaL_checkinteger(L, 4)), flip = lua_toboolean(L, 5);
+  const char *mode = luaL_checkstring(L, 6);
+  return luat::guard(L, [&] {
+    THTensor_(conv)(r, x, k, nd, flip, mode[0]);
+    return 0;
+  });
+}
+
 // --- index and mask functions (1-based indices) ---
 
 static int LT_(indexCopy)(lua_State *L) {  // (t, dim, index, src)
@@ -1383,6 +1394,35 @@ static int LT_(gesvd)(lua_State *L) {  // (ru, rs, rv, a, jobu)
     return 0;
   });
 }
+static int LT_(pstrf)(lua_State *L) {  // (ra, rpiv IntTensor, a, uplo, tol): pivots from 1
+  THTensor *ra = LT_(check)(L, 1);
+  auto *piv = static_cast<THIntTensor *>(luat::checkObject(L, 2, "torch.IntTensor"));
+  THTensor *a = LT_(check)(L, 3);
+  const char *uplo = luaL_checkstring(L, 4);
+  scalar_t tol = static_cast<scalar_t>(luaL_optnumber(L, 5, -1));
+  return luat::guard(L, [&] {
+    THTensor_(pstrf)(ra, piv, a, uplo, tol);
+    THIntTensor_add(piv, piv, 1);
+    return 0;
+  });
+}
+static int LT_(multinomialAliasSetup)(lua_State *L) {  // (probs, J, q)
+  THTensor *probs = LT_(check)(L, 1);
+  THLongTensor *J = LT_(checkIndex)(L, 2);
+  THTensor *q = LT_(check)(L, 3);
+  return luat::guard(L, [&] {
+    THTensor_(multinomialAliasSetup)(probs, J, q);
+    return 0;
+  });
+}
+static int LT_(multinomialAliasDraw)(lua_State *L) {  // (self, J, q)
+  THLongTensor *self = LT_(checkIndex)(L, 1), *J = LT_(checkIndex)(L, 2);
+  THTensor *q = LT_(check)(L, 3);
+  return luat::guard(L, [&] {
+    THTensor_(multinomialAliasDraw)(self, luat::generator(), J, q);
+    return 0;
+  });
+}
 static int LT_(qr)(lua_State *L) {  // (rq, rr, a)
   THTensor *rq = LT_(check)(L, 1), *rr = LT_(check)(L, 2), *a = LT_(check)(L, 3);
   return luat::guard(L, [&] {
@@ -1527,6 +1567,7 @@ static const luaL_Reg LT_(mathFunctions)[] = {
     {"addr", LT_(addr)},
     {"addbmm", LT_(addbmm)},
     {"baddbmm", LT_(baddbmm)},
+    {"conv", LT_(conv)},
     {"indexCopy", LT_(indexCopy)},
     {"indexAdd", LT_(indexAdd)},
     {"indexFill", LT_(indexFill)},
@@ -1564,6 +1605,9 @@ static const luaL_Reg LT_(mathFunctions)[] = {
     {"geev", LT_(geev)},
     {"gesvd", LT_(gesvd)},
     {"qr", LT_(qr)},
+    {"pstrf", LT_(pstrf)},
+    {"multinomialAliasSetup", LT_(multinomialAliasSetup)},
+    {"multinomialAliasDraw", LT_(multinomialAliasDraw)},
 #endif
     {nullptr, nullptr},
 };
