@@ -54,13 +54,23 @@ end
 
 -- torch.class(name[, parent]) -> class metatable, parent metatable. `Name(...)` makes an
 -- object and calls its __init; `__factory` makes one without __init (used by torch.load).
-function torch.class(name, parentName)
+function torch.class(name, parentName, module)
    assert(type(name) == 'string', 'torch.class: class name (a string) expected')
    assert(not metatables[name], 'torch.class: class ' .. name .. ' already exists')
    local parent
    if parentName then
-      parent = metatables[parentName]
-      assert(parent, 'torch.class: parent class ' .. tostring(parentName) .. ' does not exist')
+      -- the parent by name, or by its class table or constructor (torch.class('B', A)), as
+      -- torch7 allowed
+      if type(parentName) == 'table' then
+         local cmt = getmetatable(parentName)
+         local pname = rawget(parentName, '__typename') or type(cmt) == 'table' and rawget(cmt, '__typename')
+         -- a table that is no class is the module to define the class in: torch.class(name, module)
+         if pname then parentName = pname else module, parentName = parentName, nil end
+      end
+      if parentName then
+         parent = metatables[parentName]
+         assert(parent, 'torch.class: parent class ' .. tostring(parentName) .. ' does not exist')
+      end
    end
    local mt = { __typename = name }
    mt.__index = mt
@@ -90,8 +100,12 @@ function torch.class(name, parentName)
          return obj
       end,
    })
-   local pkg, short = packageOf(name)
-   pkg[short] = ctor
+   if module then
+      module[name] = ctor
+   else
+      local pkg, short = packageOf(name)
+      pkg[short] = ctor
+   end
    return mt, parent
 end
 
@@ -101,7 +115,8 @@ end
 function torch.isTypeOf(obj, typeSpec)
    if type(typeSpec) ~= 'string' then
       local cmt = getmetatable(typeSpec)
-      typeSpec = type(cmt) == 'table' and rawget(cmt, '__typename') or torch.typename(typeSpec)
+      typeSpec = type(typeSpec) == 'table' and rawget(typeSpec, '__typename')
+         or type(cmt) == 'table' and rawget(cmt, '__typename') or torch.typename(typeSpec)
       assert(type(typeSpec) == 'string', 'torch.isTypeOf: a class name, a pattern or a constructor expected')
    end
    local name = torch.typename(obj)

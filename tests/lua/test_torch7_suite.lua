@@ -138,6 +138,18 @@ function tests.isTypeOf_constructors_and_patterns()
    check.ok(torch.isTypeOf(t, '.*Long'))
 end
 
+function tests.class_with_a_parent_constructor()
+   local Base = torch.class('t7suite.Base')
+   function Base:hello() return 'base' end
+   torch.class('t7suite.Child', Base)
+   check.eq(t7suite.Child():hello(), 'base')
+   check.ok(torch.isTypeOf(t7suite.Child(), Base))
+   -- a plain table as second argument is the module the class goes in
+   local module = {}
+   torch.class('t7suite.InModule', module)
+   check.eq(torch.typename(module['t7suite.InModule']()), 't7suite.InModule')
+end
+
 function tests.generators_are_independent_streams()
    local g = torch.Generator()
    torch.manualSeed(g, 5)
