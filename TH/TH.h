@@ -8,6 +8,7 @@
 #include "TH/THTensor.h"
 #include "TH/THTensorMath.h"
 #include "TH/THTensorReduce.h"
+#include "TH/THTensorConv.h"
 #include "TH/THBlas.h"
 #include "TH/THTensorLapack.h"
 #include "TH/THRandom.h"

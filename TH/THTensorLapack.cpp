@@ -22,6 +22,8 @@
   void P##potrs_(const char *uplo, const int *n, const int *nrhs, const T *a, const int *lda, T *b, const int *ldb,  \
                  int *info, size_t);                                                                                 \
   void P##potri_(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t);                           \
+  void P##pstrf_(const char *uplo, const int *n, T *a, const int *lda, int *piv, int *rank, const T *tol, T *work,   \
+                 int *info, size_t);                                                                                 \
   void P##syev_(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, T *w, T *work,               \
                 const int *lwork, int *info, size_t, size_t);                                                        \
   void P##geev_(const char *jobvl, const char *jobvr, const int *n, T *a, const int *lda, T *wr, T *wi, T *vl,       \
@@ -48,6 +50,9 @@
     P##potrs_(&uplo, &n, &nrhs, a, &lda, b, &ldb, info, 1);                                                          \
   }                                                                                                                  \
   inline void potri(char uplo, int n, T *a, int lda, int *info) { P##potri_(&uplo, &n, a, &lda, info, 1); }          \
+  inline void pstrf(char uplo, int n, T *a, int lda, int *piv, int *rank, T tol, T *work, int *info) {               \
+    P##pstrf_(&uplo, &n, a, &lda, piv, rank, &tol, work, info, 1);                                                   \
+  }                                                                                                                  \
   inline void syev(char jobz, char uplo, int n, T *a, int lda, T *w, T *work, int lwork, int *info) {                \
     P##syev_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, info, 1, 1);                                                \
   }                                                                                                                  \

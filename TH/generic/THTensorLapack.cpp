@@ -105,6 +105,28 @@ void THTensor_(potrf)(THTensor *ra, THTensor *a, const char *uplo) {
   THTensor_(setResult)(ra, A.get(), n, n);
 }
 
+void THTensor_(pstrf)(THTensor *ra, THIntTensor *piv, THTensor *a, const char *uplo, scalar_t tol) {
+  if (!a) a = ra;
+  checkSquare("pstrf", "a", a, 3);
+  const char ul = option("pstrf", "uplo", uplo, "UL", 4);
+  const int64_t n = a->size[0];
+  auto A = th::own(THTensor_(newColumnMajor)(a, n, n, lda(n)));
+  scalar_t *data = THTensor_(data)(A.get());
+  std::vector<int> p(std::max<int64_t>(n, 1));
+  std::vector<scalar_t> work(std::max<int64_t>(2 * n, 1));
+  int rank = 0, info = 0;
+  lapack::pstrf(ul, (int)n, data, lda(n), p.data(), &rank, tol > 0 ? tol : (scalar_t)-1, work.data(), &info);
+  checkInfo("pstrf", info);
+  if (info > 0)
+    THError("pstrf: a is rank deficient (rank %d of %lld) or not positive semidefinite", rank, (long long)n);
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t i = 0; i < n; i++)
+      if (ul == 'U' ? i > j : i < j) data[i + j * lda(n)] = 0;
+  THIntTensor_resize1d(piv, n);
+  for (int64_t i = 0; i < n; i++) THIntTensor_set1d(piv, i, p[i] - 1);
+  THTensor_(setResult)(ra, A.get(), n, n);
+}
+
 void THTensor_(potrs)(THTensor *rb, THTensor *b, THTensor *a, const char *uplo) {
   if (!b) b = rb;
   checkSquare("potrs", "a", a, 3);

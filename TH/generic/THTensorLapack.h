@@ -14,6 +14,10 @@ TH_API void THTensor_(getri)(THTensor *ra, THTensor *a);
 /* Cholesky factor of symmetric positive definite a: uplo "U" gives upper U with
  * a = U^T U, "L" lower L with a = L L^T; the other triangle of ra is zero. */
 TH_API void THTensor_(potrf)(THTensor *ra, THTensor *a, const char *uplo);
+/* Cholesky factorisation with complete pivoting of a positive semidefinite a: P' A P = U'U
+ * (uplo "U") or L L' ("L"); piv (1-D, n) gets P's columns as 0-based indices. tol <= 0 takes
+ * LAPACK's default; a of lower rank than n raises an error. */
+TH_API void THTensor_(pstrf)(THTensor *ra, struct THIntTensor *piv, THTensor *a, const char *uplo, scalar_t tol);
 /* Solves A x = b given the Cholesky factor a of A (as potrf returns it for uplo). */
 TH_API void THTensor_(potrs)(THTensor *rb, THTensor *b, THTensor *a, const char *uplo);
 /* ra = the inverse of A (full, symmetric) given the Cholesky factor a of A. */

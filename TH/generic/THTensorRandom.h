@@ -53,4 +53,12 @@ TH_API void THTensor_(randn)(THTensor *r, THGenerator *gen, int nDimension, cons
  * removed, so n_sample may not exceed the categories of nonzero probability. */
 TH_API void THTensor_(multinomial)(struct THLongTensor *self, THGenerator *gen, THTensor *prob_dist, int n_sample,
                                    int with_replacement);
+/* Walker's alias method (Vose's setup) for many draws from one distribution: setup gives
+ * each of the n categories of probs (>= 0, not all zero, normalised here) a probability q
+ * and an alias J (an index from TH_INDEX_BASE); draw fills self, of any shape, with
+ * categories (from TH_INDEX_BASE): category i uniform, kept with probability q[i], else
+ * J[i]. */
+TH_API void THTensor_(multinomialAliasSetup)(THTensor *probs, struct THLongTensor *J, THTensor *q);
+TH_API void THTensor_(multinomialAliasDraw)(struct THLongTensor *self, THGenerator *gen, struct THLongTensor *J,
+                                            THTensor *q);
 #endif

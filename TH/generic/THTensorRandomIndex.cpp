@@ -100,4 +100,62 @@ void THTensor_(multinomial)(THLongTensor *self, THGenerator *gen, THTensor *prob
   }
 }
 
+void THTensor_(multinomialAliasSetup)(THTensor *probs, THLongTensor *J, THTensor *q) {
+  THArgCheck(probs->nDimension == 1, 1, "multinomialAliasSetup: probs must be 1-D, got %d dimensions",
+             probs->nDimension);
+  const int64_t n = probs->size[0];
+  THArgCheck(n > 0, 1, "multinomialAliasSetup: probs has no categories");
+  double total = 0;
+  for (int64_t i = 0; i < n; i++) {
+    const double p = (double)THTensor_(get1d)(probs, i);
+    THArgCheck(std::isfinite(p) && p >= 0, 1, "multinomialAliasSetup: probability %g of category %lld is invalid", p,
+               (long long)i);
+    total += p;
+  }
+  THArgCheck(total > 0, 1, "multinomialAliasSetup: the probabilities sum to 0");
+  std::vector<double> scaled(n);
+  std::vector<int64_t> alias(n), small, large;
+  for (int64_t i = 0; i < n; i++) {
+    scaled[i] = (double)THTensor_(get1d)(probs, i) * n / total;
+    alias[i] = i;
+    (scaled[i] < 1 ? small : large).push_back(i);
+  }
+  while (!small.empty() && !large.empty()) {
+    const int64_t s = small.back(), l = large.back();
+    small.pop_back();
+    alias[s] = l;
+    scaled[l] -= 1 - scaled[s];
+    if (scaled[l] < 1) {
+      large.pop_back();
+      small.push_back(l);
+    }
+  }
+  // what is left is 1 up to rounding
+  for (int64_t i : small) scaled[i] = 1;
+  for (int64_t i : large) scaled[i] = 1;
+  THLongTensor_resize1d(J, n);
+  THTensor_(resize1d)(q, n);
+  for (int64_t i = 0; i < n; i++) {
+    THLongTensor_set1d(J, i, alias[i] + TH_INDEX_BASE);
+    THTensor_(set1d)(q, i, (scalar_t)scaled[i]);
+  }
+}
+
+void THTensor_(multinomialAliasDraw)(THLongTensor *self, THGenerator *gen, THLongTensor *J, THTensor *q) {
+  THArgCheck(q->nDimension == 1 && q->size[0] > 0, 4, "multinomialAliasDraw: q must be a non-empty vector");
+  THArgCheck(J->nDimension == 1 && J->size[0] == q->size[0], 3,
+             "multinomialAliasDraw: J and q must have as many elements");
+  const int64_t n = q->size[0];
+  auto Jc = th::own(THLongTensor_newContiguous(J));
+  auto qc = th::own(THTensor_(newContiguous)(q));
+  const int64_t *alias = THLongTensor_data(Jc.get());
+  const scalar_t *keep = THTensor_(data)(qc.get());
+  th::applyInOrder(
+      [&](int64_t &x) {
+        const int64_t i = std::min<int64_t>((int64_t)(THRandom_uniform(gen, 0, 1) * n), n - 1);
+        x = THRandom_uniform(gen, 0, 1) < (double)keep[i] ? i + TH_INDEX_BASE : alias[i];
+      },
+      th::ref(self));
+}
+
 #endif

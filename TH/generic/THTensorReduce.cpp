@@ -235,15 +235,22 @@ void THTensor_(eye)(THTensor *r, int64_t n, int64_t m) {
   th::apply([](scalar_t &x) { x = 1; }, th::TensorRef<scalar_t>{THTensor_(data)(r), 1, &length, &stride});
 }
 
-/* r <- a 1-D tensor of n elements, element i being value(i). */
+/* r <- n elements, element i (in row-major order) being value(i). As in torch7, r keeps its
+ * shape when it has n elements (a non-contiguous view is written through its strides), and
+ * becomes a 1-D tensor of n elements otherwise. */
 template <typename Value>
 static void THTensor_(fillIndexed)(THTensor *r, int64_t n, Value value) {
-  THTensor_(resize1d)(r, n);
-  scalar_t *data = THTensor_(data)(r);
-  const int64_t stride = r->stride[0];
-  th::detail::parallelFor(n, TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; i++) data[i * stride] = value(i);
-  });
+  if (THTensor_(nElement)(r) != n) THTensor_(resize1d)(r, n);
+  if (r->nDimension == 1 || THTensor_(isContiguous)(r)) {
+    scalar_t *data = THTensor_(data)(r);
+    const int64_t stride = r->nDimension == 1 ? r->stride[0] : 1;
+    th::detail::parallelFor(n, TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; i++) data[i * stride] = value(i);
+    });
+    return;
+  }
+  int64_t i = 0;
+  th::applyInOrder([&](scalar_t &x) { x = value(i++); }, th::ref(r));
 }
 
 static void THTensor_(checkStep)(accreal from, accreal to, accreal step, const char *op) {
@@ -514,6 +521,7 @@ void THTensor_(histc)(THTensor *hist, THTensor *t, int64_t nbins, scalar_t minva
       th::ref(t));
   th::Owned<THTensor> tmp;
   THTensor *out = THTensor_(outputFor)(hist, tmp, false, {t});
+  THTensor_(resize1d)(out, nbins);
   THTensor_(fillIndexed)(out, nbins, [&](int64_t i) { return (scalar_t)counts[i]; });
   THTensor_(finishOutput)(hist, out);
 }

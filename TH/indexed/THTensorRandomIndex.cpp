@@ -1,4 +1,5 @@
 // Random ops that return indices (randperm, multinomial): compiled once per TH_INDEX_BASE.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>

@@ -16,11 +16,16 @@
 #define LT_CAT3(a, b, c) LT_CAT3_(a, b, c)
 
 namespace luat {
-THGenerator *generator() { return THGenerator_default(); }
+// The generator that random functions use: TH's default one, or the torch.Generator that
+// torch.fn(gen, ...) named for the length of its call (torch/init.lua).
+static THGenerator *current = nullptr;
+THGenerator *generator() { return current ? current : THGenerator_default(); }
 }  // namespace luat
 
 #include "lua/csrc/generic/Tensor.cpp"
 #include "TH/THGenerateAllTypes.h"
+#include "lua/csrc/generic/Tensor.cpp"
+#include "TH/THGenerateHalfType.h"
 
 namespace {
 
@@ -98,6 +103,24 @@ int setRNGState(lua_State *L) {
     return 0;
   });
 }
+// torch.Generator's C side: a userdata owning a THGenerator.
+constexpr const char *kGenerator = "torch._CGenerator";
+int newGenerator(lua_State *L) {
+  THGenerator *g = THGenerator_new();
+  luat::pushObject(L, g, kGenerator);
+  return 1;
+}
+int generatorGc(lua_State *L) {
+  luat::Box *b = static_cast<luat::Box *>(lua_touserdata(L, 1));
+  if (b && b->ptr) THGenerator_free(static_cast<THGenerator *>(b->ptr));
+  if (b) b->ptr = nullptr;
+  return 0;
+}
+// useGenerator(g | nil): the generator of the following random calls (nil: the default).
+int useGenerator(lua_State *L) {
+  luat::current = lua_isnoneornil(L, 1) ? nullptr : static_cast<THGenerator *>(luat::checkObject(L, 1, kGenerator));
+  return 0;
+}
 int setnumthreads(lua_State *L) {
   THSetNumThreads(static_cast<int>(luaL_checkinteger(L, 1)));
   return 0;
@@ -135,6 +158,8 @@ const luaL_Reg functions[] = {
     {"getnumthreads", getnumthreads},
     {"setheaptracking", setheaptracking},
     {"heapsize", heapsize},
+    {"newGenerator", newGenerator},
+    {"useGenerator", useGenerator},
     {nullptr, nullptr},
 };
 
@@ -146,8 +171,12 @@ extern "C" __attribute__((visibility("default"))) int luaopen_torch_cimpl(lua_St
   luat::openFile(L);
   luat::openTimer(L);
 #define LT_OPEN_TYPE(Name, ...) LT_##Name##open(L);
-  TH_FORALL_ARITH_TYPES(LT_OPEN_TYPE)
+  TH_FORALL_TYPES(LT_OPEN_TYPE)
 #undef LT_OPEN_TYPE
+  luaL_newmetatable(L, kGenerator);
+  lua_pushcfunction(L, generatorGc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
   // torch.types: TH's arithmetic types, in the type table's order (TH/THGeneral.h).
   lua_newtable(L);
   int n = 0;
@@ -155,8 +184,13 @@ extern "C" __attribute__((visibility("default"))) int luaopen_torch_cimpl(lua_St
   lua_pushstring(L, #Name);     \
   lua_rawseti(L, -2, ++n);
   TH_FORALL_ARITH_TYPES(LT_TYPE_NAME)
-#undef LT_TYPE_NAME
   lua_setfield(L, -2, "types");
+  // torch.allTypes: with Half, which has storages, tensors and copies but no arithmetic
+  lua_newtable(L);
+  n = 0;
+  TH_FORALL_TYPES(LT_TYPE_NAME)
+#undef LT_TYPE_NAME
+  lua_setfield(L, -2, "allTypes");
   // The op tables' names for TensorMath.lua (Note [Pointwise op tables]): the unary ops' TH
   // names, and the generated binary kernels as {tensor method, value method}.
   lua_newtable(L);

@@ -2,7 +2,7 @@
 local torch = torch
 local C = torch._C
 
-for _, T in ipairs(torch.types) do
+for _, T in ipairs(torch.allTypes) do
    local name = 'torch.' .. T .. 'Storage'
    local f = C[T]
    local mt = debug.getregistry()[name]
@@ -28,6 +28,7 @@ for _, T in ipairs(torch.types) do
    methods.resize = f.storage_resize
    methods.fill = f.storage_fill
    methods.cdata = f.storage_pointer
+   methods.elementSize = f.storage_elementSize
    function methods.copy(self, src)
       local n = f.storage_size(self)
       if torch.isStorage(src) then
@@ -84,9 +85,11 @@ for _, T in ipairs(torch.types) do
       return table.concat(lines, '\n')
    end
 
-   -- torch.DoubleStorage(n) / (table) / (storage, offset, size): a copy or a new storage
-   local function new(a)
+   -- torch.DoubleStorage(n) / (table): a new storage; (storage[, offset[, size]]): a view
+   -- on the elements of a storage of this type from offset (1-based)
+   local function new(a, ...)
       if a == nil then return f.storage_new(0) end
+      if torch.typename(a) == name then return f.storage_view(a, ...) end
       if type(a) == 'number' then return f.storage_new(a) end
       if type(a) == 'table' and not torch.typename(a) then
          local s = f.storage_new(#a)

@@ -58,7 +58,7 @@ function torch._printformat(values, T)
    return { format = format, scale = scale, width = width }
 end
 
-for _, T in ipairs(torch.types) do
+for _, T in ipairs(torch.allTypes) do
    local name = 'torch.' .. T .. 'Tensor'
    local f = C[T]
    local mt = debug.getregistry()[name]
@@ -72,23 +72,30 @@ for _, T in ipairs(torch.types) do
 
    -- C functions that are methods as they are
    for _, k in ipairs({ 'size', 'stride', 'nElement', 'storageOffset', 'storage', 'isContiguous',
-                        'narrow', 'select', 'transpose', 'unfold', 'expand', 'resize',
-                        'copy', 'fill', 'zero', 'clone', 'contiguous', 'uniform', 'normal',
-                        'bernoulli', 'random' }) do
+                        'narrow', 'transpose', 'unfold', 'resize', 'copy', 'fill', 'zero', 'clone',
+                        'contiguous', 'uniform', 'normal', 'bernoulli', 'random', 'permute', 'isSetTo' }) do
       methods[k] = f[k]
    end
-   methods.nDimension = f.nDimension
-   -- squeeze([dim]): as in torch7, a tensor left with one element in one dimension is
-   -- returned as that number (`torch.randn(1):squeeze()` is a number)
-   function methods.squeeze(self, dim)
-      local r = f.squeeze(self, dim)
-      if r:dim() == 1 and r:size(1) == 1 and (dim == nil or self:dim() == 1) then return r[1] end
-      return r
+   function methods.elementSize() return f.storage_elementSize() end
+   -- as in torch7, selecting in a vector gives the element (whatever the dimension said),
+   -- and squeezing a tensor of one element a number
+   function methods.select(self, d, i)
+      if f.nDimension(self) == 1 then return self[i] end
+      return f.select(self, d, i)
    end
+   function methods.isTensor(x) return torch.isTensor(x) end
+   function methods.isStorage(x) return torch.isStorage(x) end
+   function methods.squeeze(self, d)
+      if d == nil and f.nElement(self) == 1 then return sget(f.storage(self), f.storageOffset(self)) end
+      return f.squeeze(self, d)
+   end
+   function methods.isSize(self, sizes)
+      if torch.typename(sizes) ~= 'torch.LongStorage' then sizes = torch.LongStorage(sizes) end
+      return f.isSize(self, sizes)
+   end
+   methods.nDimension = f.nDimension
    methods.dim = f.nDimension
    methods.cdata = f.pointer
-   -- as luaT's default __eq: two userdata are equal when they hold the same C tensor
-   mt.__eq = function(a, b) return f.pointer(a) == f.pointer(b) end
    methods.isSameSizeAs = function(self, other)
       if self:dim() ~= other:dim() then return false end
       for i = 1, self:dim() do
@@ -123,18 +130,73 @@ for _, T in ipairs(torch.types) do
       return ctor():resize(self:size()):copy(self)
    end
    function methods.typeAs(self, other) return self:type(other:type()) end
-   for _, U in ipairs(torch.types) do
+   for _, U in ipairs(torch.allTypes) do
       methods[U:lower()] = function(self) return self:type('torch.' .. U .. 'Tensor') end
    end
+   -- real(): the tensor as the default tensor type (what arithmetic on a Half tensor goes through)
+   function methods.real(self) return self:type(torch.getdefaulttensortype()) end
    methods.char = function(self) return self:type('torch.CharTensor') end
 
-   function methods.view(self, ...)
-      local s = ...
-      if isTensor(s) then return f.view(self, s:size()) end
-      return f.view(self, sizesOf(...))
+   -- Sizes for a view of src: one of them may be -1, the rest of the elements.
+   local function viewSizes(src, sizes)
+      local n, known, free = src:nElement(), 1, nil
+      local s = torch.LongStorage(#sizes)
+      for i = 1, #sizes do
+         s[i] = sizes[i]
+         if sizes[i] == -1 then
+            if free then error('view: only one dimension can be -1', 3) end
+            free = i
+         else
+            known = known * sizes[i]
+         end
+      end
+      if free then
+         if known == 0 or n % known ~= 0 then error('view: ' .. n .. ' elements do not fit these sizes', 3) end
+         s[free] = n / known
+      end
+      return s
    end
-   function methods.viewAs(self, other) return f.view(self, other:size()) end
-   function methods.expandAs(self, other) return f.expand(self, other:size()) end
+   -- view(sizes) / view(template): a new view; result:view(src, sizes | template) sets
+   -- result to the view and returns it (expand, viewAs, expandAs alike)
+   local function resultFirst(viewOf)
+      return function(self, a, ...)
+         if isTensor(a) and select('#', ...) > 0 then
+            return f.set(self, viewOf(a, ...))
+         end
+         return viewOf(self, a, ...)
+      end
+   end
+   methods.view = resultFirst(function(self, a, ...)
+      if isTensor(a) then return f.view(self, a:size()) end
+      return f.view(self, viewSizes(self, sizesOf(a, ...)))
+   end)
+   methods.viewAs = resultFirst(function(self, other) return f.view(self, other:size()) end)
+   methods.expand = resultFirst(function(self, ...) return f.expand(self, sizesOf(...)) end)
+   methods.expandAs = resultFirst(function(self, other) return f.expand(self, other:size()) end)
+   -- repeatTensor(sizes): src repeated sizes[i] times along dimension i (new leading
+   -- dimensions when there are more sizes than dimensions); result:repeatTensor(src, sizes)
+   function methods.repeatTensor(self, a, ...)
+      local result, src, sizes = self, a, nil
+      if isTensor(a) then sizes = sizesOf(...) else result, src, sizes = torch[T .. 'Tensor'](), self, sizesOf(a, ...) end
+      if #sizes < src:dim() then error('repeatTensor: at least as many sizes as dimensions expected', 2) end
+      local xsize = {}
+      for i = 1, #sizes - src:dim() do xsize[i] = 1 end
+      for i = 1, src:dim() do xsize[#xsize + 1] = src:size(i) end
+      local rsize = {}
+      for i = 1, #sizes do rsize[i] = xsize[i] * sizes[i] end
+      result:resize(torch.LongStorage(rsize))
+      -- result as blocks: dimensions (sizes..., xsize...), each block a copy of src
+      local blocks = result
+      for i = 1, #sizes do blocks = f.unfold(blocks, i, xsize[i], xsize[i]) end
+      local shaped = f.view(src:contiguous(), torch.LongStorage(xsize))
+      local one = {}
+      for i = 1, #sizes do one[i] = 1 end
+      for i = 1, #xsize do one[#one + 1] = xsize[i] end
+      f.copy(blocks, f.expand(f.view(shaped, torch.LongStorage(one)), blocks:size()))
+      return result
+   end
+   function methods.split(self, size, d) return torch.split(self, size, d) end
+   function methods.chunk(self, n, d) return torch.chunk(self, n, d) end
    function methods.resizeAs(self, other) return self:resize(other:size()) end
    function methods.resize(self, ...) return f.resize(self, sizesOf(...)) end
    function methods.t(self)
@@ -247,9 +309,13 @@ for _, T in ipairs(torch.types) do
       return r
    end
 
+   -- t[mask] and t[mask] = v: a ByteTensor of t's size selects elements
+   local function isMask(k) return torch.typename(k) == 'torch.ByteTensor' end
+
    mt.__index = function(self, k)
       local tk = type(k)
-      if tk == 'number' then
+      if tk == 'userdata' and isMask(k) then return self:maskedSelect(k)
+      elseif tk == 'number' then
          if f.nDimension(self) == 1 then
             return sget(f.storage(self), offsetOf(self, { k }, 1))
          end
@@ -268,7 +334,10 @@ for _, T in ipairs(torch.types) do
    mt.__newindex = function(self, k, v)
       local tk = type(k)
       local view
-      if tk == 'number' then
+      if tk == 'userdata' and isMask(k) then
+         if type(v) == 'number' then return self:maskedFill(k, v) end
+         return self:maskedCopy(k, v)
+      elseif tk == 'number' then
          if f.nDimension(self) == 1 then
             return sset(f.storage(self), offsetOf(self, { k }, 1), v)
          end
@@ -422,13 +491,49 @@ for _, T in ipairs(torch.types) do
       end
       error(name .. ': sizes, a table, a storage or a tensor expected', 3)
    end
+   -- two handles on one tensor are equal
+   mt.__eq = function(a, b) return f.pointer(a) == f.pointer(b) end
    mt.__constructor = construct
    mt.__factory = function() return new() end
+   -- torch7's class tables: methods and metamethods defined on them reach the tensors
    torch[T .. 'Tensor'] = setmetatable({}, {
+      __typename = name,
       __call = function(_, ...) return construct(...) end,
       __index = methods,
+      __newindex = function(_, k, v)
+         methods[k] = v
+         if type(k) == 'string' and k:sub(1, 2) == '__' then mt[k] = v end
+      end,
    })
+   -- torch.getmetatable('torch.DoubleTensor').real and the like, as torch7 had them
+   setmetatable(mt, { __index = methods })
 end
+
+-- split([result,] t, size[, dim]): t in views of `size` along dim (the last one shorter);
+-- chunk([result,] t, n[, dim]): in n views at most. result, a table, is emptied and filled.
+function torch.split(result, tensor, size, d)
+   if type(result) ~= 'table' then
+      result, tensor, size, d = {}, result, tensor, size
+   else
+      for k in pairs(result) do result[k] = nil end
+   end
+   d = d or 1
+   local first, n = 1, tensor:size(d)
+   while first <= n do
+      local len = math.min(size, n - first + 1)
+      result[#result + 1] = tensor:narrow(d, first, len)
+      first = first + len
+   end
+   return result
+end
+function torch.chunk(result, tensor, nChunk, d)
+   if type(result) ~= 'table' then
+      result, tensor, nChunk, d = {}, result, tensor, nChunk
+   end
+   d = d or 1
+   return torch.split(result, tensor, math.ceil(tensor:size(d) / nChunk), d)
+end
+function torch.totable(x) return x:totable() end
 
 function torch._tensorConstructor(typename)
    local T = typename:match('^torch%.(%a+)Tensor$')

@@ -152,6 +152,7 @@ for _, TN in ipairs(torch.types) do
       T = function(x) return torch.typename(x) == name end,
       Byte = function(x) return torch.typename(x) == 'torch.ByteTensor' end,
       Long = function(x) return torch.typename(x) == 'torch.LongTensor' end,
+      Int = function(x) return torch.typename(x) == 'torch.IntTensor' end,
       P = function(x) local t = torch.typename(x) return t == 'torch.FloatTensor' or t == 'torch.DoubleTensor' end,
       n = function(x) return type(x) == 'number' end,
       dim = function(x) return type(x) == 'number' end,
@@ -159,12 +160,13 @@ for _, TN in ipairs(torch.types) do
       s = function(x) return type(x) == 'string' end,
       list = isPlainTable,
    }
-   local kindName = { T = TN .. 'Tensor', Byte = 'ByteTensor', Long = 'LongTensor', P = 'FloatTensor|DoubleTensor',
+   local kindName = { T = TN .. 'Tensor', Byte = 'ByteTensor', Long = 'LongTensor', Int = 'IntTensor', P = 'FloatTensor|DoubleTensor',
                       n = 'number', dim = 'dim', b = 'boolean', s = 'string', list = '{' .. TN .. 'Tensor...}' }
    local newOf = {
       T = function() return f.new(nil, 1) end,
       Byte = function() return torch.ByteTensor() end,
       Long = function() return torch.LongTensor() end,
+      Int = function() return torch.IntTensor() end,
    }
 
    -- A declared function in one form: find(args, n) gives the matching pattern or nil;
@@ -300,6 +302,18 @@ for _, TN in ipairs(torch.types) do
    def('triu', { c = 'triu', NEW, T, opt('n', 0) })
    def('cross', { c = 'cross', NEW, T, T, opt('n', 0) })
    def('histc', { c = 'histc', NEW, T, opt('n', 100), opt('n', 0), opt('n', 0) })
+   -- bhistc: histc of each row of a matrix, over one range (the whole matrix's when min = max)
+   if f.histc then
+      local function bhistc(r, t, nbins, lo, hi)
+         if t:dim() ~= 2 then error('bhistc: a matrix expected, got ' .. t:dim() .. ' dimensions', 0) end
+         if lo == hi then lo, hi = f.minall(t), f.maxall(t) end
+         if lo == hi then lo, hi = lo - 1, hi + 1 end
+         r:resize(t:size(1), nbins)
+         for i = 1, t:size(1) do f.histc(r[i], t[i], nbins, lo, hi) end
+         return r
+      end
+      def('bhistc', { call = bhistc, NEW, T, opt('n', 100), opt('n', 0), opt('n', 0) })
+   end
    def('nonzero', { c = 'nonzero', NEWL, T })
    -- cat: empty tensors are skipped; the last dimension by default
    local function cat(r, list, d)
@@ -322,6 +336,11 @@ for _, TN in ipairs(torch.types) do
    def('cat', { call = function(r, a, b, d) return cat(r, { a, b }, d) end, NEW, T, T, opt('n', -1) },
               { call = cat, NEW, { 'list' }, opt('n', -1) })
 
+   -- conv2/conv3: convolutions, xcorr2/xcorr3: cross-correlations, 'V'alid or 'F'ull
+   for nd = 2, 3 do
+      def('conv' .. nd, { c = 'conv', NEW, T, T, hidden(nd), { 'b', hidden = true }, opt('s', 'V', { 'V', 'F' }) })
+      def('xcorr' .. nd, { c = 'conv', NEW, T, T, hidden(nd), { 'b', hidden = false }, opt('s', 'V', { 'V', 'F' }) })
+   end
    -- matrix products; addmm & co. take torch7's optional factors: torch.addmm([res,]
    -- [beta,] M, [alpha,] m1, m2); methods M:addmm([alpha,] m1, m2), r:addmm([beta,] M,
    -- [alpha,] m1, m2) with M:addmm(beta, alpha, m1, m2) as well
@@ -381,17 +400,52 @@ for _, TN in ipairs(torch.types) do
       end
       return given, fresh
    end
+   -- Note [Column-major LAPACK results]: torch7 hands LAPACK's matrices back as LAPACK
+   -- wrote them, column-major (the transpose of a contiguous tensor), and turns a contiguous
+   -- matrix given for a result into such a view of its own storage; code (and torch7's
+   -- tests) tell a result by its strides. The results at positions `cols` are laid out so.
+   local function columnMajor(r)
+      if r:dim() == 2 and r:size(1) > 1 and r:size(2) > 1 and r:isContiguous() then
+         local values = r:clone()
+         r:set(r:storage(), r:storageOffset(), r:size(), torch.LongStorage({ 1, r:size(1) }))
+         r:copy(values)
+      end
+   end
+   local function lapack(cols, given, fresh)
+      local fn = f[given.c]
+      local function call(...)
+         fn(...)
+         local args = { ... }
+         for _, i in ipairs(cols) do columnMajor(args[i]) end
+      end
+      given.call, fresh.call = call, call
+      return given, fresh
+   end
    if f.gesv then
-      def('gesv', both('gesv', FRESH, FRESH, T, T))
-      def('gels', both('gels', FRESH, FRESH, T, T))
-      def('inverse', both('getri', FRESH, T))
-      def('potrf', both('potrf', FRESH, T, opt('s', 'U', UL)))
-      def('potrs', both('potrs', FRESH, T, T, opt('s', 'U', UL)))
-      def('potri', both('potri', FRESH, T, opt('s', 'U', UL)))
-      def('symeig', both('syev', FRESH, FRESH, T, opt('s', 'N', NV), opt('s', 'U', UL)))
-      def('eig', both('geev', FRESH, FRESH, T, opt('s', 'N', NV)))
-      def('svd', both('gesvd', FRESH, FRESH, FRESH, T, opt('s', 'S', { 'A', 'S' })))
-      def('qr', both('qr', FRESH, FRESH, T))
+      def('gesv', lapack({ 1, 2 }, both('gesv', FRESH, FRESH, T, T)))
+      def('gels', lapack({ 1, 2 }, both('gels', FRESH, FRESH, T, T)))
+      def('inverse', lapack({ 1 }, both('getri', FRESH, T)))
+      def('potrf', lapack({ 1 }, both('potrf', FRESH, T, opt('s', 'U', UL))))
+      def('potrs', lapack({ 1 }, both('potrs', FRESH, T, T, opt('s', 'U', UL))))
+      def('potri', lapack({ 1 }, both('potri', FRESH, T, opt('s', 'U', UL))))
+      def('symeig', lapack({ 2 }, both('syev', FRESH, FRESH, T, opt('s', 'N', NV), opt('s', 'U', UL))))
+      def('eig', lapack({ 2 }, both('geev', FRESH, FRESH, T, opt('s', 'N', NV))))
+      def('svd', lapack({ 1, 3 }, both('gesvd', FRESH, FRESH, FRESH, T, opt('s', 'S', { 'A', 'S' }))))
+      def('qr', lapack({ 1, 2 }, both('qr', FRESH, FRESH, T)))
+      -- pstrf([u, piv,] a[, uplo[, tol]]): piv an IntTensor of 1-based pivots
+      local function pstrfVariant(u, piv)
+         local v = { c = 'pstrf', u, piv, T, opt('s', 'U', UL), opt('n', -1) }
+         return v
+      end
+      local pg = pstrfVariant(RES, { 'Int', ret = true })
+      local pf = pstrfVariant(FRESH, { 'Int', fresh = true, ret = true })
+      def('pstrf', lapack({ 1 }, pg, pf))
+      -- multinomialAliasSetup(probs[, state]) -> state {J, q}; multinomialAlias(output, state)
+      m.multinomialAliasSetup = function(probs, state)
+         if type(state) ~= 'table' then state = { torch.LongTensor(), f.new(nil, 1) } end
+         f.multinomialAliasSetup(probs, state[1], state[2])
+         return state
+      end
       -- TH has no trtrs: the triangle (unit diagonal for 'U'), transposed for 'T', through gesv
       local function trtrs(rb, ra, b, a, uplo, trans, diag)
          if a:dim() ~= 2 or a:size(1) ~= a:size(2) then error('trtrs: a square matrix expected', 0) end
@@ -513,5 +567,14 @@ for _, fname in ipairs({ 'zeros', 'ones', 'rand', 'randn' }) do
    end
 end
 function torch.reshape(a, ...) return a:reshape(...) end
+function torch.multinomialAliasSetup(probs, state)
+   if not probs.multinomialAliasSetup then error('multinomialAliasSetup: a FloatTensor or DoubleTensor expected', 2) end
+   return probs:multinomialAliasSetup(state)
+end
+-- multinomialAlias(output, state): output (a LongTensor of any shape) filled with draws
+function torch.multinomialAlias(output, state)
+   C[torch.typename(state[2]):match('^torch%.(%a+)Tensor$')].multinomialAliasDraw(output, state[1], state[2])
+   return output
+end
 function torch.numel(a) return a:nElement() end
 function torch.equal(a, b) return a:equal(b) end

@@ -118,14 +118,14 @@ local function areEq(got, expected, tolerance, path)
          return false, string.format('sizes differ%s: %s and %s', where, show(got), show(expected))
       end
       if got:nElement() == 0 then return true end
+      -- element by element in C: equal, or within tolerance (NaN is neither)
       local n = got:nElement()
       local a, b = got:double():contiguous():view(n), expected:double():contiguous():view(n)
-      for i = 1, n do
-         local x, y = a[i], b[i]
-         if not (x == y or math.abs(x - y) <= tolerance) then
-            return false, string.format('elements differ%s (element %d of %d): %.17g and %.17g, tolerance %g',
-                                        where, i, n, x, y, tolerance)
-         end
+      local bad = torch.eq(a, b):add(torch.le((a - b):abs(), tolerance)):eq(0)
+      if bad:any() then
+         local i = bad:nonzero()[1][1]
+         return false, string.format('elements differ%s (element %d of %d): %.17g and %.17g, tolerance %g',
+                                     where, i, n, a[i], b[i], tolerance)
       end
       return true
    end

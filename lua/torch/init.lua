@@ -10,7 +10,8 @@ local torch = torch
 table.unpack = table.unpack or unpack
 torch._C = C
 
-torch.types = C.types  -- from TH's type table
+torch.types = C.types  -- from TH's type table: the types with arithmetic
+torch.allTypes = C.allTypes  -- and Half, which has storages, tensors and copies only
 
 -- Class metatables by name ("torch.DoubleTensor", "nn.Linear").
 local metatables = {}
@@ -53,13 +54,23 @@ end
 
 -- torch.class(name[, parent]) -> class metatable, parent metatable. `Name(...)` makes an
 -- object and calls its __init; `__factory` makes one without __init (used by torch.load).
-function torch.class(name, parentName)
+function torch.class(name, parentName, module)
    assert(type(name) == 'string', 'torch.class: class name (a string) expected')
    assert(not metatables[name], 'torch.class: class ' .. name .. ' already exists')
    local parent
    if parentName then
-      parent = metatables[parentName]
-      assert(parent, 'torch.class: parent class ' .. tostring(parentName) .. ' does not exist')
+      -- the parent by name, or by its class table or constructor (torch.class('B', A)), as
+      -- torch7 allowed
+      if type(parentName) == 'table' then
+         local cmt = getmetatable(parentName)
+         local pname = rawget(parentName, '__typename') or type(cmt) == 'table' and rawget(cmt, '__typename')
+         -- a table that is no class is the module to define the class in: torch.class(name, module)
+         if pname then parentName = pname else module, parentName = parentName, nil end
+      end
+      if parentName then
+         parent = metatables[parentName]
+         assert(parent, 'torch.class: parent class ' .. tostring(parentName) .. ' does not exist')
+      end
    end
    local mt = { __typename = name }
    mt.__index = mt
@@ -86,6 +97,7 @@ function torch.class(name, parentName)
    end
    metatables[name] = mt
    local ctor = setmetatable({}, {
+      __typename = name,
       __index = mt,
       __newindex = mt,
       __call = function(_, ...)
@@ -94,20 +106,37 @@ function torch.class(name, parentName)
          return obj
       end,
    })
-   local pkg, short = packageOf(name)
-   pkg[short] = ctor
+   if module then
+      module[name] = ctor
+   else
+      local pkg, short = packageOf(name)
+      pkg[short] = ctor
+   end
    return mt, parent
 end
 
+-- torch.isTypeOf(obj, spec): whether obj's class or one of its ancestors is spec, a class
+-- name, a class constructor (torch.LongTensor, nn.Linear) or a Lua pattern; a plain name
+-- must match the whole class name ('torch.Long' is not 'torch.LongTensor').
 function torch.isTypeOf(obj, typeSpec)
+   if type(typeSpec) ~= 'string' then
+      local cmt = getmetatable(typeSpec)
+      typeSpec = type(typeSpec) == 'table' and rawget(typeSpec, '__typename')
+         or type(cmt) == 'table' and rawget(cmt, '__typename') or torch.typename(typeSpec)
+      assert(type(typeSpec) == 'string', 'torch.isTypeOf: a class name, a pattern or a constructor expected')
+   end
    local name = torch.typename(obj)
    if not name then return false end
    local mt = metatables[name]
-   local target = type(typeSpec) == 'string' and typeSpec or torch.typename(typeSpec)
    while mt do
-      if rawget(mt, '__typename') == target then return true end
+      local tn = rawget(mt, '__typename')
+      if tn then
+         local match = tn:match(typeSpec)
+         if match and (match ~= typeSpec or match == tn) then return true end
+      end
       local up = getmetatable(mt)
       mt = up and rawget(up, '__index')
+      if type(mt) ~= 'table' then mt = nil end
    end
    return false
 end
@@ -149,6 +178,32 @@ function torch.setheaptracking(enabled)
 end
 torch.setheaptracking(true)
 
+-- torch.Generator(): a random generator of its own; torch.fn(gen, ...) draws from it for
+-- the random functions below and torch.rand, randn, randperm, multinomial.
+local Generator = torch.class('torch.Generator')
+function Generator:__init() self._c = C.newGenerator() end
+function Generator:write(file) file:writeObject(torch._withGenerator(self, C.getRNGState)) end
+function Generator:read(file)
+   self._c = C.newGenerator()
+   local state = file:readObject()
+   torch._withGenerator(self, C.setRNGState, state)
+end
+-- fn(...) with the generator gen in use, whatever fn raises.
+function torch._withGenerator(gen, fn, ...)
+   C.useGenerator(gen._c)
+   local r = { pcall(fn, ...) }
+   C.useGenerator(nil)
+   if not r[1] then error(r[2], 0) end
+   return unpack(r, 2, table.maxn(r))
+end
+-- fn taking an optional torch.Generator first.
+function torch._generatorFirst(fn)
+   return function(gen, ...)
+      if torch.typename(gen) == 'torch.Generator' then return torch._withGenerator(gen, fn, ...) end
+      return fn(gen, ...)
+   end
+end
+
 require 'torch.Storage'
 require 'torch.Tensor'
 require 'torch.TensorMath'
@@ -157,5 +212,11 @@ require 'torch.File'
 require 'torch.Tester'
 require 'torch.Timer'
 require 'torch.CmdLine'
+
+for _, k in ipairs({ 'manualSeed', 'seed', 'initialSeed', 'getRNGState', 'setRNGState', 'random', 'uniform',
+                     'normal', 'exponential', 'cauchy', 'logNormal', 'geometric', 'bernoulli', 'rand', 'randn',
+                     'randperm', 'multinomial', 'multinomialAlias' }) do
+   torch[k] = torch._generatorFirst(torch[k])
+end
 
 return torch

@@ -87,7 +87,7 @@ function tests.views()
    check.tensor(torch.Tensor({ { 1 }, { 2 } }):expand(2, 3), { { 1, 1, 1 }, { 2, 2, 2 } })
    local sq = torch.Tensor(1, 3, 1):fill(4):squeeze()
    check.eq(sq:dim(), 1); check.eq(sq:size(1), 3)
-   -- torch7: a squeeze left with one element returns it as a number
+   -- torch7's squeeze gives the element of a one-element tensor
    check.eq(torch.Tensor(1, 1):fill(5):squeeze(), 5)
    local v = t:narrow(1, 2, 1)
    v:fill(0)

@@ -17,9 +17,18 @@ static THTensor *LT_(check)(lua_State *L, int idx) {
 static void LT_(pushStorage)(lua_State *L, THStorage *s) { luat::pushObject(L, s, LT_STORAGE_NAME); }
 static void LT_(push)(lua_State *L, THTensor *t) { luat::pushObject(L, t, LT_TENSOR_NAME); }
 
+// Half holds IEEE half precision and converts on access, as torch7's HalfTensor did.
+#ifdef TH_REAL_IS_HALF
+static lua_Number LT_(toNumber)(scalar_t v) { return TH_half2float(v); }
+static scalar_t LT_(fromNumber)(lua_Number n) { return TH_float2half(static_cast<float>(n)); }
+#else
+static lua_Number LT_(toNumber)(scalar_t v) { return static_cast<lua_Number>(v); }
+static scalar_t LT_(fromNumber)(lua_Number n) { return static_cast<scalar_t>(n); }
+#endif
+
 static scalar_t LT_(checkValue)(lua_State *L, int idx) {
-  if (lua_isboolean(L, idx)) return static_cast<scalar_t>(lua_toboolean(L, idx));
-  return static_cast<scalar_t>(luaL_checknumber(L, idx));
+  if (lua_isboolean(L, idx)) return LT_(fromNumber)(lua_toboolean(L, idx));
+  return LT_(fromNumber)(luaL_checknumber(L, idx));
 }
 
 // The dimension argument at idx (1-based in Lua) as TH's 0-based one.
@@ -56,7 +65,7 @@ static int LT_(storage_get)(lua_State *L) {
   int64_t i = static_cast<int64_t>(luaL_checknumber(L, 2));
   if (i < 1 || i > THStorage_(size)(s))
     return luaL_error(L, "index %d out of bounds for a storage of size %d", (int)i, (int)THStorage_(size)(s));
-  lua_pushnumber(L, static_cast<lua_Number>(THStorage_(data)(s)[i - 1]));
+  lua_pushnumber(L, LT_(toNumber)(THStorage_(data)(s)[i - 1]));
   return 1;
 }
 static int LT_(storage_set)(lua_State *L) {
@@ -83,6 +92,34 @@ static int LT_(storage_fill)(lua_State *L) {
   THStorage_(fill)(s, LT_(checkValue)(L, 2));
   lua_settop(L, 1);
   return 1;
+}
+static int LT_(storage_elementSize)(lua_State *L) {
+  lua_pushinteger(L, static_cast<lua_Integer>(THStorage_(elementSize)()));
+  return 1;
+}
+
+// A storage on `size` elements of another from `offset` (1-based), as torch7's
+// Storage(storage, offset, size): its memory is the other's, which it keeps alive (the
+// allocator's context) and cannot resize.
+static void *LT_(viewMalloc)(void *, ptrdiff_t) {
+  THError("a storage view cannot allocate");
+  return nullptr;
+}
+static void LT_(viewFree)(void *ctx, void *) { THStorage_(free)(static_cast<THStorage *>(ctx)); }
+static THAllocator LT_(viewAllocator) = {LT_(viewMalloc), nullptr, LT_(viewFree)};
+static int LT_(storage_view)(lua_State *L) {
+  THStorage *s = LT_(checkStorage)(L, 1);
+  const ptrdiff_t n = THStorage_(size)(s);
+  const ptrdiff_t offset = static_cast<ptrdiff_t>(luaL_optnumber(L, 2, 1));
+  luaL_argcheck(L, offset >= 1 && offset <= n, 2, "offset out of bounds");
+  const ptrdiff_t size = static_cast<ptrdiff_t>(luaL_optnumber(L, 3, static_cast<lua_Number>(n - offset + 1)));
+  luaL_argcheck(L, size >= 1 && offset - 1 + size <= n, 3, "size out of bounds");
+  return luat::guard(L, [&] {
+    THStorage_(retain)(s);
+    THStorage *v = THStorage_(newWithDataAndAllocator)(THStorage_(data)(s) + offset - 1, size, &LT_(viewAllocator), s);
+    LT_(pushStorage)(L, v);
+    return 1;
+  });
 }
 static int LT_(storage_pointer)(lua_State *L) {
   lua_pushnumber(L, static_cast<lua_Number>(reinterpret_cast<uintptr_t>(LT_(checkStorage)(L, 1))));
@@ -318,17 +355,30 @@ static int LT_(tensor_copy)(lua_State *L) {
     lua_settop(L, 1);                                                                                    \
     return 1;                                                                                            \
   }
-    TH_FORALL_ARITH_TYPES(LT_COPY_FROM)
+    TH_FORALL_TYPES(LT_COPY_FROM)
 #undef LT_COPY_FROM
     luaL_typerror(L, 2, "tensor");
     return 0;
   });
 }
+#ifdef TH_REAL_IS_HALF
+// TH has no arithmetic on Half: the value goes through a float tensor of the same shape.
+static void LT_(fillHalf)(THTensor *t, float v) {
+  THFloatTensor *f = THFloatTensor_newWithSize(t->nDimension, t->size, nullptr);
+  THFloatTensor_fill(f, v);
+  THTensor_(copyFloat)(t, f);
+  THFloatTensor_free(f);
+}
+#endif
 static int LT_(tensor_fill)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
   scalar_t v = LT_(checkValue)(L, 2);
   return luat::guard(L, [&] {
+#ifdef TH_REAL_IS_HALF
+    if (THTensor_(nElement)(t) > 0) LT_(fillHalf)(t, TH_half2float(v));
+#else
     THTensor_(fill)(t, v);
+#endif
     lua_settop(L, 1);
     return 1;
   });
@@ -336,10 +386,46 @@ static int LT_(tensor_fill)(lua_State *L) {
 static int LT_(tensor_zero)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
   return luat::guard(L, [&] {
+#ifdef TH_REAL_IS_HALF
+    if (THTensor_(nElement)(t) > 0) LT_(fillHalf)(t, 0);
+#else
     THTensor_(zero)(t);
+#endif
     lua_settop(L, 1);
     return 1;
   });
+}
+// permute(t, d1, ..., dn): a view whose dimension i is t's dimension di.
+static int LT_(tensor_permute)(lua_State *L) {
+  THTensor *t = LT_(check)(L, 1);
+  const int n = THTensor_(nElement)(t) == 0 ? 0 : t->nDimension;
+  luaL_argcheck(L, lua_gettop(L) - 1 == n, 2, "permute: one dimension per dimension of the tensor expected");
+  std::vector<int> dims(n);
+  std::vector<bool> seen(n, false);
+  for (int i = 0; i < n; i++) {
+    dims[i] = LT_(checkDim)(L, i + 2, t);
+    luaL_argcheck(L, !seen[dims[i]], i + 2, "permute: a dimension appears twice");
+    seen[dims[i]] = true;
+  }
+  return luat::guard(L, [&] {
+    THTensor *r = THTensor_(newWithTensor)(t);
+    if (n > 0) THTensor_(permute)(r, t, dims.data());
+    LT_(push)(L, r);
+    return 1;
+  });
+}
+static int LT_(tensor_isSetTo)(lua_State *L) {
+  lua_pushboolean(L, THTensor_(isSetTo)(LT_(check)(L, 1), LT_(check)(L, 2)));
+  return 1;
+}
+static int LT_(tensor_isSize)(lua_State *L) {
+  THTensor *t = LT_(check)(L, 1);
+  std::vector<int64_t> sizes = luat::readSizes(L, 2);
+  const int n = THTensor_(nElement)(t) == 0 ? 0 : t->nDimension;
+  bool same = static_cast<int>(sizes.size()) == n;
+  for (int i = 0; same && i < n; i++) same = sizes[i] == t->size[i];
+  lua_pushboolean(L, same);
+  return 1;
 }
 static int LT_(tensor_clone)(lua_State *L) {
   THTensor *t = LT_(check)(L, 1);
@@ -356,6 +442,7 @@ static int LT_(tensor_contiguous)(lua_State *L) {
   });
 }
 
+#ifndef TH_REAL_IS_HALF
 // --- math primitives: r is the result, written in place (Lua decides r) ---
 
 #define LT_VALUE_OP(op)                                    \
@@ -896,7 +983,8 @@ static int LT_(linspace)(lua_State *L) {  // (r, a, b, n)
   THTensor *r = LT_(check)(L, 1);
   scalar_t a = LT_(checkValue)(L, 2), b = LT_(checkValue)(L, 3);
   int64_t n = static_cast<int64_t>(luaL_checknumber(L, 4));
-  luaL_argcheck(L, n >= 1, 4, "linspace: the number of points must be at least 1");
+  // as torch7: one point only between equal ends
+  luaL_argcheck(L, n > 1 || (n == 1 && a == b), 4, "linspace: 2 points at least between distinct ends");
   return luat::guard(L, [&] {
     THTensor_(linspace)(r, a, b, n);
     return 0;
@@ -906,7 +994,8 @@ static int LT_(logspace)(lua_State *L) {
   THTensor *r = LT_(check)(L, 1);
   scalar_t a = LT_(checkValue)(L, 2), b = LT_(checkValue)(L, 3);
   int64_t n = static_cast<int64_t>(luaL_checknumber(L, 4));
-  luaL_argcheck(L, n >= 1, 4, "logspace: the number of points must be at least 1");
+  // as torch7: one point only between equal ends
+  luaL_argcheck(L, n > 1 || (n == 1 && a == b), 4, "logspace: 2 points at least between distinct ends");
   return luat::guard(L, [&] {
     THTensor_(logspace)(r, a, b, n);
     return 0;
@@ -1080,6 +1169,17 @@ LT_ADDPRODUCT_OP(addr)
 LT_ADDPRODUCT_OP(addbmm)
 LT_ADDPRODUCT_OP(baddbmm)
 #undef LT_ADDPRODUCT_OP
+
+// (r, x, k, nd, flip, mode): torch7's conv2/conv3 (flip) and xcorr2/xcorr3
+static int LT_(conv)(lua_State *L) {
+  THTensor *r = LT_(check)(L, 1), *x = LT_(check)(L, 2), *k = LT_(check)(L, 3);
+  int nd = static_cast<int>(luaL_checkinteger(L, 4)), flip = lua_toboolean(L, 5);
+  const char *mode = luaL_checkstring(L, 6);
+  return luat::guard(L, [&] {
+    THTensor_(conv)(r, x, k, nd, flip, mode[0]);
+    return 0;
+  });
+}
 
 // --- index and mask functions (1-based indices) ---
 
@@ -1294,6 +1394,35 @@ static int LT_(gesvd)(lua_State *L) {  // (ru, rs, rv, a, jobu)
     return 0;
   });
 }
+static int LT_(pstrf)(lua_State *L) {  // (ra, rpiv IntTensor, a, uplo, tol): pivots from 1
+  THTensor *ra = LT_(check)(L, 1);
+  auto *piv = static_cast<THIntTensor *>(luat::checkObject(L, 2, "torch.IntTensor"));
+  THTensor *a = LT_(check)(L, 3);
+  const char *uplo = luaL_checkstring(L, 4);
+  scalar_t tol = static_cast<scalar_t>(luaL_optnumber(L, 5, -1));
+  return luat::guard(L, [&] {
+    THTensor_(pstrf)(ra, piv, a, uplo, tol);
+    THIntTensor_add(piv, piv, 1);
+    return 0;
+  });
+}
+static int LT_(multinomialAliasSetup)(lua_State *L) {  // (probs, J, q)
+  THTensor *probs = LT_(check)(L, 1);
+  THLongTensor *J = LT_(checkIndex)(L, 2);
+  THTensor *q = LT_(check)(L, 3);
+  return luat::guard(L, [&] {
+    THTensor_(multinomialAliasSetup)(probs, J, q);
+    return 0;
+  });
+}
+static int LT_(multinomialAliasDraw)(lua_State *L) {  // (self, J, q)
+  THLongTensor *self = LT_(checkIndex)(L, 1), *J = LT_(checkIndex)(L, 2);
+  THTensor *q = LT_(check)(L, 3);
+  return luat::guard(L, [&] {
+    THTensor_(multinomialAliasDraw)(self, luat::generator(), J, q);
+    return 0;
+  });
+}
 static int LT_(qr)(lua_State *L) {  // (rq, rr, a)
   THTensor *rq = LT_(check)(L, 1), *rr = LT_(check)(L, 2), *a = LT_(check)(L, 3);
   return luat::guard(L, [&] {
@@ -1306,6 +1435,7 @@ static int LT_(qr)(lua_State *L) {  // (rq, rr, a)
 #undef LT_VALUE_OP
 #undef LT_PAIR_OP
 #undef LT_UNARY_OP
+#endif  // TH_REAL_IS_HALF
 
 static const luaL_Reg LT_(functions)[] = {
     {"storage_new", LT_(storage_new)},
@@ -1316,6 +1446,8 @@ static const luaL_Reg LT_(functions)[] = {
     {"storage_resize", LT_(storage_resize)},
     {"storage_fill", LT_(storage_fill)},
     {"storage_pointer", LT_(storage_pointer)},
+    {"storage_elementSize", LT_(storage_elementSize)},
+    {"storage_view", LT_(storage_view)},
     {"tensor_gc", LT_(tensor_gc)},
     {"new", LT_(tensor_newWithStorage)},
     {"nDimension", LT_(tensor_nDimension)},
@@ -1340,6 +1472,14 @@ static const luaL_Reg LT_(functions)[] = {
     {"zero", LT_(tensor_zero)},
     {"clone", LT_(tensor_clone)},
     {"contiguous", LT_(tensor_contiguous)},
+    {"permute", LT_(tensor_permute)},
+    {"isSetTo", LT_(tensor_isSetTo)},
+    {"isSize", LT_(tensor_isSize)},
+    {nullptr, nullptr},
+};
+
+#ifndef TH_REAL_IS_HALF
+static const luaL_Reg LT_(mathFunctions)[] = {
     {"add", LT_(add)},
     {"mul", LT_(mul)},
     {"div", LT_(div)},
@@ -1427,6 +1567,7 @@ static const luaL_Reg LT_(functions)[] = {
     {"addr", LT_(addr)},
     {"addbmm", LT_(addbmm)},
     {"baddbmm", LT_(baddbmm)},
+    {"conv", LT_(conv)},
     {"indexCopy", LT_(indexCopy)},
     {"indexAdd", LT_(indexAdd)},
     {"indexFill", LT_(indexFill)},
@@ -1464,9 +1605,13 @@ static const luaL_Reg LT_(functions)[] = {
     {"geev", LT_(geev)},
     {"gesvd", LT_(gesvd)},
     {"qr", LT_(qr)},
+    {"pstrf", LT_(pstrf)},
+    {"multinomialAliasSetup", LT_(multinomialAliasSetup)},
+    {"multinomialAliasDraw", LT_(multinomialAliasDraw)},
 #endif
     {nullptr, nullptr},
 };
+#endif
 
 static void LT_(open)(lua_State *L) {
   luaL_newmetatable(L, LT_STORAGE_NAME);
@@ -1475,6 +1620,9 @@ static void LT_(open)(lua_State *L) {
   lua_pop(L, 1);
   lua_newtable(L);
   luaL_register(L, nullptr, LT_(functions));
+#ifndef TH_REAL_IS_HALF
+  luaL_register(L, nullptr, LT_(mathFunctions));
+#endif
   lua_setfield(L, -2, LT_STR(Real));
 }
 
