@@ -215,6 +215,7 @@ from torch import nn  # noqa: E402
 from torch import optim  # noqa: E402
 from torch import utils  # noqa: E402
 from torch import backends, cuda, random, version  # noqa: E402
+from torch import distributions  # noqa: E402
 from torch.version import __version__  # noqa: E402
 
 
