@@ -235,6 +235,61 @@ def one_hot_categorical(torch):
 
 
 @case
+def multinomial(torch):
+    D = torch.distributions
+    value = [[1.0, 0.0, 2.0, 2.0], [0.0, 5.0, 0.0, 0.0], [1.0, 1.0, 1.0, 2.0]]
+    out = univariate(torch, lambda p: D.Multinomial(5, probs=p), [PROBS], value)
+    logits = [[0.5, -1.0, 2.0, 0.0], [1.0, 1.0, -3.0, 0.3], [0.0, 0.0, 0.0, 0.0]]
+    out += univariate(torch, lambda lg: D.Multinomial(5, logits=lg), [logits], value)
+    out.append(error(lambda: D.Multinomial(5, probs=t(torch, PROBS)).log_prob(t(torch, [[1.0, 0.0, 2.0, 3.0]]))))
+    out.append(error(lambda: D.Multinomial(t(torch, 5.0), probs=t(torch, PROBS))))
+    return out
+
+
+@case
+def negative_binomial(torch):
+    D = torch.distributions
+    out = univariate(
+        torch, lambda n, p: D.NegativeBinomial(n, probs=p), [[1.0, 2.5, 4.0, 10.0], UNIT], [0.0, 1.0, 3.0, 7.0]
+    )
+    out += univariate(
+        torch, lambda n, lg: D.NegativeBinomial(n, logits=lg), [[1.0, 2.5, 4.0, 10.0], X], [0.0, 1.0, 3.0, 7.0]
+    )
+    out.append(error(lambda: D.NegativeBinomial(t(torch, [1.0]), probs=t(torch, [1.0]))))
+    return out
+
+
+@case
+def float32(torch):
+    """The same computations in float32: results keep the parameters' dtype."""
+    D = torch.distributions
+    f = torch.float32
+    loc = torch.tensor([0.0, 1.0], dtype=f, requires_grad=True)
+    scale = torch.tensor([1.0, 2.0], dtype=f, requires_grad=True)
+    value = torch.tensor([0.5, -1.0], dtype=f)
+    out = []
+    for d in [
+        D.Normal(loc, scale),
+        D.Gamma(scale, scale),
+        D.Beta(scale, scale + 1),
+        D.StudentT(scale + 1, loc, scale),
+        D.Categorical(logits=torch.stack([loc, scale])),
+    ]:
+        v = value if not isinstance(d, (D.Gamma, D.Beta)) else value.abs() / 2
+        if isinstance(d, D.Categorical):
+            v = torch.tensor([0.0, 1.0])
+        lp = d.log_prob(v)
+        out += [lp.detach().numpy(), str(lp.dtype), d.entropy().detach().numpy()]
+        out.extend(grads(torch, lp, [loc, scale]))
+    out.append(str(D.Normal(0.0, 1.0).sample().dtype))
+    out.append(str(D.Normal(torch.tensor(0.0, dtype=torch.float64), 1.0).rsample((2,)).dtype))
+    out.append(str(D.Categorical(probs=torch.tensor([0.5, 0.5])).sample((3,)).dtype))
+    out.append(str(D.Bernoulli(probs=torch.tensor([0.5, 0.5])).sample().dtype))
+    out.append(str(D.Gamma(torch.tensor([2.0]), 1.0).rsample().dtype))
+    return out
+
+
+@case
 def dirichlet(torch):
     conc = [[0.5, 1.0, 2.0], [3.0, 0.7, 1.5]]
     value = [[0.2, 0.3, 0.5], [0.6, 0.1, 0.3]]

@@ -33,7 +33,9 @@ from torch.distributions.kl import kl_divergence, register_kl
 from torch.distributions.laplace import Laplace
 from torch.distributions.log_normal import LogNormal
 from torch.distributions.mixture_same_family import MixtureSameFamily
+from torch.distributions.multinomial import Multinomial
 from torch.distributions.multivariate_normal import MultivariateNormal
+from torch.distributions.negative_binomial import NegativeBinomial
 from torch.distributions.normal import Normal
 from torch.distributions.one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from torch.distributions.pareto import Pareto
@@ -66,7 +68,9 @@ __all__ = [
     "Laplace",
     "LogNormal",
     "MixtureSameFamily",
+    "Multinomial",
     "MultivariateNormal",
+    "NegativeBinomial",
     "Normal",
     "OneHotCategorical",
     "OneHotCategoricalStraightThrough",
