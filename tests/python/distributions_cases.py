@@ -150,6 +150,18 @@ def weibull(torch):
 
 
 @case
+def fisher_snedecor(torch):
+    return univariate(torch, torch.distributions.FisherSnedecor, [[0.5, 3.0, 2.5, 9.0], [1.0, 5.0, 4.5, 3.0]], POS)
+
+
+@case
+def kumaraswamy(torch):
+    return univariate(
+        torch, torch.distributions.Kumaraswamy, [[0.5, 1.0, 2.5, 9.0], [1.0, 0.5, 2.0, 3.0]], UNIT, prob=UNIT
+    )
+
+
+@case
 def gamma(torch):
     return univariate(torch, torch.distributions.Gamma, [[0.5, 1.0, 2.5, 9.0], [1.0, 0.5, 2.0, 3.0]], POS)
 

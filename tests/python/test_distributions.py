@@ -116,6 +116,8 @@ MOMENT_CASES = {
     "Weibull": lambda: D.Weibull(f64(1.0, 2.0), f64(0.8, 3.0)),
     "Multinomial": lambda: D.Multinomial(10, probs=f64(0.1, 0.2, 0.3, 0.4)),
     "NegativeBinomial": lambda: D.NegativeBinomial(f64(2.0, 7.5), probs=f64(0.3, 0.6)),
+    "FisherSnedecor": lambda: D.FisherSnedecor(f64(3.0, 10.0), f64(20.0, 30.0)),
+    "Kumaraswamy": lambda: D.Kumaraswamy(f64(0.5, 2.0), f64(1.5, 4.0)),
     "Independent": lambda: D.Independent(D.Normal(f64(0.0, 1.0), f64(1.0, 2.0)), 1),
     "MixtureSameFamily": lambda: D.MixtureSameFamily(
         D.Categorical(probs=f64(0.3, 0.7)), D.Normal(f64(-1.0, 2.0), f64(0.5, 1.0))

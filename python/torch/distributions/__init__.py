@@ -23,6 +23,7 @@ from torch.distributions.dirichlet import Dirichlet
 from torch.distributions.distribution import Distribution
 from torch.distributions.exp_family import ExponentialFamily
 from torch.distributions.exponential import Exponential
+from torch.distributions.fishersnedecor import FisherSnedecor
 from torch.distributions.gamma import Gamma
 from torch.distributions.geometric import Geometric
 from torch.distributions.gumbel import Gumbel
@@ -30,6 +31,7 @@ from torch.distributions.half_cauchy import HalfCauchy
 from torch.distributions.half_normal import HalfNormal
 from torch.distributions.independent import Independent
 from torch.distributions.kl import kl_divergence, register_kl
+from torch.distributions.kumaraswamy import Kumaraswamy
 from torch.distributions.laplace import Laplace
 from torch.distributions.log_normal import LogNormal
 from torch.distributions.mixture_same_family import MixtureSameFamily
@@ -59,12 +61,14 @@ __all__ = [
     "Distribution",
     "Exponential",
     "ExponentialFamily",
+    "FisherSnedecor",
     "Gamma",
     "Geometric",
     "Gumbel",
     "HalfCauchy",
     "HalfNormal",
     "Independent",
+    "Kumaraswamy",
     "Laplace",
     "LogNormal",
     "MixtureSameFamily",
