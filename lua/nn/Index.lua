@@ -20,10 +20,7 @@ end
 function Index:updateGradInput(input, gradOutput)
    local t, ids = input[1], input[2]
    if not torch.isTensor(self.gradInput[1]) then self.gradInput[1] = t.new() end
-   local g = self.gradInput[1]:resizeAs(t):zero()
-   for k = 1, ids:size(1) do
-      g:select(self.dimension, ids[k]):add(gradOutput:select(self.dimension, k))
-   end
+   self.gradInput[1]:resizeAs(t):zero():indexAdd(self.dimension, ids, gradOutput)
    self.gradInput[2] = self.gradInput[2] or torch.LongTensor()
    self.gradInput[2]:resizeAs(ids):zero()
    return self.gradInput
