@@ -926,7 +926,15 @@ NOT_CONVERTIBLE = {
 
 # torch7 nn classes whose forward torch.nn could express but that the converter does not
 # convert yet (issue 23)
-NOT_YET = {}
+# Added to lua/nn after the converter's table was written (to torch7's nn test file's
+# needs); each gets a converter and its case next.
+NOT_YET = {
+    "FeatureLPPooling": "added to lua/nn this session; its converter is not written yet",
+    "OneHot": "added to lua/nn this session; its converter is not written yet",
+    "UpSampling": "added to lua/nn this session; its converter is not written yet",
+    "VolumetricFractionalMaxPooling": "added to lua/nn this session; its converter is not written yet",
+    "WhiteNoise": "added to lua/nn this session; its converter is not written yet",
+}
 
 
 def convertible_classes():
