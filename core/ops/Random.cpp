@@ -1,6 +1,7 @@
 #include "core/ops/Random.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/ops/Pointwise.h"
@@ -23,27 +24,80 @@ Generator &Generator::defaultGenerator() {
 }
 
 void Generator::manualSeed(uint64_t seed) {
-  with([&](THGenerator *g) { THRandom_manualSeed(g, seed); });
+  withCache([&](THGenerator *g, NormalCache &cache) {
+    THRandom_manualSeed(g, seed);
+    cache = NormalCache();
+  });
 }
 
 uint64_t Generator::seed() {
-  return with([&](THGenerator *g) { return THRandom_seed(g); });
+  return withCache([&](THGenerator *g, NormalCache &cache) {
+    cache = NormalCache();
+    return THRandom_seed(g);
+  });
 }
 
 uint64_t Generator::initialSeed() {
   return with([&](THGenerator *g) { return THRandom_initialSeed(g); });
 }
 
+namespace {
+
+// PyTorch's CPUGeneratorImplState: its legacy part is torch7's THGenerator, byte for byte.
+struct PyTorchState {
+  THGenerator legacy;
+  float nextFloatNormal;
+  bool nextFloatNormalValid;
+};
+static_assert(sizeof(PyTorchState) == 5056, "PyTorch 1.13 saves 5056 bytes of CPU generator state");
+static_assert(sizeof(THGenerator) == 5048, "torch7's generator state is 5048 bytes");
+
+}  // namespace
+
 Tensor Generator::getState() {
-  Tensor state = empty({0}, ScalarType::Byte);
-  with([&](THGenerator *g) { THGenerator_getState(g, state.th<uint8_t>()); });
+  PyTorchState s;
+  memset(&s, 0, sizeof(s));
+  withCache([&](THGenerator *g, NormalCache &cache) {
+    s.legacy = *g;
+    // PyTorch keeps the spare double normal itself in normal_y, not torch7's (x, rho).
+    s.legacy.normal_x = s.legacy.normal_y = s.legacy.normal_rho = 0;
+    s.legacy.normal_is_valid = cache.nextDouble.has_value();
+    if (cache.nextDouble) s.legacy.normal_y = *cache.nextDouble;
+    s.nextFloatNormalValid = cache.nextFloat.has_value();
+    if (cache.nextFloat) s.nextFloatNormal = *cache.nextFloat;
+  });
+  Tensor state = empty({static_cast<int64_t>(sizeof(s))}, ScalarType::Byte);
+  memcpy(state.dataPtr(), &s, sizeof(s));
   return state;
 }
 
 void Generator::setState(const Tensor &state) {
   TORCH_CHECK(state.dtype() == ScalarType::Byte, Type, "RNG state must be a torch.ByteTensor, got a %s tensor",
               scalarTypeName(state.dtype()));
-  with([&](THGenerator *g) { THGenerator_setState(g, state.th<uint8_t>()); });
+  const int64_t n = state.numel();
+  TORCH_CHECK(n == sizeof(THGenerator) || n == sizeof(PyTorchState), Runtime,
+              "Expected either a CPUGeneratorImplStateLegacy of size %zu or a CPUGeneratorImplState of size %zu but "
+              "found the input RNG state size to be %lld",
+              sizeof(THGenerator), sizeof(PyTorchState), static_cast<long long>(n));
+  PyTorchState s;
+  memset(&s, 0, sizeof(s));
+  Tensor bytes = contiguous(state);
+  memcpy(&s, bytes.dataPtr(), static_cast<size_t>(n));
+  NormalCache restored;
+  if (s.legacy.normal_is_valid) {
+    // torch7's state caches (x, rho); PyTorch's holds the value in normal_y.
+    restored.nextDouble =
+        n == sizeof(THGenerator) ? s.legacy.normal_rho * std::sin(2.0 * M_PI * s.legacy.normal_x) : s.legacy.normal_y;
+  }
+  if (n == sizeof(PyTorchState) && s.nextFloatNormalValid) restored.nextFloat = s.nextFloatNormal;
+  s.legacy.normal_x = s.legacy.normal_y = s.legacy.normal_rho = 0;
+  s.legacy.normal_is_valid = 0;
+  Tensor twister = empty({static_cast<int64_t>(sizeof(THGenerator))}, ScalarType::Byte);
+  memcpy(twister.dataPtr(), &s.legacy, sizeof(THGenerator));
+  withCache([&](THGenerator *g, NormalCache &cache) {
+    THGenerator_setState(g, twister.th<uint8_t>());  // checks the twister before changing g
+    cache = restored;
+  });
 }
 
 RandomKernels &randomKernels() {
@@ -136,13 +190,13 @@ void geometric_(const Tensor &t, double p, Generator *gen) {
   checkNoInternalOverlap(t);
   TORCH_CHECK(p > 0 && p < 1, Runtime, "geometric_ expects p to be in (0, 1), but got p=%s", str(p).c_str());
   TORCH_CHECK(t.dtype() != ScalarType::Bool, Type, "geometric_ is not implemented for Bool tensors");
-  // torch7's geometric counts trials until the first event of probability 1 - p.
-  viaFloat(t, [&](const Tensor &u) { kernels().geometric(u.device(), u.dtype(), u, orDefault(gen), 1 - p); });
+  viaFloat(t, [&](const Tensor &u) { kernels().geometric(u.device(), u.dtype(), u, orDefault(gen), p); });
 }
 
-// Note [Bernoulli draws]: 1 when uniform < p, as PyTorch does. torch7's `uniform <= p`
-// gives 1 for p = 0 once in 2^32 draws; the strict test makes p = 0 never and p = 1
-// always succeed, and draws the same values otherwise.
+// Note [Bernoulli draws]: 1 when uniform < p, as PyTorch does: p = 0 never and p = 1
+// always succeeds. A number p compares with a double uniform (one 64-bit draw); a tensor
+// of probabilities with a uniform of its own precision (Double: 64-bit draws, others: 24
+// bits of a 32-bit draw), as PyTorch 1.13's CPU kernels do.
 void bernoulli_(const Tensor &t, double p, Generator *gen) {
   checkNoInternalOverlap(t);
   TORCH_CHECK(p >= 0 && p <= 1, Runtime, "bernoulli_ expects p to be in [0, 1], but got p=%s", str(p).c_str());
@@ -154,7 +208,8 @@ void bernoulli_(const Tensor &t, const Tensor &p, Generator *gen) {
   TORCH_CHECK(isBroadcastableTo(p.sizes(), t.sizes()), Runtime,
               "bernoulli_: probabilities of shape %s cannot be broadcast to the shape %s", p.sizeString().c_str(),
               t.sizeString().c_str());
-  Tensor probs = expand(toType(p, ScalarType::Double), t.sizes());
+  ScalarType pType = p.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+  Tensor probs = expand(toType(p, pType), t.sizes());
   TORCH_CHECK(everywhere(probs, CompareOp::Ge, 0) && everywhere(probs, CompareOp::Le, 1), Runtime,
               "bernoulli_ expects all elements of p to be in [0, 1]");
   viaFloat(t, [&](const Tensor &u) { kernels().bernoulliTensor(u.device(), u.dtype(), u, orDefault(gen), probs); });
@@ -243,11 +298,26 @@ Tensor multinomial(const Tensor &probs, int64_t numSamples, bool replacement, Ge
   TORCH_CHECK(replacement || numSamples <= probs.size(probs.dim() - 1), Runtime,
               "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement");
   TORCH_CHECK(numSamples <= std::numeric_limits<int>::max(), Runtime, "multinomial: too many samples");
-  ScalarType type = probs.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
   TORCH_CHECK(isFloating(probs.dtype()), Type, "multinomial only supports floating-point dtypes for input, got: %s",
               scalarTypeName(probs.dtype()));
+  ScalarType type = probs.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
   Tensor weights = toType(probs, type);
-  Tensor r = empty({0}, ScalarType::Long);
+  IntList shape = weights.sizes();
+  shape.back() = numSamples;
+  if (!replacement || numSamples == 1) {
+    // PyTorch's draw without replacement (the Gumbel top-k trick): the indices of the
+    // largest p / q with q ~ Exp(1), one exponential per category.
+    TORCH_CHECK(everywhere(weights, CompareOp::Ge, 0) && everywhere(weights, CompareOp::Lt, INFINITY), Runtime,
+                "probability tensor contains either `inf`, `nan` or element < 0");
+    TORCH_CHECK(everywhere(sum(weights, {-1}, false), CompareOp::Gt, 0), Runtime,
+                "invalid multinomial distribution (sum of probabilities <= 0)");
+    Tensor q = empty(weights.sizes(), type);
+    exponential_(q, 1, gen);
+    Tensor ratio = divide(weights, q, RoundingMode::None);
+    if (numSamples == 1) return argmax(ratio, -1, true);
+    return topk(ratio, numSamples, -1, true, true).indices;
+  }
+  Tensor r = empty(shape, ScalarType::Long);
   kernels().multinomial(weights.device(), type, r, orDefault(gen), weights, numSamples, replacement);
   return r;
 }

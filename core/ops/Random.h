@@ -1,4 +1,5 @@
-// Random numbers: generators (TH's MT19937) and the tensor fills that draw from them.
+// Random numbers: generators (TH's MT19937) and the tensor fills that draw from them,
+// in PyTorch 1.13's streams (Note [Two random streams]).
 //
 //   Generator::defaultGenerator().manualSeed(42);
 //   Tensor x = empty({1000}, ScalarType::Float);
@@ -7,9 +8,28 @@
 //   normal_(x, 0, 1, nullptr);
 //   Generator::defaultGenerator().setState(state);  // the next normal_ repeats the draws
 //
-// Fills draw in row-major order whatever the layout, so the same seed gives the same
-// values for a contiguous and a transposed result. Every function checks its arguments
+// Fills draw in memory order, as PyTorch's TensorIterator walks a result (row-major for a
+// contiguous tensor; a transposed one gets the values of its contiguous original). Every function checks its arguments
 // before drawing: a bad argument leaves the tensor and the generator unchanged.
+//
+// Note [Two random streams]: one Mersenne twister (TH/THRandom.cpp, torch7's and PyTorch's
+// mt19937 are the same generator: same seeding, same 32-bit draws, 64-bit draws as
+// (first << 32) | second), two definitions of what a distribution makes of its draws.
+//  - torch7's stream is TH's: THRandom_uniform/normal/... and TH<T>::uniform, ... which Lua
+//    calls. A uniform is one 32-bit draw / 2^32 in double; normal is Box-Muller with
+//    torch7's cache of (x, rho) in the THGenerator.
+//  - PyTorch's stream is the core's (this header; core/ops/cpu/RandomKernels.cpp), which
+//    Python calls: float uniforms are 24 bits of one draw, double uniforms 53 bits of a
+//    64-bit draw; normal_ of 16 or more contiguous elements fills uniforms and transforms
+//    them 16 at a time (pairs j, j + 8, the last block redrawn), smaller or strided ones
+//    use the scalar Box-Muller whose second value waits in the Generator's own cache
+//    (NormalCache below, not torch7's fields); integers are draws modulo the range, of
+//    32 bits unless the range needs 64. The same seed gives the same numbers as PyTorch
+//    1.13 on the CPU (tests/python/test_random_streams.py compares them).
+// A generator is the same object under both: Lua and Python share TH's default one, and a
+// draw through either definition advances the same twister. The state bytes differ by
+// stream: THGenerator_getState gives torch7's 5048 bytes, Generator::getState PyTorch's
+// 5056 (its legacy layout, which is torch7's struct, plus the float normal cache).
 #ifndef TORCH_OPS_RANDOM_H
 #define TORCH_OPS_RANDOM_H
 
@@ -21,7 +41,15 @@
 
 namespace torch {
 
-// A TH generator and the lock that makes it safe to share between threads.
+// PyTorch's spare Box-Muller values, one per precision (CPUGeneratorImpl's
+// next_double_normal_sample and next_float_normal_sample).
+struct NormalCache {
+  std::optional<double> nextDouble;
+  std::optional<float> nextFloat;
+};
+
+// A TH generator, PyTorch's normal cache and the lock that makes them safe to share
+// between threads.
 class Generator {
  public:
   Generator();  // a new generator, seeded from /dev/urandom
@@ -34,7 +62,11 @@ class Generator {
   void manualSeed(uint64_t seed);
   uint64_t seed();  // reseeds from /dev/urandom and returns the new seed
   uint64_t initialSeed();
-  Tensor getState();  // a Byte tensor holding the whole state
+  // PyTorch's 5056-byte state (CPUGeneratorImplState): torch7's struct with normal_y
+  // holding the cached double normal, then the cached float normal and its flag.
+  Tensor getState();
+  // Takes that state or torch7's 5048 bytes (whose cached normal becomes the double one),
+  // as PyTorch's set_state does.
   void setState(const Tensor &state);
 
   // Runs f(THGenerator*) under the lock.
@@ -43,11 +75,18 @@ class Generator {
     std::lock_guard<std::mutex> hold(mutex_);
     return f(th_);
   }
+  // Runs f(THGenerator*, NormalCache&) under the lock.
+  template <typename F>
+  decltype(auto) withCache(F &&f) {
+    std::lock_guard<std::mutex> hold(mutex_);
+    return f(th_, cache_);
+  }
 
  private:
   explicit Generator(THGenerator *borrowed) : th_(borrowed), owned_(false) {}
   THGenerator *th_;
   bool owned_;
+  NormalCache cache_;
   std::mutex mutex_;
 };
 

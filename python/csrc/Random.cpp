@@ -62,8 +62,8 @@ void placePositional(const char *function, const py::tuple &args, std::initializ
 
 // Note [Drawing into out=]: a creation function draws into a new tensor of the result
 // type, and only then resizes and overwrites out, so that a failing draw (a wrong dtype,
-// a bad range) leaves out as it was. Draws go in row-major order, so copying gives out
-// the values a direct fill would. Drawing runs without the GIL (Note [Releasing the GIL]);
+// a bad range) leaves out as it was. Draws go in memory order, so copying gives a
+// contiguous out the values a direct fill would. Drawing runs without the GIL (Note [Releasing the GIL]);
 // the generator's own lock keeps threads that share it apart.
 template <typename Draw>
 py::object drawCreation(const CreationOptions &options, const IntList &sizes, ScalarType fallback, Draw draw) {
@@ -209,12 +209,17 @@ void bindFills(TensorClass &cls) {
   });
 }
 
+// PyTorch's seed of a generator nobody has seeded (c10's default_rng_seed_val).
+constexpr uint64_t kDefaultSeed = 67280421310721ULL;
+
 void bindGenerator(py::module &m) {
   py::class_<Generator> gen(m, "Generator");
   gen.attr("__module__") = "torch";
   gen.def(py::init([](py::handle device) {
             checkCpuDevice(device);
-            return new Generator();
+            auto *g = new Generator();
+            g->manualSeed(kDefaultSeed);  // PyTorch's new generators start from it too
+            return g;
           }),
           py::arg("device") = "cpu");
   gen.def(
@@ -237,7 +242,8 @@ void bindGenerator(py::module &m) {
       py::arg("new_state"));
   gen.def_property_readonly("device", [](py::handle) { return py::module::import("torch").attr("device")("cpu"); });
 
-  // The process-wide generator, borrowed (TH owns it): one Python object for it.
+  // The process-wide generator, borrowed (TH owns it): one Python object for it. As in
+  // PyTorch, it starts from a seed of /dev/urandom.
   static py::object *defaultObject =
       new py::object(py::cast(&Generator::defaultGenerator(), py::return_value_policy::reference));
   m.attr("default_generator") = *defaultObject;

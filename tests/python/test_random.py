@@ -1,6 +1,8 @@
 """Random numbers: generators, seeding and state, sampling functions and in-place fills.
 
-References: MT19937's raw stream from numpy (RandomState seeds it the way torch7 does),
+References: MT19937's raw stream from numpy (RandomState seeds it the way torch7 and
+PyTorch do) turned into values by PyTorch's definitions (Note [Two random streams] in
+core/ops/Random.h; test_random_streams.py compares with PyTorch 1.13 itself),
 the distributions' CDFs and probability mass functions, and defining properties
 (a permutation, distinct indices, ranges). Statistical checks use 10^5 samples and bounds
 whose false-alarm probability is below 1e-8, and fixed seeds, so they cannot flake.
@@ -105,25 +107,31 @@ def test_manual_seed_returns_the_default_generator_and_repeats_streams():
 
 
 def test_uniform_stream_is_mersenne_twister():
-    # torch7's uniform is the 32-bit output over 2^32; numpy's RandomState seeds the same way.
+    # PyTorch's double uniform: 53 bits of a 64-bit draw made of two 32-bit outputs, the
+    # first one high; its float uniform: 24 bits of one output.
     torch.manual_seed(2024)
     got = torch.rand(3, 4, dtype=torch.float64).numpy()
-    np.testing.assert_array_equal(got.ravel(), raw_stream(2024, 12) / 2.0**32)
+    raw = raw_stream(2024, 24)
+    wide = (raw[0::2] << np.uint64(32)) | raw[1::2]
+    np.testing.assert_array_equal(got.ravel(), (wide & np.uint64(2**53 - 1)) / 2.0**53)
+    torch.manual_seed(2024)
+    got = torch.rand(12).numpy()
+    np.testing.assert_array_equal(got, ((raw_stream(2024, 12) & np.uint64(2**24 - 1)) / 2.0**24).astype(np.float32))
 
 
-def test_small_integer_ranges_take_one_draw_each_in_row_major_order():
+def test_small_integer_ranges_take_one_draw_each_in_memory_order():
     torch.manual_seed(77)
-    t = torch.empty(5, 4, dtype=torch.int64).t()  # a transposed result still fills row-major
+    t = torch.empty(5, 4, dtype=torch.int64).t()  # a transposed result fills its memory in order
     t.random_(10, 17)
-    np.testing.assert_array_equal(t.numpy().ravel(), raw_stream(77, 20) % 7 + 10)
+    np.testing.assert_array_equal(t.t().numpy().ravel(), raw_stream(77, 20) % 7 + 10)
 
 
-def test_randperm_is_torch7_shuffle():
+def test_randperm_is_the_torch7_and_pytorch_shuffle():
     torch.manual_seed(5)
     got = torch.randperm(12).numpy()
     raw = raw_stream(5, 11)
     expected = list(range(12))
-    for i in range(11):  # torch7: swap i with i + random() % (n - i)
+    for i in range(11):  # swap i with i + random() % (n - i)
         z = i + int(raw[i] % (12 - i))
         expected[i], expected[z] = expected[z], expected[i]
     assert got.tolist() == expected
@@ -299,13 +307,26 @@ FILLS = {
 
 @pytest.mark.parametrize("name", sorted(FILLS))
 @pytest.mark.parametrize("layout", ["transposed", "strided"])
-def test_fills_draw_in_row_major_order(name, layout, rng):
+def test_fills_draw_in_memory_order(name, layout, rng):
+    # As PyTorch's TensorIterator walks a result: a transposed tensor gets the values of its
+    # contiguous original, a strided one (rows in order) row-major order. normal_ of a
+    # non-contiguous tensor takes the scalar Box-Muller, as fills of fewer than 16 do.
     fill, dtypes = FILLS[name]
     for dtype in dtypes:
-        torch.manual_seed(4)
-        expected = fill(torch.empty(4, 6, dtype=dtype))
         t, _ = make_tensor((4, 6), dtype, layout, rng)
         assert not t.is_contiguous()
+        torch.manual_seed(4)
+        if name == "normal_" and layout == "transposed":
+            expected = torch.cat([fill(torch.empty(4, dtype=dtype)) for _ in range(6)]).reshape(6, 4).t()
+        elif name == "normal_":
+            expected = torch.cat([fill(torch.empty(6, dtype=dtype)) for _ in range(4)]).reshape(4, 6)
+        elif layout == "transposed" and name == "bernoulli_tensor":
+            p = torch.tensor([0.1, 0.5, 0.9, 0.0, 1.0, 0.7])
+            expected = torch.empty(6, 4, dtype=dtype).bernoulli_(p[:, None].expand(6, 4)).t()
+        elif layout == "transposed":
+            expected = fill(torch.empty(6, 4, dtype=dtype)).t()
+        else:
+            expected = fill(torch.empty(4, 6, dtype=dtype))
         torch.manual_seed(4)
         assert fill(t) is t
         np.testing.assert_array_equal(t.numpy(), expected.numpy())
@@ -394,9 +415,10 @@ def test_like_functions():
         assert r.shape == (4, 3) and r.dtype == torch.float64
         assert fn(base, dtype=torch.float32).dtype == torch.float32
     torch.manual_seed(2)
-    r = torch.rand_like(base)
+    r = torch.rand_like(base)  # base's layout, filled in memory order
+    assert r.stride() == base.stride()
     torch.manual_seed(2)
-    np.testing.assert_array_equal(r.numpy(), torch.rand(4, 3, dtype=torch.float64).numpy())
+    np.testing.assert_array_equal(r.numpy(), torch.rand(3, 4, dtype=torch.float64).t().numpy())
     ints = torch.zeros(50, dtype=torch.int32)
     r = torch.randint_like(ints, 5)
     assert r.dtype == torch.int32 and r.shape == (50,) and set(r.numpy().tolist()) <= set(range(5))
@@ -461,9 +483,11 @@ def test_uniform(dtype):
     assert r.min() >= 0 and r.max() < 1
     assert ks_statistic(r, lambda v: v) < KS_BOUND
     np.testing.assert_array_equal(torch.empty(5, dtype=dtype).uniform_(2, 2).numpy(), np.full(5, 2, NUMPY_OF[dtype]))
-    # a half-open range even where the upper bound rounds: no value equals `to`
-    tiny = torch.empty(N, dtype=dtype).uniform_(1, float(np.nextafter(NUMPY_OF[dtype](1), NUMPY_OF[dtype](2))))
-    assert (tiny.numpy() == 1).all()
+    # PyTorch computes u (to - from) + from in the type, which can round to `to` (as here,
+    # about half the time); its values are the same as ours (test_random_streams.py)
+    top = NUMPY_OF[dtype](np.nextafter(NUMPY_OF[dtype](1), NUMPY_OF[dtype](2)))
+    tiny = torch.empty(N, dtype=dtype).uniform_(1, float(top)).numpy()
+    assert ((tiny == 1) | (tiny == top)).all() and 0.4 < (tiny == top).mean() < 0.6
 
 
 @pytest.mark.parametrize("dtype", FLOAT_TYPES)
@@ -775,7 +799,6 @@ def test_sampling_function_errors_leave_everything_unchanged():
         (RuntimeError, lambda: torch.bernoulli(torch.tensor([0.5, 1.5]), out=out)),
         (RuntimeError, lambda: torch.bernoulli(torch.zeros(2), 2.0)),
         (RuntimeError, lambda: torch.multinomial(w, 4)),  # more samples than categories
-        (RuntimeError, lambda: torch.multinomial(w, 3)),  # more than the nonzero categories
         (RuntimeError, lambda: torch.multinomial(w, 0)),
         (RuntimeError, lambda: torch.multinomial(torch.tensor([1.0, -1.0, 2.0]), 1, True)),
         (RuntimeError, lambda: torch.multinomial(torch.zeros(3), 1, True)),

@@ -1,7 +1,12 @@
-// The CPU column of the random kernels: TH's generator, one draw per element in row-major
-// order, so that a seed gives the same values as before and as torch7.
+// The CPU column of the random kernels: PyTorch 1.13's CPU streams (Note [Two random
+// streams] in core/ops/Random.h) over TH's Mersenne twister, one element after another in
+// memory order.
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "core/ops/RandomKernels.h"
 
@@ -9,74 +14,312 @@ namespace torch::cpu {
 
 namespace {
 
-// x = draw(g) for every element of t, in row-major order.
+// ---- PyTorch's transformations of raw draws (ATen's DistributionsHelper.h) ----
+
+// Note [Fused multiply-add in the streams]: PyTorch 1.13 compiles its distribution
+// kernels once per CPU capability and picks one at run time; GCC fuses `a * b + c` into
+// one rounding in the AVX2 and AVX-512 builds (they are compiled with -mfma) and not in
+// the default one. A stream made with `mulAdd` rounds as the build this machine would
+// run, so that uniform_(a, b), normal_(mean, std), cauchy_ ... agree to the last bit too.
+// ATEN_CPU_CAPABILITY (default, avx2, avx512) overrides the choice, as it does for PyTorch.
+enum class Capability { Default, Avx2, Avx512 };
+
+Capability detectCapability() {
+  if (const char *env = std::getenv("ATEN_CPU_CAPABILITY")) {
+    if (!strcmp(env, "default")) return Capability::Default;
+    if (!strcmp(env, "avx2")) return Capability::Avx2;
+    if (!strcmp(env, "avx512")) return Capability::Avx512;
+  }
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("fma")) {
+    return Capability::Avx512;
+  }
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Capability::Avx2;
+#endif
+  return Capability::Default;
+}
+
+Capability capability() {
+  static const Capability c = detectCapability();
+  return c;
+}
+
+template <typename A>
+A mulAdd(A a, A b, A c) {
+  return capability() == Capability::Default ? a * b + c : std::fma(a, b, c);
+}
+
+// A uniform in [0, 1) of T's precision: 24 bits of one 32-bit draw for float, 53 bits of a
+// 64-bit draw for double.
+template <typename T>
+T unit(THGenerator *g) {
+  if constexpr (std::is_same_v<T, double>) {
+    return static_cast<double>(THRandom_random64(g) & ((uint64_t(1) << 53) - 1)) * (1.0 / (uint64_t(1) << 53));
+  } else {
+    return static_cast<float>(THRandom_random(g) & ((uint32_t(1) << 24) - 1)) * (1.0f / (uint32_t(1) << 24));
+  }
+}
+
+// [from, to) in T's arithmetic.
+template <typename T>
+T uniformReal(THGenerator *g, T from, T to) {
+  return mulAdd(unit<T>(g), to - from, from);
+}
+
+// PyTorch's scalar Box-Muller (normal_distribution<double>): two double uniforms make two
+// normals, the second waits in the generator's cache.
+double normalDouble(THGenerator *g, NormalCache &cache, double mean, double std) {
+  double z;
+  if (cache.nextDouble) {
+    z = *cache.nextDouble;
+    cache.nextDouble.reset();
+  } else {
+    const double u1 = unit<double>(g);
+    const double u2 = unit<double>(g);
+    const double r = std::sqrt(-2.0 * std::log(1.0 - u2));
+    const double theta = 2.0 * M_PI * u1;
+    cache.nextDouble = r * std::sin(theta);
+    z = r * std::cos(theta);
+  }
+  return mulAdd(z, std, mean);
+}
+
+// Note [PyTorch's AVX2 normal_]: on an AVX2 machine PyTorch 1.13 turns the uniforms of a
+// float normal_ into normals with its own vectorised logarithm, sine and cosine (the
+// cephes polynomials of Pommier's sse_mathfun, eight lanes at a time), not libm's. The
+// two functions below compute one lane of those, in the same operations and roundings,
+// the multiply-adds that GCC fused in PyTorch's build fused here with std::fma, so that the
+// results agree bit for bit (checked on 300 seeds in tests/python/test_random_streams.py).
+float bitsToFloat(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof(f));
+  return f;
+}
+uint32_t floatToBits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof(u));
+  return u;
+}
+
+// Natural logarithm of x > 0: x = m 2^e with m in [sqrt(1/2), sqrt(2)), a degree-9
+// polynomial in m - 1, e log(2) added in two parts.
+float cephesLog(float x) {
+  x = std::max(x, bitsToFloat(0x00800000u));  // no subnormals
+  const uint32_t bits = floatToBits(x);
+  float e = static_cast<float>(static_cast<int32_t>(bits >> 23) - 0x7f) + 1.0f;
+  x = bitsToFloat((bits & ~0x7f800000u) | floatToBits(0.5f));
+  float small = 0;
+  if (x < 0.707106781186547524f) {
+    small = x;
+    e -= 1.0f;
+  }
+  x = (x - 1.0f) + small;
+  const float z = x * x;
+  static const float p[] = {7.0376836292E-2f,  -1.1514610310E-1f, 1.1676998740E-1f,
+                            -1.2420140846E-1f, 1.4249322787E-1f,  -1.6668057665E-1f,
+                            2.0000714765E-1f,  -2.4999993993E-1f, 3.3333331174E-1f};
+  float y = p[0];
+  for (int k = 1; k < 9; k++) y = std::fma(y, x, p[k]);
+  y = std::fma(y * x, z, e * -2.12194440e-4f);
+  y = std::fma(-z, 0.5f, y);
+  return std::fma(e, 0.693359375f, x + y);
+}
+
+// sin(x) and cos(x): x reduced by multiples of pi/4 in three parts, one polynomial for
+// each octant's sine and cosine.
+void cephesSinCos(float x, float &s, float &c) {
+  const bool negative = x < 0;
+  x = std::fabs(x);
+  int32_t j = static_cast<int32_t>(x * 1.27323954473516f);  // 4 / pi
+  j = (j + 1) & ~1;
+  const float y = static_cast<float>(j);
+  const bool flipSin = ((j & 4) != 0) != negative;
+  const bool flipCos = ((j - 2) & 4) == 0;
+  const bool swap = (j & 2) != 0;
+  x = std::fma(y, -0.78515625f, x);
+  x = std::fma(y, -2.4187564849853515625e-4f, x);
+  x = std::fma(y, -3.77489497744594108e-8f, x);
+  const float z = x * x;
+  float cosPoly = 2.443315711809948E-005f;
+  cosPoly = std::fma(cosPoly, z, -1.388731625493765E-003f);
+  cosPoly = std::fma(cosPoly, z, 4.166664568298827E-002f);
+  cosPoly = std::fma(cosPoly * z, z, -(z * 0.5f)) + 1.0f;
+  float sinPoly = -1.9515295891E-4f;
+  sinPoly = std::fma(sinPoly, z, 8.3321608736E-3f);
+  sinPoly = std::fma(sinPoly, z, -1.6666654611E-1f);
+  sinPoly = std::fma(sinPoly * z, x, x);
+  s = swap ? cosPoly : sinPoly;
+  c = swap ? sinPoly : cosPoly;
+  if (flipSin) s = -s;
+  if (flipCos) c = -c;
+}
+
+// Box-Muller on 16 uniforms in place: pairs (j, j + 8).
+template <typename T>
+void boxMuller16(T *data, T mean, T std) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (capability() == Capability::Avx2) {
+      for (int j = 0; j < 8; j++) {
+        const float radius = std::sqrt(-2.0f * cephesLog(1.0f - data[j]));
+        float s, c;
+        cephesSinCos(static_cast<float>(2.0 * M_PI) * data[j + 8], s, c);
+        data[j] = std::fma(radius * c, std, mean);
+        data[j + 8] = std::fma(radius * s, std, mean);
+      }
+      return;
+    }
+  }
+  for (int j = 0; j < 8; j++) {
+    const T u1 = 1 - data[j];  // [0, 1) -> (0, 1] for the logarithm
+    const T radius = std::sqrt(-2 * std::log(u1));
+    const T theta = static_cast<T>(2.0 * M_PI * static_cast<double>(data[j + 8]));
+    data[j] = mulAdd(radius * std::cos(theta), std, mean);
+    data[j + 8] = mulAdd(radius * std::sin(theta), std, mean);
+  }
+}
+
+// PyTorch's normal_fill: every element a uniform first, then Box-Muller 16 at a time; a
+// tail shorter than 16 redraws the last 16 elements and transforms them again.
+template <typename T>
+void normalFill(T *data, int64_t n, THGenerator *g, T mean, T std) {
+  for (int64_t i = 0; i < n; i++) data[i] = unit<T>(g);
+  for (int64_t i = 0; i + 16 <= n; i += 16) boxMuller16(data + i, mean, std);
+  if (n % 16 != 0) {
+    T *tail = data + n - 16;
+    for (int i = 0; i < 16; i++) tail[i] = unit<T>(g);
+    boxMuller16(tail, mean, std);
+  }
+}
+
+// t's dimensions from the largest stride to the smallest: the order in which PyTorch's
+// TensorIterator walks an output, so that a transposed result gets its draws in memory
+// order as there (for a contiguous one this is row-major order). permute(t, memoryOrder(t))
+// walked row-major visits t in that order.
+IntList memoryOrder(const Tensor &t) {
+  IntList dims(static_cast<size_t>(t.dim()));
+  for (int d = 0; d < t.dim(); d++) dims[d] = d;
+  // An insertion sort that, like TensorIterator's, looks past dimensions it cannot order
+  // (of size 1, or equal strides).
+  auto order = [&](int64_t a, int64_t b) {
+    if (t.size(a) == 1 || t.size(b) == 1 || t.stride(a) == t.stride(b)) return 0;
+    return t.stride(a) < t.stride(b) ? 1 : -1;
+  };
+  for (size_t i = 1; i < dims.size(); i++) {
+    size_t moving = i;
+    for (size_t k = i; k-- > 0;) {
+      const int c = order(dims[k], dims[moving]);
+      if (c < 0) break;
+      if (c > 0) {
+        std::swap(dims[k], dims[moving]);
+        moving = k;
+      }
+    }
+  }
+  return dims;
+}
+
+// x = draw(g, cache) for every element of t, in memory order.
 template <typename T, typename Draw>
 void drawEach(const Tensor &t, Generator &gen, Draw draw) {
-  gen.with([&](THGenerator *g) { th::applyInOrder([&](T &x) { x = static_cast<T>(draw(g)); }, th::ref(t.th<T>())); });
+  Tensor ordered = permute(t, memoryOrder(t));
+  gen.withCache([&](THGenerator *g, NormalCache &cache) {
+    th::applyInOrder([&](T &x) { x = static_cast<T>(draw(g, cache)); }, th::ref(ordered.th<T>()));
+  });
 }
 
 template <typename T>
 void uniform(const Tensor &t, Generator &gen, double from, double to) {
-  // A double just below `to` may round up to it in float: keep the range half-open.
-  const T below = from < to ? std::nextafter(static_cast<T>(to), static_cast<T>(from)) : static_cast<T>(to);
-  drawEach<T>(t, gen, [&](THGenerator *g) {
-    T x = static_cast<T>(THRandom_uniform(g, from, to));
-    return x > below ? below : x;
-  });
+  const T a = static_cast<T>(from), b = static_cast<T>(to);
+  drawEach<T>(t, gen, [&](THGenerator *g, NormalCache &) { return uniformReal<T>(g, a, b); });
 }
+
 template <typename T>
 void normal(const Tensor &t, Generator &gen, double mean, double std) {
-  drawEach<T>(t, gen, [&](THGenerator *g) { return THRandom_normal(g, mean, std); });
+  if (t.numel() >= 16 && t.isContiguous()) {
+    gen.with([&](THGenerator *g) {
+      normalFill<T>(reinterpret_cast<T *>(t.dataPtr()), t.numel(), g, static_cast<T>(mean), static_cast<T>(std));
+    });
+    return;
+  }
+  drawEach<T>(t, gen, [&](THGenerator *g, NormalCache &cache) { return normalDouble(g, cache, mean, std); });
 }
+
 template <typename T>
 void exponential(const Tensor &t, Generator &gen, double lambd, double) {
-  drawEach<T>(t, gen, [&](THGenerator *g) { return THRandom_exponential(g, lambd); });
+  drawEach<T>(t, gen, [&](THGenerator *g, NormalCache &) { return -1.0 / lambd * std::log(1.0 - unit<double>(g)); });
 }
+
 template <typename T>
 void cauchy(const Tensor &t, Generator &gen, double median, double sigma) {
-  drawEach<T>(t, gen, [&](THGenerator *g) { return THRandom_cauchy(g, median, sigma); });
+  drawEach<T>(t, gen, [&](THGenerator *g, NormalCache &) {
+    return mulAdd(sigma, std::tan(M_PI * (unit<double>(g) - 0.5)), median);
+  });
 }
+
 template <typename T>
 void logNormal(const Tensor &t, Generator &gen, double mean, double std) {
-  drawEach<T>(t, gen, [&](THGenerator *g) { return THRandom_logNormal(g, mean, std); });
+  drawEach<T>(t, gen, [&](THGenerator *g, NormalCache &cache) { return std::exp(normalDouble(g, cache, mean, std)); });
 }
+
 template <typename T>
-void geometric(const Tensor &t, Generator &gen, double q) {
-  gen.with([&](THGenerator *g) { TH<T>::geometric(t.th<T>(), g, q); });
+void geometric(const Tensor &t, Generator &gen, double p) {
+  drawEach<T>(t, gen,
+              [&](THGenerator *g, NormalCache &) { return std::ceil(std::log(unit<double>(g)) / std::log(1.0 - p)); });
 }
+
 template <typename T>
 void bernoulli(const Tensor &t, Generator &gen, double p) {
-  drawEach<T>(t, gen, [&](THGenerator *g) { return THRandom_uniform(g, 0, 1) < p; });
+  drawEach<T>(t, gen, [&](THGenerator *g, NormalCache &) { return unit<double>(g) < p; });
 }
+
 template <typename T>
 void bernoulliTensor(const Tensor &t, Generator &gen, const Tensor &probs) {
+  const IntList dims = memoryOrder(t);
+  Tensor ordered = permute(t, dims), p = permute(probs, dims);
   gen.with([&](THGenerator *g) {
-    th::applyInOrder([&](T &x, double &q) { x = static_cast<T>(THRandom_uniform(g, 0, 1) < q); }, th::ref(t.th<T>()),
-                     th::ref(probs.th<double>()));
+    if (p.dtype() == ScalarType::Double) {
+      th::applyInOrder([&](T &x, double &q) { x = static_cast<T>(unit<double>(g) < q); }, th::ref(ordered.th<T>()),
+                       th::ref(p.th<double>()));
+    } else {
+      th::applyInOrder([&](T &x, float &q) { x = static_cast<T>(unit<float>(g) < q); }, th::ref(ordered.th<T>()),
+                       th::ref(p.th<float>()));
+    }
   });
 }
+
 template <typename T>
 void random(const Tensor &t, Generator &gen, int64_t from, int64_t last) {
-  // Values in [from, last]; the count fits in 64 bits unless it is the whole int64 range.
+  // Values in [from, last]: a draw modulo the count. PyTorch draws 64 bits for Long, Double
+  // and Float when the count needs more than 32, else 32 (so Int's whole range too); the
+  // count is 0 only for Long's whole range, where the 64-bit draw is the value.
   const uint64_t count = static_cast<uint64_t>(last) - static_cast<uint64_t>(from) + 1;
-  const bool wide = count == 0 || count > 0xffffffffULL;
-  drawEach<T>(t, gen, [&](THGenerator *g) {
-    uint64_t r = wide ? THRandom_random64(g) : static_cast<uint64_t>(THRandom_random(g));
-    if (count != 0) r %= count;
-    return static_cast<int64_t>(r + static_cast<uint64_t>(from));
+  constexpr bool mayBeWide = std::is_same_v<T, int64_t> || std::is_same_v<T, double> || std::is_same_v<T, float>;
+  const bool wide = mayBeWide && (count == 0 || count >= (uint64_t(1) << 32));
+  drawEach<T>(t, gen, [&](THGenerator *g, NormalCache &) {
+    const uint64_t r = wide ? THRandom_random64(g) : static_cast<uint64_t>(THRandom_random(g));
+    if (count == 0) return static_cast<int64_t>(r);
+    return static_cast<int64_t>(r % count + static_cast<uint64_t>(from));
   });
 }
+
 template <typename T>
 void normalTensors(const Tensor &t, Generator &gen, const Tensor &means, const Tensor &stds) {
-  gen.with([&](THGenerator *g) {
-    th::applyInOrder([&](T &x, T &m, T &s) { x = static_cast<T>(m + s * THRandom_normal(g, 0, 1)); },
-                     th::ref(t.th<T>()), th::ref(means.th<T>()), th::ref(stds.th<T>()));
-  });
+  // PyTorch: normal_(0, 1), then mul_(std), then add_(mean), each rounded.
+  normal<T>(t, gen, 0, 1);
+  th::applyInOrder(
+      [&](T &x, T &m, T &s) {
+        const T scaled = x * s;
+        x = scaled + m;
+      },
+      th::ref(t.th<T>()), th::ref(means.th<T>()), th::ref(stds.th<T>()));
 }
 
 // One Poisson count of mean lambda. Small means multiply uniforms until the product falls
 // below exp(-lambda) (Knuth); from 10 on, whose cost that would grow with lambda, Hormann's
-// transformed rejection (PTRS, 1993) takes a bounded number of draws on average.
+// transformed rejection (PTRS, 1993) takes a bounded number of draws on average. Its draws
+// are torch7's uniforms: PyTorch's own Poisson sampler is not reproduced.
 double poissonDraw(THGenerator *g, double lambda) {
   if (lambda == 0) return 0;
   if (lambda < 10) {
@@ -115,14 +358,54 @@ void poisson(const Tensor &t, Generator &gen, const Tensor &rates) {
                      th::ref(rates.th<T>()));
   });
 }
+
 template <typename T>
 void randperm(const Tensor &t, Generator &gen, int64_t n) {
+  // PyTorch's shuffle is torch7's: swap i with i + draw % (n - i).
   gen.with([&](THGenerator *g) { TH<T>::randperm(t.th<T>(), g, n); });
 }
+
 template <typename T>
-void multinomial(const Tensor &r, Generator &gen, const Tensor &weights, int64_t samples, bool replacement) {
+void multinomial(const Tensor &r, Generator &gen, const Tensor &weights, int64_t samples, bool) {
+  // With replacement (the op draws without replacement itself): PyTorch's inverse CDF, a
+  // double uniform per sample and a binary search in the row's normalised cumulative sums.
+  const int64_t categories = weights.size(weights.dim() - 1);
+  const int64_t rows = weights.dim() == 2 ? weights.size(0) : 1;
+  Tensor w = contiguous(weights);
+  const T *p = reinterpret_cast<const T *>(w.dataPtr());
+  std::vector<T> cumulative(static_cast<size_t>(rows * categories));
+  for (int64_t i = 0; i < rows; i++) {
+    T sum = 0;
+    for (int64_t j = 0; j < categories; j++) {
+      const T v = p[i * categories + j];
+      TORCH_CHECK(v >= 0, Runtime, "invalid multinomial distribution (encountering probability entry < 0)");
+      TORCH_CHECK(std::isfinite(v), Runtime,
+                  "invalid multinomial distribution (encountering probability entry = infinity or NaN)");
+      sum += v;
+      cumulative[i * categories + j] = sum;
+    }
+    TORCH_CHECK(sum > 0, Runtime, "invalid multinomial distribution (sum of probabilities <= 0)");
+    for (int64_t j = 0; j < categories; j++) cumulative[i * categories + j] /= sum;
+    cumulative[i * categories + categories - 1] = 1;
+  }
+  int64_t *out = reinterpret_cast<int64_t *>(r.dataPtr());
   gen.with([&](THGenerator *g) {
-    TH<T>::multinomial(r.th<int64_t>(), g, weights.th<T>(), static_cast<int>(samples), replacement ? 1 : 0);
+    for (int64_t i = 0; i < rows; i++) {
+      const T *row = cumulative.data() + i * categories;
+      for (int64_t s = 0; s < samples; s++) {
+        const double u = unit<double>(g);
+        int64_t left = 0, right = categories;
+        while (right > left) {
+          const int64_t mid = left + (right - left) / 2;
+          if (row[mid] < u) {
+            left = mid + 1;
+          } else {
+            right = mid;
+          }
+        }
+        out[i * samples + s] = left;
+      }
+    }
   });
 }
 
