@@ -68,9 +68,48 @@ def _adam_group(optimizer, group):
     return params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps
 
 
-class Adam(Optimizer):
+class _AdamFamily(Optimizer):
+    """What Adam and AdamW share: the group keys old checkpoints lack, and the step over each
+    group's parameters that have a gradient; a subclass names its functional form."""
+
+    _group_defaults = dict(amsgrad=False, maximize=False, foreach=None, capturable=False)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            for key, value in self._group_defaults.items():
+                group.setdefault(key, value)
+        _step_tensors_to_float(self)
+
+    def _step(self, closure):
+        loss = _closure_loss(closure)
+        for group in self.param_groups:
+            params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = _adam_group(self, group)
+            beta1, beta2 = group["betas"]
+            self._functional(
+                params,
+                grads,
+                exp_avgs,
+                exp_avg_sqs,
+                max_exp_avg_sqs,
+                steps,
+                amsgrad=group["amsgrad"],
+                beta1=beta1,
+                beta2=beta2,
+                lr=group["lr"],
+                weight_decay=group["weight_decay"],
+                eps=group["eps"],
+                maximize=group["maximize"],
+                capturable=group["capturable"],
+            )
+        return loss
+
+
+class Adam(_AdamFamily):
     """Adam: m = b1*m + (1-b1)*g;  v = b2*v + (1-b2)*g*g;
     p -= lr/(1-b1^t) * m / (sqrt(v or max(v_max, v)) / sqrt(1-b2^t) + eps)."""
+
+    _group_defaults = dict(_AdamFamily._group_defaults, differentiable=False, fused=False)
 
     def __init__(
         self,
@@ -103,41 +142,14 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
         _check_cpu_capable(self)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
-        _step_tensors_to_float(self)
+    @staticmethod
+    def _functional(*args, **kwargs):
+        adam(*args, **kwargs)
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """One Adam update of every parameter that has a gradient; returns the closure's loss."""
-        loss = _closure_loss(closure)
-        for group in self.param_groups:
-            params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = _adam_group(self, group)
-            beta1, beta2 = group["betas"]
-            adam(
-                params,
-                grads,
-                exp_avgs,
-                exp_avg_sqs,
-                max_exp_avg_sqs,
-                steps,
-                amsgrad=group["amsgrad"],
-                beta1=beta1,
-                beta2=beta2,
-                lr=group["lr"],
-                weight_decay=group["weight_decay"],
-                eps=group["eps"],
-                maximize=group["maximize"],
-                capturable=group["capturable"],
-            )
-        return loss
+        return self._step(closure)
 
 
 def _check_capturable(capturable):
@@ -167,11 +179,49 @@ def adam(
 ):
     """Functional Adam: updates params and the moment buffers in place, steps counted in state_steps."""
     _check_capturable(capturable)
+    _adam_steps(
+        params,
+        grads,
+        exp_avgs,
+        exp_avg_sqs,
+        max_exp_avg_sqs,
+        state_steps,
+        amsgrad,
+        beta1,
+        beta2,
+        lr,
+        weight_decay,
+        eps,
+        maximize,
+        decoupled=False,
+    )
+
+
+def _adam_steps(
+    params,
+    grads,
+    exp_avgs,
+    exp_avg_sqs,
+    max_exp_avg_sqs,
+    state_steps,
+    amsgrad,
+    beta1,
+    beta2,
+    lr,
+    weight_decay,
+    eps,
+    maximize,
+    decoupled,
+):
+    """The per-parameter loop of Adam (weight decay added to the gradient) and AdamW
+    (decoupled: the parameter shrinks by lr * weight_decay; the decay never enters the moments)."""
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], state_steps[i]
         step_t += 1
-        if weight_decay != 0:
+        if decoupled:
+            param.mul_(1 - lr * weight_decay)
+        elif weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)
         exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)

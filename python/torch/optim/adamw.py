@@ -2,13 +2,12 @@
 
 import torch
 
-from torch.optim.adam import _adam_group, _adam_update, _check_adam_args, _check_capturable, _step_tensors_to_float
-from torch.optim.optimizer import Optimizer, _closure_loss
+from torch.optim.adam import _AdamFamily, _adam_steps, _check_adam_args, _check_capturable
 
 __all__ = ["AdamW", "adamw"]
 
 
-class AdamW(Optimizer):
+class AdamW(_AdamFamily):
     """AdamW: p *= 1 - lr * weight_decay, then the Adam step (the decay never enters the moments)."""
 
     def __init__(
@@ -37,39 +36,14 @@ class AdamW(Optimizer):
         )
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-        _step_tensors_to_float(self)
+    @staticmethod
+    def _functional(*args, **kwargs):
+        adamw(*args, **kwargs)
 
     @torch.no_grad()
     def step(self, closure=None):
         """One AdamW update of every parameter that has a gradient; returns the closure's loss."""
-        loss = _closure_loss(closure)
-        for group in self.param_groups:
-            params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = _adam_group(self, group)
-            beta1, beta2 = group["betas"]
-            adamw(
-                params,
-                grads,
-                exp_avgs,
-                exp_avg_sqs,
-                max_exp_avg_sqs,
-                steps,
-                amsgrad=group["amsgrad"],
-                beta1=beta1,
-                beta2=beta2,
-                lr=group["lr"],
-                weight_decay=group["weight_decay"],
-                eps=group["eps"],
-                maximize=group["maximize"],
-                capturable=group["capturable"],
-            )
-        return loss
+        return self._step(closure)
 
 
 def adamw(
@@ -92,13 +66,19 @@ def adamw(
 ):
     """Functional AdamW: updates params and the moment buffers in place."""
     _check_capturable(capturable)
-    for i, param in enumerate(params):
-        grad = grads[i] if not maximize else -grads[i]
-        exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], state_steps[i]
-        step_t += 1
-        param.mul_(1 - lr * weight_decay)
-        exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        _adam_update(
-            param, exp_avg, exp_avg_sq, max_exp_avg_sqs[i] if amsgrad else None, step_t.item(), beta1, beta2, lr, eps
-        )
+    _adam_steps(
+        params,
+        grads,
+        exp_avgs,
+        exp_avg_sqs,
+        max_exp_avg_sqs,
+        state_steps,
+        amsgrad,
+        beta1,
+        beta2,
+        lr,
+        weight_decay,
+        eps,
+        maximize,
+        decoupled=True,
+    )
