@@ -18,7 +18,9 @@ void GradMode::setEnabled(bool enabled) { gGradEnabled = enabled; }
 static std::atomic<uint64_t> gNextSequenceNr{0};
 Node::Node() : sequenceNr(gNextSequenceNr.fetch_add(1, std::memory_order_relaxed)) {}
 
-AccumulateGrad::AccumulateGrad(const Tensor &leaf) : variable(leaf) { outputs.push_back({leaf.sizes(), leaf.dtype()}); }
+AccumulateGrad::AccumulateGrad(const Tensor &leaf) : variable(leaf) {
+  outputs.push_back({leaf.sizes(), leaf.dtype(), leaf.device()});
+}
 
 TensorList AccumulateGrad::apply(TensorList &&grads) {
   const Tensor &g = grads[0];
@@ -268,7 +270,7 @@ void attach(const std::shared_ptr<Node> &node, const Tensor &output) {
   m.gradFn = node;
   m.outputNr = static_cast<uint32_t>(node->outputs.size());
   m.requiresGrad = false;
-  node->outputs.push_back({output.sizes(), output.dtype(), output.impl()});
+  node->outputs.push_back({output.sizes(), output.dtype(), output.device(), output.impl()});
 }
 
 }  // namespace
@@ -296,7 +298,7 @@ void rebaseHistory(const Tensor &self, const std::shared_ptr<Node> &node) {
   m.gradFn = node;
   m.outputNr = 0;
   m.requiresGrad = false;
-  node->outputs.assign(1, {self.sizes(), self.dtype()});
+  node->outputs.assign(1, {self.sizes(), self.dtype(), self.device()});
 }
 
 Tensor sumToShape(const Tensor &grad, const IntList &shape) {
@@ -335,7 +337,7 @@ struct CopySlices : Node {
         viewStrides(view.strides()),
         shift(view.storageOffset() - base.storageOffset()) {}
   TensorList apply(TensorList &&grads) override {
-    Tensor gBase = emptyStrided(baseSizes, baseStrides, grads[0].dtype());
+    Tensor gBase = emptyStrided(baseSizes, baseStrides, grads[0].dtype(), grads[0].device());
     copy_(gBase, grads[0]);
     Tensor part = regionOf(gBase, viewSizes, viewStrides, shift);
     Tensor gView = clone(part);
@@ -402,7 +404,7 @@ void inplaceWithHistory(const Tensor &self, const std::function<Tensor(const Ten
   IntList sizes = base.sizes(), strides = base.strides(), viewSizes = self.sizes(), viewStrides = self.strides();
   int64_t shift = self.storageOffset() - base.storageOffset();
   recordView("AsStridedBackward", base, self, [=](const Tensor &g) {
-    Tensor gBase = emptyStrided(sizes, strides, g.dtype());
+    Tensor gBase = emptyStrided(sizes, strides, g.dtype(), g.device());
     zero_(gBase);
     copy_(regionOf(gBase, viewSizes, viewStrides, shift), g);
     return gBase;

@@ -50,6 +50,7 @@ struct Edge {
 struct OutputInfo {
   IntList sizes;
   ScalarType dtype;
+  Device device;
   // Which tensor it was (compared, never dereferenced): a saved output finds its number by it.
   const TensorImpl *identity = nullptr;
 };

@@ -26,7 +26,7 @@ Tensor fn(UnaryOp op, const Tensor &a) { return torch::unary(op, a); }
 // A 0/1 mask of the type of like (so that it multiplies gradients).
 Tensor mask(const Tensor &m, const Tensor &like) { return toType(m, like.dtype()); }
 Tensor zerosLike(const Tensor &t) {
-  Tensor z = empty(t.sizes(), t.dtype());
+  Tensor z = empty(t.sizes(), t.dtype(), t.device());
   zero_(z);
   return z;
 }
@@ -35,7 +35,7 @@ Tensor zerosLike(const Tensor &t) {
 // multiplied by a 0/1 mask: 0 * inf is NaN, and an infinite or NaN gradient must not reach
 // the elements a clamp, a max or a fill cut off (PyTorch selects too).
 Tensor gradWhere(const Tensor &cond, const Tensor &g) {
-  Tensor zero = scalarTensor(Scalar(int64_t(0)), g.dtype());
+  Tensor zero = scalarTensor(Scalar(int64_t(0)), g.dtype(), g.device());
   return torch::where(cond, g, zero);
 }
 
@@ -168,7 +168,7 @@ void binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha, const T
 }
 
 void binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha, const Tensor &result) {
-  Tensor bt = scalarTensor(b, isFloating(a.dtype()) ? a.dtype() : defaultFloatType());
+  Tensor bt = scalarTensor(b, isFloating(a.dtype()) ? a.dtype() : defaultFloatType(), a.device());
   binary(op, a, bt, alpha, result);
 }
 
@@ -312,7 +312,7 @@ void prod(const Tensor &t, const std::vector<int> &dims, bool keepdim, const Ten
     IntList d = asIntList(dims);
     Tensor isZero = compare(CompareOp::Eq, x, Scalar(int64_t(0)));
     Tensor zeros = keepDims(torch::sum(isZero, d, keepdim), nd, dims, keepdim);
-    Tensor ones = empty(x.sizes(), x.dtype());
+    Tensor ones = empty(x.sizes(), x.dtype(), x.device());
     fill_(ones, kOne);
     Tensor restProduct = keepDims(torch::prod(torch::where(isZero, ones, x), d, keepdim), nd, dims, keepdim);
     Tensor gk = keepDims(g, nd, dims, keepdim);
@@ -396,7 +396,7 @@ void picked(const char *name, const Tensor &t, int dim, bool keepdim, const Tens
       idx = unsqueeze(idx, dim);
       gv = unsqueeze(gv, dim);
     }
-    Tensor r = empty(sizes, g.dtype());
+    Tensor r = empty(sizes, g.dtype(), g.device());
     zero_(r);
     if (sizes.empty()) {
       copy_(r, gv);
@@ -438,7 +438,7 @@ void cumprod(const Tensor &t, int dim, const Tensor &result) {
         if (i > 0) pieces.push_back(narrow(x, dim, 0, i));
         IntList oneShape = x.sizes();
         oneShape[dim] = 1;
-        pieces.push_back(ones(oneShape, x.dtype()));
+        pieces.push_back(ones(oneShape, x.dtype(), x.device()));
         if (i + 1 < n) pieces.push_back(narrow(x, dim, i + 1, n - i - 1));
         Tensor without = mul(narrow(g, dim, i, n - i), narrow(torch::cumprod(cat(pieces, dim), dim), dim, i, n - i));
         slices.push_back(torch::sum(without, {dim}, true));
@@ -447,7 +447,7 @@ void cumprod(const Tensor &t, int dim, const Tensor &result) {
     }
     Tensor zerosSoFar = torch::cumsum(isZero, dim, ScalarType::Long);
     Tensor beforeZero = compare(CompareOp::Eq, zerosSoFar, Scalar(int64_t(0)));
-    Tensor one = scalarTensor(Scalar(1.0), x.dtype());
+    Tensor one = scalarTensor(Scalar(1.0), x.dtype(), x.device());
     Tensor xSafe = torch::where(isZero, one, x);
     Tensor grad = gradWhere(beforeZero, div(reversedSum(mul(g, *sr)), xSafe));
     Tensor firstZero = torch::where(isZero, compare(CompareOp::Eq, zerosSoFar, Scalar(int64_t(1))), isZero);
@@ -458,7 +458,7 @@ void cumprod(const Tensor &t, int dim, const Tensor &result) {
 
 void trace(const Tensor &t, const Tensor &result) {
   record1("trace", t, result, [sizes = t.sizes()](const Tensor &g) {
-    Tensor r = empty(sizes, g.dtype());
+    Tensor r = empty(sizes, g.dtype(), g.device());
     zero_(r);
     int64_t n = std::min(sizes[0], sizes[1]);
     Tensor diagonal = asStrided(r, {n}, {sizes[1] + 1}, r.storageOffset());
@@ -477,7 +477,7 @@ Tensor mT(const Tensor &m) { return transpose(m, -1, -2); }
 Tensor inverseGaps(const Tensor &x) {
   Tensor gap = sub(unsqueeze(x, -2), unsqueeze(x, -1));
   Tensor same = compare(CompareOp::Eq, gap, Scalar(0.0));
-  Tensor ones = empty(gap.sizes(), gap.dtype());
+  Tensor ones = empty(gap.sizes(), gap.dtype(), gap.device());
   fill_(ones, Scalar(1.0));
   return torch::where(same, zerosLike(gap), div(ones, torch::where(same, ones, gap)));
 }
@@ -682,7 +682,7 @@ void notDifferentiable(const char *name, const char *why, const TensorList &inpu
 Tensor accumulateAt(const Tensor &grad, const Tensor &positions, const IntList &sizes) {
   int64_t n = 1;
   for (int64_t s : sizes) n *= s;
-  Tensor r = empty({n}, grad.dtype());
+  Tensor r = empty({n}, grad.dtype(), grad.device());
   zero_(r);
   // Negative positions take nothing back; the others add up where they repeat.
   Tensor used = compare(CompareOp::Ge, positions, Scalar(int64_t(0)));
@@ -692,19 +692,16 @@ Tensor accumulateAt(const Tensor &grad, const Tensor &positions, const IntList &
 
 namespace {
 // t's flat element numbers, in t's shape.
-Tensor elementNumbers(const IntList &sizes) {
+Tensor elementNumbers(const IntList &sizes, Device device) {
   int64_t n = 1;
   for (int64_t s : sizes) n *= s;
-  Tensor positions = empty({n}, ScalarType::Long);
-  int64_t *p = reinterpret_cast<int64_t *>(positions.dataPtr());
-  std::iota(p, p + n, int64_t(0));
-  return view(positions, sizes);
+  return view(arange(Scalar(int64_t(0)), Scalar(n), Scalar(int64_t(1)), ScalarType::Long, device), sizes);
 }
 }  // namespace
 
 std::function<Tensor(const Tensor &)> rearrangementBackward(const Tensor &t, std::function<Tensor(const Tensor &)> f) {
   return [sizes = t.sizes(), f = std::move(f)](const Tensor &g) {
-    return accumulateAt(g, f(elementNumbers(sizes)), sizes);
+    return accumulateAt(g, f(elementNumbers(sizes, g.device())), sizes);
   };
 }
 
@@ -726,14 +723,15 @@ void indexWrite(const char *name, const Tensor &self, const Tensor &source,
       if (!additiveSourceGrad) {
         if (source.defined()) {
           // Element numbers of source written into -1s: which source element landed where.
-          from = empty(self.sizes(), ScalarType::Double);
+          from = empty(self.sizes(), ScalarType::Double, self.device());
           fill_(from, Scalar(-1.0));
-          write(from, toType(elementNumbers(source.sizes()), ScalarType::Double));
+          write(from, toType(elementNumbers(source.sizes(), source.device()), ScalarType::Double));
           kept = compare(CompareOp::Lt, from, Scalar(0.0));
           from = toType(from, ScalarType::Long);
         } else {
           // Written into zeros and into ones, a written element is the same in both.
-          Tensor zeros = empty(self.sizes(), ScalarType::Double), ones = empty(self.sizes(), ScalarType::Double);
+          Tensor zeros = empty(self.sizes(), ScalarType::Double, self.device()),
+                 ones = empty(self.sizes(), ScalarType::Double, self.device());
           zero_(zeros);
           fill_(ones, Scalar(1.0));
           write(zeros, source);
@@ -817,12 +815,7 @@ namespace {
 NNKernels &nnk() { return nnKernels(); }
 
 // A tensor for a kernel to resize and fill.
-Tensor blank(ScalarType dtype) { return empty({0}, dtype); }
-Tensor zerosOf(const IntList &sizes, ScalarType dtype) {
-  Tensor z = empty(sizes, dtype);
-  zero_(z);
-  return z;
-}
+Tensor blank(ScalarType dtype, Device device) { return empty({0}, dtype, device); }
 bool reduces(nn::Reduction r) { return r != nn::Reduction::None; }
 // A one-element view of a reduced loss's gradient, as THNN's criterions take it.
 Tensor asOneElement(const Tensor &g) { return reshape(contiguous(g), {1}); }
@@ -846,13 +839,13 @@ void linear(const Tensor &input, const Tensor &weight, const Tensor &bias, const
     Tensor gi, gw, gb;
     const auto &k = nnk().linear;
     if (need[0]) {
-      gi = blank(xs.dtype());
+      gi = blank(xs.dtype(), xs.device());
       k.updateGradInput(xs.device(), xs.dtype(), xs, go, gi, ws);
     }
     if (need[1] || need[2]) {
-      gw = zerosOf(ws.sizes(), ws.dtype());
-      gb = zerosOf({ws.size(0)}, ws.dtype());
-      Tensor buffer = blank(xs.dtype());
+      gw = zeros(ws.sizes(), ws.dtype(), ws.device());
+      gb = zeros({ws.size(0)}, ws.dtype(), ws.device());
+      Tensor buffer = blank(xs.dtype(), xs.device());
       k.accGradParameters(xs.device(), xs.dtype(), xs, go, ws, gb, gw, gb, buffer, 1.0);
     }
     return {need[0] ? reshape(gi, inSizes) : Tensor(), need[1] ? gw : Tensor(), need[2] ? gb : Tensor()};
@@ -867,14 +860,15 @@ void bilinear(const Tensor &input1, const Tensor &input2, const Tensor &weight, 
   record("bilinear", {input1, input2, weight, bias}, {result}, [=](const TensorList &g) -> TensorList {
     Tensor a = *s1, b = *s2, w = *sw;
     Tensor go = reshape(contiguous(toType(g[0], a.dtype())), {a.size(0), w.size(0)});
-    Tensor g1 = need[0] ? blank(a.dtype()) : Tensor(), g2 = need[1] ? blank(a.dtype()) : Tensor();
+    Tensor g1 = need[0] ? blank(a.dtype(), a.device()) : Tensor(),
+           g2 = need[1] ? blank(a.dtype(), a.device()) : Tensor();
     Tensor gw, gb;
     const auto &k = nnk().bilinear;
-    Tensor buffer = blank(a.dtype());
+    Tensor buffer = blank(a.dtype(), a.device());
     if (need[0] || need[1]) k.updateGradInput(a.device(), a.dtype(), a, b, go, g1, g2, w, buffer);
     if (need[2] || need[3]) {
-      gw = zerosOf(w.sizes(), w.dtype());
-      gb = zerosOf({w.size(0)}, w.dtype());
+      gw = zeros(w.sizes(), w.dtype(), w.device());
+      gb = zeros({w.size(0)}, w.dtype(), w.device());
       k.accGradParameters(a.device(), a.dtype(), a, b, go, gw, gb, buffer, 1.0);
     }
     return {need[0] ? reshape(g1, sizes1) : Tensor(), need[1] ? reshape(g2, sizes2) : Tensor(), need[2] ? gw : Tensor(),
@@ -886,7 +880,7 @@ void activation(const char *name, const NNModule<ActivationOutput, ActivationGra
                 double a, double b, const Tensor &result) {
   record(name, {x}, {result}, [name, module = &module, a, b, sx = Saved(x, name)](const TensorList &g) {
     Tensor xs = *sx;
-    Tensor go = toType(g[0], xs.dtype()), gi = blank(xs.dtype());
+    Tensor go = toType(g[0], xs.dtype()), gi = blank(xs.dtype(), xs.device());
     module->updateGradInput(xs.device(), xs.dtype(), xs, go, gi, a, b);
     return TensorList{gi};
   });
@@ -897,7 +891,7 @@ void activation(const char *name, const NNModule<ActivationOutput, ActivationGra
   record(name, {x}, {result},
          [name, module = &module, a, b, sx = Saved(x, name), sy = Saved(result, name, true)](const TensorList &g) {
            Tensor xs = *sx, ys = *sy;
-           Tensor go = toType(g[0], xs.dtype()), gi = blank(xs.dtype());
+           Tensor go = toType(g[0], xs.dtype()), gi = blank(xs.dtype(), xs.device());
            module->updateGradInput(xs.device(), xs.dtype(), xs, go, gi, ys, a, b);
            return TensorList{gi};
          });
@@ -907,7 +901,7 @@ void activation(const char *name, const NNModule<MapOutput, MapGradInput> &modul
                 const Tensor &result) {
   record(name, {x}, {result}, [name, module = &module, a, sx = Saved(x, name)](const TensorList &g) {
     Tensor xs = contiguous(*sx);
-    Tensor go = contiguous(toType(g[0], xs.dtype())), gi = empty(xs.sizes(), xs.dtype());
+    Tensor go = contiguous(toType(g[0], xs.dtype())), gi = empty(xs.sizes(), xs.dtype(), xs.device());
     module->updateGradInput(xs.device(), xs.dtype(), xs, go, gi, a);
     return TensorList{gi};
   });
@@ -923,11 +917,11 @@ void prelu(const Tensor &x, const Tensor &weight, const Tensor &xs, const Tensor
     Tensor gi, gw;
     const auto &k = nnk().prelu;
     if (need[0]) {
-      gi = blank(in.dtype());
+      gi = blank(in.dtype(), in.device());
       k.updateGradInput(in.device(), in.dtype(), in, go, gi, ws);
     }
     if (need[1]) {
-      gw = zerosOf(ws.sizes(), ws.dtype());
+      gw = zeros(ws.sizes(), ws.dtype(), ws.device());
       k.accGradParameters(in.device(), in.dtype(), in, go, ws, gw, 1.0);
     }
     return {need[0] ? reshape(gi, sizes) : Tensor(), need[1] ? reshape(gw, wSizes) : Tensor()};
@@ -937,7 +931,7 @@ void prelu(const Tensor &x, const Tensor &weight, const Tensor &xs, const Tensor
 void rrelu(const Tensor &x, const Tensor &noise, double lower, double upper, bool training, const Tensor &result) {
   record("rrelu_with_noise", {x}, {result}, [=, sx = Saved(x, "rrelu_with_noise")](const TensorList &g) {
     Tensor in = *sx;
-    Tensor go = toType(g[0], in.dtype()), gi = blank(in.dtype());
+    Tensor go = toType(g[0], in.dtype()), gi = blank(in.dtype(), in.device());
     nnk().rrelu.updateGradInput(in.device(), in.dtype(), in, go, gi, noise, lower, upper, training);
     return TensorList{gi};
   });
@@ -946,7 +940,7 @@ void rrelu(const Tensor &x, const Tensor &noise, double lower, double upper, boo
 void logSigmoid(const Tensor &x, const Tensor &buffer, const Tensor &result) {
   record("log_sigmoid", {x}, {result}, [buffer, sx = Saved(x, "log_sigmoid")](const TensorList &g) {
     Tensor in = *sx;
-    Tensor go = toType(g[0], in.dtype()), gi = blank(in.dtype());
+    Tensor go = toType(g[0], in.dtype()), gi = blank(in.dtype(), in.device());
     nnk().logSigmoid.updateGradInput(in.device(), in.dtype(), in, go, gi, buffer);
     return TensorList{gi};
   });
@@ -957,7 +951,7 @@ void softmax(const char *name, bool log, const Tensor &x, const IntList &shape4,
     Tensor ys = *sy;
     Tensor y4s = reshape(ys, shape4);
     Tensor g4 = reshape(contiguous(toType(g[0], ys.dtype())), shape4);
-    Tensor gi = empty(shape4, ys.dtype());
+    Tensor gi = empty(shape4, ys.dtype(), ys.device());
     if (ys.numel() == 0) return TensorList{reshape(gi, ys.sizes())};
     if (GradMode::enabled()) {
       // create_graph: the same formula in recorded ops, over dim 1 of the [outer, C, inner]
@@ -984,7 +978,7 @@ void pointwiseCriterion(const char *name, const NNModule<CriterionOutput, Criter
   record(name, {input, target}, {loss}, [=, module = &module](const TensorList &g) -> TensorList {
     Tensor xs = *sx, ys = *sy;
     Tensor go = reduce ? asOneElement(toType(g[0], xs.dtype())) : toType(g[0], xs.dtype());
-    Tensor gi = blank(xs.dtype());
+    Tensor gi = blank(xs.dtype(), xs.device());
     module->updateGradInput(xs.device(), xs.dtype(), xs, ys, go, gi, sizeAverage, reduce);
     if (gradScale != 1) torch::binary_(BinaryOp::Mul, gi, Scalar(gradScale));  // gi is new: nothing records
     gi = reshape(gi, xs.sizes());
@@ -993,7 +987,7 @@ void pointwiseCriterion(const char *name, const NNModule<CriterionOutput, Criter
     if (need[1] && targetGrad == CriterionTargetGrad::KLDiv) {
       // d/dy y (log y - x) = log y + 1 - x where y > 0
       Tensor d = sub(add(fn(UnaryOp::Log, ys), Scalar(1.0)), xs);
-      Tensor zero = scalarTensor(Scalar(0.0), d.dtype());
+      Tensor zero = scalarTensor(Scalar(0.0), d.dtype(), d.device());
       d = torch::where(compare(CompareOp::Gt, ys, Scalar(0.0)), d, zero);
       gt = mul(d, perElementScale(toType(g[0], d.dtype()), reduction, xs.numel()));
     }
@@ -1008,7 +1002,7 @@ void binaryCrossEntropy(const Tensor &input, const Tensor &target, const Tensor 
   Tensor w = weight;
   record("binary_cross_entropy", {input}, {loss}, [=](const TensorList &g) {
     Tensor xs = contiguous(*sx), ys = contiguous(*sy);
-    Tensor d = empty(xs.sizes(), xs.dtype());
+    Tensor d = empty(xs.sizes(), xs.dtype(), xs.device());
     nnk().binaryCrossEntropy.updateGradInput(xs.device(), xs.dtype(), xs, ys, d);
     if (w.defined()) d = mul(d, w);
     return TensorList{mul(d, perElementScale(toType(g[0], d.dtype()), reduction, n))};
@@ -1022,7 +1016,7 @@ void nllLoss(const Tensor &input, const Tensor &x, const Tensor &t, const Tensor
   record("nll_loss", {input}, {loss}, [=, sx = Saved(x, "nll_loss")](const TensorList &g) {
     Tensor xs = *sx;
     Tensor go = reshape(contiguous(toType(g[0], xs.dtype())), outShape);
-    Tensor gi = blank(xs.dtype()), tw = blank(xs.dtype());
+    Tensor gi = blank(xs.dtype(), xs.device()), tw = blank(xs.dtype(), xs.device());
     nnk().classNLLCriterion.updateGradInput(xs.device(), xs.dtype(), xs, t, go, gi, reduction == nn::Reduction::Mean,
                                             weight, tw, ignoreIndex, reduce);
     return TensorList{reshape(gi, inSizes)};
@@ -1036,7 +1030,7 @@ void multilabelMarginLoss(const Tensor &input, const Tensor &x, const Tensor &t,
   record("multilabel_margin_loss", {input}, {loss}, [=, sx = Saved(x, "multilabel_margin_loss")](const TensorList &g) {
     Tensor xs = *sx;
     Tensor go = reshape(contiguous(toType(g[0], xs.dtype())), outShape);
-    Tensor gi = blank(xs.dtype()), isTarget = blank(xs.dtype());
+    Tensor gi = blank(xs.dtype(), xs.device()), isTarget = blank(xs.dtype(), xs.device());
     nnk().multiLabelMarginCriterion.updateGradInput(xs.device(), xs.dtype(), xs, t, go, gi, isTarget, sizeAverage,
                                                     reduce);
     return TensorList{reshape(gi, inSizes)};
@@ -1050,7 +1044,7 @@ void multiMarginLoss(const Tensor &input, const Tensor &x, const Tensor &t, int 
   record("multi_margin_loss", {input}, {loss}, [=, sx = Saved(x, "multi_margin_loss")](const TensorList &g) {
     Tensor xs = *sx;
     Tensor go = reshape(contiguous(toType(g[0], xs.dtype())), outShape);
-    Tensor gi = blank(xs.dtype());
+    Tensor gi = blank(xs.dtype(), xs.device());
     nnk().multiMarginCriterion.updateGradInput(xs.device(), xs.dtype(), xs, t, go, gi, sizeAverage, p, w, margin,
                                                reduce);
     return TensorList{reshape(gi, inSizes)};
@@ -1066,7 +1060,7 @@ void ctcLoss(const Tensor &logProbs, const Tensor &lp, const CtcLayout &layout, 
     const double *gp = reinterpret_cast<const double *>(go.dataPtr());
     std::vector<double> factors(N), losses(N);
     for (int64_t b = 0; b < N; b++) factors[b] = zeroed[b] ? 0 : weights[b] * (go.numel() == 1 ? gp[0] : gp[b]);
-    Tensor grad = zerosOf(lps.sizes(), ScalarType::Double);
+    Tensor grad = zeros(lps.sizes(), ScalarType::Double, Device::CPU);  // filled on the host below
     nnk().ctcLoss(lps.device(), lps.dtype(), lps, layout, blank, losses, reinterpret_cast<double *>(grad.dataPtr()),
                   factors);
     Tensor gi = toType(grad, lps.dtype());
@@ -1088,9 +1082,9 @@ void batchNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, co
     Tensor xs = *sx;
     Tensor ws = hasWeight ? *sw : Tensor();
     Tensor go = toType(g[0], xs.dtype());
-    Tensor gi = need[0] ? blank(xs.dtype()) : Tensor();
-    Tensor gw = need[1] ? zerosOf({C}, xs.dtype()) : Tensor();
-    Tensor gb = need[2] ? zerosOf({C}, xs.dtype()) : Tensor();
+    Tensor gi = need[0] ? blank(xs.dtype(), xs.device()) : Tensor();
+    Tensor gw = need[1] ? zeros({C}, xs.dtype(), xs.device()) : Tensor();
+    Tensor gb = need[2] ? zeros({C}, xs.dtype(), xs.device()) : Tensor();
     nnk().batchNormalization.updateGradInput(xs.device(), xs.dtype(), xs, go, gi, gw, gb, ws, rm, rv, saveMean, saveStd,
                                              training, 1.0, eps);
     return {gi, need[1] ? reshape(gw, wSizes) : Tensor(), need[2] ? reshape(gb, bSizes) : Tensor()};
@@ -1106,10 +1100,11 @@ void layerNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, in
   IntList inSizes = input.sizes(), wSizes = hasWeight ? weight.sizes() : IntList{},
           bSizes = bias.defined() ? bias.sizes() : IntList{};
   const ScalarType type = input.dtype();
+  const Device device = input.device();
   record("native_layer_norm", {input, weight, bias}, {result}, [=](const TensorList &g) -> TensorList {
     if (rows == 0 || D == 0)
-      return {need[0] ? zerosOf(inSizes, type) : Tensor(), need[1] ? zerosOf(wSizes, type) : Tensor(),
-              need[2] ? zerosOf(bSizes, type) : Tensor()};
+      return {need[0] ? zeros(inSizes, type, device) : Tensor(), need[1] ? zeros(wSizes, type, device) : Tensor(),
+              need[2] ? zeros(bSizes, type, device) : Tensor()};
     Tensor xs = contiguous(*sx);
     Tensor ws = hasWeight ? contiguous(*sw) : Tensor();
     Tensor go = contiguous(toType(g[0], type));
@@ -1126,9 +1121,9 @@ void layerNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, in
               need[1] ? reshape(torch::sum(mul(g2, xhat), {0}, false), wSizes) : Tensor(),
               need[2] ? reshape(torch::sum(g2, {0}, false), bSizes) : Tensor()};
     }
-    Tensor gi = need[0] ? blank(type) : Tensor();
-    Tensor gw = need[1] ? zerosOf({D}, type) : Tensor();
-    Tensor gb = need[2] ? zerosOf({D}, type) : Tensor();
+    Tensor gi = need[0] ? blank(type, device) : Tensor();
+    Tensor gw = need[1] ? zeros({D}, type, device) : Tensor();
+    Tensor gb = need[2] ? zeros({D}, type, device) : Tensor();
     nnk().layerNormalization.updateGradInput(xs.device(), type, xs, go, gi, gw, gb, ws, mean, invstd, D, 1.0);
     return {need[0] ? reshape(gi, inSizes) : Tensor(), need[1] ? reshape(gw, wSizes) : Tensor(),
             need[2] ? reshape(gb, bSizes) : Tensor()};
@@ -1142,7 +1137,7 @@ void embedding(const Tensor &weight, const Tensor &idx, int64_t paddingIdx, bool
   Device device = weight.device();
   record("embedding", {weight}, {result}, [=](const TensorList &g) {
     Tensor go = contiguous(toType(g[0], type));
-    Tensor gw = zerosOf(wSizes, type), count = blank(ScalarType::Int);
+    Tensor gw = zeros(wSizes, type, device), count = blank(ScalarType::Int, device);
     nnk().lookupTableAccGradParameters(device, type, idx, go, gw, count, scaleGradByFreq, static_cast<int>(paddingIdx),
                                        1.0);
     return TensorList{gw};
@@ -1166,8 +1161,8 @@ void embeddingBag(const Tensor &weight, const Tensor &perSampleWeights, const Te
   }
   record("embedding_bag", {weight, perSampleWeights}, {result}, [=](const TensorList &g) -> TensorList {
     Tensor go = contiguous(toType(g[0], type));
-    Tensor gw = need[0] ? zerosOf(wSizes, type) : Tensor();
-    Tensor gp = need[1] ? zerosOf({n}, type) : Tensor();
+    Tensor gw = need[0] ? zeros(wSizes, type, device) : Tensor();
+    Tensor gp = need[1] ? zeros({n}, type, device) : Tensor();
     Tensor ws = need[1] ? contiguous(*sw) : Tensor();
     Tensor ps = weighted ? *sp : Tensor();
     nnk().embeddingBagBackward(device, type, idx, go, gw, gp, ws, ps, argmax, bags, freq);
@@ -1207,9 +1202,10 @@ void convolution(const nn::spatial::Conv &c, const Tensor &input, const Tensor &
   Saved sx(needW ? input : Tensor(), "ConvolutionBackward"), sw(needX ? weight : Tensor(), "ConvolutionBackward");
   IntList inputSizes = input.sizes(), weightSizes = weight.sizes();
   ScalarType dtype = input.dtype();
+  Device device = input.device();
   record("ConvolutionBackward", {input, weight, bias}, {result}, [=](const TensorList &g) {
-    Tensor x = needW ? *sx : shapeOnly(inputSizes, dtype);
-    Tensor w = needX ? *sw : shapeOnly(weightSizes, dtype);
+    Tensor x = needW ? *sx : shapeOnly(inputSizes, dtype, device);
+    Tensor w = needX ? *sw : shapeOnly(weightSizes, dtype, device);
     return nn::spatial::convolutionBackward(c, x, w, g[0], batched, needX, needW, needB);
   });
 }
@@ -1218,7 +1214,7 @@ void maxPool(const char *node, const nn::spatial::Pool &p, const Tensor &input, 
              const Tensor &result) {
   Saved si(input, node), sidx(indices, node);
   record(node, {input}, {result}, [p, batched, si, sidx](const TensorList &g) {
-    Tensor x = canonical(*si, p.s, batched), gi = empty(x.sizes(), x.dtype());
+    Tensor x = canonical(*si, p.s, batched), gi = empty(x.sizes(), x.dtype(), x.device());
     Tensor go = canonical(g[0], p.s, batched), ix = canonical(*sidx, p.s, batched);
     nnk().dilatedMaxPooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix, p.k, p.st, p.pd, p.dl, p.ceilMode);
     return TensorList{uncanonical(gi, p.s, batched)};
@@ -1229,7 +1225,7 @@ void avgPool(const char *node, const nn::spatial::Pool &p, bool countIncludePad,
              const Tensor &input, bool batched, const Tensor &result) {
   Saved si(input, node);
   record(node, {input}, {result}, [p, batched, si, countIncludePad, factors](const TensorList &g) {
-    Tensor x = canonical(*si, p.s, batched), gi = empty(x.sizes(), x.dtype());
+    Tensor x = canonical(*si, p.s, batched), gi = empty(x.sizes(), x.dtype(), x.device());
     Tensor go = canonical(factors.defined() ? torch::binary(BinaryOp::Mul, g[0], factors) : g[0], p.s, batched);
     nnk().averagePooling.updateGradInput(x.device(), x.dtype(), x, go, gi, p.k, p.st, p.pd, p.ceilMode,
                                          countIncludePad);
@@ -1241,7 +1237,7 @@ void adaptiveMaxPool(const Tensor &input, const Tensor &indices, int s, bool bat
   const char *node = "AdaptiveMaxPool2DBackward";
   Saved si(input, node), sidx(indices, node);
   record(node, {input}, {result}, [s, batched, si, sidx](const TensorList &g) {
-    Tensor x = canonical(*si, s, batched), gi = blank(x.dtype());
+    Tensor x = canonical(*si, s, batched), gi = blank(x.dtype(), x.device());
     Tensor go = canonical(g[0], s, batched), ix = canonical(*sidx, s, batched);
     nnk().adaptiveMaxPooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix);
     return TensorList{uncanonical(gi, s, batched)};
@@ -1251,8 +1247,9 @@ void adaptiveMaxPool(const Tensor &input, const Tensor &indices, int s, bool bat
 void adaptiveAvgPool(const Tensor &input, int s, bool batched, const Tensor &result) {
   IntList inSizes = canonicalSizes(input, s, batched);
   ScalarType dtype = input.dtype();
-  record("AdaptiveAvgPool2DBackward", {input}, {result}, [s, batched, inSizes, dtype](const TensorList &g) {
-    Tensor x = shapeOnly(inSizes, dtype), gi = blank(dtype);
+  Device device = input.device();
+  record("AdaptiveAvgPool2DBackward", {input}, {result}, [s, batched, inSizes, dtype, device](const TensorList &g) {
+    Tensor x = shapeOnly(inSizes, dtype, device), gi = blank(dtype, device);
     Tensor go = canonical(g[0], s, batched);
     nnk().adaptiveAveragePooling.updateGradInput(x.device(), x.dtype(), x, go, gi);
     return TensorList{uncanonical(gi, s, batched)};
@@ -1264,8 +1261,9 @@ void maxUnpool(const char *node, const Tensor &input, const Tensor &indices, con
   Saved sidx(indices, node);
   IntList inSizes = canonicalSizes(input, s, batched);
   ScalarType dtype = input.dtype();
-  record(node, {input}, {result}, [s, outputSize, batched, sidx, inSizes, dtype](const TensorList &g) {
-    Tensor x = shapeOnly(inSizes, dtype), gi = blank(dtype);
+  Device device = input.device();
+  record(node, {input}, {result}, [s, outputSize, batched, sidx, inSizes, dtype, device](const TensorList &g) {
+    Tensor x = shapeOnly(inSizes, dtype, device), gi = blank(dtype, device);
     Tensor go = canonical(g[0], s, batched), ix = canonical(*sidx, s, batched);
     nnk().maxUnpooling.updateGradInput(x.device(), x.dtype(), x, go, gi, ix, outputSize);
     return TensorList{uncanonical(gi, s, batched)};
@@ -1275,7 +1273,7 @@ void maxUnpool(const char *node, const Tensor &input, const Tensor &indices, con
 void upsampleNearest(const char *node, const Tensor &input, int64_t factor, const Tensor &result) {
   IntList inSizes = input.sizes();
   record(node, {input}, {result}, [inSizes, factor](const TensorList &g) {
-    Tensor x = shapeOnly(inSizes, g[0].dtype()), gi = blank(g[0].dtype());
+    Tensor x = shapeOnly(inSizes, g[0].dtype(), g[0].device()), gi = blank(g[0].dtype(), g[0].device());
     nnk().upSamplingNearest.updateGradInput(x.device(), x.dtype(), x, g[0], gi, factor);
     return TensorList{gi};
   });
@@ -1284,7 +1282,7 @@ void upsampleNearest(const char *node, const Tensor &input, int64_t factor, cons
 void upsampleLinear(const char *node, const Tensor &input, const IntList &outputSize, int s, const Tensor &result) {
   IntList inSizes = canonicalSizes(input, s, true);
   record(node, {input}, {result}, [s, outputSize, inSizes](const TensorList &g) {
-    Tensor go = canonical(g[0], s, true), gi = blank(go.dtype());
+    Tensor go = canonical(g[0], s, true), gi = blank(go.dtype(), go.device());
     nnk().upSamplingLinear.updateGradInput(go.device(), go.dtype(), go, gi, inSizes, outputSize);
     return TensorList{uncanonical(gi, s, true)};
   });
@@ -1294,8 +1292,8 @@ void padding(const char *node, const NNModule<PaddingOutput, PaddingGradInput> &
              const IntList &pad, int s, bool batched, const Tensor &result) {
   IntList inSizes = canonicalSizes(input, s, batched);
   record(node, {input}, {result}, [module = &module, pad, s, batched, inSizes](const TensorList &g) {
-    Tensor go = canonical(g[0], s, batched), gi = blank(go.dtype());
-    Tensor x = shapeOnly(inSizes, go.dtype());
+    Tensor go = canonical(g[0], s, batched), gi = blank(go.dtype(), go.device());
+    Tensor x = shapeOnly(inSizes, go.dtype(), go.device());
     module->updateGradInput(go.device(), go.dtype(), x, go, gi, pad);
     return TensorList{uncanonical(gi, s, batched)};
   });
@@ -1310,7 +1308,9 @@ void resampled(const char *name, const Tensor &x, int dim, const nn::spatial::Ta
 void emptyPooled(const char *node, const Tensor &input, const Tensor &result) {
   IntList inSizes = input.sizes();
   ScalarType dtype = input.dtype();
-  record(node, {input}, {result}, [inSizes, dtype](const TensorList &) { return TensorList{zeros(inSizes, dtype)}; });
+  Device device = input.device();
+  record(node, {input}, {result},
+         [inSizes, dtype, device](const TensorList &) { return TensorList{zeros(inSizes, dtype, device)}; });
 }
 
 void constantPad(const Tensor &input, const IntList &pad, const Tensor &result) {
@@ -1340,7 +1340,7 @@ void col2im(const Tensor &input, const IntList &kernel, const IntList &dilation,
 void affineGrid(const Tensor &theta, const std::vector<std::vector<double>> &lines, const Tensor &grid) {
   IntList thetaSizes = theta.sizes();
   record1("AffineGridGeneratorBackward", theta, grid, [lines, thetaSizes](const Tensor &g) {
-    Tensor gc = contiguous(g), gt = empty(thetaSizes, g.dtype());
+    Tensor gc = contiguous(g), gt = empty(thetaSizes, g.dtype(), g.device());
     nnk().affineGrid.updateGradInput(gc.device(), gc.dtype(), gc, gt, lines);
     return gt;
   });
@@ -1350,7 +1350,7 @@ void gridSampleAligned(const Tensor &input, const Tensor &grid, int paddingMode,
   Saved si(input, "GridSampler2DBackward"), sg(grid, "GridSampler2DBackward");
   record("GridSampler2DBackward", {input, grid}, {result}, [si, sg, paddingMode](const TensorList &g) {
     Tensor x = *si, gr = *sg;
-    Tensor gx = empty({0}, x.dtype()), gg = empty({0}, x.dtype());
+    Tensor gx = empty({0}, x.dtype(), x.device()), gg = empty({0}, x.dtype(), x.device());
     nnk().gridSamplerBilinear.updateGradInput(x.device(), x.dtype(), x, gx, gr, gg, g[0], paddingMode);
     return TensorList{gx, gg};
   });

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/ops/Factory.h"
 #include "core/ops/Pointwise.h"
 
 namespace torch {
@@ -166,9 +167,8 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
       for (size_t nr = 0; nr < node->outputs.size(); nr++) {
         if (!grads[nr].defined())
           grads[nr] = [&] {
-            Tensor z = empty(node->outputs[nr].sizes, node->outputs[nr].dtype);
-            zero_(z);
-            return z;
+            const OutputInfo &out = node->outputs[nr];
+            return zeros(out.sizes, out.dtype, out.device);
           }();
       }
       TensorList gradOutputs = grads;  // post hooks see them
@@ -189,6 +189,9 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
                       node->name().c_str(), i, g.sizeString().c_str(), shapeString(expect.sizes).c_str());
           g = sumToShape(g, expect.sizes);
         }
+        TORCH_CHECK(g.device() == expect.device, Runtime,
+                    "Function %s returned an invalid gradient at index %zu - expected device %s but got %s",
+                    node->name().c_str(), i, deviceName(expect.device), deviceName(g.device()));
         if (g.dtype() != expect.dtype) g = toType(g, expect.dtype);
         addToBuffer(e, g);
       }

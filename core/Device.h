@@ -1,6 +1,6 @@
-// Where a tensor's elements live. Every tensor of the core is on the CPU today; the CUDA
-// column of the dispatch tables (Note [Dispatch by device and type] in core/Dispatch.h) is
-// filled by the GPU library when it exists.
+// Where a tensor's elements live. A device other than the CPU exists in a process once its
+// library has registered its memory (Note [Memory of a device] in core/Tensor.h) and its
+// column of the kernel tables (Note [Dispatch by device and type] in core/Dispatch.h).
 #ifndef TORCH_DEVICE_H
 #define TORCH_DEVICE_H
 

@@ -18,7 +18,7 @@ void missingKernel(const char *op, Types types, Device device, ScalarType dtype)
 namespace cpu {
 
 Tensor halfToFloat(const Tensor &half) {
-  Tensor f = empty(half.sizes(), ScalarType::Float);
+  Tensor f = empty(half.sizes(), ScalarType::Float, Device::CPU);
   copyKernels().copy(Device::CPU, ScalarType::Float, f, half);
   return f;
 }

@@ -98,15 +98,68 @@ std::string Scalar::str() const {
 
 // ---- Storage ----
 
-Storage Storage::create(ScalarType dtype, int64_t size) {
+namespace {
+struct DeviceMemory {
+  THAllocator *allocator = nullptr;
+  void *context = nullptr;
+};
+DeviceMemory gDeviceMemory[kNumDevices];
+}  // namespace
+
+void registerDeviceAllocator(Device device, THAllocator *allocator, void *context) {
+  TORCH_CHECK(device != Device::CPU, Value, "the CPU's memory is TH's own allocator's");
+  gDeviceMemory[static_cast<int>(device)] = DeviceMemory{allocator, context};
+}
+
+bool hasDeviceAllocator(Device device) {
+  return device == Device::CPU || gDeviceMemory[static_cast<int>(device)].allocator != nullptr;
+}
+
+static const DeviceMemory &deviceMemory(Device device) {
+  const DeviceMemory &m = gDeviceMemory[static_cast<int>(device)];
+  TORCH_CHECK(m.allocator, Runtime, "no %s memory: this build has no library for that device loaded, or no %s device",
+              deviceName(device), deviceName(device));
+  return m;
+}
+
+void checkSameDevice(const char *op, const Tensor &a, const Tensor &b) {
+  if (a.device() == b.device()) return;
+  fail(th::ErrorKind::Runtime,
+       "Expected all tensors to be on the same device, but found at least two devices, %s and %s! (in %s)",
+       deviceName(a.device()), deviceName(b.device()), op);
+}
+
+Device resultDevice(const char *op, std::initializer_list<const Tensor *> tensors) {
+  const Tensor *chosen = nullptr;  // the first that is not a CPU scalar
+  for (const Tensor *t : tensors) {
+    if (!t->defined() || (t->device() == Device::CPU && t->dim() == 0)) continue;
+    if (!chosen) {
+      chosen = t;
+    } else {
+      checkSameDevice(op, *chosen, *t);
+    }
+  }
+  return chosen ? chosen->device() : Device::CPU;
+}
+
+Device resultDevice(const char *op, const Tensor &a, const Tensor &b) { return resultDevice(op, {&a, &b}); }
+
+void checkInplaceDevice(const char *op, const Tensor &self, const Tensor &other) {
+  if (other.device() == self.device() || (other.device() == Device::CPU && other.dim() == 0)) return;
+  checkSameDevice(op, self, other);
+}
+
+Storage Storage::create(ScalarType dtype, int64_t size, Device device) {
   TORCH_CHECK(size >= 0, Value, "storage size must be non-negative, got %lld", static_cast<long long>(size));
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return Storage(dtype, TH<T>::S::newWithSize(size));
+    if (device == Device::CPU) return Storage(dtype, TH<T>::S::newWithSize(size), device);
+    const DeviceMemory &m = deviceMemory(device);
+    return Storage(dtype, TH<T>::S::newWithAllocator(size, m.allocator, m.context), device);
   });
 }
 
-Storage::Storage(const Storage &o) : dtype_(o.dtype_), raw_(o.raw_) {
+Storage::Storage(const Storage &o) : dtype_(o.dtype_), device_(o.device_), raw_(o.raw_) {
   if (raw_) {
     dispatch(dtype_, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -132,6 +185,8 @@ bool Storage::isShared() const {
 
 void Storage::shareMemory() {
   if (isShared()) return;
+  TORCH_CHECK(device_ == Device::CPU, Runtime, "share_memory_: only CPU memory can be shared this way (got %s)",
+              deviceName(device_));
   size_t bytes = nbytes();
   // New shared memory with no name at all (a memfd): nothing in /dev/shm, not even for a
   // moment, so a process killed here leaves nothing behind. The mapping (inherited by forked
@@ -203,7 +258,7 @@ bool Tensor::isContiguous() const {
 
 Storage Tensor::storage() const {
   THByteStorage *s = raw()->storage;
-  Storage result = Storage::adopt(dtype(), s);
+  Storage result = Storage::adopt(dtype(), s, device());
   // adopt takes a reference: add the one it will drop.
   dispatch(dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -253,18 +308,23 @@ static void checkSizes(const IntList &sizes) {
   }
 }
 
-Tensor empty(const IntList &sizes, ScalarType dtype) {
+Tensor empty(const IntList &sizes, ScalarType dtype, Device device) {
   checkSizes(sizes);
+  if (device != Device::CPU) {
+    int64_t n = 1;
+    for (int64_t size : sizes) n *= size;
+    return fromStorage(Storage::create(dtype, n, device), 0, sizes, {});
+  }
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return Tensor::adopt(dtype, TH<T>::newWithSize(static_cast<int>(sizes.size()), sizes.data(), nullptr));
+    return Tensor::adopt(dtype, TH<T>::newWithSize(static_cast<int>(sizes.size()), sizes.data(), nullptr), device);
   });
 }
 
-Tensor emptyLike(const Tensor &t, ScalarType dtype) { return empty(t.sizes(), dtype); }
-Tensor emptyLike(const Tensor &t) { return empty(t.sizes(), t.dtype()); }
+Tensor emptyLike(const Tensor &t, ScalarType dtype) { return empty(t.sizes(), dtype, t.device()); }
+Tensor emptyLike(const Tensor &t) { return empty(t.sizes(), t.dtype(), t.device()); }
 
-Tensor emptyStrided(const IntList &sizes, const IntList &strides, ScalarType dtype) {
+Tensor emptyStrided(const IntList &sizes, const IntList &strides, ScalarType dtype, Device device) {
   TORCH_CHECK(sizes.size() == strides.size(), Runtime, "empty_strided: %zu sizes but %zu strides", sizes.size(),
               strides.size());
   int64_t span = 1;  // elements from the first to the last one
@@ -275,7 +335,7 @@ Tensor emptyStrided(const IntList &sizes, const IntList &strides, ScalarType dty
   if (span) {
     for (size_t d = 0; d < sizes.size(); d++) span += (sizes[d] - 1) * strides[d];
   }
-  return fromStorage(Storage::create(dtype, span), 0, sizes, strides);
+  return fromStorage(Storage::create(dtype, span, device), 0, sizes, strides);
 }
 
 Tensor fromStorage(const Storage &storage, int64_t offset, const IntList &sizes, const IntList &strides) {
@@ -307,12 +367,12 @@ Tensor fromStorage(const Storage &storage, int64_t offset, const IntList &sizes,
     using T = typename decltype(tag)::type;
     auto *th = TH<T>::newEmpty();
     TH<T>::setStorageNd(th, storage.th<T>(), offset, static_cast<int>(sizes.size()), sizes.data(), st.data());
-    return Tensor::adopt(storage.dtype(), th);
+    return Tensor::adopt(storage.dtype(), th, storage.device());
   });
 }
 
-Tensor scalarTensor(Scalar v, ScalarType dtype) {
-  Tensor t = empty({}, dtype);
+Tensor scalarTensor(Scalar v, ScalarType dtype, Device device) {
+  Tensor t = empty({}, dtype, device);
   fill_(t, v);
   return t;
 }
@@ -324,7 +384,7 @@ static Tensor makeView(const Tensor &t, Body &&body) {
   return dispatch(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto *view = TH<T>::newWithTensor(t.th<T>());
-    Tensor result = Tensor::adopt(t.dtype(), view);
+    Tensor result = Tensor::adopt(t.dtype(), view, t.device());
     body(tag, view);
     return result;
   });
@@ -373,7 +433,7 @@ static int64_t wrapIndex(int64_t index, int64_t size, int dim) {
 static std::function<Tensor(const Tensor &)> partBackward(const Tensor &base,
                                                           std::function<Tensor(const Tensor &)> region) {
   return [sizes = base.sizes(), region = std::move(region)](const Tensor &g) {
-    Tensor r = empty(sizes, g.dtype());
+    Tensor r = empty(sizes, g.dtype(), g.device());
     zero_(r);
     copy_(region(r), g);
     return r;
@@ -578,7 +638,7 @@ Tensor asStrided(const Tensor &t, const IntList &sizes, const IntList &strides, 
     IntList baseStrides = t.strides();
     recordView("AsStridedBackward", t, r,
                derivatives::rearrangementBackward(t, [sizes, strides, shift, baseStrides](const Tensor &x) {
-                 Tensor laidOut = emptyStrided(x.sizes(), baseStrides, x.dtype());
+                 Tensor laidOut = emptyStrided(x.sizes(), baseStrides, x.dtype(), x.device());
                  copy_(laidOut, x);
                  return asStrided(laidOut, sizes, strides, laidOut.storageOffset() + shift);
                }));
@@ -605,13 +665,21 @@ Tensor contiguous(const Tensor &t) { return t.isContiguous() ? t : clone(t); }
 
 Tensor clone(const Tensor &t) { return toType(t, t.dtype(), true); }
 
-Tensor toType(const Tensor &t, ScalarType dtype, bool copy) {
-  if (t.dtype() == dtype && !copy) return t;
+Tensor toType(const Tensor &t, ScalarType dtype, bool copy) { return to(t, dtype, t.device(), copy); }
+
+Tensor to(const Tensor &t, ScalarType dtype, Device device, bool copy) {
+  if (t.dtype() == dtype && t.device() == device && !copy) return t;
   RecordScope rec({&t});
-  Tensor r = emptyLike(t, dtype);
+  Tensor r = empty(t.sizes(), dtype, device);
   copy_(r, t);
-  // The engine converts a gradient to the type of the tensor it flows into.
-  if (rec && isFloating(dtype)) record("CopyBackward", {t}, {r}, [](const TensorList &g) { return TensorList{g[0]}; });
+  // The engine converts a gradient to the type of the tensor it flows into; the device is
+  // this node's to give back.
+  if (rec && isFloating(dtype)) {
+    Device from = t.device();
+    record("CopyBackward", {t}, {r}, [from](const TensorList &g) {
+      return TensorList{g[0].device() == from ? g[0] : to(g[0], g[0].dtype(), from)};
+    });
+  }
   return r;
 }
 
@@ -666,12 +734,18 @@ void copy_(const Tensor &dst, const Tensor &src) {
 
 void copyValues_(const Tensor &dst, const Tensor &src) {
   Tensor from = src.sizes() == dst.sizes() ? src : expand(src, dst.sizes());
-  // Bool destinations hold 0 or 1: anything non-zero becomes 1.
+  // Bool destinations hold 0 or 1: anything non-zero becomes 1 (on the source's device
+  // first, when the copy then crosses devices).
   if (dst.dtype() == ScalarType::Bool && from.dtype() != ScalarType::Bool) {
-    copyKernels().copyToBool(from.device(), from.dtype(), dst, from);
-    return;
+    Tensor mask = from.device() == dst.device() ? dst : empty(from.sizes(), ScalarType::Bool, from.device());
+    copyKernels().copyToBool(from.device(), from.dtype(), mask, from);
+    if (mask.isSameAs(dst)) return;
+    from = mask;
   }
-  copyKernels().copy(dst.device(), dst.dtype(), dst, from);
+  // A copy between devices is the kernel of the side that is not the CPU: its library knows
+  // both memories (Note [Dispatch by device and type]).
+  Device side = dst.device() != Device::CPU ? dst.device() : from.device();
+  copyKernels().copy(side, dst.dtype(), dst, from);
 }
 
 void fill_(const Tensor &t, Scalar v) {
@@ -680,7 +754,7 @@ void fill_(const Tensor &t, Scalar v) {
   if (GradMode::enabled() && requiresGrad(t)) {
     // A constant: self (or the part of its base it views) no longer depends on anything.
     inplaceWithHistory(t, [&](const Tensor &) {
-      Tensor c = empty(t.sizes(), t.dtype());
+      Tensor c = empty(t.sizes(), t.dtype(), t.device());
       fill_(c, v);
       return c;
     });
@@ -689,7 +763,7 @@ void fill_(const Tensor &t, Scalar v) {
   if (t.dtype() == ScalarType::Bool) v = Scalar(static_cast<int64_t>(v.isFloating() ? v.d != 0 : v.i != 0));
   if (t.dtype() == ScalarType::Half) {
     // Half has no arithmetic: a float value, copied over (converted on the way).
-    copyValues_(t, scalarTensor(v, ScalarType::Float));
+    copyValues_(t, scalarTensor(v, ScalarType::Float, Device::CPU));
     return;
   }
   copyKernels().fill(t.device(), t.dtype(), t, v);
@@ -707,6 +781,7 @@ void resize_(const Tensor &t, const IntList &sizes) {
 void set_(const Tensor &t, const Tensor &src) {
   TORCH_CHECK(t.dtype() == src.dtype(), Type, "set_: expected a %s tensor, got %s", scalarTypeName(t.dtype()),
               scalarTypeName(src.dtype()));
+  checkSameDevice("set_", t, src);
   dispatch(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     TH<T>::set(t.th<T>(), src.th<T>());

@@ -7,13 +7,14 @@
 // storage and offset are read through THByteTensor without a type switch. Element work
 // goes through the kernel tables (Note [Dispatch by device and type] in core/Dispatch.h);
 // what stays on dispatch() and TH<T> here is the tensor's own memory and header (making,
-// freeing, resizing, viewing a storage), which a CUDA tensor will do through THC's
-// functions once TensorImpl knows its device (the torch.cuda issue).
+// freeing, resizing, viewing a storage), TH's code for every device: a tensor knows its
+// device, and its storage was made with that device's allocator (Note [Memory of a device]).
 #ifndef TORCH_TENSOR_H
 #define TORCH_TENSOR_H
 
 #include <atomic>
 #include <cstdarg>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,13 +77,16 @@ struct AutogradMeta;  // defined by the autograd engine
 class Storage {
  public:
   Storage() = default;
-  // Takes over one reference of raw (a TH<T>::Storage* of dtype's C type).
-  static Storage adopt(ScalarType dtype, void *raw) { return Storage(dtype, raw); }
-  static Storage create(ScalarType dtype, int64_t size);
+  // Takes over one reference of raw (a TH<T>::Storage* of dtype's C type, whose memory is on
+  // device).
+  static Storage adopt(ScalarType dtype, void *raw, Device device) { return Storage(dtype, raw, device); }
+  // New memory on device (Note [Memory of a device]).
+  static Storage create(ScalarType dtype, int64_t size, Device device);
   Storage(const Storage &o);
-  Storage(Storage &&o) noexcept : dtype_(o.dtype_), raw_(o.raw_) { o.raw_ = nullptr; }
+  Storage(Storage &&o) noexcept : dtype_(o.dtype_), device_(o.device_), raw_(o.raw_) { o.raw_ = nullptr; }
   Storage &operator=(Storage o) noexcept {
     std::swap(dtype_, o.dtype_);
+    std::swap(device_, o.device_);
     std::swap(raw_, o.raw_);
     return *this;
   }
@@ -90,6 +94,7 @@ class Storage {
 
   bool defined() const { return raw_ != nullptr; }
   ScalarType dtype() const { return dtype_; }
+  Device device() const { return device_; }
   int64_t size() const { return raw_->size; }
   size_t nbytes() const { return size() * elementSize(dtype_); }
   char *data() const { return reinterpret_cast<char *>(raw_->data); }
@@ -105,16 +110,19 @@ class Storage {
   void resize(int64_t size);
 
  private:
-  Storage(ScalarType dtype, void *raw) : dtype_(dtype), raw_(static_cast<THByteStorage *>(raw)) {}
+  Storage(ScalarType dtype, void *raw, Device device)
+      : dtype_(dtype), device_(device), raw_(static_cast<THByteStorage *>(raw)) {}
   ScalarType dtype_ = ScalarType::Float;
+  Device device_ = Device::CPU;
   THByteStorage *raw_ = nullptr;
 };
 
 struct TensorImpl {
-  TensorImpl(ScalarType dtype, THByteTensor *th) : dtype(dtype), th(th) {}
+  TensorImpl(ScalarType dtype, THByteTensor *th, Device device) : dtype(dtype), device(device), th(th) {}
   ~TensorImpl();
   std::atomic<int> refs{1};
   ScalarType dtype;
+  Device device;     // where the storage's memory is; views keep their base's
   THByteTensor *th;  // really TH<T>::Tensor* for the C type of dtype; one reference owned
   std::shared_ptr<AutogradMeta> autograd;
   // Bumped by every in-place op; shared by a tensor and its views (made on first need), so
@@ -133,9 +141,9 @@ struct TensorImpl {
 class Tensor {
  public:
   Tensor() = default;
-  // Takes over one reference of th (a TH<T>::Tensor* of dtype's C type).
-  static Tensor adopt(ScalarType dtype, void *th) {
-    return Tensor(new TensorImpl(dtype, static_cast<THByteTensor *>(th)));
+  // Takes over one reference of th (a TH<T>::Tensor* of dtype's C type over memory on device).
+  static Tensor adopt(ScalarType dtype, void *th, Device device) {
+    return Tensor(new TensorImpl(dtype, static_cast<THByteTensor *>(th), device));
   }
   // Takes over one reference of impl.
   static Tensor adoptImpl(TensorImpl *impl) { return Tensor(impl); }
@@ -154,7 +162,7 @@ class Tensor {
   bool defined() const { return impl_ != nullptr; }
   TensorImpl *impl() const { return impl_; }
   ScalarType dtype() const { return impl_->dtype; }
-  Device device() const { return Device::CPU; }  // a TH tensor; THC tensors will say CUDA
+  Device device() const { return impl_->device; }
   THByteTensor *raw() const { return impl_->th; }
   template <typename T>
   typename TH<T>::Tensor *th() const {
@@ -206,6 +214,25 @@ class Tensor {
   TensorImpl *impl_ = nullptr;
 };
 
+// Note [Memory of a device]: a tensor of any device is TH's struct (Note [CUDA tensors have
+// TH's layout] in THC/THCTensor.hpp); what makes its memory a device's is the THAllocator its
+// storage was made with. The CPU's is TH's default allocator; a device library registers its
+// own (with the context it needs) when it loads, and Storage::create makes that device's
+// memory with it. Freeing, resizing (the allocator's realloc) and every view are then TH's
+// own code whatever the device; element work goes through the kernel tables.
+void registerDeviceAllocator(Device device, THAllocator *allocator, void *context);
+bool hasDeviceAllocator(Device device);
+
+// PyTorch's error when the tensors of one op are on different devices.
+void checkSameDevice(const char *op, const Tensor &a, const Tensor &b);
+// The device of an element-wise op's result on a and b: theirs when they agree; a 0-dim CPU
+// tensor goes along with a tensor of another device, as a number would (PyTorch's rule);
+// any other mix raises checkSameDevice's error.
+Device resultDevice(const char *op, const Tensor &a, const Tensor &b);
+Device resultDevice(const char *op, std::initializer_list<const Tensor *> tensors);  // the same for several
+// An in-place op writes self on its device: other must be there too, or a 0-dim CPU tensor.
+void checkInplaceDevice(const char *op, const Tensor &self, const Tensor &other);
+
 std::string shapeString(const IntList &sizes);  // "[2, 3]"
 
 // Dimension d (negative counts from the end) of a tensor with ndim dimensions, checked.
@@ -214,14 +241,15 @@ int wrapDim(int64_t d, int ndim);
 // ---- creation ----
 ScalarType defaultFloatType();
 void setDefaultFloatType(ScalarType t);  // Float or Double
-Tensor empty(const IntList &sizes, ScalarType dtype);
-Tensor emptyLike(const Tensor &t, ScalarType dtype);
+// Every new tensor names its device: an op's results live on its inputs' device.
+Tensor empty(const IntList &sizes, ScalarType dtype, Device device);
+Tensor emptyLike(const Tensor &t, ScalarType dtype);  // on t's device
 Tensor emptyLike(const Tensor &t);
 // A new tensor with the given strides (non-negative), over just enough memory.
-Tensor emptyStrided(const IntList &sizes, const IntList &strides, ScalarType dtype);
+Tensor emptyStrided(const IntList &sizes, const IntList &strides, ScalarType dtype, Device device);
 // A view on storage with the given geometry (checked against the storage's size).
 Tensor fromStorage(const Storage &storage, int64_t offset, const IntList &sizes, const IntList &strides);
-Tensor scalarTensor(Scalar v, ScalarType dtype);  // 0-dim
+Tensor scalarTensor(Scalar v, ScalarType dtype, Device device);  // 0-dim
 
 // ---- views (share storage) ----
 // Makes view a view of base (the chain's root base) sharing its version counter.
@@ -247,6 +275,9 @@ Tensor flatten(const Tensor &t, int64_t startDim, int64_t endDim);
 Tensor contiguous(const Tensor &t);  // t itself when already contiguous
 Tensor clone(const Tensor &t);
 Tensor toType(const Tensor &t, ScalarType dtype, bool copy = false);  // t itself if same type
+// t converted and moved (t itself when it has both already); the gradient goes back to t's
+// device and type.
+Tensor to(const Tensor &t, ScalarType dtype, Device device, bool copy = false);
 // dst = src, src broadcast to dst's shape, any element types.
 void copy_(const Tensor &dst, const Tensor &src);
 // Raises PyTorch's error when elements of t share memory (a stride of 0 over a size above 1,

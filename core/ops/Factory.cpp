@@ -8,17 +8,21 @@
 
 namespace torch {
 
-Tensor full(const IntList &sizes, Scalar value, ScalarType dtype) {
-  Tensor t = empty(sizes, dtype);
+Tensor full(const IntList &sizes, Scalar value, ScalarType dtype, Device device) {
+  Tensor t = empty(sizes, dtype, device);
   fill_(t, value);
   return t;
 }
 
-Tensor zeros(const IntList &sizes, ScalarType dtype) { return full(sizes, Scalar(int64_t(0)), dtype); }
-Tensor ones(const IntList &sizes, ScalarType dtype) { return full(sizes, Scalar(int64_t(1)), dtype); }
+Tensor zeros(const IntList &sizes, ScalarType dtype, Device device) {
+  return full(sizes, Scalar(int64_t(0)), dtype, device);
+}
+Tensor ones(const IntList &sizes, ScalarType dtype, Device device) {
+  return full(sizes, Scalar(int64_t(1)), dtype, device);
+}
 
 Tensor emptyLikePreserve(const Tensor &t, ScalarType dtype) {
-  if (t.isContiguous()) return empty(t.sizes(), dtype);
+  if (t.isContiguous()) return emptyLike(t, dtype);
   // Dense when, visiting dimensions from the smallest stride up, each stride equals the
   // product of the sizes visited before it (size-1 dimensions may have any stride).
   std::vector<int> order(t.dim());
@@ -27,7 +31,7 @@ Tensor emptyLikePreserve(const Tensor &t, ScalarType dtype) {
   int64_t expected = 1;
   for (int d : order) {
     if (t.size(d) == 1) continue;
-    if (t.stride(d) != expected) return empty(t.sizes(), dtype);
+    if (t.stride(d) != expected) return emptyLike(t, dtype);
     expected *= t.size(d);
   }
   // The same dimension order, with strides recomputed so size-1 dimensions stay consistent.
@@ -37,7 +41,7 @@ Tensor emptyLikePreserve(const Tensor &t, ScalarType dtype) {
     strides[d] = expected;
     expected *= std::max<int64_t>(t.size(d), 1);
   }
-  return fromStorage(Storage::create(dtype, t.numel()), 0, t.sizes(), strides);
+  return fromStorage(Storage::create(dtype, t.numel(), t.device()), 0, t.sizes(), strides);
 }
 
 void eyeInto(const Tensor &r, int64_t n, int64_t m) {
@@ -50,8 +54,8 @@ void eyeInto(const Tensor &r, int64_t n, int64_t m) {
   fill_(diagonal, Scalar(int64_t(1)));
 }
 
-Tensor eye(int64_t n, std::optional<int64_t> m, ScalarType dtype) {
-  Tensor r = empty({0}, dtype);
+Tensor eye(int64_t n, std::optional<int64_t> m, ScalarType dtype, Device device) {
+  Tensor r = empty({0}, dtype, device);
   eyeInto(r, n, m.value_or(n));
   return r;
 }
@@ -65,7 +69,7 @@ bool allIntegral(Scalar a, Scalar b, Scalar c) { return !a.isFloating() && !b.is
 void fillSequence(const Tensor &r, int64_t n, const Sequence &sequence) {
   resize_(r, {n});
   if (r.dtype() == ScalarType::Half) {
-    Tensor f = empty({n}, ScalarType::Float);
+    Tensor f = empty({n}, ScalarType::Float, r.device());
     fillSequence(f, n, sequence);
     copy_(r, f);
     return;
@@ -103,8 +107,8 @@ void arangeInto(const Tensor &r, Scalar start, Scalar end, Scalar step) {
   }
 }
 
-Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<ScalarType> dtype) {
-  Tensor r = empty({0}, dtype.value_or(arangeType(start, end, step)));
+Tensor arange(Scalar start, Scalar end, Scalar step, std::optional<ScalarType> dtype, Device device) {
+  Tensor r = empty({0}, dtype.value_or(arangeType(start, end, step)), device);
   arangeInto(r, start, end, step);
   return r;
 }

@@ -72,7 +72,7 @@ Indexed applyBasic(const Tensor &self, const std::vector<TensorIndex> &key) {
   // A boolean: a new dimension of size 1, indexed by [0] (true) or [] (false).
   auto boolAxis = [&](bool keep) {
     r.view = unsqueeze(r.view, dim);
-    Tensor positions = empty({keep ? 1 : 0}, ScalarType::Long);
+    Tensor positions = empty({keep ? 1 : 0}, ScalarType::Long, self.device());
     if (keep) zero_(positions);
     record(std::move(positions));
   };
@@ -182,14 +182,16 @@ Target planAdvanced(const Indexed &x) {
   for (int64_t s : shape) count *= s;
 
   Target t;
-  t.index = empty({count}, ScalarType::Long);
+  t.index = empty({count}, ScalarType::Long, src.device());
   Tensor positions = view(t.index, shape);
   if (k > 1) zero_(t.index);
   for (int j = 0; j < k; j++) {
     const int d = first + j;
     const int64_t size = src.size(d), stride = src.stride(d);
     const int reportDim = dims[j];
-    Tensor ij = indices[j].hasSizes(shape) ? indices[j] : expand(indices[j], shape);
+    // Indices may come from the CPU for a tensor elsewhere, as in PyTorch.
+    Tensor onSrc = to(indices[j], indices[j].dtype(), src.device());
+    Tensor ij = onSrc.hasSizes(shape) ? onSrc : expand(onSrc, shape);
     kernels().advancedPositions(positions.device(), ScalarType::Long, positions, ij, size, stride, reportDim, k == 1);
   }
 
@@ -221,8 +223,8 @@ Target planAdvanced(const Indexed &x) {
 
 Tensor advancedGet(const Indexed &x) {
   Target t = planAdvanced(x);
-  if (!t.tensor.defined()) return empty(t.resultShape, x.view.dtype());
-  Tensor r = empty({0}, x.view.dtype());
+  if (!t.tensor.defined()) return empty(t.resultShape, x.view.dtype(), x.view.device());
+  Tensor r = empty({0}, x.view.dtype(), x.view.device());
   kernels().indexSelect(r.device(), r.dtype(), r, t.tensor, t.dim, t.index);
   return view(r, t.resultShape);
 }
@@ -375,7 +377,7 @@ Tensor indexSelect(const Tensor &self, int64_t dim, const Tensor &index) {
     return squeeze(indexSelect(unsqueeze(self, 0), 0, atLeast1d(index)), 0);
   }
   RecordScope rec({&self});
-  Tensor r = empty({0}, self.dtype());
+  Tensor r = empty({0}, self.dtype(), self.device());
   kernels().indexSelect(self.device(), self.dtype(), r, self, d, index);
   if (rec)
     derivatives::rearranged("index_select", self, r, [d, index](const Tensor &x) { return indexSelect(x, d, index); });
@@ -429,7 +431,7 @@ Tensor gather(const Tensor &self, int64_t dim, const Tensor &index) {
   checkLong(index, "gather");
   int d = wrapDim(dim, self.dim());
   RecordScope rec({&self});
-  Tensor r = empty({0}, self.dtype());
+  Tensor r = empty({0}, self.dtype(), self.device());
   Tensor src = atLeast1d(self), idx = atLeast1d(index);
   reportingBadIndexAsRuntime([&] { kernels().gather(self.device(), self.dtype(), r, src, d, idx); });
   if (index.dim() == 0) r = squeeze(r, 0);
@@ -480,7 +482,7 @@ void scatterAdd_(const Tensor &self, int64_t dim, const Tensor &index, const Ten
         // source may be larger than index: only the part index covers was added.
         Tensor picked = gather(g, d, index);
         if (picked.hasSizes(sourceSizes)) return picked;
-        Tensor full = empty(sourceSizes, g.dtype());
+        Tensor full = empty(sourceSizes, g.dtype(), g.device());
         zero_(full);
         Tensor part = full;
         for (int k = 0; k < picked.dim(); k++) part = narrow(part, k, 0, picked.size(k));
@@ -517,7 +519,7 @@ void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, const 
 }
 
 void scatterReduce_(const Tensor &self, int64_t dim, const Tensor &index, Scalar value, ScatterReduce op) {
-  Tensor filled = empty(index.sizes(), self.dtype());
+  Tensor filled = empty(index.sizes(), self.dtype(), self.device());
   fill_(filled, value);
   scatterReduce_(self, dim, index, filled, op);
 }
@@ -543,7 +545,7 @@ void maskedScatter_(const Tensor &self, const Tensor &mask, const Tensor &source
 // The out-of-place masked ops broadcast self and mask together.
 static Tensor broadcastClone(const Tensor &self, const Tensor &mask) {
   IntList shape = self.isSameSizeAs(mask) ? self.sizes() : broadcastShapes(self.sizes(), mask.sizes());
-  Tensor r = empty(shape, self.dtype());
+  Tensor r = empty(shape, self.dtype(), self.device());
   copy_(r, self);
   return r;
 }
@@ -565,14 +567,14 @@ Tensor maskedSelect(const Tensor &self, const Tensor &mask) {
   Tensor m = maskOf(mask, shape, "masked_select");
   RecordScope rec({&self});
   Tensor s = self.hasSizes(shape) ? self : expand(self, shape);
-  Tensor r = empty({0}, self.dtype());
+  Tensor r = empty({0}, self.dtype(), self.device());
   kernels().maskedSelect(s.device(), s.dtype(), r, s, m);
   if (rec) derivatives::rearranged("masked_select", self, r, [mask](const Tensor &x) { return maskedSelect(x, mask); });
   return r;
 }
 
 Tensor nonzero(const Tensor &self) {
-  Tensor r = empty({0}, ScalarType::Long);
+  Tensor r = empty({0}, ScalarType::Long, self.device());
   kernels().nonzero(self.device(), self.dtype(), r, self);
   return r;
 }
@@ -580,7 +582,7 @@ Tensor nonzero(const Tensor &self) {
 Tensor take(const Tensor &self, const Tensor &index) {
   checkLong(index, "take");
   RecordScope rec({&self});
-  Tensor r = empty({0}, self.dtype());
+  Tensor r = empty({0}, self.dtype(), self.device());
   kernels().take(self.device(), self.dtype(), r, self, index);
   if (rec) derivatives::rearranged("take", self, r, [index](const Tensor &x) { return take(x, index); });
   return r;

@@ -73,6 +73,7 @@ void checkNoOverlap(const char *op, const Tensor &t) {
 
 // The shape of the product x y of kind, after checking x and y (types and sizes).
 IntList productShape(AddProduct kind, const char *op, const Tensor &x, const Tensor &y) {
+  checkSameDevice(op, x, y);
   switch (kind) {
     case AddProduct::Mm:
       TORCH_CHECK(x.dim() == 2, Runtime, "%s: self must be a matrix, got %d-D tensor of sizes %s", op, x.dim(),
@@ -135,7 +136,7 @@ void runProduct(AddProduct kind, const Tensor &r, Scalar beta, const Tensor &t, 
 // x y alone, in a new tensor.
 Tensor plainProduct(AddProduct kind, const char *op, const Tensor &x, const Tensor &y) {
   RecordScope rec({&x, &y});
-  Tensor r = empty(productShape(kind, op, x, y), x.dtype());
+  Tensor r = empty(productShape(kind, op, x, y), x.dtype(), x.device());
   runProduct(kind, r, Scalar(int64_t(0)), r, Scalar(int64_t(1)), x, y);
   if (rec && isFloating(r.dtype())) {
     derivatives::product(static_cast<int>(kind), Tensor(), x, y, Scalar(int64_t(0)), Scalar(int64_t(1)), r);
@@ -212,6 +213,7 @@ struct OutSpec {
 template <typename F>
 std::vector<Tensor> eachMatrix(const char *op, const IntList &batch, const std::vector<Tensor> &inputs,
                                const std::vector<OutSpec> &specs, F &&f) {
+  for (size_t i = 1; i < inputs.size(); i++) checkSameDevice(op, inputs[0], inputs[i]);
   if (batch.empty()) {
     try {
       return f(inputs);
@@ -220,7 +222,7 @@ std::vector<Tensor> eachMatrix(const char *op, const IntList &batch, const std::
     }
   }
   std::vector<Tensor> results;
-  for (const OutSpec &s : specs) results.push_back(empty(concat(batch, s.shape), s.dtype));
+  for (const OutSpec &s : specs) results.push_back(empty(concat(batch, s.shape), s.dtype, inputs[0].device()));
   const int64_t count = numelOf(batch);
   std::vector<Tensor> mats(inputs.size());
   for (int64_t i = 0; i < count; i++) {
@@ -276,13 +278,14 @@ std::vector<Tensor> determinants(const char *op, const Tensor &a) {
   checkSquare(op, a);
   const ScalarType type = a.dtype();
   return eachMatrix(op, batchOf(a), {a}, {{{}, type}, {{}, type}, {{}, type}}, [&](const std::vector<Tensor> &m) {
-    Tensor lu = empty({0}, type), pivots = empty({0}, ScalarType::Int);
+    Tensor lu = empty({0}, type, m[0].device()), pivots = empty({0}, ScalarType::Int, m[0].device());
     if (!luFactor(m[0], lu, pivots)) {
-      return std::vector<Tensor>{scalarTensor(Scalar(0.0), type),
-                                 scalarTensor(Scalar(-std::numeric_limits<double>::infinity()), type),
-                                 scalarTensor(Scalar(0.0), type)};
+      return std::vector<Tensor>{scalarTensor(Scalar(0.0), type, m[0].device()),
+                                 scalarTensor(Scalar(-std::numeric_limits<double>::infinity()), type, m[0].device()),
+                                 scalarTensor(Scalar(0.0), type, m[0].device())};
     }
-    std::vector<Tensor> d = {empty({}, type), empty({}, type), empty({}, type)};
+    std::vector<Tensor> d = {empty({}, type, m[0].device()), empty({}, type, m[0].device()),
+                             empty({}, type, m[0].device())};
     linalgKernels().luDeterminant(lu.device(), type, d[0], d[1], d[2], lu, pivots);
     return d;
   });
@@ -291,7 +294,7 @@ std::vector<Tensor> determinants(const char *op, const Tensor &a) {
 // Identity matrices of t's shape [*, n, n] and type.
 Tensor identityLike(const Tensor &t) {
   const int64_t n = t.size(t.dim() - 1);
-  return contiguous(expand(eye(n, n, t.dtype()), t.sizes()));
+  return contiguous(expand(eye(n, n, t.dtype(), t.device()), t.sizes()));
 }
 
 }  // namespace
@@ -320,7 +323,7 @@ Tensor dot(const Tensor &a, const Tensor &b) {
   checkSameType("dot", a, b);
   checkBlasType("dot", a);
   RecordScope rec({&a, &b});
-  Tensor r = empty({}, a.dtype());
+  Tensor r = empty({}, a.dtype(), a.device());
   // Integers accumulate in int64_t: the conversion wraps the sum as arithmetic in the type would.
   fill_(r, linalgKernels().dot(a.device(), a.dtype(), a, b));
   if (rec && isFloating(r.dtype())) derivatives::dot(a, b, r);
@@ -374,7 +377,7 @@ Tensor outer(const Tensor &a, const Tensor &b) {
   // A Bool product runs on the Byte kernels: 0/1 times 0/1 stays 0/1.
   RecordScope rec({&a, &b});
   Tensor x = toType(a, type), y = toType(b, type);
-  Tensor r = empty({a.size(0), b.size(0)}, type);
+  Tensor r = empty({a.size(0), b.size(0)}, type, a.device());
   runProduct(AddProduct::R, r, Scalar(int64_t(0)), r, Scalar(int64_t(1)), x, y);
   if (rec && isFloating(type)) {
     derivatives::product(static_cast<int>(AddProduct::R), Tensor(), a, b, Scalar(int64_t(0)), Scalar(int64_t(1)), r);
@@ -442,7 +445,7 @@ Tensor addProduct(AddProduct kind, const Tensor &self, const Tensor &x, const Te
               "%s: the input of sizes %s cannot be broadcast to the result's sizes %s", op, self.sizeString().c_str(),
               shapeString(shape).c_str());
   RecordScope rec({&self, &x, &y});
-  Tensor r = empty(shape, x.dtype());
+  Tensor r = empty(shape, x.dtype(), x.device());
   if (!isZero(beta)) copy_(r, self);  // Note [beta zero]
   runProduct(kind, r, beta, r, alpha, x, y);
   if (rec && isFloating(r.dtype())) derivatives::product(static_cast<int>(kind), self, x, y, beta, alpha, r);
@@ -480,7 +483,7 @@ static Tensor inverseKernel(const Tensor &a) {
   const int64_t n = a.size(a.dim() - 1);
   const ScalarType type = a.dtype();
   return eachMatrix("inverse", batchOf(a), {a}, {{{n, n}, type}}, [&](const std::vector<Tensor> &m) {
-    Tensor r = empty({0}, type);
+    Tensor r = empty({0}, type, m[0].device());
     linalgKernels().inverse(m[0].device(), type, r, m[0]);
     return std::vector<Tensor>{r};
   })[0];
@@ -538,11 +541,12 @@ Tensor pinverse(const Tensor &a, double rcond) {
   const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1), k = std::min(m, n);
   const ScalarType type = a.dtype();
   return eachMatrix("pinverse", batchOf(a), {a}, {{{n, m}, type}}, [&](const std::vector<Tensor> &mat) {
-    Tensor u = empty({0}, type), s = empty({0}, type), v = empty({0}, type);
+    Tensor u = empty({0}, type, mat[0].device()), s = empty({0}, type, mat[0].device()),
+           v = empty({0}, type, mat[0].device());
     LinalgKernels &kernels = linalgKernels();
     kernels.svd(mat[0].device(), type, u, s, v, mat[0], "S");
     // pinv = V diag(1 / s) U^T over the singular values above the cutoff
-    Tensor vs = empty({n, k}, type);
+    Tensor vs = empty({n, k}, type, mat[0].device());
     kernels.pinverseFactor(vs.device(), type, vs, v, s, rcond);
     return std::vector<Tensor>{mm(vs, transpose(u, 0, 1))};
   })[0];
@@ -566,7 +570,7 @@ static std::pair<Tensor, Tensor> solveKernel(const Tensor &b, const Tensor &a) {
   const ScalarType type = a.dtype();
   std::vector<Tensor> r =
       eachMatrix("solve", batch, {eb, ea}, {{{n, k}, type}, {{n, n}, type}}, [&](const std::vector<Tensor> &m) {
-        Tensor x = empty({0}, type), lu = empty({0}, type);
+        Tensor x = empty({0}, type, m[0].device()), lu = empty({0}, type, m[0].device());
         linalgKernels().solve(m[0].device(), type, x, lu, m[0], m[1]);
         return std::vector<Tensor>{x, lu};
       });
@@ -592,7 +596,7 @@ static std::pair<Tensor, Tensor> lstsqKernel(const Tensor &b, const Tensor &a) {
               b.sizeString().c_str());
   TORCH_CHECK(b.size(0) == a.size(0), Runtime, "lstsq: B of sizes %s has not as many rows as A of sizes %s",
               b.sizeString().c_str(), a.sizeString().c_str());
-  Tensor x = empty({0}, a.dtype()), qr = empty({0}, a.dtype());
+  Tensor x = empty({0}, a.dtype(), a.device()), qr = empty({0}, a.dtype(), a.device());
   eachMatrix("lstsq", {}, {b, a}, {}, [&](const std::vector<Tensor> &m) {
     linalgKernels().lstsq(m[0].device(), a.dtype(), x, qr, m[0], m[1]);
     return std::vector<Tensor>{};
@@ -607,7 +611,7 @@ static Tensor choleskyKernel(const Tensor &a, bool upper) {
   const int64_t n = a.size(a.dim() - 1);
   const ScalarType type = a.dtype();
   return eachMatrix("cholesky", batchOf(a), {a}, {{{n, n}, type}}, [&](const std::vector<Tensor> &m) {
-    Tensor r = empty({0}, type);
+    Tensor r = empty({0}, type, m[0].device());
     linalgKernels().cholesky(m[0].device(), type, r, m[0], upper);
     return std::vector<Tensor>{r};
   })[0];
@@ -629,7 +633,7 @@ static Tensor choleskySolveKernel(const Tensor &b, const Tensor &factor, bool up
   IntList batch = broadcastBatch(eb, ef);
   const ScalarType type = b.dtype();
   return eachMatrix("cholesky_solve", batch, {eb, ef}, {{{n, k}, type}}, [&](const std::vector<Tensor> &m) {
-    Tensor x = empty({0}, type);
+    Tensor x = empty({0}, type, m[0].device());
     linalgKernels().choleskySolve(m[0].device(), type, x, m[0], m[1], upper);
     return std::vector<Tensor>{x};
   })[0];
@@ -640,7 +644,7 @@ static Tensor choleskyInverseKernel(const Tensor &factor, bool upper) {
   const int64_t n = factor.size(factor.dim() - 1);
   const ScalarType type = factor.dtype();
   return eachMatrix("cholesky_inverse", batchOf(factor), {factor}, {{{n, n}, type}}, [&](const std::vector<Tensor> &m) {
-    Tensor r = empty({0}, type);
+    Tensor r = empty({0}, type, m[0].device());
     linalgKernels().choleskyInverse(m[0].device(), type, r, m[0], upper);
     return std::vector<Tensor>{r};
   })[0];
@@ -655,19 +659,19 @@ static std::pair<Tensor, Tensor> symeigKernel(const Tensor &a, bool eigenvectors
   std::vector<OutSpec> specs{{{n}, type}};
   if (eigenvectors) specs.push_back({{n, n}, type});
   std::vector<Tensor> r = eachMatrix("symeig", batchOf(a), {a}, specs, [&](const std::vector<Tensor> &m) {
-    Tensor e = empty({0}, type), v = empty({0}, type);
+    Tensor e = empty({0}, type, m[0].device()), v = empty({0}, type, m[0].device());
     linalgKernels().symeig(m[0].device(), type, e, v, m[0], eigenvectors, upper);
     return eigenvectors ? std::vector<Tensor>{e, v} : std::vector<Tensor>{e};
   });
   // Without vectors PyTorch 1.13 gives an empty [0], or the input's shape when it is empty.
-  return {r[0], eigenvectors ? r[1] : empty(a.numel() == 0 ? a.sizes() : IntList{0}, type)};
+  return {r[0], eigenvectors ? r[1] : empty(a.numel() == 0 ? a.sizes() : IntList{0}, type, a.device())};
 }
 
 static std::pair<Tensor, Tensor> eigKernel(const Tensor &a, bool eigenvectors) {
   checkSquare("eig", a);
   TORCH_CHECK(a.dim() == 2, Runtime, "eig: input should be 2 dimensional, got sizes %s", a.sizeString().c_str());
   checkFinite("eig", a);
-  Tensor e = empty({0}, a.dtype()), v = empty({0}, a.dtype());
+  Tensor e = empty({0}, a.dtype(), a.device()), v = empty({0}, a.dtype(), a.device());
   eachMatrix("eig", {}, {a}, {}, [&](const std::vector<Tensor> &m) {
     linalgKernels().eig(m[0].device(), a.dtype(), e, v, m[0], eigenvectors);
     return std::vector<Tensor>{};
@@ -687,11 +691,13 @@ static std::tuple<Tensor, Tensor, Tensor> svdKernel(const Tensor &a, bool some, 
     specs.push_back({{n, some ? k : n}, type});
   }
   std::vector<Tensor> r = eachMatrix("svd", batch, {a}, specs, [&](const std::vector<Tensor> &mat) {
-    Tensor u = empty({0}, type), s = empty({0}, type), v = empty({0}, type);
+    Tensor u = empty({0}, type, mat[0].device()), s = empty({0}, type, mat[0].device()),
+           v = empty({0}, type, mat[0].device());
     linalgKernels().svd(mat[0].device(), type, u, s, v, mat[0], job);
     return computeUv ? std::vector<Tensor>{s, u, v} : std::vector<Tensor>{s};
   });
-  if (!computeUv) return {zeros(concat(batch, {m, m}), type), r[0], zeros(concat(batch, {n, n}), type)};
+  if (!computeUv)
+    return {zeros(concat(batch, {m, m}), type, a.device()), r[0], zeros(concat(batch, {n, n}), type, a.device())};
   return {r[1], r[0], r[2]};
 }
 
@@ -706,9 +712,9 @@ static std::pair<Tensor, Tensor> qrKernel(const Tensor &a, bool some) {
   const bool complete = !some && m > n;
   std::vector<OutSpec> specs{{{m, complete ? m : k}, type}, {{complete ? m : k, n}, type}};
   std::vector<Tensor> r = eachMatrix("qr", batchOf(a), {a}, specs, [&](const std::vector<Tensor> &mat) {
-    Tensor q = empty({0}, type), rr = empty({0}, type), in = mat[0];
+    Tensor q = empty({0}, type, mat[0].device()), rr = empty({0}, type, mat[0].device()), in = mat[0];
     if (complete) {
-      in = zeros({m, n + m}, type);
+      in = zeros({m, n + m}, type, mat[0].device());
       copy_(narrow(in, 1, 0, n), mat[0]);
       fill_(asStrided(in, {m}, {n + m + 1}, n), Scalar(int64_t(1)));  // the diagonal of the I block
     }
@@ -725,7 +731,7 @@ static std::pair<Tensor, Tensor> luKernel(const Tensor &a) {
   const ScalarType type = a.dtype();
   std::vector<Tensor> r =
       eachMatrix("lu", batchOf(a), {a}, {{{m, n}, type}, {{k}, ScalarType::Int}}, [&](const std::vector<Tensor> &mat) {
-        Tensor factors = empty({0}, type), pivots = empty({0}, ScalarType::Int);
+        Tensor factors = empty({0}, type, mat[0].device()), pivots = empty({0}, ScalarType::Int, mat[0].device());
         linalgKernels().luFactor(mat[0].device(), type, factors, pivots, mat[0]);
         return std::vector<Tensor>{factors, pivots};
       });
@@ -743,7 +749,7 @@ std::tuple<Tensor, Tensor, Tensor> luUnpack(const Tensor &lu, const Tensor &pivo
   }
   // L and U recorded as the triangles of the factors (L's unit diagonal added).
   const int64_t m = lu.size(lu.dim() - 2), n = lu.size(lu.dim() - 1), k = std::min(m, n);
-  Tensor unit = contiguous(expand(eye(m, k, lu.dtype()), std::get<1>(r).sizes()));
+  Tensor unit = contiguous(expand(eye(m, k, lu.dtype(), lu.device()), std::get<1>(r).sizes()));
   Tensor l = binary(BinaryOp::Add, tril(narrow(lu, -1, 0, k), -1), unit);
   Tensor u = triu(narrow(lu, -2, 0, k), 0);
   return {std::get<0>(r), l, u};
@@ -770,7 +776,8 @@ static std::tuple<Tensor, Tensor, Tensor> luUnpackKernel(const Tensor &lu, const
   std::vector<Tensor> r = eachMatrix(
       "lu_unpack", batch, {lu, pivots}, {{{m, m}, type}, {{m, k}, type}, {{k, n}, type}},
       [&](const std::vector<Tensor> &mat) {
-        std::vector<Tensor> out = {empty({m, m}, type), empty({m, k}, type), empty({k, n}, type)};
+        std::vector<Tensor> out = {empty({m, m}, type, mat[0].device()), empty({m, k}, type, mat[0].device()),
+                                   empty({k, n}, type, mat[0].device())};
         linalgKernels().luUnpack(mat[0].device(), type, out[0], out[1], out[2], contiguous(mat[0]), contiguous(mat[1]));
         return out;
       });

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/Factory.h"
 #include "core/ops/NNKernels.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Reduce.h"
@@ -28,17 +29,11 @@ namespace {
 NNKernels &kernels() { return nnKernels(); }
 
 // THNN resizes the tensors it is handed; this is one to hand it.
-Tensor blank(ScalarType dtype) { return empty({0}, dtype); }
+Tensor blank(ScalarType dtype, Device device) { return empty({0}, dtype, device); }
 
 template <typename T>
 T *dataOf(const Tensor &t) {
   return reinterpret_cast<T *>(t.dataPtr());
-}
-
-Tensor zerosOf(const IntList &sizes, ScalarType dtype) {
-  Tensor z = empty(sizes, dtype);
-  zero_(z);
-  return z;
 }
 
 void checkSameType(const Tensor &x, const Tensor &other, const char *op, const char *what) {
@@ -72,7 +67,7 @@ int64_t productOf(const IntList &sizes, size_t from, size_t to) {
 Tensor mapActivation(const char *name, const NNModule<MapOutput, MapGradInput> &module, const Tensor &x, double a) {
   RecordScope rec({&x});
   Tensor c = contiguous(x);
-  Tensor y = empty(x.sizes(), x.dtype());
+  Tensor y = empty(x.sizes(), x.dtype(), x.device());
   module.updateOutput(x.device(), x.dtype(), c, y, a);
   if (rec) derivatives::activation(name, module, x, a, y);
   return y;
@@ -83,7 +78,7 @@ template <typename Module>
 Tensor thnnActivation(const char *name, const Module &module, const Tensor &x, double a, double b) {
   checkFloating(x, name);
   RecordScope rec({&x});
-  Tensor y = blank(x.dtype());
+  Tensor y = blank(x.dtype(), x.device());
   module.updateOutput(x.device(), x.dtype(), x, y, a, b);
   if (rec) derivatives::activation(name, module, x, a, b, y);
   return y;
@@ -118,7 +113,7 @@ Tensor softmaxImpl(const char *name, const Tensor &x, int64_t dim, bool log) {
   RecordScope rec({&x});
   IntList shape4 = softmaxShape(x, d);
   Tensor x4 = reshape(x, shape4);
-  Tensor y4 = empty(shape4, x.dtype());
+  Tensor y4 = empty(shape4, x.dtype(), x.device());
   if (x.numel() > 0) (log ? kernels().logSoftmax : kernels().softmax).updateOutput(x.device(), x.dtype(), x4, y4);
   Tensor y = reshape(y4, x.sizes());
   if (rec) derivatives::softmax(name, log, x, shape4, y);
@@ -155,6 +150,7 @@ Tensor pointwiseCriterion(const char *name, const Tensor &input, const Tensor &t
   TORCH_CHECK(isFloating(target.dtype()), Runtime, "%s: expected a floating point target, got %s", name,
               scalarTypeName(target.dtype()));
   checkSameShape(input, target, name);
+  checkSameDevice(name, input, target);
   RecordScope rec({&input, &target});
   ScalarType type = promoteTypes(input.dtype(), target.dtype());
   Tensor x = toType(input, type), y = toType(target, type);
@@ -163,7 +159,7 @@ Tensor pointwiseCriterion(const char *name, const Tensor &input, const Tensor &t
     y = binary(BinaryOp::Div, y, Scalar(scaling.input));
   }
   bool sizeAverage = reduction == Reduction::Mean, reduce = reduces(reduction);
-  Tensor out = blank(type);
+  Tensor out = blank(type, x.device());
   module.updateOutput(x.device(), type, x, y, out, sizeAverage, reduce);
   if (scaling.out != 1) binary_(BinaryOp::Mul, out, Scalar(scaling.out));  // out is new: nothing records
   Tensor loss = lossResult(out, reduction, input.sizes());
@@ -287,7 +283,7 @@ Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias) {
   RecordScope rec({&input, &weight, &bias});
   Tensor x2 = input.dim() <= 2 ? input : reshape(input, {rows, in});
   Tensor b1 = bias.defined() ? reshape(bias, {out}) : Tensor();
-  Tensor y2 = blank(input.dtype()), buffer = blank(input.dtype());
+  Tensor y2 = blank(input.dtype(), input.device()), buffer = blank(input.dtype(), input.device());
   kernels().linear.updateOutput(input.device(), input.dtype(), x2, y2, weight, b1, buffer);
   IntList outSizes = input.sizes();
   outSizes.back() = out;
@@ -327,7 +323,7 @@ Tensor bilinear(const Tensor &input1, const Tensor &input2, const Tensor &weight
   const int64_t rows = productOf(input1.sizes(), 0, input1.dim() - 1);
   Tensor x1 = reshape(input1, {rows, in1}), x2 = reshape(input2, {rows, in2});
   Tensor b1 = bias.defined() ? reshape(bias, {out}) : Tensor();
-  Tensor y2 = blank(input1.dtype()), buffer = blank(input1.dtype());
+  Tensor y2 = blank(input1.dtype(), input1.device()), buffer = blank(input1.dtype(), input1.device());
   kernels().bilinear.updateOutput(input1.device(), input1.dtype(), x1, x2, y2, weight, b1, buffer);
   IntList outSizes = input1.sizes();
   outSizes.back() = out;
@@ -394,7 +390,7 @@ Tensor prelu(const Tensor &x, const Tensor &weight) {
   // THNN's channel dimension is 1 for 2-D and 4-D input: [N, C, rest, 1] puts PyTorch's there.
   IntList shape = x.dim() <= 2 ? x.sizes() : IntList{x.size(0), x.size(1), productOf(x.sizes(), 2, x.dim()), 1};
   Tensor xs = reshape(x, shape), w = reshape(weight, {slopes});
-  Tensor y = blank(x.dtype());
+  Tensor y = blank(x.dtype(), x.device());
   kernels().prelu.updateOutput(x.device(), x.dtype(), xs, y, w);
   y = reshape(y, x.sizes());
   if (rec) derivatives::prelu(x, weight, xs, w, y);
@@ -405,7 +401,7 @@ Tensor rrelu(const Tensor &x, double lower, double upper, bool training) {
   checkFloating(x, "rrelu");
   TORCH_CHECK(lower <= upper, Value, "Lower bound should be less than or equal to the upper bound");
   RecordScope rec({&x});
-  Tensor y = blank(x.dtype()), noise = blank(x.dtype());
+  Tensor y = blank(x.dtype(), x.device()), noise = blank(x.dtype(), x.device());
   kernels().rrelu.updateOutput(x.device(), x.dtype(), x, y, noise, lower, upper, training);
   if (rec) derivatives::rrelu(x, noise, lower, upper, training, y);
   return y;
@@ -480,7 +476,7 @@ Tensor hardshrink(const Tensor &x, double lambda) {
 Tensor logSigmoid(const Tensor &x) {
   checkFloating(x, "log_sigmoid");
   RecordScope rec({&x});
-  Tensor y = blank(x.dtype()), buffer = blank(x.dtype());
+  Tensor y = blank(x.dtype(), x.device()), buffer = blank(x.dtype(), x.device());
   kernels().logSigmoid.updateOutput(x.device(), x.dtype(), x, y, buffer);
   if (rec) derivatives::logSigmoid(x, buffer, y);
   return y;
@@ -544,7 +540,7 @@ Tensor binaryCrossEntropy(const Tensor &input, const Tensor &target, const Tenso
   TORCH_CHECK(kernels().allProbabilities(x.device(), x.dtype(), x), Runtime,
               "all elements of input should be between 0 and 1");
   RecordScope rec({&input});
-  Tensor losses = empty(input.sizes(), input.dtype());
+  Tensor losses = empty(input.sizes(), input.dtype(), input.device());
   kernels().binaryCrossEntropy.updateOutput(x.device(), x.dtype(), x, y, losses);
   if (weight.defined()) losses = binary(BinaryOp::Mul, losses, weight);
   Tensor loss = reduction == Reduction::None  ? losses
@@ -599,7 +595,7 @@ Tensor nllLoss(const Tensor &input, const Tensor &target, const Tensor &weight, 
   RecordScope rec({&input});
   Tensor x = reshape(input, inShape);
   const bool reduce = reduces(reduction);
-  Tensor out = blank(input.dtype()), total = blank(input.dtype());
+  Tensor out = blank(input.dtype(), input.device()), total = blank(input.dtype(), input.device());
   // Summed here and divided below, so that a mean over no counted target is 0 / 0 = nan.
   kernels().classNLLCriterion.updateOutput(x.device(), x.dtype(), x, t, out, false, weight, total, ignoreIndex, reduce);
   if (reduction == Reduction::Mean) binary_(BinaryOp::Div, out, reshape(total, out.sizes()));  // out is new
@@ -623,7 +619,7 @@ Tensor multilabelMarginLoss(const Tensor &input, const Tensor &target, Reduction
   t = reshape(t, shape);
   IntList noneShape = input.dim() == 2 ? IntList{input.size(0)} : IntList{};
   const bool reduce = reduces(reduction), sizeAverage = reduction == Reduction::Mean;
-  Tensor out = blank(input.dtype()), isTarget = blank(input.dtype());
+  Tensor out = blank(input.dtype(), input.device()), isTarget = blank(input.dtype(), input.device());
   kernels().multiLabelMarginCriterion.updateOutput(x.device(), x.dtype(), x, t, out, isTarget, sizeAverage, reduce);
   Tensor loss = lossResult(out, reduction, noneShape);
   if (rec) derivatives::multilabelMarginLoss(input, x, t, reduction, out, loss);
@@ -655,7 +651,7 @@ Tensor multiMarginLoss(const Tensor &input, const Tensor &target, int p, double 
   Tensor w = weight.defined() ? reshape(weight, {classes}) : Tensor();
   IntList noneShape = input.dim() == 2 ? IntList{rows} : target.sizes();
   const bool reduce = reduces(reduction), sizeAverage = reduction == Reduction::Mean;
-  Tensor out = blank(input.dtype());
+  Tensor out = blank(input.dtype(), input.device());
   kernels().multiMarginCriterion.updateOutput(x.device(), x.dtype(), x, t, out, sizeAverage, p, w, margin, reduce);
   Tensor loss = lossResult(out, reduction, noneShape);
   if (rec) derivatives::multiMarginLoss(input, x, t, p, margin, w, reduction, out, loss);
@@ -692,11 +688,11 @@ Tensor ctcLoss(const Tensor &logProbs, const Tensor &targets, const Tensor &inpu
   if (reduces(reduction)) {
     double total = 0;
     for (int64_t b = 0; b < N; b++) total += weights[b] * losses[b];
-    loss = scalarTensor(Scalar(total), lp.dtype());
+    loss = scalarTensor(Scalar(total), lp.dtype(), lp.device());
   } else {
-    Tensor perSample = empty({N}, ScalarType::Double);
+    Tensor perSample = empty({N}, ScalarType::Double, Device::CPU);  // filled on the host
     std::copy(losses.begin(), losses.end(), dataOf<double>(perSample));
-    loss = toType(perSample, lp.dtype());
+    loss = to(perSample, lp.dtype(), lp.device());
     if (unbatched) loss = reshape(loss, {});
   }
   if (rec) derivatives::ctcLoss(logProbs, lp, layout, blank, weights, zeroed, unbatched, loss);
@@ -724,7 +720,8 @@ Tensor batchNorm(const Tensor &input, const Tensor &weight, const Tensor &bias, 
   TORCH_CHECK(training || (runningMean.defined() && runningVar.defined()), Runtime,
               "running_mean and running_var must be defined in evaluation mode");
   RecordScope rec({&input, &weight, &bias});
-  Tensor out = blank(input.dtype()), saveMean = blank(input.dtype()), saveStd = blank(input.dtype());
+  Tensor out = blank(input.dtype(), input.device()), saveMean = blank(input.dtype(), input.device()),
+         saveStd = blank(input.dtype(), input.device());
   kernels().batchNormalization.updateOutput(input.device(), input.dtype(), input, out, weight, bias, runningMean,
                                             runningVar, saveMean, saveStd, training, momentum, eps);
   if (training && runningMean.defined()) bumpVersion(runningMean);
@@ -755,7 +752,8 @@ Tensor layerNorm(const Tensor &input, const IntList &normalizedShape, const Tens
   checkParameter(weight, "weight");
   checkParameter(bias, "bias");
   RecordScope rec({&input, &weight, &bias});
-  Tensor out = empty(sizes, input.dtype()), mean = blank(input.dtype()), invstd = blank(input.dtype());
+  Tensor out = empty(sizes, input.dtype(), input.device()), mean = blank(input.dtype(), input.device()),
+         invstd = blank(input.dtype(), input.device());
   if (input.numel() == 0) {
     if (rec) derivatives::layerNorm(input, weight, bias, D, eps, mean, invstd, out);
     return out;
@@ -794,7 +792,7 @@ Tensor embedding(const Tensor &weight, const Tensor &indices, int64_t paddingIdx
   Tensor idx = embeddingIndices(indices, "embedding");
   checkRows(idx, weight.size(0));
   RecordScope rec({&weight});
-  Tensor out = blank(weight.dtype());
+  Tensor out = blank(weight.dtype(), weight.device());
   kernels().lookupTable(weight.device(), weight.dtype(), idx, out, weight);
   if (rec) derivatives::embedding(weight, idx, paddingIdx, scaleGradByFreq, out);
   return out;
@@ -863,8 +861,8 @@ Tensor embeddingBag(const Tensor &weight, const Tensor &indices, const Tensor &o
   }
   RecordScope rec({&weight, &perSampleWeights});
   const int64_t B = static_cast<int64_t>(bags.begin.size());
-  Tensor out = zerosOf({B, D}, weight.dtype());
-  Tensor argmax = mode == BagMode::Max ? empty({B, D}, ScalarType::Long) : Tensor();
+  Tensor out = zeros({B, D}, weight.dtype(), weight.device());
+  Tensor argmax = mode == BagMode::Max ? empty({B, D}, ScalarType::Long, weight.device()) : Tensor();
   Tensor pswc = psw.defined() ? contiguous(reshape(psw, {n})) : Tensor();
   const int64_t *ip = dataOf<int64_t>(idx);
   bags.count.assign(B, 0);

@@ -31,8 +31,8 @@ Tensor uncanonical(const Tensor &t, int s, bool batched) {
   return x.isSameAs(t) ? x : detach(x);
 }
 
-Tensor shapeOnly(const IntList &sizes, ScalarType dtype) {
-  Tensor one = zeros({1}, dtype);
+Tensor shapeOnly(const IntList &sizes, ScalarType dtype, Device device) {
+  Tensor one = zeros({1}, dtype, device);
   return asStrided(one, sizes, IntList(sizes.size(), 0), 0);
 }
 
@@ -143,8 +143,8 @@ Tensor unpaddedRegion(const Conv &c, const Tensor &t, const IntList &unpadded) {
 // Every kernel call fills the buffer before reading it, so sequential users may share it.
 class Columns {
  public:
-  explicit Columns(ScalarType dtype) : slot_(slot(dtype)) {
-    if (!slot_.defined()) slot_ = empty({0}, dtype);
+  Columns(ScalarType dtype, Device device) : slot_(slot(dtype, device)) {
+    if (!slot_.defined()) slot_ = empty({0}, dtype, device);
   }
   ~Columns() {
     if (slot_.storage().nbytes() > (size_t(256) << 20)) slot_ = Tensor();
@@ -154,16 +154,16 @@ class Columns {
   const Tensor &get() const { return slot_; }
 
  private:
-  static Tensor &slot(ScalarType dtype) {
-    thread_local Tensor slots[2];
-    return slots[dtype == ScalarType::Double ? 1 : 0];
+  static Tensor &slot(ScalarType dtype, Device device) {
+    thread_local Tensor slots[kNumDevices][2];
+    return slots[static_cast<int>(device)][dtype == ScalarType::Double ? 1 : 0];
   }
   Tensor &slot_;
 };
 
 // One group's forward: out (of the right size) = conv(x, w) + b.
 void convForward(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &b, const Tensor &out) {
-  Columns columns(x.dtype());
+  Columns columns(x.dtype(), x.device());
   Tensor cols = columns.get();
   const IntList &k = c.k, &st = c.st, &pd = c.pd, &dl = c.dl, &adj = c.adj;
   const Device device = x.device();
@@ -171,7 +171,8 @@ void convForward(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &
   if (!c.transposed) {
     kernels().dilatedConvolution.updateOutput(device, type, x, out, w, b, cols, k, st, pd, dl);
   } else if (k.size() == 2 || c.unitDilation()) {
-    kernels().fullConvolution.updateOutput(device, type, x, out, w, b, cols, empty({0}, type), k, st, pd, dl, adj);
+    kernels().fullConvolution.updateOutput(device, type, x, out, w, b, cols, empty({0}, type, device), k, st, pd, dl,
+                                           adj);
   } else {  // Note [Dilated transposed volumes]
     IntList unpadded = unpaddedOutput(c, x, w);
     if (b.defined())
@@ -179,16 +180,16 @@ void convForward(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &
     else
       zero_(out);
     Tensor region = unpaddedRegion(c, out, unpadded);
-    Tensor part = b.defined() ? empty(unpadded, type) : region;
-    kernels().dilatedConvolution.updateGradInput(device, type, shapeOnly(unpadded, type), x, part, w, cols, k, st, pd,
-                                                 dl);
+    Tensor part = b.defined() ? empty(unpadded, type, device) : region;
+    kernels().dilatedConvolution.updateGradInput(device, type, shapeOnly(unpadded, type, device), x, part, w, cols, k,
+                                                 st, pd, dl);
     if (b.defined()) binary_(BinaryOp::Add, region, part);
   }
 }
 
 // One group's input gradient into gi (x's size).
 void convBackwardInput(const Conv &c, const Tensor &x, const Tensor &w, const Tensor &go, const Tensor &gi) {
-  Columns columns(x.dtype());
+  Columns columns(x.dtype(), x.device());
   Tensor cols = columns.get();
   const IntList &k = c.k, &st = c.st, &pd = c.pd, &dl = c.dl, &adj = c.adj;
   const Device device = x.device();
@@ -196,7 +197,8 @@ void convBackwardInput(const Conv &c, const Tensor &x, const Tensor &w, const Te
   if (!c.transposed) {
     kernels().dilatedConvolution.updateGradInput(device, type, x, go, gi, w, cols, k, st, pd, dl);
   } else if (k.size() == 2 || c.unitDilation()) {
-    kernels().fullConvolution.updateGradInput(device, type, x, go, gi, w, cols, empty({0}, type), k, st, pd, dl, adj);
+    kernels().fullConvolution.updateGradInput(device, type, x, go, gi, w, cols, empty({0}, type, device), k, st, pd, dl,
+                                              adj);
   } else {  // Note [Dilated transposed volumes]
     Tensor region = unpaddedRegion(c, go, unpaddedOutput(c, x, w));
     kernels().dilatedConvolution.updateOutput(device, type, region, gi, w, Tensor(), cols, k, st, pd, dl);
@@ -205,7 +207,7 @@ void convBackwardInput(const Conv &c, const Tensor &x, const Tensor &w, const Te
 
 // One group's weight (and bias, when gb is defined) gradients added into gw and gb.
 void convBackwardParams(const Conv &c, const Tensor &x, const Tensor &go, const Tensor &gw, const Tensor &gb) {
-  Columns columns(x.dtype());
+  Columns columns(x.dtype(), x.device());
   Tensor cols = columns.get();
   const IntList &k = c.k, &st = c.st, &pd = c.pd, &dl = c.dl, &adj = c.adj;
   const Device device = x.device();
@@ -213,8 +215,8 @@ void convBackwardParams(const Conv &c, const Tensor &x, const Tensor &go, const 
   if (!c.transposed) {
     kernels().dilatedConvolution.accGradParameters(device, type, x, go, gw, gb, cols, k, st, pd, dl, 1.0);
   } else if (k.size() == 2 || c.unitDilation()) {
-    kernels().fullConvolution.accGradParameters(device, type, x, go, gw, gb, cols, empty({0}, type), k, st, pd, dl, adj,
-                                                1.0);
+    kernels().fullConvolution.accGradParameters(device, type, x, go, gw, gb, cols, empty({0}, type, device), k, st, pd,
+                                                dl, adj, 1.0);
   } else {  // Note [Dilated transposed volumes]
     Tensor region = unpaddedRegion(c, go, unpaddedOutput(c, x, gw));
     kernels().dilatedConvolution.accGradParameters(device, type, region, x, gw, Tensor(), cols, k, st, pd, dl, 1.0);
@@ -322,9 +324,9 @@ TensorList spatial::convolutionBackward(const Conv &c, const Tensor &input, cons
   Tensor g = canonical(grad, s, batched);
   Tensor x = canonical(input, s, batched);
   Tensor gx, gw, gb;
-  if (needX) gx = empty(x.sizes(), x.dtype());
-  if (needW) gw = zeros(w.sizes(), w.dtype());
-  if (needB) gb = zeros({g.size(1)}, g.dtype());
+  if (needX) gx = empty(x.sizes(), x.dtype(), x.device());
+  if (needW) gw = zeros(w.sizes(), w.dtype(), w.device());
+  if (needB) gb = zeros({g.size(1)}, g.dtype(), g.device());
   const int64_t G = c.groups;
   for (int64_t i = 0; i < G; i++) {
     Tensor xi = group(x, 1, i, G), wi = group(w, 0, i, G), gi = group(g, 1, i, G);
@@ -350,7 +352,7 @@ Tensor runConvolution(Conv c, const Tensor &input, const Tensor &weight, const T
 
   RecordScope rec({&input, &weight, &bias});
   Tensor x = canonical(input, c.s, batched), w = c.s == 1 ? unsqueeze(weight, 2) : weight;
-  Tensor out = empty(outSizes, input.dtype());
+  Tensor out = empty(outSizes, input.dtype(), input.device());
   const int64_t G = c.groups;
   for (int64_t i = 0; i < G; i++)
     convForward(c, group(x, 1, i, G), group(w, 0, i, G), group(bias, 0, i, G), group(out, 1, i, G));
@@ -417,7 +419,7 @@ std::pair<Tensor, Tensor> emptyPooled(const Tensor &input, const IntList &outSpa
   RecordScope rec({&input});
   IntList sizes = input.sizes();
   std::copy(outSpatial.begin(), outSpatial.end(), sizes.end() - outSpatial.size());
-  Tensor out = empty(sizes, input.dtype()), idx = empty(sizes, ScalarType::Long);
+  Tensor out = empty(sizes, input.dtype(), input.device()), idx = empty(sizes, ScalarType::Long, input.device());
   if (rec) derivatives::emptyPooled(node, input, out);
   return {out, idx};
 }
@@ -438,7 +440,7 @@ Tensor divisorFactors(const Pool &p, const Tensor &input, const IntList &out, bo
       axis[a].push_back(static_cast<double>(count));
     }
   }
-  Tensor f = empty(out, ScalarType::Double);
+  Tensor f = empty(out, ScalarType::Double, Device::CPU);  // computed on the host
   double *d = reinterpret_cast<double *>(f.dataPtr());
   const int64_t n = f.numel();
   for (int64_t i = 0; i < n; i++) {
@@ -450,7 +452,7 @@ Tensor divisorFactors(const Pool &p, const Tensor &input, const IntList &out, bo
     }
     d[i] = v;
   }
-  return toType(f, dtype);
+  return to(f, dtype, input.device());
 }
 
 // ============================================================================================
@@ -466,7 +468,7 @@ Tensor spatial::resampleAxis(const Tensor &x, int dim, const TapsPtr &taps, cons
   Tensor xc = contiguous(x);
   IntList sizes = x.sizes();
   sizes[dim] = taps->out();
-  Tensor y = empty(sizes, x.dtype());
+  Tensor y = empty(sizes, x.dtype(), x.device());
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < dim; d++) outer *= sizes[d];
   for (int d = dim + 1; d < x.dim(); d++) inner *= sizes[d];
@@ -602,7 +604,7 @@ Tensor constantPad(const Tensor &input, const IntList &pad, double value) {
     sizes[d] = n;
   }
   RecordScope rec({&input});
-  Tensor out = full(sizes, Scalar(value), input.dtype());
+  Tensor out = full(sizes, Scalar(value), input.dtype(), input.device());
   Tensor src = input, dst = out;
   bool nothing = false;
   for (int i = 0; i < nPad; i++) {
@@ -655,7 +657,7 @@ Tensor shuffle(const Tensor &input, int64_t r, bool up) {
   }
   RecordScope rec({&input});
   Tensor permuted = permute(reshape(input, split), order);
-  Tensor out = empty(outSizes, input.dtype());
+  Tensor out = empty(outSizes, input.dtype(), input.device());
   copyValues_(view(out, permuted.sizes()), permuted);
   if (rec) derivatives::pixelShuffle(up, input, r, out);
   return out;
@@ -709,7 +711,7 @@ IntList checkBlocks(const char *op, const Im2col &g, int64_t H, int64_t W) {
 
 Tensor gridSampleAligned(const Tensor &input, const Tensor &grid, int paddingMode) {
   RecordScope rec({&input, &grid});
-  Tensor out = empty({0}, input.dtype());
+  Tensor out = empty({0}, input.dtype(), input.device());
   kernels().gridSamplerBilinear.updateOutput(input.device(), input.dtype(), input, grid, out, paddingMode);
   if (rec) derivatives::gridSampleAligned(input, grid, paddingMode, out);
   return out;
@@ -782,7 +784,7 @@ std::pair<Tensor, Tensor> maxPool(const Tensor &input, const IntList &kernel, co
 
   RecordScope rec({&input});
   Tensor x = canonical(input, s, batched);
-  Tensor out = empty({0}, input.dtype()), idx = empty({0}, ScalarType::Long);
+  Tensor out = empty({0}, input.dtype(), input.device()), idx = empty({0}, ScalarType::Long, input.device());
   kernels().dilatedMaxPooling.updateOutput(x.device(), x.dtype(), x, out, idx, p.k, p.st, p.pd, p.dl, p.ceilMode);
   Tensor result = uncanonical(out, s, batched), indices = uncanonical(idx, s, batched);
   if (rec) {
@@ -809,7 +811,7 @@ Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride
   Tensor factors;
   if (divisorOverride) factors = divisorFactors(p, input, outSpatial, countIncludePad, *divisorOverride, input.dtype());
   Tensor x = canonical(input, s, batched);
-  Tensor out = empty({0}, input.dtype());
+  Tensor out = empty({0}, input.dtype(), input.device());
   kernels().averagePooling.updateOutput(x.device(), x.dtype(), x, out, p.k, p.st, p.pd, p.ceilMode, countIncludePad);
   Tensor result = uncanonical(out, s, batched);
   if (factors.defined()) result = binary(BinaryOp::Mul, result, factors);
@@ -844,7 +846,7 @@ std::pair<Tensor, Tensor> adaptiveMaxPool(const Tensor &input, const IntList &ou
 
   RecordScope rec({&input});
   Tensor x = canonical(input, s, batched);
-  Tensor out = empty({0}, input.dtype()), idx = empty({0}, ScalarType::Long);
+  Tensor out = empty({0}, input.dtype(), input.device()), idx = empty({0}, ScalarType::Long, input.device());
   kernels().adaptiveMaxPooling.updateOutput(x.device(), x.dtype(), x, out, idx, o);
   Tensor result = uncanonical(out, s, batched), indices = uncanonical(idx, s, batched);
   if (rec) derivatives::adaptiveMaxPool(input, indices, s, batched, result);
@@ -869,7 +871,7 @@ Tensor adaptiveAvgPool(const Tensor &input, const IntList &outputSize) {
 
   RecordScope rec({&input});
   Tensor x = canonical(input, s, batched);
-  Tensor out = empty({0}, input.dtype());
+  Tensor out = empty({0}, input.dtype(), input.device());
   kernels().adaptiveAveragePooling.updateOutput(x.device(), x.dtype(), x, out, o);
   Tensor result = uncanonical(out, s, batched);
   if (rec) derivatives::adaptiveAvgPool(input, s, batched, result);
@@ -906,7 +908,7 @@ Tensor maxUnpool(const Tensor &input, const Tensor &indices, const IntList &outp
 
   RecordScope rec({&input});
   Tensor x = canonical(input, s, batched), ix = canonical(indices, s, batched);
-  Tensor out = empty({0}, input.dtype());
+  Tensor out = empty({0}, input.dtype(), input.device());
   kernels().maxUnpooling.updateOutput(x.device(), x.dtype(), x, out, ix, o);
   Tensor result = uncanonical(out, s, batched);
   if (rec) {
@@ -950,7 +952,7 @@ Tensor nearestTHNN(const Tensor &input, int64_t factor) {
   const int s = input.dim() - 2;
   const char *name = upsampleName("nearest", s);
   RecordScope rec({&input});
-  Tensor out = empty({0}, input.dtype());
+  Tensor out = empty({0}, input.dtype(), input.device());
   kernels().upSamplingNearest.updateOutput(input.device(), input.dtype(), input, out, factor);
   if (rec) derivatives::upsampleNearest(name, input, factor, out);
   return out;
@@ -963,7 +965,7 @@ Tensor linearTHNN(const Tensor &input, const IntList &outputSize) {
   RecordScope rec({&input});
   Tensor x = canonical(input, s, true);
   const IntList o = kernelList(outputSize, 1);
-  Tensor out = empty({0}, input.dtype());
+  Tensor out = empty({0}, input.dtype(), input.device());
   kernels().upSamplingLinear.updateOutput(x.device(), x.dtype(), x, out, o);
   Tensor result = uncanonical(out, s, true);
   if (rec) derivatives::upsampleLinear(name, input, o, s, result);
@@ -1077,7 +1079,7 @@ Tensor pad(const Tensor &input, const IntList &pad, const std::string &mode, dou
   const auto &module = reflect ? kernels().reflectionPadding : kernels().replicationPadding;
   RecordScope rec({&input});
   Tensor x = canonical(input, s, batched);
-  Tensor out = empty({0}, input.dtype());
+  Tensor out = empty({0}, input.dtype(), input.device());
   module.updateOutput(x.device(), x.dtype(), x, out, p);
   Tensor result = uncanonical(out, s, batched);
   if (rec) derivatives::padding(node, module, input, p, s, batched, result);
@@ -1118,7 +1120,7 @@ Tensor gridSample(const Tensor &input, const Tensor &grid, const std::string &mo
     IntList p = {padW ? 1 : 0, padW ? 1 : 0, padH ? 1 : 0, padH ? 1 : 0};
     x = paddingCode ? pad(input, p, "replicate", 0.0) : constantPad(input, p, 0.0);
   }
-  Tensor factors = empty({2}, grid.dtype());
+  Tensor factors = empty({2}, grid.dtype(), grid.device());
   fill_(narrow(factors, 0, 0, 1), Scalar(static_cast<double>(W) / static_cast<double>(padW ? W + 1 : W - 1)));
   fill_(narrow(factors, 0, 1, 1), Scalar(static_cast<double>(H) / static_cast<double>(padH ? H + 1 : H - 1)));
   return gridSampleAligned(x, binary(BinaryOp::Mul, grid, factors), paddingCode);
@@ -1145,7 +1147,7 @@ Tensor affineGrid(const Tensor &theta, const IntList &size, bool alignCorners) {
 
   RecordScope rec({&theta});
   Tensor th = contiguous(theta);
-  Tensor grid = empty(outSizes, theta.dtype());
+  Tensor grid = empty(outSizes, theta.dtype(), theta.device());
   kernels().affineGrid.updateOutput(th.device(), th.dtype(), th, grid, lines);
   if (rec) derivatives::affineGrid(theta, lines, grid);
   return grid;
@@ -1169,8 +1171,8 @@ Tensor im2col(const Tensor &input, const IntList &kernel, const IntList &dilatio
 
   RecordScope rec({&input});
   Tensor x = contiguous(input);
-  Tensor out = batched ? empty({N, C * kernel[0] * kernel[1], L}, input.dtype())
-                       : empty({C * kernel[0] * kernel[1], L}, input.dtype());
+  Tensor out = batched ? empty({N, C * kernel[0] * kernel[1], L}, input.dtype(), input.device())
+                       : empty({C * kernel[0] * kernel[1], L}, input.dtype(), input.device());
   kernels().im2col(x.device(), x.dtype(), x, out, N * C, {H, W}, blocks, kernel, dilation, padding, stride);
   if (rec) derivatives::im2col(input, {H, W}, kernel, dilation, padding, stride, out);
   return out;
@@ -1207,8 +1209,8 @@ Tensor col2im(const Tensor &input, const IntList &outputSize, const IntList &ker
 
   RecordScope rec({&input});
   Tensor cols = contiguous(input);
-  Tensor out = batched ? empty({N, C, outputSize[0], outputSize[1]}, input.dtype())
-                       : empty({C, outputSize[0], outputSize[1]}, input.dtype());
+  Tensor out = batched ? empty({N, C, outputSize[0], outputSize[1]}, input.dtype(), input.device())
+                       : empty({C, outputSize[0], outputSize[1]}, input.dtype(), input.device());
   kernels().col2im(cols.device(), cols.dtype(), out, cols, N * C, outputSize, blocks, kernel, dilation, padding,
                    stride);
   if (rec) derivatives::col2im(input, kernel, dilation, padding, stride, out);

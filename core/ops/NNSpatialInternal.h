@@ -21,7 +21,7 @@ Tensor canonical(const Tensor &t, int s, bool batched);
 Tensor uncanonical(const Tensor &t, int s, bool batched);
 // A tensor of the given sizes whose memory is never read (a kernel's input that only gives
 // a shape): one element seen everywhere.
-Tensor shapeOnly(const IntList &sizes, ScalarType dtype);
+Tensor shapeOnly(const IntList &sizes, ScalarType dtype, Device device);
 
 // ---- convolutions ----
 

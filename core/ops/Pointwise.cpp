@@ -146,10 +146,11 @@ Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha) {
   checkBoolOp(op, type);
   if (op == BinaryOp::Add || op == BinaryOp::Sub) checkAlpha(type, alpha);
   IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
-  Tensor ca = toType(a, type), cb = toType(b, type);
+  Device device = resultDevice(binaryOpName(op), a, b);
+  Tensor ca = to(a, type, device), cb = to(b, type, device);
   if (!ca.hasSizes(shape)) ca = expand(ca, shape);
   if (!cb.hasSizes(shape)) cb = expand(cb, shape);
-  Tensor r = empty(shape, type);
+  Tensor r = empty(shape, type, device);
   binaryKernel(op, r, ca, cb, alpha);
   normalizeBool(r);
   if (rec && isFloating(type) && isDifferentiable(op)) derivatives::binary(op, a, b, alpha, r);
@@ -158,7 +159,7 @@ Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha) {
 
 Tensor binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha) {
   ScalarType type = computeType(op, resultType(a, b));
-  if (type == ScalarType::Bool) return binary(op, a, scalarTensor(b, type), alpha);  // normalized to 0/1
+  if (type == ScalarType::Bool) return binary(op, a, scalarTensor(b, type, a.device()), alpha);  // normalized to 0/1
   RecordScope rec({&a});
   Scalar given = b;
   if (op == BinaryOp::Add || op == BinaryOp::Sub) {
@@ -166,7 +167,7 @@ Tensor binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha) {
     b = scaled(b, alpha);
   }
   Tensor ca = toType(a, type);
-  Tensor r = empty(a.sizes(), type);
+  Tensor r = emptyLike(a, type);
   scalarKernel(op, r, ca, b);
   if (rec && isFloating(type) && isDifferentiable(op)) derivatives::binary(op, a, given, alpha, r);
   return r;
@@ -174,7 +175,7 @@ Tensor binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha) {
 
 Tensor binary(BinaryOp op, Scalar a, const Tensor &b) {
   ScalarType type = resultType(b, a);
-  return binary(op, scalarTensor(a, type), b);
+  return binary(op, scalarTensor(a, type, b.device()), b);
 }
 
 void binary_(BinaryOp op, const Tensor &self, const Tensor &other, Scalar alpha) {
@@ -185,11 +186,12 @@ void binary_(BinaryOp op, const Tensor &self, const Tensor &other, Scalar alpha)
   TORCH_CHECK(other.isSameSizeAs(self) || isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
               shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
+  checkInplaceDevice(binaryOpName(op), self, other);
   if (beginInplace(self, needsRecording({&self, &other}) && isFloating(self.dtype()))) {
     inplaceWithHistory(self, [&](const Tensor &before) { return binary(op, before, other, alpha); });
     return;
   }
-  Tensor co = toType(other, self.dtype());
+  Tensor co = to(other, self.dtype(), self.device());
   if (!co.isSameSizeAs(self)) co = expand(co, self.sizes());
   binaryKernel(op, self, self, co, alpha);
   normalizeBool(self);
@@ -199,7 +201,7 @@ void binary_(BinaryOp op, const Tensor &self, Scalar other, Scalar alpha) {
   ScalarType type = computeType(op, resultType(self, other));
   if (!canCast(type, self.dtype())) castError(type, self.dtype());
   if (self.dtype() == ScalarType::Bool) {
-    binary_(op, self, scalarTensor(other, self.dtype()), alpha);
+    binary_(op, self, scalarTensor(other, self.dtype(), self.device()), alpha);
     return;
   }
   if (op == BinaryOp::Add || op == BinaryOp::Sub) checkAlpha(self.dtype(), alpha);
@@ -231,14 +233,16 @@ Tensor divideRounded(const Tensor &a, const Other &b, RoundingMode mode) {
   Tensor ca = toType(a, type);
   if constexpr (std::is_same_v<Other, Tensor>) {
     IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
-    Tensor cb = toType(b, type);
+    Device device = resultDevice("div", a, b);
+    ca = to(ca, type, device);
+    Tensor cb = to(b, type, device);
     if (!ca.hasSizes(shape)) ca = expand(ca, shape);
     if (!cb.hasSizes(shape)) cb = expand(cb, shape);
-    Tensor r = empty(shape, type);
+    Tensor r = empty(shape, type, device);
     binaryKernel(BinaryOp::Div, r, ca, cb, Scalar(int64_t(1)));
     return r;
   } else {
-    Tensor r = empty(a.sizes(), type);
+    Tensor r = emptyLike(a, type);
     scalarKernel(BinaryOp::Div, r, ca, b);
     return r;
   }
@@ -259,8 +263,9 @@ void divideRounded_(const Tensor &self, const Other &other, RoundingMode mode) {
     TORCH_CHECK(other.isSameSizeAs(self) || isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
                 "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
                 shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
+    checkInplaceDevice("div_", self, other);
     beginInplace(self, false);
-    Tensor co = toType(other, self.dtype());
+    Tensor co = to(other, self.dtype(), self.device());
     if (!co.isSameSizeAs(self)) co = expand(co, self.sizes());
     binaryKernel(BinaryOp::Div, self, self, co, Scalar(int64_t(1)));
   } else {
@@ -294,10 +299,11 @@ void compareScalarKernel(CompareOp op, const Tensor &r, const Tensor &a, Scalar 
 Tensor compare(CompareOp op, const Tensor &a, const Tensor &b) {
   ScalarType type = resultType(a, b);
   IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
-  Tensor ca = toType(a, type), cb = toType(b, type);
+  Device device = resultDevice(compareOpName(op), a, b);
+  Tensor ca = to(a, type, device), cb = to(b, type, device);
   if (!ca.hasSizes(shape)) ca = expand(ca, shape);
   if (!cb.hasSizes(shape)) cb = expand(cb, shape);
-  Tensor r = empty(shape, ScalarType::Bool);
+  Tensor r = empty(shape, ScalarType::Bool, device);
   compareKernel(op, r, ca, cb);
   return r;
 }
@@ -305,7 +311,7 @@ Tensor compare(CompareOp op, const Tensor &a, const Tensor &b) {
 Tensor compare(CompareOp op, const Tensor &a, Scalar b) {
   ScalarType type = resultType(a, b);
   Tensor ca = toType(a, type);
-  Tensor r = empty(a.sizes(), ScalarType::Bool);
+  Tensor r = emptyLike(a, ScalarType::Bool);
   compareScalarKernel(op, r, ca, b);
   return r;
 }
@@ -314,17 +320,18 @@ void compare_(CompareOp op, const Tensor &self, const Tensor &other) {
   TORCH_CHECK(other.isSameSizeAs(self) || isBroadcastableTo(other.sizes(), self.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
               shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
+  checkInplaceDevice(compareOpName(op), self, other);
   if (beginInplace(self, GradMode::enabled() && requiresGrad(self))) {
     inplaceWithHistory(self, [&](const Tensor &before) { return compare(op, before, other); });
     return;
   }
-  Tensor co = toType(other, self.dtype());
+  Tensor co = to(other, self.dtype(), self.device());
   if (!co.isSameSizeAs(self)) co = expand(co, self.sizes());
   compareKernel(op, self, self, co);
 }
 
 void compare_(CompareOp op, const Tensor &self, Scalar other) {
-  compare_(op, self, scalarTensor(other, resultType(self, other)));
+  compare_(op, self, scalarTensor(other, resultType(self, other), self.device()));
 }
 
 // ---- unary ----
@@ -367,7 +374,7 @@ Tensor unary(UnaryOp op, const Tensor &t) {
   RecordScope rec({&t});
   ScalarType type = unaryType(op, t.dtype());
   Tensor ct = toType(t, type);
-  Tensor r = empty(t.sizes(), type);
+  Tensor r = emptyLike(t, type);
   unaryKernel(op, r, ct);
   if (rec && isFloating(type)) derivatives::unary(op, t, r);
   return r;
@@ -405,7 +412,7 @@ Tensor clamp(const Tensor &t, std::optional<Scalar> min, std::optional<Scalar> m
   RecordScope rec({&t});
   ScalarType type = clampType(t, min, max);
   Tensor ct = toType(t, type);
-  Tensor r = empty(t.sizes(), type);
+  Tensor r = emptyLike(t, type);
   mathKernels().clamp(ct.device(), type, r, ct, min, max);
   if (rec && isFloating(type)) derivatives::clamp(t, min, max, r);
   return r;
@@ -455,7 +462,7 @@ namespace {
 void addcop(bool divide, const Tensor &r, const Tensor &self, const Tensor &t1, const Tensor &t2, Scalar value) {
   IntList shape = r.sizes();
   auto prep = [&](const Tensor &x) {
-    Tensor c = toType(x, r.dtype());
+    Tensor c = to(x, r.dtype(), r.device());
     return c.sizes() == shape ? c : expand(c, shape);
   };
   Tensor cs = prep(self), c1 = prep(t1), c2 = prep(t2);
@@ -468,7 +475,7 @@ Tensor addcopOut(bool divide, const Tensor &self, const Tensor &t1, const Tensor
   ScalarType type = promoteTypes(resultType(self, t1), resultType(self, t2));
   if (divide) type = floatingResult(type);
   IntList shape = broadcastShapes(self.sizes(), broadcastShapes(t1.sizes(), t2.sizes()));
-  Tensor r = empty(shape, type);
+  Tensor r = empty(shape, type, resultDevice(divide ? "addcdiv" : "addcmul", {&self, &t1, &t2}));
   addcop(divide, r, self, t1, t2, value);
   if (rec && isFloating(type)) derivatives::addcop(divide, self, t1, t2, value, r);
   return r;
@@ -481,6 +488,8 @@ void addcopInPlace(bool divide, const Tensor &self, const Tensor &t1, const Tens
   IntList shape = broadcastShapes(self.sizes(), broadcastShapes(t1.sizes(), t2.sizes()));
   TORCH_CHECK(shape == self.sizes(), Runtime, "output with shape %s doesn't match the broadcast shape %s",
               self.sizeString().c_str(), shapeString(shape).c_str());
+  checkInplaceDevice(divide ? "addcdiv_" : "addcmul_", self, t1);
+  checkInplaceDevice(divide ? "addcdiv_" : "addcmul_", self, t2);
   if (beginInplace(self, needsRecording({&self, &t1, &t2}))) {
     inplaceWithHistory(self, [&](const Tensor &before) { return addcopOut(divide, before, t1, t2, value); });
     return;
@@ -517,11 +526,13 @@ void lerp_(const Tensor &a, const Tensor &b, Scalar weight) {
   TORCH_CHECK(isBroadcastableTo(b.sizes(), a.sizes()), Runtime,
               "output with shape %s doesn't match the broadcast shape %s", a.sizeString().c_str(),
               shapeString(broadcastShapes(a.sizes(), b.sizes())).c_str());
+  checkInplaceDevice("lerp_", a, b);
   if (beginInplace(a, needsRecording({&a, &b}))) {
     inplaceWithHistory(a, [&](const Tensor &before) { return lerp(before, b, weight); });
     return;
   }
-  Tensor cb = b.sizes() == a.sizes() ? b : expand(b, a.sizes());
+  Tensor onA = to(b, b.dtype(), a.device());
+  Tensor cb = onA.sizes() == a.sizes() ? onA : expand(onA, a.sizes());
   mathKernels().lerp(a.device(), a.dtype(), a, a, cb, weight);
 }
 
@@ -553,13 +564,14 @@ Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
   RecordScope rec({&a, &b});
   ScalarType type = resultType(a, b);
   IntList shape = broadcastShapes(cond.sizes(), broadcastShapes(a.sizes(), b.sizes()));
+  Device device = resultDevice("where", {&cond, &a, &b});
   Tensor c = toType(cond, ScalarType::Bool);
   auto prep = [&](const Tensor &x, ScalarType t) {
-    Tensor y = toType(x, t);
+    Tensor y = to(x, t, device);
     return y.sizes() == shape ? y : expand(y, shape);
   };
   Tensor cc = prep(c, ScalarType::Bool), ca = prep(a, type), cb = prep(b, type);
-  Tensor r = empty(shape, type);
+  Tensor r = empty(shape, type, device);
   mathKernels().where(r.device(), type, r, cc, ca, cb);
   if (rec && isFloating(type)) derivatives::where(c, a, b, r);
   return r;

@@ -66,7 +66,7 @@ Tensor Generator::getState() {
     s.nextFloatNormalValid = cache.nextFloat.has_value();
     if (cache.nextFloat) s.nextFloatNormal = *cache.nextFloat;
   });
-  Tensor state = empty({static_cast<int64_t>(sizeof(s))}, ScalarType::Byte);
+  Tensor state = empty({static_cast<int64_t>(sizeof(s))}, ScalarType::Byte, Device::CPU);
   memcpy(state.dataPtr(), &s, sizeof(s));
   return state;
 }
@@ -92,7 +92,7 @@ void Generator::setState(const Tensor &state) {
   if (n == sizeof(PyTorchState) && s.nextFloatNormalValid) restored.nextFloat = s.nextFloatNormal;
   s.legacy.normal_x = s.legacy.normal_y = s.legacy.normal_rho = 0;
   s.legacy.normal_is_valid = 0;
-  Tensor twister = empty({static_cast<int64_t>(sizeof(THGenerator))}, ScalarType::Byte);
+  Tensor twister = empty({static_cast<int64_t>(sizeof(THGenerator))}, ScalarType::Byte, Device::CPU);
   memcpy(twister.dataPtr(), &s.legacy, sizeof(THGenerator));
   withCache([&](THGenerator *g, NormalCache &cache) {
     THGenerator_setState(g, twister.th<uint8_t>());  // checks the twister before changing g
@@ -119,7 +119,7 @@ RandomKernels &kernels() { return randomKernels(); }
 template <typename Fill>
 void viaFloat(const Tensor &t, Fill fill) {
   if (t.dtype() != ScalarType::Half) return fill(t);
-  Tensor f = empty(t.sizes(), ScalarType::Float);
+  Tensor f = empty(t.sizes(), ScalarType::Float, t.device());
   fill(f);
   copy_(t, f);
 }
@@ -218,7 +218,7 @@ void bernoulli_(const Tensor &t, const Tensor &p, Generator *gen) {
 Tensor bernoulli(const Tensor &p, Generator *gen) {
   TORCH_CHECK(isFloating(p.dtype()), Type, "bernoulli expects a floating point tensor of probabilities, got %s",
               scalarTypeName(p.dtype()));
-  Tensor r = empty(p.sizes(), p.dtype());
+  Tensor r = empty(p.sizes(), p.dtype(), p.device());
   bernoulli_(r, p, gen);
   return r;
 }
@@ -248,9 +248,10 @@ Tensor normalTensors(const Tensor &mean, const Tensor &std, Generator *gen) {
               "normal expects floating point means and standard deviations, got %s and %s",
               scalarTypeName(mean.dtype()), scalarTypeName(std.dtype()));
   IntList shape = broadcastShapes(mean.sizes(), std.sizes());
-  Tensor means = expand(toType(mean, type), shape), stds = expand(toType(std, type), shape);
+  Device device = resultDevice("normal", mean, std);
+  Tensor means = expand(to(mean, type, device), shape), stds = expand(to(std, type, device), shape);
   TORCH_CHECK(everywhere(stds, CompareOp::Ge, 0), Runtime, "normal expects all elements of std >= 0.0");
-  Tensor r = empty(shape, type);
+  Tensor r = empty(shape, type, device);
   kernels().normalTensors(r.device(), type, r, orDefault(gen), means, stds);
   return r;
 }
@@ -262,19 +263,19 @@ Tensor normal(const Tensor &mean, const Tensor &std, Generator *gen) { return no
 Tensor normal(const Tensor &mean, double std, Generator *gen) {
   ScalarType type = isFloating(mean.dtype()) ? mean.dtype() : defaultFloatType();
   TORCH_CHECK(std >= 0, Runtime, "normal expects std >= 0.0, but found std %s", str(std).c_str());
-  return normalTensors(mean, scalarTensor(Scalar(std), type), gen);
+  return normalTensors(mean, scalarTensor(Scalar(std), type, mean.device()), gen);
 }
 
 Tensor normal(double mean, const Tensor &std, Generator *gen) {
   ScalarType type = isFloating(std.dtype()) ? std.dtype() : defaultFloatType();
-  return normalTensors(scalarTensor(Scalar(mean), type), std, gen);
+  return normalTensors(scalarTensor(Scalar(mean), type, std.device()), std, gen);
 }
 
 Tensor poisson(const Tensor &rates, Generator *gen) {
   kernels().poisson.find(rates.device(), rates.dtype());
   TORCH_CHECK(everywhere(rates, CompareOp::Ge, 0) && everywhere(rates, CompareOp::Lt, INFINITY), Runtime,
               "poisson expects every rate to be finite and non-negative");
-  Tensor r = empty(rates.sizes(), rates.dtype());
+  Tensor r = empty(rates.sizes(), rates.dtype(), rates.device());
   kernels().poisson(r.device(), r.dtype(), r, orDefault(gen), rates);
   return r;
 }
@@ -311,13 +312,13 @@ Tensor multinomial(const Tensor &probs, int64_t numSamples, bool replacement, Ge
                 "probability tensor contains either `inf`, `nan` or element < 0");
     TORCH_CHECK(everywhere(sum(weights, {-1}, false), CompareOp::Gt, 0), Runtime,
                 "invalid multinomial distribution (sum of probabilities <= 0)");
-    Tensor q = empty(weights.sizes(), type);
+    Tensor q = emptyLike(weights, type);
     exponential_(q, 1, gen);
     Tensor ratio = divide(weights, q, RoundingMode::None);
     if (numSamples == 1) return argmax(ratio, -1, true);
     return topk(ratio, numSamples, -1, true, true).indices;
   }
-  Tensor r = empty(shape, ScalarType::Long);
+  Tensor r = empty(shape, ScalarType::Long, weights.device());
   kernels().multinomial(weights.device(), type, r, orDefault(gen), weights, numSamples, replacement);
   return r;
 }

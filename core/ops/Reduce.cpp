@@ -112,8 +112,8 @@ ReduceKernels &kernels() { return reduceKernels(); }
 // A whole-tensor reduction's value as a new 0-dim tensor of type (never Half: the
 // reductions have no Half kernels), written by the fill kernel alone: the tensor is new,
 // so fill_'s autograd and version bookkeeping has nothing to do.
-Tensor zeroDim(ScalarType type, Scalar v) {
-  Tensor r = empty({}, type);
+Tensor zeroDim(ScalarType type, Scalar v, Device device) {
+  Tensor r = empty({}, type, device);
   copyKernels().fill(r.device(), type, r, v);
   return r;
 }
@@ -121,7 +121,7 @@ Tensor zeroDim(ScalarType type, Scalar v) {
 // A new tensor of x's type and device that kernel(r, x, args...) fills.
 template <typename K, typename... Args>
 Tensor intoNew(const K &kernel, const Tensor &x, Args... args) {
-  Tensor r = empty({0}, x.dtype());
+  Tensor r = empty({0}, x.dtype(), x.device());
   kernel(x.device(), x.dtype(), r, x, args...);
   return r;
 }
@@ -129,7 +129,7 @@ Tensor intoNew(const K &kernel, const Tensor &x, Args... args) {
 // New values (x's type) and Long indices that kernel(values, indices, x, args...) fills.
 template <typename K, typename... Args>
 ValuesIndices withIndices(const K &kernel, const Tensor &x, Args... args) {
-  ValuesIndices r{empty({0}, x.dtype()), empty({0}, ScalarType::Long)};
+  ValuesIndices r{empty({0}, x.dtype(), x.device()), empty({0}, ScalarType::Long, x.device())};
   kernel(x.device(), x.dtype(), r.values, r.indices, x, args...);
   return r;
 }
@@ -178,7 +178,7 @@ static Tensor sumKernel(const Tensor &t, const IntList &dims, bool keepdim, std:
     // TH accumulates integers in int64 and floats in double: no conversion of t needed
     Tensor x = withDtype(t, dtype);
     ScalarType type = dtype ? *dtype : accumulateType(t.dtype());
-    Tensor r = zeroDim(type, kernels().sumAll(x.device(), x.dtype(), x));
+    Tensor r = zeroDim(type, kernels().sumAll(x.device(), x.dtype(), x), x.device());
     return keepAll(r, t, keepdim);
   }
   Tensor x = toType(t, dtype ? *dtype : accumulateType(t.dtype()));
@@ -190,7 +190,7 @@ static Tensor prodKernel(const Tensor &t, const IntList &dims, bool keepdim, std
   if (reducesAll(t, ds)) {
     Tensor x = withDtype(t, dtype);
     ScalarType type = dtype ? *dtype : accumulateType(t.dtype());
-    Tensor r = zeroDim(type, kernels().prodAll(x.device(), x.dtype(), x));
+    Tensor r = zeroDim(type, kernels().prodAll(x.device(), x.dtype(), x), x.device());
     return keepAll(r, t, keepdim);
   }
   Tensor x = toType(t, dtype ? *dtype : accumulateType(t.dtype()));
@@ -202,7 +202,7 @@ static Tensor meanKernel(const Tensor &t, const IntList &dims, bool keepdim, std
   checkFloating(x, "mean");
   std::vector<int> ds = reductionDims(x, dims);
   if (reducesAll(x, ds)) {
-    Tensor r = zeroDim(x.dtype(), kernels().meanAll(x.device(), x.dtype(), x));
+    Tensor r = zeroDim(x.dtype(), kernels().meanAll(x.device(), x.dtype(), x), x.device());
     return keepAll(r, x, keepdim);
   }
   if (ds.size() == 1) return intoNew(kernels().mean, x, ds[0], keepdim);
@@ -221,7 +221,7 @@ Tensor varOrStd(const Tensor &t, const IntList &dims, bool unbiased, bool keepdi
   std::vector<int> ds = reductionDims(t, dims);
   if (reducesAll(t, ds)) {
     const auto &all = takeRoot ? kernels().stdDevAll : kernels().varAll;
-    Tensor r = zeroDim(t.dtype(), all(t.device(), t.dtype(), t, !unbiased));
+    Tensor r = zeroDim(t.dtype(), all(t.device(), t.dtype(), t, !unbiased), t.device());
     return keepAll(r, t, keepdim);
   }
   const auto &alongDim = takeRoot ? kernels().stdDev : kernels().var;
@@ -251,7 +251,7 @@ static Tensor normKernel(const Tensor &t, double p, const IntList &dims, bool ke
   if (std::isinf(p) && p < 0) return amin(unary(UnaryOp::Abs, t), dims, keepdim);  // TH knows p >= 0 only
   std::vector<int> ds = reductionDims(t, dims);
   if (reducesAll(t, ds)) {
-    Tensor r = zeroDim(t.dtype(), kernels().normAll(t.device(), t.dtype(), t, p));
+    Tensor r = zeroDim(t.dtype(), kernels().normAll(t.device(), t.dtype(), t, p), t.device());
     return keepAll(r, t, keepdim);
   }
   return reduceMerged(t, ds, keepdim,
@@ -259,10 +259,11 @@ static Tensor normKernel(const Tensor &t, double p, const IntList &dims, bool ke
 }
 
 Tensor dist(const Tensor &a, const Tensor &b, double p) {
+  checkSameDevice("dist", a, b);
   // Recorded as the norm of the difference.
   if (!needsRecording({&a, &b}) && a.isSameSizeAs(b) && a.dtype() == b.dtype() && isFloating(a.dtype()) &&
       !(std::isinf(p) && p < 0)) {
-    return zeroDim(a.dtype(), kernels().dist(a.device(), a.dtype(), a, b, p));
+    return zeroDim(a.dtype(), kernels().dist(a.device(), a.dtype(), a, b, p), a.device());
   }
   Tensor difference = binary(BinaryOp::Sub, a, b);
   checkFloating(difference, "dist");
@@ -273,7 +274,7 @@ static Tensor logsumexpKernel(const Tensor &t, const IntList &dims, bool keepdim
   Tensor x = isFloating(t.dtype()) ? t : toType(t, defaultFloatType());
   std::vector<int> ds = reductionDims(x, dims);
   if (x.numel() == 0) {
-    Tensor r = empty(reducedShape(x, ds, keepdim), x.dtype());
+    Tensor r = empty(reducedShape(x, ds, keepdim), x.dtype(), x.device());
     fill_(r, Scalar(-INFINITY));  // log(0); sizes other than the reduced ones may be 0 too
     return r;
   }
@@ -295,7 +296,7 @@ Tensor extremeAll(const Tensor &t, bool largest) {
   const char *op = largest ? "max" : "min";
   checkNonEmptyDims(t, reductionDims(t, {}), op);
   const auto &all = largest ? kernels().maxAll : kernels().minAll;
-  return zeroDim(t.dtype(), all(t.device(), t.dtype(), t));
+  return zeroDim(t.dtype(), all(t.device(), t.dtype(), t), t.device());
 }
 
 ValuesIndices extreme(const Tensor &t, int64_t dim, bool keepdim, bool largest) {
@@ -373,10 +374,10 @@ Tensor logical(const Tensor &t, std::optional<int64_t> dim, bool keepdim, bool e
   Tensor mask = nonZeroMask(t);
   if (!dim) {
     const auto &all = every ? kernels().allAll : kernels().anyAll;
-    return zeroDim(ScalarType::Bool, all(mask.device(), mask.dtype(), mask));
+    return zeroDim(ScalarType::Bool, all(mask.device(), mask.dtype(), mask), mask.device());
   }
   int d = checkedDim(mask, *dim);
-  Tensor r = empty({0}, ScalarType::Bool);
+  Tensor r = empty({0}, ScalarType::Bool, mask.device());
   (every ? kernels().all : kernels().any)(mask.device(), mask.dtype(), r, mask, d, keepdim);
   return r;
 }
@@ -409,7 +410,7 @@ static Tensor cumprodKernel(const Tensor &t, int64_t dim, std::optional<ScalarTy
 
 static Tensor medianAllKernel(const Tensor &t) {
   checkNonEmptyDims(t, reductionDims(t, {}), "median");
-  return zeroDim(t.dtype(), kernels().medianAll(t.device(), t.dtype(), t));
+  return zeroDim(t.dtype(), kernels().medianAll(t.device(), t.dtype(), t), t.device());
 }
 
 static ValuesIndices medianKernel(const Tensor &t, int64_t dim, bool keepdim) {
@@ -450,7 +451,8 @@ static ValuesIndices topkKernel(const Tensor &t, int64_t k, int64_t dim, bool la
 
 UniqueResult unique(const Tensor &t, bool returnInverse, bool returnCounts) {
   ValuesIndices sorted = sort(reshape(t, {-1}), 0, false);
-  UniqueResult r{empty({0}, t.dtype()), empty(t.sizes(), ScalarType::Long), empty({0}, ScalarType::Long)};
+  UniqueResult r{empty({0}, t.dtype(), t.device()), empty(t.sizes(), ScalarType::Long, t.device()),
+                 empty({0}, ScalarType::Long, t.device())};
   kernels().uniqueSorted(t.device(), t.dtype(), sorted.values, sorted.indices, r.values, r.inverse, r.counts);
   if (!returnInverse) r.inverse = Tensor();
   if (!returnCounts) r.counts = Tensor();
@@ -466,12 +468,12 @@ UniqueResult unique(const Tensor &t, int64_t dim, bool returnInverse, bool retur
     TORCH_CHECK(j == d || t.size(j) > 0 || n == 0, Runtime,
                 "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
   }
-  UniqueResult r{Tensor(), empty({n}, ScalarType::Long), empty({0}, ScalarType::Long)};
+  UniqueResult r{Tensor(), empty({n}, ScalarType::Long, t.device()), empty({0}, ScalarType::Long, t.device())};
   if (n == 0) {
     r.values = clone(t);
   } else {
     Tensor rows = contiguous(reshape(movedim(t, {d}, {0}), {n, -1}));
-    Tensor firsts = empty({0}, ScalarType::Long);
+    Tensor firsts = empty({0}, ScalarType::Long, t.device());
     kernels().uniqueRows(rows.device(), rows.dtype(), rows, firsts, r.inverse, r.counts);
     r.values = indexSelect(t, d, firsts);
   }
@@ -485,10 +487,11 @@ UniqueResult unique(const Tensor &t, int64_t dim, bool returnInverse, bool retur
 static Tensor traceKernel(const Tensor &t) {
   TORCH_CHECK(t.dim() == 2, Runtime, "trace: expected a matrix, but got a tensor with sizes %s",
               t.sizeString().c_str());
-  return zeroDim(accumulateType(t.dtype()), kernels().trace(t.device(), t.dtype(), t));
+  return zeroDim(accumulateType(t.dtype()), kernels().trace(t.device(), t.dtype(), t), t.device());
 }
 
 bool equal(const Tensor &a, const Tensor &b) {
+  checkSameDevice("equal", a, b);
   if (!a.isSameSizeAs(b)) return false;
   ScalarType type = promoteTypes(a.dtype(), b.dtype());
   Tensor ca = toType(a, type), cb = toType(b, type);
@@ -499,10 +502,11 @@ Tensor isclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool 
   TORCH_CHECK(rtol >= 0 && atol >= 0, Runtime, "isclose(): rtol (%g) and atol (%g) must be non-negative", rtol, atol);
   ScalarType type = promoteTypes(a.dtype(), b.dtype());
   IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
-  Tensor ca = toType(a, type), cb = toType(b, type);
+  Device device = resultDevice("isclose", a, b);
+  Tensor ca = to(a, type, device), cb = to(b, type, device);
   if (!ca.hasSizes(shape)) ca = expand(ca, shape);
   if (!cb.hasSizes(shape)) cb = expand(cb, shape);
-  Tensor r = empty(shape, ScalarType::Bool);
+  Tensor r = empty(shape, ScalarType::Bool, device);
   kernels().isclose(ca.device(), type, r, ca, cb, rtol, atol, equalNan);
   return r;
 }

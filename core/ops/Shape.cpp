@@ -22,12 +22,6 @@ E *dataOf(const Tensor &t) {
   return reinterpret_cast<E *>(t.dataPtr());
 }
 
-Tensor zerosOf(const IntList &sizes, ScalarType type) {
-  Tensor r = empty(sizes, type);
-  zero_(r);
-  return r;
-}
-
 bool legacyEmpty(const Tensor &t) { return t.dim() == 1 && t.size(0) == 0; }
 
 void checkNonEmpty(const TensorList &tensors, const char *op) {
@@ -43,11 +37,12 @@ void triangle(const Tensor &out, const Tensor &in, int64_t offset, bool upper, c
   TORCH_CHECK(nd >= 2, Runtime, "%s: input tensor must have at least 2 dimensions", op);
   NoGradGuard plain;  // the callers record the op themselves
   const int64_t rows = in.size(nd - 2), cols = in.size(nd - 1);
-  Tensor row = view(arange(Scalar(int64_t(0)), Scalar(rows), Scalar(int64_t(1)), ScalarType::Long), {rows, 1});
-  Tensor col = arange(Scalar(int64_t(0)), Scalar(cols), Scalar(int64_t(1)), ScalarType::Long);
+  Tensor row =
+      view(arange(Scalar(int64_t(0)), Scalar(rows), Scalar(int64_t(1)), ScalarType::Long, in.device()), {rows, 1});
+  Tensor col = arange(Scalar(int64_t(0)), Scalar(cols), Scalar(int64_t(1)), ScalarType::Long, in.device());
   Tensor diagonal = binary(BinaryOp::Sub, col, row);  // [rows, cols]: which diagonal each position is on
   Tensor keep = compare(upper ? CompareOp::Ge : CompareOp::Le, diagonal, Scalar(offset));
-  copyValues_(out, where(keep, in, scalarTensor(Scalar(int64_t(0)), in.dtype())));
+  copyValues_(out, where(keep, in, scalarTensor(Scalar(int64_t(0)), in.dtype(), in.device())));
 }
 
 Tensor triangleCopy(const Tensor &t, int64_t offset, bool upper, const char *op) {
@@ -71,7 +66,7 @@ Tensor triangleIndices(int64_t row, int64_t col, int64_t offset, ScalarType dtyp
     }
   }
   int64_t n = static_cast<int64_t>(rows.size());
-  Tensor r = empty({2, n}, ScalarType::Long);
+  Tensor r = empty({2, n}, ScalarType::Long, Device::CPU);  // a factory, computed on the host
   int64_t *p = dataOf<int64_t>(r);
   std::copy(rows.begin(), rows.end(), p);
   std::copy(cols.begin(), cols.end(), p + n);
@@ -111,12 +106,13 @@ static Tensor catKernel(const TensorList &tensors, int64_t dim) {
       break;
     }
   }
-  if (!ref) return empty({0}, type);  // Note [Legacy cat]: nothing but legacy empties
+  if (!ref) return empty({0}, type, tensors[0].device());  // Note [Legacy cat]: nothing but legacy empties
   int d = wrapDim(dim, ref->dim());
   int64_t total = 0;
   for (size_t i = 0; i < tensors.size(); i++) {
     const Tensor &t = tensors[i];
     if (legacyEmpty(t)) continue;
+    checkSameDevice("cat", *ref, t);
     TORCH_CHECK(t.dim() == ref->dim(), Runtime, "Tensors must have same number of dimensions: got %d and %d",
                 ref->dim(), t.dim());
     for (int k = 0; k < t.dim(); k++) {
@@ -131,7 +127,7 @@ static Tensor catKernel(const TensorList &tensors, int64_t dim) {
   }
   IntList shape = ref->sizes();
   shape[d] = total;
-  Tensor out = empty(shape, type);
+  Tensor out = empty(shape, type, ref->device());
   int64_t offset = 0;
   for (const Tensor &t : tensors) {
     if (legacyEmpty(t)) continue;
@@ -221,7 +217,7 @@ Tensor diag(const Tensor &t, int64_t offset) {
   TORCH_CHECK(t.dim() == 1 || t.dim() == 2, Runtime, "diag(): Supports 1D or 2D tensors. Got %dD", t.dim());
   if (t.dim() == 2) return clone(diagonal(t, offset, 0, 1));
   int64_t n = t.size(0) + std::abs(offset);
-  Tensor r = zerosOf({n, n}, t.dtype());
+  Tensor r = zeros({n, n}, t.dtype(), t.device());
   copy_(diagonal(r, offset, 0, 1), t);
   return r;
 }
@@ -237,7 +233,7 @@ Tensor diagEmbed(const Tensor &t, int64_t offset, int64_t dim1, int64_t dim2) {
   sizes.pop_back();
   sizes.insert(sizes.begin() + std::min(d1, d2), n);
   sizes.insert(sizes.begin() + std::max(d1, d2), n);
-  Tensor r = zerosOf(sizes, t.dtype());
+  Tensor r = zeros(sizes, t.dtype(), t.device());
   copy_(diagonal(r, offset, d1, d2), t);
   return r;
 }
@@ -295,7 +291,7 @@ static Tensor crossKernel(const Tensor &a, const Tensor &b, std::optional<int64_
               static_cast<long long>(a.size(d)), static_cast<long long>(b.size(d)));
   IntList shape = broadcastShapes(a.sizes(), b.sizes());
   Tensor x = expand(a, shape), y = expand(b, shape);
-  Tensor r = empty({0}, a.dtype());
+  Tensor r = empty({0}, a.dtype(), a.device());
   mathKernels().cross(x.device(), x.dtype(), r, x, y, d);
   return r;
 }
@@ -304,7 +300,7 @@ static Tensor crossKernel(const Tensor &a, const Tensor &b, std::optional<int64_
 Tensor histc(const Tensor &t, int64_t bins, double min, double max) {
   TORCH_CHECK(bins > 0, Runtime, "torch.histc: bins must be > 0, but got %lld for dimension 0",
               static_cast<long long>(bins));
-  Tensor r = empty({0}, t.dtype());
+  Tensor r = empty({0}, t.dtype(), t.device());
   mathKernels().histc(t.device(), t.dtype(), r, t, bins, min, max);
   return r;
 }
@@ -338,11 +334,11 @@ Tensor renorm(const Tensor &t, double p, int64_t dim, double maxnorm) {
     }
     Tensor norms = norm(t, p, others, true);
     Tensor scale = binary(BinaryOp::Div, Scalar(maxnorm), binary(BinaryOp::Add, norms, Scalar(1e-7)));
-    Tensor ones = empty(norms.sizes(), t.dtype());
+    Tensor ones = empty(norms.sizes(), t.dtype(), t.device());
     fill_(ones, Scalar(int64_t(1)));
     return binary(BinaryOp::Mul, t, where(compare(CompareOp::Gt, norms, Scalar(maxnorm)), scale, ones));
   }
-  Tensor r = empty({0}, t.dtype());
+  Tensor r = empty({0}, t.dtype(), t.device());
   renormInto(r, t, p, d, maxnorm);
   return r;
 }
@@ -387,7 +383,8 @@ static Tensor flipKernel(const Tensor &t, const IntList &dims) {
   Tensor r = t;
   for (int d = 0; d < nd; d++) {
     if (!flipped[d] || t.size(d) < 2) continue;
-    Tensor reversed = arange(Scalar(t.size(d) - 1), Scalar(int64_t(-1)), Scalar(int64_t(-1)), ScalarType::Long);
+    Tensor reversed =
+        arange(Scalar(t.size(d) - 1), Scalar(int64_t(-1)), Scalar(int64_t(-1)), ScalarType::Long, t.device());
     r = indexSelect(r, d, reversed);
   }
   return r.isSameAs(t) ? clone(t) : r;
@@ -480,7 +477,7 @@ Tensor repeat(const Tensor &t, const IntList &repeats) {
     pairs.insert(pairs.end(), {repeats[d], x.size(d)});
     srcStrides.insert(srcStrides.end(), {0, x.stride(d)});
   }
-  Tensor r = empty(outSizes, t.dtype());
+  Tensor r = empty(outSizes, t.dtype(), t.device());
   if (r.numel() == 0) return r;
   copy_(view(r, pairs), asStrided(x, pairs, srcStrides, x.storageOffset()));
   return r;
@@ -500,7 +497,7 @@ Tensor repeatInterleave(const Tensor &t, int64_t repeats, std::optional<int64_t>
   IntList sizes = x.sizes(), split = x.sizes();
   sizes[d] *= repeats;
   split.insert(split.begin() + d + 1, repeats);
-  Tensor r = empty(sizes, t.dtype());
+  Tensor r = empty(sizes, t.dtype(), t.device());
   if (r.numel() == 0) return r;
   copy_(view(r, split), expand(unsqueeze(x, d + 1), split));
   return r;
@@ -514,7 +511,7 @@ Tensor countsOf(const Tensor &repeats) {
               "repeats has to be Long or Int tensor (got %s)", scalarTypeName(repeats.dtype()));
   TORCH_CHECK(repeats.dim() <= 1, Runtime, "repeat_interleave only accept 1D vector as repeat (got sizes %s)",
               repeats.sizeString().c_str());
-  Tensor counts = contiguous(toType(repeats, ScalarType::Long));
+  Tensor counts = contiguous(to(repeats, ScalarType::Long, Device::CPU));  // read on the host
   const int64_t *c = dataOf<int64_t>(counts);
   for (int64_t i = 0; i < counts.numel(); i++) {
     TORCH_CHECK(c[i] >= 0, Runtime, "repeats can not be negative (got %lld at index %lld)",
@@ -531,10 +528,10 @@ Tensor repeatInterleave(const Tensor &repeats) {
   Tensor counts = countsOf(repeats);
   const int64_t *c = dataOf<int64_t>(counts);
   const int64_t n = counts.numel();
-  Tensor r = empty({std::accumulate(c, c + n, int64_t(0))}, ScalarType::Long);
+  Tensor r = empty({std::accumulate(c, c + n, int64_t(0))}, ScalarType::Long, Device::CPU);
   int64_t *p = dataOf<int64_t>(r);
   for (int64_t i = 0; i < n; i++) p = std::fill_n(p, c[i], i);
-  return r;
+  return to(r, ScalarType::Long, repeats.device());
 }
 
 Tensor repeatInterleave(const Tensor &t, const Tensor &repeats, std::optional<int64_t> dim) {
@@ -550,7 +547,7 @@ Tensor repeatInterleave(const Tensor &t, const Tensor &repeats, std::optional<in
   const int64_t *c = dataOf<int64_t>(counts);
   IntList sizes = x.sizes();
   sizes[d] = std::accumulate(c, c + n, int64_t(0));
-  Tensor r = empty(sizes, t.dtype());
+  Tensor r = empty(sizes, t.dtype(), t.device());
   if (r.numel() == 0) return r;
   // x contiguous as [outer, n, inner]: block i of each outer row is copied c[i] times.
   Tensor src = contiguous(x);

@@ -265,7 +265,7 @@ void bindAutograd(py::module &m, TensorClass &cls) {
         meta.outputNr = static_cast<uint32_t>(node->outputs.size());
         meta.requiresGrad = false;
       }
-      if (record) node->outputs.push_back({out.sizes(), out.dtype()});
+      if (record) node->outputs.push_back({out.sizes(), out.dtype(), out.device()});
       if (contains(dirtyTensors, out)) bumpVersion(out);
       result.append(py::cast(out));
     }

@@ -189,7 +189,7 @@ Tensor tensorFromData(py::handle data, std::optional<ScalarType> dtype) {
   DataScan s;
   scan(data, 0, s);
   ScalarType type = dtype ? *dtype : s.type.value_or(defaultFloatType());
-  Tensor r = empty(s.shape, type);
+  Tensor r = empty(s.shape, type, Device::CPU);  // filled from Python data here
   dispatch(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T *out = reinterpret_cast<T *>(r.dataPtr());

@@ -49,7 +49,7 @@ Tensor creationTarget(const CreationOptions &options, const IntList &sizes, Scal
     resize_(*options.out, sizes);
     return *options.out;
   }
-  return empty(sizes, options.dtype.value_or(fallback));
+  return empty(sizes, options.dtype.value_or(fallback), Device::CPU);
 }
 
 py::object finishCreation(const Tensor &t, const CreationOptions &options) {
@@ -219,7 +219,7 @@ void bindFactory(py::module &m, TensorClass &cls) {
         kw.finish();
         IntList sizes = toIntList(size, "size"), strides = toIntList(stride, "stride");
         ScalarType type = options.dtype.value_or(defaultFloatType());
-        return finishCreation(emptyStrided(sizes, strides, type), options);
+        return finishCreation(emptyStrided(sizes, strides, type, Device::CPU), options);
       },
       py::arg("size"), py::arg("stride"));
 

@@ -284,7 +284,7 @@ py::object nonzeroAny(const Tensor &t, bool asTuple, const std::optional<Tensor>
   if (!asTuple) return writeOut(positions, out);
   TORCH_CHECK(!out, Runtime, "nonzero(): out= is not supported with as_tuple=True");
   if (t.dim() == 0) {  // one column of zeros, one row per non-zero element (0 or 1)
-    Tensor column = empty({positions.size(0)}, ScalarType::Long);
+    Tensor column = empty({positions.size(0)}, ScalarType::Long, positions.device());
     zero_(column);
     return py::make_tuple(column);
   }

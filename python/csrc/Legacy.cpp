@@ -204,13 +204,13 @@ class ToPython {
     if (o->tensor) {
       out = o->tensor.visit([&](auto *p) {
         retainTH(p);
-        return py::cast(Tensor::adopt(torchType(o->tensor.type()), p));
+        return py::cast(Tensor::adopt(torchType(o->tensor.type()), p, Device::CPU));
       });
       if (isCudaHalf(o->className)) out = hooks_.attr("cuda_half")(out);
     } else if (o->storage) {
       out = o->storage.visit([&](auto *p) {
         retainTH(p);
-        return hooks_.attr("wrap_storage")(py::cast(Storage::adopt(torchType(o->storage.type()), p)));
+        return hooks_.attr("wrap_storage")(py::cast(Storage::adopt(torchType(o->storage.type()), p, Device::CPU)));
       });
       if (isCudaHalf(o->className)) out = hooks_.attr("cuda_half")(out);
     } else if (o->className.size() > 6 &&

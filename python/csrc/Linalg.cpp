@@ -80,14 +80,14 @@ py::object luAny(const Tensor &a, bool pivot, bool getInfos) {
   if (!getInfos) return py::make_tuple(r.first, r.second);
   IntList batch = a.sizes();
   batch.resize(batch.size() - 2);
-  Tensor infos = empty(batch, ScalarType::Int);
+  Tensor infos = empty(batch, ScalarType::Int, a.device());
   zero_(infos);
   return py::make_tuple(r.first, r.second, infos);
 }
 
 std::vector<Tensor> luUnpackAny(const Tensor &data, const Tensor &pivots, bool unpackData, bool unpackPivots) {
   auto [p, l, u] = luUnpack(data, pivots);
-  Tensor none = empty({0}, data.dtype());
+  Tensor none = empty({0}, data.dtype(), data.device());
   return {unpackPivots ? p : none, unpackData ? l : none, unpackData ? u : none};
 }
 
@@ -403,7 +403,7 @@ void bindLinalgModule(py::module &m) {
                                 "'r', or 'complete'");
         }
         auto [q, r] = withoutGil([&] { return qr(a, mode != "complete"); });
-        return pack("linalg_qr", {"Q", "R"}, {mode == "r" ? empty({0}, a.dtype()) : q, r}, out);
+        return pack("linalg_qr", {"Q", "R"}, {mode == "r" ? empty({0}, a.dtype(), a.device()) : q, r}, out);
       },
       py::arg("A"), py::arg("mode") = "reduced", py::kw_only(), py::arg("out") = py::none());
   l.def(

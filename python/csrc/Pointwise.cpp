@@ -106,7 +106,8 @@ void bindPointwise(py::module &m, TensorClass &cls) {
             Scalar s = toScalar(a);
             Tensor tb = toTensor(b);
             RoundingMode rm = roundingMode(mode);
-            return writeOut(withoutGil([&] { return divide(scalarTensor(s, resultType(tb, s)), tb, rm); }), out);
+            return writeOut(withoutGil([&] { return divide(scalarTensor(s, resultType(tb, s), tb.device()), tb, rm); }),
+                            out);
           },
           py::arg("input"), py::arg("other"), py::kw_only(), py::arg("rounding_mode") = py::none(),
           py::arg("out") = py::none());
@@ -332,7 +333,7 @@ void bindPointwise(py::module &m, TensorClass &cls) {
     auto asTensor = [&t](py::handle x, const std::optional<Scalar> &v) -> std::optional<Tensor> {
       if (py::isinstance<Tensor>(x)) return x.cast<Tensor>();
       if (!v) return std::nullopt;
-      return scalarTensor(*v, resultType(t, *v));
+      return scalarTensor(*v, resultType(t, *v), t.device());
     };
     b.low = asTensor(min, b.lowValue);
     b.high = asTensor(max, b.highValue);
@@ -427,7 +428,7 @@ void bindPointwise(py::module &m, TensorClass &cls) {
           Scalar v = toScalar(x);
           ScalarType type =
               py::isinstance<Tensor>(other) ? resultType(other.cast<Tensor>(), v) : v.naturalType(defaultFloatType());
-          return scalarTensor(v, type);
+          return scalarTensor(v, type, Device::CPU);  // a wrapped number goes with any device
         };
         Tensor ta = operand(a, b), tb = operand(b, a);
         return withoutGil([&] { return where(cond, ta, tb); });

@@ -68,7 +68,7 @@ void placePositional(const char *function, const py::tuple &args, std::initializ
 template <typename Draw>
 py::object drawCreation(const CreationOptions &options, const IntList &sizes, ScalarType fallback, Draw draw) {
   Tensor result = withoutGil([&] {
-    Tensor t = empty(sizes, options.out ? options.out->dtype() : options.dtype.value_or(fallback));
+    Tensor t = empty(sizes, options.out ? options.out->dtype() : options.dtype.value_or(fallback), Device::CPU);
     draw(t);
     if (!options.out) return t;
     resize_(*options.out, t.sizes());

@@ -68,7 +68,8 @@ Storage storageView(const Storage &parent, int64_t offset, int64_t size) {
     return dispatch(parent.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       T *data = reinterpret_cast<T *>(parent.data()) + offset;
-      return Storage::adopt(parent.dtype(), TH<T>::S::newWithDataAndAllocator(data, size, &viewAllocator, owner));
+      return Storage::adopt(parent.dtype(), TH<T>::S::newWithDataAndAllocator(data, size, &viewAllocator, owner),
+                            parent.device());
     });
   } catch (...) {
     delete owner;
@@ -111,7 +112,7 @@ Storage fromFile(ScalarType dtype, const std::string &filename, bool shared, int
   int flags = shared ? TH_ALLOCATOR_MAPPED_SHARED : 0;
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return Storage::adopt(dtype, TH<T>::S::newWithMapping(filename.c_str(), size, flags));
+    return Storage::adopt(dtype, TH<T>::S::newWithMapping(filename.c_str(), size, flags), Device::CPU);
   });
 }
 
@@ -127,7 +128,7 @@ Storage sharedMemoryFromDescriptor(ScalarType dtype, int fd, int64_t size) {
   int flags = TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED | TH_ALLOCATOR_MAPPED_NOCREATE;
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return Storage::adopt(dtype, TH<T>::S::newWithMapping(path.c_str(), size, flags));
+    return Storage::adopt(dtype, TH<T>::S::newWithMapping(path.c_str(), size, flags), Device::CPU);
   });
 }
 
@@ -136,12 +137,13 @@ Storage sharedMemoryFromDescriptor(ScalarType dtype, int fd, int64_t size) {
 void bindStorage(py::module &m, TensorClass &cls) {
   py::class_<Storage> base(m, "_StorageBase", py::buffer_protocol());
   base.def(py::init([](const Storage &s) { return Storage(s); }), py::arg("cdata"))
-      .def_static("_new", [](py::handle dtype, int64_t size) { return Storage::create(toDtype(dtype), size); })
+      .def_static("_new",
+                  [](py::handle dtype, int64_t size) { return Storage::create(toDtype(dtype), size, Device::CPU); })
       .def_static("_new_shared_cdata",
                   [](py::handle dtype, int64_t size) {
                     ScalarType type = toDtype(dtype);
                     return withoutGil([&] {
-                      Storage s = Storage::create(type, size);
+                      Storage s = Storage::create(type, size, Device::CPU);
                       shareMemory(s);
                       return s;
                     });
@@ -162,7 +164,7 @@ void bindStorage(py::module &m, TensorClass &cls) {
                       using T = typename decltype(tag)::type;
                       TH<T>::S::retain(static_cast<typename TH<T>::Storage *>(raw));
                     });
-                    return Storage::adopt(type, raw);
+                    return Storage::adopt(type, raw, Device::CPU);
                   })
       .def("_cdata_storage", [](const Storage &s) { return s; })
       .def_property_readonly("_cdata", [](const Storage &s) { return reinterpret_cast<uintptr_t>(s.raw()); })

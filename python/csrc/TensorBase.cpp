@@ -85,9 +85,10 @@ Tensor fromNumpy(const py::array &array) {
   try {
     storage = dispatch(type, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      return Storage::adopt(
-          type, TH<T>::S::newWithDataAndAllocator(reinterpret_cast<T *>(const_cast<void *>(array.data())), span,
-                                                  &numpyAllocator, owner));
+      return Storage::adopt(type,
+                            TH<T>::S::newWithDataAndAllocator(reinterpret_cast<T *>(const_cast<void *>(array.data())),
+                                                              span, &numpyAllocator, owner),
+                            Device::CPU);
     });
   } catch (...) {
     Py_DECREF(owner);
@@ -150,7 +151,7 @@ std::string typeName(ScalarType t) {
 // torch.Tensor(...) and the typed classes: (), (*sizes), (torch.Size), (sequence), (tensor),
 // (storage).
 Tensor legacyNew(ScalarType type, const py::args &args) {
-  if (args.size() == 0) return empty({0}, type);
+  if (args.size() == 0) return empty({0}, type, Device::CPU);
   if (args.size() == 1) {
     py::handle a = args[0];
     if (py::isinstance<Tensor>(a)) {
@@ -166,7 +167,7 @@ Tensor legacyNew(ScalarType type, const py::args &args) {
     py::object sizeType = py::module::import("torch").attr("Size");
     if (!PyLong_Check(a.ptr()) && !py::isinstance(a, sizeType)) return tensorFromData(a, type);
   }
-  return empty(toSizes(args, "size"), type);
+  return empty(toSizes(args, "size"), type, Device::CPU);
 }
 
 }  // namespace
@@ -339,7 +340,7 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
           "set_",
           [](const Tensor &t, py::object source, py::object offset, py::object size, py::object stride) {
             if (source.is_none()) {
-              set_(t, empty({0}, t.dtype()));
+              set_(t, empty({0}, t.dtype(), t.device()));
             } else if (py::isinstance<Tensor>(source)) {
               set_(t, source.cast<const Tensor &>());
             } else {
@@ -359,16 +360,18 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
       ScalarType type = sizes[0].cast<Dtype>().type;
       TORCH_CHECK(elementSize(type) == elementSize(t.dtype()), Runtime,
                   "view(dtype) needs an element type of the same size");
-      return fromStorage(Storage::adopt(type,
-                                        [&] {
-                                          Storage s = t.storage();
-                                          THByteStorage *raw = s.raw();
-                                          dispatch(s.dtype(), [&](auto tag) {
-                                            using T = typename decltype(tag)::type;
-                                            TH<T>::S::retain(s.th<T>());
-                                          });
-                                          return raw;
-                                        }()),
+      return fromStorage(Storage::adopt(
+                             type,
+                             [&] {
+                               Storage s = t.storage();
+                               THByteStorage *raw = s.raw();
+                               dispatch(s.dtype(), [&](auto tag) {
+                                 using T = typename decltype(tag)::type;
+                                 TH<T>::S::retain(s.th<T>());
+                               });
+                               return raw;
+                             }(),
+                             t.device()),
                          t.storageOffset(), t.sizes(), t.strides());
     }
     return view(t, toSizes(sizes, "size"));

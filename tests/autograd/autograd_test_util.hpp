@@ -35,7 +35,7 @@ inline int64_t count(const IntList &sizes) {
 // A contiguous Double tensor holding v, optionally a leaf that requires grad.
 inline Tensor tensor(const Vec &v, const IntList &sizes, bool requiresGrad = false) {
   BOOST_REQUIRE_EQUAL(static_cast<int64_t>(v.size()), count(sizes));
-  Tensor t = torch::empty(sizes, torch::ScalarType::Double);
+  Tensor t = torch::empty(sizes, torch::ScalarType::Double, torch::Device::CPU);
   if (!v.empty()) std::memcpy(t.dataPtr(), v.data(), v.size() * sizeof(double));
   if (requiresGrad) torch::setRequiresGrad(t, true);
   return t;

@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_CASE(backward_with_a_given_gradient) {
 
 BOOST_AUTO_TEST_CASE(a_float_seed_for_a_double_root_is_converted) {
   Tensor x = tensor({1, 2}, {2}, true);
-  Tensor seed = torch::full({2}, torch::Scalar(0.5), torch::ScalarType::Float);
+  Tensor seed = torch::full({2}, torch::Scalar(0.5), torch::ScalarType::Float, torch::Device::CPU);
   backward(mul(x, 3.0), seed);
   BOOST_TEST((torch::grad(x).dtype() == torch::ScalarType::Double));
   checkClose(values(torch::grad(x)), {1.5, 1.5});
@@ -54,7 +54,7 @@ BOOST_AUTO_TEST_CASE(several_roots_in_one_call) {
 
 // A Float leaf in a Double computation: the gradient comes back as Float.
 BOOST_AUTO_TEST_CASE(gradient_takes_the_type_of_its_input) {
-  Tensor x = torch::full({2}, torch::Scalar(1.5), torch::ScalarType::Float);
+  Tensor x = torch::full({2}, torch::Scalar(1.5), torch::ScalarType::Float, torch::Device::CPU);
   torch::setRequiresGrad(x, true);
   Tensor c = tensor({2, -4}, {2});
   Tensor y = mul(x, c);

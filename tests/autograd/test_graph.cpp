@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(requires_grad_flag_rules) {
   Tensor x = tensor({1, 2}, {2}, true);
   Tensor y = mul(x, 2.0);
   checkRaises([&] { torch::setRequiresGrad(y, false); }, {"leaf variables"});
-  Tensor n = torch::zeros({2}, torch::ScalarType::Long);
+  Tensor n = torch::zeros({2}, torch::ScalarType::Long, torch::Device::CPU);
   checkRaises([&] { torch::setRequiresGrad(n, true); }, {"floating point", "Long"});
   BOOST_TEST(!torch::requiresGrad(n));
 
