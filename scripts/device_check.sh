@@ -26,7 +26,7 @@ pack)
   # --dynamic_mode=off links the project's libraries into each binary, so that one folder is
   # all a machine without Bazel needs; device code for sm_90, the GPU machine's (.bazelrc)
   # and TH's vector kernels: the GPU machine's processor may have AVX-512, this one has not
-  targets="//tests/THC:all //tests/THCUNN:all //tests/TH:test_vector"
+  targets="//tests/THC:all //tests/THCUNN:all //tests/TH:test_vector //tests/core:test_cuda"
   bazel build --dynamic_mode=off $targets //bench:thc_bench || exit 1
   for t in $(bazel query "kind(cc_test, ${targets// / + })" 2>/dev/null); do
     package=${t%%:*}
@@ -34,10 +34,11 @@ pack)
   done
   cp bazel-bin/bench/thc_bench "$pack/bin/"
   # Libraries of this machine that the GPU machine may lack (OpenBLAS for TH's BLAS reference,
-  # its Fortran runtime, OpenMP, SLEEF, the CUDA runtime); cuBLAS and cuDNN are on its library path.
+  # its Fortran runtime, OpenMP, SLEEF, oneDNN and the OpenCL loader it links, the CUDA runtime);
+  # cuBLAS and cuDNN are on its library path.
   for b in "$pack"/bin/*; do
     ldd "$b" | awk '/=> \// {print $3}'
-  done | sort -u | grep -E 'openblas|gfortran|quadmath|gomp|sleef|cudart' | while read -r lib; do
+  done | sort -u | grep -E 'openblas|gfortran|quadmath|gomp|sleef|cudart|dnnl|OpenCL' | while read -r lib; do
     cp -L "$lib" "$pack/lib/"
   done
   chmod -R u+w "$pack"

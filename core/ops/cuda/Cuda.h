@@ -1,0 +1,29 @@
+// CUDA as a device of the core (the torch.cuda issue): THC's caching allocator registered as
+// the CUDA memory of the core's tensors (Note [Memory of a device] in core/Tensor.h) and THC's
+// kernels as the CUDA column of the kernel tables (Note [Dispatch by device and type] in
+// core/Dispatch.h). A program that links //core:cuda calls init() once (the bindings do as
+// they load):
+//
+//   if (torch::cuda::init()) {
+//     Tensor x = torch::to(cpuTensor, ScalarType::Float, Device::CUDA);
+//     Tensor y = torch::binary(BinaryOp::Add, x, x);  // THC's cadd, on the GPU
+//   }
+//
+// Without a GPU init() registers nothing and returns false; a CUDA tensor then raises the
+// core's "no cuda memory" error. The column holds what THC has: copies between every pair
+// of types and devices, fill, reading one element, the pointwise tables and whole-tensor and
+// per-dimension sums; an op whose kernel is missing raises "... not implemented for 'Float'
+// on cuda". THC has no math on Half; Bool runs on the Byte kernels, as on the CPU.
+#ifndef TORCH_OPS_CUDA_CUDA_H
+#define TORCH_OPS_CUDA_CUDA_H
+
+#include "THC/THCGeneral.h"
+
+namespace torch::cuda {
+
+bool init();        // true when a CUDA GPU is present (registers once, thread-safe)
+THCState *state();  // the process's THCState; only after init() returned true
+
+}  // namespace torch::cuda
+
+#endif

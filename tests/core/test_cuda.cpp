@@ -1,0 +1,30 @@
+// The core on the GPU: the cases of device_cases.hpp with THC's memory and kernels as the
+// CUDA column (core/ops/cuda/Cuda.h), each compared with the same call on the CPU. Without a
+// GPU the suite is skipped with "no CUDA GPU"; it is tagged "gpu" and run by
+// scripts/device_check.sh on the GPU machine.
+#define BOOST_TEST_MODULE core_cuda
+#include <boost/test/included/unit_test.hpp>
+
+#include "core/ops/cuda/Cuda.h"
+
+namespace {
+
+bool gpuPresent() {
+  static const bool present = torch::cuda::init();
+  return present;
+}
+
+boost::unit_test::decorator::precondition needsGPU() {
+  return boost::unit_test::precondition([](boost::unit_test::test_unit_id) {
+    boost::test_tools::assertion_result result(gpuPresent());
+    if (!result) result.message() << "no CUDA GPU";
+    return result;
+  });
+}
+
+}  // namespace
+
+#define DEVICE_SUITE_DECORATOR needsGPU()
+#include "device_cases.hpp"
+
+void useDevice() { BOOST_REQUIRE(torch::cuda::init()); }
