@@ -1,6 +1,8 @@
 // The CPU column of the random kernels: PyTorch 1.13's CPU streams (Note [Two random
 // streams] in core/ops/Random.h) over TH's Mersenne twister, one element after another in
 // memory order.
+#include <immintrin.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -89,87 +91,88 @@ double normalDouble(THGenerator *g, NormalCache &cache, double mean, double std)
 // Note [PyTorch's AVX2 normal_]: on an AVX2 machine PyTorch 1.13 turns the uniforms of a
 // float normal_ into normals with its own vectorised logarithm, sine and cosine (the
 // cephes polynomials of Pommier's sse_mathfun, eight lanes at a time), not libm's. The
-// two functions below compute one lane of those, in the same operations and roundings,
-// the multiply-adds that GCC fused in PyTorch's build fused here with std::fma, so that the
-// results agree bit for bit (checked on 300 seeds in tests/python/test_random_streams.py).
-float bitsToFloat(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof(f));
-  return f;
-}
-uint32_t floatToBits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof(u));
-  return u;
-}
+// functions below compute those in AVX2, in the same operations, roundings and fused
+// multiply-adds as PyTorch's build, so that the results agree bit for bit (checked on 300
+// seeds in tests/python/test_random_streams.py). The logarithm of x > 0: x = m 2^e with m in
+// [sqrt(1/2), sqrt(2)), a degree-9 polynomial in m - 1, e log(2) added in two parts; sin(x)
+// and cos(x): x reduced by multiples of pi/4 in three parts, one polynomial for each
+// octant's sine and cosine.
+#define TORCH_RANDOM_AVX2 __attribute__((target("avx2,fma")))
 
-// Natural logarithm of x > 0: x = m 2^e with m in [sqrt(1/2), sqrt(2)), a degree-9
-// polynomial in m - 1, e log(2) added in two parts.
-float cephesLog(float x) {
-  x = std::max(x, bitsToFloat(0x00800000u));  // no subnormals
-  const uint32_t bits = floatToBits(x);
-  float e = static_cast<float>(static_cast<int32_t>(bits >> 23) - 0x7f) + 1.0f;
-  x = bitsToFloat((bits & ~0x7f800000u) | floatToBits(0.5f));
-  float small = 0;
-  if (x < 0.707106781186547524f) {
-    small = x;
-    e -= 1.0f;
-  }
-  x = (x - 1.0f) + small;
-  const float z = x * x;
+TORCH_RANDOM_AVX2 __m256 cephesLog8(__m256 x) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  x = _mm256_max_ps(x, _mm256_castsi256_ps(_mm256_set1_epi32(0x00800000)));
+  const __m256i bits = _mm256_castps_si256(x);
+  const __m256i exponent = _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(0x7f));
+  __m256 e = _mm256_add_ps(_mm256_cvtepi32_ps(exponent), one);
+  x = _mm256_castsi256_ps(_mm256_or_si256(_mm256_andnot_si256(_mm256_set1_epi32(0x7f800000), bits),
+                                          _mm256_castps_si256(_mm256_set1_ps(0.5f))));
+  const __m256 below = _mm256_cmp_ps(x, _mm256_set1_ps(0.707106781186547524f), _CMP_LT_OQ);
+  const __m256 small = _mm256_and_ps(x, below);
+  e = _mm256_sub_ps(e, _mm256_and_ps(one, below));
+  x = _mm256_add_ps(_mm256_sub_ps(x, one), small);
+  const __m256 z = _mm256_mul_ps(x, x);
   static const float p[] = {7.0376836292E-2f,  -1.1514610310E-1f, 1.1676998740E-1f,
                             -1.2420140846E-1f, 1.4249322787E-1f,  -1.6668057665E-1f,
                             2.0000714765E-1f,  -2.4999993993E-1f, 3.3333331174E-1f};
-  float y = p[0];
-  for (int k = 1; k < 9; k++) y = std::fma(y, x, p[k]);
-  y = std::fma(y * x, z, e * -2.12194440e-4f);
-  y = std::fma(-z, 0.5f, y);
-  return std::fma(e, 0.693359375f, x + y);
+  __m256 y = _mm256_set1_ps(p[0]);
+  for (int k = 1; k < 9; k++) y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(p[k]));
+  y = _mm256_fmadd_ps(_mm256_mul_ps(y, x), z, _mm256_mul_ps(e, _mm256_set1_ps(-2.12194440e-4f)));
+  y = _mm256_fnmadd_ps(z, _mm256_set1_ps(0.5f), y);
+  return _mm256_fmadd_ps(e, _mm256_set1_ps(0.693359375f), _mm256_add_ps(x, y));
 }
 
-// sin(x) and cos(x): x reduced by multiples of pi/4 in three parts, one polynomial for
-// each octant's sine and cosine.
-void cephesSinCos(float x, float &s, float &c) {
-  const bool negative = x < 0;
-  x = std::fabs(x);
-  int32_t j = static_cast<int32_t>(x * 1.27323954473516f);  // 4 / pi
-  j = (j + 1) & ~1;
-  const float y = static_cast<float>(j);
-  const bool flipSin = ((j & 4) != 0) != negative;
-  const bool flipCos = ((j - 2) & 4) == 0;
-  const bool swap = (j & 2) != 0;
-  x = std::fma(y, -0.78515625f, x);
-  x = std::fma(y, -2.4187564849853515625e-4f, x);
-  x = std::fma(y, -3.77489497744594108e-8f, x);
-  const float z = x * x;
-  float cosPoly = 2.443315711809948E-005f;
-  cosPoly = std::fma(cosPoly, z, -1.388731625493765E-003f);
-  cosPoly = std::fma(cosPoly, z, 4.166664568298827E-002f);
-  cosPoly = std::fma(cosPoly * z, z, -(z * 0.5f)) + 1.0f;
-  float sinPoly = -1.9515295891E-4f;
-  sinPoly = std::fma(sinPoly, z, 8.3321608736E-3f);
-  sinPoly = std::fma(sinPoly, z, -1.6666654611E-1f);
-  sinPoly = std::fma(sinPoly * z, x, x);
-  s = swap ? cosPoly : sinPoly;
-  c = swap ? sinPoly : cosPoly;
-  if (flipSin) s = -s;
-  if (flipCos) c = -c;
+TORCH_RANDOM_AVX2 void cephesSinCos8(__m256 x, __m256 &s, __m256 &c) {
+  const __m256 signBit = _mm256_set1_ps(-0.0f);
+  const __m256 negative = _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_LT_OQ);
+  x = _mm256_andnot_ps(signBit, x);
+  __m256i j = _mm256_cvttps_epi32(_mm256_mul_ps(x, _mm256_set1_ps(1.27323954473516f)));
+  j = _mm256_and_si256(_mm256_add_epi32(j, _mm256_set1_epi32(1)), _mm256_set1_epi32(~1));
+  const __m256 y = _mm256_cvtepi32_ps(j);
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256 bit4 = _mm256_castsi256_ps(
+      _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_and_si256(j, _mm256_set1_epi32(4)), zero), _mm256_set1_epi32(-1)));
+  const __m256 flipSin = _mm256_xor_ps(bit4, negative);
+  const __m256 flipCos = _mm256_castsi256_ps(
+      _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_sub_epi32(j, _mm256_set1_epi32(2)), _mm256_set1_epi32(4)), zero));
+  const __m256 swap = _mm256_castsi256_ps(
+      _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_and_si256(j, _mm256_set1_epi32(2)), zero), _mm256_set1_epi32(-1)));
+  x = _mm256_fmadd_ps(y, _mm256_set1_ps(-0.78515625f), x);
+  x = _mm256_fmadd_ps(y, _mm256_set1_ps(-2.4187564849853515625e-4f), x);
+  x = _mm256_fmadd_ps(y, _mm256_set1_ps(-3.77489497744594108e-8f), x);
+  const __m256 z = _mm256_mul_ps(x, x);
+  __m256 cosPoly = _mm256_set1_ps(2.443315711809948E-005f);
+  cosPoly = _mm256_fmadd_ps(cosPoly, z, _mm256_set1_ps(-1.388731625493765E-003f));
+  cosPoly = _mm256_fmadd_ps(cosPoly, z, _mm256_set1_ps(4.166664568298827E-002f));
+  cosPoly = _mm256_add_ps(
+      _mm256_fmadd_ps(_mm256_mul_ps(cosPoly, z), z, _mm256_xor_ps(signBit, _mm256_mul_ps(z, _mm256_set1_ps(0.5f)))),
+      _mm256_set1_ps(1.0f));
+  __m256 sinPoly = _mm256_set1_ps(-1.9515295891E-4f);
+  sinPoly = _mm256_fmadd_ps(sinPoly, z, _mm256_set1_ps(8.3321608736E-3f));
+  sinPoly = _mm256_fmadd_ps(sinPoly, z, _mm256_set1_ps(-1.6666654611E-1f));
+  sinPoly = _mm256_fmadd_ps(_mm256_mul_ps(sinPoly, z), x, x);
+  s = _mm256_blendv_ps(sinPoly, cosPoly, swap);
+  c = _mm256_blendv_ps(cosPoly, sinPoly, swap);
+  s = _mm256_xor_ps(s, _mm256_and_ps(flipSin, signBit));
+  c = _mm256_xor_ps(c, _mm256_and_ps(flipCos, signBit));
+}
+
+TORCH_RANDOM_AVX2 void boxMuller16Avx2(float *data, float mean, float std) {
+  const __m256 u1 = _mm256_loadu_ps(data), u2 = _mm256_loadu_ps(data + 8);
+  const __m256 radius =
+      _mm256_sqrt_ps(_mm256_mul_ps(_mm256_set1_ps(-2.0f), cephesLog8(_mm256_sub_ps(_mm256_set1_ps(1.0f), u1))));
+  __m256 s, c;
+  cephesSinCos8(_mm256_mul_ps(_mm256_set1_ps(static_cast<float>(2.0 * M_PI)), u2), s, c);
+  const __m256 vstd = _mm256_set1_ps(std), vmean = _mm256_set1_ps(mean);
+  _mm256_storeu_ps(data, _mm256_fmadd_ps(_mm256_mul_ps(radius, c), vstd, vmean));
+  _mm256_storeu_ps(data + 8, _mm256_fmadd_ps(_mm256_mul_ps(radius, s), vstd, vmean));
 }
 
 // Box-Muller on 16 uniforms in place: pairs (j, j + 8).
 template <typename T>
 void boxMuller16(T *data, T mean, T std) {
   if constexpr (std::is_same_v<T, float>) {
-    if (capability() == Capability::Avx2) {
-      for (int j = 0; j < 8; j++) {
-        const float radius = std::sqrt(-2.0f * cephesLog(1.0f - data[j]));
-        float s, c;
-        cephesSinCos(static_cast<float>(2.0 * M_PI) * data[j + 8], s, c);
-        data[j] = std::fma(radius * c, std, mean);
-        data[j + 8] = std::fma(radius * s, std, mean);
-      }
-      return;
-    }
+    if (capability() == Capability::Avx2) return boxMuller16Avx2(data, mean, std);
   }
   for (int j = 0; j < 8; j++) {
     const T u1 = 1 - data[j];  // [0, 1) -> (0, 1] for the logarithm
@@ -225,6 +228,11 @@ template <typename T, typename Draw>
 void drawEach(const Tensor &t, Generator &gen, Draw draw) {
   Tensor ordered = permute(t, memoryOrder(t));
   gen.withCache([&](THGenerator *g, NormalCache &cache) {
+    if (ordered.isContiguous()) {  // the common case, as a plain loop over memory
+      T *data = reinterpret_cast<T *>(ordered.dataPtr());
+      for (int64_t i = 0, n = ordered.numel(); i < n; i++) data[i] = static_cast<T>(draw(g, cache));
+      return;
+    }
     th::applyInOrder([&](T &x) { x = static_cast<T>(draw(g, cache)); }, th::ref(ordered.th<T>()));
   });
 }
