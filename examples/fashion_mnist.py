@@ -198,6 +198,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out-dir", default="runs/fashion_mnist")
     parser.add_argument("--limit", type=int, default=0, help="use only this many training images (smoke tests)")
+    parser.add_argument("--no-plot", action="store_true", help="skip the curves (bench/main_job.py; no matplotlib)")
     args = parser.parse_args(argv)
 
     torch.manual_seed(args.seed)
@@ -257,9 +258,10 @@ def main(argv=None):
         "checkpoint %s reloaded: test accuracy %.2f%% (%s)"
         % (checkpoint, 100 * reloaded_acc, "same" if reloaded_acc == history["test_acc"][-1] else "DIFFERENT")
     )
-    figure = os.path.join(args.out_dir, "curves.png")
-    plot(history, figure)
-    print("curves written to %s; total %.0f s" % (figure, time.time() - started))
+    if not args.no_plot:
+        figure = os.path.join(args.out_dir, "curves.png")
+        plot(history, figure)
+        print("curves written to %s; total %.0f s" % (figure, time.time() - started))
     if reloaded_acc != history["test_acc"][-1]:
         return 1
     return 0
