@@ -214,8 +214,9 @@ BOOST_AUTO_TEST_CASE(the_plain_build_has_no_kernels) {
   BOOST_TEST(std::string(th::vec::kernels().name) == th::vec::kernelsFor(best).name);
 }
 
-// The TH ops: contiguous tensors (large enough for threads) go through the chosen set,
-// strided ones through the scalar expression; both agree with libm.
+// The TH ops: contiguous tensors (large enough for threads) and tensors whose rows are
+// contiguous go through the chosen set, other strided ones through the scalar expression;
+// all agree with libm.
 BOOST_AUTO_TEST_CASE(th_unary_ops_contiguous_and_strided) {
   const int64_t rows = 300, cols = 257;
   THFloatTensor *x = THFloatTensor_newWithSize2d(rows, cols);
@@ -234,6 +235,24 @@ BOOST_AUTO_TEST_CASE(th_unary_ops_contiguous_and_strided) {
       BOOST_TEST_REQUIRE(agrees(THFloatTensor_get2d(r, i, j), ref, 2));
       BOOST_TEST_REQUIRE(agrees(THFloatTensor_get2d(rt, j, i), ref, 0));  // the scalar path is libm's
     }
+  // a narrow of the columns: not contiguous, but its rows are, so the vector kernels run
+  // row by row (as on an LSTM's gates); the transposed view has no contiguous rows
+  THFloatTensor *xn = THFloatTensor_newNarrow(x, 1, 3, 100);
+  THFloatTensor *rn = THFloatTensor_new();
+  THFloatTensor_tanh(rn, xn);
+  BOOST_TEST(THFloatTensor_isContiguous(rn));
+  const auto rowKernel = th::vec::unary<float>(th::vec::Unary::Tanh);
+  std::vector<float> row(100);
+  for (int64_t i = 0; i < rows; i++) {
+    // the chosen set's kernel on the row, to the bit (libm's where the plain build has none)
+    if (rowKernel) rowKernel(row.data(), xd + i * cols + 3, 100);
+    for (int64_t j = 0; j < 100; j++) {
+      const float want = rowKernel ? row[j] : std::tanh(xd[i * cols + 3 + j]);
+      BOOST_TEST_REQUIRE(THFloatTensor_get2d(rn, i, j) == want);
+    }
+  }
+  THFloatTensor_free(rn);
+  THFloatTensor_free(xn);
   // in place, on the contiguous tensor
   const std::vector<float> before(xd, xd + rows * cols);
   THFloatTensor_sigmoid(x, x);
