@@ -157,11 +157,20 @@ CASES = {
     "VolumetricAveragePooling": C("nn.VolumetricAveragePooling(2, 2, 2)", _VOL),
     # its windows as torch7 fixed them (fixPoolingRegions: the samples of the first forward)
     "SpatialFractionalMaxPooling": C("nn.SpatialFractionalMaxPooling(2, 3, 4, 3):fixPoolingRegions()", _IMG),
+    "VolumetricFractionalMaxPooling": C(
+        "nn.VolumetricFractionalMaxPooling(2, 2, 2, 3, 3, 2):fixPoolingRegions()", _VOL
+    ),
     "SpatialAdaptiveMaxPooling": C("nn.SpatialAdaptiveMaxPooling(3, 2)", _IMG),
     "SpatialAdaptiveAveragePooling": C("nn.SpatialAdaptiveAveragePooling(3, 2)", _IMG),
     "SpatialCrossMapLRN": C("nn.SpatialCrossMapLRN(3, 0.01, 0.75, 2)", _IMG),
     "SpatialUpSamplingNearest": C("nn.SpatialUpSamplingNearest(2)", _IMG),
     "SpatialUpSamplingBilinear": C("nn.SpatialUpSamplingBilinear(2)", _IMG),
+    "UpSampling": C("nn.UpSampling(2)", _IMG),
+    "FeatureLPPooling": C("nn.FeatureLPPooling(3, 2, 2, true)", "torch.rand(2, 9, 4):add(0.1)"),
+    # 1-based class indices in torch7, 0-based in the converted module; indices have no gradient
+    "OneHot": C("nn.OneHot(5)", "torch.LongTensor(3, 4):random(1, 5)", grad=False, shift_x=minus_one),
+    # in evaluation, x + mean (torch7 defines no gradient there)
+    "WhiteNoise": C("nn.WhiteNoise(0.5, 0.2)", _VEC, grad=False),
     "SpatialZeroPadding": C("nn.SpatialZeroPadding(1, 2, 0, 1)", _IMG),
     "SpatialReflectionPadding": C("nn.SpatialReflectionPadding(1, 2, 0, 1)", _IMG),
     "SpatialReplicationPadding": C("nn.SpatialReplicationPadding(1, 2, 0, 1)", _IMG),
@@ -514,7 +523,13 @@ def test_list_prints_the_tested_table():
         ("nn.IndexLinear(8, 3)", "{torch.LongTensor{1, 5, 8}, torch.Tensor{0.5, -1, 2}}"),
         ("nn.IndexLinear(8, 3)", "{torch.LongTensor{1, 5, 8, 2}, torch.Tensor{0.5, -1, 2, 3}, torch.LongTensor{3, 1}}"),
         ("nn.SpatialFractionalMaxPooling(2, 2, 0.7, 0.6):fixPoolingRegions()", "torch.randn(3, 9, 8)"),
+        ("nn.VolumetricFractionalMaxPooling(2, 3, 2, 0.7, 0.6, 0.5):fixPoolingRegions()", "torch.randn(2, 8, 9, 7)"),
         ("nn.LookupTable(7, 3, 2, 1.5)", "torch.LongTensor(2, 5):random(1, 7)"),
+        ("nn.UpSampling({oheight = 9, owidth = 8}, 'bilinear')", _IMG),
+        ("nn.UpSampling(2, 'linear')", _VOL),
+        ("nn.UpSampling(2)", _VOL),
+        ("nn.UpSampling({odepth = 7, oheight = 8, owidth = 6}, 'trilinear')", _VOL),
+        ("nn.FeatureLPPooling(4, 1, 3)", "torch.rand(10, 3):add(0.1)"),
         (
             "nn.Sequential():add(nn.LookupTable(9, 4)):add(nn.TemporalConvolution(4, 3, 2)):add(nn.Max(2))",
             "torch.LongTensor(2, 6):random(1, 9)",

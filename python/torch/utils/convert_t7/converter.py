@@ -37,6 +37,7 @@ from torch.utils.convert_t7.layers import (
     TemporalDynamicKMaxPooling,
     TemporalRowConvolution,
     L1Penalty,
+    FeatureLPPooling,
     MapTable,
     MaskedSelect,
     MixtureTable,
@@ -53,8 +54,12 @@ from torch.utils.convert_t7.layers import (
     TemporalConvolution,
     TemporalMaxPooling,
     TemporalSubSampling,
+    UpSampling,
+    VolumetricFractionalMaxPool,
     UpSamplingBilinear,
     WeightedEuclidean,
+    OneHot,
+    WhiteNoise,
     ZeroGrad,
     ZipTable,
     ZipTableOneToMany,
@@ -619,6 +624,29 @@ def _fractional(m, path):
     return out
 
 
+def _volumetric_fractional(m, path):
+    samples = _tensor(m, "randomSamples")
+    fixed = samples is not None and bool(_field(m, "newRandomPool", False))
+    if fixed and samples.dim() == 2:
+        samples = samples.unsqueeze(0)
+    ratios = None
+    if _field(m, "ratioT") is not None:
+        ratios = [float(_field(m, "ratioH")), float(_field(m, "ratioW")), float(_field(m, "ratioT"))]
+    out = VolumetricFractionalMaxPool(
+        _int(m, "poolSizeT"),
+        _int(m, "poolSizeW"),
+        _int(m, "poolSizeH"),
+        _opt_int(m, "outT"),
+        _opt_int(m, "outW"),
+        _opt_int(m, "outH"),
+        ratios,
+        samples_size=list(samples.shape) if fixed else None,
+    )
+    if fixed:
+        out.samples = samples.detach().clone()
+    return out
+
+
 def _index_linear(m, path):
     if _int(m, "normalize", 0):
         raise ConversionError("%s: nn.IndexLinear with normalize is not translated yet (issue 23)" % path)
@@ -772,6 +800,7 @@ _SIMPLE.update(
         "PartialLinear": _partial_linear,
         "IndexLinear": _index_linear,
         "SpatialFractionalMaxPooling": _fractional,
+        "VolumetricFractionalMaxPooling": _volumetric_fractional,
         "CReLU": lambda m, p: CReLU(_int(m, "nInputDims")),
         "Collapse": lambda m, p: Collapse(_int(m, "nInputDim")),
         "Constant": lambda m, p: _copy_params(
@@ -791,6 +820,18 @@ _SIMPLE.update(
             float(_field(m, "l1weight")),
             bool(_field(m, "sizeAverage", False)),
             _field(m, "provideOutput", True) is not False,
+        ),
+        "OneHot": lambda m, p: OneHot(_int(m, "outputSize")),
+        "WhiteNoise": lambda m, p: WhiteNoise(float(_field(m, "mean", 0)), float(_field(m, "std", 0.1))),
+        "UpSampling": lambda m, p: UpSampling(
+            _opt_int(m, "scale_factor"),
+            str(_field(m, "mode", "nearest")),
+            _opt_int(m, "odepth"),
+            _opt_int(m, "oheight"),
+            _opt_int(m, "owidth"),
+        ),
+        "FeatureLPPooling": lambda m, p: FeatureLPPooling(
+            _int(m, "width"), _int(m, "stride"), float(_field(m, "power", 2)), bool(_field(m, "batch_mode", False))
         ),
         "SpatialUpSamplingBilinear": lambda m, p: UpSamplingBilinear(
             _opt_int(m, "scale_factor"), _opt_int(m, "oheight"), _opt_int(m, "owidth")
@@ -925,16 +966,10 @@ NOT_CONVERTIBLE = {
 }
 
 # torch7 nn classes whose forward torch.nn could express but that the converter does not
-# convert yet (issue 23)
-# Added to lua/nn after the converter's table was written (to torch7's nn test file's
-# needs); each gets a converter and its case next.
-NOT_YET = {
-    "FeatureLPPooling": "added to lua/nn this session; its converter is not written yet",
-    "OneHot": "added to lua/nn this session; its converter is not written yet",
-    "UpSampling": "added to lua/nn this session; its converter is not written yet",
-    "VolumetricFractionalMaxPooling": "added to lua/nn this session; its converter is not written yet",
-    "WhiteNoise": "added to lua/nn this session; its converter is not written yet",
-}
+# convert yet: none. A class added to lua/nn is listed here until it has its converter and
+# its case (tests/python/test_convert_t7_classes.py checks that every Lua class is in one of
+# the three tables).
+NOT_YET = {}
 
 
 def convertible_classes():

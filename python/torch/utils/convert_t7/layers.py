@@ -1065,3 +1065,142 @@ class IndexLinear(_T7Module):
 
     def _t7_args(self):
         return [self.n_in, self.n_out], {"keys_offset": self.keys_offset}
+
+
+class OneHot(_T7Module):
+    """torch7's nn.OneHot(outputSize): class indices (0-based here, Note [Indices shifted
+    once]; a number or a tensor of any shape) as one-hot rows of the default float type:
+    the input's sizes plus a last dimension of outputSize."""
+
+    index_note = "takes 0-based indices: torch7's less 1"
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = int(output_size)
+
+    def forward(self, x):
+        indices = torch.as_tensor(x).long()
+        if indices.numel() and (indices.min() < 0 or indices.max() >= self.output_size):
+            raise RuntimeError("OneHot: indices must be in [0, %d)" % self.output_size)
+        return F.one_hot(indices, self.output_size).to(torch.get_default_dtype())
+
+    def _t7_args(self):
+        return [self.output_size], {}
+
+
+class WhiteNoise(_T7Module):
+    """torch7's nn.WhiteNoise(mean, std): in training x + noise drawn from N(mean, std) at
+    each call, in evaluation x + mean. The noise is this package's draw, not torch7's: a
+    converted model agrees with torch7 in evaluation, and in training in distribution."""
+
+    def __init__(self, mean=0.0, std=0.1):
+        super().__init__()
+        self.mean, self.std = float(mean), float(std)
+
+    def forward(self, x):
+        if self.training:
+            return x + torch.randn_like(x) * self.std + self.mean
+        return x + self.mean if self.mean != 0 else x.clone()
+
+    def _t7_args(self):
+        return [self.mean, self.std], {}
+
+
+class UpSampling(_T7Module):
+    """torch7's nn.UpSampling(scale[, mode]) or ({[odepth,] oheight, owidth}, 'linear'): batches
+    of images (N x C x H x W) or volumes (N x C x D x H x W), nearest neighbour by an integer
+    scale, or linear (bilinear, trilinear) with corners aligned to a scale or output sizes."""
+
+    def __init__(self, scale=None, mode="nearest", odepth=None, oheight=None, owidth=None):
+        super().__init__()
+        self.scale, self.mode = scale, mode
+        self.odepth, self.oheight, self.owidth = odepth, oheight, owidth
+
+    def forward(self, x):
+        if x.dim() not in (4, 5):
+            raise RuntimeError("UpSampling: 4D (N x C x H x W) or 5D (N x C x D x H x W) tensor expected")
+        if self.mode == "nearest":
+            return F.interpolate(x, scale_factor=self.scale, mode="nearest")
+        if self.scale is not None:
+            size = [s * self.scale for s in x.shape[2:]]
+        else:
+            size = [self.oheight, self.owidth] if x.dim() == 4 else [self.odepth, self.oheight, self.owidth]
+        return F.interpolate(x, size=size, mode="bilinear" if x.dim() == 4 else "trilinear", align_corners=True)
+
+    def _t7_args(self):
+        return [], {
+            "scale": self.scale,
+            "mode": self.mode,
+            "odepth": self.odepth,
+            "oheight": self.oheight,
+            "owidth": self.owidth,
+        }
+
+
+class FeatureLPPooling(_T7Module):
+    """torch7's nn.FeatureLPPooling(width, stride, power, batchMode): windows of `width`
+    features, `stride` apart, become (sum x^power)^(1 / power), no absolute value taken; the
+    features are the first dimension (the second in batch mode)."""
+
+    def __init__(self, width, stride, power=2.0, batch_mode=False):
+        super().__init__()
+        self.width, self.stride, self.power, self.batch_mode = int(width), int(stride), float(power), bool(batch_mode)
+
+    def forward(self, x):
+        dim = 1 if self.batch_mode else 0
+        windows = x.unfold(dim, self.width, self.stride)  # the window's features last
+        return windows.pow(self.power).sum(-1).pow(1.0 / self.power)
+
+    def _t7_args(self):
+        return [self.width, self.stride, self.power, self.batch_mode], {}
+
+
+class VolumetricFractionalMaxPool(_T7Module):
+    """torch7's nn.VolumetricFractionalMaxPooling(poolSizeT, poolSizeW, poolSizeH, outT, outW,
+    outH or ratios): FractionalMaxPool on volumes in torch7's layout, C x H x W x T or
+    N x C x H x W x T; each plane's windows are placed by three samples in [0, 1), for T, W
+    and H in that order (THNN's). The samples torch7 fixed are the buffer `samples` [N, C, 3],
+    used while the input's batch and planes match; otherwise each forward draws new ones."""
+
+    def __init__(self, pool_t, pool_w, pool_h, out_t=None, out_w=None, out_h=None, ratios=None, samples_size=None):
+        super().__init__()
+        self.pool = (pool_h, pool_w, pool_t)
+        self.out = None if out_t is None else (out_h, out_w, out_t)
+        self.ratios = None if ratios is None else tuple(ratios)  # (H, W, T)
+        self.register_buffer("samples", None if samples_size is None else torch.zeros(samples_size))
+
+    def forward(self, x):
+        xb, single = _as_batch(x, 4)
+        n, c = xb.shape[:2]
+        sizes = xb.shape[2:]
+        out = self.out or tuple(int(math.floor(s * r)) for s, r in zip(sizes, self.ratios))
+        samples = self.samples
+        if samples is None or tuple(samples.shape) != (n, c, 3):
+            samples = torch.rand(n, c, 3, dtype=torch.float64)
+        planes = []
+        for i in range(n):
+            for j in range(c):
+                u = [float(samples[i, j, 2]), float(samples[i, j, 1]), float(samples[i, j, 0])]  # H, W, T
+                axes = [
+                    (
+                        torch.tensor(_fractional_starts(u[a], sizes[a], out[a], self.pool[a])).unsqueeze(1)
+                        + torch.arange(self.pool[a])
+                    ).reshape(-1)
+                    for a in range(3)
+                ]
+                windows = xb[i, j][axes[0].reshape(-1, 1, 1), axes[1].reshape(1, -1, 1), axes[2].reshape(1, 1, -1)]
+                windows = windows.reshape(out[0], self.pool[0], out[1], self.pool[1], out[2], self.pool[2])
+                planes.append(windows.amax(dim=(1, 3, 5)))
+        y = torch.stack(planes).reshape(n, c, *out)
+        return y.squeeze(0) if single else y
+
+    def _t7_args(self):
+        size = None if self.samples is None else list(self.samples.shape)
+        out = (None, None, None) if self.out is None else self.out
+        return [self.pool[2], self.pool[1], self.pool[0]], {
+            "out_t": out[2],
+            "out_w": out[1],
+            "out_h": out[0],
+            "ratios": None if self.ratios is None else list(self.ratios),
+            "samples_size": size,
+        }
