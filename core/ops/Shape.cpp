@@ -654,6 +654,33 @@ Tensor unflatten(const Tensor &t, int64_t dim, const IntList &sizes) {
   return view(t, shape);
 }
 
+TensorList splitWithSizes(const Tensor &t, const IntList &sizes, int64_t dim, const char *node) {
+  TORCH_CHECK(t.dim() > 0, Runtime, "split: cannot split a 0-dim tensor");
+  const int d = wrapDim(dim, t.dim());
+  int64_t total = 0;
+  for (int64_t s : sizes) {
+    TORCH_CHECK(s >= 0, Runtime, "split_with_sizes expects split_sizes have only non-negative entries, but got %s",
+                shapeString(sizes).c_str());
+    total += s;
+  }
+  TORCH_CHECK(total == t.size(d), Runtime,
+              "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension %d), "
+              "but got split_sizes=%s",
+              static_cast<long long>(t.size(d)), d, shapeString(sizes).c_str());
+  TensorList parts;
+  {
+    NoGradGuard plain;  // views of t all the same; recorded below as one node
+    int64_t start = 0;
+    for (int64_t s : sizes) {
+      parts.push_back(narrow(t, d, start, s));
+      start += s;
+    }
+  }
+  // The engine gives every output a gradient (zeros where none arrived): one cat joins them.
+  if (needsRecording({&t})) record(node, {t}, parts, [d](const TensorList &g) { return TensorList{cat(g, d)}; });
+  return parts;
+}
+
 Tensor narrowCopy(const Tensor &t, int64_t dim, int64_t start, int64_t length) {
   return clone(narrow(t, dim, start, length));
 }

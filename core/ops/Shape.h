@@ -99,6 +99,11 @@ TensorList meshgrid(const TensorList &tensors, bool xy);
 Tensor movedim(const Tensor &t, const IntList &source, const IntList &destination);
 Tensor unflatten(const Tensor &t, int64_t dim, const IntList &sizes);  // one -1 inferred
 Tensor narrowCopy(const Tensor &t, int64_t dim, int64_t start, int64_t length);
+// Views of t along dim of the given sizes (summing to t's size there): chunk and split. One
+// node records them all, whose backward joins the parts' gradients with one cat (zeros for
+// a part without one) rather than one zero-padded copy of t per part. node names it as
+// PyTorch does: "Split" (chunk, split by a size) or "SplitWithSizes" (split by sizes).
+TensorList splitWithSizes(const Tensor &t, const IntList &sizes, int64_t dim, const char *node);
 
 // ---- in-place geometry changes (the tensor becomes the view) ----
 void transpose_(const Tensor &t, int64_t dim0, int64_t dim1);

@@ -7,6 +7,7 @@
 
 #include "autograd/Autograd.h"
 #include "core/ops/Pointwise.h"
+#include "core/ops/Shape.h"
 #include "python/csrc/Bind.h"
 
 namespace torch::python {
@@ -146,6 +147,13 @@ int64_t toIndex(py::handle obj) { return intArg(obj, "index"); }
 // The tensor class name of a dtype: "torch.FloatTensor".
 std::string typeName(ScalarType t) {
   return std::string("torch.") + (t == ScalarType::Bool ? "Bool" : scalarTypeName(t)) + "Tensor";
+}
+
+// size cut into pieces of each (the last one shorter): chunk's and split's sizes.
+IntList equalParts(int64_t size, int64_t each) {
+  IntList sizes;
+  for (int64_t start = 0; each > 0 && start < size; start += each) sizes.push_back(std::min(each, size - start));
+  return sizes;
 }
 
 // torch.Tensor(...) and the typed classes: (), (*sizes), (torch.Size), (sequence), (tensor),
@@ -434,39 +442,29 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
                     static_cast<long long>(chunks));
         int d = wrapDim(dim, t.dim());
         int64_t each = (t.size(d) + chunks - 1) / chunks;
-        py::tuple parts(each == 0 ? 0 : (t.size(d) + each - 1) / each);
-        for (size_t i = 0; i < parts.size(); i++) {
-          int64_t start = i * each;
-          parts[i] = py::cast(narrow(t, d, start, std::min(each, t.size(d) - start)));
-        }
-        return parts;
+        TensorList parts = splitWithSizes(t, equalParts(t.size(d), each), d, "Split");
+        py::tuple out(parts.size());
+        for (size_t i = 0; i < parts.size(); i++) out[i] = py::cast(parts[i]);
+        return out;
       },
       py::arg("chunks"), py::arg("dim") = 0);
   defBoth(
       m, cls, "split",
       [](const Tensor &t, py::handle splitSize, int64_t dim) {
         int d = wrapDim(dim, t.dim());
-        py::list parts;
-        if (PyLong_Check(splitSize.ptr())) {
+        IntList sizes;
+        const bool bySize = PyLong_Check(splitSize.ptr());
+        if (bySize) {
           int64_t each = splitSize.cast<int64_t>();
           TORCH_CHECK(each > 0 || t.size(d) == 0, Runtime, "split expects split_size be non-negative, but got %lld",
                       static_cast<long long>(each));
-          for (int64_t start = 0; start < t.size(d); start += each) {
-            parts.append(py::cast(narrow(t, d, start, std::min(each, t.size(d) - start))));
-          }
+          sizes = equalParts(t.size(d), each);
         } else {
-          IntList sizes = toIntList(splitSize, "split_size_or_sections");
-          int64_t total = 0;
-          for (int64_t s : sizes) total += s;
-          TORCH_CHECK(total == t.size(d), Runtime,
-                      "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension "
-                      "%d), but got split_sizes=%s",
-                      static_cast<long long>(t.size(d)), d, shapeString(sizes).c_str());
-          int64_t start = 0;
-          for (int64_t s : sizes) {
-            parts.append(py::cast(narrow(t, d, start, s)));
-            start += s;
-          }
+          sizes = toIntList(splitSize, "split_size_or_sections");
+        }
+        py::list parts;
+        for (const Tensor &part : splitWithSizes(t, sizes, d, bySize ? "Split" : "SplitWithSizes")) {
+          parts.append(py::cast(part));
         }
         return py::tuple(parts);
       },
