@@ -68,33 +68,35 @@ void map(F f, R *r, A *a, B *...b) {
 }
 
 // r = kernel(a) through a kernel of Note [Vector kernels], in chunks over the threads, when
-// there is one, r is contiguous and a's last dimension is: the whole of a when it is
-// contiguous, row by row when only its rows are (a chunk or a narrow of a matrix, as an
-// LSTM's gates are); false (r resized, nothing written) otherwise.
+// there is one and r's and a's last dimensions are contiguous: the whole at once when both
+// are contiguous, row by row when only their rows are (a chunk or a narrow of a matrix, as
+// an LSTM's gates are, in place or not: the same row gives the same values either way);
+// false (r resized, nothing written) otherwise.
 template <typename R, typename A>
 bool mapVector(vec::UnaryKernel<Elem<R>> kernel, R *r, A *a) {
   if (!kernel) return false;
   TH<Elem<R>>::resizeNd(r, a->nDimension, a->size, nullptr);
   const auto out = ref(r);
   const auto in = ref(a);
-  if (!isContiguous(out)) return false;
-  if (isContiguous(in)) {
+  if (isContiguous(out) && isContiguous(in)) {
     detail::parallelFor(numel(in), TH_OMP_THRESHOLD,
                         [&](int64_t begin, int64_t end) { kernel(out.data + begin, in.data + begin, end - begin); });
     return true;
   }
   const int last = in.ndim - 1;
-  if (last < 1 || in.stride[last] != 1) return false;
+  if (last < 1 || in.stride[last] != 1 || out.stride[last] != 1) return false;
   const int64_t cols = in.size[last], rows = cols > 0 ? numel(in) / cols : 0;
   detail::parallelFor(rows, std::max<int64_t>(1, TH_OMP_THRESHOLD / std::max<int64_t>(cols, 1)),
                       [&](int64_t begin, int64_t end) {
                         for (int64_t row = begin; row < end; row++) {
-                          int64_t offset = 0, rest = row;
+                          int64_t inOffset = 0, outOffset = 0, rest = row;
                           for (int d = last - 1; d >= 0; d--) {
-                            offset += (rest % in.size[d]) * in.stride[d];
+                            const int64_t i = rest % in.size[d];
+                            inOffset += i * in.stride[d];
+                            outOffset += i * out.stride[d];
                             rest /= in.size[d];
                           }
-                          kernel(out.data + row * cols, in.data + offset, cols);
+                          kernel(out.data + outOffset, in.data + inOffset, cols);
                         }
                       });
   return true;
