@@ -33,6 +33,9 @@
   void P##geqrf_(const int *m, const int *n, T *a, const int *lda, T *tau, T *work, const int *lwork, int *info);    \
   void P##orgqr_(const int *m, const int *n, const int *k, T *a, const int *lda, const T *tau, T *work,              \
                  const int *lwork, int *info);                                                                       \
+  void P##ormqr_(const char *side, const char *trans, const int *m, const int *n, const int *k, const T *a,          \
+                 const int *lda, const T *tau, T *c, const int *ldc, T *work, const int *lwork, int *info, size_t,   \
+                 size_t);                                                                                            \
   }                                                                                                                  \
   namespace lapack {                                                                                                 \
   inline void gesv(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, int *info) {                            \
@@ -69,6 +72,10 @@
   }                                                                                                                  \
   inline void orgqr(int m, int n, int k, T *a, int lda, const T *tau, T *work, int lwork, int *info) {               \
     P##orgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);                                                         \
+  }                                                                                                                  \
+  inline void ormqr(char side, char trans, int m, int n, int k, const T *a, int lda, const T *tau, T *c, int ldc,    \
+                    T *work, int lwork, int *info) {                                                                 \
+    P##ormqr_(&side, &trans, &m, &n, &k, a, &lda, tau, c, &ldc, work, &lwork, info, 1, 1);                           \
   }                                                                                                                  \
   }
 

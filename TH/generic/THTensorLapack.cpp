@@ -280,6 +280,75 @@ void THTensor_(qr)(THTensor *rq, THTensor *rr, THTensor *a) {
   THTensor_(copy)(rr, R.get());
 }
 
+/* tau as a vector LAPACK reads, checked against k, the number of reflectors a can hold. */
+static std::vector<scalar_t> THTensor_(reflectorScales)(const char *op, THTensor *tau, int64_t most) {
+  THArgCheck(tau->nDimension == 1, 3, "%s: tau must be a vector, got %d dimensions", op, tau->nDimension);
+  const int64_t k = tau->size[0];
+  THArgCheck(k <= most, 3, "%s: %lld reflectors, but a holds at most %lld", op, (long long)k, (long long)most);
+  std::vector<scalar_t> values(std::max<int64_t>(k, 1));
+  for (int64_t i = 0; i < k; i++) values[i] = THTensor_(get1d)(tau, i);
+  return values;
+}
+
+void THTensor_(geqrf)(THTensor *ra, THTensor *rtau, THTensor *a) {
+  checkMatrix("geqrf", "a", a, 3);
+  const int64_t m = a->size[0], n = a->size[1], k = std::min(m, n);
+  auto A = th::own(THTensor_(newColumnMajor)(a, m, n, lda(m)));
+  std::vector<scalar_t> tau(std::max<int64_t>(k, 1));
+  int info = 0;
+  scalar_t query = 0;
+  lapack::geqrf((int)m, (int)n, THTensor_(data)(A.get()), lda(m), tau.data(), &query, -1, &info);
+  checkInfo("geqrf", info);
+  std::vector<scalar_t> work(workSize(query));
+  lapack::geqrf((int)m, (int)n, THTensor_(data)(A.get()), lda(m), tau.data(), work.data(), (int)work.size(), &info);
+  checkInfo("geqrf", info);
+  tau.resize(k);
+  THTensor_(setResult)(ra, A.get(), m, n);
+  THTensor_(setResult1d)(rtau, tau);
+}
+
+void THTensor_(orgqr)(THTensor *rq, THTensor *a, THTensor *tau) {
+  checkMatrix("orgqr", "a", a, 2);
+  const int64_t m = a->size[0], n = a->size[1];
+  std::vector<scalar_t> scales = THTensor_(reflectorScales)("orgqr", tau, std::min(m, n));
+  const int64_t k = tau->size[0];
+  auto A = th::own(THTensor_(newColumnMajor)(a, m, n, lda(m)));
+  int info = 0;
+  scalar_t query = 0;
+  lapack::orgqr((int)m, (int)k, (int)k, THTensor_(data)(A.get()), lda(m), scales.data(), &query, -1, &info);
+  checkInfo("orgqr", info);
+  std::vector<scalar_t> work(workSize(query));
+  lapack::orgqr((int)m, (int)k, (int)k, THTensor_(data)(A.get()), lda(m), scales.data(), work.data(), (int)work.size(),
+                &info);
+  checkInfo("orgqr", info);
+  THTensor_(setResult)(rq, A.get(), m, n);
+}
+
+void THTensor_(ormqr)(THTensor *rc, THTensor *a, THTensor *tau, THTensor *c, const char *side, const char *trans) {
+  checkMatrix("ormqr", "a", a, 2);
+  checkMatrix("ormqr", "c", c, 4);
+  const char s = side && side[0] ? side[0] : 'L', t = trans && trans[0] ? trans[0] : 'N';
+  THArgCheck(s == 'L' || s == 'R', 5, "ormqr: side must be 'L' or 'R', got '%s'", side ? side : "");
+  THArgCheck(t == 'N' || t == 'T', 6, "ormqr: trans must be 'N' or 'T', got '%s'", trans ? trans : "");
+  const int64_t m = c->size[0], n = c->size[1], order = s == 'L' ? m : n;  // Q is order x order
+  THArgCheck(a->size[0] == order, 2, "ormqr: a must have %lld rows (c's %s), got %lld", (long long)order,
+             s == 'L' ? "rows" : "columns", (long long)a->size[0]);
+  std::vector<scalar_t> scales = THTensor_(reflectorScales)("ormqr", tau, std::min(a->size[0], a->size[1]));
+  const int64_t k = tau->size[0];
+  auto A = th::own(THTensor_(newColumnMajor)(a, a->size[0], a->size[1], lda(order)));
+  auto C = th::own(THTensor_(newColumnMajor)(c, m, n, lda(m)));
+  int info = 0;
+  scalar_t query = 0;
+  lapack::ormqr(s, t, (int)m, (int)n, (int)k, THTensor_(data)(A.get()), lda(order), scales.data(),
+                THTensor_(data)(C.get()), lda(m), &query, -1, &info);
+  checkInfo("ormqr", info);
+  std::vector<scalar_t> work(workSize(query));
+  lapack::ormqr(s, t, (int)m, (int)n, (int)k, THTensor_(data)(A.get()), lda(order), scales.data(),
+                THTensor_(data)(C.get()), lda(m), work.data(), (int)work.size(), &info);
+  checkInfo("ormqr", info);
+  THTensor_(setResult)(rc, C.get(), m, n);
+}
+
 void THTensor_(getrf)(THTensor *ra, THIntTensor *rpivots, THTensor *a) {
   checkMatrix("getrf", "a", a, 3);
   const int64_t m = a->size[0], n = a->size[1], k = std::min(m, n);

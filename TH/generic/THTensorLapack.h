@@ -36,6 +36,14 @@ TH_API void THTensor_(gesvd)(THTensor *ru, THTensor *rs, THTensor *rv, THTensor 
 /* a [m, n] = rq rr with k = min(m, n): rq [m, k] has orthonormal columns, rr [k, n] is
  * upper triangular (geqrf, then orgqr). */
 TH_API void THTensor_(qr)(THTensor *rq, THTensor *rr, THTensor *a);
+/* The two halves of qr, as torch7 exposes them: geqrf's ra [m, n] holds R on and above the
+ * diagonal and the Householder reflectors below it, rtau [k] their scales; orgqr turns the
+ * first k = tau's size columns of a copy of a (geqrf's ra) into Q, rq [m, n]; ormqr gives
+ * rc = Q c (side "L") or c Q ("R"), with Q^T for trans "T", c [m, n], without forming Q. */
+TH_API void THTensor_(geqrf)(THTensor *ra, THTensor *rtau, THTensor *a);
+TH_API void THTensor_(orgqr)(THTensor *rq, THTensor *a, THTensor *tau);
+TH_API void THTensor_(ormqr)(THTensor *rc, THTensor *a, THTensor *tau, THTensor *c, const char *side,
+                             const char *trans);
 /* LU factorization with partial pivoting of a [m, n]: ra = L and U as in gesv, rpivots =
  * min(m, n) row interchanges, 1-based as LAPACK gives them whatever TH_INDEX_BASE (row i
  * was swapped with row rpivots[i]). */

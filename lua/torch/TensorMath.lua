@@ -432,6 +432,10 @@ for _, TN in ipairs(torch.types) do
       def('eig', lapack({ 2 }, both('geev', FRESH, FRESH, T, opt('s', 'N', NV))))
       def('svd', lapack({ 1, 3 }, both('gesvd', FRESH, FRESH, FRESH, T, opt('s', 'S', { 'A', 'S' }))))
       def('qr', lapack({ 1, 2 }, both('qr', FRESH, FRESH, T)))
+      -- qr's two halves and Q applied without forming it (torch7's test_qr.lua)
+      def('geqrf', lapack({ 1 }, both('geqrf', FRESH, FRESH, T)))
+      def('orgqr', lapack({ 1 }, both('orgqr', FRESH, T, T)))
+      def('ormqr', lapack({ 1 }, both('ormqr', FRESH, T, T, T, opt('s', 'L', { 'L', 'R' }), opt('s', 'N', { 'N', 'T' }))))
       -- pstrf([u, piv,] a[, uplo[, tol]]): piv an IntTensor of 1-based pivots
       local function pstrfVariant(u, piv)
          local v = { c = 'pstrf', u, piv, T, opt('s', 'U', UL), opt('n', -1) }

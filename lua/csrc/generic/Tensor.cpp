@@ -1430,6 +1430,28 @@ static int LT_(qr)(lua_State *L) {  // (rq, rr, a)
     return 0;
   });
 }
+static int LT_(geqrf)(lua_State *L) {  // (ra, rtau, a)
+  THTensor *ra = LT_(check)(L, 1), *rtau = LT_(check)(L, 2), *a = LT_(check)(L, 3);
+  return luat::guard(L, [&] {
+    THTensor_(geqrf)(ra, rtau, a);
+    return 0;
+  });
+}
+static int LT_(orgqr)(lua_State *L) {  // (rq, a, tau)
+  THTensor *rq = LT_(check)(L, 1), *a = LT_(check)(L, 2), *tau = LT_(check)(L, 3);
+  return luat::guard(L, [&] {
+    THTensor_(orgqr)(rq, a, tau);
+    return 0;
+  });
+}
+static int LT_(ormqr)(lua_State *L) {  // (rc, a, tau, c, side, trans)
+  THTensor *rc = LT_(check)(L, 1), *a = LT_(check)(L, 2), *tau = LT_(check)(L, 3), *c = LT_(check)(L, 4);
+  const char *side = luaL_checkstring(L, 5), *trans = luaL_checkstring(L, 6);
+  return luat::guard(L, [&] {
+    THTensor_(ormqr)(rc, a, tau, c, side, trans);
+    return 0;
+  });
+}
 #endif
 
 #undef LT_VALUE_OP
@@ -1605,6 +1627,9 @@ static const luaL_Reg LT_(mathFunctions)[] = {
     {"geev", LT_(geev)},
     {"gesvd", LT_(gesvd)},
     {"qr", LT_(qr)},
+    {"geqrf", LT_(geqrf)},
+    {"orgqr", LT_(orgqr)},
+    {"ormqr", LT_(ormqr)},
     {"pstrf", LT_(pstrf)},
     {"multinomialAliasSetup", LT_(multinomialAliasSetup)},
     {"multinomialAliasDraw", LT_(multinomialAliasDraw)},
