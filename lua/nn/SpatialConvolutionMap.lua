@@ -61,7 +61,21 @@ local function connection(self, dense, k)
    return dense:select(self.outDim, o):select(self.inDim - (self.inDim > self.outDim and 1 or 0), i)
 end
 
-local function densify(self)
+-- torch7's kernels read the input planes the table names, so an input may have more planes
+-- than the largest the table names (nn.tables.random can leave the last ones out): the dense
+-- module is sized by the input's planes, the weights of planes the table leaves out zero.
+local function fitInput(self, input)
+   local planes = input:size(input:dim() - 2)
+   assert(planes >= self.nInputPlane, string.format('%s: input has %d planes but its table reads plane %d',
+                                                    torch.type(self), planes, self.nInputPlane))
+   if self.dense.weight:size(self.inDim) ~= planes then
+      self.dense = nn[self.denseClass](planes, self.nOutputPlane, self.kW, self.kH, self.dW, self.dH)
+         :type(self.weight:type())
+   end
+end
+
+local function densify(self, input)
+   fitInput(self, input)
    self.dense.weight:zero()
    for k = 1, self.connTable:size(1) do
       connection(self, self.dense.weight, k):copy(self.weight[k])
@@ -117,20 +131,21 @@ end
 -- The dense module's results are copied into the module's own tensors, so that code which
 -- swaps a module's output or gradInput for a pass (nn.hessian) works as with any module.
 function SpatialConvolutionMap:updateOutput(input)
-   densify(self)
+   densify(self, input)
    local output = self.dense:updateOutput(input)
    self.output:resizeAs(output):copy(output)
    return self.output
 end
 
 function SpatialConvolutionMap:updateGradInput(input, gradOutput)
-   densify(self)
+   densify(self, input)
    local gradInput = self.dense:updateGradInput(input, gradOutput)
    self.gradInput:resizeAs(gradInput):copy(gradInput)
    return self.gradInput
 end
 
 function SpatialConvolutionMap:accGradParameters(input, gradOutput, scale)
+   fitInput(self, input)
    self.dense.gradWeight:zero()
    self.dense.gradBias = self.gradBias
    self.dense:accGradParameters(input, gradOutput, scale)

@@ -261,4 +261,25 @@ function tests.convolution_local_weight_by_position()
    check.ok(maxDiff(m:forward(x), conv:forward(x)) < 1e-12, 'as the shared-weight convolution')
 end
 
+-- nn's test draws a random connection table, which may name fewer input planes than the input
+-- has (torch7 reads only the planes the table names): the map convolution against xcorr2 sums
+-- per connection, batched, with the gradient's sizes.
+function tests.convolution_map_with_planes_the_table_leaves_out()
+   for trial = 1, 20 do
+      torch.manualSeed(trial)
+      local from = 4
+      local t = nn.tables.random(from, 2, 1)
+      local m = nn.SpatialConvolutionMap(t, 3, 2)
+      local x = torch.randn(3, from, 7, 6)
+      local y = m:forward(x)
+      local want = torch.Tensor(y:size()):zero()
+      for b = 1, 3 do
+         for o = 1, m.nOutputPlane do want[b][o]:fill(m.bias[o]) end
+         for k = 1, t:size(1) do want[b][t[k][2]]:add(torch.xcorr2(x[b][t[k][1]], m.weight[k])) end
+      end
+      check.ok(maxDiff(y, want) < 1e-10, 'forward, table ' .. trial)
+      check.ok(m:backward(x, torch.randn(y:size())):isSameSizeAs(x), 'gradInput sizes, table ' .. trial)
+   end
+end
+
 return tests
