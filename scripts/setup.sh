@@ -13,6 +13,7 @@ APT_PACKAGES=(
   libopenblas-openmp-dev libboost-test-dev
   libsleef-dev  # vectorised exp, tanh, ... (TH/THVector.h)
   libdnnl-dev  # oneDNN: THNN's float convolutions
+  libgloo-dev  # torch.distributed's default engine
   luajit libluajit-5.1-dev
   lua-moses  # functional helpers that nn's own test file requires (nntest.NaN, nntest.DontCast)
   dataset-fashion-mnist

@@ -31,6 +31,16 @@ cc_library(
 )
 """
 
+_GLOO_BUILD = """
+cc_library(
+    name = "gloo",
+    hdrs = glob(["include/gloo/**/*.h"]),
+    includes = ["include"],
+    srcs = ["lib/libgloo.so.0"],
+    visibility = ["//visibility:public"],
+)
+"""
+
 _BOOST_TEST_BUILD = """
 cc_library(
     name = "boost_test",
@@ -91,6 +101,16 @@ def system_libs():
             "include/oneapi/dnnl": "/usr/include/oneapi/dnnl",
         },
         build_file_content = _DNNL_BUILD,
+    )
+    symlink_repo(
+        name = "gloo",
+        # torch.distributed's default engine (CPU collectives over TCP), as in PyTorch
+        package = "libgloo-dev",
+        links = {
+            "lib/libgloo.so.0": "/usr/lib/libgloo.so.0",
+            "include/gloo": "/usr/include/gloo",
+        },
+        build_file_content = _GLOO_BUILD,
     )
     symlink_repo(
         name = "boost_test",

@@ -192,6 +192,7 @@ void bindNNSpatial(py::module &m, TensorClass &cls);  // into torch._C._nn
 void bindNNLayers(py::module &m, TensorClass &cls);   // into torch._C._nn
 void bindLegacy(py::module &m, TensorClass &cls);     // torch7 .t7 files (_t7_load, _t7_save)
 void bindTHNN(py::module &m);                         // torch._C._thnn, THNN's kernels for torch.legacy.nn
+void bindDistributed(py::module &m);                  // torch._C._distributed, Gloo's process groups
 
 }  // namespace torch::python
 
