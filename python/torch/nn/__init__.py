@@ -9,3 +9,5 @@ from torch.nn.modules import *  # noqa: F401,F403
 from torch.nn import functional  # noqa: F401
 from torch.nn import init  # noqa: F401
 from torch.nn import utils  # noqa: F401
+from torch.nn import parallel  # noqa: F401
+from torch.nn.parallel import DataParallel  # noqa: F401

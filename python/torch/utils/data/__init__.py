@@ -14,6 +14,7 @@ from torch.utils.data.dataset import (
     TensorDataset,
     random_split,
 )
+from torch.utils.data.distributed import DistributedSampler
 from torch.utils.data.sampler import (
     BatchSampler,
     RandomSampler,
@@ -33,6 +34,7 @@ __all__ = [
     "ConcatDataset",
     "DataLoader",
     "Dataset",
+    "DistributedSampler",
     "IterableDataset",
     "RandomSampler",
     "Sampler",
