@@ -276,11 +276,13 @@ class GlooGroup {
     ReduceFn fn = reduceFunction(op, t.dtype());
     return enqueue({t}, [this, t, root, op, fn](uint32_t tag) {
       gloo::ReduceOptions opts(context_);
-      // Gloo's reduce writes the result into the root's output; others keep their input
+      // Gloo works in the output buffer on every rank: the others' go to scratch memory, so
+      // that their tensors keep their values
+      std::vector<char> scratch(rank_ == root ? 0 : byteSize(t));
       dispatch(t.dtype(), [&](auto type) {
         using T = typename decltype(type)::type;
         opts.setInput<T>(buffer(t));
-        opts.setOutput<T>(buffer(t));
+        opts.setOutput<T>(rank_ == root ? buffer(t) : context_->createUnboundBuffer(scratch.data(), scratch.size()));
       });
       opts.setRoot(root);
       opts.setReduceFunction(fn);

@@ -171,22 +171,23 @@ class DistributedDataParallel(Module):
                 yield from DistributedDataParallel._tensors_in(o)
 
     def _reachable_accumulators(self, output):
-        reached, stack, seen = set(), [], set()
+        # Python sees each node as one object while it lives (the accumulators stay alive in
+        # _grad_accs); `visited` keeps the others alive so that their ids stay unique.
+        reached, stack, visited = set(), [], {}
         for t in self._tensors_in(output):
             if t.grad_fn is not None:
                 stack.append(t.grad_fn)
         while stack:
             node = stack.pop()
-            if id(node) in seen:
+            if id(node) in visited:
                 continue
-            seen.add(id(node))
+            visited[id(node)] = node
             if node.name() == "AccumulateGrad":
                 reached.add(id(node))
             for nxt, _ in node.next_functions:
                 if nxt is not None:
                     stack.append(nxt)
-        # the nodes Python sees are the same objects as the ones kept in _grad_accs
-        return {id(a) for a in self._grad_accs if id(a) in reached}
+        return reached
 
     # -- backward: Note [Buckets while backward runs] --------------------------------------
 
