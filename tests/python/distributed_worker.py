@@ -100,7 +100,7 @@ def collectives(rank, world):
     # a sub-group of the even ranks
     evens = dist.new_group([r for r in range(world) if r % 2 == 0])
     t = rank_input(rank)
-    result = dist.all_reduce(t, group=evens)
+    dist.all_reduce(t, group=evens)
     out["even group"] = t
     out["even group size"] = dist.get_world_size(evens)
     dist.barrier()
