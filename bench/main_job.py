@@ -6,7 +6,7 @@ a change in the load of this shared machine hits both alike; the best time of al
 kept. Prints each contender's time for the epochs, its images/s and test accuracy, and the
 ratio ours / PyTorch's (below 1: ours is faster).
 
-    ~/.cache/torch-monorepo-venv/bin/python bench/main_job.py [--epochs 3] [--threads 2] [--rounds 1]
+    ~/.cache/torch-monorepo-venv/bin/python bench/main_job.py [--epochs 3] [--threads 2] [--rounds 1] [--nproc 1]
 or from a checkout with the built _C.so copied in: PYTHONPATH=python python3 bench/main_job.py
 """
 
@@ -35,6 +35,8 @@ def run(python, env, args, out_dir):
         out_dir,
         "--no-plot",
     ]
+    if args.nproc > 1:  # data-parallel: processes of --threads threads each
+        command += ["--nproc", str(args.nproc)]
     started = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - started
@@ -50,6 +52,7 @@ def main():
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--nproc", type=int, default=1, help="DistributedDataParallel processes (both contenders)")
     args = parser.parse_args()
     ours_env = dict(os.environ)
     ours_env["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.join(ROOT, "python"), ours_env.get("PYTHONPATH")) if p)
@@ -67,8 +70,8 @@ def main():
                     best[name] = result
     ours, reference = best["ours"][0], best["PyTorch 1.13"][0]
     print(
-        "main job, %d epochs at %d threads: ours %.1f s, PyTorch 1.13 %.1f s, ratio %.2f"
-        % (args.epochs, args.threads, ours, reference, ours / reference)
+        "main job, %d epochs, %d process(es) of %d threads: ours %.1f s, PyTorch 1.13 %.1f s, ratio %.2f"
+        % (args.epochs, args.nproc, args.threads, ours, reference, ours / reference)
     )
 
 

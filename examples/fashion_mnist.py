@@ -7,6 +7,12 @@ trains with Adam and a cosine learning-rate schedule, shows a progress bar, eval
 10,000 test images after each epoch, saves the weights (`torch.save(model.state_dict())`),
 reloads them into a fresh model to check the accuracy is the same, and plots the loss and
 accuracy curves to a PNG file.
+
+    python3 examples/fashion_mnist.py --nproc 2
+
+trains data-parallel instead: it starts itself under the launcher (torch.distributed.run)
+as 2 processes of one thread each, wraps the model in DistributedDataParallel over Gloo and
+gives each process its share of every batch (DistributedSampler); rank 0 reports.
 """
 
 import argparse
@@ -21,7 +27,9 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from torch.utils.data import DataLoader, Dataset
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import DataLoader, Dataset, DistributedSampler
 
 DEFAULT_DATA_DIR = "/usr/share/datasets/fashion-mnist"
 CLASSES = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"]
@@ -122,6 +130,15 @@ class ProgressBar:
         print(("\r" if self.tty else "") + line, end="" if self.tty and done < self.total else "\n", flush=True)
 
 
+def summed(*values):
+    """The values summed over the data-parallel processes (as they are in one process)."""
+    if not dist.is_initialized():
+        return values
+    t = torch.tensor(values, dtype=torch.float64)
+    dist.all_reduce(t)
+    return tuple(t.tolist())
+
+
 def evaluate(model, loader):
     model.eval()
     correct = total = 0
@@ -132,12 +149,13 @@ def evaluate(model, loader):
             loss_sum += F.cross_entropy(logits, labels, reduction="sum").item()
             correct += (logits.argmax(1) == labels).sum().item()
             total += labels.shape[0]
+    loss_sum, correct, total = summed(loss_sum, correct, total)
     return loss_sum / total, correct / total
 
 
-def train_epoch(model, loader, optimizer, epoch, epochs):
+def train_epoch(model, loader, optimizer, epoch, epochs, report=True):
     model.train()
-    bar = ProgressBar(len(loader), "epoch %d/%d" % (epoch, epochs))
+    bar = ProgressBar(len(loader), "epoch %d/%d" % (epoch, epochs)) if report else None
     seen = correct = 0
     loss_sum = 0.0
     start = time.time()
@@ -153,13 +171,17 @@ def train_epoch(model, loader, optimizer, epoch, epochs):
         loss_sum += loss.item() * n
         correct += (logits.argmax(1) == labels).sum().item()
         losses.append(loss.item())
+        if bar is None:
+            continue
         bar.update(
             step,
             loss="%.4f" % (loss_sum / seen),
             acc="%.2f%%" % (100.0 * correct / seen),
             img_s="%.0f" % (seen / max(time.time() - start, 1e-9)),
         )
-    return loss_sum / seen, correct / seen, losses, seen / (time.time() - start)
+    elapsed = time.time() - start
+    loss_sum, correct, seen = summed(loss_sum, correct, seen)
+    return loss_sum / seen, correct / seen, losses, seen / elapsed
 
 
 def plot(history, path):
@@ -193,38 +215,73 @@ def main(argv=None):
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument(
+        "--threads", type=int, default=None, help="threads per process (default: all the CPUs, or 1 with --nproc)"
+    )
+    parser.add_argument("--nproc", type=int, default=1, help="data-parallel processes (DistributedDataParallel)")
     parser.add_argument("--workers", type=int, default=0, help="DataLoader worker processes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out-dir", default="runs/fashion_mnist")
     parser.add_argument("--limit", type=int, default=0, help="use only this many training images (smoke tests)")
     parser.add_argument("--no-plot", action="store_true", help="skip the curves (bench/main_job.py; no matplotlib)")
     args = parser.parse_args(argv)
+    if args.nproc > 1 and "RANK" not in os.environ:  # start the processes; each runs main()
+        from torch.distributed.run import parse_args, run
+
+        launch = ["--standalone", "--nproc_per_node", str(args.nproc), os.path.abspath(__file__)]
+        return run(parse_args(launch + list(sys.argv[1:] if argv is None else argv)))
+    parallel = args.nproc > 1
+    if parallel:
+        dist.init_process_group("gloo")
+    rank, world = (dist.get_rank(), dist.get_world_size()) if parallel else (0, 1)
+    report = rank == 0
+    threads = args.threads or (1 if parallel else os.cpu_count())
+    if args.batch_size % world:
+        parser.error("--batch-size %d is not divisible by --nproc %d" % (args.batch_size, world))
 
     torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
+    torch.set_num_threads(threads)
     os.makedirs(args.out_dir, exist_ok=True)
     train_set, test_set = FashionMNIST(args.data_dir, True), FashionMNIST(args.data_dir, False)
     if args.limit:
         train_set = torch.utils.data.Subset(train_set, range(args.limit))
-    train_loader = DataLoader(
-        train_set, batch_size=args.batch_size, shuffle=True, drop_last=True, num_workers=args.workers
-    )
-    test_loader = DataLoader(test_set, batch_size=500)
-    print(
-        "Fashion-MNIST: %d training and %d test images; %d threads, batch %d"
-        % (len(train_set), len(test_set), args.threads, args.batch_size)
-    )
+    if parallel:  # each process takes its share of each batch, and of the test set
+        sampler = DistributedSampler(train_set, shuffle=True, seed=args.seed, drop_last=True)
+        train_loader = DataLoader(
+            train_set, batch_size=args.batch_size // world, sampler=sampler, drop_last=True, num_workers=args.workers
+        )
+        test_loader = DataLoader(test_set, batch_size=500, sampler=DistributedSampler(test_set, shuffle=False))
+    else:
+        sampler = None
+        train_loader = DataLoader(
+            train_set, batch_size=args.batch_size, shuffle=True, drop_last=True, num_workers=args.workers
+        )
+        test_loader = DataLoader(test_set, batch_size=500)
+    if report:
+        print(
+            "Fashion-MNIST: %d training and %d test images; %d threads, batch %d%s"
+            % (
+                len(train_set),
+                len(test_set),
+                threads,
+                args.batch_size,
+                ", %d processes (DistributedDataParallel over Gloo)" % world if parallel else "",
+            )
+        )
 
-    model = Net()
-    print(model)
+    net = Net()
+    model = DistributedDataParallel(net) if parallel else net
+    if report:
+        print(net)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=args.epochs)
     history = {k: [] for k in ("train_loss", "train_acc", "test_loss", "test_acc", "step_loss")}
     history["steps_per_epoch"] = len(train_loader)
     started = time.time()
     for epoch in range(1, args.epochs + 1):
-        train_loss, train_acc, losses, rate = train_epoch(model, train_loader, optimizer, epoch, args.epochs)
+        if sampler is not None:
+            sampler.set_epoch(epoch)
+        train_loss, train_acc, losses, rate = train_epoch(model, train_loader, optimizer, epoch, args.epochs, report)
         test_loss, test_acc = evaluate(model, test_loader)
         scheduler.step()
         for key, value in (
@@ -235,6 +292,8 @@ def main(argv=None):
         ):
             history[key].append(value)
         history["step_loss"].extend(losses)
+        if not report:
+            continue
         print(
             "epoch %d: train loss %.4f acc %.2f%% | test loss %.4f acc %.2f%% | %.0f img/s | lr %.2e | %.0f s"
             % (
@@ -249,8 +308,15 @@ def main(argv=None):
             )
         )
 
+    if not report:  # rank 0 saves, reloads and plots
+        dist.destroy_process_group()
+        return 0
     checkpoint = os.path.join(args.out_dir, "model.pt")
-    torch.save(model.state_dict(), checkpoint)
+    torch.save(net.state_dict(), checkpoint)
+    if parallel:  # the check below evaluates the whole test set in this process
+        dist.destroy_process_group()
+        test_loader = DataLoader(test_set, batch_size=500)
+        history["test_acc"][-1] = evaluate(net, test_loader)[1]
     reloaded = Net()
     reloaded.load_state_dict(torch.load(checkpoint))
     _, reloaded_acc = evaluate(reloaded, test_loader)

@@ -7,9 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-bazel build //python:_C.so //python:_lua.so //lua:th
+bazel build //python:_C.so //python:_lua.so //python:_mpi.so //lua:th
 install -m 755 bazel-bin/python/_C.so python/torch/_C.so
 install -m 755 bazel-bin/python/_lua.so python/torch/_lua.so  # torch.lua, the in-process Lua bridge
+install -m 755 bazel-bin/python/_mpi.so python/torch/_mpi.so  # torch.distributed's MPI backend
 [ "${1:-}" = "--no-install" ] && exit 0
 
 # The package, copied whole then swapped in, so that a running import never sees half of it.

@@ -14,6 +14,7 @@ APT_PACKAGES=(
   libsleef-dev  # vectorised exp, tanh, ... (TH/THVector.h)
   libdnnl-dev  # oneDNN: THNN's float convolutions
   libgloo-dev  # torch.distributed's default engine
+  libopenmpi-dev openmpi-bin  # torch.distributed's MPI backend, and mpirun
   luajit libluajit-5.1-dev
   lua-moses  # functional helpers that nn's own test file requires (nntest.NaN, nntest.DontCast)
   dataset-fashion-mnist

@@ -41,6 +41,16 @@ cc_library(
 )
 """
 
+_MPI_BUILD = """
+cc_library(
+    name = "mpi",
+    hdrs = glob(["include/*.h"]),
+    includes = ["include"],
+    srcs = ["lib/libmpi.so.40"],
+    visibility = ["//visibility:public"],
+)
+"""
+
 _BOOST_TEST_BUILD = """
 cc_library(
     name = "boost_test",
@@ -111,6 +121,18 @@ def system_libs():
             "include/gloo": "/usr/include/gloo",
         },
         build_file_content = _GLOO_BUILD,
+    )
+    symlink_repo(
+        name = "mpi",
+        # Open MPI, torch.distributed's backend for jobs that mpirun starts (torch._mpi)
+        package = "libopenmpi-dev",
+        links = {
+            "lib/libmpi.so.40": "/usr/lib/x86_64-linux-gnu/libmpi.so.40",
+            "include/mpi.h": "/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h",
+            "include/mpi_portable_platform.h": "/usr/lib/x86_64-linux-gnu/openmpi/include/mpi_portable_platform.h",
+            "include/mpi-ext.h": "/usr/lib/x86_64-linux-gnu/openmpi/include/mpi-ext.h",
+        },
+        build_file_content = _MPI_BUILD,
     )
     symlink_repo(
         name = "boost_test",

@@ -214,7 +214,9 @@ def main():
     scenario, out_dir = sys.argv[1], sys.argv[2]
     timeout = timedelta(seconds=float(os.environ.get("DIST_TEST_TIMEOUT", "60")))
     init_method = os.environ.get("DIST_TEST_INIT", "env://")
-    if init_method == "env://":
+    if init_method == "mpi":  # started by mpirun
+        dist.init_process_group("mpi", timeout=timeout)
+    elif init_method == "env://":
         dist.init_process_group("gloo", timeout=timeout)
     else:
         dist.init_process_group(

@@ -87,9 +87,45 @@ def inputs(world, dtype=np.float64, n=6):
     return [worker.rank_input(r, n).numpy().astype(dtype) for r in range(world)]
 
 
+def run_mpi(scenario, world, out_dir, **extra):
+    """world processes of scenario started by Open MPI's mpirun, on the MPI backend."""
+    env = worker_env(
+        DIST_TEST_INIT="mpi", DIST_TEST_TIMEOUT=60, OMPI_ALLOW_RUN_AS_ROOT=1, OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1, **extra
+    )
+    exported = []
+    for name in ("PYTHONPATH", "DIST_TEST_INIT", "DIST_TEST_TIMEOUT", "OMP_NUM_THREADS", *extra):
+        exported += ["-x", name]
+    run = subprocess.run(
+        ["mpirun", "--oversubscribe", "-np", str(world), *exported, sys.executable, WORKER, scenario, str(out_dir)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    return results(out_dir, world)
+
+
 @pytest.mark.parametrize("world", [2, 3])
 def test_collectives_match_numpy(world, tmp_path):
-    got = run_scenario("collectives", world, tmp_path)
+    check_collectives(run_scenario("collectives", world, tmp_path), world)
+
+
+@pytest.mark.parametrize("world", [2, 3])
+def test_mpi_collectives_match_numpy(world, tmp_path):
+    assert dist.is_mpi_available()
+    check_collectives(run_mpi("collectives", world, tmp_path), world)
+
+
+def test_mpi_ddp_equals_one_process(tmp_path):
+    got = run_mpi("ddp", 2, tmp_path, DDP_CHECKPOINT=tmp_path / "model.pt")
+    _, _, trained, _, _ = single_process_reference(2)
+    for r in got:
+        for a, b in zip(r["trained"], trained):
+            torch.testing.assert_close(a, b, rtol=1e-6, atol=1e-6)
+
+
+def check_collectives(got, world):
     x = inputs(world)
     reductions = {"SUM": np.sum, "PRODUCT": np.prod, "MIN": np.min, "MAX": np.max}
     for rank, r in enumerate(got):
@@ -295,7 +331,8 @@ def test_launcher_sets_the_environment_and_reports_a_failed_rank(tmp_path):
         "t = torch.ones(1) * dist.get_rank()\n"
         "dist.all_reduce(t)\n"
         "keys = ['RANK', 'LOCAL_RANK', 'WORLD_SIZE', 'LOCAL_WORLD_SIZE', 'MASTER_ADDR', 'MASTER_PORT']\n"
-        "print('|'.join(os.environ[k] for k in keys), float(t), sys.argv[1:])\n"
+        "line = '|'.join(os.environ[k] for k in keys) + ' %s %s\\n' % (float(t), sys.argv[1:])\n"
+        "sys.stdout.write(line)  # one write: the workers share the launcher's stdout\n"
         "if 'fail' in sys.argv and dist.get_rank() == 2:\n"
         "    sys.exit(5)\n"
     )

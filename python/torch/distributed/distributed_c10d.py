@@ -1,7 +1,8 @@
-"""torch.distributed's process groups and collectives, as in PyTorch 1.13, on Gloo.
+"""torch.distributed's process groups and collectives, as in PyTorch 1.13, on Gloo or MPI.
 
-A group's collectives run on Gloo (torch._C._distributed.GlooGroup, python/csrc/Distributed.cpp),
-in the order they are issued, on one worker thread per group: `async_op=True` returns a Work
+A group's collectives run on Gloo (torch._C._distributed.GlooGroup, python/csrc/Distributed.cpp)
+or on Open MPI (torch._mpi through _mpi_backend.py, for jobs mpirun starts), in the order they
+are issued, on one worker thread per group: `async_op=True` returns a Work
 at once and its `wait()` blocks until the op ran. Ranks given to the functions are global
 ranks, as in PyTorch; a group maps them to its own.
 """
@@ -11,6 +12,7 @@ import io
 import os
 import pickle
 import socket
+import time
 import warnings
 from datetime import timedelta
 
@@ -18,6 +20,7 @@ import numpy
 import torch
 from torch._C import _distributed as _gloo
 
+from . import _mpi_backend
 from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore
 from .rendezvous import rendezvous
 
@@ -123,7 +126,11 @@ def is_gloo_available():
 
 
 def is_mpi_available():
-    return False
+    try:
+        from torch import _mpi  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def is_nccl_available():
@@ -173,13 +180,13 @@ class Work:
 
 
 class ProcessGroup:
-    """A set of ranks with its own Gloo context (ranks: the group's global ranks in order)."""
+    """A set of ranks with its own backend group (ranks: the group's global ranks in order)."""
 
-    def __init__(self, backend, ranks, rank, gloo_group):
+    def __init__(self, backend, ranks, rank, impl):
         self._backend = backend
         self._ranks = list(ranks)
         self._rank = rank
-        self._gloo = gloo_group
+        self._impl = impl  # the backend's group: torch._C._distributed.GlooGroup or an MPIGroup
 
     def rank(self):
         return self._rank
@@ -257,8 +264,18 @@ def init_process_group(
     backend = Backend(backend or Backend.GLOO)
     if backend == Backend.NCCL:
         raise RuntimeError("Distributed package doesn't have NCCL built in: this build has no CUDA tensors")
-    if backend == Backend.MPI:
-        raise RuntimeError("Distributed package doesn't have MPI built in")
+    if backend == Backend.MPI:  # mpirun started the processes: MPI knows the ranks
+        impl = _mpi_backend.world()
+        if world_size not in (-1, impl.size()) or rank not in (-1, impl.rank()):
+            raise RuntimeError(
+                f"init_process_group: MPI started {impl.size()} processes and this is rank "
+                f"{impl.rank()}, but world_size={world_size} and rank={rank} were given"
+            )
+        _State.timeout = timeout
+        pg = ProcessGroup(backend, range(impl.size()), impl.rank(), impl)
+        _State.default_pg = pg
+        GroupMember.WORLD = group.WORLD = pg
+        return
     if store is None:
         store, rank, world_size = rendezvous(init_method or "env://", rank, world_size, timeout)
     elif world_size <= 0 or rank < 0:
@@ -273,8 +290,24 @@ def init_process_group(
         rank,
         _gloo.GlooGroup(PrefixStore("default_pg", store), rank, world_size, timeout.total_seconds(), _State.host),
     )
+    _store_barrier(store, "default_pg", world_size, timeout)
     _State.default_pg = pg
     GroupMember.WORLD = group.WORLD = pg
+
+
+def _store_barrier(store, key, world_size, timeout):
+    """Returns once world_size processes arrived. Gloo finishes connecting a pair on one side
+    before the other: a rank that went on and exited at once would break its peers' setup."""
+    key = f"barrier/{key}"
+    store.add(key, 1)
+    deadline = time.monotonic() + timeout.total_seconds()
+    while int(store.get(key)) < world_size:
+        if time.monotonic() > deadline:
+            raise RuntimeError(
+                f"Timed out initializing process group in store based barrier: "
+                f"{store.get(key).decode()} of {world_size} ranks arrived"
+            )
+        time.sleep(0.01)
 
 
 def destroy_process_group(group=None):
@@ -285,7 +318,7 @@ def destroy_process_group(group=None):
         GroupMember.WORLD = None
         globals()["group"].WORLD = None
     elif isinstance(group, ProcessGroup):
-        group._gloo = None
+        group._impl = None
 
 
 def new_group(ranks=None, timeout=None, backend=None, pg_options=None):
@@ -299,10 +332,16 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None):
             raise RuntimeError(f"new_group: rank {r} is not in the default group of size {world.size()}")
     timeout = timeout or _State.timeout
     me = world.rank()
+    if world._backend == Backend.MPI:  # every process takes part in splitting the communicator
+        impl = world._impl.subgroup(ranks)
+        if impl is None:
+            return GroupMember.NON_GROUP_MEMBER
+        return ProcessGroup(world._backend, ranks, ranks.index(me), impl)
     if me not in ranks:
         return GroupMember.NON_GROUP_MEMBER
     store = PrefixStore(f"group{_State.group_count}", _State.store)
     gloo = _gloo.GlooGroup(store, ranks.index(me), len(ranks), timeout.total_seconds(), _State.host)
+    _store_barrier(store, "init", len(ranks), timeout)
     return ProcessGroup(Backend(backend or world._backend), ranks, ranks.index(me), gloo)
 
 
@@ -337,7 +376,7 @@ def _not_member(group, op):
 
 def _pg(group):
     pg = _group_of(group)
-    if pg._gloo is None:
+    if pg._impl is None:
         raise RuntimeError("the process group has been destroyed")
     return pg
 
@@ -377,7 +416,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     _check_tensor(tensor, "tensor")
     if _not_member(group, "all_reduce"):
         return None
-    return _run(_pg(group)._gloo.allreduce(tensor, _reduce_value(op)), async_op, result=[tensor])
+    return _run(_pg(group)._impl.allreduce(tensor, _reduce_value(op)), async_op, result=[tensor])
 
 
 def broadcast(tensor, src, group=None, async_op=False):
@@ -385,7 +424,7 @@ def broadcast(tensor, src, group=None, async_op=False):
     if _not_member(group, "broadcast"):
         return None
     pg = _pg(group)
-    return _run(pg._gloo.broadcast(tensor, _group_rank(pg, src, "broadcast")), async_op, result=[tensor])
+    return _run(pg._impl.broadcast(tensor, _group_rank(pg, src, "broadcast")), async_op, result=[tensor])
 
 
 def reduce(tensor, dst, op=ReduceOp.SUM, group=None, async_op=False):
@@ -393,7 +432,7 @@ def reduce(tensor, dst, op=ReduceOp.SUM, group=None, async_op=False):
     if _not_member(group, "reduce"):
         return None
     pg = _pg(group)
-    return _run(pg._gloo.reduce(tensor, _group_rank(pg, dst, "reduce"), _reduce_value(op)), async_op, result=[tensor])
+    return _run(pg._impl.reduce(tensor, _group_rank(pg, dst, "reduce"), _reduce_value(op)), async_op, result=[tensor])
 
 
 def _same_shape(tensors, like, op):
@@ -422,7 +461,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     _same_shape(tensor_list, tensor, "all_gather")
     src = tensor.detach().contiguous()
     flat = torch.empty(pg.size() * src.numel(), dtype=src.dtype)
-    return _run(pg._gloo.allgather(flat, src), async_op, lambda: _copy_blocks(flat, tensor_list), result=tensor_list)
+    return _run(pg._impl.allgather(flat, src), async_op, lambda: _copy_blocks(flat, tensor_list), result=tensor_list)
 
 
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
@@ -435,7 +474,7 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=Fal
         raise RuntimeError(
             "all_gather_into_tensor: the output must hold world_size times the input's elements, of its dtype"
         )
-    return _run(pg._gloo.allgather(output_tensor, input_tensor.detach().contiguous()), async_op, result=[output_tensor])
+    return _run(pg._impl.allgather(output_tensor, input_tensor.detach().contiguous()), async_op, result=[output_tensor])
 
 
 def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
@@ -452,11 +491,11 @@ def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
         _same_shape(gather_list, tensor, "gather")
         flat = torch.empty(pg.size() * src.numel(), dtype=src.dtype)
         return _run(
-            pg._gloo.gather(flat, src, root), async_op, lambda: _copy_blocks(flat, gather_list), result=gather_list
+            pg._impl.gather(flat, src, root), async_op, lambda: _copy_blocks(flat, gather_list), result=gather_list
         )
     if gather_list:
         raise ValueError("gather: gather_list must be given only on the destination rank")
-    return _run(pg._gloo.gather(src, src, root), async_op)
+    return _run(pg._impl.gather(src, src, root), async_op)
 
 
 def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
@@ -476,9 +515,9 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
             raise ValueError("scatter: scatter_list must be given only on the source rank")
         inputs = []
     if tensor.is_contiguous():
-        return _run(pg._gloo.scatter(tensor, inputs, root), async_op, result=[tensor])
+        return _run(pg._impl.scatter(tensor, inputs, root), async_op, result=[tensor])
     out = torch.empty_like(tensor).contiguous()
-    return _run(pg._gloo.scatter(out, inputs, root), async_op, lambda: tensor.copy_(out), result=[tensor])
+    return _run(pg._impl.scatter(out, inputs, root), async_op, lambda: tensor.copy_(out), result=[tensor])
 
 
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
@@ -501,7 +540,7 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
         with torch.no_grad():
             output.copy_(flat[me * n : (me + 1) * n].view(output.shape))
 
-    return _run(pg._gloo.allreduce(flat, _reduce_value(op)), async_op, keep_mine, result=[output])
+    return _run(pg._impl.allreduce(flat, _reduce_value(op)), async_op, keep_mine, result=[output])
 
 
 def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):
@@ -536,9 +575,9 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
             )
     src = input.detach().contiguous()
     if output.is_contiguous():
-        return _run(pg._gloo.alltoall(output, src), async_op, result=[output])
+        return _run(pg._impl.alltoall(output, src), async_op, result=[output])
     out = torch.empty_like(output).contiguous()
-    return _run(pg._gloo.alltoall(out, src), async_op, lambda: output.copy_(out), result=[output])
+    return _run(pg._impl.alltoall(out, src), async_op, lambda: output.copy_(out), result=[output])
 
 
 def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
@@ -553,7 +592,7 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
     flat_in = torch.cat([t.detach().reshape(-1) for t in input_tensor_list])
     flat_out = torch.empty_like(flat_in)
     return _run(
-        pg._gloo.alltoall(flat_out, flat_in),
+        pg._impl.alltoall(flat_out, flat_in),
         async_op,
         lambda: _copy_blocks(flat_out, output_tensor_list),
         result=output_tensor_list,
@@ -563,14 +602,14 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
 def barrier(group=None, async_op=False, device_ids=None):
     if _not_member(group, "barrier"):
         return None
-    return _run(_pg(group)._gloo.barrier(), async_op)
+    return _run(_pg(group)._impl.barrier(), async_op)
 
 
 def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
     """A barrier that raises if the others do not arrive within timeout."""
     if _not_member(group, "monitored_barrier"):
         return None
-    work = Work(_pg(group)._gloo.barrier())
+    work = Work(_pg(group)._impl.barrier())
     work.wait(timeout or _State.timeout)
 
 
@@ -579,7 +618,7 @@ def isend(tensor, dst, group=None, tag=0):
     if _not_member(group, "isend"):
         return None
     pg = _pg(group)
-    return Work(pg._gloo.send(tensor.contiguous(), _group_rank(pg, dst, "isend"), tag))
+    return Work(pg._impl.send(tensor.contiguous(), _group_rank(pg, dst, "isend"), tag))
 
 
 def send(tensor, dst, group=None, tag=0):
@@ -606,7 +645,7 @@ def irecv(tensor, src=None, group=None, tag=0):
     if not tensor.is_contiguous():
         raise ValueError("recv: Tensors must be contiguous")
     pg = _pg(group)
-    work, source = pg._gloo.recv(tensor, -1 if src is None else _group_rank(pg, src, "irecv"), tag)
+    work, source = pg._impl.recv(tensor, -1 if src is None else _group_rank(pg, src, "irecv"), tag)
     return _RecvWork(work, source, pg)
 
 

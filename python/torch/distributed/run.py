@@ -62,7 +62,16 @@ def parse_args(args=None):
     parser.add_argument("--use_env", "--use-env", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("training_script", type=str)
     parser.add_argument("training_script_args", nargs=argparse.REMAINDER)
-    return parser.parse_args(args)
+    # The script's own options are not the launcher's, even where a prefix matches one
+    # (argparse would take the script's --nproc for an abbreviation of --nproc_per_node).
+    args = list(sys.argv[1:] if args is None else args)
+    flags = {"--standalone", "-m", "--module", "--no_python", "--no-python", "--use_env", "--use-env", "-h", "--help"}
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 1 if "=" in args[i] or args[i] in flags else 2
+    options = parser.parse_args(args[: i + 1])
+    options.training_script_args = args[i + 1 :]
+    return options
 
 
 def _nproc(value):
