@@ -305,9 +305,10 @@ Tensor multinomial(const Tensor &probs, int64_t numSamples, bool replacement, Ge
   Tensor weights = toType(probs, type);
   IntList shape = weights.sizes();
   shape.back() = numSamples;
-  if (!replacement || numSamples == 1) {
+  if (!replacement) {
     // PyTorch's draw without replacement (the Gumbel top-k trick): the indices of the
-    // largest p / q with q ~ Exp(1), one exponential per category.
+    // largest p / q with q ~ Exp(1), one exponential per category. PyTorch 1.13 draws a
+    // single sample with replacement through the cumulative distribution below, as here.
     TORCH_CHECK(everywhere(weights, CompareOp::Ge, 0) && everywhere(weights, CompareOp::Lt, INFINITY), Runtime,
                 "probability tensor contains either `inf`, `nan` or element < 0");
     TORCH_CHECK(everywhere(sum(weights, {-1}, false), CompareOp::Gt, 0), Runtime,

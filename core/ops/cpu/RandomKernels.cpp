@@ -33,11 +33,10 @@ Capability detectCapability() {
     if (!strcmp(env, "avx512")) return Capability::Avx512;
   }
 #if defined(__x86_64__) || defined(__i386__)
+  // AVX-512 machines too: PyTorch 1.13 picks its AVX2 kernels there unless told otherwise
+  // (torch.__config__.show() on one: "CPU capability usage: AVX2"), and its AVX2 normal_
+  // is the vectorised Box-Muller below, not the scalar one its AVX-512 build would run.
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("fma")) {
-    return Capability::Avx512;
-  }
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Capability::Avx2;
 #endif
   return Capability::Default;
