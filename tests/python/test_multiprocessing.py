@@ -7,6 +7,8 @@ import gc
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -250,3 +252,26 @@ def test_transfers_leave_no_descriptor_or_mapping_behind():
     gc.collect()
     assert len(os.listdir("/proc/self/fd")) == fds  # every received tensor closed its descriptor
     assert open("/proc/self/maps").read().count("memfd:torch_shared") == maps  # and unmapped
+
+
+def _tensor_of(i):
+    return torch.full((2, 3), float(i))
+
+
+def test_a_pools_results_arrive_as_shared_tensors():
+    with mp.get_context("fork").Pool(2) as pool:
+        got = pool.map(_tensor_of, range(4))
+    assert [t.tolist() for t in got] == [[[float(i)] * 3] * 2 for i in range(4)]
+    assert all(t.is_shared() for t in got)
+
+
+def test_the_hogwild_example_trains_the_parents_model():
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    script = os.path.join(root, "examples", "hogwild.py")
+    args = ["--num-processes", "2", "--epochs", "1", "--samples", "512", "--start-method", "spawn"]
+    done = subprocess.run([sys.executable, script] + args, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    before = float(next(line for line in lines if line.startswith("before:")).split()[3])
+    after = float(next(line for line in lines if line.startswith("after:")).split()[3])
+    assert after < before and lines[-1] == "the parent's model learned from 2 workers (spawn)"
