@@ -21,11 +21,12 @@ struct THMapAllocatorContext {
   std::string filename;
   int flags;
   ptrdiff_t size;  // bytes mapped
+  int fd;          // kept open for a mapping by descriptor, else -1
 };
 
 THMapAllocatorContext *THMapAllocatorContext_new(const char *filename, int flags) {
   THArgCheck(filename != nullptr && filename[0] != '\0', 1, "a file name is required");
-  return new THMapAllocatorContext{filename, flags, 0};
+  return new THMapAllocatorContext{filename, flags, 0, -1};
 }
 
 const char *THMapAllocatorContext_filename(THMapAllocatorContext *ctx) { return ctx->filename.c_str(); }
@@ -45,8 +46,12 @@ static void *mapMalloc(void *vctx, ptrdiff_t size) {
   // A shared-memory mapping may name a descriptor this process holds, "/proc/self/fd/<n>" (a
   // memfd, or a segment whose name is already unlinked, received over a Unix socket): it is
   // opened through /proc, the same memory with no name anywhere. shm_open names cannot hold a
-  // second '/', so the two kinds never meet. (torch/utils/data/_shared.py sends tensors so.)
+  // second '/', so the two kinds never meet. The mapping keeps a descriptor of its own (close
+  // on exec) and its filename then names that one, so that the memory can be handed on to
+  // another process while the storage lives, from this process or from a forked child
+  // (torch/utils/data/_shared.py sends tensors so); it is closed with the mapping.
   const bool byDescriptor = shm && strncmp(name, "/proc/self/fd/", 14) == 0;
+  if (byDescriptor) oflags |= O_CLOEXEC;
   int fd = shm && !byDescriptor ? shm_open(name, oflags, S_IRUSR | S_IWUSR) : open(name, oflags, S_IRUSR | S_IWUSR);
   if (fd < 0) THError("cannot open '%s' for mapping: %s", name, strerror(errno));
   struct stat st;
@@ -74,13 +79,17 @@ static void *mapMalloc(void *vctx, ptrdiff_t size) {
   // A private mapping is copy-on-write: PROT_WRITE is allowed without touching the file.
   void *data = mmap(nullptr, (size_t)size, PROT_READ | PROT_WRITE, shared ? MAP_SHARED : MAP_PRIVATE, fd, 0);
   int err = errno;
-  close(fd);
+  if (data == MAP_FAILED || !byDescriptor) close(fd);
   if (data == MAP_FAILED) THError("cannot map '%s': %s", name, strerror(err));
   if ((ctx->flags & TH_ALLOCATOR_MAPPED_UNLINK) && !byDescriptor) {
     if (shm)
       shm_unlink(name);
     else
       unlink(name);
+  }
+  if (byDescriptor) {
+    ctx->fd = fd;
+    ctx->filename = "/proc/self/fd/" + std::to_string(fd);
   }
   ctx->size = size;
   return data;
@@ -89,6 +98,7 @@ static void *mapMalloc(void *vctx, ptrdiff_t size) {
 static void mapFree(void *vctx, void *ptr) {
   auto *ctx = static_cast<THMapAllocatorContext *>(vctx);
   if (ptr) munmap(ptr, (size_t)ctx->size);
+  if (ctx->fd >= 0) close(ctx->fd);
   delete ctx;
 }
 

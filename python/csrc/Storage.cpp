@@ -1,6 +1,7 @@
 // torch._C._StorageBase: the core Storage for Python. The typed classes (torch.FloatStorage,
 // ...) are Python subclasses written in torch/storage.py; the methods that touch memory
 // live here. Storage-related Tensor methods (storage, share_memory_, is_shared) too.
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -119,8 +120,8 @@ Storage fromFile(ScalarType dtype, const std::string &filename, bool shared, int
 // Note [Shared memory by descriptor] in TH/THAllocator.cpp: the shared memory behind a
 // descriptor this process holds (a memfd; one received over a Unix socket): how tensors travel
 // through multiprocessing queues, with no name in /dev/shm to outlive the processes
-// (torch/utils/data/_shared.py). The storage maps it and keeps no descriptor; the caller closes
-// its own. is_shared() is true.
+// (torch/utils/data/_shared.py). The storage maps it and keeps a descriptor of its own (so it
+// can be sent on: sharedDescriptor); the caller closes its own. is_shared() is true.
 Storage sharedMemoryFromDescriptor(ScalarType dtype, int fd, int64_t size) {
   TORCH_CHECK(size > 0, Value, "a shared-memory storage needs a positive size, got %lld", static_cast<long long>(size));
   TORCH_CHECK(fd >= 0, Value, "not a file descriptor: %d", fd);
@@ -130,6 +131,17 @@ Storage sharedMemoryFromDescriptor(ScalarType dtype, int fd, int64_t size) {
     using T = typename decltype(tag)::type;
     return Storage::adopt(dtype, TH<T>::S::newWithMapping(path.c_str(), size, flags), Device::CPU);
   });
+}
+
+// The descriptor a shared storage keeps for its memory (share_memory_(), or memory received by
+// descriptor), valid while the storage lives; -1 for any other storage. Sending a duplicate of it
+// to another process gives that process a live view of this memory.
+int sharedDescriptor(const Storage &s) {
+  if (!s.isShared()) return -1;
+  const char *name = THMapAllocatorContext_filename(static_cast<THMapAllocatorContext *>(s.raw()->allocatorContext));
+  constexpr const char prefix[] = "/proc/self/fd/";
+  if (strncmp(name, prefix, sizeof(prefix) - 1) != 0) return -1;
+  return std::atoi(name + sizeof(prefix) - 1);
 }
 
 }  // namespace
@@ -176,6 +188,7 @@ void bindStorage(py::module &m, TensorClass &cls) {
       .def("data_ptr", [](const Storage &s) { return reinterpret_cast<uintptr_t>(s.data()); })
       .def("is_shared", &Storage::isShared)
       .def("_share_memory", &shareMemory, ReleaseGil())
+      .def("_shared_fd", &sharedDescriptor)
       .def("_resize", &Storage::resize, ReleaseGil())
       .def("_root", &rootOf)
       .def("_tensor", &asTensor)

@@ -215,6 +215,7 @@ from torch.functional import *  # noqa: E402,F401,F403  (dtype rules, nan-aware 
 from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
 from torch import optim  # noqa: E402
+from torch import multiprocessing  # noqa: E402
 from torch import utils  # noqa: E402
 import torch.utils.checkpoint  # noqa: E402,F401  (needs torch.autograd, so not imported by torch.utils)
 from torch import testing  # noqa: E402

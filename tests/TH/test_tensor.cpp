@@ -2,6 +2,8 @@
 #define BOOST_TEST_MODULE TH tensor core
 #include <boost/test/unit_test.hpp>
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -338,6 +340,29 @@ BOOST_AUTO_TEST_CASE(shared_memory_storages) {
   BOOST_CHECK_THROW(
       THDoubleStorage_newWithMapping(name, 16, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_NOCREATE),
       th::Error);
+}
+
+BOOST_AUTO_TEST_CASE(shared_memory_by_descriptor_keeps_a_descriptor) {
+  int fd = memfd_create("th_test", MFD_CLOEXEC);
+  BOOST_REQUIRE(fd >= 0);
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  THDoubleStorage *s =
+      THDoubleStorage_newWithMapping(path, 4, TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED);
+  close(fd);
+  // Note [Shared memory by descriptor]: the mapping's filename names a descriptor of its own
+  // (close on exec) on the same memory, which lives as long as the mapping.
+  const char *kept = THMapAllocatorContext_filename(static_cast<THMapAllocatorContext *>(s->allocatorContext));
+  BOOST_REQUIRE(strncmp(kept, "/proc/self/fd/", 14) == 0);
+  int keptFd = atoi(kept + 14);
+  BOOST_TEST(keptFd != fd);
+  BOOST_TEST((fcntl(keptFd, F_GETFD) & FD_CLOEXEC) != 0);
+  s->data[2] = 6.5;
+  double v = 0;
+  BOOST_TEST(pread(keptFd, &v, sizeof v, 2 * sizeof v) == (ssize_t)sizeof v);
+  BOOST_TEST(v == 6.5);
+  THDoubleStorage_free(s);
+  BOOST_TEST(fcntl(keptFd, F_GETFD) == -1);
 }
 
 namespace {

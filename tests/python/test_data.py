@@ -42,17 +42,19 @@ from conftest import LAYOUTS, NUMERIC_TYPES, make_tensor
 SHM_DIR = "/dev/shm"
 
 
+def torch_names_in_dev_shm():
+    return {n for n in os.listdir(SHM_DIR) if n.startswith("torch")}
+
+
 @pytest.fixture(autouse=True)
-def no_leaks(monkeypatch):
-    """Every test leaves no worker process and no shared-memory segment behind. The segments
-    this test makes (workers inherit the prefix) are told apart from those of other runs."""
-    prefix = "torch_q_test%d_" % os.getpid()
-    monkeypatch.setattr(torch.utils.data._shared, "_PREFIX", prefix)
+def no_leaks():
+    """Every test leaves no worker process and no shared-memory segment name behind."""
+    before = torch_names_in_dev_shm()
     yield
     if multiprocessing.active_children():
         gc.collect()  # an iterator kept alive by a reference cycle (a traceback) stops its workers
     assert multiprocessing.active_children() == []
-    assert [n for n in os.listdir(SHM_DIR) if n.startswith(prefix)] == []
+    assert torch_names_in_dev_shm() - before == set()
 
 
 def gen(seed):
@@ -649,8 +651,7 @@ def test_batches_arrive_in_shared_memory():
         # (a memfd whose descriptor came over a socket), so the main process reads the
         # worker's bytes where they are, not a copy.
         backing = mapped_file_of(b.data_ptr())
-        prefix = torch.utils.data._shared._PREFIX
-        assert backing.startswith("/memfd:" + prefix) and backing.endswith("(deleted)"), backing
+        assert backing.startswith("/memfd:torch_shared") and backing.endswith("(deleted)"), backing
     assert not any(b[0].is_shared() for b in DataLoader(TensorDataset(x), batch_size=16))
 
 
@@ -676,7 +677,11 @@ def test_queue_handles_edge_cases():
     assert isinstance(got_s, torch.DoubleStorage) and got_s.is_shared() and list(got_s) == [1.5, 2.5, 3.5]
     view = torch.arange(10.0).narrow(0, 3, 4)
     got_v = pickle.loads(ForkingPickler.dumps(view))
-    assert got_v.tolist() == [3.0, 4.0, 5.0, 6.0] and got_v.storage_offset() == 0 and len(got_v.storage()) == 4
+    # A view travels with its whole storage (moved to shared memory) and its place in it.
+    assert got_v.tolist() == [3.0, 4.0, 5.0, 6.0] and got_v.storage_offset() == 3 and len(got_v.storage()) == 10
+    assert view.is_shared() and got_v.data_ptr() != view.data_ptr()
+    view[0] = -1.0  # two mappings of one memory
+    assert got_v[0].item() == -1.0
     leaf = torch.ones(3, requires_grad=True)
     assert pickle.loads(ForkingPickler.dumps(leaf)).requires_grad
     with pytest.raises(RuntimeError, match="non-leaf"):
@@ -691,7 +696,7 @@ def test_shared_memory_by_descriptor():
         made._tensor().copy_(torch.arange(5, dtype=torch.int32))
         opened = torch._C._StorageBase._shm_fd_cdata(torch.int32, fd, 5)
     finally:
-        os.close(fd)  # the storages keep no descriptor: their mappings keep the memory
+        os.close(fd)  # the storages keep descriptors of their own
     assert opened.is_shared() and made.is_shared() and opened._tensor().tolist() == [0, 1, 2, 3, 4]
     made._tensor().fill_(7)  # one memory, two mappings
     assert opened._tensor().tolist() == [7] * 5
@@ -747,11 +752,9 @@ def test_a_sender_exits_only_after_its_descriptor_was_sent():
 # A training script in a subprocess: a DataLoader whose workers prefetch 1 MB batches faster
 # than the loop takes them, so that batches are in flight when it is killed.
 KILLED_SCRIPT = r"""
-import sys, time
+import time
 import torch
-import torch.utils.data._shared as shared
 from torch.utils.data import DataLoader, TensorDataset
-shared._PREFIX = sys.argv[1]
 x = torch.rand(4096, 4096)
 for i, (b,) in enumerate(DataLoader(TensorDataset(x), batch_size=64, num_workers=4, prefetch_factor=2)):
     if i == 1:
@@ -771,9 +774,9 @@ def _mapped_names(pid):
 def test_killing_a_loader_and_its_workers_together_leaves_nothing_in_dev_shm():
     """Finding 5 of issue 14: SIGKILL on the main process and its workers at once (the OOM
     killer) left 8 named segments in /dev/shm every time; the memory now has no name."""
-    prefix = "torch_q_killed%d_" % os.getpid()
+    before = torch_names_in_dev_shm()
     proc = subprocess.Popen(
-        [sys.executable, "-c", KILLED_SCRIPT, prefix],
+        [sys.executable, "-c", KILLED_SCRIPT],
         stdout=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, workers included
@@ -784,14 +787,14 @@ def test_killing_a_loader_and_its_workers_together_leaves_nothing_in_dev_shm():
         group = [int(p) for p in os.listdir("/proc") if p.isdigit() and _pgid(int(p)) == proc.pid]
         assert len(group) == 5, group  # the loop and its 4 workers
         # Batches really travel through shared memory: the loop maps workers' memfds.
-        assert any(n.startswith("/memfd:" + prefix) for n in _mapped_names(proc.pid)), _mapped_names(proc.pid)
+        assert any(n.startswith("/memfd:torch_shared") for n in _mapped_names(proc.pid)), _mapped_names(proc.pid)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
     deadline = time.monotonic() + 10
     while any(_pgid(int(p)) == proc.pid for p in os.listdir("/proc") if p.isdigit()) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert [n for n in os.listdir(SHM_DIR) if n.startswith(prefix)] == []
+    assert torch_names_in_dev_shm() - before == set()
 
 
 def _pgid(pid):

@@ -1,6 +1,5 @@
 """torch.utils.data: datasets, samplers and the DataLoader (PyTorch 1.13's API)."""
 
-from torch.utils.data import _shared
 from torch.utils.data._fetch import DatasetKind as _DatasetKind
 from torch.utils.data._worker import WorkerInfo, get_worker_info
 from torch.utils.data.collate import default_collate, default_convert
@@ -23,10 +22,6 @@ from torch.utils.data.sampler import (
     SubsetRandomSampler,
     WeightedRandomSampler,
 )
-
-# Tensors sent through multiprocessing queues (DataLoader workers, user code) travel as
-# shared-memory handles: Note [Tensors through queues] in _shared.py.
-_shared.init_reductions()
 
 __all__ = [
     "BatchSampler",

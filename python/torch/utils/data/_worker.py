@@ -3,7 +3,7 @@
 A worker takes (task index, sampler output) pairs from its index queue, fetches and
 collates the batch, and puts (task index, batch) on the result queue shared by all
 workers; the batch's tensors travel as shared-memory handles (Note [Tensors through queues]
-in _shared.py). A failure travels as an ExceptionWrapper holding the worker's traceback
+in torch/multiprocessing/reductions.py). A failure travels as an ExceptionWrapper holding the worker's traceback
 text, re-raised by the main process. None on the index queue means: exit.
 
 The worker pickles each result itself (send) and queues the bytes: the queue's feeder
@@ -23,7 +23,7 @@ import numpy as np
 
 import torch
 from torch.utils.data._fetch import DatasetKind, create_fetcher
-from torch.utils.data._shared import abandon_unreceived
+from torch.multiprocessing.reductions import abandon_unreceived
 
 # How often a waiting worker (and the waiting main process) looks whether the other side is alive.
 STATUS_CHECK_INTERVAL = 1.0

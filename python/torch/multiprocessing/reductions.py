@@ -1,17 +1,20 @@
-"""Tensors and storages through multiprocessing queues as shared-memory descriptors.
+"""Tensors and storages through multiprocessing as shared-memory descriptors.
 
 Note [Tensors through queues]
-multiprocessing pickles what it sends with multiprocessing.reduction.ForkingPickler; the
-reductions registered here make a tensor travel as a handle, not as its elements. The
-sender (a DataLoader worker, or a queue's feeder thread) copies the elements the tensor
-can reach into new shared memory that has no name at all (a memfd), and the message holds
-a ticket for its descriptor, which the receiver fetches from the sender over a Unix socket
-(SCM_RIGHTS; _HandleServer): PyTorch's "file_descriptor" strategy. The receiver maps it (no copy:
-its tensor's storage is that memory, is_shared() is true; Note [Shared memory by descriptor]
-in TH/THAllocator.cpp) and closes the descriptor, so the memory goes when the receiver drops
-the tensor. Nothing is ever named in /dev/shm, so nothing outlives its users, however they
-die: a message never received is a descriptor the sender holds until it exits, even when the
-sender and the receiver are killed together (SIGKILL, the OOM killer).
+multiprocessing pickles what it sends to another process (a Queue's messages; a Process's
+target and args under the spawn and forkserver start methods) with
+multiprocessing.reduction.ForkingPickler; the reductions registered here make a tensor travel
+as a handle on its memory, not as its elements, as PyTorch's do. The sender first moves the
+storage to shared memory in place, if it is not there already (PyTorch does the same:
+`q.put(t)` leaves t.is_shared() true); shared memory is a memfd with no name anywhere, and the
+storage keeps a descriptor of it (Note [Shared memory by descriptor] in TH/THAllocator.cpp).
+The message holds a ticket for a duplicate of that descriptor, which the receiver fetches from
+the sender over a Unix socket (SCM_RIGHTS; _HandleServer): PyTorch's "file_descriptor"
+strategy. The receiver maps it (no copy: its tensor's storage is that very memory, so writes on
+either side are seen by the other, as Hogwild training needs) and keeps its own descriptor, so
+it can send the tensor on in turn. Nothing is ever named in /dev/shm, so nothing outlives its
+users, however they die: a message never received is a descriptor the sender holds until it
+exits, even when the sender and the receiver are killed together (SIGKILL, the OOM killer).
 
 The receiver fetches the descriptor from the sender, so the sender must still run when the
 message is unpickled. A process that sent handles waits at exit (up to HANDOFF_TIMEOUT
@@ -19,10 +22,12 @@ seconds) until its receivers have fetched them, so a child may put a tensor and 
 once; a DataLoader worker told to stop skips that wait (abandon_unreceived), since the main
 process drops what it did not read.
 
-A tensor sent this way is a transfer, not a live view of the sender's tensor: each send
-makes new memory, and two tensors on one storage arrive on two. The copy uses plain memcpy
-(memoryview), never an OpenMP kernel, since it runs in a forked child. These reductions only
-apply to ForkingPickler: torch.save and ordinary pickles still hold the data.
+A tensor travels with its whole storage and its offset, size and strides, so views keep their
+layout. A storage that cannot move in place (it has storage views, storage[a:b], which would be
+left behind, or it is named shared memory with no descriptor) travels as a shared copy of the
+elements the tensor reaches instead. The copy uses plain memcpy (memoryview), never an OpenMP
+kernel, since it may run in a forked child. These reductions only apply to ForkingPickler:
+torch.save and ordinary pickles still hold the data.
 """
 
 import itertools
@@ -37,7 +42,6 @@ import torch
 from torch import _C
 from torch.storage import _storage_classes, _typed
 
-_PREFIX = "torch_q_"  # the memfd's name, seen only in /proc/<pid>/maps and /proc/<pid>/fd
 HANDOFF_TIMEOUT = 10.0
 
 
@@ -135,17 +139,22 @@ def abandon_unreceived():
     _server.abandoned = True
 
 
-def _copy_to_shared(storage, start, count):
-    """(address, key) of new unnamed shared memory holding elements [start, start + count)."""
-    fd = os.memfd_create("%s%d" % (_PREFIX, os.getpid()), os.MFD_CLOEXEC)
-    try:
-        segment = _C._StorageBase._shm_fd_cdata(storage.dtype, fd, count)
-        itemsize = storage.element_size()
-        memoryview(segment)[:] = memoryview(storage)[start * itemsize : (start + count) * itemsize]
-        del segment
-        return _server.register(fd)
-    finally:
-        os.close(fd)
+def _shared_root(storage, start, count):
+    """(root, offset): a shared storage with a descriptor whose elements from offset on are
+    elements [start, start + count) of `storage`; its own memory where it can be shared in place
+    (Note [Tensors through queues])."""
+    root, offset = storage._root()
+    if root._shared_fd() < 0:
+        try:
+            root._share_memory()
+        except RuntimeError:  # storage views on it
+            pass
+    if root._shared_fd() >= 0:
+        return root, offset + start
+    copy = _C._StorageBase._new_shared_cdata(storage.dtype, count)
+    itemsize = storage.element_size()
+    memoryview(copy)[:] = memoryview(storage)[start * itemsize : (start + count) * itemsize]
+    return copy, 0
 
 
 def _open_shared(handle, dtype, count):
@@ -156,9 +165,9 @@ def _open_shared(handle, dtype, count):
         os.close(fd)
 
 
-def _rebuild_tensor(handle, dtype, count, size, stride, requires_grad):
+def _rebuild_tensor(handle, dtype, count, offset, size, stride, requires_grad):
     storage = _open_shared(handle, dtype, count)
-    t = torch.tensor([], dtype=dtype).set_(storage, 0, size, stride)
+    t = torch.tensor([], dtype=dtype).set_(storage, offset, size, stride)
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -180,10 +189,11 @@ def _reduce_tensor(t):
     if t.numel() == 0:
         return (_rebuild_empty_tensor, (t.dtype, size, requires_grad))
     # Strides are never negative: the elements the tensor reaches lie in one span of its
-    # storage, which travels with the tensor's own strides (expanded and strided views stay so).
+    # storage, all that a copy needs to hold.
     span = 1 + sum((n - 1) * s for n, s in zip(size, stride))
-    handle = _copy_to_shared(t._storage(), t.storage_offset(), span)
-    return (_rebuild_tensor, (handle, t.dtype, span, size, stride, requires_grad))
+    root, offset = _shared_root(t._storage(), t.storage_offset(), span)
+    handle = _server.register(root._shared_fd())
+    return (_rebuild_tensor, (handle, t.dtype, len(root), offset, size, stride, requires_grad))
 
 
 def _rebuild_empty_storage(dtype):
@@ -194,7 +204,11 @@ def _reduce_storage(storage):
     count = len(storage)
     if count == 0:
         return (_rebuild_empty_storage, (storage.dtype,))
-    return (_open_shared, (_copy_to_shared(storage, 0, count), storage.dtype, count))
+    root, offset = _shared_root(storage, 0, count)
+    if offset != 0 or len(root) != count:  # a storage view arrives as a storage of its own
+        root = _C._StorageBase._new_shared_cdata(storage.dtype, count)
+        memoryview(root)[:] = memoryview(storage)
+    return (_open_shared, (_server.register(root._shared_fd()), storage.dtype, count))
 
 
 def init_reductions():
