@@ -40,6 +40,7 @@ _SIGNS = lambda: torch.tensor([1.0, -1.0, -1.0, 1.0], dtype=D)  # noqa: E731
 CASES = {
     "Sequential": C(lambda: nn.Sequential(nn.Linear(6, 4), nn.Tanh(), nn.Linear(4, 3)), _VEC),
     "Linear": C(lambda: nn.Linear(6, 3), _VEC),
+    "DataParallel": C(lambda: nn.DataParallel(nn.Sequential(nn.Linear(6, 4), nn.Tanh())), _VEC),
     "Bilinear": C(lambda: nn.Bilinear(5, 4, 3), lambda: [r(4, 5), r(4, 4)]),
     "Embedding": C(
         lambda: nn.Embedding(7, 3, padding_idx=2), lambda: torch.tensor([[0, 2, 6], [1, 1, 4]]), lua_x=plus_one

@@ -42,3 +42,12 @@ class Parameter(torch.Tensor):
     def __reduce_ex__(self, protocol):
         # The layout PyTorch pickles, so that state saved here loads there and back.
         return (torch._utils._rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
+
+
+def __getattr__(name):
+    # the lazy modules' placeholders live with them (torch/nn/modules/lazy.py)
+    if name in ("UninitializedParameter", "UninitializedBuffer"):
+        from torch.nn.modules import lazy
+
+        return getattr(lazy, name)
+    raise AttributeError(f"module 'torch.nn.parameter' has no attribute '{name}'")

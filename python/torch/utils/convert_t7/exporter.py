@@ -37,6 +37,8 @@ def _weights(m, dtype, **names):
 def _to_legacy(m, dtype, path):
     t = type(m)
     tr = m.training
+    if t in _WRAPPERS:  # a data-parallel wrapper: torch7 gets the model it runs
+        return _to_legacy(m.module, dtype, path)
     if t is nn.Sequential:
         return _t7_module(
             "Sequential",
@@ -638,7 +640,14 @@ def _softmax_dim(m, path):
 _NO_NN = "torch7's nn has no such module"
 _FRAMES = "torch7's temporal modules take frames as rows ([T, F]), not channels ([C, L]); not written yet (issue 23)"
 # torch.nn modules with no torch7 nn counterpart, and why
+_UNSIZED = "a lazy module knows its sizes after its first forward, when it becomes the eager class"
+
 NO_TORCH7 = {
+    **{
+        getattr(nn, name): _UNSIZED
+        for name in nn.modules.lazy.__all__
+        if name.startswith("Lazy") and name != "LazyModuleMixin"
+    },
     nn.LSTM: "recurrent layers live in torch7's rnn package, not in nn",
     nn.GRU: "recurrent layers live in torch7's rnn package, not in nn",
     nn.RNN: "recurrent layers live in torch7's rnn package, not in nn",
@@ -840,6 +849,9 @@ def _runtime_exporters():
 
 
 # the classes _to_legacy's own branches export, before _EXPORTERS
+# Modules that only run another (m.module) on several devices or processes.
+_WRAPPERS = (nn.DataParallel, nn.parallel.DistributedDataParallel)
+
 _BRANCHES = (
     nn.Sequential,
     nn.Linear,
@@ -874,7 +886,8 @@ _BRANCHES = (
 def exportable_classes():
     """The torch.nn classes to_t7 writes (each tested against Lua nn in
     tests/python/test_convert_t7_to_t7.py); NO_TORCH7 says why the others are refused."""
-    return list(_BRANCHES) + list(_EXPORTERS)
+    # DistributedDataParallel unwraps as DataParallel does (it needs a process group to exist)
+    return list(_BRANCHES) + list(_EXPORTERS) + [nn.DataParallel]
 
 
 def _two(v):
