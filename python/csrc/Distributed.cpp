@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -199,7 +200,13 @@ class GlooGroup {
       : rank_(rank), size_(size), timeout_(static_cast<int64_t>(timeoutSeconds * 1000)) {
     TORCH_CHECK(size > 0 && rank >= 0 && rank < size, Value, "Gloo: rank %d is not in a group of size %d", rank, size);
     gloo::transport::tcp::attr attr;
-    attr.hostname = hostname;
+    // GLOO_SOCKET_IFNAME names the network interface to use, as it does for PyTorch
+    const char *iface = std::getenv("GLOO_SOCKET_IFNAME");
+    if (iface && *iface) {
+      attr.iface = iface;
+    } else {
+      attr.hostname = hostname;
+    }
     auto device = gloo::transport::tcp::CreateDevice(attr);
     context_ = std::make_shared<gloo::rendezvous::Context>(rank, size);
     context_->setTimeout(timeout_);

@@ -278,6 +278,14 @@ def test_distributed_sampler_matches_pytorch(tmp_path):
             assert indices == want[f"{r['rank']} {key}"], key
 
 
+def test_gloo_socket_ifname_names_the_interface(tmp_path):
+    got = run_scenario("sampler", 2, tmp_path, GLOO_SOCKET_IFNAME="lo")
+    assert [r["rank"] for r in got] == [0, 1]
+    procs, _ = start("sampler", 2, tmp_path, timeout=5, GLOO_SOCKET_IFNAME="no-such-interface0")
+    for code, _, err in finish(procs):
+        assert code != 0 and "no-such-interface0" in err, err[-2000:]
+
+
 @pytest.mark.parametrize("method", ["tcp", "file"])
 def test_init_methods(method, tmp_path):
     port = free_port()

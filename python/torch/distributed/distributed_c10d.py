@@ -236,7 +236,7 @@ def _group_of(g):
 
 def _host_for(init_method):
     """The address Gloo listens on: loopback when the rendezvous is on this machine's
-    loopback, else this host's name (GLOO_SOCKET_IFNAME is not followed yet)."""
+    loopback, else this host's name; GLOO_SOCKET_IFNAME, when set, names the interface instead."""
     host = os.environ.get("MASTER_ADDR", "")
     if init_method and init_method.startswith("tcp://"):
         host = init_method[len("tcp://") :].rsplit(":", 1)[0].strip("[]")
