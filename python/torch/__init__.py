@@ -222,6 +222,7 @@ from torch import testing  # noqa: E402
 from torch import onnx  # noqa: E402  (the onnx library itself loads on first export)
 from torch import backends, cuda, hub, jit, random, version  # noqa: E402
 from torch import distributions  # noqa: E402
+from torch import profiler  # noqa: E402
 from torch.version import __version__  # noqa: E402
 
 
