@@ -10,6 +10,7 @@
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
 #include <gloo/alltoall.h>
+#include <gloo/alltoallv.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
 #include <gloo/gather.h>
@@ -376,6 +377,32 @@ class GlooGroup {
     });
   }
 
+  // Uneven blocks: rank i gets inBytes[i] bytes of input (in order), rank j's block of the
+  // output holds outBytes[j] bytes.
+  std::shared_ptr<Work> alltoallv(const Tensor &output, const Tensor &input, std::vector<int64_t> outBytes,
+                                  std::vector<int64_t> inBytes) {
+    checkTensor(output, "all_to_all");
+    checkTensor(input, "all_to_all");
+    auto total = [](const std::vector<int64_t> &v) {
+      int64_t sum = 0;
+      for (int64_t b : v) sum += b;
+      return sum;
+    };
+    TORCH_CHECK(static_cast<int>(outBytes.size()) == size_ && static_cast<int>(inBytes.size()) == size_, Value,
+                "all_to_all: expected split sizes for %d ranks", size_);
+    TORCH_CHECK(total(outBytes) == static_cast<int64_t>(byteSize(output)) &&
+                    total(inBytes) == static_cast<int64_t>(byteSize(input)),
+                Value, "all_to_all: the split sizes do not add up to the tensors' sizes");
+    return enqueue({output, input}, [this, output, input, outBytes, inBytes](uint32_t tag) {
+      gloo::AlltoallvOptions opts(context_);
+      opts.setInput<uint8_t>(buffer(input), inBytes);
+      opts.setOutput<uint8_t>(buffer(output), outBytes);
+      opts.setTag(tag);
+      opts.setTimeout(timeout_);
+      gloo::alltoallv(opts);
+    });
+  }
+
   std::shared_ptr<Work> barrier() {
     return enqueue({}, [this](uint32_t tag) {
       gloo::BarrierOptions opts(context_);
@@ -495,6 +522,7 @@ void bindDistributed(py::module &m) {
       .def("gather", &GlooGroup::gather)
       .def("scatter", &GlooGroup::scatter)
       .def("alltoall", &GlooGroup::alltoall)
+      .def("alltoallv", &GlooGroup::alltoallv)
       .def("barrier", &GlooGroup::barrier)
       .def("send", &GlooGroup::send)
       .def("recv", [](GlooGroup &g, const Tensor &t, int src, int tag) {

@@ -336,6 +336,20 @@ PYBIND11_MODULE(_mpi, m) {
                      "MPI_Alltoall");
              });
            })
+      .def("alltoallv",
+           [](Group &g, uintptr_t out, uintptr_t in, std::vector<int> outBytes, std::vector<int> inBytes) {
+             auto displacements = [](const std::vector<int> &counts) {
+               std::vector<int> d(counts.size(), 0);
+               for (size_t i = 1; i < counts.size(); i++) d[i] = d[i - 1] + counts[i - 1];
+               return d;
+             };
+             return g.enqueue(
+                 [&g, out, in, outBytes, inBytes, inAt = displacements(inBytes), outAt = displacements(outBytes)] {
+                   check(MPI_Alltoallv(address(in), inBytes.data(), inAt.data(), MPI_BYTE, address(out),
+                                       outBytes.data(), outAt.data(), MPI_BYTE, g.comm()),
+                         "MPI_Alltoallv");
+                 });
+           })
       .def("barrier", [](Group &g) { return g.enqueue([&g] { check(MPI_Barrier(g.comm()), "MPI_Barrier"); }); })
       .def("send",
            [](Group &g, uintptr_t data, int64_t bytes, int dst, int tag) {

@@ -66,6 +66,15 @@ def collectives(rank, world):
     single = torch.zeros(2 * world, dtype=torch.float64)
     dist.all_to_all_single(single, torch.arange(2 * world, dtype=torch.float64) + 10 * rank)
     out["all_to_all_single"] = single
+    # uneven blocks: rank r sends q + 1 rows to rank q, and so receives r + 1 rows from each
+    rows_out = [q + 1 for q in range(world)]
+    uneven_in = torch.cat([torch.full((q + 1, 2), float(100 * rank + q)) for q in range(world)])
+    uneven_out = torch.zeros(world * (rank + 1), 2)
+    dist.all_to_all_single(uneven_out, uneven_in, [rank + 1] * world, rows_out)
+    out["all_to_all_single uneven"] = uneven_out
+    listed = [torch.zeros(rank + 1, 2) for _ in range(world)]
+    dist.all_to_all(listed, [torch.full((q + 1, 2), float(100 * rank + q)) for q in range(world)])
+    out["all_to_all uneven"] = torch.cat(listed)
     # async: two all-reduces in flight at once, waited in reverse order
     a, b = rank_input(rank), rank_input(rank) * 2
     wa = dist.all_reduce(a, async_op=True)

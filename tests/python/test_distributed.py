@@ -153,6 +153,9 @@ def check_collectives(got, world):
         np.testing.assert_array_equal(r["all_to_all"].numpy(), np.stack([x[src] + 100 * rank for src in range(world)]))
         want = np.concatenate([np.arange(2 * rank, 2 * rank + 2) + 10 * src for src in range(world)])
         np.testing.assert_array_equal(r["all_to_all_single"].numpy(), want)
+        want = np.concatenate([np.full((rank + 1, 2), 100.0 * src + rank) for src in range(world)])
+        np.testing.assert_array_equal(r["all_to_all_single uneven"].numpy(), want)
+        np.testing.assert_array_equal(r["all_to_all uneven"].numpy(), want)
         total = np.sum(np.stack(x), axis=0)
         np.testing.assert_array_equal(r["async"].numpy(), np.stack([total, 2 * total]))
         assert r["async completed"].tolist() == [True, True, True]

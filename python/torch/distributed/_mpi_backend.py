@@ -118,6 +118,18 @@ class MPIGroup:
             )
         return _Work(self._group.alltoall(output.data_ptr(), input.data_ptr(), nbytes // self.size()), [output, input])
 
+    def alltoallv(self, output, input, out_bytes, in_bytes):
+        _check(output, "all_to_all")
+        _check(input, "all_to_all")
+        if (
+            sum(out_bytes) != output.numel() * output.element_size()
+            or sum(in_bytes) != input.numel() * input.element_size()
+        ):
+            raise ValueError("all_to_all: the split sizes do not add up to the tensors' sizes")
+        return _Work(
+            self._group.alltoallv(output.data_ptr(), input.data_ptr(), list(out_bytes), list(in_bytes)), [output, input]
+        )
+
     def barrier(self):
         return _Work(self._group.barrier(), [])
 

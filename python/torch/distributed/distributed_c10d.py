@@ -557,27 +557,34 @@ def _size_error(op):
 
 
 def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None, group=None, async_op=False):
+    """Block i of input (along dim 0; input_split_sizes rows, or equal blocks) goes to rank i;
+    rank j's block lands in output's block j (output_split_sizes rows)."""
     _check_tensor(output, "output")
     _check_tensor(input, "input")
     if _not_member(group, "all_to_all_single"):
         return None
     pg = _pg(group)
-    if output_split_sizes or input_split_sizes:
-        n = pg.size()
-        if (
-            len(output_split_sizes or [0] * n) != n
-            or len(input_split_sizes or [0] * n) != n
-            or len(set(output_split_sizes or [0])) > 1
-            or len(set(input_split_sizes or [0])) > 1
-        ):
-            raise RuntimeError(
-                "all_to_all_single: uneven split sizes are not supported yet by the Gloo backend here; use equal splits"
-            )
     src = input.detach().contiguous()
-    if output.is_contiguous():
-        return _run(pg._impl.alltoall(output, src), async_op, result=[output])
-    out = torch.empty_like(output).contiguous()
-    return _run(pg._impl.alltoall(out, src), async_op, lambda: output.copy_(out), result=[output])
+    out = output if output.is_contiguous() else torch.empty_like(output).contiguous()
+    finish = None if out is output else (lambda: output.copy_(out))
+    if not output_split_sizes and not input_split_sizes:
+        return _run(pg._impl.alltoall(out, src), async_op, finish, result=[output])
+    n = pg.size()
+
+    def byte_counts(t, splits, name):
+        rows = t.shape[0] if t.dim() else 1
+        row_bytes = (t.numel() // rows if rows else 0) * t.element_size()
+        if not splits:
+            if rows % n:
+                raise RuntimeError(f"all_to_all_single: {name} has {rows} rows, not divisible by {n} ranks")
+            splits = [rows // n] * n
+        if len(splits) != n or sum(splits) != rows or min(splits) < 0:
+            raise RuntimeError(f"all_to_all_single: {name}_split_sizes must be {n} sizes adding up to {rows}")
+        return [s * row_bytes for s in splits]
+
+    out_bytes = byte_counts(out, output_split_sizes, "output")
+    in_bytes = byte_counts(src, input_split_sizes, "input")
+    return _run(pg._impl.alltoallv(out, src, out_bytes, in_bytes), async_op, finish, result=[output])
 
 
 def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
@@ -588,13 +595,30 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
     pg = _pg(group)
     if len(output_tensor_list) != pg.size() or len(input_tensor_list) != pg.size():
         raise RuntimeError(f"all_to_all: both lists must hold {pg.size()} tensors")
-    _same_shape(input_tensor_list + output_tensor_list, input_tensor_list[0], "all_to_all")
+    dtype = input_tensor_list[0].dtype
+    if any(t.dtype != dtype for t in input_tensor_list + output_tensor_list):
+        raise RuntimeError(f"all_to_all: every tensor must have the dtype {dtype}")
     flat_in = torch.cat([t.detach().reshape(-1) for t in input_tensor_list])
-    flat_out = torch.empty_like(flat_in)
+    flat_out = torch.empty(sum(t.numel() for t in output_tensor_list), dtype=dtype)
+    size = flat_in.element_size()
+
+    def copy_out():
+        offset = 0
+        with torch.no_grad():
+            for t in output_tensor_list:
+                t.copy_(flat_out[offset : offset + t.numel()].view(t.shape))
+                offset += t.numel()
+
+    # tensors of any sizes: Gloo's alltoallv with each block's bytes
     return _run(
-        pg._impl.alltoall(flat_out, flat_in),
+        pg._impl.alltoallv(
+            flat_out,
+            flat_in,
+            [t.numel() * size for t in output_tensor_list],
+            [t.numel() * size for t in input_tensor_list],
+        ),
         async_op,
-        lambda: _copy_blocks(flat_out, output_tensor_list),
+        copy_out,
         result=output_tensor_list,
     )
 
