@@ -5,6 +5,7 @@
 #include "lua/csrc/common.h"
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
 
@@ -121,6 +122,13 @@ int useGenerator(lua_State *L) {
   luat::current = lua_isnoneornil(L, 1) ? nullptr : static_cast<THGenerator *>(luat::checkObject(L, 1, kGenerator));
   return 0;
 }
+// address(value): where a table, function, thread or userdata lives (torch.pointer's for
+// what is no tensor or storage: torch7's test files tell objects apart by it).
+int address(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_pushnumber(L, double(reinterpret_cast<uintptr_t>(lua_topointer(L, 1))));
+  return 1;
+}
 int setnumthreads(lua_State *L) {
   THSetNumThreads(static_cast<int>(luaL_checkinteger(L, 1)));
   return 0;
@@ -154,6 +162,7 @@ const luaL_Reg functions[] = {
     {"bernoulli", bernoulliNumber},
     {"getRNGState", getRNGState},
     {"setRNGState", setRNGState},
+    {"address", address},
     {"setnumthreads", setnumthreads},
     {"getnumthreads", getnumthreads},
     {"setheaptracking", setheaptracking},
