@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
+
+#include <sys/mman.h>
 
 #include "lua/csrc/open.h"
 
@@ -21,6 +24,25 @@ namespace luat {
 // torch.fn(gen, ...) named for the length of its call (torch/init.lua).
 static THGenerator *current = nullptr;
 THGenerator *generator() { return current ? current : THGenerator_default(); }
+
+// Note [Shared memory storages in Lua]: torch7's Storage(name, true, size, true) maps the
+// POSIX shared memory `name` and removes the name when the storage is freed (the memory
+// lives on in the processes that still map it). TH's map allocator leaves names alone
+// (Python's sharing removes them itself), so the Lua binding wraps it.
+struct UnlinkingMap {
+  THMapAllocatorContext *map;
+  std::string name;
+};
+static void *unlinkingMalloc(void *ctx, ptrdiff_t size) {
+  return THMapAllocator.malloc(static_cast<UnlinkingMap *>(ctx)->map, size);
+}
+static void unlinkingFree(void *vctx, void *ptr) {
+  auto *ctx = static_cast<UnlinkingMap *>(vctx);
+  THMapAllocator.free(ctx->map, ptr);  // frees ctx->map
+  shm_unlink(ctx->name.c_str());
+  delete ctx;
+}
+static THAllocator unlinkingMapAllocator = {unlinkingMalloc, nullptr, unlinkingFree};
 }  // namespace luat
 
 #include "lua/csrc/generic/Tensor.cpp"

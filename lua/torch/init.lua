@@ -2,6 +2,8 @@
 -- The C functions live in torch.cimpl (lua/csrc); this file holds the class system and the
 -- package-level functions, Tensor.lua and TensorMath.lua the tensor classes.
 local C = require 'torch.cimpl'
+-- as torch7's init did: scripts that require torch use the global paths without requiring it
+require 'paths'
 
 torch = torch or {}
 local torch = torch
