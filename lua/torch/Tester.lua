@@ -1,6 +1,6 @@
 -- torch.Tester: torch7's unit-test runner.
 --   local tester = torch.Tester()
---   tester:add(function() tester:eq(1 + 1, 2, 'sum') end, 'sum')   -- or tester:add({name = f, ...})
+--   tester:add(function() tester:eq(1 + 1, 2, 'sum') end, 'sum')   -- or tester:add(testSuite)
 --   tester:run()                  -- every test; run('sum') or run({'a', 'b'}) for some
 -- A failed assertion counts against the running test and the test goes on; an error stops
 -- the test. run() prints a summary listing each failure with its message, and raises
