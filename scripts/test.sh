@@ -50,12 +50,13 @@ fi
 # Upstream test files, unmodified, from ../shared/upstream (the specification): torch7's
 # test.lua as torch7 runs it (torch.test()) and its other test files as scripts, nn's test.lua
 # (nn.test()) and nngraph's test files, counted by their Testers' summary lines (a script
-# without one counts as one test). What does not pass yet is listed as skipped, with why.
+# without one counts as one test).
 upstream="$(cd .. && pwd)/shared/upstream"
 root="$PWD"
 if [ -x bazel-bin/lua/th ] && [ -d "$upstream/torch7/test" ]; then
   th="$PWD/bazel-bin/lua/th"
-  for f in test.lua test_half.lua test_aliasMultinomial.lua test_timer.lua test_qr.lua; do
+  for f in test.lua test_half.lua test_aliasMultinomial.lua test_timer.lua test_qr.lua test_Tester.lua \
+           test_writeObject.lua test_sharedmem.lua; do
     if [ "$f" = test.lua ]; then
       (cd "$work" && timeout 900 "$th" -e "dofile('$upstream/torch7/test/test.lua'); torch.test()") >"$work/upstream" 2>&1
     else
@@ -66,14 +67,10 @@ if [ -x bazel-bin/lua/th ] && [ -d "$upstream/torch7/test" ]; then
     [ "$rc" -eq 0 ] || status=1
     "$PY" scripts/test_counts.py tester "$counts" "upstream torch7/test/$f" "$work/upstream" "$rc"
   done
-  printf "skip\tupstream torch7/test/test_Tester.lua\tnot passing yet (issue 20): reads torch7 Tester's internal per-test fields\n" >>"$counts"
-  printf 'skip\tupstream torch7/test/test_writeObject.lua\tnot passing yet (issue 20): HalfTensor writing, torch.File subclasses, serialization hooks\n' >>"$counts"
-  printf 'skip\tupstream torch7/test/test_sharedmem.lua\tnot passing yet (issue 20): storages from a file name\n' >>"$counts"
   (cd "$work" && timeout 1500 "$th" "$root/scripts/upstream_nn_test.lua" "$upstream") 2>&1 | tee "$work/upstream"
   rc=${PIPESTATUS[0]}
   [ "$rc" -eq 0 ] || status=1
   "$PY" scripts/test_counts.py tester "$counts" "upstream nn/test.lua" "$work/upstream" "$rc"
-  grep "^not run:" "$work/upstream" | sed 's/^not run: /skip\tupstream nn\/test.lua /; s/: /\t/' >>"$counts"
   # nngraph's test files, each a script (run in a scratch folder: some write .dot files)
   mkdir -p "$work/nngraph"
   for f in "$upstream"/nngraph/test/test_*.lua; do

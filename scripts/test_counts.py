@@ -98,15 +98,15 @@ def lua(counts, suite, output, exit_status):
 
 
 def tester(counts, suite, output, exit_status):
-    # torch.Tester's last line: "Completed N asserts in M tests with F failures and E errors",
-    # F and E counting tests
+    # torch.Tester's summary: "Completed N asserts in M tests with F failures and E errors",
+    # F and E counting tests; a file that runs several Testers prints one each
     passed = failed = None
     with open(output, errors="replace") as f:
         for line in f:
             m = re.search(r"Completed \d+ asserts? in (\d+) tests? with (\d+) failures? and (\d+) errors?", line)
             if m:
                 total, bad = int(m.group(1)), int(m.group(2)) + int(m.group(3))
-                passed, failed = total - bad, bad
+                passed, failed = (passed or 0) + total - bad, (failed or 0) + bad
     if passed is None:
         passed, failed = 0, 1  # the run died before its count
     elif int(exit_status) != 0 and failed == 0:

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "lua/csrc/Bytecode.h"
 #include "lua/csrc/File.h"
@@ -110,19 +111,74 @@ int dumpWriter(lua_State *, const void *p, size_t n, void *out) {
   return 0;
 }
 
+// Whether torch7 would write the value at idx: its isWritableObject, which File:writeObject
+// asks of the fields of a torch object (the others are skipped with a warning).
+bool isWritable(lua_State *L, int idx) {
+  switch (lua_type(L, idx)) {
+    case LUA_TNIL:
+    case LUA_TNUMBER:
+    case LUA_TBOOLEAN:
+    case LUA_TSTRING:
+    case LUA_TTABLE: return true;
+    case LUA_TFUNCTION: return !lua_iscfunction(L, idx);
+    case LUA_TUSERDATA:
+#define LT_IS_TH(Name, T, ...) \
+  if (testObject(L, idx, "torch." #Name "Tensor") || testObject(L, idx, "torch." #Name "Storage")) return true;
+      TH_FORALL_TYPES(LT_IS_TH)
+#undef LT_IS_TH
+      return false;
+    default: return false;
+  }
+}
+
 // Lua -> t7. The object function classOf gives the torch class of a table and its version
 // (nil for a plain table); memo gives each Lua table or function one t7 value (Note [Lua
 // and t7 identities]). An object whose class writes its own payload becomes a t7 object
 // whose content is its reference in the keep table (Note [Own payloads] in t7/t7.h).
+// hookIdx, when not 0, is torch7's writeObject hook: each value goes through it before it
+// is written (a CUDA tensor made a float one, say), and references stay those of the values
+// given. path names the value being converted, as torch7's error messages did
+// ("<?>.encoder.weight").
 struct ToT7 {
   lua_State *L;
   int keepIdx, orderIdx;
   std::unordered_map<const void *, Memo> &memo;
+  int hookIdx = 0;
+  std::vector<std::string> path{"<?>"};
   int depth = 0;
 
   t7::Value convert(int idx) {
     idx = idx > 0 ? idx : lua_gettop(L) + idx + 1;
     lua_checkstack(L, 16);
+    if (!hookIdx) return convertAs(idx, idx);
+    if (const void *key = identity(idx); key) {
+      if (auto it = memo.find(key); it != memo.end())
+        return it->second.open ? t7::Value::recursive(it->second.value) : it->second.value;
+    }
+    lua_pushvalue(L, hookIdx);
+    lua_pushvalue(L, idx);
+    lua_call(L, 1, 1);
+    t7::Value result = convertAs(lua_gettop(L), idx);
+    lua_pop(L, 1);
+    return result;
+  }
+
+ private:
+  // A Lua error naming where the value being converted is.
+  [[noreturn]] void fail(const std::string &what) const {
+    std::string where;
+    for (const auto &name : path) where += (where.empty() ? "" : ".") + name;
+    throw t7::Error("writeObject: " + what + " at " + where);
+  }
+
+  // The memo key of a table or function, else null.
+  const void *identity(int idx) const {
+    return lua_istable(L, idx) || lua_isfunction(L, idx) ? lua_topointer(L, idx) : nullptr;
+  }
+
+  // Converts the value at idx, which the hook made of the one at original (the same
+  // without a hook); its memo entry is the original's.
+  t7::Value convertAs(int idx, int original) {
     switch (lua_type(L, idx)) {
       case LUA_TNIL: return t7::Value();
       case LUA_TNUMBER: return t7::Value(lua_tonumber(L, idx));
@@ -137,32 +193,54 @@ struct ToT7 {
 #define LT_FROM_UD(Name, T, ...)                                                                               \
   if ((p = testObject(L, idx, "torch." #Name "Tensor"))) return t7::Value(static_cast<TH##Name##Tensor *>(p)); \
   if ((p = testObject(L, idx, "torch." #Name "Storage"))) return t7::Value(static_cast<TH##Name##Storage *>(p));
-        TH_FORALL_ARITH_TYPES(LT_FROM_UD)
+        TH_FORALL_TYPES(LT_FROM_UD)
 #undef LT_FROM_UD
-        throw t7::Error(std::string("writeObject: cannot write a ") + luaL_typename(L, idx) +
-                        " that is no storage or tensor");
+        fail(std::string("cannot write a ") + luaL_typename(L, idx) + " that is no storage or tensor");
       }
       case LUA_TTABLE:
       case LUA_TFUNCTION: {
-        const void *key = lua_topointer(L, idx);
+        const void *key = identity(original) ? identity(original) : identity(idx);
         if (auto it = memo.find(key); it != memo.end())
           return it->second.open ? t7::Value::recursive(it->second.value) : it->second.value;
-        if (++depth > t7::kMaxDepth) throw t7::Error("writeObject: values nested too deeply");
+        if (++depth > t7::kMaxDepth) fail("values nested too deeply");
+        if (original != idx) keep(original);
         t7::Value result = lua_istable(L, idx) ? convertTable(idx, key) : convertFunction(idx, key);
         memo[key].open = false;
         depth--;
         return result;
       }
-      default: throw t7::Error(std::string("writeObject: cannot write a value of type ") + luaL_typename(L, idx));
+      default: fail(std::string("cannot write a value of type ") + luaL_typename(L, idx));
     }
   }
 
- private:
-  void remember(int idx, const void *key, const t7::Value &value) {
-    memo[key] = Memo{value, true};
+  // The value at idx stays alive (its address is a memo key) as long as the writer.
+  void keep(int idx) {
     lua_pushvalue(L, idx);
     lua_pushboolean(L, 1);
     lua_rawset(L, keepIdx);
+  }
+
+  void remember(int idx, const void *key, const t7::Value &value) {
+    memo[key] = Memo{value, true};
+    keep(idx);
+  }
+
+  // The value at idx under the name `name` in the path.
+  t7::Value convertNamed(int idx, std::string name) {
+    path.push_back(std::move(name));
+    t7::Value value = convert(idx);
+    path.pop_back();
+    return value;
+  }
+
+  // The name in the path of a table's entry of the key at idx (read from a copy: lua_next
+  // needs the key itself unchanged).
+  std::string keyName(int idx) {
+    if (lua_type(L, idx) != LUA_TSTRING && lua_type(L, idx) != LUA_TNUMBER) return "<?>";
+    lua_pushvalue(L, idx);
+    std::string name = lua_tostring(L, -1);
+    lua_pop(L, 1);
+    return name;
   }
 
   t7::Value convertTable(int idx, const void *key) {
@@ -191,10 +269,22 @@ struct ToT7 {
       result = t7::Value(object);
     }
     remember(idx, key, result);
+    if (!className.empty()) path.push_back(className);
     auto add = [&] {
-      t7::Value k = convert(-2);
-      t7::Value v = convert(-1);
-      table->entries.emplace_back(std::move(k), std::move(v));
+      if (!className.empty() && !isWritable(L, -1)) {  // torch7 skips it, saying so
+        const std::string field = keyName(-2);
+        std::string where;
+        for (size_t i = 0; i + 1 < path.size(); i++) where += (where.empty() ? "" : ".") + path[i];
+        lua_getglobal(L, "print");
+        lua_pushfstring(L, "$ Warning: cannot write object field <%s> of <%s> %s", field.c_str(), className.c_str(),
+                        where.c_str());
+        lua_call(L, 1, 0);
+        return;
+      }
+      const int k = lua_gettop(L) - 1;
+      t7::Value key = convertNamed(k, "<?>");
+      t7::Value value = convertNamed(k + 1, keyName(k));
+      table->entries.emplace_back(std::move(key), std::move(value));
     };
     lua_pushvalue(L, idx);
     lua_rawget(L, orderIdx);
@@ -236,13 +326,14 @@ struct ToT7 {
       }
     }
     lua_pop(L, 1);
+    if (!className.empty()) path.pop_back();
     return result;
   }
 
   // torch7's record of a function: string.dump's bytecode and the upvalues as
   // {name=, id=, value=} tables; functions sharing an upvalue write the same id.
   t7::Value convertFunction(int idx, const void *key) {
-    if (lua_iscfunction(L, idx)) throw t7::Error("writeObject: cannot write a C function");
+    if (lua_iscfunction(L, idx)) fail("cannot write a C function");
     auto function = std::make_shared<t7::Function>();
     function->tag = t7::Function::Tag::Recur;
     const t7::Value result(function);
@@ -256,7 +347,7 @@ struct ToT7 {
       if (!name) break;
       auto upvalue =
           t7::makeTable({{"name", name}, {"id", double(reinterpret_cast<uintptr_t>(lua_upvalueid(L, idx, i)))}});
-      t7::Value value = convert(-1);
+      t7::Value value = convertNamed(lua_gettop(L), name);
       lua_pop(L, 1);
       if (!value.isNil()) upvalue->entries.emplace_back("value", std::move(value));
       upvalues->entries.emplace_back(double(i), t7::Value(upvalue));
@@ -377,10 +468,8 @@ struct FromT7 {
     TH##Name##Storage_retain(s);                      \
     luat::pushObject(L, s, "torch." #Name "Storage"); \
   }
-  TH_FORALL_ARITH_TYPES(LT_PUSH_TH)
+  TH_FORALL_TYPES(LT_PUSH_TH)
 #undef LT_PUSH_TH
-  void pushTH(THHalfTensor *) { throw t7::Error("readObject: the Lua binding has no HalfTensor"); }
-  void pushTH(THHalfStorage *) { throw t7::Error("readObject: the Lua binding has no HalfStorage"); }
 
   // torch7's reading of a function: its bytecode loaded, then each upvalue set from its
   // record, and upvalues written with one id joined again.
@@ -606,8 +695,10 @@ int file_readObject(lua_State *L) {
   return readObject(L);
 }
 
-// writeObject(file, object). A call made by an object writing its own payload goes on with
-// the writer of the call that met the object.
+// writeObject(file, object[, debugname[, hook]]): debugname names the object in error
+// messages ("<?>" by default), hook(value) gives what is written for each value (ToT7). A
+// call made by an object writing its own payload goes on with the writer of the call that
+// met the object.
 int file_writeObject(lua_State *L) {
   File *f = checkWritable(L, 1);
   if (f->encoding.binary && f->encoding.littleEndian != kLittleEndianHost)
@@ -621,7 +712,9 @@ int file_writeObject(lua_State *L) {
       !nested && (!f->writer || f->writerOptions.format != options.format ||
                   f->writerOptions.longSize != options.longSize || f->writerOptions.referenced != options.referenced);
   if (fresh) f->written.clear();
-  lua_settop(L, 2);
+  lua_settop(L, 4);
+  const char *debugname = luaL_optstring(L, 3, "<?>");
+  if (!lua_isnil(L, 4)) luaL_checktype(L, 4, LUA_TFUNCTION);
   const int keep = pushEnvTable(L, 1, "keep", fresh);
   const int orders = pushKeyOrders(L);
   return guard(L, [&] {
@@ -631,7 +724,7 @@ int file_writeObject(lua_State *L) {
       f->writerOptions = options;
     }
     if (call.outermost()) f->writer->setPayloadWriter([L, f](const t7::Object &o) { writePayload(L, f, o); });
-    ToT7 convert{L, keep, orders, f->written};
+    ToT7 convert{L, keep, orders, f->written, lua_isnil(L, 4) ? 0 : 4, {debugname}};
     const t7::Value value = convert.convert(2);
     f->writer->write(value);
     writeBytes(f, f->writer->takeBytes());

@@ -5,8 +5,12 @@
 #include "lua/csrc/common.h"
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
+
+#include <sys/mman.h>
 
 #include "lua/csrc/open.h"
 
@@ -20,6 +24,25 @@ namespace luat {
 // torch.fn(gen, ...) named for the length of its call (torch/init.lua).
 static THGenerator *current = nullptr;
 THGenerator *generator() { return current ? current : THGenerator_default(); }
+
+// Note [Shared memory storages in Lua]: torch7's Storage(name, true, size, true) maps the
+// POSIX shared memory `name` and removes the name when the storage is freed (the memory
+// lives on in the processes that still map it). TH's map allocator leaves names alone
+// (Python's sharing removes them itself), so the Lua binding wraps it.
+struct UnlinkingMap {
+  THMapAllocatorContext *map;
+  std::string name;
+};
+static void *unlinkingMalloc(void *ctx, ptrdiff_t size) {
+  return THMapAllocator.malloc(static_cast<UnlinkingMap *>(ctx)->map, size);
+}
+static void unlinkingFree(void *vctx, void *ptr) {
+  auto *ctx = static_cast<UnlinkingMap *>(vctx);
+  THMapAllocator.free(ctx->map, ptr);  // frees ctx->map
+  shm_unlink(ctx->name.c_str());
+  delete ctx;
+}
+static THAllocator unlinkingMapAllocator = {unlinkingMalloc, nullptr, unlinkingFree};
 }  // namespace luat
 
 #include "lua/csrc/generic/Tensor.cpp"
@@ -121,6 +144,13 @@ int useGenerator(lua_State *L) {
   luat::current = lua_isnoneornil(L, 1) ? nullptr : static_cast<THGenerator *>(luat::checkObject(L, 1, kGenerator));
   return 0;
 }
+// address(value): where a table, function, thread or userdata lives (torch.pointer's for
+// what is no tensor or storage: torch7's test files tell objects apart by it).
+int address(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_pushnumber(L, double(reinterpret_cast<uintptr_t>(lua_topointer(L, 1))));
+  return 1;
+}
 int setnumthreads(lua_State *L) {
   THSetNumThreads(static_cast<int>(luaL_checkinteger(L, 1)));
   return 0;
@@ -154,6 +184,7 @@ const luaL_Reg functions[] = {
     {"bernoulli", bernoulliNumber},
     {"getRNGState", getRNGState},
     {"setRNGState", setRNGState},
+    {"address", address},
     {"setnumthreads", setnumthreads},
     {"getnumthreads", getnumthreads},
     {"setheaptracking", setheaptracking},

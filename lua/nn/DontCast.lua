@@ -49,11 +49,18 @@ function DontCast:updateOutput(input)
    return self.output
 end
 
-function DontCast:updateGradInput(input, gradOutput)
+-- gradOutput in the type of the module's output, copied into a buffer when it is not
+local function toModuleType(self, gradOutput)
    local moduleType = tensorType(self.modules[1].output)
-   local g = moduleType and tensorType(gradOutput) ~= moduleType and recursiveTypeCopy(self._gradOutput, gradOutput, moduleType) or gradOutput
-   self._gradOutput = g ~= gradOutput and g or self._gradOutput
-   local gi = self.modules[1]:updateGradInput(self._input, g)
+   if moduleType and tensorType(gradOutput) ~= moduleType then
+      self._gradOutput = recursiveTypeCopy(self._gradOutput, gradOutput, moduleType)
+      return self._gradOutput
+   end
+   return gradOutput
+end
+
+function DontCast:updateGradInput(input, gradOutput)
+   local gi = self.modules[1]:updateGradInput(self._input, toModuleType(self, gradOutput))
    local inputType = tensorType(input)
    if inputType and tensorType(gi) ~= inputType then
       self.gradInput = recursiveTypeCopy(self._gradInput, gi, inputType)
@@ -64,8 +71,10 @@ function DontCast:updateGradInput(input, gradOutput)
    return self.gradInput
 end
 
+-- gradOutput converted again rather than a buffer from an earlier call: after a :type()
+-- the module's type may have changed while the buffer kept the old one.
 function DontCast:accGradParameters(input, gradOutput, scale)
-   self.modules[1]:accGradParameters(self._input, self._gradOutput or gradOutput, scale)
+   self.modules[1]:accGradParameters(self._input, toModuleType(self, gradOutput), scale)
 end
 
 function DontCast:type(typename, tensorCache)

@@ -73,6 +73,7 @@ C.file_setObjectFunctions {
 local File = { __typename = 'torch.File' }
 File.__index = File
 torch._metatables['torch.File'] = File
+torch.File = setmetatable({}, { __index = File, __newindex = File })
 
 -- The C functions file_<method>, minus the constructors and the internal ones.
 local internal = {
@@ -87,8 +88,11 @@ end
 function File:readObject()
    return C.file_readObject(self)
 end
-function File:writeObject(object)
-   C.file_writeObject(self, object)
+-- writeObject(object[, debugname[, hook]]): debugname names the object in error messages;
+-- hook(value) gives what is written in place of each value (torch7's, to save under one
+-- setup what is to be read under another: CUDA tensors as float ones, say).
+function File:writeObject(object, debugname, hook)
+   C.file_writeObject(self, object, debugname, hook)
 end
 function File:readBool()
    return self:readInt() == 1

@@ -86,9 +86,11 @@ for _, T in ipairs(torch.allTypes) do
    end
 
    -- torch.DoubleStorage(n) / (table): a new storage; (storage[, offset[, size]]): a view
-   -- on the elements of a storage of this type from offset (1-based)
+   -- on the elements of a storage of this type from offset (1-based); (filename[, shared[,
+   -- size[, sharedMem]]]): a file mapped, or POSIX shared memory (storage_newMapped)
    local function new(a, ...)
       if a == nil then return f.storage_new(0) end
+      if type(a) == 'string' then return f.storage_newMapped(a, ...) end
       if torch.typename(a) == name then return f.storage_view(a, ...) end
       if type(a) == 'number' then return f.storage_new(a) end
       if type(a) == 'table' and not torch.typename(a) then

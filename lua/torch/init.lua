@@ -2,6 +2,8 @@
 -- The C functions live in torch.cimpl (lua/csrc); this file holds the class system and the
 -- package-level functions, Tensor.lua and TensorMath.lua the tensor classes.
 local C = require 'torch.cimpl'
+-- as torch7's init did: scripts that require torch use the global paths without requiring it
+require 'paths'
 
 torch = torch or {}
 local torch = torch
@@ -107,7 +109,7 @@ function torch.class(name, parentName, module)
       end,
    })
    if module then
-      module[name] = ctor
+      module[name:match('[^.]*$')] = ctor  -- as luaT: under the name's last part
    else
       local pkg, short = packageOf(name)
       pkg[short] = ctor
@@ -153,7 +155,8 @@ end
 
 function torch.pointer(obj)
    if torch.isTensor(obj) or torch.isStorage(obj) then return obj:cdata() end
-   return tonumber(tostring(obj):match('0x%x+'))
+   local t = type(obj)
+   if t == 'table' or t == 'function' or t == 'thread' or t == 'userdata' then return C.address(obj) end
 end
 
 torch.manualSeed = C.manualSeed

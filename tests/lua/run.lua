@@ -53,7 +53,9 @@ for _, file in ipairs(arg) do
    else
       tester = torch.Tester():setSummaryOnly(true)
       io.write(file .. ': ')
-      local added, addErr = pcall(tester.add, tester, tests)
+      local suite = torch.TestSuite()  -- a file returns a plain table; its keys are unique
+      for name, f in pairs(tests) do suite[name] = f end
+      local added, addErr = pcall(tester.add, tester, suite)
       if not added then
          print('FAILED ' .. file .. ': ' .. tostring(addErr))
          failed = failed + 1

@@ -269,6 +269,13 @@ function tests.decorators()
    local gi = net:backward(x, torch.ones(4, 2))
    check.eq(torch.type(gi), 'torch.DoubleTensor', 'DontCast gradInput type')
    check.ok(maxDiff(out, torch.tanh(inner:forward(x:float()):double())) < 1e-6, 'DontCast value')
+   -- castLayer: after a float pass, :double() retypes the module, and its gradients come in
+   -- double (not in the float buffer of the pass before)
+   local cast = nn.DontCast(nn.Linear(3, 2):float(), true)
+   cast:forward(x); cast:backward(x, torch.ones(4, 2))
+   cast:double()
+   cast:forward(x); cast:backward(x, torch.ones(4, 2))
+   check.eq(torch.type(cast.modules[1].gradWeight), 'torch.DoubleTensor', 'DontCast retyped')
 end
 
 function tests.weight_norm()

@@ -154,6 +154,42 @@ function tests.errors()
    check.raises(function() torch.save(os.tmpname(), { f = print }) end, 'cannot write a C function')
    check.raises(function() torch.deserialize('garbage') end)
    check.raises(function() torch.save(os.tmpname(), 1, 'xml') end, 'format')
+   -- torch7's messages say where the value is
+   check.raises(function() torch.serialize({ a = { b = { print } } }) end, 'cannot write a C function at <?>.a.b.1')
+end
+
+-- A torch object's field that torch7 would not write (a coroutine) is skipped with a warning.
+function tests.unwritable_field_of_an_object_is_skipped()
+   local classes = {}
+   torch.class('test_serialize.Holder', classes)
+   local holder = classes.Holder()
+   holder.thread, holder.kept = coroutine.create(function() end), 1
+   local printed = {}
+   local print_ = print
+   print = function(s) printed[#printed + 1] = s end
+   local ok, copy = pcall(function() return torch.deserialize(torch.serialize(holder)) end)
+   print = print_
+   check.ok(ok, tostring(copy))
+   check.eq(copy.kept, 1); check.eq(copy.thread, nil)
+   check.eq(printed[1], '$ Warning: cannot write object field <thread> of <test_serialize.Holder> <?>')
+end
+
+-- writeObject(object, name, hook) writes hook(value) for each value; a value written twice
+-- is still one object when read.
+function tests.write_hook_and_half_tensors()
+   local h = torch.rand(3):half()
+   local f = torch.MemoryFile():binary()
+   local shared = { h }
+   f:writeObject({ shared, shared }, nil, function(v) return torch.isTensor(v) and v:double() or v end)
+   f:seek(1)
+   local r = f:readObject()
+   check.ok(r[1] == r[2])
+   check.eq(torch.type(r[1][1]), 'torch.DoubleTensor')
+   check.tensor(r[1][1], h:double():totable())
+   local copy = torch.deserialize(torch.serialize({ h, h }))
+   check.eq(torch.type(copy[1]), 'torch.HalfTensor')
+   check.ok(copy[1] == copy[2])
+   check.tensor(copy[1]:double(), h:double():totable())
 end
 
 return tests

@@ -139,6 +139,38 @@ function tests.summary_only_prints_less()
    check.ok(summary:find('Completed 1 assert in 1 test', 1, true), summary)
 end
 
+function tests.set_up_tear_down_disable_and_counts()
+   local t = torch.Tester()
+   local calls = {}
+   local suite = torch.TestSuite()
+   function suite._setUp(name) calls[#calls + 1] = 'up ' .. name end
+   function suite._tearDown(name) calls[#calls + 1] = 'down ' .. name end
+   function suite.a() t:eq(1, 1); t:eq(torch.FloatStorage({ 1 }), torch.FloatStorage({ 1 })) end
+   function suite.b() calls[#calls + 1] = 'b ran' end
+   t:add(suite):disable('b')
+   check.raises(function() t:add(function() end, '_setUp') end, 'Only one')
+   check.eq(#t.tests, 2, 'set-up and tear-down are not tests')
+   local ok, _, text = runQuietly(t)
+   check.eq(ok, true)
+   check.eq(table.concat(calls, ','), 'up a,down a')
+   check.eq(t.countasserts, 2)
+   check.ok(text:find('Completed 2 asserts in 2 tests with 0 failures and 0 errors and 1 disabled', 1, true), text)
+end
+
+function tests.misuses_warn_and_extra_arguments_raise()
+   local t = torch.Tester()
+   t:add({ plain = function() t:assert(1); t:assertTensorEq(torch.ones(1, 2), torch.ones(2)) end })
+   local ok, _, text = runQuietly(t)
+   check.eq(ok, true, 'warnings do not fail the test')
+   check.ok(text:find('use TestSuite rather than plain lua table', 1, true), text)
+   check.ok(text:find('should only be used for boolean', 1, true), text)
+   check.ok(text:find('but different dimensions', 1, true), text)
+   local e = torch.Tester()
+   e:add(function() e:assert(true, 'message', 'extra') end, 'extra')
+   check.eq((runQuietly(e)), false)
+   check.ok(e.testError.extra:find('Unexpected arguments', 1, true), e.testError.extra)
+end
+
 function tests.assertion_outside_a_test()
    check.raises(function() torch.Tester():assert(true) end, 'outside a running test')
 end

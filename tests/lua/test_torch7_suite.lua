@@ -144,10 +144,11 @@ function tests.class_with_a_parent_constructor()
    torch.class('t7suite.Child', Base)
    check.eq(t7suite.Child():hello(), 'base')
    check.ok(torch.isTypeOf(t7suite.Child(), Base))
-   -- a plain table as second argument is the module the class goes in
+   -- a plain table as second argument is the module the class goes in, under the last part
+   -- of its name (luaT's classrootname)
    local module = {}
    torch.class('t7suite.InModule', module)
-   check.eq(torch.typename(module['t7suite.InModule']()), 't7suite.InModule')
+   check.eq(torch.typename(module.InModule()), 't7suite.InModule')
 end
 
 function tests.generators_are_independent_streams()

@@ -121,6 +121,37 @@ static int LT_(storage_view)(lua_State *L) {
     return 1;
   });
 }
+// torch7's Storage(filename[, shared[, size[, sharedMem]]]): the file mapped (size 0: all of
+// it); shared: writes reach the file, else they stay this storage's; sharedMem (with
+// shared): POSIX shared memory of that name rather than a file, removed with the storage
+// (Note [Shared memory storages in Lua] in Tensor.cpp).
+static int LT_(storage_newMapped)(lua_State *L) {
+  const char *filename = luaL_checkstring(L, 1);
+  const bool shared = lua_toboolean(L, 2);
+  const lua_Number n = luaL_optnumber(L, 3, 0);
+  luaL_argcheck(L, n >= 0, 3, "storage size must be non-negative");
+  const bool sharedMem = shared && lua_toboolean(L, 4);
+  return luat::guard(L, [&] {
+    const ptrdiff_t size = static_cast<ptrdiff_t>(n);
+    THStorage *s;
+    if (!sharedMem) {
+      s = THStorage_(newWithMapping)(filename, size, shared ? TH_ALLOCATOR_MAPPED_SHARED : 0);
+    } else {
+      auto *ctx = new luat::UnlinkingMap{THMapAllocatorContext_new(filename, TH_ALLOCATOR_MAPPED_SHAREDMEM), filename};
+      try {
+        s = THStorage_(newWithAllocator)(size, &luat::unlinkingMapAllocator, ctx);
+      } catch (...) {
+        THMapAllocatorContext_free(ctx->map);
+        delete ctx;
+        throw;
+      }
+      if (size == 0) s->size = THMapAllocatorContext_size(ctx->map) / static_cast<ptrdiff_t>(sizeof(scalar_t));
+      s->flag &= ~TH_STORAGE_RESIZABLE;
+    }
+    LT_(pushStorage)(L, s);
+    return 1;
+  });
+}
 static int LT_(storage_pointer)(lua_State *L) {
   lua_pushnumber(L, static_cast<lua_Number>(reinterpret_cast<uintptr_t>(LT_(checkStorage)(L, 1))));
   return 1;
@@ -1470,6 +1501,7 @@ static const luaL_Reg LT_(functions)[] = {
     {"storage_pointer", LT_(storage_pointer)},
     {"storage_elementSize", LT_(storage_elementSize)},
     {"storage_view", LT_(storage_view)},
+    {"storage_newMapped", LT_(storage_newMapped)},
     {"tensor_gc", LT_(tensor_gc)},
     {"new", LT_(tensor_newWithStorage)},
     {"nDimension", LT_(tensor_nDimension)},
