@@ -10,8 +10,8 @@ accuracy curves to a PNG file.
 
     python3 examples/fashion_mnist.py --nproc 2
 
-trains data-parallel instead: it starts itself under the launcher (torch.distributed.run)
-as 2 processes of one thread each, wraps the model in DistributedDataParallel over Gloo and
+trains data-parallel instead: it starts 2 copies of itself (one thread each, as
+`python -m torch.distributed.run --nproc_per_node 2` would), wraps the model in DistributedDataParallel over Gloo and
 gives each process its share of every batch (DistributedSampler); rank 0 reports.
 """
 
@@ -209,6 +209,43 @@ def plot(history, path):
     fig.savefig(path, dpi=100)
 
 
+def launch_workers(nproc, argv):
+    """nproc copies of this script with the environment init_process_group's env:// reads, as
+    `python -m torch.distributed.run --standalone --nproc_per_node N` would start them (that
+    launcher works too); when one fails the others are stopped."""
+    import signal
+    import socket
+    import subprocess
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    workers = []
+    for rank in range(nproc):
+        env = dict(
+            os.environ,
+            RANK=str(rank),
+            LOCAL_RANK=str(rank),
+            WORLD_SIZE=str(nproc),
+            LOCAL_WORLD_SIZE=str(nproc),
+            MASTER_ADDR="127.0.0.1",
+            MASTER_PORT=str(port),
+        )
+        workers.append(subprocess.Popen([sys.executable, os.path.abspath(__file__)] + argv, env=env))
+    while True:
+        codes = [w.poll() for w in workers]
+        failed = [r for r, c in enumerate(codes) if c not in (None, 0)]
+        if failed:
+            for w in workers:
+                if w.poll() is None:
+                    w.send_signal(signal.SIGTERM)
+            print("rank %d failed with exit code %d" % (failed[0], codes[failed[0]]), file=sys.stderr)
+            return 1
+        if all(c == 0 for c in codes):
+            return 0
+        time.sleep(0.2)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data-dir", default=DEFAULT_DATA_DIR)
@@ -226,10 +263,7 @@ def main(argv=None):
     parser.add_argument("--no-plot", action="store_true", help="skip the curves (bench/main_job.py; no matplotlib)")
     args = parser.parse_args(argv)
     if args.nproc > 1 and "RANK" not in os.environ:  # start the processes; each runs main()
-        from torch.distributed.run import parse_args, run
-
-        launch = ["--standalone", "--nproc_per_node", str(args.nproc), os.path.abspath(__file__)]
-        return run(parse_args(launch + list(sys.argv[1:] if argv is None else argv)))
+        return launch_workers(args.nproc, list(sys.argv[1:] if argv is None else argv))
     parallel = args.nproc > 1
     if parallel:
         dist.init_process_group("gloo")
