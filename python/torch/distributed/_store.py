@@ -10,6 +10,7 @@ pickled requests. A blocking `get`/`wait` is answered by the server when the key
 or with a timeout error, so clients never poll.
 """
 
+import atexit
 import fcntl
 import os
 import pickle
@@ -188,7 +189,17 @@ class _TCPStoreServer:
         self.listener.listen(128)
         self.port = self.listener.getsockname()[1]
         self.closed = False
+        self.connections = 0
+        self.connections_changed = threading.Condition()
         threading.Thread(target=self._accept, name="TCPStore server", daemon=True).start()
+
+    def linger(self, grace=5.0):
+        """The process serving the store waits (up to grace seconds) for the other processes'
+        connections to close before it ends it: they may still be reading their last answers."""
+        deadline = time.monotonic() + grace
+        with self.connections_changed:
+            while self.connections > 0 and time.monotonic() < deadline:
+                self.connections_changed.wait(deadline - time.monotonic())
 
     def _accept(self):
         while True:
@@ -200,6 +211,16 @@ class _TCPStoreServer:
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
     def _serve(self, conn):
+        with self.connections_changed:
+            self.connections += 1
+        try:
+            self._answer(conn)
+        finally:
+            with self.connections_changed:
+                self.connections -= 1
+                self.connections_changed.notify_all()
+
+    def _answer(self, conn):
         table = self.table
         with conn:
             while True:
@@ -247,6 +268,8 @@ class TCPStore(Store):
         self.port = self._server.port if self._server else int(port)
         self._lock = threading.Lock()
         self._sock = self._connect()
+        if self._server is not None:  # serve until the others are done, even at exit
+            atexit.register(self._finish)
         self._call("add", "__tcpstore_workers", 1)
         if is_master and wait_for_workers and world_size:
             deadline = time.monotonic() + self._timeout
@@ -307,12 +330,17 @@ class TCPStore(Store):
     def num_keys(self):
         return self._call("num_keys")
 
-    def __del__(self):
-        sock = getattr(self, "_sock", None)
+    def _finish(self):
+        sock, self._sock = getattr(self, "_sock", None), None
         if sock is not None:
             sock.close()
-        if getattr(self, "_server", None) is not None:
-            self._server.close()
+        server, self._server = getattr(self, "_server", None), None
+        if server is not None:
+            server.linger()
+            server.close()
+
+    def __del__(self):
+        self._finish()
 
 
 class FileStore(Store):

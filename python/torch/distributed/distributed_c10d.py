@@ -12,7 +12,6 @@ import io
 import os
 import pickle
 import socket
-import time
 import warnings
 from datetime import timedelta
 
@@ -297,17 +296,16 @@ def init_process_group(
 
 def _store_barrier(store, key, world_size, timeout):
     """Returns once world_size processes arrived. Gloo finishes connecting a pair on one side
-    before the other: a rank that went on and exited at once would break its peers' setup."""
+    before the other: a rank that went on and exited at once would break its peers' setup.
+    The last to arrive writes the done key that the others wait for (one blocking request
+    each, answered by the store, no polling)."""
     key = f"barrier/{key}"
-    store.add(key, 1)
-    deadline = time.monotonic() + timeout.total_seconds()
-    while int(store.get(key)) < world_size:
-        if time.monotonic() > deadline:
-            raise RuntimeError(
-                f"Timed out initializing process group in store based barrier: "
-                f"{store.get(key).decode()} of {world_size} ranks arrived"
-            )
-        time.sleep(0.01)
+    if store.add(key, 1) == world_size:
+        store.set(key + "/done", b"1")
+    try:
+        store.wait([key + "/done"], timeout)
+    except RuntimeError as e:
+        raise RuntimeError(f"Timed out initializing process group in store based barrier: {e}") from None
 
 
 def destroy_process_group(group=None):
