@@ -8,8 +8,8 @@ KL divergences, constraints and the transforms between constrained and real spac
     loss = -m.log_prob(action) * reward
     loss.backward()
 
-Special functions (lgamma, digamma) and the Gamma, Dirichlet and Binomial samplers are
-written here over the core's ops until the core has them (_special.py, _sampling.py)."""
+The special functions (lgamma, digamma, erfinv) are torch.special's; the Gamma, Dirichlet and
+Binomial samplers are written here over the core's ops until the core has them (_sampling.py)."""
 
 from torch.distributions import constraints, transforms
 from torch.distributions.bernoulli import Bernoulli
