@@ -12,6 +12,7 @@ import builtins
 import collections
 import math
 import numbers
+import operator
 
 import torch
 from torch._C import Tensor
@@ -92,6 +93,28 @@ __all__ = [
     "nanquantile",
     "cdist",
     "einsum",
+    "isin",
+    "pdist",
+    # inverse hyperbolic functions, integer and exponent arithmetic
+    "acosh",
+    "asinh",
+    "atanh",
+    "gcd",
+    "lcm",
+    "ldexp",
+    "frexp",
+    # scans, statistics of variables, nan-aware order statistics
+    "logcumsumexp",
+    "cumulative_trapezoid",
+    "cov",
+    "corrcoef",
+    "nanmedian",
+    # splitting and run lengths
+    "tensor_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
+    "unique_consecutive",
 ]
 
 inf = math.inf
@@ -1868,6 +1891,414 @@ def einsum(*args):
 
 
 # ---------------------------------------------------------------------------------------------
+# inverse hyperbolic functions, integer and exponent arithmetic
+# ---------------------------------------------------------------------------------------------
+
+_LN2 = math.log(2.0)
+_HUGE = 1e8  # beyond it x ** 2 + 1 is x ** 2 in float64, and x ** 2 may overflow
+
+
+def _acosh_value(x):
+    t = x - 1
+    near = torch.log1p(t + torch.sqrt(2 * t + t * t))
+    return torch.where(x > _HUGE, torch.log(x) + _LN2, near)
+
+
+def _asinh_value(x):
+    a = x.abs()
+    near = torch.log1p(a + a * a / (1 + torch.sqrt(1 + a * a)))
+    r = torch.where(a > _HUGE, torch.log(a) + _LN2, near)
+    return torch.where(torch.signbit(x), -r, r)
+
+
+def _atanh_value(x):
+    return 0.5 * torch.log1p(2 * x / (1 - x))
+
+
+_HYPERBOLIC = {
+    "acosh": (_acosh_value, lambda g, r, x: (g * torch.rsqrt(x * x - 1),)),
+    "asinh": (_asinh_value, lambda g, r, x: (g * torch.rsqrt(x * x + 1),)),
+    "atanh": (_atanh_value, lambda g, r, x: (g / (1 - x * x),)),
+}
+
+
+def _hyperbolic(fname, input, out):
+    _check_tensor(fname, "input", 1, input)
+    x = _as_floating(input)
+    value, grads = _HYPERBOLIC[fname]
+    return _finish(fname, out, lambda: _formula(value, grads, _upcast(x)), x.dtype, (input,))
+
+
+def acosh(input, *, out=None):
+    """The inverse hyperbolic cosine, log(x + sqrt(x ** 2 - 1)), NaN below 1."""
+    return _hyperbolic("acosh", input, out)
+
+
+def asinh(input, *, out=None):
+    """The inverse hyperbolic sine, log(x + sqrt(x ** 2 + 1))."""
+    return _hyperbolic("asinh", input, out)
+
+
+def atanh(input, *, out=None):
+    """The inverse hyperbolic tangent, log((1 + x) / (1 - x)) / 2, NaN outside [-1, 1]."""
+    return _hyperbolic("atanh", input, out)
+
+
+def _integers(fname, input, other):
+    a, b, dtype = _binary(fname, input, other, other_may_be_number=False)
+    if dtype not in _INTS:
+        raise RuntimeError('"%s_cpu" not implemented for \'%s\'' % (fname, _TYPE_NAME[dtype]))
+    return a, b, dtype
+
+
+def _gcd_value(a, b):
+    a, b = a.abs(), b.abs()
+    while bool((b != 0).any()):
+        nonzero = b != 0
+        a, b = torch.where(nonzero, b, a), torch.where(nonzero, torch.remainder(a, torch.where(nonzero, b, 1)), 0)
+    return a
+
+
+def gcd(input, other, *, out=None):
+    """The greatest common divisor of integers (non-negative; gcd(0, 0) is 0)."""
+    a, b, dtype = _integers("gcd", input, other)
+    return _finish("gcd", out, lambda: _gcd_value(a, b), dtype, (input, other))
+
+
+def lcm(input, other, *, out=None):
+    """The least common multiple of integers (non-negative; 0 when either is 0)."""
+    a, b, dtype = _integers("lcm", input, other)
+
+    def compute():
+        g = _gcd_value(a, b)
+        return torch.where(g == 0, 0, (a // torch.where(g == 0, 1, g) * b).abs())
+
+    return _finish("lcm", out, compute, dtype, (input, other))
+
+
+def ldexp(input, other, *, out=None):
+    """input * 2 ** other."""
+    _check_tensor("ldexp", "input", 1, input)
+    _check_tensor("ldexp", "other", 2, other)
+    dtype = _result_type(input, other)
+    dtype = dtype if _is_float(dtype) else torch.get_default_dtype()
+    return _finish("ldexp", out, lambda: input * exp2(other.to(dtype)), dtype, (input, other))
+
+
+_frexp_type = collections.namedtuple("frexp", ["mantissa", "exponent"])
+_frexp_type.__module__ = "torch.return_types"
+setattr(torch.return_types, "frexp", _frexp_type)
+
+
+def frexp(input, *, out=None):
+    """input as mantissa * 2 ** exponent with 1/2 <= |mantissa| < 1 (0, infinities and NaN have
+    exponent 0 and are their own mantissa)."""
+    _check_tensor("frexp", "input", 1, input)
+    if not _is_float(input.dtype):
+        raise RuntimeError(
+            "torch.frexp() only supports floating-point dtypes, but got %s" % str(input.dtype).replace("torch.", "")
+        )
+    x = input.detach().to(torch.float64)
+    finite = torch.isfinite(x) & (x != 0)
+    e = torch.where(finite, torch.floor(torch.log2(torch.where(finite, x.abs(), 1.0))) + 1, 0.0)
+
+    def scaled(e):
+        # in two halves, so that neither power of two overflows at the ends of the range
+        half = torch.floor(e / 2)
+        return x * torch.pow(2.0, -half) * torch.pow(2.0, half - e)
+
+    m = scaled(e)
+    # log2 rounds: move the exponent by one where the mantissa left [1/2, 1)
+    e = torch.where(finite & (m.abs() >= 1), e + 1, torch.where(finite & (m.abs() < 0.5), e - 1, e))
+    m = torch.where(finite, scaled(e), x)
+    result = _frexp_type(m.to(input.dtype), e.to(torch.int32))
+    if out is None:
+        return result
+    return _frexp_type(_write_out(out[0], result.mantissa), _write_out(out[1], result.exponent))
+
+
+# ---------------------------------------------------------------------------------------------
+# scans, statistics of variables and nan-aware order statistics
+# ---------------------------------------------------------------------------------------------
+
+
+def logcumsumexp(input, dim, *, out=None):
+    """log(cumsum(exp(input))) along dim, without overflow: a running logaddexp."""
+    _check_tensor("logcumsumexp", "input", 1, input)
+    (d,) = _dims("logcumsumexp", input, dim)
+    x = _as_floating(input)
+
+    def compute():
+        if x.dim() == 0 or x.shape[d] == 0:
+            return x.clone()
+        running = []
+        for part in x.unbind(d):
+            running.append(part if not running else logaddexp(running[-1], part))
+        return torch.stack(running, d)
+
+    return _finish("logcumsumexp", out, compute, x.dtype, (input,))
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running integral of y along dim by the trapezoidal rule (one fewer element than y),
+    with sample points x or a constant spacing dx (1 by default)."""
+    _check_tensor("cumulative_trapezoid", "y", 1, y)
+    if x is not None and dx is not None:
+        raise TypeError("cumulative_trapezoid() received both x and dx: pass one of them")
+    if y.dim() == 0:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got %d)" % dim)
+    (d,) = _dims("cumulative_trapezoid", y, dim)
+    size = y.shape[d]
+    if size == 0:
+        return y.clone()
+    pairs = y.narrow(d, 1, size - 1) + y.narrow(d, 0, size - 1)
+    if x is None:
+        return (pairs * ((1 if dx is None else dx) / 2.0)).cumsum(d)
+    _check_tensor("cumulative_trapezoid", "x", 2, x)
+    if x.dim() == 1:
+        if x.shape[0] != size:
+            raise RuntimeError(
+                "cumulative_trapezoid: There must be one `x` value for each sample point. Got %d x values, "
+                "but y has %d samples along dim %d" % (x.shape[0], size, d)
+            )
+        shape = [1] * y.dim()
+        shape[d] = size - 1
+        spacing = diff(x).reshape(shape)
+    else:
+        spacing = diff(x, dim=dim)
+    return (spacing * pairs / 2.0).cumsum(d)
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the variables in input's rows (one variable: a 0-dim tensor),
+    with frequency and observation weights, divided by the weights' total minus correction."""
+    _check_tensor("cov", "input", 1, input)
+    if input.dim() > 2:
+        raise RuntimeError(
+            "cov(): expected input to have two or fewer dimensions but got an input with %d dimensions" % input.dim()
+        )
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    x = _as_floating(x)
+    n = x.shape[1]
+    w = None
+    for name, weights in (("fweights", fweights), ("aweights", aweights)):
+        if weights is None:
+            continue
+        _check_tensor("cov", name, 1, weights)
+        if weights.dim() > 1:
+            raise RuntimeError(
+                "cov(): expected %s to have one or fewer dimensions but got %s with %d dimensions"
+                % (name, name, weights.dim())
+            )
+        if weights.numel() != n:
+            raise RuntimeError(
+                "cov(): expected %s to have the same numel as there are observations in the input but got %d != %d"
+                % (name, weights.numel(), n)
+            )
+        if name == "fweights" and _is_float(weights.dtype):
+            raise RuntimeError(
+                "cov(): expected fweights to have integral dtype but got fweights with %s dtype"
+                % _TYPE_NAME[weights.dtype]
+            )
+        if bool((weights < 0).any()):
+            raise RuntimeError("cov(): %s cannot be negative" % name)
+        w = weights if w is None else w * weights
+    if w is None:
+        total = torch.tensor(float(n), dtype=x.dtype)
+        mean = x.mean(1, keepdim=True)
+    else:
+        w = w.to(x.dtype)
+        total = w.sum()
+        mean = (x * w).sum(1, keepdim=True) / total
+    if w is None or correction == 0:
+        norm = total - correction
+    elif aweights is None:
+        norm = total - correction
+    else:
+        norm = total - correction * (w * aweights.to(x.dtype)).sum() / total
+    norm = norm.clamp(min=0)
+    centred = x - mean
+    c = torch.mm(centred if w is None else centred * w, centred.t()) / norm
+    return c.squeeze() if input.dim() < 2 else c
+
+
+def corrcoef(input):
+    """The Pearson correlation coefficients of the variables in input's rows, clipped to [-1, 1]."""
+    c = cov(input)
+    if c.dim() == 0:
+        return c / c
+    std = torch.sqrt(torch.diagonal(c))
+    c = c / std.unsqueeze(1) / std.unsqueeze(0)
+    return c.clamp(-1, 1)
+
+
+_nanmedian_type = collections.namedtuple("nanmedian", ["values", "indices"])
+_nanmedian_type.__module__ = "torch.return_types"
+setattr(torch.return_types, "nanmedian", _nanmedian_type)
+
+
+def nanmedian(input, dim=None, keepdim=False, *, out=None):
+    """The lower median of the values that are not NaN (NaN when all are); with dim, the
+    medians along it and their indices."""
+    _check_tensor("nanmedian", "input", 1, input)
+    if dim is None:
+        flat = input.reshape(-1)
+        if flat.numel() == 0:
+            return torch.tensor(nan, dtype=input.dtype)
+        order = torch.sort(_comparable(flat)).indices
+        count = builtins.int((flat == flat).sum().item())
+        return flat[order[builtins.max(count - 1, 0) // 2]]
+    (d,) = _dims("nanmedian", input, dim)
+    x = input if input.dim() else input.reshape(1)
+    if x.shape[d] == 0:
+        raise IndexError("nanmedian(): Expected reduction dim %d to have non-zero size." % d)
+    order = torch.sort(_comparable(x), d).indices
+    count = (x == x).sum(d, keepdim=True)
+    at = torch.gather(order, d, ((count - 1).clamp(min=0) // 2))
+    values, indices = torch.gather(x, d, at), at
+    if not keepdim or input.dim() == 0:
+        values, indices = values.squeeze(d), indices.squeeze(d)
+    if input.dim() == 0:
+        values, indices = values.reshape(()), indices.reshape(())
+    result = _nanmedian_type(values, indices)
+    if out is None:
+        return result
+    return _nanmedian_type(_write_out(out[0], values.detach()), _write_out(out[1], indices))
+
+
+# ---------------------------------------------------------------------------------------------
+# splitting and run lengths
+# ---------------------------------------------------------------------------------------------
+
+
+def _split_at(input, bounds, d):
+    size = input.shape[d]
+    cuts = [builtins.min(builtins.max(b, 0), size) for b in bounds]
+    starts, ends = [0] + cuts, cuts + [size]
+    return tuple(input.narrow(d, s, builtins.max(e - s, 0)) for s, e in zip(starts, ends))
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    """input split along dim into n nearly equal parts (the first size % n one longer), or at
+    the given indices."""
+    _check_tensor("tensor_split", "input", 1, input)
+    if input.dim() == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    (d,) = _dims("tensor_split", input, dim)
+    split = indices_or_sections
+    if isinstance(split, Tensor):
+        if split.dtype != torch.int64 or split.dim() > 1:
+            raise RuntimeError(
+                "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                "one-dimensional tensor, but got a tensor with %d dims" % split.dim()
+            )
+        split = split.item() if split.dim() == 0 else split.tolist()
+    if isinstance(split, numbers.Integral):
+        if split <= 0:
+            raise RuntimeError("number of sections must be larger than 0, got %d" % split)
+        size = input.shape[d]
+        small, extra = divmod(size, split)
+        bounds, at = [], 0
+        for i in range(split - 1):
+            at += small + (1 if i < extra else 0)
+            bounds.append(at)
+        return _split_at(input, bounds, d)
+    return _split_at(input, [operator.index(b) for b in split], d)
+
+
+def _split_by(fname, input, split, d, least):
+    _check_tensor(fname, "input", 1, input)
+    if input.dim() < least:
+        raise RuntimeError(
+            "torch.%s requires a tensor with at least %d dimension%s, but got a tensor with %d dimensions!"
+            % (fname, least, "" if least == 1 else "s", input.dim())
+        )
+    if isinstance(split, numbers.Integral) and not isinstance(split, builtins.bool):
+        if split == 0 or input.shape[d] % split:
+            raise RuntimeError(
+                "torch.%s attempted to split along dimension %d, but the size of the dimension %d is not "
+                "divisible by the split_size %d!" % (fname, d, input.shape[d], split)
+            )
+    return tensor_split(input, split, d)
+
+
+def hsplit(input, indices_or_sections):
+    """tensor_split along dim 1 (dim 0 of a one-dimensional tensor); sections must divide it."""
+    return _split_by("hsplit", input, indices_or_sections, 1 if input.dim() > 1 else 0, 1)
+
+
+def vsplit(input, indices_or_sections):
+    """tensor_split along dim 0 of a tensor of two or more dims; sections must divide it."""
+    return _split_by("vsplit", input, indices_or_sections, 0, 2)
+
+
+def dsplit(input, indices_or_sections):
+    """tensor_split along dim 2 of a tensor of three or more dims; sections must divide it."""
+    return _split_by("dsplit", input, indices_or_sections, 2, 3)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """input with each run of equal consecutive elements (slices along dim) kept once, and
+    optionally where each element went and how long each run is."""
+    _check_tensor("unique_consecutive", "input", 1, input)
+    if dim is None:
+        x = input.reshape(-1)
+        d = 0
+    else:
+        (d,) = _dims("unique_consecutive", input, dim)
+        x = input
+    size = x.shape[d] if x.dim() else 1
+    if size == 0:
+        starts = torch.zeros(0, dtype=torch.bool)
+    else:
+        rest = x.movedim(d, 0).reshape(size, -1)
+        differs = (rest[1:] != rest[:-1]).any(1) if rest.shape[1] else torch.zeros(size - 1, dtype=torch.bool)
+        starts = torch.cat([torch.ones(1, dtype=torch.bool), differs])
+    positions = starts.nonzero().reshape(-1)
+    output = x.index_select(d, positions) if x.dim() else x
+    result = [output]
+    if return_inverse:
+        inverse = starts.to(torch.int64).cumsum(0) - 1
+        result.append(inverse.reshape(input.shape) if dim is None else inverse)
+    if return_counts:
+        result.append(diff(positions, append=torch.tensor([size])))
+    return result[0] if len(result) == 1 else tuple(result)
+
+
+# ---------------------------------------------------------------------------------------------
+# membership and pairwise distances
+# ---------------------------------------------------------------------------------------------
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """Whether each element of elements is one of test_elements (the opposite with invert)."""
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        _check_tensor("isin", "elements", 1, elements)
+    e = elements if isinstance(elements, Tensor) else torch.tensor(elements)
+    t = test_elements if isinstance(test_elements, Tensor) else torch.tensor(test_elements)
+    e, t = _comparable(e), _comparable(t).reshape(-1)
+    found = (e.unsqueeze(-1) == t).any(-1) if t.numel() else torch.zeros(e.shape, dtype=torch.bool)
+    return ~found if invert else found
+
+
+def pdist(input, p=2):
+    """The p-norm distances between the rows of a two-dimensional input, for each pair i < j in
+    row-major order."""
+    _check_tensor("pdist", "input", 1, input)
+    if input.dim() != 2:
+        raise RuntimeError("pdist only supports 2D tensors, got: %dD" % input.dim())
+    if not _is_float(input.dtype):
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = input.shape[0]
+    rows, cols = torch.triu_indices(n, n, 1)
+    if n < 2:
+        return torch.zeros(0, dtype=input.dtype)
+    return (input[rows] - input[cols]).norm(p, dim=1) if p != 0 else (input[rows] != input[cols]).sum(1).to(input.dtype)
+
+
+# ---------------------------------------------------------------------------------------------
 # Tensor methods of the same names (PyTorch has them for these functions, not for the others)
 # ---------------------------------------------------------------------------------------------
 
@@ -1882,7 +2313,9 @@ Tensor.clone = _clone_method
 for _name in (
     "is_complex isnan isinf isfinite isposinf isneginf signbit nan_to_num square sgn exp2 deg2rad rad2deg logit "
     "xlogy hypot logaddexp logaddexp2 copysign heaviside float_power fmax fmin clamp_min clamp_max nansum "
-    "nanmean aminmax msort ravel broadcast_to inner take_along_dim diff cummax cummin bincount quantile nanquantile"
+    "nanmean aminmax msort ravel broadcast_to inner take_along_dim diff cummax cummin bincount quantile nanquantile "
+    "acosh asinh atanh gcd lcm ldexp frexp logcumsumexp cov corrcoef nanmedian tensor_split hsplit vsplit dsplit "
+    "unique_consecutive"
 ).split():
     setattr(Tensor, _name, globals()[_name])
 
@@ -1898,9 +2331,10 @@ def _make_inplace(name):
     return method
 
 
-for (
-    _name
-) in "nan_to_num square sgn exp2 deg2rad rad2deg logit xlogy hypot copysign heaviside clamp_min clamp_max".split():
+for _name in (
+    "nan_to_num square sgn exp2 deg2rad rad2deg logit xlogy hypot copysign heaviside clamp_min clamp_max acosh asinh "
+    "atanh gcd lcm ldexp"
+).split():
     setattr(Tensor, _name + "_", _make_inplace(_name))
 
 

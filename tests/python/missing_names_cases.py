@@ -235,6 +235,345 @@ def special_out(torch):
     return out
 
 
+@case
+def inverse_hyperbolic(torch):
+    out = []
+    near = np.array([1.0, 1.0 + 1e-9, 1.5, 3.0, 1e5, 1e9, 1e200])
+    anywhere = np.array([0.0, -0.0, 1e-9, -0.3, 0.7, 2.5, -40.0, 1e9, -1e200])
+    inside = np.array([0.0, -0.0, 1e-9, -0.3, 0.7, 0.999, -0.9999])
+    edges = np.array([np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 2.0, -3.0])
+    for dt in float_types(torch):
+        for fn, points in [(torch.acosh, near[1:]), (torch.asinh, anywhere), (torch.atanh, inside)]:
+            out += unary_case(torch, fn, points, edges, dt)
+        out += values(torch.arccosh(tensor(torch, near, dt)))
+        out += values(tensor(torch, anywhere, dt).arcsinh())
+        out += values(tensor(torch, inside, dt).arctanh_())
+        out += values(torch.arctan2(tensor(torch, anywhere, dt), tensor(torch, anywhere[::-1].copy(), dt)))
+    out += values(torch.asinh(torch.tensor([0, 1, -3])))
+    return out
+
+
+@case
+def integer_arithmetic(torch):
+    a = torch.tensor([12, -18, 0, 7, 0, 1071, -5, 2**40])
+    b = torch.tensor([8, 12, 9, 0, 0, 462, -15, 6])
+    out = values(torch.gcd(a, b)) + values(torch.lcm(a, b)) + values(a.gcd(b)) + values(a.clone().lcm_(b))
+    out += values(torch.gcd(a.to(torch.int32), b.to(torch.int32)))
+    out += values(torch.gcd(torch.tensor([[4], [6]]), torch.tensor([3, 8, 9])))
+    out.append(error_name(lambda: torch.gcd(torch.tensor([1.0]), torch.tensor([2.0]))))
+    for dt in float_types(torch):
+        x = tensor(torch, [0.75, -3.0, 1e-3, 5e-310, 1e308, 0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, 0.5, 1023.9], dt)
+        m, e = torch.frexp(x)
+        out += values(m) + values(e)
+        m, e = x.frexp()
+        out += values(torch.ldexp(m, e))
+        out += values(torch.ldexp(x, torch.tensor([3])))
+    out += values(torch.ldexp(torch.tensor([1, 2]), torch.tensor([2, -1])))
+    out.append(error_name(lambda: torch.frexp(torch.tensor([1, 2]))))
+    return out
+
+
+@case
+def scans_and_statistics(torch):
+    out = []
+    x = randn(40, 3, 5)
+    x[1, 2] = -1000.0
+    x[2, 0] = 700.0
+    for dt in float_types(torch):
+        out += with_grad(torch, lambda t: torch.logcumsumexp(t, 1), [x], dt)
+        out += with_grad(torch, lambda t: t.logcumsumexp(0), [x], dt)
+        out += values(torch.logcumsumexp(tensor(torch, [-np.inf, -np.inf, 0.0, np.inf, np.nan], dt), 0))
+        out += with_grad(torch, lambda t: torch.cumulative_trapezoid(t), [x], dt)
+        out += with_grad(torch, lambda t: torch.cumulative_trapezoid(t, dx=0.5, dim=0), [x], dt)
+        out += with_grad(torch, lambda t, s: torch.cumulative_trapezoid(t, s), [x, np.sort(randn(41, 5))], dt)
+        obs = randn(42, 3, 7)
+        out += with_grad(torch, torch.cov, [obs], dt)
+        out += with_grad(torch, lambda t: torch.cov(t, correction=0), [obs], dt)
+        fw = torch.tensor([1, 2, 1, 3, 1, 1, 2])
+        aw = tensor(torch, np.abs(randn(43, 7)), dt)
+        out += with_grad(torch, lambda t: torch.cov(t, fweights=fw, aweights=aw), [obs], dt)
+        out += with_grad(torch, lambda t: torch.cov(t, aweights=aw, correction=2), [obs], dt)
+        out += with_grad(torch, lambda t: t.cov(), [obs[0]], dt)
+        out += with_grad(torch, torch.corrcoef, [obs], dt)
+        out += with_grad(torch, lambda t: t.corrcoef(), [obs[1]], dt)
+        y = randn(44, 4, 6)
+        y[0, 1] = y[2, 3] = y[2, 0] = np.nan
+        y[3] = np.nan
+        t = tensor(torch, y, dt)
+        out += values(torch.nanmedian(t)) + values(t.nanmedian())
+        r = torch.nanmedian(t[:3], 1)
+        out += values(r.values) + values(r.indices)
+        r = torch.nanmedian(t[:, :3], 0, keepdim=True)
+        out += values(r.values) + values(r.indices)
+        out += values(torch.nanmedian(t, 1).values)
+        out += with_grad(torch, lambda u: torch.nanmedian(u, 1).values, [y[:3]], dt)
+    out += values(torch.cov(torch.tensor([[1, 2, 4], [3, 1, 0]])))
+    return out
+
+
+@case
+def splitting(torch):
+    out = []
+    x = torch.arange(24).reshape(2, 3, 4)
+    for split in [2, 3, 5, [1, 2], (0, 3, 9), torch.tensor(2), torch.tensor([1, 3])]:
+        for part in torch.tensor_split(x, split, dim=2):
+            out += values(part)
+    for part in x.tensor_split(2) + torch.hsplit(x, 3) + torch.vsplit(x, [1]) + torch.dsplit(x, 2) + x.hsplit([1, 2]):
+        out += values(part)
+    for part in torch.hsplit(torch.arange(6), 2):
+        out += values(part)
+    out.append(error_name(lambda: torch.hsplit(x, 2)))
+    out.append(error_name(lambda: torch.vsplit(torch.arange(4), 2)))
+    out.append(error_name(lambda: torch.tensor_split(x, 0)))
+    seq = torch.tensor([1, 1, 2, 2, 3, 1, 1, 2])
+    out += [r.numpy() for r in torch.unique_consecutive(seq, return_inverse=True, return_counts=True)]
+    out += values(seq.unique_consecutive())
+    m = torch.tensor([[1, 1, 2], [1, 1, 2], [0, 0, 2], [1, 1, 2]])
+    out += [r.numpy() for r in torch.unique_consecutive(m, return_inverse=True, return_counts=True, dim=0)]
+    out += [r.numpy() for r in torch.unique_consecutive(m, return_counts=True, dim=1)]
+    out += [r.numpy() for r in torch.unique_consecutive(m.float(), return_inverse=True)]
+    return out
+
+
+@case
+def membership_and_distances(torch):
+    out = []
+    e = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    out += values(torch.isin(e, torch.tensor([2, 6, 9])))
+    out += values(torch.isin(e, torch.tensor([2, 6]), invert=True))
+    out += values(torch.isin(e, 5)) + values(torch.isin(5, e))
+    out += values(torch.isin(torch.tensor([1.0, np.nan, 2.5]), torch.tensor([2.5, np.nan])))
+    out += values(torch.isin(e, torch.tensor([], dtype=torch.int64)))
+    for dt in float_types(torch):
+        pts = randn(45, 5, 3)
+        for p in [2, 1, 3.5, np.inf]:
+            out += with_grad(torch, lambda t: torch.pdist(t, p), [pts], dt)
+        out += values(torch.pdist(tensor(torch, pts[:1], dt)))
+        out += with_grad(torch, lambda t: torch.nn.functional.pdist(t), [pts], dt)
+        out += with_grad(torch, lambda a, b: torch.cosine_similarity(a, b), [pts, randn(46, 5, 3)], dt)
+        out += with_grad(torch, lambda a, b: torch.pairwise_distance(a, b), [pts, randn(47, 5, 3)], dt)
+    out.append(error_name(lambda: torch.pdist(torch.ones(2, 3, 4))))
+    return out
+
+
+@case
+def real_tensor_answers(torch):
+    out = []
+    x = torch.tensor([[-1.5, 0.0, 2.0], [np.nan, -0.0, 3.0]])
+    out += values(torch.angle(x)) + values(x.angle()) + values(torch.angle(torch.tensor([-2, 0, 3])))
+    out += values(torch.conj(x)) + values(x.conj()) + values(torch.conj_physical(x)) + values(x.resolve_conj())
+    out += values(torch.resolve_neg(x)) + values(torch.real(x)) + values(torch.isreal(x)) + values(x.isreal())
+    out.append(str([x.is_conj(), x.is_neg(), torch.is_conj(x), x.is_cpu, x.is_sparse, x.is_quantized, x.is_meta]))
+    out.append(str([torch.is_nonzero(torch.tensor([0.5])), torch.is_nonzero(torch.tensor(0)), x.is_signed()]))
+    out.append(str([torch.is_signed(torch.tensor([1], dtype=torch.uint8)), torch.is_same_size(x, x.t())]))
+    out.append(str([x.is_same_size(torch.ones(2, 3)), x.layout, torch.strided, torch.is_inference(x)]))
+    out.append(error_name(lambda: torch.is_nonzero(torch.ones(2))))
+    out.append(error_name(lambda: torch.is_nonzero(torch.ones(0))))
+    out.append(error_name(lambda: torch.imag(x)))
+    out.append(error_name(lambda: x.imag))
+    out.append(error_name(lambda: torch.positive(torch.tensor([True]))))
+    out += values(torch.positive(x)) + values(x.positive())
+    out += values(torch.rsub(x, 2.0)) + values(torch.rsub(x, torch.ones(3), alpha=3))
+    out += values(torch.scalar_tensor(3)) + values(torch.scalar_tensor(2.5, dtype=torch.float64))
+    b = torch.arange(24.0).reshape(2, 3, 4)
+    out += values(b.mT) + values(b.mH) + values(x.H) + values(x.adjoint()) + values(torch.adjoint(b))
+    out.append(error_name(lambda: torch.arange(3.0).mT))
+    return out
+
+
+@case
+def other_names(torch):
+    out = []
+    x = randn(48, 3, 4)
+    for dt in float_types(torch):
+        t = tensor(torch, x, dt)
+        u = t.clamp(-0.9, 0.9)
+        for fn in [torch.arccos, torch.arcsin, torch.arctan, torch.fix]:
+            out += values(fn(u))
+        for name in ["arccos", "arcsin", "arctan", "fix"]:
+            out += values(getattr(u, name)()) + values(getattr(u.clone(), name + "_")())
+        for name in "abs_ acos_ ceil_ cos_ exp_ floor_ neg_ sigmoid_ sqrt_ tanh_ trunc_ zero_ square_".split():
+            out += values(getattr(torch, name)(u.abs().clone()))
+        out += values(torch.clamp_(t.clone(), -0.5, 0.5)) + values(torch.fill_(t.clone(), 2.0))
+        out += values(torch.fill(t, 1.5)) + values(torch.detach(t)) + values(torch.concatenate([t, t], 1))
+        out += values(t.clone().absolute_()) + values(t.clone().negative_())
+        out += values(t.clone().greater_(0)) + values(t.clone().less_equal_(0.2)) + values(t.clone().not_equal_(t))
+    y = tensor(torch, x, torch.float64)
+    w = torch.ones(4, dtype=torch.float64)
+    out += values(torch.layer_norm(y, [4], w, w * 0.5, 1e-5))
+    out += values(torch.group_norm(y.reshape(3, 4, 1), 2))
+    rm, rv = torch.zeros(4, dtype=torch.float64), torch.ones(4, dtype=torch.float64)
+    out += values(torch.batch_norm(y, w, None, rm, rv, False, 0.1, 1e-5, False))
+    out += values(torch.instance_norm(y.reshape(1, 3, 4), None, None, None, None, True, 0.1, 1e-5, False))
+    out += values(torch.embedding(y, torch.tensor([2, 0, 2])))
+    out += values(torch.dropout(y, 0.3, False)) + values(torch.conv1d(y.reshape(1, 3, 4), y.reshape(1, 3, 4)))
+    out += values(torch.max_pool2d(y.reshape(1, 3, 4), 2)) + values(torch.pixel_shuffle(y.reshape(4, 3, 1), 2))
+    return out
+
+
+@case
+def functional_losses_and_shuffles(torch):
+    F = torch.nn.functional
+    out = []
+    for dt in float_types(torch):
+        mean, target, var = randn(50, 4, 3), randn(51, 4, 3), np.abs(randn(52, 4, 3))
+        var[0, 0] = 1e-9
+        for kwargs in [{}, {"full": True}, {"reduction": "sum"}, {"reduction": "none", "eps": 1e-3}]:
+            out += with_grad(torch, lambda m, t, v: F.gaussian_nll_loss(m, t, v, **kwargs), [mean, target, var], dt)
+        out += with_grad(torch, lambda m, t, v: F.gaussian_nll_loss(m, t, v), [mean, target, var[:, :1]], dt)
+        out += with_grad(torch, lambda m, t, v: F.gaussian_nll_loss(m, t, v), [mean, target, var[:, 0]], dt)
+        a, p, n = randn(53, 5, 3), randn(54, 5, 3), randn(55, 5, 3)
+        out += with_grad(torch, F.triplet_margin_with_distance_loss, [a, p, n], dt)
+        cos = lambda x, y: 1 - F.cosine_similarity(x, y)  # noqa: E731
+        call = lambda x, y, z: F.triplet_margin_with_distance_loss(  # noqa: E731
+            x, y, z, distance_function=cos, margin=0.5, swap=True, reduction="none"
+        )
+        out += with_grad(torch, call, [a, p, n], dt)
+        # (PyTorch 1.13 has no derivative for channel_shuffle: values only)
+        out += values(F.channel_shuffle(tensor(torch, randn(56, 2, 6, 3), dt), 2))
+        out += values(torch.nn.ChannelShuffle(3)(tensor(torch, randn(57, 1, 6, 2, 2), dt)))
+        out += values(torch.channel_shuffle(tensor(torch, randn(58, 1, 4, 2), dt), 4))
+    out.append(error_name(lambda: F.gaussian_nll_loss(torch.ones(2, 3), torch.ones(2, 3), -torch.ones(2, 3))))
+    out.append(error_name(lambda: F.gaussian_nll_loss(torch.ones(2, 3), torch.ones(2, 3), torch.ones(3, 2))))
+    out.append(error_name(lambda: F.channel_shuffle(torch.ones(1, 5, 2), 2)))
+    out.append(repr(torch.nn.ChannelShuffle(2)))
+    return out
+
+
+@case
+def gumbel_softmax(torch):
+    """The same noise as PyTorch's after the same seed (exponential_ draws the same stream)."""
+    F = torch.nn.functional
+    out = []
+    logits = randn(59, 4, 5)
+    for hard in [False, True]:
+        torch.manual_seed(7)
+        out += with_grad(torch, lambda t: F.gumbel_softmax(t, tau=0.5, hard=hard), [logits], torch.float64)
+    return out
+
+
+@case
+def linalg_norms(torch):
+    la = torch.linalg
+    out = []
+    v = randn(60, 3, 4)
+    v[0, 0] = 0.0
+    for dt in float_types(torch):
+        for ord in [2, 1, 3.5, np.inf, -np.inf, 0, -1.5]:
+            out += values(la.vector_norm(tensor(torch, v, dt), ord))
+            out += values(la.vector_norm(tensor(torch, v, dt), ord, dim=1, keepdim=True))
+        for ord in [2, 1, 3.5, np.inf]:
+            out += with_grad(torch, lambda t: la.vector_norm(t, ord, dim=(0, 1)), [v + 5.0], dt)
+        m = randn(61, 2, 3, 4)
+        for ord in ["fro", "nuc", 2, -2, 1, -1, np.inf, -np.inf]:
+            out += values(la.matrix_norm(tensor(torch, m, dt), ord))
+            out += values(la.matrix_norm(tensor(torch, m, dt), ord, dim=(0, 2), keepdim=True))
+        for ord in ["fro", "nuc", 2, 1, np.inf]:
+            out += with_grad(torch, lambda t: la.matrix_norm(t, ord), [m], dt)
+        for kwargs in [
+            {},
+            {"ord": 2},
+            {"dim": 1},
+            {"dim": (0, 2)},
+            {"ord": "nuc", "dim": (1, 2)},
+            {"ord": 1, "dim": 0},
+        ]:
+            out += values(la.norm(tensor(torch, m if "dim" in kwargs else m[0], dt), **kwargs))
+        out += values(la.norm(tensor(torch, v[0], dt), 3))
+        sq = randn(62, 2, 3, 3)
+        for p in [None, 2, -2, 1, np.inf, "fro", "nuc"]:
+            out += values(la.cond(tensor(torch, sq, dt), p))
+        low = randn(63, 5, 3) @ randn(64, 3, 4)
+        out += values(la.matrix_rank(tensor(torch, low, dt)))
+        out += values(la.matrix_rank(tensor(torch, sq, dt)))
+        out += values(la.matrix_rank(tensor(torch, low, dt), atol=1.0, rtol=0.1))
+        out += values(la.matrix_rank(tensor(torch, low @ low.T, dt), hermitian=True))
+        out += values(torch.nuclear_norm(tensor(torch, m[0], dt))) + values(torch.frobenius_norm(tensor(torch, m, dt)))
+    out.append(error_name(lambda: la.vector_norm(torch.tensor([1, 2]))))
+    return out
+
+
+@case
+def linalg_products(torch):
+    la = torch.linalg
+    out = []
+    for dt in float_types(torch):
+        a, b = randn(65, 4, 3), randn(66, 1, 3)
+        out += with_grad(torch, la.cross, [a, b], dt)
+        out += with_grad(torch, lambda x, y: la.cross(x.T, y.T, dim=0), [a, b], dt)
+        out += with_grad(torch, lambda x: la.diagonal(x, offset=1), [randn(67, 2, 3, 4)], dt)
+        out += with_grad(torch, lambda x, y: la.vecdot(x, y), [a, b], dt)
+        out += with_grad(torch, lambda x, y: la.vecdot(x, y, dim=0), [a, randn(68, 4, 1)], dt)
+        out += with_grad(torch, la.vander, [randn(69, 2, 4)], dt)
+        out += with_grad(torch, lambda x: la.vander(x, N=6), [randn(70, 3)], dt)
+        # (at larger norms PyTorch's float32 squarings lose more than float32's precision)
+        for scale in [0.1, 1.0, 7.0] if dt == torch.float64 else [0.1, 1.0]:
+            out += with_grad(torch, la.matrix_exp, [scale * randn(71, 2, 4, 4)], dt)
+        out += with_grad(torch, torch.matrix_exp, [np.array([[0.0, 1.0], [-1.0, 0.0]])], dt)
+        out += values(tensor(torch, randn(72, 3, 3), dt).matrix_exp())
+    out += values(la.vander(torch.tensor([1, 2, 3])))
+    return out
+
+
+@case
+def linalg_solvers(torch):
+    la = torch.linalg
+    out = []
+    for dt in float_types(torch):
+        A = randn(73, 2, 4, 4) + 4 * np.eye(4)
+        B = randn(74, 2, 4, 3)
+        spd = A @ np.swapaxes(A, -1, -2)
+        for upper in [True, False]:
+            for unit in [False, True]:
+                call = lambda a, b: la.solve_triangular(a, b, upper=upper, unitriangular=unit)  # noqa: E731
+                out += with_grad(torch, call, [A, B], dt)
+                call = lambda a, b: la.solve_triangular(a, b, upper=upper, left=False)  # noqa: E731
+                out += with_grad(torch, call, [A, np.swapaxes(B, -1, -2)], dt)
+        for transpose in [False, True]:
+            r = torch.triangular_solve(tensor(torch, B, dt), tensor(torch, A, dt), transpose=transpose)
+            out += values(r.solution) + values(r.cloned_coefficient)
+        r = tensor(torch, B, dt).triangular_solve(tensor(torch, A, dt), upper=False, unitriangular=True)
+        out += values(r.solution)
+        r = la.inv_ex(tensor(torch, A, dt))
+        out += values(r.inverse) + values(r.info)
+        r = la.cholesky_ex(tensor(torch, spd, dt))
+        out += values(r.L) + values(r.info)
+        out += values(la.cholesky_ex(tensor(torch, spd, dt), upper=True).L)
+        r = la.solve_ex(tensor(torch, A, dt), tensor(torch, B, dt))
+        out += values(r.result) + values(r.info)
+        out += values(la.solve_ex(tensor(torch, A, dt), tensor(torch, B, dt).mT, left=False).result)
+        r = la.lu_factor_ex(tensor(torch, A, dt))
+        out += values(r.LU) + values(r.pivots) + values(r.info)
+        P, L, U = la.lu(tensor(torch, A, dt))
+        out += values(P) + values(L) + values(U)
+        P, L, U = la.lu(tensor(torch, randn(75, 3, 5), dt))
+        out += values(P) + values(L) + values(U)
+        P, L, U = la.lu(tensor(torch, randn(76, 5, 3), dt))
+        out += values(P) + values(L) + values(U)
+        LU, piv = la.lu_factor(tensor(torch, A, dt))
+        for left in [True, False]:
+            for adjoint in [False, True]:
+                rhs = tensor(torch, B if left else np.swapaxes(B, -1, -2), dt)
+                out += values(la.lu_solve(LU, piv, rhs, left=left, adjoint=adjoint))
+        out += values(torch.lu_solve(tensor(torch, B, dt), LU, piv))
+        tall, rhs = randn(77, 6, 3), randn(78, 6, 2)
+        r = la.lstsq(tensor(torch, tall, dt), tensor(torch, rhs, dt))
+        out += values(r.solution) + values(r.residuals) + values(r.rank) + values(r.singular_values)
+        out += with_grad(torch, lambda a, b: la.lstsq(a, b).solution, [tall, rhs], dt)
+        T = randn(79, 2, 3, 6)
+        out += with_grad(torch, lambda t: la.tensorinv(t, ind=2), [T], dt)
+        out += with_grad(torch, lambda t: la.tensorinv(t, ind=1), [randn(80, 6, 2, 3)], dt)
+        out += with_grad(torch, la.tensorsolve, [randn(81, 2, 3, 6), randn(82, 2, 3)], dt)
+        out += values(
+            la.tensorsolve(tensor(torch, randn(83, 6, 2, 3), dt), tensor(torch, randn(84, 2, 3), dt), dims=(0,))
+        )
+    r = la.inv_ex(torch.zeros(2, 2))
+    out += values(r.info)
+    out.append(error_name(lambda: la.inv_ex(torch.zeros(2, 2), check_errors=True)))
+    out.append(str(issubclass(la.LinAlgError, RuntimeError)))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:

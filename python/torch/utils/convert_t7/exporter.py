@@ -673,6 +673,7 @@ NO_TORCH7 = {
     nn.Fold: _NO_NN,
     nn.Unfold: _NO_NN,
     nn.PixelUnshuffle: _NO_NN,
+    nn.ChannelShuffle: _NO_NN,
     nn.Unflatten: _NO_NN,
     nn.CosineSimilarity: "torch7's CosineDistance takes a table and another epsilon",
     nn.PairwiseDistance: "torch7's PairwiseDistance takes a table and has no epsilon",
