@@ -217,6 +217,7 @@ from torch.special import digamma, erfinv, i0, lgamma, mvlgamma, polygamma, sinc
 from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
 from torch import _aliases  # noqa: E402,F401  (other names of the functions above)
+from torch._flags import *  # noqa: E402,F401,F403  (build facts and global switches)
 from torch import optim  # noqa: E402
 from torch import utils  # noqa: E402
 import torch.utils.checkpoint  # noqa: E402,F401  (needs torch.autograd, so not imported by torch.utils)

@@ -346,3 +346,51 @@ for _fn in (triangular_solve, lu_solve):
     setattr(Tensor, _fn.__name__, _fn)
 torch.matrix_exp = torch.linalg.matrix_exp
 Tensor.matrix_exp = torch.linalg.matrix_exp
+
+
+# ---- splits without views' safety checks, and the *_copy functions (the view ops' results copied) ----
+def split_with_sizes(input, split_sizes, dim=0):
+    return torch.split(input, list(split_sizes), dim)
+
+
+torch.split_with_sizes = split_with_sizes
+Tensor.split_with_sizes = split_with_sizes
+for _new, _old in (
+    ("unsafe_split", "split"),
+    ("unsafe_chunk", "chunk"),
+    ("unsafe_split_with_sizes", "split_with_sizes"),
+):
+    setattr(torch, _new, getattr(torch, _old))
+    setattr(Tensor, _new, getattr(Tensor, _old))
+
+
+def _copy_of(name):
+    view = getattr(torch, name) if hasattr(torch, name) else getattr(Tensor, name)
+
+    def fn(input, *args, **kwargs):
+        result = view(input, *args, **kwargs)
+        return tuple(r.clone() for r in result) if isinstance(result, (tuple, list)) else result.clone()
+
+    fn.__name__ = name + "_copy"
+    fn.__doc__ = "A copy of torch.%s's result (a view), sharing no memory with input." % name
+    return fn
+
+
+for _name in (
+    "as_strided detach diagonal expand permute select split split_with_sizes squeeze t transpose unbind unfold "
+    "unsqueeze view"
+).split():
+    setattr(torch, _name + "_copy", _copy_of(_name))
+
+
+def alias_copy(input):
+    return input.clone()
+
+
+def slice_copy(input, dim=0, start=None, end=None, step=1):
+    """A copy of input[..., start:end:step, ...] (in dim dim)."""
+    return input[(slice(None),) * (dim % input.dim()) + (slice(start, end, step),)].clone()
+
+
+torch.alias_copy = alias_copy
+torch.slice_copy = slice_copy

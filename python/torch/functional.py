@@ -13,6 +13,7 @@ import collections
 import math
 import numbers
 import operator
+import warnings
 
 import torch
 from torch._C import Tensor
@@ -115,6 +116,22 @@ __all__ = [
     "vsplit",
     "dsplit",
     "unique_consecutive",
+    # creation: windows, arrays and buffers
+    "hann_window",
+    "hamming_window",
+    "blackman_window",
+    "bartlett_window",
+    "kaiser_window",
+    "asarray",
+    "frombuffer",
+    # histograms, differences and floating point neighbours
+    "histogram",
+    "gradient",
+    "nextafter",
+    # scatters into copies
+    "select_scatter",
+    "slice_scatter",
+    "diagonal_scatter",
 ]
 
 inf = math.inf
@@ -2299,6 +2316,296 @@ def pdist(input, p=2):
 
 
 # ---------------------------------------------------------------------------------------------
+# creation: windows, arrays and buffers
+# ---------------------------------------------------------------------------------------------
+
+
+def _window(fname, window_length, periodic, dtype, terms):
+    """sum_k c_k cos(k 2 pi n / (N - 1)) for n < window_length, with N = window_length + 1 when
+    periodic (one period of a periodic signal), as a tensor of dtype."""
+    dtype = torch.get_default_dtype() if dtype is None else dtype
+    if not _is_float(dtype):
+        raise RuntimeError("%s expects floating point dtypes, got: %s" % (fname, _TYPE_NAME[dtype]))
+    if window_length < 0:
+        raise RuntimeError("%s requires non-negative window_length, got window_length=%d" % (fname, window_length))
+    if window_length <= 1:
+        return torch.ones(window_length, dtype=dtype)
+    n = torch.arange(window_length, dtype=torch.float64)
+    step = 2 * math.pi / (window_length if periodic else window_length - 1)
+    return terms(n * step, n, window_length if periodic else window_length - 1).to(dtype)
+
+
+def _cosine_sum(*coefficients):
+    return lambda phase, n, m: sum(c * torch.cos(k * phase) for k, c in enumerate(coefficients))
+
+
+def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """0.5 - 0.5 cos(2 pi n / (N - 1))."""
+    return _window("hann_window", window_length, periodic, dtype, _cosine_sum(0.5, -0.5)).requires_grad_(requires_grad)
+
+
+def hamming_window(
+    window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None, requires_grad=False
+):
+    """alpha - beta cos(2 pi n / (N - 1))."""
+    w = _window("hamming_window", window_length, periodic, dtype, _cosine_sum(alpha, -beta))
+    return w.requires_grad_(requires_grad)
+
+
+def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))."""
+    w = _window("blackman_window", window_length, periodic, dtype, _cosine_sum(0.42, -0.5, 0.08))
+    return w.requires_grad_(requires_grad)
+
+
+def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """The triangle 1 - |2 n / (N - 1) - 1|."""
+    w = _window("bartlett_window", window_length, periodic, dtype, lambda phase, n, m: 1 - (2 * n / m - 1).abs())
+    return w.requires_grad_(requires_grad)
+
+
+def kaiser_window(
+    window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None, requires_grad=False
+):
+    """i0(beta sqrt(1 - (2 n / (N - 1) - 1) ^ 2)) / i0(beta)."""
+
+    def terms(phase, n, m):
+        r = 2 * n / m - 1
+        return torch.special.i0(beta * torch.sqrt((1 - r * r).clamp(min=0))) / torch.special.i0(
+            torch.tensor(float(beta), dtype=torch.float64)
+        )
+
+    return _window("kaiser_window", window_length, periodic, dtype, terms).requires_grad_(requires_grad)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """obj as a tensor, sharing memory with a tensor or numpy array when dtype allows and copy is not True."""
+    if isinstance(obj, Tensor):
+        t = obj if dtype is None or dtype == obj.dtype else obj.to(dtype)
+        t = t.clone() if copy and t is obj else t
+    else:
+        try:
+            import numpy
+
+            shares = isinstance(obj, numpy.ndarray) and not copy
+        except ImportError:
+            shares = False
+        t = torch.from_numpy(obj) if shares else torch.tensor(obj)
+        if dtype is not None and t.dtype != dtype:
+            t = t.to(dtype)
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A one-dimensional tensor over the memory of an object with the buffer protocol (no copy)."""
+    import numpy
+
+    np_types = {
+        torch.uint8: numpy.uint8,
+        torch.int8: numpy.int8,
+        torch.int16: numpy.int16,
+        torch.int32: numpy.int32,
+        torch.int64: numpy.int64,
+        torch.float16: numpy.float16,
+        torch.float32: numpy.float32,
+        torch.float64: numpy.float64,
+        torch.bool: numpy.bool_,
+    }
+    array = numpy.frombuffer(buffer, dtype=np_types[dtype], count=count, offset=offset)
+    if not array.flags.writeable:
+        warnings.warn(
+            "The given buffer is not writable, and PyTorch does not support non-writable tensors. This means "
+            "you can write to the underlying (supposedly non-writable) buffer using the tensor."
+        )
+        array.flags.writeable = True if array.base is None else array.flags.writeable
+    t = torch.from_numpy(array) if array.flags.writeable else torch.from_numpy(array.copy())
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+# ---------------------------------------------------------------------------------------------
+# histograms, differences and floating point neighbours
+# ---------------------------------------------------------------------------------------------
+
+_histogram_type = collections.namedtuple("histogram", ["hist", "bin_edges"])
+_histogram_type.__module__ = "torch.return_types"
+setattr(torch.return_types, "histogram", _histogram_type)
+
+
+def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
+    """The counts (or summed weights) of input's elements in bins: given edges, or that many
+    equal bins over range (input's min and max by default); each bin holds its left edge, the
+    last one its right edge too; elements outside are not counted."""
+    _check_tensor("histogram", "input", 1, input)
+    if not _is_float(input.dtype):
+        raise RuntimeError('"histogram_cpu" not implemented for \'%s\'' % _TYPE_NAME[input.dtype])
+    x = input.detach().reshape(-1)
+    if isinstance(bins, Tensor):
+        edges = bins.detach().to(input.dtype)
+    else:
+        if range is not None:
+            lo, hi = float(range[0]), float(range[1])
+        elif x.numel():
+            lo, hi = x.min().item(), x.max().item()
+        else:
+            lo, hi = 0.0, 0.0
+        if lo > hi:
+            raise RuntimeError("torch.histogram(): max must be larger than min")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = torch.linspace(lo, hi, bins + 1, dtype=input.dtype)
+    count = edges.numel() - 1
+    where = torch.searchsorted(edges, x, right=True) - 1
+    where = torch.where(x == edges[-1], count - 1, where)
+    inside = (where >= 0) & (where < count) & (x >= edges[0]) & (x <= edges[-1])
+    w = torch.ones_like(x) if weight is None else weight.detach().reshape(-1).to(input.dtype)
+    hist = torch.zeros(count, dtype=input.dtype).index_add_(0, where[inside], w[inside])
+    if density:
+        hist = hist / (hist.sum() * (edges[1:] - edges[:-1]))
+    if out is not None:
+        return _histogram_type(_write_out(out[0], hist), _write_out(out[1], edges))
+    return _histogram_type(hist, edges)
+
+
+def _gradient_along(f, d, coords, h, edge_order):
+    n = f.shape[d]
+    if n < edge_order + 1:
+        raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1, but got %d" % n)
+
+    def at(lo, length):
+        return f.narrow(d, lo, length)
+
+    shape = [1] * f.dim()
+    shape[d] = -1
+    if coords is None:
+        interior = (at(2, n - 2) - at(0, n - 2)) / (2 * h)
+        if edge_order == 1:
+            first, last = (at(1, 1) - at(0, 1)) / h, (at(n - 1, 1) - at(n - 2, 1)) / h
+        else:
+            first = (-1.5 * at(0, 1) + 2 * at(1, 1) - 0.5 * at(2, 1)) / h
+            last = (0.5 * at(n - 3, 1) - 2 * at(n - 2, 1) + 1.5 * at(n - 1, 1)) / h
+        return torch.cat([first, interior, last], d)
+    dx = (coords[1:] - coords[:-1]).to(f.dtype if _is_float(f.dtype) else torch.get_default_dtype())
+    hd, hs = dx[:-1].reshape(shape), dx[1:].reshape(shape)
+    interior = (hd * hd * at(2, n - 2) - hs * hs * at(0, n - 2) + (hs * hs - hd * hd) * at(1, n - 2)) / (
+        hs * hd * (hd + hs)
+    )
+    if edge_order == 1:
+        first = (at(1, 1) - at(0, 1)) / dx[0]
+        last = (at(n - 1, 1) - at(n - 2, 1)) / dx[-1]
+    else:
+        a1, a2 = dx[0], dx[1]
+        first = (
+            -(2 * a1 + a2) / (a1 * (a1 + a2)) * at(0, 1)
+            + (a1 + a2) / (a1 * a2) * at(1, 1)
+            - a1 / (a2 * (a1 + a2)) * at(2, 1)
+        )
+        b1, b2 = dx[-2], dx[-1]
+        last = (
+            b2 / (b1 * (b1 + b2)) * at(n - 3, 1)
+            - (b1 + b2) / (b1 * b2) * at(n - 2, 1)
+            + (2 * b2 + b1) / (b2 * (b1 + b2)) * at(n - 1, 1)
+        )
+    return torch.cat([first, interior, last], d)
+
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """The derivative of input along each dim by central differences (one-sided ones of order
+    edge_order at the ends), for unit or scalar spacings or sample coordinates; a tuple, one
+    tensor per dim."""
+    _check_tensor("gradient", "input", 1, input)
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = list(range(input.dim())) if dim is None else ([dim] if isinstance(dim, numbers.Integral) else list(dim))
+    dims = [d % input.dim() for d in dims]
+    if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            raise RuntimeError(
+                "torch.gradient expected spacing to be unspecified, a scalar or a list of length equal to "
+                "'self.dim() = %d', since dim argument was not given, but got a list of length %d"
+                % (len(dims), len(spacing))
+            )
+        spacings = list(spacing)
+    else:
+        spacings = [spacing] * len(dims)
+    f = input if _is_float(input.dtype) else input.to(torch.get_default_dtype())
+    results = []
+    for d, s in zip(dims, spacings):
+        if isinstance(s, Tensor) and s.dim() == 1:
+            results.append(_gradient_along(f, d, s, None, edge_order))
+        else:
+            h = s.item() if isinstance(s, Tensor) else s
+            results.append(_gradient_along(f, d, None, h, edge_order))
+    return tuple(results)
+
+
+def nextafter(input, other, *, out=None):
+    """The next floating point number after input in the direction of other."""
+    x, y, dtype = _binary("nextafter", input, other, other_may_be_number=False)
+    if not _is_float(dtype):
+        raise RuntimeError('"nextafter_cpu" not implemented for \'%s\'' % _TYPE_NAME[dtype])
+    import numpy
+
+    def compute():
+        # a bit-level operation: numpy's, on the values (nextafter has no derivative)
+        a, b = x.detach().to(dtype).contiguous().numpy(), y.detach().to(dtype).contiguous().numpy()
+        return torch.from_numpy(numpy.nextafter(a, b))
+
+    return _finish("nextafter", out, compute, dtype, (input, other))
+
+
+# ---------------------------------------------------------------------------------------------
+# writing a tensor into a slice of a copy: select, slice and diagonal scatters
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_embedded(fname, src, expected):
+    if tuple(src.shape) != tuple(expected):
+        raise RuntimeError(
+            "%s: src must have shape %s (the shape of the slice it replaces), got %s"
+            % (fname, list(expected), list(src.shape))
+        )
+
+
+def select_scatter(input, src, dim, index):
+    """A copy of input with input.select(dim, index) replaced by src."""
+    d = dim % input.dim()
+    _check_embedded("select_scatter", src, input.select(d, index).shape)
+    i = index % input.shape[d]
+    parts = [input.narrow(d, 0, i), src.unsqueeze(d).to(input.dtype), input.narrow(d, i + 1, input.shape[d] - i - 1)]
+    return torch.cat(parts, d)
+
+
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    """A copy of input with input[..., start:end:step, ...] (in dim dim) replaced by src."""
+    d = dim % input.dim()
+    positions = builtins.range(input.shape[d])[slice(start, end, step)]
+    index = torch.tensor(list(positions), dtype=torch.int64)
+    expected = list(input.shape)
+    expected[d] = len(positions)
+    _check_embedded("slice_scatter", src, expected)
+    return input.index_copy(d, index, src.to(input.dtype))
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    """A copy of input with input.diagonal(offset, dim1, dim2) replaced by src."""
+    _check_embedded("diagonal_scatter", src, input.diagonal(offset, dim1, dim2).shape)
+    d1, d2 = dim1 % input.dim(), dim2 % input.dim()
+    embedded = torch.diag_embed(src.to(input.dtype), offset, d1, d2)
+    mask = torch.diag_embed(torch.ones(src.shape, dtype=torch.bool), offset, d1, d2)
+    # diag_embed makes the two dims as long as the diagonal plus |offset|: cut or pad them to input's
+    for d in (d1, d2):
+        have, want = embedded.shape[d], input.shape[d]
+        if have >= want:
+            embedded, mask = embedded.narrow(d, 0, want), mask.narrow(d, 0, want)
+        else:
+            extra = list(embedded.shape)
+            extra[d] = want - have
+            embedded = torch.cat([embedded, torch.zeros(extra, dtype=embedded.dtype)], d)
+            mask = torch.cat([mask, torch.zeros(extra, dtype=torch.bool)], d)
+    return torch.where(mask, embedded, input)
+
+
+# ---------------------------------------------------------------------------------------------
 # Tensor methods of the same names (PyTorch has them for these functions, not for the others)
 # ---------------------------------------------------------------------------------------------
 
@@ -2315,7 +2622,7 @@ for _name in (
     "xlogy hypot logaddexp logaddexp2 copysign heaviside float_power fmax fmin clamp_min clamp_max nansum "
     "nanmean aminmax msort ravel broadcast_to inner take_along_dim diff cummax cummin bincount quantile nanquantile "
     "acosh asinh atanh gcd lcm ldexp frexp logcumsumexp cov corrcoef nanmedian tensor_split hsplit vsplit dsplit "
-    "unique_consecutive"
+    "unique_consecutive histogram nextafter select_scatter slice_scatter diagonal_scatter"
 ).split():
     setattr(Tensor, _name, globals()[_name])
 
@@ -2333,7 +2640,7 @@ def _make_inplace(name):
 
 for _name in (
     "nan_to_num square sgn exp2 deg2rad rad2deg logit xlogy hypot copysign heaviside clamp_min clamp_max acosh asinh "
-    "atanh gcd lcm ldexp"
+    "atanh gcd lcm ldexp nextafter"
 ).split():
     setattr(Tensor, _name + "_", _make_inplace(_name))
 

@@ -574,6 +574,175 @@ def linalg_solvers(torch):
     return out
 
 
+@case
+def windows(torch):
+    out = []
+    for fn in [
+        torch.hann_window,
+        torch.hamming_window,
+        torch.blackman_window,
+        torch.bartlett_window,
+        torch.kaiser_window,
+    ]:
+        for n in [0, 1, 2, 5, 8]:
+            for periodic in [True, False]:
+                out += values(fn(n, periodic))
+                out += values(fn(n, periodic, dtype=torch.float64))
+    out += values(torch.hamming_window(6, True, 0.5, 0.3)) + values(torch.kaiser_window(7, False, beta=3.5))
+    out.append(error_name(lambda: torch.hann_window(4, dtype=torch.int64)))
+    return out
+
+
+@case
+def histograms(torch):
+    out = []
+    x = randn(85, 40)
+    x[3] = x.max()
+    x[5] = x.min()
+    for dt in float_types(torch):
+        t = tensor(torch, x, dt)
+        for bins in [1, 5, 13]:
+            r = torch.histogram(t, bins)
+            out += values(r.hist) + values(r.bin_edges)
+        r = torch.histogram(t, 4, range=(-1.0, 1.0), weight=tensor(torch, np.abs(x), dt), density=True)
+        out += values(r.hist) + values(r.bin_edges)
+        r = t.histogram(tensor(torch, [-2.0, -0.5, 0.0, 0.1, 3.0], dt))
+        out += values(r.hist) + values(r.bin_edges)
+        r = torch.histogram(tensor(torch, [2.0, 2.0, 2.0], dt), 4)
+        out += values(r.hist) + values(r.bin_edges)
+    return out
+
+
+@case
+def gradients_and_neighbours(torch):
+    out = []
+    f = randn(86, 5, 6)
+    for dt in float_types(torch):
+        t = tensor(torch, f, dt)
+        for kwargs in [{}, {"spacing": 2.0}, {"dim": 1}, {"edge_order": 2}, {"spacing": [0.5, 3.0], "edge_order": 2}]:
+            out += [g.numpy() for g in torch.gradient(t, **kwargs)]
+        coords = [
+            tensor(torch, np.cumsum(np.abs(randn(87, 5)) + 0.1), dt),
+            tensor(torch, np.cumsum(np.abs(randn(88, 6)) + 0.1), dt),
+        ]
+        for order in [1, 2]:
+            out += [g.numpy() for g in torch.gradient(t, spacing=coords, edge_order=order)]
+        out += with_grad(torch, lambda u: torch.gradient(u, dim=0)[0], [f], dt)
+        a = tensor(torch, [1.0, 0.0, -0.0, 1e-30, np.inf, -2.5, np.nan], dt)
+        b = tensor(torch, [2.0, -1.0, 1.0, 0.0, 0.0, -np.inf, 1.0], dt)
+        out += values(torch.nextafter(a, b)) + values(a.nextafter(b) - a) + values(a.clone().nextafter_(b))
+    out += [g.numpy() for g in torch.gradient(torch.tensor([1, 4, 9, 16]))]
+    out.append(error_name(lambda: torch.gradient(torch.ones(2), edge_order=2)))
+    return out
+
+
+@case
+def scatters_into_copies(torch):
+    out = []
+    x = randn(89, 3, 4, 5)
+    for dt in float_types(torch):
+        out += with_grad(torch, lambda a, b: torch.select_scatter(a, b, 1, 2), [x, randn(90, 3, 5)], dt)
+        out += with_grad(torch, lambda a, b: torch.select_scatter(a, b, -1, -1), [x, randn(91, 3, 4)], dt)
+        out += with_grad(torch, lambda a, b: torch.slice_scatter(a, b, 1, 1, None, 2), [x, randn(92, 3, 2, 5)], dt)
+        out += with_grad(torch, lambda a, b: torch.slice_scatter(a, b, 0, 1, 3, 1), [x, randn(93, 2, 4, 5)], dt)
+        for offset, d1, d2 in [(0, 0, 1), (1, 1, 2), (-2, 2, 1), (3, -1, -2)]:
+            src = np.asarray(tensor(torch, x, torch.float64).diagonal(offset, d1, d2).shape)
+            out += with_grad(torch, lambda a, b: torch.diagonal_scatter(a, b, offset, d1, d2), [x, randn(94, *src)], dt)
+    return out
+
+
+@case
+def tensor_conveniences(torch):
+    out = []
+    x = torch.arange(12.0).reshape(3, 4)
+    out += values(x.new([1, 2])) + values(x.new(torch.tensor([3.0]))) + [str(x.new(2, 3).shape), str(x.new().shape)]
+    out += [str(x.new_empty_strided((2, 3), (1, 2)).stride())]
+    out += (
+        values(x.sum_to_size(1, 4))
+        + values(x.sum_to_size(4))
+        + values(x.sum_to_size(3, 1))
+        + values(x.sum_to_size((1, 1)))
+    )
+    out.append(error_name(lambda: x.sum_to_size(2, 4)))
+    for shape, wrap in [((3, 3), False), ((7, 3), False), ((7, 3), True), ((3, 5), True), ((3, 3, 3), False)]:
+        out += values(torch.zeros(shape).fill_diagonal_(2.5, wrap))
+    out.append(error_name(lambda: torch.zeros(2, 3, 4).fill_diagonal_(1)))
+    out += values(x.clone().apply_(lambda v: v * v - 1))
+    out += values(x.clone().map_(torch.tensor([1.0, 2.0, 3.0, 4.0]), lambda a, b: a * b + 1))
+    out += values(x.clone().map2_(x, torch.ones(3, 1), lambda a, b, c: a + b * c))
+    b = torch.tensor([0.0, 1.0, 2.0, 0.0])
+    for name in ["logical_and_", "logical_or_", "logical_xor_"]:
+        out += values(getattr(b.clone(), name)(torch.tensor([1.0, 0.0, 3.0, 0.0])))
+    out += values(b.clone().logical_not_()) + values(
+        torch.tensor([True, False]).logical_xor_(torch.tensor([True, True]))
+    )
+    out.append(str([x.names, x.has_names(), x.rename(None) is x, x.is_distributed(), x.to_dense() is x]))
+    out += values(x.resize(4, 3)) + values(x.resize_as(torch.ones(6, 2)))
+    out += values(x.prelu(torch.tensor([0.25])))
+    for t in torch.split_with_sizes(x, [1, 3], 1) + x.unsafe_split(2) + torch.unsafe_chunk(x, 2, 1):
+        out += values(t)
+    for name, args in [("transpose", (0, 1)), ("diagonal", ()), ("unsqueeze", (1,)), ("permute", ((1, 0),)), ("t", ())]:
+        out += values(getattr(torch, name + "_copy")(x, *args))
+    out += (
+        values(torch.select_copy(x, 1, 2))
+        + values(torch.view_copy(x, (2, 6)))
+        + values(torch.expand_copy(x[:1], (2, 4)))
+    )
+    out += values(torch.slice_copy(x, 1, 1, 3, 1)) + values(torch.squeeze_copy(x[:1])) + values(torch.detach_copy(x))
+    out += [t.numpy() for t in torch.unbind_copy(x, 1)] + [t.numpy() for t in torch.split_copy(x, 2)]
+    out += (
+        values(torch.unfold_copy(x, 1, 2, 2))
+        + values(torch.alias_copy(x))
+        + values(torch.as_strided_copy(x, (2, 2), (1, 4)))
+    )
+    return out
+
+
+@case
+def build_facts_and_switches(torch):
+    out = [str([torch.has_cuda, torch.has_cudnn, torch.has_mps, torch.has_lapack, torch.is_vulkan_available()])]
+    out.append(
+        str([torch.typename(torch.ones(2)), torch.typename(torch.ones(2, dtype=torch.int64)), torch.typename(3)])
+    )
+    out.append(str([torch.typename(torch.ones(2, dtype=torch.float64)), torch.typename(torch.nn.Linear(1, 1))]))
+    before = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    out.append(
+        str(
+            [
+                before,
+                torch.are_deterministic_algorithms_enabled(),
+                torch.is_deterministic_algorithms_warn_only_enabled(),
+            ]
+        )
+    )
+    out.append(str(torch.get_deterministic_debug_mode()))
+    torch.set_deterministic_debug_mode("error")
+    out.append(str([torch.get_deterministic_debug_mode(), torch.is_deterministic_algorithms_warn_only_enabled()]))
+    torch.use_deterministic_algorithms(False)
+    out.append(str(torch.get_deterministic_debug_mode()))
+    out.append(error_name(lambda: torch.set_deterministic_debug_mode("loud")))
+    torch.set_float32_matmul_precision("high")
+    out.append(torch.get_float32_matmul_precision())
+    torch.set_float32_matmul_precision("highest")
+    torch.set_float32_matmul_precision("low")
+    out.append(torch.get_float32_matmul_precision())
+    torch.set_warn_always(True)
+    out.append(str(torch.is_warn_always_enabled()))
+    torch.set_warn_always(False)
+    out.append(str([torch.is_autocast_enabled(), torch.is_autocast_cpu_enabled()]))
+    out.append(error_name(lambda: torch.autocast("tpu")))
+    buf = bytearray(np.arange(6, dtype=np.float32).tobytes())
+    t = torch.frombuffer(buf, dtype=torch.float32, count=4, offset=4)
+    t[0] = 9.0
+    out += values(t) + [np.frombuffer(bytes(buf), dtype=np.float32)]
+    a = np.arange(4.0)
+    s = torch.asarray(a)
+    s[0] = -1.0
+    out += [a.copy()] + values(torch.asarray([1, 2], dtype=torch.float64)) + values(torch.asarray(s, copy=True))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
