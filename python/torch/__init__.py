@@ -213,7 +213,7 @@ from torch.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly
 from torch.autograd.grad_mode import is_inference_mode_enabled  # noqa: E402
 from torch.functional import *  # noqa: E402,F401,F403  (dtype rules, nan-aware and shape functions)
 from torch import special  # noqa: E402
-from torch.special import digamma, erfinv, i0, lgamma, mvlgamma, polygamma, sinc  # noqa: E402,F401
+from torch.special import digamma, erfinv, i0, igamma, igammac, lgamma, mvlgamma, polygamma, sinc  # noqa: E402,F401
 from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
 from torch import _aliases  # noqa: E402,F401  (other names of the functions above)

@@ -35,6 +35,8 @@ from torch.functional import (
 )
 
 __all__ = [
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
     "digamma",
     "entr",
     "erf",
@@ -44,16 +46,24 @@ __all__ = [
     "exp2",
     "expit",
     "expm1",
+    "gammainc",
+    "gammaincc",
     "gammaln",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
     "i0",
     "i0e",
     "i1",
     "i1e",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
     "log1p",
     "log_ndtr",
     "log_softmax",
     "logit",
     "logsumexp",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
     "multigammaln",
     "ndtr",
     "ndtri",
@@ -62,6 +72,7 @@ __all__ = [
     "round",
     "sinc",
     "softmax",
+    "spherical_bessel_j0",
     "xlog1py",
     "xlogy",
     "zeta",
@@ -284,6 +295,103 @@ def _bessel64(x, order, scaled):
     return result if order == 0 else torch.where(x < 0, -result, result)
 
 
+def _igamma64(a, x, upper):
+    """The regularized incomplete gamma functions P(a, x) (Q = 1 - P when upper): P by its
+    power series where x < a + 1, Q by its continued fraction (Lentz's method) beyond."""
+    a, x = torch.broadcast_tensors(a, x)
+    eps, tiny = 1e-16, 1e-300
+    series_side = x < a + 1
+    # the power series sum_n x^n / ((a + 1) ... (a + n)), on the elements where it converges fast
+    xs = torch.where(series_side, x, torch.zeros_like(x))
+    term = torch.ones_like(x)
+    total = torch.ones_like(x)
+    ap = a.clone()
+    for i in range(1, 4000):
+        ap = ap + 1
+        term = term * xs / ap
+        total = total + term
+        if i % 32 == 0 and not bool((term.abs() > total.abs() * eps).any()):
+            break
+    safe_x = torch.where(x > 0, x, torch.ones_like(x))
+    lower = total * torch.exp(a * torch.log(safe_x) - x - _lgamma64(a + 1))
+    # the continued fraction of Q, on the others
+    xc = torch.where(series_side, a + 2, x)
+    b = xc + 1 - a
+    c = torch.full_like(x, 1 / tiny)
+    d = 1 / b
+    h = d
+    for i in range(1, 4000):
+        an = -i * (i - a)
+        b = b + 2
+        d = an * d + b
+        d = torch.where(d.abs() < tiny, tiny, d)
+        c = b + an / c
+        c = torch.where(c.abs() < tiny, tiny, c)
+        d = 1 / d
+        delta = d * c
+        h = h * delta
+        if i % 32 == 0 and not bool(((delta - 1).abs() > eps).any()):
+            break
+    upper_cf = h * torch.exp(a * torch.log(torch.where(series_side, torch.ones_like(x), xc)) - xc - _lgamma64(a))
+    p = torch.where(series_side, lower, 1 - upper_cf)
+    q = torch.where(series_side, 1 - lower, upper_cf)
+    r = q if upper else p
+    # PyTorch's edges (as cephes'): a = 0, x = 0 and the infinities, for P; Q is 1 - P there
+    at_x_inf, at_a_inf, at_x_zero, at_a_zero = (0.0, 1.0, 1.0, 0.0) if upper else (1.0, 0.0, 0.0, 1.0)
+    r = torch.where(torch.isinf(x), at_x_inf, r)
+    r = torch.where(torch.isinf(a), torch.where(torch.isinf(x), nan, at_a_inf), r)
+    r = torch.where(x == 0, at_x_zero, r)
+    r = torch.where(a == 0, torch.where(x > 0, at_a_zero, nan), r)
+    return torch.where((a < 0) | (x < 0), nan, r)
+
+
+def _spherical_j0_64(x):
+    x2 = x * x
+    series = 1 + x2 * (-1 / 6 + x2 * (1 / 120 + x2 * (-1 / 5040 + x2 * (1 / 362880 + x2 * (-1 / 39916800)))))
+    direct = torch.sin(x) / torch.where(x == 0, torch.ones_like(x), x)
+    return torch.where(torch.isinf(x), 0.0, torch.where(x.abs() < 0.5, series, direct))
+
+
+def _orthogonal64(kind, x, n):
+    """The polynomial of degree n (per element; 0 for negative n) of the given kind at x, by its
+    three-term recurrence p_(k+1) = (a_k x + b_k) p_k - c_k p_(k-1)."""
+    x, n = torch.broadcast_tensors(x, n)
+    first = {
+        "chebyshev_t": x,
+        "chebyshev_u": 2 * x,
+        "hermite_h": 2 * x,
+        "hermite_he": x,
+        "laguerre_l": 1 - x,
+        "legendre_p": x,
+    }[kind]
+    previous, current = torch.ones_like(x), first
+    result = torch.where(n == 0, previous, torch.zeros_like(x))
+    result = torch.where(n == 1, current, result)
+    top = int(n.max().item()) if n.numel() else 0
+    for k in range(1, top):
+        if kind in ("chebyshev_t", "chebyshev_u"):
+            following = 2 * x * current - previous
+        elif kind == "hermite_h":
+            following = 2 * x * current - 2 * k * previous
+        elif kind == "hermite_he":
+            following = x * current - k * previous
+        elif kind == "laguerre_l":
+            following = ((2 * k + 1 - x) * current - k * previous) / (k + 1)
+        else:
+            following = ((2 * k + 1) * x * current - k * previous) / (k + 1)
+        previous, current = current, following
+        result = torch.where(n == k + 1, current, result)
+    if kind == "chebyshev_t":
+        # as PyTorch: cos(n acos x) inside (-1, 1) for degrees above 6
+        trig = torch.cos(n * torch.acos(x.clamp(-1, 1)))
+        result = torch.where((n > 6) & (x.abs() < 1), trig, result)
+    if kind == "chebyshev_u":
+        theta = torch.acos(x.clamp(-1, 1))
+        trig = torch.sin((n + 1) * theta) / torch.sin(theta)
+        result = torch.where((n > 8) & (x.abs() < 1) & (torch.sin(theta) != 0), trig, result)
+    return torch.where(n < 0, 0.0, result)
+
+
 # ---------------------------------------------------------------------------------------------
 # the functions: argument checks, dtypes, out= and PyTorch's derivatives
 # ---------------------------------------------------------------------------------------------
@@ -435,6 +543,54 @@ def i1e(input, *, out=None):
     return _bessel("special_i1e", input, 1, True, _i1e_grads, out)
 
 
+def gammainc(input, other, *, out=None):
+    """The regularized lower incomplete gamma function P(input, other)."""
+    a, x, dtype = _binary("igamma", input, other, floating=True)
+    # PyTorch differentiates with respect to other only
+    grads = lambda g, r, a, x: (None, g * torch.exp((a - 1) * torch.log(x) - x - gammaln(a)))  # noqa: E731
+    value = _in_double(lambda a, x: _igamma64(a, x, False))
+    return _finish("igamma", out, lambda: _formula(value, grads, a, x), dtype, (input, other))
+
+
+def gammaincc(input, other, *, out=None):
+    """The regularized upper incomplete gamma function Q(input, other) = 1 - P(input, other)."""
+    a, x, dtype = _binary("igammac", input, other, floating=True)
+    grads = lambda g, r, a, x: (None, -g * torch.exp((a - 1) * torch.log(x) - x - gammaln(a)))  # noqa: E731
+    value = _in_double(lambda a, x: _igamma64(a, x, True))
+    return _finish("igammac", out, lambda: _formula(value, grads, a, x), dtype, (input, other))
+
+
+def spherical_bessel_j0(input, *, out=None):
+    """The spherical Bessel function of the first kind of order 0, sin(x) / x."""
+    _check_tensor("spherical_bessel_j0", "input", 1, input)
+    x = _as_floating(input)
+    return _finish("spherical_bessel_j0", out, lambda: _in_double(_spherical_j0_64)(x.detach()), x.dtype, (input,))
+
+
+def _polynomial(kind):
+    def fn(input, n, *, out=None):
+        x, degree, dtype = _binary(kind + "_polynomial", input, n, input_may_be_number=True)
+        dtype = dtype if dtype in (torch.float32, torch.float64) else torch.get_default_dtype()
+
+        def compute():
+            x64 = x.detach().to(torch.float64)
+            return _orthogonal64(kind, x64, degree.detach().to(torch.float64).trunc()).to(dtype)
+
+        return _finish(kind + "_polynomial", out, compute, dtype, (input, n))
+
+    fn.__name__ = kind + "_polynomial_" + {"chebyshev_t": "t", "chebyshev_u": "u"}.get(kind, kind.split("_")[1])
+    fn.__doc__ = "The %s polynomial of degree n at input (not differentiable, as in PyTorch)." % kind.replace("_", " ")
+    return fn
+
+
+chebyshev_polynomial_t = _polynomial("chebyshev_t")
+chebyshev_polynomial_u = _polynomial("chebyshev_u")
+hermite_polynomial_h = _polynomial("hermite_h")
+hermite_polynomial_he = _polynomial("hermite_he")
+laguerre_polynomial_l = _polynomial("laguerre_l")
+legendre_polynomial_p = _polynomial("legendre_p")
+
+
 def _sinc_value(x):
     px = math.pi * x
     return torch.where(x == 0, 1.0, torch.sin(px) / torch.where(x == 0, 1.0, px))
@@ -534,8 +690,12 @@ def log_softmax(input, dim, *, dtype=None):
 # the torch functions and Tensor methods of the same functions
 # ---------------------------------------------------------------------------------------------
 
+modified_bessel_i0 = i0
+modified_bessel_i1 = i1
 lgamma = gammaln
 mvlgamma = multigammaln
+igamma = gammainc
+igammac = gammaincc
 _TORCH_FUNCTIONS = {
     "lgamma": lgamma,
     "digamma": digamma,
@@ -544,6 +704,8 @@ _TORCH_FUNCTIONS = {
     "erfinv": erfinv,
     "i0": i0,
     "sinc": sinc,
+    "igamma": igamma,
+    "igammac": igammac,
 }
 
 

@@ -743,6 +743,52 @@ def build_facts_and_switches(torch):
     return out
 
 
+@case
+def incomplete_gamma(torch):
+    """PyTorch switches to an asymptotic expansion for large a, good to about 1e-10 relative (an
+    independent mpmath check agrees with the series here): see test_missing_names.py's TOLERANCES."""
+    out = []
+    a = np.array([0.5, 1.0, 2.0, 10.0, 100.0, 1000.0, 3.0, 0.1, 25.0, 7.5, 40.0])
+    x = np.array([0.3, 1.0, 5.0, 9.0, 110.0, 990.0, 0.01, 4.0, 30.0, 7.5, 20.0])
+    edge_a = np.array([0.0, 0.0, -1.0, 2.0, 2.0, np.inf, np.inf, 3.0, np.nan, 2.0])
+    edge_x = np.array([1.0, 0.0, 1.0, -1.0, 0.0, 1.0, np.inf, np.inf, 1.0, np.nan])
+    for dt in float_types(torch):
+        for fn in [torch.special.gammainc, torch.special.gammaincc, torch.igamma, torch.igammac]:
+            ta, tx = tensor(torch, a, dt), tensor(torch, x, dt).requires_grad_()
+            r = fn(ta, tx)
+            r.sum().backward()
+            out += [r.detach().numpy(), tx.grad.numpy()]
+            out += values(fn(tensor(torch, edge_a, dt), tensor(torch, edge_x, dt)))
+        out += values(tensor(torch, a, dt).igamma(tensor(torch, x, dt)))
+        out += values(tensor(torch, a, dt).igammac_(tensor(torch, x, dt)))
+    return out
+
+
+@case
+def special_polynomials_and_bessels(torch):
+    sp = torch.special
+    out = []
+    x = np.array([-1.0, -0.7, -0.2, 0.0, 0.3, 0.95, 1.0, 1.5, -2.5])
+    for dt in float_types(torch):
+        t = tensor(torch, x, dt)
+        for fn in [
+            sp.chebyshev_polynomial_t,
+            sp.chebyshev_polynomial_u,
+            sp.hermite_polynomial_h,
+            sp.hermite_polynomial_he,
+            sp.laguerre_polynomial_l,
+            sp.legendre_polynomial_p,
+        ]:
+            for n in [0, 1, 2, 5, 7, 12]:
+                out += values(fn(t, n))
+            out += values(fn(t, torch.tensor([0, 1, 2, 3, 4, 9, 10, -1, 6])))
+        out += values(sp.spherical_bessel_j0(tensor(torch, [0.0, 1e-3, 0.3, -0.49, 0.5, 2.0, -7.5, 40.0, np.inf], dt)))
+        out += values(sp.modified_bessel_i0(tensor(torch, BESSEL_POINTS, dt)))
+        out += values(sp.modified_bessel_i1(tensor(torch, BESSEL_POINTS, dt)))
+    out += values(sp.legendre_polynomial_p(0.5, torch.tensor([2, 3])))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
