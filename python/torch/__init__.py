@@ -207,6 +207,7 @@ from torch.storage import (  # noqa: E402
 from torch.serialization import load, save  # noqa: E402
 
 # ---- autograd ----
+from torch import overrides  # noqa: E402,F401
 from torch import autograd  # noqa: E402
 from torch.autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from torch.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402

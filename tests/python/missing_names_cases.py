@@ -789,6 +789,82 @@ def special_polynomials_and_bessels(torch):
     return out
 
 
+@case
+def lazy_modules(torch):
+    """A lazy module draws its initial parameters at the first forward, as the plain module would."""
+    nn = torch.nn
+    out = []
+    makers = [
+        (lambda: nn.LazyLinear(3), randn(95, 2, 5)),
+        (lambda: nn.LazyLinear(2, bias=False), randn(96, 4, 3, 6)),
+        (lambda: nn.LazyConv1d(4, 3, padding=1), randn(97, 2, 3, 7)),
+        (lambda: nn.LazyConv2d(2, (2, 3), stride=2, groups=2), randn(98, 1, 4, 6, 7)),
+        (lambda: nn.LazyConv3d(2, 2), randn(99, 1, 1, 3, 3, 3)),
+        (lambda: nn.LazyConvTranspose1d(2, 3), randn(100, 1, 5, 4)),
+        (lambda: nn.LazyConvTranspose2d(3, 2, stride=2), randn(101, 2, 6, 3, 3)),
+        (lambda: nn.LazyConvTranspose3d(1, 2), randn(102, 1, 2, 2, 2, 2)),
+        (lambda: nn.LazyBatchNorm1d(), randn(103, 4, 3)),
+        (lambda: nn.LazyBatchNorm2d(momentum=None), randn(104, 2, 3, 4, 4)),
+        (lambda: nn.LazyBatchNorm3d(affine=False), randn(105, 2, 2, 2, 2, 3)),
+        (lambda: nn.LazyInstanceNorm1d(affine=True), randn(106, 2, 3, 5)),
+        (lambda: nn.LazyInstanceNorm2d(track_running_stats=True), randn(107, 1, 3, 4, 4)),
+        (lambda: nn.LazyInstanceNorm3d(), randn(108, 1, 2, 3, 3, 3)),
+    ]
+    for make, x in makers:
+        torch.manual_seed(11)
+        m = make()
+        out.append(type(m).__name__)
+        out.append(str(m.has_uninitialized_params()))
+        y = m(torch.from_numpy(x).float())
+        out += [type(m).__name__, repr(m), y.detach().numpy()]
+        for name, t in m.state_dict().items():
+            out += [name, t.numpy()]
+    m = nn.LazyLinear(2)
+    opt = torch.optim.SGD(m.parameters(), lr=0.5)
+    torch.manual_seed(3)
+    m(torch.ones(1, 3)).sum().backward()
+    opt.step()
+    out += [m.weight.detach().numpy(), m.bias.detach().numpy()]
+    out.append(str(isinstance(nn.LazyLinear(2).weight, nn.parameter.UninitializedParameter)))
+    return out
+
+
+@case
+def torch_function_helpers(torch):
+    """Library code that follows the __torch_function__ protocol runs, and dispatches to a type
+    that defines it."""
+    F = torch.nn.functional
+
+    class Logged:
+        calls = []
+
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            cls.calls.append(func.__name__)
+            return "handled"
+
+    def scaled(x, factor=2.0):
+        if F.has_torch_function_unary(x):
+            return F.handle_torch_function(scaled, (x,), x, factor=factor)
+        return x * factor
+
+    t = torch.tensor([1.0, 2.0])
+    out = values(scaled(t))
+    out.append(str([F.has_torch_function((t, 3)), F.has_torch_function_variadic(t, Logged())]))
+    out.append(str([scaled(Logged()), Logged.calls]))
+    out.append(
+        str(
+            [
+                torch.overrides.is_tensor_like(t),
+                torch.overrides.is_tensor_like(3),
+                torch.autograd.is_tensor_like(Logged()),
+            ]
+        )
+    )
+    out.append(str(torch.optim.lr_scheduler.inf))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:

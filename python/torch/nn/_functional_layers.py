@@ -10,6 +10,12 @@ import warnings
 
 import torch
 from torch import _C
+from torch.overrides import (  # noqa: F401  (PyTorch's functional.py has these names)
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+)
 
 _nn = _C._nn
 
@@ -97,6 +103,11 @@ __all__ = [
     "cosine_similarity",
     "pairwise_distance",
     "pdist",
+    # the __torch_function__ helpers PyTorch's functional module exposes
+    "handle_torch_function",
+    "has_torch_function",
+    "has_torch_function_unary",
+    "has_torch_function_variadic",
 ]
 
 

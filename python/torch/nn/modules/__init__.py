@@ -10,6 +10,7 @@ from torch.nn.modules.dropout import *  # noqa: F401,F403
 from torch.nn.modules.flatten import *  # noqa: F401,F403
 from torch.nn.modules.fold import *  # noqa: F401,F403
 from torch.nn.modules.instancenorm import *  # noqa: F401,F403
+from torch.nn.modules.lazy import *  # noqa: F401,F403
 from torch.nn.modules.linear import *  # noqa: F401,F403
 from torch.nn.modules.loss import *  # noqa: F401,F403
 from torch.nn.modules.normalization import *  # noqa: F401,F403

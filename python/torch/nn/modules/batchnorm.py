@@ -4,10 +4,11 @@ estimates for evaluation."""
 import torch
 from torch.nn import functional as F
 from torch.nn import init
+from torch.nn.modules.lazy import _LazyNormMixin
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d"]
 
 
 class _NormBase(Module):
@@ -124,3 +125,22 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 5:
             raise ValueError("expected 5D input (got {}D input)".format(input.dim()))
+
+
+# ---- lazy versions: num_features read from the first input (see lazy.py) ----
+def _lazy(norm):
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None):
+        norm.__init__(self, 0, eps, momentum, False, False)
+        self._make_lazy(affine, track_running_stats, dtype)
+
+    doc = "A %s whose num_features is the channel dim of its first input." % norm.__name__
+    cls = type(
+        "Lazy" + norm.__name__, (_LazyNormMixin, norm), {"__init__": __init__, "cls_to_become": norm, "__doc__": doc}
+    )
+    cls.__module__ = __name__
+    return cls
+
+
+LazyBatchNorm1d = _lazy(BatchNorm1d)
+LazyBatchNorm2d = _lazy(BatchNorm2d)
+LazyBatchNorm3d = _lazy(BatchNorm3d)

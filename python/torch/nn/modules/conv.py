@@ -5,11 +5,25 @@ import math
 import torch
 from torch.nn import functional as F
 from torch.nn import init
+from torch.nn.modules.lazy import _LazyConvMixin
 from torch.nn.modules.module import Module
 from torch.nn.modules.utils import _pair, _reverse_repeat_tuple, _single, _triple
 from torch.nn.parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
+__all__ = [
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "LazyConv1d",
+    "LazyConv2d",
+    "LazyConv3d",
+    "LazyConvTranspose1d",
+    "LazyConvTranspose2d",
+    "LazyConvTranspose3d",
+]
 
 _CONV = {1: "conv1d", 2: "conv2d", 3: "conv3d"}
 _CONV_TRANSPOSE = {1: "conv_transpose1d", 2: "conv_transpose2d", 3: "conv_transpose3d"}
@@ -290,3 +304,61 @@ class ConvTranspose3d(_ConvTransposeNd):
     """The gradient of Conv3d with respect to its input, as a layer ("deconvolution")."""
 
     _dims = 3
+
+
+# ---- lazy convolutions: in_channels read from the first input (see lazy.py) ----
+def _lazy_conv(conv):
+    def __init__(
+        self,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
+        conv.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode)
+        self._make_lazy(out_channels, bias, dtype)
+
+    doc = "A %s whose in_channels is the channel dim of its first input." % conv.__name__
+    return type(
+        "Lazy" + conv.__name__, (_LazyConvMixin, conv), {"__init__": __init__, "cls_to_become": conv, "__doc__": doc}
+    )
+
+
+def _lazy_conv_transpose(conv):
+    def __init__(
+        self,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups=1,
+        bias=True,
+        dilation=1,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
+        conv.__init__(self, 0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode)
+        self._make_lazy(out_channels, bias, dtype)
+
+    doc = "A %s whose in_channels is the channel dim of its first input." % conv.__name__
+    return type(
+        "Lazy" + conv.__name__, (_LazyConvMixin, conv), {"__init__": __init__, "cls_to_become": conv, "__doc__": doc}
+    )
+
+
+LazyConv1d = _lazy_conv(Conv1d)
+LazyConv2d = _lazy_conv(Conv2d)
+LazyConv3d = _lazy_conv(Conv3d)
+LazyConvTranspose1d = _lazy_conv_transpose(ConvTranspose1d)
+LazyConvTranspose2d = _lazy_conv_transpose(ConvTranspose2d)
+LazyConvTranspose3d = _lazy_conv_transpose(ConvTranspose3d)
+for _cls in (LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d):
+    _cls.__module__ = __name__

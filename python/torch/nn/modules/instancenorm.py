@@ -4,8 +4,16 @@ import warnings
 
 from torch.nn import functional as F
 from torch.nn.modules.batchnorm import _NormBase
+from torch.nn.modules.lazy import _LazyNormMixin
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = [
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "LazyInstanceNorm1d",
+    "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d",
+]
 
 
 class _InstanceNorm(_NormBase):
@@ -99,3 +107,23 @@ class InstanceNorm3d(_InstanceNorm):
     """Normalizes (N, C, D, H, W) or (C, D, H, W) inputs per sample and channel."""
 
     _no_batch_dim = 4
+
+
+# ---- lazy versions: num_features read from the first input (see lazy.py) ----
+def _lazy(norm):
+    # (PyTorch 1.13's lazy instance norms default to affine and running statistics, unlike the plain ones)
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None):
+        norm.__init__(self, 0, eps, momentum, False, False)
+        self._make_lazy(affine, track_running_stats, dtype)
+
+    doc = "A %s whose num_features is the channel dim of its first input." % norm.__name__
+    cls = type(
+        "Lazy" + norm.__name__, (_LazyNormMixin, norm), {"__init__": __init__, "cls_to_become": norm, "__doc__": doc}
+    )
+    cls.__module__ = __name__
+    return cls
+
+
+LazyInstanceNorm1d = _lazy(InstanceNorm1d)
+LazyInstanceNorm2d = _lazy(InstanceNorm2d)
+LazyInstanceNorm3d = _lazy(InstanceNorm3d)

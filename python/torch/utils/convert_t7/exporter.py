@@ -674,6 +674,14 @@ NO_TORCH7 = {
     nn.Unfold: _NO_NN,
     nn.PixelUnshuffle: _NO_NN,
     nn.ChannelShuffle: _NO_NN,
+    # a lazy module has no parameters before its first forward, and becomes the plain class after it
+    **{
+        getattr(nn, "Lazy" + name): "a lazy module has no parameters yet: run a forward pass through it first"
+        for name in (
+            "Linear Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d BatchNorm1d BatchNorm2d "
+            "BatchNorm3d InstanceNorm1d InstanceNorm2d InstanceNorm3d"
+        ).split()
+    },
     nn.Unflatten: _NO_NN,
     nn.CosineSimilarity: "torch7's CosineDistance takes a table and another epsilon",
     nn.PairwiseDistance: "torch7's PairwiseDistance takes a table and has no epsilon",
