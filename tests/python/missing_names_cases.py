@@ -865,6 +865,26 @@ def torch_function_helpers(torch):
     return out
 
 
+@case
+def logistic_normal(torch):
+    out = []
+    for dt in float_types(torch):
+        loc = tensor(torch, [[0.3, -1.0, 0.5], [1.2, 0.0, -0.4]], dt).requires_grad_()
+        scale = tensor(torch, [0.5, 1.5, 0.8], dt).requires_grad_()
+        d = torch.distributions.LogisticNormal(loc, scale)
+        out.append(str([tuple(d.batch_shape), tuple(d.event_shape), tuple(d.loc.shape), tuple(d.scale.shape)]))
+        v = tensor(torch, [[0.1, 0.2, 0.3, 0.4], [0.25, 0.25, 0.4, 0.1]], dt)
+        lp = d.log_prob(v)
+        lp.sum().backward()
+        out += [lp.detach().numpy(), loc.grad.numpy(), scale.grad.numpy()]
+        torch.manual_seed(5)
+        out += values(d.rsample((2,)).detach())
+        out.append(str(tuple(d.expand((4, 2)).batch_shape)))
+    e = torch.distributions.LogisticNormal(torch.tensor(0.3), torch.tensor(2.0))
+    out.append(str([tuple(e.batch_shape), tuple(e.event_shape), tuple(e.sample().shape)]))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
