@@ -207,13 +207,18 @@ from torch.storage import (  # noqa: E402
 from torch.serialization import load, save  # noqa: E402
 
 # ---- autograd ----
+from torch import overrides  # noqa: E402,F401
 from torch import autograd  # noqa: E402
 from torch.autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from torch.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
 from torch.autograd.grad_mode import is_inference_mode_enabled  # noqa: E402
 from torch.functional import *  # noqa: E402,F401,F403  (dtype rules, nan-aware and shape functions)
+from torch import special  # noqa: E402
+from torch.special import digamma, erfinv, i0, igamma, igammac, lgamma, mvlgamma, polygamma, sinc  # noqa: E402,F401
 from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
+from torch import _aliases  # noqa: E402,F401  (other names of the functions above)
+from torch._flags import *  # noqa: E402,F401,F403  (build facts and global switches)
 from torch import optim  # noqa: E402
 from torch import multiprocessing  # noqa: E402
 from torch import utils  # noqa: E402

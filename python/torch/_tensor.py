@@ -123,3 +123,153 @@ Tensor.cuda = cuda
 Tensor.get_device = get_device
 Tensor.pin_memory = pin_memory
 Tensor.is_pinned = is_pinned
+
+
+# ---- legacy constructors and resizes ----
+def new(self, *args):
+    """A tensor of self's type built as the legacy constructors build one (torch.FloatTensor(2, 3),
+    torch.FloatTensor([1, 2]), ...)."""
+    return torch._C._legacy_new(self.dtype, *args)
+
+
+def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **kwargs):
+    t = torch.empty_strided(size, stride, dtype=dtype or self.dtype)
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+def resize(self, *sizes):
+    """Deprecated: self reshaped to sizes, which must hold as many elements."""
+    import warnings
+
+    warnings.warn("non-inplace resize is deprecated")
+    shape = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (list, tuple, torch.Size)) else sizes
+    return self.reshape(shape)
+
+
+def resize_as(self, tensor):
+    """Deprecated: self reshaped to tensor's shape."""
+    import warnings
+
+    warnings.warn("non-inplace resize_as is deprecated")
+    return self.reshape(tensor.shape)
+
+
+def sum_to_size(self, *size):
+    """self summed over the dims in which size (to which self broadcasts) is 1 or absent."""
+    shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (list, tuple, torch.Size)) else tuple(size)
+    try:
+        torch.broadcast_shapes(shape, self.shape)
+        ok = torch.broadcast_shapes(shape, self.shape) == tuple(self.shape)
+    except RuntimeError:
+        ok = False
+    if not ok:
+        raise RuntimeError(
+            "size {%s} is not expandable to size {%s}." % (", ".join(map(str, shape)), ", ".join(map(str, self.shape)))
+        )
+    lead = self.dim() - len(shape)
+    result = self.sum(tuple(range(lead))) if lead else self
+    dims = tuple(i for i, s in enumerate(shape) if s == 1 and result.shape[i] != 1)
+    return result.sum(dims, keepdim=True) if dims else result
+
+
+def fill_diagonal_(self, fill_value, wrap=False):
+    """Writes fill_value on the main diagonal (of a matrix, or of a tensor whose dims are all
+    equal); for a tall matrix with wrap, the diagonal starts again N + 1 rows further down."""
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.dim() > 2 and len(set(self.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    numel = self.numel()
+    if self.dim() == 2:
+        rows, cols = self.shape
+        step = cols + 1
+        end = numel if wrap and rows > cols + 1 else min(rows, cols) * cols
+    else:
+        n = self.shape[0]
+        step = sum(n**k for k in range(self.dim()))
+        end = numel
+    positions = torch.arange(0, end, step)
+    mask = torch.zeros(numel, dtype=torch.bool)
+    mask[positions] = True
+    return self.masked_fill_(mask.reshape(self.shape), fill_value)
+
+
+# ---- element-wise Python functions (CPU tensors only, as in PyTorch) ----
+def apply_(self, callable):
+    """Replaces each element x with callable(x)."""
+    values = [callable(v) for v in self.reshape(-1).tolist()]
+    return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+
+
+def map_(self, tensor, callable):
+    """Replaces each element x with callable(x, y), y the element of tensor (broadcast) there."""
+    other = tensor.expand(self.shape).reshape(-1).tolist()
+    values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), other)]
+    return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+
+
+def map2_(self, x, y, callable):
+    """Replaces each element a with callable(a, b, c), b and c the elements of x and y there."""
+    xs, ys = x.expand(self.shape).reshape(-1).tolist(), y.expand(self.shape).reshape(-1).tolist()
+    values = [callable(a, b, c) for a, b, c in zip(self.reshape(-1).tolist(), xs, ys)]
+    return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+
+
+# ---- logical operations in place: the result (0 or 1) written in self's type ----
+def _logical_inplace(name):
+    fn = getattr(torch, name)
+
+    def method(self, *other):
+        return self.copy_(fn(self, *other))
+
+    method.__name__ = name + "_"
+    method.__doc__ = "self = torch.%s(self, ...), in self's type." % name
+    return method
+
+
+# ---- named tensors: no tensor here has names ----
+def names(self):
+    return (None,) * self.dim()
+
+
+def has_names(self):
+    return False
+
+
+def rename(self, *names, **rename_map):
+    """Only dropping names (rename(None)) is possible: tensors here have none."""
+    if (names and names != (None,)) or rename_map:
+        raise RuntimeError("named tensors are not supported by this package")
+    return self.view_as(self)
+
+
+def to_dense(self, dtype=None):
+    """self: every tensor here is dense."""
+    return self if dtype is None else self.to(dtype)
+
+
+def prelu(self, weight):
+    return torch.nn.functional.prelu(self, weight)
+
+
+for _fn in (
+    new,
+    new_empty_strided,
+    resize,
+    resize_as,
+    sum_to_size,
+    fill_diagonal_,
+    apply_,
+    map_,
+    map2_,
+    has_names,
+    rename,
+    to_dense,
+    prelu,
+):
+    setattr(Tensor, _fn.__name__, _fn)
+for _name in ("logical_and", "logical_or", "logical_xor", "logical_not"):
+    setattr(Tensor, _name + "_", _logical_inplace(_name))
+Tensor.names = property(names)
+Tensor.rename_ = rename
+Tensor.is_distributed = lambda self: False

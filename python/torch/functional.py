@@ -12,6 +12,8 @@ import builtins
 import collections
 import math
 import numbers
+import operator
+import warnings
 
 import torch
 from torch._C import Tensor
@@ -92,6 +94,44 @@ __all__ = [
     "nanquantile",
     "cdist",
     "einsum",
+    "isin",
+    "pdist",
+    # inverse hyperbolic functions, integer and exponent arithmetic
+    "acosh",
+    "asinh",
+    "atanh",
+    "gcd",
+    "lcm",
+    "ldexp",
+    "frexp",
+    # scans, statistics of variables, nan-aware order statistics
+    "logcumsumexp",
+    "cumulative_trapezoid",
+    "cov",
+    "corrcoef",
+    "nanmedian",
+    # splitting and run lengths
+    "tensor_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
+    "unique_consecutive",
+    # creation: windows, arrays and buffers
+    "hann_window",
+    "hamming_window",
+    "blackman_window",
+    "bartlett_window",
+    "kaiser_window",
+    "asarray",
+    "frombuffer",
+    # histograms, differences and floating point neighbours
+    "histogram",
+    "gradient",
+    "nextafter",
+    # scatters into copies
+    "select_scatter",
+    "slice_scatter",
+    "diagonal_scatter",
 ]
 
 inf = math.inf
@@ -1868,6 +1908,704 @@ def einsum(*args):
 
 
 # ---------------------------------------------------------------------------------------------
+# inverse hyperbolic functions, integer and exponent arithmetic
+# ---------------------------------------------------------------------------------------------
+
+_LN2 = math.log(2.0)
+_HUGE = 1e8  # beyond it x ** 2 + 1 is x ** 2 in float64, and x ** 2 may overflow
+
+
+def _acosh_value(x):
+    t = x - 1
+    near = torch.log1p(t + torch.sqrt(2 * t + t * t))
+    return torch.where(x > _HUGE, torch.log(x) + _LN2, near)
+
+
+def _asinh_value(x):
+    a = x.abs()
+    near = torch.log1p(a + a * a / (1 + torch.sqrt(1 + a * a)))
+    r = torch.where(a > _HUGE, torch.log(a) + _LN2, near)
+    return torch.where(torch.signbit(x), -r, r)
+
+
+def _atanh_value(x):
+    return 0.5 * torch.log1p(2 * x / (1 - x))
+
+
+_HYPERBOLIC = {
+    "acosh": (_acosh_value, lambda g, r, x: (g * torch.rsqrt(x * x - 1),)),
+    "asinh": (_asinh_value, lambda g, r, x: (g * torch.rsqrt(x * x + 1),)),
+    "atanh": (_atanh_value, lambda g, r, x: (g / (1 - x * x),)),
+}
+
+
+def _hyperbolic(fname, input, out):
+    _check_tensor(fname, "input", 1, input)
+    x = _as_floating(input)
+    value, grads = _HYPERBOLIC[fname]
+    return _finish(fname, out, lambda: _formula(value, grads, _upcast(x)), x.dtype, (input,))
+
+
+def acosh(input, *, out=None):
+    """The inverse hyperbolic cosine, log(x + sqrt(x ** 2 - 1)), NaN below 1."""
+    return _hyperbolic("acosh", input, out)
+
+
+def asinh(input, *, out=None):
+    """The inverse hyperbolic sine, log(x + sqrt(x ** 2 + 1))."""
+    return _hyperbolic("asinh", input, out)
+
+
+def atanh(input, *, out=None):
+    """The inverse hyperbolic tangent, log((1 + x) / (1 - x)) / 2, NaN outside [-1, 1]."""
+    return _hyperbolic("atanh", input, out)
+
+
+def _integers(fname, input, other):
+    a, b, dtype = _binary(fname, input, other, other_may_be_number=False)
+    if dtype not in _INTS:
+        raise RuntimeError('"%s_cpu" not implemented for \'%s\'' % (fname, _TYPE_NAME[dtype]))
+    return a, b, dtype
+
+
+def _gcd_value(a, b):
+    a, b = a.abs(), b.abs()
+    while bool((b != 0).any()):
+        nonzero = b != 0
+        a, b = torch.where(nonzero, b, a), torch.where(nonzero, torch.remainder(a, torch.where(nonzero, b, 1)), 0)
+    return a
+
+
+def gcd(input, other, *, out=None):
+    """The greatest common divisor of integers (non-negative; gcd(0, 0) is 0)."""
+    a, b, dtype = _integers("gcd", input, other)
+    return _finish("gcd", out, lambda: _gcd_value(a, b), dtype, (input, other))
+
+
+def lcm(input, other, *, out=None):
+    """The least common multiple of integers (non-negative; 0 when either is 0)."""
+    a, b, dtype = _integers("lcm", input, other)
+
+    def compute():
+        g = _gcd_value(a, b)
+        return torch.where(g == 0, 0, (a // torch.where(g == 0, 1, g) * b).abs())
+
+    return _finish("lcm", out, compute, dtype, (input, other))
+
+
+def ldexp(input, other, *, out=None):
+    """input * 2 ** other."""
+    _check_tensor("ldexp", "input", 1, input)
+    _check_tensor("ldexp", "other", 2, other)
+    dtype = _result_type(input, other)
+    dtype = dtype if _is_float(dtype) else torch.get_default_dtype()
+    return _finish("ldexp", out, lambda: input * exp2(other.to(dtype)), dtype, (input, other))
+
+
+_frexp_type = collections.namedtuple("frexp", ["mantissa", "exponent"])
+_frexp_type.__module__ = "torch.return_types"
+setattr(torch.return_types, "frexp", _frexp_type)
+
+
+def frexp(input, *, out=None):
+    """input as mantissa * 2 ** exponent with 1/2 <= |mantissa| < 1 (0, infinities and NaN have
+    exponent 0 and are their own mantissa)."""
+    _check_tensor("frexp", "input", 1, input)
+    if not _is_float(input.dtype):
+        raise RuntimeError(
+            "torch.frexp() only supports floating-point dtypes, but got %s" % str(input.dtype).replace("torch.", "")
+        )
+    x = input.detach().to(torch.float64)
+    finite = torch.isfinite(x) & (x != 0)
+    e = torch.where(finite, torch.floor(torch.log2(torch.where(finite, x.abs(), 1.0))) + 1, 0.0)
+
+    def scaled(e):
+        # in two halves, so that neither power of two overflows at the ends of the range
+        half = torch.floor(e / 2)
+        return x * torch.pow(2.0, -half) * torch.pow(2.0, half - e)
+
+    m = scaled(e)
+    # log2 rounds: move the exponent by one where the mantissa left [1/2, 1)
+    e = torch.where(finite & (m.abs() >= 1), e + 1, torch.where(finite & (m.abs() < 0.5), e - 1, e))
+    m = torch.where(finite, scaled(e), x)
+    result = _frexp_type(m.to(input.dtype), e.to(torch.int32))
+    if out is None:
+        return result
+    return _frexp_type(_write_out(out[0], result.mantissa), _write_out(out[1], result.exponent))
+
+
+# ---------------------------------------------------------------------------------------------
+# scans, statistics of variables and nan-aware order statistics
+# ---------------------------------------------------------------------------------------------
+
+
+def logcumsumexp(input, dim, *, out=None):
+    """log(cumsum(exp(input))) along dim, without overflow: a running logaddexp."""
+    _check_tensor("logcumsumexp", "input", 1, input)
+    (d,) = _dims("logcumsumexp", input, dim)
+    x = _as_floating(input)
+
+    def compute():
+        if x.dim() == 0 or x.shape[d] == 0:
+            return x.clone()
+        running = []
+        for part in x.unbind(d):
+            running.append(part if not running else logaddexp(running[-1], part))
+        return torch.stack(running, d)
+
+    return _finish("logcumsumexp", out, compute, x.dtype, (input,))
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running integral of y along dim by the trapezoidal rule (one fewer element than y),
+    with sample points x or a constant spacing dx (1 by default)."""
+    _check_tensor("cumulative_trapezoid", "y", 1, y)
+    if x is not None and dx is not None:
+        raise TypeError("cumulative_trapezoid() received both x and dx: pass one of them")
+    if y.dim() == 0:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got %d)" % dim)
+    (d,) = _dims("cumulative_trapezoid", y, dim)
+    size = y.shape[d]
+    if size == 0:
+        return y.clone()
+    pairs = y.narrow(d, 1, size - 1) + y.narrow(d, 0, size - 1)
+    if x is None:
+        return (pairs * ((1 if dx is None else dx) / 2.0)).cumsum(d)
+    _check_tensor("cumulative_trapezoid", "x", 2, x)
+    if x.dim() == 1:
+        if x.shape[0] != size:
+            raise RuntimeError(
+                "cumulative_trapezoid: There must be one `x` value for each sample point. Got %d x values, "
+                "but y has %d samples along dim %d" % (x.shape[0], size, d)
+            )
+        shape = [1] * y.dim()
+        shape[d] = size - 1
+        spacing = diff(x).reshape(shape)
+    else:
+        spacing = diff(x, dim=dim)
+    return (spacing * pairs / 2.0).cumsum(d)
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the variables in input's rows (one variable: a 0-dim tensor),
+    with frequency and observation weights, divided by the weights' total minus correction."""
+    _check_tensor("cov", "input", 1, input)
+    if input.dim() > 2:
+        raise RuntimeError(
+            "cov(): expected input to have two or fewer dimensions but got an input with %d dimensions" % input.dim()
+        )
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    x = _as_floating(x)
+    n = x.shape[1]
+    w = None
+    for name, weights in (("fweights", fweights), ("aweights", aweights)):
+        if weights is None:
+            continue
+        _check_tensor("cov", name, 1, weights)
+        if weights.dim() > 1:
+            raise RuntimeError(
+                "cov(): expected %s to have one or fewer dimensions but got %s with %d dimensions"
+                % (name, name, weights.dim())
+            )
+        if weights.numel() != n:
+            raise RuntimeError(
+                "cov(): expected %s to have the same numel as there are observations in the input but got %d != %d"
+                % (name, weights.numel(), n)
+            )
+        if name == "fweights" and _is_float(weights.dtype):
+            raise RuntimeError(
+                "cov(): expected fweights to have integral dtype but got fweights with %s dtype"
+                % _TYPE_NAME[weights.dtype]
+            )
+        if bool((weights < 0).any()):
+            raise RuntimeError("cov(): %s cannot be negative" % name)
+        w = weights if w is None else w * weights
+    if w is None:
+        total = torch.tensor(float(n), dtype=x.dtype)
+        mean = x.mean(1, keepdim=True)
+    else:
+        w = w.to(x.dtype)
+        total = w.sum()
+        mean = (x * w).sum(1, keepdim=True) / total
+    if w is None or correction == 0:
+        norm = total - correction
+    elif aweights is None:
+        norm = total - correction
+    else:
+        norm = total - correction * (w * aweights.to(x.dtype)).sum() / total
+    norm = norm.clamp(min=0)
+    centred = x - mean
+    c = torch.mm(centred if w is None else centred * w, centred.t()) / norm
+    return c.squeeze() if input.dim() < 2 else c
+
+
+def corrcoef(input):
+    """The Pearson correlation coefficients of the variables in input's rows, clipped to [-1, 1]."""
+    c = cov(input)
+    if c.dim() == 0:
+        return c / c
+    std = torch.sqrt(torch.diagonal(c))
+    c = c / std.unsqueeze(1) / std.unsqueeze(0)
+    return c.clamp(-1, 1)
+
+
+_nanmedian_type = collections.namedtuple("nanmedian", ["values", "indices"])
+_nanmedian_type.__module__ = "torch.return_types"
+setattr(torch.return_types, "nanmedian", _nanmedian_type)
+
+
+def nanmedian(input, dim=None, keepdim=False, *, out=None):
+    """The lower median of the values that are not NaN (NaN when all are); with dim, the
+    medians along it and their indices."""
+    _check_tensor("nanmedian", "input", 1, input)
+    if dim is None:
+        flat = input.reshape(-1)
+        if flat.numel() == 0:
+            return torch.tensor(nan, dtype=input.dtype)
+        order = torch.sort(_comparable(flat)).indices
+        count = builtins.int((flat == flat).sum().item())
+        return flat[order[builtins.max(count - 1, 0) // 2]]
+    (d,) = _dims("nanmedian", input, dim)
+    x = input if input.dim() else input.reshape(1)
+    if x.shape[d] == 0:
+        raise IndexError("nanmedian(): Expected reduction dim %d to have non-zero size." % d)
+    order = torch.sort(_comparable(x), d).indices
+    count = (x == x).sum(d, keepdim=True)
+    at = torch.gather(order, d, ((count - 1).clamp(min=0) // 2))
+    values, indices = torch.gather(x, d, at), at
+    if not keepdim or input.dim() == 0:
+        values, indices = values.squeeze(d), indices.squeeze(d)
+    if input.dim() == 0:
+        values, indices = values.reshape(()), indices.reshape(())
+    result = _nanmedian_type(values, indices)
+    if out is None:
+        return result
+    return _nanmedian_type(_write_out(out[0], values.detach()), _write_out(out[1], indices))
+
+
+# ---------------------------------------------------------------------------------------------
+# splitting and run lengths
+# ---------------------------------------------------------------------------------------------
+
+
+def _split_at(input, bounds, d):
+    size = input.shape[d]
+    cuts = [builtins.min(builtins.max(b, 0), size) for b in bounds]
+    starts, ends = [0] + cuts, cuts + [size]
+    return tuple(input.narrow(d, s, builtins.max(e - s, 0)) for s, e in zip(starts, ends))
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    """input split along dim into n nearly equal parts (the first size % n one longer), or at
+    the given indices."""
+    _check_tensor("tensor_split", "input", 1, input)
+    if input.dim() == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    (d,) = _dims("tensor_split", input, dim)
+    split = indices_or_sections
+    if isinstance(split, Tensor):
+        if split.dtype != torch.int64 or split.dim() > 1:
+            raise RuntimeError(
+                "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                "one-dimensional tensor, but got a tensor with %d dims" % split.dim()
+            )
+        split = split.item() if split.dim() == 0 else split.tolist()
+    if isinstance(split, numbers.Integral):
+        if split <= 0:
+            raise RuntimeError("number of sections must be larger than 0, got %d" % split)
+        size = input.shape[d]
+        small, extra = divmod(size, split)
+        bounds, at = [], 0
+        for i in range(split - 1):
+            at += small + (1 if i < extra else 0)
+            bounds.append(at)
+        return _split_at(input, bounds, d)
+    return _split_at(input, [operator.index(b) for b in split], d)
+
+
+def _split_by(fname, input, split, d, least):
+    _check_tensor(fname, "input", 1, input)
+    if input.dim() < least:
+        raise RuntimeError(
+            "torch.%s requires a tensor with at least %d dimension%s, but got a tensor with %d dimensions!"
+            % (fname, least, "" if least == 1 else "s", input.dim())
+        )
+    if isinstance(split, numbers.Integral) and not isinstance(split, builtins.bool):
+        if split == 0 or input.shape[d] % split:
+            raise RuntimeError(
+                "torch.%s attempted to split along dimension %d, but the size of the dimension %d is not "
+                "divisible by the split_size %d!" % (fname, d, input.shape[d], split)
+            )
+    return tensor_split(input, split, d)
+
+
+def hsplit(input, indices_or_sections):
+    """tensor_split along dim 1 (dim 0 of a one-dimensional tensor); sections must divide it."""
+    return _split_by("hsplit", input, indices_or_sections, 1 if input.dim() > 1 else 0, 1)
+
+
+def vsplit(input, indices_or_sections):
+    """tensor_split along dim 0 of a tensor of two or more dims; sections must divide it."""
+    return _split_by("vsplit", input, indices_or_sections, 0, 2)
+
+
+def dsplit(input, indices_or_sections):
+    """tensor_split along dim 2 of a tensor of three or more dims; sections must divide it."""
+    return _split_by("dsplit", input, indices_or_sections, 2, 3)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """input with each run of equal consecutive elements (slices along dim) kept once, and
+    optionally where each element went and how long each run is."""
+    _check_tensor("unique_consecutive", "input", 1, input)
+    if dim is None:
+        x = input.reshape(-1)
+        d = 0
+    else:
+        (d,) = _dims("unique_consecutive", input, dim)
+        x = input
+    size = x.shape[d] if x.dim() else 1
+    if size == 0:
+        starts = torch.zeros(0, dtype=torch.bool)
+    else:
+        rest = x.movedim(d, 0).reshape(size, -1)
+        differs = (rest[1:] != rest[:-1]).any(1) if rest.shape[1] else torch.zeros(size - 1, dtype=torch.bool)
+        starts = torch.cat([torch.ones(1, dtype=torch.bool), differs])
+    positions = starts.nonzero().reshape(-1)
+    output = x.index_select(d, positions) if x.dim() else x
+    result = [output]
+    if return_inverse:
+        inverse = starts.to(torch.int64).cumsum(0) - 1
+        result.append(inverse.reshape(input.shape) if dim is None else inverse)
+    if return_counts:
+        result.append(diff(positions, append=torch.tensor([size])))
+    return result[0] if len(result) == 1 else tuple(result)
+
+
+# ---------------------------------------------------------------------------------------------
+# membership and pairwise distances
+# ---------------------------------------------------------------------------------------------
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """Whether each element of elements is one of test_elements (the opposite with invert)."""
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        _check_tensor("isin", "elements", 1, elements)
+    e = elements if isinstance(elements, Tensor) else torch.tensor(elements)
+    t = test_elements if isinstance(test_elements, Tensor) else torch.tensor(test_elements)
+    e, t = _comparable(e), _comparable(t).reshape(-1)
+    found = (e.unsqueeze(-1) == t).any(-1) if t.numel() else torch.zeros(e.shape, dtype=torch.bool)
+    return ~found if invert else found
+
+
+def pdist(input, p=2):
+    """The p-norm distances between the rows of a two-dimensional input, for each pair i < j in
+    row-major order."""
+    _check_tensor("pdist", "input", 1, input)
+    if input.dim() != 2:
+        raise RuntimeError("pdist only supports 2D tensors, got: %dD" % input.dim())
+    if not _is_float(input.dtype):
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = input.shape[0]
+    rows, cols = torch.triu_indices(n, n, 1)
+    if n < 2:
+        return torch.zeros(0, dtype=input.dtype)
+    return (input[rows] - input[cols]).norm(p, dim=1) if p != 0 else (input[rows] != input[cols]).sum(1).to(input.dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# creation: windows, arrays and buffers
+# ---------------------------------------------------------------------------------------------
+
+
+def _window(fname, window_length, periodic, dtype, terms):
+    """sum_k c_k cos(k 2 pi n / (N - 1)) for n < window_length, with N = window_length + 1 when
+    periodic (one period of a periodic signal), as a tensor of dtype."""
+    dtype = torch.get_default_dtype() if dtype is None else dtype
+    if not _is_float(dtype):
+        raise RuntimeError("%s expects floating point dtypes, got: %s" % (fname, _TYPE_NAME[dtype]))
+    if window_length < 0:
+        raise RuntimeError("%s requires non-negative window_length, got window_length=%d" % (fname, window_length))
+    if window_length <= 1:
+        return torch.ones(window_length, dtype=dtype)
+    n = torch.arange(window_length, dtype=torch.float64)
+    step = 2 * math.pi / (window_length if periodic else window_length - 1)
+    return terms(n * step, n, window_length if periodic else window_length - 1).to(dtype)
+
+
+def _cosine_sum(*coefficients):
+    return lambda phase, n, m: sum(c * torch.cos(k * phase) for k, c in enumerate(coefficients))
+
+
+def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """0.5 - 0.5 cos(2 pi n / (N - 1))."""
+    return _window("hann_window", window_length, periodic, dtype, _cosine_sum(0.5, -0.5)).requires_grad_(requires_grad)
+
+
+def hamming_window(
+    window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None, requires_grad=False
+):
+    """alpha - beta cos(2 pi n / (N - 1))."""
+    w = _window("hamming_window", window_length, periodic, dtype, _cosine_sum(alpha, -beta))
+    return w.requires_grad_(requires_grad)
+
+
+def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))."""
+    w = _window("blackman_window", window_length, periodic, dtype, _cosine_sum(0.42, -0.5, 0.08))
+    return w.requires_grad_(requires_grad)
+
+
+def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
+    """The triangle 1 - |2 n / (N - 1) - 1|."""
+    w = _window("bartlett_window", window_length, periodic, dtype, lambda phase, n, m: 1 - (2 * n / m - 1).abs())
+    return w.requires_grad_(requires_grad)
+
+
+def kaiser_window(
+    window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None, requires_grad=False
+):
+    """i0(beta sqrt(1 - (2 n / (N - 1) - 1) ^ 2)) / i0(beta)."""
+
+    def terms(phase, n, m):
+        r = 2 * n / m - 1
+        return torch.special.i0(beta * torch.sqrt((1 - r * r).clamp(min=0))) / torch.special.i0(
+            torch.tensor(float(beta), dtype=torch.float64)
+        )
+
+    return _window("kaiser_window", window_length, periodic, dtype, terms).requires_grad_(requires_grad)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """obj as a tensor, sharing memory with a tensor or numpy array when dtype allows and copy is not True."""
+    if isinstance(obj, Tensor):
+        t = obj if dtype is None or dtype == obj.dtype else obj.to(dtype)
+        t = t.clone() if copy and t is obj else t
+    else:
+        try:
+            import numpy
+
+            shares = isinstance(obj, numpy.ndarray) and not copy
+        except ImportError:
+            shares = False
+        t = torch.from_numpy(obj) if shares else torch.tensor(obj)
+        if dtype is not None and t.dtype != dtype:
+            t = t.to(dtype)
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A one-dimensional tensor over the memory of an object with the buffer protocol (no copy)."""
+    import numpy
+
+    np_types = {
+        torch.uint8: numpy.uint8,
+        torch.int8: numpy.int8,
+        torch.int16: numpy.int16,
+        torch.int32: numpy.int32,
+        torch.int64: numpy.int64,
+        torch.float16: numpy.float16,
+        torch.float32: numpy.float32,
+        torch.float64: numpy.float64,
+        torch.bool: numpy.bool_,
+    }
+    array = numpy.frombuffer(buffer, dtype=np_types[dtype], count=count, offset=offset)
+    if not array.flags.writeable:
+        warnings.warn(
+            "The given buffer is not writable, and PyTorch does not support non-writable tensors. This means "
+            "you can write to the underlying (supposedly non-writable) buffer using the tensor."
+        )
+        array.flags.writeable = True if array.base is None else array.flags.writeable
+    t = torch.from_numpy(array) if array.flags.writeable else torch.from_numpy(array.copy())
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+# ---------------------------------------------------------------------------------------------
+# histograms, differences and floating point neighbours
+# ---------------------------------------------------------------------------------------------
+
+_histogram_type = collections.namedtuple("histogram", ["hist", "bin_edges"])
+_histogram_type.__module__ = "torch.return_types"
+setattr(torch.return_types, "histogram", _histogram_type)
+
+
+def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
+    """The counts (or summed weights) of input's elements in bins: given edges, or that many
+    equal bins over range (input's min and max by default); each bin holds its left edge, the
+    last one its right edge too; elements outside are not counted."""
+    _check_tensor("histogram", "input", 1, input)
+    if not _is_float(input.dtype):
+        raise RuntimeError('"histogram_cpu" not implemented for \'%s\'' % _TYPE_NAME[input.dtype])
+    x = input.detach().reshape(-1)
+    if isinstance(bins, Tensor):
+        edges = bins.detach().to(input.dtype)
+    else:
+        if range is not None:
+            lo, hi = float(range[0]), float(range[1])
+        elif x.numel():
+            lo, hi = x.min().item(), x.max().item()
+        else:
+            lo, hi = 0.0, 0.0
+        if lo > hi:
+            raise RuntimeError("torch.histogram(): max must be larger than min")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = torch.linspace(lo, hi, bins + 1, dtype=input.dtype)
+    count = edges.numel() - 1
+    where = torch.searchsorted(edges, x, right=True) - 1
+    where = torch.where(x == edges[-1], count - 1, where)
+    inside = (where >= 0) & (where < count) & (x >= edges[0]) & (x <= edges[-1])
+    w = torch.ones_like(x) if weight is None else weight.detach().reshape(-1).to(input.dtype)
+    hist = torch.zeros(count, dtype=input.dtype).index_add_(0, where[inside], w[inside])
+    if density:
+        hist = hist / (hist.sum() * (edges[1:] - edges[:-1]))
+    if out is not None:
+        return _histogram_type(_write_out(out[0], hist), _write_out(out[1], edges))
+    return _histogram_type(hist, edges)
+
+
+def _gradient_along(f, d, coords, h, edge_order):
+    n = f.shape[d]
+    if n < edge_order + 1:
+        raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1, but got %d" % n)
+
+    def at(lo, length):
+        return f.narrow(d, lo, length)
+
+    shape = [1] * f.dim()
+    shape[d] = -1
+    if coords is None:
+        interior = (at(2, n - 2) - at(0, n - 2)) / (2 * h)
+        if edge_order == 1:
+            first, last = (at(1, 1) - at(0, 1)) / h, (at(n - 1, 1) - at(n - 2, 1)) / h
+        else:
+            first = (-1.5 * at(0, 1) + 2 * at(1, 1) - 0.5 * at(2, 1)) / h
+            last = (0.5 * at(n - 3, 1) - 2 * at(n - 2, 1) + 1.5 * at(n - 1, 1)) / h
+        return torch.cat([first, interior, last], d)
+    dx = (coords[1:] - coords[:-1]).to(f.dtype if _is_float(f.dtype) else torch.get_default_dtype())
+    hd, hs = dx[:-1].reshape(shape), dx[1:].reshape(shape)
+    interior = (hd * hd * at(2, n - 2) - hs * hs * at(0, n - 2) + (hs * hs - hd * hd) * at(1, n - 2)) / (
+        hs * hd * (hd + hs)
+    )
+    if edge_order == 1:
+        first = (at(1, 1) - at(0, 1)) / dx[0]
+        last = (at(n - 1, 1) - at(n - 2, 1)) / dx[-1]
+    else:
+        a1, a2 = dx[0], dx[1]
+        first = (
+            -(2 * a1 + a2) / (a1 * (a1 + a2)) * at(0, 1)
+            + (a1 + a2) / (a1 * a2) * at(1, 1)
+            - a1 / (a2 * (a1 + a2)) * at(2, 1)
+        )
+        b1, b2 = dx[-2], dx[-1]
+        last = (
+            b2 / (b1 * (b1 + b2)) * at(n - 3, 1)
+            - (b1 + b2) / (b1 * b2) * at(n - 2, 1)
+            + (2 * b2 + b1) / (b2 * (b1 + b2)) * at(n - 1, 1)
+        )
+    return torch.cat([first, interior, last], d)
+
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """The derivative of input along each dim by central differences (one-sided ones of order
+    edge_order at the ends), for unit or scalar spacings or sample coordinates; a tuple, one
+    tensor per dim."""
+    _check_tensor("gradient", "input", 1, input)
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = list(range(input.dim())) if dim is None else ([dim] if isinstance(dim, numbers.Integral) else list(dim))
+    dims = [d % input.dim() for d in dims]
+    if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            raise RuntimeError(
+                "torch.gradient expected spacing to be unspecified, a scalar or a list of length equal to "
+                "'self.dim() = %d', since dim argument was not given, but got a list of length %d"
+                % (len(dims), len(spacing))
+            )
+        spacings = list(spacing)
+    else:
+        spacings = [spacing] * len(dims)
+    f = input if _is_float(input.dtype) else input.to(torch.get_default_dtype())
+    results = []
+    for d, s in zip(dims, spacings):
+        if isinstance(s, Tensor) and s.dim() == 1:
+            results.append(_gradient_along(f, d, s, None, edge_order))
+        else:
+            h = s.item() if isinstance(s, Tensor) else s
+            results.append(_gradient_along(f, d, None, h, edge_order))
+    return tuple(results)
+
+
+def nextafter(input, other, *, out=None):
+    """The next floating point number after input in the direction of other."""
+    x, y, dtype = _binary("nextafter", input, other, other_may_be_number=False)
+    if not _is_float(dtype):
+        raise RuntimeError('"nextafter_cpu" not implemented for \'%s\'' % _TYPE_NAME[dtype])
+    import numpy
+
+    def compute():
+        # a bit-level operation: numpy's, on the values (nextafter has no derivative)
+        a, b = x.detach().to(dtype).contiguous().numpy(), y.detach().to(dtype).contiguous().numpy()
+        return torch.from_numpy(numpy.nextafter(a, b))
+
+    return _finish("nextafter", out, compute, dtype, (input, other))
+
+
+# ---------------------------------------------------------------------------------------------
+# writing a tensor into a slice of a copy: select, slice and diagonal scatters
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_embedded(fname, src, expected):
+    if tuple(src.shape) != tuple(expected):
+        raise RuntimeError(
+            "%s: src must have shape %s (the shape of the slice it replaces), got %s"
+            % (fname, list(expected), list(src.shape))
+        )
+
+
+def select_scatter(input, src, dim, index):
+    """A copy of input with input.select(dim, index) replaced by src."""
+    d = dim % input.dim()
+    _check_embedded("select_scatter", src, input.select(d, index).shape)
+    i = index % input.shape[d]
+    parts = [input.narrow(d, 0, i), src.unsqueeze(d).to(input.dtype), input.narrow(d, i + 1, input.shape[d] - i - 1)]
+    return torch.cat(parts, d)
+
+
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    """A copy of input with input[..., start:end:step, ...] (in dim dim) replaced by src."""
+    d = dim % input.dim()
+    positions = builtins.range(input.shape[d])[slice(start, end, step)]
+    index = torch.tensor(list(positions), dtype=torch.int64)
+    expected = list(input.shape)
+    expected[d] = len(positions)
+    _check_embedded("slice_scatter", src, expected)
+    return input.index_copy(d, index, src.to(input.dtype))
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    """A copy of input with input.diagonal(offset, dim1, dim2) replaced by src."""
+    _check_embedded("diagonal_scatter", src, input.diagonal(offset, dim1, dim2).shape)
+    d1, d2 = dim1 % input.dim(), dim2 % input.dim()
+    embedded = torch.diag_embed(src.to(input.dtype), offset, d1, d2)
+    mask = torch.diag_embed(torch.ones(src.shape, dtype=torch.bool), offset, d1, d2)
+    # diag_embed makes the two dims as long as the diagonal plus |offset|: cut or pad them to input's
+    for d in (d1, d2):
+        have, want = embedded.shape[d], input.shape[d]
+        if have >= want:
+            embedded, mask = embedded.narrow(d, 0, want), mask.narrow(d, 0, want)
+        else:
+            extra = list(embedded.shape)
+            extra[d] = want - have
+            embedded = torch.cat([embedded, torch.zeros(extra, dtype=embedded.dtype)], d)
+            mask = torch.cat([mask, torch.zeros(extra, dtype=torch.bool)], d)
+    return torch.where(mask, embedded, input)
+
+
+# ---------------------------------------------------------------------------------------------
 # Tensor methods of the same names (PyTorch has them for these functions, not for the others)
 # ---------------------------------------------------------------------------------------------
 
@@ -1882,7 +2620,9 @@ Tensor.clone = _clone_method
 for _name in (
     "is_complex isnan isinf isfinite isposinf isneginf signbit nan_to_num square sgn exp2 deg2rad rad2deg logit "
     "xlogy hypot logaddexp logaddexp2 copysign heaviside float_power fmax fmin clamp_min clamp_max nansum "
-    "nanmean aminmax msort ravel broadcast_to inner take_along_dim diff cummax cummin bincount quantile nanquantile"
+    "nanmean aminmax msort ravel broadcast_to inner take_along_dim diff cummax cummin bincount quantile nanquantile "
+    "acosh asinh atanh gcd lcm ldexp frexp logcumsumexp cov corrcoef nanmedian tensor_split hsplit vsplit dsplit "
+    "unique_consecutive histogram nextafter select_scatter slice_scatter diagonal_scatter"
 ).split():
     setattr(Tensor, _name, globals()[_name])
 
@@ -1898,9 +2638,10 @@ def _make_inplace(name):
     return method
 
 
-for (
-    _name
-) in "nan_to_num square sgn exp2 deg2rad rad2deg logit xlogy hypot copysign heaviside clamp_min clamp_max".split():
+for _name in (
+    "nan_to_num square sgn exp2 deg2rad rad2deg logit xlogy hypot copysign heaviside clamp_min clamp_max acosh asinh "
+    "atanh gcd lcm ldexp nextafter"
+).split():
     setattr(Tensor, _name + "_", _make_inplace(_name))
 
 

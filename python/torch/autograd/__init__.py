@@ -13,6 +13,7 @@ from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from torch.autograd.function import Function
 from torch.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from torch.autograd.gradcheck import gradcheck, gradgradcheck
+from torch.overrides import handle_torch_function, has_torch_function, is_tensor_like  # noqa: F401
 
 __all__ = [
     "Variable",

@@ -8,8 +8,8 @@ KL divergences, constraints and the transforms between constrained and real spac
     loss = -m.log_prob(action) * reward
     loss.backward()
 
-Special functions (lgamma, digamma) and the Gamma, Dirichlet and Binomial samplers are
-written here over the core's ops until the core has them (_special.py, _sampling.py)."""
+The special functions (lgamma, digamma, erfinv) are torch.special's; the Gamma, Dirichlet and
+Binomial samplers are written here over the core's ops until the core has them (_sampling.py)."""
 
 from torch.distributions import constraints, transforms
 from torch.distributions.bernoulli import Bernoulli
@@ -34,6 +34,7 @@ from torch.distributions.kl import kl_divergence, register_kl
 from torch.distributions.kumaraswamy import Kumaraswamy
 from torch.distributions.laplace import Laplace
 from torch.distributions.log_normal import LogNormal
+from torch.distributions.logistic_normal import LogisticNormal
 from torch.distributions.mixture_same_family import MixtureSameFamily
 from torch.distributions.multinomial import Multinomial
 from torch.distributions.multivariate_normal import MultivariateNormal
@@ -71,6 +72,7 @@ __all__ = [
     "Kumaraswamy",
     "Laplace",
     "LogNormal",
+    "LogisticNormal",
     "MixtureSameFamily",
     "Multinomial",
     "MultivariateNormal",

@@ -11,7 +11,7 @@ the draw's standard score, gives the slope instead. The sample is returned as
 x + (alpha - alpha.detach()) * dx/dalpha, which has x's value and that gradient."""
 
 import torch
-from torch.distributions._special import digamma, lgamma
+from torch.special import digamma, lgamma
 
 _LARGE_ALPHA = 100.0
 _SERIES_STEPS = 4000

@@ -2,7 +2,7 @@ from numbers import Number
 
 import torch
 from torch.distributions import constraints
-from torch.distributions._special import lgamma
+from torch.special import lgamma
 from torch.distributions.dirichlet import Dirichlet
 from torch.distributions.exp_family import ExponentialFamily
 from torch.distributions.utils import broadcast_all

@@ -1,7 +1,7 @@
 import torch
 from torch.distributions import constraints
 from torch.distributions._sampling import binomial
-from torch.distributions._special import lgamma
+from torch.special import lgamma
 from torch.distributions.distribution import Distribution
 from torch.distributions.utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 

@@ -1,7 +1,7 @@
 import torch
 from torch.distributions import constraints
 from torch.distributions._sampling import sample_dirichlet
-from torch.distributions._special import digamma, lgamma
+from torch.special import digamma, lgamma
 from torch.distributions.exp_family import ExponentialFamily
 
 __all__ = ["Dirichlet"]

@@ -3,7 +3,7 @@ from numbers import Number
 
 import torch
 from torch.distributions import constraints
-from torch.distributions._special import lgamma
+from torch.special import lgamma
 from torch.distributions.distribution import Distribution
 from torch.distributions.gamma import Gamma
 from torch.distributions.utils import broadcast_all

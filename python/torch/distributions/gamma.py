@@ -3,7 +3,7 @@ from numbers import Number
 import torch
 from torch.distributions import constraints
 from torch.distributions._sampling import standard_gamma
-from torch.distributions._special import digamma, lgamma
+from torch.special import digamma, lgamma
 from torch.distributions.exp_family import ExponentialFamily
 from torch.distributions.utils import broadcast_all
 

@@ -8,7 +8,7 @@ from functools import total_ordering
 
 import torch
 import torch.nn.functional as F
-from torch.distributions._special import digamma, lgamma
+from torch.special import digamma, lgamma
 from torch.distributions.bernoulli import Bernoulli
 from torch.distributions.beta import Beta
 from torch.distributions.binomial import Binomial

@@ -2,7 +2,7 @@ import math
 
 import torch
 from torch.distributions import constraints
-from torch.distributions._special import lgamma
+from torch.special import lgamma
 from torch.distributions.binomial import Binomial
 from torch.distributions.categorical import Categorical
 from torch.distributions.distribution import Distribution

@@ -3,7 +3,7 @@ from numbers import Number
 
 import torch
 from torch.distributions import constraints
-from torch.distributions._special import erfinv
+from torch.special import erfinv
 from torch.distributions.exp_family import ExponentialFamily
 from torch.distributions.utils import _standard_normal, broadcast_all
 

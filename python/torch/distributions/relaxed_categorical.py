@@ -1,6 +1,6 @@
 import torch
 from torch.distributions import constraints
-from torch.distributions._special import lgamma
+from torch.special import lgamma
 from torch.distributions.categorical import Categorical
 from torch.distributions.distribution import Distribution
 from torch.distributions.transformed_distribution import TransformedDistribution

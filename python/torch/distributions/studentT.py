@@ -2,7 +2,7 @@ import math
 
 import torch
 from torch.distributions import constraints
-from torch.distributions._special import digamma, lgamma
+from torch.special import digamma, lgamma
 from torch.distributions.chi2 import Chi2
 from torch.distributions.distribution import Distribution
 from torch.distributions.utils import _standard_normal, broadcast_all

@@ -10,6 +10,12 @@ import warnings
 
 import torch
 from torch import _C
+from torch.overrides import (  # noqa: F401  (PyTorch's functional.py has these names)
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+)
 
 _nn = _C._nn
 
@@ -45,6 +51,7 @@ __all__ = [
     "softmin",
     "softmax",
     "log_softmax",
+    "gumbel_softmax",
     "softshrink",
     "tanh",
     "sigmoid",
@@ -72,6 +79,8 @@ __all__ = [
     "cosine_embedding_loss",
     "margin_ranking_loss",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
+    "gaussian_nll_loss",
     "ctc_loss",
     # normalizations
     "batch_norm",
@@ -93,6 +102,12 @@ __all__ = [
     "one_hot",
     "cosine_similarity",
     "pairwise_distance",
+    "pdist",
+    # the __torch_function__ helpers PyTorch's functional module exposes
+    "handle_torch_function",
+    "has_torch_function",
+    "has_torch_function_unary",
+    "has_torch_function_variadic",
 ]
 
 
@@ -301,6 +316,18 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     return _nn.log_softmax(input, dim, dtype)
+
+
+def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):
+    """softmax((logits + Gumbel noise) / tau) along dim: a differentiable sample of a
+    categorical distribution; with hard, the one-hot sample with the soft sample's gradient."""
+    gumbels = -torch.empty_like(logits).exponential_().log()
+    soft = softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return soft
+    index = soft.max(dim, keepdim=True)[1]
+    one_hot = torch.zeros_like(logits).scatter_(dim, index, 1.0)
+    return one_hot - soft.detach() + soft
 
 
 def softshrink(input, lambd=0.5):
@@ -599,6 +626,42 @@ def triplet_margin_loss(
     if swap:
         distance_negative = torch.minimum(distance_negative, pairwise_distance(positive, negative, p, eps))
     return _apply_reduction((margin + distance_positive - distance_negative).clamp(min=0), reduction)
+
+
+def triplet_margin_with_distance_loss(
+    anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, reduction="mean"
+):
+    """triplet_margin_loss with any distance (pairwise_distance by default)."""
+    if margin <= 0:
+        raise ValueError(
+            "TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {} instead".format(margin)
+        )
+    reduction = _reduction(None, None, reduction)
+    distance = pairwise_distance if distance_function is None else distance_function
+    distance_positive = distance(anchor, positive)
+    distance_negative = distance(anchor, negative)
+    if swap:
+        distance_negative = torch.minimum(distance_negative, distance(positive, negative))
+    return _apply_reduction((margin + distance_positive - distance_negative).clamp(min=0), reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """The negative log-likelihood of target under normal distributions of mean input and
+    variance var (clamped to at least eps, with the gradient of the unclamped variance)."""
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = var.unsqueeze(-1)
+        elif not (input.size()[:-1] == var.size()[:-1] and var.size(-1) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    if bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    var = var + (var.clamp(min=eps) - var).detach()
+    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _apply_reduction(loss, reduction)
 
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
@@ -924,6 +987,9 @@ def one_hot(tensor, num_classes=-1):
         elif int(tensor.max()) >= num_classes:
             raise RuntimeError("Class values must be smaller than num_classes.")
     return (tensor.unsqueeze(-1) == torch.arange(num_classes)).long()
+
+
+pdist = torch.pdist
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):

@@ -45,6 +45,8 @@ __all__ = [
     "pad",
     "pixel_shuffle",
     "pixel_unshuffle",
+    "channel_shuffle",
+    "native_channel_shuffle",
     "grid_sample",
     "affine_grid",
     "unfold",
@@ -413,6 +415,27 @@ def pixel_shuffle(input, upscale_factor):
 def pixel_unshuffle(input, downscale_factor):
     """(*, C, H r, W r) -> (*, C r^2, H, W)."""
     return _nn.pixel_unshuffle(input, int(downscale_factor))
+
+
+def channel_shuffle(input, groups):
+    """(N, g k, *) -> (N, k g, *): the channels of each of the g groups interleaved."""
+    if input.dim() < 3:
+        raise RuntimeError(
+            "channel_shuffle expects input to have at least 3 dimensions, but got input with sizes %s"
+            % list(input.shape)
+        )
+    if groups <= 0:
+        raise RuntimeError("Number of groups to divide channels in must be positive. Value of groups:%d" % groups)
+    n, c = input.shape[0], input.shape[1]
+    if c % groups:
+        raise RuntimeError(
+            "Number of channels must be divisible by groups. Got %d channels and %d groups." % (c, groups)
+        )
+    rest = list(input.shape[2:])
+    return input.reshape([n, groups, c // groups] + rest).transpose(1, 2).reshape([n, c] + rest)
+
+
+native_channel_shuffle = channel_shuffle
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):

@@ -44,10 +44,39 @@ class Parameter(torch.Tensor):
         return (torch._utils._rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
 
 
-def __getattr__(name):
-    # the lazy modules' placeholders live with them (torch/nn/modules/lazy.py)
-    if name in ("UninitializedParameter", "UninitializedBuffer"):
-        from torch.nn.modules import lazy
+class UninitializedParameter(Parameter):
+    """A parameter of a lazy module before its first forward: its shape is not known yet.
+    materialize(shape) gives it memory (uninitialized values) and makes it a Parameter, in place,
+    so that an optimizer holding it already sees the real one."""
 
-        return getattr(lazy, name)
-    raise AttributeError(f"module 'torch.nn.parameter' has no attribute '{name}'")
+    def __init__(self, requires_grad=True, device=None, dtype=None):
+        super().__init__(torch.empty(0, dtype=dtype), requires_grad)
+
+    def materialize(self, shape, device=None, dtype=None):
+        self.data = torch.empty(shape, dtype=dtype or self.data.dtype)
+        self.__class__ = Parameter
+
+    def __repr__(self):
+        return "<UninitializedParameter>"
+
+    def __reduce_ex__(self, protocol):
+        raise ValueError(
+            "Attempted to use an uninitialized parameter in pickle. This error happens when you are "
+            "using a `LazyModule`; run a forward pass through the module first."
+        )
+
+
+class UninitializedBuffer(torch.Tensor):
+    """A buffer of a lazy module before its first forward; the module replaces it with a real
+    tensor (materialize(shape) gives that tensor)."""
+
+    def __init__(self, requires_grad=False, device=None, dtype=None):
+        super().__init__()
+        self.data = torch.empty(0, dtype=dtype)
+        self.requires_grad_(requires_grad)
+
+    def materialize(self, shape, device=None, dtype=None):
+        return torch.empty(shape, dtype=dtype or self.dtype)
+
+    def __repr__(self):
+        return "<UninitializedBuffer>"

@@ -21,6 +21,8 @@ from functools import wraps
 
 from torch.optim.optimizer import Optimizer
 
+inf = math.inf  # PyTorch's module has it (ReduceLROnPlateau's worst value); programs import it from here
+
 __all__ = [
     "LambdaLR",
     "MultiplicativeLR",

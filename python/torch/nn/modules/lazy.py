@@ -11,7 +11,7 @@ shapes instead.
 """
 
 import torch
-from torch.nn.parameter import Parameter
+from torch.nn.parameter import UninitializedBuffer, UninitializedParameter
 
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
@@ -37,33 +37,6 @@ __all__ = [
     "LazyInstanceNorm2d",
     "LazyInstanceNorm3d",
 ]
-
-
-class UninitializedParameter(Parameter):
-    """A parameter whose shape is not known yet; a lazy module's first call gives it data."""
-
-    cls_to_become = Parameter
-
-    def __init__(self, requires_grad=True, device=None, dtype=None):
-        super().__init__(torch.empty(0, dtype=dtype), requires_grad)
-
-    def materialize(self, data):
-        self.data = data
-        self.__class__ = self.cls_to_become
-
-    def __repr__(self):
-        return "<UninitializedParameter>"
-
-
-class UninitializedBuffer(torch.Tensor):
-    """A buffer whose shape is not known yet."""
-
-    def __init__(self, requires_grad=False, device=None, dtype=None):
-        super().__init__()
-        self.data = torch.empty(0, dtype=dtype)
-
-    def __repr__(self):
-        return "<UninitializedBuffer>"
 
 
 def _module_internals():
@@ -100,8 +73,9 @@ class LazyModuleMixin:
         self._materialize(self._input_size(inputs[0]))
 
     def _infer_parameters(self, inputs):
-        if self.has_uninitialized_params():
-            self.initialize_parameters(*inputs)
+        # once: materialising removes this hook (a module without parameters, such as
+        # LazyInstanceNorm2d(), still learns its size and becomes the eager class)
+        self.initialize_parameters(*inputs)
 
     def _materialize(self, size):
         """Note [Materialising a lazy module]."""
@@ -109,7 +83,9 @@ class LazyModuleMixin:
         for name, value in eager._parameters.items():
             mine = self._parameters.get(name)
             if isinstance(mine, UninitializedParameter) and value is not None:
-                mine.materialize(value.data)
+                mine.materialize(value.shape, dtype=value.dtype)
+                with torch.no_grad():
+                    mine.copy_(value)
                 mine.requires_grad_(value.requires_grad)
             else:
                 self._parameters[name] = value
@@ -215,14 +191,12 @@ class LazyConvTranspose3d(_LazyConvMixin, ConvTranspose3d):
 
 
 class _LazyNormMixin(LazyModuleMixin):
-    """BatchNorm*d and InstanceNorm*d with num_features read from the first input."""
+    """BatchNorm*d and InstanceNorm*d with num_features read from the first input. Both default
+    to affine=True and track_running_stats=True, the lazy instance norms too (PyTorch 1.13's
+    LazyInstanceNorm*d do, unlike InstanceNorm*d)."""
 
-    _affine_default = True
-    _stats_default = True
-
-    def __init__(self, eps=1e-5, momentum=0.1, affine=None, track_running_stats=None, device=None, dtype=None):
-        affine = self._affine_default if affine is None else affine
-        track = self._stats_default if track_running_stats is None else track_running_stats
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None):
+        track = track_running_stats
         self._lazy_init(
             ["weight", "bias"] if affine else [],
             ["running_mean", "running_var"] if track else [],
@@ -257,12 +231,12 @@ class LazyBatchNorm3d(_LazyNormMixin, BatchNorm3d):
 
 
 class LazyInstanceNorm1d(_LazyNormMixin, InstanceNorm1d):
-    cls_to_become, _affine_default, _stats_default = InstanceNorm1d, False, False
+    cls_to_become = InstanceNorm1d
 
 
 class LazyInstanceNorm2d(_LazyNormMixin, InstanceNorm2d):
-    cls_to_become, _affine_default, _stats_default = InstanceNorm2d, False, False
+    cls_to_become = InstanceNorm2d
 
 
 class LazyInstanceNorm3d(_LazyNormMixin, InstanceNorm3d):
-    cls_to_become, _affine_default, _stats_default = InstanceNorm3d, False, False
+    cls_to_become = InstanceNorm3d

@@ -1,9 +1,9 @@
-"""PixelShuffle and PixelUnshuffle: moving values between channels and space."""
+"""PixelShuffle, PixelUnshuffle and ChannelShuffle: moving values between channels and space,\nand between groups of channels."""
 
 from torch.nn import functional as F
 from torch.nn.modules.module import Module
 
-__all__ = ["PixelShuffle", "PixelUnshuffle"]
+__all__ = ["PixelShuffle", "PixelUnshuffle", "ChannelShuffle"]
 
 
 class PixelShuffle(Module):
@@ -32,3 +32,17 @@ class PixelUnshuffle(Module):
 
     def extra_repr(self):
         return "downscale_factor={}".format(self.downscale_factor)
+
+
+class ChannelShuffle(Module):
+    """(N, g k, *) -> (N, k g, *): the channels of the g groups interleaved."""
+
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self):
+        return "groups={}".format(self.groups)

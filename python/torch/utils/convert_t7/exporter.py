@@ -640,14 +640,7 @@ def _softmax_dim(m, path):
 _NO_NN = "torch7's nn has no such module"
 _FRAMES = "torch7's temporal modules take frames as rows ([T, F]), not channels ([C, L]); not written yet (issue 23)"
 # torch.nn modules with no torch7 nn counterpart, and why
-_UNSIZED = "a lazy module knows its sizes after its first forward, when it becomes the eager class"
-
 NO_TORCH7 = {
-    **{
-        getattr(nn, name): _UNSIZED
-        for name in nn.modules.lazy.__all__
-        if name.startswith("Lazy") and name != "LazyModuleMixin"
-    },
     nn.LSTM: "recurrent layers live in torch7's rnn package, not in nn",
     nn.GRU: "recurrent layers live in torch7's rnn package, not in nn",
     nn.RNN: "recurrent layers live in torch7's rnn package, not in nn",
@@ -682,6 +675,15 @@ NO_TORCH7 = {
     nn.Fold: _NO_NN,
     nn.Unfold: _NO_NN,
     nn.PixelUnshuffle: _NO_NN,
+    nn.ChannelShuffle: _NO_NN,
+    # a lazy module has no parameters before its first forward, and becomes the plain class after it
+    **{
+        getattr(nn, "Lazy" + name): "a lazy module has no parameters yet: run a forward pass through it first"
+        for name in (
+            "Linear Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d BatchNorm1d BatchNorm2d "
+            "BatchNorm3d InstanceNorm1d InstanceNorm2d InstanceNorm3d"
+        ).split()
+    },
     nn.Unflatten: _NO_NN,
     nn.CosineSimilarity: "torch7's CosineDistance takes a table and another epsilon",
     nn.PairwiseDistance: "torch7's PairwiseDistance takes a table and has no epsilon",

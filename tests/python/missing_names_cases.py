@@ -1,0 +1,907 @@
+"""Cases of the names issue 21 added (torch.special, the special functions of torch and
+torch.Tensor, and the other functions real PyTorch 1.13 programs call), run the same way by this
+package and by real PyTorch 1.13 (Debian's python3-torch): each case builds its inputs from
+numpy, calls the functions and returns a list of results: numpy arrays (values and gradients)
+or strings (dtypes, the names of the exceptions that bad input raises). test_missing_names.py
+compares the two runs case by case.
+
+Run directly (`python3 missing_names_cases.py OUT.npz`) it writes every case's results to
+OUT.npz, with the `torch` that interpreter imports; a case that raises is written as the string
+'CASE FAILED: ...' so that the other cases still compare."""
+
+import sys
+
+import numpy as np
+
+from functional_cases import EDGES, error_name, float_types, randn, tensor, values, with_grad
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+# arguments of the gamma-family functions: both signs, both sides of 1/2, near the poles, large
+GAMMA_POINTS = np.array([0.5, 1.0, 2.0, 2.5, 1e-3, 1e-8, 3.7, 9.9, 10.5, 55.0, 170.3, -0.5, -1.3, -2.7, -7.25, 0.25])
+# the poles, the zeros and the infinities, for values only
+GAMMA_EDGES = np.array([0.0, -0.0, -1.0, -2.0, -30.0, np.inf, -np.inf, np.nan])
+UNIT = np.array([-0.999, -0.9, -0.5, -0.1, 0.0, 1e-6, 0.3, 0.75, 0.99, 0.9999])
+BESSEL_POINTS = np.array([0.0, 1e-9, 0.3, -0.7, 1.5, -4.0, 9.0, 15.5, -29.5, 30.5, 31.0, 60.0, -200.0, 700.0])
+
+
+def unary_case(torch, fn, points, edges, dt, seed=0):
+    """Values and gradients of fn at points, and values at edges."""
+    out = with_grad(torch, fn, [points], dt, seed=seed)
+    out += values(fn(tensor(torch, edges, dt)))
+    return out
+
+
+@case
+def lgamma(torch):
+    out = []
+    for dt in float_types(torch):
+        out += unary_case(torch, torch.lgamma, GAMMA_POINTS, GAMMA_EDGES, dt)
+        out += with_grad(torch, lambda x: x.lgamma(), [GAMMA_POINTS], dt)
+        out += values(torch.special.gammaln(tensor(torch, GAMMA_POINTS, dt)))
+    out += values(torch.lgamma(torch.tensor([1, 2, 3, 0, -4])))
+    x = tensor(torch, GAMMA_POINTS, torch.float64)
+    out += values(x.lgamma_())
+    return out
+
+
+@case
+def digamma(torch):
+    out = []
+    for dt in float_types(torch):
+        out += unary_case(torch, torch.digamma, GAMMA_POINTS, GAMMA_EDGES, dt)
+        out += values(torch.special.digamma(tensor(torch, GAMMA_POINTS, dt)))
+        out += values(torch.special.psi(tensor(torch, GAMMA_POINTS, dt)))
+    x = tensor(torch, GAMMA_POINTS, torch.float32)
+    out += values(x.digamma_())
+    out += values(torch.digamma(torch.tensor([1, 2, 7])))
+    return out
+
+
+@case
+def trigamma(torch):
+    """polygamma(1, x), which PyTorch computes with a short series: float64 results agree with
+    it to about 1e-9 only (test_missing_names.py's TOLERANCES)."""
+    out = []
+    for dt in float_types(torch):
+        out += unary_case(torch, lambda x: torch.polygamma(1, x), GAMMA_POINTS, np.array([0.0, np.inf, np.nan]), dt)
+    return out
+
+
+@case
+def polygamma(torch):
+    out = []
+    points = np.array([0.5, 1.0, 2.5, 1e-3, 3.7, 9.9, 10.5, 55.0, 300.0, -0.5, -1.3, -2.7, -7.25])
+    for dt in float_types(torch):
+        for n in [0, 2, 3, 5]:
+            out += unary_case(torch, lambda x: torch.polygamma(n, x), points, GAMMA_EDGES[GAMMA_EDGES > -3], dt)
+        out += values(torch.special.polygamma(4, tensor(torch, points, dt)))
+        out += values(tensor(torch, points, dt).polygamma(2))
+    x = tensor(torch, points, torch.float64)
+    out += values(x.polygamma_(3))
+    out.append(error_name(lambda: torch.polygamma(-1, torch.ones(2))))
+    return out
+
+
+@case
+def zeta(torch):
+    out = []
+    s = np.array([2.0, 3.0, 1.5, 4.0, 7.5, 2.0, 3.0, 2.0, 12.0, 1.01])
+    q = np.array([1.0, 0.5, 2.0, 1e-3, 3.3, 100.0, 1e6, -2.5, 0.75, 1.0])
+    for dt in float_types(torch):
+        x, y = tensor(torch, s, dt), tensor(torch, q, dt).requires_grad_()
+        r = torch.special.zeta(x, y)
+        r.sum().backward()
+        out += [r.detach().numpy(), y.grad.numpy()]
+        edges = torch.special.zeta(
+            tensor(torch, [1.0, 0.5, 2.5, 2.0, 2.0, 3.0], dt), tensor(torch, [1, 1, -1.5, -2, 0, -1.5], dt)
+        )
+        out += values(edges)
+    out += values(torch.special.zeta(2, torch.tensor([1.0, 2.0])))
+    out += values(torch.special.zeta(torch.tensor([2, 3]), torch.tensor([1, 2])))
+    return out
+
+
+@case
+def mvlgamma(torch):
+    out = []
+    points = np.array([2.5, 3.0, 10.25, 1.75])
+    for dt in float_types(torch):
+        for p in [1, 2, 3]:
+            out += with_grad(torch, lambda x: torch.mvlgamma(x, p), [points], dt)
+            out += values(torch.special.multigammaln(tensor(torch, points, dt), p))
+        out += values(tensor(torch, points, dt).mvlgamma(4))
+    out.append(error_name(lambda: torch.mvlgamma(torch.tensor([0.5, 2.0]), 3)))
+    out.append(error_name(lambda: torch.mvlgamma(torch.tensor([2.5]), 0)))
+    return out
+
+
+@case
+def erfinv(torch):
+    out = []
+    # near +-1 the derivative exp(erfinv(x)^2) magnifies float32's rounding: values only there
+    edges = np.array([-1.0, 1.0, 1.5, -2.0, np.nan, -0.0, 0.999999])
+    for dt in float_types(torch):
+        out += unary_case(torch, torch.erfinv, UNIT, edges, dt)
+        out += values(torch.special.erfinv(tensor(torch, UNIT, dt)))
+        out += with_grad(torch, lambda x: x.erfinv(), [UNIT], dt, seed=3)
+    out += values(torch.erfinv(torch.tensor([0, 1])))
+    return out
+
+
+@case
+def bessel(torch):
+    out = []
+    edges = np.array([np.inf, -np.inf, np.nan, -0.0])
+    for dt in float_types(torch):
+        for fn in [torch.i0, torch.special.i0, torch.special.i0e, torch.special.i1, torch.special.i1e]:
+            out += unary_case(torch, fn, BESSEL_POINTS[BESSEL_POINTS < 80], edges, dt)
+            out += values(fn(tensor(torch, BESSEL_POINTS, dt)))
+        out += values(tensor(torch, BESSEL_POINTS, dt).i0())
+    out += values(torch.special.i1e(torch.tensor([0, 3, -40])))
+    return out
+
+
+@case
+def normal_distribution(torch):
+    out = []
+    x = np.array([-40.0, -10.0, -3.0, -1.0, -0.5, 0.0, 0.7, 2.0, 5.0, 9.0, 30.0])
+    p = np.array([1e-300, 1e-30, 1e-10, 1e-3, 0.02, 0.3, 0.5, 0.6, 0.9, 0.999, 1 - 1e-12])
+    for dt in float_types(torch):
+        out += unary_case(torch, torch.special.ndtr, x, np.array([np.inf, -np.inf, np.nan]), dt)
+        out += unary_case(torch, torch.special.log_ndtr, x, np.array([np.inf, -np.inf, np.nan]), dt)
+        out += unary_case(torch, torch.special.ndtri, p[p > 1e-35], np.array([0.0, 1.0, -0.5, 2.0, np.nan]), dt)
+        out += unary_case(torch, torch.special.erfcx, x, np.array([np.inf, -np.inf, np.nan, -30.0]), dt)
+    out += values(torch.special.ndtri(tensor(torch, p, torch.float64)))
+    out += values(torch.special.ndtr(torch.tensor([0, 1, -2])))
+    return out
+
+
+@case
+def sinc_and_entr(torch):
+    out = []
+    x = np.array([0.0, 1e-5, 0.5, -0.5, 1.0, 2.0, -3.25, 7.1, 100.5])
+    for dt in float_types(torch):
+        out += unary_case(torch, torch.sinc, x, np.array([np.inf, np.nan, -0.0]), dt)
+        out += with_grad(torch, lambda t: t.sinc(), [x], dt, seed=4)
+        out += values(torch.special.sinc(tensor(torch, x, dt)))
+        positive = np.array([1e-8, 0.1, 0.5, 1.0, 2.0, 37.0])
+        out += unary_case(torch, torch.special.entr, positive, np.array([0.0, -1.0, np.inf, np.nan]), dt)
+    x = tensor(torch, x, torch.float64)
+    out += values(x.sinc_())
+    out += values(torch.sinc(torch.tensor([0, 1, 2])))
+    return out
+
+
+@case
+def xlog1py(torch):
+    out = []
+    a, b = np.meshgrid(EDGES, EDGES, indexing="ij")
+    a, b = a.reshape(-1), b.reshape(-1)
+    for dt in float_types(torch):
+        out += values(torch.special.xlog1py(tensor(torch, a, dt), tensor(torch, b, dt)))
+        x, y = randn(1, 3, 4), np.abs(randn(2, 4)) + 0.1
+        out += with_grad(torch, torch.special.xlog1py, [x, y], dt)
+        out += with_grad(torch, torch.special.xlog1py, [np.array([0.0, 0.0, 2.0]), np.array([-1.0, -3.0, 0.5])], dt)
+    out += values(torch.special.xlog1py(2.0, torch.tensor([1.0, 3.0])))
+    out += values(torch.special.xlog1py(torch.tensor([1, 2]), 3))
+    return out
+
+
+@case
+def special_aliases(torch):
+    out = []
+    x = randn(5, 3, 4)
+    for dt in float_types(torch):
+        t = tensor(torch, x, dt)
+        sp = torch.special
+        for fn in [sp.expit, sp.erf, sp.erfc, sp.expm1, sp.log1p, sp.exp2, sp.round]:
+            out += values(fn(t))
+        out += values(sp.logit(t.sigmoid()))
+        out += values(sp.logit(t.sigmoid(), eps=0.2))
+        out += values(sp.xlogy(t, t.abs()))
+        out += values(sp.logsumexp(t, 1))
+        out += values(sp.logsumexp(t, (0, 1), keepdim=True))
+        out += values(sp.softmax(t, 1))
+        out += values(sp.log_softmax(t, 0))
+        out += values(sp.softmax(t, -1, dtype=torch.float64))
+        out += with_grad(torch, sp.expit, [x], dt)
+        out += with_grad(torch, lambda u: sp.log_softmax(u, 1), [x], dt)
+    out += values(torch.special.expit(torch.tensor([0, 1, -2])))
+    out += values(torch.special.erf(torch.tensor([0, 1, -2])))
+    return out
+
+
+@case
+def special_out(torch):
+    out = []
+    x = torch.tensor([0.5, 1.5, 3.0])
+    for fn in [torch.lgamma, torch.digamma, torch.erfinv, torch.i0, torch.sinc, torch.special.ndtri, torch.special.i1]:
+        buf = torch.empty(0)
+        fn(x / 4, out=buf)
+        out += values(buf)
+    buf = torch.empty(3)
+    torch.polygamma(2, x, out=buf)
+    out += values(buf)
+    out.append(error_name(lambda: torch.lgamma(x, out=torch.empty(3, dtype=torch.int64))))
+    out.append(error_name(lambda: torch.lgamma([1.0])))
+    out.append(error_name(lambda: torch.tensor([1, 2]).lgamma_()))
+    return out
+
+
+@case
+def inverse_hyperbolic(torch):
+    out = []
+    near = np.array([1.0, 1.0 + 1e-9, 1.5, 3.0, 1e5, 1e9, 1e200])
+    anywhere = np.array([0.0, -0.0, 1e-9, -0.3, 0.7, 2.5, -40.0, 1e9, -1e200])
+    inside = np.array([0.0, -0.0, 1e-9, -0.3, 0.7, 0.999, -0.9999])
+    edges = np.array([np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 2.0, -3.0])
+    for dt in float_types(torch):
+        for fn, points in [(torch.acosh, near[1:]), (torch.asinh, anywhere), (torch.atanh, inside)]:
+            out += unary_case(torch, fn, points, edges, dt)
+        out += values(torch.arccosh(tensor(torch, near, dt)))
+        out += values(tensor(torch, anywhere, dt).arcsinh())
+        out += values(tensor(torch, inside, dt).arctanh_())
+        out += values(torch.arctan2(tensor(torch, anywhere, dt), tensor(torch, anywhere[::-1].copy(), dt)))
+    out += values(torch.asinh(torch.tensor([0, 1, -3])))
+    return out
+
+
+@case
+def integer_arithmetic(torch):
+    a = torch.tensor([12, -18, 0, 7, 0, 1071, -5, 2**40])
+    b = torch.tensor([8, 12, 9, 0, 0, 462, -15, 6])
+    out = values(torch.gcd(a, b)) + values(torch.lcm(a, b)) + values(a.gcd(b)) + values(a.clone().lcm_(b))
+    out += values(torch.gcd(a.to(torch.int32), b.to(torch.int32)))
+    out += values(torch.gcd(torch.tensor([[4], [6]]), torch.tensor([3, 8, 9])))
+    out.append(error_name(lambda: torch.gcd(torch.tensor([1.0]), torch.tensor([2.0]))))
+    for dt in float_types(torch):
+        x = tensor(torch, [0.75, -3.0, 1e-3, 5e-310, 1e308, 0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, 0.5, 1023.9], dt)
+        m, e = torch.frexp(x)
+        out += values(m) + values(e)
+        m, e = x.frexp()
+        out += values(torch.ldexp(m, e))
+        out += values(torch.ldexp(x, torch.tensor([3])))
+    out += values(torch.ldexp(torch.tensor([1, 2]), torch.tensor([2, -1])))
+    out.append(error_name(lambda: torch.frexp(torch.tensor([1, 2]))))
+    return out
+
+
+@case
+def scans_and_statistics(torch):
+    out = []
+    x = randn(40, 3, 5)
+    x[1, 2] = -1000.0
+    x[2, 0] = 700.0
+    for dt in float_types(torch):
+        out += with_grad(torch, lambda t: torch.logcumsumexp(t, 1), [x], dt)
+        out += with_grad(torch, lambda t: t.logcumsumexp(0), [x], dt)
+        out += values(torch.logcumsumexp(tensor(torch, [-np.inf, -np.inf, 0.0, np.inf, np.nan], dt), 0))
+        out += with_grad(torch, lambda t: torch.cumulative_trapezoid(t), [x], dt)
+        out += with_grad(torch, lambda t: torch.cumulative_trapezoid(t, dx=0.5, dim=0), [x], dt)
+        out += with_grad(torch, lambda t, s: torch.cumulative_trapezoid(t, s), [x, np.sort(randn(41, 5))], dt)
+        obs = randn(42, 3, 7)
+        out += with_grad(torch, torch.cov, [obs], dt)
+        out += with_grad(torch, lambda t: torch.cov(t, correction=0), [obs], dt)
+        fw = torch.tensor([1, 2, 1, 3, 1, 1, 2])
+        aw = tensor(torch, np.abs(randn(43, 7)), dt)
+        out += with_grad(torch, lambda t: torch.cov(t, fweights=fw, aweights=aw), [obs], dt)
+        out += with_grad(torch, lambda t: torch.cov(t, aweights=aw, correction=2), [obs], dt)
+        out += with_grad(torch, lambda t: t.cov(), [obs[0]], dt)
+        out += with_grad(torch, torch.corrcoef, [obs], dt)
+        out += with_grad(torch, lambda t: t.corrcoef(), [obs[1]], dt)
+        y = randn(44, 4, 6)
+        y[0, 1] = y[2, 3] = y[2, 0] = np.nan
+        y[3] = np.nan
+        t = tensor(torch, y, dt)
+        out += values(torch.nanmedian(t)) + values(t.nanmedian())
+        r = torch.nanmedian(t[:3], 1)
+        out += values(r.values) + values(r.indices)
+        r = torch.nanmedian(t[:, :3], 0, keepdim=True)
+        out += values(r.values) + values(r.indices)
+        out += values(torch.nanmedian(t, 1).values)
+        out += with_grad(torch, lambda u: torch.nanmedian(u, 1).values, [y[:3]], dt)
+    out += values(torch.cov(torch.tensor([[1, 2, 4], [3, 1, 0]])))
+    return out
+
+
+@case
+def splitting(torch):
+    out = []
+    x = torch.arange(24).reshape(2, 3, 4)
+    for split in [2, 3, 5, [1, 2], (0, 3, 9), torch.tensor(2), torch.tensor([1, 3])]:
+        for part in torch.tensor_split(x, split, dim=2):
+            out += values(part)
+    for part in x.tensor_split(2) + torch.hsplit(x, 3) + torch.vsplit(x, [1]) + torch.dsplit(x, 2) + x.hsplit([1, 2]):
+        out += values(part)
+    for part in torch.hsplit(torch.arange(6), 2):
+        out += values(part)
+    out.append(error_name(lambda: torch.hsplit(x, 2)))
+    out.append(error_name(lambda: torch.vsplit(torch.arange(4), 2)))
+    out.append(error_name(lambda: torch.tensor_split(x, 0)))
+    seq = torch.tensor([1, 1, 2, 2, 3, 1, 1, 2])
+    out += [r.numpy() for r in torch.unique_consecutive(seq, return_inverse=True, return_counts=True)]
+    out += values(seq.unique_consecutive())
+    m = torch.tensor([[1, 1, 2], [1, 1, 2], [0, 0, 2], [1, 1, 2]])
+    out += [r.numpy() for r in torch.unique_consecutive(m, return_inverse=True, return_counts=True, dim=0)]
+    out += [r.numpy() for r in torch.unique_consecutive(m, return_counts=True, dim=1)]
+    out += [r.numpy() for r in torch.unique_consecutive(m.float(), return_inverse=True)]
+    return out
+
+
+@case
+def membership_and_distances(torch):
+    out = []
+    e = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    out += values(torch.isin(e, torch.tensor([2, 6, 9])))
+    out += values(torch.isin(e, torch.tensor([2, 6]), invert=True))
+    out += values(torch.isin(e, 5)) + values(torch.isin(5, e))
+    out += values(torch.isin(torch.tensor([1.0, np.nan, 2.5]), torch.tensor([2.5, np.nan])))
+    out += values(torch.isin(e, torch.tensor([], dtype=torch.int64)))
+    for dt in float_types(torch):
+        pts = randn(45, 5, 3)
+        for p in [2, 1, 3.5, np.inf]:
+            out += with_grad(torch, lambda t: torch.pdist(t, p), [pts], dt)
+        out += values(torch.pdist(tensor(torch, pts[:1], dt)))
+        out += with_grad(torch, lambda t: torch.nn.functional.pdist(t), [pts], dt)
+        out += with_grad(torch, lambda a, b: torch.cosine_similarity(a, b), [pts, randn(46, 5, 3)], dt)
+        out += with_grad(torch, lambda a, b: torch.pairwise_distance(a, b), [pts, randn(47, 5, 3)], dt)
+    out.append(error_name(lambda: torch.pdist(torch.ones(2, 3, 4))))
+    return out
+
+
+@case
+def real_tensor_answers(torch):
+    out = []
+    x = torch.tensor([[-1.5, 0.0, 2.0], [np.nan, -0.0, 3.0]])
+    out += values(torch.angle(x)) + values(x.angle()) + values(torch.angle(torch.tensor([-2, 0, 3])))
+    out += values(torch.conj(x)) + values(x.conj()) + values(torch.conj_physical(x)) + values(x.resolve_conj())
+    out += values(torch.resolve_neg(x)) + values(torch.real(x)) + values(torch.isreal(x)) + values(x.isreal())
+    out.append(str([x.is_conj(), x.is_neg(), torch.is_conj(x), x.is_cpu, x.is_sparse, x.is_quantized, x.is_meta]))
+    out.append(str([torch.is_nonzero(torch.tensor([0.5])), torch.is_nonzero(torch.tensor(0)), x.is_signed()]))
+    out.append(str([torch.is_signed(torch.tensor([1], dtype=torch.uint8)), torch.is_same_size(x, x.t())]))
+    out.append(str([x.is_same_size(torch.ones(2, 3)), x.layout, torch.strided, torch.is_inference(x)]))
+    out.append(error_name(lambda: torch.is_nonzero(torch.ones(2))))
+    out.append(error_name(lambda: torch.is_nonzero(torch.ones(0))))
+    out.append(error_name(lambda: torch.imag(x)))
+    out.append(error_name(lambda: x.imag))
+    out.append(error_name(lambda: torch.positive(torch.tensor([True]))))
+    out += values(torch.positive(x)) + values(x.positive())
+    out += values(torch.rsub(x, 2.0)) + values(torch.rsub(x, torch.ones(3), alpha=3))
+    out += values(torch.scalar_tensor(3)) + values(torch.scalar_tensor(2.5, dtype=torch.float64))
+    b = torch.arange(24.0).reshape(2, 3, 4)
+    out += values(b.mT) + values(b.mH) + values(x.H) + values(x.adjoint()) + values(torch.adjoint(b))
+    out.append(error_name(lambda: torch.arange(3.0).mT))
+    return out
+
+
+@case
+def other_names(torch):
+    out = []
+    x = randn(48, 3, 4)
+    for dt in float_types(torch):
+        t = tensor(torch, x, dt)
+        u = t.clamp(-0.9, 0.9)
+        for fn in [torch.arccos, torch.arcsin, torch.arctan, torch.fix]:
+            out += values(fn(u))
+        for name in ["arccos", "arcsin", "arctan", "fix"]:
+            out += values(getattr(u, name)()) + values(getattr(u.clone(), name + "_")())
+        for name in "abs_ acos_ ceil_ cos_ exp_ floor_ neg_ sigmoid_ sqrt_ tanh_ trunc_ zero_ square_".split():
+            out += values(getattr(torch, name)(u.abs().clone()))
+        out += values(torch.clamp_(t.clone(), -0.5, 0.5)) + values(torch.fill_(t.clone(), 2.0))
+        out += values(torch.fill(t, 1.5)) + values(torch.detach(t)) + values(torch.concatenate([t, t], 1))
+        out += values(t.clone().absolute_()) + values(t.clone().negative_())
+        out += values(t.clone().greater_(0)) + values(t.clone().less_equal_(0.2)) + values(t.clone().not_equal_(t))
+    y = tensor(torch, x, torch.float64)
+    w = torch.ones(4, dtype=torch.float64)
+    out += values(torch.layer_norm(y, [4], w, w * 0.5, 1e-5))
+    out += values(torch.group_norm(y.reshape(3, 4, 1), 2))
+    rm, rv = torch.zeros(4, dtype=torch.float64), torch.ones(4, dtype=torch.float64)
+    out += values(torch.batch_norm(y, w, None, rm, rv, False, 0.1, 1e-5, False))
+    out += values(torch.instance_norm(y.reshape(1, 3, 4), None, None, None, None, True, 0.1, 1e-5, False))
+    out += values(torch.embedding(y, torch.tensor([2, 0, 2])))
+    out += values(torch.dropout(y, 0.3, False)) + values(torch.conv1d(y.reshape(1, 3, 4), y.reshape(1, 3, 4)))
+    out += values(torch.max_pool2d(y.reshape(1, 3, 4), 2)) + values(torch.pixel_shuffle(y.reshape(4, 3, 1), 2))
+    return out
+
+
+@case
+def functional_losses_and_shuffles(torch):
+    F = torch.nn.functional
+    out = []
+    for dt in float_types(torch):
+        mean, target, var = randn(50, 4, 3), randn(51, 4, 3), np.abs(randn(52, 4, 3))
+        var[0, 0] = 1e-9
+        for kwargs in [{}, {"full": True}, {"reduction": "sum"}, {"reduction": "none", "eps": 1e-3}]:
+            out += with_grad(torch, lambda m, t, v: F.gaussian_nll_loss(m, t, v, **kwargs), [mean, target, var], dt)
+        out += with_grad(torch, lambda m, t, v: F.gaussian_nll_loss(m, t, v), [mean, target, var[:, :1]], dt)
+        out += with_grad(torch, lambda m, t, v: F.gaussian_nll_loss(m, t, v), [mean, target, var[:, 0]], dt)
+        a, p, n = randn(53, 5, 3), randn(54, 5, 3), randn(55, 5, 3)
+        out += with_grad(torch, F.triplet_margin_with_distance_loss, [a, p, n], dt)
+        cos = lambda x, y: 1 - F.cosine_similarity(x, y)  # noqa: E731
+        call = lambda x, y, z: F.triplet_margin_with_distance_loss(  # noqa: E731
+            x, y, z, distance_function=cos, margin=0.5, swap=True, reduction="none"
+        )
+        out += with_grad(torch, call, [a, p, n], dt)
+        # (PyTorch 1.13 has no derivative for channel_shuffle: values only)
+        out += values(F.channel_shuffle(tensor(torch, randn(56, 2, 6, 3), dt), 2))
+        out += values(torch.nn.ChannelShuffle(3)(tensor(torch, randn(57, 1, 6, 2, 2), dt)))
+        out += values(torch.channel_shuffle(tensor(torch, randn(58, 1, 4, 2), dt), 4))
+    out.append(error_name(lambda: F.gaussian_nll_loss(torch.ones(2, 3), torch.ones(2, 3), -torch.ones(2, 3))))
+    out.append(error_name(lambda: F.gaussian_nll_loss(torch.ones(2, 3), torch.ones(2, 3), torch.ones(3, 2))))
+    out.append(error_name(lambda: F.channel_shuffle(torch.ones(1, 5, 2), 2)))
+    out.append(repr(torch.nn.ChannelShuffle(2)))
+    return out
+
+
+@case
+def gumbel_softmax(torch):
+    """The same noise as PyTorch's after the same seed (exponential_ draws the same stream)."""
+    F = torch.nn.functional
+    out = []
+    logits = randn(59, 4, 5)
+    for hard in [False, True]:
+        torch.manual_seed(7)
+        out += with_grad(torch, lambda t: F.gumbel_softmax(t, tau=0.5, hard=hard), [logits], torch.float64)
+    return out
+
+
+@case
+def linalg_norms(torch):
+    la = torch.linalg
+    out = []
+    v = randn(60, 3, 4)
+    v[0, 0] = 0.0
+    for dt in float_types(torch):
+        for ord in [2, 1, 3.5, np.inf, -np.inf, 0, -1.5]:
+            out += values(la.vector_norm(tensor(torch, v, dt), ord))
+            out += values(la.vector_norm(tensor(torch, v, dt), ord, dim=1, keepdim=True))
+        for ord in [2, 1, 3.5, np.inf]:
+            out += with_grad(torch, lambda t: la.vector_norm(t, ord, dim=(0, 1)), [v + 5.0], dt)
+        m = randn(61, 2, 3, 4)
+        for ord in ["fro", "nuc", 2, -2, 1, -1, np.inf, -np.inf]:
+            out += values(la.matrix_norm(tensor(torch, m, dt), ord))
+            out += values(la.matrix_norm(tensor(torch, m, dt), ord, dim=(0, 2), keepdim=True))
+        for ord in ["fro", "nuc", 2, 1, np.inf]:
+            out += with_grad(torch, lambda t: la.matrix_norm(t, ord), [m], dt)
+        for kwargs in [
+            {},
+            {"ord": 2},
+            {"dim": 1},
+            {"dim": (0, 2)},
+            {"ord": "nuc", "dim": (1, 2)},
+            {"ord": 1, "dim": 0},
+        ]:
+            out += values(la.norm(tensor(torch, m if "dim" in kwargs else m[0], dt), **kwargs))
+        out += values(la.norm(tensor(torch, v[0], dt), 3))
+        sq = randn(62, 2, 3, 3)
+        for p in [None, 2, -2, 1, np.inf, "fro", "nuc"]:
+            out += values(la.cond(tensor(torch, sq, dt), p))
+        low = randn(63, 5, 3) @ randn(64, 3, 4)
+        out += values(la.matrix_rank(tensor(torch, low, dt)))
+        out += values(la.matrix_rank(tensor(torch, sq, dt)))
+        out += values(la.matrix_rank(tensor(torch, low, dt), atol=1.0, rtol=0.1))
+        out += values(la.matrix_rank(tensor(torch, low @ low.T, dt), hermitian=True))
+        out += values(torch.nuclear_norm(tensor(torch, m[0], dt))) + values(torch.frobenius_norm(tensor(torch, m, dt)))
+    out.append(error_name(lambda: la.vector_norm(torch.tensor([1, 2]))))
+    return out
+
+
+@case
+def linalg_products(torch):
+    la = torch.linalg
+    out = []
+    for dt in float_types(torch):
+        a, b = randn(65, 4, 3), randn(66, 1, 3)
+        out += with_grad(torch, la.cross, [a, b], dt)
+        out += with_grad(torch, lambda x, y: la.cross(x.T, y.T, dim=0), [a, b], dt)
+        out += with_grad(torch, lambda x: la.diagonal(x, offset=1), [randn(67, 2, 3, 4)], dt)
+        out += with_grad(torch, lambda x, y: la.vecdot(x, y), [a, b], dt)
+        out += with_grad(torch, lambda x, y: la.vecdot(x, y, dim=0), [a, randn(68, 4, 1)], dt)
+        out += with_grad(torch, la.vander, [randn(69, 2, 4)], dt)
+        out += with_grad(torch, lambda x: la.vander(x, N=6), [randn(70, 3)], dt)
+        # (at larger norms PyTorch's float32 squarings lose more than float32's precision)
+        for scale in [0.1, 1.0, 7.0] if dt == torch.float64 else [0.1, 1.0]:
+            out += with_grad(torch, la.matrix_exp, [scale * randn(71, 2, 4, 4)], dt)
+        out += with_grad(torch, torch.matrix_exp, [np.array([[0.0, 1.0], [-1.0, 0.0]])], dt)
+        out += values(tensor(torch, randn(72, 3, 3), dt).matrix_exp())
+    out += values(la.vander(torch.tensor([1, 2, 3])))
+    return out
+
+
+@case
+def linalg_solvers(torch):
+    la = torch.linalg
+    out = []
+    for dt in float_types(torch):
+        A = randn(73, 2, 4, 4) + 4 * np.eye(4)
+        B = randn(74, 2, 4, 3)
+        spd = A @ np.swapaxes(A, -1, -2)
+        for upper in [True, False]:
+            for unit in [False, True]:
+                call = lambda a, b: la.solve_triangular(a, b, upper=upper, unitriangular=unit)  # noqa: E731
+                out += with_grad(torch, call, [A, B], dt)
+                call = lambda a, b: la.solve_triangular(a, b, upper=upper, left=False)  # noqa: E731
+                out += with_grad(torch, call, [A, np.swapaxes(B, -1, -2)], dt)
+        for transpose in [False, True]:
+            r = torch.triangular_solve(tensor(torch, B, dt), tensor(torch, A, dt), transpose=transpose)
+            out += values(r.solution) + values(r.cloned_coefficient)
+        r = tensor(torch, B, dt).triangular_solve(tensor(torch, A, dt), upper=False, unitriangular=True)
+        out += values(r.solution)
+        r = la.inv_ex(tensor(torch, A, dt))
+        out += values(r.inverse) + values(r.info)
+        r = la.cholesky_ex(tensor(torch, spd, dt))
+        out += values(r.L) + values(r.info)
+        out += values(la.cholesky_ex(tensor(torch, spd, dt), upper=True).L)
+        r = la.solve_ex(tensor(torch, A, dt), tensor(torch, B, dt))
+        out += values(r.result) + values(r.info)
+        out += values(la.solve_ex(tensor(torch, A, dt), tensor(torch, B, dt).mT, left=False).result)
+        r = la.lu_factor_ex(tensor(torch, A, dt))
+        out += values(r.LU) + values(r.pivots) + values(r.info)
+        P, L, U = la.lu(tensor(torch, A, dt))
+        out += values(P) + values(L) + values(U)
+        P, L, U = la.lu(tensor(torch, randn(75, 3, 5), dt))
+        out += values(P) + values(L) + values(U)
+        P, L, U = la.lu(tensor(torch, randn(76, 5, 3), dt))
+        out += values(P) + values(L) + values(U)
+        LU, piv = la.lu_factor(tensor(torch, A, dt))
+        for left in [True, False]:
+            for adjoint in [False, True]:
+                rhs = tensor(torch, B if left else np.swapaxes(B, -1, -2), dt)
+                out += values(la.lu_solve(LU, piv, rhs, left=left, adjoint=adjoint))
+        out += values(torch.lu_solve(tensor(torch, B, dt), LU, piv))
+        tall, rhs = randn(77, 6, 3), randn(78, 6, 2)
+        r = la.lstsq(tensor(torch, tall, dt), tensor(torch, rhs, dt))
+        out += values(r.solution) + values(r.residuals) + values(r.rank) + values(r.singular_values)
+        out += with_grad(torch, lambda a, b: la.lstsq(a, b).solution, [tall, rhs], dt)
+        T = randn(79, 2, 3, 6)
+        out += with_grad(torch, lambda t: la.tensorinv(t, ind=2), [T], dt)
+        out += with_grad(torch, lambda t: la.tensorinv(t, ind=1), [randn(80, 6, 2, 3)], dt)
+        out += with_grad(torch, la.tensorsolve, [randn(81, 2, 3, 6), randn(82, 2, 3)], dt)
+        out += values(
+            la.tensorsolve(tensor(torch, randn(83, 6, 2, 3), dt), tensor(torch, randn(84, 2, 3), dt), dims=(0,))
+        )
+    r = la.inv_ex(torch.zeros(2, 2))
+    out += values(r.info)
+    out.append(error_name(lambda: la.inv_ex(torch.zeros(2, 2), check_errors=True)))
+    out.append(str(issubclass(la.LinAlgError, RuntimeError)))
+    return out
+
+
+@case
+def windows(torch):
+    out = []
+    for fn in [
+        torch.hann_window,
+        torch.hamming_window,
+        torch.blackman_window,
+        torch.bartlett_window,
+        torch.kaiser_window,
+    ]:
+        for n in [0, 1, 2, 5, 8]:
+            for periodic in [True, False]:
+                out += values(fn(n, periodic))
+                out += values(fn(n, periodic, dtype=torch.float64))
+    out += values(torch.hamming_window(6, True, 0.5, 0.3)) + values(torch.kaiser_window(7, False, beta=3.5))
+    out.append(error_name(lambda: torch.hann_window(4, dtype=torch.int64)))
+    return out
+
+
+@case
+def histograms(torch):
+    out = []
+    x = randn(85, 40)
+    x[3] = x.max()
+    x[5] = x.min()
+    for dt in float_types(torch):
+        t = tensor(torch, x, dt)
+        for bins in [1, 5, 13]:
+            r = torch.histogram(t, bins)
+            out += values(r.hist) + values(r.bin_edges)
+        r = torch.histogram(t, 4, range=(-1.0, 1.0), weight=tensor(torch, np.abs(x), dt), density=True)
+        out += values(r.hist) + values(r.bin_edges)
+        r = t.histogram(tensor(torch, [-2.0, -0.5, 0.0, 0.1, 3.0], dt))
+        out += values(r.hist) + values(r.bin_edges)
+        r = torch.histogram(tensor(torch, [2.0, 2.0, 2.0], dt), 4)
+        out += values(r.hist) + values(r.bin_edges)
+    return out
+
+
+@case
+def gradients_and_neighbours(torch):
+    out = []
+    f = randn(86, 5, 6)
+    for dt in float_types(torch):
+        t = tensor(torch, f, dt)
+        for kwargs in [{}, {"spacing": 2.0}, {"dim": 1}, {"edge_order": 2}, {"spacing": [0.5, 3.0], "edge_order": 2}]:
+            out += [g.numpy() for g in torch.gradient(t, **kwargs)]
+        coords = [
+            tensor(torch, np.cumsum(np.abs(randn(87, 5)) + 0.1), dt),
+            tensor(torch, np.cumsum(np.abs(randn(88, 6)) + 0.1), dt),
+        ]
+        for order in [1, 2]:
+            out += [g.numpy() for g in torch.gradient(t, spacing=coords, edge_order=order)]
+        out += with_grad(torch, lambda u: torch.gradient(u, dim=0)[0], [f], dt)
+        a = tensor(torch, [1.0, 0.0, -0.0, 1e-30, np.inf, -2.5, np.nan], dt)
+        b = tensor(torch, [2.0, -1.0, 1.0, 0.0, 0.0, -np.inf, 1.0], dt)
+        out += values(torch.nextafter(a, b)) + values(a.nextafter(b) - a) + values(a.clone().nextafter_(b))
+    out += [g.numpy() for g in torch.gradient(torch.tensor([1, 4, 9, 16]))]
+    out.append(error_name(lambda: torch.gradient(torch.ones(2), edge_order=2)))
+    return out
+
+
+@case
+def scatters_into_copies(torch):
+    out = []
+    x = randn(89, 3, 4, 5)
+    for dt in float_types(torch):
+        out += with_grad(torch, lambda a, b: torch.select_scatter(a, b, 1, 2), [x, randn(90, 3, 5)], dt)
+        out += with_grad(torch, lambda a, b: torch.select_scatter(a, b, -1, -1), [x, randn(91, 3, 4)], dt)
+        out += with_grad(torch, lambda a, b: torch.slice_scatter(a, b, 1, 1, None, 2), [x, randn(92, 3, 2, 5)], dt)
+        out += with_grad(torch, lambda a, b: torch.slice_scatter(a, b, 0, 1, 3, 1), [x, randn(93, 2, 4, 5)], dt)
+        for offset, d1, d2 in [(0, 0, 1), (1, 1, 2), (-2, 2, 1), (3, -1, -2)]:
+            src = np.asarray(tensor(torch, x, torch.float64).diagonal(offset, d1, d2).shape)
+            out += with_grad(torch, lambda a, b: torch.diagonal_scatter(a, b, offset, d1, d2), [x, randn(94, *src)], dt)
+    return out
+
+
+@case
+def tensor_conveniences(torch):
+    out = []
+    x = torch.arange(12.0).reshape(3, 4)
+    out += values(x.new([1, 2])) + values(x.new(torch.tensor([3.0]))) + [str(x.new(2, 3).shape), str(x.new().shape)]
+    out += [str(x.new_empty_strided((2, 3), (1, 2)).stride())]
+    out += (
+        values(x.sum_to_size(1, 4))
+        + values(x.sum_to_size(4))
+        + values(x.sum_to_size(3, 1))
+        + values(x.sum_to_size((1, 1)))
+    )
+    out.append(error_name(lambda: x.sum_to_size(2, 4)))
+    for shape, wrap in [((3, 3), False), ((7, 3), False), ((7, 3), True), ((3, 5), True), ((3, 3, 3), False)]:
+        out += values(torch.zeros(shape).fill_diagonal_(2.5, wrap))
+    out.append(error_name(lambda: torch.zeros(2, 3, 4).fill_diagonal_(1)))
+    out += values(x.clone().apply_(lambda v: v * v - 1))
+    out += values(x.clone().map_(torch.tensor([1.0, 2.0, 3.0, 4.0]), lambda a, b: a * b + 1))
+    out += values(x.clone().map2_(x, torch.ones(3, 1), lambda a, b, c: a + b * c))
+    b = torch.tensor([0.0, 1.0, 2.0, 0.0])
+    for name in ["logical_and_", "logical_or_", "logical_xor_"]:
+        out += values(getattr(b.clone(), name)(torch.tensor([1.0, 0.0, 3.0, 0.0])))
+    out += values(b.clone().logical_not_()) + values(
+        torch.tensor([True, False]).logical_xor_(torch.tensor([True, True]))
+    )
+    out.append(str([x.names, x.has_names(), x.rename(None) is x, x.is_distributed(), x.to_dense() is x]))
+    out += values(x.resize(4, 3)) + values(x.resize_as(torch.ones(6, 2)))
+    out += values(x.prelu(torch.tensor([0.25])))
+    for t in torch.split_with_sizes(x, [1, 3], 1) + x.unsafe_split(2) + torch.unsafe_chunk(x, 2, 1):
+        out += values(t)
+    for name, args in [("transpose", (0, 1)), ("diagonal", ()), ("unsqueeze", (1,)), ("permute", ((1, 0),)), ("t", ())]:
+        out += values(getattr(torch, name + "_copy")(x, *args))
+    out += (
+        values(torch.select_copy(x, 1, 2))
+        + values(torch.view_copy(x, (2, 6)))
+        + values(torch.expand_copy(x[:1], (2, 4)))
+    )
+    out += values(torch.slice_copy(x, 1, 1, 3, 1)) + values(torch.squeeze_copy(x[:1])) + values(torch.detach_copy(x))
+    out += [t.numpy() for t in torch.unbind_copy(x, 1)] + [t.numpy() for t in torch.split_copy(x, 2)]
+    out += (
+        values(torch.unfold_copy(x, 1, 2, 2))
+        + values(torch.alias_copy(x))
+        + values(torch.as_strided_copy(x, (2, 2), (1, 4)))
+    )
+    return out
+
+
+@case
+def build_facts_and_switches(torch):
+    out = [str([torch.has_cuda, torch.has_cudnn, torch.has_mps, torch.has_lapack, torch.is_vulkan_available()])]
+    out.append(
+        str([torch.typename(torch.ones(2)), torch.typename(torch.ones(2, dtype=torch.int64)), torch.typename(3)])
+    )
+    out.append(str([torch.typename(torch.ones(2, dtype=torch.float64)), torch.typename(torch.nn.Linear(1, 1))]))
+    before = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    out.append(
+        str(
+            [
+                before,
+                torch.are_deterministic_algorithms_enabled(),
+                torch.is_deterministic_algorithms_warn_only_enabled(),
+            ]
+        )
+    )
+    out.append(str(torch.get_deterministic_debug_mode()))
+    torch.set_deterministic_debug_mode("error")
+    out.append(str([torch.get_deterministic_debug_mode(), torch.is_deterministic_algorithms_warn_only_enabled()]))
+    torch.use_deterministic_algorithms(False)
+    out.append(str(torch.get_deterministic_debug_mode()))
+    out.append(error_name(lambda: torch.set_deterministic_debug_mode("loud")))
+    torch.set_float32_matmul_precision("high")
+    out.append(torch.get_float32_matmul_precision())
+    torch.set_float32_matmul_precision("highest")
+    torch.set_float32_matmul_precision("low")
+    out.append(torch.get_float32_matmul_precision())
+    torch.set_warn_always(True)
+    out.append(str(torch.is_warn_always_enabled()))
+    torch.set_warn_always(False)
+    out.append(str([torch.is_autocast_enabled(), torch.is_autocast_cpu_enabled()]))
+    out.append(error_name(lambda: torch.autocast("tpu")))
+    buf = bytearray(np.arange(6, dtype=np.float32).tobytes())
+    t = torch.frombuffer(buf, dtype=torch.float32, count=4, offset=4)
+    t[0] = 9.0
+    out += values(t) + [np.frombuffer(bytes(buf), dtype=np.float32)]
+    a = np.arange(4.0)
+    s = torch.asarray(a)
+    s[0] = -1.0
+    out += [a.copy()] + values(torch.asarray([1, 2], dtype=torch.float64)) + values(torch.asarray(s, copy=True))
+    return out
+
+
+@case
+def incomplete_gamma(torch):
+    """PyTorch switches to an asymptotic expansion for large a, good to about 1e-10 relative (an
+    independent mpmath check agrees with the series here): see test_missing_names.py's TOLERANCES."""
+    out = []
+    a = np.array([0.5, 1.0, 2.0, 10.0, 100.0, 1000.0, 3.0, 0.1, 25.0, 7.5, 40.0])
+    x = np.array([0.3, 1.0, 5.0, 9.0, 110.0, 990.0, 0.01, 4.0, 30.0, 7.5, 20.0])
+    edge_a = np.array([0.0, 0.0, -1.0, 2.0, 2.0, np.inf, np.inf, 3.0, np.nan, 2.0])
+    edge_x = np.array([1.0, 0.0, 1.0, -1.0, 0.0, 1.0, np.inf, np.inf, 1.0, np.nan])
+    for dt in float_types(torch):
+        for fn in [torch.special.gammainc, torch.special.gammaincc, torch.igamma, torch.igammac]:
+            ta, tx = tensor(torch, a, dt), tensor(torch, x, dt).requires_grad_()
+            r = fn(ta, tx)
+            r.sum().backward()
+            out += [r.detach().numpy(), tx.grad.numpy()]
+            out += values(fn(tensor(torch, edge_a, dt), tensor(torch, edge_x, dt)))
+        out += values(tensor(torch, a, dt).igamma(tensor(torch, x, dt)))
+        out += values(tensor(torch, a, dt).igammac_(tensor(torch, x, dt)))
+    return out
+
+
+@case
+def special_polynomials_and_bessels(torch):
+    sp = torch.special
+    out = []
+    x = np.array([-1.0, -0.7, -0.2, 0.0, 0.3, 0.95, 1.0, 1.5, -2.5])
+    for dt in float_types(torch):
+        t = tensor(torch, x, dt)
+        for fn in [
+            sp.chebyshev_polynomial_t,
+            sp.chebyshev_polynomial_u,
+            sp.hermite_polynomial_h,
+            sp.hermite_polynomial_he,
+            sp.laguerre_polynomial_l,
+            sp.legendre_polynomial_p,
+        ]:
+            for n in [0, 1, 2, 5, 7, 12]:
+                out += values(fn(t, n))
+            out += values(fn(t, torch.tensor([0, 1, 2, 3, 4, 9, 10, -1, 6])))
+        out += values(sp.spherical_bessel_j0(tensor(torch, [0.0, 1e-3, 0.3, -0.49, 0.5, 2.0, -7.5, 40.0, np.inf], dt)))
+        out += values(sp.modified_bessel_i0(tensor(torch, BESSEL_POINTS, dt)))
+        out += values(sp.modified_bessel_i1(tensor(torch, BESSEL_POINTS, dt)))
+    out += values(sp.legendre_polynomial_p(0.5, torch.tensor([2, 3])))
+    return out
+
+
+@case
+def lazy_modules(torch):
+    """A lazy module draws its initial parameters at the first forward, as the plain module would."""
+    nn = torch.nn
+    out = []
+    makers = [
+        (lambda: nn.LazyLinear(3), randn(95, 2, 5)),
+        (lambda: nn.LazyLinear(2, bias=False), randn(96, 4, 3, 6)),
+        (lambda: nn.LazyConv1d(4, 3, padding=1), randn(97, 2, 3, 7)),
+        (lambda: nn.LazyConv2d(2, (2, 3), stride=2, groups=2), randn(98, 1, 4, 6, 7)),
+        (lambda: nn.LazyConv3d(2, 2), randn(99, 1, 1, 3, 3, 3)),
+        (lambda: nn.LazyConvTranspose1d(2, 3), randn(100, 1, 5, 4)),
+        (lambda: nn.LazyConvTranspose2d(3, 2, stride=2), randn(101, 2, 6, 3, 3)),
+        (lambda: nn.LazyConvTranspose3d(1, 2), randn(102, 1, 2, 2, 2, 2)),
+        (lambda: nn.LazyBatchNorm1d(), randn(103, 4, 3)),
+        (lambda: nn.LazyBatchNorm2d(momentum=None), randn(104, 2, 3, 4, 4)),
+        (lambda: nn.LazyBatchNorm3d(affine=False), randn(105, 2, 2, 2, 2, 3)),
+        (lambda: nn.LazyInstanceNorm1d(affine=True), randn(106, 2, 3, 5)),
+        (lambda: nn.LazyInstanceNorm2d(track_running_stats=True), randn(107, 1, 3, 4, 4)),
+        (lambda: nn.LazyInstanceNorm3d(), randn(108, 1, 2, 3, 3, 3)),
+    ]
+    for make, x in makers:
+        torch.manual_seed(11)
+        m = make()
+        out.append(type(m).__name__)
+        out.append(str(m.has_uninitialized_params()))
+        y = m(torch.from_numpy(x).float())
+        out += [type(m).__name__, repr(m), y.detach().numpy()]
+        for name, t in m.state_dict().items():
+            out += [name, t.numpy()]
+    m = nn.LazyLinear(2)
+    opt = torch.optim.SGD(m.parameters(), lr=0.5)
+    torch.manual_seed(3)
+    m(torch.ones(1, 3)).sum().backward()
+    opt.step()
+    out += [m.weight.detach().numpy(), m.bias.detach().numpy()]
+    out.append(str(isinstance(nn.LazyLinear(2).weight, nn.parameter.UninitializedParameter)))
+    return out
+
+
+@case
+def torch_function_helpers(torch):
+    """Library code that follows the __torch_function__ protocol runs, and dispatches to a type
+    that defines it."""
+    F = torch.nn.functional
+
+    class Logged:
+        calls = []
+
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            cls.calls.append(func.__name__)
+            return "handled"
+
+    def scaled(x, factor=2.0):
+        if F.has_torch_function_unary(x):
+            return F.handle_torch_function(scaled, (x,), x, factor=factor)
+        return x * factor
+
+    t = torch.tensor([1.0, 2.0])
+    out = values(scaled(t))
+    out.append(str([F.has_torch_function((t, 3)), F.has_torch_function_variadic(t, Logged())]))
+    out.append(str([scaled(Logged()), Logged.calls]))
+    out.append(
+        str(
+            [
+                torch.overrides.is_tensor_like(t),
+                torch.overrides.is_tensor_like(3),
+                torch.autograd.is_tensor_like(Logged()),
+            ]
+        )
+    )
+    out.append(str(torch.optim.lr_scheduler.inf))
+    return out
+
+
+@case
+def logistic_normal(torch):
+    out = []
+    for dt in float_types(torch):
+        loc = tensor(torch, [[0.3, -1.0, 0.5], [1.2, 0.0, -0.4]], dt).requires_grad_()
+        scale = tensor(torch, [0.5, 1.5, 0.8], dt).requires_grad_()
+        d = torch.distributions.LogisticNormal(loc, scale)
+        out.append(str([tuple(d.batch_shape), tuple(d.event_shape), tuple(d.loc.shape), tuple(d.scale.shape)]))
+        v = tensor(torch, [[0.1, 0.2, 0.3, 0.4], [0.25, 0.25, 0.4, 0.1]], dt)
+        lp = d.log_prob(v)
+        lp.sum().backward()
+        out += [lp.detach().numpy(), loc.grad.numpy(), scale.grad.numpy()]
+        torch.manual_seed(5)
+        out += values(d.rsample((2,)).detach())
+        out.append(str(tuple(d.expand((4, 2)).batch_shape)))
+    e = torch.distributions.LogisticNormal(torch.tensor(0.3), torch.tensor(2.0))
+    out.append(str([tuple(e.batch_shape), tuple(e.event_shape), tuple(e.sample().shape)]))
+    return out
+
+
+def run_case(torch, name):
+    """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
+    try:
+        items = CASES[name](torch)
+    except Exception as exc:  # noqa: BLE001  (reported, not fatal: the other cases still run)
+        return {name + "::failed": np.array("CASE FAILED: %s: %s" % (type(exc).__name__, exc))}
+    return {"%s::%d" % (name, i): np.asarray(item) for i, item in enumerate(items)}
+
+
+def run_all(torch):
+    results = {}
+    for name in CASES:
+        results.update(run_case(torch, name))
+    return results
+
+
+if __name__ == "__main__":
+    import torch as _torch
+
+    np.savez(sys.argv[1], **run_all(_torch))
