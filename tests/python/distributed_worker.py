@@ -180,6 +180,30 @@ def ddp_unused(rank, world):
     }
 
 
+def _bn_net(norm):
+    return nn.Sequential(nn.Conv2d(2, 4, 3), norm(4), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 4 * 4, 3))
+
+
+def sync_batchnorm_data(world, per_rank=4):
+    g = torch.Generator()
+    g.manual_seed(77)
+    return torch.randn(world * per_rank, 2, 6, 6, generator=g) * 3 + 1, torch.randn(world * per_rank, 3, generator=g)
+
+
+def sync_batchnorm(rank, world):
+    torch.manual_seed(5)
+    model = nn.SyncBatchNorm.convert_sync_batchnorm(_bn_net(nn.BatchNorm2d))
+    replica = nn.parallel.DistributedDataParallel(model)
+    opt = torch.optim.SGD(replica.parameters(), lr=0.1)
+    x, y = sync_batchnorm_data(world)
+    mine = slice(rank * 4, (rank + 1) * 4)
+    for _ in range(3):
+        opt.zero_grad()
+        ((replica(x[mine]) - y[mine]) ** 2).mean().backward()
+        opt.step()
+    return {"state": {k: v.clone() for k, v in model.state_dict().items()}, "kind": type(model[1]).__name__}
+
+
 def sampler(rank, world):
     from torch.utils.data import DistributedSampler
 

@@ -254,6 +254,23 @@ def test_ddp_find_unused_parameters_and_buffers(tmp_path):
         torch.testing.assert_close(r["running_mean"], m.norm.running_mean)
 
 
+@pytest.mark.parametrize("world", [2, 3])
+def test_sync_batchnorm_equals_batchnorm_over_the_whole_batch(world, tmp_path):
+    got = run_scenario("sync_batchnorm", world, tmp_path)
+    torch.manual_seed(5)
+    model = worker._bn_net(nn.BatchNorm2d)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x, y = worker.sync_batchnorm_data(world)
+    for _ in range(3):
+        opt.zero_grad()
+        ((model(x) - y) ** 2).mean().backward()
+        opt.step()
+    for r in got:
+        assert r["kind"] == "SyncBatchNorm"
+        for name, want in model.state_dict().items():
+            torch.testing.assert_close(r["state"][name], want, rtol=1e-5, atol=1e-5, msg=name)
+
+
 def test_distributed_sampler_matches_pytorch(tmp_path):
     world = 3
     got = run_scenario("sampler", world, tmp_path)

@@ -641,6 +641,7 @@ _NO_NN = "torch7's nn has no such module"
 _FRAMES = "torch7's temporal modules take frames as rows ([T, F]), not channels ([C, L]); not written yet (issue 23)"
 # torch.nn modules with no torch7 nn counterpart, and why
 NO_TORCH7 = {
+    nn.SyncBatchNorm: "torch7 had no multi-process training; load its state_dict into an nn.BatchNorm*d",
     nn.LSTM: "recurrent layers live in torch7's rnn package, not in nn",
     nn.GRU: "recurrent layers live in torch7's rnn package, not in nn",
     nn.RNN: "recurrent layers live in torch7's rnn package, not in nn",
