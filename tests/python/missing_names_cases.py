@@ -830,6 +830,52 @@ def lazy_modules(torch):
 
 
 @case
+def fractional_and_adaptive_3d_pooling(torch):
+    """Fractional max pooling (windows from the same random draws as PyTorch's, or given) and
+    3-D adaptive max pooling: values, indices, gradients, the modules, bad sizes."""
+    F = torch.nn.functional
+    out = []
+    for dt in float_types(torch):
+        samples2 = tensor(torch, np.random.default_rng(1).random((2, 3, 2)), dt)
+        samples3 = tensor(torch, np.random.default_rng(2).random((1, 2, 3)), dt)
+        out += with_grad(
+            torch,
+            lambda x: F.fractional_max_pool2d(x, 3, output_size=(4, 5), return_indices=True, _random_samples=samples2),
+            [randn(120, 2, 3, 9, 11)],
+            dt,
+        )
+        out += with_grad(
+            torch,
+            lambda x: F.fractional_max_pool2d(
+                x, (2, 3), output_ratio=(0.5, 0.7), return_indices=True, _random_samples=samples2
+            ),
+            [randn(121, 2, 3, 10, 8)],
+            dt,
+        )
+        out += with_grad(
+            torch,
+            lambda x: F.fractional_max_pool3d(
+                x, 2, output_size=(3, 4, 2), return_indices=True, _random_samples=samples3
+            ),
+            [randn(122, 1, 2, 6, 7, 5)],
+            dt,
+        )
+        out += with_grad(
+            torch, lambda x: F.adaptive_max_pool3d(x, (3, 2, 4), return_indices=True), [randn(123, 2, 3, 7, 5, 9)], dt
+        )
+        out += with_grad(torch, lambda x: F.adaptive_max_pool3d(x, (2, None, 3)), [randn(124, 3, 4, 5, 6)], dt)
+    torch.manual_seed(8)  # the windows drawn from the default stream, as PyTorch draws them
+    x = torch.from_numpy(randn(125, 2, 2, 12, 12)).float()
+    out.append(torch.nn.FractionalMaxPool2d(3, output_ratio=0.5)(x).numpy())
+    out.append(torch.nn.FractionalMaxPool3d(2, output_size=3)(x.unsqueeze(2).expand(2, 2, 5, 12, 12)).numpy())
+    out.append(torch.nn.AdaptiveMaxPool3d(2)(x.unsqueeze(2)).numpy())
+    out.append(error_name(lambda: torch.nn.FractionalMaxPool2d(2)))
+    out.append(error_name(lambda: torch.nn.FractionalMaxPool2d(2, output_ratio=1.5)))
+    out.append(error_name(lambda: F.fractional_max_pool2d(x, 3, output_size=(11, 11))))
+    return out
+
+
+@case
 def torch_function_helpers(torch):
     """Library code that follows the __torch_function__ protocol runs, and dispatches to a type
     that defines it."""

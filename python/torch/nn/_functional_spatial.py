@@ -30,6 +30,12 @@ __all__ = [
     "adaptive_max_pool2d",
     "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d",
+    "adaptive_max_pool3d_with_indices",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
     "adaptive_avg_pool3d",
@@ -239,6 +245,160 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     out, indices = adaptive_max_pool2d_with_indices(input, output_size)
+    return (out, indices) if return_indices else out
+
+
+def _window_max(input, starts, lengths, window, op):
+    """The maximum of each window of input's last D dims, and its flat index there.
+
+    starts[d]: the windows' first positions along spatial dim d, shape (N, C, O_d) or (O_d,);
+    lengths[d]: their lengths, (O_d,) or an int; window[d]: the longest. Written with the
+    tensor ops (a gather of every window, a masked max), so autograd differentiates it; it
+    serves the poolings whose windows THNN has no kernel for (adaptive 3-D, fractional)."""
+    d = len(window)
+    batched = input.dim() == d + 2
+    if not batched and input.dim() != d + 1:
+        raise RuntimeError(f"{op}: expected a {d + 1}-D or {d + 2}-D input, got {input.dim()}-D")
+    x = input if batched else input.unsqueeze(0)
+    n, c = x.shape[0], x.shape[1]
+    spatial = list(x.shape[2:])
+    outs = [s.shape[-1] for s in starts]
+    rank = 2 + 2 * d  # (N, C, O_0 .. O_d-1, K_0 .. K_d-1)
+
+    def place(t, axes):
+        shape = [1] * rank
+        for axis, size in zip(axes, t.shape):
+            shape[axis] = size
+        return t.reshape(shape)
+
+    index, flat, valid = [], None, None
+    for k in range(d):
+        offsets = torch.arange(window[k])
+        start = starts[k] if starts[k].dim() == 3 else starts[k].view(1, 1, -1)
+        positions = start.unsqueeze(-1) + offsets  # (N or 1, C or 1, O_k, K_k)
+        length = lengths[k]
+        inside = offsets < (length.view(-1, 1) if isinstance(length, torch.Tensor) else length)
+        positions = positions.clamp(max=spatial[k] - 1)
+        pos = (
+            place(positions, [0, 1, 2 + k, 2 + d + k])
+            if positions.shape[0] > 1 or positions.shape[1] > 1
+            else place(positions[0, 0], [2 + k, 2 + d + k])
+        )
+        index.append(pos)
+        flat = pos if flat is None else flat * spatial[k] + pos
+        mask = place(inside if inside.dim() == 2 else inside.expand(outs[k], window[k]), [2 + k, 2 + d + k])
+        valid = mask if valid is None else valid & mask
+    rows = place(torch.arange(n), [0])
+    planes = place(torch.arange(c), [1])
+    windows = x[(rows, planes, *index)]
+    windows = windows.masked_fill(~valid, float("-inf"))
+    shape = [n, c, *outs]
+    values, which = windows.reshape(*shape, -1).max(-1)
+    flat = flat.expand(*shape, *window).reshape(*shape, -1)
+    indices = flat.gather(-1, which.unsqueeze(-1)).squeeze(-1)
+    if not batched:
+        values, indices = values.squeeze(0), indices.squeeze(0)
+    return values, indices
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    outs = _adaptive_size(3, input, output_size, "adaptive_max_pool3d")
+    spatial = input.shape[-3:]
+    starts, lengths = [], []
+    for size, out in zip(spatial, outs):
+        if out <= 0:
+            raise RuntimeError(f"adaptive_max_pool3d: output sizes must be positive, got {outs}")
+        i = torch.arange(out)
+        start = torch.div(i * size, out, rounding_mode="floor")
+        end = torch.div((i + 1) * size + out - 1, out, rounding_mode="floor")
+        starts.append(start)
+        lengths.append(end - start)
+    window = [int(l.max()) for l in lengths]
+    return _window_max(input, starts, lengths, window, "adaptive_max_pool3d")
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    out, indices = adaptive_max_pool3d_with_indices(input, output_size)
+    return (out, indices) if return_indices else out
+
+
+def _fractional_starts(samples, size, out, kernel, dtype):
+    """PyTorch's interval sequence: window i starts at int((i + u) * alpha) - int(u * alpha),
+    alpha = (size - kernel) / (out - 1), computed in the input's type; the last at size - kernel."""
+    if out > 1:
+        alpha = torch.tensor(float(size - kernel), dtype=dtype) / torch.tensor(float(out - 1), dtype=dtype)
+        i = torch.arange(out, dtype=dtype)
+        u = samples.unsqueeze(-1)
+        starts = ((i + u) * alpha).trunc().long() - (u * alpha).trunc().long()
+    else:
+        starts = torch.zeros(*samples.shape, 1, dtype=torch.long)
+    starts[..., -1] = size - kernel
+    return starts
+
+
+def _fractional_max_pool(input, d, kernel_size, output_size, output_ratio, _random_samples, op):
+    kernel = _ntuple(kernel_size, d, "kernel_size", op)
+    spatial = list(input.shape[-d:])
+    if output_size is None:
+        if output_ratio is None:
+            raise ValueError(f"{op} requires specifying either an output_size or an output_ratio")
+        ratio = [float(r) for r in _ntuple_float(output_ratio, d)]
+        output_size = [int(s * r) for s, r in zip(spatial, ratio)]
+    outs = _ntuple(output_size, d, "output_size", op)
+    for size, out, k in zip(spatial, outs, kernel):
+        # PyTorch 1.13 lets a 2-D window end at the border, not a 3-D one
+        if out + k - 1 > size or (d == 3 and out + k - 1 == size):
+            raise RuntimeError(f"{op}: kernel {kernel} too large for output size {outs} on an input of {spatial}")
+    n = input.shape[0] if input.dim() == d + 2 else 1
+    c = input.shape[-d - 1]
+    if _random_samples is None:
+        _random_samples = torch.rand(n, c, d, dtype=input.dtype)
+    if tuple(_random_samples.shape) != (n, c, d):
+        raise RuntimeError(f"{op}: _random_samples must have shape ({n}, {c}, {d}), got {tuple(_random_samples.shape)}")
+    # PyTorch reads a 2-D plane's samples as (W, H) and a 3-D one's as (T, H, W)
+    order = [1, 0] if d == 2 else [0, 1, 2]
+    starts = [
+        _fractional_starts(_random_samples[:, :, order[k]], spatial[k], outs[k], kernel[k], input.dtype)
+        for k in range(d)
+    ]
+    return _window_max(input, starts, kernel, kernel, op)
+
+
+def _ntuple_float(value, n):
+    return [value] * n if isinstance(value, numbers.Real) else list(value)
+
+
+def fractional_max_pool2d_with_indices(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None
+):
+    return _fractional_max_pool(
+        input, 2, kernel_size, output_size, output_ratio, _random_samples, "fractional_max_pool2d"
+    )
+
+
+def fractional_max_pool2d(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None
+):
+    out, indices = fractional_max_pool2d_with_indices(
+        input, kernel_size, output_size, output_ratio, True, _random_samples
+    )
+    return (out, indices) if return_indices else out
+
+
+def fractional_max_pool3d_with_indices(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None
+):
+    return _fractional_max_pool(
+        input, 3, kernel_size, output_size, output_ratio, _random_samples, "fractional_max_pool3d"
+    )
+
+
+def fractional_max_pool3d(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None
+):
+    out, indices = fractional_max_pool3d_with_indices(
+        input, kernel_size, output_size, output_ratio, True, _random_samples
+    )
     return (out, indices) if return_indices else out
 
 

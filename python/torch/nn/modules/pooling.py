@@ -22,6 +22,8 @@ __all__ = [
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
     "AdaptiveAvgPool3d",
+    "FractionalMaxPool2d",
+    "FractionalMaxPool3d",
 ]
 
 
@@ -264,3 +266,46 @@ class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
     """Average pooling whose windows are chosen to give output_size (None keeps a size)."""
 
     _function = "adaptive_avg_pool3d"
+
+
+class _FractionalMaxPoolNd(Module):
+    """Max pooling over windows of kernel_size placed at pseudo-random fractional strides
+    (Graham's fractional max-pooling), giving output_size or output_ratio of the input."""
+
+    _function = None
+    _dims = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        name = type(self).__name__
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if output_ratio is not None:
+            ratios = [output_ratio] * self._dims if isinstance(output_ratio, (int, float)) else list(output_ratio)
+            if not all(0 < r < 1 for r in ratios):
+                raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+        self.kernel_size = kernel_size
+        self.output_size = output_size
+        self.output_ratio = output_ratio
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+
+    def forward(self, input):
+        return getattr(F, self._function)(
+            input,
+            self.kernel_size,
+            self.output_size,
+            self.output_ratio,
+            self.return_indices,
+            _random_samples=self._random_samples,
+        )
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    _function, _dims = "fractional_max_pool2d", 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    _function, _dims = "fractional_max_pool3d", 3

@@ -642,6 +642,8 @@ _FRAMES = "torch7's temporal modules take frames as rows ([T, F]), not channels 
 # torch.nn modules with no torch7 nn counterpart, and why
 NO_TORCH7 = {
     nn.SyncBatchNorm: "torch7 had no multi-process training; load its state_dict into an nn.BatchNorm*d",
+    nn.FractionalMaxPool2d: "torch7's SpatialFractionalMaxPooling draws its windows from torch7's stream",
+    nn.FractionalMaxPool3d: "torch7's VolumetricFractionalMaxPooling draws its windows from torch7's stream",
     nn.LSTM: "recurrent layers live in torch7's rnn package, not in nn",
     nn.GRU: "recurrent layers live in torch7's rnn package, not in nn",
     nn.RNN: "recurrent layers live in torch7's rnn package, not in nn",
