@@ -876,6 +876,27 @@ def fractional_and_adaptive_3d_pooling(torch):
 
 
 @case
+def adaptive_log_softmax(torch):
+    """AdaptiveLogSoftmaxWithLoss: the same initial weights after the same seed, outputs, loss,
+    gradients, log_prob, predict, one unbatched input, bad targets."""
+    out = []
+    torch.manual_seed(3)
+    m = torch.nn.AdaptiveLogSoftmaxWithLoss(16, 50, [5, 20, 35], div_value=2.0, head_bias=True)
+    x = torch.from_numpy(randn(130, 12, 16)).float().requires_grad_()
+    t = torch.tensor([0, 4, 5, 19, 20, 34, 35, 49, 3, 22, 40, 7])
+    result = m(x, t)
+    result.loss.backward()
+    out += [result.output.detach().numpy(), result.loss.detach().numpy(), x.grad.numpy()]
+    out += [p.grad.numpy() for p in m.parameters()]
+    with torch.no_grad():
+        out += [m.log_prob(x).numpy(), m.predict(x).numpy(), m(x[0], t[0]).output.numpy()]
+    out.append(error_name(lambda: m(x, torch.tensor([50] * 12))))
+    out.append(error_name(lambda: m(x, t[:5])))
+    out.append(error_name(lambda: torch.nn.AdaptiveLogSoftmaxWithLoss(16, 50, [20, 5])))
+    return out
+
+
+@case
 def torch_function_helpers(torch):
     """Library code that follows the __torch_function__ protocol runs, and dispatches to a type
     that defines it."""

@@ -2,6 +2,7 @@
 
 from torch.nn.modules.module import Module  # noqa: F401
 from torch.nn.modules.activation import *  # noqa: F401,F403
+from torch.nn.modules.adaptive import *  # noqa: F401,F403
 from torch.nn.modules.batchnorm import *  # noqa: F401,F403
 from torch.nn.modules.container import *  # noqa: F401,F403
 from torch.nn.modules.conv import *  # noqa: F401,F403
@@ -24,6 +25,7 @@ from torch.nn.modules.upsampling import *  # noqa: F401,F403
 
 from torch.nn.modules import (
     activation,
+    adaptive,
     batchnorm,
     container,
     conv,
@@ -49,6 +51,7 @@ __all__ = ["Module"] + [
     name
     for family in (
         activation,
+        adaptive,
         batchnorm,
         container,
         conv,
