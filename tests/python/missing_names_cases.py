@@ -897,6 +897,22 @@ def adaptive_log_softmax(torch):
 
 
 @case
+def container(torch):
+    """nn.Container's submodules. CrossMapLRN2d's values are compared with
+    torch7's SpatialCrossMapLRN (test_convert_t7_to_t7.py), not with PyTorch 1.13, whose port
+    of torch7's loop widens the window by one channel from channel (size + 1) / 2 on."""
+    out = []
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c = torch.nn.Container(a=torch.nn.Linear(2, 3), b=torch.nn.ReLU())
+    out.append(",".join(name for name, _ in c.named_children()))
+    out.append(",".join(name for name, _ in c.named_parameters()))
+    return out
+
+
+@case
 def torch_function_helpers(torch):
     """Library code that follows the __torch_function__ protocol runs, and dispatches to a type
     that defines it."""

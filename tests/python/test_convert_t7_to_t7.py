@@ -61,6 +61,7 @@ CASES = {
     "AdaptiveMaxPool2d": C(lambda: nn.AdaptiveMaxPool2d((3, 2)), _IMG),
     "AdaptiveAvgPool2d": C(lambda: nn.AdaptiveAvgPool2d((3, 2)), _IMG),
     "LocalResponseNorm": C(lambda: nn.LocalResponseNorm(3, 0.01, 0.75, 2), _IMG),
+    "CrossMapLRN2d": C(lambda: nn.CrossMapLRN2d(5, 0.02, 0.6, 1.5), _IMG),
     "Upsample": C(lambda: nn.Upsample(scale_factor=2, mode="nearest"), _IMG),
     "UpsamplingNearest2d": C(lambda: nn.UpsamplingNearest2d(scale_factor=3), _IMG),
     "UpsamplingBilinear2d": C(lambda: nn.UpsamplingBilinear2d(scale_factor=2), _IMG),

@@ -5,11 +5,26 @@ import operator
 from collections import OrderedDict
 from itertools import chain, islice
 
+import warnings
+
 import torch
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+
+
+class Container(Module):
+    """The deprecated base of containers: a Module whose keyword arguments become submodules."""
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        warnings.warn(
+            "nn.Container is deprecated. All of it's functionality is now implemented in nn.Module. "
+            "Subclass that instead."
+        )
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 def _renumbered(modules):

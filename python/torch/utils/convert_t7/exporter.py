@@ -179,7 +179,7 @@ def _to_legacy(m, dtype, path):
             _input=_empty(dtype),
             _gradOutput=_empty(dtype),
         )
-    if t is nn.LocalResponseNorm:
+    if t in (nn.LocalResponseNorm, nn.CrossMapLRN2d):
         return _t7_module(
             "SpatialCrossMapLRN",
             dtype,
@@ -642,6 +642,7 @@ _FRAMES = "torch7's temporal modules take frames as rows ([T, F]), not channels 
 # torch.nn modules with no torch7 nn counterpart, and why
 NO_TORCH7 = {
     nn.SyncBatchNorm: "torch7 had no multi-process training; load its state_dict into an nn.BatchNorm*d",
+    nn.Container: "the deprecated base class of containers holds no computation",
     nn.AdaptiveLogSoftmaxWithLoss: "torch7's nn had no adaptive softmax (a criterion and a module in one)",
     nn.FractionalMaxPool2d: "torch7's SpatialFractionalMaxPooling draws its windows from torch7's stream",
     nn.FractionalMaxPool3d: "torch7's VolumetricFractionalMaxPooling draws its windows from torch7's stream",
@@ -886,6 +887,7 @@ _BRANCHES = (
     nn.Dropout,
     nn.Flatten,
     nn.LocalResponseNorm,
+    nn.CrossMapLRN2d,
 )
 
 
