@@ -95,6 +95,33 @@ def normal(torch):
 
 
 @case
+def continuous_bernoulli(torch):
+    """Both sides of 1/2 and inside the Taylor region around it; by probs and by logits;
+    reparameterised samples from the same draws."""
+    D = torch.distributions
+    probs = [0.01, 0.2, 0.4995, 0.5, 0.5005, 0.7, 0.99, 0.35]
+    value = [0.0, 0.3, 0.5, 0.9, 1.0, 0.1, 0.65, 0.45]
+    out = univariate(
+        torch,
+        lambda p: D.ContinuousBernoulli(probs=p),
+        [probs],
+        value,
+        prob=value,
+        methods=("log_prob", "entropy", "mean", "variance", "stddev"),
+    )
+    logits = t(torch, [-3.0, -0.001, 0.0, 0.002, 1.5, 4.0], grad=True)
+    d = D.ContinuousBernoulli(logits=logits)
+    out += probe(torch, d, [logits], t(torch, [0.2, 0.5, 0.5, 0.8, 0.99, 0.01]))
+    out.append(d._log_normalizer(logits).detach().numpy())
+    torch.manual_seed(4)
+    sample = d.rsample((3,))
+    out.append(sample.detach().numpy())
+    out.extend(grads(torch, sample, [logits]))
+    out.append(error(lambda: D.ContinuousBernoulli(probs=t(torch, [1.5]), validate_args=True)))
+    return out
+
+
+@case
 def uniform(torch):
     D = torch.distributions
     return univariate(torch, D.Uniform, [[0.0, -1.0, 0.5, 2.0], [1.0, 3.0, 0.8, 2.6]], [0.5, 0.2, 0.7, 2.5], prob=UNIT)

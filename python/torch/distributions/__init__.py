@@ -13,6 +13,7 @@ Binomial samplers are written here over the core's ops until the core has them (
 
 from torch.distributions import constraints, transforms
 from torch.distributions.bernoulli import Bernoulli
+from torch.distributions.continuous_bernoulli import ContinuousBernoulli
 from torch.distributions.beta import Beta
 from torch.distributions.binomial import Binomial
 from torch.distributions.categorical import Categorical
@@ -53,6 +54,7 @@ from torch.distributions.weibull import Weibull
 
 __all__ = [
     "Bernoulli",
+    "ContinuousBernoulli",
     "Beta",
     "Binomial",
     "Categorical",
