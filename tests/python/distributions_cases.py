@@ -122,6 +122,30 @@ def continuous_bernoulli(torch):
 
 
 @case
+def lowrank_multivariate_normal(torch):
+    """Batches broadcast between loc, the factor and the diagonal; every derived matrix; the
+    gradients; samples from the same draws; bad shapes."""
+    D = torch.distributions
+    rng = np.random.default_rng(9)
+    loc = t(torch, rng.standard_normal((2, 4)), grad=True)
+    factor = t(torch, rng.standard_normal((4, 2)), grad=True)
+    diag = t(torch, rng.random((2, 4)) + 0.5, grad=True)
+    d = D.LowRankMultivariateNormal(loc, factor, diag)
+    out = probe(torch, d, [loc, factor, diag], t(torch, rng.standard_normal((2, 4))))
+    for name in ("scale_tril", "covariance_matrix", "precision_matrix"):
+        r = getattr(d, name)
+        out.append(r.detach().numpy())
+        out.extend(grads(torch, r, [loc, factor, diag]))
+    torch.manual_seed(6)
+    sample = d.rsample((3,))
+    out.append(sample.detach().numpy())
+    out.extend(grads(torch, sample, [loc, factor, diag]))
+    out.append(error(lambda: D.LowRankMultivariateNormal(loc, t(torch, np.ones((3, 2))), diag)))
+    out.append(error(lambda: D.LowRankMultivariateNormal(loc, factor, t(torch, np.ones(3)))))
+    return out
+
+
+@case
 def uniform(torch):
     D = torch.distributions
     return univariate(torch, D.Uniform, [[0.0, -1.0, 0.5, 2.0], [1.0, 3.0, 0.8, 2.6]], [0.5, 0.2, 0.7, 2.5], prob=UNIT)

@@ -35,6 +35,7 @@ from torch.distributions.kl import kl_divergence, register_kl
 from torch.distributions.kumaraswamy import Kumaraswamy
 from torch.distributions.laplace import Laplace
 from torch.distributions.log_normal import LogNormal
+from torch.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from torch.distributions.logistic_normal import LogisticNormal
 from torch.distributions.mixture_same_family import MixtureSameFamily
 from torch.distributions.multinomial import Multinomial
@@ -74,6 +75,7 @@ __all__ = [
     "Kumaraswamy",
     "Laplace",
     "LogNormal",
+    "LowRankMultivariateNormal",
     "LogisticNormal",
     "MixtureSameFamily",
     "Multinomial",
