@@ -48,6 +48,16 @@ def logits_to_probs(logits, is_binary=False):
     return F.softmax(logits, dim=-1)
 
 
+def expand_probs_or_logits(source, new, shape):
+    """Gives new (an instance being made by expand) source's probs and/or logits, whichever
+    source holds, expanded to shape; _param is the last of them, as in __init__."""
+    for name in ("probs", "logits"):
+        if name in source.__dict__:
+            value = getattr(source, name).expand(shape)
+            setattr(new, name, value)
+            new._param = value
+
+
 def clamp_probs(probs):
     eps = torch.finfo(probs.dtype).eps
     return probs.clamp(min=eps, max=1 - eps)
