@@ -65,20 +65,18 @@ class MPIGroup:
         group = self._group.subgroup(list(ranks))
         return None if group is None else MPIGroup(group)
 
+    def _average(self, t):
+        """ReduceOp.AVG after MPI's SUM: integers round toward zero, as the Gloo backend's do."""
+        return lambda: t.div_(self.size(), rounding_mode=None if t.is_floating_point() else "trunc")
+
     def allreduce(self, t, op):
         _check(t, "all_reduce")
-        after = (
-            (lambda: t.div_(self.size()) if t.is_floating_point() else t.copy_(t // self.size())) if op == 1 else None
-        )
+        after = self._average(t) if op == 1 else None
         return _Work(self._group.allreduce(t.data_ptr(), t.numel(), _dtype_name(t), op), [t], after)
 
     def reduce(self, t, root, op):
         _check(t, "reduce")
-        after = (
-            (lambda: t.div_(self.size()) if t.is_floating_point() else t.copy_(t // self.size()))
-            if op == 1 and self.rank() == root
-            else None
-        )
+        after = self._average(t) if op == 1 and self.rank() == root else None
         return _Work(self._group.reduce(t.data_ptr(), t.numel(), _dtype_name(t), op, root), [t], after)
 
     def broadcast(self, t, root):

@@ -7,7 +7,6 @@ at once and its `wait()` blocks until the op ran. Ranks given to the functions a
 ranks, as in PyTorch; a group maps them to its own.
 """
 
-import contextlib
 import io
 import os
 import pickle
@@ -754,8 +753,3 @@ def scatter_object_list(scatter_object_output_list, scatter_object_input_list, s
     broadcast_object_list(objects, src, group)
     me = _group_of(group).rank()
     scatter_object_output_list[0] = objects[me]
-
-
-@contextlib.contextmanager
-def _coalescing_manager(*args, **kwargs):  # PyTorch's internal name some code imports
-    yield
