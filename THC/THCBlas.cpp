@@ -6,18 +6,20 @@
 #include <type_traits>
 
 #include "THC/THCCachingAllocator.h"
+#include "THC/THCLazyLibrary.h"
 
 namespace {
 
 void checkStatus(cublasStatus_t status, const char *fn) {
   if (status != CUBLAS_STATUS_SUCCESS)
-    THError("%s: cuBLAS error %s (%s)", fn, cublasGetStatusName(status), cublasGetStatusString(status));
+    THError("%s: cuBLAS error %s (%s)", fn, THC_LAZY(Cublas, cublasGetStatusName)(status),
+            THC_LAZY(Cublas, cublasGetStatusString)(status));
 }
 
 // The state's handle for the current device and stream, scalars passed from the host.
 cublasHandle_t handleOf(THCState *state, const char *fn) {
   cublasHandle_t handle = THCState_getCurrentBlasHandle(state);
-  checkStatus(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_HOST), fn);
+  checkStatus(THC_LAZY(Cublas, cublasSetPointerMode)(handle, CUBLAS_POINTER_MODE_HOST), fn);
   return handle;
 }
 
@@ -28,6 +30,16 @@ bool isTrans(const char *fn, char t, int arg) {
   THArgCheck(false, arg, "%s: transpose flag must be 'n' or 't', got '%c'", fn, t);
   return false;
 }
+
+// cublas_api.h overloads these two for C++ (old code passing a cudaDataType compute type);
+// the C functions are the ones THC calls.
+using GemmEx = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *,
+                                  const void *, cudaDataType, int, const void *, cudaDataType, int, const void *,
+                                  void *, cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
+using GemmStridedBatchedEx = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                                const void *, const void *, cudaDataType, int, long long, const void *,
+                                                cudaDataType, int, long long, const void *, void *, cudaDataType, int,
+                                                long long, int, cublasComputeType_t, cublasGemmAlgo_t);
 
 cublasOperation_t op(bool trans) { return trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
@@ -69,46 +81,48 @@ template <typename T>
 using ScalarOf = typename Scalar<T>::type;
 
 cublasStatus_t scalCall(cublasHandle_t h, int n, float alpha, float *x, int incx) {
-  return cublasSscal(h, n, &alpha, x, incx);
+  return THC_LAZY(Cublas, cublasSscal)(h, n, &alpha, x, incx);
 }
 cublasStatus_t scalCall(cublasHandle_t h, int n, double alpha, double *x, int incx) {
-  return cublasDscal(h, n, &alpha, x, incx);
+  return THC_LAZY(Cublas, cublasDscal)(h, n, &alpha, x, incx);
 }
 cublasStatus_t scalCall(cublasHandle_t h, int n, float alpha, THHalf *x, int incx) {
-  return cublasScalEx(h, n, &alpha, CUDA_R_32F, x, CUDA_R_16F, incx, CUDA_R_32F);
+  return THC_LAZY(Cublas, cublasScalEx)(h, n, &alpha, CUDA_R_32F, x, CUDA_R_16F, incx, CUDA_R_32F);
 }
 
 cublasStatus_t gemmCall(cublasHandle_t h, bool ta, bool tb, int m, int n, int k, float alpha, const float *a, int lda,
                         const float *b, int ldb, float beta, float *c, int ldc) {
-  return cublasSgemm(h, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
+  return THC_LAZY(Cublas, cublasSgemm)(h, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
 }
 cublasStatus_t gemmCall(cublasHandle_t h, bool ta, bool tb, int m, int n, int k, double alpha, const double *a, int lda,
                         const double *b, int ldb, double beta, double *c, int ldc) {
-  return cublasDgemm(h, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
+  return THC_LAZY(Cublas, cublasDgemm)(h, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
 }
 cublasStatus_t gemmCall(cublasHandle_t h, bool ta, bool tb, int m, int n, int k, float alpha, const THHalf *a, int lda,
                         const THHalf *b, int ldb, float beta, THHalf *c, int ldc) {
-  return cublasGemmEx(h, op(ta), op(tb), m, n, k, &alpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &beta, c, CUDA_R_16F,
-                      ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  return THC_LAZY_AS(Cublas, cublasGemmEx, GemmEx)(h, op(ta), op(tb), m, n, k, &alpha, a, CUDA_R_16F, lda, b,
+                                                   CUDA_R_16F, ldb, &beta, c, CUDA_R_16F, ldc, CUBLAS_COMPUTE_32F,
+                                                   CUBLAS_GEMM_DEFAULT);
 }
 
 cublasStatus_t gemmBatchedCall(cublasHandle_t h, bool ta, bool tb, int m, int n, int k, float alpha, const float *a,
                                int lda, long long sa, const float *b, int ldb, long long sb, float beta, float *c,
                                int ldc, long long sc, int count) {
-  return cublasSgemmStridedBatched(h, op(ta), op(tb), m, n, k, &alpha, a, lda, sa, b, ldb, sb, &beta, c, ldc, sc,
-                                   count);
+  return THC_LAZY(Cublas, cublasSgemmStridedBatched)(h, op(ta), op(tb), m, n, k, &alpha, a, lda, sa, b, ldb, sb, &beta,
+                                                     c, ldc, sc, count);
 }
 cublasStatus_t gemmBatchedCall(cublasHandle_t h, bool ta, bool tb, int m, int n, int k, double alpha, const double *a,
                                int lda, long long sa, const double *b, int ldb, long long sb, double beta, double *c,
                                int ldc, long long sc, int count) {
-  return cublasDgemmStridedBatched(h, op(ta), op(tb), m, n, k, &alpha, a, lda, sa, b, ldb, sb, &beta, c, ldc, sc,
-                                   count);
+  return THC_LAZY(Cublas, cublasDgemmStridedBatched)(h, op(ta), op(tb), m, n, k, &alpha, a, lda, sa, b, ldb, sb, &beta,
+                                                     c, ldc, sc, count);
 }
 cublasStatus_t gemmBatchedCall(cublasHandle_t h, bool ta, bool tb, int m, int n, int k, float alpha, const THHalf *a,
                                int lda, long long sa, const THHalf *b, int ldb, long long sb, float beta, THHalf *c,
                                int ldc, long long sc, int count) {
-  return cublasGemmStridedBatchedEx(h, op(ta), op(tb), m, n, k, &alpha, a, CUDA_R_16F, lda, sa, b, CUDA_R_16F, ldb, sb,
-                                    &beta, c, CUDA_R_16F, ldc, sc, count, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  return THC_LAZY_AS(Cublas, cublasGemmStridedBatchedEx, GemmStridedBatchedEx)(
+      h, op(ta), op(tb), m, n, k, &alpha, a, CUDA_R_16F, lda, sa, b, CUDA_R_16F, ldb, sb, &beta, c, CUDA_R_16F, ldc, sc,
+      count, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
 // c = beta c for a column-major m x n matrix (m, n, ldc checked). beta == 0 writes zero
@@ -213,9 +227,9 @@ void gemv(THCState *state, const char *fn, char trans, int64_t m, int64_t n, T a
   const int im = toInt(fn, "m", m), in = toInt(fn, "n", n), ilda = toInt(fn, "lda", lda);
   const int ix = toInt(fn, "incx", incx), iy = toInt(fn, "incy", incy);
   if constexpr (std::is_same_v<T, float>)
-    checkStatus(cublasSgemv(h, op(t), im, in, &alpha, a, ilda, x, ix, &beta, y, iy), fn);
+    checkStatus(THC_LAZY(Cublas, cublasSgemv)(h, op(t), im, in, &alpha, a, ilda, x, ix, &beta, y, iy), fn);
   else
-    checkStatus(cublasDgemv(h, op(t), im, in, &alpha, a, ilda, x, ix, &beta, y, iy), fn);
+    checkStatus(THC_LAZY(Cublas, cublasDgemv)(h, op(t), im, in, &alpha, a, ilda, x, ix, &beta, y, iy), fn);
 }
 
 template <typename T>
@@ -231,9 +245,9 @@ void ger(THCState *state, const char *fn, int64_t m, int64_t n, T alpha, const T
   const int im = toInt(fn, "m", m), in = toInt(fn, "n", n), ilda = toInt(fn, "lda", lda);
   const int ix = toInt(fn, "incx", incx), iy = toInt(fn, "incy", incy);
   if constexpr (std::is_same_v<T, float>)
-    checkStatus(cublasSger(h, im, in, &alpha, x, ix, y, iy, a, ilda), fn);
+    checkStatus(THC_LAZY(Cublas, cublasSger)(h, im, in, &alpha, x, ix, y, iy, a, ilda), fn);
   else
-    checkStatus(cublasDger(h, im, in, &alpha, x, ix, y, iy, a, ilda), fn);
+    checkStatus(THC_LAZY(Cublas, cublasDger)(h, im, in, &alpha, x, ix, y, iy, a, ilda), fn);
 }
 
 template <typename T>
@@ -246,18 +260,18 @@ ScalarOf<T> dot(THCState *state, const char *fn, int64_t n, const T *x, int64_t 
   const int in = toInt(fn, "n", n), ix = toInt(fn, "incx", incx), iy = toInt(fn, "incy", incy);
   ScalarOf<T> result = 0;
   if constexpr (std::is_same_v<T, float>) {
-    checkStatus(cublasSdot(h, in, x, ix, y, iy, &result), fn);
+    checkStatus(THC_LAZY(Cublas, cublasSdot)(h, in, x, ix, y, iy, &result), fn);
   } else if constexpr (std::is_same_v<T, double>) {
-    checkStatus(cublasDdot(h, in, x, ix, y, iy, &result), fn);
+    checkStatus(THC_LAZY(Cublas, cublasDdot)(h, in, x, ix, y, iy, &result), fn);
   } else {
     // x as a 1 x n row (ld incx) times y as an n x 1 column (y^T stored as a row, ld incy),
     // into one float on the device.
     cudaStream_t stream = THCState_getCurrentStream(state);
     float *out = static_cast<float *>(THCCachingAllocator_malloc(sizeof(float), stream));
     const float one = 1, zero = 0;
-    const cublasStatus_t status =
-        cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, 1, 1, in, &one, x, CUDA_R_16F, ix, y, CUDA_R_16F, iy, &zero, out,
-                     CUDA_R_32F, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    const cublasStatus_t status = THC_LAZY_AS(Cublas, cublasGemmEx, GemmEx)(
+        h, CUBLAS_OP_N, CUBLAS_OP_T, 1, 1, in, &one, x, CUDA_R_16F, ix, y, CUDA_R_16F, iy, &zero, out, CUDA_R_32F, 1,
+        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     cudaError_t err = cudaSuccess;
     if (status == CUBLAS_STATUS_SUCCESS) {
       err = cudaMemcpyAsync(&result, out, sizeof(float), cudaMemcpyDeviceToHost, stream);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "THC/THCCachingAllocator.h"
+#include "THC/THCLazyLibrary.h"
 #include "TH/THError.hpp"
 
 namespace {
@@ -75,7 +76,7 @@ void THCudaShutdown(THCState *state) {
   for (int d = 0; d < state->numDevices; d++) {
     THCudaCheck(cudaSetDevice(d));
     THCudaCheck(cudaDeviceSynchronize());
-    if (state->devices[d].blas) cublasDestroy(state->devices[d].blas);
+    if (state->devices[d].blas) THC_LAZY(Cublas, cublasDestroy)(state->devices[d].blas);
     state->devices[d].blas = nullptr;
   }
   THCudaCheck(cudaSetDevice(previous));
@@ -122,12 +123,12 @@ void THCState_setCurrentStream(THCState *state, cudaStream_t stream) {
 
 cublasHandle_t THCState_getCurrentBlasHandle(THCState *state) {
   DeviceState &d = currentDeviceState(state);
-  if (!d.blas && cublasCreate(&d.blas) != CUBLAS_STATUS_SUCCESS) {
+  if (!d.blas && THC_LAZY(Cublas, cublasCreate)(&d.blas) != CUBLAS_STATUS_SUCCESS) {
     d.blas = nullptr;
     THError("cuBLAS could not be initialised on device %d", THCudaGetDevice());
   }
-  cublasSetStream(d.blas, THCState_getCurrentStream(state));
-  cublasSetMathMode(d.blas, state->allowTF32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH);
+  THC_LAZY(Cublas, cublasSetStream)(d.blas, THCState_getCurrentStream(state));
+  THC_LAZY(Cublas, cublasSetMathMode)(d.blas, state->allowTF32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH);
   return d.blas;
 }
 

@@ -14,81 +14,83 @@
 #include <vector>
 
 #include "THC/THCCachingAllocator.h"
+#include "THC/THCLazyLibrary.h"
 #include "THC/THCTensor.hpp"
 
 // cuSOLVER's and cuBLAS's entry points by element type, so that generic code calls one name.
 #define THC_SOLVER_FOR(P, T)                                                                                           \
   namespace solver {                                                                                                   \
   inline cusolverStatus_t getrfBufferSize(cusolverDnHandle_t h, int m, int n, T *a, int lda, int *lwork) {             \
-    return cusolverDn##P##getrf_bufferSize(h, m, n, a, lda, lwork);                                                    \
+    return THC_LAZY(Cusolver, cusolverDn##P##getrf_bufferSize)(h, m, n, a, lda, lwork);                                \
   }                                                                                                                    \
   inline cusolverStatus_t getrf(cusolverDnHandle_t h, int m, int n, T *a, int lda, T *work, int *ipiv, int *info) {    \
-    return cusolverDn##P##getrf(h, m, n, a, lda, work, ipiv, info);                                                    \
+    return THC_LAZY(Cusolver, cusolverDn##P##getrf)(h, m, n, a, lda, work, ipiv, info);                                \
   }                                                                                                                    \
   inline cusolverStatus_t getrs(cusolverDnHandle_t h, int n, int nrhs, const T *a, int lda, const int *ipiv, T *b,     \
                                 int ldb, int *info) {                                                                  \
-    return cusolverDn##P##getrs(h, CUBLAS_OP_N, n, nrhs, a, lda, ipiv, b, ldb, info);                                  \
+    return THC_LAZY(Cusolver, cusolverDn##P##getrs)(h, CUBLAS_OP_N, n, nrhs, a, lda, ipiv, b, ldb, info);              \
   }                                                                                                                    \
   inline cusolverStatus_t potrfBufferSize(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *a, int lda,           \
                                           int *lwork) {                                                                \
-    return cusolverDn##P##potrf_bufferSize(h, uplo, n, a, lda, lwork);                                                 \
+    return THC_LAZY(Cusolver, cusolverDn##P##potrf_bufferSize)(h, uplo, n, a, lda, lwork);                             \
   }                                                                                                                    \
   inline cusolverStatus_t potrf(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *a, int lda, T *work, int lwork, \
                                 int *info) {                                                                           \
-    return cusolverDn##P##potrf(h, uplo, n, a, lda, work, lwork, info);                                                \
+    return THC_LAZY(Cusolver, cusolverDn##P##potrf)(h, uplo, n, a, lda, work, lwork, info);                            \
   }                                                                                                                    \
   inline cusolverStatus_t potrs(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, int nrhs, const T *a, int lda,     \
                                 T *b, int ldb, int *info) {                                                            \
-    return cusolverDn##P##potrs(h, uplo, n, nrhs, a, lda, b, ldb, info);                                               \
+    return THC_LAZY(Cusolver, cusolverDn##P##potrs)(h, uplo, n, nrhs, a, lda, b, ldb, info);                           \
   }                                                                                                                    \
   inline cusolverStatus_t potriBufferSize(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *a, int lda,           \
                                           int *lwork) {                                                                \
-    return cusolverDn##P##potri_bufferSize(h, uplo, n, a, lda, lwork);                                                 \
+    return THC_LAZY(Cusolver, cusolverDn##P##potri_bufferSize)(h, uplo, n, a, lda, lwork);                             \
   }                                                                                                                    \
   inline cusolverStatus_t potri(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *a, int lda, T *work, int lwork, \
                                 int *info) {                                                                           \
-    return cusolverDn##P##potri(h, uplo, n, a, lda, work, lwork, info);                                                \
+    return THC_LAZY(Cusolver, cusolverDn##P##potri)(h, uplo, n, a, lda, work, lwork, info);                            \
   }                                                                                                                    \
   inline cusolverStatus_t syevdBufferSize(cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n,  \
                                           const T *a, int lda, const T *w, int *lwork) {                               \
-    return cusolverDn##P##syevd_bufferSize(h, jobz, uplo, n, a, lda, w, lwork);                                        \
+    return THC_LAZY(Cusolver, cusolverDn##P##syevd_bufferSize)(h, jobz, uplo, n, a, lda, w, lwork);                    \
   }                                                                                                                    \
   inline cusolverStatus_t syevd(cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, T *a,      \
                                 int lda, T *w, T *work, int lwork, int *info) {                                        \
-    return cusolverDn##P##syevd(h, jobz, uplo, n, a, lda, w, work, lwork, info);                                       \
+    return THC_LAZY(Cusolver, cusolverDn##P##syevd)(h, jobz, uplo, n, a, lda, w, work, lwork, info);                   \
   }                                                                                                                    \
   inline cusolverStatus_t gesvdBufferSize(cusolverDnHandle_t h, int m, int n, const T *, int *lwork) {                 \
-    return cusolverDn##P##gesvd_bufferSize(h, m, n, lwork);                                                            \
+    return THC_LAZY(Cusolver, cusolverDn##P##gesvd_bufferSize)(h, m, n, lwork);                                        \
   }                                                                                                                    \
   inline cusolverStatus_t gesvd(cusolverDnHandle_t h, char job, int m, int n, T *a, int lda, T *s, T *u, int ldu,      \
                                 T *vt, int ldvt, T *work, int lwork, T *rwork, int *info) {                            \
-    return cusolverDn##P##gesvd(h, job, job, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, rwork, info);             \
+    return THC_LAZY(Cusolver, cusolverDn##P##gesvd)(h, job, job, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork,       \
+                                                    rwork, info);                                                      \
   }                                                                                                                    \
   inline cusolverStatus_t geqrfBufferSize(cusolverDnHandle_t h, int m, int n, T *a, int lda, int *lwork) {             \
-    return cusolverDn##P##geqrf_bufferSize(h, m, n, a, lda, lwork);                                                    \
+    return THC_LAZY(Cusolver, cusolverDn##P##geqrf_bufferSize)(h, m, n, a, lda, lwork);                                \
   }                                                                                                                    \
   inline cusolverStatus_t geqrf(cusolverDnHandle_t h, int m, int n, T *a, int lda, T *tau, T *work, int lwork,         \
                                 int *info) {                                                                           \
-    return cusolverDn##P##geqrf(h, m, n, a, lda, tau, work, lwork, info);                                              \
+    return THC_LAZY(Cusolver, cusolverDn##P##geqrf)(h, m, n, a, lda, tau, work, lwork, info);                          \
   }                                                                                                                    \
   inline cusolverStatus_t orgqrBufferSize(cusolverDnHandle_t h, int m, int n, int k, const T *a, int lda,              \
                                           const T *tau, int *lwork) {                                                  \
-    return cusolverDn##P##orgqr_bufferSize(h, m, n, k, a, lda, tau, lwork);                                            \
+    return THC_LAZY(Cusolver, cusolverDn##P##orgqr_bufferSize)(h, m, n, k, a, lda, tau, lwork);                        \
   }                                                                                                                    \
   inline cusolverStatus_t orgqr(cusolverDnHandle_t h, int m, int n, int k, T *a, int lda, const T *tau, T *work,       \
                                 int lwork, int *info) {                                                                \
-    return cusolverDn##P##orgqr(h, m, n, k, a, lda, tau, work, lwork, info);                                           \
+    return THC_LAZY(Cusolver, cusolverDn##P##orgqr)(h, m, n, k, a, lda, tau, work, lwork, info);                       \
   }                                                                                                                    \
   inline cublasStatus_t trttp(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *a, int lda, T *ap) {            \
-    return cublas##P##trttp(h, uplo, n, a, lda, ap);                                                                   \
+    return THC_LAZY(Cublas, cublas##P##trttp)(h, uplo, n, a, lda, ap);                                                 \
   }                                                                                                                    \
   inline cublasStatus_t tpttr(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *ap, T *a, int lda) {            \
-    return cublas##P##tpttr(h, uplo, n, ap, a, lda);                                                                   \
+    return THC_LAZY(Cublas, cublas##P##tpttr)(h, uplo, n, ap, a, lda);                                                 \
   }                                                                                                                    \
   /* c = a + a^T */                                                                                                    \
   inline cublasStatus_t addTranspose(cublasHandle_t h, int n, const T *a, int lda, T *c, int ldc) {                    \
     const T one = 1;                                                                                                   \
-    return cublas##P##geam(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, &one, a, lda, &one, a, lda, c, ldc);                     \
+    return THC_LAZY(Cublas, cublas##P##geam)(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, &one, a, lda, &one, a, lda, c, ldc);   \
   }                                                                                                                    \
   }
 
@@ -127,7 +129,8 @@ void checkSolver(cusolverStatus_t status, const char *fn) {
 
 void checkBlas(cublasStatus_t status, const char *fn) {
   if (status != CUBLAS_STATUS_SUCCESS)
-    THError("%s: cuBLAS error %s (%s)", fn, cublasGetStatusName(status), cublasGetStatusString(status));
+    THError("%s: cuBLAS error %s (%s)", fn, THC_LAZY(Cublas, cublasGetStatusName)(status),
+            THC_LAZY(Cublas, cublasGetStatusString)(status));
 }
 
 // One cuSOLVER handle per device, created on first use, bound to the current stream.
@@ -140,7 +143,7 @@ cusolverDnHandle_t solverHandle(THCState *state, const char *fn) {
     std::lock_guard<std::mutex> lock(mutex);
     if ((int)handles.size() <= device) handles.resize(device + 1, nullptr);
     if (!handles[device]) {
-      const cusolverStatus_t status = cusolverDnCreate(&handles[device]);
+      const cusolverStatus_t status = THC_LAZY(Cusolver, cusolverDnCreate)(&handles[device]);
       if (status != CUSOLVER_STATUS_SUCCESS) {
         handles[device] = nullptr;
         THError("%s: cuSOLVER could not be initialised on device %d (%s)", fn, device, solverStatusName(status));
@@ -148,7 +151,7 @@ cusolverDnHandle_t solverHandle(THCState *state, const char *fn) {
     }
     handle = handles[device];
   }
-  checkSolver(cusolverDnSetStream(handle, THCState_getCurrentStream(state)), fn);
+  checkSolver(THC_LAZY(Cusolver, cusolverDnSetStream)(handle, THCState_getCurrentStream(state)), fn);
   return handle;
 }
 
@@ -178,7 +181,7 @@ struct Solver {
         handle(solverHandle(state, fn)),
         blas(THCState_getCurrentBlasHandle(state)),
         info(sizeof(int), stream) {
-    checkBlas(cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_HOST), fn);
+    checkBlas(THC_LAZY(Cublas, cublasSetPointerMode)(blas, CUBLAS_POINTER_MODE_HOST), fn);
   }
   const char *fn;
   cudaStream_t stream;

@@ -28,15 +28,18 @@ def thc_libraries():
     )
     if not CUDA_AVAILABLE:
         return
+    # what nvcc compiles against; THCLazyLibrary.h is for host code only (and left out, so
+    # that changing it recompiles no kernel)
     native.filegroup(
         name = "headers",
-        srcs = native.glob(["*.h", "*.hpp", "*.cuh", "generic/*"]),
+        srcs = native.glob(["*.h", "*.hpp", "*.cuh", "generic/*"], exclude = ["THCLazyLibrary.h"]),
     )
     hdrs = native.glob(["*.h", "*.hpp", "*.cuh"])
     cuda_library(
         name = "core",
         srcs = [
             "THCGeneral.cpp",
+            "THCLazyLibrary.cpp",
             "THCCachingAllocator.cpp",
             "THCCachingHostAllocator.cpp",
             "THCStorage.cpp",
@@ -47,7 +50,9 @@ def thc_libraries():
         textual_hdrs = native.glob(["generic/*"]),
         cu_deps = [":headers", "//TH:headers"],
         copts = COPTS,
-        deps = ["//TH:core", "@local_cuda//:cublas"],
+        # cuBLAS and cuSOLVER are opened on first use, not linked (THCLazyLibrary.h)
+        linkopts = ["-ldl"],
+        deps = ["//TH:core", "@local_cuda//:headers"],
     )
     for group, patterns in GROUPS.items():
         srcs = native.glob(patterns)
@@ -59,8 +64,7 @@ def thc_libraries():
             cu_deps = [":headers", "//TH:headers"],
             copts = COPTS,
             deps = [":core"] + {
-                "blas": ["@local_cuda//:cublas"],
-                "lapack": [":blas", "@local_cuda//:cusolver"],
+                "lapack": [":blas"],
             }.get(group, []),
         )
     for src in native.glob(["indexed/*.cu"]):
