@@ -28,9 +28,11 @@
 #ifndef TORCH_DISPATCH_H
 #define TORCH_DISPATCH_H
 
+#include <functional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "core/Tensor.h"
 
@@ -44,6 +46,37 @@ enum class Types : uint8_t {
 
 [[noreturn]] void missingKernel(const char *op, Types types, Device device, ScalarType dtype);
 
+// Note [A device's column copied]: every table registers itself as it is built, so that one
+// device's column can be copied into another's in one call. The stand-in CUDA device of the
+// tests (core/ops/StandInDevice.h) runs the CPU's kernels this way; a real device registers
+// its own kernels one by one.
+namespace detail {
+void registerTable(std::function<void(Device from, Device to)> copyColumn);
+}
+// Gives `to` every kernel that `from` has and `to` lacks, in every table built so far.
+void copyColumn(Device from, Device to);
+
+namespace detail {
+[[noreturn]] void wrongDevice(const char *op, Device kernel, Device tensor);
+// Every tensor argument of a kernel of `device` lives there: a tensor of another device
+// reaching a kernel would be memory the kernel cannot read (a crash on a GPU), so the call
+// raises PyTorch's error instead, before anything is written.
+template <typename... As>
+void checkDevices(const char *op, Device device, const As &...as) {
+  auto one = [&](const auto &a) {
+    using A = std::decay_t<decltype(a)>;
+    if constexpr (std::is_same_v<A, Tensor>) {
+      if (a.defined() && a.device() != device) wrongDevice(op, device, a.device());
+    } else if constexpr (std::is_same_v<A, std::vector<Tensor>>) {
+      for (const Tensor &t : a) {
+        if (t.defined() && t.device() != device) wrongDevice(op, device, t.device());
+      }
+    }
+  };
+  (one(as), ...);
+}
+}  // namespace detail
+
 template <typename Signature, Types OpTypes>
 class Kernels;
 
@@ -52,7 +85,17 @@ class Kernels<R(Args...), OpTypes> {
  public:
   using Fn = R (*)(Args...);
   static constexpr Types types = OpTypes;
-  explicit constexpr Kernels(const char *name) : name_(name) {}
+  // acrossDevices: the kernel takes tensors of other devices too (copies between them)
+  explicit Kernels(const char *name, bool acrossDevices = false) : name_(name), acrossDevices_(acrossDevices) {
+    detail::registerTable([this](Device from, Device to) {
+      for (int t = 0; t < kNumScalarTypes; t++) {
+        auto dtype = static_cast<ScalarType>(t);
+        if (has(from, dtype) && !has(to, dtype)) add(to, dtype, fns_[static_cast<int>(from)][t]);
+      }
+    });
+  }
+  Kernels(const Kernels &) = delete;  // registered by address
+  Kernels &operator=(const Kernels &) = delete;
   void add(Device device, ScalarType dtype, Fn fn) { fns_[static_cast<int>(device)][static_cast<int>(dtype)] = fn; }
   bool has(Device device, ScalarType dtype) const {
     return fns_[static_cast<int>(device)][static_cast<int>(dtype)] != nullptr;
@@ -65,12 +108,15 @@ class Kernels<R(Args...), OpTypes> {
     return fn;
   }
   R operator()(Device device, ScalarType dtype, Args... args) const {
-    return find(device, dtype)(std::forward<Args>(args)...);
+    Fn fn = find(device, dtype);
+    if (!acrossDevices_) detail::checkDevices(name_, device, args...);
+    return fn(std::forward<Args>(args)...);
   }
   const char *name() const { return name_; }
 
  private:
   const char *name_;
+  bool acrossDevices_;
   Fn fns_[kNumDevices][kNumScalarTypes] = {};
 };
 
@@ -175,6 +221,18 @@ void fillWithHalf(Kernels<Signature, OpTypes> &kernels, Pick &&pick) {
 template <typename Kernel, int NumOps>
 class KernelTable {
  public:
+  KernelTable() {
+    detail::registerTable([this](Device from, Device to) {
+      for (int op = 0; op < NumOps; op++) {
+        for (int t = 0; t < kNumScalarTypes; t++) {
+          auto dtype = static_cast<ScalarType>(t);
+          if (has(op, from, dtype) && !has(op, to, dtype)) add(op, to, dtype, kernels_[op][static_cast<int>(from)][t]);
+        }
+      }
+    });
+  }
+  KernelTable(const KernelTable &) = delete;  // registered by address
+  KernelTable &operator=(const KernelTable &) = delete;
   // Registers (or replaces) the kernel of (op, device, dtype).
   void add(int op, Device device, ScalarType dtype, Kernel kernel) {
     kernels_[op][static_cast<int>(device)][static_cast<int>(dtype)] = kernel;

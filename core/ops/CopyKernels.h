@@ -12,7 +12,7 @@ namespace torch {
 
 struct CopyKernels {
   // dst = src converted, same shape; a Bool source reads as bytes.
-  Kernels<void(const Tensor &dst, const Tensor &src), Types::All> copy{"copy_"};
+  Kernels<void(const Tensor &dst, const Tensor &src), Types::All> copy{"copy_", /*acrossDevices=*/true};
   // dst (Bool) = src != 0, looked up by src's type.
   Kernels<void(const Tensor &dst, const Tensor &src), Types::Arith> copyToBool{"copy to bool"};
   // Every element = value (a Bool tensor gets 0 or 1 from the op).

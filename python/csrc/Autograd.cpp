@@ -100,7 +100,7 @@ TensorList tensorsOf(py::handle seq, const char *what) {
 }
 
 void setData(const Tensor &self, const Tensor &src) {
-  // t.data = x: t becomes a view of x's memory (any type), keeping t's autograd state.
+  // t.data = x: t becomes a view of x's memory (any type, any device), keeping t's autograd state.
   TensorImpl *impl = self.impl();
   THByteTensor *fresh = dispatch(src.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -112,6 +112,7 @@ void setData(const Tensor &self, const Tensor &src) {
   });
   impl->th = fresh;
   impl->dtype = src.dtype();
+  impl->device = src.device();
   shareVersion(self, src);
 }
 

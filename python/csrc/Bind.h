@@ -132,14 +132,24 @@ void defBoth(py::module &m, TensorClass &cls, const char *name, Func &&f, const 
   }
 }
 
-// Note [No CUDA tensors yet]: the Python package has no CUDA tensors yet (THC is not
-// registered in the core), so, like PyTorch built without CUDA, torch.cuda.is_available() is
-// False and asking for a CUDA tensor raises AssertionError with PyTorch's message (and why).
-// torch.cuda (python/torch/cuda/__init__.py) raises the same one, torch._C._no_cuda.
-extern const char *const kNoCuda;
-// Accepts None and the CPU (a str or torch.device); a CUDA device raises kNoCuda, anything
-// else torch.device's own error.
-void checkCpuDevice(py::handle device);
+// Note [CUDA in the bindings]: where the CUDA toolkit was found at build time (TORCH_WITH_CUDA),
+// _C.so links THC as the core's CUDA column (core/ops/cuda/Cuda.h) and a CUDA tensor is a
+// core tensor whose device is CUDA; torch.cuda.is_available() asks the CUDA runtime. Without
+// a GPU, asking for a CUDA tensor raises RuntimeError("No CUDA GPUs are available ...") as
+// PyTorch built with CUDA does; in a build without the toolkit, AssertionError("Torch not
+// compiled with CUDA enabled"), as PyTorch built without it. torch.cuda raises the same
+// (torch._C._cuda_require). torch._C._cuda_use_stand_in() makes host memory stand in for a GPU
+// (core/ops/StandInDevice.h) so that the tests check the bindings' device handling on any
+// machine; one device, cuda:0, is all the bindings address yet.
+extern const char *const kNoCuda;  // the build-without-CUDA message
+// Raises unless CUDA tensors can be made on device `index` (-1: the current one).
+void requireCuda(int64_t index = -1);
+bool cudaAvailable();
+// A device argument (str, torch.device, int or None): nullopt for None, else the device,
+// checked by requireCuda when it is a CUDA one; anything else raises torch.device's error.
+std::optional<Device> toDevice(py::handle device);
+// The torch.device of a tensor or storage on `device`.
+py::object deviceObject(Device device);
 
 // out= for functions: result is copied into out (resized to fit), which is returned.
 py::object writeOut(const Tensor &result, const std::optional<Tensor> &out);
@@ -193,6 +203,7 @@ void bindNNLayers(py::module &m, TensorClass &cls);   // into torch._C._nn
 void bindLegacy(py::module &m, TensorClass &cls);     // torch7 .t7 files (_t7_load, _t7_save)
 void bindTHNN(py::module &m);                         // torch._C._thnn, THNN's kernels for torch.legacy.nn
 void bindDistributed(py::module &m);                  // torch._C._distributed, Gloo's process groups
+void bindCuda(py::module &m);                         // torch._C._cuda_*, torch.cuda's runtime
 
 }  // namespace torch::python
 

@@ -210,17 +210,14 @@ Tensor toTensor(py::handle obj, std::optional<ScalarType> dtype) {
   return tensorFromData(obj, dtype);
 }
 
-const char *const kNoCuda =
-    "Torch not compiled with CUDA enabled: this build's Python package has no CUDA tensors yet "
-    "(torch.cuda.is_available() is False)";
-
-void checkCpuDevice(py::handle device) {
-  if (device.is_none()) return;
-  if (PyUnicode_Check(device.ptr()) && py::str(device).cast<std::string>() == "cpu") return;
+std::optional<Device> toDevice(py::handle device) {
+  if (device.is_none()) return std::nullopt;
+  if (PyUnicode_Check(device.ptr()) && py::str(device).cast<std::string>() == "cpu") return Device::CPU;
   py::object parsed = py::module::import("torch").attr("device")(device);  // raises for a bad one
-  if (parsed.attr("type").cast<std::string>() == "cpu") return;
-  PyErr_SetString(PyExc_AssertionError, kNoCuda);
-  throw py::error_already_set();
+  if (parsed.attr("type").cast<std::string>() == "cpu") return Device::CPU;
+  py::object index = parsed.attr("index");
+  requireCuda(index.is_none() ? -1 : index.cast<int64_t>());
+  return Device::CUDA;
 }
 
 py::object writeOut(const Tensor &result, const std::optional<Tensor> &out) {

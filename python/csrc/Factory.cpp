@@ -31,7 +31,7 @@ CreationOptions::CreationOptions(Keywords &kw) {
   }
   py::object d = kw.take("dtype");
   if (!d.is_none()) dtype = toDtype(d);
-  checkCpuDevice(kw.take("device"));
+  device = toDevice(kw.take("device"));
   py::object grad = kw.take("requires_grad");
   requiresGrad = !grad.is_none() && grad.cast<bool>();
   // Accepted for compatibility: there is one layout, and no pinned or channels-last memory here.
@@ -44,12 +44,13 @@ CreationOptions::CreationOptions(Keywords &kw) {
   }
 }
 
-Tensor creationTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback) {
+Tensor creationTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback,
+                      Device fallbackDevice) {
   if (options.out) {
     resize_(*options.out, sizes);
     return *options.out;
   }
-  return empty(sizes, options.dtype.value_or(fallback), Device::CPU);
+  return empty(sizes, options.dtype.value_or(fallback), options.device.value_or(fallbackDevice));
 }
 
 py::object finishCreation(const Tensor &t, const CreationOptions &options) {
@@ -90,9 +91,10 @@ void applyFill(const Tensor &t, Fill fill) {
 // creationTarget, then fill(target), without the GIL (Note [Releasing the GIL]): the
 // arguments are C++ values by now.
 template <typename F>
-Tensor filledTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback, F &&fill) {
+Tensor filledTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback, F &&fill,
+                    Device fallbackDevice = Device::CPU) {
   return withoutGil([&] {
-    Tensor t = creationTarget(options, sizes, fallback);
+    Tensor t = creationTarget(options, sizes, fallback, fallbackDevice);
     fill(t);
     return t;
   });
@@ -102,8 +104,9 @@ Tensor filledTarget(const CreationOptions &options, const IntList &sizes, Scalar
 template <typename F>
 Tensor filledLike(const Tensor &input, const CreationOptions &options, F &&fill) {
   return withoutGil([&] {
-    Tensor t = options.out ? creationTarget(options, input.sizes(), input.dtype())
-                           : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
+    Tensor t = options.out || (options.device && *options.device != input.device())
+                   ? creationTarget(options, input.sizes(), input.dtype())
+                   : emptyLikePreserve(input, options.dtype.value_or(input.dtype()));
     fill(t);
     return t;
   });
@@ -119,7 +122,8 @@ void bindFactory(py::module &m, TensorClass &cls) {
         CreationOptions options(kw);
         kw.finish();
         if (options.out) throw py::type_error("tensor() got an unexpected keyword argument 'out'");
-        return finishCreation(tensorFromData(data, options.dtype), options);
+        Tensor t = tensorFromData(data, options.dtype);  // built on the host, then moved
+        return finishCreation(options.device ? to(t, t.dtype(), *options.device) : t, options);
       },
       py::arg("data"));
   // as_tensor shares memory with a tensor or an array of the requested type.
@@ -129,12 +133,10 @@ void bindFactory(py::module &m, TensorClass &cls) {
         Keywords kw("as_tensor", kwargs);
         CreationOptions options(kw);
         kw.finish();
-        if (isTensor(data)) return py::cast(toType(unwrap(data), options.dtype.value_or(unwrap(data).dtype())));
-        if (py::isinstance<py::array>(data)) {
-          Tensor t = fromNumpy(py::reinterpret_borrow<py::array>(data));
-          return py::cast(toType(t, options.dtype.value_or(t.dtype())));
-        }
-        return py::cast(tensorFromData(data, options.dtype));
+        Tensor t = isTensor(data)                    ? unwrap(data)
+                   : py::isinstance<py::array>(data) ? fromNumpy(py::reinterpret_borrow<py::array>(data))
+                                                     : tensorFromData(data, options.dtype);
+        return py::cast(to(t, options.dtype.value_or(t.dtype()), options.device.value_or(t.device())));
       },
       py::arg("data"));
 
@@ -171,7 +173,8 @@ void bindFactory(py::module &m, TensorClass &cls) {
       IntList sizes = creationSizes(size, kw);
       CreationOptions options(kw);
       kw.finish();
-      Tensor t = filledTarget(options, sizes, self.dtype(), [fill](const Tensor &r) { applyFill(r, fill); });
+      Tensor t = filledTarget(
+          options, sizes, self.dtype(), [fill](const Tensor &r) { applyFill(r, fill); }, self.device());
       return finishCreation(t, options);
     });
   }
@@ -207,7 +210,8 @@ void bindFactory(py::module &m, TensorClass &cls) {
         CreationOptions options(kw);
         kw.finish();
         Scalar v = scalarArg(value, "fill_value");
-        Tensor t = filledTarget(options, toIntList(size, "size"), self.dtype(), [&](const Tensor &r) { fill_(r, v); });
+        Tensor t = filledTarget(
+            options, toIntList(size, "size"), self.dtype(), [&](const Tensor &r) { fill_(r, v); }, self.device());
         return finishCreation(t, options);
       },
       py::arg("size"), py::arg("fill_value"));
@@ -219,7 +223,7 @@ void bindFactory(py::module &m, TensorClass &cls) {
         kw.finish();
         IntList sizes = toIntList(size, "size"), strides = toIntList(stride, "stride");
         ScalarType type = options.dtype.value_or(defaultFloatType());
-        return finishCreation(emptyStrided(sizes, strides, type, Device::CPU), options);
+        return finishCreation(emptyStrided(sizes, strides, type, options.device.value_or(Device::CPU)), options);
       },
       py::arg("size"), py::arg("stride"));
 

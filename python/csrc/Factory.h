@@ -29,12 +29,14 @@ struct CreationOptions {
   explicit CreationOptions(Keywords &kw);
   std::optional<Tensor> out;
   std::optional<ScalarType> dtype;
+  std::optional<Device> device;
   bool requiresGrad = false;
 };
 
 // The tensor a creation function fills: out (resized to sizes) when given, else a new
-// tensor of the requested dtype (fallback when none was given).
-Tensor creationTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback);
+// tensor of the requested dtype and device (the fallbacks when none was given).
+Tensor creationTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback,
+                      Device fallbackDevice = Device::CPU);
 // The Python object of a created tensor, with requires_grad applied.
 py::object finishCreation(const Tensor &t, const CreationOptions &options);
 // Sizes from f(2, 3), f((2, 3)), f(torch.Size) or size=.

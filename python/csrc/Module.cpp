@@ -54,8 +54,8 @@ PYBIND11_MODULE(_C, m) {
   using namespace torch::python;
   m.doc() = "torch._C: tensors over TH";
   registerErrors();
-  m.attr("_no_cuda") = kNoCuda;
   bindDtypes(m);
+  bindCuda(m);
   // OpenMP threads of the kernels. A forked child must not start a parallel region on the
   // parent's libgomp pool (it hangs), so DataLoader workers set 1, as PyTorch's do.
   m.def("set_num_threads", [](int n) {

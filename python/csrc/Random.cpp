@@ -70,6 +70,8 @@ py::object drawCreation(const CreationOptions &options, const IntList &sizes, Sc
   Tensor result = withoutGil([&] {
     Tensor t = empty(sizes, options.out ? options.out->dtype() : options.dtype.value_or(fallback), Device::CPU);
     draw(t);
+    // The CPU generator's stream, moved to the device (the GPU generator is not bound yet).
+    if (options.device && *options.device != Device::CPU) t = to(t, t.dtype(), *options.device);
     if (!options.out) return t;
     resize_(*options.out, t.sizes());
     copy_(*options.out, t);
@@ -216,7 +218,8 @@ void bindGenerator(py::module &m) {
   py::class_<Generator> gen(m, "Generator");
   gen.attr("__module__") = "torch";
   gen.def(py::init([](py::handle device) {
-            checkCpuDevice(device);
+            TORCH_CHECK(toDevice(device).value_or(Device::CPU) == Device::CPU, Runtime,
+                        "torch.Generator on a CUDA device is not supported yet: use the default generator");
             auto *g = new Generator();
             g->manualSeed(kDefaultSeed);  // PyTorch's new generators start from it too
             return g;

@@ -169,10 +169,12 @@ void bindShape(py::module &m, TensorClass &cls) {
     m.def(
         upper ? "triu_indices" : "tril_indices",
         [upper](int64_t row, int64_t col, int64_t offset, py::handle dtype, py::handle device, py::handle) {
-          checkCpuDevice(device);
+          Device where = toDevice(device).value_or(Device::CPU);
           ScalarType type = dtype.is_none() ? ScalarType::Long : toDtype(dtype);
-          return withoutGil(
-              [&] { return upper ? triuIndices(row, col, offset, type) : trilIndices(row, col, offset, type); });
+          return withoutGil([&] {
+            Tensor r = upper ? triuIndices(row, col, offset, type) : trilIndices(row, col, offset, type);
+            return to(r, type, where);
+          });
         },
         py::arg("row"), py::arg("col"), py::arg("offset") = 0, py::kw_only(), py::arg("dtype") = py::none(),
         py::arg("device") = py::none(), py::arg("layout") = py::none());

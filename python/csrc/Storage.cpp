@@ -200,7 +200,10 @@ void bindStorage(py::module &m, TensorClass &cls) {
              fill_(fromStorage(s, checkedIndex(s, i), {}, {}), value);
            })
       // The raw bytes, writable, for file I/O without copies: memoryview(storage).
+      .def_property_readonly("device", [](const Storage &s) { return deviceObject(s.device()); })
       .def_buffer([](const Storage &s) {
+        TORCH_CHECK(s.device() == Device::CPU, Type,
+                    "a storage on a CUDA device has no buffer on the host: copy it with .cpu() first");
         return py::buffer_info(s.data(), 1, py::format_descriptor<uint8_t>::format(), 1,
                                {static_cast<ssize_t>(s.nbytes())}, {1});
       });

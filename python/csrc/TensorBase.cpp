@@ -104,6 +104,10 @@ Tensor fromNumpy(const py::array &array) {
 
 static py::array toNumpy(py::handle self) {
   const Tensor &t = self.cast<const Tensor &>();
+  if (t.device() != Device::CPU) {
+    throw py::type_error("can't convert " + py::str(deviceObject(t.device())).cast<std::string>() +
+                         " device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.");
+  }
   // The array would share memory that autograd does not see change (PyTorch refuses too,
   // outside no_grad).
   TORCH_CHECK(!(GradMode::enabled() && requiresGrad(t)), Runtime,
@@ -188,8 +192,8 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
   cls.def_property_readonly("dtype", [](const Tensor &t) { return dtypeObject(t.dtype()); })
       .def_property_readonly("shape", [](const Tensor &t) { return makeSize(t.sizes()); })
       .def_property_readonly("ndim", &Tensor::dim)
-      .def_property_readonly("is_cuda", [](const Tensor &) { return false; })
-      .def_property_readonly("device", [](const Tensor &) { return py::module::import("torch").attr("device")("cpu"); })
+      .def_property_readonly("is_cuda", [](const Tensor &t) { return t.device() == Device::CUDA; })
+      .def_property_readonly("device", [](const Tensor &t) { return deviceObject(t.device()); })
       .def(
           "size",
           [](const Tensor &t, py::object dim) -> py::object {
@@ -248,7 +252,11 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
 
   // conversions to Python and numpy
   cls.def("item", [](const Tensor &t) { return fromScalar(item(t)); })
-      .def("tolist", [](const Tensor &t) { return tolist(t, 0, t.storageOffset()); })
+      .def("tolist",
+           [](const Tensor &t) {
+             Tensor host = t.device() == Device::CPU ? t : withoutGil([&] { return to(t, t.dtype(), Device::CPU); });
+             return tolist(host, 0, host.storageOffset());
+           })
       .def("numpy", [](py::handle self) { return toNumpy(self); })
       .def(
           "__array__",
@@ -283,22 +291,41 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
           [](const Tensor &t, py::args args, py::kwargs kwargs) {
             // to(dtype), to(tensor), to(device), to(device, dtype); copy=, non_blocking= accepted.
             std::optional<ScalarType> target;
+            std::optional<Device> where;
             bool copy = kwargs.contains("copy") && kwargs["copy"].cast<bool>();
             auto consider = [&](py::handle a) {
-              if (py::isinstance<Tensor>(a))
+              if (py::isinstance<Tensor>(a)) {
                 target = a.cast<const Tensor &>().dtype();
-              else if (py::isinstance<Dtype>(a))
+                where = a.cast<const Tensor &>().device();
+              } else if (py::isinstance<Dtype>(a)) {
                 target = a.cast<Dtype>().type;
-              else if (py::isinstance<py::str>(a) || py::hasattr(a, "type"))
-                checkCpuDevice(a);
+              } else if (py::isinstance<py::str>(a) || py::hasattr(a, "type") || PyLong_Check(a.ptr())) {
+                where = toDevice(a);
+              }
             };
             for (py::handle a : args) consider(a);
             if (kwargs.contains("dtype")) target = toDtype(kwargs["dtype"]);
             if (kwargs.contains("device")) consider(kwargs["device"]);
             ScalarType type = target.value_or(t.dtype());
-            return withoutGil([&] { return toType(t, type, copy); });
+            Device device = where.value_or(t.device());
+            return withoutGil([&] { return to(t, type, device, copy); });
           })
-      .def("cpu", [](const Tensor &t) { return t; });
+      .def(
+          "cpu", [](const Tensor &t) { return to(t, t.dtype(), Device::CPU); }, ReleaseGil())
+      // cuda(device=None, non_blocking=False): a copy on the GPU (t itself when it is there)
+      .def(
+          "cuda",
+          [](const Tensor &t, py::handle device, py::handle, py::handle) {
+            requireCuda();
+            if (!device.is_none()) {
+              std::optional<Device> d = PyLong_Check(device.ptr())
+                                            ? toDevice(py::module::import("torch").attr("device")("cuda", device))
+                                            : toDevice(device);
+              TORCH_CHECK(d == Device::CUDA, Runtime, "Invalid device, must be cuda device");
+            }
+            return withoutGil([&] { return to(t, t.dtype(), Device::CUDA); });
+          },
+          py::arg("device") = py::none(), py::arg("non_blocking") = false, py::arg("memory_format") = py::none());
   // t.byte(), t.float(), ...: the type's name in lower case.
   for (int i = 0; i < kNumScalarTypes; i++) {
     ScalarType type = static_cast<ScalarType>(i);

@@ -100,26 +100,22 @@ def register_hook(self, hook):
 Tensor.register_hook = register_hook
 
 
-# ---- devices: every tensor is on the CPU (Note [No CUDA tensors yet] in python/csrc/Bind.h) ----
-def cuda(self, device=None, non_blocking=False, memory_format=None):
-    raise AssertionError(torch._C._no_cuda)
-
-
+# ---- devices (Note [CUDA in the bindings] in python/csrc/Bind.h) ----
 def get_device(self):
     """The GPU index of a CUDA tensor; -1 for a CPU tensor."""
-    return -1
+    return self.device.index if self.is_cuda else -1
 
 
 def pin_memory(self):
     """A copy in page-locked memory, for fast copies to a GPU: needs CUDA."""
-    raise AssertionError(torch._C._no_cuda)
+    torch._C._cuda_require()
+    raise RuntimeError("pin_memory() is not supported yet: page-locked host tensors are not bound")
 
 
 def is_pinned(self):
     return False
 
 
-Tensor.cuda = cuda
 Tensor.get_device = get_device
 Tensor.pin_memory = pin_memory
 Tensor.is_pinned = is_pinned

@@ -38,7 +38,7 @@ def _rebuild_tensor(storage, storage_offset, size, stride):
     if root._cdata != storage._cdata:
         storage = torch.storage._typed(root)
         storage_offset += start
-    return torch.tensor([], dtype=storage.dtype).set_(storage, storage_offset, size, stride)
+    return torch.tensor([], dtype=storage.dtype, device=storage.device).set_(storage, storage_offset, size, stride)
 
 
 def _is_int(value):

@@ -11,16 +11,19 @@ __all__ = ["default_generator", "get_rng_state", "initial_seed", "manual_seed", 
 
 @contextlib.contextmanager
 def fork_rng(devices=None, enabled=True):
-    """Draws inside the block leave the default generator as it was before it. The CUDA
-    generators are forked too when there are GPUs; this build has none
-    (torch.cuda.is_available() is False), so devices must name none."""
+    """Draws inside the block leave the default generator as it was before it, and the GPU
+    generator too when devices names a GPU."""
     if not enabled:
         yield
         return
+    gpu_states = []
     if devices:
-        torch.cuda.init()  # raises: no CUDA in this build
+        torch.cuda.init()  # raises without a GPU
+        gpu_states = torch.cuda.get_rng_state_all()
     state = get_rng_state()
     try:
         yield
     finally:
         set_rng_state(state)
+        if gpu_states:
+            torch.cuda.set_rng_state_all(gpu_states)

@@ -105,6 +105,7 @@ def _storage_bytes(storage, byteorder=sys.byteorder):
     """The raw bytes of storage in the given byte order (no copy in the machine's own)."""
     if not len(storage):
         return b""
+    storage = storage.cpu()  # a GPU storage is written from a host copy
     if byteorder == sys.byteorder or storage.element_size() == 1:
         return memoryview(storage)
     return storage._tensor().numpy().byteswap().tobytes()
@@ -168,7 +169,7 @@ def _pickled_zip(obj, pickle_module, protocol):
         # A storage view is saved as a storage of its own: the zip layout has no views of
         # storages (tensors on views are pickled on the root storage; see _tensor_reduce_ex).
         if isinstance(o, _C._StorageBase):
-            return ("storage", _storage_classes[o.dtype], keys.key(o), "cpu", len(o))
+            return ("storage", _storage_classes[o.dtype], keys.key(o), _location_of(o), len(o))
         return None
 
     data = io.BytesIO()
@@ -204,9 +205,9 @@ def _pickled_legacy(obj, pickle_module, protocol):
         root, offset = _root_and_offset(o)
         storage_type = _storage_classes[o.dtype]
         if root._cdata == o._cdata:
-            return ("storage", storage_type, keys.key(o), "cpu", len(o), None)
+            return ("storage", storage_type, keys.key(o), _location_of(o), len(o), None)
         # A storage[a:b] view: the root is saved, the view is named by (key, offset, size) on it.
-        return ("storage", storage_type, keys.key(root), "cpu", len(root), (str(o._cdata), offset, len(o)))
+        return ("storage", storage_type, keys.key(root), _location_of(o), len(root), (str(o._cdata), offset, len(o)))
 
     header = io.BytesIO()
     for value in (MAGIC_NUMBER, PROTOCOL_VERSION, _sys_info()):
@@ -229,14 +230,28 @@ def _is_cuda_location(location):
     return str(location).startswith("cuda")
 
 
+def _location_of(storage):
+    """The location a file records for a storage: 'cpu' or 'cuda:N', as PyTorch writes it."""
+    return str(storage.device) if storage.is_cuda else "cpu"
+
+
 def _default_restore(storage, location):
-    # Only CPU storages exist in this build: a storage saved from a GPU needs a map_location.
+    """storage (read into host memory) moved to location, as PyTorch 1.x restores it."""
     if _is_cuda_location(location):
-        raise RuntimeError(
-            "Attempting to deserialize object on a CUDA device (%s) but CUDA is not available in this "
-            "build. Pass map_location='cpu' (or torch.device('cpu')) to torch.load to map the "
-            "storages to the CPU." % location
-        )
+        if not torch.cuda.is_available():
+            raise RuntimeError(
+                "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "
+                "If you are running on a CPU-only machine, please use torch.load with "
+                "map_location=torch.device('cpu') to map your storages to the CPU."
+            )
+        index = torch.device(location).index or 0
+        if index >= torch.cuda.device_count():
+            raise RuntimeError(
+                "Attempting to deserialize object on CUDA device %d but torch.cuda.device_count() is %d. "
+                "Please use torch.load with map_location to map your storages to an existing device."
+                % (index, torch.cuda.device_count())
+            )
+        return storage.cuda(index)
     if str(location).split(":")[0] != "cpu":
         raise RuntimeError("torch.load: don't know how to restore data location %r" % (location,))
     return storage
@@ -542,10 +557,14 @@ def _load_legacy(f, restore, pickle_module, weights_only, pickle_load_args):
                 "torch.load: storage %s has %d elements in the file, %d in the pickle; corrupt file?"
                 % (key, count, len(storage))
             )
+        # a storage restored to a GPU is read through a host copy
+        host = type(storage)(count) if storage.is_cuda else storage
         if count:
-            _read_into(f, memoryview(storage), "storage " + key)
+            _read_into(f, memoryview(host), "storage " + key)
         if sys.byteorder != "little":
-            _swap_bytes(storage)
+            _swap_bytes(host)
+        if host is not storage:
+            storage.copy_(host)
     return result
 
 

@@ -158,14 +158,23 @@ class _TypedStorage(_C._StorageBase):
             raise TypeError("type(): expected a storage type name, a storage class or a dtype, got %r" % (dtype,))
         return self if dtype is self.dtype else self._to(dtype)
 
+    # ---- devices: a storage lives where its memory is (its device, from the core) ----
     def cpu(self):
-        return self
+        """This storage if it is on the CPU, else a copy there."""
+        if not self.is_cuda:
+            return self
+        return type(self)._wrap(self._tensor().cpu()._storage())
+
+    def cuda(self, device=None, non_blocking=False):
+        """A copy on the GPU (this storage if it is there)."""
+        if self.is_cuda:
+            return self
+        return type(self)._wrap(self._tensor().cuda(device)._storage())
 
     @property
-    def device(self):
-        return torch.device("cpu")
+    def is_cuda(self):
+        return self.device.type == "cuda"
 
-    is_cuda = False
     is_sparse = False
 
     def is_pinned(self):

@@ -5,7 +5,10 @@ from torch.torch_version import TorchVersion
 # The API level of PyTorch 1.13, which the tests compare against; the local part says this is
 # not PyTorch's own build.
 __version__ = TorchVersion("1.13.0+recreated")
-cuda = None  # no CUDA tensors in this build (torch.cuda.is_available() is False)
+from torch import _C
+
+# the CUDA version THC was built against, None in a build without the toolkit
+cuda = _C._cuda_version if _C._cuda_is_built else None
 hip = None
 debug = False
 git_version = "unknown"

@@ -1,7 +1,10 @@
-"""torch.cuda, torch.backends, torch.version and torch.random in a build without CUDA tensors
-(Note [No CUDA tensors yet] in python/csrc/Bind.h), compared with Debian's PyTorch 1.13, a
-build without CUDA too: the same values, the same kind of error where PyTorch raises its own,
-and clear errors where PyTorch's are accidents of its build."""
+"""torch.cuda, torch.backends, torch.version and torch.random on a machine without a GPU
+(Note [CUDA in the bindings] in python/csrc/Bind.h), compared with Debian's PyTorch 1.13, a
+build without CUDA: the same values where a machine without a GPU answers alike whatever the
+build. For errors, a build without the CUDA toolkit raises what PyTorch 1.13 without CUDA
+raises (AssertionError "Torch not compiled with CUDA enabled"); a build with it raises what
+PyTorch built with CUDA raises on a machine without a GPU, RuntimeError("No CUDA GPUs are
+available"), with the CUDA runtime's reason."""
 
 import json
 import os
@@ -15,7 +18,11 @@ import pytest
 import torch
 from conftest import require_real_torch_env
 
-NO_CUDA = "Torch not compiled with CUDA enabled"
+BUILT = torch._C._cuda_is_built
+NO_CUDA = "No CUDA GPUs are available" if BUILT else "Torch not compiled with CUDA enabled"
+NO_CUDA_KIND = RuntimeError if BUILT else AssertionError
+# what the build says, which PyTorch 1.13 without CUDA cannot be the reference for
+BUILD_ANSWERS = {"version_cuda", "backends_cuda"}
 
 # name -> expression, run here and under PyTorch 1.13 (`torch` and `t`, a CPU tensor, in scope)
 CALLS = {
@@ -99,12 +106,17 @@ def test_the_same_answers_and_errors_as_pytorch_without_cuda():
         if name == "version_ge":  # the same verdicts for this package's API level, 1.13
             assert text == "(True, True, True, False)"
             continue
+        if name in BUILD_ANSWERS:
+            assert kind == "value"
+            continue
+        if real_kind != "value" and BUILT:
+            assert kind == "RuntimeError" and text.startswith(NO_CUDA), (name, ours[name])
+            continue
         assert kind == real_kind, (name, ours[name], real[name])
         if kind == "value":
             assert text == real_text, (name, text, real_text)
         else:
             assert text.startswith(real_text.rstrip(".")), (name, text, real_text)
-            assert "is_available() is False" in text, (name, text)
 
 
 @pytest.mark.parametrize(
@@ -121,8 +133,18 @@ def test_the_same_answers_and_errors_as_pytorch_without_cuda():
 def test_what_needs_a_gpu_says_so(call):
     # PyTorch 1.13 without CUDA answers these with an AttributeError, a TypeError or a
     # NotImplementedError about its dispatcher; here they say what is missing.
-    with pytest.raises(AssertionError, match=NO_CUDA):
+    with pytest.raises(NO_CUDA_KIND, match=NO_CUDA):
         call()
+
+
+def test_what_the_build_says():
+    assert torch.backends.cuda.is_built() == BUILT
+    if BUILT:
+        # the toolkit THC was compiled with, as "major.minor"
+        major, minor = torch.version.cuda.split(".")
+        assert int(major) >= 11 and minor.isdigit()
+    else:
+        assert torch.version.cuda is None
 
 
 def test_a_program_choosing_its_device_runs_on_the_cpu():
@@ -169,4 +191,4 @@ def test_version_is_a_string_that_compares_as_a_version():
     v = torch.__version__
     assert isinstance(v, str) and v.startswith("1.13.0")
     assert v >= "1.10.2" and v < "1.13.1" and v >= (1, 9) and not v >= "1.14"
-    assert torch.version.__version__ == v and torch.version.cuda is None
+    assert torch.version.__version__ == v

@@ -17,12 +17,27 @@
 #ifndef TORCH_OPS_CUDA_CUDA_H
 #define TORCH_OPS_CUDA_CUDA_H
 
+#include <cstdint>
+#include <string>
+
 #include "THC/THCGeneral.h"
 
 namespace torch::cuda {
 
 bool init();        // true when a CUDA GPU is present (registers once, thread-safe)
 THCState *state();  // the process's THCState; only after init() returned true
+
+// Why init() returned false, in the runtime's words ("no CUDA-capable device is detected").
+std::string unavailableReason();
+
+// torch.cuda's questions, for a device that exists (after init() returned true).
+struct DeviceProperties {
+  std::string name;
+  int major = 0, minor = 0;  // compute capability
+  int64_t totalMemory = 0;   // bytes
+  int multiProcessorCount = 0;
+};
+DeviceProperties properties(int device);
 
 }  // namespace torch::cuda
 

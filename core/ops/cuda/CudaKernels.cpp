@@ -23,6 +23,7 @@ namespace torch::cuda {
 namespace {
 
 THCState *gState = nullptr;
+std::string gUnavailable;
 
 template <typename T>
 struct CudaKernels;
@@ -32,10 +33,13 @@ struct CudaKernels;
 
 bool gpuPresent() {
   int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+  cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess) {
     cudaGetLastError();  // no driver or no device: not an error of ours
+    gUnavailable = cudaGetErrorString(err);
     return false;
   }
+  if (n == 0) gUnavailable = "no CUDA-capable device is detected";
   return n > 0;
 }
 
@@ -62,5 +66,16 @@ bool init() {
 }
 
 THCState *state() { return gState; }
+
+std::string unavailableReason() { return gUnavailable; }
+
+DeviceProperties properties(int device) {
+  TORCH_CHECK(init(), Runtime, "no CUDA GPU: %s", gUnavailable.c_str());
+  TORCH_CHECK(device >= 0 && device < THCState_getNumDevices(gState), Runtime,
+              "CUDA error: invalid device ordinal (device %d of %d)", device, THCState_getNumDevices(gState));
+  cudaDeviceProp p;
+  THCudaCheck(cudaGetDeviceProperties(&p, device));
+  return DeviceProperties{p.name, p.major, p.minor, static_cast<int64_t>(p.totalGlobalMem), p.multiProcessorCount};
+}
 
 }  // namespace torch::cuda

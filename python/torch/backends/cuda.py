@@ -1,9 +1,11 @@
-"""torch.backends.cuda: no CUDA in this build (torch.cuda.is_available() is False); the
-matmul switches keep what programs set."""
+"""torch.backends.cuda: whether this build has CUDA (THC, when the CUDA toolkit was there);
+the matmul switches keep what programs set."""
+
+from torch import _C
 
 
 def is_built():
-    return False
+    return _C._cuda_is_built
 
 
 class _MatmulSwitches:

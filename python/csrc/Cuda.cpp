@@ -1,0 +1,189 @@
+// torch.cuda's runtime (Note [CUDA in the bindings] in Bind.h): whether CUDA tensors can be
+// made, devices, synchronisation, the caching allocator's statistics and the GPU generator.
+// python/torch/cuda/__init__.py is the public face; these are its torch._C._cuda_* calls.
+#include "core/ops/StandInDevice.h"
+#include "python/csrc/Bind.h"
+
+#ifdef TORCH_WITH_CUDA
+#include <cuda_runtime_api.h>
+
+#include "THC/THCCachingAllocator.h"
+#include "core/ops/cuda/Cuda.h"
+#endif
+
+namespace torch::python {
+
+const char *const kNoCuda = "Torch not compiled with CUDA enabled";
+
+namespace {
+
+bool gpuPresent() {
+#ifdef TORCH_WITH_CUDA
+  return torch::cuda::init();
+#else
+  return false;
+#endif
+}
+
+int deviceCount() {
+  if (usingStandInCuda()) return 1;
+#ifdef TORCH_WITH_CUDA
+  if (gpuPresent()) return THCState_getNumDevices(torch::cuda::state());
+#endif
+  return 0;
+}
+
+int currentDevice() {
+  requireCuda();
+#ifdef TORCH_WITH_CUDA
+  if (!usingStandInCuda()) return THCudaGetDevice();
+#endif
+  return 0;
+}
+
+}  // namespace
+
+bool cudaAvailable() { return usingStandInCuda() || gpuPresent(); }
+
+void requireCuda(int64_t index) {
+  if (!cudaAvailable()) {
+#ifdef TORCH_WITH_CUDA
+    TORCH_CHECK(false, Runtime, "No CUDA GPUs are available (the CUDA runtime says: %s)",
+                torch::cuda::unavailableReason().c_str());
+#else
+    PyErr_SetString(PyExc_AssertionError, kNoCuda);
+    throw py::error_already_set();
+#endif
+  }
+  int count = deviceCount();
+  TORCH_CHECK(index < count, Runtime, "CUDA error: invalid device ordinal (cuda:%lld of %d device%s)",
+              static_cast<long long>(index), count, count == 1 ? "" : "s");
+  // One device is all a core tensor addresses yet (its Device has no index).
+  int current = 0;
+#ifdef TORCH_WITH_CUDA
+  if (!usingStandInCuda()) current = THCudaGetDevice();
+#endif
+  TORCH_CHECK(index < 0 || index == current, Runtime,
+              "cuda:%lld is not the current device (cuda:%d): tensors on a device other than the current one are "
+              "not supported yet; call torch.cuda.set_device(%lld) first",
+              static_cast<long long>(index), current, static_cast<long long>(index));
+}
+
+py::object deviceObject(Device device) {
+  py::object make = py::module::import("torch").attr("device");
+  if (device == Device::CPU) return make("cpu");
+  return make("cuda", currentDevice());
+}
+
+void bindCuda(py::module &m) {
+#ifdef TORCH_WITH_CUDA
+  m.attr("_cuda_is_built") = true;
+  m.attr("_cuda_version") = std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
+#else
+  m.attr("_cuda_is_built") = false;
+#endif
+  m.attr("_no_cuda") = kNoCuda;
+  m.def("_cuda_is_available", &cudaAvailable);
+  m.def("_cuda_device_count", &deviceCount);
+  m.def("_cuda_require", &requireCuda, py::arg("index") = -1);
+  m.def("_cuda_use_stand_in", [] {
+    TORCH_CHECK(!gpuPresent(), Runtime, "this machine has a GPU: the stand-in device is for machines without one");
+    return useStandInCuda();
+  });
+  m.def("_cuda_is_stand_in", &usingStandInCuda);
+  m.def("_cuda_current_device", &currentDevice);
+  m.def("_cuda_set_device", [](int64_t index) {
+    if (index < 0) return;  // PyTorch ignores a negative device
+    TORCH_CHECK(index < deviceCount() || !cudaAvailable(), Runtime, "CUDA error: invalid device ordinal");
+    requireCuda();
+#ifdef TORCH_WITH_CUDA
+    if (!usingStandInCuda()) THCudaSetDevice(static_cast<int>(index));
+#endif
+  });
+  m.def("_cuda_synchronize", [] {
+    requireCuda();
+#ifdef TORCH_WITH_CUDA
+    if (!usingStandInCuda()) withoutGil([] { THCudaSynchronize(torch::cuda::state()); });
+#endif
+  });
+  // The caching allocator's figures for one device, by PyTorch's names (bytes and counts).
+  m.def("_cuda_memory_stats", [](int64_t device) {
+    py::dict d;
+    size_t allocated = 0, reserved = 0, peakAllocated = 0, peakReserved = 0;
+    uint64_t allocs = 0, mallocs = 0, frees = 0;
+#ifdef TORCH_WITH_CUDA
+    if (gpuPresent()) {
+      requireCuda(device);
+      THCAllocatorStats s;
+      THCCachingAllocator_getStats(device < 0 ? THCudaGetDevice() : static_cast<int>(device), &s);
+      allocated = s.allocated, reserved = s.reserved, peakAllocated = s.peakAllocated, peakReserved = s.peakReserved;
+      allocs = s.numAllocs, mallocs = s.numCudaMallocs, frees = s.numCudaFrees;
+    }
+#endif
+    (void)device;
+    d["allocated_bytes.all.current"] = allocated;
+    d["allocated_bytes.all.peak"] = peakAllocated;
+    d["reserved_bytes.all.current"] = reserved;
+    d["reserved_bytes.all.peak"] = peakReserved;
+    d["allocation.all.allocated"] = allocs;
+    d["num_device_alloc"] = mallocs;
+    d["num_device_free"] = frees;
+    return d;
+  });
+  m.def("_cuda_reset_peak_memory_stats", [](int64_t device) {
+#ifdef TORCH_WITH_CUDA
+    if (gpuPresent()) {
+      requireCuda(device);
+      THCCachingAllocator_resetPeakStats(device < 0 ? THCudaGetDevice() : static_cast<int>(device));
+    }
+#endif
+    (void)device;
+  });
+  m.def("_cuda_empty_cache", [] {
+#ifdef TORCH_WITH_CUDA
+    if (gpuPresent()) withoutGil([] { THCCachingAllocator_emptyCache(); });
+#endif
+  });
+  // (name, major, minor, total_memory, multi_processor_count)
+  m.def("_cuda_device_properties", [](int64_t index) {
+    requireCuda();
+    TORCH_CHECK(index >= 0 && index < deviceCount(), Runtime, "CUDA error: invalid device ordinal");
+#ifdef TORCH_WITH_CUDA
+    if (!usingStandInCuda()) {
+      torch::cuda::DeviceProperties p = torch::cuda::properties(static_cast<int>(index));
+      return py::make_tuple(p.name, p.major, p.minor, p.totalMemory, p.multiProcessorCount);
+    }
+#endif
+    return py::make_tuple("stand-in device (host memory)", 0, 0, 0, 0);
+  });
+  // The GPU generator: Philox's seed and offset (THCRandom); the stand-in has the CPU's.
+  m.def("_cuda_manual_seed", [](uint64_t seed) {
+#ifdef TORCH_WITH_CUDA
+    if (gpuPresent()) THCRandom_manualSeed(torch::cuda::state(), seed);
+#endif
+    (void)seed;
+  });
+  m.def("_cuda_rng_state", [] {
+    requireCuda();
+    uint64_t seed = 0, offset = 0;
+#ifdef TORCH_WITH_CUDA
+    if (!usingStandInCuda()) {
+      seed = THCRandom_initialSeed(torch::cuda::state());
+      offset = THCRandom_getOffset(torch::cuda::state());
+    }
+#endif
+    return py::make_tuple(seed, offset);
+  });
+  m.def("_cuda_set_rng_state", [](uint64_t seed, uint64_t offset) {
+    requireCuda();
+#ifdef TORCH_WITH_CUDA
+    if (!usingStandInCuda()) {
+      THCRandom_manualSeed(torch::cuda::state(), seed);
+      THCRandom_setOffset(torch::cuda::state(), offset);
+    }
+#endif
+    (void)seed, (void)offset;
+  });
+}
+
+}  // namespace torch::python
