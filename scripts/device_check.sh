@@ -10,13 +10,42 @@
 #                                             on the GPU machine, from the checkout root with .device/
 #                                             carried: runs every suite (and then each under
 #                                             compute-sanitizer's memcheck and racecheck with --sanitize,
-#                                             only those with --sanitize-only) and the benchmarks
+#                                             only those with --sanitize-only), the Python package's
+#                                             CUDA cases (tests/python/cuda_cases.py) and the benchmarks
+#
+# The GPU machine has Python 3.12 only: pack builds torch._C for it from pyenv's 3.12 (in its
+# own output base, TORCH_PY312_VENV the environment with numpy and pybind11, made here when
+# missing) and carries the package with numpy's wheel, used there when its Python lacks numpy.
 #
 # `run` ends with "device check: N passed, N failed" counting Boost.Test cases (skipped ones are
 # reported apart and not counted as passed); a suite that cannot start counts as one failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 archive=.device/device.tar.xz
+
+# torch._C for Python 3.12 and the package's Python files into $1/py312, numpy's wheel
+# unpacked into $1/py312/site.
+pack_python() {
+  local py=${TORCH_PY312:-$HOME/.pyenv/versions/3.12.1/bin/python}
+  local venv=${TORCH_PY312_VENV:-$HOME/.cache/torch-monorepo-venv312}
+  [ -x "$py" ] || return 1
+  [ -x "$venv/bin/python" ] || "$py" -m venv "$venv" || return 1
+  # the versions requirements.txt pins for the main build
+  "$venv/bin/pip" install -q $(grep -E '^(numpy|pybind11)==' requirements.txt) || return 1
+  PYTHON_BIN_PATH="$venv/bin/python" bazel --output_base="$HOME/.cache/bazel/torch-py312" \
+    build --dynamic_mode=off //python:_C.so || return 1
+  local out
+  out=$(bazel --output_base="$HOME/.cache/bazel/torch-py312" info bazel-bin 2>/dev/null)
+  mkdir -p "$1/py312/site"
+  tar -C python --exclude='*.so' --exclude=__pycache__ -cf - torch | tar -C "$1/py312" -xf -
+  cp "$out/python/_C.so" "$1/py312/torch/_C.so"
+  cp tests/python/cuda_cases.py "$1/py312/"
+  local version
+  version=$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')
+  "$venv/bin/pip" download -q --no-deps --only-binary=:all: --python-version 3.12 \
+    --platform manylinux_2_17_x86_64 -d "$1/wheels" "numpy==$version" || return 1
+  python3 -m zipfile -e "$1"/wheels/numpy-*.whl "$1/py312/site" && rm -rf "$1/wheels"
+}
 
 case "${1:-}" in
 pack)
@@ -33,12 +62,13 @@ pack)
     cp "bazel-bin/${package#//}/${t##*:}" "$pack/bin/"
   done
   cp bazel-bin/bench/thc_bench "$pack/bin/"
+  pack_python "$pack" || echo "  no Python 3.12 here: the Python package's CUDA cases will not run there"
   # Libraries of this machine that the GPU machine may lack (OpenBLAS for TH's BLAS reference,
   # its Fortran runtime, OpenMP, SLEEF, oneDNN and the OpenCL loader it links, the CUDA runtime);
   # cuBLAS and cuDNN are on its library path.
-  for b in "$pack"/bin/*; do
-    ldd "$b" | awk '/=> \// {print $3}'
-  done | sort -u | grep -E 'openblas|gfortran|quadmath|gomp|sleef|cudart|dnnl|OpenCL' | while read -r lib; do
+  for b in "$pack"/bin/* "$pack"/py312/torch/_C.so; do
+    [ -f "$b" ] && ldd "$b" | awk '/=> \// {print $3}'
+  done | sort -u | grep -E 'openblas|gfortran|quadmath|gomp|sleef|cudart|dnnl|OpenCL|gloo|hiredis|ibverbs|libnl' | while read -r lib; do
     cp -L "$lib" "$pack/lib/"
   done
   chmod -R u+w "$pack"
@@ -136,6 +166,34 @@ PY
         fi
       done
     done
+  fi
+  # The Python package on the GPU: cuda_cases.py's programs on CUDA against the CPU
+  if [ "$suites" = 1 ] && [ -f "$pack/py312/cuda_cases.py" ]; then
+    path="$pack/py312"
+    python3 -c 'import numpy' 2>/dev/null || path="$path:$pack/py312/site"
+    if python3 -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))'; then
+      PYTHONPATH="$path" timeout 300 python3 "$pack/py312/cuda_cases.py" >"$out/cuda_cases.json" 2>"$out/cuda_cases.log"
+      counts=$(python3 - "$out/cuda_cases.json" <<'PY'
+import json, sys
+try:
+    results = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+except Exception:
+    print("0 1")
+    sys.exit()
+for name, error in results.items():
+    if error:
+        print("  %s: %s" % (name, error.strip().splitlines()[-1]), file=sys.stderr)
+print(sum(e is None for e in results.values()), sum(e is not None for e in results.values()))
+PY
+)
+      read -r p f <<<"$counts"
+      echo "python cuda_cases           $p passed $f failed"
+      [ "$f" -ne 0 ] && tail -5 "$out/cuda_cases.log"
+      passed=$((passed + p)) failed=$((failed + f))
+    else
+      echo "python cuda_cases: not run (python3 is $(python3 --version 2>&1), torch._C was built for 3.12)"
+      failed=$((failed + 1))
+    fi
   fi
   for b in "$pack"/bin/*bench*; do
     [ "$suites" = 1 ] || break

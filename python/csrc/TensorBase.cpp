@@ -230,11 +230,21 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
            })
       .def(
           "type",
+          // type(): 'torch.FloatTensor' or 'torch.cuda.FloatTensor'; type(name or class) converts
+          // and moves (a CPU name or class to the CPU, a torch.cuda one to the GPU); type(dtype)
+          // converts on the tensor's device.
           [](const Tensor &t, py::object dtype) -> py::object {
-            if (dtype.is_none()) return py::str(typeName(t.dtype()));
+            static const std::string kCuda = "torch.cuda.";
+            if (dtype.is_none()) {
+              std::string name = typeName(t.dtype());
+              return py::str(t.device() == Device::CUDA ? kCuda + name.substr(6) : name);
+            }
             ScalarType target;
+            Device device = t.device();
             if (py::isinstance<py::str>(dtype)) {
               std::string name = dtype.cast<std::string>();
+              device = name.rfind(kCuda, 0) == 0 ? Device::CUDA : Device::CPU;
+              if (device == Device::CUDA) name = "torch." + name.substr(kCuda.size());
               bool found = false;
               for (int i = 0; i < kNumScalarTypes; i++) {
                 if (typeName(static_cast<ScalarType>(i)) == name) {
@@ -242,11 +252,15 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
                   found = true;
                 }
               }
-              if (!found) throw py::value_error("invalid type: '" + name + "'");
+              if (!found) throw py::value_error("invalid type: '" + dtype.cast<std::string>() + "'");
             } else {
+              if (PyType_Check(dtype.ptr()) && py::hasattr(dtype, "is_cuda")) {  // torch[.cuda].FloatTensor
+                device = dtype.attr("is_cuda").cast<bool>() ? Device::CUDA : Device::CPU;
+              }
               target = toDtype(dtype);
             }
-            return py::cast(toType(t, target));
+            if (device == Device::CUDA) requireCuda();
+            return py::cast(withoutGil([&] { return to(t, target, device); }));
           },
           py::arg("dtype") = py::none());
 

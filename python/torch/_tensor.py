@@ -49,8 +49,8 @@ def __contains__(self, element):
     raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in a %s." % type(element))
 
 
-def new_tensor(self, data, dtype=None):
-    return torch.tensor(data, dtype=dtype or self.dtype)
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    return torch.tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 for _name, _fn in list(globals().items()):
@@ -124,12 +124,12 @@ Tensor.is_pinned = is_pinned
 # ---- legacy constructors and resizes ----
 def new(self, *args):
     """A tensor of self's type built as the legacy constructors build one (torch.FloatTensor(2, 3),
-    torch.FloatTensor([1, 2]), ...)."""
-    return torch._C._legacy_new(self.dtype, *args)
+    torch.FloatTensor([1, 2]), ...), on self's device."""
+    return torch._C._legacy_new(self.dtype, *args).to(self.device)
 
 
 def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **kwargs):
-    t = torch.empty_strided(size, stride, dtype=dtype or self.dtype)
+    t = torch.empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device)
     return t.requires_grad_(requires_grad) if requires_grad else t
 
 

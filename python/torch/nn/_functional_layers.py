@@ -986,7 +986,7 @@ def one_hot(tensor, num_classes=-1):
             num_classes = int(tensor.max()) + 1
         elif int(tensor.max()) >= num_classes:
             raise RuntimeError("Class values must be smaller than num_classes.")
-    return (tensor.unsqueeze(-1) == torch.arange(num_classes)).long()
+    return (tensor.unsqueeze(-1) == torch.arange(num_classes, device=tensor.device)).long()
 
 
 pdist = torch.pdist

@@ -317,7 +317,8 @@ class RNNBase(Module):
         num_directions = 2 if self.bidirectional else 1
         if hx is None:
             hx = tuple(
-                torch.zeros(self.num_layers * num_directions, max_batch, size, dtype=data.dtype) for size in state_sizes
+                torch.zeros(self.num_layers * num_directions, max_batch, size, dtype=data.dtype, device=data.device)
+                for size in state_sizes
             )
         for h, size, message in zip(hx, state_sizes, messages):
             self.check_hidden_size(h, (self.num_layers * num_directions, max_batch, size), message)
@@ -451,7 +452,9 @@ class RNNCellBase(Module):
                 "input has inconsistent input_size: got {} expected {}".format(input.size(1), self.input_size)
             )
         if states is None:
-            states = [torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype) for _ in labels]
+            states = [
+                torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device) for _ in labels
+            ]
         else:
             states = [s if batched else s.unsqueeze(0) for s in states]
         for s, label in zip(states, labels):
