@@ -115,6 +115,32 @@ bool hasDeviceAllocator(Device device) {
   return device == Device::CPU || gDeviceMemory[static_cast<int>(device)].allocator != nullptr;
 }
 
+namespace {
+DeviceMemory gPinnedMemory;
+}
+
+void registerPinnedAllocator(THAllocator *allocator, void *context) {
+  gPinnedMemory = DeviceMemory{allocator, context};
+}
+
+Tensor pinMemory(const Tensor &t) {
+  TORCH_CHECK(t.device() == Device::CPU, Runtime, "cannot pin '%s' memory: only dense CPU tensors can be pinned",
+              deviceName(t.device()));
+  TORCH_CHECK(gPinnedMemory.allocator, Runtime, "no pinned memory: no CUDA device is available");
+  Tensor r = dispatch(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto *s = TH<T>::S::newWithAllocator(t.numel(), gPinnedMemory.allocator, gPinnedMemory.context);
+    return fromStorage(Storage::adopt(t.dtype(), s, Device::CPU), 0, t.sizes(), {});
+  });
+  copy_(r, t);
+  return r;
+}
+
+bool isPinned(const Tensor &t) {
+  if (t.device() != Device::CPU || !gPinnedMemory.allocator || !t.raw()->storage) return false;
+  return t.raw()->storage->allocator == gPinnedMemory.allocator;
+}
+
 static const DeviceMemory &deviceMemory(Device device) {
   const DeviceMemory &m = gDeviceMemory[static_cast<int>(device)];
   TORCH_CHECK(m.allocator, Runtime, "no %s memory: this build has no library for that device loaded, or no %s device",

@@ -222,6 +222,12 @@ class Tensor {
 // own code whatever the device; element work goes through the kernel tables.
 void registerDeviceAllocator(Device device, THAllocator *allocator, void *context);
 bool hasDeviceAllocator(Device device);
+// Note [Pinned host memory]: page-locked CPU memory, which a device copies from and to
+// without staging (and asynchronously); a device library registers its allocator. A pinned
+// tensor is a CPU tensor whose storage that allocator made.
+void registerPinnedAllocator(THAllocator *allocator, void *context);
+Tensor pinMemory(const Tensor &t);  // a contiguous pinned copy; raises when none is registered
+bool isPinned(const Tensor &t);
 
 // PyTorch's error when the tensors of one op are on different devices.
 void checkSameDevice(const char *op, const Tensor &a, const Tensor &b);

@@ -17,7 +17,15 @@ namespace torch {
 
 namespace {
 std::atomic<bool> gStandIn{false};
-}
+
+// The stand-in's "pinned" memory: the heap, through an allocator of its own so that a pinned
+// tensor can be told from another (isPinned compares allocators).
+THAllocator gStandInPinned = {
+    [](void *, ptrdiff_t size) { return THDefaultAllocator.malloc(nullptr, size); },
+    nullptr,
+    [](void *, void *ptr) { THDefaultAllocator.free(nullptr, ptr); },
+};
+}  // namespace
 
 bool useStandInCuda() {
   static std::mutex once;
@@ -35,6 +43,7 @@ bool useStandInCuda() {
   reduceKernels();
   copyColumn(Device::CPU, Device::CUDA);
   registerDeviceAllocator(Device::CUDA, &THDefaultAllocator, nullptr);
+  registerPinnedAllocator(&gStandInPinned, nullptr);
   gStandIn = true;
   return true;
 }

@@ -1,4 +1,5 @@
-// The stand-in CUDA device: host memory registered as the CUDA device's and the CPU's kernels
+// The stand-in CUDA device: host memory registered as the CUDA device's (and as its pinned
+// memory, through an allocator of its own) and the CPU's kernels
 // copied into the CUDA column of every table (Note [A device's column copied] in
 // core/Dispatch.h). It lets a machine without a GPU check what the core and the bindings do
 // with a second device — where results live, what views, gradients, copies and files keep,

@@ -91,6 +91,9 @@ void bindCuda(py::module &m) {
     return useStandInCuda();
   });
   m.def("_cuda_is_stand_in", &usingStandInCuda);
+  m.def(
+      "_pin_memory", [](const Tensor &t) { return pinMemory(t); }, ReleaseGil());
+  m.def("_is_pinned", [](const Tensor &t) { return isPinned(t); });
   m.def("_cuda_current_device", &currentDevice);
   m.def("_cuda_set_device", [](int64_t index) {
     if (index < 0) return;  // PyTorch ignores a negative device

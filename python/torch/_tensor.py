@@ -107,13 +107,13 @@ def get_device(self):
 
 
 def pin_memory(self):
-    """A copy in page-locked memory, for fast copies to a GPU: needs CUDA."""
+    """A copy in page-locked memory, for fast copies to a GPU (self if it is pinned already)."""
     torch._C._cuda_require()
-    raise RuntimeError("pin_memory() is not supported yet: page-locked host tensors are not bound")
+    return self if self.is_pinned() else torch._C._pin_memory(self)
 
 
 def is_pinned(self):
-    return False
+    return torch._C._is_pinned(self)
 
 
 Tensor.get_device = get_device

@@ -359,6 +359,27 @@ def files_keep_the_device():
 
 
 @case
+def pinned_memory_and_data_loaders():
+    x = torch.arange(6.0).reshape(2, 3)
+    assert not x.is_pinned()
+    p = x.pin_memory()
+    assert p.is_pinned() and not p.is_cuda and torch.equal(p, x) and p.pin_memory() is p
+    assert not x.is_pinned()  # pinning copies
+    same(p.cuda(non_blocking=True), x, atol=0)
+    data = torch.utils.data.TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4))
+    for pin in (False, True):
+        batches = list(torch.utils.data.DataLoader(data, batch_size=2, pin_memory=pin))
+        assert all(t.is_pinned() == pin for batch in batches for t in batch)
+        assert torch.equal(batches[1][0], torch.tensor([[4.0, 5.0], [6.0, 7.0]]))
+    loader = torch.utils.data.DataLoader(
+        [{"a": torch.ones(2), "b": [torch.zeros(1)]}], batch_size=None, pin_memory=True
+    )
+    batch = next(iter(loader))
+    assert batch["a"].is_pinned() and batch["b"][0].is_pinned()
+    raises(lambda: torch.ones(2, device="cuda").pin_memory(), ["cannot pin"])
+
+
+@case
 def a_program_choosing_its_device_uses_it():
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = torch.nn.Linear(3, 2).to(device)

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "THC/THCCachingAllocator.h"
+#include "THC/THCCachingHostAllocator.h"
 #include "THC/THCTensor.h"
 #include "THC/THCTensorMath.h"
 #include "THC/THCTensorReduce.h"
@@ -47,6 +48,7 @@ void registerAll() {
   gState = THCState_alloc();
   THCudaInit(gState);
   registerDeviceAllocator(Device::CUDA, THCCachingAllocator_get(), gState);
+  registerPinnedAllocator(&THCCachingHostAllocator, nullptr);
 #define CORE_CUDA_REGISTER(Name, T, dtype) CudaKernels<T>::add(ScalarType::Name);
   TH_FORALL_TYPES(CORE_CUDA_REGISTER)
 #undef CORE_CUDA_REGISTER

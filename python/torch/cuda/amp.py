@@ -1,10 +1,12 @@
-"""torch.cuda.amp without a GPU: autocast and GradScaler exist so that mixed-precision
-programs run on the CPU, doing what PyTorch's do when CUDA is unavailable: they warn once and
-turn themselves off (autocast computes in the inputs' types; GradScaler scales nothing and
-steps the optimizer as it is)."""
+"""torch.cuda.amp: autocast and GradScaler exist so that mixed-precision programs run, doing
+what PyTorch's do when CUDA is unavailable: they warn once and turn themselves off (autocast
+computes in the inputs' types; GradScaler scales nothing and steps the optimizer as it is).
+On a GPU they do the same for now, saying that mixed precision is not supported yet."""
 
 import functools
 import warnings
+
+import torch
 
 __all__ = ["autocast", "GradScaler", "custom_fwd", "custom_bwd"]
 
@@ -14,7 +16,11 @@ class autocast:
 
     def __init__(self, enabled=True, dtype=None, cache_enabled=True):
         if enabled:
-            warnings.warn("User provided device_type of 'cuda', but CUDA is not available. Disabling")
+            warnings.warn(
+                "torch.cuda.amp.autocast: mixed precision is not supported yet; computing in the inputs' types"
+                if torch.cuda.is_available()
+                else "User provided device_type of 'cuda', but CUDA is not available. Disabling"
+            )
         self._enabled = False
 
     def __enter__(self):
@@ -37,7 +43,12 @@ class GradScaler:
 
     def __init__(self, init_scale=2.0**16, growth_factor=2.0, backoff_factor=0.5, growth_interval=2000, enabled=True):
         if enabled:
-            warnings.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling.")
+            warnings.warn(
+                "torch.cuda.amp.GradScaler: loss scaling is not supported yet (autocast computes in full "
+                "precision). Disabling."
+                if torch.cuda.is_available()
+                else "torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling."
+            )
         self._enabled = False
 
     def is_enabled(self):

@@ -12,6 +12,7 @@ or deleted (and at interpreter exit); the shared memory of batches nobody took h
 and goes with the worker that made it.
 """
 
+import collections.abc
 import atexit
 import itertools
 import multiprocessing
@@ -43,11 +44,38 @@ class _InfiniteConstantSampler(Sampler):
             yield None
 
 
+def _pin(data):
+    """data with every tensor in it pinned (PyTorch's pin_memory of a batch): tensors, mappings,
+    named tuples, sequences, and objects with a pin_memory() method."""
+    if isinstance(data, torch.Tensor):
+        return data.pin_memory()
+    if isinstance(data, (str, bytes)):
+        return data
+    if isinstance(data, collections.abc.Mapping):
+        try:
+            return type(data)({k: _pin(v) for k, v in data.items()})
+        except TypeError:
+            return {k: _pin(v) for k, v in data.items()}
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(_pin(v) for v in data))
+    if isinstance(data, tuple):
+        return tuple(_pin(v) for v in data)
+    if isinstance(data, collections.abc.Sequence):
+        try:
+            return type(data)([_pin(v) for v in data])
+        except TypeError:
+            return [_pin(v) for v in data]
+    if hasattr(data, "pin_memory"):
+        return data.pin_memory()
+    return data
+
+
 class DataLoader:
     """Iterates over a dataset in batches (PyTorch 1.13's arguments and defaults).
 
     batch_size=None disables batching: each sample is only converted (default_convert).
-    pin_memory is accepted and does nothing (no accelerator here)."""
+    pin_memory=True pins each batch's tensors where a GPU is available (and does nothing
+    elsewhere, as in PyTorch 1.13)."""
 
     _initialized = False
 
@@ -244,6 +272,8 @@ class _BaseDataLoaderIter:
         self._sampler_iter = iter(self._index_sampler)
         self._base_seed = int(torch.empty((), dtype=torch.int64).random_(generator=loader.generator).item())
         self._num_yielded = 0
+        # PyTorch 1.13 pins only where there is a GPU to copy to; elsewhere the flag does nothing
+        self._pin_memory = loader.pin_memory and torch.cuda.is_available()
 
     def __iter__(self):
         return self
@@ -261,6 +291,8 @@ class _BaseDataLoaderIter:
 
     def __next__(self):
         data = self._next_data()
+        if self._pin_memory:
+            data = _pin(data)
         self._num_yielded += 1
         if (
             self._dataset_kind == DatasetKind.Iterable
