@@ -1,6 +1,9 @@
 // torch.cuda's runtime (Note [CUDA in the bindings] in Bind.h): whether CUDA tensors can be
 // made, devices, synchronisation, the caching allocator's statistics and the GPU generator.
 // python/torch/cuda/__init__.py is the public face; these are its torch._C._cuda_* calls.
+#include <chrono>
+#include <mutex>
+
 #include "core/ops/StandInDevice.h"
 #include "python/csrc/Bind.h"
 
@@ -40,6 +43,27 @@ int currentDevice() {
 #endif
   return 0;
 }
+
+// Note [Streams and events in the bindings]: a stream or an event is its CUDA handle as an
+// integer (0 is the legacy default stream). Streams are created and never destroyed, as
+// PyTorch's pool keeps its streams: the caching allocator keys blocks by stream. On the
+// stand-in device the work is done by the time a call returns, so a stream is a number and an
+// event the host clock's reading when it was recorded.
+struct StandInEvent {
+  bool recorded = false;
+  std::chrono::steady_clock::time_point at;
+};
+std::mutex gStandInMutex;
+uintptr_t gStandInStreams = 0;
+uintptr_t gStandInCurrent = 0;
+
+#ifdef TORCH_WITH_CUDA
+void check(cudaError_t err, const char *what) {
+  if (err == cudaSuccess) return;
+  cudaGetLastError();
+  TORCH_CHECK(false, Runtime, "CUDA error: %s (%s)", cudaGetErrorString(err), what);
+}
+#endif
 
 }  // namespace
 
@@ -159,6 +183,149 @@ void bindCuda(py::module &m) {
 #endif
     return py::make_tuple("stand-in device (host memory)", 0, 0, 0, 0);
   });
+  // ---- streams and events (Note [Streams and events in the bindings]) ----
+  m.def("_cuda_stream_new", [](int priority) -> uintptr_t {
+    requireCuda();
+    if (usingStandInCuda()) {
+      std::lock_guard<std::mutex> hold(gStandInMutex);
+      return ++gStandInStreams;
+    }
+#ifdef TORCH_WITH_CUDA
+    cudaStream_t stream;
+    check(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, priority), "cudaStreamCreateWithPriority");
+    return reinterpret_cast<uintptr_t>(stream);
+#else
+    (void)priority;
+    return 0;
+#endif
+  });
+  m.def("_cuda_current_stream", []() -> uintptr_t {
+    requireCuda();
+    if (usingStandInCuda()) return gStandInCurrent;
+#ifdef TORCH_WITH_CUDA
+    return reinterpret_cast<uintptr_t>(THCState_getCurrentStream(torch::cuda::state()));
+#else
+    return 0;
+#endif
+  });
+  m.def("_cuda_set_stream", [](uintptr_t stream) {
+    requireCuda();
+    if (usingStandInCuda()) {
+      gStandInCurrent = stream;
+      return;
+    }
+#ifdef TORCH_WITH_CUDA
+    THCState_setCurrentStream(torch::cuda::state(), reinterpret_cast<cudaStream_t>(stream));
+#endif
+  });
+  m.def("_cuda_stream_synchronize", [](uintptr_t stream) {
+    requireCuda();
+#ifdef TORCH_WITH_CUDA
+    if (!usingStandInCuda()) {
+      withoutGil(
+          [&] { check(cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(stream)), "cudaStreamSynchronize"); });
+    }
+#endif
+    (void)stream;
+  });
+  m.def("_cuda_stream_query", [](uintptr_t stream) {
+    requireCuda();
+#ifdef TORCH_WITH_CUDA
+    if (!usingStandInCuda()) {
+      cudaError_t err = cudaStreamQuery(reinterpret_cast<cudaStream_t>(stream));
+      if (err == cudaErrorNotReady) return false;
+      check(err, "cudaStreamQuery");
+    }
+#endif
+    (void)stream;
+    return true;
+  });
+  m.def("_cuda_event_new", [](bool timing, bool blocking) -> uintptr_t {
+    requireCuda();
+    if (usingStandInCuda()) return reinterpret_cast<uintptr_t>(new StandInEvent());
+#ifdef TORCH_WITH_CUDA
+    unsigned flags = (timing ? cudaEventDefault : cudaEventDisableTiming) | (blocking ? cudaEventBlockingSync : 0);
+    cudaEvent_t event;
+    check(cudaEventCreateWithFlags(&event, flags), "cudaEventCreateWithFlags");
+    return reinterpret_cast<uintptr_t>(event);
+#else
+    (void)timing, (void)blocking;
+    return 0;
+#endif
+  });
+  m.def("_cuda_event_destroy", [](uintptr_t event) {
+    if (!event) return;
+    if (usingStandInCuda()) {
+      delete reinterpret_cast<StandInEvent *>(event);
+      return;
+    }
+#ifdef TORCH_WITH_CUDA
+    cudaEventDestroy(reinterpret_cast<cudaEvent_t>(event));
+#endif
+  });
+  m.def("_cuda_event_record", [](uintptr_t event, uintptr_t stream) {
+    requireCuda();
+    if (usingStandInCuda()) {
+      auto *e = reinterpret_cast<StandInEvent *>(event);
+      e->recorded = true;
+      e->at = std::chrono::steady_clock::now();
+      return;
+    }
+#ifdef TORCH_WITH_CUDA
+    check(cudaEventRecord(reinterpret_cast<cudaEvent_t>(event), reinterpret_cast<cudaStream_t>(stream)),
+          "cudaEventRecord");
+#endif
+    (void)stream;
+  });
+  m.def("_cuda_event_synchronize", [](uintptr_t event) {
+    requireCuda();
+#ifdef TORCH_WITH_CUDA
+    if (!usingStandInCuda()) {
+      withoutGil([&] { check(cudaEventSynchronize(reinterpret_cast<cudaEvent_t>(event)), "cudaEventSynchronize"); });
+    }
+#endif
+    (void)event;
+  });
+  m.def("_cuda_event_query", [](uintptr_t event) {
+    requireCuda();
+#ifdef TORCH_WITH_CUDA
+    if (!usingStandInCuda()) {
+      cudaError_t err = cudaEventQuery(reinterpret_cast<cudaEvent_t>(event));
+      if (err == cudaErrorNotReady) return false;
+      check(err, "cudaEventQuery");
+    }
+#endif
+    (void)event;
+    return true;
+  });
+  m.def("_cuda_stream_wait_event", [](uintptr_t stream, uintptr_t event) {
+    requireCuda();
+#ifdef TORCH_WITH_CUDA
+    if (!usingStandInCuda()) {
+      check(cudaStreamWaitEvent(reinterpret_cast<cudaStream_t>(stream), reinterpret_cast<cudaEvent_t>(event), 0),
+            "cudaStreamWaitEvent");
+    }
+#endif
+    (void)stream, (void)event;
+  });
+  // Milliseconds from start's recording to end's, both recorded and done.
+  m.def("_cuda_event_elapsed", [](uintptr_t start, uintptr_t end) -> double {
+    requireCuda();
+    if (usingStandInCuda()) {
+      auto *a = reinterpret_cast<StandInEvent *>(start), *b = reinterpret_cast<StandInEvent *>(end);
+      TORCH_CHECK(a->recorded && b->recorded, Runtime, "CUDA error: device not ready (both events must be recorded)");
+      return std::chrono::duration<double, std::milli>(b->at - a->at).count();
+    }
+#ifdef TORCH_WITH_CUDA
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, reinterpret_cast<cudaEvent_t>(start), reinterpret_cast<cudaEvent_t>(end)),
+          "cudaEventElapsedTime");
+    return ms;
+#else
+    return 0;
+#endif
+  });
+
   // The GPU generator: Philox's seed and offset (THCRandom); the stand-in has the CPU's.
   m.def("_cuda_manual_seed", [](uint64_t seed) {
 #ifdef TORCH_WITH_CUDA

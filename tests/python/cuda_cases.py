@@ -380,6 +380,34 @@ def pinned_memory_and_data_loaders():
 
 
 @case
+def streams_and_events():
+    default = torch.cuda.current_stream()
+    assert default == torch.cuda.default_stream() and default.cuda_stream == 0
+    side = torch.cuda.Stream()
+    assert side != default and side.device == torch.device("cuda", 0)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    x = torch.randn(64, 64, device="cuda")
+    start.record()
+    with torch.cuda.stream(side):
+        assert torch.cuda.current_stream() == side
+        side.wait_stream(default)  # x was made on the default stream
+        y = x @ x
+        done = side.record_event()
+    assert torch.cuda.current_stream() == default
+    default.wait_event(done)
+    end.record()
+    end.synchronize()
+    assert end.query() and side.query() and done.query()
+    ms = start.elapsed_time(end)
+    assert isinstance(ms, float) and ms >= 0
+    same(y, x.cpu() @ x.cpu(), rtol=1e-4, atol=1e-4)
+    side.synchronize()
+    raises(lambda: torch.cuda.Event().elapsed_time(torch.cuda.Event()), ["enable_timing=True"])
+    with torch.cuda.stream(None):  # selects nothing
+        assert torch.cuda.current_stream() == default
+
+
+@case
 def a_program_choosing_its_device_uses_it():
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = torch.nn.Linear(3, 2).to(device)

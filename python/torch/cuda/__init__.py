@@ -5,9 +5,7 @@ torch.cuda.is_available() else 'cpu'`) run on the CPU; what only reads the state
 that is not there (memory statistics, seeding, emptying the cache) does nothing, as in
 PyTorch; what needs a GPU raises PyTorch's error ("No CUDA GPUs are available", or in a
 build without the CUDA toolkit "Torch not compiled with CUDA enabled"), never a crash.
-Streams, events and pinned memory are not bound yet: they raise saying so."""
-
-import contextlib
+Streams and events: torch/cuda/streams.py."""
 
 import torch
 from torch import _C
@@ -60,7 +58,7 @@ def _require(index=-1):
 def _not_bound(what):
     def call(*args, **kwargs):
         _require()
-        raise RuntimeError("torch.cuda.%s is not supported yet: CUDA streams and events are not bound" % what)
+        raise RuntimeError("torch.cuda.%s is not supported yet" % what)
 
     return call
 
@@ -138,8 +136,6 @@ def mem_get_info(device=None):
     raise RuntimeError("torch.cuda.mem_get_info is not supported yet")
 
 
-current_stream = _not_bound("current_stream")
-default_stream = _not_bound("default_stream")
 ipc_collect = _not_bound("ipc_collect")
 
 
@@ -183,22 +179,7 @@ def _device_index(d, optional=False):
     return d.index
 
 
-class Stream:
-    def __new__(cls, *args, **kwargs):
-        _not_bound("Stream")()
-
-
-class Event:
-    def __new__(cls, *args, **kwargs):
-        _not_bound("Event")()
-
-
-@contextlib.contextmanager
-def stream(s):
-    """Selects stream s: only stream(None) (it selects nothing) until streams are bound."""
-    if s is not None:
-        _not_bound("stream")()
-    yield
+from torch.cuda.streams import Event, Stream, StreamContext, current_stream, default_stream, stream  # noqa: E402
 
 
 # ---- memory: the caching allocator's figures (all 0 without a GPU) ----
