@@ -1,7 +1,7 @@
 """The CUDA toolkit as a local repository, @local_cuda.
 
 Where /usr/local/cuda/bin/nvcc exists, @local_cuda//:defs.bzl says CUDA_AVAILABLE = True and
-the repository's BUILD gives the toolkit's headers and libraries: cudart, cublas, cusolver, all shared
+the repository's BUILD gives the toolkit's headers and libraries: cudart, cublas, cusolver, cudnn, all shared
 (scripts/device_check.sh carries cudart to a machine that has only the driver and cuBLAS). Elsewhere
 CUDA_AVAILABLE is False and the GPU targets are not declared, so a machine without the toolkit
 builds and tests the CPU stack."""
@@ -28,6 +28,13 @@ cc_library(
 cc_library(
     name = "cublas",
     srcs = ["lib/libcublas.so.13", "lib/libcublasLt.so.13"],
+    deps = [":headers"],
+)
+
+# cuDNN's loader (it opens its own sub-libraries as they are needed, so linking it is cheap)
+cc_library(
+    name = "cudnn",
+    srcs = ["lib/libcudnn.so.9"],
     deps = [":headers"],
 )
 

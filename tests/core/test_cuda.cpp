@@ -5,6 +5,9 @@
 #define BOOST_TEST_MODULE core_cuda
 #include <boost/test/included/unit_test.hpp>
 
+#include <algorithm>
+
+#include "core/ops/NNSpatial.h"
 #include "core/ops/cuda/Cuda.h"
 
 namespace {
@@ -34,4 +37,78 @@ BOOST_AUTO_TEST_CASE(a_kernel_the_device_lacks_is_named, *needsGPU()) {
   Tensor da = values(kA, {2, 3}, Device::CUDA);
   // THC's cumsum is not registered in the core's CUDA column yet.
   checkRaises([&] { torch::cumsum(da, 1); }, {"cumsum", "not implemented for 'Double' on cuda"});
+}
+
+namespace {
+
+// n pseudo-random values in [-1, 1) (a fixed LCG: the same on every machine).
+std::vector<double> noise(size_t n, uint64_t seed) {
+  std::vector<double> v(n);
+  for (double &x : v) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = static_cast<double>(seed >> 11) / static_cast<double>(1ULL << 53) * 2 - 1;
+  }
+  return v;
+}
+
+Tensor noiseOn(const torch::IntList &sizes, uint64_t seed, ScalarType dtype, Device device) {
+  size_t n = 1;
+  for (int64_t s : sizes) n *= static_cast<size_t>(s);
+  return torch::to(values(noise(n, seed), sizes, Device::CPU), dtype, device);
+}
+
+// a (on the GPU) and b (on the CPU) agree within rtol of the larger magnitude of b.
+void checkClose(const Tensor &a, const Tensor &b, double rtol, const std::string &what) {
+  BOOST_CHECK(a.device() == Device::CUDA);
+  BOOST_REQUIRE(a.sizes() == b.sizes());
+  std::vector<double> x = read(a), y = read(b);
+  double scale = 1e-30;
+  for (double v : y) scale = std::max(scale, std::fabs(v));
+  for (size_t i = 0; i < x.size(); i++) {
+    BOOST_CHECK_MESSAGE(std::fabs(x[i] - y[i]) <= rtol * scale,
+                        what << " element " << i << ": " << x[i] << " on the GPU, " << y[i] << " on the CPU");
+  }
+}
+
+}  // namespace
+
+// cuDNN's convolutions (core/ops/cuda/CudnnConvolution.cpp) against THNN's on the CPU:
+// output and the three gradients, 2-d and 3-d, strides, padding, dilation, groups (channel
+// slices reach cuDNN strided), Float and Double.
+BOOST_AUTO_TEST_CASE(convolutions_match_the_cpu, *needsGPU()) {
+  useDevice();
+  struct Shape {
+    torch::IntList input, weight, stride, padding, dilation;
+    int64_t groups;
+  };
+  const Shape shapes[] = {
+      {{2, 3, 9, 8}, {4, 3, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1},
+      {{1, 4, 11, 7}, {6, 2, 3, 2}, {2, 1}, {0, 1}, {2, 1}, 2},
+      {{3, 2, 5, 6, 7}, {2, 2, 3, 1, 2}, {1, 2, 1}, {1, 0, 1}, {1, 1, 2}, 1},
+  };
+  uint64_t seed = 1;
+  for (ScalarType dtype : {ScalarType::Float, ScalarType::Double}) {
+    const double rtol = dtype == ScalarType::Float ? 1e-5 : 1e-10;
+    for (const Shape &s : shapes) {
+      Tensor x = noiseOn(s.input, seed++, dtype, Device::CPU), w = noiseOn(s.weight, seed++, dtype, Device::CPU),
+             b = noiseOn({s.weight[0]}, seed++, dtype, Device::CPU);
+      Tensor outs[2], grads[2][3];
+      for (Device device : {Device::CPU, Device::CUDA}) {
+        const int d = device == Device::CUDA;
+        Tensor xd = torch::to(x, dtype, device), wd = torch::to(w, dtype, device), bd = torch::to(b, dtype, device);
+        for (Tensor *t : {&xd, &wd, &bd}) torch::setRequiresGrad(*t, true);
+        outs[d] = torch::nn::convolution(xd, wd, bd, s.stride, s.padding, s.dilation, s.groups);
+        BOOST_REQUIRE(outs[d].device() == device);
+        Tensor weights = noiseOn(outs[d].sizes(), 99, dtype, device);
+        torch::runBackward({torch::sum(torch::binary(torch::BinaryOp::Mul, outs[d], weights), {}, false)}, {Tensor()},
+                           {}, {});
+        grads[d][0] = torch::grad(xd);
+        grads[d][1] = torch::grad(wd);
+        grads[d][2] = torch::grad(bd);
+      }
+      checkClose(outs[1], outs[0], rtol, "output");
+      const char *names[3] = {"grad input", "grad weight", "grad bias"};
+      for (int g = 0; g < 3; g++) checkClose(grads[1][g], grads[0][g], rtol, names[g]);
+    }
+  }
 }

@@ -44,6 +44,12 @@ bool gpuPresent() {
   return n > 0;
 }
 
+}  // namespace
+
+void registerCudnnKernels();  // CudnnConvolution.cpp
+
+namespace {
+
 void registerAll() {
   gState = THCState_alloc();
   THCudaInit(gState);
@@ -53,6 +59,7 @@ void registerAll() {
   TH_FORALL_TYPES(CORE_CUDA_REGISTER)
 #undef CORE_CUDA_REGISTER
   CudaKernels<uint8_t>::add(ScalarType::Bool);
+  registerCudnnKernels();
 }
 
 }  // namespace

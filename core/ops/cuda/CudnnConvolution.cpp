@@ -1,0 +1,294 @@
+// The CUDA column of the core's convolution (nnKernels().dilatedConvolution, THNN's grammar:
+// Note [NN kernel grammar] in core/ops/NNKernels.h) through cuDNN, for Float and Double.
+//
+// Note [cuDNN convolutions]: the core hands one group at a time (runConvolution's loop) as
+// batched NCHW or NCDHW tensors, possibly channel slices of larger ones: cuDNN's tensor
+// descriptors take the strides as they are, so slices are read and written in place; only
+// the filter must be packed, and inputs with a zero stride (an expanded gradient) are made
+// contiguous first. The algorithm comes from cuDNN's heuristics (cudnnGet*Algorithm_v7),
+// cached per shape; its workspace from THC's caching allocator on the current stream. Float
+// runs with FMA math, never TF32, so results stay within float's tolerance of the CPU's.
+// The accumulation of accGradParameters is cuDNN's beta = 1. This is cuDNN's v7-style API,
+// deprecated in cuDNN 9 but present; the graph API can replace it behind the same kernels.
+#include <cudnn.h>
+
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "THC/THCCachingAllocator.h"
+#include "core/ops/NNKernels.h"
+#include "core/ops/cuda/Cuda.h"
+
+// the v7-style entry points are marked deprecated in cuDNN 9
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+namespace torch::cuda {
+
+namespace {
+
+void check(cudnnStatus_t status, const char *what) {
+  TORCH_CHECK(status == CUDNN_STATUS_SUCCESS, Runtime, "cuDNN error: %s (%s)", cudnnGetErrorString(status), what);
+}
+
+// One handle per device and thread (a handle must not be used by two threads at once),
+// bound to the thread's current stream at each use.
+cudnnHandle_t handle() {
+  thread_local std::vector<cudnnHandle_t> handles;
+  int device = THCudaGetDevice();
+  if (device >= static_cast<int>(handles.size())) handles.resize(device + 1, nullptr);
+  if (!handles[device]) check(cudnnCreate(&handles[device]), "cudnnCreate");
+  check(cudnnSetStream(handles[device], THCState_getCurrentStream(state())), "cudnnSetStream");
+  return handles[device];
+}
+
+template <typename T>
+cudnnDataType_t dataType() {
+  return std::is_same_v<T, double> ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+}
+
+// t itself when cuDNN can read it as it is (no zero stride), else a contiguous copy.
+Tensor readable(const Tensor &t) {
+  for (int d = 0; d < t.dim(); d++) {
+    if (t.stride(d) == 0 && t.size(d) > 1) return contiguous(t);
+  }
+  return t;
+}
+
+struct TensorDesc {
+  cudnnTensorDescriptor_t d = nullptr;
+  template <typename T>
+  static TensorDesc of(const Tensor &t) {
+    TensorDesc r;
+    check(cudnnCreateTensorDescriptor(&r.d), "cudnnCreateTensorDescriptor");
+    std::vector<int> sizes(t.dim()), strides(t.dim());
+    for (int i = 0; i < t.dim(); i++) {
+      sizes[i] = static_cast<int>(t.size(i));
+      strides[i] = static_cast<int>(std::max<int64_t>(t.stride(i), 1));
+    }
+    check(cudnnSetTensorNdDescriptor(r.d, dataType<T>(), t.dim(), sizes.data(), strides.data()),
+          "cudnnSetTensorNdDescriptor");
+    return r;
+  }
+  // [1, C, 1, 1(, 1)] over a contiguous vector of C, for bias.
+  template <typename T>
+  static TensorDesc bias(int64_t channels, int dims) {
+    TensorDesc r;
+    check(cudnnCreateTensorDescriptor(&r.d), "cudnnCreateTensorDescriptor");
+    std::vector<int> sizes(dims, 1), strides(dims, 1);
+    sizes[1] = static_cast<int>(channels);
+    strides[0] = static_cast<int>(channels);
+    check(cudnnSetTensorNdDescriptor(r.d, dataType<T>(), dims, sizes.data(), strides.data()),
+          "cudnnSetTensorNdDescriptor");
+    return r;
+  }
+  TensorDesc() = default;
+  TensorDesc(TensorDesc &&o) noexcept : d(o.d) { o.d = nullptr; }
+  TensorDesc(const TensorDesc &) = delete;
+  ~TensorDesc() {
+    if (d) cudnnDestroyTensorDescriptor(d);
+  }
+};
+
+struct FilterDesc {
+  cudnnFilterDescriptor_t d = nullptr;
+  template <typename T>
+  explicit FilterDesc(const Tensor &w, T *) {
+    check(cudnnCreateFilterDescriptor(&d), "cudnnCreateFilterDescriptor");
+    std::vector<int> sizes(w.dim());
+    for (int i = 0; i < w.dim(); i++) sizes[i] = static_cast<int>(w.size(i));
+    check(cudnnSetFilterNdDescriptor(d, dataType<T>(), CUDNN_TENSOR_NCHW, w.dim(), sizes.data()),
+          "cudnnSetFilterNdDescriptor");
+  }
+  FilterDesc(const FilterDesc &) = delete;
+  ~FilterDesc() { cudnnDestroyFilterDescriptor(d); }
+};
+
+struct ConvDesc {
+  cudnnConvolutionDescriptor_t d = nullptr;
+  template <typename T>
+  ConvDesc(const IntList &stride, const IntList &padding, const IntList &dilation, T *) {
+    check(cudnnCreateConvolutionDescriptor(&d), "cudnnCreateConvolutionDescriptor");
+    const int n = static_cast<int>(stride.size());
+    std::vector<int> st(stride.begin(), stride.end()), pd(padding.begin(), padding.end()),
+        dl(dilation.begin(), dilation.end());
+    check(
+        cudnnSetConvolutionNdDescriptor(d, n, pd.data(), st.data(), dl.data(), CUDNN_CROSS_CORRELATION, dataType<T>()),
+        "cudnnSetConvolutionNdDescriptor");
+    check(cudnnSetConvolutionMathType(d, std::is_same_v<T, float> ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH),
+          "cudnnSetConvolutionMathType");
+  }
+  ConvDesc(const ConvDesc &) = delete;
+  ~ConvDesc() { cudnnDestroyConvolutionDescriptor(d); }
+};
+
+// Workspace from the caching allocator, given back when the call's work is queued (the next
+// user of the block runs on the same stream, after it).
+struct Workspace {
+  void *p = nullptr;
+  explicit Workspace(size_t bytes) {
+    if (bytes) p = THCCachingAllocator_malloc(bytes, THCState_getCurrentStream(state()));
+  }
+  Workspace(const Workspace &) = delete;
+  ~Workspace() { THCCachingAllocator_free(p); }
+};
+
+// The cache of chosen algorithms: (pass, dtype, sizes and strides of every operand, geometry).
+std::string key(const char *pass, ScalarType dtype, std::initializer_list<const Tensor *> ts, const IntList &st,
+                const IntList &pd, const IntList &dl) {
+  std::string k = std::string(pass) + "/" + scalarTypeName(dtype);
+  for (const Tensor *t : ts) {
+    k += "|";
+    for (int i = 0; i < t->dim(); i++) k += std::to_string(t->size(i)) + ":" + std::to_string(t->stride(i)) + ",";
+  }
+  for (const IntList *l : {&st, &pd, &dl}) {
+    k += "|";
+    for (int64_t v : *l) k += std::to_string(v) + ",";
+  }
+  return k;
+}
+
+std::mutex gAlgosMutex;
+std::map<std::string, int> gAlgos;
+
+// The first algorithm of the heuristics' list that works with the math allowed (no tensor-op
+// math for Float: TF32), cached under k.
+template <typename Perf, typename Query>
+int chooseAlgorithm(const std::string &k, bool isFloat, Query query, const char *what) {
+  {
+    std::lock_guard<std::mutex> hold(gAlgosMutex);
+    auto it = gAlgos.find(k);
+    if (it != gAlgos.end()) return it->second;
+  }
+  Perf perf[16];
+  int count = 0;
+  check(query(16, &count, perf), what);
+  for (int i = 0; i < count; i++) {
+    if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
+    if (isFloat && perf[i].mathType != CUDNN_FMA_MATH && perf[i].mathType != CUDNN_DEFAULT_MATH) continue;
+    std::lock_guard<std::mutex> hold(gAlgosMutex);
+    gAlgos[k] = static_cast<int>(perf[i].algo);
+    return static_cast<int>(perf[i].algo);
+  }
+  TORCH_CHECK(false, Runtime, "cuDNN has no algorithm for this convolution (%s)", what);
+}
+
+// A packed filter: w itself when contiguous.
+Tensor packed(const Tensor &w) { return w.isContiguous() ? w : contiguous(w); }
+
+template <typename T>
+void convOutput(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias, const Tensor &,
+                const IntList &k, const IntList &st, const IntList &pd, const IntList &dl) {
+  Tensor x = readable(input), w = packed(weight);
+  const int s = static_cast<int>(k.size());
+  IntList outSizes = {x.size(0), w.size(0)};
+  for (int a = 0; a < s; a++) outSizes.push_back((x.size(2 + a) + 2 * pd[a] - dl[a] * (k[a] - 1) - 1) / st[a] + 1);
+  if (output.sizes() != outSizes) resize_(output, outSizes);
+  if (output.numel() == 0) return;
+  TensorDesc xd = TensorDesc::of<T>(x), yd = TensorDesc::of<T>(output);
+  FilterDesc wd(w, static_cast<T *>(nullptr));
+  ConvDesc cd(st, pd, dl, static_cast<T *>(nullptr));
+  cudnnHandle_t h = handle();
+  auto algo = static_cast<cudnnConvolutionFwdAlgo_t>(chooseAlgorithm<cudnnConvolutionFwdAlgoPerf_t>(
+      key("fwd", input.dtype(), {&x, &w, &output}, st, pd, dl), std::is_same_v<T, float>,
+      [&](int n, int *count, cudnnConvolutionFwdAlgoPerf_t *perf) {
+        return cudnnGetConvolutionForwardAlgorithm_v7(h, xd.d, wd.d, cd.d, yd.d, n, count, perf);
+      },
+      "cudnnGetConvolutionForwardAlgorithm_v7"));
+  size_t bytes = 0;
+  check(cudnnGetConvolutionForwardWorkspaceSize(h, xd.d, wd.d, cd.d, yd.d, algo, &bytes),
+        "cudnnGetConvolutionForwardWorkspaceSize");
+  Workspace ws(bytes);
+  const T one = 1, zero = 0;
+  check(cudnnConvolutionForward(h, &one, xd.d, x.dataPtr(), wd.d, w.dataPtr(), cd.d, algo, ws.p, bytes, &zero, yd.d,
+                                output.dataPtr()),
+        "cudnnConvolutionForward");
+  if (bias.defined()) {
+    Tensor b = packed(bias);
+    TensorDesc bd = TensorDesc::bias<T>(b.numel(), output.dim());
+    check(cudnnAddTensor(h, &one, bd.d, b.dataPtr(), &one, yd.d, output.dataPtr()), "cudnnAddTensor");
+  }
+}
+
+template <typename T>
+void convGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &weight,
+                   const Tensor &, const IntList &, const IntList &st, const IntList &pd, const IntList &dl) {
+  if (gradInput.sizes() != input.sizes()) resize_(gradInput, input.sizes());  // input: its shape only
+  if (gradInput.numel() == 0) return;
+  Tensor dy = readable(gradOutput), w = packed(weight);
+  TensorDesc dyd = TensorDesc::of<T>(dy), dxd = TensorDesc::of<T>(gradInput);
+  FilterDesc wd(w, static_cast<T *>(nullptr));
+  ConvDesc cd(st, pd, dl, static_cast<T *>(nullptr));
+  cudnnHandle_t h = handle();
+  auto algo = static_cast<cudnnConvolutionBwdDataAlgo_t>(chooseAlgorithm<cudnnConvolutionBwdDataAlgoPerf_t>(
+      key("bwd_data", dy.dtype(), {&w, &dy, &gradInput}, st, pd, dl), std::is_same_v<T, float>,
+      [&](int n, int *count, cudnnConvolutionBwdDataAlgoPerf_t *perf) {
+        return cudnnGetConvolutionBackwardDataAlgorithm_v7(h, wd.d, dyd.d, cd.d, dxd.d, n, count, perf);
+      },
+      "cudnnGetConvolutionBackwardDataAlgorithm_v7"));
+  size_t bytes = 0;
+  check(cudnnGetConvolutionBackwardDataWorkspaceSize(h, wd.d, dyd.d, cd.d, dxd.d, algo, &bytes),
+        "cudnnGetConvolutionBackwardDataWorkspaceSize");
+  Workspace ws(bytes);
+  const T one = 1, zero = 0;
+  check(cudnnConvolutionBackwardData(h, &one, wd.d, w.dataPtr(), dyd.d, dy.dataPtr(), cd.d, algo, ws.p, bytes, &zero,
+                                     dxd.d, gradInput.dataPtr()),
+        "cudnnConvolutionBackwardData");
+}
+
+template <typename T>
+void convAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &gradWeight, const Tensor &gradBias,
+                 const Tensor &, const IntList &, const IntList &st, const IntList &pd, const IntList &dl,
+                 double scale) {
+  Tensor x = readable(input), dy = readable(gradOutput);
+  const T alpha = static_cast<T>(scale), one = 1;
+  cudnnHandle_t h = handle();
+  TensorDesc dyd = TensorDesc::of<T>(dy);
+  if (gradWeight.numel() > 0 && dy.numel() > 0) {
+    // cuDNN accumulates into a packed filter; a strided gradWeight gets the sum through one
+    Tensor dw = packed(gradWeight);
+    TensorDesc xd = TensorDesc::of<T>(x);
+    FilterDesc dwd(dw, static_cast<T *>(nullptr));
+    ConvDesc cd(st, pd, dl, static_cast<T *>(nullptr));
+    auto algo = static_cast<cudnnConvolutionBwdFilterAlgo_t>(chooseAlgorithm<cudnnConvolutionBwdFilterAlgoPerf_t>(
+        key("bwd_filter", x.dtype(), {&x, &dy, &dw}, st, pd, dl), std::is_same_v<T, float>,
+        [&](int n, int *count, cudnnConvolutionBwdFilterAlgoPerf_t *perf) {
+          return cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, xd.d, dyd.d, cd.d, dwd.d, n, count, perf);
+        },
+        "cudnnGetConvolutionBackwardFilterAlgorithm_v7"));
+    size_t bytes = 0;
+    check(cudnnGetConvolutionBackwardFilterWorkspaceSize(h, xd.d, dyd.d, cd.d, dwd.d, algo, &bytes),
+          "cudnnGetConvolutionBackwardFilterWorkspaceSize");
+    Workspace ws(bytes);
+    check(cudnnConvolutionBackwardFilter(h, &alpha, xd.d, x.dataPtr(), dyd.d, dy.dataPtr(), cd.d, algo, ws.p, bytes,
+                                         &one, dwd.d, dw.dataPtr()),
+          "cudnnConvolutionBackwardFilter");
+    if (!dw.isSameAs(gradWeight)) copy_(gradWeight, dw);
+  }
+  if (gradBias.defined() && gradBias.numel() > 0 && dy.numel() > 0) {
+    Tensor db = packed(gradBias);
+    TensorDesc dbd = TensorDesc::bias<T>(db.numel(), dy.dim());
+    check(cudnnConvolutionBackwardBias(h, &alpha, dyd.d, dy.dataPtr(), &one, dbd.d, db.dataPtr()),
+          "cudnnConvolutionBackwardBias");
+    if (!db.isSameAs(gradBias)) copy_(gradBias, db);
+  }
+}
+
+template <typename T>
+void registerFor(ScalarType dtype) {
+  auto &conv = nnKernels().dilatedConvolution;
+  conv.updateOutput.add(Device::CUDA, dtype, &convOutput<T>);
+  conv.updateGradInput.add(Device::CUDA, dtype, &convGradInput<T>);
+  conv.accGradParameters.add(Device::CUDA, dtype, &convAccGrad<T>);
+}
+
+}  // namespace
+
+void registerCudnnKernels() {
+  registerFor<float>(ScalarType::Float);
+  registerFor<double>(ScalarType::Double);
+}
+
+}  // namespace torch::cuda
