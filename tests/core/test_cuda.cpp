@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "core/ops/NNLayers.h"
 #include "core/ops/NNSpatial.h"
 #include "core/ops/cuda/Cuda.h"
 
@@ -109,6 +110,61 @@ BOOST_AUTO_TEST_CASE(convolutions_match_the_cpu, *needsGPU()) {
       checkClose(outs[1], outs[0], rtol, "output");
       const char *names[3] = {"grad input", "grad weight", "grad bias"};
       for (int g = 0; g < 3; g++) checkClose(grads[1][g], grads[0][g], rtol, names[g]);
+    }
+  }
+}
+
+// cuDNN's batch normalization (core/ops/cuda/CudnnBatchNorm.cpp) against THNN's: training
+// (batch statistics, running statistics updated) and evaluation, with and without affine
+// parameters, 2-d and 4-d inputs; output, running statistics and the three gradients.
+BOOST_AUTO_TEST_CASE(batch_normalization_matches_the_cpu, *needsGPU()) {
+  useDevice();
+  const torch::IntList shapes[] = {{8, 3}, {4, 3, 5, 6}};
+  uint64_t seed = 100;
+  for (ScalarType dtype : {ScalarType::Float, ScalarType::Double}) {
+    const double rtol = dtype == ScalarType::Float ? 1e-5 : 1e-10;
+    for (const torch::IntList &shape : shapes) {
+      for (bool affine : {true, false}) {
+        for (bool training : {true, false}) {
+          const int64_t C = shape[1];
+          Tensor x = noiseOn(shape, seed++, dtype, Device::CPU), w = noiseOn({C}, seed++, dtype, Device::CPU),
+                 b = noiseOn({C}, seed++, dtype, Device::CPU), mean = noiseOn({C}, seed++, dtype, Device::CPU),
+                 var = torch::binary(torch::BinaryOp::Add, noiseOn({C}, seed++, dtype, Device::CPU),
+                                     torch::Scalar(2.0));  // positive
+          Tensor outs[2], stats[2][2], grads[2][3];
+          for (Device device : {Device::CPU, Device::CUDA}) {
+            const int d = device == Device::CUDA;
+            Tensor xd = torch::to(x, dtype, device, true), wd = torch::to(w, dtype, device, true),
+                   bd = torch::to(b, dtype, device, true);
+            stats[d][0] = torch::to(mean, dtype, device, true);
+            stats[d][1] = torch::to(var, dtype, device, true);
+            torch::setRequiresGrad(xd, true);
+            if (affine) {
+              torch::setRequiresGrad(wd, true);
+              torch::setRequiresGrad(bd, true);
+            }
+            outs[d] = torch::nn::batchNorm(xd, affine ? wd : Tensor(), affine ? bd : Tensor(), stats[d][0], stats[d][1],
+                                           training, 0.1, 1e-5);
+            Tensor weights = noiseOn(outs[d].sizes(), 7, dtype, device);
+            torch::runBackward({torch::sum(torch::binary(torch::BinaryOp::Mul, outs[d], weights), {}, false)},
+                               {Tensor()}, {}, {});
+            grads[d][0] = torch::grad(xd);
+            if (affine) {
+              grads[d][1] = torch::grad(wd);
+              grads[d][2] = torch::grad(bd);
+            }
+          }
+          const std::string what = std::string(training ? "training" : "evaluation") + (affine ? ", affine" : "");
+          checkClose(outs[1], outs[0], rtol, what + ": output");
+          checkClose(stats[1][0], stats[0][0], rtol, what + ": running mean");
+          checkClose(stats[1][1], stats[0][1], rtol, what + ": running var");
+          checkClose(grads[1][0], grads[0][0], 10 * rtol, what + ": grad input");
+          if (affine) {
+            checkClose(grads[1][1], grads[0][1], 10 * rtol, what + ": grad weight");
+            checkClose(grads[1][2], grads[0][2], 10 * rtol, what + ": grad bias");
+          }
+        }
+      }
     }
   }
 }

@@ -46,7 +46,8 @@ bool gpuPresent() {
 
 }  // namespace
 
-void registerCudnnKernels();  // CudnnConvolution.cpp
+void registerCudnnKernels();    // CudnnConvolution.cpp
+void registerCudnnBatchNorm();  // CudnnBatchNorm.cpp
 
 namespace {
 
@@ -60,6 +61,7 @@ void registerAll() {
 #undef CORE_CUDA_REGISTER
   CudaKernels<uint8_t>::add(ScalarType::Bool);
   registerCudnnKernels();
+  registerCudnnBatchNorm();
 }
 
 }  // namespace

@@ -10,17 +10,13 @@
 // runs with FMA math, never TF32, so results stay within float's tolerance of the CPU's.
 // The accumulation of accGradParameters is cuDNN's beta = 1. This is cuDNN's v7-style API,
 // deprecated in cuDNN 9 but present; the graph API can replace it behind the same kernels.
-#include <cudnn.h>
-
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "THC/THCCachingAllocator.h"
 #include "core/ops/NNKernels.h"
-#include "core/ops/cuda/Cuda.h"
+#include "core/ops/cuda/Cudnn.hpp"
 
 // the v7-style entry points are marked deprecated in cuDNN 9
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -29,68 +25,7 @@ namespace torch::cuda {
 
 namespace {
 
-void check(cudnnStatus_t status, const char *what) {
-  TORCH_CHECK(status == CUDNN_STATUS_SUCCESS, Runtime, "cuDNN error: %s (%s)", cudnnGetErrorString(status), what);
-}
-
-// One handle per device and thread (a handle must not be used by two threads at once),
-// bound to the thread's current stream at each use.
-cudnnHandle_t handle() {
-  thread_local std::vector<cudnnHandle_t> handles;
-  int device = THCudaGetDevice();
-  if (device >= static_cast<int>(handles.size())) handles.resize(device + 1, nullptr);
-  if (!handles[device]) check(cudnnCreate(&handles[device]), "cudnnCreate");
-  check(cudnnSetStream(handles[device], THCState_getCurrentStream(state())), "cudnnSetStream");
-  return handles[device];
-}
-
-template <typename T>
-cudnnDataType_t dataType() {
-  return std::is_same_v<T, double> ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
-}
-
-// t itself when cuDNN can read it as it is (no zero stride), else a contiguous copy.
-Tensor readable(const Tensor &t) {
-  for (int d = 0; d < t.dim(); d++) {
-    if (t.stride(d) == 0 && t.size(d) > 1) return contiguous(t);
-  }
-  return t;
-}
-
-struct TensorDesc {
-  cudnnTensorDescriptor_t d = nullptr;
-  template <typename T>
-  static TensorDesc of(const Tensor &t) {
-    TensorDesc r;
-    check(cudnnCreateTensorDescriptor(&r.d), "cudnnCreateTensorDescriptor");
-    std::vector<int> sizes(t.dim()), strides(t.dim());
-    for (int i = 0; i < t.dim(); i++) {
-      sizes[i] = static_cast<int>(t.size(i));
-      strides[i] = static_cast<int>(std::max<int64_t>(t.stride(i), 1));
-    }
-    check(cudnnSetTensorNdDescriptor(r.d, dataType<T>(), t.dim(), sizes.data(), strides.data()),
-          "cudnnSetTensorNdDescriptor");
-    return r;
-  }
-  // [1, C, 1, 1(, 1)] over a contiguous vector of C, for bias.
-  template <typename T>
-  static TensorDesc bias(int64_t channels, int dims) {
-    TensorDesc r;
-    check(cudnnCreateTensorDescriptor(&r.d), "cudnnCreateTensorDescriptor");
-    std::vector<int> sizes(dims, 1), strides(dims, 1);
-    sizes[1] = static_cast<int>(channels);
-    strides[0] = static_cast<int>(channels);
-    check(cudnnSetTensorNdDescriptor(r.d, dataType<T>(), dims, sizes.data(), strides.data()),
-          "cudnnSetTensorNdDescriptor");
-    return r;
-  }
-  TensorDesc() = default;
-  TensorDesc(TensorDesc &&o) noexcept : d(o.d) { o.d = nullptr; }
-  TensorDesc(const TensorDesc &) = delete;
-  ~TensorDesc() {
-    if (d) cudnnDestroyTensorDescriptor(d);
-  }
-};
+using namespace cudnn;
 
 struct FilterDesc {
   cudnnFilterDescriptor_t d = nullptr;
@@ -122,17 +57,6 @@ struct ConvDesc {
   }
   ConvDesc(const ConvDesc &) = delete;
   ~ConvDesc() { cudnnDestroyConvolutionDescriptor(d); }
-};
-
-// Workspace from the caching allocator, given back when the call's work is queued (the next
-// user of the block runs on the same stream, after it).
-struct Workspace {
-  void *p = nullptr;
-  explicit Workspace(size_t bytes) {
-    if (bytes) p = THCCachingAllocator_malloc(bytes, THCState_getCurrentStream(state()));
-  }
-  Workspace(const Workspace &) = delete;
-  ~Workspace() { THCCachingAllocator_free(p); }
 };
 
 // The cache of chosen algorithms: (pass, dtype, sizes and strides of every operand, geometry).
