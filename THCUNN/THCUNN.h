@@ -17,7 +17,9 @@
  *   - ClassNLLCriterion and SpatialClassNLLCriterion, whose targets count from
  *     TH_INDEX_BASE: indexed/Criterion.cu, built once per base (:THCUNN_base0 and
  *     :THCUNN_base1 are the whole library for one base). A target out of range raises
- *     THNN's IndexError on the host (Note [First bad element] in Common.cuh).
+ *     THNN's IndexError on the host (Note [First bad element] in Common.cuh);
+ *   - max pooling with indices, spatial and volumetric, dilated or not
+ *     (THCUNN/generic/MaxPooling.h), indexed/Pooling.cu, also built once per base.
  * Sums are deterministic (Note [Deterministic sums]). */
 #ifndef THCUNN_H
 #define THCUNN_H
@@ -39,6 +41,8 @@
 #define THC_GENERIC_FILE "THNN/generic/SoftMax.h"
 #include "THC/THCGenerateFloatTypes.h"
 #define THC_GENERIC_FILE "THNN/generic/Criterion.h"
+#include "THC/THCGenerateFloatTypes.h"
+#define THC_GENERIC_FILE "THCUNN/generic/MaxPooling.h"
 #include "THC/THCGenerateFloatTypes.h"
 #undef THNN_ON_GPU
 #undef THNN_STATE

@@ -23,7 +23,7 @@ def thcunn_library():
     cuda_library(
         name = "THCUNN",
         srcs = native.glob(["*.cu"]),
-        hdrs = ["THCUNN.h"],
+        hdrs = ["THCUNN.h", "generic/MaxPooling.h"],
         cu_deps = CU_DEPS,
         copts = COPTS,
         deps = ["//THC:core"],
@@ -34,7 +34,7 @@ def thcunn_library():
             cuda_library(
                 name = "indexed_%s_base%s" % (name, base),
                 srcs = ["indexed/%s.cu" % name],
-                hdrs = ["THCUNN.h"],
+                hdrs = ["THCUNN.h", "generic/MaxPooling.h"],
                 cu_deps = CU_DEPS,
                 copts = COPTS,
                 local_defines = ["TH_INDEX_BASE=" + base],

@@ -168,3 +168,46 @@ BOOST_AUTO_TEST_CASE(batch_normalization_matches_the_cpu, *needsGPU()) {
     }
   }
 }
+
+// THCUNN's max pooling (THCUNN/indexed/Pooling.cu) against THNN's: values and indices
+// exactly (the first maximum wins on both), and the gradient to the bit (the same additions
+// in the same order); 2-d and 3-d, padding, dilation, ceil mode, overlapping windows, ties.
+BOOST_AUTO_TEST_CASE(max_pooling_matches_the_cpu, *needsGPU()) {
+  useDevice();
+  struct Shape {
+    torch::IntList input, kernel, stride, padding, dilation;
+    bool ceil;
+  };
+  const Shape shapes[] = {
+      {{2, 3, 8, 8}, {2, 2}, {2, 2}, {0, 0}, {1, 1}, false},
+      {{1, 2, 9, 7}, {3, 3}, {1, 2}, {1, 1}, {1, 1}, true},
+      {{2, 2, 10, 9}, {3, 2}, {2, 1}, {1, 0}, {2, 3}, false},
+      {{3, 7, 6}, {2, 3}, {2, 2}, {1, 1}, {1, 1}, true},  // unbatched
+      {{2, 2, 5, 6, 7}, {2, 3, 2}, {1, 2, 2}, {1, 1, 0}, {2, 1, 1}, true},
+  };
+  uint64_t seed = 300;
+  for (ScalarType dtype : {ScalarType::Float, ScalarType::Double}) {
+    for (const Shape &s : shapes) {
+      // rounded to a coarse grid so that windows hold ties
+      Tensor x = torch::unary(
+          torch::UnaryOp::Round,
+          torch::binary(torch::BinaryOp::Mul, noiseOn(s.input, seed++, dtype, Device::CPU), torch::Scalar(3.0)));
+      Tensor values[2], indices[2], grads[2];
+      for (Device device : {Device::CPU, Device::CUDA}) {
+        const int d = device == Device::CUDA;
+        Tensor xd = torch::to(x, dtype, device, true);
+        torch::setRequiresGrad(xd, true);
+        auto r = torch::nn::maxPool(xd, s.kernel, s.stride, s.padding, s.dilation, s.ceil);
+        values[d] = r.first;
+        indices[d] = r.second;
+        Tensor weights = noiseOn(values[d].sizes(), 11, dtype, device);
+        torch::runBackward({torch::sum(torch::binary(torch::BinaryOp::Mul, values[d], weights), {}, false)}, {Tensor()},
+                           {}, {});
+        grads[d] = torch::grad(xd);
+      }
+      checkClose(values[1], values[0], 0, "values");
+      checkClose(indices[1], indices[0], 0, "indices");
+      checkClose(grads[1], grads[0], 0, "grad input");
+    }
+  }
+}

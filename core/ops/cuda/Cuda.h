@@ -12,7 +12,8 @@
 // Without a GPU init() registers nothing and returns false; a CUDA tensor then raises the
 // core's "no cuda memory" error. The column holds what THC has: copies between every pair
 // of types and devices, fill, reading one element, the pointwise tables and whole-tensor and
-// per-dimension sums, and the convolutions through cuDNN (CudnnConvolution.cpp); an op whose
+// per-dimension sums, convolutions and batch normalization through cuDNN (Cudnn*.cpp), max
+// pooling from THCUNN (CudaPooling.cpp); an op whose
 // kernel is missing raises "... not implemented for 'Float' on cuda". THC has no math on Half; Bool runs on the Byte
 // kernels, as on the CPU.
 #ifndef TORCH_OPS_CUDA_CUDA_H

@@ -48,6 +48,7 @@ bool gpuPresent() {
 
 void registerCudnnKernels();    // CudnnConvolution.cpp
 void registerCudnnBatchNorm();  // CudnnBatchNorm.cpp
+void registerCudaPooling();     // CudaPooling.cpp
 
 namespace {
 
@@ -62,6 +63,7 @@ void registerAll() {
   CudaKernels<uint8_t>::add(ScalarType::Bool);
   registerCudnnKernels();
   registerCudnnBatchNorm();
+  registerCudaPooling();
 }
 
 }  // namespace
