@@ -8,6 +8,10 @@ trains with Adam and a cosine learning-rate schedule, shows a progress bar, eval
 reloads them into a fresh model to check the accuracy is the same, and plots the loss and
 accuracy curves to a PNG file.
 
+    python3 examples/fashion_mnist.py --device cuda
+trains on the GPU (the default when torch.cuda.is_available(), as the usual
+`'cuda' if torch.cuda.is_available() else 'cpu'` picks it; --device cpu keeps the CPU):
+batches go from pinned memory to the GPU, the model and optimizer live there.
     python3 examples/fashion_mnist.py --nproc 2
 
 trains data-parallel instead: it starts 2 copies of itself (one thread each, as
@@ -139,12 +143,13 @@ def summed(*values):
     return tuple(t.tolist())
 
 
-def evaluate(model, loader):
+def evaluate(model, loader, device):
     model.eval()
     correct = total = 0
     loss_sum = 0.0
     with torch.no_grad():
         for images, labels in loader:
+            images, labels = images.to(device, non_blocking=True), labels.to(device, non_blocking=True)
             logits = model(images)
             loss_sum += F.cross_entropy(logits, labels, reduction="sum").item()
             correct += (logits.argmax(1) == labels).sum().item()
@@ -153,7 +158,7 @@ def evaluate(model, loader):
     return loss_sum / total, correct / total
 
 
-def train_epoch(model, loader, optimizer, epoch, epochs, report=True):
+def train_epoch(model, loader, optimizer, epoch, epochs, device, report=True):
     model.train()
     bar = ProgressBar(len(loader), "epoch %d/%d" % (epoch, epochs)) if report else None
     seen = correct = 0
@@ -161,6 +166,7 @@ def train_epoch(model, loader, optimizer, epoch, epochs, report=True):
     start = time.time()
     losses = []
     for step, (images, labels) in enumerate(loader, 1):
+        images, labels = images.to(device, non_blocking=True), labels.to(device, non_blocking=True)
         optimizer.zero_grad()
         logits = model(images)
         loss = F.cross_entropy(logits, labels)
@@ -258,6 +264,9 @@ def main(argv=None):
     parser.add_argument("--nproc", type=int, default=1, help="data-parallel processes (DistributedDataParallel)")
     parser.add_argument("--workers", type=int, default=0, help="DataLoader worker processes")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--device", default=None, help="cpu or cuda (default: cuda when torch.cuda.is_available(), else cpu)"
+    )
     parser.add_argument("--out-dir", default="runs/fashion_mnist")
     parser.add_argument("--limit", type=int, default=0, help="use only this many training images (smoke tests)")
     parser.add_argument("--no-plot", action="store_true", help="skip the curves (bench/main_job.py; no matplotlib)")
@@ -265,6 +274,9 @@ def main(argv=None):
     if args.nproc > 1 and "RANK" not in os.environ:  # start the processes; each runs main()
         return launch_workers(args.nproc, list(sys.argv[1:] if argv is None else argv))
     parallel = args.nproc > 1
+    device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    if parallel and device.type != "cpu":
+        parser.error("--nproc trains over Gloo on the CPU: add --device cpu")
     if parallel:
         dist.init_process_group("gloo")
     rank, world = (dist.get_rank(), dist.get_world_size()) if parallel else (0, 1)
@@ -275,6 +287,7 @@ def main(argv=None):
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(threads)
+    pin = device.type == "cuda"  # batches copied to the GPU from page-locked memory
     os.makedirs(args.out_dir, exist_ok=True)
     train_set, test_set = FashionMNIST(args.data_dir, True), FashionMNIST(args.data_dir, False)
     if args.limit:
@@ -288,22 +301,28 @@ def main(argv=None):
     else:
         sampler = None
         train_loader = DataLoader(
-            train_set, batch_size=args.batch_size, shuffle=True, drop_last=True, num_workers=args.workers
+            train_set,
+            batch_size=args.batch_size,
+            shuffle=True,
+            drop_last=True,
+            num_workers=args.workers,
+            pin_memory=pin,
         )
-        test_loader = DataLoader(test_set, batch_size=500)
+        test_loader = DataLoader(test_set, batch_size=500, pin_memory=pin)
     if report:
         print(
-            "Fashion-MNIST: %d training and %d test images; %d threads, batch %d%s"
+            "Fashion-MNIST: %d training and %d test images; %s, %d threads, batch %d%s"
             % (
                 len(train_set),
                 len(test_set),
+                device,
                 threads,
                 args.batch_size,
                 ", %d processes (DistributedDataParallel over Gloo)" % world if parallel else "",
             )
         )
 
-    net = Net()
+    net = Net().to(device)
     model = DistributedDataParallel(net) if parallel else net
     if report:
         print(net)
@@ -315,8 +334,10 @@ def main(argv=None):
     for epoch in range(1, args.epochs + 1):
         if sampler is not None:
             sampler.set_epoch(epoch)
-        train_loss, train_acc, losses, rate = train_epoch(model, train_loader, optimizer, epoch, args.epochs, report)
-        test_loss, test_acc = evaluate(model, test_loader)
+        train_loss, train_acc, losses, rate = train_epoch(
+            model, train_loader, optimizer, epoch, args.epochs, device, report
+        )
+        test_loss, test_acc = evaluate(model, test_loader, device)
         scheduler.step()
         for key, value in (
             ("train_loss", train_loss),
@@ -349,9 +370,9 @@ def main(argv=None):
         torch.save(net.state_dict(), checkpoint)
     if parallel:
         dist.barrier()
-    reloaded = Net()
-    reloaded.load_state_dict(torch.load(checkpoint))
-    _, reloaded_acc = evaluate(reloaded, test_loader)
+    reloaded = Net().to(device)
+    reloaded.load_state_dict(torch.load(checkpoint, map_location=device))
+    _, reloaded_acc = evaluate(reloaded, test_loader, device)
     if parallel:  # all together, so that no process leaves while another still talks to it
         dist.barrier()
         dist.destroy_process_group()
