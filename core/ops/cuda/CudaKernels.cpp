@@ -20,6 +20,8 @@
 #include "THC/THCTensorSort.h"
 #include "autograd/Autograd.h"
 #include "core/ops/CopyKernels.h"
+#include "core/ops/IndexKernels.h"
+#include "core/ops/MathKernels.h"
 #include "core/ops/PointwiseKernels.h"
 #include "core/ops/ReduceKernels.h"
 
@@ -50,10 +52,18 @@ template <typename T>
 struct CudaKernels;
 template <typename T>
 struct CudaReduceKernels;
+template <typename T>
+struct CudaMathKernels;
+template <typename T>
+struct CudaIndexKernels;
 
 #define THC_GENERIC_FILE "core/ops/cuda/generic/CudaKernels.hpp"
 #include "THC/THCGenerateAllTypes.h"
 #define THC_GENERIC_FILE "core/ops/cuda/generic/CudaReduceKernels.hpp"
+#include "THC/THCGenerateAllTypes.h"
+#define THC_GENERIC_FILE "core/ops/cuda/generic/CudaMathKernels.hpp"
+#include "THC/THCGenerateAllTypes.h"
+#define THC_GENERIC_FILE "core/ops/cuda/generic/CudaIndexKernels.hpp"
 #include "THC/THCGenerateAllTypes.h"
 
 // Every family's kernels of element type T for dtype.
@@ -61,6 +71,8 @@ template <typename T>
 void addKernels(ScalarType dtype) {
   CudaKernels<T>::add(dtype);
   CudaReduceKernels<T>::add(dtype);
+  CudaMathKernels<T>::add(dtype);
+  CudaIndexKernels<T>::add(dtype);
 }
 
 bool gpuPresent() {
