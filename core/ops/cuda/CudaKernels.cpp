@@ -15,12 +15,15 @@
 #include "THC/THCCachingAllocator.h"
 #include "THC/THCTensor.h"
 #include "THC/THCTensorIndex.h"
+#include "THC/THCTensorLapack.h"
 #include "THC/THCTensorMath.h"
+#include "THC/THCTensorMathBlas.h"
 #include "THC/THCTensorReduce.h"
 #include "THC/THCTensorSort.h"
 #include "autograd/Autograd.h"
 #include "core/ops/CopyKernels.h"
 #include "core/ops/IndexKernels.h"
+#include "core/ops/LinalgKernels.h"
 #include "core/ops/MathKernels.h"
 #include "core/ops/PointwiseKernels.h"
 #include "core/ops/ReduceKernels.h"
@@ -55,6 +58,8 @@ struct CudaReduceKernels;
 template <typename T>
 struct CudaMathKernels;
 template <typename T>
+struct CudaLinalgKernels;
+template <typename T>
 struct CudaIndexKernels;
 
 #define THC_GENERIC_FILE "core/ops/cuda/generic/CudaKernels.hpp"
@@ -62,6 +67,8 @@ struct CudaIndexKernels;
 #define THC_GENERIC_FILE "core/ops/cuda/generic/CudaReduceKernels.hpp"
 #include "THC/THCGenerateAllTypes.h"
 #define THC_GENERIC_FILE "core/ops/cuda/generic/CudaMathKernels.hpp"
+#include "THC/THCGenerateAllTypes.h"
+#define THC_GENERIC_FILE "core/ops/cuda/generic/CudaLinalgKernels.hpp"
 #include "THC/THCGenerateAllTypes.h"
 #define THC_GENERIC_FILE "core/ops/cuda/generic/CudaIndexKernels.hpp"
 #include "THC/THCGenerateAllTypes.h"
@@ -72,6 +79,7 @@ void addKernels(ScalarType dtype) {
   CudaKernels<T>::add(dtype);
   CudaReduceKernels<T>::add(dtype);
   CudaMathKernels<T>::add(dtype);
+  CudaLinalgKernels<T>::add(dtype);
   CudaIndexKernels<T>::add(dtype);
 }
 
