@@ -18,6 +18,7 @@
 #include "THC/THCTensorLapack.h"
 #include "THC/THCTensorMath.h"
 #include "THC/THCTensorMathBlas.h"
+#include "THC/THCTensorRandom.h"
 #include "THC/THCTensorReduce.h"
 #include "THC/THCTensorSort.h"
 #include "autograd/Autograd.h"
@@ -26,6 +27,7 @@
 #include "core/ops/LinalgKernels.h"
 #include "core/ops/MathKernels.h"
 #include "core/ops/PointwiseKernels.h"
+#include "core/ops/RandomKernels.h"
 #include "core/ops/ReduceKernels.h"
 
 namespace torch::cuda {
@@ -61,6 +63,8 @@ template <typename T>
 struct CudaLinalgKernels;
 template <typename T>
 struct CudaIndexKernels;
+template <typename T>
+struct CudaRandomKernels;
 
 #define THC_GENERIC_FILE "core/ops/cuda/generic/CudaKernels.hpp"
 #include "THC/THCGenerateAllTypes.h"
@@ -72,6 +76,8 @@ struct CudaIndexKernels;
 #include "THC/THCGenerateAllTypes.h"
 #define THC_GENERIC_FILE "core/ops/cuda/generic/CudaIndexKernels.hpp"
 #include "THC/THCGenerateAllTypes.h"
+#define THC_GENERIC_FILE "core/ops/cuda/generic/CudaRandomKernels.hpp"
+#include "THC/THCGenerateAllTypes.h"
 
 // Every family's kernels of element type T for dtype.
 template <typename T>
@@ -81,6 +87,7 @@ void addKernels(ScalarType dtype) {
   CudaMathKernels<T>::add(dtype);
   CudaLinalgKernels<T>::add(dtype);
   CudaIndexKernels<T>::add(dtype);
+  CudaRandomKernels<T>::add(dtype);
 }
 
 bool gpuPresent() {
