@@ -21,11 +21,13 @@
 #include "THC/THCTensorRandom.h"
 #include "THC/THCTensorReduce.h"
 #include "THC/THCTensorSort.h"
+#include "THCUNN/THCUNN.h"
 #include "autograd/Autograd.h"
 #include "core/ops/CopyKernels.h"
 #include "core/ops/IndexKernels.h"
 #include "core/ops/LinalgKernels.h"
 #include "core/ops/MathKernels.h"
+#include "core/ops/NNKernels.h"
 #include "core/ops/PointwiseKernels.h"
 #include "core/ops/RandomKernels.h"
 #include "core/ops/ReduceKernels.h"
@@ -65,6 +67,8 @@ template <typename T>
 struct CudaIndexKernels;
 template <typename T>
 struct CudaRandomKernels;
+template <typename T>
+struct CudaNNKernels;
 
 #define THC_GENERIC_FILE "core/ops/cuda/generic/CudaKernels.hpp"
 #include "THC/THCGenerateAllTypes.h"
@@ -78,6 +82,8 @@ struct CudaRandomKernels;
 #include "THC/THCGenerateAllTypes.h"
 #define THC_GENERIC_FILE "core/ops/cuda/generic/CudaRandomKernels.hpp"
 #include "THC/THCGenerateAllTypes.h"
+#define THC_GENERIC_FILE "core/ops/cuda/generic/CudaNNKernels.hpp"
+#include "THC/THCGenerateAllTypes.h"
 
 // Every family's kernels of element type T for dtype.
 template <typename T>
@@ -88,6 +94,7 @@ void addKernels(ScalarType dtype) {
   CudaLinalgKernels<T>::add(dtype);
   CudaIndexKernels<T>::add(dtype);
   CudaRandomKernels<T>::add(dtype);
+  CudaNNKernels<T>::add(dtype);
 }
 
 bool gpuPresent() {
