@@ -497,6 +497,41 @@ BOOST_AUTO_TEST_CASE(indexing_matches_the_cpu) {
     torch::put_(d, onDevice(where), onDevice(put), accumulate);
     checkSame(d, c);
   }
+  // Advanced indexing: one index tensor (negative entries count from the end), two
+  // broadcast together, a Bool mask; reading, writing and adding, and an index out of range.
+  using torch::TensorIndex;
+  Tensor i1 = typed({2, -1, 0}, {3}, ScalarType::Long, Device::CPU);
+  Tensor i2 = typed({2, 0, -2, 1}, {2, 2}, ScalarType::Long, Device::CPU);
+  Tensor j2 = typed({1, 0}, {2, 1}, ScalarType::Long, Device::CPU);
+  for (const auto &[x, dx] : contiguousAndNot(a)) {
+    Tensor rowMask = torch::compare(CompareOp::Gt, torch::select(x, 1, 0), Scalar(0.0));
+    const std::vector<std::vector<TensorIndex>> keys = {
+        {TensorIndex::advanced(i1)},
+        {TensorIndex::slice(0, 3, 1), TensorIndex::advanced(i1)},
+        {TensorIndex::advanced(j2), TensorIndex::advanced(i1)},
+        {TensorIndex::advanced(rowMask)},
+    };
+    for (const std::vector<TensorIndex> &key : keys) {
+      std::vector<TensorIndex> dkey = key;
+      for (TensorIndex &k : dkey) {
+        if (k.kind == TensorIndex::Kind::Tensor) k.tensor = onDevice(k.tensor);
+      }
+      checkSame(torch::index(dx, dkey), torch::index(x, key));
+      Tensor c = torch::clone(x), d = onDevice(c);
+      torch::indexPut_(c, key, Scalar(-5.0));
+      torch::indexPut_(d, dkey, Scalar(-5.0));
+      checkSame(d, c);
+    }
+    Tensor c = torch::clone(x), d = onDevice(c);
+    Tensor ones = values(std::vector<double>(4, 1.0), {2, 2}, Device::CPU);
+    torch::indexPut_(c, {TensorIndex::slice(0, 2, 1), TensorIndex::advanced(i2)}, torch::expand(ones, {2, 2, 2}), true);
+    torch::indexPut_(d, {TensorIndex::slice(0, 2, 1), TensorIndex::advanced(onDevice(i2))},
+                     torch::expand(onDevice(ones), {2, 2, 2}), true);
+    checkSame(d, c);
+  }
+  Tensor far = typed({1, 7, -9}, {3}, ScalarType::Long, Device::CUDA);
+  checkRaises([&] { torch::index(onDevice(a), {TensorIndex::advanced(far)}); },
+              {"index 7 is out of range for dimension 0 with size 3"});
   // A Bool tensor holds 1 for any non-zero value.
   Tensor flags = torch::compare(CompareOp::Gt, a, Scalar(2.0)), dflags = onDevice(flags);
   Tensor some = torch::compare(CompareOp::Lt, a, Scalar(0.0));

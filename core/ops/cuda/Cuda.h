@@ -15,8 +15,8 @@
 // devices, fill, reading one element, the pointwise tables; the reductions, scans, sorts and
 // order statistics (sum ... norm, max/min with indices, median, mode, kthvalue, sort, topk,
 // cumsum, all/any, logsumexp's shift); clamp, addcmul/addcdiv, lerp, where, cross, renorm;
-// the indexing ops (index_select ... put_, indices from 0); BLAS products and LAPACK
-// factorizations (Float and Double); the random fills, drawn from THC's own generator; and
+// the indexing ops (index_select ... put_, advanced indexing; indices from 0); BLAS products
+// and LAPACK factorizations (Float and Double); the random fills, drawn from THC's own generator; and
 // THCUNN's activations, softmax and element-wise and NLL criterions. An op whose kernel is
 // missing (histc, the sequences of arange, isclose, unique, poisson, eig, det, lstsq, the
 // convolutions and pooling, ...) raises "... not implemented for 'Float' on cuda". THC has

@@ -3,8 +3,9 @@
 #endif
 
 // THC's indexing ops of element type scalar_t (THCTensorIndex.h) for core/ops/IndexKernels.h,
-// linked in their base-0 build: indices count from 0 as the core's do. Not here: the
-// multiplying scatter and the positions of advanced indexing, which THC lacks.
+// linked in their base-0 build: indices count from 0 as the core's do. The positions of
+// advanced indexing, which THC lacks, are composed from its Long ops. Not here: the
+// multiplying scatter.
 template <>
 struct CudaIndexKernels<scalar_t> {
 #if !defined(TH_REAL_IS_HALF)
@@ -53,6 +54,36 @@ struct CudaIndexKernels<scalar_t> {
   static void put(const Tensor &dst, const Tensor &index, const Tensor &src, bool accumulate) {
     THCTensor_(put)(state(), dev(dst), devLong(index), dev(src), accumulate);
   }
+
+#if defined(TH_REAL_IS_LONG)
+  // positions (+)= wrapped(index) * stride, as the CPU's: the same values, and its error
+  // naming the first index out of range (in row-major order) before anything is written.
+  static void advancedPositions(const Tensor &positions, const Tensor &index, int64_t size, int64_t stride,
+                                int reportDim, bool single) {
+    NoGradGuard plain;  // a kernel's temporaries, not the user's
+    Tensor outside = empty(index.sizes(), ScalarType::Byte, Device::CUDA);
+    Tensor above = empty(index.sizes(), ScalarType::Byte, Device::CUDA);
+    THCTensor_(ltValue)(state(), devByte(outside), dev(index), -size);
+    THCTensor_(geValue)(state(), devByte(above), dev(index), size);
+    THCudaByteTensor_cmax(state(), devByte(outside), devByte(outside), devByte(above));
+    if (THCudaByteTensor_logicalany(state(), devByte(outside))) {
+      Tensor bad = empty({0}, ScalarType::Long, Device::CUDA);
+      THCTensor_(maskedSelect)(state(), dev(bad), dev(index), devByte(outside));
+      fail(th::ErrorKind::Index, "index %lld is out of range for dimension %d with size %lld",
+           static_cast<long long>(CudaKernels<int64_t>::read(bad, 0).i), reportDim, static_cast<long long>(size));
+    }
+    // wrapped = index + size where index < 0
+    Tensor wrapped = empty(index.sizes(), ScalarType::Long, Device::CUDA);
+    THCTensor_(ltValueT)(state(), dev(wrapped), dev(index), 0);
+    THCTensor_(mul)(state(), dev(wrapped), dev(wrapped), size);
+    THCTensor_(cadd)(state(), dev(wrapped), dev(wrapped), 1, dev(index));
+    if (single) {
+      THCTensor_(copy)(state(), dev(positions), dev(wrapped));
+    } else {
+      THCTensor_(cadd)(state(), dev(positions), dev(positions), stride, dev(wrapped));
+    }
+  }
+#endif
 #endif
 
   // Registers this type's kernels for dtype (Bool on the Byte kernels).
@@ -74,6 +105,9 @@ struct CudaIndexKernels<scalar_t> {
     CORE_CUDA_ADD(nonzero)
     CORE_CUDA_ADD(take)
     CORE_CUDA_ADD(put)
+#if defined(TH_REAL_IS_LONG)
+    CORE_CUDA_ADD(advancedPositions)
+#endif
 #undef CORE_CUDA_ADD
 #endif
   }
