@@ -300,6 +300,18 @@ BOOST_AUTO_TEST_CASE(reductions_match_the_cpu) {
   // logsumexp's shift where a line holds -inf or inf
   Tensor inf = values({1, -INFINITY, 2, -INFINITY, -INFINITY, -INFINITY, 3, INFINITY, 0}, {3, 3}, Device::CPU);
   checkSame(torch::logsumexp(onDevice(inf), {1}, false), torch::logsumexp(inf, {1}, false));
+  // Float, on values whose sums and products are exact in any order.
+  for (const auto &[x, dx] : contiguousAndNot(typed(kM, {3, 4}, ScalarType::Float, Device::CPU))) {
+    for (int64_t dim : {0, 1}) {
+      checkSame(torch::max(dx, dim, true), torch::max(x, dim, true));
+      checkSame(torch::median(dx, dim, false), torch::median(x, dim, false));
+      checkSame(torch::sum(dx, {dim}, false), torch::sum(x, {dim}, false));
+      checkSame(torch::prod(dx, {dim}, true), torch::prod(x, {dim}, true));
+      checkSame(torch::cumsum(dx, dim), torch::cumsum(x, dim));
+    }
+    checkSame(torch::sum(dx, {}, false), torch::sum(x, {}, false));
+    checkSame(torch::minAll(dx), torch::minAll(x));
+  }
   // Integers: Long sums and products, their extremes and running sums.
   for (const auto &[x, dx] :
        contiguousAndNot(typed({3, -1, 4, 1, -5, 9, 2, 6, -5, 3, 5, 8}, {3, 4}, ScalarType::Long, Device::CPU))) {
