@@ -168,9 +168,10 @@ Tensor pointwiseCriterion(const char *name, const Tensor &input, const Tensor &t
   return loss;
 }
 
-// Checks class targets against C classes (ignoreIndex aside) before a kernel sees them.
+// Checks class targets against C classes (ignoreIndex aside) before a kernel sees them,
+// on the host (a copy of a device's targets).
 void checkClassTargets(const Tensor &target, int64_t classes, std::optional<int64_t> ignoreIndex) {
-  Tensor t = contiguous(target);
+  Tensor t = contiguous(to(target, target.dtype(), Device::CPU));
   const int64_t *p = dataOf<int64_t>(t);
   for (int64_t i = 0; i < t.numel(); i++) {
     if (ignoreIndex && p[i] == *ignoreIndex) continue;

@@ -10,12 +10,18 @@
 //   }
 //
 // Without a GPU init() registers nothing and returns false; a CUDA tensor then raises the
-// core's "no cuda memory" error. The column holds what THC has: copies between every pair
-// of types and devices, fill, reading one element, the pointwise tables and whole-tensor and
-// per-dimension sums, convolutions and batch normalization through cuDNN (Cudnn*.cpp), max
-// pooling from THCUNN (CudaPooling.cpp); an op whose
-// kernel is missing raises "... not implemented for 'Float' on cuda". THC has no math on Half; Bool runs on the Byte
-// kernels, as on the CPU.
+// core's "no cuda memory" error. The column holds what THC, THCUNN and cuDNN have with the
+// CPU kernels' semantics (core/ops/cuda/generic/): copies between every pair of types and
+// devices, fill, reading one element, the pointwise tables; the reductions, scans, sorts
+// and order statistics (sum ... norm, max/min with indices, median, mode, kthvalue, sort,
+// topk, cumsum, all/any, logsumexp's shift); clamp, addcmul/addcdiv, lerp, where, cross,
+// renorm; the indexing ops (index_select ... put_, advanced indexing; indices from 0); BLAS
+// products and LAPACK factorizations (Float and Double); the random fills, drawn from THC's
+// own generator; THCUNN's activations, softmax, element-wise and NLL criterions and max
+// pooling (CudaPooling.cpp); cuDNN's convolutions and batch normalization (Cudnn*.cpp). An
+// op whose kernel is missing (histc, the sequences of arange, isclose, unique, poisson, eig,
+// det, lstsq, transposed convolutions, average pooling, ...) raises "... not implemented for
+// 'Float' on cuda". THC has no math on Half; Bool runs on the Byte kernels, as on the CPU.
 #ifndef TORCH_OPS_CUDA_CUDA_H
 #define TORCH_OPS_CUDA_CUDA_H
 

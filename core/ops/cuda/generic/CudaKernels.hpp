@@ -3,8 +3,9 @@
 #endif
 
 // THC's kernels of element type scalar_t with the core's kernel signatures (core/ops/
-// PointwiseKernels.h, CopyKernels.h, ReduceKernels.h), and the registration of those that
-// exist for the type: the rows of the op tables whose Types include it (TH_IF_<Types>).
+// PointwiseKernels.h, CopyKernels.h), and the registration of those that exist for the
+// type: the rows of the op tables whose Types include it (TH_IF_<Types>). The other
+// families have generic files of their own (CudaReduceKernels.hpp, ...).
 template <>
 struct CudaKernels<scalar_t> {
   static THCTensor *dev(const Tensor &t) { return reinterpret_cast<THCTensor *>(t.raw()); }
@@ -96,10 +97,6 @@ struct CudaKernels<scalar_t> {
   TH_FORALL_COMPARE_OPS(CORE_CUDA_COMPARE)
 #undef CORE_CUDA_COMPARE
 
-  static Scalar sumAll(const Tensor &t) { return Scalar(THCTensor_(sumall)(state(), dev(t))); }
-  static void sum(const Tensor &r, const Tensor &t, int dim, bool keepdim) {
-    THCTensor_(sum)(state(), dev(r), dev(t), dim, keepdim);
-  }
 #endif
 
   // Registers this type's kernels for dtype (Bool on the Byte kernels).
@@ -125,9 +122,6 @@ struct CudaKernels<scalar_t> {
   p.compareScalar.add(static_cast<int>(CompareOp::Op), Device::CUDA, dtype, &compareScalar##Op);
     TH_FORALL_COMPARE_OPS(CORE_CUDA_ADD_COMPARE)
 #undef CORE_CUDA_ADD_COMPARE
-    ReduceKernels &r = reduceKernels();
-    r.sumAll.add(Device::CUDA, dtype, &sumAll);
-    r.sum.add(Device::CUDA, dtype, &sum);
 #endif
   }
 };
