@@ -1056,7 +1056,7 @@ void ctcLoss(const Tensor &logProbs, const Tensor &lp, const CtcLayout &layout, 
   const int64_t N = lp.size(1);
   record("ctc_loss", {logProbs}, {loss}, [=, sx = Saved(lp, "ctc_loss")](const TensorList &g) {
     Tensor lps = contiguous(*sx);
-    Tensor go = contiguous(toType(g[0], ScalarType::Double));
+    Tensor go = contiguous(to(g[0], ScalarType::Double, Device::CPU));  // read on the host
     const double *gp = reinterpret_cast<const double *>(go.dataPtr());
     std::vector<double> factors(N), losses(N);
     for (int64_t b = 0; b < N; b++) factors[b] = zeroed[b] ? 0 : weights[b] * (go.numel() == 1 ? gp[0] : gp[b]);
@@ -1155,7 +1155,8 @@ void embeddingBag(const Tensor &weight, const Tensor &perSampleWeights, const Te
   const int64_t n = idx.numel();
   std::vector<int64_t> freq;
   if (scaleGradByFreq) {
-    const int64_t *ip = reinterpret_cast<const int64_t *>(idx.dataPtr());
+    Tensor hostIdx = contiguous(to(idx, ScalarType::Long, Device::CPU));  // read on the host
+    const int64_t *ip = reinterpret_cast<const int64_t *>(hostIdx.dataPtr());
     freq.assign(weight.size(0), 0);
     for (int64_t i = 0; i < n; i++) freq[ip[i]]++;
   }

@@ -199,7 +199,7 @@ CtcLayout ctcLayout(const Tensor &logProbs, const Tensor &targets, const Tensor 
   auto lengths = [&](const Tensor &t, const char *what) {
     TORCH_CHECK(isIntegral(t.dtype()) && t.dim() <= 1 && t.numel() == batch, Runtime, "%s must be of size batch_size",
                 what);
-    Tensor c = contiguous(toType(t, ScalarType::Long));
+    Tensor c = contiguous(to(t, ScalarType::Long, Device::CPU));  // read on the host
     return std::vector<int64_t>(dataOf<int64_t>(c), dataOf<int64_t>(c) + batch);
   };
   layout.inputLengths = lengths(inputLengths, "input_lengths");
@@ -233,7 +233,8 @@ CtcLayout ctcLayout(const Tensor &logProbs, const Tensor &targets, const Tensor 
                 static_cast<long long>(maxTarget), static_cast<long long>(tg.size(1)));
     for (int64_t b = 0; b < batch; b++) layout.start[b] = b * tg.size(1);
   }
-  const int64_t *labels = dataOf<int64_t>(tg);
+  Tensor hostTargets = contiguous(to(tg, ScalarType::Long, Device::CPU));  // read on the host
+  const int64_t *labels = dataOf<int64_t>(hostTargets);
   for (int64_t b = 0; b < batch; b++) {
     for (int64_t i = 0; i < layout.targetLengths[b]; i++) {
       int64_t v = labels[layout.start[b] + i];
@@ -779,7 +780,8 @@ Tensor embeddingIndices(const Tensor &indices, const char *op) {
 }
 
 void checkRows(const Tensor &idx, int64_t rows) {
-  const int64_t *p = dataOf<int64_t>(idx);
+  Tensor host = contiguous(to(idx, ScalarType::Long, Device::CPU));  // read on the host
+  const int64_t *p = dataOf<int64_t>(host);
   for (int64_t i = 0; i < idx.numel(); i++) {
     TORCH_CHECK(p[i] >= 0 && p[i] < rows, Index, "index out of range in self");
   }
@@ -830,7 +832,7 @@ Tensor embeddingBag(const Tensor &weight, const Tensor &indices, const Tensor &o
   } else {
     TORCH_CHECK(offsets.defined(), Value, "offsets has to be a 1D Tensor but got None");
     TORCH_CHECK(offsets.dim() == 1, Value, "offsets has to be a 1D Tensor");
-    Tensor off = embeddingIndices(offsets, "embedding_bag");
+    Tensor off = to(embeddingIndices(offsets, "embedding_bag"), ScalarType::Long, Device::CPU);  // read on the host
     const int64_t *o = dataOf<int64_t>(off);
     const int64_t count = off.numel();
     const int64_t B = includeLastOffset ? count - 1 : count;
@@ -865,7 +867,8 @@ Tensor embeddingBag(const Tensor &weight, const Tensor &indices, const Tensor &o
   Tensor out = zeros({B, D}, weight.dtype(), weight.device());
   Tensor argmax = mode == BagMode::Max ? empty({B, D}, ScalarType::Long, weight.device()) : Tensor();
   Tensor pswc = psw.defined() ? contiguous(reshape(psw, {n})) : Tensor();
-  const int64_t *ip = dataOf<int64_t>(idx);
+  Tensor hostIdx = to(idx, ScalarType::Long, Device::CPU);  // read on the host
+  const int64_t *ip = dataOf<int64_t>(hostIdx);
   bags.count.assign(B, 0);
   for (int64_t b = 0; b < B; b++) {
     for (int64_t i = bags.begin[b]; i < bags.end[b]; i++) bags.count[b] += ip[i] != paddingIdx;

@@ -897,7 +897,7 @@ Tensor maxUnpool(const Tensor &input, const Tensor &indices, const IntList &outp
   int64_t plane = 1;
   for (int64_t o : outputSize) plane *= o;
   {
-    Tensor ic = contiguous(indices);
+    Tensor ic = contiguous(to(indices, ScalarType::Long, Device::CPU));  // read on the host
     const int64_t *ip = reinterpret_cast<const int64_t *>(ic.dataPtr());
     for (int64_t i = 0; i < ic.numel(); i++)
       TORCH_CHECK(ip[i] >= 0 && ip[i] < plane, Runtime,

@@ -544,25 +544,9 @@ Tensor repeatInterleave(const Tensor &t, const Tensor &repeats, std::optional<in
               "repeats must have the same size as input along dim, but got repeats.size(0) = %lld and "
               "input.size(%d) = %lld",
               static_cast<long long>(counts.numel()), d, static_cast<long long>(n));
-  const int64_t *c = dataOf<int64_t>(counts);
-  IntList sizes = x.sizes();
-  sizes[d] = std::accumulate(c, c + n, int64_t(0));
-  Tensor r = empty(sizes, t.dtype(), t.device());
-  if (r.numel() == 0) return r;
-  // x contiguous as [outer, n, inner]: block i of each outer row is copied c[i] times.
-  Tensor src = contiguous(x);
-  int64_t outer = 1, inner = 1;
-  for (int k = 0; k < d; k++) outer *= x.size(k);
-  for (int k = d + 1; k < x.dim(); k++) inner *= x.size(k);
-  const size_t block = inner * elementSize(t.dtype());
-  const char *in = src.dataPtr();
-  char *out = r.dataPtr();
-  for (int64_t o = 0; o < outer; o++) {
-    for (int64_t i = 0; i < n; i++) {
-      for (int64_t k = 0; k < c[i]; k++, out += block) memcpy(out, in + (o * n + i) * block, block);
-    }
-  }
-  return r;
+  // block i along d taken c[i] times: an index_select, so that it runs on x's device
+  Tensor positions = to(repeatInterleave(counts), ScalarType::Long, x.device());
+  return indexSelect(x, d, positions);
 }
 
 // ---- grids ----

@@ -408,6 +408,29 @@ def streams_and_events():
 
 
 @case
+def index_taking_ops_read_their_indices_safely():
+    # these read indices, lengths or counts on the host: from a GPU tensor through a copy
+    def program(d):
+        x = torch.arange(12.0).reshape(3, 4).to(d).requires_grad_()
+        r = torch.repeat_interleave(x, torch.tensor([2, 0, 1]).to(d), dim=0)
+        w = torch.randn(10, 3).to(d)
+        e = torch.nn.functional.embedding(torch.tensor([[1, 2], [9, 0]]).to(d), w)
+        bag = torch.nn.functional.embedding_bag(torch.tensor([1, 2, 4, 5, 4]).to(d), w, torch.tensor([0, 2]).to(d))
+        pooled, idx = torch.nn.functional.max_pool2d(torch.randn(1, 2, 4, 4).to(d), 2, return_indices=True)
+        unpooled = torch.nn.functional.max_unpool2d(pooled, idx, 2)
+        (r.sum() * 2).backward()
+        return [r, e, bag, unpooled, x.grad]
+
+    for got, want in both(program):
+        same(got, want)
+    raises(
+        lambda: torch.nn.functional.embedding(torch.tensor([10]).cuda(), torch.randn(10, 3).cuda()),
+        ["index out of range"],
+        IndexError,
+    )
+
+
+@case
 def a_program_choosing_its_device_uses_it():
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = torch.nn.Linear(3, 2).to(device)
