@@ -40,6 +40,25 @@ pack_python() {
   tar -C python --exclude='*.so' --exclude=__pycache__ -cf - torch | tar -C "$1/py312" -xf -
   cp "$out/python/_C.so" "$1/py312/torch/_C.so"
   cp tests/python/cuda_cases.py "$1/py312/"
+  # the main job's data, cut to 10,000 training images to fit what a call carries
+  python3 - "$1/py312/data" <<'PY' || return 1
+import gzip, os, struct, sys
+src, dst = "/usr/share/datasets/fashion-mnist", sys.argv[1]
+os.makedirs(dst, exist_ok=True)
+for name, keep in (("train-images-idx3-ubyte.gz", 10000), ("train-labels-idx1-ubyte.gz", 10000),
+                   ("t10k-images-idx3-ubyte.gz", None), ("t10k-labels-idx1-ubyte.gz", None)):
+    data = gzip.open(os.path.join(src, name)).read()
+    ndim = data[3]
+    sizes = list(struct.unpack(">" + "I" * ndim, data[4:4 + 4 * ndim]))
+    item = 1
+    for n in sizes[1:]:
+        item *= n
+    if keep:
+        sizes[0] = keep
+    body = data[4 + 4 * ndim:4 + 4 * ndim + sizes[0] * item]
+    with gzip.open(os.path.join(dst, name), "wb") as f:
+        f.write(data[:4] + struct.pack(">" + "I" * ndim, *sizes) + body)
+PY
   local version
   version=$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')
   "$venv/bin/pip" download -q --no-deps --only-binary=:all: --python-version 3.12 \
@@ -194,6 +213,20 @@ PY
       echo "python cuda_cases: not run (python3 is $(python3 --version 2>&1), torch._C was built for 3.12)"
       failed=$((failed + 1))
     fi
+  fi
+  # The main job on the GPU, ours and the machine's own PyTorch alternately (same script)
+  if [ "$suites" = 1 ] && [ -d "$pack/py312/data" ] && [ -f examples/fashion_mnist.py ]; then
+    site="$pack/py312/site"
+    for round in 1 2; do
+      for impl in ours pytorch; do
+        if [ "$impl" = ours ]; then pp="$pack/py312:$site"; else pp="$site"; fi
+        python3 -c 'import numpy' 2>/dev/null && [ "$impl" = pytorch ] && pp=""
+        PYTHONPATH="$pp" timeout 300 python3 examples/fashion_mnist.py --device cuda --epochs 2 --no-plot \
+          --data-dir "$pack/py312/data" --out-dir "$out/fm_$impl" >"$out/fm_$impl.$round.log" 2>&1
+        echo "main job on the GPU ($impl, round $round, exit $?):"
+        grep -E '^epoch [0-9]+:|reloaded|Error' "$out/fm_$impl.$round.log" | tail -4 | sed 's/^/  /'
+      done
+    done
   fi
   for b in "$pack"/bin/*bench*; do
     [ "$suites" = 1 ] || break
