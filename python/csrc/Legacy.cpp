@@ -22,9 +22,10 @@
 // placeholder
 //   classes), filled by hooks.set_content(obj, content) once its fields are
 //   converted, so that a field referring back to the object (a cycle) finds it.
-// - cutorch's torch.CudaHalf{Tensor,Storage} pass through hooks.cuda_half, which makes
-//   them Float (Half is a storage format on the CPU, not a type to compute in); the other
-//   torch.Cuda* classes are the CPU type of the same element type already.
+// - cutorch's torch.Cuda{Tensor,Storage} classes are read as the CPU type of the same
+//   element type and pass through hooks.from_gpu(value, is_half), which makes CudaHalf
+//   Float (Half is a storage format on the CPU, not a type to compute in) and moves them
+//   to the GPU when the caller asked (load_lua(cuda=True)).
 // - A table used as a key of another table (nngraph's mapindex is keyed by the data
 //   tables of nodes) becomes hooks.key_table(is_list, n): a dict or list that hashes
 //   by identity, as Lua compares tables, so that lookups with the very value work.
@@ -206,13 +207,13 @@ class ToPython {
         retainTH(p);
         return py::cast(Tensor::adopt(torchType(o->tensor.type()), p, Device::CPU));
       });
-      if (isCudaHalf(o->className)) out = hooks_.attr("cuda_half")(out);
+      if (isCuda(o->className)) out = hooks_.attr("from_gpu")(out, isCudaHalf(o->className));
     } else if (o->storage) {
       out = o->storage.visit([&](auto *p) {
         retainTH(p);
         return hooks_.attr("wrap_storage")(py::cast(Storage::adopt(torchType(o->storage.type()), p, Device::CPU)));
       });
-      if (isCudaHalf(o->className)) out = hooks_.attr("cuda_half")(out);
+      if (isCuda(o->className)) out = hooks_.attr("from_gpu")(out, isCudaHalf(o->className));
     } else if (o->className.size() > 6 &&
                (o->className.compare(o->className.size() - 6, 6, "Tensor") == 0 ||
                 o->className.compare(o->className.size() - 7, 7, "Storage") == 0) &&
@@ -228,6 +229,7 @@ class ToPython {
     return out;
   }
 
+  static bool isCuda(const std::string &className) { return className.rfind("torch.Cuda", 0) == 0; }
   static bool isCudaHalf(const std::string &className) { return className.rfind("torch.CudaHalf", 0) == 0; }
 
   py::handle hooks_;

@@ -431,6 +431,29 @@ def index_taking_ops_read_their_indices_safely():
 
 
 @case
+def torch7_files_from_cutorch_load_onto_the_gpu_when_asked():
+    import struct
+
+    from torch.utils.serialization import load_lua, save_lua
+
+    t = torch.arange(12.0).reshape(3, 4)
+    buf = io.BytesIO()
+    save_lua({"t": t, "row": t[1], "s": t.storage()}, buf)
+    data = buf.getvalue()
+    for old, new in (("torch.FloatTensor", "torch.CudaTensor"), ("torch.FloatStorage", "torch.CudaStorage")):
+        old, new = old.encode(), new.encode()  # as cutorch writes them: int32 length, then the name
+        data = data.replace(struct.pack("<i", len(old)) + old, struct.pack("<i", len(new)) + new)
+    on_cpu = load_lua(io.BytesIO(data))
+    assert not on_cpu["t"].is_cuda and torch.equal(on_cpu["t"], t)
+    back = load_lua(io.BytesIO(data), cuda=True)
+    same(back["t"], t, atol=0)
+    same(back["row"], t[1], atol=0)
+    assert back["s"].is_cuda
+    back["t"][1, 0] = -5  # one storage, as in the file
+    assert back["row"][0].item() == -5 and back["s"][4] == -5
+
+
+@case
 def a_program_choosing_its_device_uses_it():
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = torch.nn.Linear(3, 2).to(device)

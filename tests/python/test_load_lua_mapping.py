@@ -4,6 +4,7 @@ packages' classes as placeholders with a warning, nngraph graphs (tables used as
 The files are written as torch7 writes them: save_lua's bytes with the class names cutorch
 and cudnn write, or bytes put together by hand from the format."""
 
+import io
 import struct
 import warnings
 
@@ -79,6 +80,23 @@ def test_cuda_half_loads_as_float(layout, rng):
     assert back["s"].dtype == torch.float32
     back["t"][1, 0] = 7.5
     assert back["row"][0].item() == 7.5
+
+
+def test_cuda_true_needs_a_gpu():
+    # what load_lua(cuda=True) does on a GPU is in cuda_cases.py (test_cuda_stand_in.py)
+    data = rename_classes(t7_bytes(torch.ones(2)), {"torch.FloatTensor": "torch.CudaTensor"})
+    if torch.cuda.is_available():
+        assert load_lua_bytes_cuda(data).is_cuda
+    else:
+        kind = RuntimeError if torch.backends.cuda.is_built() else AssertionError
+        with pytest.raises(kind, match="No CUDA GPUs are available|Torch not compiled with CUDA"):
+            load_lua_bytes_cuda(data)
+    with pytest.raises(ValueError, match="cuda must be True or False"):
+        torch.utils.serialization.load_lua(io.BytesIO(data), cuda="yes")
+
+
+def load_lua_bytes_cuda(data):
+    return torch.utils.serialization.load_lua(io.BytesIO(data), cuda=True)
 
 
 def test_cpu_half_stays_half():

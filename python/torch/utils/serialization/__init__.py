@@ -172,8 +172,10 @@ def _cpu_type_name(name):
 class _Hooks:
     """What the C++ converter asks of Python, for one load or save."""
 
-    def __init__(self, unknown_classes=None):
+    def __init__(self, unknown_classes=None, cuda=False):
         self.unknown_classes = unknown_classes
+        self.cuda = cuda
+        self.gpu_storages = {}  # _cdata of a storage read from a cutorch record -> (it, its GPU copy)
         self.warned = set()
         self.twins = {}  # id(obj) -> (obj, its cudnn class) until its fields are in
         self.half_storages = {}  # _cdata of a CudaHalf storage -> (it, its Float copy)
@@ -182,6 +184,26 @@ class _Hooks:
     @staticmethod
     def wrap_storage(cdata):
         return _typed(cdata)
+
+    def from_gpu(self, value, half):
+        """A cutorch tensor or storage, read as the CPU type of its element type: Float for
+        CudaHalf; on the GPU when the caller asked, storages shared as in the file."""
+        if half:
+            value = self.cuda_half(value)
+        if not self.cuda:
+            return value
+        if torch.is_tensor(value):
+            storage = self._gpu_storage(value.storage())
+            return torch.empty(0, dtype=value.dtype, device="cuda").set_(
+                storage, value.storage_offset(), value.size(), value.stride()
+            )
+        return self._gpu_storage(value)
+
+    def _gpu_storage(self, storage):
+        held = self.gpu_storages.get(storage._cdata)
+        if held is None:
+            held = self.gpu_storages[storage._cdata] = (storage, storage.cuda())
+        return held[1]
 
     def cuda_half(self, value):
         if torch.is_tensor(value):
@@ -235,7 +257,7 @@ class _Hooks:
             twin = self.twins.pop(id(obj), None)
             if twin is not None:
                 _from_cudnn(obj.__dict__, _CUDNN_TWINS[twin[1]])
-            if "_type" in obj.__dict__:
+            if "_type" in obj.__dict__ and not self.cuda:
                 obj.__dict__["_type"] = _cpu_type_name(obj.__dict__["_type"])
             _upgrade(obj)
             _t7fields.upgrade(obj)
@@ -299,7 +321,7 @@ def _read_bytes(path_or_file):
     return data
 
 
-def load_lua(path_or_file, long_size=None, unknown_classes=None, allow_functions=True):
+def load_lua(path_or_file, long_size=None, unknown_classes=None, allow_functions=True, cuda=False):
     """Reads one object from a torch7 .t7 file (binary or ascii) or a file object.
 
     long_size: 8 or 4 for the C `long` size the writer used; None detects it.
@@ -311,6 +333,9 @@ def load_lua(path_or_file, long_size=None, unknown_classes=None, allow_functions
     byte offset), as torch.load's weights_only refuses pickled code: give it for files from
     untrusted sources. Lua functions load as opaque handles that Python never runs, but
     save_lua writes them back and the Lua side (torch.lua) runs what it is handed.
+    cuda: True puts cutorch's tensors and storages (torch.Cuda*) on the GPU, sharing storages
+    as in the file (needs one: torch.cuda.is_available()); False, the default, keeps them on
+    the CPU (Note [Models saved on a GPU]).
     Corrupt or truncated input raises RuntimeError naming the byte offset."""
     if long_size not in (None, 4, 8):
         raise ValueError("load_lua: long_size must be None, 4 or 8, got %r" % (long_size,))
@@ -318,7 +343,11 @@ def load_lua(path_or_file, long_size=None, unknown_classes=None, allow_functions
         raise ValueError("load_lua: unknown_classes must be None, True or False, got %r" % (unknown_classes,))
     if allow_functions not in (True, False):
         raise ValueError("load_lua: allow_functions must be True or False, got %r" % (allow_functions,))
-    return _C._t7_load(_read_bytes(path_or_file), long_size or 0, _Hooks(unknown_classes), allow_functions)
+    if cuda not in (True, False):
+        raise ValueError("load_lua: cuda must be True or False, got %r" % (cuda,))
+    if cuda:
+        _C._cuda_require()
+    return _C._t7_load(_read_bytes(path_or_file), long_size or 0, _Hooks(unknown_classes, cuda), allow_functions)
 
 
 def save_lua(obj, path_or_file, format="binary", long_size=8):
