@@ -326,6 +326,23 @@ void bindCuda(py::module &m) {
 #endif
   });
 
+  // torch.backends.cudnn's switches, kept in the core for the cuDNN kernels to read
+  m.def("_cudnn_set_flags", [](bool benchmark, bool deterministic, bool allowTF32) {
+#ifdef TORCH_WITH_CUDA
+    torch::cuda::CudnnFlags &f = torch::cuda::cudnnFlags();
+    f.benchmark = benchmark;
+    f.deterministic = deterministic;
+    f.allowTF32 = allowTF32;
+#endif
+    (void)benchmark, (void)deterministic, (void)allowTF32;
+  });
+  m.def("_cudnn_version", []() -> py::object {
+#ifdef TORCH_WITH_CUDA
+    if (gpuPresent()) return py::int_(torch::cuda::cudnnVersion());
+#endif
+    return py::none();
+  });
+
   // The GPU generator: Philox's seed and offset (THCRandom); the stand-in has the CPU's.
   m.def("_cuda_manual_seed", [](uint64_t seed) {
 #ifdef TORCH_WITH_CUDA

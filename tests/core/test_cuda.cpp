@@ -73,11 +73,28 @@ void checkClose(const Tensor &a, const Tensor &b, double rtol, const std::string
 
 }  // namespace
 
-// cuDNN's convolutions (core/ops/cuda/CudnnConvolution.cpp) against THNN's on the CPU:
+void convolutionsMatchTheCpu();
+
+// cuDNN's convolutions (core/ops/cuda/CudnnConvolution.cpp) against THNN's on the CPU, with
+// each of cuDNN's ways to choose an algorithm (heuristics or timed search, deterministic or not):
 // output and the three gradients, 2-d and 3-d, strides, padding, dilation, groups (channel
 // slices reach cuDNN strided), Float and Double.
 BOOST_AUTO_TEST_CASE(convolutions_match_the_cpu, *needsGPU()) {
   useDevice();
+  torch::cuda::cudnnFlags().allowTF32 = false;  // Float within float's tolerance of the CPU
+  for (bool benchmark : {false, true}) {
+    for (bool deterministic : {false, true}) {
+      torch::cuda::cudnnFlags().benchmark = benchmark;
+      torch::cuda::cudnnFlags().deterministic = deterministic;
+      convolutionsMatchTheCpu();
+    }
+  }
+  torch::cuda::cudnnFlags().benchmark = false;
+  torch::cuda::cudnnFlags().deterministic = false;
+  torch::cuda::cudnnFlags().allowTF32 = true;
+}
+
+void convolutionsMatchTheCpu() {
   struct Shape {
     torch::IntList input, weight, stride, padding, dilation;
     int64_t groups;

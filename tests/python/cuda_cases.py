@@ -454,6 +454,25 @@ def torch7_files_from_cutorch_load_onto_the_gpu_when_asked():
 
 
 @case
+def cudnn_switches():
+    cudnn = torch.backends.cudnn
+    assert cudnn.is_available() == torch.cuda.is_available()
+    assert cudnn.version() is None or cudnn.version() >= 8000
+    conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+    x = torch.randn(2, 3, 8, 8)
+    want = conv(x)
+    conv.cuda()
+    for benchmark in (False, True):
+        for deterministic in (False, True):
+            with cudnn.flags(enabled=True, benchmark=benchmark, deterministic=deterministic, allow_tf32=False):
+                assert (cudnn.benchmark, cudnn.deterministic, cudnn.allow_tf32) == (benchmark, deterministic, False)
+                same(conv(x.cuda()), want, rtol=1e-4, atol=1e-5)
+    assert (cudnn.benchmark, cudnn.deterministic, cudnn.allow_tf32) == (False, False, False)
+    with cudnn.flags(enabled=True, allow_tf32=True):  # TF32: about 1e-3 relative
+        same(conv(x.cuda()), want, rtol=1e-2, atol=1e-2)
+
+
+@case
 def a_program_choosing_its_device_uses_it():
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = torch.nn.Linear(3, 2).to(device)
@@ -464,6 +483,9 @@ def a_program_choosing_its_device_uses_it():
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
+    # compared with the CPU to float's tolerance: no TF32 in cuDNN's convolutions (PyTorch's
+    # default allows it; the cudnn_switches case checks both)
+    torch.backends.cudnn.allow_tf32 = False
     results = {}
     for name, fn in CASES.items():
         try:

@@ -25,6 +25,7 @@
 #ifndef TORCH_OPS_CUDA_CUDA_H
 #define TORCH_OPS_CUDA_CUDA_H
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -34,6 +35,15 @@ namespace torch::cuda {
 
 bool init();        // true when a CUDA GPU is present (registers once, thread-safe)
 THCState *state();  // the process's THCState; only after init() returned true
+
+// torch.backends.cudnn's switches, read by the cuDNN kernels at each call (CudnnConvolution.cpp).
+struct CudnnFlags {
+  std::atomic<bool> benchmark{false};      // time the algorithms once per shape, keep the fastest
+  std::atomic<bool> deterministic{false};  // only algorithms that give the same bits every run
+  std::atomic<bool> allowTF32{true};       // Float convolutions may run on TF32 tensor cores
+};
+CudnnFlags &cudnnFlags();
+int cudnnVersion();  // the loaded cuDNN's, as cudnnGetVersion() (91400 for 9.14.0)
 
 // Why init() returned false, in the runtime's words ("no CUDA-capable device is detected").
 std::string unavailableReason();

@@ -6,8 +6,10 @@
 // descriptors take the strides as they are, so slices are read and written in place; only
 // the filter must be packed, and inputs with a zero stride (an expanded gradient) are made
 // contiguous first. The algorithm comes from cuDNN's heuristics (cudnnGet*Algorithm_v7),
-// cached per shape; its workspace from THC's caching allocator on the current stream. Float
-// runs with FMA math, never TF32, so results stay within float's tolerance of the CPU's.
+// cached per shape; its workspace from THC's caching allocator on the current stream.
+// torch.backends.cudnn's switches choose: benchmark (cuDNN's timed search instead of its
+// heuristics), deterministic (only deterministic algorithms) and allow_tf32 (Float through
+// TF32 tensor cores, PyTorch's default; off, Float stays within float's tolerance of the CPU).
 // The accumulation of accGradParameters is cuDNN's beta = 1. This is cuDNN's v7-style API,
 // deprecated in cuDNN 9 but present; the graph API can replace it behind the same kernels.
 #include <map>
@@ -52,8 +54,8 @@ struct ConvDesc {
     check(
         cudnnSetConvolutionNdDescriptor(d, n, pd.data(), st.data(), dl.data(), CUDNN_CROSS_CORRELATION, dataType<T>()),
         "cudnnSetConvolutionNdDescriptor");
-    check(cudnnSetConvolutionMathType(d, std::is_same_v<T, float> ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH),
-          "cudnnSetConvolutionMathType");
+    const bool fma = std::is_same_v<T, float> && !cudnnFlags().allowTF32;
+    check(cudnnSetConvolutionMathType(d, fma ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH), "cudnnSetConvolutionMathType");
   }
   ConvDesc(const ConvDesc &) = delete;
   ~ConvDesc() { cudnnDestroyConvolutionDescriptor(d); }
@@ -74,13 +76,24 @@ std::string key(const char *pass, ScalarType dtype, std::initializer_list<const 
   return k;
 }
 
+// An algorithm and the math it runs with.
+struct Choice {
+  int algo;
+  cudnnMathType_t math;
+};
 std::mutex gAlgosMutex;
-std::map<std::string, int> gAlgos;
+std::map<std::string, Choice> gAlgos;
 
-// The first algorithm of the heuristics' list that works with the math allowed (no tensor-op
-// math for Float: TF32), cached under k.
-template <typename Perf, typename Query>
-int chooseAlgorithm(const std::string &k, bool isFloat, Query query, const char *what) {
+// The first algorithm that works within the switches (torch.backends.cudnn): cuDNN's
+// heuristics, or its timed search in benchmark mode; only deterministic ones when asked;
+// for Float no tensor-op math (TF32) unless allowed. Cached under k and the switches.
+template <typename Perf, typename Heuristic, typename Search>
+Choice chooseAlgorithm(std::string k, bool isFloat, Heuristic heuristic, Search search, const char *what) {
+  const CudnnFlags &f = cudnnFlags();
+  const bool benchmark = f.benchmark, deterministic = f.deterministic, tf32 = f.allowTF32;
+  k += deterministic ? "|det" : "";
+  k += benchmark ? "|find" : "";
+  k += tf32 ? "|tf32" : "";
   {
     std::lock_guard<std::mutex> hold(gAlgosMutex);
     auto it = gAlgos.find(k);
@@ -88,15 +101,19 @@ int chooseAlgorithm(const std::string &k, bool isFloat, Query query, const char 
   }
   Perf perf[16];
   int count = 0;
-  check(query(16, &count, perf), what);
+  check(benchmark ? search(16, &count, perf) : heuristic(16, &count, perf), what);
   for (int i = 0; i < count; i++) {
     if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
-    if (isFloat && perf[i].mathType != CUDNN_FMA_MATH && perf[i].mathType != CUDNN_DEFAULT_MATH) continue;
+    if (deterministic && perf[i].determinism != CUDNN_DETERMINISTIC) continue;
+    const bool tensorOps = perf[i].mathType != CUDNN_FMA_MATH && perf[i].mathType != CUDNN_DEFAULT_MATH;
+    if (isFloat && tensorOps && !tf32) continue;
+    const Choice c{static_cast<int>(perf[i].algo), isFloat && !tf32 ? CUDNN_FMA_MATH : perf[i].mathType};
     std::lock_guard<std::mutex> hold(gAlgosMutex);
-    gAlgos[k] = static_cast<int>(perf[i].algo);
-    return static_cast<int>(perf[i].algo);
+    gAlgos[k] = c;
+    return c;
   }
-  TORCH_CHECK(false, Runtime, "cuDNN has no algorithm for this convolution (%s)", what);
+  TORCH_CHECK(false, Runtime, "cuDNN has no %salgorithm for this convolution (%s)",
+              deterministic ? "deterministic " : "", what);
 }
 
 // A packed filter: w itself when contiguous.
@@ -115,12 +132,17 @@ void convOutput(const Tensor &input, const Tensor &output, const Tensor &weight,
   FilterDesc wd(w, static_cast<T *>(nullptr));
   ConvDesc cd(st, pd, dl, static_cast<T *>(nullptr));
   cudnnHandle_t h = handle();
-  auto algo = static_cast<cudnnConvolutionFwdAlgo_t>(chooseAlgorithm<cudnnConvolutionFwdAlgoPerf_t>(
+  const Choice c = chooseAlgorithm<cudnnConvolutionFwdAlgoPerf_t>(
       key("fwd", input.dtype(), {&x, &w, &output}, st, pd, dl), std::is_same_v<T, float>,
       [&](int n, int *count, cudnnConvolutionFwdAlgoPerf_t *perf) {
         return cudnnGetConvolutionForwardAlgorithm_v7(h, xd.d, wd.d, cd.d, yd.d, n, count, perf);
       },
-      "cudnnGetConvolutionForwardAlgorithm_v7"));
+      [&](int n, int *count, cudnnConvolutionFwdAlgoPerf_t *perf) {
+        return cudnnFindConvolutionForwardAlgorithm(h, xd.d, wd.d, cd.d, yd.d, n, count, perf);
+      },
+      "the forward convolution");
+  auto algo = static_cast<cudnnConvolutionFwdAlgo_t>(c.algo);
+  check(cudnnSetConvolutionMathType(cd.d, c.math), "cudnnSetConvolutionMathType");
   size_t bytes = 0;
   check(cudnnGetConvolutionForwardWorkspaceSize(h, xd.d, wd.d, cd.d, yd.d, algo, &bytes),
         "cudnnGetConvolutionForwardWorkspaceSize");
@@ -146,12 +168,17 @@ void convGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &
   FilterDesc wd(w, static_cast<T *>(nullptr));
   ConvDesc cd(st, pd, dl, static_cast<T *>(nullptr));
   cudnnHandle_t h = handle();
-  auto algo = static_cast<cudnnConvolutionBwdDataAlgo_t>(chooseAlgorithm<cudnnConvolutionBwdDataAlgoPerf_t>(
+  const Choice c = chooseAlgorithm<cudnnConvolutionBwdDataAlgoPerf_t>(
       key("bwd_data", dy.dtype(), {&w, &dy, &gradInput}, st, pd, dl), std::is_same_v<T, float>,
       [&](int n, int *count, cudnnConvolutionBwdDataAlgoPerf_t *perf) {
         return cudnnGetConvolutionBackwardDataAlgorithm_v7(h, wd.d, dyd.d, cd.d, dxd.d, n, count, perf);
       },
-      "cudnnGetConvolutionBackwardDataAlgorithm_v7"));
+      [&](int n, int *count, cudnnConvolutionBwdDataAlgoPerf_t *perf) {
+        return cudnnFindConvolutionBackwardDataAlgorithm(h, wd.d, dyd.d, cd.d, dxd.d, n, count, perf);
+      },
+      "the input gradient of a convolution");
+  auto algo = static_cast<cudnnConvolutionBwdDataAlgo_t>(c.algo);
+  check(cudnnSetConvolutionMathType(cd.d, c.math), "cudnnSetConvolutionMathType");
   size_t bytes = 0;
   check(cudnnGetConvolutionBackwardDataWorkspaceSize(h, wd.d, dyd.d, cd.d, dxd.d, algo, &bytes),
         "cudnnGetConvolutionBackwardDataWorkspaceSize");
@@ -176,12 +203,17 @@ void convAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &gr
     TensorDesc xd = TensorDesc::of<T>(x);
     FilterDesc dwd(dw, static_cast<T *>(nullptr));
     ConvDesc cd(st, pd, dl, static_cast<T *>(nullptr));
-    auto algo = static_cast<cudnnConvolutionBwdFilterAlgo_t>(chooseAlgorithm<cudnnConvolutionBwdFilterAlgoPerf_t>(
+    const Choice c = chooseAlgorithm<cudnnConvolutionBwdFilterAlgoPerf_t>(
         key("bwd_filter", x.dtype(), {&x, &dy, &dw}, st, pd, dl), std::is_same_v<T, float>,
         [&](int n, int *count, cudnnConvolutionBwdFilterAlgoPerf_t *perf) {
           return cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, xd.d, dyd.d, cd.d, dwd.d, n, count, perf);
         },
-        "cudnnGetConvolutionBackwardFilterAlgorithm_v7"));
+        [&](int n, int *count, cudnnConvolutionBwdFilterAlgoPerf_t *perf) {
+          return cudnnFindConvolutionBackwardFilterAlgorithm(h, xd.d, dyd.d, cd.d, dwd.d, n, count, perf);
+        },
+        "the weight gradient of a convolution");
+    auto algo = static_cast<cudnnConvolutionBwdFilterAlgo_t>(c.algo);
+    check(cudnnSetConvolutionMathType(cd.d, c.math), "cudnnSetConvolutionMathType");
     size_t bytes = 0;
     check(cudnnGetConvolutionBackwardFilterWorkspaceSize(h, xd.d, dyd.d, cd.d, dwd.d, algo, &bytes),
           "cudnnGetConvolutionBackwardFilterWorkspaceSize");
@@ -209,6 +241,13 @@ void registerFor(ScalarType dtype) {
 }
 
 }  // namespace
+
+CudnnFlags &cudnnFlags() {
+  static CudnnFlags flags;
+  return flags;
+}
+
+int cudnnVersion() { return static_cast<int>(cudnnGetVersion()); }
 
 void registerCudnnKernels() {
   registerFor<float>(ScalarType::Float);
