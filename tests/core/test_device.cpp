@@ -9,7 +9,11 @@
 #define BOOST_TEST_MODULE core_device
 #include <boost/test/included/unit_test.hpp>
 
+#include <cmath>
+
 #include "core/Dispatch.h"
+#include "core/ops/Composite.h"
+#include "core/ops/NNKernels.h"
 #include "core/ops/StandInDevice.h"
 
 // Every machine has the stand-in device.
@@ -41,4 +45,63 @@ BOOST_AUTO_TEST_CASE(a_kernel_the_device_lacks_is_named) {
   // Copying the column again gives the device the CPU's kernel.
   torch::copyColumn(Device::CPU, Device::CUDA);
   BOOST_CHECK_EQUAL(probe(Device::CUDA, ScalarType::Double, 1.5), 3.0);
+}
+
+// Note [Composite kernels] (core/ops/Composite.h), on the stand-in device against THNN's
+// kernels on the CPU: layer normalization forward and backward, embedding lookup and its
+// gradient (padding row, frequency scaling, repeated rows).
+BOOST_AUTO_TEST_CASE(composite_kernels_match_thnn) {
+  useDevice();
+  torch::NNKernels &nn = torch::nnKernels();
+  auto both = [](const Tensor &cpu) { return torch::to(cpu, cpu.dtype(), Device::CUDA, true); };
+  auto fresh = [](ScalarType t, Device d) { return torch::empty({0}, t, d); };
+  std::vector<double> xs(24), ws(4), bs(4), gs(24);
+  for (size_t i = 0; i < xs.size(); i++) xs[i] = std::sin(1.3 * i) * 2 + 0.1 * i, gs[i] = std::cos(0.7 * i);
+  for (size_t i = 0; i < ws.size(); i++) ws[i] = 0.5 + 0.25 * i, bs[i] = -0.3 * i;
+  Tensor x = values(xs, {2, 3, 4}, Device::CPU), w = values(ws, {4}, Device::CPU), b = values(bs, {4}, Device::CPU),
+         g = values(gs, {2, 3, 4}, Device::CPU);
+  for (bool affine : {true, false}) {
+    Tensor cw = affine ? w : Tensor(), cb = affine ? b : Tensor(), dw = affine ? both(w) : Tensor(),
+           db = affine ? both(b) : Tensor();
+    Tensor out = fresh(ScalarType::Double, Device::CPU), mean = fresh(ScalarType::Double, Device::CPU),
+           inv = fresh(ScalarType::Double, Device::CPU);
+    nn.layerNormalization.updateOutput(Device::CPU, ScalarType::Double, x, out, cw, cb, mean, inv, 4, 1e-5);
+    Tensor dout = fresh(ScalarType::Double, Device::CUDA), dmean = fresh(ScalarType::Double, Device::CUDA),
+           dinv = fresh(ScalarType::Double, Device::CUDA);
+    torch::composite::layerNormOutput(both(x), dout, dw, db, dmean, dinv, 4, 1e-5);
+    checkSame(dout, out);
+    checkSame(dmean, mean);
+    checkSame(dinv, inv);
+    Tensor gi = fresh(ScalarType::Double, Device::CPU), gw = torch::zeros({4}, ScalarType::Double, Device::CPU),
+           gb = torch::zeros({4}, ScalarType::Double, Device::CPU);
+    nn.layerNormalization.updateGradInput(Device::CPU, ScalarType::Double, x, g, gi, gw, gb, cw, mean, inv, 4, 0.5);
+    Tensor dgi = fresh(ScalarType::Double, Device::CUDA),
+           dgw = both(torch::zeros({4}, ScalarType::Double, Device::CPU)),
+           dgb = both(torch::zeros({4}, ScalarType::Double, Device::CPU));
+    torch::composite::layerNormBackward(both(x), both(g), dgi, dgw, dgb, dw, dmean, dinv, 4, 0.5);
+    checkSame(dgi, gi);
+    checkSame(dgw, gw);
+    checkSame(dgb, gb);
+  }
+  // embedding: rows 1, 3, 1, 0, 3, 3 of a 5 x 4 table; padding row 3 in the gradient
+  Tensor idx = torch::to(values({1, 3, 1, 0, 3, 3}, {2, 3}, Device::CPU), ScalarType::Long, Device::CPU);
+  Tensor table = values(std::vector<double>(xs.begin(), xs.begin() + 20), {5, 4}, Device::CPU);
+  Tensor rows = fresh(ScalarType::Double, Device::CPU), drows = fresh(ScalarType::Double, Device::CUDA);
+  nn.lookupTable(Device::CPU, ScalarType::Double, idx, rows, table);
+  torch::composite::lookupTable(both(idx), drows, both(table));
+  checkSame(drows, rows);
+  Tensor go = values(std::vector<double>(gs.begin(), gs.begin() + 24), {2, 3, 4}, Device::CPU);
+  for (bool byFreq : {false, true}) {
+    for (int padding : {-1, 3}) {
+      Tensor gw = torch::zeros({5, 4}, ScalarType::Double, Device::CPU), count = fresh(ScalarType::Int, Device::CPU);
+      nn.lookupTableAccGradParameters(Device::CPU, ScalarType::Double, idx, go, gw, count, byFreq, padding, 2.0);
+      Tensor dgw = both(torch::zeros({5, 4}, ScalarType::Double, Device::CPU)),
+             dcount = fresh(ScalarType::Int, Device::CUDA);
+      torch::composite::lookupTableAccGrad(both(idx), both(go), dgw, dcount, byFreq, padding, 2.0);
+      checkSame(dgw, gw);
+      if (byFreq)
+        checkSame(torch::to(dcount, ScalarType::Double, Device::CUDA),
+                  torch::to(count, ScalarType::Double, Device::CPU));
+    }
+  }
 }

@@ -24,6 +24,7 @@
 #include "THC/THCTensorSort.h"
 #include "THCUNN/THCUNN.h"
 #include "autograd/Autograd.h"
+#include "core/ops/Composite.h"
 #include "core/ops/CopyKernels.h"
 #include "core/ops/IndexKernels.h"
 #include "core/ops/LinalgKernels.h"
@@ -130,6 +131,7 @@ void registerAll() {
   registerCudnnKernels();
   registerCudnnBatchNorm();
   registerCudaPooling();
+  composite::registerComposites(Device::CUDA);  // what no library above has (Note [Composite kernels])
 }
 
 }  // namespace

@@ -1,0 +1,120 @@
+#include "core/ops/Composite.h"
+
+#include <vector>
+
+#include "autograd/Autograd.h"
+#include "core/ops/Indexing.h"
+#include "core/ops/NNKernels.h"
+#include "core/ops/Pointwise.h"
+#include "core/ops/Reduce.h"
+
+namespace torch::composite {
+
+namespace {
+
+Tensor mul(const Tensor &a, const Tensor &b) { return binary(BinaryOp::Mul, a, b); }
+Tensor sub(const Tensor &a, const Tensor &b) { return binary(BinaryOp::Sub, a, b); }
+Tensor scaled(const Tensor &a, double s) { return binary(BinaryOp::Mul, a, Scalar(s)); }
+
+// Per-row statistics as a column [rows, 1], to broadcast against [rows, D].
+Tensor column(const Tensor &v) { return view(v, {v.numel(), 1}); }
+
+}  // namespace
+
+void layerNormOutput(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
+                     const Tensor &saveMean, const Tensor &saveInvStd, int64_t normalized, double eps) {
+  NoGradGuard plain;  // the kernel's own arithmetic, not the user's graph
+  const int64_t D = normalized, rows = D > 0 ? input.numel() / D : 0;
+  Tensor x = view(contiguous(input), {rows, D});
+  Tensor mean = scaled(sum(x, {1}, false), 1.0 / D);
+  Tensor centred = sub(x, column(mean));
+  Tensor var = scaled(sum(mul(centred, centred), {1}, false), 1.0 / D);
+  Tensor invstd = unary(UnaryOp::Rsqrt, binary(BinaryOp::Add, var, Scalar(eps)));
+  Tensor y = mul(centred, column(invstd));
+  if (weight.defined()) y = mul(y, view(weight, {1, D}));
+  if (bias.defined()) y = binary(BinaryOp::Add, y, view(bias, {1, D}));
+  resize_(output, input.sizes());
+  copy_(output, view(y, input.sizes()));
+  resize_(saveMean, {rows});
+  resize_(saveInvStd, {rows});
+  copy_(saveMean, mean);
+  copy_(saveInvStd, invstd);
+}
+
+void layerNormBackward(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &gradWeight,
+                       const Tensor &gradBias, const Tensor &weight, const Tensor &saveMean, const Tensor &saveInvStd,
+                       int64_t normalized, double scale) {
+  NoGradGuard plain;
+  const int64_t D = normalized, rows = D > 0 ? input.numel() / D : 0;
+  Tensor x = view(contiguous(input), {rows, D}), g = view(contiguous(gradOutput), {rows, D});
+  Tensor s = column(saveInvStd);
+  Tensor xhat = mul(sub(x, column(saveMean)), s);
+  if (gradInput.defined()) {
+    // dx = invstd (dy w - mean(dy w) - xhat mean(dy w xhat))
+    Tensor gw = weight.defined() ? mul(g, view(weight, {1, D})) : g;
+    Tensor meanA = column(scaled(sum(gw, {1}, false), 1.0 / D));
+    Tensor meanC = column(scaled(sum(mul(gw, xhat), {1}, false), 1.0 / D));
+    Tensor dx = mul(s, sub(sub(gw, meanA), mul(xhat, meanC)));
+    resize_(gradInput, input.sizes());
+    copy_(gradInput, view(dx, input.sizes()));
+  }
+  if (gradWeight.defined())
+    binary_(BinaryOp::Add, gradWeight, view(sum(mul(g, xhat), {0}, false), gradWeight.sizes()), Scalar(scale));
+  if (gradBias.defined()) binary_(BinaryOp::Add, gradBias, view(sum(g, {0}, false), gradBias.sizes()), Scalar(scale));
+}
+
+void lookupTable(const Tensor &input, const Tensor &output, const Tensor &weight) {
+  NoGradGuard plain;
+  TORCH_CHECK(weight.dim() == 2, Value, "LookupTable_updateOutput: weight must be [nIndex, dim], got %s",
+              weight.sizeString().c_str());
+  IntList sizes = input.sizes();
+  sizes.push_back(weight.size(1));
+  Tensor rows = indexSelect(weight, 0, reshape(input, {input.numel()}));  // checks the indices
+  resize_(output, sizes);
+  copy_(output, view(rows, sizes));
+}
+
+void lookupTableAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &gradWeight, const Tensor &count,
+                        bool scaleGradByFreq, int paddingValue, double scale) {
+  NoGradGuard plain;
+  TORCH_CHECK(gradWeight.dim() == 2, Value, "LookupTable_accGradParameters: gradWeight must be [nIndex, dim], got %s",
+              gradWeight.sizeString().c_str());
+  const int64_t nIndex = gradWeight.size(0), dim = gradWeight.size(1), n = input.numel();
+  Tensor rows = reshape(input, {n});
+  // the factor of each input position: scale (over its row's frequency), 0 on the padding row
+  Tensor hostRows = contiguous(to(rows, ScalarType::Long, Device::CPU));
+  const int64_t *r = reinterpret_cast<const int64_t *>(hostRows.dataPtr());
+  std::vector<int64_t> freq(scaleGradByFreq ? nIndex : 0, 0);
+  for (int64_t i = 0; i < n; i++) {
+    TORCH_CHECK(r[i] >= 0 && r[i] < nIndex, Index, "index out of range in self");
+    if (scaleGradByFreq) freq[r[i]]++;
+  }
+  Tensor factors = empty({n, 1}, ScalarType::Double, Device::CPU);  // written on the host
+  double *f = reinterpret_cast<double *>(factors.dataPtr());
+  for (int64_t i = 0; i < n; i++)
+    f[i] = r[i] == paddingValue ? 0.0 : scaleGradByFreq ? scale / static_cast<double>(freq[r[i]]) : scale;
+  if (scaleGradByFreq) {
+    Tensor c = empty({nIndex}, ScalarType::Int, Device::CPU);  // written on the host
+    int32_t *cp = reinterpret_cast<int32_t *>(c.dataPtr());
+    for (int64_t k = 0; k < nIndex; k++) cp[k] = static_cast<int32_t>(freq[k]);
+    resize_(count, {nIndex});
+    copy_(count, to(c, count.dtype(), count.device()));
+  }
+  Tensor g = mul(view(contiguous(gradOutput), {n, dim}), to(factors, gradWeight.dtype(), gradWeight.device()));
+  indexAdd_(gradWeight, 0, rows, g, Scalar(int64_t(1)));
+}
+
+void registerComposites(Device device) {
+  NNKernels &k = nnKernels();
+  for (ScalarType dtype : {ScalarType::Float, ScalarType::Double}) {
+    if (!k.layerNormalization.updateOutput.has(device, dtype)) {
+      k.layerNormalization.updateOutput.add(device, dtype, &layerNormOutput);
+      k.layerNormalization.updateGradInput.add(device, dtype, &layerNormBackward);
+    }
+    if (!k.lookupTable.has(device, dtype)) k.lookupTable.add(device, dtype, &lookupTable);
+    if (!k.lookupTableAccGradParameters.has(device, dtype))
+      k.lookupTableAccGradParameters.add(device, dtype, &lookupTableAccGrad);
+  }
+}
+
+}  // namespace torch::composite

@@ -1,0 +1,28 @@
+// Note [Composite kernels]: NN kernels written once with the core's own ops (reductions,
+// pointwise math, index_select, index_add), so that any device whose tables hold those ops
+// gets them without kernels of its own. A device library registers them for what it lacks
+// (registerComposites); the CPU keeps THNN's. The statistics and formulas are THNN's, so
+// results agree with the CPU's to rounding (sums may be taken in another order).
+#ifndef TORCH_OPS_COMPOSITE_H
+#define TORCH_OPS_COMPOSITE_H
+
+#include "core/Tensor.h"
+
+namespace torch::composite {
+
+// THNN's grammar (Note [NN kernel grammar] in core/ops/NNKernels.h), Float and Double.
+void layerNormOutput(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
+                     const Tensor &saveMean, const Tensor &saveInvStd, int64_t normalized, double eps);
+void layerNormBackward(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &gradWeight,
+                       const Tensor &gradBias, const Tensor &weight, const Tensor &saveMean, const Tensor &saveInvStd,
+                       int64_t normalized, double scale);
+void lookupTable(const Tensor &input, const Tensor &output, const Tensor &weight);
+void lookupTableAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &gradWeight, const Tensor &count,
+                        bool scaleGradByFreq, int paddingValue, double scale);
+
+// Registers the kernels above for device, Float and Double, where its tables lack them.
+void registerComposites(Device device);
+
+}  // namespace torch::composite
+
+#endif
