@@ -6,6 +6,8 @@
 #include <boost/test/included/unit_test.hpp>
 
 #include <algorithm>
+#include <functional>
+#include <utility>
 
 #include "core/ops/NNLayers.h"
 #include "core/ops/NNSpatial.h"
@@ -225,6 +227,44 @@ BOOST_AUTO_TEST_CASE(max_pooling_matches_the_cpu, *needsGPU()) {
       checkClose(values[1], values[0], 0, "values");
       checkClose(indices[1], indices[0], 0, "indices");
       checkClose(grads[1], grads[0], 0, "grad input");
+    }
+  }
+}
+
+// The core's own activations on the GPU (core/ops/cuda/MapActivations.cu, the CPU's formulas
+// in core/ops/MapActivations.hpp) against the CPU: output and input gradient, on a
+// transposed input (made contiguous by the op) that crosses every branch of the formulas.
+BOOST_AUTO_TEST_CASE(activations_match_the_cpu, *needsGPU()) {
+  useDevice();
+  using Fn = std::function<Tensor(const Tensor &)>;
+  const std::vector<std::pair<std::string, Fn>> fns = {
+      {"selu", [](const Tensor &x) { return torch::nn::selu(x); }},
+      {"celu", [](const Tensor &x) { return torch::nn::celu(x, 0.7); }},
+      {"gelu", [](const Tensor &x) { return torch::nn::gelu(x, false); }},
+      {"gelu tanh", [](const Tensor &x) { return torch::nn::gelu(x, true); }},
+      {"silu", [](const Tensor &x) { return torch::nn::silu(x); }},
+      {"mish", [](const Tensor &x) { return torch::nn::mish(x); }},
+      {"hardsigmoid", [](const Tensor &x) { return torch::nn::hardsigmoid(x); }},
+      {"hardswish", [](const Tensor &x) { return torch::nn::hardswish(x); }},
+  };
+  for (ScalarType dtype : {ScalarType::Float, ScalarType::Double}) {
+    const double rtol = dtype == ScalarType::Float ? 1e-5 : 1e-12;
+    Tensor x = torch::transpose(
+        torch::binary(torch::BinaryOp::Mul, noiseOn({40, 30}, 500, dtype, Device::CPU), torch::Scalar(6.0)), 0, 1);
+    for (const auto &[name, f] : fns) {
+      Tensor outs[2], grads[2];
+      for (Device device : {Device::CPU, Device::CUDA}) {
+        const int d = device == Device::CUDA;
+        Tensor xd = torch::to(x, dtype, device, true);
+        torch::setRequiresGrad(xd, true);
+        outs[d] = f(xd);
+        Tensor weights = noiseOn(outs[d].sizes(), 13, dtype, device);
+        torch::runBackward({torch::sum(torch::binary(torch::BinaryOp::Mul, outs[d], weights), {}, false)}, {Tensor()},
+                           {}, {});
+        grads[d] = torch::grad(xd);
+      }
+      checkClose(outs[1], outs[0], rtol, name + ": output");
+      checkClose(grads[1], grads[0], rtol, name + ": grad input");
     }
   }
 }

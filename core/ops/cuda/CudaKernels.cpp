@@ -113,9 +113,10 @@ bool gpuPresent() {
 
 }  // namespace
 
-void registerCudnnKernels();    // CudnnConvolution.cpp
-void registerCudnnBatchNorm();  // CudnnBatchNorm.cpp
-void registerCudaPooling();     // CudaPooling.cpp
+void registerCudnnKernels();     // CudnnConvolution.cpp
+void registerCudnnBatchNorm();   // CudnnBatchNorm.cpp
+void registerCudaPooling();      // CudaPooling.cpp
+void registerCudaActivations();  // CudaActivations.cpp
 
 namespace {
 
@@ -131,6 +132,7 @@ void registerAll() {
   registerCudnnKernels();
   registerCudnnBatchNorm();
   registerCudaPooling();
+  registerCudaActivations();
   composite::registerComposites(Device::CUDA);  // what no library above has (Note [Composite kernels])
 }
 

@@ -1,0 +1,119 @@
+// The core's own element-wise activations (selu, celu, gelu, gelu with tanh, silu, mish,
+// hardsigmoid, hardswish): one struct each with the output f(x, a) and the derivative
+// df(x, a) of one element (a: the activation's parameter, celu's alpha), written once for
+// the CPU's kernels (core/ops/cpu/NNKernels.cpp) and the GPU's (core/ops/cuda/
+// MapActivations.cu), which nvcc compiles for the device too.
+#ifndef TORCH_OPS_MAP_ACTIVATIONS_HPP
+#define TORCH_OPS_MAP_ACTIVATIONS_HPP
+
+#include <cmath>
+
+#include "TH/THScalarMath.hpp"  // TH_HOST_DEVICE
+
+namespace torch::activation {
+
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+constexpr double kSqrtHalf = 0.70710678118654752440, kInvSqrt2Pi = 0.39894228040143267794;
+constexpr double kSqrt2OverPi = 0.79788456080286535588, kGeluCubic = 0.044715;
+
+template <typename T>
+TH_HOST_DEVICE T sigmoidOf(T v) {
+  return T(1) / (T(1) + std::exp(-v));
+}
+// log(1 + exp(v)) without overflow.
+template <typename T>
+TH_HOST_DEVICE T softplusOf(T v) {
+  return v > T(20) ? v : std::log1p(std::exp(v));
+}
+
+// Each activation as a struct of f and df over one element, a its parameter.
+struct Selu {
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double) {
+    return static_cast<T>(kSeluScale * (v > 0 ? v : kSeluAlpha * std::expm1(v)));
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double) {
+    return static_cast<T>(v > 0 ? kSeluScale : kSeluScale * kSeluAlpha * std::exp(v));
+  }
+};
+struct Celu {
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double alpha) {
+    return v > 0 ? v : static_cast<T>(alpha * std::expm1(v / alpha));
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double alpha) {
+    return v > 0 ? T(1) : static_cast<T>(std::exp(v / alpha));
+  }
+};
+struct Gelu {
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double) {
+    return static_cast<T>(0.5 * v * (1 + std::erf(v * kSqrtHalf)));
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double) {
+    return static_cast<T>(0.5 * (1 + std::erf(v * kSqrtHalf)) + v * kInvSqrt2Pi * std::exp(-0.5 * v * v));
+  }
+};
+struct GeluTanh {
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double) {
+    double u = kSqrt2OverPi * (v + kGeluCubic * v * v * v);
+    return static_cast<T>(0.5 * v * (1 + std::tanh(u)));
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double) {
+    double u = kSqrt2OverPi * (v + kGeluCubic * v * v * v), t = std::tanh(u);
+    double du = kSqrt2OverPi * (1 + 3 * kGeluCubic * v * v);
+    return static_cast<T>(0.5 * (1 + t) + 0.5 * v * (1 - t * t) * du);
+  }
+};
+struct Silu {
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double) {
+    return v * sigmoidOf(v);
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double) {
+    T s = sigmoidOf(v);
+    return s * (1 + v * (1 - s));
+  }
+};
+struct Mish {
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double) {
+    return v * std::tanh(softplusOf(v));
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double) {
+    T t = std::tanh(softplusOf(v));
+    return t + v * sigmoidOf(v) * (1 - t * t);
+  }
+};
+struct Hardsigmoid {
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double) {
+    return v <= T(-3) ? T(0) : v >= T(3) ? T(1) : v / T(6) + T(0.5);
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double) {
+    return v > T(-3) && v < T(3) ? T(1) / T(6) : T(0);
+  }
+};
+struct Hardswish {
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double) {
+    return v <= T(-3) ? T(0) : v >= T(3) ? v : v * (v + T(3)) / T(6);
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double) {
+    return v < T(-3) ? T(0) : v <= T(3) ? v / T(3) + T(0.5) : T(1);
+  }
+};
+
+}  // namespace torch::activation
+
+#endif
