@@ -3,7 +3,9 @@
 #include <vector>
 
 #include "autograd/Autograd.h"
+#include "core/ops/Factory.h"
 #include "core/ops/Indexing.h"
+#include "core/ops/Linalg.h"
 #include "core/ops/NNKernels.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Reduce.h"
@@ -104,6 +106,17 @@ void lookupTableAccGrad(const Tensor &input, const Tensor &gradOutput, const Ten
   indexAdd_(gradWeight, 0, rows, g, Scalar(int64_t(1)));
 }
 
+void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, const Taps &taps) {
+  NoGradGuard plain;
+  const int64_t out = taps.out();
+  Tensor m = zeros({out, taps.in}, ScalarType::Double, Device::CPU);  // written on the host
+  double *mp = reinterpret_cast<double *>(m.dataPtr());
+  for (int64_t j = 0; j < out; j++)
+    for (int64_t t = taps.start[j]; t < taps.start[j + 1]; t++) mp[j * taps.in + taps.index[t]] += taps.weight[t];
+  Tensor product = matmul(to(m, x.dtype(), x.device()), view(contiguous(x), {outer, taps.in, inner}));
+  copy_(y, view(product, y.sizes()));
+}
+
 void registerComposites(Device device) {
   NNKernels &k = nnKernels();
   for (ScalarType dtype : {ScalarType::Float, ScalarType::Double}) {
@@ -114,6 +127,7 @@ void registerComposites(Device device) {
     if (!k.lookupTable.has(device, dtype)) k.lookupTable.add(device, dtype, &lookupTable);
     if (!k.lookupTableAccGradParameters.has(device, dtype))
       k.lookupTableAccGradParameters.add(device, dtype, &lookupTableAccGrad);
+    if (!k.resample.has(device, dtype)) k.resample.add(device, dtype, &resample);
   }
 }
 

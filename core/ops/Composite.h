@@ -7,6 +7,7 @@
 #define TORCH_OPS_COMPOSITE_H
 
 #include "core/Tensor.h"
+#include "core/ops/NNKernels.h"
 
 namespace torch::composite {
 
@@ -19,6 +20,10 @@ void layerNormBackward(const Tensor &input, const Tensor &gradOutput, const Tens
 void lookupTable(const Tensor &input, const Tensor &output, const Tensor &weight);
 void lookupTableAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &gradWeight, const Tensor &count,
                         bool scaleGradByFreq, int paddingValue, double scale);
+
+// Note [Taps] along one axis: y [outer, taps.out(), inner] = the taps' weighted sums of x
+// [outer, taps.in, inner], as one product with the dense [out, in] matrix of the taps.
+void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, const Taps &taps);
 
 // Registers the kernels above for device, Float and Double, where its tables lack them.
 void registerComposites(Device device);

@@ -861,10 +861,12 @@ Tensor adaptiveAvgPool(const Tensor &input, const IntList &outputSize) {
   const char *op = names[s - 1];
   checkAdaptive(op, input, outputSize, s);
   const bool batched = input.dim() == s + 2;
-  if (s == 3) {  // Note [Taps]: a box average is one average per axis
+  // Note [Taps]: a box average is one average per axis (also off the CPU, where there is no
+  // THNN: the taps' resampling is one matrix product a device can do)
+  if (s == 3 || input.device() != Device::CPU) {
     std::vector<TapsPtr> taps;
-    for (int a = 0; a < 3; a++) taps.push_back(adaptiveTaps(input.size(input.dim() - 3 + a), outputSize[a]));
-    return resampleLast(input, taps, "AdaptiveAvgPool3DBackward");
+    for (int a = 0; a < s; a++) taps.push_back(adaptiveTaps(input.size(input.dim() - s + a), outputSize[a]));
+    return resampleLast(input, taps, s == 3 ? "AdaptiveAvgPool3DBackward" : "AdaptiveAvgPool2DBackward");
   }
   if (input.numel() == 0) return emptyPooled(input, outputSize, "AdaptiveAvgPool2DBackward").first;
   const IntList o = kernelList(outputSize, 1);

@@ -105,3 +105,23 @@ BOOST_AUTO_TEST_CASE(composite_kernels_match_thnn) {
     }
   }
 }
+
+// The taps' resampling as one matrix product (composite::resample), against the CPU's
+// resample kernel: taps of several weights, an index read twice, an output with no tap.
+BOOST_AUTO_TEST_CASE(composite_resample_matches_the_cpu_kernel) {
+  useDevice();
+  torch::Taps taps;
+  taps.in = 4;
+  taps.add(0, 0.25), taps.add(1, 0.75), taps.next();
+  taps.add(2, 1.0), taps.add(2, 0.5), taps.next();  // index 2 twice: weights add up
+  taps.next();                                      // nothing: 0
+  taps.add(3, -2.0), taps.add(0, 0.125), taps.next();
+  std::vector<double> xs(2 * 4 * 3);
+  for (size_t i = 0; i < xs.size(); i++) xs[i] = std::sin(0.9 * i) + 0.05 * i;
+  Tensor x = values(xs, {2, 4, 3}, Device::CPU);
+  Tensor y = torch::empty({2, 4, 3}, ScalarType::Double, Device::CPU);
+  torch::nnKernels().resample(Device::CPU, ScalarType::Double, x, y, 2, 3, taps);
+  Tensor dy = torch::empty({2, 4, 3}, ScalarType::Double, Device::CUDA);
+  torch::composite::resample(torch::to(x, ScalarType::Double, Device::CUDA), dy, 2, 3, taps);
+  checkSame(dy, y);
+}
