@@ -498,6 +498,22 @@ TapsPtr adaptiveTaps(int64_t in, int64_t out) {
   return t;
 }
 
+// The windows of a sliding average along one axis, as THNN lays them out: output o averages
+// [o * st - pad, + k) clipped to the input, divided by the window's length clipped to the
+// padded input (countIncludePad) or by the elements it holds.
+TapsPtr averageTaps(int64_t in, int64_t k, int64_t st, int64_t pad, int64_t out, bool countIncludePad) {
+  auto t = std::make_shared<Taps>();
+  t->in = in;
+  for (int64_t o = 0; o < out; o++) {
+    const int64_t start = o * st - pad, end = std::min(start + k, in + pad);
+    const int64_t first = std::max<int64_t>(start, 0), last = std::min(end, in);
+    const double divisor = static_cast<double>(countIncludePad ? end - start : last - first);
+    for (int64_t i = first; i < last; i++) t->add(i, 1.0 / divisor);
+    t->next();
+  }
+  return t;
+}
+
 // PyTorch's scale of a resampling axis: 1 / the user's scale factor when given, else in / out.
 double axisScale(int64_t in, int64_t out, const std::vector<double> &scales, size_t a) {
   if (!scales.empty() && scales[a] > 0) return 1.0 / scales[a];
@@ -807,9 +823,19 @@ Tensor avgPool(const Tensor &input, const IntList &kernel, const IntList &stride
   if (input.numel() == 0) return emptyPooled(input, outSpatial, "AvgPool2DBackward").first;
   const bool batched = input.dim() == s + 2;
 
-  RecordScope rec({&input});
   Tensor factors;
   if (divisorOverride) factors = divisorFactors(p, input, outSpatial, countIncludePad, *divisorOverride, input.dtype());
+  if (input.device() != Device::CPU) {
+    // Note [Taps]: THNN's box averages are one average per axis (the divisor too: a product
+    // of the axes' counts), which a device without THNN does as matrix products
+    std::vector<TapsPtr> taps;
+    for (int a = 0; a < s; a++)
+      taps.push_back(averageTaps(input.size(input.dim() - s + a), p.kernel[a], p.stride[a], p.padding[a], outSpatial[a],
+                                 countIncludePad));
+    Tensor result = resampleLast(input, taps, s == 3 ? "AvgPool3DBackward" : "AvgPool2DBackward");
+    return factors.defined() ? binary(BinaryOp::Mul, result, factors) : result;
+  }
+  RecordScope rec({&input});
   Tensor x = canonical(input, s, batched);
   Tensor out = empty({0}, input.dtype(), input.device());
   kernels().averagePooling.updateOutput(x.device(), x.dtype(), x, out, p.k, p.st, p.pd, p.ceilMode, countIncludePad);

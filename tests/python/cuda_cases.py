@@ -473,6 +473,32 @@ def cudnn_switches():
 
 
 @case
+def average_pooling_and_resampling():
+    F = torch.nn.functional
+
+    def program(d):
+        x = torch.randn(2, 3, 9, 8, dtype=torch.float64).to(d).requires_grad_()
+        v = torch.randn(2, 5, 11, dtype=torch.float64).to(d).requires_grad_()
+        outs = [
+            F.avg_pool2d(x, 3, 2, 1),
+            F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+            F.avg_pool2d(x, (3, 2), (2, 1), (1, 0), divisor_override=5),
+            F.avg_pool1d(v, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+            F.adaptive_avg_pool2d(x, (5, 3)),
+            F.adaptive_avg_pool2d(x, 1),
+            F.adaptive_avg_pool1d(v, 4),
+            F.interpolate(x, scale_factor=2, mode="nearest"),
+            F.interpolate(x, size=(11, 5), mode="bilinear", align_corners=False),
+            F.interpolate(x, scale_factor=1.5, mode="bicubic", align_corners=True),
+        ]
+        sum(o.sum() * (i + 1) for i, o in enumerate(outs)).backward()
+        return outs + [x.grad, v.grad]
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-10, atol=1e-12)
+
+
+@case
 def a_program_choosing_its_device_uses_it():
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = torch.nn.Linear(3, 2).to(device)
