@@ -23,6 +23,30 @@ Tensor column(const Tensor &v) { return view(v, {v.numel(), 1}); }
 
 }  // namespace
 
+// y = x W^T + b over a row [in] or rows [N, in]; the products are the device's BLAS.
+void linearOutput(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias, const Tensor &) {
+  NoGradGuard plain;
+  Tensor y = matmul(input, transpose(weight, 0, 1));
+  if (bias.defined()) y = binary(BinaryOp::Add, y, bias);
+  resize_(output, y.sizes());
+  copy_(output, y);
+}
+
+void linearGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &weight) {
+  NoGradGuard plain;
+  resize_(gradInput, input.sizes());
+  copy_(gradInput, matmul(gradOutput, weight));
+}
+
+void linearAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &, const Tensor &,
+                   const Tensor &gradWeight, const Tensor &gradBias, const Tensor &, double scale) {
+  NoGradGuard plain;
+  Tensor x = input.dim() == 1 ? view(input, {1, input.size(0)}) : input;
+  Tensor g = gradOutput.dim() == 1 ? view(gradOutput, {1, gradOutput.size(0)}) : gradOutput;
+  binary_(BinaryOp::Add, gradWeight, matmul(transpose(g, 0, 1), x), Scalar(scale));
+  if (gradBias.defined()) binary_(BinaryOp::Add, gradBias, sum(g, {0}, false), Scalar(scale));
+}
+
 void layerNormOutput(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
                      const Tensor &saveMean, const Tensor &saveInvStd, int64_t normalized, double eps) {
   NoGradGuard plain;  // the kernel's own arithmetic, not the user's graph
@@ -120,6 +144,11 @@ void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, co
 void registerComposites(Device device) {
   NNKernels &k = nnKernels();
   for (ScalarType dtype : {ScalarType::Float, ScalarType::Double}) {
+    if (!k.linear.updateOutput.has(device, dtype)) {
+      k.linear.updateOutput.add(device, dtype, &linearOutput);
+      k.linear.updateGradInput.add(device, dtype, &linearGradInput);
+      k.linear.accGradParameters.add(device, dtype, &linearAccGrad);
+    }
     if (!k.layerNormalization.updateOutput.has(device, dtype)) {
       k.layerNormalization.updateOutput.add(device, dtype, &layerNormOutput);
       k.layerNormalization.updateGradInput.add(device, dtype, &layerNormBackward);

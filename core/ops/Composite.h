@@ -1,5 +1,5 @@
-// Note [Composite kernels]: NN kernels written once with the core's own ops (reductions,
-// pointwise math, index_select, index_add), so that any device whose tables hold those ops
+// Note [Composite kernels]: NN kernels written once with the core's own ops (matrix
+// products, reductions, pointwise math, index_select, index_add), so that any device whose tables hold those ops
 // gets them without kernels of its own. A device library registers them for what it lacks
 // (registerComposites); the CPU keeps THNN's. The statistics and formulas are THNN's, so
 // results agree with the CPU's to rounding (sums may be taken in another order).
@@ -12,6 +12,11 @@
 namespace torch::composite {
 
 // THNN's grammar (Note [NN kernel grammar] in core/ops/NNKernels.h), Float and Double.
+void linearOutput(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
+                  const Tensor &addBuffer);
+void linearGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &weight);
+void linearAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &weight, const Tensor &bias,
+                   const Tensor &gradWeight, const Tensor &gradBias, const Tensor &addBuffer, double scale);
 void layerNormOutput(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
                      const Tensor &saveMean, const Tensor &saveInvStd, int64_t normalized, double eps);
 void layerNormBackward(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &gradWeight,
