@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "core/Dispatch.h"
+#include "core/ops/Composite.h"
 #include "core/ops/CopyKernels.h"
 #include "core/ops/IndexKernels.h"
 #include "core/ops/LinalgKernels.h"
@@ -27,7 +28,7 @@ THAllocator gStandInPinned = {
 };
 }  // namespace
 
-bool useStandInCuda() {
+bool useStandInCuda(bool composites) {
   static std::mutex once;
   std::lock_guard<std::mutex> hold(once);
   if (gStandIn) return true;
@@ -41,6 +42,7 @@ bool useStandInCuda() {
   pointwiseKernels();
   randomKernels();
   reduceKernels();
+  if (composites) composite::registerComposites(Device::CUDA);
   copyColumn(Device::CPU, Device::CUDA);
   registerDeviceAllocator(Device::CUDA, &THDefaultAllocator, nullptr);
   registerPinnedAllocator(&gStandInPinned, nullptr);

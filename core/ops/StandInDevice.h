@@ -11,8 +11,10 @@
 namespace torch {
 
 // Registers the stand-in once (thread-safe); false, and nothing done, when the CUDA device
-// already has memory of its own (a GPU library registered it).
-bool useStandInCuda();
+// already has memory of its own (a GPU library registered it). With composites, the
+// composite kernels (core/ops/Composite.h) come first and the CPU's fill the rest, so that
+// what a GPU runs through them is checked end to end.
+bool useStandInCuda(bool composites = false);
 bool usingStandInCuda();
 
 }  // namespace torch

@@ -110,10 +110,13 @@ void bindCuda(py::module &m) {
   m.def("_cuda_is_available", &cudaAvailable);
   m.def("_cuda_device_count", &deviceCount);
   m.def("_cuda_require", &requireCuda, py::arg("index") = -1);
-  m.def("_cuda_use_stand_in", [] {
-    TORCH_CHECK(!gpuPresent(), Runtime, "this machine has a GPU: the stand-in device is for machines without one");
-    return useStandInCuda();
-  });
+  m.def(
+      "_cuda_use_stand_in",
+      [](bool composites) {
+        TORCH_CHECK(!gpuPresent(), Runtime, "this machine has a GPU: the stand-in device is for machines without one");
+        return useStandInCuda(composites);
+      },
+      py::arg("composites") = false);
   m.def("_cuda_is_stand_in", &usingStandInCuda);
   m.def(
       "_pin_memory", [](const Tensor &t) { return pinMemory(t); }, ReleaseGil());

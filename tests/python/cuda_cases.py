@@ -7,6 +7,8 @@ modules keep, and the errors PyTorch raises for mixed devices.
                                                   the GPU (torch._C._cuda_use_stand_in), so
                                                   what is checked is the package's device
                                                   handling, not GPU kernels
+        ... --stand-in --composites               the same with the composite kernels a GPU
+                                                  uses (core/ops/Composite.h) before the CPU's
 
 Prints one JSON line {case: null | "error text"} and exits 0 when every case passed.
 tests/python/test_cuda_stand_in.py runs it with --stand-in; scripts/device_check.sh on a GPU."""
@@ -508,7 +510,7 @@ def a_program_choosing_its_device_uses_it():
 
 def main():
     if "--stand-in" in sys.argv:
-        torch._C._cuda_use_stand_in()
+        torch._C._cuda_use_stand_in(composites="--composites" in sys.argv)
     # compared with the CPU to float's tolerance: no TF32 in cuDNN's convolutions (PyTorch's
     # default allows it; the cudnn_switches case checks both)
     torch.backends.cudnn.allow_tf32 = False
