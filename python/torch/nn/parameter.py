@@ -53,7 +53,8 @@ class UninitializedParameter(Parameter):
         super().__init__(torch.empty(0, dtype=dtype), requires_grad)
 
     def materialize(self, shape, device=None, dtype=None):
-        self.data = torch.empty(shape, dtype=dtype or self.data.dtype)
+        # where .cuda()/.to() put the placeholder, as PyTorch's does
+        self.data = torch.empty(shape, dtype=dtype or self.data.dtype, device=device or self.data.device)
         self.__class__ = Parameter
 
     def __repr__(self):
@@ -76,7 +77,7 @@ class UninitializedBuffer(torch.Tensor):
         self.requires_grad_(requires_grad)
 
     def materialize(self, shape, device=None, dtype=None):
-        return torch.empty(shape, dtype=dtype or self.dtype)
+        return torch.empty(shape, dtype=dtype or self.dtype, device=device or self.device)
 
     def __repr__(self):
         return "<UninitializedBuffer>"

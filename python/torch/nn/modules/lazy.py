@@ -83,7 +83,8 @@ class LazyModuleMixin:
         for name, value in eager._parameters.items():
             mine = self._parameters.get(name)
             if isinstance(mine, UninitializedParameter) and value is not None:
-                mine.materialize(value.shape, dtype=value.dtype)
+                # on the placeholder's device and in its type (.cuda()/.double() before the first call)
+                mine.materialize(value.shape, dtype=mine.dtype)
                 with torch.no_grad():
                     mine.copy_(value)
                 mine.requires_grad_(value.requires_grad)
@@ -92,7 +93,7 @@ class LazyModuleMixin:
         for name, value in eager._buffers.items():
             mine = self._buffers.get(name)
             if isinstance(mine, UninitializedBuffer) and value is not None:
-                self._buffers[name] = value
+                self._buffers[name] = value.to(mine.device, mine.dtype if value.is_floating_point() else value.dtype)
             elif name not in self._buffers or mine is None:
                 self._buffers[name] = value
         internals = _module_internals()
