@@ -366,6 +366,810 @@ def a_program_choosing_its_device_uses_it():
     assert out.is_cuda and next(model.parameters()).is_cuda
 
 
+class _Maker:
+    """Inputs made on the CPU from one seeded generator and moved to the device, so both
+    runs see the same values; the floating ones made with grad=True are leaves to check."""
+
+    def __init__(self, device):
+        self.d = device
+        self.g = torch.Generator().manual_seed(1)
+        self.leaves = []
+
+    def _leaf(self, x, grad):
+        x = x.to(self.d)
+        if grad:
+            x.requires_grad_()
+            self.leaves.append(x)
+        return x
+
+    def randn(self, *shape, grad=True, dtype=torch.float32):
+        return self._leaf(torch.randn(*shape, generator=self.g).to(dtype), grad)
+
+    def rand(self, *shape, grad=True, low=0.0, high=1.0):
+        return self._leaf(torch.rand(*shape, generator=self.g) * (high - low) + low, grad)
+
+    def randint(self, high, *shape):
+        return torch.randint(high, shape, generator=self.g).to(self.d)
+
+    def tensor(self, data, **kwargs):
+        return torch.tensor(data, **kwargs).to(self.d)
+
+
+def _tensors(out):
+    """The tensors in a result: nested tuples, lists and PackedSequences."""
+    if torch.is_tensor(out):
+        return [out]
+    if isinstance(out, (tuple, list)):
+        return [t for o in out for t in _tensors(o)]
+    return []
+
+
+def _backward(outs, maker):
+    """Backward from a weighted sum of every floating result that has a graph."""
+    g = torch.Generator().manual_seed(2)
+    loss = 0
+    for o in outs:
+        if o.requires_grad and o.is_floating_point():
+            loss = loss + (o * torch.randn(o.shape, generator=g).to(o.dtype).to(o.device)).sum()
+    if torch.is_tensor(loss):
+        loss.backward()
+
+
+def _compare_table(table, program, rtol=1e-4, atol=1e-5):
+    """Runs program(entry, device) on the CPU and on cuda for each entry of table; the names
+    of those that fail, with why, in one assertion."""
+    failed = []
+    for name, entry in table:
+        try:
+            for got, want in both(lambda d: program(entry, d)):
+                if want is None:
+                    assert got is None, "a gradient on cuda where the CPU has none"
+                    continue
+                assert got is not None, "no gradient on cuda where the CPU has one"
+                same(got, want, rtol=rtol, atol=atol)
+        except Exception as e:
+            failed.append(
+                "%s: %s: %s" % (name, type(e).__name__, str(e).strip().splitlines()[-1][:300] if str(e).strip() else "")
+            )
+    assert not failed, "%d failing:\n" % len(failed) + "\n".join(failed)
+
+
+def _run_module(entry, d):
+    make, inputs, how = entry
+    torch.manual_seed(0)
+    m = make()
+    m = m.cuda() if (d.type == "cuda" and how.get("move") != "to") else m.to(d)
+    if how.get("eval"):
+        m.eval()
+    maker = _Maker(d)
+    args = inputs(maker)
+    outs = _tensors(m(*args))
+    _backward(outs, maker)
+    grads = [x.grad for x in maker.leaves] + [p.grad for p in m.parameters()]
+    return outs + grads + [b for b in m.buffers()]
+
+
+nn = torch.nn
+_MODULES = [
+    # layers
+    ("Identity", lambda: nn.Identity(), lambda I: [I.randn(2, 3)], {}),
+    ("Linear", lambda: nn.Linear(4, 3), lambda I: [I.randn(2, 4)], {"move": "to"}),
+    ("Linear/nobias", lambda: nn.Linear(4, 3, bias=False), lambda I: [I.randn(2, 5, 4)], {}),
+    ("Bilinear", lambda: nn.Bilinear(3, 4, 2), lambda I: [I.randn(5, 3), I.randn(5, 4)], {}),
+    ("LazyLinear", lambda: nn.LazyLinear(3), lambda I: [I.randn(2, 4)], {}),
+    ("Conv1d", lambda: nn.Conv1d(2, 3, 3, padding=1), lambda I: [I.randn(2, 2, 7)], {}),
+    ("Conv2d", lambda: nn.Conv2d(2, 4, 3, stride=2, padding=1, groups=2), lambda I: [I.randn(2, 2, 6, 6)], {}),
+    (
+        "Conv2d/dilated",
+        lambda: nn.Conv2d(2, 3, 3, dilation=2, padding_mode="reflect", padding=2),
+        lambda I: [I.randn(1, 2, 7, 7)],
+        {},
+    ),
+    (
+        "Conv2d/circular",
+        lambda: nn.Conv2d(2, 3, 3, padding=1, padding_mode="circular"),
+        lambda I: [I.randn(1, 2, 5, 5)],
+        {},
+    ),
+    (
+        "Conv2d/same",
+        lambda: nn.Conv2d(2, 3, 4, padding="same", padding_mode="replicate"),
+        lambda I: [I.randn(1, 2, 5, 5)],
+        {},
+    ),
+    ("Conv3d", lambda: nn.Conv3d(2, 3, 2), lambda I: [I.randn(1, 2, 4, 4, 4)], {}),
+    ("ConvTranspose1d", lambda: nn.ConvTranspose1d(2, 3, 3, stride=2), lambda I: [I.randn(2, 2, 5)], {}),
+    (
+        "ConvTranspose2d",
+        lambda: nn.ConvTranspose2d(2, 3, 3, stride=2, output_padding=1),
+        lambda I: [I.randn(1, 2, 4, 4)],
+        {},
+    ),
+    ("ConvTranspose3d", lambda: nn.ConvTranspose3d(2, 2, 2), lambda I: [I.randn(1, 2, 3, 3, 3)], {}),
+    ("LazyConv2d", lambda: nn.LazyConv2d(3, 3), lambda I: [I.randn(1, 2, 5, 5)], {}),
+    ("LazyConvTranspose1d", lambda: nn.LazyConvTranspose1d(3, 3), lambda I: [I.randn(1, 2, 5)], {}),
+    ("Embedding", lambda: nn.Embedding(10, 3, padding_idx=0), lambda I: [I.tensor([[1, 0, 4], [9, 4, 2]])], {}),
+    ("Embedding/max_norm", lambda: nn.Embedding(10, 3, max_norm=1.0), lambda I: [I.tensor([1, 3, 3, 7])], {}),
+    (
+        "EmbeddingBag",
+        lambda: nn.EmbeddingBag(10, 3, mode="mean"),
+        lambda I: [I.tensor([1, 2, 4, 5, 4, 3]), I.tensor([0, 2])],
+        {},
+    ),
+    ("EmbeddingBag/max2d", lambda: nn.EmbeddingBag(10, 3, mode="max"), lambda I: [I.tensor([[1, 2], [4, 9]])], {}),
+    (
+        "EmbeddingBag/weights",
+        lambda: nn.EmbeddingBag(10, 3, mode="sum"),
+        lambda I: [I.tensor([1, 2, 4, 5]), I.tensor([0, 1]), I.randn(4)],
+        {},
+    ),
+    ("Flatten", lambda: nn.Flatten(), lambda I: [I.randn(2, 3, 4)], {}),
+    ("Unflatten", lambda: nn.Unflatten(1, (2, 3)), lambda I: [I.randn(2, 6)], {}),
+    ("Fold", lambda: nn.Fold((4, 5), 2), lambda I: [I.randn(2, 12, 12)], {}),
+    ("Unfold", lambda: nn.Unfold(2, padding=1, stride=2), lambda I: [I.randn(2, 3, 4, 4)], {}),
+    ("PixelShuffle", lambda: nn.PixelShuffle(2), lambda I: [I.randn(1, 8, 2, 3)], {}),
+    ("PixelUnshuffle", lambda: nn.PixelUnshuffle(2), lambda I: [I.randn(1, 2, 4, 6)], {}),
+    ("ChannelShuffle", lambda: nn.ChannelShuffle(2), lambda I: [I.randn(1, 4, 2, 2)], {}),
+    ("Upsample/nearest", lambda: nn.Upsample(scale_factor=2), lambda I: [I.randn(1, 2, 3, 3)], {}),
+    (
+        "Upsample/linear",
+        lambda: nn.Upsample(size=7, mode="linear", align_corners=True),
+        lambda I: [I.randn(1, 2, 4)],
+        {},
+    ),
+    ("Upsample/bilinear", lambda: nn.Upsample(scale_factor=1.5, mode="bilinear"), lambda I: [I.randn(1, 2, 4, 4)], {}),
+    ("Upsample/bicubic", lambda: nn.Upsample(size=(5, 6), mode="bicubic"), lambda I: [I.randn(1, 2, 3, 4)], {}),
+    (
+        "Upsample/trilinear",
+        lambda: nn.Upsample(scale_factor=2, mode="trilinear"),
+        lambda I: [I.randn(1, 1, 2, 3, 2)],
+        {},
+    ),
+    ("UpsamplingNearest2d", lambda: nn.UpsamplingNearest2d(size=(5, 4)), lambda I: [I.randn(1, 2, 3, 3)], {}),
+    ("UpsamplingBilinear2d", lambda: nn.UpsamplingBilinear2d(scale_factor=2), lambda I: [I.randn(1, 2, 3, 3)], {}),
+    # activations
+    ("ReLU", lambda: nn.ReLU(), lambda I: [I.randn(3, 4)], {}),
+    ("ReLU6", lambda: nn.ReLU6(), lambda I: [I.randn(3, 4) * 4], {}),
+    ("LeakyReLU", lambda: nn.LeakyReLU(0.2), lambda I: [I.randn(3, 4)], {}),
+    ("PReLU", lambda: nn.PReLU(3), lambda I: [I.randn(2, 3, 4)], {}),
+    ("RReLU/eval", lambda: nn.RReLU(), lambda I: [I.randn(3, 4)], {"eval": True}),
+    ("ELU", lambda: nn.ELU(0.5), lambda I: [I.randn(3, 4)], {}),
+    ("CELU", lambda: nn.CELU(1.5), lambda I: [I.randn(3, 4)], {}),
+    ("SELU", lambda: nn.SELU(), lambda I: [I.randn(3, 4)], {}),
+    ("GELU", lambda: nn.GELU(), lambda I: [I.randn(3, 4)], {}),
+    ("GELU/tanh", lambda: nn.GELU("tanh"), lambda I: [I.randn(3, 4)], {}),
+    ("GLU", lambda: nn.GLU(), lambda I: [I.randn(3, 4)], {}),
+    ("SiLU", lambda: nn.SiLU(), lambda I: [I.randn(3, 4)], {}),
+    ("Mish", lambda: nn.Mish(), lambda I: [I.randn(3, 4)], {}),
+    ("Sigmoid", lambda: nn.Sigmoid(), lambda I: [I.randn(3, 4)], {}),
+    ("LogSigmoid", lambda: nn.LogSigmoid(), lambda I: [I.randn(3, 4)], {}),
+    ("Hardsigmoid", lambda: nn.Hardsigmoid(), lambda I: [I.randn(3, 4) * 4], {}),
+    ("Hardswish", lambda: nn.Hardswish(), lambda I: [I.randn(3, 4) * 4], {}),
+    ("Hardtanh", lambda: nn.Hardtanh(-0.5, 0.5), lambda I: [I.randn(3, 4)], {}),
+    ("Hardshrink", lambda: nn.Hardshrink(0.3), lambda I: [I.randn(3, 4)], {}),
+    ("Softshrink", lambda: nn.Softshrink(0.3), lambda I: [I.randn(3, 4)], {}),
+    ("Tanh", lambda: nn.Tanh(), lambda I: [I.randn(3, 4)], {}),
+    ("Tanhshrink", lambda: nn.Tanhshrink(), lambda I: [I.randn(3, 4)], {}),
+    ("Threshold", lambda: nn.Threshold(0.1, -2.0), lambda I: [I.randn(3, 4)], {}),
+    ("Softplus", lambda: nn.Softplus(2.0, 1.0), lambda I: [I.randn(3, 4)], {}),
+    ("Softsign", lambda: nn.Softsign(), lambda I: [I.randn(3, 4)], {}),
+    ("Softmax", lambda: nn.Softmax(1), lambda I: [I.randn(3, 4)], {}),
+    ("Softmin", lambda: nn.Softmin(0), lambda I: [I.randn(3, 4)], {}),
+    ("LogSoftmax", lambda: nn.LogSoftmax(-1), lambda I: [I.randn(3, 4)], {}),
+    ("Softmax2d", lambda: nn.Softmax2d(), lambda I: [I.randn(2, 3, 2, 2)], {}),
+    (
+        "MultiheadAttention",
+        lambda: nn.MultiheadAttention(8, 2),
+        lambda I: [I.randn(3, 2, 8), I.randn(4, 2, 8), I.randn(4, 2, 8)],
+        {},
+    ),
+    (
+        "MultiheadAttention/masks",
+        lambda: nn.MultiheadAttention(8, 2, batch_first=True, add_bias_kv=True, add_zero_attn=True, kdim=5, vdim=6),
+        lambda I: [
+            I.randn(2, 3, 8),
+            I.randn(2, 4, 5),
+            I.randn(2, 4, 6),
+            I.tensor([[False, False, True, False], [False, False, False, True]]),
+            True,
+            I.tensor([[False, True, False, False]] * 3),
+        ],
+        {},
+    ),
+    # normalizations
+    ("BatchNorm1d", lambda: nn.BatchNorm1d(3), lambda I: [I.randn(4, 3)], {}),
+    ("BatchNorm1d/3d", lambda: nn.BatchNorm1d(3, momentum=None), lambda I: [I.randn(4, 3, 5)], {}),
+    ("BatchNorm2d", lambda: nn.BatchNorm2d(3), lambda I: [I.randn(2, 3, 4, 4)], {"move": "to"}),
+    ("BatchNorm2d/eval", lambda: nn.BatchNorm2d(3), lambda I: [I.randn(2, 3, 4, 4)], {"eval": True}),
+    (
+        "BatchNorm2d/untracked",
+        lambda: nn.BatchNorm2d(3, track_running_stats=False, affine=False),
+        lambda I: [I.randn(2, 3, 3, 3)],
+        {},
+    ),
+    ("BatchNorm3d", lambda: nn.BatchNorm3d(2), lambda I: [I.randn(2, 2, 2, 3, 3)], {}),
+    ("LazyBatchNorm1d", lambda: nn.LazyBatchNorm1d(), lambda I: [I.randn(4, 3)], {}),
+    ("SyncBatchNorm", lambda: nn.SyncBatchNorm(3), lambda I: [I.randn(2, 3, 4)], {"eval": True}),
+    (
+        "InstanceNorm1d",
+        lambda: nn.InstanceNorm1d(3, affine=True, track_running_stats=True),
+        lambda I: [I.randn(2, 3, 5)],
+        {},
+    ),
+    ("InstanceNorm2d", lambda: nn.InstanceNorm2d(3), lambda I: [I.randn(2, 3, 4, 4)], {}),
+    ("InstanceNorm3d", lambda: nn.InstanceNorm3d(2, affine=True), lambda I: [I.randn(1, 2, 3, 3, 3)], {}),
+    ("LazyInstanceNorm2d", lambda: nn.LazyInstanceNorm2d(), lambda I: [I.randn(2, 3, 4, 4)], {}),
+    ("LayerNorm", lambda: nn.LayerNorm([3, 4]), lambda I: [I.randn(2, 3, 4)], {}),
+    ("GroupNorm", lambda: nn.GroupNorm(2, 4), lambda I: [I.randn(2, 4, 3)], {}),
+    ("LocalResponseNorm", lambda: nn.LocalResponseNorm(3), lambda I: [I.randn(2, 5, 3, 3)], {}),
+    ("CrossMapLRN2d", lambda: nn.CrossMapLRN2d(3), lambda I: [I.randn(2, 5, 3, 3)], {}),
+    # pooling and padding
+    ("MaxPool1d", lambda: nn.MaxPool1d(3, 2, padding=1), lambda I: [I.randn(2, 3, 8)], {}),
+    ("MaxPool2d", lambda: nn.MaxPool2d(2, return_indices=True), lambda I: [I.randn(2, 3, 4, 4)], {}),
+    ("MaxPool2d/ceil", lambda: nn.MaxPool2d(3, 2, dilation=1, ceil_mode=True), lambda I: [I.randn(1, 2, 6, 6)], {}),
+    ("MaxPool3d", lambda: nn.MaxPool3d(2), lambda I: [I.randn(1, 2, 4, 4, 4)], {}),
+    ("AvgPool1d", lambda: nn.AvgPool1d(3, 2, padding=1), lambda I: [I.randn(2, 3, 8)], {}),
+    (
+        "AvgPool2d",
+        lambda: nn.AvgPool2d(3, 2, padding=1, count_include_pad=False, ceil_mode=True),
+        lambda I: [I.randn(1, 2, 6, 6)],
+        {},
+    ),
+    ("AvgPool2d/divisor", lambda: nn.AvgPool2d(2, divisor_override=3), lambda I: [I.randn(1, 2, 4, 4)], {}),
+    ("AvgPool3d", lambda: nn.AvgPool3d(2), lambda I: [I.randn(1, 2, 4, 4, 4)], {}),
+    ("LPPool1d", lambda: nn.LPPool1d(2, 3), lambda I: [I.randn(2, 3, 9)], {}),
+    ("LPPool2d", lambda: nn.LPPool2d(3, 2), lambda I: [I.randn(1, 2, 4, 4)], {}),
+    ("AdaptiveAvgPool1d", lambda: nn.AdaptiveAvgPool1d(3), lambda I: [I.randn(2, 3, 7)], {}),
+    ("AdaptiveAvgPool2d", lambda: nn.AdaptiveAvgPool2d((3, None)), lambda I: [I.randn(1, 2, 5, 4)], {}),
+    ("AdaptiveAvgPool3d", lambda: nn.AdaptiveAvgPool3d(2), lambda I: [I.randn(1, 2, 3, 5, 4)], {}),
+    ("AdaptiveMaxPool1d", lambda: nn.AdaptiveMaxPool1d(3, return_indices=True), lambda I: [I.randn(2, 3, 7)], {}),
+    ("AdaptiveMaxPool2d", lambda: nn.AdaptiveMaxPool2d(3), lambda I: [I.randn(1, 2, 5, 4)], {}),
+    ("AdaptiveMaxPool3d", lambda: nn.AdaptiveMaxPool3d((2, 2, 3)), lambda I: [I.randn(1, 2, 3, 5, 4)], {}),
+    (
+        "FractionalMaxPool2d",
+        lambda: nn.FractionalMaxPool2d(2, output_size=3, _random_samples=torch.rand(1, 2, 2)),
+        lambda I: [I.randn(1, 2, 6, 6)],
+        {},
+    ),
+    (
+        "FractionalMaxPool3d",
+        lambda: nn.FractionalMaxPool3d(2, output_ratio=0.5, _random_samples=torch.rand(1, 2, 3)),
+        lambda I: [I.randn(1, 2, 6, 6, 6)],
+        {},
+    ),
+    ("MaxUnpool1d", lambda: nn.MaxUnpool1d(2), lambda I: [I.randn(1, 2, 3), I.tensor([[[1, 2, 5], [0, 3, 4]]])], {}),
+    ("MaxUnpool2d", lambda: nn.MaxUnpool2d(2), lambda I: [I.randn(1, 1, 2, 2), I.tensor([[[[0, 3], [9, 14]]]])], {}),
+    ("MaxUnpool3d", lambda: nn.MaxUnpool3d(2), lambda I: [I.randn(1, 1, 1, 1, 2), I.tensor([[[[[0, 3]]]]])], {}),
+    ("ConstantPad1d", lambda: nn.ConstantPad1d((1, 2), 3.5), lambda I: [I.randn(2, 3, 4)], {}),
+    ("ConstantPad2d", lambda: nn.ConstantPad2d(1, -1.0), lambda I: [I.randn(2, 3, 4)], {}),
+    ("ConstantPad3d", lambda: nn.ConstantPad3d((1, 0, 0, 1, 1, 1), 0.5), lambda I: [I.randn(1, 2, 2, 2, 2)], {}),
+    ("ZeroPad2d", lambda: nn.ZeroPad2d((1, 2, 0, 1)), lambda I: [I.randn(1, 2, 3, 3)], {}),
+    ("ReflectionPad1d", lambda: nn.ReflectionPad1d(2), lambda I: [I.randn(2, 3, 4)], {}),
+    ("ReflectionPad2d", lambda: nn.ReflectionPad2d((1, 2, 2, 1)), lambda I: [I.randn(1, 2, 4, 4)], {}),
+    ("ReflectionPad3d", lambda: nn.ReflectionPad3d(1), lambda I: [I.randn(1, 1, 3, 3, 3)], {}),
+    ("ReplicationPad1d", lambda: nn.ReplicationPad1d((2, 1)), lambda I: [I.randn(2, 3, 4)], {}),
+    ("ReplicationPad2d", lambda: nn.ReplicationPad2d(2), lambda I: [I.randn(1, 2, 3, 3)], {}),
+    ("ReplicationPad3d", lambda: nn.ReplicationPad3d((1, 1, 0, 0, 2, 0)), lambda I: [I.randn(1, 1, 2, 2, 2)], {}),
+    # distances
+    ("CosineSimilarity", lambda: nn.CosineSimilarity(1), lambda I: [I.randn(3, 4), I.randn(3, 4)], {}),
+    ("PairwiseDistance", lambda: nn.PairwiseDistance(1.5, keepdim=True), lambda I: [I.randn(3, 4), I.randn(3, 4)], {}),
+    # dropouts in eval (a GPU draws other numbers than the CPU; the train mode is checked by
+    # dropouts_draw_on_the_device)
+    ("Dropout/eval", lambda: nn.Dropout(0.3), lambda I: [I.randn(3, 4)], {"eval": True}),
+    ("Dropout1d/eval", lambda: nn.Dropout1d(), lambda I: [I.randn(2, 3, 4)], {"eval": True}),
+    ("Dropout2d/eval", lambda: nn.Dropout2d(), lambda I: [I.randn(2, 3, 4, 4)], {"eval": True}),
+    ("Dropout3d/eval", lambda: nn.Dropout3d(), lambda I: [I.randn(2, 3, 2, 2, 2)], {"eval": True}),
+    ("AlphaDropout/eval", lambda: nn.AlphaDropout(), lambda I: [I.randn(3, 4)], {"eval": True}),
+    ("FeatureAlphaDropout/eval", lambda: nn.FeatureAlphaDropout(), lambda I: [I.randn(2, 3, 4)], {"eval": True}),
+    # containers
+    (
+        "Sequential",
+        lambda: nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.ModuleList([nn.Linear(4, 2)])[0]),
+        lambda I: [I.randn(5, 3)],
+        {},
+    ),
+    # recurrent
+    ("RNN", lambda: nn.RNN(3, 4, 2), lambda I: [I.randn(5, 2, 3)], {}),
+    (
+        "RNN/relu,h0",
+        lambda: nn.RNN(3, 4, nonlinearity="relu", batch_first=True),
+        lambda I: [I.randn(2, 5, 3), I.randn(1, 2, 4)],
+        {},
+    ),
+    ("RNN/bidirectional", lambda: nn.RNN(3, 4, 2, bidirectional=True, bias=False), lambda I: [I.randn(5, 2, 3)], {}),
+    ("RNN/unbatched", lambda: nn.RNN(3, 4), lambda I: [I.randn(5, 3)], {}),
+    ("LSTM", lambda: nn.LSTM(3, 4, 2), lambda I: [I.randn(5, 2, 3)], {}),
+    (
+        "LSTM/bidirectional,h0",
+        lambda: nn.LSTM(3, 4, bidirectional=True, batch_first=True),
+        lambda I: [I.randn(2, 5, 3), (I.randn(2, 2, 4), I.randn(2, 2, 4))],
+        {},
+    ),
+    ("LSTM/proj", lambda: nn.LSTM(3, 4, 2, proj_size=2), lambda I: [I.randn(5, 2, 3)], {}),
+    ("LSTM/unbatched", lambda: nn.LSTM(3, 4), lambda I: [I.randn(5, 3)], {}),
+    ("GRU", lambda: nn.GRU(3, 4, 2), lambda I: [I.randn(5, 2, 3)], {}),
+    (
+        "GRU/bidirectional,h0",
+        lambda: nn.GRU(3, 4, bidirectional=True),
+        lambda I: [I.randn(5, 2, 3), I.randn(2, 2, 4)],
+        {},
+    ),
+    ("RNNCell", lambda: nn.RNNCell(3, 4), lambda I: [I.randn(2, 3)], {}),
+    ("RNNCell/h", lambda: nn.RNNCell(3, 4, nonlinearity="relu"), lambda I: [I.randn(2, 3), I.randn(2, 4)], {}),
+    ("LSTMCell", lambda: nn.LSTMCell(3, 4), lambda I: [I.randn(2, 3)], {}),
+    ("LSTMCell/hc", lambda: nn.LSTMCell(3, 4), lambda I: [I.randn(3), (I.randn(4), I.randn(4))], {}),
+    ("GRUCell", lambda: nn.GRUCell(3, 4), lambda I: [I.randn(2, 3)], {}),
+    ("GRUCell/h", lambda: nn.GRUCell(3, 4), lambda I: [I.randn(2, 3), I.randn(2, 4)], {}),
+    # transformers (dropout 0: a GPU draws other numbers)
+    (
+        "TransformerEncoderLayer",
+        lambda: nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0),
+        lambda I: [I.randn(4, 2, 8)],
+        {},
+    ),
+    (
+        "TransformerEncoderLayer/norm_first,gelu",
+        lambda: nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation="gelu", norm_first=True, batch_first=True),
+        lambda I: [I.randn(2, 4, 8), I.tensor([[False, True, False, False]] * 4)],
+        {},
+    ),
+    (
+        "TransformerEncoder/padding",
+        lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True), 2),
+        lambda I: [I.randn(2, 4, 8), None, I.tensor([[False, False, True, True], [False, False, False, False]])],
+        {},
+    ),
+    (
+        "TransformerEncoder/fast_path",
+        lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True), 2),
+        lambda I: [
+            I.randn(2, 4, 8, grad=False),
+            None,
+            I.tensor([[False, False, True, True], [False, False, False, False]]),
+        ],
+        {"eval": True},
+    ),
+    (
+        "TransformerDecoderLayer",
+        lambda: nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0),
+        lambda I: [I.randn(3, 2, 8), I.randn(4, 2, 8)],
+        {},
+    ),
+    (
+        "TransformerDecoder",
+        lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0), 2, nn.LayerNorm(8)),
+        lambda I: [I.randn(3, 2, 8), I.randn(4, 2, 8), nn.Transformer.generate_square_subsequent_mask(3).to(I.d)],
+        {},
+    ),
+    (
+        "Transformer",
+        lambda: nn.Transformer(8, 2, 1, 1, 16, dropout=0.0),
+        lambda I: [
+            I.randn(4, 2, 8),
+            I.randn(3, 2, 8),
+            None,
+            nn.Transformer.generate_square_subsequent_mask(3).to(I.d),
+        ],
+        {},
+    ),
+    (
+        "AdaptiveLogSoftmaxWithLoss",
+        lambda: nn.AdaptiveLogSoftmaxWithLoss(6, 10, [3, 6], div_value=2.0),
+        lambda I: [I.randn(5, 6), I.tensor([0, 4, 9, 2, 7])],
+        {},
+    ),
+]
+
+
+@case
+def every_module_runs_on_the_device():
+    _compare_table([(name, (make, inputs, how)) for name, make, inputs, how in _MODULES], _run_module)
+
+
+def _loss_table(I):
+    """(name, module, inputs) for every loss, with inputs from the maker I."""
+    logits = I.randn(4, 5)
+    p = I.rand(4, 5, low=0.05, high=0.95)
+    p_target = I.rand(4, 5, grad=False)
+    classes = I.tensor([1, 0, 4, 2])
+    x, y = I.randn(4, 5), I.randn(4, 5)
+    sign = I.tensor([1.0, -1.0, 1.0, -1.0])
+    multilabel = I.tensor([[3, 0, -1, 1, 2], [1, 2, 4, -1, 0], [0, -1, 2, 2, 2], [4, 3, 2, 1, 0]])
+    return [
+        ("L1Loss", nn.L1Loss(), [x, y]),
+        ("MSELoss", nn.MSELoss(reduction="sum"), [x, y]),
+        ("SmoothL1Loss", nn.SmoothL1Loss(beta=0.5), [x, y]),
+        ("HuberLoss", nn.HuberLoss(delta=0.7), [x, y]),
+        ("CrossEntropyLoss", nn.CrossEntropyLoss(), [logits, classes]),
+        (
+            "CrossEntropyLoss/weight,smoothing,ignore",
+            nn.CrossEntropyLoss(weight=I.rand(5, grad=False), label_smoothing=0.1, ignore_index=2),
+            [logits, classes],
+        ),
+        ("CrossEntropyLoss/probabilities", nn.CrossEntropyLoss(label_smoothing=0.2), [logits, p_target.softmax(1)]),
+        ("CrossEntropyLoss/2d", nn.CrossEntropyLoss(reduction="none"), [I.randn(2, 3, 2, 2), I.randint(3, 2, 2, 2)]),
+        ("NLLLoss", nn.NLLLoss(weight=I.rand(5, grad=False)), [logits.log_softmax(1), classes]),
+        ("NLLLoss2d", nn.NLLLoss2d(), [I.randn(2, 3, 2, 2).log_softmax(1), I.randint(3, 2, 2, 2)]),
+        ("BCELoss", nn.BCELoss(weight=I.rand(5, grad=False)), [p, p_target]),
+        ("BCEWithLogitsLoss", nn.BCEWithLogitsLoss(pos_weight=I.rand(5, grad=False) + 0.5), [logits, p_target]),
+        ("KLDivLoss", nn.KLDivLoss(reduction="batchmean"), [logits.log_softmax(1), p_target.softmax(1)]),
+        (
+            "KLDivLoss/log_target",
+            nn.KLDivLoss(reduction="sum", log_target=True),
+            [logits.log_softmax(1), y.log_softmax(1)],
+        ),
+        ("PoissonNLLLoss", nn.PoissonNLLLoss(), [x, p_target * 3]),
+        ("PoissonNLLLoss/full", nn.PoissonNLLLoss(log_input=False, full=True), [p, (p_target * 4).round()]),
+        ("GaussianNLLLoss", nn.GaussianNLLLoss(full=True), [x, y, p]),
+        ("GaussianNLLLoss/shared var", nn.GaussianNLLLoss(), [x, y, I.rand(4, 1, low=0.5, high=1.5)]),
+        ("HingeEmbeddingLoss", nn.HingeEmbeddingLoss(margin=0.5), [x, sign.reshape(4, 1).expand(4, 5)]),
+        ("SoftMarginLoss", nn.SoftMarginLoss(), [x, sign.reshape(4, 1).expand(4, 5)]),
+        ("MarginRankingLoss", nn.MarginRankingLoss(0.2), [x[:, 0], y[:, 0], sign]),
+        ("CosineEmbeddingLoss", nn.CosineEmbeddingLoss(0.1), [x, y, sign]),
+        ("MultiMarginLoss", nn.MultiMarginLoss(p=2, margin=0.5, weight=I.rand(5, grad=False)), [logits, classes]),
+        ("MultiLabelMarginLoss", nn.MultiLabelMarginLoss(), [logits, multilabel]),
+        (
+            "MultiLabelSoftMarginLoss",
+            nn.MultiLabelSoftMarginLoss(weight=I.rand(5, grad=False)),
+            [logits, p_target.round()],
+        ),
+        ("TripletMarginLoss", nn.TripletMarginLoss(margin=0.5, swap=True), [x, y, I.randn(4, 5)]),
+        (
+            "TripletMarginWithDistanceLoss",
+            nn.TripletMarginWithDistanceLoss(distance_function=nn.CosineSimilarity(), margin=0.3),
+            [x, y, I.randn(4, 5)],
+        ),
+        (
+            "CTCLoss",
+            nn.CTCLoss(),
+            [I.randn(6, 2, 4).log_softmax(2), I.tensor([[1, 2, 2], [3, 1, 0]]), I.tensor([6, 5]), I.tensor([3, 2])],
+        ),
+        (
+            "CTCLoss/concatenated,sum",
+            nn.CTCLoss(reduction="sum", zero_infinity=True),
+            [I.randn(6, 2, 4).log_softmax(2), I.tensor([1, 2, 2, 3, 1]), (6, 5), (3, 2)],
+        ),
+    ]
+
+
+@case
+def every_loss_runs_on_the_device():
+    names = [name for name, _, _ in _loss_table(_Maker(torch.device("cpu")))]
+
+    def program(name, d):
+        I = _Maker(d)
+        _, loss, inputs = [entry for entry in _loss_table(I) if entry[0] == name][0]
+        loss = loss.cuda() if d.type == "cuda" else loss
+        out = loss(*inputs)
+        _backward([out], I)
+        return [out] + [x.grad for x in I.leaves]
+
+    _compare_table([(n, n) for n in names], program)
+
+
+F = torch.nn.functional
+_FUNCTIONS = [
+    ("linear", lambda I: F.linear(I.randn(2, 4), I.randn(3, 4), I.randn(3))),
+    ("bilinear", lambda I: F.bilinear(I.randn(2, 3), I.randn(2, 4), I.randn(5, 3, 4))),
+    ("conv1d/same", lambda I: F.conv1d(I.randn(1, 2, 6), I.randn(3, 2, 4), padding="same", dilation=2)),
+    (
+        "conv2d/valid",
+        lambda I: F.conv2d(I.randn(1, 2, 5, 5), I.randn(2, 1, 3, 3), I.randn(2), padding="valid", groups=2),
+    ),
+    ("conv_transpose2d", lambda I: F.conv_transpose2d(I.randn(1, 2, 3, 3), I.randn(2, 3, 2, 2), stride=2, dilation=1)),
+    ("affine_grid", lambda I: F.affine_grid(I.randn(2, 2, 3), [2, 1, 3, 4], align_corners=False)),
+    ("affine_grid/3d", lambda I: F.affine_grid(I.randn(1, 3, 4), [1, 1, 2, 3, 2], align_corners=True)),
+    (
+        "grid_sample/bilinear,zeros",
+        lambda I: F.grid_sample(I.randn(1, 2, 4, 5), I.rand(1, 3, 3, 2, low=-1.2, high=1.2), align_corners=False),
+    ),
+    (
+        "grid_sample/border",
+        lambda I: F.grid_sample(
+            I.randn(1, 2, 4, 5), I.rand(1, 3, 3, 2, low=-1.2, high=1.2), "bilinear", "border", align_corners=True
+        ),
+    ),
+    ("interpolate/area", lambda I: F.interpolate(I.randn(1, 2, 5, 7), size=(3, 4), mode="area")),
+    ("interpolate/nearest-exact", lambda I: F.interpolate(I.randn(1, 2, 5), scale_factor=1.7, mode="nearest-exact")),
+    ("interpolate/bilinear", lambda I: F.interpolate(I.randn(1, 2, 8, 8), size=(3, 5), mode="bilinear")),
+    (
+        "interpolate/bicubic,recompute",
+        lambda I: F.interpolate(I.randn(1, 1, 4, 4), scale_factor=1.5, mode="bicubic", recompute_scale_factor=True),
+    ),
+    ("upsample_nearest", lambda I: F.upsample_nearest(I.randn(1, 2, 2, 3), scale_factor=2)),
+    ("upsample_bilinear", lambda I: F.upsample_bilinear(I.randn(1, 2, 2, 3), size=(4, 5))),
+    ("pad/constant", lambda I: F.pad(I.randn(2, 3), (1, 2, 0, 1), value=-2.0)),
+    ("pad/reflect", lambda I: F.pad(I.randn(1, 2, 4, 4), (2, 1, 1, 2), mode="reflect")),
+    ("pad/replicate", lambda I: F.pad(I.randn(1, 2, 3), (2, 3), mode="replicate")),
+    ("pad/circular", lambda I: F.pad(I.randn(1, 1, 3, 3, 3), (1, 1, 2, 0, 1, 1), mode="circular")),
+    ("normalize", lambda I: F.normalize(I.randn(3, 4), p=1.5, dim=0)),
+    ("one_hot", lambda I: F.one_hot(I.tensor([[0, 3], [2, 1]]), 5)),
+    ("one_hot/inferred", lambda I: F.one_hot(I.tensor([0, 3, 2]))),
+    ("pdist", lambda I: F.pdist(I.randn(5, 3), p=3)),
+    ("cosine_similarity/broadcast", lambda I: F.cosine_similarity(I.randn(3, 1, 4), I.randn(1, 2, 4), dim=-1)),
+    ("pairwise_distance", lambda I: F.pairwise_distance(I.randn(3, 4), I.randn(3, 4), p=1)),
+    (
+        "embedding/max_norm",
+        lambda I: F.embedding(I.tensor([1, 2, 1]), I.randn(4, 3, grad=False).requires_grad_(), max_norm=0.5),
+    ),
+    ("embedding/scale_grad", lambda I: F.embedding(I.tensor([[1, 2], [1, 1]]), I.randn(4, 3), scale_grad_by_freq=True)),
+    (
+        "embedding_bag/offsets,last",
+        lambda I: F.embedding_bag(
+            I.tensor([1, 2, 4, 5, 4, 3]), I.randn(6, 3), I.tensor([0, 2, 6]), mode="sum", include_last_offset=True
+        ),
+    ),
+    (
+        "embedding_bag/padding_idx",
+        lambda I: F.embedding_bag(I.tensor([[1, 0, 2], [0, 0, 3]]), I.randn(6, 3), mode="mean", padding_idx=0),
+    ),
+    (
+        "embedding_bag/per_sample",
+        lambda I: F.embedding_bag(
+            I.tensor([1, 2, 4, 5]), I.randn(6, 3), I.tensor([0, 3]), mode="sum", per_sample_weights=I.randn(4)
+        ),
+    ),
+    ("max_pool1d/indices", lambda I: F.max_pool1d(I.randn(2, 3, 7), 2, return_indices=True)),
+    ("max_pool2d_with_indices", lambda I: F.max_pool2d_with_indices(I.randn(1, 2, 5, 5), 3, 2, 1, dilation=2)),
+    ("max_pool3d/indices", lambda I: F.max_pool3d(I.randn(1, 1, 4, 4, 4), 2, return_indices=True)),
+    (
+        "max_unpool2d/roundtrip",
+        lambda I: F.max_unpool2d(*F.max_pool2d(I.randn(1, 2, 5, 5), 2, return_indices=True), 2, output_size=(5, 5)),
+    ),
+    (
+        "max_unpool3d/roundtrip",
+        lambda I: F.max_unpool3d(*F.max_pool3d(I.randn(1, 1, 4, 4, 4), 2, return_indices=True), 2),
+    ),
+    ("adaptive_max_pool2d/indices", lambda I: F.adaptive_max_pool2d(I.randn(1, 2, 5, 7), (2, 3), return_indices=True)),
+    ("adaptive_max_pool3d/indices", lambda I: F.adaptive_max_pool3d(I.randn(1, 2, 4, 5, 3), 2, return_indices=True)),
+    ("adaptive_avg_pool2d", lambda I: F.adaptive_avg_pool2d(I.randn(2, 5, 7), 3)),
+    (
+        "fractional_max_pool2d",
+        lambda I: F.fractional_max_pool2d(
+            I.randn(1, 2, 7, 7), 2, output_ratio=0.5, _random_samples=I.rand(1, 2, 2, grad=False), return_indices=True
+        ),
+    ),
+    (
+        "fractional_max_pool3d",
+        lambda I: F.fractional_max_pool3d(
+            I.randn(2, 5, 5, 5), 2, output_size=3, _random_samples=I.rand(1, 2, 3, grad=False)
+        ),
+    ),
+    ("lp_pool2d", lambda I: F.lp_pool2d(I.rand(1, 2, 4, 4), 1.5, 2)),
+    ("avg_pool1d", lambda I: F.avg_pool1d(I.randn(1, 2, 7), 3, 2, 1, ceil_mode=True, count_include_pad=False)),
+    (
+        "batch_norm/no stats",
+        lambda I: F.batch_norm(I.randn(4, 3, 2), None, None, I.randn(3), I.randn(3), training=True),
+    ),
+    (
+        "batch_norm/running",
+        lambda I: F.batch_norm(
+            I.randn(4, 3), I.rand(3, grad=False), I.rand(3, grad=False, low=0.5, high=1.5), training=False
+        ),
+    ),
+    (
+        "instance_norm/running",
+        lambda I: F.instance_norm(
+            I.randn(2, 3, 4), I.rand(3, grad=False), I.rand(3, grad=False), use_input_stats=True, momentum=0.2
+        ),
+    ),
+    ("layer_norm", lambda I: F.layer_norm(I.randn(2, 3, 4), (4,), I.randn(4), None)),
+    ("group_norm", lambda I: F.group_norm(I.randn(2, 6, 3), 3, I.randn(6), I.randn(6))),
+    ("local_response_norm", lambda I: F.local_response_norm(I.randn(1, 4, 3), 2)),
+    ("softmax/dtype", lambda I: F.softmax(I.randn(3, 4), 1, dtype=torch.float64)),
+    ("log_softmax/dtype", lambda I: F.log_softmax(I.randn(3, 4), 0, dtype=torch.float64)),
+    ("prelu", lambda I: F.prelu(I.randn(2, 3, 4), I.rand(3))),
+    ("rrelu/eval", lambda I: F.rrelu(I.randn(3, 4), training=False)),
+    ("threshold", lambda I: F.threshold(I.randn(3, 4), 0.2, 5.0)),
+    ("hardtanh_", lambda I: F.hardtanh_(I.randn(3, 4, grad=False) * 2)),
+    (
+        "relu_/elu_/leaky_relu_/celu_/selu_",
+        lambda I: [f(I.randn(3, 4, grad=False)) for f in (F.relu_, F.elu_, F.leaky_relu_, F.celu_, F.selu_)],
+    ),
+    ("threshold_", lambda I: F.threshold_(I.randn(3, 4, grad=False), 0.0, -1.0)),
+    ("silu/inplace", lambda I: F.silu(I.randn(3, 4, grad=False), inplace=True)),
+    (
+        "binary_cross_entropy_with_logits/weight",
+        lambda I: F.binary_cross_entropy_with_logits(
+            I.randn(3, 4), I.rand(3, 4, grad=False), weight=I.rand(4, grad=False), reduction="sum"
+        ),
+    ),
+    (
+        "binary_cross_entropy/none",
+        lambda I: F.binary_cross_entropy(I.rand(3, 4, low=0.1, high=0.9), I.rand(3, 4, grad=False), reduction="none"),
+    ),
+    ("nll_loss/ignore_index", lambda I: F.nll_loss(I.randn(4, 3).log_softmax(1), I.tensor([0, -100, 2, 1]))),
+    ("cross_entropy/unbatched", lambda I: F.cross_entropy(I.randn(5), I.tensor(3))),
+    (
+        "cross_entropy/probs,weight",
+        lambda I: F.cross_entropy(I.randn(3, 4), I.rand(3, 4, grad=False).softmax(1), weight=I.rand(4, grad=False)),
+    ),
+    (
+        "kl_div",
+        lambda I: F.kl_div(I.randn(3, 4).log_softmax(1), I.rand(3, 4, grad=False).softmax(1), reduction="batchmean"),
+    ),
+    (
+        "poisson_nll_loss",
+        lambda I: F.poisson_nll_loss(I.rand(3, 4), I.rand(3, 4, grad=False) * 2, log_input=False, full=True),
+    ),
+    ("gaussian_nll_loss", lambda I: F.gaussian_nll_loss(I.randn(3, 4), I.randn(3, 4), I.rand(3, 4, low=0.2))),
+    ("huber_loss", lambda I: F.huber_loss(I.randn(3, 4), I.randn(3, 4), delta=0.5)),
+    ("smooth_l1_loss", lambda I: F.smooth_l1_loss(I.randn(3, 4), I.randn(3, 4), beta=0.0)),
+    ("margin_ranking_loss", lambda I: F.margin_ranking_loss(I.randn(4), I.randn(4), I.tensor([1.0, -1.0, -1.0, 1.0]))),
+    ("hinge_embedding_loss", lambda I: F.hinge_embedding_loss(I.randn(4), I.tensor([1.0, -1.0, -1.0, 1.0]))),
+    ("multi_margin_loss", lambda I: F.multi_margin_loss(I.randn(3, 4), I.tensor([3, 0, 1]))),
+    (
+        "multilabel_margin_loss",
+        lambda I: F.multilabel_margin_loss(I.randn(2, 4), I.tensor([[3, 0, -1, 0], [1, 2, 3, 0]])),
+    ),
+    (
+        "multilabel_soft_margin_loss",
+        lambda I: F.multilabel_soft_margin_loss(I.randn(2, 4), I.tensor([[1.0, 0, 0, 1], [0, 1, 1, 0]])),
+    ),
+    ("soft_margin_loss", lambda I: F.soft_margin_loss(I.randn(2, 4), I.tensor([[1.0, -1, -1, 1], [-1, 1, 1, -1]]))),
+    ("cosine_embedding_loss", lambda I: F.cosine_embedding_loss(I.randn(3, 4), I.randn(3, 4), I.tensor([1, -1, 1]))),
+    ("triplet_margin_loss", lambda I: F.triplet_margin_loss(I.randn(3, 4), I.randn(3, 4), I.randn(3, 4), p=1)),
+    (
+        "triplet_margin_with_distance_loss",
+        lambda I: F.triplet_margin_with_distance_loss(I.randn(3, 4), I.randn(3, 4), I.randn(3, 4)),
+    ),
+    (
+        "ctc_loss/unbatched",
+        lambda I: F.ctc_loss(I.randn(5, 4).log_softmax(1), I.tensor([1, 2]), I.tensor(5), I.tensor(2)),
+    ),
+    (
+        "l1_loss/mse_loss",
+        lambda I: [F.l1_loss(I.randn(3), I.randn(3)), F.mse_loss(I.randn(3), I.randn(3), reduction="none")],
+    ),
+    ("pixel_shuffle/unshuffle", lambda I: F.pixel_unshuffle(F.pixel_shuffle(I.randn(1, 4, 2, 2), 2), 2)),
+    (
+        "channel_shuffle",
+        lambda I: [F.channel_shuffle(I.randn(1, 6, 2), 3), F.native_channel_shuffle(I.randn(1, 6, 2), 2)],
+    ),
+    ("fold/unfold", lambda I: F.fold(F.unfold(I.randn(1, 2, 4, 4), 2, stride=1), (4, 4), 2)),
+    ("glu/dim", lambda I: F.glu(I.randn(4, 3), 0)),
+    ("softplus/threshold", lambda I: F.softplus(I.randn(3, 4) * 10, beta=0.5, threshold=3)),
+    (
+        "tanh/sigmoid/hardsigmoid/hardswish/mish",
+        lambda I: [f(I.randn(3, 4)) for f in (F.tanh, F.sigmoid, F.hardsigmoid, F.hardswish, F.mish)],
+    ),
+    (
+        "scaled attention/multi_head_attention_forward",
+        lambda I: F.multi_head_attention_forward(
+            I.randn(3, 1, 4),
+            I.randn(3, 1, 4),
+            I.randn(3, 1, 4),
+            4,
+            2,
+            I.randn(12, 4),
+            I.randn(12),
+            None,
+            None,
+            False,
+            0.0,
+            I.randn(4, 4),
+            I.randn(4),
+            attn_mask=I.tensor([[0.0, -1e9, 0.0]] * 3),
+            average_attn_weights=False,
+        ),
+    ),
+]
+
+
+@case
+def every_functional_runs_on_the_device():
+    def program(fn, d):
+        I = _Maker(d)
+        outs = _tensors(fn(I))
+        _backward(outs, I)
+        return outs + [x.grad for x in I.leaves]
+
+    _compare_table(_FUNCTIONS, program)
+
+
+@case
+def dropouts_draw_on_the_device():
+    """Train-mode randomness: a GPU draws other numbers than the CPU, so what is compared is
+    where the results live and what they must satisfy."""
+    x = torch.randn(4, 6, 3, 3).cuda().requires_grad_()
+    failed = []
+    checks = [
+        ("dropout", lambda: F.dropout(x, 0.4), lambda y: ((y == 0) | torch.isclose(y, x / 0.6)).all()),
+        (
+            "dropout1d",
+            lambda: nn.Dropout1d(0.4)(x[..., 0]),
+            lambda y: ((y == 0) | torch.isclose(y, x[..., 0] / 0.6)).all(),
+        ),
+        ("dropout2d", lambda: F.dropout2d(x, 0.4), lambda y: ((y == 0) | torch.isclose(y, x / 0.6)).all()),
+        ("dropout3d", lambda: nn.Dropout3d(0.4)(x.unsqueeze(2)), lambda y: True),
+        ("alpha_dropout", lambda: F.alpha_dropout(x, 0.3, training=True), lambda y: True),
+        ("feature_alpha_dropout", lambda: F.feature_alpha_dropout(x, 0.3, training=True), lambda y: True),
+        (
+            "rrelu",
+            lambda: F.rrelu(x, training=True),
+            lambda y: ((y == x) | ((y / x >= 1 / 8) & (y / x <= 1 / 3))).all(),
+        ),
+        (
+            "gumbel_softmax",
+            lambda: F.gumbel_softmax(x, tau=0.5, dim=1),
+            lambda y: torch.allclose(y.sum(1).cpu(), torch.ones(4, 3, 3)),
+        ),
+        ("gumbel_softmax/hard", lambda: F.gumbel_softmax(x, hard=True, dim=1), lambda y: (y.sum(1) == 1).all()),
+        (
+            "fractional_max_pool2d",
+            lambda: F.fractional_max_pool2d(x, 2, output_size=2),
+            lambda y: y.shape == (4, 6, 2, 2),
+        ),
+        (
+            "FractionalMaxPool3d",
+            lambda: nn.FractionalMaxPool3d(2, output_size=1).cuda()(x.unsqueeze(2).expand(4, 6, 3, 3, 3)),
+            lambda y: True,
+        ),
+        ("RNN dropout", lambda: nn.LSTM(3, 4, 2, dropout=0.5).cuda()(x[0])[0], lambda y: True),
+        (
+            "Transformer dropout",
+            lambda: nn.TransformerEncoderLayer(6, 2, 8, dropout=0.3).cuda()(x[..., 0].permute(2, 0, 1).contiguous()),
+            lambda y: True,
+        ),
+    ]
+    for name, run, holds in checks:
+        try:
+            x.grad = None
+            y = run()
+            assert y.is_cuda, "the result is on the CPU"
+            assert bool(holds(y)), "the result's values are wrong"
+            y.sum().backward()
+            assert x.grad is not None and x.grad.is_cuda, "the gradient is not on cuda"
+        except Exception as e:
+            failed.append("%s: %s: %s" % (name, type(e).__name__, e))
+    assert not failed, "\n".join(failed)
+
+
+@case
+def packed_sequences_on_the_device():
+    rnn_utils = torch.nn.utils.rnn
+
+    def program(d):
+        torch.manual_seed(0)
+        lstm = nn.LSTM(3, 4, 2, bidirectional=True).to(d)
+        gru = nn.GRU(3, 5, batch_first=True).to(d)
+        seqs = [torch.randn(n, 3).to(d).requires_grad_() for n in (2, 5, 3)]
+        padded = rnn_utils.pad_sequence(seqs, padding_value=-1.0)
+        lengths = torch.tensor([2, 5, 3])  # on the CPU, as PyTorch requires
+        packed = rnn_utils.pack_padded_sequence(padded, lengths, enforce_sorted=False)
+        assert packed.data.device == padded.device and packed.sorted_indices.device == padded.device
+        assert packed.unsorted_indices.device == padded.device and not packed.batch_sizes.is_cuda
+        out, (h, c) = lstm(packed)
+        unpacked, out_lengths = rnn_utils.pad_packed_sequence(out, total_length=6, padding_value=0.5)
+        assert not out_lengths.is_cuda and out_lengths.tolist() == [2, 5, 3]
+        by_list = rnn_utils.pack_sequence(seqs, enforce_sorted=False)
+        out2, h2 = gru(
+            rnn_utils.pack_padded_sequence(padded.transpose(0, 1), lengths, batch_first=True, enforce_sorted=False)
+        )
+        g_out, g_lengths = rnn_utils.pad_packed_sequence(out2, batch_first=True)
+        sorted_packed = rnn_utils.pack_sequence(sorted(seqs, key=len, reverse=True))
+        out3, h3 = nn.RNN(3, 2).to(d)(sorted_packed)
+        (unpacked.sum() + h.sum() * 2 + c.pow(2).sum() + g_out.sum() + h2.sum() + out3.data.sum()).backward()
+        return (
+            [padded, packed.data, by_list.data, out.data, h, c, unpacked, g_out, h2, out3.data, h3]
+            + [s.grad for s in seqs]
+            + [p.grad for p in lstm.parameters()]
+        )
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-4, atol=1e-5)
+    packed = rnn_utils.pack_sequence([torch.ones(3, 2), torch.ones(1, 2)], enforce_sorted=False)
+    for moved in (packed.cuda(), packed.to("cuda"), packed.to(torch.ones(1, device="cuda"))):
+        assert moved.is_cuda and moved.data.is_cuda and moved.sorted_indices.is_cuda and not moved.batch_sizes.is_cuda
+    back = packed.cuda().cpu()
+    assert not back.is_cuda and not back.sorted_indices.is_cuda
+    # PyTorch 1.13 wants the lengths on the CPU
+    raises(
+        lambda: rnn_utils.pack_padded_sequence(torch.ones(3, 2, 1, device="cuda"), torch.tensor([3, 2], device="cuda")),
+        ["'lengths' argument should be a 1D CPU int64 tensor"],
+    )
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
