@@ -1170,6 +1170,260 @@ def packed_sequences_on_the_device():
     )
 
 
+optim = torch.optim
+_OPTIMIZERS = [
+    ("SGD", optim.SGD, {"lr": 0.1}),
+    ("SGD/momentum,nesterov,decay", optim.SGD, {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01}),
+    (
+        "SGD/dampening,maximize,foreach",
+        optim.SGD,
+        {"lr": 0.1, "momentum": 0.5, "dampening": 0.1, "maximize": True, "foreach": True},
+    ),
+    ("Adam", optim.Adam, {"lr": 0.01}),
+    ("Adam/amsgrad,decay,foreach", optim.Adam, {"lr": 0.01, "amsgrad": True, "weight_decay": 0.1, "foreach": True}),
+    ("Adam/maximize", optim.Adam, {"lr": 0.01, "maximize": True}),
+    ("AdamW", optim.AdamW, {"lr": 0.01}),
+    ("AdamW/amsgrad,foreach", optim.AdamW, {"lr": 0.01, "amsgrad": True, "foreach": True}),
+    ("Adamax", optim.Adamax, {"lr": 0.02, "weight_decay": 0.1}),
+    ("Adamax/foreach", optim.Adamax, {"lr": 0.02, "foreach": True}),
+    ("NAdam", optim.NAdam, {"lr": 0.02}),
+    ("NAdam/decay,foreach", optim.NAdam, {"lr": 0.02, "weight_decay": 0.1, "foreach": True}),
+    ("RAdam", optim.RAdam, {"lr": 0.02}),
+    ("RAdam/foreach", optim.RAdam, {"lr": 0.02, "weight_decay": 0.1, "foreach": True}),
+    ("Adagrad", optim.Adagrad, {"lr": 0.1}),
+    (
+        "Adagrad/decay,initial,foreach",
+        optim.Adagrad,
+        {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1, "initial_accumulator_value": 0.2, "foreach": True},
+    ),
+    ("Adadelta", optim.Adadelta, {"lr": 1.0}),
+    ("Adadelta/foreach", optim.Adadelta, {"lr": 1.0, "weight_decay": 0.1, "foreach": True}),
+    ("RMSprop", optim.RMSprop, {"lr": 0.01}),
+    (
+        "RMSprop/centered,momentum,foreach",
+        optim.RMSprop,
+        {"lr": 0.01, "centered": True, "momentum": 0.9, "weight_decay": 0.1, "foreach": True},
+    ),
+    ("Rprop", optim.Rprop, {"lr": 0.01}),
+    ("Rprop/foreach", optim.Rprop, {"lr": 0.01, "etas": (0.4, 1.5), "step_sizes": (1e-4, 1), "foreach": True}),
+    ("ASGD", optim.ASGD, {"lr": 0.05, "t0": 1}),
+    ("ASGD/foreach", optim.ASGD, {"lr": 0.05, "t0": 1, "weight_decay": 0.1, "foreach": True}),
+    ("LBFGS", optim.LBFGS, {"lr": 0.5, "max_iter": 4}),
+    ("LBFGS/strong_wolfe", optim.LBFGS, {"lr": 1, "max_iter": 5, "history_size": 3, "line_search_fn": "strong_wolfe"}),
+]
+
+
+def _problem(d):
+    """A small model and a loss on device d: the same on every run."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 5), nn.Tanh(), nn.Linear(5, 2)).to(d)
+    g = torch.Generator().manual_seed(3)
+    x, y = torch.randn(6, 4, generator=g).to(d), torch.randn(6, 2, generator=g).to(d)
+
+    def closure():
+        model.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        return loss
+
+    return model, closure
+
+
+def _state_tensors(opt):
+    """The optimizer's state tensors in a fixed order, as (name, tensor)."""
+    found = []
+    for i, p in enumerate(p for g in opt.param_groups for p in g["params"]):
+        for key, value in sorted(opt.state[p].items()):
+            if torch.is_tensor(value):
+                found.append(("%d.%s" % (i, key), value))
+    return found
+
+
+@case
+def every_optimizer_steps_on_the_device():
+    def program(entry, d):
+        cls, args = entry
+        model, closure = _problem(d)
+        opt = cls(model.parameters(), **args)
+        losses = [opt.step(closure) for _ in range(4)]
+        state = _state_tensors(opt)
+        for name, t in state:
+            if d.type == "cuda" and not (name.endswith(".step") or t.dim() == 0):
+                assert t.is_cuda, "state %s is on the CPU" % name
+        # a scalar counter may live on the CPU (PyTorch 1.13 keeps Adam's 'step' there)
+        return (
+            [l.detach() for l in losses] + list(model.parameters()) + [t.to(d) if t.dim() == 0 else t for _, t in state]
+        )
+
+    _compare_table([(name, (cls, args)) for name, cls, args in _OPTIMIZERS], program)
+
+
+@case
+def optimizer_state_moves_across_devices():
+    """load_state_dict casts the state to each parameter's device and dtype, except 'step'
+    (PyTorch 1.13 keeps it as saved); training then goes on as on the device it came from."""
+    failed = []
+    for name, cls, args in _OPTIMIZERS:
+        try:
+            ref_model, ref_closure = _problem(torch.device("cpu"))
+            ref = cls(ref_model.parameters(), **args)
+            for _ in range(2):
+                ref.step(ref_closure)
+            for source, target in (("cuda", "cpu"), ("cpu", "cuda")):
+                src_model, src_closure = _problem(torch.device(source))
+                src = cls(src_model.parameters(), **args)
+                src.step(src_closure)
+                saved = src.state_dict()
+                dst_model, dst_closure = _problem(torch.device(target))
+                dst_model.load_state_dict(src_model.state_dict())
+                dst = cls(dst_model.parameters(), **args)
+                dst.load_state_dict(saved)
+                for (key, moved), (_, original) in zip(_state_tensors(dst), _state_tensors(src)):
+                    want = (
+                        original.device
+                        if key.endswith(".step")
+                        else torch.device(target, 0)
+                        if target == "cuda"
+                        else torch.device("cpu")
+                    )
+                    assert moved.device == want, "%s -> %s: state %s on %s" % (source, target, key, moved.device)
+                    assert torch.equal(moved.cpu(), original.cpu()), "%s changed in the move" % key
+                for key, original in _state_tensors(src):  # the saved state is copied, not shared
+                    # (PyTorch 1.13 keeps 'step', and NAdam's and ASGD's scalars, on the CPU)
+                    assert original.device.type == source or original.dim() == 0, key
+                dst.step(dst_closure)
+                for got, want in zip(dst_model.parameters(), ref_model.parameters()):
+                    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy(), rtol=1e-4, atol=1e-6)
+        except Exception as e:
+            failed.append(
+                "%s: %s: %s" % (name, type(e).__name__, str(e).strip().splitlines()[-1][:300] if str(e).strip() else "")
+            )
+    assert not failed, "%d failing:\n" % len(failed) + "\n".join(failed)
+
+
+@case
+def capturable_and_fused_adam_count_on_the_device():
+    """capturable/fused Adam keep 'step' on the GPU and update as plain Adam does on the CPU;
+    with CPU parameters PyTorch refuses them."""
+    ref_model, ref_closure = _problem(torch.device("cpu"))
+    ref = optim.Adam(ref_model.parameters(), lr=0.01, amsgrad=True)
+    for _ in range(3):
+        ref.step(ref_closure)
+    for cls, args in (
+        (optim.Adam, {"capturable": True}),
+        (optim.AdamW, {"capturable": True, "weight_decay": 0}),
+        (optim.Adam, {"fused": True}),
+    ):
+        model, closure = _problem(torch.device("cuda"))
+        opt = cls(model.parameters(), lr=0.01, amsgrad=True, **args)
+        for _ in range(3):
+            opt.step(closure)
+        for got, want in zip(model.parameters(), ref_model.parameters()):
+            same(got.detach(), want.detach(), rtol=1e-4, atol=1e-6)
+        for key, t in _state_tensors(opt):
+            assert t.is_cuda, (cls.__name__, args, key)
+        cpu_model, cpu_closure = _problem(torch.device("cpu"))
+        words = ["FusedAdam requires all the params to be CUDA"] if "fused" in args else ["capturable=True"]
+        raises(lambda: cls(cpu_model.parameters(), **args).step(cpu_closure), words)
+
+
+@case
+def copies_keep_the_device():
+    import copy
+    import pickle
+
+    x = torch.arange(6.0, device="cuda").requires_grad_()
+    a, b = copy.deepcopy([x, x.detach()[2:]])
+    same(a, x.cpu())
+    same(b, torch.arange(2.0, 6.0))
+    assert a.requires_grad and b.storage_offset() == 2
+    model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4)).cuda()
+    for clone in (copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
+        for (name, got), (_, want) in zip(clone.state_dict().items(), model.state_dict().items()):
+            assert got.is_cuda and torch.equal(got.cpu(), want.cpu()), name
+        assert all(p.is_cuda for p in clone.parameters())
+    assert copy.copy(x.storage()).is_cuda and x.storage().clone().is_cuda
+
+
+def _schedulers(opt):
+    sched = optim.lr_scheduler
+    return [
+        ("StepLR", lambda: sched.StepLR(opt, 2, 0.5)),
+        ("MultiStepLR", lambda: sched.MultiStepLR(opt, [1, 3], 0.3)),
+        ("ExponentialLR", lambda: sched.ExponentialLR(opt, 0.9)),
+        ("CosineAnnealingLR", lambda: sched.CosineAnnealingLR(opt, 4, 0.001)),
+        ("CosineAnnealingWarmRestarts", lambda: sched.CosineAnnealingWarmRestarts(opt, 2, 2)),
+        ("LambdaLR", lambda: sched.LambdaLR(opt, lambda e: 1 / (1 + e))),
+        ("MultiplicativeLR", lambda: sched.MultiplicativeLR(opt, lambda e: 0.9)),
+        ("ConstantLR", lambda: sched.ConstantLR(opt, 0.5, 2)),
+        ("LinearLR", lambda: sched.LinearLR(opt, 0.2, 1.0, 3)),
+        ("PolynomialLR", lambda: sched.PolynomialLR(opt, 4, 2.0)),
+        ("CyclicLR", lambda: sched.CyclicLR(opt, 0.01, 0.1, 2)),
+        ("OneCycleLR", lambda: sched.OneCycleLR(opt, 0.1, total_steps=8)),
+        (
+            "SequentialLR",
+            lambda: sched.SequentialLR(opt, [sched.ConstantLR(opt, 0.5, 2), sched.ExponentialLR(opt, 0.8)], [2]),
+        ),
+        (
+            "ChainedScheduler",
+            lambda: sched.ChainedScheduler([sched.ConstantLR(opt, 0.5, 2), sched.ExponentialLR(opt, 0.8)]),
+        ),
+        ("ReduceLROnPlateau", lambda: sched.ReduceLROnPlateau(opt, patience=0, factor=0.5)),
+        ("SWALR", lambda: optim.swa_utils.SWALR(opt, 0.05, anneal_epochs=2)),
+    ]
+
+
+@case
+def lr_schedulers_drive_device_parameters():
+    names = [name for name, _ in _schedulers(None)]
+
+    def program(name, d):
+        model, closure = _problem(d)
+        opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        scheduler = dict(_schedulers(opt))[name]()
+        lrs = []
+        for _ in range(5):
+            loss = opt.step(closure)
+            # ReduceLROnPlateau reads a metric that lives on the device
+            scheduler.step(loss.detach() + 1) if name == "ReduceLROnPlateau" else scheduler.step()
+            lrs.append(opt.param_groups[0]["lr"])
+        restored = dict(_schedulers(opt))[name]()
+        restored.load_state_dict(scheduler.state_dict())
+        return [torch.tensor(lrs, dtype=torch.float64).to(d)] + list(model.parameters())
+
+    _compare_table([(n, n) for n in names], program)
+
+
+@case
+def swa_averages_on_the_device():
+    def program(d):
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 2)).to(d)
+        averaged = optim.swa_utils.AveragedModel(model)
+        ema = optim.swa_utils.AveragedModel(model, avg_fn=lambda avg, new, n: 0.9 * avg + 0.1 * new)
+        opt = optim.SGD(model.parameters(), lr=0.1)
+        data = torch.randn(12, 3)
+        for i in range(3):
+            opt.zero_grad()
+            model(data[4 * i : 4 * i + 4].to(d)).pow(2).sum().backward()
+            opt.step()
+            averaged.update_parameters(model)
+            ema.update_parameters(model)
+        loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(data), batch_size=4)
+        optim.swa_utils.update_bn(loader, averaged, device=d)
+        # (n_averaged stays on the CPU unless AveragedModel is given a device, as in PyTorch 1.13)
+        assert averaged.n_averaged.item() == 3
+        return (
+            list(averaged.parameters())
+            + list(averaged.module.buffers())
+            + list(ema.parameters())
+            + [averaged(data.to(d))]
+        )
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-4, atol=1e-6)
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
