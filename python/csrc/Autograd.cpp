@@ -110,6 +110,11 @@ void setData(const Tensor &self, const Tensor &src) {
     using T = typename decltype(tag)::type;
     TH<T>::free(reinterpret_cast<typename TH<T>::Tensor *>(impl->th));
   });
+  // As PyTorch: a leaf's gradient accumulator knows its type and device, so a new one is made
+  // when they change (module.cuda() after a CPU forward), else backward would refuse the
+  // gradients of the moved tensor.
+  AutogradMeta *meta = autogradMeta(self);
+  if (meta && (impl->dtype != src.dtype() || impl->device != src.device())) meta->gradAccumulator.reset();
   impl->th = fresh;
   impl->dtype = src.dtype();
   impl->device = src.device();
