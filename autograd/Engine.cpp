@@ -189,6 +189,8 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
                       node->name().c_str(), i, g.sizeString().c_str(), shapeString(expect.sizes).c_str());
           g = sumToShape(g, expect.sizes);
         }
+        // a CPU scalar that met a CUDA tensor gets its gradient back on the CPU, as in PyTorch
+        if (g.device() != expect.device && g.dim() == 0) g = to(g, g.dtype(), expect.device);
         TORCH_CHECK(g.device() == expect.device, Runtime,
                     "Function %s returned an invalid gradient at index %zu - expected device %s but got %s",
                     node->name().c_str(), i, deviceName(expect.device), deviceName(g.device()));
