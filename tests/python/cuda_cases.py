@@ -1424,6 +1424,87 @@ def swa_averages_on_the_device():
         same(got, want, rtol=1e-4, atol=1e-6)
 
 
+class _Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(0, 1)
+
+
+@case
+def nn_utils_on_the_device():
+    utils = torch.nn.utils
+
+    def program(d):
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+        # the random starting vectors are drawn on the CPU, then moved with the module
+        model[0] = utils.spectral_norm(model[0])
+        model[2] = utils.weight_norm(model[2], dim=0)
+        model = model.to(d)
+        conv = utils.weight_norm(nn.Conv1d(2, 3, 2)).to(d)
+        sym = nn.Linear(3, 3)
+        torch.nn.utils.parametrize.register_parametrization(sym, "weight", _Symmetric())
+        sym = sym.to(d)
+        x = torch.randn(5, 3).to(d)
+        out = model(x).pow(2).sum() + conv(x.reshape(1, 3, 5)[:, :2]).sum() + sym(x).pow(2).sum()
+        out.backward()
+        params = list(model.parameters()) + list(conv.parameters()) + list(sym.parameters())
+        grads = [p.grad.clone() for p in params]
+        total = utils.clip_grad_norm_(params, 0.5)
+        inf_total = utils.clip_grad_norm_(params, 0.1, norm_type="inf")
+        one_total = utils.clip_grad_norm_(params[:2], 0.05, norm_type=1, error_if_nonfinite=True)
+        clipped = [p.grad.clone() for p in params]
+        utils.clip_grad_value_(params, 0.01)
+        vec = utils.parameters_to_vector(params)
+        utils.vector_to_parameters(vec * 2, params)
+        removed = utils.remove_weight_norm(conv).weight
+        removed_sn = utils.remove_spectral_norm(model[0]).weight
+        torch.nn.utils.parametrize.remove_parametrizations(sym, "weight")
+        return (
+            [out, total, inf_total, one_total, vec, removed, removed_sn, sym.weight, model(x)]
+            + grads
+            + clipped
+            + [p.grad for p in params]
+            + list(model.buffers())
+        )
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-4, atol=1e-6)
+    # no gradients: a zero on the CPU, as in PyTorch 1.13
+    assert not utils.clip_grad_norm_([torch.zeros(2, device="cuda", requires_grad=True)], 1.0).is_cuda
+    # gradients on two devices are clipped together
+    a, b = torch.ones(2, requires_grad=True), torch.ones(2, device="cuda", requires_grad=True)
+    (a.sum() * 3 + b.sum() * 4).backward()
+    total = utils.clip_grad_norm_([a, b], 1.0)
+    assert not total.is_cuda and abs(total.item() - 50**0.5) < 1e-5
+    same(b.grad, torch.full((2,), 4 / 50**0.5), rtol=1e-4)
+    raises(lambda: utils.parameters_to_vector([a, b]), ["Found two parameters on different devices"], TypeError)
+    raises(
+        lambda: utils.vector_to_parameters(torch.zeros(4), [a, b]),
+        ["Found two parameters on different devices"],
+        TypeError,
+    )
+
+
+@case
+def moved_leaves_and_cpu_scalars_differentiate():
+    # a module used on the CPU, then moved: its parameters' gradients go to the device
+    model = nn.Linear(3, 2)
+    model(torch.ones(1, 3)).sum().backward()
+    model.cuda()
+    model.zero_grad(set_to_none=True)
+    model(torch.ones(4, 3, device="cuda")).sum().backward()
+    same(model.weight.grad, torch.full((2, 3), 4.0))
+    model.double()  # and a change of type
+    model(torch.ones(4, 3, device="cuda", dtype=torch.float64)).sum().backward()
+    same(model.bias.grad, torch.full((2,), 8.0, dtype=torch.float64))
+    # a CPU scalar in a CUDA expression gets its gradient on the CPU, as in PyTorch
+    s = torch.tensor(3.0, requires_grad=True)
+    x = torch.ones(2, device="cuda", requires_grad=True)
+    (x * s + s).sum().backward()
+    assert not s.grad.is_cuda and s.grad.item() == 4.0
+    same(x.grad, torch.full((2,), 3.0))
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
