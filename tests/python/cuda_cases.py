@@ -1505,6 +1505,163 @@ def moved_leaves_and_cpu_scalars_differentiate():
     same(x.grad, torch.full((2,), 3.0))
 
 
+def _distributions(I):
+    """(name, a distribution with parameters from the maker I (made when called), a value in
+    its support)."""
+    D = torch.distributions
+    T = D.transforms
+    loc, scale = I.randn(3), I.rand(3, low=0.5, high=2.0)
+    probs = I.rand(3, low=0.1, high=0.9)
+    simplex = I.rand(2, 4, low=0.1, high=1.0)
+    cov_factor = I.randn(3, 2)
+    tril = torch.tril(I.randn(3, 3, grad=False)) + 3 * torch.eye(3).to(I.d)
+    pos = I.rand(3, low=0.5, high=2.0)
+    return [
+        ("Normal", lambda: D.Normal(loc, scale), I.randn(3, grad=False)),
+        ("LogNormal", lambda: D.LogNormal(loc, scale), I.rand(3, grad=False, low=0.1, high=3)),
+        ("HalfNormal", lambda: D.HalfNormal(scale), I.rand(3, grad=False, low=0.1, high=3)),
+        ("Laplace", lambda: D.Laplace(loc, scale), I.randn(3, grad=False)),
+        ("Cauchy", lambda: D.Cauchy(loc, scale), I.randn(3, grad=False)),
+        ("HalfCauchy", lambda: D.HalfCauchy(scale), I.rand(3, grad=False, low=0.1, high=3)),
+        ("Gumbel", lambda: D.Gumbel(loc, scale), I.randn(3, grad=False)),
+        ("StudentT", lambda: D.StudentT(pos * 3, loc, scale), I.randn(3, grad=False)),
+        ("Uniform", lambda: D.Uniform(loc - 2, loc + 2), loc.detach() + 0.5),
+        ("Exponential", lambda: D.Exponential(pos), I.rand(3, grad=False, low=0.1, high=3)),
+        ("Gamma", lambda: D.Gamma(pos, scale), I.rand(3, grad=False, low=0.1, high=3)),
+        ("Chi2", lambda: D.Chi2(pos * 2), I.rand(3, grad=False, low=0.1, high=3)),
+        ("Beta", lambda: D.Beta(pos, scale), I.rand(3, grad=False, low=0.1, high=0.9)),
+        ("Kumaraswamy", lambda: D.Kumaraswamy(pos, scale), I.rand(3, grad=False, low=0.1, high=0.9)),
+        ("Dirichlet", lambda: D.Dirichlet(simplex), I.rand(2, 4, grad=False, low=0.1, high=1).softmax(-1)),
+        ("FisherSnedecor", lambda: D.FisherSnedecor(pos * 3, scale * 4), I.rand(3, grad=False, low=0.1, high=3)),
+        ("Pareto", lambda: D.Pareto(scale, pos), scale.detach() + I.rand(3, grad=False)),
+        ("Weibull", lambda: D.Weibull(scale, pos), I.rand(3, grad=False, low=0.1, high=3)),
+        ("Bernoulli", lambda: D.Bernoulli(probs), I.tensor([1.0, 0.0, 1.0])),
+        ("Bernoulli/logits", lambda: D.Bernoulli(logits=loc), I.tensor([0.0, 0.0, 1.0])),
+        ("ContinuousBernoulli", lambda: D.ContinuousBernoulli(probs), I.rand(3, grad=False)),
+        ("Binomial", lambda: D.Binomial(5, probs), I.tensor([0.0, 3.0, 5.0])),
+        ("Binomial/tensor count", lambda: D.Binomial(I.tensor([4.0, 6.0, 2.0]), probs), I.tensor([1.0, 6.0, 0.0])),
+        ("Geometric", lambda: D.Geometric(probs), I.tensor([0.0, 2.0, 5.0])),
+        ("NegativeBinomial", lambda: D.NegativeBinomial(pos * 2, probs), I.tensor([0.0, 2.0, 5.0])),
+        ("Poisson", lambda: D.Poisson(pos), I.tensor([0.0, 2.0, 5.0])),
+        ("Categorical", lambda: D.Categorical(simplex), I.tensor([3, 0])),
+        ("Categorical/logits", lambda: D.Categorical(logits=simplex), I.tensor([1, 2])),
+        ("OneHotCategorical", lambda: D.OneHotCategorical(simplex), I.tensor([[0.0, 1, 0, 0], [0, 0, 0, 1]])),
+        ("Multinomial", lambda: D.Multinomial(6, simplex), I.tensor([[1.0, 2, 3, 0], [0, 0, 6, 0]])),
+        (
+            "RelaxedBernoulli",
+            lambda: D.RelaxedBernoulli(I.tensor(0.5), probs),
+            I.rand(3, grad=False, low=0.1, high=0.9),
+        ),
+        (
+            "RelaxedOneHotCategorical",
+            lambda: D.RelaxedOneHotCategorical(I.tensor(0.7), simplex),
+            I.rand(2, 4, grad=False, low=0.1, high=1).softmax(-1),
+        ),
+        (
+            "MultivariateNormal/scale_tril",
+            lambda: D.MultivariateNormal(loc, scale_tril=tril),
+            I.randn(2, 3, grad=False),
+        ),
+        (
+            "MultivariateNormal/covariance",
+            lambda: D.MultivariateNormal(loc, covariance_matrix=tril @ tril.t()),
+            I.randn(2, 3, grad=False),
+        ),
+        (
+            "MultivariateNormal/precision",
+            lambda: D.MultivariateNormal(loc, precision_matrix=tril @ tril.t()),
+            I.randn(3, grad=False),
+        ),
+        (
+            "LowRankMultivariateNormal",
+            lambda: D.LowRankMultivariateNormal(loc, cov_factor, pos),
+            I.randn(2, 3, grad=False),
+        ),
+        ("Independent", lambda: D.Independent(D.Normal(loc, scale), 1), I.randn(3, grad=False)),
+        (
+            "MixtureSameFamily",
+            lambda: D.MixtureSameFamily(D.Categorical(probs), D.Normal(loc, scale)),
+            I.randn(4, grad=False),
+        ),
+        (
+            "TransformedDistribution",
+            lambda: D.TransformedDistribution(D.Normal(loc, scale), [T.AffineTransform(1.0, 2.0), T.ExpTransform()]),
+            I.rand(3, grad=False, low=0.5, high=5),
+        ),
+        ("LogisticNormal", lambda: D.LogisticNormal(loc, scale), I.rand(4, grad=False, low=0.1, high=1).softmax(-1)),
+        (
+            "StickBreaking/Sigmoid/Tanh transforms",
+            lambda: D.TransformedDistribution(
+                D.Normal(loc, scale), [T.TanhTransform(), T.SigmoidTransform(), T.PowerTransform(I.tensor(2.0))]
+            ),
+            I.rand(3, grad=False, low=0.3, high=0.5),
+        ),
+    ]
+
+
+@case
+def distributions_on_the_device():
+    """log_prob, cdf, entropy and moments compared with the CPU; samples (other numbers on a
+    GPU) checked for their device, shape and support."""
+    names = [name for name, _, _ in _distributions(_Maker(torch.device("cpu")))]
+
+    def program(name, d):
+        I = _Maker(d)
+        _, make, value = [entry for entry in _distributions(I) if entry[0] == name][0]
+        dist = make()
+        outs = [dist.log_prob(value)]
+        for method in ("cdf", "entropy", "mean", "variance"):
+            try:
+                got = getattr(dist, method)(value) if method == "cdf" else getattr(dist, method)
+                if method != "cdf":
+                    got = got() if callable(got) else got
+            except NotImplementedError:
+                continue
+            outs.append(got)
+        sample = dist.rsample((2,)) if dist.has_rsample else dist.sample((2,))
+        assert sample.device == value.device, "%s sampled on %s" % (name, sample.device)
+        assert sample.shape == (2,) + dist.batch_shape + dist.event_shape, sample.shape
+        assert bool(dist.support.check(sample).all()), "a sample is outside the support"
+        if dist.has_rsample:
+            sample.sum().backward(retain_graph=True)
+        outs = [o.detach() if not o.requires_grad else o for o in outs]
+        _backward([o for o in outs if o.requires_grad], I)
+        return outs + [x.grad for x in I.leaves]
+
+    _compare_table([(n, n) for n in names], program, rtol=1e-4, atol=1e-5)
+
+
+@case
+def kl_divergences_on_the_device():
+    D = torch.distributions
+
+    def program(d):
+        I = _Maker(d)
+        loc, scale, probs = I.randn(3), I.rand(3, low=0.5, high=2), I.rand(3, low=0.1, high=0.9)
+        pairs = [
+            (D.Normal(loc, scale), D.Normal(loc * 2, scale + 1)),
+            (D.Bernoulli(probs), D.Bernoulli(probs.flip(0))),
+            (D.Categorical(probs), D.Categorical(probs.flip(0))),
+            (D.Gamma(scale, scale + 1), D.Gamma(scale + 1, scale)),
+            (D.Beta(scale, scale + 1), D.Beta(scale + 1, scale)),
+            (D.Exponential(scale), D.Exponential(scale + 1)),
+            (D.Laplace(loc, scale), D.Laplace(loc + 1, scale)),
+            (D.Uniform(loc - 1, loc + 1), D.Normal(loc, scale)),
+            (D.Poisson(scale), D.Poisson(scale + 1)),
+            (D.Dirichlet(scale), D.Dirichlet(scale + 1)),
+            (
+                D.MultivariateNormal(loc, torch.eye(3).to(d) * 2),
+                D.MultivariateNormal(loc * 0.5, torch.eye(3).to(d) + 0.5),
+            ),
+        ]
+        kls = [D.kl_divergence(p, q) for p, q in pairs]
+        sum(k.sum() for k in kls).backward()
+        return kls + [x.grad for x in I.leaves]
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-4, atol=1e-5)
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
