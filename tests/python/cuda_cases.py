@@ -1662,6 +1662,225 @@ def kl_divergences_on_the_device():
         same(got, want, rtol=1e-4, atol=1e-5)
 
 
+class _CudaDataset(torch.utils.data.Dataset):
+    """Items made on the device (as a dataset that preloads to the GPU does)."""
+
+    def __init__(self, data, labels):
+        self.data, self.labels = data.cuda(), labels.cuda()
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, i):
+        return {"x": self.data[i], "y": self.labels[i], "i": i}
+
+
+@case
+def data_loaders_feed_the_device():
+    data = torch.utils.data
+    g = torch.Generator().manual_seed(5)
+    x, y = torch.randn(10, 3, generator=g), torch.randint(0, 3, (10,), generator=g)
+
+    def program(d):
+        torch.manual_seed(0)
+        model = nn.Linear(3, 3).to(d)
+        opt = optim.SGD(model.parameters(), lr=0.1)
+        dataset = data.TensorDataset(x, y)
+        train, _ = data.random_split(dataset, [8, 2], generator=torch.Generator().manual_seed(1))
+        losses = []
+        for workers in (0, 2):
+            loader = data.DataLoader(
+                train, batch_size=3, shuffle=True, num_workers=workers, generator=torch.Generator().manual_seed(2)
+            )
+            for xb, yb in loader:
+                assert not xb.is_cuda
+                xb, yb = xb.to(d, non_blocking=True), yb.to(d)
+                opt.zero_grad()
+                loss = F.cross_entropy(model(xb), yb)
+                loss.backward()
+                opt.step()
+                losses.append(loss.detach())
+        weights = torch.tensor([0.1, 0.2, 3.0, 0.5, 0.1, 0.1, 0.1, 0.9, 1, 1]).to(d)
+        sampler = data.WeightedRandomSampler(weights, 6, generator=torch.Generator().manual_seed(3))
+        for xb, yb in data.DataLoader(dataset, batch_size=2, sampler=sampler):
+            losses.append(F.cross_entropy(model(xb.to(d)), yb.to(d)).detach())
+        return losses + list(model.parameters())
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-4, atol=1e-6)
+    # items already on the device are collated there
+    batches = list(torch.utils.data.DataLoader(_CudaDataset(x, y), batch_size=4))
+    assert all(b["x"].is_cuda and b["y"].is_cuda and not b["i"].is_cuda for b in batches)
+    same(batches[0]["x"], x[:4])
+    same(torch.utils.data.default_collate([x[0].cuda(), x[1].cuda()]), x[:2])
+    # pin_memory asks for page-locked batches; with a GPU present they still carry the values
+    for xb, yb in torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x, y), batch_size=5, pin_memory=True):
+        same(xb.cuda(non_blocking=True), x[:5]) if yb[0] == y[0] else None
+        break
+
+
+@case
+def autograd_functional_on_the_device():
+    AF = torch.autograd.functional
+
+    def f(a, b):
+        return (a.sin() * b).sum(0) + a.pow(3).mean()
+
+    def scalar(a):
+        return (a.exp() * a).sum() + a.prod()
+
+    def program(d):
+        I = _Maker(d)
+        a, b = I.randn(3, 2, grad=False), I.randn(3, 2, grad=False)
+        v2, v3 = I.randn(2, grad=False), I.randn(3, 2, grad=False)
+        outs = _tensors(AF.jacobian(f, (a, b)))
+        outs += _tensors(AF.jacobian(f, (a, b), vectorize=True, create_graph=True))
+        outs += _tensors(AF.jacobian(lambda a: f(a, b), a, strategy="forward-mode", vectorize=True))
+        outs += _tensors(AF.hessian(scalar, a))
+        outs += _tensors(AF.hessian(scalar, a, vectorize=True, outer_jacobian_strategy="forward-mode"))
+        outs += _tensors(AF.vjp(f, (a, b), v2))
+        outs += _tensors(AF.jvp(f, (a, b), (v3, v3)))
+        outs += _tensors(AF.hvp(scalar, a, v3))
+        outs += _tensors(AF.vhp(scalar, a, v3))
+        return outs
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-4, atol=1e-5)
+    x = torch.randn(3, dtype=torch.float64, device="cuda", requires_grad=True)
+    w = torch.randn(3, 3, dtype=torch.float64, device="cuda", requires_grad=True)
+    assert torch.autograd.gradcheck(lambda x, w: (w @ x).tanh(), (x, w))
+    assert torch.autograd.gradcheck(lambda x: x.exp().cumsum(0), (x,), fast_mode=True)
+    assert torch.autograd.gradgradcheck(lambda x, w: (w @ x).sin(), (x, w))
+    # and a wrong gradient is caught on the device (_Double's backward, for x * 3)
+    version = x._version
+    _Double.forward = staticmethod(lambda ctx, x: x * 3)
+    try:
+        for fast in (False, True):
+            assert not torch.autograd.gradcheck(_Double.apply, (x,), raise_exception=False, fast_mode=fast)
+    finally:
+        _Double.forward = staticmethod(lambda ctx, x: x * 2)
+    assert x.grad is None and x._version == version  # the inputs are left as they were
+
+
+@case
+def nn_init_on_the_device():
+    init = torch.nn.init
+
+    # deterministic ones are compared with the CPU
+    def program(d):
+        return [
+            init.constant_(torch.empty(3, 4, device=d), 0.3),
+            init.ones_(torch.empty(3, device=d)),
+            init.zeros_(torch.empty(2, 2, device=d)),
+            init.eye_(torch.empty(3, 5, device=d)),
+            init.dirac_(torch.empty(4, 2, 3, 3, device=d), groups=2),
+        ]
+
+    for got, want in both(program):
+        same(got, want)
+    # random ones draw on the device (other numbers on a GPU): where they live and what holds
+    failed = []
+    for name, fill, holds in [
+        ("uniform_", lambda t: init.uniform_(t, -0.5, 0.5), lambda t: t.abs().max() <= 0.5),
+        ("normal_", lambda t: init.normal_(t, 2.0, 0.1), lambda t: (t.mean() - 2).abs() < 0.1),
+        ("trunc_normal_", lambda t: init.trunc_normal_(t, 0, 1, -0.5, 0.5), lambda t: t.abs().max() <= 0.5),
+        ("xavier_uniform_", init.xavier_uniform_, lambda t: t.abs().max() <= (6 / (64 + 48)) ** 0.5),
+        ("xavier_normal_", init.xavier_normal_, lambda t: t.std() < 1),
+        ("kaiming_uniform_", lambda t: init.kaiming_uniform_(t, a=5**0.5), lambda t: t.abs().max() <= 1),
+        ("kaiming_normal_", lambda t: init.kaiming_normal_(t, mode="fan_out"), lambda t: t.std() < 1),
+        (
+            "orthogonal_",
+            init.orthogonal_,
+            lambda t: torch.allclose(t @ t.t(), torch.eye(48, device=t.device), atol=1e-4),
+        ),
+        ("sparse_", lambda t: init.sparse_(t, 0.5), lambda t: ((t == 0).sum(0) >= 24).all()),
+    ]:
+        try:
+            t = torch.empty(48, 64, device="cuda")
+            assert fill(t) is t and t.is_cuda, "not filled in place on the device"
+            assert bool(holds(t)), "the values are off"
+        except Exception as e:
+            failed.append("%s: %s: %s" % (name, type(e).__name__, e))
+    assert not failed, "\n".join(failed)
+    assert init.calculate_gain("leaky_relu", 0.2) == (2 / 1.04) ** 0.5
+
+
+@case
+def linalg_on_the_device():
+    L = torch.linalg
+
+    def program(d):
+        I = _Maker(d)
+        a = I.randn(4, 4)
+        spd = I.randn(4, 4, grad=False)
+        spd = (spd @ spd.t() + 4 * torch.eye(4).to(d)).requires_grad_()
+        I.leaves.append(spd)
+        b = I.randn(4, 2)
+        rect = I.randn(5, 3)
+        batch = I.randn(2, 3, 3)
+        q, r = L.qr(rect)
+        u, s, vh = L.svd(rect, full_matrices=False)
+        w, v = L.eigh(spd)
+        lu, piv = L.lu_factor(a)
+        p, l, uu = L.lu(a)
+        sign, logabsdet = L.slogdet(a)
+        outs = [
+            L.norm(a),
+            L.norm(a, "fro"),
+            L.norm(a, 2),
+            L.norm(b, dim=0),
+            L.vector_norm(a, 3, dim=1),
+            L.vector_norm(a, float("inf")),
+            L.matrix_norm(a, "nuc"),
+            L.matrix_norm(batch, 1),
+            L.det(a),
+            L.det(batch),
+            sign,
+            logabsdet,
+            L.inv(a),
+            L.inv_ex(a).inverse,
+            L.pinv(rect),
+            L.pinv(spd, hermitian=True),
+            L.solve(a, b),
+            L.solve_ex(a, b).result,
+            L.lstsq(rect, I.randn(5, 2)).solution,
+            L.cholesky(spd),
+            L.cholesky_ex(spd).L,
+            q @ r,
+            (u * s) @ vh,
+            s,
+            L.svdvals(rect),
+            w,
+            (v * w) @ v.t(),
+            L.eigvalsh(spd, UPLO="U"),
+            L.matrix_rank(rect),
+            L.matrix_rank(spd, hermitian=True),
+            L.matrix_power(a, 3),
+            L.matrix_power(spd, -2),
+            L.matrix_exp(batch * 0.3),
+            L.cross(I.randn(4, 3), I.randn(4, 3)),
+            L.multi_dot([rect, I.randn(3, 4), b]),
+            L.lu_solve(lu, piv, b),
+            p @ l @ uu,
+            L.solve_triangular(torch.tril(spd), b, upper=False),
+            L.tensorinv(I.randn(4, 2, 2), ind=1),
+            L.tensorsolve(I.randn(2, 3, 6), I.randn(2, 3)),
+            L.cond(a),
+            L.cond(spd, "fro"),
+            L.vander(I.randn(4), N=3),
+            L.vecdot(a, b.t().repeat(2, 1)),
+            L.diagonal(batch, offset=1),
+            L.matmul(a, b),
+        ]
+        _backward([o for o in outs if o.requires_grad], I)
+        return outs + [x.grad for x in I.leaves]
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-4, atol=1e-5)
+    # PyTorch refuses operands on two devices
+    raises(lambda: L.solve(torch.eye(2, device="cuda"), torch.ones(2, 1)), [MIXED])
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
