@@ -1881,6 +1881,233 @@ def linalg_on_the_device():
     raises(lambda: L.solve(torch.eye(2, device="cuda"), torch.ones(2, 1)), [MIXED])
 
 
+_TORCH_FUNCTIONS = [
+    ("nan_to_num", lambda I: torch.nan_to_num(I.tensor([float("nan"), float("inf"), -float("inf"), 1.0]), 0.5, 9.0)),
+    ("float_power", lambda I: [torch.float_power(I.rand(3, low=0.5), 2.5), torch.float_power(2, I.randn(3))]),
+    (
+        "combinations",
+        lambda I: [torch.combinations(I.randn(4)), torch.combinations(I.randn(3), 2, with_replacement=True)],
+    ),
+    ("block_diag", lambda I: torch.block_diag(I.randn(2, 3), I.randn(1, 1), I.randn(2))),
+    ("vander", lambda I: torch.vander(I.randn(4), 3, increasing=True)),
+    ("cummax/cummin", lambda I: [*torch.cummax(I.randn(3, 4), 1), *torch.cummin(I.randn(5), 0)]),
+    ("logcumsumexp", lambda I: torch.logcumsumexp(I.randn(3, 4), 1)),
+    (
+        "searchsorted",
+        lambda I: [
+            torch.searchsorted(I.tensor([1.0, 3, 5, 7]), I.tensor([[0.0, 3, 8], [5, 6, 1]])),
+            torch.searchsorted(I.tensor([1.0, 3, 5, 7]), 4.0, right=True),
+            torch.bucketize(I.tensor([0.5, 3, 9]), I.tensor([1.0, 3, 5]), out_int32=True),
+        ],
+    ),
+    (
+        "bincount",
+        lambda I: [
+            torch.bincount(I.tensor([0, 2, 2, 5])),
+            torch.bincount(I.tensor([1, 1, 3]), I.tensor([0.5, 1, 2]), minlength=6),
+        ],
+    ),
+    ("histc", lambda I: torch.histc(I.randn(20), 5, -2, 2)),
+    (
+        "quantile",
+        lambda I: [
+            torch.quantile(I.randn(3, 5), 0.3, dim=1),
+            torch.quantile(I.randn(7), I.tensor([0.1, 0.9])),
+            torch.nanquantile(I.tensor([1.0, float("nan"), 3]), 0.5),
+        ],
+    ),
+    (
+        "median/nanmedian/mode",
+        lambda I: [
+            torch.median(I.randn(5)),
+            torch.nanmedian(I.tensor([1.0, float("nan"), 3, 2])),
+            *torch.mode(I.tensor([1, 2, 2, 3])),
+        ],
+    ),
+    (
+        "cov/corrcoef",
+        lambda I: [
+            torch.cov(I.randn(3, 6)),
+            torch.cov(I.randn(2, 5), fweights=I.tensor([1, 2, 1, 3, 1]), aweights=I.rand(5, grad=False)),
+            torch.corrcoef(I.randn(3, 5)),
+        ],
+    ),
+    (
+        "unique",
+        lambda I: [
+            *torch.unique(I.tensor([3, 1, 3, 2, 1]), return_inverse=True, return_counts=True),
+            *torch.unique(I.tensor([[1, 2], [1, 2], [0, 1]]), dim=0, return_inverse=True),
+        ],
+    ),
+    (
+        "unique_consecutive",
+        lambda I: [
+            *torch.unique_consecutive(I.tensor([1, 1, 2, 2, 3, 1]), return_inverse=True, return_counts=True),
+            torch.unique_consecutive(I.tensor([[1, 1], [1, 1], [2, 0]]), dim=0),
+        ],
+    ),
+    (
+        "isin",
+        lambda I: [torch.isin(I.tensor([1, 2, 3, 4]), I.tensor([2, 4])), torch.isin(I.tensor([1, 2]), 2, invert=True)],
+    ),
+    ("pdist/cdist", lambda I: [torch.pdist(I.randn(4, 3)), torch.cdist(I.randn(2, 4, 3), I.randn(2, 5, 3), p=1.5)]),
+    (
+        "windows",
+        lambda I: (
+            [
+                f(5, device=I.d)
+                for f in (
+                    torch.hann_window,
+                    torch.hamming_window,
+                    torch.blackman_window,
+                    torch.bartlett_window,
+                    torch.kaiser_window,
+                )
+            ]
+            + [torch.hann_window(1, device=I.d), torch.kaiser_window(6, False, 8.0, device=I.d)]
+        ),
+    ),
+    (
+        "slice_scatter/diagonal_scatter",
+        lambda I: [
+            torch.slice_scatter(I.randn(4, 3), I.randn(2, 3), 0, 1, 3),
+            torch.diagonal_scatter(I.randn(3, 4), I.randn(3), 1),
+        ],
+    ),
+    ("select_scatter", lambda I: torch.select_scatter(I.randn(3, 4), I.randn(4), 0, 1)),
+    (
+        "meshgrid/cartesian_prod",
+        lambda I: [
+            *torch.meshgrid(I.randn(2), I.randn(3), indexing="xy"),
+            torch.cartesian_prod(I.randn(2), I.randn(3)),
+        ],
+    ),
+    (
+        "einsum/tensordot/kron",
+        lambda I: [
+            torch.einsum("ij,jk->ik", I.randn(2, 3), I.randn(3, 4)),
+            torch.tensordot(I.randn(2, 3, 4), I.randn(3, 4, 2)),
+            torch.kron(I.randn(2, 2), I.randn(2, 3)),
+        ],
+    ),
+    (
+        "tril/triu_indices",
+        lambda I: [torch.tril_indices(3, 4, 1, device=I.d), torch.triu_indices(4, 3, -1, device=I.d)],
+    ),
+    (
+        "diff/gradient/trapz",
+        lambda I: [
+            torch.diff(I.randn(5), 2, prepend=I.randn(1)),
+            *torch.gradient(I.randn(4, 5), spacing=2.0),
+            torch.trapezoid(I.randn(5), I.tensor([0.0, 1, 3, 4, 6])),
+            torch.cumulative_trapezoid(I.randn(5)),
+        ],
+    ),
+    (
+        "rot90/roll/flip",
+        lambda I: [
+            torch.rot90(I.randn(2, 3), 1),
+            torch.roll(I.randn(3, 4), (1, -1), (0, 1)),
+            torch.fliplr(I.randn(2, 3)),
+        ],
+    ),
+    (
+        "atleast/broadcast",
+        lambda I: [
+            torch.atleast_3d(I.randn(2)),
+            *torch.broadcast_tensors(I.randn(3, 1), I.randn(4)),
+            torch.broadcast_to(I.randn(3), (2, 3)),
+        ],
+    ),
+    (
+        "chain_matmul/lu_unpack",
+        lambda I: [
+            torch.chain_matmul(I.randn(2, 3), I.randn(3, 3), I.randn(3, 1)),
+            *torch.lu_unpack(*torch.linalg.lu_factor(I.randn(3, 3))),
+        ],
+    ),
+    ("std_mean/var_mean", lambda I: [*torch.std_mean(I.randn(3, 4), 1), *torch.var_mean(I.randn(5), unbiased=False)]),
+    (
+        "sort/topk/kthvalue",
+        lambda I: [
+            *torch.sort(I.randn(5), descending=True),
+            *torch.topk(I.randn(3, 5), 2),
+            *torch.kthvalue(I.randn(6), 3),
+            torch.argsort(I.randn(4), stable=True),
+        ],
+    ),
+    (
+        "take_along_dim/gather",
+        lambda I: [
+            torch.take_along_dim(I.randn(3, 4), I.tensor([[0], [2], [1]]), 1),
+            torch.gather(I.randn(3, 4), 1, I.tensor([[3, 0], [1, 1], [2, 0]])),
+        ],
+    ),
+    (
+        "index_add",
+        lambda I: [
+            torch.index_add(I.randn(4, 2), 0, I.tensor([0, 3, 0]), I.randn(3, 2), alpha=2),
+        ],
+    ),
+    (
+        "renorm/clamp/where",
+        lambda I: [
+            torch.renorm(I.randn(3, 4), 2, 0, 1.0),
+            torch.clamp(I.randn(4), I.randn(4), I.randn(4) + 2),
+            torch.where(I.randn(4) > 0, I.randn(4), 0.5),
+        ],
+    ),
+    (
+        "count_nonzero/nonzero/argwhere",
+        lambda I: [
+            torch.count_nonzero(I.tensor([[0, 1], [2, 0]]), 1),
+            torch.nonzero(I.tensor([0, 3, 0, 4])),
+            torch.argwhere(I.tensor([[1, 0], [0, 1]])),
+        ],
+    ),
+    (
+        "norm",
+        lambda I: [
+            torch.norm(I.randn(3, 4)),
+            torch.norm(I.randn(3, 4), p=1, dim=1),
+            torch.norm(I.randn(3, 3), p="fro", dim=(0, 1)),
+        ],
+    ),
+    (
+        "cross/dist/cosine",
+        lambda I: [torch.cross(I.randn(2, 3), I.randn(2, 3), dim=1), torch.dist(I.randn(4), I.randn(4), 3)],
+    ),
+    (
+        "frexp/ldexp/copysign",
+        lambda I: [
+            *torch.frexp(I.randn(4, grad=False)),
+            torch.ldexp(I.randn(4), I.tensor([1, 2, 0, -1])),
+            torch.copysign(I.randn(4), -1.0),
+        ],
+    ),
+    (
+        "randperm-free: arange/linspace/logspace",
+        lambda I: [torch.logspace(0, 2, 5, device=I.d), torch.arange(0, 1, 0.25, device=I.d)],
+    ),
+]
+
+
+@case
+def torch_functions_run_on_the_device():
+    def program(fn, d):
+        I = _Maker(d)
+        outs = _tensors(fn(I))
+        _backward(outs, I)
+        return outs + [x.grad for x in I.leaves]
+
+    _compare_table(_TORCH_FUNCTIONS, program)
+    # PyTorch refuses operands on two devices
+    on_gpu = torch.tensor([1.0, 2.0, 3.0], device="cuda")
+    raises(lambda: torch.quantile(on_gpu, torch.tensor([0.5])), ["q tensor must be on the same device as the input"])
+    raises(lambda: torch.searchsorted(on_gpu, torch.tensor([2.5])), ["should have same device type"])
+    raises(lambda: torch.bincount(torch.tensor([0, 1], device="cuda"), torch.ones(2)), [MIXED])
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
