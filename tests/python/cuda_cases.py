@@ -2108,6 +2108,52 @@ def torch_functions_run_on_the_device():
     raises(lambda: torch.bincount(torch.tensor([0, 1], device="cuda"), torch.ones(2)), [MIXED])
 
 
+@case
+def tensor_methods_in_python_on_the_device():
+    def program(d):
+        a = torch.zeros(4, 3).to(d).fill_diagonal_(2.5)
+        b = torch.zeros(7, 3).to(d).fill_diagonal_(1.0, wrap=True)
+        c = torch.zeros(3, 3, 3).to(d).fill_diagonal_(-1.0)
+        return [a, b, c]
+
+    for got, want in both(program):
+        same(got, want)
+    x = torch.ones(2, device="cuda")
+    raises(lambda: x.apply_(lambda v: v), ["apply_ is only implemented on CPU tensors"], TypeError)
+    raises(lambda: x.map_(x, lambda a, b: a), ["map_ is only implemented on CPU tensors"], TypeError)
+    raises(lambda: x.map2_(x, x, lambda a, b, c: a), ["map2_ is only implemented on CPU tensors"], TypeError)
+
+
+@case
+def sync_batch_norm_trains_on_the_device():
+    import os
+    import shutil
+    import tempfile
+
+    import torch.distributed as dist
+
+    folder = tempfile.mkdtemp()
+    dist.init_process_group("gloo", init_method="file://" + os.path.join(folder, "store"), rank=0, world_size=1)
+    try:
+
+        def program(d):
+            torch.manual_seed(0)
+            sync = nn.SyncBatchNorm(3).to(d)
+            plain = nn.BatchNorm1d(3).to(d)
+            x = torch.randn(4, 3, 5).to(d).requires_grad_()
+            out = sync(x)
+            (out * torch.arange(60.0).reshape(4, 3, 5).to(d)).sum().backward()
+            return [out, plain(x.detach()), x.grad, sync.weight.grad, sync.running_mean, sync.running_var]
+
+        results = both(program)
+        for got, want in results:
+            same(got, want, rtol=1e-4, atol=1e-5)
+        same(results[0][0], results[1][0].cpu(), rtol=1e-4, atol=1e-5)  # as a plain batch norm
+    finally:
+        dist.destroy_process_group()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
