@@ -2154,6 +2154,70 @@ def sync_batch_norm_trains_on_the_device():
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@case
+def data_parallel_on_one_device():
+    def program(d):
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 2))
+        x = torch.randn(6, 3, requires_grad=True)  # on the CPU: DataParallel moves it
+        if d.type == "cuda":
+            wrapped = nn.DataParallel(model)  # all visible devices: one here
+            assert wrapped.device_ids == [0] and next(model.parameters()).is_cuda
+            out = wrapped(x)
+            via_function = nn.parallel.data_parallel(model, x, device_ids=[0])
+        else:
+            out = model(x)
+            via_function = model(x)
+        out.pow(2).sum().backward()
+        assert x.grad.device.type == "cpu"  # the move is differentiable
+        return [out, via_function, x.grad.to(d)] + [p.grad for p in model.parameters()] + list(model.buffers())
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-4, atol=1e-6)
+    wrapped = nn.DataParallel(nn.Linear(2, 2), device_ids=[torch.device("cuda:0")], output_device=0)
+    wrapped.module.cpu()
+    raises(lambda: wrapped(torch.ones(1, 2)), ["module must have its parameters and buffers on device cuda:0"])
+
+
+@case
+def distributed_data_parallel_on_the_device():
+    import os
+    import shutil
+    import tempfile
+
+    import torch.distributed as dist
+
+    folder = tempfile.mkdtemp()
+    dist.init_process_group("gloo", init_method="file://" + os.path.join(folder, "store"), rank=0, world_size=1)
+    try:
+
+        def program(d):
+            torch.manual_seed(0)
+            model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).to(d)
+            ddp = nn.parallel.DistributedDataParallel(model, device_ids=[0] if d.type == "cuda" else None)
+            opt = optim.SGD(ddp.parameters(), lr=0.1)
+            x = torch.randn(5, 3)  # on the CPU: with device_ids, DDP moves it
+            losses = []
+            for _ in range(2):
+                opt.zero_grad()
+                loss = ddp(x if d.type == "cuda" else x.to(d)).pow(2).sum()
+                loss.backward()
+                opt.step()
+                losses.append(loss.detach())
+            return losses + [p.grad for p in model.parameters()] + list(model.parameters())
+
+        for got, want in both(program):
+            same(got, want, rtol=1e-4, atol=1e-6)
+        raises(
+            lambda: nn.parallel.DistributedDataParallel(nn.Linear(2, 2), device_ids=[0]),
+            ["device_ids and output_device arguments only work with single-device/multiple-device GPU modules"],
+            ValueError,
+        )
+    finally:
+        dist.destroy_process_group()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
