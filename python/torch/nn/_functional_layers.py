@@ -817,7 +817,8 @@ def _dropout(input, p, training, inplace, feature=False, alpha=False):
         zero = torch.zeros((), dtype=input.dtype)
         return input.mul_(zero) if inplace else input * zero
     shape = list(input.shape[:2]) + [1] * (input.dim() - 2) if feature else list(input.shape)
-    keep = torch.empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
+    # drawn from the CPU generator whatever the device (its stream is PyTorch 1.13's), then moved
+    keep = torch.empty(shape, dtype=input.dtype).bernoulli_(1 - p).to(input.device)
     if not alpha:
         scale = keep.div_(1 - p)
         return input.mul_(scale) if inplace else input * scale
