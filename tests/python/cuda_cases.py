@@ -2218,6 +2218,29 @@ def distributed_data_parallel_on_the_device():
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@case
+def cpu_indices_serve_device_tensors():
+    def program(d):
+        a = torch.arange(12.0).reshape(3, 4).to(d)
+        mask = torch.tensor([[True, False, True, False], [False] * 4, [True] * 4])  # on the CPU
+        rows = torch.tensor([True, False, True])
+        b = a.clone()
+        b[mask] = -1.0
+        b[rows, 1] = torch.tensor([5.0, 6.0]).to(d)
+        c = a.clone()
+        c[torch.tensor([0, 2]), torch.tensor([3, 0])] += 10
+        return [a[mask], a[rows], a[:, torch.tensor([3, 1])], b, c]
+
+    for got, want in both(program):
+        same(got, want)
+    # a CPU tensor refuses indices on a GPU, as in PyTorch
+    raises(
+        lambda: torch.ones(3)[torch.tensor([0], device="cuda")],
+        ["indices should be either on cpu or on the same device as the indexed tensor (cpu)"],
+        IndexError,
+    )
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
