@@ -450,6 +450,22 @@ def _run_module(entry, d):
 
 
 nn = torch.nn
+
+
+class _Containers(nn.Module):
+    """ModuleDict, ModuleList, ParameterList and ParameterDict holding what forward uses."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleDict({"a": nn.Linear(3, 3), "b": nn.ModuleList([nn.Linear(3, 2)])})
+        self.scales = nn.ParameterList([nn.Parameter(torch.randn(3)), nn.Parameter(torch.randn(2))])
+        self.shifts = nn.ParameterDict({"out": nn.Parameter(torch.randn(2))})
+
+    def forward(self, x):
+        x = self.layers["a"](x) * self.scales[0]
+        return self.layers["b"][0](x) * self.scales[1] + self.shifts["out"]
+
+
 _MODULES = [
     # layers
     ("Identity", lambda: nn.Identity(), lambda I: [I.randn(2, 3)], {}),
@@ -488,6 +504,16 @@ _MODULES = [
     ("ConvTranspose3d", lambda: nn.ConvTranspose3d(2, 2, 2), lambda I: [I.randn(1, 2, 3, 3, 3)], {}),
     ("LazyConv2d", lambda: nn.LazyConv2d(3, 3), lambda I: [I.randn(1, 2, 5, 5)], {}),
     ("LazyConvTranspose1d", lambda: nn.LazyConvTranspose1d(3, 3), lambda I: [I.randn(1, 2, 5)], {}),
+    ("LazyConv1d", lambda: nn.LazyConv1d(3, 2), lambda I: [I.randn(1, 2, 5)], {}),
+    ("LazyConv3d", lambda: nn.LazyConv3d(2, 2), lambda I: [I.randn(1, 2, 3, 3, 3)], {}),
+    ("LazyConvTranspose2d", lambda: nn.LazyConvTranspose2d(2, 2, stride=2), lambda I: [I.randn(1, 2, 3, 3)], {}),
+    ("LazyConvTranspose3d", lambda: nn.LazyConvTranspose3d(2, 2), lambda I: [I.randn(1, 2, 2, 2, 2)], {}),
+    (
+        "NonDynamicallyQuantizableLinear",
+        lambda: nn.NonDynamicallyQuantizableLinear(4, 3),
+        lambda I: [I.randn(2, 4)],
+        {},
+    ),
     ("Embedding", lambda: nn.Embedding(10, 3, padding_idx=0), lambda I: [I.tensor([[1, 0, 4], [9, 4, 2]])], {}),
     ("Embedding/max_norm", lambda: nn.Embedding(10, 3, max_norm=1.0), lambda I: [I.tensor([1, 3, 3, 7])], {}),
     (
@@ -589,6 +615,10 @@ _MODULES = [
     ),
     ("BatchNorm3d", lambda: nn.BatchNorm3d(2), lambda I: [I.randn(2, 2, 2, 3, 3)], {}),
     ("LazyBatchNorm1d", lambda: nn.LazyBatchNorm1d(), lambda I: [I.randn(4, 3)], {}),
+    ("LazyBatchNorm2d", lambda: nn.LazyBatchNorm2d(), lambda I: [I.randn(2, 3, 2, 2)], {"move": "to"}),
+    ("LazyBatchNorm3d", lambda: nn.LazyBatchNorm3d(affine=False), lambda I: [I.randn(2, 2, 2, 2, 2)], {}),
+    ("LazyInstanceNorm1d", lambda: nn.LazyInstanceNorm1d(), lambda I: [I.randn(2, 3, 4)], {}),
+    ("LazyInstanceNorm3d", lambda: nn.LazyInstanceNorm3d(affine=False), lambda I: [I.randn(1, 2, 2, 2, 2)], {}),
     ("SyncBatchNorm", lambda: nn.SyncBatchNorm(3), lambda I: [I.randn(2, 3, 4)], {"eval": True}),
     (
         "InstanceNorm1d",
@@ -668,6 +698,7 @@ _MODULES = [
         lambda I: [I.randn(5, 3)],
         {},
     ),
+    ("Containers", lambda: _Containers(), lambda I: [I.randn(2, 3)], {}),
     # recurrent
     ("RNN", lambda: nn.RNN(3, 4, 2), lambda I: [I.randn(5, 2, 3)], {}),
     (
@@ -967,6 +998,15 @@ _FUNCTIONS = [
         lambda I: [f(I.randn(3, 4, grad=False)) for f in (F.relu_, F.elu_, F.leaky_relu_, F.celu_, F.selu_)],
     ),
     ("threshold_", lambda I: F.threshold_(I.randn(3, 4, grad=False), 0.0, -1.0)),
+    ("relu6/rrelu_", lambda I: [F.relu6(I.randn(3, 4) * 5), F.rrelu_(I.randn(3, 4, grad=False), training=False)]),
+    (
+        "max_pool1d/3d_with_indices",
+        lambda I: [
+            *F.max_pool1d_with_indices(I.randn(1, 2, 7), 3, 2),
+            *F.max_pool3d_with_indices(I.randn(1, 1, 4, 4, 4), 2),
+        ],
+    ),
+    ("upsample", lambda I: F.upsample(I.randn(1, 2, 3, 3), scale_factor=2, mode="bilinear", align_corners=False)),
     ("silu/inplace", lambda I: F.silu(I.randn(3, 4, grad=False), inplace=True)),
     (
         "binary_cross_entropy_with_logits/weight",
