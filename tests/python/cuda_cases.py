@@ -1672,6 +1672,52 @@ def distributions_on_the_device():
 
 
 @case
+def transforms_on_the_device():
+    D = torch.distributions
+    T = D.transforms
+
+    def program(d):
+        I = _Maker(d)
+        x, v = I.randn(2, 3), I.randn(2, 4)
+        m = I.randn(2, 3, 3)
+        cases = [
+            (T.AbsTransform(), x),
+            (T.ExpTransform(), x),
+            (T.AffineTransform(I.randn(3), 2.0), x),
+            (T.PowerTransform(I.tensor(3.0)), x.abs() + 0.1),
+            (T.SigmoidTransform(), x),
+            (T.TanhTransform(), x),
+            (T.SoftplusTransform(), x),
+            (T.SoftmaxTransform(), x),
+            (T.StickBreakingTransform(), x),
+            (T.LowerCholeskyTransform(), m),
+            (T.ReshapeTransform((2, 2), (4,)), v.reshape(2, 2, 2)),
+            (T.ComposeTransform([T.AffineTransform(0.5, 2.0), T.ExpTransform()]), x),
+            (T.IndependentTransform(T.ExpTransform(), 1), x),
+            (T.CumulativeDistributionTransform(D.Normal(I.randn(3), I.rand(3, low=0.5, high=2))), x),
+        ]
+        outs = []
+        for t, value in cases:
+            y = t(value)
+            outs.append(y)
+            if t.bijective and not isinstance(t, (T.AbsTransform, T.LowerCholeskyTransform, T.SoftmaxTransform)):
+                outs.append(t.inv(y))
+                try:
+                    outs.append(t.log_abs_det_jacobian(value, y))
+                except NotImplementedError:
+                    pass
+        _backward(outs, I)
+        st = D.OneHotCategoricalStraightThrough(logits=I.randn(2, 4))
+        sample = st.rsample((3,))
+        assert sample.device == x.device and bool((sample.sum(-1) == 1).all())
+        grads = [t.grad for t in I.leaves if t.grad is not None]
+        return outs + [st.log_prob(I.tensor([[0.0, 1, 0, 0], [1, 0, 0, 0]]))] + grads
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-4, atol=1e-5)
+
+
+@case
 def kl_divergences_on_the_device():
     D = torch.distributions
 
