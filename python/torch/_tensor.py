@@ -93,7 +93,12 @@ def register_hook(self, hook):
     hooks = OrderedDict()
     handle = RemovableHandle(hooks)
     hooks[handle.id] = hook
-    _register_hook(self, lambda grad: hooks[handle.id](grad) if handle.id in hooks else None)
+
+    def run(grad):
+        return hooks[handle.id](grad) if handle.id in hooks else None
+
+    run.__name__ = getattr(hook, "__name__", "<unknown>")  # for the errors about what it returns
+    _register_hook(self, run)
     return handle
 
 
