@@ -2327,6 +2327,34 @@ def cpu_indices_serve_device_tensors():
     )
 
 
+@case
+def backward_checks_devices_of_seeds_and_hooks():
+    x = torch.ones(3, device="cuda", requires_grad=True)
+    y = x * 2
+    raises(
+        lambda: torch.autograd.grad(y, x, torch.ones(3), retain_graph=True),
+        ["invalid gradient at index 0 - expected device cuda:0 but got cpu"],
+    )
+    # a 0-dim seed is moved to its output's device, as in PyTorch
+    (g,) = torch.autograd.grad(y.sum(), x, torch.tensor(0.5), retain_graph=True)
+    same(g, torch.full((3,), 1.0))
+    y.sum().backward(torch.tensor(2.0))
+    same(x.grad, torch.full((3,), 4.0))
+
+    def to_host(grad):
+        return grad.cpu()
+
+    z = torch.ones(3, device="cuda", requires_grad=True)
+    z.register_hook(to_host)
+    raises(
+        lambda: (z * 2).sum().backward(),
+        ["hook 'to_host' has changed the type of value (was CUDAFloatType got CPUFloatType)"],
+    )
+    w = torch.ones(3, device="cuda", requires_grad=True)
+    w.register_hook(lambda grad: grad[:2])
+    raises(lambda: (w * 2).sum().backward(), ["hook '<lambda>' has changed the size of value"])
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
