@@ -2353,6 +2353,18 @@ def backward_checks_devices_of_seeds_and_hooks():
     w = torch.ones(3, device="cuda", requires_grad=True)
     w.register_hook(lambda grad: grad[:2])
     raises(lambda: (w * 2).sum().backward(), ["hook '<lambda>' has changed the size of value"])
+    # .grad is assigned only a tensor on the same device
+    v = torch.ones(3, device="cuda", requires_grad=True)
+
+    def assign(grad):
+        v.grad = grad
+
+    raises(lambda: assign(torch.zeros(3)), ["assigned grad has data located on a different device"])
+    raises(
+        lambda: torch.nn.Linear(2, 2).weight.__setattr__("grad", torch.zeros(2, 2, device="cuda")), ["different device"]
+    )
+    assign(torch.zeros(3, device="cuda"))
+    assert v.grad.is_cuda
 
 
 def main():
