@@ -184,8 +184,10 @@ class _TypedStorage(_C._StorageBase):
 
     # ---- shared memory and files ----
     def share_memory_(self):
-        """Moves the data to POSIX shared memory (views of this storage keep seeing it)."""
-        self._share_memory()
+        """Moves the data to POSIX shared memory (views of this storage keep seeing it); a no-op
+        on a GPU, as in PyTorch."""
+        if not self.is_cuda:
+            self._share_memory()
         return self
 
     @classmethod
