@@ -2367,6 +2367,35 @@ def backward_checks_devices_of_seeds_and_hooks():
     assert v.grad.is_cuda
 
 
+@case
+def testing_export_and_sharing_take_device_tensors():
+    x = torch.randn(2, 3, device="cuda")
+    torch.testing.assert_close(x, x.clone())
+    torch.testing.assert_close(x, x.cpu(), check_device=False)
+    raises(
+        lambda: torch.testing.assert_close(x, x.cpu()),
+        ["The values for attribute 'device' do not match"],
+        AssertionError,
+    )
+    raises(lambda: torch.testing.assert_close(x, x + 1), ["Tensor-likes are not close!"], AssertionError)
+    # a CUDA model exports as its CPU copy does
+    try:
+        import onnx  # noqa: F401
+    except ImportError:
+        onnx = None
+    if onnx is not None:
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+        files = []
+        for example in (x.cpu(), x):
+            buf = io.BytesIO()
+            torch.onnx.export(model.to(example.device), example, buf)
+            files.append(buf.getvalue())
+        assert files[0] == files[1]
+    # shared memory is a CPU notion: a no-op on the device, as in PyTorch
+    assert x.share_memory_() is x and x.is_cuda and x.storage().share_memory_().is_cuda
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
