@@ -1203,6 +1203,18 @@ def packed_sequences_on_the_device():
         assert moved.is_cuda and moved.data.is_cuda and moved.sorted_indices.is_cuda and not moved.batch_sizes.is_cuda
     back = packed.cuda().cpu()
     assert not back.is_cuda and not back.sorted_indices.is_cuda
+    # a recurrent layer names what is on the wrong device, as PyTorch 1.13 does
+    x = torch.randn(4, 2, 3, device="cuda")
+    raises(
+        lambda: nn.LSTM(3, 5).cuda()(x, (torch.zeros(1, 2, 5), torch.zeros(1, 2, 5))),
+        ["Input and hidden tensors are not at the same device, found input tensor at cuda:0 and hidden tensor at cpu"],
+    )
+    raises(
+        lambda: nn.GRU(3, 5)(x),
+        [
+            "Input and parameter tensors are not at the same device, found input tensor at cuda:0 and parameter tensor at cpu"
+        ],
+    )
     # PyTorch 1.13 wants the lengths on the CPU
     raises(
         lambda: rnn_utils.pack_padded_sequence(torch.ones(3, 2, 1, device="cuda"), torch.tensor([3, 2], device="cuda")),
