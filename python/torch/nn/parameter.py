@@ -50,7 +50,7 @@ class UninitializedParameter(Parameter):
     so that an optimizer holding it already sees the real one."""
 
     def __init__(self, requires_grad=True, device=None, dtype=None):
-        super().__init__(torch.empty(0, dtype=dtype), requires_grad)
+        super().__init__(torch.empty(0, dtype=dtype, device=device), requires_grad)
 
     def materialize(self, shape, device=None, dtype=None):
         # where .cuda()/.to() put the placeholder, as PyTorch's does
@@ -73,7 +73,7 @@ class UninitializedBuffer(torch.Tensor):
 
     def __init__(self, requires_grad=False, device=None, dtype=None):
         super().__init__()
-        self.data = torch.empty(0, dtype=dtype)
+        self.data = torch.empty(0, dtype=dtype, device=device)
         self.requires_grad_(requires_grad)
 
     def materialize(self, shape, device=None, dtype=None):

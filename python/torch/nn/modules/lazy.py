@@ -59,11 +59,11 @@ class LazyModuleMixin:
     def _lazy_init(self, parameters, buffers, args, kwargs):
         Module.__init__(self)
         self._lazy_args, self._lazy_kwargs = args, kwargs
-        dtype = kwargs.get("dtype")
+        dtype, device = kwargs.get("dtype"), kwargs.get("device")
         for name in parameters:
-            self.register_parameter(name, UninitializedParameter(dtype=dtype))
+            self.register_parameter(name, UninitializedParameter(device=device, dtype=dtype))
         for name in buffers:
-            self.register_buffer(name, UninitializedBuffer(dtype=dtype))
+            self.register_buffer(name, UninitializedBuffer(device=device, dtype=dtype))
         self._lazy_hook = self.register_forward_pre_hook(LazyModuleMixin._infer_parameters)
 
     def has_uninitialized_params(self):
