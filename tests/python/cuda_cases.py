@@ -437,6 +437,7 @@ def _compare_table(table, program, rtol=1e-4, atol=1e-5):
 def _run_module(entry, d):
     make, inputs, how = entry
     torch.manual_seed(0)
+    _on_input_device.device = d
     m = make()
     m = m.cuda() if (d.type == "cuda" and how.get("move") != "to") else m.to(d)
     if how.get("eval"):
@@ -450,6 +451,12 @@ def _run_module(entry, d):
 
 
 nn = torch.nn
+
+
+def _on_input_device(cls, *args):
+    """A lazy module made with device= (the device of the run _run_module is in); its
+    parameters are materialised there."""
+    return cls(*args, device=_on_input_device.device)
 
 
 class _Containers(nn.Module):
@@ -473,6 +480,8 @@ _MODULES = [
     ("Linear/nobias", lambda: nn.Linear(4, 3, bias=False), lambda I: [I.randn(2, 5, 4)], {}),
     ("Bilinear", lambda: nn.Bilinear(3, 4, 2), lambda I: [I.randn(5, 3), I.randn(5, 4)], {}),
     ("LazyLinear", lambda: nn.LazyLinear(3), lambda I: [I.randn(2, 4)], {}),
+    ("LazyLinear/device=", lambda: _on_input_device(nn.LazyLinear, 3), lambda I: [I.randn(2, 4)], {}),
+    ("LazyBatchNorm1d/device=", lambda: _on_input_device(nn.LazyBatchNorm1d), lambda I: [I.randn(4, 3)], {}),
     ("Conv1d", lambda: nn.Conv1d(2, 3, 3, padding=1), lambda I: [I.randn(2, 2, 7)], {}),
     ("Conv2d", lambda: nn.Conv2d(2, 4, 3, stride=2, padding=1, groups=2), lambda I: [I.randn(2, 2, 6, 6)], {}),
     (
