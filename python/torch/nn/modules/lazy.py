@@ -206,7 +206,7 @@ class _LazyNormMixin(LazyModuleMixin):
         )
         self.eps, self.momentum, self.affine, self.track_running_stats = eps, momentum, affine, track
         if track:
-            self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))
+            self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long, device=device))
 
     def _input_size(self, input):
         return input.shape[1] if input.dim() > 1 else input.shape[0]
