@@ -2417,6 +2417,53 @@ def testing_export_and_sharing_take_device_tensors():
     assert x.share_memory_() is x and x.is_cuda and x.storage().share_memory_().is_cuda
 
 
+@case
+def modules_made_with_device_and_dtype():
+    """device=/dtype= of the constructors put every parameter and buffer there."""
+    ctors = {
+        "Linear": lambda **k: nn.Linear(3, 4, **k),
+        "Bilinear": lambda **k: nn.Bilinear(2, 3, 4, **k),
+        "Conv1d": lambda **k: nn.Conv1d(2, 3, 3, **k),
+        "Conv2d": lambda **k: nn.Conv2d(2, 3, 3, **k),
+        "Conv3d": lambda **k: nn.Conv3d(2, 3, 3, **k),
+        "ConvTranspose2d": lambda **k: nn.ConvTranspose2d(2, 3, 3, **k),
+        "Embedding": lambda **k: nn.Embedding(5, 3, **k),
+        "EmbeddingBag": lambda **k: nn.EmbeddingBag(5, 3, **k),
+        "BatchNorm1d": lambda **k: nn.BatchNorm1d(3, **k),
+        "BatchNorm2d": lambda **k: nn.BatchNorm2d(3, **k),
+        "SyncBatchNorm": lambda **k: nn.SyncBatchNorm(3, **k),
+        "InstanceNorm1d": lambda **k: nn.InstanceNorm1d(3, affine=True, track_running_stats=True, **k),
+        "LayerNorm": lambda **k: nn.LayerNorm(3, **k),
+        "GroupNorm": lambda **k: nn.GroupNorm(1, 3, **k),
+        "PReLU": lambda **k: nn.PReLU(**k),
+        "MultiheadAttention": lambda **k: nn.MultiheadAttention(4, 2, add_bias_kv=True, kdim=3, vdim=3, **k),
+        "RNN": lambda **k: nn.RNN(3, 4, **k),
+        "LSTM": lambda **k: nn.LSTM(3, 4, proj_size=2, **k),
+        "GRU": lambda **k: nn.GRU(3, 4, bidirectional=True, **k),
+        "RNNCell": lambda **k: nn.RNNCell(3, 4, **k),
+        "LSTMCell": lambda **k: nn.LSTMCell(3, 4, **k),
+        "GRUCell": lambda **k: nn.GRUCell(3, 4, **k),
+        "Transformer": lambda **k: nn.Transformer(8, 2, 1, 1, 16, **k),
+        "TransformerEncoderLayer": lambda **k: nn.TransformerEncoderLayer(8, 2, 16, **k),
+        "TransformerDecoderLayer": lambda **k: nn.TransformerDecoderLayer(8, 2, 16, **k),
+        "AdaptiveLogSoftmaxWithLoss": lambda **k: nn.AdaptiveLogSoftmaxWithLoss(6, 10, [3, 6], **k),
+        "LazyLinear": lambda **k: nn.LazyLinear(3, **k),
+        "LazyConv2d": lambda **k: nn.LazyConv2d(3, 3, **k),
+        "LazyBatchNorm2d": lambda **k: nn.LazyBatchNorm2d(**k),
+    }
+    failed = []
+    for name, make in ctors.items():
+        for kwargs in ({"device": "cuda"}, {"device": torch.device("cuda", 0), "dtype": torch.float64}):
+            try:
+                m = make(**kwargs)
+                for key, t in list(m.named_parameters()) + list(m.named_buffers()):
+                    assert t.device == torch.device("cuda", 0), "%s on %s" % (key, t.device)
+                    assert not t.is_floating_point() or t.dtype == kwargs.get("dtype", torch.float32), key
+            except Exception as e:
+                failed.append("%s %s: %s: %s" % (name, kwargs, type(e).__name__, e))
+    assert not failed, "\n".join(failed)
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
