@@ -2464,6 +2464,40 @@ def modules_made_with_device_and_dtype():
     assert not failed, "\n".join(failed)
 
 
+@case
+def special_functions_on_the_device():
+    import inspect
+
+    S = torch.special
+    names = [
+        n
+        for n in dir(S)
+        if not n.startswith("_")
+        and callable(getattr(S, n))
+        and not inspect.isclass(getattr(S, n))
+        and not inspect.ismodule(getattr(S, n))
+    ]
+    g = torch.Generator().manual_seed(4)
+    x, y = torch.rand(5, generator=g, dtype=torch.float64) * 0.8 + 0.1, torch.rand(5, generator=g) * 3
+    failed, ran = [], 0
+    for n in names:
+        f = getattr(S, n)
+        for args in ((x,), (x, y.double()), (x, 2), (y, 1)):
+            try:
+                want = f(*args)
+            except Exception:
+                continue  # not a signature of this function
+            ran += 1
+            try:
+                got = f(*[a.cuda() if torch.is_tensor(a) else a for a in args])
+                same(got, want, rtol=1e-6, atol=1e-9)
+            except Exception as e:
+                failed.append("%s: %s: %s" % (n, type(e).__name__, str(e).strip().splitlines()[-1][:200]))
+            break
+    assert ran > 30, ran
+    assert not failed, "\n".join(failed)
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
