@@ -2498,6 +2498,61 @@ def special_functions_on_the_device():
     assert not failed, "\n".join(failed)
 
 
+@case
+def default_tensor_type_on_the_device():
+    """torch.set_default_tensor_type(torch.cuda.FloatTensor): what old scripts call to work
+    on the GPU; creation functions without device= make CUDA tensors, as in PyTorch 1.13."""
+
+    def program(d):
+        torch.set_default_tensor_type(torch.cuda.FloatTensor if d.type == "cuda" else torch.FloatTensor)
+        try:
+            torch.manual_seed(0)
+            made = [
+                torch.zeros(2, 3),
+                torch.ones(2, dtype=torch.int64),
+                torch.tensor([[1.5, 2.0]]),
+                torch.as_tensor(np.arange(3.0)),
+                torch.arange(5),
+                torch.linspace(0, 1, 4),
+                torch.eye(3),
+                torch.full((2,), 7.0),
+                torch.randn(3),
+                torch.rand(2, 2),
+                torch.randint(0, 9, (4,)),
+                torch.randperm(5),
+                torch.Tensor([1, 2]),
+                torch.Tensor(2, 3).zero_(),
+            ]
+            model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+            lstm = nn.LSTM(2, 3)
+            opt = optim.Adam(list(model.parameters()) + list(lstm.parameters()), lr=0.01)
+            x = torch.randn(5, 3)
+            for _ in range(2):
+                opt.zero_grad()
+                out, _ = lstm(model(x).unsqueeze(1))
+                loss = out.pow(2).sum()
+                loss.backward()
+                opt.step()
+            return made + [loss.detach()] + list(model.parameters()) + list(lstm.parameters())
+        finally:
+            torch.set_default_tensor_type(torch.FloatTensor)
+
+    for got, want in both(program):
+        same(got, want, rtol=1e-4, atol=1e-6)
+    assert not torch.zeros(1).is_cuda  # restored
+    torch.set_default_tensor_type("torch.cuda.DoubleTensor")
+    try:
+        t = torch.zeros(1)
+        assert t.is_cuda and t.dtype == torch.float64
+        # the *_like functions and new_* follow their input, not the default
+        assert not torch.zeros_like(torch.ones(1, device="cpu")).is_cuda
+        assert not torch.ones(1, device="cpu").new_zeros(2).is_cuda
+        assert torch.Tensor(2).is_cuda and not torch.DoubleTensor(2).is_cuda  # a typed class is its type
+    finally:
+        torch.set_default_tensor_type("torch.FloatTensor")
+    assert not torch.zeros(1).is_cuda and torch.get_default_dtype() == torch.float32
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
