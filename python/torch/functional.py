@@ -2420,6 +2420,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
         t = torch.from_numpy(obj) if shares else torch.tensor(obj)
         if dtype is not None and t.dtype != dtype:
             t = t.to(dtype)
+    if device is not None:
+        t = t.to(device)  # itself when it is there already
     return t.requires_grad_(requires_grad) if requires_grad else t
 
 
@@ -2574,8 +2576,8 @@ def nextafter(input, other, *, out=None):
 
     def compute():
         # a bit-level operation: numpy's, on the values (nextafter has no derivative)
-        a, b = x.detach().to(dtype).contiguous().numpy(), y.detach().to(dtype).contiguous().numpy()
-        return torch.from_numpy(numpy.nextafter(a, b))
+        a, b = (v.detach().to(dtype).cpu().contiguous().numpy() for v in (x, y))  # on the host, then back
+        return torch.from_numpy(numpy.nextafter(a, b)).to(x.device)
 
     return _finish("nextafter", out, compute, dtype, (input, other))
 
