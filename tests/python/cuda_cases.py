@@ -2184,6 +2184,11 @@ _TORCH_FUNCTIONS = [
         "cross/dist/cosine",
         lambda I: [torch.cross(I.randn(2, 3), I.randn(2, 3), dim=1), torch.dist(I.randn(4), I.randn(4), 3)],
     ),
+    ("nextafter", lambda I: torch.nextafter(I.randn(4, grad=False), I.tensor([0.0, 1e9, -1e9, 0.0]))),
+    (
+        "asarray",
+        lambda I: [torch.asarray([1.0, 2.0], device=I.d), torch.asarray(np.ones(3), device=I.d, dtype=torch.float32)],
+    ),
     (
         "frexp/ldexp/copysign",
         lambda I: [
