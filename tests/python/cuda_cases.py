@@ -2558,6 +2558,46 @@ def default_tensor_type_on_the_device():
     assert not torch.zeros(1).is_cuda and torch.get_default_dtype() == torch.float32
 
 
+@case
+def checkpoints_resume_across_devices():
+    """Train two steps on one device, torch.save model and optimizer, load them with
+    map_location on the other and train two more: the same as four steps on the CPU."""
+    x, y = torch.randn(6, 3), torch.randn(6, 2)
+
+    def run(model, opt, device, steps):
+        for _ in range(steps):
+            opt.zero_grad()
+            F.mse_loss(model(x.to(device)), y.to(device)).backward()
+            opt.step()
+
+    def fresh(device, cls, args):
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 2)).to(device)
+        return model, cls(model.parameters(), **args)
+
+    for cls, args in (
+        (optim.SGD, {"lr": 0.1, "momentum": 0.9}),
+        (optim.Adam, {"lr": 0.01}),
+        (optim.RMSprop, {"lr": 0.01}),
+    ):
+        ref, ref_opt = fresh("cpu", cls, args)
+        run(ref, ref_opt, "cpu", 4)
+        for first, second in (("cuda", "cpu"), ("cpu", "cuda")):
+            model, opt = fresh(first, cls, args)
+            run(model, opt, first, 2)
+            buf = io.BytesIO()
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict()}, buf)
+            buf.seek(0)
+            saved = torch.load(buf, map_location=second)
+            resumed, resumed_opt = fresh(second, cls, args)
+            resumed.load_state_dict(saved["model"])
+            resumed_opt.load_state_dict(saved["opt"])
+            run(resumed, resumed_opt, second, 2)
+            for (key, got), (_, want) in zip(resumed.state_dict().items(), ref.state_dict().items()):
+                assert got.device.type == second, (cls.__name__, first, key)
+                np.testing.assert_allclose(got.cpu().numpy(), want.numpy(), rtol=1e-4, atol=1e-6, err_msg=key)
+
+
 def main():
     if "--stand-in" in sys.argv:
         torch._C._cuda_use_stand_in()
