@@ -1679,6 +1679,17 @@ def distributions_on_the_device():
             except NotImplementedError:
                 continue
             outs.append(got)
+        try:
+            if dist.has_enumerate_support:
+                outs += [dist.enumerate_support(), dist.enumerate_support(expand=False)]
+        except NotImplementedError:  # Binomial with counts that differ, as in PyTorch
+            pass
+        try:
+            outs.append(dist.icdf(torch.full(dist.batch_shape, 0.3).to(value.device)))
+        except (NotImplementedError, AttributeError):
+            pass
+        if tuple(value.shape) == tuple(dist.batch_shape + dist.event_shape):
+            outs.append(dist.expand((2,) + dist.batch_shape).log_prob(value))
         sample = dist.rsample((2,)) if dist.has_rsample else dist.sample((2,))
         assert sample.device == value.device, "%s sampled on %s" % (name, sample.device)
         assert sample.shape == (2,) + dist.batch_shape + dist.event_shape, sample.shape
