@@ -169,6 +169,7 @@ void setGrad(const Tensor &t, const Tensor &g) {
                 scalarTypeName(g.dtype()), scalarTypeName(t.dtype()));
     TORCH_CHECK(g.isSameSizeAs(t), Runtime, "assigned grad has data of a different size (%s, expected %s)",
                 g.sizeString().c_str(), t.sizeString().c_str());
+    TORCH_CHECK(g.device() == t.device(), Runtime, "assigned grad has data located on a different device");
   }
   if (!g.defined() && !autogradMeta(t)) return;
   ensureAutogradMeta(t).grad = g;

@@ -1063,7 +1063,7 @@ void ctcLoss(const Tensor &logProbs, const Tensor &lp, const CtcLayout &layout, 
     Tensor grad = zeros(lps.sizes(), ScalarType::Double, Device::CPU);  // filled on the host below
     nnk().ctcLoss(lps.device(), lps.dtype(), lps, layout, blank, losses, reinterpret_cast<double *>(grad.dataPtr()),
                   factors);
-    Tensor gi = toType(grad, lps.dtype());
+    Tensor gi = to(grad, lps.dtype(), lps.device());  // back where the log-probabilities live
     return TensorList{unbatched ? squeeze(gi, 1) : gi};
   });
 }

@@ -71,6 +71,12 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
                   "Mismatch in shape: grad_output[%zu] has a shape of %s and output[%zu] has a shape of %s.", i,
                   seed.sizeString().c_str(), i, root.sizeString().c_str());
       if (seed.dtype() != root.dtype()) seed = toType(seed, root.dtype());
+      if (seed.device() != root.device()) {
+        // as PyTorch's check of the roots' gradients: a 0-dim one is moved, others refused
+        TORCH_CHECK(seed.dim() == 0, Runtime, "invalid gradient at index %zu - expected device %s but got %s", i,
+                    root.device() == Device::CPU ? "cpu" : "cuda:0", seed.device() == Device::CPU ? "cpu" : "cuda:0");
+        seed = to(seed, seed.dtype(), root.device());
+      }
     }
     rootEdges.push_back(gradientEdge(root));
     seeds.push_back(seed);
@@ -189,6 +195,8 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
                       node->name().c_str(), i, g.sizeString().c_str(), shapeString(expect.sizes).c_str());
           g = sumToShape(g, expect.sizes);
         }
+        // a CPU scalar that met a CUDA tensor gets its gradient back on the CPU, as in PyTorch
+        if (g.device() != expect.device && g.dim() == 0) g = to(g, g.dtype(), expect.device);
         TORCH_CHECK(g.device() == expect.device, Runtime,
                     "Function %s returned an invalid gradient at index %zu - expected device %s but got %s",
                     node->name().c_str(), i, deviceName(expect.device), deviceName(g.device()));

@@ -110,6 +110,11 @@ void setData(const Tensor &self, const Tensor &src) {
     using T = typename decltype(tag)::type;
     TH<T>::free(reinterpret_cast<typename TH<T>::Tensor *>(impl->th));
   });
+  // As PyTorch: a leaf's gradient accumulator knows its type and device, so a new one is made
+  // when they change (module.cuda() after a CPU forward), else backward would refuse the
+  // gradients of the moved tensor.
+  AutogradMeta *meta = autogradMeta(self);
+  if (meta && (impl->dtype != src.dtype() || impl->device != src.device())) meta->gradAccumulator.reset();
   impl->th = fresh;
   impl->dtype = src.dtype();
   impl->device = src.device();
@@ -117,6 +122,17 @@ void setData(const Tensor &self, const Tensor &src) {
 }
 
 }  // namespace
+
+// As PyTorch's check of what a tensor hook returns: the gradient's type, device and size.
+static void checkHookResult(const Tensor &original, const Tensor &result, const std::string &name) {
+  auto typeString = [](const Tensor &x) {
+    return std::string(x.device() == Device::CPU ? "CPU" : "CUDA") + scalarTypeName(x.dtype()) + "Type";
+  };
+  TORCH_CHECK(original.dtype() == result.dtype() && original.device() == result.device(), Runtime,
+              "hook '%s' has changed the type of value (was %s got %s)", name.c_str(), typeString(original).c_str(),
+              typeString(result).c_str());
+  TORCH_CHECK(original.sizes() == result.sizes(), Runtime, "hook '%s' has changed the size of value", name.c_str());
+}
 
 void bindAutograd(py::module &m, TensorClass &cls) {
   py::class_<Node, std::shared_ptr<Node>>(m, "Node")
@@ -196,12 +212,14 @@ void bindAutograd(py::module &m, TensorClass &cls) {
       .def("retain_grad", [](const Tensor &t) { retainGrad(t); })
       .def("register_hook", [](const Tensor &t, py::function f) {
         auto removed = std::make_shared<bool>(false);
-        registerHook(t, [hook = GilSafeCallable(f), removed](const Tensor &g) -> Tensor {
+        std::string name = py::hasattr(f, "__name__") ? std::string(py::str(f.attr("__name__"))) : "<unknown>";
+        registerHook(t, [hook = GilSafeCallable(f), removed, name](const Tensor &g) -> Tensor {
           if (*removed) return Tensor();
           py::gil_scoped_acquire gil;
           py::object r = (*hook)(g);
           if (r.is_none()) return Tensor();
           if (!isTensor(r)) throw py::type_error("a tensor hook must return a Tensor or None");
+          checkHookResult(g, unwrap(r), name);
           return unwrap(r);
         });
         return py::cpp_function([removed] { *removed = true; });

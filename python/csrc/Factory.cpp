@@ -2,6 +2,8 @@
 // forms, eye, arange, range, linspace, logspace.
 #include "python/csrc/Factory.h"
 
+#include <atomic>
+
 #include "core/ops/Factory.h"
 
 namespace torch::python {
@@ -43,6 +45,13 @@ CreationOptions::CreationOptions(Keywords &kw) {
                          scalarTypeName(out->dtype()) + " of out");
   }
 }
+
+namespace {
+std::atomic<Device> factoryDevice{Device::CPU};
+}  // namespace
+
+Device defaultFactoryDevice() { return factoryDevice.load(); }
+void setDefaultFactoryDevice(Device device) { factoryDevice.store(device); }
 
 Tensor creationTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback,
                       Device fallbackDevice) {
@@ -92,7 +101,7 @@ void applyFill(const Tensor &t, Fill fill) {
 // arguments are C++ values by now.
 template <typename F>
 Tensor filledTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback, F &&fill,
-                    Device fallbackDevice = Device::CPU) {
+                    Device fallbackDevice = defaultFactoryDevice()) {
   return withoutGil([&] {
     Tensor t = creationTarget(options, sizes, fallback, fallbackDevice);
     fill(t);
@@ -123,7 +132,7 @@ void bindFactory(py::module &m, TensorClass &cls) {
         kw.finish();
         if (options.out) throw py::type_error("tensor() got an unexpected keyword argument 'out'");
         Tensor t = tensorFromData(data, options.dtype);  // built on the host, then moved
-        return finishCreation(options.device ? to(t, t.dtype(), *options.device) : t, options);
+        return finishCreation(to(t, t.dtype(), options.device.value_or(defaultFactoryDevice())), options);
       },
       py::arg("data"));
   // as_tensor shares memory with a tensor or an array of the requested type.
@@ -136,7 +145,8 @@ void bindFactory(py::module &m, TensorClass &cls) {
         Tensor t = isTensor(data)                    ? unwrap(data)
                    : py::isinstance<py::array>(data) ? fromNumpy(py::reinterpret_borrow<py::array>(data))
                                                      : tensorFromData(data, options.dtype);
-        return py::cast(to(t, options.dtype.value_or(t.dtype()), options.device.value_or(t.device())));
+        Device where = options.device.value_or(isTensor(data) ? t.device() : defaultFactoryDevice());
+        return py::cast(to(t, options.dtype.value_or(t.dtype()), where));
       },
       py::arg("data"));
 
@@ -223,7 +233,8 @@ void bindFactory(py::module &m, TensorClass &cls) {
         kw.finish();
         IntList sizes = toIntList(size, "size"), strides = toIntList(stride, "stride");
         ScalarType type = options.dtype.value_or(defaultFloatType());
-        return finishCreation(emptyStrided(sizes, strides, type, options.device.value_or(Device::CPU)), options);
+        return finishCreation(emptyStrided(sizes, strides, type, options.device.value_or(defaultFactoryDevice())),
+                              options);
       },
       py::arg("size"), py::arg("stride"));
 

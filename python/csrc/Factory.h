@@ -37,6 +37,10 @@ struct CreationOptions {
 // tensor of the requested dtype and device (the fallbacks when none was given).
 Tensor creationTarget(const CreationOptions &options, const IntList &sizes, ScalarType fallback,
                       Device fallbackDevice = Device::CPU);
+// Where the creation functions put a tensor when no device= is given: the CPU, unless
+// torch.set_default_tensor_type chose a CUDA type (as in PyTorch 1.13).
+Device defaultFactoryDevice();
+void setDefaultFactoryDevice(Device device);
 // The Python object of a created tensor, with requires_grad applied.
 py::object finishCreation(const Tensor &t, const CreationOptions &options);
 // Sizes from f(2, 3), f((2, 3)), f(torch.Size) or size=.

@@ -161,6 +161,19 @@ Tensor intsView(const Tensor &t, PyObject *key) {
   return asStrided(t, IntList(sizes.begin() + n, sizes.end()), IntList(strides.begin() + n, strides.end()), offset);
 }
 
+// As PyTorch: index tensors on the CPU serve a tensor on any device (they are moved to it, masks
+// included); for a CPU tensor, index tensors on a GPU are refused.
+std::vector<TensorIndex> onDeviceOf(const Tensor &t, std::vector<TensorIndex> indices) {
+  for (TensorIndex &i : indices) {
+    if (i.kind != TensorIndex::Kind::Tensor || !i.tensor.defined() || i.tensor.device() == t.device()) continue;
+    TORCH_CHECK(i.tensor.device() == Device::CPU, Index,
+                "indices should be either on cpu or on the same device as the indexed tensor (%s)",
+                deviceName(t.device()));
+    i.tensor = to(i.tensor, i.tensor.dtype(), t.device());
+  }
+  return indices;
+}
+
 Tensor getitem(const Tensor &t, py::handle key) {
   PyObject *p = key.ptr();
   Tensor selected = intsView(t, p);
@@ -175,7 +188,7 @@ Tensor getitem(const Tensor &t, py::handle key) {
   if (p == Py_Ellipsis) return alias(t);
   // advanced indexing gathers every selected element: a kernel, run without the GIL once
   // the key is C++ values (Note [Releasing the GIL])
-  const std::vector<TensorIndex> indices = parseKey(key);
+  const std::vector<TensorIndex> indices = onDeviceOf(t, parseKey(key));
   return withoutGil([&] { return index(t, indices); });
 }
 
@@ -195,13 +208,13 @@ void setitem(const Tensor &t, py::handle key, py::handle value) {
       withoutGil([&] { fill_(selected, s); });
       return;
     }
-    const std::vector<TensorIndex> indices = parseKey(key);
+    const std::vector<TensorIndex> indices = onDeviceOf(t, parseKey(key));
     withoutGil([&] { indexPut_(t, indices, s); });
     return;
   }
   // Lists and arrays are converted to t's type here; tensors by indexPut_.
   Tensor v = isTensor(value) ? unwrap(value) : toTensor(value, t.dtype());
-  const std::vector<TensorIndex> indices = parseKey(key);
+  const std::vector<TensorIndex> indices = onDeviceOf(t, parseKey(key));
   withoutGil([&] { indexPut_(t, indices, v); });
 }
 

@@ -1,6 +1,7 @@
 // torch._C: module setup, error translation, dtypes, and the Tensor class whose methods
 // the other files of csrc/ add.
 #include "python/csrc/Bind.h"
+#include "python/csrc/Factory.h"
 
 namespace torch::python {
 
@@ -44,6 +45,10 @@ void bindDtypes(py::module &m) {
     m.attr(dtypeName(t)) = dtypeObject(t);
   }
   m.def("_set_default_dtype", [](py::handle d) { setDefaultFloatType(toDtype(d)); });
+  // set_default_tensor_type: the device of the creation functions' results without device=
+  m.def("_set_default_factory_device", [](py::handle d) { setDefaultFactoryDevice(toDevice(d).value()); });
+  m.def("_default_factory_device",
+        [] { return py::module::import("torch").attr("device")(deviceName(defaultFactoryDevice())); });
   m.def("get_default_dtype", [] { return dtypeObject(defaultFloatType()); });
 }
 

@@ -71,7 +71,8 @@ py::object drawCreation(const CreationOptions &options, const IntList &sizes, Sc
     Tensor t = empty(sizes, options.out ? options.out->dtype() : options.dtype.value_or(fallback), Device::CPU);
     draw(t);
     // The CPU generator's stream, moved to the device (the GPU generator is not bound yet).
-    if (options.device && *options.device != Device::CPU) t = to(t, t.dtype(), *options.device);
+    Device where = options.device.value_or(defaultFactoryDevice());
+    if (where != Device::CPU) t = to(t, t.dtype(), where);
     if (!options.out) return t;
     resize_(*options.out, t.sizes());
     copy_(*options.out, t);

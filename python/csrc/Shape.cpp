@@ -3,6 +3,7 @@
 // dimension moves and the in-place view changes.
 #include "core/ops/Shape.h"
 #include "python/csrc/Bind.h"
+#include "python/csrc/Factory.h"
 
 namespace torch::python {
 namespace {
@@ -169,7 +170,7 @@ void bindShape(py::module &m, TensorClass &cls) {
     m.def(
         upper ? "triu_indices" : "tril_indices",
         [upper](int64_t row, int64_t col, int64_t offset, py::handle dtype, py::handle device, py::handle) {
-          Device where = toDevice(device).value_or(Device::CPU);
+          Device where = toDevice(device).value_or(defaultFactoryDevice());
           ScalarType type = dtype.is_none() ? ScalarType::Long : toDtype(dtype);
           return withoutGil([&] {
             Tensor r = upper ? triuIndices(row, col, offset, type) : trilIndices(row, col, offset, type);

@@ -212,6 +212,7 @@ void bindStorage(py::module &m, TensorClass &cls) {
       .def("is_shared", [](const Tensor &t) { return t.storage().isShared(); })
       .def("share_memory_", [](py::object self) {
         Storage s = self.cast<const Tensor &>().storage();
+        if (s.device() != Device::CPU) return self;  // as PyTorch: a no-op for CUDA tensors
         withoutGil([&] { shareMemory(s); });
         return self;
       });

@@ -9,6 +9,7 @@
 #include "core/ops/Pointwise.h"
 #include "core/ops/Shape.h"
 #include "python/csrc/Bind.h"
+#include "python/csrc/Factory.h"
 
 namespace torch::python {
 
@@ -186,7 +187,13 @@ Tensor legacyNew(ScalarType type, const py::args &args) {
 
 void bindTensorBase(py::module &m, TensorClass &cls) {
   m.def("_legacy_new", [](py::handle dtype, py::args args) { return legacyNew(toDtype(dtype), args); });
-  cls.def(py::init([](py::args args) { return legacyNew(defaultFloatType(), args); }));
+  cls.def(py::init([](py::args args) {
+    Tensor t = legacyNew(defaultFloatType(), args);
+    // torch.Tensor(sizes or data) follows set_default_tensor_type's device too; a tensor or a
+    // storage given is shared as it is
+    bool made = args.size() == 0 || (!py::isinstance<Tensor>(args[0]) && !py::hasattr(args[0], "_cdata_storage"));
+    return made ? to(t, t.dtype(), defaultFactoryDevice()) : t;
+  }));
 
   // geometry
   cls.def_property_readonly("dtype", [](const Tensor &t) { return dtypeObject(t.dtype()); })

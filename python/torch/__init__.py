@@ -162,8 +162,16 @@ def set_default_dtype(d):
 
 
 def set_default_tensor_type(t):
+    """Sets the default floating type, and with a CUDA type (torch.cuda.FloatTensor or its name)
+    the device of the tensors the creation functions make without device=, as PyTorch 1.13 does."""
     if isinstance(t, str):
+        on_gpu = t.startswith("torch.cuda.")
         t = {c.__name__: c for c in _tensor_classes}[t.split(".")[-1]]
+    else:
+        on_gpu = getattr(t, "is_cuda", False) is True
+    if not t.dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _C._set_default_factory_device("cuda" if on_gpu else "cpu")
     set_default_dtype(t.dtype)
 
 

@@ -93,7 +93,12 @@ def register_hook(self, hook):
     hooks = OrderedDict()
     handle = RemovableHandle(hooks)
     hooks[handle.id] = hook
-    _register_hook(self, lambda grad: hooks[handle.id](grad) if handle.id in hooks else None)
+
+    def run(grad):
+        return hooks[handle.id](grad) if handle.id in hooks else None
+
+    run.__name__ = getattr(hook, "__name__", "<unknown>")  # for the errors about what it returns
+    _register_hook(self, run)
     return handle
 
 
@@ -184,21 +189,28 @@ def fill_diagonal_(self, fill_value, wrap=False):
         n = self.shape[0]
         step = sum(n**k for k in range(self.dim()))
         end = numel
-    positions = torch.arange(0, end, step)
-    mask = torch.zeros(numel, dtype=torch.bool)
+    positions = torch.arange(0, end, step, device=self.device)
+    mask = torch.zeros(numel, dtype=torch.bool, device=self.device)
     mask[positions] = True
     return self.masked_fill_(mask.reshape(self.shape), fill_value)
 
 
 # ---- element-wise Python functions (CPU tensors only, as in PyTorch) ----
+def _cpu_only(self, name):
+    if self.device.type != "cpu":
+        raise TypeError("%s is only implemented on CPU tensors" % name)
+
+
 def apply_(self, callable):
     """Replaces each element x with callable(x)."""
+    _cpu_only(self, "apply_")
     values = [callable(v) for v in self.reshape(-1).tolist()]
     return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
 
 
 def map_(self, tensor, callable):
     """Replaces each element x with callable(x, y), y the element of tensor (broadcast) there."""
+    _cpu_only(self, "map_")
     other = tensor.expand(self.shape).reshape(-1).tolist()
     values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), other)]
     return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
@@ -206,6 +218,7 @@ def map_(self, tensor, callable):
 
 def map2_(self, x, y, callable):
     """Replaces each element a with callable(a, b, c), b and c the elements of x and y there."""
+    _cpu_only(self, "map2_")
     xs, ys = x.expand(self.shape).reshape(-1).tolist(), y.expand(self.shape).reshape(-1).tolist()
     values = [callable(a, b, c) for a, b, c in zip(self.reshape(-1).tolist(), xs, ys)]
     return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))

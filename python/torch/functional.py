@@ -476,8 +476,9 @@ def _binary(fname, input, other, input_may_be_number=False, other_may_be_number=
     if floating and not _is_float(dtype):
         dtype = torch.get_default_dtype()
     work = _work_dtype(dtype)
-    a = input.to(work) if isinstance(input, Tensor) else torch.tensor(input, dtype=work)
-    b = other.to(work) if isinstance(other, Tensor) else torch.tensor(other, dtype=work)
+    device = input.device if isinstance(input, Tensor) else other.device  # a number joins the tensor
+    a = input.to(work) if isinstance(input, Tensor) else torch.tensor(input, dtype=work, device=device)
+    b = other.to(work) if isinstance(other, Tensor) else torch.tensor(other, dtype=work, device=device)
     shape = broadcast_shapes(a.shape, b.shape)
     return a.expand(shape), b.expand(shape), dtype
 
@@ -580,7 +581,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
         lo = limits.min if neginf is None else neginf
         # the replacements as tensors of input's dtype: a float64 limit must not pass through float32
         x = _upcast(input)
-        hi, lo, fill = (torch.tensor(v, dtype=x.dtype) for v in (hi, lo, nan))
+        hi, lo, fill = (torch.tensor(v, dtype=x.dtype, device=x.device) for v in (hi, lo, nan))
         result = torch.where(x == inf, hi, x)
         result = torch.where(x == -inf, lo, result)
         return torch.where(x != x, fill, result)
@@ -771,8 +772,9 @@ def float_power(input, exponent, *, out=None):
             "the output given to float_power has dtype %s but the operation's result requires dtype Double"
             % _TYPE_NAME[out.dtype]
         )
+    device = input.device if isinstance(input, Tensor) else exponent.device
     base, power = (
-        v.to(torch.float64) if isinstance(v, Tensor) else torch.tensor(v, dtype=torch.float64)
+        v.to(torch.float64) if isinstance(v, Tensor) else torch.tensor(v, dtype=torch.float64, device=device)
         for v in (input, exponent)
     )
     shape = broadcast_shapes(base.shape, power.shape)
@@ -1182,9 +1184,9 @@ def combinations(input, r=2, with_replacement=False):
     if r == 0:
         return input.new_empty((0,))
     n = input.shape[0]
-    index = torch.arange(n)
+    index = torch.arange(n, device=input.device)
     grids = torch.meshgrid(*([index] * r), indexing="ij")
-    keep = torch.ones(grids[0].shape, dtype=torch.bool)
+    keep = torch.ones(grids[0].shape, dtype=torch.bool, device=input.device)
     for left, right in zip(grids[:-1], grids[1:]):
         keep = keep & ((left <= right) if with_replacement else (left < right))
     chosen = [g[keep] for g in grids]
@@ -1212,7 +1214,14 @@ def block_diag(*tensors):
     for b in blocks:
         h, w = b.shape
         rows.append(
-            torch.cat([torch.zeros(h, left, dtype=dtype), b.to(dtype), torch.zeros(h, cols - left - w, dtype=dtype)], 1)
+            torch.cat(
+                [
+                    torch.zeros(h, left, dtype=dtype, device=b.device),
+                    b.to(dtype),
+                    torch.zeros(h, cols - left - w, dtype=dtype, device=b.device),
+                ],
+                1,
+            )
         )
         left += w
     return torch.cat(rows, 0)
@@ -1390,7 +1399,7 @@ def vander(x, N=None, increasing=False):
     if N < 0:
         raise RuntimeError("N must be non-negative.")
     dtype = _promote(x.dtype, torch.int64)
-    powers = torch.arange(N, dtype=dtype)
+    powers = torch.arange(N, dtype=dtype, device=x.device)
     if not increasing:
         powers = powers.flip(0)
     return torch.pow(x.to(dtype).unsqueeze(1), powers)
@@ -1398,7 +1407,7 @@ def vander(x, N=None, increasing=False):
 
 def _no_samples(y, d):
     # PyTorch gives fresh zeros, with no graph behind them
-    return torch.zeros([s for i, s in enumerate(y.shape) if i != d], dtype=y.dtype)
+    return torch.zeros([s for i, s in enumerate(y.shape) if i != d], dtype=y.dtype, device=y.device)
 
 
 def _trapezoid_dx(y, dx, d):
@@ -1461,7 +1470,7 @@ def _running_indices(x, later_wins):
     vectorised steps). A NaN wins from where it appears; ties go to the later element."""
     n = x.shape[-1]
     best = x
-    index = torch.arange(n).expand(x.shape)
+    index = torch.arange(n, device=x.device).expand(x.shape)
     shift = 1
     while shift < n:
         early_v, late_v = best[..., : n - shift], best[..., shift:]
@@ -1477,7 +1486,7 @@ def _cumulative_extreme(fname, kind, input, dim, out, later_wins):
     _check_tensor(fname, "input", 1, input)
     (d,) = _dims(fname, input, dim)
     if input.dim() == 0:
-        result = kind(input.clone(), torch.zeros((), dtype=torch.int64))
+        result = kind(input.clone(), torch.zeros((), dtype=torch.int64, device=input.device))
     else:
         with torch.no_grad():
             moved = _upcast(input.detach()).movedim(d, -1)
@@ -1520,7 +1529,13 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
             )
         right = side == "right"
     seq = sorted_sequence
-    vals = torch.tensor(values, dtype=seq.dtype) if scalar else values
+    vals = torch.tensor(values, dtype=seq.dtype, device=seq.device) if scalar else values
+    if vals.device.type != seq.device.type:
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries and input value tensors should have same device type, but we got "
+            "boundaries tensor device type %s and input value tensor device type %s"
+            % (seq.device.type, vals.device.type)
+        )
     if seq.dim() == 0:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions")
     if seq.dim() > 1 and (vals.dim() != seq.dim() or tuple(vals.shape[:-1]) != tuple(seq.shape[:-1])):
@@ -1551,8 +1566,8 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
             n = s.shape[-1]
             flat_s = s.reshape(-1, n) if s.dim() > 1 else s.reshape(1, n)
             flat_v = v.reshape(flat_s.shape[0], -1) if s.dim() > 1 else v.reshape(1, -1)
-            lo = torch.zeros(flat_v.shape, dtype=torch.int64)
-            hi = torch.full(flat_v.shape, n, dtype=torch.int64)
+            lo = torch.zeros(flat_v.shape, dtype=torch.int64, device=flat_v.device)
+            hi = torch.full(flat_v.shape, n, dtype=torch.int64, device=flat_v.device)
             for _ in range(n.bit_length()):
                 active = lo < hi
                 mid = (lo + hi) // 2
@@ -1593,9 +1608,11 @@ def bincount(input, weights=None, minlength=0):
     index = input.to(torch.int64)
     with torch.no_grad():
         if weights is None:
-            return torch.zeros(size, dtype=torch.int64).index_add_(0, index, torch.ones_like(index))
+            return torch.zeros(size, dtype=torch.int64, device=index.device).index_add_(
+                0, index, torch.ones_like(index)
+            )
         dtype = torch.float32 if weights.dtype == torch.float32 else torch.float64
-        return torch.zeros(size, dtype=dtype).index_add_(0, index, weights.detach().to(dtype))
+        return torch.zeros(size, dtype=dtype, device=index.device).index_add_(0, index, weights.detach().to(dtype))
 
 
 def _lerp(start, end, weight):
@@ -1622,9 +1639,11 @@ def _quantile(fname, input, q, dim, keepdim, interpolation, out, ignore_nan):
             raise RuntimeError("%s() q must be a scalar or 1D tensor" % fname)
         if q.dtype != input.dtype:
             raise RuntimeError("%s() q tensor must be same dtype as the input tensor" % fname)
+        if q.device != input.device:
+            raise RuntimeError("%s() q tensor must be on the same device as the input tensor" % fname)
         qs = q.detach()
     elif _is_number(q):
-        qs = torch.tensor(builtins.float(q), dtype=input.dtype)
+        qs = torch.tensor(builtins.float(q), dtype=input.dtype, device=input.device)
     else:
         raise TypeError("%s(): argument 'q' must be Tensor or float, not %s" % (fname, _type_name(q)))
     if qs.numel() and not bool(((qs >= 0) & (qs <= 1)).all()):
@@ -1640,7 +1659,7 @@ def _quantile(fname, input, q, dim, keepdim, interpolation, out, ignore_nan):
     if ignore_nan:
         last = (n - nans - 1).to(input.dtype)  # an all-NaN slice gives -1: its result is NaN
     else:
-        last = torch.full(nans.shape, n - 1, dtype=input.dtype)
+        last = torch.full(nans.shape, n - 1, dtype=input.dtype, device=input.device)
     flat_q = qs.reshape(-1)
     rank = flat_q.reshape(-1, *([1] * sorted_x.dim())) * last.unsqueeze(0)  # (Q, ..., 1)
     if not ignore_nan:
@@ -2121,7 +2140,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
             raise RuntimeError("cov(): %s cannot be negative" % name)
         w = weights if w is None else w * weights
     if w is None:
-        total = torch.tensor(float(n), dtype=x.dtype)
+        total = torch.tensor(float(n), dtype=x.dtype, device=x.device)
         mean = x.mean(1, keepdim=True)
     else:
         w = w.to(x.dtype)
@@ -2161,7 +2180,7 @@ def nanmedian(input, dim=None, keepdim=False, *, out=None):
     if dim is None:
         flat = input.reshape(-1)
         if flat.numel() == 0:
-            return torch.tensor(nan, dtype=input.dtype)
+            return torch.tensor(nan, dtype=input.dtype, device=input.device)
         order = torch.sort(_comparable(flat)).indices
         count = builtins.int((flat == flat).sum().item())
         return flat[order[builtins.max(count - 1, 0) // 2]]
@@ -2266,11 +2285,15 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         x = input
     size = x.shape[d] if x.dim() else 1
     if size == 0:
-        starts = torch.zeros(0, dtype=torch.bool)
+        starts = torch.zeros(0, dtype=torch.bool, device=x.device)
     else:
         rest = x.movedim(d, 0).reshape(size, -1)
-        differs = (rest[1:] != rest[:-1]).any(1) if rest.shape[1] else torch.zeros(size - 1, dtype=torch.bool)
-        starts = torch.cat([torch.ones(1, dtype=torch.bool), differs])
+        differs = (
+            (rest[1:] != rest[:-1]).any(1)
+            if rest.shape[1]
+            else torch.zeros(size - 1, dtype=torch.bool, device=x.device)
+        )
+        starts = torch.cat([torch.ones(1, dtype=torch.bool, device=x.device), differs])
     positions = starts.nonzero().reshape(-1)
     output = x.index_select(d, positions) if x.dim() else x
     result = [output]
@@ -2278,7 +2301,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         inverse = starts.to(torch.int64).cumsum(0) - 1
         result.append(inverse.reshape(input.shape) if dim is None else inverse)
     if return_counts:
-        result.append(diff(positions, append=torch.tensor([size])))
+        result.append(diff(positions, append=torch.tensor([size], device=positions.device)))
     return result[0] if len(result) == 1 else tuple(result)
 
 
@@ -2291,10 +2314,11 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each element of elements is one of test_elements (the opposite with invert)."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
         _check_tensor("isin", "elements", 1, elements)
-    e = elements if isinstance(elements, Tensor) else torch.tensor(elements)
-    t = test_elements if isinstance(test_elements, Tensor) else torch.tensor(test_elements)
+    device = elements.device if isinstance(elements, Tensor) else test_elements.device
+    e = elements if isinstance(elements, Tensor) else torch.tensor(elements, device=device)
+    t = test_elements if isinstance(test_elements, Tensor) else torch.tensor(test_elements, device=device)
     e, t = _comparable(e), _comparable(t).reshape(-1)
-    found = (e.unsqueeze(-1) == t).any(-1) if t.numel() else torch.zeros(e.shape, dtype=torch.bool)
+    found = (e.unsqueeze(-1) == t).any(-1) if t.numel() else torch.zeros(e.shape, dtype=torch.bool, device=e.device)
     return ~found if invert else found
 
 
@@ -2309,9 +2333,9 @@ def pdist(input, p=2):
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
     n = input.shape[0]
-    rows, cols = torch.triu_indices(n, n, 1)
+    rows, cols = torch.triu_indices(n, n, 1, device=input.device)
     if n < 2:
-        return torch.zeros(0, dtype=input.dtype)
+        return torch.zeros(0, dtype=input.dtype, device=input.device)
     return (input[rows] - input[cols]).norm(p, dim=1) if p != 0 else (input[rows] != input[cols]).sum(1).to(input.dtype)
 
 
@@ -2320,7 +2344,7 @@ def pdist(input, p=2):
 # ---------------------------------------------------------------------------------------------
 
 
-def _window(fname, window_length, periodic, dtype, terms):
+def _window(fname, window_length, periodic, dtype, terms, device=None):
     """sum_k c_k cos(k 2 pi n / (N - 1)) for n < window_length, with N = window_length + 1 when
     periodic (one period of a periodic signal), as a tensor of dtype."""
     dtype = torch.get_default_dtype() if dtype is None else dtype
@@ -2329,8 +2353,8 @@ def _window(fname, window_length, periodic, dtype, terms):
     if window_length < 0:
         raise RuntimeError("%s requires non-negative window_length, got window_length=%d" % (fname, window_length))
     if window_length <= 1:
-        return torch.ones(window_length, dtype=dtype)
-    n = torch.arange(window_length, dtype=torch.float64)
+        return torch.ones(window_length, dtype=dtype, device=device)
+    n = torch.arange(window_length, dtype=torch.float64, device=device)
     step = 2 * math.pi / (window_length if periodic else window_length - 1)
     return terms(n * step, n, window_length if periodic else window_length - 1).to(dtype)
 
@@ -2341,26 +2365,29 @@ def _cosine_sum(*coefficients):
 
 def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
     """0.5 - 0.5 cos(2 pi n / (N - 1))."""
-    return _window("hann_window", window_length, periodic, dtype, _cosine_sum(0.5, -0.5)).requires_grad_(requires_grad)
+    w = _window("hann_window", window_length, periodic, dtype, _cosine_sum(0.5, -0.5), device)
+    return w.requires_grad_(requires_grad)
 
 
 def hamming_window(
     window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=None, device=None, requires_grad=False
 ):
     """alpha - beta cos(2 pi n / (N - 1))."""
-    w = _window("hamming_window", window_length, periodic, dtype, _cosine_sum(alpha, -beta))
+    w = _window("hamming_window", window_length, periodic, dtype, _cosine_sum(alpha, -beta), device)
     return w.requires_grad_(requires_grad)
 
 
 def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
     """0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))."""
-    w = _window("blackman_window", window_length, periodic, dtype, _cosine_sum(0.42, -0.5, 0.08))
+    w = _window("blackman_window", window_length, periodic, dtype, _cosine_sum(0.42, -0.5, 0.08), device)
     return w.requires_grad_(requires_grad)
 
 
 def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, requires_grad=False):
     """The triangle 1 - |2 n / (N - 1) - 1|."""
-    w = _window("bartlett_window", window_length, periodic, dtype, lambda phase, n, m: 1 - (2 * n / m - 1).abs())
+    w = _window(
+        "bartlett_window", window_length, periodic, dtype, lambda phase, n, m: 1 - (2 * n / m - 1).abs(), device
+    )
     return w.requires_grad_(requires_grad)
 
 
@@ -2375,7 +2402,7 @@ def kaiser_window(
             torch.tensor(float(beta), dtype=torch.float64)
         )
 
-    return _window("kaiser_window", window_length, periodic, dtype, terms).requires_grad_(requires_grad)
+    return _window("kaiser_window", window_length, periodic, dtype, terms, device).requires_grad_(requires_grad)
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
@@ -2393,6 +2420,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
         t = torch.from_numpy(obj) if shares else torch.tensor(obj)
         if dtype is not None and t.dtype != dtype:
             t = t.to(dtype)
+    if device is not None:
+        t = t.to(device)  # itself when it is there already
     return t.requires_grad_(requires_grad) if requires_grad else t
 
 
@@ -2547,8 +2576,8 @@ def nextafter(input, other, *, out=None):
 
     def compute():
         # a bit-level operation: numpy's, on the values (nextafter has no derivative)
-        a, b = x.detach().to(dtype).contiguous().numpy(), y.detach().to(dtype).contiguous().numpy()
-        return torch.from_numpy(numpy.nextafter(a, b))
+        a, b = (v.detach().to(dtype).cpu().contiguous().numpy() for v in (x, y))  # on the host, then back
+        return torch.from_numpy(numpy.nextafter(a, b)).to(x.device)
 
     return _finish("nextafter", out, compute, dtype, (input, other))
 
@@ -2579,7 +2608,7 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     """A copy of input with input[..., start:end:step, ...] (in dim dim) replaced by src."""
     d = dim % input.dim()
     positions = builtins.range(input.shape[d])[slice(start, end, step)]
-    index = torch.tensor(list(positions), dtype=torch.int64)
+    index = torch.tensor(list(positions), dtype=torch.int64, device=input.device)
     expected = list(input.shape)
     expected[d] = len(positions)
     _check_embedded("slice_scatter", src, expected)
@@ -2591,7 +2620,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     _check_embedded("diagonal_scatter", src, input.diagonal(offset, dim1, dim2).shape)
     d1, d2 = dim1 % input.dim(), dim2 % input.dim()
     embedded = torch.diag_embed(src.to(input.dtype), offset, d1, d2)
-    mask = torch.diag_embed(torch.ones(src.shape, dtype=torch.bool), offset, d1, d2)
+    mask = torch.diag_embed(torch.ones(src.shape, dtype=torch.bool, device=src.device), offset, d1, d2)
     # diag_embed makes the two dims as long as the diagonal plus |offset|: cut or pad them to input's
     for d in (d1, d2):
         have, want = embedded.shape[d], input.shape[d]
@@ -2600,8 +2629,8 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
         else:
             extra = list(embedded.shape)
             extra[d] = want - have
-            embedded = torch.cat([embedded, torch.zeros(extra, dtype=embedded.dtype)], d)
-            mask = torch.cat([mask, torch.zeros(extra, dtype=torch.bool)], d)
+            embedded = torch.cat([embedded, torch.zeros(extra, dtype=embedded.dtype, device=src.device)], d)
+            mask = torch.cat([mask, torch.zeros(extra, dtype=torch.bool, device=src.device)], d)
     return torch.where(mask, embedded, input)
 
 

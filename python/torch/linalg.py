@@ -209,7 +209,9 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     if rtol is None:
         rtol = 0.0 if atol is not None else torch.finfo(A.dtype).eps * builtins.max(A.shape[-2], A.shape[-1])
     atol = 0.0 if atol is None else atol
-    largest = s.amax(-1, keepdim=True) if s.shape[-1] else torch.zeros(s.shape[:-1] + (1,), dtype=s.dtype)
+    largest = (
+        s.amax(-1, keepdim=True) if s.shape[-1] else torch.zeros(s.shape[:-1] + (1,), dtype=s.dtype, device=s.device)
+    )
     bound = torch.maximum(torch.as_tensor(atol, dtype=s.dtype), rtol * largest)
     r = (s > bound).sum(-1)
     return r if out is None else out.resize_(r.shape).copy_(r)
@@ -266,7 +268,7 @@ def matrix_exp(A):
     size = X.abs().sum(-2).amax(-1).max().item() if X.numel() else 0.0
     steps = builtins.max(0, math.ceil(math.log2(size / 0.5))) if size > 0.5 else 0
     X = X / (2.0**steps)
-    eye = torch.eye(A.shape[-1], dtype=torch.float64).expand(X.shape)
+    eye = torch.eye(A.shape[-1], dtype=torch.float64, device=A.device).expand(X.shape)
     E = eye
     for k in range(18, 0, -1):
         E = eye + torch.matmul(X, E) / k
@@ -279,13 +281,13 @@ def matrix_exp(A):
 
 
 def _info(A):
-    return torch.zeros(A.shape[:-2], dtype=torch.int32)
+    return torch.zeros(A.shape[:-2], dtype=torch.int32, device=A.device)
 
 
 def _failed(A, error, check_errors, result):
     if check_errors:
         raise LinAlgError(str(error)) from error
-    return torch.full_like(result, math.nan), torch.ones(A.shape[:-2], dtype=torch.int32)
+    return torch.full_like(result, math.nan), torch.ones(A.shape[:-2], dtype=torch.int32, device=A.device)
 
 
 def inv_ex(A, *, check_errors=False, out=None):
@@ -330,18 +332,18 @@ def _permutation(pivots, m, dtype):
         order = list(range(m))
         for i, p in enumerate(row):
             order[i], order[p - 1] = order[p - 1], order[i]
-        mats.append(torch.eye(m, dtype=dtype)[order].t())
+        mats.append(torch.eye(m, dtype=dtype, device=pivots.device)[order].t())
     return (
         torch.stack(mats).reshape(pivots.shape[:-1] + (m, m))
         if mats
-        else torch.zeros(pivots.shape[:-1] + (m, m), dtype=dtype)
+        else torch.zeros(pivots.shape[:-1] + (m, m), dtype=dtype, device=pivots.device)
     )
 
 
 def _unpack(LU, pivots):
     m, n = LU.shape[-2], LU.shape[-1]
     k = builtins.min(m, n)
-    L = torch.tril(LU[..., :, :k], -1) + torch.eye(m, k, dtype=LU.dtype)
+    L = torch.tril(LU[..., :, :k], -1) + torch.eye(m, k, dtype=LU.dtype, device=LU.device)
     U = torch.triu(LU[..., :k, :])
     return _permutation(pivots, m, LU.dtype), L, U
 
@@ -357,7 +359,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
     lower triangle is read; its diagonal is taken as ones when unitriangular)."""
     T = torch.triu(A) if upper else torch.tril(A)
     if unitriangular:
-        T = T - torch.diag_embed(torch.diagonal(T, 0, -2, -1)) + torch.eye(A.shape[-1], dtype=A.dtype)
+        T = T - torch.diag_embed(torch.diagonal(T, 0, -2, -1)) + torch.eye(A.shape[-1], dtype=A.dtype, device=A.device)
     X = solve(T, B) if left else solve(T.transpose(-2, -1), B.transpose(-2, -1)).transpose(-2, -1)
     return X if out is None else out.resize_(X.shape).copy_(X)
 
@@ -400,7 +402,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     else:
         X = torch.matmul(pinv(A, rcond=rcond) if rcond is not None else pinv(A), b)
     X = X.squeeze(-1) if vector else X
-    empty = torch.zeros(0, dtype=A.dtype)
+    empty = torch.zeros(0, dtype=A.dtype, device=A.device)
     return _lstsq(X, empty, matrix_rank(A, rtol=rcond), empty)
 
 

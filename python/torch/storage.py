@@ -105,6 +105,8 @@ class _TypedStorage(_C._StorageBase):
         return self
 
     def clone(self):
+        if self.is_cuda:  # the copy stays on the device
+            return type(self)._wrap(self._tensor().clone()._storage())
         return type(self)(len(self)).copy_(self)
 
     def _to(self, dtype):
@@ -182,8 +184,10 @@ class _TypedStorage(_C._StorageBase):
 
     # ---- shared memory and files ----
     def share_memory_(self):
-        """Moves the data to POSIX shared memory (views of this storage keep seeing it)."""
-        self._share_memory()
+        """Moves the data to POSIX shared memory (views of this storage keep seeing it); a no-op
+        on a GPU, as in PyTorch."""
+        if not self.is_cuda:
+            self._share_memory()
         return self
 
     @classmethod
@@ -345,7 +349,8 @@ def _tensor_deepcopy(self, memo):
     if id(self) in memo:
         return memo[id(self)]
     storage = copy.deepcopy(self.storage(), memo)  # one copy per storage: views stay views
-    result = torch.tensor([], dtype=self.dtype).set_(storage, self.storage_offset(), self.size(), self.stride())
+    result = torch.tensor([], dtype=self.dtype, device=self.device)
+    result.set_(storage, self.storage_offset(), self.size(), self.stride())
     if getattr(self, "requires_grad", False):
         result.requires_grad_(True)
     grad = getattr(self, "grad", None)

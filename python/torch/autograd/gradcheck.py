@@ -119,13 +119,25 @@ def _central_difference(func, inputs, perturb, eps, where):
 
 def _perturber(values, index, delta):
     """perturb(sign) for _central_difference: values[index] = original + sign * delta, where
-    values is a numpy view of an input's memory (any strides)."""
-    original = values[index].copy()
+    values is a numpy view of an input's memory (any strides), or for an input on a GPU the
+    detached input itself."""
+    original = values[index].copy() if isinstance(values, np.ndarray) else values[index].clone()
 
     def perturb(sign):
         values[index] = original + sign * delta if sign else original
 
     return perturb
+
+
+def _values(inputs, k):
+    """What _perturber writes to, and the inputs to call func with: a numpy view sharing input
+    k's memory, whatever its strides; on a GPU, which numpy cannot see, a copy of it that
+    stands in for it in the call (perturbing the input itself would bump its version)."""
+    inp = inputs[k]
+    if not inp.is_cuda:
+        return inp.detach().numpy(), inputs
+    copy = inp.detach().clone().requires_grad_(inp.requires_grad)
+    return copy.detach(), tuple(inputs[:k]) + (copy,) + tuple(inputs[k + 1 :])
 
 
 def _numerical_jacobians(func, inputs, func_out, eps):
@@ -135,14 +147,14 @@ def _numerical_jacobians(func, inputs, func_out, eps):
     result = []
     for k in _diff_input_indices(inputs):
         inp = inputs[k]
-        values = inp.detach().numpy()  # shares the input's memory, whatever its strides
+        values, call_inputs = _values(inputs, k)
         jacs = [
             torch.zeros(inp.numel(), o.numel(), dtype=o.dtype) if _is_tensor(o) and _is_float(o) else None
             for o in func_out
         ]
         for row, idx in enumerate(np.ndindex(*values.shape)):
-            perturb = _perturber(values, idx, values.dtype.type(eps))
-            columns = _central_difference(func, inputs, perturb, eps, "on index %s " % (idx,))
+            perturb = _perturber(values, idx, values.dtype.type(eps) if isinstance(values, np.ndarray) else eps)
+            columns = _central_difference(func, call_inputs, perturb, eps, "on index %s " % (idx,))
             for jac, col in zip(jacs, columns):
                 if jac is not None and col is not None:
                     jac.select(0, row).copy_(col)
@@ -185,7 +197,7 @@ def _analytical_rows(output, diff_inputs, grad_outputs):
 
 def _unit_grad_outputs(output):
     for j in range(output.numel()):
-        go = torch.zeros(output.numel(), dtype=output.dtype)
+        go = torch.zeros(output.numel(), dtype=output.dtype, device=output.device)
         go[j] = 1
         yield go.reshape(output.shape)
 
@@ -261,15 +273,16 @@ def _fast_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad
     out_positions = [i for i, o in enumerate(func_out) if _is_tensor(o) and o.requires_grad]
     numerical = []  # numerical[j][i] = v_i^T J_ij u_j
     for k, u in zip(indices, all_u):
-        values = inputs[k].detach().numpy()
-        delta = (u * eps).reshape(inputs[k].shape).numpy().astype(values.dtype)
-        columns = _central_difference(func, inputs, _perturber(values, Ellipsis, delta), eps, "")
+        values, call_inputs = _values(inputs, k)
+        delta = (u * eps).reshape(inputs[k].shape)
+        delta = delta.numpy().astype(values.dtype) if isinstance(values, np.ndarray) else delta.to(values)
+        columns = _central_difference(func, call_inputs, _perturber(values, Ellipsis, delta), eps, "")
         if not outputs:
             if any(c is not None and int(torch.ne(c, 0).sum()) > 0 for c in columns):
                 raise GradcheckError("Numerical gradient for function expected to be zero")
-        numerical.append([(v * columns[pos].to(v.dtype)).sum() for pos, v in zip(out_positions, all_v)])
+        numerical.append([(v * columns[pos].to(v.device, v.dtype)).sum() for pos, v in zip(out_positions, all_v)])
     for i, (o, v) in enumerate(zip(outputs, all_v)):
-        vJ = _analytical_jacobians(inputs, o, nondet_tol, check_grad_dtypes, [v.reshape(o.shape)])
+        vJ = _analytical_jacobians(inputs, o, nondet_tol, check_grad_dtypes, [v.reshape(o.shape).to(o.device)])
         for j, (row, u) in enumerate(zip(vJ, all_u)):
             a = (row.reshape(-1) * u.to(row.dtype)).sum()
             n = numerical[j][i]
@@ -465,10 +478,10 @@ def gradgradcheck(
         grad_outputs = []
         for o in _differentiable_outputs(func(*inputs)):
             dtype = o.dtype if _is_float(o) else torch.float64
-            g = torch.rand(o.shape, dtype=dtype) * 2 - 1
+            g = torch.rand(o.shape, dtype=dtype, device=o.device) * 2 - 1
             if gen_non_contig_grad_outputs and g.dim() > 0 and g.numel() > 1:
                 # the same values in a non-contiguous layout: every other element of a wider buffer
-                wide = torch.zeros(*g.shape[:-1], 2 * g.shape[-1], dtype=dtype)
+                wide = torch.zeros(*g.shape[:-1], 2 * g.shape[-1], dtype=dtype, device=o.device)
                 g = wide[..., ::2].copy_(g)
             grad_outputs.append(g.requires_grad_())
         grad_outputs = tuple(grad_outputs)

@@ -25,17 +25,17 @@ def _marsaglia_tsang(alpha):
     d = torch.where(boost, alpha + 1, alpha) - 1.0 / 3.0
     c = 1.0 / torch.sqrt(9.0 * d)
     out = torch.zeros_like(alpha)
-    done = torch.zeros(alpha.shape, dtype=torch.bool)
+    done = torch.zeros(alpha.shape, dtype=torch.bool, device=alpha.device)
     while not bool(done.all()):
-        x = torch.randn(alpha.shape, dtype=torch.float64)
+        x = torch.randn(alpha.shape, dtype=torch.float64, device=alpha.device)
         v = (1 + c * x) ** 3
-        u = torch.rand(alpha.shape, dtype=torch.float64)
+        u = torch.rand(alpha.shape, dtype=torch.float64, device=alpha.device)
         positive = v > 0
         safe_v = torch.where(positive, v, torch.ones_like(v))
         accept = positive & (torch.log(u) < 0.5 * x * x + d - d * safe_v + d * torch.log(safe_v))
         out = torch.where(accept & ~done, d * safe_v, out)
         done = done | accept
-    u = torch.rand(alpha.shape, dtype=torch.float64)
+    u = torch.rand(alpha.shape, dtype=torch.float64, device=alpha.device)
     scale = torch.where(boost, u.pow(1.0 / alpha), torch.ones_like(u))
     return (out * scale).clamp(min=torch.finfo(torch.float64).tiny)
 
@@ -46,7 +46,7 @@ def _gamma_cdf_alpha_slope(alpha, x):
     draws far in the tail do not keep the whole batch iterating."""
     term = 1.0 / alpha
     dlog = -1.0 / alpha
-    state = [term, term * dlog, term, dlog, alpha.clone(), x, torch.arange(alpha.shape[0])]
+    state = [term, term * dlog, term, dlog, alpha.clone(), x, torch.arange(alpha.shape[0], device=alpha.device)]
     total_out = torch.empty_like(alpha)
     dtotal_out = torch.empty_like(alpha)
     for step in range(_SERIES_STEPS):
@@ -116,7 +116,7 @@ def binomial(count, prob):
     done = 0
     while done < most:
         width = min(64, most - done)
-        trials = torch.arange(done, done + width, dtype=prob.dtype)
+        trials = torch.arange(done, done + width, dtype=prob.dtype, device=prob.device)
         p = prob.unsqueeze(-1).expand(tuple(prob.shape) + (width,))
         draws = torch.bernoulli(p) * (trials < count.unsqueeze(-1)).to(prob.dtype)
         total = total + draws.sum(-1)

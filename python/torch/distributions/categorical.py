@@ -60,7 +60,7 @@ class Categorical(Distribution):
 
     @property
     def mean(self):
-        return torch.full(self._extended_shape(), float("nan"), dtype=self.probs.dtype)
+        return torch.full(self._extended_shape(), float("nan"), dtype=self.probs.dtype, device=self.probs.device)
 
     @property
     def mode(self):
@@ -68,7 +68,7 @@ class Categorical(Distribution):
 
     @property
     def variance(self):
-        return torch.full(self._extended_shape(), float("nan"), dtype=self.probs.dtype)
+        return torch.full(self._extended_shape(), float("nan"), dtype=self.probs.dtype, device=self.probs.device)
 
     def sample(self, sample_shape=torch.Size()):
         if not isinstance(sample_shape, torch.Size):
@@ -94,7 +94,7 @@ class Categorical(Distribution):
 
     def enumerate_support(self, expand=True):
         num_events = self._num_events
-        values = torch.arange(num_events, dtype=torch.long)
+        values = torch.arange(num_events, dtype=torch.long, device=self._param.device)
         values = values.view((-1,) + (1,) * len(self._batch_shape))
         if expand:
             values = values.expand((-1,) + tuple(self._batch_shape))

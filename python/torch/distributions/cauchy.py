@@ -33,7 +33,7 @@ class Cauchy(Distribution):
 
     @property
     def mean(self):
-        return torch.full(self._extended_shape(), math.nan, dtype=self.loc.dtype)
+        return torch.full(self._extended_shape(), math.nan, dtype=self.loc.dtype, device=self.loc.device)
 
     @property
     def mode(self):
@@ -41,11 +41,11 @@ class Cauchy(Distribution):
 
     @property
     def variance(self):
-        return torch.full(self._extended_shape(), math.inf, dtype=self.loc.dtype)
+        return torch.full(self._extended_shape(), math.inf, dtype=self.loc.dtype, device=self.loc.device)
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
-        eps = torch.empty(shape, dtype=self.loc.dtype).cauchy_()
+        eps = torch.empty(shape, dtype=self.loc.dtype, device=self.loc.device).cauchy_()
         return self.loc + eps * self.scale
 
     def log_prob(self, value):

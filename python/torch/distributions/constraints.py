@@ -318,7 +318,12 @@ class _Square(Constraint):
     event_dim = 2
 
     def check(self, value):
-        return torch.full(size=value.shape[:-2], fill_value=(value.shape[-2] == value.shape[-1]), dtype=torch.bool)
+        return torch.full(
+            size=value.shape[:-2],
+            fill_value=(value.shape[-2] == value.shape[-1]),
+            dtype=torch.bool,
+            device=value.device,
+        )
 
 
 class _Symmetric(_Square):

@@ -116,7 +116,7 @@ class ContinuousBernoulli(ExponentialFamily):
             return self.rsample(sample_shape)
 
     def rsample(self, sample_shape=torch.Size()):
-        u = torch.rand(self._extended_shape(sample_shape), dtype=self.probs.dtype)
+        u = torch.rand(self._extended_shape(sample_shape), dtype=self.probs.dtype, device=self.probs.device)
         return self.icdf(u)
 
     def log_prob(self, value):

@@ -45,7 +45,7 @@ class Exponential(ExponentialFamily):
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
-        return torch.empty(shape, dtype=self.rate.dtype).exponential_() / self.rate
+        return torch.empty(shape, dtype=self.rate.dtype, device=self.rate.device).exponential_() / self.rate
 
     def log_prob(self, value):
         if self._validate_args:

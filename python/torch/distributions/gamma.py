@@ -54,7 +54,7 @@ class Gamma(ExponentialFamily):
         return value.clamp(min=torch.finfo(value.dtype).tiny)
 
     def log_prob(self, value):
-        value = torch.as_tensor(value, dtype=self.rate.dtype)
+        value = torch.as_tensor(value, dtype=self.rate.dtype, device=self.rate.device)
         if self._validate_args:
             self._validate_sample(value)
         return (

@@ -30,7 +30,7 @@ class HalfCauchy(TransformedDistribution):
 
     @property
     def mean(self):
-        return torch.full(self._extended_shape(), math.inf, dtype=self.scale.dtype)
+        return torch.full(self._extended_shape(), math.inf, dtype=self.scale.dtype, device=self.scale.device)
 
     @property
     def mode(self):
@@ -43,7 +43,7 @@ class HalfCauchy(TransformedDistribution):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        value = torch.as_tensor(value, dtype=self.base_dist.scale.dtype)
+        value = torch.as_tensor(value, dtype=self.base_dist.scale.dtype, device=self.base_dist.scale.device)
         log_prob = self.base_dist.log_prob(value) + math.log(2)
         return torch.where(value >= 0, log_prob, torch.full_like(log_prob, -math.inf))
 

@@ -49,7 +49,7 @@ class Laplace(Distribution):
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
         finfo = torch.finfo(self.loc.dtype)
-        u = torch.rand(shape, dtype=self.loc.dtype) * (2 - finfo.eps) + (finfo.eps - 1)
+        u = torch.rand(shape, dtype=self.loc.dtype, device=self.loc.device) * (2 - finfo.eps) + (finfo.eps - 1)
         return self.loc - self.scale * u.sign() * torch.log1p(-u.abs())
 
     def log_prob(self, value):

@@ -11,7 +11,7 @@ __all__ = ["LowRankMultivariateNormal"]
 
 def _eye_plus(K):
     """K + I over the last two dimensions."""
-    return K + torch.eye(K.shape[-1], dtype=K.dtype)
+    return K + torch.eye(K.shape[-1], dtype=K.dtype, device=K.device)
 
 
 def _capacitance_tril(W, D):
@@ -119,8 +119,8 @@ class LowRankMultivariateNormal(Distribution):
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
-        eps_W = _standard_normal(shape[:-1] + self.cov_factor.shape[-1:], dtype=self.loc.dtype)
-        eps_D = _standard_normal(shape, dtype=self.loc.dtype)
+        eps_W = _standard_normal(shape[:-1] + self.cov_factor.shape[-1:], dtype=self.loc.dtype, device=self.loc.device)
+        eps_D = _standard_normal(shape, dtype=self.loc.dtype, device=self.loc.device)
         return self.loc + _batch_mv(self._unbroadcasted_cov_factor, eps_W) + self._unbroadcasted_cov_diag.sqrt() * eps_D
 
     def log_prob(self, value):

@@ -69,12 +69,12 @@ class Multinomial(Distribution):
         order = list(range(samples.dim()))
         order.append(order.pop(0))
         samples = samples.permute(*order)
-        counts = torch.zeros(self._extended_shape(sample_shape), dtype=samples.dtype)
+        counts = torch.zeros(self._extended_shape(sample_shape), dtype=samples.dtype, device=samples.device)
         counts.scatter_add_(-1, samples, torch.ones_like(samples))
         return counts.type_as(self.probs)
 
     def entropy(self):
-        n = torch.tensor(self.total_count, dtype=self.probs.dtype)
+        n = torch.tensor(self.total_count, dtype=self.probs.dtype, device=self.probs.device)
         cat_entropy = self._categorical.entropy()
         term1 = n * cat_entropy - lgamma(n + 1)
         support = self._binomial.enumerate_support(expand=False)[1:]

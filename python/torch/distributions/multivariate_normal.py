@@ -34,7 +34,7 @@ def _precision_to_scale_tril(P):
     columns reversed (so that no inverse of P is formed)."""
     Lf = torch.linalg.cholesky(torch.flip(P, (-2, -1)))
     L_inv = torch.transpose(torch.flip(Lf, (-2, -1)), -2, -1)
-    Id = torch.eye(P.shape[-1], dtype=P.dtype)
+    Id = torch.eye(P.shape[-1], dtype=P.dtype, device=P.device)
     return _solve_lower(L_inv, Id)
 
 
@@ -136,7 +136,7 @@ class MultivariateNormal(Distribution):
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
-        eps = _standard_normal(shape, dtype=self.loc.dtype)
+        eps = _standard_normal(shape, dtype=self.loc.dtype, device=self.loc.device)
         return self.loc + _batch_mv(self._unbroadcasted_scale_tril, eps)
 
     def log_prob(self, value):

@@ -53,7 +53,7 @@ class StudentT(Distribution):
     def rsample(self, sample_shape=torch.Size()):
         # X ~ Normal(0, 1), Z ~ Chi2(df): X / sqrt(Z / df) ~ StudentT(df)
         shape = self._extended_shape(sample_shape)
-        X = _standard_normal(shape, dtype=self.df.dtype)
+        X = _standard_normal(shape, dtype=self.df.dtype, device=self.df.device)
         Z = self._chi2.rsample(sample_shape)
         Y = X * torch.rsqrt(Z / self.df)
         return self.loc + self.scale * Y

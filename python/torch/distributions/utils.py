@@ -19,19 +19,19 @@ def broadcast_all(*values):
             "torch.Tensor or objects implementing __torch_function__."
         )
     if not all(isinstance(v, torch.Tensor) for v in values):
-        dtype = torch.get_default_dtype()
+        dtype, device = torch.get_default_dtype(), None
         for value in values:
             if isinstance(value, torch.Tensor):
-                dtype = value.dtype
+                dtype, device = value.dtype, value.device  # numbers join the first tensor's device
                 break
-        values = [v if isinstance(v, torch.Tensor) else torch.tensor(v, dtype=dtype) for v in values]
+        values = [v if isinstance(v, torch.Tensor) else torch.tensor(v, dtype=dtype, device=device) for v in values]
     # as PyTorch's broadcast_tensors: a tensor that already has the shape is returned itself
     shape = torch.broadcast_shapes(*(v.shape for v in values))
     return tuple(v if v.shape == shape else v.expand(shape) for v in values)
 
 
 def _standard_normal(shape, dtype, device=None):
-    return torch.randn(shape, dtype=dtype)
+    return torch.randn(shape, dtype=dtype, device=device)
 
 
 def _sum_rightmost(value, dim):
@@ -92,7 +92,7 @@ def tril_matrix_to_vec(mat, diag=0):
     n = mat.shape[-1]
     if diag < -n or diag >= n:
         raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
-    arange = torch.arange(n)
+    arange = torch.arange(n, device=mat.device)
     tril_mask = arange < arange.view(-1, 1) + (diag + 1)
     return mat[..., tril_mask]
 
@@ -108,7 +108,7 @@ def vec_to_tril_matrix(vec, diag=0):
         )
     n = round(n)
     mat = vec.new_zeros(vec.shape[:-1] + torch.Size((n, n)))
-    arange = torch.arange(n)
+    arange = torch.arange(n, device=vec.device)
     tril_mask = arange < arange.view(-1, 1) + (diag + 1)
     mat[..., tril_mask] = vec
     return mat

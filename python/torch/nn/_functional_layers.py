@@ -495,7 +495,7 @@ def cross_entropy(
         else:
             with torch.no_grad():  # the summed weights of the counted targets
                 denominator = _nn.nll_loss(
-                    -torch.ones(logp.shape, dtype=logp.dtype), target, weight, "sum", ignore_index
+                    -torch.ones(logp.shape, dtype=logp.dtype, device=logp.device), target, weight, "sum", ignore_index
                 )
         smooth = smooth.sum() / denominator
     elif reduction == "sum":
@@ -780,7 +780,7 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     # of channel c running from c - size // 2 to c + (size - 1) // 2.
     square = input * input
     channels = input.size(1)
-    window = torch.zeros(input.shape, dtype=input.dtype)
+    window = torch.zeros(input.shape, dtype=input.dtype, device=input.device)
     for offset in range(-(size // 2), (size - 1) // 2 + 1):
         length = channels - abs(offset)
         if length <= 0:

@@ -273,7 +273,7 @@ def _window_max(input, starts, lengths, window, op):
 
     index, flat, valid = [], None, None
     for k in range(d):
-        offsets = torch.arange(window[k])
+        offsets = torch.arange(window[k], device=input.device)
         start = starts[k] if starts[k].dim() == 3 else starts[k].view(1, 1, -1)
         positions = start.unsqueeze(-1) + offsets  # (N or 1, C or 1, O_k, K_k)
         length = lengths[k]
@@ -288,8 +288,8 @@ def _window_max(input, starts, lengths, window, op):
         flat = pos if flat is None else flat * spatial[k] + pos
         mask = place(inside if inside.dim() == 2 else inside.expand(outs[k], window[k]), [2 + k, 2 + d + k])
         valid = mask if valid is None else valid & mask
-    rows = place(torch.arange(n), [0])
-    planes = place(torch.arange(c), [1])
+    rows = place(torch.arange(n, device=input.device), [0])
+    planes = place(torch.arange(c, device=input.device), [1])
     windows = x[(rows, planes, *index)]
     windows = windows.masked_fill(~valid, float("-inf"))
     shape = [n, c, *outs]
@@ -308,7 +308,7 @@ def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
     for size, out in zip(spatial, outs):
         if out <= 0:
             raise RuntimeError(f"adaptive_max_pool3d: output sizes must be positive, got {outs}")
-        i = torch.arange(out)
+        i = torch.arange(out, device=input.device)
         start = torch.div(i * size, out, rounding_mode="floor")
         end = torch.div((i + 1) * size + out - 1, out, rounding_mode="floor")
         starts.append(start)
@@ -327,11 +327,11 @@ def _fractional_starts(samples, size, out, kernel, dtype):
     alpha = (size - kernel) / (out - 1), computed in the input's type; the last at size - kernel."""
     if out > 1:
         alpha = torch.tensor(float(size - kernel), dtype=dtype) / torch.tensor(float(out - 1), dtype=dtype)
-        i = torch.arange(out, dtype=dtype)
+        i = torch.arange(out, dtype=dtype, device=samples.device)
         u = samples.unsqueeze(-1)
         starts = ((i + u) * alpha).trunc().long() - (u * alpha).trunc().long()
     else:
-        starts = torch.zeros(*samples.shape, 1, dtype=torch.long)
+        starts = torch.zeros(*samples.shape, 1, dtype=torch.long, device=samples.device)
     starts[..., -1] = size - kernel
     return starts
 
@@ -352,7 +352,7 @@ def _fractional_max_pool(input, d, kernel_size, output_size, output_ratio, _rand
     n = input.shape[0] if input.dim() == d + 2 else 1
     c = input.shape[-d - 1]
     if _random_samples is None:
-        _random_samples = torch.rand(n, c, d, dtype=input.dtype)
+        _random_samples = torch.rand(n, c, d, dtype=input.dtype, device=input.device)
     if tuple(_random_samples.shape) != (n, c, d):
         raise RuntimeError(f"{op}: _random_samples must have shape ({n}, {c}, {d}), got {tuple(_random_samples.shape)}")
     # PyTorch reads a 2-D plane's samples as (W, H) and a 3-D one's as (T, H, W)

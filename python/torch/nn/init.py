@@ -75,7 +75,7 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
         )
     with torch.no_grad():
         low, high = norm_cdf((a - mean) / std), norm_cdf((b - mean) / std)
-        u = torch.empty(tensor.shape, dtype=torch.float64).uniform_(2 * low - 1, 2 * high - 1)
+        u = torch.empty(tensor.shape, dtype=torch.float64, device=tensor.device).uniform_(2 * low - 1, 2 * high - 1)
         values = torch.erfinv(u) * (std * math.sqrt(2.0)) + mean
         tensor.copy_(values.clamp(min=a, max=b))
     return tensor
@@ -102,7 +102,7 @@ def eye_(tensor):
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     with torch.no_grad():
-        tensor.copy_(torch.eye(tensor.size(0), tensor.size(1), dtype=tensor.dtype))
+        tensor.copy_(torch.eye(tensor.size(0), tensor.size(1), dtype=tensor.dtype, device=tensor.device))
     return tensor
 
 
@@ -191,7 +191,7 @@ def orthogonal_(tensor, gain=1):
         return tensor
     rows = tensor.size(0)
     cols = tensor.numel() // rows
-    flattened = torch.empty(rows, cols, dtype=tensor.dtype).normal_(0, 1)
+    flattened = torch.empty(rows, cols, dtype=tensor.dtype, device=tensor.device).normal_(0, 1)
     if rows < cols:
         flattened = flattened.t()
     q, r = torch.linalg.qr(flattened)
@@ -215,7 +215,7 @@ def sparse_(tensor, sparsity, std=0.01):
     with torch.no_grad():
         tensor.normal_(0, std)
         # the rank of each row within a random order of its column: the first num_zeros go
-        rank = torch.rand(rows, cols).argsort(0).argsort(0)
+        rank = torch.rand(rows, cols, device=tensor.device).argsort(0).argsort(0)
         tensor.mul_((rank >= num_zeros).to(tensor.dtype))
     return tensor
 

@@ -50,10 +50,11 @@ class UninitializedParameter(Parameter):
     so that an optimizer holding it already sees the real one."""
 
     def __init__(self, requires_grad=True, device=None, dtype=None):
-        super().__init__(torch.empty(0, dtype=dtype), requires_grad)
+        super().__init__(torch.empty(0, dtype=dtype, device=device), requires_grad)
 
     def materialize(self, shape, device=None, dtype=None):
-        self.data = torch.empty(shape, dtype=dtype or self.data.dtype)
+        # where .cuda()/.to() put the placeholder, as PyTorch's does
+        self.data = torch.empty(shape, dtype=dtype or self.data.dtype, device=device or self.data.device)
         self.__class__ = Parameter
 
     def __repr__(self):
@@ -72,11 +73,11 @@ class UninitializedBuffer(torch.Tensor):
 
     def __init__(self, requires_grad=False, device=None, dtype=None):
         super().__init__()
-        self.data = torch.empty(0, dtype=dtype)
+        self.data = torch.empty(0, dtype=dtype, device=device)
         self.requires_grad_(requires_grad)
 
     def materialize(self, shape, device=None, dtype=None):
-        return torch.empty(shape, dtype=dtype or self.dtype)
+        return torch.empty(shape, dtype=dtype or self.dtype, device=device or self.device)
 
     def __repr__(self):
         return "<UninitializedBuffer>"

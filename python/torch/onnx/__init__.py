@@ -57,7 +57,7 @@ class _Graph:
         return "%s_%d" % (hint, self.count)
 
     def const(self, value, hint="const", dtype=None):
-        array = np.asarray(value.detach().numpy() if torch.is_tensor(value) else value)
+        array = np.asarray(value.detach().cpu().numpy() if torch.is_tensor(value) else value)
         array = array.astype(dtype if dtype is not None else self.np_dtype)
         name = self.name(hint)
         self.initializers.append(self.numpy_helper.from_array(np.ascontiguousarray(array), name))

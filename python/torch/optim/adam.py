@@ -24,11 +24,13 @@ def _check_adam_args(lr, betas, eps, weight_decay):
 
 def _check_cpu_capable(optimizer):
     # capturable/fused exist for CUDA graphs and fused CUDA kernels; with CPU tensors
-    # PyTorch refuses them, and so do we.
+    # PyTorch refuses them, and so do we. On CUDA parameters both keep 'step' on the device
+    # and update without reading it back (fused runs the same arithmetic as capturable).
     if optimizer.defaults.get("fused"):
         if optimizer.defaults.get("differentiable"):
             raise RuntimeError("`fused` cannot be `differentiable`")
-        raise RuntimeError("FusedAdam requires all the params to be CUDA, floating point")
+        if not all(p.is_cuda and torch.is_floating_point(p) for g in optimizer.param_groups for p in g["params"]):
+            raise RuntimeError("FusedAdam requires all the params to be CUDA, floating point")
 
 
 def _step_tensors_to_float(optimizer):
@@ -42,7 +44,9 @@ def _step_tensors_to_float(optimizer):
 def _adam_state(optimizer, p, amsgrad):
     state = optimizer.state[p]
     if len(state) == 0:
-        state["step"] = torch.tensor(0.0)
+        # PyTorch 1.13: on the host unless capturable/fused, which count on the device
+        on_device = optimizer.defaults.get("capturable") or optimizer.defaults.get("fused")
+        state["step"] = torch.zeros((1,), dtype=torch.float, device=p.device) if on_device else torch.tensor(0.0)
         state["exp_avg"] = torch.zeros_like(p)
         state["exp_avg_sq"] = torch.zeros_like(p)
         if amsgrad:
@@ -100,7 +104,7 @@ class _AdamFamily(Optimizer):
                 weight_decay=group["weight_decay"],
                 eps=group["eps"],
                 maximize=group["maximize"],
-                capturable=group["capturable"],
+                capturable=group["capturable"] or bool(group.get("fused")),
             )
         return loss
 
@@ -152,8 +156,8 @@ class Adam(_AdamFamily):
         return self._step(closure)
 
 
-def _check_capturable(capturable):
-    if capturable:
+def _check_capturable(capturable, params, state_steps):
+    if capturable and not all(p.is_cuda and step.is_cuda for p, step in zip(params, state_steps)):
         raise RuntimeError("If capturable=True, params and state_steps must be CUDA tensors.")
 
 
@@ -178,7 +182,7 @@ def adam(
     maximize,
 ):
     """Functional Adam: updates params and the moment buffers in place, steps counted in state_steps."""
-    _check_capturable(capturable)
+    _check_capturable(capturable, params, state_steps)
     _adam_steps(
         params,
         grads,
@@ -194,6 +198,7 @@ def adam(
         eps,
         maximize,
         decoupled=False,
+        capturable=capturable,
     )
 
 
@@ -212,6 +217,7 @@ def _adam_steps(
     eps,
     maximize,
     decoupled,
+    capturable=False,
 ):
     """The per-parameter loop of Adam (weight decay added to the gradient) and AdamW
     (decoupled: the parameter shrinks by lr * weight_decay; the decay never enters the moments)."""
@@ -225,9 +231,11 @@ def _adam_steps(
             grad = grad.add(param, alpha=weight_decay)
         exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        _adam_update(
-            param, exp_avg, exp_avg_sq, max_exp_avg_sqs[i] if amsgrad else None, step_t.item(), beta1, beta2, lr, eps
-        )
+        max_exp_avg_sq = max_exp_avg_sqs[i] if amsgrad else None
+        if capturable:
+            _adam_update_on_device(param, exp_avg, exp_avg_sq, max_exp_avg_sq, step_t, beta1, beta2, lr, eps)
+        else:
+            _adam_update(param, exp_avg, exp_avg_sq, max_exp_avg_sq, step_t.item(), beta1, beta2, lr, eps)
 
 
 def _adam_update(param, exp_avg, exp_avg_sq, max_exp_avg_sq, step, beta1, beta2, lr, eps):
@@ -241,3 +249,14 @@ def _adam_update(param, exp_avg, exp_avg_sq, max_exp_avg_sq, step, beta1, beta2,
     else:
         denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
     param.addcdiv_(exp_avg, denom, value=-step_size)
+
+
+def _adam_update_on_device(param, exp_avg, exp_avg_sq, max_exp_avg_sq, step, beta1, beta2, lr, eps):
+    """_adam_update with the step a tensor on the parameter's device, never read by the host
+    (capturable, fused): PyTorch 1.13's arithmetic for it."""
+    bias_correction1 = 1 - torch.pow(beta1, step)
+    bias_correction2_sqrt = (1 - torch.pow(beta2, step)).sqrt()
+    step_size_neg = (lr / bias_correction1).neg()
+    second = exp_avg_sq if max_exp_avg_sq is None else torch.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)
+    denom = (second.sqrt() / (bias_correction2_sqrt * step_size_neg)).add_(eps / step_size_neg)
+    param.addcdiv_(exp_avg, denom)

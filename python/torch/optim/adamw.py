@@ -65,7 +65,7 @@ def adamw(
     maximize,
 ):
     """Functional AdamW: updates params and the moment buffers in place."""
-    _check_capturable(capturable)
+    _check_capturable(capturable, params, state_steps)
     _adam_steps(
         params,
         grads,
@@ -81,4 +81,5 @@ def adamw(
         eps,
         maximize,
         decoupled=True,
+        capturable=capturable,
     )

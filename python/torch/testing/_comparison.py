@@ -192,6 +192,8 @@ def _compare_tensor(actual, expected, path, options):
     # Every tensor here is strided (the only layout): there is no layout to compare.
     if options["check_device"] and actual.device != expected.device:
         differ("device", actual.device, expected.device)
+    if actual.device != expected.device:  # check_device=False: compared on the CPU, as PyTorch does
+        actual, expected = actual.cpu(), expected.cpu()
     if options["check_dtype"] and actual.dtype != expected.dtype:
         differ("dtype", actual.dtype, expected.dtype)
     if options["check_stride"] and actual.stride() != expected.stride():

@@ -137,7 +137,8 @@ class _SyncBatchNormFunction(torch.autograd.Function):
 
         channels = input.shape[1]
         x = input.detach().transpose(0, 1).reshape(channels, -1).double()
-        stats = torch.cat([x.sum(1), (x * x).sum(1), torch.tensor([float(x.shape[1])], dtype=torch.float64)])
+        count = torch.tensor([float(x.shape[1])], dtype=torch.float64, device=x.device)
+        stats = torch.cat([x.sum(1), (x * x).sum(1), count])
         dist.all_reduce(stats, group=group)
         count = stats[-1]
         mean = stats[:channels] / count

@@ -59,11 +59,11 @@ class LazyModuleMixin:
     def _lazy_init(self, parameters, buffers, args, kwargs):
         Module.__init__(self)
         self._lazy_args, self._lazy_kwargs = args, kwargs
-        dtype = kwargs.get("dtype")
+        dtype, device = kwargs.get("dtype"), kwargs.get("device")
         for name in parameters:
-            self.register_parameter(name, UninitializedParameter(dtype=dtype))
+            self.register_parameter(name, UninitializedParameter(device=device, dtype=dtype))
         for name in buffers:
-            self.register_buffer(name, UninitializedBuffer(dtype=dtype))
+            self.register_buffer(name, UninitializedBuffer(device=device, dtype=dtype))
         self._lazy_hook = self.register_forward_pre_hook(LazyModuleMixin._infer_parameters)
 
     def has_uninitialized_params(self):
@@ -83,7 +83,8 @@ class LazyModuleMixin:
         for name, value in eager._parameters.items():
             mine = self._parameters.get(name)
             if isinstance(mine, UninitializedParameter) and value is not None:
-                mine.materialize(value.shape, dtype=value.dtype)
+                # on the placeholder's device and in its type (.cuda()/.double() before the first call)
+                mine.materialize(value.shape, dtype=mine.dtype)
                 with torch.no_grad():
                     mine.copy_(value)
                 mine.requires_grad_(value.requires_grad)
@@ -92,7 +93,7 @@ class LazyModuleMixin:
         for name, value in eager._buffers.items():
             mine = self._buffers.get(name)
             if isinstance(mine, UninitializedBuffer) and value is not None:
-                self._buffers[name] = value
+                self._buffers[name] = value.to(mine.device, mine.dtype if value.is_floating_point() else value.dtype)
             elif name not in self._buffers or mine is None:
                 self._buffers[name] = value
         internals = _module_internals()
@@ -205,7 +206,7 @@ class _LazyNormMixin(LazyModuleMixin):
         )
         self.eps, self.momentum, self.affine, self.track_running_stats = eps, momentum, affine, track
         if track:
-            self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))
+            self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long, device=device))
 
     def _input_size(self, input):
         return input.shape[1] if input.dim() > 1 else input.shape[0]

@@ -21,7 +21,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 import torch
-from torch.nn.parameter import Parameter
+from torch.nn.parameter import Parameter, UninitializedBuffer
 from torch.utils.hooks import RemovableHandle
 
 __all__ = [
@@ -591,7 +591,11 @@ class Module:
                     grad.data = fn(grad)
         for key, buf in self._buffers.items():
             if buf is not None:
-                self._buffers[key] = fn(buf)
+                moved = fn(buf)
+                if isinstance(buf, UninitializedBuffer) and not isinstance(moved, UninitializedBuffer):
+                    # a lazy module's placeholder stays one, on the new device or in the new type
+                    buf.data, moved = moved, buf
+                self._buffers[key] = moved
         return self
 
     def to(self, *args, **kwargs):

@@ -284,6 +284,7 @@ class RNNBase(Module):
                 "For unbatched 2-D input, hx and cx should also be 2-D but got ({}-D, {}-D) tensors",
                 "For batched 3-D input, hx and cx should also be 3-D but got ({}-D, {}-D) tensors",
             )
+        self._check_devices(input.data if isinstance(input, PackedSequence) else input, hx)
         if isinstance(input, PackedSequence):
             data, batch_sizes_tensor, sorted_indices, unsorted_indices = input
             batch_sizes = batch_sizes_tensor.tolist()
@@ -323,6 +324,24 @@ class RNNBase(Module):
         for h, size, message in zip(hx, state_sizes, messages):
             self.check_hidden_size(h, (self.num_layers * num_directions, max_batch, size), message)
         return data, batch_sizes, hx, (input, batched, batch_dim, sorted_indices, unsorted_indices)
+
+    def _check_devices(self, input, hx):
+        # PyTorch 1.13's check (check_attributes in ATen's RNN.cpp): the states, then the weights
+        named = [("hidden", h) for h in (hx or ())] + [("parameter", p) for p in self._flat_weights_list()]
+        for name, t in named:
+            if t is not None and t.device != input.device:
+                raise RuntimeError(
+                    "Input and {0} tensors are not at the same device, found input tensor at {1} and {0} tensor "
+                    "at {2}".format(name, input.device, t.device)
+                )
+
+    def _flat_weights_list(self):
+        return [
+            p
+            for layer in range(self.num_layers)
+            for d in range(2 if self.bidirectional else 1)
+            for p in self._layer_weights(layer, d)
+        ]
 
     def _finish(self, output, finals, how):
         input, batched, batch_dim, sorted_indices, unsorted_indices = how

@@ -127,7 +127,7 @@ def _left_aligned(padding_mask):
     """True when every row of the (N, S) padding mask is False then True (padding at the end)."""
     keep = padding_mask.logical_not().to(torch.int64)
     lengths = keep.sum(dim=1, keepdim=True)
-    positions = torch.arange(keep.size(1)).unsqueeze(0)
+    positions = torch.arange(keep.size(1), device=keep.device).unsqueeze(0)
     return bool(torch.equal(keep.bool(), positions < lengths))
 
 

@@ -16,6 +16,8 @@ import torch
 import torch.distributed as dist
 from torch.nn.modules.module import Module
 
+from ._functions import _device_index, to_device
+
 __all__ = ["DistributedDataParallel"]
 
 
@@ -27,7 +29,7 @@ class _Bucket:
         for p in params:
             self.offsets.append(n)
             n += p.numel()
-        self.flat = torch.zeros(n, dtype=dtype)
+        self.flat = torch.zeros(n, dtype=dtype)  # on the host, where Gloo and MPI work: CUDA gradients are copied
         self.pending = 0
         self.work = None
 
@@ -48,11 +50,28 @@ class DistributedDataParallel(Module):
         static_graph=False,
     ):
         super().__init__()
-        if device_ids:
+        if device_ids is not None and len(device_ids) > 1:
+            raise ValueError("device_ids can only be None or contain a single element.")
+        device_types = {p.device.type for p in module.parameters()}
+        if len(device_types) > 1:
             raise ValueError(
-                "DistributedDataParallel: device_ids name GPUs, and this build has no CUDA devices; "
-                "leave device_ids unset for CPU modules"
+                "DistributedDataParallel's input module must be on the same type of devices, but input module "
+                "parameters locate in {}.".format(device_types)
             )
+        multi_device = len({p.device for p in module.parameters()}) > 1
+        if not device_ids or device_types != {"cuda"} or multi_device:
+            if device_ids or output_device is not None:
+                raise ValueError(
+                    "DistributedDataParallel device_ids and output_device arguments only work with "
+                    "single-device/multiple-device GPU modules or CPU modules, but got device_ids {}, output_device "
+                    "{}, and module parameters {}.".format(
+                        device_ids, output_device, {p.device for p in module.parameters()}
+                    )
+                )
+            device_ids = output_device = None
+        else:
+            device_ids = [_device_index(d) for d in device_ids]
+            output_device = _device_index(output_device if output_device is not None else device_ids[0])
         if not dist.is_initialized():
             raise RuntimeError(
                 "Default process group has not been initialized, please make sure to call init_process_group."
@@ -62,8 +81,8 @@ class DistributedDataParallel(Module):
         self.broadcast_buffers = broadcast_buffers
         self.find_unused_parameters = find_unused_parameters
         self.dim = dim
-        self.device_ids = None
-        self.output_device = None
+        self.device_ids = device_ids
+        self.output_device = output_device
         self.require_backward_grad_sync = True
 
         seen = set()
@@ -111,7 +130,8 @@ class DistributedDataParallel(Module):
             by_dtype.setdefault(t.dtype, []).append(t)
         with torch.no_grad():
             for group in by_dtype.values():
-                flat = torch.cat([t.reshape(-1) for t in group])
+                # through the host: the backends (Gloo, MPI) take CPU tensors
+                flat = torch.cat([t.reshape(-1).cpu() for t in group])
                 dist.broadcast(flat, self._rank0, group=self.process_group)
                 offset = 0
                 for t in group:
@@ -137,6 +157,9 @@ class DistributedDataParallel(Module):
     def forward(self, *inputs, **kwargs):
         if self.broadcast_buffers and self._world > 1:
             self._sync_module_states(list(self._buffers_to_sync()))
+        if self.device_ids:  # as PyTorch: the inputs go to the module's device
+            device = torch.device("cuda", self.device_ids[0])
+            inputs, kwargs = to_device(inputs, device), to_device(kwargs, device)
         output = self.module(*inputs, **kwargs)
         if torch.is_grad_enabled() and self.require_backward_grad_sync:
             self._prepare_for_backward(output)
@@ -226,7 +249,7 @@ class DistributedDataParallel(Module):
                     if p.grad is not None:
                         p.grad.copy_(average)
                     elif bool(average.ne(0).any()):  # unused here, used elsewhere
-                        p.grad = average.clone()
+                        p.grad = average.to(p.device, copy=True)
 
     @contextlib.contextmanager
     def no_sync(self):

@@ -18,14 +18,17 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     norm_type = float(norm_type)
     if len(grads) == 0:
         return torch.tensor(0.0)
+    device = grads[0].device  # the total lives with the first gradient, as in PyTorch 1.13
     with torch.no_grad():
         if norm_type == math.inf:
-            norms = [g.detach().abs().max() for g in grads]
+            norms = [g.detach().abs().max().to(device) for g in grads]
             total_norm = norms[0] if len(norms) == 1 else torch.max(torch.stack(norms))
         else:
-            total_norm = torch.norm(torch.stack([torch.norm(g.detach(), norm_type) for g in grads]), norm_type)
-        value = total_norm.item()
-        if error_if_nonfinite and (math.isnan(value) or math.isinf(value)):
+            total_norm = torch.norm(
+                torch.stack([torch.norm(g.detach(), norm_type).to(device) for g in grads]), norm_type
+            )
+        # read back (a device sync) only when asked to check it
+        if error_if_nonfinite and not math.isfinite(total_norm.item()):
             raise RuntimeError(
                 "The total norm of order {} for gradients from `parameters` is non-finite, so it "
                 "cannot be clipped. To disable this error and scale the gradients by the non-finite "
@@ -33,7 +36,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
             )
         clip_coef = torch.clamp(max_norm / (total_norm + 1e-6), max=1.0)
         for g in grads:
-            g.detach().mul_(clip_coef.to(g.dtype))
+            g.detach().mul_(clip_coef.to(g.device, g.dtype))
     return total_norm
 
 

@@ -36,10 +36,24 @@ class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorte
         return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
     def to(self, *args, **kwargs):
+        """Moves data, and the indices along to data's new device (batch_sizes stays on the
+        CPU), as PyTorch does."""
         data = self.data.to(*args, **kwargs)
         if data is self.data:
             return self
-        return type(self)(data, self.batch_sizes, self.sorted_indices, self.unsorted_indices)
+        kwargs = {k: v for k, v in kwargs.items() if k not in ("device", "dtype")}
+        sorted_indices, unsorted_indices = (
+            None if t is None else t.to(data.device, **kwargs) for t in (self.sorted_indices, self.unsorted_indices)
+        )
+        return type(self)(data, self.batch_sizes, sorted_indices, unsorted_indices)
+
+    def cuda(self, *args, **kwargs):
+        probe = torch.tensor((), dtype=self.data.dtype, device=self.data.device).to(*args, **kwargs)
+        return self.to(*args, **kwargs) if probe.is_cuda else self.to(*args, device="cuda", **kwargs)
+
+    def cpu(self, *args, **kwargs):
+        probe = torch.tensor((), dtype=self.data.dtype, device=self.data.device).to(*args, **kwargs)
+        return self.to(*args, **kwargs) if probe.device.type == "cpu" else self.to(*args, device="cpu", **kwargs)
 
     def float(self):
         return self.to(dtype=torch.float32)
@@ -50,15 +64,12 @@ class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorte
     def half(self):
         return self.to(dtype=torch.float16)
 
-    def cpu(self):
-        return self
-
     @property
     def is_cuda(self):
         return self.data.is_cuda
 
     def is_pinned(self):
-        return False
+        return self.data.is_pinned()
 
 
 def invert_permutation(permutation):
@@ -73,6 +84,10 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     lengths = torch.as_tensor(lengths, dtype=torch.int64)
     if lengths.dim() != 1:
         raise RuntimeError("lengths must be a 1D tensor (got %dD)" % lengths.dim())
+    if lengths.device.type != "cpu":
+        raise RuntimeError(
+            "'lengths' argument should be a 1D CPU int64 tensor, but got 1D %s Long tensor" % lengths.device
+        )
     batch_dim = 0 if batch_first else 1
     if enforce_sorted:
         values = lengths.tolist()
@@ -87,6 +102,7 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
         sorted_indices = torch.argsort(lengths, descending=True)
         lengths = _rows(lengths, 0, sorted_indices.tolist())
         input = _rows(input, batch_dim, sorted_indices.tolist())
+        sorted_indices = sorted_indices.to(input.device)  # with the data; batch_sizes stays on the CPU
     values = lengths.tolist()
     if len(values) != input.size(batch_dim):
         raise RuntimeError(
@@ -128,7 +144,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     for bs in batch_sizes + [0] * (total_length - steps):
         parts = [data.narrow(0, offset, bs)] if bs else []
         if bs < max_batch:
-            parts.append(torch.full((max_batch - bs,) + rest, padding_value, dtype=data.dtype))
+            parts.append(torch.full((max_batch - bs,) + rest, padding_value, dtype=data.dtype, device=data.device))
         padded.append(torch.cat(parts, 0) if len(parts) > 1 else parts[0])
         offset += bs
     output = torch.stack(padded, 0)
@@ -152,7 +168,9 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0):
     padded = []
     for s in sequences:
         if s.size(0) < max_len:
-            fill = torch.full((max_len - s.size(0),) + tuple(s.shape[1:]), padding_value, dtype=s.dtype)
+            fill = torch.full(
+                (max_len - s.size(0),) + tuple(s.shape[1:]), padding_value, dtype=s.dtype, device=s.device
+            )
             s = torch.cat([s, fill], 0)
         padded.append(s)
     return torch.stack(padded, 0 if batch_first else 1)
