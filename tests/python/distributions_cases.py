@@ -659,6 +659,50 @@ def transforms(torch):
 
 
 @case
+def transforms_corr_cat_stack(torch):
+    D = torch.distributions
+    T = D.transforms
+    C = D.constraints
+    out = []
+    x = t(torch, [[0.3, -1.2, 2.0, 0.1, -0.4, 25.0], [0.0, 0.5, -3.0, 1.0, 2.0, -0.7]], grad=True)
+    for tr, value in [
+        (T.CorrCholeskyTransform(), x),
+        (T.CorrCholeskyTransform(), x[:, :3]),
+        (T.CatTransform([T.ExpTransform(), T.identity_transform, T.SigmoidTransform()], 1, [2, 3, 1]), x),
+        (T.CatTransform([T.ExpTransform(), T.AffineTransform(1.0, -2.0)], 0), x),
+        (T.CatTransform([T.SoftplusTransform(), T.IndependentTransform(T.ExpTransform(), 1)], -1, [4, 2]), x),
+        (T.StackTransform([T.ExpTransform(), T.TanhTransform()], 0), x),
+        (T.StackTransform([T.SoftplusTransform(), T.identity_transform, T.ExpTransform()], 1), x[:, :3]),
+        (T.StackTransform([T.IndependentTransform(T.ExpTransform(), 1), T.AffineTransform(0.5, 2.0, 1)], 0), x),
+    ]:
+        y = tr(value)
+        out += [repr(tr), y.detach().numpy(), tr.inv(y).detach().numpy()]
+        out.append(repr(tr.domain) + " " + repr(tr.codomain) + " " + str(tr.bijective))
+        j = tr.log_abs_det_jacobian(value, y)
+        out.append(j.detach().numpy())
+        out.extend(grads(torch, j, [x]))
+        out.extend(grads(torch, y, [x]))
+    corr = T.CorrCholeskyTransform()
+    out += [str(corr.forward_shape((5, 6))), str(corr.inverse_shape((5, 4, 4))), error(lambda: corr.event_dim)]
+    for bad in [lambda: corr.forward_shape((5, 5)), lambda: corr.inverse_shape((4, 3)), lambda: corr.forward_shape(())]:
+        out.append(error(bad))
+    out.append(C.corr_cholesky.check(corr(x)).numpy())
+    cat = T.CatTransform([T.ExpTransform(), T.StickBreakingTransform()], -1, [1, 2])
+    out += [str(cat.event_dim), str(cat.length), str(cat.with_cache(1)._cache_size)]
+    out.append(str(T.StackTransform([T.ExpTransform()], 0).with_cache(1).transforms[0]._cache_size))
+    for registry in (D.biject_to, D.transform_to):
+        for c in [
+            C.corr_cholesky,
+            C.cat([C.positive, C.real, C.unit_interval], 1, [2, 3, 1]),
+            C.stack([C.positive, C.interval(-1.0, 2.0)], 0),
+        ]:
+            tr = registry(c)
+            y = tr(x.detach())
+            out += [repr(tr), y.numpy(), c.check(y).numpy()]
+    return out
+
+
+@case
 def constraint_registry(torch):
     D = torch.distributions
     C = D.constraints
