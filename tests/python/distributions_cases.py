@@ -146,6 +146,28 @@ def lowrank_multivariate_normal(torch):
 
 
 @case
+def von_mises(torch):
+    """Angles beyond [-pi, pi) (taken modulo 2 pi); concentrations from nearly uniform to
+    sharply peaked; no entropy (as in PyTorch)."""
+    D = torch.distributions
+    out = univariate(
+        torch,
+        D.VonMises,
+        [[0.0, 1.0, -2.0, 3.0, 0.5], [0.05, 0.7, 2.5, 9.0, 30.0]],
+        [-1.5, 7.5, -2.2, -3.0, 0.45],
+        methods=("log_prob", "entropy", "mean", "variance", "mode"),
+    )
+    d = D.VonMises(t(torch, [0.0, 2.5]), t(torch, [1.0, 5.0]))
+    x = d.sample((50,))
+    out += [str(x.shape), str(x.dtype), str(D.VonMises(0.0, 1.0).sample().dtype), str(d.has_rsample)]
+    out.append(bool(((x >= -np.pi) & (x < np.pi)).all()))
+    out.append(repr(d))
+    out.append(error(lambda: D.VonMises(t(torch, [0.0]), t(torch, [-1.0]))))
+    out.append(error(lambda: D.VonMises(t(torch, [0.0]), t(torch, [0.0]))))
+    return out
+
+
+@case
 def uniform(torch):
     D = torch.distributions
     return univariate(torch, D.Uniform, [[0.0, -1.0, 0.5, 2.0], [1.0, 3.0, 0.8, 2.6]], [0.5, 0.2, 0.7, 2.5], prob=UNIT)

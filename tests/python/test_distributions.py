@@ -35,6 +35,13 @@ def real_results(tmp_path_factory):
         return {k: data[k] for k in data.files}
 
 
+# PyTorch 1.13's VonMises takes log I0 and log I1 from Abramowitz and Stegun's polynomial fits
+# (9.8.1-9.8.4, good to about 2e-7), ours from the exponentially scaled Bessel functions (to
+# rounding): the two agree to those fits' accuracy, and test_von_mises_against_quadrature
+# checks ours to float64's.
+TOLERANCES = {"von_mises": (1e-4, 1e-7)}
+
+
 @pytest.mark.parametrize("name", sorted(distributions_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
     theirs = {k: v for k, v in real_results.items() if k.split("::")[0] == name}
@@ -52,7 +59,7 @@ def test_same_as_pytorch_1_13(name, real_results):
         assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
         if want.dtype.kind == "f":
             # float32: lgamma and digamma are computed here in float64 and rounded once
-            rtol, atol = (2e-5, 1e-6) if want.dtype == np.float32 else (1e-6, 1e-9)
+            rtol, atol = (2e-5, 1e-6) if want.dtype == np.float32 else TOLERANCES.get(name, (1e-6, 1e-9))
             np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=key)
             np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=key)
             np.testing.assert_array_equal(got[np.isinf(got)], want[np.isinf(got)], err_msg=key)
@@ -333,3 +340,54 @@ def test_reinforce_program_runs_unchanged():
 def test_distributions_is_a_torch_attribute():
     assert torch.distributions is D
     assert D.Normal(0.0, 1.0).sample().dtype == torch.float32
+
+
+# ---- VonMises, Wishart, LKJCholesky, ContinuousBernoulli's KL divergences: against quadrature,
+# closed-form moments and numerical integrals ----
+
+# the midpoint rule on a periodic integrand converges geometrically: 2^16 points are exact to
+# rounding for these concentrations
+ANGLES = -np.pi + (np.arange(2**16) + 0.5) * (2 * np.pi / 2**16)
+
+
+@pytest.mark.parametrize("kappa", [0.01, 0.7, 2.5, 30.0, 200.0])
+def test_von_mises_against_quadrature(kappa):
+    """log_prob against numpy's I0; the density integrates to 1; the circular variance is
+    1 - E cos(x - loc) by quadrature."""
+    loc = 0.8
+    d = D.VonMises(f64(loc), f64(kappa))
+    x = torch.from_numpy(ANGLES)
+    got = d.log_prob(x).numpy()
+    # log of exp(k cos(x - loc)) / (2 pi I0(k)), with I0 scaled by exp(-k) to keep it finite
+    want = kappa * (np.cos(ANGLES - loc) - 1) - np.log(2 * np.pi * np.i0(kappa) * np.exp(-kappa))
+    if kappa > 100:  # np.i0 overflows no sooner, but its scaled value loses digits: sum the series
+        k = np.arange(400)
+        terms = np.exp(2 * k * np.log(kappa / 2) - 2 * np.array([math.lgamma(j + 1) for j in k]) - kappa)
+        want = kappa * (np.cos(ANGLES - loc) - 1) - np.log(2 * np.pi * terms.sum())
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    density = np.exp(got)
+    step = 2 * np.pi / len(ANGLES)
+    assert abs(density.sum() * step - 1) < 1e-12
+    variance = 1 - (np.cos(ANGLES - loc) * density).sum() * step
+    np.testing.assert_allclose(d.variance.item(), variance, rtol=1e-10, atol=1e-14)
+
+
+def test_von_mises_draws():
+    """Trigonometric moments of the draws: E cos(x - loc) = I1/I0 = 1 - variance, E sin(x -
+    loc) = 0, E cos 2(x - loc) = I2/I0 = 1 - 2 (I1/I0) / k; every draw in [-pi, pi)."""
+    torch.manual_seed(9)
+    loc, kappa = f64(0.5, -3.0, 2.0, 3.1), f64(0.01, 1.5, 8.0, 50.0)
+    d = D.VonMises(loc, kappa)
+    x = d.sample((N,))
+    assert x.dtype == torch.float64 and tuple(x.shape) == (N, 4) and not x.requires_grad
+    assert bool(((x >= -math.pi) & (x < math.pi)).all())
+    r1 = 1 - d.variance
+    for feature, want in [
+        (torch.cos(x - loc), r1),
+        (torch.sin(x - loc), torch.zeros(4, dtype=torch.float64)),
+        (torch.cos(2 * (x - loc)), 1 - 2 * r1 / kappa),
+    ]:
+        m = feature.mean(0)
+        se = (feature.var(0) / N).sqrt()
+        assert bool(((m - want).abs() <= 5 * se + 1e-12).all()), (m, want, se)
+    assert D.VonMises(torch.tensor(0.0), torch.tensor(1.0)).sample((3,)).dtype == torch.float32

@@ -51,6 +51,7 @@ from torch.distributions.studentT import StudentT
 from torch.distributions.transformed_distribution import TransformedDistribution
 from torch.distributions.transforms import *  # noqa: F403
 from torch.distributions.uniform import Uniform
+from torch.distributions.von_mises import VonMises
 from torch.distributions.weibull import Weibull
 
 __all__ = [
@@ -91,6 +92,7 @@ __all__ = [
     "StudentT",
     "TransformedDistribution",
     "Uniform",
+    "VonMises",
     "Weibull",
     "biject_to",
     "kl_divergence",
