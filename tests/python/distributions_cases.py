@@ -167,6 +167,46 @@ def von_mises(torch):
     return out
 
 
+L3 = [[1.5, 0.0, 0.0], [0.4, 0.8, 0.0], [-0.3, 0.6, 1.1]]
+
+
+@case
+def wishart(torch):
+    """By scale_tril, covariance_matrix and precision_matrix; df a number or a batch;
+    moments, entropy, the derived matrices and their gradients; bad arguments."""
+    D = torch.distributions
+    tril = np.array(L3)
+    cov = tril @ tril.T
+    X = [cov + np.eye(3), np.diag([0.5, 2.0, 1.0]) + 0.1]
+    out = []
+    for name, param in [("scale_tril", tril), ("covariance_matrix", cov), ("precision_matrix", np.linalg.inv(cov))]:
+        df = t(torch, [3.5, 7.0], grad=True)
+        leaf = t(torch, param, grad=True)
+        d = D.Wishart(df, **{name: leaf})
+        out += probe(torch, d, [df, leaf], t(torch, X))
+        for m in ("scale_tril", "covariance_matrix", "precision_matrix"):
+            r = getattr(d, m)
+            out.append(r.detach().numpy())
+            out.extend(grads(torch, r, [df, leaf]))
+        out.append(d.mode.detach().numpy())
+        out.append(repr(d))
+    # df a number with a batch of scales (PyTorch 1.13's mean and variance fail on this one)
+    d = D.Wishart(5.0, scale_tril=t(torch, [L3, np.eye(3)]))
+    out += probe(torch, d, [], t(torch, X[0]), ("log_prob", "entropy"))
+    torch.manual_seed(0)
+    s = d.rsample((4,))
+    out += [str(s.shape), str(s.dtype), D.constraints.positive_definite.check(s).numpy()]
+    out.append(str(D.Wishart(t(torch, [4.0, 6.0, 8.0]), covariance_matrix=t(torch, cov)).batch_shape))
+    out.append(error(lambda: D.Wishart(t(torch, [2.0]), scale_tril=t(torch, L3))))
+    out.append(error(lambda: D.Wishart(t(torch, [3.0]), scale_tril=t(torch, L3), covariance_matrix=t(torch, cov))))
+    out.append(error(lambda: D.Wishart(t(torch, [3.0]))))
+    out.append(error(lambda: D.Wishart(t(torch, [3.0]), scale_tril=t(torch, [1.0, 2.0]))))
+    out.append(error(lambda: D.Wishart(t(torch, [3.0]), covariance_matrix=t(torch, [[1.0, 2.0], [2.0, 1.0]]))))
+    out.append(error(lambda: D.Wishart(t(torch, [4.0]), scale_tril=t(torch, L3)).log_prob(t(torch, -np.eye(3)))))
+    out.append(error(lambda: D.Wishart(t(torch, [4.0]), scale_tril=t(torch, L3), validate_args=True).rsample()))
+    return out
+
+
 @case
 def uniform(torch):
     D = torch.distributions

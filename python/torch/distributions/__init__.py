@@ -53,6 +53,7 @@ from torch.distributions.transforms import *  # noqa: F403
 from torch.distributions.uniform import Uniform
 from torch.distributions.von_mises import VonMises
 from torch.distributions.weibull import Weibull
+from torch.distributions.wishart import Wishart
 
 __all__ = [
     "Bernoulli",
@@ -94,6 +95,7 @@ __all__ = [
     "Uniform",
     "VonMises",
     "Weibull",
+    "Wishart",
     "biject_to",
     "kl_divergence",
     "register_kl",
