@@ -407,3 +407,34 @@ def test_wishart_rsample_gradients():
     assert abs(g - 0.5) <= 5 * se, (g, se)
     L = torch.tensor([[1.0, 0.0], [0.5, 2.0]], dtype=torch.float64, requires_grad=True)
     assert torch.autograd.gradcheck(_seeded(lambda s: D.Wishart(f64(4.0), scale_tril=s.tril())), [L])
+
+
+@pytest.mark.parametrize("dim,eta", [(2, 1.0), (3, 0.5), (4, 2.0), (5, 1.0)])
+def test_lkj_cholesky_draws(dim, eta):
+    """Each off-diagonal correlation of L L^T is 2 Beta(b, b) - 1 with b = eta - 1 + dim / 2:
+    mean 0, variance 1 / (2 eta + dim - 1); every draw a correlation Cholesky factor."""
+    torch.manual_seed(11)
+    d = D.LKJCholesky(dim, torch.tensor(eta, dtype=torch.float64))
+    L = d.sample((N // 4,))
+    assert tuple(L.shape) == (N // 4, dim, dim) and L.dtype == torch.float64
+    assert bool(D.constraints.corr_cholesky.check(L).all())
+    C = L @ L.transpose(-1, -2)
+    i, j = torch.tril_indices(dim, dim, offset=-1)
+    r = C[:, i, j]
+    n = r.shape[-1]
+    _check_moments(d, r, mean=torch.zeros(n, dtype=torch.float64), variance=torch.full((n,), 1 / (2 * eta + dim - 1)))
+
+
+@pytest.mark.parametrize("eta", [0.5, 1.0, 4.0])
+def test_lkj_cholesky_density_integrates_to_one(eta):
+    """For dim 2 the factor is [[1, 0], [r, sqrt(1 - r^2)]]: its density in r integrates to 1
+    (the midpoint rule, with the substitution r = sin t taming the endpoints)."""
+    n = 200000
+    t = -np.pi / 2 + (np.arange(n) + 0.5) * (np.pi / n)
+    r = np.sin(t)
+    value = torch.zeros(n, 2, 2, dtype=torch.float64)
+    value[:, 0, 0] = 1.0
+    value[:, 1, 0] = torch.from_numpy(r)
+    value[:, 1, 1] = torch.from_numpy(np.cos(t))
+    density = D.LKJCholesky(2, f64(eta)).log_prob(value).exp().numpy()
+    assert abs((density * np.cos(t)).sum() * (np.pi / n) - 1) < 1e-6

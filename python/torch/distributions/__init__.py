@@ -34,6 +34,7 @@ from torch.distributions.independent import Independent
 from torch.distributions.kl import kl_divergence, register_kl
 from torch.distributions.kumaraswamy import Kumaraswamy
 from torch.distributions.laplace import Laplace
+from torch.distributions.lkj_cholesky import LKJCholesky
 from torch.distributions.log_normal import LogNormal
 from torch.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from torch.distributions.logistic_normal import LogisticNormal
@@ -75,6 +76,7 @@ __all__ = [
     "HalfNormal",
     "Independent",
     "Kumaraswamy",
+    "LKJCholesky",
     "Laplace",
     "LogNormal",
     "LowRankMultivariateNormal",
