@@ -602,6 +602,20 @@ def _kl_pairs(torch):
         (lambda p: D.Normal(p, b), lambda: D.Pareto(a, b), u),
         (lambda p: D.Beta(p, b), lambda: D.Pareto(a, b), a),
         (lambda p: D.Uniform(p + 1.0, p + 2.0), lambda: D.Pareto(a, b), u),
+        (lambda p: D.ContinuousBernoulli(probs=p), lambda: D.ContinuousBernoulli(probs=v), u),
+        (lambda p: D.ContinuousBernoulli(logits=p), lambda: D.ContinuousBernoulli(probs=u), b - 1.0),
+        (lambda p: D.Beta(p, b), lambda: D.ContinuousBernoulli(probs=v), a),
+        (lambda p: D.Uniform(p, p + 0.05), lambda: D.ContinuousBernoulli(probs=v), u),
+        (lambda p: D.ContinuousBernoulli(probs=p), lambda: D.Exponential(b), u),
+        (lambda p: D.ContinuousBernoulli(probs=p), lambda: D.Normal(a, b), u),
+        (lambda p: D.ContinuousBernoulli(probs=p), lambda: D.Uniform(a - 1.0, a + 1.0), u),
+        (lambda p: D.ContinuousBernoulli(probs=p), lambda: D.Pareto(a, b), u),
+        (lambda p: D.Exponential(p), lambda: D.ContinuousBernoulli(probs=v), a),
+        (lambda p: D.Gamma(p, b), lambda: D.ContinuousBernoulli(probs=v), a),
+        (lambda p: D.Gumbel(p, b), lambda: D.ContinuousBernoulli(probs=v), u),
+        (lambda p: D.Laplace(p, b), lambda: D.ContinuousBernoulli(probs=v), u),
+        (lambda p: D.Normal(p, b), lambda: D.ContinuousBernoulli(probs=v), u),
+        (lambda p: D.Pareto(p, b), lambda: D.ContinuousBernoulli(probs=v), u),
     ]
 
 
@@ -633,6 +647,48 @@ def kl_multivariate_normal(torch):
     q = D.MultivariateNormal(t(torch, [0.2, 0.2, 0.2]), precision_matrix=t(torch, b))
     r = D.kl_divergence(p, q)
     return [r.detach().numpy()] + grads(torch, r, [loc, cov])
+
+
+@case
+def kl_lowrank_multivariate_normal(torch):
+    """Low-rank against low-rank and full, both ways, with batches broadcast between p and q;
+    gradients with respect to every parameter; mismatched event shapes."""
+    D = torch.distributions
+    rng = np.random.default_rng(11)
+    a = np.array([[2.0, 0.3, 0.1, 0.0], [0.3, 1.5, -0.4, 0.2], [0.1, -0.4, 1.0, 0.1], [0.0, 0.2, 0.1, 0.9]])
+    out = []
+
+    def lowrank(batch, rank):
+        loc = t(torch, rng.standard_normal(batch + (4,)), grad=True)
+        factor = t(torch, rng.standard_normal(batch + (4, rank)), grad=True)
+        diag = t(torch, rng.random(batch + (4,)) + 0.5, grad=True)
+        return D.LowRankMultivariateNormal(loc, factor, diag), [loc, factor, diag]
+
+    def full(batch):
+        loc = t(torch, rng.standard_normal(batch + (4,)), grad=True)
+        cov = t(torch, a, grad=True)
+        return D.MultivariateNormal(loc, covariance_matrix=cov), [loc, cov]
+
+    for make_p, make_q in [
+        (lambda: lowrank((2,), 2), lambda: lowrank((), 3)),
+        (lambda: lowrank((), 1), lambda: lowrank((3,), 2)),
+        (lambda: full((2,)), lambda: lowrank((), 2)),
+        (lambda: full(()), lambda: lowrank((2,), 1)),
+        (lambda: lowrank((2,), 2), lambda: full(())),
+        (lambda: lowrank((), 3), lambda: full((2,))),
+    ]:
+        p, p_leaves = make_p()
+        q, q_leaves = make_q()
+        r = D.kl_divergence(p, q)
+        out += [type(p).__name__ + "|" + type(q).__name__, r.detach().numpy()]
+        out.extend(grads(torch, r, p_leaves + q_leaves))
+    small = D.LowRankMultivariateNormal(t(torch, [0.0, 0.0]), t(torch, [[1.0], [0.5]]), t(torch, [1.0, 2.0]))
+    p, _ = lowrank((), 2)
+    q, _ = full(())
+    out.append(error(lambda: D.kl_divergence(p, small)))
+    out.append(error(lambda: D.kl_divergence(q, small)))
+    out.append(error(lambda: D.kl_divergence(small, q)))
+    return out
 
 
 @case

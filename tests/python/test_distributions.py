@@ -438,3 +438,33 @@ def test_lkj_cholesky_density_integrates_to_one(eta):
     value[:, 1, 1] = torch.from_numpy(np.cos(t))
     density = D.LKJCholesky(2, f64(eta)).log_prob(value).exp().numpy()
     assert abs((density * np.cos(t)).sum() * (np.pi / n) - 1) < 1e-6
+
+
+def _continuous_bernoulli_density(lam, x):
+    """lam^x (1 - lam)^(1 - x) C(lam), C(lam) = 2 atanh(1 - 2 lam) / (1 - 2 lam)."""
+    c = 2 * np.arctanh(1 - 2 * lam) / (1 - 2 * lam)
+    return c * lam**x * (1 - lam) ** (1 - x)
+
+
+def test_continuous_bernoulli_kl_against_quadrature():
+    """KL divergences with a ContinuousBernoulli side, as integrals over [0, 1] by the
+    midpoint rule; against uniforms that cover [0, 1] exactly or lie on its boundary the
+    divergence is finite (PyTorch 1.13 gives inf at the boundaries)."""
+    n = 200000
+    x = (np.arange(n) + 0.5) / n
+    for lp, lq in [(0.2, 0.7), (0.9, 0.45), (0.5005, 0.3)]:
+        p, q = _continuous_bernoulli_density(lp, x), _continuous_bernoulli_density(lq, x)
+        want = (p * np.log(p / q)).mean()
+        got = D.kl_divergence(D.ContinuousBernoulli(probs=f64(lp)), D.ContinuousBernoulli(probs=f64(lq)))
+        np.testing.assert_allclose(got.item(), want, rtol=1e-7, atol=1e-10)
+        # against Uniform(0, 1): -H(p)
+        got = D.kl_divergence(D.ContinuousBernoulli(probs=f64(lp)), D.Uniform(f64(0.0), f64(1.0)))
+        np.testing.assert_allclose(got.item(), (p * np.log(p)).mean(), rtol=1e-7, atol=1e-10)
+        # Uniform(0, 0.5) against it: E log(2 / q(x)) over the uniform
+        half = q[: n // 2]
+        got = D.kl_divergence(D.Uniform(f64(0.0), f64(0.5)), D.ContinuousBernoulli(probs=f64(lq)))
+        np.testing.assert_allclose(got.item(), np.log(2 / half).mean(), rtol=1e-7, atol=1e-10)
+    kl = D.kl_divergence(D.ContinuousBernoulli(probs=f64(0.3, 0.3)), D.Uniform(f64(0.1, -1.0), f64(2.0, 0.9)))
+    assert kl.tolist() == [math.inf, math.inf]
+    kl = D.kl_divergence(D.Uniform(f64(-0.1, 0.5), f64(0.5, 1.2)), D.ContinuousBernoulli(probs=f64(0.3, 0.3)))
+    assert kl.tolist() == [math.inf, math.inf]
