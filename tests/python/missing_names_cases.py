@@ -968,6 +968,77 @@ def logistic_normal(torch):
     return out
 
 
+@case
+def scatter_and_index_reduce(torch):
+    """Every reduction with and without the own values, ties for amax/amin, zeros for prod;
+    gradients (index as large as src: PyTorch 1.13's backward fails otherwise); integers;
+    the in-place methods; bad arguments."""
+    import warnings
+
+    warnings.simplefilter("ignore")  # PyTorch's "in beta" warning
+    out = []
+    x = randn(120, 3, 5)
+    src = randn(121, 3, 5)
+    src[0, 0] = src[1, 1] = src[2, 2] = 0.0
+    src[1, 0] = src[0, 0]
+    src[2, 3] = src[0, 3] = 5.0
+    index = torch.tensor([[0, 1, 2, 0, 0], [2, 2, 1, 0, 1], [1, 0, 0, 0, 2]])
+    for dt in float_types(torch):
+        for reduce in ["sum", "prod", "mean", "amax", "amin"]:
+            for include_self in [True, False]:
+                out += with_grad(
+                    torch,
+                    lambda a, b: torch.scatter_reduce(a, 0, index, b, reduce, include_self=include_self),
+                    [x, src],
+                    dt,
+                )
+                out += with_grad(
+                    torch, lambda a, b: a.scatter_reduce(-1, index, b, reduce, include_self=include_self), [x, src], dt
+                )
+        big = tensor(torch, randn(122, 4, 6), dt)
+        for reduce in ["sum", "prod", "mean", "amax", "amin"]:
+            out += values(torch.scatter_reduce(tensor(torch, x, dt), 0, index, big, reduce, include_self=False))
+        y, source = randn(123, 4, 3), randn(124, 5, 3)
+        source[1, 0] = 0.0
+        for reduce in ["prod", "mean", "amax", "amin"]:
+            for include_self in [True, False]:
+                out += with_grad(
+                    torch,
+                    lambda a, b: torch.index_reduce(
+                        a, 0, torch.tensor([0, 2, 0, 3, 2]), b, reduce, include_self=include_self
+                    ),
+                    [y, source],
+                    dt,
+                )
+                out += with_grad(
+                    torch, lambda a, b: a.index_reduce(1, torch.tensor([2, 2]), b, reduce), [y, source[:4, :2]], dt
+                )
+    xi = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    ii = torch.tensor([[0, 0, 2], [1, 1, 1]])
+    si = torch.tensor([[7, 8, 9], [1, 2, 3]])
+    for reduce in ["sum", "prod", "mean", "amax", "amin"]:
+        out += values(xi.scatter_reduce(1, ii, si, reduce)) + values(
+            xi.scatter_reduce(1, ii, si, reduce, include_self=False)
+        )
+    z = torch.zeros(3)
+    out += values(z.scatter_reduce_(0, torch.tensor([0, 0, 2]), torch.tensor([1.0, 2.0, 5.0]), "sum")) + values(z)
+    w = torch.ones(2, 2)
+    out += values(w.index_reduce_(0, torch.tensor([1, 1]), torch.tensor([[2.0, 3.0], [4.0, 5.0]]), "prod")) + values(w)
+    f = torch.zeros(3)
+    for bad in [
+        lambda: f.scatter_reduce(0, torch.tensor([0]), torch.ones(1), "max"),
+        lambda: f.scatter_reduce(0, torch.tensor([0.0]), torch.ones(1), "sum"),
+        lambda: f.scatter_reduce(0, torch.tensor([3]), torch.ones(1), "sum"),
+        lambda: f.scatter_reduce(0, torch.tensor([0, 1]), torch.ones(1), "sum"),
+        lambda: f.scatter_reduce(0, torch.tensor([0]), torch.ones(1, dtype=torch.float64), "sum"),
+        lambda: f.index_reduce(0, torch.tensor([0]), torch.ones(1), "sum"),
+        lambda: f.index_reduce(0, torch.tensor([0, 1]), torch.ones(3), "amax"),
+        lambda: f.index_reduce(0, torch.tensor([[0]]), torch.ones(1), "amax"),
+    ]:
+        out.append(error_name(bad))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
