@@ -1039,6 +1039,116 @@ def scatter_and_index_reduce(torch):
     return out
 
 
+@case
+def native_and_cell_functions(torch):
+    """The torch-level functions under nn's modules: recurrent cells (against nn's modules'
+    own weights too), norm_except_dim, constant_pad_nd, convolution, conv_tbc, the native_*
+    normalisations with their statistics, grid_sampler, embedding_renorm_."""
+    out = []
+    for dt in float_types(torch):
+        x, h, c = randn(130, 3, 4), randn(131, 3, 5), randn(132, 3, 5)
+        for name, gates in [("rnn_tanh_cell", 1), ("rnn_relu_cell", 1), ("gru_cell", 3)]:
+            w_ih, w_hh = randn(133, gates * 5, 4), randn(134, gates * 5, 5)
+            b_ih, b_hh = randn(135, gates * 5), randn(136, gates * 5)
+            fn = getattr(torch, name)
+            out += with_grad(torch, fn, [x, h, w_ih, w_hh, b_ih, b_hh], dt)
+            out += with_grad(torch, fn, [x, h, w_ih, w_hh], dt)
+        w_ih, w_hh, b_ih, b_hh = randn(137, 20, 4), randn(138, 20, 5), randn(139, 20), randn(140, 20)
+        out += with_grad(
+            torch,
+            lambda a, b, cc, w1, w2, b1, b2: torch.lstm_cell(a, (b, cc), w1, w2, b1, b2),
+            [x, h, c, w_ih, w_hh, b_ih, b_hh],
+            dt,
+        )
+        v = randn(141, 3, 4, 2)
+        for p, dim in [(2, 0), (2, 1), (3, 2), (2, -1), (1, -2)]:
+            out += with_grad(torch, lambda a: torch.norm_except_dim(a, p, dim), [v], dt)
+        out += with_grad(torch, lambda a: torch.constant_pad_nd(a, [1, 2, 0, 1], 3.5), [v], dt)
+        out += with_grad(torch, lambda a: torch.constant_pad_nd(a, (2, 1)), [v], dt)
+        for xs, ws, args in [
+            ((2, 3, 7), (4, 3, 3), ([2], [1], [1], False, [0], 1)),
+            ((2, 4, 6, 5), (4, 2, 3, 2), ([1, 2], [1, 0], [2, 1], False, [0, 0], 2)),
+            ((2, 3, 5), (3, 2, 3), ([2], [1], [1], True, [1], 1)),
+            ((1, 2, 4, 4, 3), (2, 3, 2, 2, 2), ([1, 1, 1], [0, 1, 0], [1, 1, 1], True, [0, 0, 0], 1)),
+        ]:
+            n_out = ws[1] * args[-1] if args[3] else ws[0]
+            out += with_grad(
+                torch,
+                lambda a, w, b: torch.convolution(a, w, b, *args),
+                [randn(142, *xs), randn(143, *ws), randn(144, n_out)],
+                dt,
+            )
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.conv_tbc(a, w, b, 1),
+            [randn(145, 7, 2, 3), randn(146, 3, 3, 4), randn(147, 4)],
+            dt,
+        )
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.conv_tbc(a, w, b),
+            [randn(145, 7, 2, 3), randn(146, 2, 3, 4), randn(147, 4)],
+            dt,
+        )
+        y = randn(148, 4, 3, 5)
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.native_layer_norm(a, [3, 5], w, b, 1e-5),
+            [y, randn(149, 3, 5), randn(150, 3, 5)],
+            dt,
+        )
+        out += with_grad(torch, lambda a: torch.native_layer_norm(a, [5], None, None, 1e-3), [y], dt)
+        g = randn(151, 2, 6, 5)
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.native_group_norm(a, w, b, 2, 6, 5, 3, 1e-5),
+            [g, randn(152, 6), randn(153, 6)],
+            dt,
+        )
+        rm, rv = tensor(torch, randn(154, 6), dt), tensor(torch, np.abs(randn(155, 6)) + 0.5, dt)
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.native_batch_norm(a, w, b, rm, rv, True, 0.1, 1e-5),
+            [g, randn(156, 6), randn(157, 6)],
+            dt,
+        )
+        out += values(rm) + values(rv)
+        r = torch.native_batch_norm(tensor(torch, g, dt), None, None, rm, rv, False, 0.1, 1e-5)
+        out += [t.numpy() for t in r] + [str(t.dtype) for t in r]
+        img, grid = randn(158, 2, 3, 5, 4), np.tanh(randn(159, 2, 6, 3, 2)) * 1.2
+        for padding, corners in [(0, False), (1, True), (1, False)]:  # bilinear zeros/border: THNN's kernels
+            out += with_grad(torch, lambda a, gr: torch.grid_sampler(a, gr, 0, padding, corners), [img, grid], dt)
+        out += with_grad(torch, lambda a, gr: torch.grid_sampler_2d(a, gr, 0, 0, True), [img, grid], dt)
+        out += with_grad(
+            torch, lambda th: torch.affine_grid_generator(th, [2, 3, 4, 5], False), [randn(160, 2, 2, 3)], dt
+        )
+        emb = tensor(torch, randn(161, 6, 3) * 2, dt)
+        out += values(torch.embedding_renorm_(emb, torch.tensor([[0, 2], [2, 5]]), 1.5, 2.0)) + values(emb)
+        out += values(
+            torch.addmv_(
+                tensor(torch, randn(162, 3), dt),
+                tensor(torch, randn(163, 3, 2), dt),
+                tensor(torch, randn(164, 2), dt),
+                beta=0.5,
+                alpha=2.0,
+            )
+        )
+    out.append(str(torch.cudnn_is_acceptable(torch.ones(2))))
+    d, mask = torch.native_dropout(torch.ones(50), 0.3, False)
+    out += values(d) + values(mask)
+    torch.manual_seed(0)
+    d, mask = torch.native_dropout(torch.full((200,), 2.0), 0.25, True)
+    out.append(str(d.dtype) + str(mask.dtype) + str(d.shape))
+    out.append(bool(((d == 0) == ~mask).all()) and bool((d[mask] == 2.0 / 0.75).all()))
+    b = torch.binomial(torch.full((1000,), 10.0), torch.full((1000,), 0.3))
+    out.append(str(b.dtype) + str(b.shape) + str(bool(((b >= 0) & (b <= 10) & (b == b.round())).all())))
+    out.append(error_name(lambda: torch.conv_tbc(torch.ones(3, 2, 4), torch.ones(2, 3, 4), torch.ones(4))))
+    out.append(
+        error_name(lambda: torch.convolution(torch.ones(3), torch.ones(1, 1, 1), None, [1], [0], [1], False, [0], 1))
+    )
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
