@@ -214,6 +214,7 @@ from torch.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly
 from torch.autograd.grad_mode import is_inference_mode_enabled  # noqa: E402
 from torch.functional import *  # noqa: E402,F401,F403  (dtype rules, nan-aware and shape functions)
 from torch._scatter_reduce import index_reduce, scatter_reduce  # noqa: E402,F401  (and their Tensor methods)
+from torch._householder import *  # noqa: E402,F401,F403  (geqrf, orgqr, ormqr)
 from torch._native_ops import *  # noqa: E402,F401,F403  (what torch's modules call underneath)
 from torch import special  # noqa: E402
 from torch.special import digamma, erfinv, i0, igamma, igammac, lgamma, mvlgamma, polygamma, sinc  # noqa: E402,F401

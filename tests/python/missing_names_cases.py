@@ -1149,6 +1149,36 @@ def native_and_cell_functions(torch):
     return out
 
 
+@case
+def householder_qr(torch):
+    """geqrf in LAPACK's conventions (columns already reduced: tau 0; wide matrices),
+    householder_product/orgqr with gradients, ormqr from both sides, transposed or not."""
+    out = []
+    for dt in float_types(torch):
+        a = randn(170, 2, 5, 3)
+        a[1, 3:, 1] = 0.0
+        a[1, 2:, 2] = 0.0
+        g, tau = torch.geqrf(tensor(torch, a, dt))
+        out += values(g) + values(tau)
+        r = torch.geqrf(tensor(torch, randn(171, 3, 5), dt))
+        out += values(r.a) + values(r.tau)
+        out += values(tensor(torch, a, dt).geqrf()[0])
+        out += with_grad(torch, torch.linalg.householder_product, [g.numpy(), tau.numpy()], dt)
+        out += with_grad(torch, lambda x, t: torch.orgqr(x, t[..., :2]), [g.numpy(), tau.numpy()], dt)
+        out += with_grad(torch, lambda x, t: x.orgqr(t), [randn(172, 4, 4), randn(173, 3)], dt)
+        for left, transpose, shape in [
+            (True, False, (2, 5, 4)),
+            (True, True, (2, 5, 4)),
+            (False, False, (2, 4, 5)),
+            (False, True, (2, 4, 5)),
+        ]:
+            # values only: PyTorch 1.13 has no derivative for ormqr
+            out += values(torch.ormqr(g, tau, tensor(torch, randn(174, *shape), dt), left, transpose))
+    out.append(error_name(lambda: torch.linalg.householder_product(torch.ones(2, 3), torch.ones(2))))
+    out.append(error_name(lambda: torch.linalg.householder_product(torch.ones(3, 2), torch.ones(3))))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
