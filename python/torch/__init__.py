@@ -215,6 +215,7 @@ from torch.autograd.grad_mode import is_inference_mode_enabled  # noqa: E402
 from torch.functional import *  # noqa: E402,F401,F403  (dtype rules, nan-aware and shape functions)
 from torch._scatter_reduce import index_reduce, scatter_reduce  # noqa: E402,F401  (and their Tensor methods)
 from torch._householder import *  # noqa: E402,F401,F403  (geqrf, orgqr, ormqr)
+from torch._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 from torch._native_ops import *  # noqa: E402,F401,F403  (what torch's modules call underneath)
 from torch import special  # noqa: E402
 from torch.special import digamma, erfinv, i0, igamma, igammac, lgamma, mvlgamma, polygamma, sinc  # noqa: E402,F401

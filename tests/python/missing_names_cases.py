@@ -1179,6 +1179,32 @@ def householder_qr(torch):
     return out
 
 
+@case
+def lowrank_svd_and_pca(torch):
+    """Randomised, but exact on matrices of rank at most q: the leading singular values and
+    the reconstruction, tall, wide, square and batched; the shapes; bad q."""
+    out = []
+    for (m, n, rank), q in [((30, 8, 3), 5), ((8, 30, 4), 6), ((20, 20, 6), 8)]:
+        A = torch.from_numpy(randn(175, m, rank) @ randn(176, rank, n))
+        U, S, V = torch.svd_lowrank(A, q=q)
+        out += [str((U.shape, S.shape, V.shape, U.dtype)), S[:rank].numpy(), (U @ torch.diag(S) @ V.T).numpy()]
+        out.append(np.abs((U.T @ U).numpy() - np.eye(q)).max() < 1e-12)
+        U, S, V = torch.pca_lowrank(A)
+        out += [str((U.shape, S.shape, V.shape)), S[: min(rank, 5)].numpy()]
+        U, S, V = torch.pca_lowrank(A, q=rank, center=False, niter=4)
+        out += [S.numpy(), (U @ torch.diag(S) @ V.T).numpy()]
+    B = torch.from_numpy(randn(177, 2, 10, 4) @ randn(178, 2, 4, 7))
+    U, S, V = torch.svd_lowrank(B, q=5)
+    out += [
+        str((U.shape, S.shape, V.shape)),
+        S[..., :4].numpy(),
+        (U @ torch.diag_embed(S) @ V.transpose(-1, -2)).numpy(),
+    ]
+    out.append(error_name(lambda: torch.pca_lowrank(torch.ones(10, 5), q=7)))
+    out.append(error_name(lambda: torch.pca_lowrank(torch.ones(10, 5), niter=-1)))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
