@@ -1205,6 +1205,44 @@ def lowrank_svd_and_pca(torch):
     return out
 
 
+@case
+def convolution_gradients_and_nn_helpers(torch):
+    """torch.nn.grad's (and F.grad's) convolution gradients against autograd's, F.conv_tbc,
+    nn.factory_kwargs, torch.autograd.variable."""
+    out = []
+    for dt in float_types(torch):
+        for n, xs, ws, kw in [
+            (1, (2, 4, 9), (6, 2, 3), dict(stride=2, padding=1, dilation=1, groups=2)),
+            (2, (2, 3, 7, 6), (4, 3, 3, 2), dict(stride=(2, 1), padding=(1, 0), dilation=(1, 2))),
+            (3, (1, 2, 5, 4, 4), (3, 2, 2, 3, 2), dict(stride=1, padding=(0, 1, 1), dilation=1)),
+        ]:
+            conv = getattr(torch.nn.functional, "conv%dd" % n)
+            x, w = tensor(torch, randn(180, *xs), dt), tensor(torch, randn(181, *ws), dt)
+            go = tensor(torch, randn(182, *conv(x, w, None, **kw).shape), dt)
+            out += values(getattr(torch.nn.grad, "conv%dd_input" % n)(x.shape, w, go, **kw))
+            out += values(getattr(torch.nn.functional.grad, "conv%dd_weight" % n)(x, w.shape, go, **kw))
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.nn.functional.conv_tbc(a, w, b, 2),
+            [randn(183, 6, 2, 3), randn(184, 3, 3, 5), randn(185, 5)],
+            dt,
+        )
+    F = torch.nn.functional
+    out.append(
+        str(sorted(F.GRID_SAMPLE_INTERPOLATION_MODES.items())) + str(sorted(F.GRID_SAMPLE_PADDING_MODES.items()))
+    )
+    fk = torch.nn.factory_kwargs
+    out.append(str(sorted(fk({"dtype": torch.float64, "factory_kwargs": {"device": "cpu"}}).items())))
+    out.append(str(fk(None)) + str(fk({})))
+    out.append(error_name(lambda: fk({"dtype": torch.float64, "factory_kwargs": {"dtype": torch.float32}})))
+    out.append(error_name(lambda: fk({"layout": torch.strided})))
+    from torch.autograd.variable import Variable
+
+    v = Variable(torch.ones(2), requires_grad=True)
+    out.append(str((v.requires_grad, type(v).__name__, torch.autograd.kineto_available())))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
