@@ -132,6 +132,7 @@ __all__ = [
     "select_scatter",
     "slice_scatter",
     "diagonal_scatter",
+    "as_strided_scatter",
 ]
 
 inf = math.inf
@@ -2605,6 +2606,28 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     return torch.where(mask, embedded, input)
 
 
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    """A copy of input with input.as_strided(size, stride, storage_offset) replaced by src
+    (the strides counted in input's contiguous layout)."""
+    size, stride = list(size), list(stride)
+    if list(src.shape) != size:
+        raise RuntimeError(
+            "expected src to have a size equal to the slice of self. src size = %s, slice size = %s"
+            % (list(src.shape), size)
+        )
+    offset = input.storage_offset() if storage_offset is None else storage_offset
+    positions = torch.full(size, offset, dtype=torch.int64)
+    for d, (n, st) in enumerate(zip(size, stride)):
+        view = [1] * len(size)
+        view[d] = n
+        positions = positions + torch.arange(n).view(view) * st
+    flat = input.contiguous().reshape(-1)
+    if positions.numel() and (int(positions.max()) >= flat.numel() or int(positions.min()) < 0):
+        raise RuntimeError("setStorage: sizes %s, strides %s, storage offset %d out of bounds" % (size, stride, offset))
+    out = flat.index_put((positions.reshape(-1),), src.reshape(-1).to(input.dtype))
+    return out.reshape(input.shape)
+
+
 # ---------------------------------------------------------------------------------------------
 # Tensor methods of the same names (PyTorch has them for these functions, not for the others)
 # ---------------------------------------------------------------------------------------------
@@ -2622,7 +2645,7 @@ for _name in (
     "xlogy hypot logaddexp logaddexp2 copysign heaviside float_power fmax fmin clamp_min clamp_max nansum "
     "nanmean aminmax msort ravel broadcast_to inner take_along_dim diff cummax cummin bincount quantile nanquantile "
     "acosh asinh atanh gcd lcm ldexp frexp logcumsumexp cov corrcoef nanmedian tensor_split hsplit vsplit dsplit "
-    "unique_consecutive histogram nextafter select_scatter slice_scatter diagonal_scatter"
+    "unique_consecutive histogram nextafter select_scatter slice_scatter diagonal_scatter as_strided_scatter"
 ).split():
     setattr(Tensor, _name, globals()[_name])
 

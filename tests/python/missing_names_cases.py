@@ -1243,6 +1243,42 @@ def convolution_gradients_and_nn_helpers(torch):
     return out
 
 
+@case
+def strided_and_removed_tensor_methods(torch):
+    """as_strided_scatter (function and method, with gradients), as_strided_, and the
+    removed reinforce/volatile."""
+    import warnings
+
+    out = []
+    for dt in float_types(torch):
+        x = randn(190, 3, 4)
+        # gradients with respect to src only: PyTorch 1.13's gradient with respect to input reads
+        # uninitialised memory (test_missing_names.py checks ours by gradcheck)
+        xt = tensor(torch, x, dt)
+        for size, stride, offset in [((2, 2), (3, 1), 1), ((3,), (4,), 0), ((2, 3), (1, 4), None), ((4, 2), (2, 1), 2)]:
+            out += with_grad(
+                torch, lambda b: torch.as_strided_scatter(xt, b, size, stride, offset), [randn(191, *size)], dt
+            )
+        out += with_grad(torch, lambda b: xt.as_strided_scatter(b, (2, 2), (1, 2)), [randn(192, 2, 2)], dt)
+        b = tensor(torch, np.arange(12.0), dt)
+        r = b.as_strided_((2, 3), (1, 3), 2)
+        out += values(r) + values(b) + [str((r is b, b.shape, b.stride(), b.storage_offset()))]
+        out += values(tensor(torch, np.arange(6.0), dt).as_strided_((2,), (2,)))
+    out.append(error_name(lambda: torch.as_strided_scatter(torch.zeros(6), torch.ones(3), (2, 2), (1, 1))))
+    out.append(error_name(lambda: torch.as_strided_scatter(torch.zeros(6), torch.ones(2, 2), (2, 2), (3, 3))))
+    try:
+        torch.ones(2).reinforce(1.0)
+    except RuntimeError as exc:
+        out.append(str(exc))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = torch.ones(2)
+        out.append(str(x.volatile))
+        x.volatile = True
+        out.append(str([str(w.message) for w in caught]) + str(x.requires_grad))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
