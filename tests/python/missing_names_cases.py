@@ -1279,6 +1279,98 @@ def strided_and_removed_tensor_methods(torch):
     return out
 
 
+@case
+def datapipes(torch):
+    """torch.utils.data's DataPipes: the functional chains, lengths, batches as DataChunks,
+    column mapping, shuffles from a set seed (the same stream of Python's random), sharding,
+    registering a DataPipe of one's own, map-style ones, a DataLoader over a pipeline; the
+    errors."""
+    import warnings
+
+    from torch.utils.data import DataChunk, IterDataPipe, MapDataPipe, functional_datapipe
+    from torch.utils.data.datapipes.iter import IterableWrapper, Multiplexer, Sampler, ShardingFilter
+    from torch.utils.data.datapipes.map import SequenceWrapper
+
+    warnings.simplefilter("ignore")
+    out = []
+
+    def show(x):
+        out.append(repr(x))
+
+    dp = IterableWrapper(range(10))
+    show(list(dp.map(lambda x: x * 2).filter(lambda x: x % 3 != 0).batch(3)))
+    show(
+        [type(b).__name__ for b in dp.batch(4)] + [len(dp.batch(4)), len(dp.batch(4, drop_last=True)), len(dp.map(abs))]
+    )
+    show(list(dp.batch(4, drop_last=True)))
+    show(list(dp.batch(3).batch(2).unbatch()) + list(dp.batch(3).batch(2).unbatch(unbatch_level=2)))
+    show(list(dp.batch(3).batch(2).unbatch(unbatch_level=-1)))
+    rows = IterableWrapper([(1, 2, 3), (4, 5, 6)])
+    show(list(rows.map(lambda a: a * 10, input_col=1)) + list(rows.map(lambda a, b: a + b, input_col=[0, 2])))
+    show(list(IterableWrapper([[1, 2], [3, 4]]).map(lambda a: -a, input_col=0, output_col=-1)))
+    show(list(rows.filter(lambda v: v > 2, input_col=0)))
+    for seed in [0, 7]:
+        show(list(dp.shuffle().set_seed(seed)) + list(dp.shuffle(buffer_size=3).set_seed(seed)))
+        show(list(SequenceWrapper(list(range(8))).shuffle().set_seed(seed)))
+    show(list(dp.shuffle().set_shuffle(False)) + [len(dp.shuffle())])
+    show(list(dp.batch(2).shuffle(unbatch_level=1).set_seed(3)))
+    show(
+        list(dp.concat(IterableWrapper("ab")))
+        + list(dp.zip(IterableWrapper("abc")))
+        + [len(dp.zip(IterableWrapper("ab")))]
+    )
+    show(
+        list(dp.mux(IterableWrapper([10, 11, 12]), IterableWrapper([20, 21])))
+        + [len(Multiplexer(dp, IterableWrapper([1])))]
+    )
+    shard = ShardingFilter(dp)
+    shard.apply_sharding(3, 1)
+    show(list(shard) + [len(shard), shard.is_shardable()])
+    show(list(Sampler(dp)) + [len(Sampler(dp))])
+    show([t.tolist() for t in dp.batch(4).collate()])
+    show([list(b) for b in dp.batch(3).map(sum).batch(2)])
+    show([b.as_str("  ") for b in dp.batch(4)] + [list(DataChunk([1, 2]).raw_iterator())])
+
+    class TimesK(IterDataPipe):
+        def __init__(self, source, k=2):
+            self.source, self.k = source, k
+
+        def __iter__(self):
+            for x in self.source:
+                yield x * self.k
+
+    if "times_k" not in IterDataPipe.functions:  # a name is registered once per process
+        functional_datapipe("times_k")(TimesK)
+    show(list(dp.times_k(3)) + list(dp.times_k()))
+    show([repr(dp.map(abs)), str(dp.batch(2)), type(dp.times_k()).__name__, "times_k" in dir(dp)])
+    m = SequenceWrapper([5, 6, 7, 8, 9])
+    show([m[1], len(m), m.map(lambda v: v + 1)[2], m.batch(2)[2], len(m.batch(2)), len(m.batch(2, drop_last=True))])
+    show([m.concat(SequenceWrapper("xy"))[6], m.zip(SequenceWrapper("abc"))[1], len(m.zip(SequenceWrapper("abc")))])
+    show(
+        [
+            isinstance(m, MapDataPipe),
+            isinstance(dp, torch.utils.data.IterableDataset),
+            isinstance(m.shuffle(), IterDataPipe),
+        ]
+    )
+    loader = torch.utils.data.DataLoader(dp.map(lambda v: torch.tensor([v, v * v])), batch_size=4)
+    show([b.tolist() for b in loader])
+    for bad in [
+        lambda: dp.batch(0),
+        lambda: list(dp.filter(lambda v: v)),
+        lambda: len(dp.filter(lambda v: True)),
+        lambda: dp.no_such_function,
+        lambda: IterableWrapper(range(3)).concat(),
+        lambda: dp.concat([1, 2]),
+        lambda: m.batch(2)[5],
+        lambda: m.concat(SequenceWrapper("xy"))[9],
+        lambda: list(dp.unbatch()),
+        lambda: dp.map(abs, output_col=1),
+    ]:
+        out.append(error_name(bad))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:

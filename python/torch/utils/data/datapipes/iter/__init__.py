@@ -1,0 +1,29 @@
+"""The iterable-style DataPipes of PyTorch 1.13's core (the rest are torchdata's)."""
+
+from torch.utils.data.datapipes.iter.callable import CollatorIterDataPipe as Collator
+from torch.utils.data.datapipes.iter.callable import MapperIterDataPipe as Mapper
+from torch.utils.data.datapipes.iter.combinatorics import SamplerIterDataPipe as Sampler
+from torch.utils.data.datapipes.iter.combinatorics import ShufflerIterDataPipe as Shuffler
+from torch.utils.data.datapipes.iter.combining import ConcaterIterDataPipe as Concater
+from torch.utils.data.datapipes.iter.combining import MultiplexerIterDataPipe as Multiplexer
+from torch.utils.data.datapipes.iter.combining import ZipperIterDataPipe as Zipper
+from torch.utils.data.datapipes.iter.grouping import BatcherIterDataPipe as Batcher
+from torch.utils.data.datapipes.iter.grouping import ShardingFilterIterDataPipe as ShardingFilter
+from torch.utils.data.datapipes.iter.grouping import UnBatcherIterDataPipe as UnBatcher
+from torch.utils.data.datapipes.iter.selecting import FilterIterDataPipe as Filter
+from torch.utils.data.datapipes.iter.utils import IterableWrapperIterDataPipe as IterableWrapper
+
+__all__ = [
+    "Batcher",
+    "Collator",
+    "Concater",
+    "Filter",
+    "IterableWrapper",
+    "Mapper",
+    "Multiplexer",
+    "Sampler",
+    "ShardingFilter",
+    "Shuffler",
+    "UnBatcher",
+    "Zipper",
+]
