@@ -1371,6 +1371,41 @@ def datapipes(torch):
     return out
 
 
+@case
+def histogramdd(torch):
+    """Bins as a count, counts per dimension or edges; ranges; weights; density; points on
+    the last edge, outside the range and all equal; bad arguments."""
+    out = []
+    x = randn(195, 60, 3)
+    x[0] = [2.0, 2.0, 2.0]
+    for dt in float_types(torch):
+        t = tensor(torch, x, dt)
+        for kwargs in [
+            dict(bins=4),
+            dict(bins=[2, 3, 5], range=[-1.0, 1.0, -2.0, 2.0, 0.0, 2.0]),
+            dict(bins=3, weight=tensor(torch, np.abs(x[:, 0]), dt), density=True),
+            dict(
+                bins=[
+                    tensor(torch, [-1.0, 0.0, 2.0], dt),
+                    tensor(torch, [-3.0, -1.0, 0.0, 0.5, 3.0], dt),
+                    tensor(torch, [0.0, 1.0], dt),
+                ]
+            ),
+        ]:
+            r = torch.histogramdd(t, **kwargs)
+            out += values(r.hist) + [e.numpy() for e in r.bin_edges] + [str(type(r.bin_edges).__name__)]
+        r = torch.histogramdd(tensor(torch, x.reshape(4, 15, 3), dt), [3, 2, 2], density=True)
+        out += values(r.hist)
+        r = torch.histogramdd(torch.ones(4, 2, dtype=dt), 2)
+        out += values(r.hist) + [e.numpy() for e in r.bin_edges]
+    r = torch.histogramdd(torch.ones(4, 2), [2, 3, 4])  # (1.13 ignores the bins beyond D)
+    out += values(r.hist) + [e.numpy() for e in r.bin_edges]
+    out.append(error_name(lambda: torch.histogramdd(torch.ones(4), 2)))
+    out.append(error_name(lambda: torch.histogramdd(torch.ones(4, 2), [2])))
+    out.append(error_name(lambda: torch.histogramdd(torch.ones(4, 2), 2, range=[0.0, 1.0])))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
