@@ -1406,6 +1406,55 @@ def histogramdd(torch):
     return out
 
 
+@case
+def datapipe_graph_and_loader(torch):
+    """torch.utils.data.graph/graph_settings over a pipeline, and what DataLoader does with
+    one: shuffle=False turns its Shufflers off, shuffle=True on (adding one where none is),
+    worker processes each keep their shard."""
+    import warnings
+
+    import torch.utils.data.graph as G
+    import torch.utils.data.graph_settings as GS
+    from torch.utils.data import DataLoader
+    from torch.utils.data.datapipes.iter import IterableWrapper
+
+    warnings.simplefilter("ignore")
+    out = []
+
+    def names(g):
+        return [(type(v[0]).__name__, names(v[1])) for v in g.values()]
+
+    dp = IterableWrapper(range(12)).shuffle().sharding_filter().map(_times_ten)
+    g = G.traverse_dps(dp)
+    out.append(repr(names(g)) + repr([type(p).__name__ for p in GS.get_all_graph_pipes(g)]))
+    z = IterableWrapper(range(3)).zip(IterableWrapper(range(3)).map(abs), IterableWrapper([1]))
+    out.append(repr(names(G.traverse_dps(z))) + repr(names(G.traverse(z))))
+    out.append(repr([b.tolist() for b in DataLoader(dp, batch_size=5, shuffle=False)]))
+    torch.manual_seed(0)
+    out.append(repr(sorted(int(v) for b in DataLoader(dp, batch_size=5, shuffle=True) for v in b)))
+    out.append(repr(sorted(int(v) for b in DataLoader(dp, batch_size=3, num_workers=2) for v in b)))
+    out.append(repr([b.tolist() for b in DataLoader(IterableWrapper(range(4)), shuffle=False)]))
+    out.append(type(GS.apply_shuffle_settings(IterableWrapper(range(5)), shuffle=True)).__name__)
+    out.append(type(GS.apply_shuffle_settings(IterableWrapper(range(5)), shuffle=None)).__name__)
+    sf = IterableWrapper(range(10)).sharding_filter()
+    GS.apply_sharding(sf, 3, 2)
+    out.append(repr(list(sf)))
+    rng = torch.Generator()
+    rng.manual_seed(5)
+    a = GS.apply_random_seed(IterableWrapper(range(20)).shuffle(), rng)
+    out.append(str(sorted(list(a)) == list(range(20))))
+    out.append(
+        error_name(lambda: GS.apply_sharding(IterableWrapper(range(4)).sharding_filter().sharding_filter(), 2, 0))
+    )
+    out.append(error_name(lambda: G.traverse_dps([1, 2])))
+    out.append(error_name(lambda: DataLoader(torch.utils.data.IterableDataset(), shuffle=True)))
+    return out
+
+
+def _times_ten(x):
+    return x * 10
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:

@@ -17,6 +17,7 @@ from torch.utils.data.distributed import DistributedSampler
 from torch.utils.data.datapipes.datapipe import DataChunk, IterDataPipe, MapDataPipe
 from torch.utils.data.datapipes._decorator import functional_datapipe
 from torch.utils.data import datapipes  # noqa: F401
+from torch.utils.data import graph, graph_settings  # noqa: F401
 from torch.utils.data.sampler import (
     BatchSampler,
     RandomSampler,
