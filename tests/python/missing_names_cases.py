@@ -1455,6 +1455,66 @@ def _times_ten(x):
     return x * 10
 
 
+@case
+def datapipes_fork_demux_and_files(torch):
+    """fork and demux (in lockstep, one after the other, buffers overflowing, dropped Nones,
+    bad classes, a second pass), and the file DataPipes over a temporary directory."""
+    import os
+    import shutil
+    import tempfile
+    import warnings
+
+    from torch.utils.data.datapipes.iter import FileLister, FileOpener, IterableWrapper
+
+    warnings.simplefilter("ignore")
+    out = []
+    dp = IterableWrapper(range(6))
+    a, b = dp.fork(2)
+    out.append(repr([list(zip(a, b)), list(a), list(b), len(a)]))
+    a, b = dp.fork(2)
+    first = list(a)
+    out.append(repr([first, list(b), list(a)]))
+    a, b, c = dp.fork(3, buffer_size=2)
+    out.append(error_name(lambda: list(a)))
+    a, b = dp.fork(2, buffer_size=-1)
+    out.append(repr([list(a), list(b), dp.fork(1) is dp]))
+    out.append(error_name(lambda: dp.fork(0)))
+    e, o = dp.demux(2, lambda x: x % 2)
+    out.append(repr([list(e), list(o), list(zip(e, o))]))
+    e, o = dp.demux(2, lambda x: x % 2, buffer_size=1)
+    out.append(error_name(lambda: list(e)))
+    e, o = IterableWrapper(range(7)).demux(2, lambda x: None if x == 3 else x % 2, drop_none=True)
+    out.append(repr([list(zip(e, o)), list(o)]))
+    e, o = IterableWrapper(range(7)).demux(2, lambda x: 5)
+    out.append(error_name(lambda: list(e)))
+    e, o = IterableWrapper(range(7)).demux(2, lambda x: None)
+    out.append(error_name(lambda: list(e)))
+    d = tempfile.mkdtemp()
+    try:
+        for name in ["b.txt", "a.txt", "c.csv"]:
+            with open(os.path.join(d, name), "w") as f:
+                f.write(name * 3 + "\nline2\n")
+        os.mkdir(os.path.join(d, "sub"))
+        with open(os.path.join(d, "sub", "z.txt"), "w") as f:
+            f.write("zz")
+        fl = FileLister(d, "*.txt")
+        rel = [os.path.relpath(p, d) for p in fl]
+        rec = [os.path.relpath(p, d) for p in FileLister([d], ["*.txt", "*.csv"], recursive=True)]
+        absolute = [os.path.isabs(p) for p in IterableWrapper([d]).list_files(abspath=True)]
+        out.append(repr([rel, rec, absolute, [os.path.basename(p) for p in FileLister(os.path.join(d, "a.txt"))]]))
+        out.append(repr([(os.path.basename(p), s.read()) for p, s in FileOpener(fl)]))
+        out.append(repr([(os.path.basename(p), x) for p, x in FileOpener(fl, mode="b").read_from_stream(chunk=4)]))
+        out.append(repr([(os.path.basename(p), list(s)) for p, s in fl.open_files()]))
+        out.append(repr([(os.path.basename(p), x) for p, x in fl.open_files(mode="rt").read_from_stream()]))
+        out.append(error_name(lambda: FileOpener(fl, mode="w")))
+        out.append(error_name(lambda: FileOpener(fl, mode="b", encoding="utf-8")))
+        out.append(error_name(lambda: len(fl)))
+        out.append(error_name(lambda: list(FileOpener(IterableWrapper([3])))))
+    finally:
+        shutil.rmtree(d)
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
