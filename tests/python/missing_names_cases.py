@@ -1481,6 +1481,18 @@ def datapipes_fork_demux_and_files(torch):
     out.append(error_name(lambda: dp.fork(0)))
     e, o = dp.demux(2, lambda x: x % 2)
     out.append(repr([list(e), list(o), list(zip(e, o))]))
+    words = IterableWrapper(["apple", "bob", "avocado", "cat", "bee", "ant", "carrot", "axe", "ball", "cow", "art"])
+    first = lambda w: w[0]  # noqa: E731
+    for kwargs in [
+        {},
+        dict(group_size=2),
+        dict(buffer_size=4),
+        dict(buffer_size=5, group_size=3, drop_remaining=True),
+        dict(buffer_size=6, group_size=3, guaranteed_group_size=2, drop_remaining=True),
+    ]:
+        out.append(repr([list(g) for g in words.groupby(first, **kwargs)]))
+    out.append(error_name(lambda: list(words.groupby(first, buffer_size=4, group_size=3))))
+    out.append(error_name(lambda: words.groupby(first, buffer_size=2, group_size=3)))
     e, o = dp.demux(2, lambda x: x % 2, buffer_size=1)
     out.append(error_name(lambda: list(e)))
     e, o = IterableWrapper(range(7)).demux(2, lambda x: None if x == 3 else x % 2, drop_none=True)

@@ -13,6 +13,7 @@ from torch.utils.data.datapipes.iter.filelister import FileListerIterDataPipe as
 from torch.utils.data.datapipes.iter.fileopener import FileLoaderIterDataPipe as FileLoader
 from torch.utils.data.datapipes.iter.fileopener import FileOpenerIterDataPipe as FileOpener
 from torch.utils.data.datapipes.iter.grouping import BatcherIterDataPipe as Batcher
+from torch.utils.data.datapipes.iter.grouping import GrouperIterDataPipe as Grouper
 from torch.utils.data.datapipes.iter.grouping import ShardingFilterIterDataPipe as ShardingFilter
 from torch.utils.data.datapipes.iter.grouping import UnBatcherIterDataPipe as UnBatcher
 from torch.utils.data.datapipes.iter.selecting import FilterIterDataPipe as Filter
@@ -29,6 +30,7 @@ __all__ = [
     "FileOpener",
     "Filter",
     "Forker",
+    "Grouper",
     "IterableWrapper",
     "Mapper",
     "Multiplexer",

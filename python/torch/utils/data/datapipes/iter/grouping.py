@@ -1,7 +1,7 @@
 from torch.utils.data.datapipes._decorator import functional_datapipe
 from torch.utils.data.datapipes.datapipe import DataChunk, IterDataPipe
 
-__all__ = ["BatcherIterDataPipe", "ShardingFilterIterDataPipe", "UnBatcherIterDataPipe"]
+__all__ = ["BatcherIterDataPipe", "GrouperIterDataPipe", "ShardingFilterIterDataPipe", "UnBatcherIterDataPipe"]
 
 
 def _no_length(dp):
@@ -101,3 +101,72 @@ class UnBatcherIterDataPipe(IterDataPipe):
                         yield i
             else:
                 raise IndexError(f"unbatch_level {self.unbatch_level} exceeds the depth of the DataPipe")
+
+
+@functional_datapipe("groupby")
+class GrouperIterDataPipe(IterDataPipe):
+    """Items grouped by group_key_fn into DataChunks: a group is yielded when it reaches
+    group_size; when buffer_size items are held the largest group goes out (or, smaller than
+    guaranteed_group_size, is an error, or dropped where drop_remaining); at the end the rest
+    go out in the order their keys first came."""
+
+    def __init__(
+        self,
+        datapipe,
+        group_key_fn,
+        *,
+        buffer_size=10000,
+        group_size=None,
+        guaranteed_group_size=None,
+        drop_remaining=False,
+    ):
+        self.datapipe = datapipe
+        self.group_key_fn = group_key_fn
+        self.max_buffer_size = buffer_size
+        self.group_size = group_size
+        self.guaranteed_group_size = None
+        if group_size is not None and buffer_size is not None:
+            assert 0 < group_size <= buffer_size
+            self.guaranteed_group_size = group_size
+        if guaranteed_group_size is not None:
+            assert group_size is not None and 0 < guaranteed_group_size <= group_size
+            self.guaranteed_group_size = guaranteed_group_size
+        self.drop_remaining = drop_remaining
+        self.wrapper_class = DataChunk
+        self.reset()
+
+    def reset(self):
+        self.buffer_elements = {}
+        self.curr_buffer_size = 0
+
+    def _take(self, key):
+        group = self.buffer_elements.pop(key)
+        self.curr_buffer_size -= len(group)
+        return group
+
+    def _remove_biggest_key(self):
+        """The largest group (the first of equal ones) taken out of the buffer; None where it
+        is too small to yield and may be dropped."""
+        biggest_key, biggest_size = None, 0
+        for key, group in self.buffer_elements.items():
+            if len(group) > biggest_size:
+                biggest_key, biggest_size = key, len(group)
+        too_small = self.guaranteed_group_size is not None and biggest_size < self.guaranteed_group_size
+        if too_small and not self.drop_remaining:
+            raise RuntimeError("Failed to group items", str(self.buffer_elements[biggest_key]))
+        group = self._take(biggest_key)
+        return None if too_small else group
+
+    def __iter__(self):
+        for x in self.datapipe:
+            key = self.group_key_fn(x)
+            self.buffer_elements.setdefault(key, []).append(x)
+            self.curr_buffer_size += 1
+            if self.group_size is not None and len(self.buffer_elements[key]) == self.group_size:
+                yield self.wrapper_class(self._take(key))
+            if self.curr_buffer_size == self.max_buffer_size:
+                group = self._remove_biggest_key()
+                if group is not None:
+                    yield self.wrapper_class(group)
+        for key in tuple(self.buffer_elements.keys()):
+            yield self.wrapper_class(self._take(key))
