@@ -1527,6 +1527,52 @@ def datapipes_fork_demux_and_files(torch):
     return out
 
 
+@case
+def datapipe_typing_and_determinism(torch):
+    """IterDataPipe[T]/MapDataPipe[T] as bases; non_deterministic (a class, or a function of
+    the arguments) under guaranteed_datapipes_determinism."""
+    from torch.utils.data import IterDataPipe, MapDataPipe, guaranteed_datapipes_determinism, non_deterministic
+    from torch.utils.data.datapipes.iter import IterableWrapper
+
+    out = []
+
+    class Typed(IterDataPipe[int]):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            return iter(range(self.n))
+
+    class TypedMap(MapDataPipe[str]):
+        def __getitem__(self, i):
+            return str(i)
+
+        def __len__(self):
+            return 2
+
+    out.append(repr([list(Typed(3)), isinstance(Typed(2), IterDataPipe), TypedMap()[1]]))
+
+    class ND(IterDataPipe):
+        def __init__(self, src, flag=False):
+            self.src = src
+
+        def __iter__(self):
+            return iter(self.src)
+
+    nd = non_deterministic(ND)
+    nd2 = non_deterministic(lambda src, flag=False: flag)(ND)
+    out.append(repr(list(nd(IterableWrapper([1, 2])))))
+    with guaranteed_datapipes_determinism():
+        out.append(error_name(lambda: nd(IterableWrapper([1]))))
+        out.append(repr(list(nd2(IterableWrapper([4])))))
+        out.append(error_name(lambda: nd2(IterableWrapper([4]), flag=True)))
+    out.append(repr(list(nd(IterableWrapper([3])))))
+    out.append(error_name(lambda: non_deterministic(int)))
+    out.append(error_name(lambda: non_deterministic(3)))
+    out.append(error_name(lambda: non_deterministic(lambda: True)(int)))
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:

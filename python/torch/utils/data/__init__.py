@@ -15,7 +15,11 @@ from torch.utils.data.dataset import (
 )
 from torch.utils.data.distributed import DistributedSampler
 from torch.utils.data.datapipes.datapipe import DataChunk, IterDataPipe, MapDataPipe
-from torch.utils.data.datapipes._decorator import functional_datapipe
+from torch.utils.data.datapipes._decorator import (
+    functional_datapipe,
+    guaranteed_datapipes_determinism,
+    non_deterministic,
+)
 from torch.utils.data import datapipes  # noqa: F401
 from torch.utils.data import graph, graph_settings  # noqa: F401
 from torch.utils.data.sampler import (
@@ -49,6 +53,8 @@ __all__ = [
     "default_collate",
     "default_convert",
     "functional_datapipe",
+    "guaranteed_datapipes_determinism",
+    "non_deterministic",
     "get_worker_info",
     "random_split",
 ]

@@ -108,10 +108,18 @@ class IterDataPipe(_Functional, IterableDataset):
     def reset(self):
         """Called when an iterator of this DataPipe is made: resets its per-epoch state."""
 
+    def __class_getitem__(cls, item):
+        """IterDataPipe[T] in class definitions and hints: the class itself (item types are
+        not checked here)."""
+        return cls
+
 
 class MapDataPipe(_Functional, Dataset):
     """A map-style DataPipe: __getitem__ and __len__. Subclasses registered by
     functional_datapipe('name') are reachable as ``source.name(...)``."""
+
+    def __class_getitem__(cls, item):
+        return cls
 
     functions = {}
     reduce_ex_hook = None
