@@ -231,6 +231,11 @@ from torch import testing  # noqa: E402
 from torch import onnx  # noqa: E402  (the onnx library itself loads on first export)
 from torch import backends, cuda, hub, jit, random, version  # noqa: E402
 from torch import distributions  # noqa: E402
+from torch import futures  # noqa: E402
+from torch.futures import Future  # noqa: E402,F401
+from torch.jit import fork, wait  # noqa: E402,F401
+
+jit.Future = Future
 from torch import profiler  # noqa: E402
 from torch.version import __version__  # noqa: E402
 

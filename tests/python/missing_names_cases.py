@@ -1573,6 +1573,58 @@ def datapipe_typing_and_determinism(torch):
     return out
 
 
+@case
+def futures_and_fork(torch):
+    """torch.futures: results and exceptions, chained callbacks (their errors too), a result
+    set from another thread, collect_all/wait_all; torch.jit.fork/wait and torch.fork/wait."""
+    import threading
+
+    out = []
+    f = torch.futures.Future()
+    g = f.then(lambda fut: fut.value() * 2)
+    out.append(str(f.done()))
+    f.set_result(3)
+    out.append(repr([f.wait(), g.wait(), f.done(), f.value(), g.done()]))
+    h = torch.futures.Future()
+    h.set_exception(ValueError("boom"))
+    out += [error_name(h.wait), error_name(h.value), str(h.done())]
+    out.append(error_name(lambda: f.set_result(4)))
+    a, b = torch.futures.Future(), torch.futures.Future()
+    c = torch.futures.collect_all([a, b])
+    a.set_result(1)
+    out.append(str(c.done()))
+    b.set_result(2)
+    out.append(repr([c.done(), [x.value() for x in c.wait()], torch.futures.wait_all([a, b])]))
+    out.append(repr(torch.futures.wait_all([])))
+    seen = []
+    z = torch.futures.Future()
+    z.add_done_callback(lambda fu: seen.append(fu.value()))
+    z.set_result(9)
+    z.add_done_callback(lambda fu: seen.append(fu.value() + 1))
+    out.append(repr(seen))
+    k = torch.futures.Future()
+    k2 = k.then(lambda fu: fu.value() / 0)
+    k.set_result(1)
+    try:
+        k2.wait()
+    except RuntimeError as exc:
+        out.append(str(exc).split("\n")[0])
+    m = torch.futures.Future()
+    t = threading.Thread(target=lambda: m.set_result(42))
+    t.start()
+    out.append(repr(m.wait()))
+    t.join()
+    e = torch.futures.Future()
+    e.set_exception(KeyError("k"))
+    out.append(error_name(lambda: torch.futures.wait_all([e])))
+    fut = torch.jit.fork(lambda x, y=1: x + y, 5, y=2)
+    out.append(repr([torch.jit.wait(fut), fut.done(), torch.wait(torch.fork(lambda: 7))]))
+    out.append(
+        repr([isinstance(fut, torch.Future), torch.jit.Future is torch.futures.Future, sorted(torch.futures.__all__)])
+    )
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
