@@ -1,7 +1,8 @@
 """Functions of PyTorch 1.13's torch namespace that its modules call underneath (nn.LSTMCell's
 torch.lstm_cell, weight_norm's torch.norm_except_dim, fairseq's torch.conv_tbc, the native_*
 normalisations that return their statistics too) and that programs written against them call
-directly: each written over the functional ops here."""
+directly, each written over the functional ops here; and a few process-level switches and
+readers (set_anomaly_enabled, from_file)."""
 
 import torch
 import torch.nn.functional as F
@@ -27,6 +28,11 @@ __all__ = [
     "grid_sampler_2d",
     "grid_sampler_3d",
     "affine_grid_generator",
+    "set_anomaly_enabled",
+    "is_distributed",
+    "init_num_threads",
+    "matrix_rank",
+    "from_file",
 ]
 
 
@@ -201,3 +207,45 @@ grid_sampler_3d = grid_sampler
 
 def affine_grid_generator(theta, size, align_corners):
     return F.affine_grid(theta, list(size), align_corners=align_corners)
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    """Anomaly detection on or off for good (torch.autograd.set_detect_anomaly's switch)."""
+    from torch.autograd.anomaly_mode import _set
+
+    _set(enabled, check_nan)
+
+
+def is_distributed(input):
+    """Whether input is spread over processes: never, here."""
+    return False
+
+
+def init_num_threads():
+    """Initialises the intra-op thread pool: nothing to do here."""
+
+
+def matrix_rank(input, tol=None, symmetric=False, *, out=None):
+    raise RuntimeError(
+        "This function was deprecated since version 1.9 and is now removed.",
+        "Please use the `torch.linalg.matrix_rank` function instead.",
+    )
+
+
+def from_file(filename, shared=None, size=0, *, dtype=None, layout=None, device=None, pin_memory=False):
+    """The first size elements of dtype stored in filename, as a 1-d tensor: shared=True maps
+    the file (writes to the tensor go to it), else the data are copied."""
+    import os
+
+    import numpy as np
+
+    dtype = torch.get_default_dtype() if dtype is None else dtype
+    np_dtype = torch.empty(0, dtype=dtype).numpy().dtype
+    nbytes = size * np_dtype.itemsize
+    if os.path.getsize(filename) < nbytes:
+        raise RuntimeError("file <%s> size is smaller than the required mapping size <%d>" % (filename, nbytes))
+    if size == 0:
+        return torch.empty(0, dtype=dtype)
+    if shared:
+        return torch.from_numpy(np.memmap(filename, dtype=np_dtype, mode="r+", shape=(size,)))
+    return torch.from_numpy(np.fromfile(filename, dtype=np_dtype, count=size).copy())

@@ -1625,6 +1625,43 @@ def futures_and_fork(torch):
     return out
 
 
+@case
+def process_switches_and_from_file(torch):
+    """set_anomaly_enabled, is_distributed, init_num_threads, the removed matrix_rank, and
+    from_file copying or mapping a file."""
+    import os
+    import tempfile
+
+    out = []
+    torch.set_anomaly_enabled(True, False)
+    out.append(repr([torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()]))
+    torch.set_anomaly_enabled(False)
+    out.append(repr([torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()]))
+    out.append(repr([torch.is_distributed(torch.ones(2)), torch.init_num_threads()]))
+    try:
+        torch.matrix_rank(torch.eye(3))
+    except RuntimeError as exc:
+        out.append(str(exc))
+    fd, path = tempfile.mkstemp()
+    os.close(fd)
+    try:
+        np.arange(6, dtype=np.float32).tofile(path)
+        # copies taken now: PyTorch maps the file privately even where shared is False, so its
+        # tensors see later writes to pages they have not written themselves
+        out += values(torch.from_file(path, size=4).clone())
+        out += values(torch.from_file(path, shared=False, size=6, dtype=torch.float32).clone())
+        out += values(torch.from_file(path, size=3, dtype=torch.float64).clone())
+        t = torch.from_file(path, shared=True, size=6, dtype=torch.float32)
+        t[0] = 9
+        out.append(np.fromfile(path, dtype=np.float32))
+        out.append(str(torch.from_file(path).shape))
+        out.append(error_name(lambda: torch.from_file(path, size=100)))
+        del t
+    finally:
+        os.remove(path)
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
