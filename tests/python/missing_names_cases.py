@@ -1240,6 +1240,25 @@ def convolution_gradients_and_nn_helpers(torch):
 
     v = Variable(torch.ones(2), requires_grad=True)
     out.append(str((v.requires_grad, type(v).__name__, torch.autograd.kineto_available())))
+    from torch.nn import common_types as ct
+
+    names = [
+        "_size_any_t",
+        "_size_1_t",
+        "_size_2_t",
+        "_size_3_t",
+        "_size_4_t",
+        "_size_5_t",
+        "_size_6_t",
+        "_size_any_opt_t",
+        "_size_2_opt_t",
+        "_size_3_opt_t",
+        "_ratio_2_t",
+        "_ratio_3_t",
+        "_ratio_any_t",
+    ]
+    out.append(repr([str(getattr(ct, n)) for n in names]))
+    out.append(repr([getattr(ct, n).__args__[0] is torch.Tensor for n in ["_tensor_list_t", "_maybe_indices_t"]]))
     return out
 
 

@@ -8,6 +8,7 @@ from torch.nn.parameter import Parameter, UninitializedBuffer, UninitializedPara
 from torch.nn.modules import *  # noqa: F401,F403
 from torch.nn import functional  # noqa: F401
 from torch.nn import grad  # noqa: F401
+from torch.nn import common_types  # noqa: F401
 from torch.nn import init  # noqa: F401
 from torch.nn import utils  # noqa: F401
 from torch.nn import parallel  # noqa: F401
