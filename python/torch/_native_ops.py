@@ -33,6 +33,10 @@ __all__ = [
     "init_num_threads",
     "matrix_rank",
     "from_file",
+    "lstm",
+    "gru",
+    "rnn_tanh",
+    "rnn_relu",
 ]
 
 
@@ -249,3 +253,83 @@ def from_file(filename, shared=None, size=0, *, dtype=None, layout=None, device=
     if shared:
         return torch.from_numpy(np.memmap(filename, dtype=np_dtype, mode="r+", shape=(size,)))
     return torch.from_numpy(np.fromfile(filename, dtype=np_dtype, count=size).copy())
+
+
+def _rnn(mode, input, second, rest):
+    """The multi-layer recurrences behind nn.RNN/LSTM/GRU, over flat weight lists: padded
+    (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) or
+    packed (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train,
+    bidirectional). Returns (output, h_n) or, for LSTM, (output, h_n, c_n)."""
+    from torch.nn.modules import rnn as _rnn_module
+
+    if isinstance(second, torch.Tensor) and second.dtype == torch.int64 and second.dim() == 1 and len(rest) == 7:
+        packed, batch_sizes = True, second.tolist()
+        hx, params, has_biases, num_layers, dropout, train, bidirectional = rest
+        batch_first = False
+        data = input
+    else:
+        packed = False
+        hx = second
+        params, has_biases, num_layers, dropout, train, bidirectional, batch_first = rest
+        data = input.transpose(0, 1) if batch_first else input
+        batch_sizes = [data.size(1)] * data.size(0)
+    initial = tuple(hx) if mode == "LSTM" else (hx,)
+    directions = 2 if bidirectional else 1
+    params = list(params)
+    per = (4 if has_biases else 2) if mode != "LSTM" else None
+    if mode == "LSTM":
+        base = 4 if has_biases else 2
+        per = base + 1 if len(params) == num_layers * directions * (base + 1) else base
+
+    def weights(index):
+        group = params[index * per : (index + 1) * per]
+        w_ih, w_hh = group[0], group[1]
+        b_ih, b_hh = (group[2], group[3]) if has_biases else (None, None)
+        w_hr = group[-1] if mode == "LSTM" and per in (3, 5) else None
+        return w_ih, w_hh, b_ih, b_hh, w_hr
+
+    def step_function(w_hh, b_hh, w_hr):
+        if mode == "LSTM":
+            return lambda gi, state: _rnn_module._lstm_step(gi, state, w_hh, b_hh, w_hr)
+        single = {"GRU": _rnn_module._gru_step, "RNN_TANH": _rnn_module._tanh_step, "RNN_RELU": _rnn_module._relu_step}[
+            mode
+        ]
+        return lambda gi, state: (single(gi, state[0], w_hh, b_hh),)
+
+    finals = [[] for _ in initial]
+    for layer in range(num_layers):
+        if layer > 0 and dropout > 0 and train:
+            data = F.dropout(data, dropout, True)
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            w_ih, w_hh, b_ih, b_hh, w_hr = weights(index)
+            gates = F.linear(data, w_ih, b_ih)
+            gates = gates.split(batch_sizes, 0) if packed else gates.unbind(0)
+            start = tuple(s.select(0, index) for s in initial)
+            out, final = _rnn_module._run_direction(
+                step_function(w_hh, b_hh, w_hr), gates, batch_sizes, start, direction == 1
+            )
+            outputs.append(torch.cat(out, 0) if packed else torch.stack(out, 0))
+            for i, f in enumerate(final):
+                finals[i].append(f)
+        data = outputs[0] if directions == 1 else torch.cat(outputs, data.dim() - 1)
+    if not packed and batch_first:
+        data = data.transpose(0, 1)
+    return (data,) + tuple(torch.stack(f, 0) for f in finals)
+
+
+def lstm(input, second, *rest):
+    return _rnn("LSTM", input, second, rest)
+
+
+def gru(input, second, *rest):
+    return _rnn("GRU", input, second, rest)
+
+
+def rnn_tanh(input, second, *rest):
+    return _rnn("RNN_TANH", input, second, rest)
+
+
+def rnn_relu(input, second, *rest):
+    return _rnn("RNN_RELU", input, second, rest)

@@ -1681,6 +1681,47 @@ def process_switches_and_from_file(torch):
     return out
 
 
+@case
+def recurrent_functions(torch):
+    """torch.lstm/gru/rnn_tanh/rnn_relu over flat weight lists (an nn module's own), padded
+    and packed, one or two layers, one or two directions, batch_first, with and without
+    biases, LSTM with a projection; gradients."""
+    out = []
+    torch.manual_seed(0)
+    for dt in float_types(torch):
+        for name, cls, extra in [
+            ("lstm", torch.nn.LSTM, {}),
+            ("lstm", torch.nn.LSTM, {"proj_size": 2}),
+            ("gru", torch.nn.GRU, {}),
+            ("rnn_tanh", torch.nn.RNN, {}),
+            ("rnn_relu", torch.nn.RNN, {"nonlinearity": "relu"}),
+        ]:
+            for layers, bidirectional, bias, batch_first in [(1, False, True, False), (2, True, False, True)]:
+                rng = np.random.default_rng(200 + layers)
+                m = cls(
+                    3, 4, num_layers=layers, bidirectional=bidirectional, bias=bias, batch_first=batch_first, **extra
+                )
+                params = [tensor(torch, rng.standard_normal(tuple(p.shape)) * 0.5, dt) for p in m._flat_weights]
+                for p in params:
+                    p.requires_grad_()
+                D = 2 if bidirectional else 1
+                h_size = extra.get("proj_size", 4) or 4
+                x = tensor(torch, rng.standard_normal((2, 5, 3) if batch_first else (5, 2, 3)), dt).requires_grad_()
+                h0 = tensor(torch, rng.standard_normal((layers * D, 2, h_size)), dt)
+                hx = [h0, tensor(torch, rng.standard_normal((layers * D, 2, 4)), dt)] if name == "lstm" else h0
+                res = getattr(torch, name)(x, hx, params, bias, layers, 0.0, False, bidirectional, batch_first)
+                out += [r.detach().numpy() for r in res]
+                total = sum((r * tensor(torch, rng.standard_normal(tuple(r.shape)), dt)).sum() for r in res)
+                grads = torch.autograd.grad(total, [x] + params)
+                out += [g.numpy() for g in grads]
+                # packed: lengths 5 and 3, time-major data of the sorted batch
+                data = tensor(torch, rng.standard_normal((8, 3)), dt)
+                sizes = torch.tensor([2, 2, 2, 1, 1])
+                res = getattr(torch, name)(data, sizes, hx, params, bias, layers, 0.0, False, bidirectional)
+                out += [r.detach().numpy() for r in res]
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:
