@@ -221,6 +221,10 @@ from torch.autograd import enable_grad, inference_mode, no_grad, set_grad_enable
 from torch.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
 from torch.autograd.grad_mode import is_inference_mode_enabled  # noqa: E402
 from torch.functional import *  # noqa: E402,F401,F403  (dtype rules, nan-aware and shape functions)
+from torch._scatter_reduce import index_reduce, scatter_reduce  # noqa: E402,F401  (and their Tensor methods)
+from torch._householder import *  # noqa: E402,F401,F403  (geqrf, orgqr, ormqr)
+from torch._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
+from torch._native_ops import *  # noqa: E402,F401,F403  (what torch's modules call underneath)
 from torch import special  # noqa: E402
 from torch.special import digamma, erfinv, i0, igamma, igammac, lgamma, mvlgamma, polygamma, sinc  # noqa: E402,F401
 from torch import linalg  # noqa: E402
@@ -235,6 +239,11 @@ from torch import testing  # noqa: E402
 from torch import onnx  # noqa: E402  (the onnx library itself loads on first export)
 from torch import backends, cuda, hub, jit, random, version  # noqa: E402
 from torch import distributions  # noqa: E402
+from torch import futures  # noqa: E402
+from torch.futures import Future  # noqa: E402,F401
+from torch.jit import fork, wait  # noqa: E402,F401
+
+jit.Future = Future
 from torch import profiler  # noqa: E402
 from torch.version import __version__  # noqa: E402
 

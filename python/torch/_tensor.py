@@ -2,6 +2,8 @@
 
 from collections import OrderedDict
 
+import warnings
+
 import torch
 from torch import _tensor_str
 from torch._C import Tensor
@@ -282,3 +284,52 @@ for _name in ("logical_and", "logical_or", "logical_xor", "logical_not"):
 Tensor.names = property(names)
 Tensor.rename_ = rename
 Tensor.is_distributed = lambda self: False
+
+
+def as_strided_(self, size, stride, storage_offset=None):
+    """self restrided in place over its own storage."""
+    offset = self.storage_offset() if storage_offset is None else storage_offset
+    return self.set_(self.storage(), offset, tuple(size), tuple(stride))
+
+
+_REINFORCE_REMOVED = """reinforce() was removed.
+Use torch.distributions instead.
+See https://pytorch.org/docs/master/distributions.html
+
+Instead of:
+
+probs = policy_network(state)
+action = probs.multinomial()
+next_state, reward = env.step(action)
+action.reinforce(reward)
+action.backward()
+
+Use:
+
+probs = policy_network(state)
+# NOTE: categorical is equivalent to what used to be called multinomial
+m = torch.distributions.Categorical(probs)
+action = m.sample()
+next_state, reward = env.step(action)
+loss = -m.log_prob(action) * reward
+loss.backward()
+"""
+
+
+def reinforce(self, reward):
+    """Removed in PyTorch 0.4: raises, with the torch.distributions way instead."""
+    raise RuntimeError(_REINFORCE_REMOVED)
+
+
+def _volatile(self):
+    warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+    return False
+
+
+def _set_volatile(self, value):
+    warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.", stacklevel=2)
+
+
+Tensor.as_strided_ = as_strided_
+Tensor.reinforce = reinforce
+Tensor.volatile = property(_volatile, _set_volatile)

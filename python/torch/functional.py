@@ -132,6 +132,8 @@ __all__ = [
     "select_scatter",
     "slice_scatter",
     "diagonal_scatter",
+    "as_strided_scatter",
+    "histogramdd",
 ]
 
 inf = math.inf
@@ -2495,6 +2497,69 @@ def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
     return _histogram_type(hist, edges)
 
 
+_histogramdd_type = collections.namedtuple("histogramdd", ["hist", "bin_edges"])
+_histogramdd_type.__module__ = "torch.return_types"
+torch.return_types.histogramdd = _histogramdd_type
+
+
+def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None):
+    """The D-dimensional histogram of the points input (..., D): bins an int, D ints or D
+    tensors of edges; range [min_0, max_0, ..., min_{D-1}, max_{D-1}] (the points' own by
+    default). Each dimension's bins are histogram's; a point outside any is not counted."""
+    if input.dim() < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    if not _is_float(input.dtype):
+        raise RuntimeError('"histogramdd" not implemented for \'%s\'' % _TYPE_NAME[input.dtype])
+    D = input.shape[-1]
+    points = input.detach().reshape(-1, D)
+    if isinstance(bins, int):
+        bins = [bins] * D
+    if len(bins) < D:
+        raise RuntimeError("torch.histogram(): bins must be > 0, but got 0 for dimension %d" % len(bins))
+    bins = list(bins)[:D]  # (PyTorch 1.13 ignores any beyond the D it needs)
+    if range is not None and len(range) != 2 * D:
+        raise RuntimeError(
+            "torch.histogramdd: for a %d-dimensional histogram range should have %d elements, but got %d"
+            % (D, 2 * D, len(range))
+        )
+    edges, places, inside = [], [], torch.ones(points.shape[0], dtype=torch.bool)
+    for d in builtins.range(D):
+        r = None if range is None else (range[2 * d], range[2 * d + 1])
+        b = bins[d]
+        e = histogram(points[:, d], b if isinstance(b, Tensor) else int(b), range=r).bin_edges
+        x = points[:, d]
+        count = e.numel() - 1
+        where = torch.searchsorted(e, x, right=True) - 1
+        where = torch.where(x == e[-1], count - 1, where)
+        inside = inside & (where >= 0) & (where < count) & (x >= e[0]) & (x <= e[-1])
+        edges.append(e)
+        places.append(where)
+    sizes = [e.numel() - 1 for e in edges]
+    flat = torch.zeros(points.shape[0], dtype=torch.int64)
+    for where, size in zip(places, sizes):
+        flat = flat * size + where.clamp(0, max(size - 1, 0))
+    w = (
+        torch.ones(points.shape[0], dtype=input.dtype)
+        if weight is None
+        else weight.detach().reshape(-1).to(input.dtype)
+    )
+    total = 1
+    for size in sizes:
+        total *= size
+    hist = torch.zeros(total, dtype=input.dtype).index_add_(0, flat[inside], w[inside]).reshape(sizes)
+    if density:
+        volume = torch.ones(sizes, dtype=input.dtype)
+        for d, e in enumerate(edges):
+            shape = [1] * D
+            shape[d] = -1
+            volume = volume * (e[1:] - e[:-1]).reshape(shape)
+        hist = hist / (hist.sum() * volume)
+    if out is not None:
+        _write_out(out[0], hist)
+        return _histogramdd_type(out[0], tuple(edges))
+    return _histogramdd_type(hist, tuple(edges))
+
+
 def _gradient_along(f, d, coords, h, edge_order):
     n = f.shape[d]
     if n < edge_order + 1:
@@ -2634,6 +2699,28 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     return torch.where(mask, embedded, input)
 
 
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    """A copy of input with input.as_strided(size, stride, storage_offset) replaced by src
+    (the strides counted in input's contiguous layout)."""
+    size, stride = list(size), list(stride)
+    if list(src.shape) != size:
+        raise RuntimeError(
+            "expected src to have a size equal to the slice of self. src size = %s, slice size = %s"
+            % (list(src.shape), size)
+        )
+    offset = input.storage_offset() if storage_offset is None else storage_offset
+    positions = torch.full(size, offset, dtype=torch.int64)
+    for d, (n, st) in enumerate(zip(size, stride)):
+        view = [1] * len(size)
+        view[d] = n
+        positions = positions + torch.arange(n).view(view) * st
+    flat = input.contiguous().reshape(-1)
+    if positions.numel() and (int(positions.max()) >= flat.numel() or int(positions.min()) < 0):
+        raise RuntimeError("setStorage: sizes %s, strides %s, storage offset %d out of bounds" % (size, stride, offset))
+    out = flat.index_put((positions.reshape(-1),), src.reshape(-1).to(input.dtype))
+    return out.reshape(input.shape)
+
+
 # ---------------------------------------------------------------------------------------------
 # Tensor methods of the same names (PyTorch has them for these functions, not for the others)
 # ---------------------------------------------------------------------------------------------
@@ -2651,7 +2738,7 @@ for _name in (
     "xlogy hypot logaddexp logaddexp2 copysign heaviside float_power fmax fmin clamp_min clamp_max nansum "
     "nanmean aminmax msort ravel broadcast_to inner take_along_dim diff cummax cummin bincount quantile nanquantile "
     "acosh asinh atanh gcd lcm ldexp frexp logcumsumexp cov corrcoef nanmedian tensor_split hsplit vsplit dsplit "
-    "unique_consecutive histogram nextafter select_scatter slice_scatter diagonal_scatter"
+    "unique_consecutive histogram nextafter select_scatter slice_scatter diagonal_scatter as_strided_scatter"
 ).split():
     setattr(Tensor, _name, globals()[_name])
 

@@ -41,6 +41,7 @@ __all__ = [
     "diagonal",
     "eigh",
     "eigvalsh",
+    "householder_product",
     "inv",
     "inv_ex",
     "lstsq",
@@ -423,3 +424,11 @@ def tensorsolve(A, B, dims=None, *, out=None):
     rest = list(A.shape[B.dim() :])
     r = solve(A.reshape(B.numel(), -1), B.reshape(-1)).reshape(rest)
     return r if out is None else out.resize_(r.shape).copy_(r)
+
+
+def householder_product(A, tau, *, out=None):
+    """The first n columns of the product of the Householder reflectors that (A, tau) hold in
+    LAPACK's compact form (torch.geqrf's): the Q of a QR factorisation."""
+    from torch._householder import householder_product as _householder_product
+
+    return _householder_product(A, tau, out=out)

@@ -146,6 +146,94 @@ def lowrank_multivariate_normal(torch):
 
 
 @case
+def von_mises(torch):
+    """Angles beyond [-pi, pi) (taken modulo 2 pi); concentrations from nearly uniform to
+    sharply peaked; no entropy (as in PyTorch)."""
+    D = torch.distributions
+    out = univariate(
+        torch,
+        D.VonMises,
+        [[0.0, 1.0, -2.0, 3.0, 0.5], [0.05, 0.7, 2.5, 9.0, 30.0]],
+        [-1.5, 7.5, -2.2, -3.0, 0.45],
+        methods=("log_prob", "entropy", "mean", "variance", "mode"),
+    )
+    d = D.VonMises(t(torch, [0.0, 2.5]), t(torch, [1.0, 5.0]))
+    x = d.sample((50,))
+    out += [str(x.shape), str(x.dtype), str(D.VonMises(0.0, 1.0).sample().dtype), str(d.has_rsample)]
+    out.append(bool(((x >= -np.pi) & (x < np.pi)).all()))
+    out.append(repr(d))
+    out.append(error(lambda: D.VonMises(t(torch, [0.0]), t(torch, [-1.0]))))
+    out.append(error(lambda: D.VonMises(t(torch, [0.0]), t(torch, [0.0]))))
+    return out
+
+
+L3 = [[1.5, 0.0, 0.0], [0.4, 0.8, 0.0], [-0.3, 0.6, 1.1]]
+
+
+@case
+def wishart(torch):
+    """By scale_tril, covariance_matrix and precision_matrix; df a number or a batch;
+    moments, entropy, the derived matrices and their gradients; bad arguments."""
+    D = torch.distributions
+    tril = np.array(L3)
+    cov = tril @ tril.T
+    X = [cov + np.eye(3), np.diag([0.5, 2.0, 1.0]) + 0.1]
+    out = []
+    for name, param in [("scale_tril", tril), ("covariance_matrix", cov), ("precision_matrix", np.linalg.inv(cov))]:
+        df = t(torch, [3.5, 7.0], grad=True)
+        leaf = t(torch, param, grad=True)
+        d = D.Wishart(df, **{name: leaf})
+        out += probe(torch, d, [df, leaf], t(torch, X))
+        for m in ("scale_tril", "covariance_matrix", "precision_matrix"):
+            r = getattr(d, m)
+            out.append(r.detach().numpy())
+            out.extend(grads(torch, r, [df, leaf]))
+        out.append(d.mode.detach().numpy())
+        out.append(repr(d))
+    # df a number with a batch of scales (PyTorch 1.13's mean and variance fail on this one)
+    d = D.Wishart(5.0, scale_tril=t(torch, [L3, np.eye(3)]))
+    out += probe(torch, d, [], t(torch, X[0]), ("log_prob", "entropy"))
+    torch.manual_seed(0)
+    s = d.rsample((4,))
+    out += [str(s.shape), str(s.dtype), D.constraints.positive_definite.check(s).numpy()]
+    out.append(str(D.Wishart(t(torch, [4.0, 6.0, 8.0]), covariance_matrix=t(torch, cov)).batch_shape))
+    out.append(error(lambda: D.Wishart(t(torch, [2.0]), scale_tril=t(torch, L3))))
+    out.append(error(lambda: D.Wishart(t(torch, [3.0]), scale_tril=t(torch, L3), covariance_matrix=t(torch, cov))))
+    out.append(error(lambda: D.Wishart(t(torch, [3.0]))))
+    out.append(error(lambda: D.Wishart(t(torch, [3.0]), scale_tril=t(torch, [1.0, 2.0]))))
+    out.append(error(lambda: D.Wishart(t(torch, [3.0]), covariance_matrix=t(torch, [[1.0, 2.0], [2.0, 1.0]]))))
+    out.append(error(lambda: D.Wishart(t(torch, [4.0]), scale_tril=t(torch, L3)).log_prob(t(torch, -np.eye(3)))))
+    out.append(error(lambda: D.Wishart(t(torch, [4.0]), scale_tril=t(torch, L3), validate_args=True).rsample()))
+    return out
+
+
+@case
+def lkj_cholesky(torch):
+    """log_prob at Cholesky factors built by CorrCholeskyTransform from fixed vectors, for
+    dimensions 2 to 4 and a batch of concentrations; gradients; bad arguments."""
+    D = torch.distributions
+    T = D.transforms
+    rng = np.random.default_rng(5)
+    out = []
+    for dim in (2, 3, 4):
+        conc = t(torch, [0.3, 1.0, 2.5], grad=True)
+        d = D.LKJCholesky(dim, conc)
+        value = T.CorrCholeskyTransform()(t(torch, rng.standard_normal((3, dim * (dim - 1) // 2))))
+        out += probe(torch, d, [conc], value, ("log_prob", "entropy", "mean"))
+        out.append(value.numpy())
+    d = D.LKJCholesky(3, 0.5)
+    x = d.sample((5, 2))
+    out += [str(x.shape), str(x.dtype), str(d.batch_shape), str(d.event_shape), repr(d)]
+    out.append(D.constraints.corr_cholesky.check(x).numpy())
+    out.append(str(D.LKJCholesky(3, t(torch, [1.0, 2.0])).expand((4, 2)).sample().shape))
+    out.append(error(lambda: D.LKJCholesky(1, 1.0)))
+    # a ValueError in both; PyTorch 1.13's comes from the Beta it builds, ours names the argument
+    out.append(error(lambda: D.LKJCholesky(3, t(torch, [-1.0]))).split(":")[0])
+    out.append(error(lambda: D.LKJCholesky(3, 1.0).log_prob(t(torch, np.eye(3) * 2))))
+    return out
+
+
+@case
 def uniform(torch):
     D = torch.distributions
     return univariate(torch, D.Uniform, [[0.0, -1.0, 0.5, 2.0], [1.0, 3.0, 0.8, 2.6]], [0.5, 0.2, 0.7, 2.5], prob=UNIT)
@@ -514,6 +602,20 @@ def _kl_pairs(torch):
         (lambda p: D.Normal(p, b), lambda: D.Pareto(a, b), u),
         (lambda p: D.Beta(p, b), lambda: D.Pareto(a, b), a),
         (lambda p: D.Uniform(p + 1.0, p + 2.0), lambda: D.Pareto(a, b), u),
+        (lambda p: D.ContinuousBernoulli(probs=p), lambda: D.ContinuousBernoulli(probs=v), u),
+        (lambda p: D.ContinuousBernoulli(logits=p), lambda: D.ContinuousBernoulli(probs=u), b - 1.0),
+        (lambda p: D.Beta(p, b), lambda: D.ContinuousBernoulli(probs=v), a),
+        (lambda p: D.Uniform(p, p + 0.05), lambda: D.ContinuousBernoulli(probs=v), u),
+        (lambda p: D.ContinuousBernoulli(probs=p), lambda: D.Exponential(b), u),
+        (lambda p: D.ContinuousBernoulli(probs=p), lambda: D.Normal(a, b), u),
+        (lambda p: D.ContinuousBernoulli(probs=p), lambda: D.Uniform(a - 1.0, a + 1.0), u),
+        (lambda p: D.ContinuousBernoulli(probs=p), lambda: D.Pareto(a, b), u),
+        (lambda p: D.Exponential(p), lambda: D.ContinuousBernoulli(probs=v), a),
+        (lambda p: D.Gamma(p, b), lambda: D.ContinuousBernoulli(probs=v), a),
+        (lambda p: D.Gumbel(p, b), lambda: D.ContinuousBernoulli(probs=v), u),
+        (lambda p: D.Laplace(p, b), lambda: D.ContinuousBernoulli(probs=v), u),
+        (lambda p: D.Normal(p, b), lambda: D.ContinuousBernoulli(probs=v), u),
+        (lambda p: D.Pareto(p, b), lambda: D.ContinuousBernoulli(probs=v), u),
     ]
 
 
@@ -545,6 +647,48 @@ def kl_multivariate_normal(torch):
     q = D.MultivariateNormal(t(torch, [0.2, 0.2, 0.2]), precision_matrix=t(torch, b))
     r = D.kl_divergence(p, q)
     return [r.detach().numpy()] + grads(torch, r, [loc, cov])
+
+
+@case
+def kl_lowrank_multivariate_normal(torch):
+    """Low-rank against low-rank and full, both ways, with batches broadcast between p and q;
+    gradients with respect to every parameter; mismatched event shapes."""
+    D = torch.distributions
+    rng = np.random.default_rng(11)
+    a = np.array([[2.0, 0.3, 0.1, 0.0], [0.3, 1.5, -0.4, 0.2], [0.1, -0.4, 1.0, 0.1], [0.0, 0.2, 0.1, 0.9]])
+    out = []
+
+    def lowrank(batch, rank):
+        loc = t(torch, rng.standard_normal(batch + (4,)), grad=True)
+        factor = t(torch, rng.standard_normal(batch + (4, rank)), grad=True)
+        diag = t(torch, rng.random(batch + (4,)) + 0.5, grad=True)
+        return D.LowRankMultivariateNormal(loc, factor, diag), [loc, factor, diag]
+
+    def full(batch):
+        loc = t(torch, rng.standard_normal(batch + (4,)), grad=True)
+        cov = t(torch, a, grad=True)
+        return D.MultivariateNormal(loc, covariance_matrix=cov), [loc, cov]
+
+    for make_p, make_q in [
+        (lambda: lowrank((2,), 2), lambda: lowrank((), 3)),
+        (lambda: lowrank((), 1), lambda: lowrank((3,), 2)),
+        (lambda: full((2,)), lambda: lowrank((), 2)),
+        (lambda: full(()), lambda: lowrank((2,), 1)),
+        (lambda: lowrank((2,), 2), lambda: full(())),
+        (lambda: lowrank((), 3), lambda: full((2,))),
+    ]:
+        p, p_leaves = make_p()
+        q, q_leaves = make_q()
+        r = D.kl_divergence(p, q)
+        out += [type(p).__name__ + "|" + type(q).__name__, r.detach().numpy()]
+        out.extend(grads(torch, r, p_leaves + q_leaves))
+    small = D.LowRankMultivariateNormal(t(torch, [0.0, 0.0]), t(torch, [[1.0], [0.5]]), t(torch, [1.0, 2.0]))
+    p, _ = lowrank((), 2)
+    q, _ = full(())
+    out.append(error(lambda: D.kl_divergence(p, small)))
+    out.append(error(lambda: D.kl_divergence(q, small)))
+    out.append(error(lambda: D.kl_divergence(small, q)))
+    return out
 
 
 @case
@@ -655,6 +799,50 @@ def transforms(torch):
     cached = T.ExpTransform(cache_size=1)
     y = cached(x)
     out.append(str(cached.inv(y) is x))
+    return out
+
+
+@case
+def transforms_corr_cat_stack(torch):
+    D = torch.distributions
+    T = D.transforms
+    C = D.constraints
+    out = []
+    x = t(torch, [[0.3, -1.2, 2.0, 0.1, -0.4, 25.0], [0.0, 0.5, -3.0, 1.0, 2.0, -0.7]], grad=True)
+    for tr, value in [
+        (T.CorrCholeskyTransform(), x),
+        (T.CorrCholeskyTransform(), x[:, :3]),
+        (T.CatTransform([T.ExpTransform(), T.identity_transform, T.SigmoidTransform()], 1, [2, 3, 1]), x),
+        (T.CatTransform([T.ExpTransform(), T.AffineTransform(1.0, -2.0)], 0), x),
+        (T.CatTransform([T.SoftplusTransform(), T.IndependentTransform(T.ExpTransform(), 1)], -1, [4, 2]), x),
+        (T.StackTransform([T.ExpTransform(), T.TanhTransform()], 0), x),
+        (T.StackTransform([T.SoftplusTransform(), T.identity_transform, T.ExpTransform()], 1), x[:, :3]),
+        (T.StackTransform([T.IndependentTransform(T.ExpTransform(), 1), T.AffineTransform(0.5, 2.0, 1)], 0), x),
+    ]:
+        y = tr(value)
+        out += [repr(tr), y.detach().numpy(), tr.inv(y).detach().numpy()]
+        out.append(repr(tr.domain) + " " + repr(tr.codomain) + " " + str(tr.bijective))
+        j = tr.log_abs_det_jacobian(value, y)
+        out.append(j.detach().numpy())
+        out.extend(grads(torch, j, [x]))
+        out.extend(grads(torch, y, [x]))
+    corr = T.CorrCholeskyTransform()
+    out += [str(corr.forward_shape((5, 6))), str(corr.inverse_shape((5, 4, 4))), error(lambda: corr.event_dim)]
+    for bad in [lambda: corr.forward_shape((5, 5)), lambda: corr.inverse_shape((4, 3)), lambda: corr.forward_shape(())]:
+        out.append(error(bad))
+    out.append(C.corr_cholesky.check(corr(x)).numpy())
+    cat = T.CatTransform([T.ExpTransform(), T.StickBreakingTransform()], -1, [1, 2])
+    out += [str(cat.event_dim), str(cat.length), str(cat.with_cache(1)._cache_size)]
+    out.append(str(T.StackTransform([T.ExpTransform()], 0).with_cache(1).transforms[0]._cache_size))
+    for registry in (D.biject_to, D.transform_to):
+        for c in [
+            C.corr_cholesky,
+            C.cat([C.positive, C.real, C.unit_interval], 1, [2, 3, 1]),
+            C.stack([C.positive, C.interval(-1.0, 2.0)], 0),
+        ]:
+            tr = registry(c)
+            y = tr(x.detach())
+            out += [repr(tr), y.numpy(), c.check(y).numpy()]
     return out
 
 

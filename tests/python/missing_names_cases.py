@@ -968,6 +968,760 @@ def logistic_normal(torch):
     return out
 
 
+@case
+def scatter_and_index_reduce(torch):
+    """Every reduction with and without the own values, ties for amax/amin, zeros for prod;
+    gradients (index as large as src: PyTorch 1.13's backward fails otherwise); integers;
+    the in-place methods; bad arguments."""
+    import warnings
+
+    warnings.simplefilter("ignore")  # PyTorch's "in beta" warning
+    out = []
+    x = randn(120, 3, 5)
+    src = randn(121, 3, 5)
+    src[0, 0] = src[1, 1] = src[2, 2] = 0.0
+    src[1, 0] = src[0, 0]
+    src[2, 3] = src[0, 3] = 5.0
+    index = torch.tensor([[0, 1, 2, 0, 0], [2, 2, 1, 0, 1], [1, 0, 0, 0, 2]])
+    for dt in float_types(torch):
+        for reduce in ["sum", "prod", "mean", "amax", "amin"]:
+            for include_self in [True, False]:
+                out += with_grad(
+                    torch,
+                    lambda a, b: torch.scatter_reduce(a, 0, index, b, reduce, include_self=include_self),
+                    [x, src],
+                    dt,
+                )
+                out += with_grad(
+                    torch, lambda a, b: a.scatter_reduce(-1, index, b, reduce, include_self=include_self), [x, src], dt
+                )
+        big = tensor(torch, randn(122, 4, 6), dt)
+        for reduce in ["sum", "prod", "mean", "amax", "amin"]:
+            out += values(torch.scatter_reduce(tensor(torch, x, dt), 0, index, big, reduce, include_self=False))
+        y, source = randn(123, 4, 3), randn(124, 5, 3)
+        source[1, 0] = 0.0
+        for reduce in ["prod", "mean", "amax", "amin"]:
+            for include_self in [True, False]:
+                out += with_grad(
+                    torch,
+                    lambda a, b: torch.index_reduce(
+                        a, 0, torch.tensor([0, 2, 0, 3, 2]), b, reduce, include_self=include_self
+                    ),
+                    [y, source],
+                    dt,
+                )
+                out += with_grad(
+                    torch, lambda a, b: a.index_reduce(1, torch.tensor([2, 2]), b, reduce), [y, source[:4, :2]], dt
+                )
+    xi = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    ii = torch.tensor([[0, 0, 2], [1, 1, 1]])
+    si = torch.tensor([[7, 8, 9], [1, 2, 3]])
+    for reduce in ["sum", "prod", "mean", "amax", "amin"]:
+        out += values(xi.scatter_reduce(1, ii, si, reduce)) + values(
+            xi.scatter_reduce(1, ii, si, reduce, include_self=False)
+        )
+    z = torch.zeros(3)
+    out += values(z.scatter_reduce_(0, torch.tensor([0, 0, 2]), torch.tensor([1.0, 2.0, 5.0]), "sum")) + values(z)
+    w = torch.ones(2, 2)
+    out += values(w.index_reduce_(0, torch.tensor([1, 1]), torch.tensor([[2.0, 3.0], [4.0, 5.0]]), "prod")) + values(w)
+    f = torch.zeros(3)
+    for bad in [
+        lambda: f.scatter_reduce(0, torch.tensor([0]), torch.ones(1), "max"),
+        lambda: f.scatter_reduce(0, torch.tensor([0.0]), torch.ones(1), "sum"),
+        lambda: f.scatter_reduce(0, torch.tensor([3]), torch.ones(1), "sum"),
+        lambda: f.scatter_reduce(0, torch.tensor([0, 1]), torch.ones(1), "sum"),
+        lambda: f.scatter_reduce(0, torch.tensor([0]), torch.ones(1, dtype=torch.float64), "sum"),
+        lambda: f.index_reduce(0, torch.tensor([0]), torch.ones(1), "sum"),
+        lambda: f.index_reduce(0, torch.tensor([0, 1]), torch.ones(3), "amax"),
+        lambda: f.index_reduce(0, torch.tensor([[0]]), torch.ones(1), "amax"),
+    ]:
+        out.append(error_name(bad))
+    return out
+
+
+@case
+def native_and_cell_functions(torch):
+    """The torch-level functions under nn's modules: recurrent cells (against nn's modules'
+    own weights too), norm_except_dim, constant_pad_nd, convolution, conv_tbc, the native_*
+    normalisations with their statistics, grid_sampler, embedding_renorm_."""
+    out = []
+    for dt in float_types(torch):
+        x, h, c = randn(130, 3, 4), randn(131, 3, 5), randn(132, 3, 5)
+        for name, gates in [("rnn_tanh_cell", 1), ("rnn_relu_cell", 1), ("gru_cell", 3)]:
+            w_ih, w_hh = randn(133, gates * 5, 4), randn(134, gates * 5, 5)
+            b_ih, b_hh = randn(135, gates * 5), randn(136, gates * 5)
+            fn = getattr(torch, name)
+            out += with_grad(torch, fn, [x, h, w_ih, w_hh, b_ih, b_hh], dt)
+            out += with_grad(torch, fn, [x, h, w_ih, w_hh], dt)
+        w_ih, w_hh, b_ih, b_hh = randn(137, 20, 4), randn(138, 20, 5), randn(139, 20), randn(140, 20)
+        out += with_grad(
+            torch,
+            lambda a, b, cc, w1, w2, b1, b2: torch.lstm_cell(a, (b, cc), w1, w2, b1, b2),
+            [x, h, c, w_ih, w_hh, b_ih, b_hh],
+            dt,
+        )
+        v = randn(141, 3, 4, 2)
+        for p, dim in [(2, 0), (2, 1), (3, 2), (2, -1), (1, -2)]:
+            out += with_grad(torch, lambda a: torch.norm_except_dim(a, p, dim), [v], dt)
+        out += with_grad(torch, lambda a: torch.constant_pad_nd(a, [1, 2, 0, 1], 3.5), [v], dt)
+        out += with_grad(torch, lambda a: torch.constant_pad_nd(a, (2, 1)), [v], dt)
+        for xs, ws, args in [
+            ((2, 3, 7), (4, 3, 3), ([2], [1], [1], False, [0], 1)),
+            ((2, 4, 6, 5), (4, 2, 3, 2), ([1, 2], [1, 0], [2, 1], False, [0, 0], 2)),
+            ((2, 3, 5), (3, 2, 3), ([2], [1], [1], True, [1], 1)),
+            ((1, 2, 4, 4, 3), (2, 3, 2, 2, 2), ([1, 1, 1], [0, 1, 0], [1, 1, 1], True, [0, 0, 0], 1)),
+        ]:
+            n_out = ws[1] * args[-1] if args[3] else ws[0]
+            out += with_grad(
+                torch,
+                lambda a, w, b: torch.convolution(a, w, b, *args),
+                [randn(142, *xs), randn(143, *ws), randn(144, n_out)],
+                dt,
+            )
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.conv_tbc(a, w, b, 1),
+            [randn(145, 7, 2, 3), randn(146, 3, 3, 4), randn(147, 4)],
+            dt,
+        )
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.conv_tbc(a, w, b),
+            [randn(145, 7, 2, 3), randn(146, 2, 3, 4), randn(147, 4)],
+            dt,
+        )
+        y = randn(148, 4, 3, 5)
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.native_layer_norm(a, [3, 5], w, b, 1e-5),
+            [y, randn(149, 3, 5), randn(150, 3, 5)],
+            dt,
+        )
+        out += with_grad(torch, lambda a: torch.native_layer_norm(a, [5], None, None, 1e-3), [y], dt)
+        g = randn(151, 2, 6, 5)
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.native_group_norm(a, w, b, 2, 6, 5, 3, 1e-5),
+            [g, randn(152, 6), randn(153, 6)],
+            dt,
+        )
+        rm, rv = tensor(torch, randn(154, 6), dt), tensor(torch, np.abs(randn(155, 6)) + 0.5, dt)
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.native_batch_norm(a, w, b, rm, rv, True, 0.1, 1e-5),
+            [g, randn(156, 6), randn(157, 6)],
+            dt,
+        )
+        out += values(rm) + values(rv)
+        r = torch.native_batch_norm(tensor(torch, g, dt), None, None, rm, rv, False, 0.1, 1e-5)
+        out += [t.numpy() for t in r] + [str(t.dtype) for t in r]
+        img, grid = randn(158, 2, 3, 5, 4), np.tanh(randn(159, 2, 6, 3, 2)) * 1.2
+        for padding, corners in [(0, False), (1, True), (1, False)]:  # bilinear zeros/border: THNN's kernels
+            out += with_grad(torch, lambda a, gr: torch.grid_sampler(a, gr, 0, padding, corners), [img, grid], dt)
+        out += with_grad(torch, lambda a, gr: torch.grid_sampler_2d(a, gr, 0, 0, True), [img, grid], dt)
+        out += with_grad(
+            torch, lambda th: torch.affine_grid_generator(th, [2, 3, 4, 5], False), [randn(160, 2, 2, 3)], dt
+        )
+        emb = tensor(torch, randn(161, 6, 3) * 2, dt)
+        out += values(torch.embedding_renorm_(emb, torch.tensor([[0, 2], [2, 5]]), 1.5, 2.0)) + values(emb)
+        out += values(
+            torch.addmv_(
+                tensor(torch, randn(162, 3), dt),
+                tensor(torch, randn(163, 3, 2), dt),
+                tensor(torch, randn(164, 2), dt),
+                beta=0.5,
+                alpha=2.0,
+            )
+        )
+    out.append(str(torch.cudnn_is_acceptable(torch.ones(2))))
+    d, mask = torch.native_dropout(torch.ones(50), 0.3, False)
+    out += values(d) + values(mask)
+    torch.manual_seed(0)
+    d, mask = torch.native_dropout(torch.full((200,), 2.0), 0.25, True)
+    out.append(str(d.dtype) + str(mask.dtype) + str(d.shape))
+    out.append(bool(((d == 0) == ~mask).all()) and bool((d[mask] == 2.0 / 0.75).all()))
+    b = torch.binomial(torch.full((1000,), 10.0), torch.full((1000,), 0.3))
+    out.append(str(b.dtype) + str(b.shape) + str(bool(((b >= 0) & (b <= 10) & (b == b.round())).all())))
+    out.append(error_name(lambda: torch.conv_tbc(torch.ones(3, 2, 4), torch.ones(2, 3, 4), torch.ones(4))))
+    out.append(
+        error_name(lambda: torch.convolution(torch.ones(3), torch.ones(1, 1, 1), None, [1], [0], [1], False, [0], 1))
+    )
+    return out
+
+
+@case
+def householder_qr(torch):
+    """geqrf in LAPACK's conventions (columns already reduced: tau 0; wide matrices),
+    householder_product/orgqr with gradients, ormqr from both sides, transposed or not."""
+    out = []
+    for dt in float_types(torch):
+        a = randn(170, 2, 5, 3)
+        a[1, 3:, 1] = 0.0
+        a[1, 2:, 2] = 0.0
+        g, tau = torch.geqrf(tensor(torch, a, dt))
+        out += values(g) + values(tau)
+        r = torch.geqrf(tensor(torch, randn(171, 3, 5), dt))
+        out += values(r.a) + values(r.tau)
+        out += values(tensor(torch, a, dt).geqrf()[0])
+        out += with_grad(torch, torch.linalg.householder_product, [g.numpy(), tau.numpy()], dt)
+        out += with_grad(torch, lambda x, t: torch.orgqr(x, t[..., :2]), [g.numpy(), tau.numpy()], dt)
+        out += with_grad(torch, lambda x, t: x.orgqr(t), [randn(172, 4, 4), randn(173, 3)], dt)
+        for left, transpose, shape in [
+            (True, False, (2, 5, 4)),
+            (True, True, (2, 5, 4)),
+            (False, False, (2, 4, 5)),
+            (False, True, (2, 4, 5)),
+        ]:
+            # values only: PyTorch 1.13 has no derivative for ormqr
+            out += values(torch.ormqr(g, tau, tensor(torch, randn(174, *shape), dt), left, transpose))
+    out.append(error_name(lambda: torch.linalg.householder_product(torch.ones(2, 3), torch.ones(2))))
+    out.append(error_name(lambda: torch.linalg.householder_product(torch.ones(3, 2), torch.ones(3))))
+    return out
+
+
+@case
+def lowrank_svd_and_pca(torch):
+    """Randomised, but exact on matrices of rank at most q: the leading singular values and
+    the reconstruction, tall, wide, square and batched; the shapes; bad q."""
+    out = []
+    for (m, n, rank), q in [((30, 8, 3), 5), ((8, 30, 4), 6), ((20, 20, 6), 8)]:
+        A = torch.from_numpy(randn(175, m, rank) @ randn(176, rank, n))
+        U, S, V = torch.svd_lowrank(A, q=q)
+        out += [str((U.shape, S.shape, V.shape, U.dtype)), S[:rank].numpy(), (U @ torch.diag(S) @ V.T).numpy()]
+        out.append(np.abs((U.T @ U).numpy() - np.eye(q)).max() < 1e-12)
+        U, S, V = torch.pca_lowrank(A)
+        out += [str((U.shape, S.shape, V.shape)), S[: min(rank, 5)].numpy()]
+        U, S, V = torch.pca_lowrank(A, q=rank, center=False, niter=4)
+        out += [S.numpy(), (U @ torch.diag(S) @ V.T).numpy()]
+    B = torch.from_numpy(randn(177, 2, 10, 4) @ randn(178, 2, 4, 7))
+    U, S, V = torch.svd_lowrank(B, q=5)
+    out += [
+        str((U.shape, S.shape, V.shape)),
+        S[..., :4].numpy(),
+        (U @ torch.diag_embed(S) @ V.transpose(-1, -2)).numpy(),
+    ]
+    out.append(error_name(lambda: torch.pca_lowrank(torch.ones(10, 5), q=7)))
+    out.append(error_name(lambda: torch.pca_lowrank(torch.ones(10, 5), niter=-1)))
+    return out
+
+
+@case
+def convolution_gradients_and_nn_helpers(torch):
+    """torch.nn.grad's (and F.grad's) convolution gradients against autograd's, F.conv_tbc,
+    nn.factory_kwargs, torch.autograd.variable."""
+    out = []
+    for dt in float_types(torch):
+        for n, xs, ws, kw in [
+            (1, (2, 4, 9), (6, 2, 3), dict(stride=2, padding=1, dilation=1, groups=2)),
+            (2, (2, 3, 7, 6), (4, 3, 3, 2), dict(stride=(2, 1), padding=(1, 0), dilation=(1, 2))),
+            (3, (1, 2, 5, 4, 4), (3, 2, 2, 3, 2), dict(stride=1, padding=(0, 1, 1), dilation=1)),
+        ]:
+            conv = getattr(torch.nn.functional, "conv%dd" % n)
+            x, w = tensor(torch, randn(180, *xs), dt), tensor(torch, randn(181, *ws), dt)
+            go = tensor(torch, randn(182, *conv(x, w, None, **kw).shape), dt)
+            out += values(getattr(torch.nn.grad, "conv%dd_input" % n)(x.shape, w, go, **kw))
+            out += values(getattr(torch.nn.functional.grad, "conv%dd_weight" % n)(x, w.shape, go, **kw))
+        out += with_grad(
+            torch,
+            lambda a, w, b: torch.nn.functional.conv_tbc(a, w, b, 2),
+            [randn(183, 6, 2, 3), randn(184, 3, 3, 5), randn(185, 5)],
+            dt,
+        )
+    F = torch.nn.functional
+    out.append(
+        str(sorted(F.GRID_SAMPLE_INTERPOLATION_MODES.items())) + str(sorted(F.GRID_SAMPLE_PADDING_MODES.items()))
+    )
+    fk = torch.nn.factory_kwargs
+    out.append(str(sorted(fk({"dtype": torch.float64, "factory_kwargs": {"device": "cpu"}}).items())))
+    out.append(str(fk(None)) + str(fk({})))
+    out.append(error_name(lambda: fk({"dtype": torch.float64, "factory_kwargs": {"dtype": torch.float32}})))
+    out.append(error_name(lambda: fk({"layout": torch.strided})))
+    from torch.autograd.variable import Variable
+
+    v = Variable(torch.ones(2), requires_grad=True)
+    out.append(str((v.requires_grad, type(v).__name__, torch.autograd.kineto_available())))
+    from torch.nn import common_types as ct
+
+    names = [
+        "_size_any_t",
+        "_size_1_t",
+        "_size_2_t",
+        "_size_3_t",
+        "_size_4_t",
+        "_size_5_t",
+        "_size_6_t",
+        "_size_any_opt_t",
+        "_size_2_opt_t",
+        "_size_3_opt_t",
+        "_ratio_2_t",
+        "_ratio_3_t",
+        "_ratio_any_t",
+    ]
+    out.append(repr([str(getattr(ct, n)) for n in names]))
+    out.append(repr([getattr(ct, n).__args__[0] is torch.Tensor for n in ["_tensor_list_t", "_maybe_indices_t"]]))
+    return out
+
+
+@case
+def strided_and_removed_tensor_methods(torch):
+    """as_strided_scatter (function and method, with gradients), as_strided_, and the
+    removed reinforce/volatile."""
+    import warnings
+
+    out = []
+    for dt in float_types(torch):
+        x = randn(190, 3, 4)
+        # gradients with respect to src only: PyTorch 1.13's gradient with respect to input reads
+        # uninitialised memory (test_missing_names.py checks ours by gradcheck)
+        xt = tensor(torch, x, dt)
+        for size, stride, offset in [((2, 2), (3, 1), 1), ((3,), (4,), 0), ((2, 3), (1, 4), None), ((4, 2), (2, 1), 2)]:
+            out += with_grad(
+                torch, lambda b: torch.as_strided_scatter(xt, b, size, stride, offset), [randn(191, *size)], dt
+            )
+        out += with_grad(torch, lambda b: xt.as_strided_scatter(b, (2, 2), (1, 2)), [randn(192, 2, 2)], dt)
+        b = tensor(torch, np.arange(12.0), dt)
+        r = b.as_strided_((2, 3), (1, 3), 2)
+        out += values(r) + values(b) + [str((r is b, b.shape, b.stride(), b.storage_offset()))]
+        out += values(tensor(torch, np.arange(6.0), dt).as_strided_((2,), (2,)))
+    out.append(error_name(lambda: torch.as_strided_scatter(torch.zeros(6), torch.ones(3), (2, 2), (1, 1))))
+    out.append(error_name(lambda: torch.as_strided_scatter(torch.zeros(6), torch.ones(2, 2), (2, 2), (3, 3))))
+    try:
+        torch.ones(2).reinforce(1.0)
+    except RuntimeError as exc:
+        out.append(str(exc))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = torch.ones(2)
+        out.append(str(x.volatile))
+        x.volatile = True
+        out.append(str([str(w.message) for w in caught]) + str(x.requires_grad))
+    return out
+
+
+@case
+def datapipes(torch):
+    """torch.utils.data's DataPipes: the functional chains, lengths, batches as DataChunks,
+    column mapping, shuffles from a set seed (the same stream of Python's random), sharding,
+    registering a DataPipe of one's own, map-style ones, a DataLoader over a pipeline; the
+    errors."""
+    import warnings
+
+    from torch.utils.data import DataChunk, IterDataPipe, MapDataPipe, functional_datapipe
+    from torch.utils.data.datapipes.iter import IterableWrapper, Multiplexer, Sampler, ShardingFilter
+    from torch.utils.data.datapipes.map import SequenceWrapper
+
+    warnings.simplefilter("ignore")
+    out = []
+
+    def show(x):
+        out.append(repr(x))
+
+    dp = IterableWrapper(range(10))
+    show(list(dp.map(lambda x: x * 2).filter(lambda x: x % 3 != 0).batch(3)))
+    show(
+        [type(b).__name__ for b in dp.batch(4)] + [len(dp.batch(4)), len(dp.batch(4, drop_last=True)), len(dp.map(abs))]
+    )
+    show(list(dp.batch(4, drop_last=True)))
+    show(list(dp.batch(3).batch(2).unbatch()) + list(dp.batch(3).batch(2).unbatch(unbatch_level=2)))
+    show(list(dp.batch(3).batch(2).unbatch(unbatch_level=-1)))
+    rows = IterableWrapper([(1, 2, 3), (4, 5, 6)])
+    show(list(rows.map(lambda a: a * 10, input_col=1)) + list(rows.map(lambda a, b: a + b, input_col=[0, 2])))
+    show(list(IterableWrapper([[1, 2], [3, 4]]).map(lambda a: -a, input_col=0, output_col=-1)))
+    show(list(rows.filter(lambda v: v > 2, input_col=0)))
+    for seed in [0, 7]:
+        show(list(dp.shuffle().set_seed(seed)) + list(dp.shuffle(buffer_size=3).set_seed(seed)))
+        show(list(SequenceWrapper(list(range(8))).shuffle().set_seed(seed)))
+    show(list(dp.shuffle().set_shuffle(False)) + [len(dp.shuffle())])
+    show(list(dp.batch(2).shuffle(unbatch_level=1).set_seed(3)))
+    show(
+        list(dp.concat(IterableWrapper("ab")))
+        + list(dp.zip(IterableWrapper("abc")))
+        + [len(dp.zip(IterableWrapper("ab")))]
+    )
+    show(
+        list(dp.mux(IterableWrapper([10, 11, 12]), IterableWrapper([20, 21])))
+        + [len(Multiplexer(dp, IterableWrapper([1])))]
+    )
+    shard = ShardingFilter(dp)
+    shard.apply_sharding(3, 1)
+    show(list(shard) + [len(shard), shard.is_shardable()])
+    show(list(Sampler(dp)) + [len(Sampler(dp))])
+    show([t.tolist() for t in dp.batch(4).collate()])
+    show([list(b) for b in dp.batch(3).map(sum).batch(2)])
+    show([b.as_str("  ") for b in dp.batch(4)] + [list(DataChunk([1, 2]).raw_iterator())])
+
+    class TimesK(IterDataPipe):
+        def __init__(self, source, k=2):
+            self.source, self.k = source, k
+
+        def __iter__(self):
+            for x in self.source:
+                yield x * self.k
+
+    if "times_k" not in IterDataPipe.functions:  # a name is registered once per process
+        functional_datapipe("times_k")(TimesK)
+    show(list(dp.times_k(3)) + list(dp.times_k()))
+    show([repr(dp.map(abs)), str(dp.batch(2)), type(dp.times_k()).__name__, "times_k" in dir(dp)])
+    m = SequenceWrapper([5, 6, 7, 8, 9])
+    show([m[1], len(m), m.map(lambda v: v + 1)[2], m.batch(2)[2], len(m.batch(2)), len(m.batch(2, drop_last=True))])
+    show([m.concat(SequenceWrapper("xy"))[6], m.zip(SequenceWrapper("abc"))[1], len(m.zip(SequenceWrapper("abc")))])
+    show(
+        [
+            isinstance(m, MapDataPipe),
+            isinstance(dp, torch.utils.data.IterableDataset),
+            isinstance(m.shuffle(), IterDataPipe),
+        ]
+    )
+    loader = torch.utils.data.DataLoader(dp.map(lambda v: torch.tensor([v, v * v])), batch_size=4)
+    show([b.tolist() for b in loader])
+    for bad in [
+        lambda: dp.batch(0),
+        lambda: list(dp.filter(lambda v: v)),
+        lambda: len(dp.filter(lambda v: True)),
+        lambda: dp.no_such_function,
+        lambda: IterableWrapper(range(3)).concat(),
+        lambda: dp.concat([1, 2]),
+        lambda: m.batch(2)[5],
+        lambda: m.concat(SequenceWrapper("xy"))[9],
+        lambda: list(dp.unbatch()),
+        lambda: dp.map(abs, output_col=1),
+    ]:
+        out.append(error_name(bad))
+    return out
+
+
+@case
+def histogramdd(torch):
+    """Bins as a count, counts per dimension or edges; ranges; weights; density; points on
+    the last edge, outside the range and all equal; bad arguments."""
+    out = []
+    x = randn(195, 60, 3)
+    x[0] = [2.0, 2.0, 2.0]
+    for dt in float_types(torch):
+        t = tensor(torch, x, dt)
+        for kwargs in [
+            dict(bins=4),
+            dict(bins=[2, 3, 5], range=[-1.0, 1.0, -2.0, 2.0, 0.0, 2.0]),
+            dict(bins=3, weight=tensor(torch, np.abs(x[:, 0]), dt), density=True),
+            dict(
+                bins=[
+                    tensor(torch, [-1.0, 0.0, 2.0], dt),
+                    tensor(torch, [-3.0, -1.0, 0.0, 0.5, 3.0], dt),
+                    tensor(torch, [0.0, 1.0], dt),
+                ]
+            ),
+        ]:
+            r = torch.histogramdd(t, **kwargs)
+            out += values(r.hist) + [e.numpy() for e in r.bin_edges] + [str(type(r.bin_edges).__name__)]
+        r = torch.histogramdd(tensor(torch, x.reshape(4, 15, 3), dt), [3, 2, 2], density=True)
+        out += values(r.hist)
+        r = torch.histogramdd(torch.ones(4, 2, dtype=dt), 2)
+        out += values(r.hist) + [e.numpy() for e in r.bin_edges]
+    r = torch.histogramdd(torch.ones(4, 2), [2, 3, 4])  # (1.13 ignores the bins beyond D)
+    out += values(r.hist) + [e.numpy() for e in r.bin_edges]
+    out.append(error_name(lambda: torch.histogramdd(torch.ones(4), 2)))
+    out.append(error_name(lambda: torch.histogramdd(torch.ones(4, 2), [2])))
+    out.append(error_name(lambda: torch.histogramdd(torch.ones(4, 2), 2, range=[0.0, 1.0])))
+    return out
+
+
+@case
+def datapipe_graph_and_loader(torch):
+    """torch.utils.data.graph/graph_settings over a pipeline, and what DataLoader does with
+    one: shuffle=False turns its Shufflers off, shuffle=True on (adding one where none is),
+    worker processes each keep their shard."""
+    import warnings
+
+    import torch.utils.data.graph as G
+    import torch.utils.data.graph_settings as GS
+    from torch.utils.data import DataLoader
+    from torch.utils.data.datapipes.iter import IterableWrapper
+
+    warnings.simplefilter("ignore")
+    out = []
+
+    def names(g):
+        return [(type(v[0]).__name__, names(v[1])) for v in g.values()]
+
+    dp = IterableWrapper(range(12)).shuffle().sharding_filter().map(_times_ten)
+    g = G.traverse_dps(dp)
+    out.append(repr(names(g)) + repr([type(p).__name__ for p in GS.get_all_graph_pipes(g)]))
+    z = IterableWrapper(range(3)).zip(IterableWrapper(range(3)).map(abs), IterableWrapper([1]))
+    out.append(repr(names(G.traverse_dps(z))) + repr(names(G.traverse(z))))
+    out.append(repr([b.tolist() for b in DataLoader(dp, batch_size=5, shuffle=False)]))
+    torch.manual_seed(0)
+    out.append(repr(sorted(int(v) for b in DataLoader(dp, batch_size=5, shuffle=True) for v in b)))
+    out.append(repr(sorted(int(v) for b in DataLoader(dp, batch_size=3, num_workers=2) for v in b)))
+    out.append(repr([b.tolist() for b in DataLoader(IterableWrapper(range(4)), shuffle=False)]))
+    out.append(type(GS.apply_shuffle_settings(IterableWrapper(range(5)), shuffle=True)).__name__)
+    out.append(type(GS.apply_shuffle_settings(IterableWrapper(range(5)), shuffle=None)).__name__)
+    sf = IterableWrapper(range(10)).sharding_filter()
+    GS.apply_sharding(sf, 3, 2)
+    out.append(repr(list(sf)))
+    rng = torch.Generator()
+    rng.manual_seed(5)
+    a = GS.apply_random_seed(IterableWrapper(range(20)).shuffle(), rng)
+    out.append(str(sorted(list(a)) == list(range(20))))
+    out.append(
+        error_name(lambda: GS.apply_sharding(IterableWrapper(range(4)).sharding_filter().sharding_filter(), 2, 0))
+    )
+    out.append(error_name(lambda: G.traverse_dps([1, 2])))
+    out.append(error_name(lambda: DataLoader(torch.utils.data.IterableDataset(), shuffle=True)))
+    return out
+
+
+def _times_ten(x):
+    return x * 10
+
+
+@case
+def datapipes_fork_demux_and_files(torch):
+    """fork and demux (in lockstep, one after the other, buffers overflowing, dropped Nones,
+    bad classes, a second pass), and the file DataPipes over a temporary directory."""
+    import os
+    import shutil
+    import tempfile
+    import warnings
+
+    from torch.utils.data.datapipes.iter import FileLister, FileOpener, IterableWrapper
+
+    warnings.simplefilter("ignore")
+    out = []
+    dp = IterableWrapper(range(6))
+    a, b = dp.fork(2)
+    out.append(repr([list(zip(a, b)), list(a), list(b), len(a)]))
+    a, b = dp.fork(2)
+    first = list(a)
+    out.append(repr([first, list(b), list(a)]))
+    a, b, c = dp.fork(3, buffer_size=2)
+    out.append(error_name(lambda: list(a)))
+    a, b = dp.fork(2, buffer_size=-1)
+    out.append(repr([list(a), list(b), dp.fork(1) is dp]))
+    out.append(error_name(lambda: dp.fork(0)))
+    e, o = dp.demux(2, lambda x: x % 2)
+    out.append(repr([list(e), list(o), list(zip(e, o))]))
+    words = IterableWrapper(["apple", "bob", "avocado", "cat", "bee", "ant", "carrot", "axe", "ball", "cow", "art"])
+    first = lambda w: w[0]  # noqa: E731
+    for kwargs in [
+        {},
+        dict(group_size=2),
+        dict(buffer_size=4),
+        dict(buffer_size=5, group_size=3, drop_remaining=True),
+        dict(buffer_size=6, group_size=3, guaranteed_group_size=2, drop_remaining=True),
+    ]:
+        out.append(repr([list(g) for g in words.groupby(first, **kwargs)]))
+    out.append(error_name(lambda: list(words.groupby(first, buffer_size=4, group_size=3))))
+    out.append(error_name(lambda: words.groupby(first, buffer_size=2, group_size=3)))
+    e, o = dp.demux(2, lambda x: x % 2, buffer_size=1)
+    out.append(error_name(lambda: list(e)))
+    e, o = IterableWrapper(range(7)).demux(2, lambda x: None if x == 3 else x % 2, drop_none=True)
+    out.append(repr([list(zip(e, o)), list(o)]))
+    e, o = IterableWrapper(range(7)).demux(2, lambda x: 5)
+    out.append(error_name(lambda: list(e)))
+    e, o = IterableWrapper(range(7)).demux(2, lambda x: None)
+    out.append(error_name(lambda: list(e)))
+    d = tempfile.mkdtemp()
+    try:
+        for name in ["b.txt", "a.txt", "c.csv"]:
+            with open(os.path.join(d, name), "w") as f:
+                f.write(name * 3 + "\nline2\n")
+        os.mkdir(os.path.join(d, "sub"))
+        with open(os.path.join(d, "sub", "z.txt"), "w") as f:
+            f.write("zz")
+        fl = FileLister(d, "*.txt")
+        rel = [os.path.relpath(p, d) for p in fl]
+        rec = [os.path.relpath(p, d) for p in FileLister([d], ["*.txt", "*.csv"], recursive=True)]
+        absolute = [os.path.isabs(p) for p in IterableWrapper([d]).list_files(abspath=True)]
+        out.append(repr([rel, rec, absolute, [os.path.basename(p) for p in FileLister(os.path.join(d, "a.txt"))]]))
+        out.append(repr([(os.path.basename(p), s.read()) for p, s in FileOpener(fl)]))
+        out.append(repr([(os.path.basename(p), x) for p, x in FileOpener(fl, mode="b").read_from_stream(chunk=4)]))
+        out.append(repr([(os.path.basename(p), list(s)) for p, s in fl.open_files()]))
+        out.append(repr([(os.path.basename(p), x) for p, x in fl.open_files(mode="rt").read_from_stream()]))
+        out.append(error_name(lambda: FileOpener(fl, mode="w")))
+        out.append(error_name(lambda: FileOpener(fl, mode="b", encoding="utf-8")))
+        out.append(error_name(lambda: len(fl)))
+        out.append(error_name(lambda: list(FileOpener(IterableWrapper([3])))))
+    finally:
+        shutil.rmtree(d)
+    return out
+
+
+@case
+def datapipe_typing_and_determinism(torch):
+    """IterDataPipe[T]/MapDataPipe[T] as bases; non_deterministic (a class, or a function of
+    the arguments) under guaranteed_datapipes_determinism."""
+    from torch.utils.data import IterDataPipe, MapDataPipe, guaranteed_datapipes_determinism, non_deterministic
+    from torch.utils.data.datapipes.iter import IterableWrapper
+
+    out = []
+
+    class Typed(IterDataPipe[int]):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            return iter(range(self.n))
+
+    class TypedMap(MapDataPipe[str]):
+        def __getitem__(self, i):
+            return str(i)
+
+        def __len__(self):
+            return 2
+
+    out.append(repr([list(Typed(3)), isinstance(Typed(2), IterDataPipe), TypedMap()[1]]))
+
+    class ND(IterDataPipe):
+        def __init__(self, src, flag=False):
+            self.src = src
+
+        def __iter__(self):
+            return iter(self.src)
+
+    nd = non_deterministic(ND)
+    nd2 = non_deterministic(lambda src, flag=False: flag)(ND)
+    out.append(repr(list(nd(IterableWrapper([1, 2])))))
+    with guaranteed_datapipes_determinism():
+        out.append(error_name(lambda: nd(IterableWrapper([1]))))
+        out.append(repr(list(nd2(IterableWrapper([4])))))
+        out.append(error_name(lambda: nd2(IterableWrapper([4]), flag=True)))
+    out.append(repr(list(nd(IterableWrapper([3])))))
+    out.append(error_name(lambda: non_deterministic(int)))
+    out.append(error_name(lambda: non_deterministic(3)))
+    out.append(error_name(lambda: non_deterministic(lambda: True)(int)))
+    return out
+
+
+@case
+def futures_and_fork(torch):
+    """torch.futures: results and exceptions, chained callbacks (their errors too), a result
+    set from another thread, collect_all/wait_all; torch.jit.fork/wait and torch.fork/wait."""
+    import threading
+
+    out = []
+    f = torch.futures.Future()
+    g = f.then(lambda fut: fut.value() * 2)
+    out.append(str(f.done()))
+    f.set_result(3)
+    out.append(repr([f.wait(), g.wait(), f.done(), f.value(), g.done()]))
+    h = torch.futures.Future()
+    h.set_exception(ValueError("boom"))
+    out += [error_name(h.wait), error_name(h.value), str(h.done())]
+    out.append(error_name(lambda: f.set_result(4)))
+    a, b = torch.futures.Future(), torch.futures.Future()
+    c = torch.futures.collect_all([a, b])
+    a.set_result(1)
+    out.append(str(c.done()))
+    b.set_result(2)
+    out.append(repr([c.done(), [x.value() for x in c.wait()], torch.futures.wait_all([a, b])]))
+    out.append(repr(torch.futures.wait_all([])))
+    seen = []
+    z = torch.futures.Future()
+    z.add_done_callback(lambda fu: seen.append(fu.value()))
+    z.set_result(9)
+    z.add_done_callback(lambda fu: seen.append(fu.value() + 1))
+    out.append(repr(seen))
+    k = torch.futures.Future()
+    k2 = k.then(lambda fu: fu.value() / 0)
+    k.set_result(1)
+    try:
+        k2.wait()
+    except RuntimeError as exc:
+        out.append(str(exc).split("\n")[0])
+    m = torch.futures.Future()
+    t = threading.Thread(target=lambda: m.set_result(42))
+    t.start()
+    out.append(repr(m.wait()))
+    t.join()
+    e = torch.futures.Future()
+    e.set_exception(KeyError("k"))
+    out.append(error_name(lambda: torch.futures.wait_all([e])))
+    fut = torch.jit.fork(lambda x, y=1: x + y, 5, y=2)
+    out.append(repr([torch.jit.wait(fut), fut.done(), torch.wait(torch.fork(lambda: 7))]))
+    out.append(
+        repr([isinstance(fut, torch.Future), torch.jit.Future is torch.futures.Future, sorted(torch.futures.__all__)])
+    )
+    return out
+
+
+@case
+def process_switches_and_from_file(torch):
+    """set_anomaly_enabled, is_distributed, init_num_threads, the removed matrix_rank, and
+    from_file copying or mapping a file."""
+    import os
+    import tempfile
+
+    out = []
+    torch.set_anomaly_enabled(True, False)
+    out.append(repr([torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()]))
+    torch.set_anomaly_enabled(False)
+    out.append(repr([torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()]))
+    out.append(repr([torch.is_distributed(torch.ones(2)), torch.init_num_threads()]))
+    try:
+        torch.matrix_rank(torch.eye(3))
+    except RuntimeError as exc:
+        out.append(str(exc))
+    fd, path = tempfile.mkstemp()
+    os.close(fd)
+    try:
+        np.arange(6, dtype=np.float32).tofile(path)
+        # copies taken now: PyTorch maps the file privately even where shared is False, so its
+        # tensors see later writes to pages they have not written themselves
+        out += values(torch.from_file(path, size=4).clone())
+        out += values(torch.from_file(path, shared=False, size=6, dtype=torch.float32).clone())
+        out += values(torch.from_file(path, size=3, dtype=torch.float64).clone())
+        t = torch.from_file(path, shared=True, size=6, dtype=torch.float32)
+        t[0] = 9
+        out.append(np.fromfile(path, dtype=np.float32))
+        out.append(str(torch.from_file(path).shape))
+        out.append(error_name(lambda: torch.from_file(path, size=100)))
+        del t
+    finally:
+        os.remove(path)
+    return out
+
+
+@case
+def recurrent_functions(torch):
+    """torch.lstm/gru/rnn_tanh/rnn_relu over flat weight lists (an nn module's own), padded
+    and packed, one or two layers, one or two directions, batch_first, with and without
+    biases, LSTM with a projection; gradients."""
+    out = []
+    torch.manual_seed(0)
+    for dt in float_types(torch):
+        for name, cls, extra in [
+            ("lstm", torch.nn.LSTM, {}),
+            ("lstm", torch.nn.LSTM, {"proj_size": 2}),
+            ("gru", torch.nn.GRU, {}),
+            ("rnn_tanh", torch.nn.RNN, {}),
+            ("rnn_relu", torch.nn.RNN, {"nonlinearity": "relu"}),
+        ]:
+            for layers, bidirectional, bias, batch_first in [(1, False, True, False), (2, True, False, True)]:
+                rng = np.random.default_rng(200 + layers)
+                m = cls(
+                    3, 4, num_layers=layers, bidirectional=bidirectional, bias=bias, batch_first=batch_first, **extra
+                )
+                params = [tensor(torch, rng.standard_normal(tuple(p.shape)) * 0.5, dt) for p in m._flat_weights]
+                for p in params:
+                    p.requires_grad_()
+                D = 2 if bidirectional else 1
+                h_size = extra.get("proj_size", 4) or 4
+                x = tensor(torch, rng.standard_normal((2, 5, 3) if batch_first else (5, 2, 3)), dt).requires_grad_()
+                h0 = tensor(torch, rng.standard_normal((layers * D, 2, h_size)), dt)
+                hx = [h0, tensor(torch, rng.standard_normal((layers * D, 2, 4)), dt)] if name == "lstm" else h0
+                res = getattr(torch, name)(x, hx, params, bias, layers, 0.0, False, bidirectional, batch_first)
+                out += [r.detach().numpy() for r in res]
+                total = sum((r * tensor(torch, rng.standard_normal(tuple(r.shape)), dt)).sum() for r in res)
+                grads = torch.autograd.grad(total, [x] + params)
+                out += [g.numpy() for g in grads]
+                # packed: lengths 5 and 3, time-major data of the sorted batch
+                data = tensor(torch, rng.standard_normal((8, 3)), dt)
+                sizes = torch.tensor([2, 2, 2, 1, 1])
+                res = getattr(torch, name)(data, sizes, hx, params, bias, layers, 0.0, False, bidirectional)
+                out += [r.detach().numpy() for r in res]
+    return out
+
+
 def run_case(torch, name):
     """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
     try:

@@ -35,6 +35,13 @@ def real_results(tmp_path_factory):
         return {k: data[k] for k in data.files}
 
 
+# PyTorch 1.13's VonMises takes log I0 and log I1 from Abramowitz and Stegun's polynomial fits
+# (9.8.1-9.8.4, good to about 2e-7), ours from the exponentially scaled Bessel functions (to
+# rounding): the two agree to those fits' accuracy, and test_von_mises_against_quadrature
+# checks ours to float64's.
+TOLERANCES = {"von_mises": (1e-4, 1e-7)}
+
+
 @pytest.mark.parametrize("name", sorted(distributions_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
     theirs = {k: v for k, v in real_results.items() if k.split("::")[0] == name}
@@ -52,7 +59,7 @@ def test_same_as_pytorch_1_13(name, real_results):
         assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
         if want.dtype.kind == "f":
             # float32: lgamma and digamma are computed here in float64 and rounded once
-            rtol, atol = (2e-5, 1e-6) if want.dtype == np.float32 else (1e-6, 1e-9)
+            rtol, atol = (2e-5, 1e-6) if want.dtype == np.float32 else TOLERANCES.get(name, (1e-6, 1e-9))
             np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=key)
             np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=key)
             np.testing.assert_array_equal(got[np.isinf(got)], want[np.isinf(got)], err_msg=key)
@@ -121,6 +128,9 @@ MOMENT_CASES = {
     "Independent": lambda: D.Independent(D.Normal(f64(0.0, 1.0), f64(1.0, 2.0)), 1),
     "MixtureSameFamily": lambda: D.MixtureSameFamily(
         D.Categorical(probs=f64(0.3, 0.7)), D.Normal(f64(-1.0, 2.0), f64(0.5, 1.0))
+    ),
+    "Wishart": lambda: D.Wishart(
+        f64(4.5, 9.0), covariance_matrix=torch.tensor([[2.0, 0.5, -0.3], [0.5, 1.0, 0.2], [-0.3, 0.2, 0.8]]).double()
     ),
 }
 
@@ -333,3 +343,128 @@ def test_reinforce_program_runs_unchanged():
 def test_distributions_is_a_torch_attribute():
     assert torch.distributions is D
     assert D.Normal(0.0, 1.0).sample().dtype == torch.float32
+
+
+# ---- VonMises, Wishart, LKJCholesky, ContinuousBernoulli's KL divergences: against quadrature,
+# closed-form moments and numerical integrals ----
+
+# the midpoint rule on a periodic integrand converges geometrically: 2^16 points are exact to
+# rounding for these concentrations
+ANGLES = -np.pi + (np.arange(2**16) + 0.5) * (2 * np.pi / 2**16)
+
+
+@pytest.mark.parametrize("kappa", [0.01, 0.7, 2.5, 30.0, 200.0])
+def test_von_mises_against_quadrature(kappa):
+    """log_prob against numpy's I0; the density integrates to 1; the circular variance is
+    1 - E cos(x - loc) by quadrature."""
+    loc = 0.8
+    d = D.VonMises(f64(loc), f64(kappa))
+    x = torch.from_numpy(ANGLES)
+    got = d.log_prob(x).numpy()
+    # log of exp(k cos(x - loc)) / (2 pi I0(k)), with I0 scaled by exp(-k) to keep it finite
+    want = kappa * (np.cos(ANGLES - loc) - 1) - np.log(2 * np.pi * np.i0(kappa) * np.exp(-kappa))
+    if kappa > 100:  # np.i0 overflows no sooner, but its scaled value loses digits: sum the series
+        k = np.arange(400)
+        terms = np.exp(2 * k * np.log(kappa / 2) - 2 * np.array([math.lgamma(j + 1) for j in k]) - kappa)
+        want = kappa * (np.cos(ANGLES - loc) - 1) - np.log(2 * np.pi * terms.sum())
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    density = np.exp(got)
+    step = 2 * np.pi / len(ANGLES)
+    assert abs(density.sum() * step - 1) < 1e-12
+    variance = 1 - (np.cos(ANGLES - loc) * density).sum() * step
+    np.testing.assert_allclose(d.variance.item(), variance, rtol=1e-10, atol=1e-14)
+
+
+def test_von_mises_draws():
+    """Trigonometric moments of the draws: E cos(x - loc) = I1/I0 = 1 - variance, E sin(x -
+    loc) = 0, E cos 2(x - loc) = I2/I0 = 1 - 2 (I1/I0) / k; every draw in [-pi, pi)."""
+    torch.manual_seed(9)
+    loc, kappa = f64(0.5, -3.0, 2.0, 3.1), f64(0.01, 1.5, 8.0, 50.0)
+    d = D.VonMises(loc, kappa)
+    x = d.sample((N,))
+    assert x.dtype == torch.float64 and tuple(x.shape) == (N, 4) and not x.requires_grad
+    assert bool(((x >= -math.pi) & (x < math.pi)).all())
+    r1 = 1 - d.variance
+    for feature, want in [
+        (torch.cos(x - loc), r1),
+        (torch.sin(x - loc), torch.zeros(4, dtype=torch.float64)),
+        (torch.cos(2 * (x - loc)), 1 - 2 * r1 / kappa),
+    ]:
+        m = feature.mean(0)
+        se = (feature.var(0) / N).sqrt()
+        assert bool(((m - want).abs() <= 5 * se + 1e-12).all()), (m, want, se)
+    assert D.VonMises(torch.tensor(0.0), torch.tensor(1.0)).sample((3,)).dtype == torch.float32
+
+
+def test_wishart_rsample_gradients():
+    """E X = df V: d E[X_00] / d df = V_00 through the chi-squared draws' implicit
+    reparameterisation; the draws' gradients with respect to the scale, by gradcheck."""
+    torch.manual_seed(10)
+    V = torch.tensor([[2.0, 0.5], [0.5, 1.0]], dtype=torch.float64)
+    g, se = _mean_grad(lambda df: D.Wishart(df, covariance_matrix=V), 3.5, lambda x: x[..., 0, 0])
+    assert abs(g - 2.0) <= 5 * se, (g, se)
+    g, se = _mean_grad(lambda df: D.Wishart(df, covariance_matrix=V), 3.5, lambda x: x[..., 0, 1])
+    assert abs(g - 0.5) <= 5 * se, (g, se)
+    L = torch.tensor([[1.0, 0.0], [0.5, 2.0]], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(_seeded(lambda s: D.Wishart(f64(4.0), scale_tril=s.tril())), [L])
+
+
+@pytest.mark.parametrize("dim,eta", [(2, 1.0), (3, 0.5), (4, 2.0), (5, 1.0)])
+def test_lkj_cholesky_draws(dim, eta):
+    """Each off-diagonal correlation of L L^T is 2 Beta(b, b) - 1 with b = eta - 1 + dim / 2:
+    mean 0, variance 1 / (2 eta + dim - 1); every draw a correlation Cholesky factor."""
+    torch.manual_seed(11)
+    d = D.LKJCholesky(dim, torch.tensor(eta, dtype=torch.float64))
+    L = d.sample((N // 4,))
+    assert tuple(L.shape) == (N // 4, dim, dim) and L.dtype == torch.float64
+    assert bool(D.constraints.corr_cholesky.check(L).all())
+    C = L @ L.transpose(-1, -2)
+    i, j = torch.tril_indices(dim, dim, offset=-1)
+    r = C[:, i, j]
+    n = r.shape[-1]
+    _check_moments(d, r, mean=torch.zeros(n, dtype=torch.float64), variance=torch.full((n,), 1 / (2 * eta + dim - 1)))
+
+
+@pytest.mark.parametrize("eta", [0.5, 1.0, 4.0])
+def test_lkj_cholesky_density_integrates_to_one(eta):
+    """For dim 2 the factor is [[1, 0], [r, sqrt(1 - r^2)]]: its density in r integrates to 1
+    (the midpoint rule, with the substitution r = sin t taming the endpoints)."""
+    n = 200000
+    t = -np.pi / 2 + (np.arange(n) + 0.5) * (np.pi / n)
+    r = np.sin(t)
+    value = torch.zeros(n, 2, 2, dtype=torch.float64)
+    value[:, 0, 0] = 1.0
+    value[:, 1, 0] = torch.from_numpy(r)
+    value[:, 1, 1] = torch.from_numpy(np.cos(t))
+    density = D.LKJCholesky(2, f64(eta)).log_prob(value).exp().numpy()
+    assert abs((density * np.cos(t)).sum() * (np.pi / n) - 1) < 1e-6
+
+
+def _continuous_bernoulli_density(lam, x):
+    """lam^x (1 - lam)^(1 - x) C(lam), C(lam) = 2 atanh(1 - 2 lam) / (1 - 2 lam)."""
+    c = 2 * np.arctanh(1 - 2 * lam) / (1 - 2 * lam)
+    return c * lam**x * (1 - lam) ** (1 - x)
+
+
+def test_continuous_bernoulli_kl_against_quadrature():
+    """KL divergences with a ContinuousBernoulli side, as integrals over [0, 1] by the
+    midpoint rule; against uniforms that cover [0, 1] exactly or lie on its boundary the
+    divergence is finite (PyTorch 1.13 gives inf at the boundaries)."""
+    n = 200000
+    x = (np.arange(n) + 0.5) / n
+    for lp, lq in [(0.2, 0.7), (0.9, 0.45), (0.5005, 0.3)]:
+        p, q = _continuous_bernoulli_density(lp, x), _continuous_bernoulli_density(lq, x)
+        want = (p * np.log(p / q)).mean()
+        got = D.kl_divergence(D.ContinuousBernoulli(probs=f64(lp)), D.ContinuousBernoulli(probs=f64(lq)))
+        np.testing.assert_allclose(got.item(), want, rtol=1e-7, atol=1e-10)
+        # against Uniform(0, 1): -H(p)
+        got = D.kl_divergence(D.ContinuousBernoulli(probs=f64(lp)), D.Uniform(f64(0.0), f64(1.0)))
+        np.testing.assert_allclose(got.item(), (p * np.log(p)).mean(), rtol=1e-7, atol=1e-10)
+        # Uniform(0, 0.5) against it: E log(2 / q(x)) over the uniform
+        half = q[: n // 2]
+        got = D.kl_divergence(D.Uniform(f64(0.0), f64(0.5)), D.ContinuousBernoulli(probs=f64(lq)))
+        np.testing.assert_allclose(got.item(), np.log(2 / half).mean(), rtol=1e-7, atol=1e-10)
+    kl = D.kl_divergence(D.ContinuousBernoulli(probs=f64(0.3, 0.3)), D.Uniform(f64(0.1, -1.0), f64(2.0, 0.9)))
+    assert kl.tolist() == [math.inf, math.inf]
+    kl = D.kl_divergence(D.Uniform(f64(-0.1, 0.5), f64(0.5, 1.2)), D.ContinuousBernoulli(probs=f64(0.3, 0.3)))
+    assert kl.tolist() == [math.inf, math.inf]

@@ -94,3 +94,11 @@ def Variable(data, requires_grad=False, volatile=False):
 
 
 Variable.__doc__ = "Variable(tensor, requires_grad=False): see torch.Tensor; kept for old scripts."
+
+
+def kineto_available():
+    """Whether the Kineto profiler backs torch.profiler: never, here."""
+    return False
+
+
+from torch.autograd import variable  # noqa: E402,F401  (where old programs import Variable from)

@@ -34,6 +34,7 @@ from torch.distributions.independent import Independent
 from torch.distributions.kl import kl_divergence, register_kl
 from torch.distributions.kumaraswamy import Kumaraswamy
 from torch.distributions.laplace import Laplace
+from torch.distributions.lkj_cholesky import LKJCholesky
 from torch.distributions.log_normal import LogNormal
 from torch.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from torch.distributions.logistic_normal import LogisticNormal
@@ -51,7 +52,9 @@ from torch.distributions.studentT import StudentT
 from torch.distributions.transformed_distribution import TransformedDistribution
 from torch.distributions.transforms import *  # noqa: F403
 from torch.distributions.uniform import Uniform
+from torch.distributions.von_mises import VonMises
 from torch.distributions.weibull import Weibull
+from torch.distributions.wishart import Wishart
 
 __all__ = [
     "Bernoulli",
@@ -73,6 +76,7 @@ __all__ = [
     "HalfNormal",
     "Independent",
     "Kumaraswamy",
+    "LKJCholesky",
     "Laplace",
     "LogNormal",
     "LowRankMultivariateNormal",
@@ -91,7 +95,9 @@ __all__ = [
     "StudentT",
     "TransformedDistribution",
     "Uniform",
+    "VonMises",
     "Weibull",
+    "Wishart",
     "biject_to",
     "kl_divergence",
     "register_kl",

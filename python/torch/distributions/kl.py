@@ -13,6 +13,7 @@ from torch.distributions.bernoulli import Bernoulli
 from torch.distributions.beta import Beta
 from torch.distributions.binomial import Binomial
 from torch.distributions.categorical import Categorical
+from torch.distributions.continuous_bernoulli import ContinuousBernoulli
 from torch.distributions.cauchy import Cauchy
 from torch.distributions.dirichlet import Dirichlet
 from torch.distributions.distribution import Distribution
@@ -24,6 +25,11 @@ from torch.distributions.gumbel import Gumbel
 from torch.distributions.half_normal import HalfNormal
 from torch.distributions.independent import Independent
 from torch.distributions.laplace import Laplace
+from torch.distributions.lowrank_multivariate_normal import (
+    LowRankMultivariateNormal,
+    _lowrank_logdet,
+    _lowrank_mahalanobis,
+)
 from torch.distributions.multivariate_normal import MultivariateNormal, _batch_mahalanobis, _solve_lower
 from torch.distributions.normal import Normal
 from torch.distributions.one_hot_categorical import OneHotCategorical
@@ -376,6 +382,7 @@ def _kl_beta_uniform(p, q):
 @register_kl(Exponential, Beta)
 @register_kl(Exponential, Pareto)
 @register_kl(Exponential, Uniform)
+@register_kl(Exponential, ContinuousBernoulli)
 def _kl_exponential_infinity(p, q):
     return _infinite_like(p.rate)
 
@@ -411,6 +418,7 @@ def _kl_exponential_normal(p, q):
 @register_kl(Gamma, Beta)
 @register_kl(Gamma, Pareto)
 @register_kl(Gamma, Uniform)
+@register_kl(Gamma, ContinuousBernoulli)
 def _kl_gamma_infinity(p, q):
     return _infinite_like(p.concentration)
 
@@ -446,6 +454,7 @@ def _kl_gamma_normal(p, q):
 @register_kl(Gumbel, Exponential)
 @register_kl(Gumbel, Gamma)
 @register_kl(Gumbel, Uniform)
+@register_kl(Gumbel, ContinuousBernoulli)
 def _kl_gumbel_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -464,6 +473,7 @@ def _kl_gumbel_normal(p, q):
 @register_kl(Laplace, Exponential)
 @register_kl(Laplace, Gamma)
 @register_kl(Laplace, Uniform)
+@register_kl(Laplace, ContinuousBernoulli)
 def _kl_laplace_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -484,6 +494,7 @@ def _kl_laplace_normal(p, q):
 @register_kl(Normal, Exponential)
 @register_kl(Normal, Gamma)
 @register_kl(Normal, Uniform)
+@register_kl(Normal, ContinuousBernoulli)
 def _kl_normal_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -512,6 +523,7 @@ def _kl_normal_laplace(p, q):
 
 @register_kl(Pareto, Beta)
 @register_kl(Pareto, Uniform)
+@register_kl(Pareto, ContinuousBernoulli)
 def _kl_pareto_infinity(p, q):
     return _infinite_like(p.scale)
 
@@ -606,3 +618,122 @@ def _kl_uniform_pareto(p, q):
     t2 = (_x_log_x(p.high) - _x_log_x(p.low) - support_uniform) / support_uniform
     result = t2 * (q.alpha + 1) - t1
     return _where_inf(p.low < q.support.lower_bound, result)
+
+
+# ---- LowRankMultivariateNormal ----
+#
+# KL(p || q) = (log det Sq - log det Sp + tr(Sq^-1 Sp) + |q.loc - p.loc|^2_{Sq^-1} - n) / 2. A
+# low-rank q = W W^T + D has, by the Woodbury identity, Sq^-1 = D^-1 - A^T A with A = C^-1
+# W^T D^-1 (C the capacitance's Cholesky factor), so that tr(Sq^-1 F F^T) = |D^-1/2 F|^2 -
+# |A F|^2 (Frobenius norms) for any factor F of p's covariance.
+
+_EVENT_SHAPE_MESSAGE = (
+    "KL-divergence between two {} with                          different event shapes cannot be computed"
+)
+
+
+def _woodbury_A(q):
+    Wt_Dinv = q._unbroadcasted_cov_factor.transpose(-1, -2) / q._unbroadcasted_cov_diag.unsqueeze(-2)
+    return _solve_lower(q._capacitance_tril, Wt_Dinv)
+
+
+def _lowrank_q_terms(p_logdet, factors, diag, q):
+    """log det Sq - log det Sp + tr(Sq^-1 Sp), p's covariance being sum F F^T over factors
+    plus diag(diag) (None for none)."""
+    D_q = q._unbroadcasted_cov_diag
+    A = _woodbury_A(q)
+    trace = 0
+    for factor in factors:
+        scaled = factor * D_q.rsqrt().unsqueeze(-1)
+        trace = trace + _batch_trace_XXT(scaled) - _batch_trace_XXT(torch.matmul(A, factor))
+    if diag is not None:
+        trace = trace + (diag / D_q).sum(-1) - _batch_trace_XXT(A * diag.sqrt().unsqueeze(-2))
+    return _lowrank_logdet(D_q, q._capacitance_tril) - p_logdet + trace
+
+
+@register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
+def _kl_lowrankmultivariatenormal_lowrankmultivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError(_EVENT_SHAPE_MESSAGE.format("Low Rank Multivariate Normals"))
+    p_logdet = _lowrank_logdet(p._unbroadcasted_cov_diag, p._capacitance_tril)
+    terms = _lowrank_q_terms(p_logdet, [p._unbroadcasted_cov_factor], p._unbroadcasted_cov_diag, q)
+    M = _lowrank_mahalanobis(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q.loc - p.loc, q._capacitance_tril)
+    return 0.5 * (terms + M - p.event_shape[0])
+
+
+@register_kl(MultivariateNormal, LowRankMultivariateNormal)
+def _kl_multivariatenormal_lowrankmultivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError(_EVENT_SHAPE_MESSAGE.format("(Low Rank) Multivariate Normals"))
+    L = p._unbroadcasted_scale_tril
+    p_logdet = 2 * L.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    terms = _lowrank_q_terms(p_logdet, [L], None, q)
+    M = _lowrank_mahalanobis(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q.loc - p.loc, q._capacitance_tril)
+    return 0.5 * (terms + M - p.event_shape[0])
+
+
+@register_kl(LowRankMultivariateNormal, MultivariateNormal)
+def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError(_EVENT_SHAPE_MESSAGE.format("(Low Rank) Multivariate Normals"))
+    L = q._unbroadcasted_scale_tril
+    p_logdet = _lowrank_logdet(p._unbroadcasted_cov_diag, p._capacitance_tril)
+    # tr(Sq^-1 (W W^T + D)) = |L^-1 W|^2 + |L^-1 D^1/2|^2
+    trace = _batch_trace_XXT(_solve_lower(L, p._unbroadcasted_cov_factor)) + _batch_trace_XXT(
+        _solve_lower(L, torch.diag_embed(p._unbroadcasted_cov_diag.sqrt()))
+    )
+    log_det_q = 2 * L.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    M = _batch_mahalanobis(L, q.loc - p.loc)
+    return 0.5 * (log_det_q - p_logdet + trace + M - p.event_shape[0])
+
+
+# ---- ContinuousBernoulli ----
+#
+# Its log-density is x logit + log(1 - probs) + log C, linear in x: E_p[log q(X)] needs only
+# p's mean, and KL(p || q) = -H(p) - mean_p logit_q - log(1 - probs_q) - log C_q.
+
+
+def _cross_entropy_continuous_bernoulli(mean, q):
+    return -mean * q.logits - torch.log1p(-q.probs) - q._cont_bern_log_norm()
+
+
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli_continuous_bernoulli(p, q):
+    own = p._cont_bern_log_norm() + torch.log1p(-p.probs)
+    return p.mean * (p.logits - q.logits) + own - q._cont_bern_log_norm() - torch.log1p(-q.probs)
+
+
+@register_kl(Beta, ContinuousBernoulli)
+def _kl_beta_continuous_bernoulli(p, q):
+    return -p.entropy() + _cross_entropy_continuous_bernoulli(p.mean, q)
+
+
+@register_kl(Uniform, ContinuousBernoulli)
+def _kl_uniform_continuous_bernoulli(p, q):
+    # finite only for a uniform inside [0, 1]
+    result = -p.entropy() + _cross_entropy_continuous_bernoulli(p.mean, q)
+    return _where_inf((p.high > q.support.upper_bound) | (p.low < q.support.lower_bound), result)
+
+
+@register_kl(ContinuousBernoulli, Pareto)
+def _kl_continuous_bernoulli_infinity(p, q):
+    return _infinite_like(p.probs)
+
+
+@register_kl(ContinuousBernoulli, Exponential)
+def _kl_continuous_bernoulli_exponential(p, q):
+    return -p.entropy() - torch.log(q.rate) + q.rate * p.mean
+
+
+@register_kl(ContinuousBernoulli, Normal)
+def _kl_continuous_bernoulli_normal(p, q):
+    # E_p[(X - loc)^2] = var + (mean - loc)^2
+    second = p.variance + (p.mean - q.loc).pow(2)
+    return -p.entropy() + 0.5 * math.log(2.0 * math.pi) + torch.log(q.scale) + second / (2.0 * q.scale.pow(2))
+
+
+@register_kl(ContinuousBernoulli, Uniform)
+def _kl_continuous_bernoulli_uniform(p, q):
+    # finite only for a uniform covering [0, 1]
+    result = -p.entropy() + (q.high - q.low).log()
+    return _where_inf((q.low > p.support.lower_bound) | (q.high < p.support.upper_bound), result)

@@ -12,12 +12,14 @@ import weakref
 import torch
 import torch.nn.functional as F
 from torch.distributions import constraints
-from torch.distributions.utils import _sum_rightmost, broadcast_all
+from torch.distributions.utils import _sum_rightmost, broadcast_all, tril_matrix_to_vec, vec_to_tril_matrix
 
 __all__ = [
     "AbsTransform",
     "AffineTransform",
+    "CatTransform",
     "ComposeTransform",
+    "CorrCholeskyTransform",
     "CumulativeDistributionTransform",
     "ExpTransform",
     "IndependentTransform",
@@ -28,6 +30,7 @@ __all__ = [
     "SoftplusTransform",
     "TanhTransform",
     "SoftmaxTransform",
+    "StackTransform",
     "StickBreakingTransform",
     "Transform",
     "identity_transform",
@@ -740,3 +743,174 @@ class CumulativeDistributionTransform(Transform):
         if self._cache_size == cache_size:
             return self
         return type(self)(self.distribution, cache_size=cache_size)
+
+
+class CorrCholeskyTransform(Transform):
+    """Real vectors of length D (D - 1) / 2 onto Cholesky factors of D x D correlation
+    matrices (lower triangular, positive diagonal, rows of unit length), bijectively: the
+    vector fills the strict lower triangle row by row, tanh takes each entry into (-1, 1),
+    and each row is then a signed stick-breaking of the unit length, its diagonal entry
+    taking what remains."""
+
+    domain = constraints.real_vector
+    codomain = constraints.corr_cholesky
+    bijective = True
+
+    def __eq__(self, other):
+        return isinstance(other, CorrCholeskyTransform)
+
+    def _call(self, x):
+        eps = torch.finfo(x.dtype).eps
+        r = vec_to_tril_matrix(torch.tanh(x).clamp(min=-1 + eps, max=1 - eps), diag=-1)
+        # entry j of a row keeps the fraction r_j of the length the entries before it left:
+        # y_j = r_j sqrt(prod_{k<j} (1 - r_k^2)), the diagonal (r = 1) taking all of the rest
+        left = (1 - r * r).sqrt().cumprod(-1)
+        r = r + torch.eye(r.shape[-1], dtype=r.dtype)
+        return r * F.pad(left[..., :-1], [1, 0], value=1)
+
+    def _inverse(self, y):
+        # the squared length each entry had to draw from: 1 - (sum of squares before it)
+        left = F.pad((1 - torch.cumsum(y * y, dim=-1))[..., :-1], [1, 0], value=1)
+        r = tril_matrix_to_vec(y, diag=-1) / tril_matrix_to_vec(left, diag=-1).sqrt()
+        return torch.atanh(r)
+
+    def log_abs_det_jacobian(self, x, y, intermediates=None):
+        # The Jacobian of x onto the strict lower triangle of y: the stick-breaking's factor
+        # is prod sqrt(1 - sum of squares before the entry), tanh's is prod (1 - tanh^2 x)
+        left = tril_matrix_to_vec(1 - (y * y).cumsum(dim=-1), diag=-2)
+        stick_breaking = 0.5 * left.log().sum(-1)
+        # log(1 - tanh^2 x) = 2 (log 2 - x - softplus(-2x)), stable for large |x|
+        tanh = 2 * (math.log(2.0) - x - F.softplus(-2 * x)).sum(dim=-1)
+        return stick_breaking + tanh
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        N = shape[-1]
+        D = round((0.25 + 2 * N) ** 0.5 + 0.5)
+        if D * (D - 1) // 2 != N:
+            raise ValueError("Input is not a flattend lower-diagonal number")
+        return shape[:-1] + (D, D)
+
+    def inverse_shape(self, shape):
+        if len(shape) < 2:
+            raise ValueError("Too few dimensions on input")
+        if shape[-2] != shape[-1]:
+            raise ValueError("Input is not square")
+        D = shape[-1]
+        return shape[:-2] + (D * (D - 1) // 2,)
+
+
+class CatTransform(Transform):
+    """Transforms tseq applied to consecutive pieces of lengths (default 1 each) along dim,
+    the results joined as torch.cat joins them."""
+
+    def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
+        assert all(isinstance(t, Transform) for t in tseq)
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.lengths = [1] * len(self.transforms) if lengths is None else list(lengths)
+        assert len(self.lengths) == len(self.transforms)
+        self.dim = dim
+
+    @property
+    def event_dim(self):
+        return max(t.event_dim for t in self.transforms)
+
+    @property
+    def length(self):
+        return sum(self.lengths)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
+
+    def _pieces(self, *tensors):
+        """(transform, narrowed tensors) for each transform in turn."""
+        for z in tensors:
+            assert -z.dim() <= self.dim < z.dim()
+            assert z.size(self.dim) == self.length
+        start = 0
+        for t, length in zip(self.transforms, self.lengths):
+            yield (t,) + tuple(z.narrow(self.dim, start, length) for z in tensors)
+            start += length
+
+    def _call(self, x):
+        return torch.cat([t(piece) for t, piece in self._pieces(x)], dim=self.dim)
+
+    def _inverse(self, y):
+        return torch.cat([t.inv(piece) for t, piece in self._pieces(y)], dim=self.dim)
+
+    def log_abs_det_jacobian(self, x, y):
+        parts = []
+        for t, xs, ys in self._pieces(x, y):
+            part = t.log_abs_det_jacobian(xs, ys)
+            if t.event_dim < self.event_dim:
+                part = _sum_rightmost(part, self.event_dim - t.event_dim)
+            parts.append(part)
+        # dim counted from the right of the event-reduced result: still a dimension there
+        # if it lay left of the event, else summed into the event
+        dim = (self.dim - x.dim() if self.dim >= 0 else self.dim) + self.event_dim
+        if dim < 0:
+            return torch.cat(parts, dim=dim)
+        return sum(parts)
+
+    @property
+    def bijective(self):
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
+
+
+class StackTransform(Transform):
+    """Transforms tseq applied to the successive slices along dim, the results joined as
+    torch.stack joins them."""
+
+    def __init__(self, tseq, dim=0, cache_size=0):
+        assert all(isinstance(t, Transform) for t in tseq)
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.dim = dim
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return StackTransform(self.transforms, self.dim, cache_size)
+
+    def _slices(self, z):
+        assert -z.dim() <= self.dim < z.dim()
+        assert z.size(self.dim) == len(self.transforms)
+        return [z.select(self.dim, i) for i in range(z.size(self.dim))]
+
+    def _call(self, x):
+        return torch.stack([t(s) for t, s in zip(self.transforms, self._slices(x))], dim=self.dim)
+
+    def _inverse(self, y):
+        return torch.stack([t.inv(s) for t, s in zip(self.transforms, self._slices(y))], dim=self.dim)
+
+    def log_abs_det_jacobian(self, x, y):
+        parts = [t.log_abs_det_jacobian(xs, ys) for t, xs, ys in zip(self.transforms, self._slices(x), self._slices(y))]
+        return torch.stack(parts, dim=self.dim)
+
+    @property
+    def bijective(self):
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.stack([t.domain for t in self.transforms], self.dim)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.stack([t.codomain for t in self.transforms], self.dim)

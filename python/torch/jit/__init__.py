@@ -27,6 +27,8 @@ __all__ = [
     "freeze",
     "optimize_for_inference",
     "enable_onednn_fusion",
+    "fork",
+    "wait",
 ]
 
 Final = typing.Final
@@ -140,3 +142,20 @@ class ScriptModule:
 
 class ScriptFunction:
     """The type of compiled functions; none exist here (isinstance checks are False)."""
+
+
+def fork(func, *args, **kwargs):
+    """func(*args, **kwargs) as a torch.futures.Future; run at once, in eager mode."""
+    from torch.futures import Future
+
+    fut = Future()
+    try:
+        fut.set_result(func(*args, **kwargs))
+    except Exception as exc:  # noqa: BLE001  (delivered by wait)
+        fut.set_exception(exc)
+    return fut
+
+
+def wait(future):
+    """The value of a Future that fork returned (waiting for it)."""
+    return future.wait()

@@ -14,6 +14,14 @@ from torch.utils.data.dataset import (
     random_split,
 )
 from torch.utils.data.distributed import DistributedSampler
+from torch.utils.data.datapipes.datapipe import DataChunk, IterDataPipe, MapDataPipe
+from torch.utils.data.datapipes._decorator import (
+    functional_datapipe,
+    guaranteed_datapipes_determinism,
+    non_deterministic,
+)
+from torch.utils.data import datapipes  # noqa: F401
+from torch.utils.data import graph, graph_settings  # noqa: F401
 from torch.utils.data.sampler import (
     BatchSampler,
     RandomSampler,
@@ -27,10 +35,13 @@ __all__ = [
     "BatchSampler",
     "ChainDataset",
     "ConcatDataset",
+    "DataChunk",
     "DataLoader",
     "Dataset",
     "DistributedSampler",
+    "IterDataPipe",
     "IterableDataset",
+    "MapDataPipe",
     "RandomSampler",
     "Sampler",
     "SequentialSampler",
@@ -41,6 +52,9 @@ __all__ = [
     "WorkerInfo",
     "default_collate",
     "default_convert",
+    "functional_datapipe",
+    "guaranteed_datapipes_determinism",
+    "non_deterministic",
     "get_worker_info",
     "random_split",
 ]

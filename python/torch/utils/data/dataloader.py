@@ -14,6 +14,7 @@ and goes with the worker that made it.
 
 import collections.abc
 import atexit
+import functools
 import itertools
 import multiprocessing
 import os
@@ -22,9 +23,10 @@ import time
 import warnings
 
 import torch
-from torch.utils.data import _worker
+from torch.utils.data import _worker, graph_settings
 from torch.utils.data._fetch import DatasetKind, create_fetcher
 from torch.utils.data.collate import default_collate, default_convert
+from torch.utils.data.datapipes.datapipe import IterDataPipe, MapDataPipe
 from torch.utils.data.dataset import IterableDataset
 from torch.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
@@ -126,7 +128,12 @@ class DataLoader:
 
         if isinstance(dataset, IterableDataset):
             self._dataset_kind = DatasetKind.Iterable
-            # The stream decides the order; the sampler arguments have no meaning here.
+            # The stream decides the order; the sampler arguments have no meaning here. A DataPipe
+            # pipeline takes shuffle as its Shufflers' setting.
+            if isinstance(dataset, IterDataPipe):
+                if shuffle is not None:
+                    dataset = self.dataset = graph_settings.apply_shuffle_settings(dataset, shuffle=shuffle)
+                shuffle = None
             if shuffle not in (None, False):
                 raise ValueError(
                     "DataLoader with IterableDataset: expected unspecified shuffle option, but got "
@@ -256,6 +263,14 @@ class DataLoader:
         return len(self._index_sampler)
 
 
+def _sharding_worker_init_fn(worker_init_fn, worker_id):
+    """Shards the worker's copy of a DataPipe pipeline, then runs the user's worker_init_fn."""
+    info = _worker.get_worker_info()
+    graph_settings.apply_sharding(info.dataset, info.num_workers, worker_id)
+    if worker_init_fn is not None:
+        worker_init_fn(worker_id)
+
+
 class _BaseDataLoaderIter:
     def __init__(self, loader):
         self._dataset = loader.dataset
@@ -270,6 +285,12 @@ class _BaseDataLoaderIter:
         self._collate_fn = loader.collate_fn
         self._persistent_workers = loader.persistent_workers
         self._sampler_iter = iter(self._index_sampler)
+        if isinstance(self._dataset, IterDataPipe):
+            # one seed for the pipeline's random DataPipes, drawn first as PyTorch draws it
+            shared_seed = int(torch.empty((), dtype=torch.int64).random_(generator=loader.generator).item())
+            shared_rng = torch.Generator()
+            shared_rng.manual_seed(shared_seed)
+            self._dataset = graph_settings.apply_random_seed(self._dataset, shared_rng)
         self._base_seed = int(torch.empty((), dtype=torch.int64).random_(generator=loader.generator).item())
         self._num_yielded = 0
         # PyTorch 1.13 pins only where there is a GPU to copy to; elsewhere the flag does nothing
@@ -404,6 +425,11 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else None)
 
+        worker_init_fn = loader.worker_init_fn
+        if isinstance(self._dataset, (IterDataPipe, MapDataPipe)):
+            # each worker keeps its share of a pipeline's items (its ShardingFilter)
+            worker_init_fn = functools.partial(_sharding_worker_init_fn, loader.worker_init_fn)
+
         def worker_args(worker_id, index_queue, result_queue, done_event):
             return (
                 self._dataset_kind,
@@ -415,7 +441,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 self._collate_fn,
                 self._drop_last,
                 self._base_seed,
-                loader.worker_init_fn,
+                worker_init_fn,
                 worker_id,
                 self._num_workers,
                 self._persistent_workers,
