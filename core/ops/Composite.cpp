@@ -1,5 +1,6 @@
 #include "core/ops/Composite.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "autograd/Autograd.h"
@@ -132,13 +133,29 @@ void lookupTableAccGrad(const Tensor &input, const Tensor &gradOutput, const Ten
 
 void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, const Taps &taps) {
   NoGradGuard plain;
+  // Tap k of every output at once: the k-th input each output reads, gathered along the axis
+  // and weighted. Reading only the taps' inputs (not a dense matrix's zeros) keeps a NaN or
+  // an infinity where the taps put it. An output with fewer taps repeats its first with
+  // weight 0 (it reads that input anyway).
   const int64_t out = taps.out();
-  Tensor m = zeros({out, taps.in}, ScalarType::Double, Device::CPU);  // written on the host
-  double *mp = reinterpret_cast<double *>(m.dataPtr());
-  for (int64_t j = 0; j < out; j++)
-    for (int64_t t = taps.start[j]; t < taps.start[j + 1]; t++) mp[j * taps.in + taps.index[t]] += taps.weight[t];
-  Tensor product = matmul(to(m, x.dtype(), x.device()), view(contiguous(x), {outer, taps.in, inner}));
-  copy_(y, view(product, y.sizes()));
+  int64_t most = 0;
+  for (int64_t j = 0; j < out; j++) most = std::max(most, taps.start[j + 1] - taps.start[j]);
+  Tensor xv = view(contiguous(x), {outer, taps.in, inner});
+  Tensor acc = zeros({outer, out, inner}, x.dtype(), x.device());
+  Tensor index = empty({out}, ScalarType::Long, Device::CPU),
+         weight = empty({1, out, 1}, ScalarType::Double, Device::CPU);
+  int64_t *ip = reinterpret_cast<int64_t *>(index.dataPtr());  // both written on the host
+  double *wp = reinterpret_cast<double *>(weight.dataPtr());
+  for (int64_t k = 0; k < most; k++) {
+    for (int64_t j = 0; j < out; j++) {
+      const int64_t first = taps.start[j], n = taps.start[j + 1] - first;
+      ip[j] = n == 0 ? 0 : taps.index[first + (k < n ? k : 0)];
+      wp[j] = k < n ? taps.weight[first + k] : 0.0;
+    }
+    Tensor picked = indexSelect(xv, 1, to(index, ScalarType::Long, x.device()));
+    binary_(BinaryOp::Add, acc, binary(BinaryOp::Mul, picked, to(weight, x.dtype(), x.device())));
+  }
+  copy_(y, view(acc, y.sizes()));
 }
 
 void registerComposites(Device device) {

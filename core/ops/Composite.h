@@ -27,7 +27,7 @@ void lookupTableAccGrad(const Tensor &input, const Tensor &gradOutput, const Ten
                         bool scaleGradByFreq, int paddingValue, double scale);
 
 // Note [Taps] along one axis: y [outer, taps.out(), inner] = the taps' weighted sums of x
-// [outer, taps.in, inner], as one product with the dense [out, in] matrix of the taps.
+// [outer, taps.in, inner], one gather and one multiply-add per tap.
 void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, const Taps &taps);
 
 // Registers the kernels above for device, Float and Double, where its tables lack them.

@@ -1419,9 +1419,12 @@ _OPTIMIZERS = [
 def _problem(d):
     """A small model and a loss on device d: the same on every run."""
     torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(4, 5), nn.Tanh(), nn.Linear(5, 2)).to(d)
+    # in double: line searches (LBFGS's strong Wolfe) branch on comparisons that float's
+    # rounding, which differs between devices' kernels, could tip
+    model = nn.Sequential(nn.Linear(4, 5), nn.Tanh(), nn.Linear(5, 2)).double().to(d)
     g = torch.Generator().manual_seed(3)
-    x, y = torch.randn(6, 4, generator=g).to(d), torch.randn(6, 2, generator=g).to(d)
+    x = torch.randn(6, 4, generator=g, dtype=torch.float64).to(d)
+    y = torch.randn(6, 2, generator=g, dtype=torch.float64).to(d)
 
     def closure():
         model.zero_grad()
@@ -2725,7 +2728,9 @@ def checkpoints_resume_across_devices():
 
     def fresh(device, cls, args):
         torch.manual_seed(0)
-        model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 2)).to(device)
+        # BatchNorm after a nonlinearity: right after a Linear it would cancel that Linear's
+        # bias gradient to rounding noise, which Adam and RMSprop scale up to whole steps
+        model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.BatchNorm1d(4), nn.Linear(4, 2)).to(device)
         return model, cls(model.parameters(), **args)
 
     for cls, args in (

@@ -1,6 +1,7 @@
 import random
 
 import torch
+from torch.utils.data.datapipes.utils.common import ShuffleSettings
 from torch.utils.data.datapipes._decorator import functional_datapipe
 from torch.utils.data.datapipes.datapipe import IterDataPipe
 from torch.utils.data.sampler import SequentialSampler
@@ -27,7 +28,7 @@ class SamplerIterDataPipe(IterDataPipe):
 
 
 @functional_datapipe("shuffle")
-class ShufflerIterDataPipe(IterDataPipe):
+class ShufflerIterDataPipe(ShuffleSettings, IterDataPipe):
     """The items in a random order, through a buffer of buffer_size: each item beyond the
     buffer's size swaps with a random one of it, which is yielded. Reseeded from torch's
     generator per iteration, or from set_seed's seed; set_shuffle(False) turns it off."""
@@ -41,14 +42,6 @@ class ShufflerIterDataPipe(IterDataPipe):
         self._enabled = True
         self._seed = None
         self._rng = random.Random()
-
-    def set_shuffle(self, shuffle=True):
-        self._enabled = shuffle
-        return self
-
-    def set_seed(self, seed):
-        self._seed = seed
-        return self
 
     def __iter__(self):
         if not self._enabled:

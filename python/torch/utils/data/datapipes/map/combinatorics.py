@@ -1,12 +1,13 @@
 import random
 
 import torch
+from torch.utils.data.datapipes.utils.common import ShuffleSettings
 from torch.utils.data.datapipes.datapipe import IterDataPipe, MapDataPipe
 
 __all__ = ["ShufflerIterDataPipe"]
 
 
-class ShufflerIterDataPipe(IterDataPipe):
+class ShufflerIterDataPipe(ShuffleSettings, IterDataPipe):
     """A MapDataPipe's items in a random order of its indices (an IterDataPipe: the order is
     the point), reseeded per iteration from torch's generator or set_seed's seed."""
 
@@ -18,14 +19,6 @@ class ShufflerIterDataPipe(IterDataPipe):
         self._seed = None
         self._rng = random.Random()
         self._shuffled_indices = self.indices
-
-    def set_shuffle(self, shuffle=True):
-        self._enabled = shuffle
-        return self
-
-    def set_seed(self, seed):
-        self._seed = seed
-        return self
 
     def __iter__(self):
         if not self._enabled:

@@ -132,3 +132,16 @@ class StreamWrapper:
 
     def __setstate__(self, obj):
         self.file_obj = obj
+
+
+class ShuffleSettings:
+    """set_shuffle / set_seed of the shuffling pipes (what graph_settings.apply_shuffle_* and
+    DataLoader call): whether the pipe shuffles, and the seed of its next pass."""
+
+    def set_shuffle(self, shuffle=True):
+        self._enabled = shuffle
+        return self
+
+    def set_seed(self, seed):
+        self._seed = seed
+        return self
