@@ -7,6 +7,9 @@
 #include "core/ops/Factory.h"
 #include "core/ops/Indexing.h"
 #include "core/ops/Linalg.h"
+#include "core/ops/MathKernels.h"
+#include "core/ops/RandomKernels.h"
+#include "core/ops/ReduceKernels.h"
 #include "core/ops/NNKernels.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Reduce.h"
@@ -158,6 +161,55 @@ void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, co
   copy_(y, view(acc, y.sizes()));
 }
 
+// ---- through the host: a kernel whose only output is its first tensor runs as the CPU's on
+// copies, and its result is copied back. For what needs the CPU's exact semantics and is not
+// worth a device kernel of its own (a factory's sequence, a histogram, poisson draws from
+// the CPU generator's stream, isclose's NaN and infinity rules).
+
+namespace {
+
+Tensor onHost(const Tensor &t) { return to(t, t.dtype(), Device::CPU); }
+
+void backInto(const Tensor &r, const Tensor &host) {
+  if (r.sizes() != host.sizes()) resize_(r, host.sizes());
+  copy_(r, host);
+}
+
+void sequenceOnHost(const Tensor &r, const Sequence &sequence) {
+  NoGradGuard plain;
+  Tensor host = empty(r.sizes(), r.dtype(), Device::CPU);
+  mathKernels().sequence(Device::CPU, r.dtype(), host, sequence);
+  backInto(r, host);
+}
+
+void histcOnHost(const Tensor &r, const Tensor &t, int64_t bins, double min, double max) {
+  NoGradGuard plain;
+  Tensor host = empty({0}, r.dtype(), Device::CPU);
+  mathKernels().histc(Device::CPU, t.dtype(), host, onHost(t), bins, min, max);
+  backInto(r, host);
+}
+
+void iscloseOnHost(const Tensor &r, const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
+  NoGradGuard plain;
+  Tensor host = empty(r.sizes(), r.dtype(), Device::CPU);
+  reduceKernels().isclose(Device::CPU, a.dtype(), host, onHost(a), onHost(b), rtol, atol, equalNan);
+  backInto(r, host);
+}
+
+void poissonOnHost(const Tensor &t, Generator &gen, const Tensor &rates) {
+  NoGradGuard plain;
+  Tensor host = empty(t.sizes(), t.dtype(), Device::CPU);
+  randomKernels().poisson(Device::CPU, t.dtype(), host, gen, onHost(rates));
+  backInto(t, host);
+}
+
+template <typename K, typename Fn>
+void addWhereMissing(K &kernels, Device device, ScalarType dtype, Fn fn) {
+  if (!kernels.has(device, dtype) && kernels.has(Device::CPU, dtype)) kernels.add(device, dtype, fn);
+}
+
+}  // namespace
+
 void registerComposites(Device device) {
   NNKernels &k = nnKernels();
   for (ScalarType dtype : {ScalarType::Float, ScalarType::Double}) {
@@ -174,6 +226,13 @@ void registerComposites(Device device) {
     if (!k.lookupTableAccGradParameters.has(device, dtype))
       k.lookupTableAccGradParameters.add(device, dtype, &lookupTableAccGrad);
     if (!k.resample.has(device, dtype)) k.resample.add(device, dtype, &resample);
+    addWhereMissing(mathKernels().histc, device, dtype, &histcOnHost);
+    addWhereMissing(randomKernels().poisson, device, dtype, &poissonOnHost);
+  }
+  for (int t = 0; t < kNumScalarTypes; t++) {
+    const auto dtype = static_cast<ScalarType>(t);
+    addWhereMissing(mathKernels().sequence, device, dtype, &sequenceOnHost);
+    addWhereMissing(reduceKernels().isclose, device, dtype, &iscloseOnHost);
   }
 }
 

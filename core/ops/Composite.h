@@ -30,7 +30,8 @@ void lookupTableAccGrad(const Tensor &input, const Tensor &gradOutput, const Ten
 // [outer, taps.in, inner], one gather and one multiply-add per tap.
 void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, const Taps &taps);
 
-// Registers the kernels above for device, Float and Double, where its tables lack them.
+// Registers the kernels above for device, Float and Double, where its tables lack them, and
+// runs a few through the host (Composite.cpp: sequence, histc, isclose, poisson).
 void registerComposites(Device device);
 
 }  // namespace torch::composite

@@ -501,6 +501,32 @@ def average_pooling_and_resampling():
 
 
 @case
+def sequences_histograms_and_closeness():
+    x = torch.randn(200, dtype=torch.float64)
+    b = torch.tensor([1.0, float("nan"), float("inf"), 2.0, -float("inf")])
+    c = torch.tensor([1.0 + 1e-9, float("nan"), float("inf"), 2.1, float("inf")])
+
+    def program(d):
+        return [
+            torch.arange(2, 11, 3, device=d),
+            torch.arange(0.5, 3, 0.25, device=d, dtype=torch.float64),
+            torch.linspace(-1, 1, 7, device=d),
+            torch.logspace(0, 2, 5, device=d),
+            torch.arange(5, device=d, dtype=torch.float16),
+            torch.histc(x.to(d), 12),
+            torch.histc(x.to(d), 5, min=-1, max=1),
+            torch.isclose(b.to(d), c.to(d)),
+            torch.isclose(b.to(d), c.to(d), equal_nan=True),
+        ]
+
+    for got, want in both(program):
+        same(got, want, atol=0)
+    rates = torch.full((1000,), 4.0, device="cuda")
+    draws = torch.poisson(rates)
+    assert draws.is_cuda and (draws >= 0).all() and abs(draws.mean().item() - 4.0) < 0.5
+
+
+@case
 def a_program_choosing_its_device_uses_it():
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = torch.nn.Linear(3, 2).to(device)
