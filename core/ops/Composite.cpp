@@ -22,6 +22,12 @@ Tensor mul(const Tensor &a, const Tensor &b) { return binary(BinaryOp::Mul, a, b
 Tensor sub(const Tensor &a, const Tensor &b) { return binary(BinaryOp::Sub, a, b); }
 Tensor scaled(const Tensor &a, double s) { return binary(BinaryOp::Mul, a, Scalar(s)); }
 
+// r (resized) = v, from any device.
+void backInto(const Tensor &r, const Tensor &v) {
+  if (r.sizes() != v.sizes()) resize_(r, v.sizes());
+  copy_(r, v);
+}
+
 // Per-row statistics as a column [rows, 1], to broadcast against [rows, D].
 Tensor column(const Tensor &v) { return view(v, {v.numel(), 1}); }
 
@@ -161,6 +167,28 @@ void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, co
   copy_(y, view(acc, y.sizes()));
 }
 
+// Note [BCE at 0 and 1] (NNLayers.cpp): PyTorch's logs clamped at -100 and its gradient.
+void bceOutput(const Tensor &input, const Tensor &target, const Tensor &output) {
+  NoGradGuard plain;
+  auto clampedLog = [](const Tensor &v) { return clamp(unary(UnaryOp::Log, v), Scalar(-100.0), std::nullopt); };
+  Tensor oneMinusX = binary(BinaryOp::Sub, Scalar(1.0), input), oneMinusY = binary(BinaryOp::Sub, Scalar(1.0), target);
+  Tensor loss = binary(BinaryOp::Add, mul(target, clampedLog(input)), mul(oneMinusY, clampedLog(oneMinusX)));
+  backInto(output, unary(UnaryOp::Neg, loss));
+}
+
+void bceGradInput(const Tensor &input, const Tensor &target, const Tensor &gradInput) {
+  NoGradGuard plain;
+  Tensor denominator = clamp(mul(binary(BinaryOp::Sub, Scalar(1.0), input), input), Scalar(1e-12), std::nullopt);
+  backInto(gradInput, binary(BinaryOp::Div, sub(input, target), denominator));
+}
+
+bool allProbabilities(const Tensor &input) {
+  NoGradGuard plain;
+  Tensor inside = binary(BinaryOp::Mul, toType(compare(CompareOp::Ge, input, Scalar(0.0)), ScalarType::Long),
+                         toType(compare(CompareOp::Le, input, Scalar(1.0)), ScalarType::Long));  // NaN: 0
+  return item(sum(inside, {}, false)).i == input.numel();
+}
+
 // ---- through the host: a kernel whose only output is its first tensor runs as the CPU's on
 // copies, and its result is copied back. For what needs the CPU's exact semantics and is not
 // worth a device kernel of its own (a factory's sequence, a histogram, poisson draws from
@@ -169,11 +197,6 @@ void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, co
 namespace {
 
 Tensor onHost(const Tensor &t) { return to(t, t.dtype(), Device::CPU); }
-
-void backInto(const Tensor &r, const Tensor &host) {
-  if (r.sizes() != host.sizes()) resize_(r, host.sizes());
-  copy_(r, host);
-}
 
 void sequenceOnHost(const Tensor &r, const Sequence &sequence) {
   NoGradGuard plain;
@@ -226,6 +249,11 @@ void registerComposites(Device device) {
     if (!k.lookupTableAccGradParameters.has(device, dtype))
       k.lookupTableAccGradParameters.add(device, dtype, &lookupTableAccGrad);
     if (!k.resample.has(device, dtype)) k.resample.add(device, dtype, &resample);
+    if (!k.binaryCrossEntropy.updateOutput.has(device, dtype)) {
+      k.binaryCrossEntropy.updateOutput.add(device, dtype, &bceOutput);
+      k.binaryCrossEntropy.updateGradInput.add(device, dtype, &bceGradInput);
+    }
+    if (!k.allProbabilities.has(device, dtype)) k.allProbabilities.add(device, dtype, &allProbabilities);
     addWhereMissing(mathKernels().histc, device, dtype, &histcOnHost);
     addWhereMissing(randomKernels().poisson, device, dtype, &poissonOnHost);
   }
