@@ -96,7 +96,10 @@ BOOST_AUTO_TEST_CASE(convolutions_match_the_cpu, *needsGPU()) {
   torch::cuda::cudnnFlags().allowTF32 = true;
 }
 
+void transposedConvolutionsMatchTheCpu();
+
 void convolutionsMatchTheCpu() {
+  transposedConvolutionsMatchTheCpu();
   struct Shape {
     torch::IntList input, weight, stride, padding, dilation;
     int64_t groups;
@@ -265,6 +268,45 @@ BOOST_AUTO_TEST_CASE(activations_match_the_cpu, *needsGPU()) {
       }
       checkClose(outs[1], outs[0], rtol, name + ": output");
       checkClose(grads[1], grads[0], rtol, name + ": grad input");
+    }
+  }
+}
+
+// The transposed convolutions (cuDNN's passes with the roles exchanged) against THNN's:
+// output and gradients, groups, stride with output padding, dilation, 2-d and 3-d.
+void transposedConvolutionsMatchTheCpu() {
+  struct Shape {
+    torch::IntList input, weight, stride, padding, outputPadding, dilation;
+    int64_t groups;
+  };
+  const Shape shapes[] = {
+      {{2, 4, 5, 6}, {4, 3, 3, 3}, {2, 2}, {1, 1}, {1, 0}, {1, 1}, 1},
+      {{1, 4, 6, 5}, {4, 2, 3, 2}, {1, 2}, {0, 1}, {0, 1}, {2, 1}, 2},
+      {{2, 2, 3, 4, 4}, {2, 3, 2, 3, 2}, {2, 1, 2}, {0, 1, 0}, {1, 0, 1}, {1, 1, 1}, 1},
+  };
+  uint64_t seed = 700;
+  for (ScalarType dtype : {ScalarType::Float, ScalarType::Double}) {
+    const double rtol = dtype == ScalarType::Float ? 1e-5 : 1e-10;
+    for (const Shape &s : shapes) {
+      Tensor x = noiseOn(s.input, seed++, dtype, Device::CPU), w = noiseOn(s.weight, seed++, dtype, Device::CPU),
+             b = noiseOn({s.weight[1] * s.groups}, seed++, dtype, Device::CPU);
+      Tensor outs[2], grads[2][3];
+      for (Device device : {Device::CPU, Device::CUDA}) {
+        const int d = device == Device::CUDA;
+        Tensor xd = torch::to(x, dtype, device, true), wd = torch::to(w, dtype, device, true),
+               bd = torch::to(b, dtype, device, true);
+        for (Tensor *t : {&xd, &wd, &bd}) torch::setRequiresGrad(*t, true);
+        outs[d] = torch::nn::convTranspose(xd, wd, bd, s.stride, s.padding, s.outputPadding, s.groups, s.dilation);
+        Tensor weights = noiseOn(outs[d].sizes(), 98, dtype, device);
+        torch::runBackward({torch::sum(torch::binary(torch::BinaryOp::Mul, outs[d], weights), {}, false)}, {Tensor()},
+                           {}, {});
+        grads[d][0] = torch::grad(xd);
+        grads[d][1] = torch::grad(wd);
+        grads[d][2] = torch::grad(bd);
+      }
+      checkClose(outs[1], outs[0], rtol, "transposed: output");
+      const char *names[3] = {"transposed: grad input", "transposed: grad weight", "transposed: grad bias"};
+      for (int g = 0; g < 3; g++) checkClose(grads[1][g], grads[0][g], rtol, names[g]);
     }
   }
 }

@@ -17,7 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "autograd/Autograd.h"
 #include "core/ops/NNKernels.h"
+#include "core/ops/Pointwise.h"
+#include "core/ops/Reduce.h"
 #include "core/ops/cuda/Cudnn.hpp"
 
 // the v7-style entry points are marked deprecated in cuDNN 9
@@ -232,12 +235,65 @@ void convAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &gr
   }
 }
 
+// ---- the transposed convolution (nnKernels().fullConvolution): the adjoint of the one above,
+// so its forward is cuDNN's backward-data, its input gradient cuDNN's forward and its weight
+// gradient cuDNN's backward-filter with the two activations' roles exchanged. The weight
+// [in, out, k...] is already the filter of the convolution it transposes. ----
+
+// [1, C, 1...] view of a channel vector, to broadcast against [N, C, ...].
+Tensor perChannel(const Tensor &v, int dims) {
+  IntList sizes(dims, 1);
+  sizes[1] = v.numel();
+  return view(contiguous(v), sizes);
+}
+
+template <typename T>
+void fullOutput(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
+                const Tensor &columns, const Tensor &, const IntList &k, const IntList &st, const IntList &pd,
+                const IntList &dl, const IntList &adj) {
+  const int s = static_cast<int>(k.size());
+  IntList sizes = {input.size(0), weight.size(1)};
+  for (int a = 0; a < s; a++)
+    sizes.push_back((input.size(2 + a) - 1) * st[a] - 2 * pd[a] + dl[a] * (k[a] - 1) + adj[a] + 1);
+  if (output.sizes() != sizes) resize_(output, sizes);
+  if (output.numel() == 0) return;
+  convGradInput<T>(output, input, output, weight, columns, k, st, pd, dl);  // output's sizes; input as dy
+  if (bias.defined()) {
+    NoGradGuard plain;
+    binary_(BinaryOp::Add, output, perChannel(bias, output.dim()));
+  }
+}
+
+template <typename T>
+void fullGradInput(const Tensor &, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &weight,
+                   const Tensor &columns, const Tensor &, const IntList &k, const IntList &st, const IntList &pd,
+                   const IntList &dl, const IntList &) {
+  convOutput<T>(gradOutput, gradInput, weight, Tensor(), columns, k, st, pd, dl);
+}
+
+template <typename T>
+void fullAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &gradWeight, const Tensor &gradBias,
+                 const Tensor &columns, const Tensor &, const IntList &k, const IntList &st, const IntList &pd,
+                 const IntList &dl, const IntList &, double scale) {
+  convAccGrad<T>(gradOutput, input, gradWeight, Tensor(), columns, k, st, pd, dl, scale);
+  if (gradBias.defined() && gradBias.numel() > 0) {
+    NoGradGuard plain;
+    IntList dims = {0};
+    for (int d = 2; d < gradOutput.dim(); d++) dims.push_back(d);
+    binary_(BinaryOp::Add, gradBias, view(sum(gradOutput, dims, false), gradBias.sizes()), Scalar(scale));
+  }
+}
+
 template <typename T>
 void registerFor(ScalarType dtype) {
   auto &conv = nnKernels().dilatedConvolution;
   conv.updateOutput.add(Device::CUDA, dtype, &convOutput<T>);
   conv.updateGradInput.add(Device::CUDA, dtype, &convGradInput<T>);
   conv.accGradParameters.add(Device::CUDA, dtype, &convAccGrad<T>);
+  auto &full = nnKernels().fullConvolution;
+  full.updateOutput.add(Device::CUDA, dtype, &fullOutput<T>);
+  full.updateGradInput.add(Device::CUDA, dtype, &fullGradInput<T>);
+  full.accGradParameters.add(Device::CUDA, dtype, &fullAccGrad<T>);
 }
 
 }  // namespace
