@@ -189,6 +189,89 @@ bool allProbabilities(const Tensor &input) {
   return item(sum(inside, {}, false)).i == input.numel();
 }
 
+// ---- embedding_bag in Sum and Mean mode: each position's row, weighted, added into its bag ----
+
+namespace {
+
+// Per position of the flat indices: its bag (0 outside every bag) and the factor its row
+// takes there (0 for padding and outside bags; Mean's 1 / count; 1 / frequency when asked).
+struct BagPositions {
+  Tensor bag, factor;  // Long [n] and Double [n, 1], on the host
+};
+
+BagPositions bagPositions(const Tensor &indices, const EmbeddingBags &bags, const std::vector<int64_t> &freq) {
+  const int64_t n = indices.numel();
+  Tensor host = contiguous(to(indices, ScalarType::Long, Device::CPU));
+  const int64_t *ids = reinterpret_cast<const int64_t *>(host.dataPtr());
+  BagPositions p{zeros({n}, ScalarType::Long, Device::CPU), zeros({n, 1}, ScalarType::Double, Device::CPU)};
+  int64_t *bag = reinterpret_cast<int64_t *>(p.bag.dataPtr());  // both written on the host
+  double *factor = reinterpret_cast<double *>(p.factor.dataPtr());
+  for (size_t b = 0; b < bags.begin.size(); b++) {
+    for (int64_t i = bags.begin[b]; i < bags.end[b]; i++) {
+      if (ids[i] == bags.paddingIdx) continue;
+      bag[i] = static_cast<int64_t>(b);
+      factor[i] = bags.mode == nn::BagMode::Mean ? 1.0 / static_cast<double>(bags.count[b]) : 1.0;
+      if (!freq.empty()) factor[i] /= static_cast<double>(freq[ids[i]]);
+    }
+  }
+  return p;
+}
+
+Tensor toHost(const Tensor &t) { return t.defined() ? to(t, t.dtype(), Device::CPU) : t; }
+
+// Max mode (a running maximum per bag, with its argmax) runs as the CPU's kernel on copies.
+void maxBagOnHost(const Tensor &indices, const Tensor &output, const Tensor &weight, const Tensor &argmax,
+                  const EmbeddingBags &bags) {
+  Tensor out = toHost(output), am = toHost(argmax);
+  nnKernels().embeddingBag(Device::CPU, weight.dtype(), toHost(indices), out, toHost(weight), Tensor(), am, bags);
+  copy_(output, out);
+  copy_(argmax, am);
+}
+
+}  // namespace
+
+void embeddingBag(const Tensor &indices, const Tensor &output, const Tensor &weight, const Tensor &perSampleWeights,
+                  const Tensor &argmax, const EmbeddingBags &bags) {
+  NoGradGuard plain;
+  if (bags.mode == nn::BagMode::Max) return maxBagOnHost(indices, output, weight, argmax, bags);
+  BagPositions p = bagPositions(indices, bags, {});
+  Tensor factor = to(p.factor, weight.dtype(), weight.device());
+  if (perSampleWeights.defined()) factor = mul(factor, view(perSampleWeights, {indices.numel(), 1}));
+  Tensor rows = mul(indexSelect(weight, 0, reshape(indices, {indices.numel()})), factor);
+  indexAdd_(output, 0, to(p.bag, ScalarType::Long, weight.device()), rows, Scalar(int64_t(1)));
+}
+
+void embeddingBagBackward(const Tensor &indices, const Tensor &gradOutput, const Tensor &gradWeight,
+                          const Tensor &gradPerSampleWeights, const Tensor &weight, const Tensor &perSampleWeights,
+                          const Tensor &argmax, const EmbeddingBags &bags, const std::vector<int64_t> &freq) {
+  NoGradGuard plain;
+  if (bags.mode == nn::BagMode::Max) {  // on the host, as the forward
+    Tensor gw = toHost(gradWeight);
+    nnKernels().embeddingBagBackward(Device::CPU, gradOutput.dtype(), toHost(indices), toHost(gradOutput), gw, Tensor(),
+                                     toHost(weight), Tensor(), toHost(argmax), bags, freq);
+    if (gradWeight.defined()) copy_(gradWeight, gw);
+    return;
+  }
+  const int64_t n = indices.numel();
+  Tensor ids = reshape(indices, {n});
+  BagPositions p = bagPositions(indices, bags, freq);
+  Tensor bag = to(p.bag, ScalarType::Long, gradOutput.device());
+  Tensor perBag = indexSelect(gradOutput, 0, bag);  // each position's bag's gradient [n, D]
+  if (gradWeight.defined()) {
+    Tensor factor = to(p.factor, gradOutput.dtype(), gradOutput.device());
+    if (perSampleWeights.defined()) factor = mul(factor, view(perSampleWeights, {n, 1}));
+    indexAdd_(gradWeight, 0, ids, mul(perBag, factor), Scalar(int64_t(1)));
+  }
+  if (gradPerSampleWeights.defined()) {
+    // the dot product of each position's row with its bag's gradient; 0 for padding
+    BagPositions unweighted =
+        bagPositions(indices, EmbeddingBags{bags.begin, bags.end, bags.count, bags.paddingIdx, nn::BagMode::Sum}, {});
+    Tensor dots = sum(mul(indexSelect(weight, 0, ids), perBag), {1}, false);
+    Tensor counted = view(to(unweighted.factor, gradOutput.dtype(), gradOutput.device()), {n});
+    backInto(gradPerSampleWeights, mul(dots, counted));
+  }
+}
+
 // ---- through the host: a kernel whose only output is its first tensor runs as the CPU's on
 // copies, and its result is copied back. For what needs the CPU's exact semantics and is not
 // worth a device kernel of its own (a factory's sequence, a histogram, poisson draws from
@@ -249,6 +332,10 @@ void registerComposites(Device device) {
     if (!k.lookupTableAccGradParameters.has(device, dtype))
       k.lookupTableAccGradParameters.add(device, dtype, &lookupTableAccGrad);
     if (!k.resample.has(device, dtype)) k.resample.add(device, dtype, &resample);
+    if (!k.embeddingBag.has(device, dtype)) {
+      k.embeddingBag.add(device, dtype, &embeddingBag);
+      k.embeddingBagBackward.add(device, dtype, &embeddingBagBackward);
+    }
     if (!k.binaryCrossEntropy.updateOutput.has(device, dtype)) {
       k.binaryCrossEntropy.updateOutput.add(device, dtype, &bceOutput);
       k.binaryCrossEntropy.updateGradInput.add(device, dtype, &bceGradInput);

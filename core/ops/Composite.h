@@ -6,6 +6,8 @@
 #ifndef TORCH_OPS_COMPOSITE_H
 #define TORCH_OPS_COMPOSITE_H
 
+#include <vector>
+
 #include "core/Tensor.h"
 #include "core/ops/NNKernels.h"
 
@@ -26,6 +28,12 @@ void lookupTable(const Tensor &input, const Tensor &output, const Tensor &weight
 void lookupTableAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &gradWeight, const Tensor &count,
                         bool scaleGradByFreq, int paddingValue, double scale);
 
+// embedding_bag: Sum and Mean as gathers and index_adds; Max as the CPU's kernel on copies.
+void embeddingBag(const Tensor &indices, const Tensor &output, const Tensor &weight, const Tensor &perSampleWeights,
+                  const Tensor &argmax, const EmbeddingBags &bags);
+void embeddingBagBackward(const Tensor &indices, const Tensor &gradOutput, const Tensor &gradWeight,
+                          const Tensor &gradPerSampleWeights, const Tensor &weight, const Tensor &perSampleWeights,
+                          const Tensor &argmax, const EmbeddingBags &bags, const std::vector<int64_t> &freq);
 // Note [Taps] along one axis: y [outer, taps.out(), inner] = the taps' weighted sums of x
 // [outer, taps.in, inner], one gather and one multiply-add per tap.
 void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, const Taps &taps);
