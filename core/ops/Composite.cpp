@@ -280,6 +280,8 @@ void embeddingBagBackward(const Tensor &indices, const Tensor &gradOutput, const
 namespace {
 
 Tensor onHost(const Tensor &t) { return to(t, t.dtype(), Device::CPU); }
+// a host copy of what a kernel may read and write (undefined stays undefined)
+Tensor toHostOrEmpty(const Tensor &t) { return t.defined() ? to(t, t.dtype(), Device::CPU, true) : t; }
 
 void sequenceOnHost(const Tensor &r, const Sequence &sequence) {
   NoGradGuard plain;
@@ -307,6 +309,60 @@ void poissonOnHost(const Tensor &t, Generator &gen, const Tensor &rates) {
   Tensor host = empty(t.sizes(), t.dtype(), Device::CPU);
   randomKernels().poisson(Device::CPU, t.dtype(), host, gen, onHost(rates));
   backInto(t, host);
+}
+
+// The CPU's kernel of an NN module on host copies; `written` (already sized or resized by the
+// kernel) are copied back. For THNN kernels with no GPU twin yet, kept exact.
+template <typename Run>
+void nnOnHost(std::initializer_list<std::pair<const Tensor *, Tensor *>> written, Run run) {
+  NoGradGuard plain;
+  run();
+  for (const auto &[deviceTensor, hostTensor] : written) {
+    if (!deviceTensor->defined()) continue;
+    backInto(*deviceTensor, *hostTensor);
+  }
+}
+
+void adaptiveMaxOutputOnHost(const Tensor &input, const Tensor &output, const Tensor &indices, const IntList &size) {
+  Tensor out = toHostOrEmpty(output), idx = toHostOrEmpty(indices);
+  nnOnHost({{&output, &out}, {&indices, &idx}}, [&] {
+    nnKernels().adaptiveMaxPooling.updateOutput(Device::CPU, input.dtype(), onHost(input), out, idx, size);
+  });
+}
+void adaptiveMaxGradOnHost(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput,
+                           const Tensor &indices) {
+  Tensor gi = toHostOrEmpty(gradInput);
+  nnOnHost({{&gradInput, &gi}}, [&] {
+    nnKernels().adaptiveMaxPooling.updateGradInput(Device::CPU, input.dtype(), onHost(input), onHost(gradOutput), gi,
+                                                   onHost(indices));
+  });
+}
+void gridSampleOutputOnHost(const Tensor &input, const Tensor &grid, const Tensor &output, int mode) {
+  Tensor out = toHostOrEmpty(output);
+  nnOnHost({{&output, &out}}, [&] {
+    nnKernels().gridSamplerBilinear.updateOutput(Device::CPU, input.dtype(), onHost(input), onHost(grid), out, mode);
+  });
+}
+void gridSampleGradOnHost(const Tensor &input, const Tensor &gradInput, const Tensor &grid, const Tensor &gradGrid,
+                          const Tensor &gradOutput, int mode) {
+  Tensor gi = toHostOrEmpty(gradInput), gg = toHostOrEmpty(gradGrid);
+  nnOnHost({{&gradInput, &gi}, {&gradGrid, &gg}}, [&] {
+    nnKernels().gridSamplerBilinear.updateGradInput(Device::CPU, input.dtype(), onHost(input), gi, onHost(grid), gg,
+                                                    onHost(gradOutput), mode);
+  });
+}
+template <NNModule<PaddingOutput, PaddingGradInput> NNKernels::*Module>
+void paddingOutputOnHost(const Tensor &input, const Tensor &output, const IntList &pad) {
+  Tensor out = toHostOrEmpty(output);
+  nnOnHost({{&output, &out}},
+           [&] { (nnKernels().*Module).updateOutput(Device::CPU, input.dtype(), onHost(input), out, pad); });
+}
+template <NNModule<PaddingOutput, PaddingGradInput> NNKernels::*Module>
+void paddingGradOnHost(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const IntList &pad) {
+  Tensor gi = toHostOrEmpty(gradInput);
+  nnOnHost({{&gradInput, &gi}}, [&] {
+    (nnKernels().*Module).updateGradInput(Device::CPU, input.dtype(), onHost(input), onHost(gradOutput), gi, pad);
+  });
 }
 
 template <typename K, typename Fn>
@@ -342,6 +398,18 @@ void registerComposites(Device device) {
     }
     if (!k.allProbabilities.has(device, dtype)) k.allProbabilities.add(device, dtype, &allProbabilities);
     addWhereMissing(mathKernels().histc, device, dtype, &histcOnHost);
+    addWhereMissing(k.adaptiveMaxPooling.updateOutput, device, dtype, &adaptiveMaxOutputOnHost);
+    addWhereMissing(k.adaptiveMaxPooling.updateGradInput, device, dtype, &adaptiveMaxGradOnHost);
+    addWhereMissing(k.gridSamplerBilinear.updateOutput, device, dtype, &gridSampleOutputOnHost);
+    addWhereMissing(k.gridSamplerBilinear.updateGradInput, device, dtype, &gridSampleGradOnHost);
+    addWhereMissing(k.reflectionPadding.updateOutput, device, dtype,
+                    &paddingOutputOnHost<&NNKernels::reflectionPadding>);
+    addWhereMissing(k.reflectionPadding.updateGradInput, device, dtype,
+                    &paddingGradOnHost<&NNKernels::reflectionPadding>);
+    addWhereMissing(k.replicationPadding.updateOutput, device, dtype,
+                    &paddingOutputOnHost<&NNKernels::replicationPadding>);
+    addWhereMissing(k.replicationPadding.updateGradInput, device, dtype,
+                    &paddingGradOnHost<&NNKernels::replicationPadding>);
     addWhereMissing(randomKernels().poisson, device, dtype, &poissonOnHost);
   }
   for (int t = 0; t < kNumScalarTypes; t++) {

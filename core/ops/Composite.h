@@ -39,7 +39,8 @@ void embeddingBagBackward(const Tensor &indices, const Tensor &gradOutput, const
 void resample(const Tensor &x, const Tensor &y, int64_t outer, int64_t inner, const Taps &taps);
 
 // Registers the kernels above for device, Float and Double, where its tables lack them, and
-// runs a few through the host (Composite.cpp: sequence, histc, isclose, poisson).
+// runs a few through the host (Composite.cpp: sequence, histc, isclose, poisson, adaptive max
+// pooling, grid sampling, reflection and replication padding).
 void registerComposites(Device device);
 
 }  // namespace torch::composite
