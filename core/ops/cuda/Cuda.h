@@ -18,10 +18,12 @@
 // renorm; the indexing ops (index_select ... put_, advanced indexing; indices from 0); BLAS
 // products and LAPACK factorizations (Float and Double); the random fills, drawn from THC's
 // own generator; THCUNN's activations, softmax, element-wise and NLL criterions and max
-// pooling (CudaPooling.cpp); cuDNN's convolutions and batch normalization (Cudnn*.cpp). An
-// op whose kernel is missing (histc, the sequences of arange, isclose, unique, poisson, eig,
-// det, lstsq, transposed convolutions, average pooling, ...) raises "... not implemented for
-// 'Float' on cuda". THC has no math on Half; Bool runs on the Byte kernels, as on the CPU.
+// pooling (CudaPooling.cpp); cuDNN's convolutions, transposed convolutions and batch
+// normalization (Cudnn*.cpp); the core's own activations (MapActivations.cu); and for what
+// no library has, the composite kernels (core/ops/Composite.h: linear, layer norm, embedding,
+// resampling, BCE, and a few on host copies). An op whose kernel is still missing (unique,
+// eig, det, lstsq, ctc_loss, ...) raises "... not implemented for 'Float' on cuda". THC has
+// no math on Half; Bool runs on the Byte kernels, as on the CPU.
 #ifndef TORCH_OPS_CUDA_CUDA_H
 #define TORCH_OPS_CUDA_CUDA_H
 

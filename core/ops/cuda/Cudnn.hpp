@@ -90,6 +90,13 @@ struct Workspace {
   ~Workspace() { THCCachingAllocator_free(p); }
 };
 
+// [1, C, 1...] view of a channel vector, to broadcast against [N, C, ...].
+inline Tensor perChannel(const Tensor &v, int dims) {
+  IntList sizes(dims, 1);
+  sizes[1] = v.numel();
+  return view(contiguous(v), sizes);
+}
+
 }  // namespace torch::cuda::cudnn
 
 #endif

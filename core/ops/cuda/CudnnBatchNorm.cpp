@@ -88,13 +88,6 @@ void batchNormOutput(const Tensor &input, const Tensor &output, const Tensor &we
   if (!y.isSameAs(output)) copy_(output, y);
 }
 
-// Per channel, broadcast against [N, C, ...]: v viewed as [1, C, 1, ...].
-Tensor perChannel(const Tensor &v, int dims) {
-  IntList sizes(dims, 1);
-  sizes[1] = v.numel();
-  return view(contiguous(v), sizes);
-}
-
 template <typename T>
 void batchNormBackward(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &gradWeight,
                        const Tensor &gradBias, const Tensor &weight, const Tensor &runningMean,

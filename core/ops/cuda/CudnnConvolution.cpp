@@ -240,13 +240,6 @@ void convAccGrad(const Tensor &input, const Tensor &gradOutput, const Tensor &gr
 // gradient cuDNN's backward-filter with the two activations' roles exchanged. The weight
 // [in, out, k...] is already the filter of the convolution it transposes. ----
 
-// [1, C, 1...] view of a channel vector, to broadcast against [N, C, ...].
-Tensor perChannel(const Tensor &v, int dims) {
-  IntList sizes(dims, 1);
-  sizes[1] = v.numel();
-  return view(contiguous(v), sizes);
-}
-
 template <typename T>
 void fullOutput(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
                 const Tensor &columns, const Tensor &, const IntList &k, const IntList &st, const IntList &pd,
