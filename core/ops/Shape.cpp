@@ -665,6 +665,20 @@ TensorList splitWithSizes(const Tensor &t, const IntList &sizes, int64_t dim, co
   return parts;
 }
 
+TensorList unbind(const Tensor &t, int64_t dim) {
+  TORCH_CHECK(t.dim() > 0, Index, "Dimension specified as 0 but tensor has no dimensions");
+  const int d = wrapDim(dim, t.dim());
+  TensorList parts;
+  {
+    NoGradGuard plain;  // as in splitWithSizes: one node for all the slices
+    for (int64_t i = 0; i < t.size(d); i++) parts.push_back(select(t, d, i));
+  }
+  // A select per step would give each slice a backward that zero-fills all of t and the
+  // engine a full-size add per slice: quadratic in the number of slices (an RNN's steps).
+  if (needsRecording({&t})) record("Unbind", {t}, parts, [d](const TensorList &g) { return TensorList{stack(g, d)}; });
+  return parts;
+}
+
 Tensor narrowCopy(const Tensor &t, int64_t dim, int64_t start, int64_t length) {
   return clone(narrow(t, dim, start, length));
 }

@@ -104,6 +104,8 @@ Tensor narrowCopy(const Tensor &t, int64_t dim, int64_t start, int64_t length);
 // a part without one) rather than one zero-padded copy of t per part. node names it as
 // PyTorch does: "Split" (chunk, split by a size) or "SplitWithSizes" (split by sizes).
 TensorList splitWithSizes(const Tensor &t, const IntList &sizes, int64_t dim, const char *node);
+// The slices along dim, recorded as one node whose backward stacks their gradients.
+TensorList unbind(const Tensor &t, int64_t dim);
 
 // ---- in-place geometry changes (the tensor becomes the view) ----
 void transpose_(const Tensor &t, int64_t dim0, int64_t dim1);

@@ -520,9 +520,9 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
   defBoth(
       m, cls, "unbind",
       [](const Tensor &t, int64_t dim) {
-        int d = wrapDim(dim, t.dim());
-        py::tuple parts(t.size(d));
-        for (int64_t i = 0; i < t.size(d); i++) parts[i] = py::cast(select(t, d, i));
+        TensorList slices = unbind(t, dim);
+        py::tuple parts(slices.size());
+        for (size_t i = 0; i < slices.size(); i++) parts[i] = py::cast(slices[i]);
         return parts;
       },
       py::arg("dim") = 0);

@@ -713,3 +713,24 @@ def test_chunk_and_split_are_one_node_whose_gradient_joins_the_parts(parts):
     assert torch.autograd.gradgradcheck(lambda t: (t.chunk(4, 1)[1] ** 3).sum(), (x.detach().requires_grad_(),))
     with pytest.raises(RuntimeError, match="split_with_sizes expects split_sizes to sum exactly to 10"):
         x.split([3, 3], 1)
+
+
+def test_unbind_is_one_node_whose_gradient_stacks_the_slices():
+    """unbind records one UnbindBackward0 node (PyTorch 1.13's name) for all its slices, not a
+    select each whose backward zero-fills the whole input; a slice left out gets zeros.
+    Checked against the gradient written by hand."""
+    x = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    rows = x.unbind(1)
+    assert len(rows) == 4 and all(r.shape == (3,) for r in rows)
+    assert {r.grad_fn.name() for r in rows} == {"UnbindBackward0"}
+    assert len({id(r.grad_fn) for r in rows}) == 1
+    (rows[0] * 2 + rows[2] ** 2).sum().backward()
+    want = np.zeros((3, 4))
+    want[:, 0] = 2
+    want[:, 2] = 2 * x.detach().numpy()[:, 2]
+    np.testing.assert_allclose(x.grad.numpy(), want)
+    assert torch.autograd.gradgradcheck(lambda t: (t.unbind(0)[1] ** 3).sum(), (x.detach().requires_grad_(),))
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        torch.tensor(1.0).unbind(0)
+    with pytest.raises(IndexError):
+        x.unbind(2)
