@@ -8,6 +8,8 @@
 #ifndef TH_VECTOR_KERNELS_HPP
 #define TH_VECTOR_KERNELS_HPP
 
+#include <algorithm>
+
 #include "TH/THVector.h"
 
 namespace th::vec {
@@ -56,22 +58,39 @@ struct Sigmoid {
   }
 };
 
-// Sums accumulate in double in four registers, so consecutive additions do not wait on
-// each other.
+// Floats go four at a time into float lanes (four registers, so consecutive additions do not
+// wait on each other), and the lanes into double: one float-to-double conversion per four
+// loads rather than two per load, which made the loop twice as slow as PyTorch's on data in
+// cache. Each float lane rounds at most three additions of four elements, so the error stays
+// within 4 * 2^-24 of the magnitudes' sum (tests/TH/test_vector.cpp) while PyTorch's float
+// cascade drifts with log n.
 template <typename L>
 double sumFloat(const float *x, int64_t n) {
-  typename L::D acc0 = L::zeroD(), acc1 = L::zeroD(), acc2 = L::zeroD(), acc3 = L::zeroD();
+  constexpr int64_t kBlock = 16 * L::kWidth;  // four loads per float lane
+  typename L::D total0 = L::zeroD(), total1 = L::zeroD();
   int64_t i = 0;
-  for (; i + 2 * L::kWidth <= n; i += 2 * L::kWidth) {
-    typename L::D a, b, c, d;
-    L::widen(x + i, a, b);
-    L::widen(x + i + L::kWidth, c, d);
-    acc0 = L::addD(acc0, a);
-    acc1 = L::addD(acc1, b);
-    acc2 = L::addD(acc2, c);
-    acc3 = L::addD(acc3, d);
+  while (i + 4 * L::kWidth <= n) {
+    const int64_t end = i + std::min<int64_t>(kBlock, (n - i) / (4 * L::kWidth) * (4 * L::kWidth));
+    typename L::V acc0 = L::set1(0), acc1 = L::set1(0), acc2 = L::set1(0), acc3 = L::set1(0);
+    for (; i < end; i += 4 * L::kWidth) {
+      acc0 = L::add(acc0, L::load(x + i));
+      acc1 = L::add(acc1, L::load(x + i + L::kWidth));
+      acc2 = L::add(acc2, L::load(x + i + 2 * L::kWidth));
+      acc3 = L::add(acc3, L::load(x + i + 3 * L::kWidth));
+    }
+    alignas(64) float lanes[4 * L::kWidth];
+    L::store(lanes, acc0);
+    L::store(lanes + L::kWidth, acc1);
+    L::store(lanes + 2 * L::kWidth, acc2);
+    L::store(lanes + 3 * L::kWidth, acc3);
+    for (int64_t k = 0; k < 4 * L::kWidth; k += L::kWidth) {
+      typename L::D low, high;
+      L::widen(lanes + k, low, high);
+      total0 = L::addD(total0, low);
+      total1 = L::addD(total1, high);
+    }
   }
-  double total = L::sumD(L::addD(L::addD(acc0, acc1), L::addD(acc2, acc3)));
+  double total = L::sumD(L::addD(total0, total1));
   for (; i < n; i++) total += x[i];
   return total;
 }
