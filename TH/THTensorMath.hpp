@@ -102,6 +102,37 @@ bool mapVector(vec::UnaryKernel<Elem<R>> kernel, R *r, A *a) {
   return true;
 }
 
+// r = a op b (alpha for Binary::AddScaled) through a kernel of Note [Vector kernels], in
+// chunks over the threads, when there is one and r (resized to a's shape), a and b are all
+// contiguous; false otherwise (r resized, nothing written).
+template <typename R, typename A, typename B>
+bool zipVector(vec::BinaryKernel<Elem<R>> kernel, R *r, A *a, B *b, Elem<R> alpha) {
+  if (!kernel) return false;
+  TH<Elem<R>>::resizeNd(r, a->nDimension, a->size, nullptr);
+  const auto out = ref(r);
+  const auto x = ref(a);
+  const auto y = ref(b);
+  if (!isContiguous(out) || !isContiguous(x) || !isContiguous(y)) return false;
+  detail::parallelFor(numel(x), TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
+    kernel(out.data + begin, x.data + begin, y.data + begin, alpha, end - begin);
+  });
+  return true;
+}
+
+// r = a op value, as zipVector.
+template <typename R, typename A>
+bool mapValueVector(vec::ValueKernel<Elem<R>> kernel, R *r, A *a, Elem<R> value) {
+  if (!kernel) return false;
+  TH<Elem<R>>::resizeNd(r, a->nDimension, a->size, nullptr);
+  const auto out = ref(r);
+  const auto x = ref(a);
+  if (!isContiguous(out) || !isContiguous(x)) return false;
+  detail::parallelFor(numel(x), TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
+    kernel(out.data + begin, x.data + begin, value, end - begin);
+  });
+  return true;
+}
+
 }  // namespace th::math
 
 #endif

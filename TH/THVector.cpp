@@ -28,7 +28,11 @@ const char *name(Isa isa) {
 }
 
 const Kernels &kernelsFor(Isa isa) {
-  static const Kernels none{"default", {}, {}, nullptr, nullptr};
+  static const Kernels none = [] {
+    Kernels k{};  // every kernel null
+    k.name = "default";
+    return k;
+  }();
   if (!supported(isa)) THError("the processor lacks %s: its vector kernels cannot run here", name(isa));
   switch (isa) {
     case Isa::Default: return none;

@@ -1,5 +1,5 @@
 // Note [Vector kernels]: torch7's THVector, again. The loops that decide the speed of
-// element-wise math on contiguous memory (transcendental functions, sums) are compiled
+// element-wise math on contiguous memory (transcendental functions, arithmetic, sums) are compiled
 // once per instruction set (TH/vector/<set>.cpp, built with that set's -m flags) and the
 // best set the processor has is chosen once, at the first call. The transcendental
 // functions are SLEEF's (the library PyTorch uses), at 1 ulp (erfc at 1.5), so results
@@ -57,11 +57,28 @@ enum class Unary : int {
 template <typename T>
 using UnaryKernel = void (*)(T *out, const T *in, int64_t n);
 
+// The arithmetic of two operands, with the scalar path's roundings (a multiply, then an
+// add: no fused multiply-add, so both paths give the same bits): r = a + alpha * b (cadd;
+// csub is alpha negated, which rounds the same), r = a * b, r = a / b.
+enum class Binary : int { AddScaled, Mul, Div, Count };
+// r[i] = a[i] op b[i] (alpha for AddScaled) for i < n; r may be a or b, not otherwise overlap them.
+template <typename T>
+using BinaryKernel = void (*)(T *r, const T *a, const T *b, T alpha, int64_t n);
+
+// A tensor and a number: r = a + value (sub is value negated), r = a * value, r = a / value.
+enum class WithValue : int { Add, Mul, Div, Count };
+template <typename T>
+using ValueKernel = void (*)(T *r, const T *a, T value, int64_t n);
+
 // One instruction set's kernels; null where it has none.
 struct Kernels {
   const char *name;
   UnaryKernel<float> floatUnary[int(Unary::Count)];
   UnaryKernel<double> doubleUnary[int(Unary::Count)];
+  BinaryKernel<float> floatBinary[int(Binary::Count)];
+  BinaryKernel<double> doubleBinary[int(Binary::Count)];
+  ValueKernel<float> floatWithValue[int(WithValue::Count)];
+  ValueKernel<double> doubleWithValue[int(WithValue::Count)];
   // sum of x[0..n), accumulated in double in several lanes
   double (*sumFloat)(const float *x, int64_t n);
   double (*sumDouble)(const double *x, int64_t n);
@@ -88,6 +105,26 @@ UnaryKernel<T> unary(Unary op) {
     return kernels().floatUnary[int(op)];
   else if constexpr (std::is_same_v<T, double>)
     return kernels().doubleUnary[int(op)];
+  else
+    return nullptr;
+}
+
+template <typename T>
+BinaryKernel<T> binary(Binary op) {
+  if constexpr (std::is_same_v<T, float>)
+    return kernels().floatBinary[int(op)];
+  else if constexpr (std::is_same_v<T, double>)
+    return kernels().doubleBinary[int(op)];
+  else
+    return nullptr;
+}
+
+template <typename T>
+ValueKernel<T> withValue(WithValue op) {
+  if constexpr (std::is_same_v<T, float>)
+    return kernels().floatWithValue[int(op)];
+  else if constexpr (std::is_same_v<T, double>)
+    return kernels().doubleWithValue[int(op)];
   else
     return nullptr;
 }

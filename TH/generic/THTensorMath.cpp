@@ -11,19 +11,25 @@ void THTensor_(zero)(THTensor *r) { THTensor_(fill)(r, 0); }
 /* r = t op value */
 
 void THTensor_(add)(THTensor *r, THTensor *t, scalar_t value) {
+  if (thm::mapValueVector(th::vec::withValue<scalar_t>(th::vec::WithValue::Add), r, t, value)) return;
   thm::map([value](scalar_t x) { return thm::add(x, value); }, r, t);
 }
 
 void THTensor_(sub)(THTensor *r, THTensor *t, scalar_t value) {
+#if TH_REAL_IS_FLOATING /* the vector kernels' types; -value could overflow an integer */
+  if (thm::mapValueVector(th::vec::withValue<scalar_t>(th::vec::WithValue::Add), r, t, scalar_t(-value))) return;
+#endif
   thm::map([value](scalar_t x) { return thm::sub(x, value); }, r, t);
 }
 
 void THTensor_(mul)(THTensor *r, THTensor *t, scalar_t value) {
+  if (thm::mapValueVector(th::vec::withValue<scalar_t>(th::vec::WithValue::Mul), r, t, value)) return;
   thm::map([value](scalar_t x) { return thm::mul(x, value); }, r, t);
 }
 
 void THTensor_(div)(THTensor *r, THTensor *t, scalar_t value) {
   THArgCheck(!TH_REAL_IS_INTEGRAL || value != 0, 3, "div: integer division by zero");
+  if (thm::mapValueVector(th::vec::withValue<scalar_t>(th::vec::WithValue::Div), r, t, value)) return;
   thm::map([value](scalar_t x) { return thm::div(x, value); }, r, t);
 }
 
@@ -75,22 +81,28 @@ void THTensor_(cminValue)(THTensor *r, THTensor *t, scalar_t value) {
 
 void THTensor_(cadd)(THTensor *r, THTensor *t, scalar_t value, THTensor *src) {
   thm::checkSameCount("cadd", t, "t", src, 4, "src");
+  if (thm::zipVector(th::vec::binary<scalar_t>(th::vec::Binary::AddScaled), r, t, src, value)) return;
   thm::map([value](scalar_t x, scalar_t y) { return thm::add(x, thm::mul(value, y)); }, r, t, src);
 }
 
 void THTensor_(csub)(THTensor *r, THTensor *t, scalar_t value, THTensor *src) {
   thm::checkSameCount("csub", t, "t", src, 4, "src");
+#if TH_REAL_IS_FLOATING /* the vector kernels' types; -value could overflow an integer */
+  if (thm::zipVector(th::vec::binary<scalar_t>(th::vec::Binary::AddScaled), r, t, src, scalar_t(-value))) return;
+#endif
   thm::map([value](scalar_t x, scalar_t y) { return thm::sub(x, thm::mul(value, y)); }, r, t, src);
 }
 
 void THTensor_(cmul)(THTensor *r, THTensor *t, THTensor *src) {
   thm::checkSameCount("cmul", t, "t", src, 3, "src");
+  if (thm::zipVector(th::vec::binary<scalar_t>(th::vec::Binary::Mul), r, t, src, scalar_t(1))) return;
   thm::map([](scalar_t x, scalar_t y) { return thm::mul(x, y); }, r, t, src);
 }
 
 void THTensor_(cdiv)(THTensor *r, THTensor *t, THTensor *src) {
   thm::checkSameCount("cdiv", t, "t", src, 3, "src");
   thm::checkNoZero("cdiv", src, 3, "src");
+  if (thm::zipVector(th::vec::binary<scalar_t>(th::vec::Binary::Div), r, t, src, scalar_t(1))) return;
   thm::map([](scalar_t x, scalar_t y) { return thm::div(x, y); }, r, t, src);
 }
 

@@ -1,8 +1,8 @@
 // The kernels of Note [Vector kernels] (TH/THVector.h), written once for every instruction
 // set. Each TH/vector/<set>.cpp defines, before it includes this file:
 //   FloatLanes, DoubleLanes   the set's registers: T, V, kWidth, load, store, set1, add,
-//                             div, neg, greater (a mask), select(mask, a, b), and for sums D (double lanes), zeroD,
-//                             addD, sumD, widen (kWidth floats to two D) and loadD (one D of doubles)
+//                             mul, div, neg, greater (a mask), select(mask, a, b), and for sums D (double lanes),
+//                             zeroD, addD, sumD, widen (kWidth floats to two D) and loadD (one D of doubles)
 //   TH_VECTOR_FLOAT(name, ulp), TH_VECTOR_DOUBLE(name, ulp)   SLEEF's function for the set
 // Everything here is in an unnamed namespace: each set's copy stays its own.
 #ifndef TH_VECTOR_KERNELS_HPP
@@ -55,6 +55,66 @@ struct Sigmoid {
   static typename L::V apply(typename L::V x) {
     const typename L::V one = L::set1(1);
     return L::div(one, L::add(one, Exp::apply(L::neg(x))));
+  }
+};
+
+// The arithmetic of Binary and WithValue (TH/THVector.h) on whole registers, then the tail
+// through zero-padded registers as unaryLoop does.
+struct AddScaledOp {
+  template <typename L>
+  static typename L::V apply(typename L::V a, typename L::V b, typename L::V alpha) {
+    return L::add(a, L::mul(alpha, b));
+  }
+};
+struct MulOp {
+  template <typename L>
+  static typename L::V apply(typename L::V a, typename L::V b, typename L::V) {
+    return L::mul(a, b);
+  }
+};
+struct DivOp {
+  template <typename L>
+  static typename L::V apply(typename L::V a, typename L::V b, typename L::V) {
+    return L::div(a, b);
+  }
+};
+
+template <typename L, typename Op>
+void binaryLoop(typename L::T *r, const typename L::T *a, const typename L::T *b, typename L::T alpha, int64_t n) {
+  const typename L::V alphas = L::set1(alpha);
+  int64_t i = 0;
+  for (; i + L::kWidth <= n; i += L::kWidth)
+    L::store(r + i, Op::template apply<L>(L::load(a + i), L::load(b + i), alphas));
+  if (i < n) {
+    typename L::T x[L::kWidth] = {}, y[L::kWidth] = {};
+    for (int64_t j = i; j < n; j++) {
+      x[j - i] = a[j];
+      y[j - i] = b[j];
+    }
+    L::store(x, Op::template apply<L>(L::load(x), L::load(y), alphas));
+    for (int64_t j = i; j < n; j++) r[j] = x[j - i];
+  }
+}
+
+// a op value: the binary loop's arithmetic with b a register of the value
+template <typename L, typename Op>
+void valueLoop(typename L::T *r, const typename L::T *a, typename L::T value, int64_t n) {
+  const typename L::V values = L::set1(value), unused = L::set1(0);
+  int64_t i = 0;
+  for (; i + L::kWidth <= n; i += L::kWidth) L::store(r + i, Op::template apply<L>(L::load(a + i), values, unused));
+  if (i < n) {
+    typename L::T x[L::kWidth] = {};
+    for (int64_t j = i; j < n; j++) x[j - i] = a[j];
+    L::store(x, Op::template apply<L>(L::load(x), values, unused));
+    for (int64_t j = i; j < n; j++) r[j] = x[j - i];
+  }
+}
+
+// a + value is AddScaled's a + 1 * value: the same add
+struct AddValueOp {
+  template <typename L>
+  static typename L::V apply(typename L::V a, typename L::V value, typename L::V) {
+    return L::add(a, value);
   }
 };
 
@@ -123,6 +183,18 @@ Kernels makeKernels(const char *setName) {
   k.doubleUnary[int(Unary::Log1p)] = unaryLoop<DoubleLanes, LargeSafeLog1p<DoubleLanes, Log1pDouble, LogDouble>>;
   k.floatUnary[int(Unary::Sigmoid)] = unaryLoop<FloatLanes, Sigmoid<FloatLanes, ExpFloat>>;
   k.doubleUnary[int(Unary::Sigmoid)] = unaryLoop<DoubleLanes, Sigmoid<DoubleLanes, ExpDouble>>;
+  k.floatBinary[int(Binary::AddScaled)] = binaryLoop<FloatLanes, AddScaledOp>;
+  k.floatBinary[int(Binary::Mul)] = binaryLoop<FloatLanes, MulOp>;
+  k.floatBinary[int(Binary::Div)] = binaryLoop<FloatLanes, DivOp>;
+  k.doubleBinary[int(Binary::AddScaled)] = binaryLoop<DoubleLanes, AddScaledOp>;
+  k.doubleBinary[int(Binary::Mul)] = binaryLoop<DoubleLanes, MulOp>;
+  k.doubleBinary[int(Binary::Div)] = binaryLoop<DoubleLanes, DivOp>;
+  k.floatWithValue[int(WithValue::Add)] = valueLoop<FloatLanes, AddValueOp>;
+  k.floatWithValue[int(WithValue::Mul)] = valueLoop<FloatLanes, MulOp>;
+  k.floatWithValue[int(WithValue::Div)] = valueLoop<FloatLanes, DivOp>;
+  k.doubleWithValue[int(WithValue::Add)] = valueLoop<DoubleLanes, AddValueOp>;
+  k.doubleWithValue[int(WithValue::Mul)] = valueLoop<DoubleLanes, MulOp>;
+  k.doubleWithValue[int(WithValue::Div)] = valueLoop<DoubleLanes, DivOp>;
   k.sumFloat = sumFloat<FloatLanes>;
   k.sumDouble = sumDouble<DoubleLanes>;
   return k;

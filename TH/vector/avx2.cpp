@@ -17,6 +17,7 @@ struct FloatLanes {
   static void store(T *p, V v) { _mm256_storeu_ps(p, v); }
   static V set1(T x) { return _mm256_set1_ps(x); }
   static V add(V a, V b) { return _mm256_add_ps(a, b); }
+  static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
   static V div(V a, V b) { return _mm256_div_ps(a, b); }
   static V neg(V a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
   static V greater(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
@@ -41,6 +42,7 @@ struct DoubleLanes {
   static void store(T *p, V v) { _mm256_storeu_pd(p, v); }
   static V set1(T x) { return _mm256_set1_pd(x); }
   static V add(V a, V b) { return _mm256_add_pd(a, b); }
+  static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
   static V div(V a, V b) { return _mm256_div_pd(a, b); }
   static V neg(V a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
   static V greater(V a, V b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }

@@ -18,6 +18,7 @@ struct FloatLanes {
   static void store(T *p, V v) { _mm512_storeu_ps(p, v); }
   static V set1(T x) { return _mm512_set1_ps(x); }
   static V add(V a, V b) { return _mm512_add_ps(a, b); }
+  static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
   static V div(V a, V b) { return _mm512_div_ps(a, b); }
   static __mmask16 greater(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
   static V select(__mmask16 mask, V a, V b) { return _mm512_mask_blend_ps(mask, b, a); }
@@ -41,6 +42,7 @@ struct DoubleLanes {
   static void store(T *p, V v) { _mm512_storeu_pd(p, v); }
   static V set1(T x) { return _mm512_set1_pd(x); }
   static V add(V a, V b) { return _mm512_add_pd(a, b); }
+  static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
   static V div(V a, V b) { return _mm512_div_pd(a, b); }
   static __mmask8 greater(V a, V b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
   static V select(__mmask8 mask, V a, V b) { return _mm512_mask_blend_pd(mask, b, a); }

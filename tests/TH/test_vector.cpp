@@ -188,9 +188,89 @@ void checkSum(Sum sum) {
   }
 }
 
+// The arithmetic kernels give the scalar expressions' bits (a multiply then an add, never
+// fused), for every tail length, in place on either operand, and with infinities, NaNs,
+// zeros and subnormals among the operands.
+template <typename T>
+void checkArithmeticKernels(Isa isa) {
+  const auto &k = th::vec::kernelsFor(isa);
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> uniform(-1e3, 1e3);
+  const int64_t n = 1031;
+  std::vector<T> a(n), b(n);
+  for (int64_t i = 0; i < n; i++) {
+    a[i] = T(uniform(rng));
+    b[i] = T(uniform(rng) / 7);
+  }
+  const T special[] = {T(0),
+                       -T(0),
+                       std::numeric_limits<T>::infinity(),
+                       -std::numeric_limits<T>::infinity(),
+                       std::numeric_limits<T>::quiet_NaN(),
+                       std::numeric_limits<T>::denorm_min(),
+                       std::numeric_limits<T>::max()};
+  for (size_t i = 0; i < std::size(special); i++) {
+    a[3 * i] = special[i];
+    b[5 * i + 1] = special[i];
+    b[3 * i] = special[(i + 2) % std::size(special)];
+  }
+  const T alpha = T(-0.3);
+  auto same = [](T x, T y) { return (std::isnan(x) && std::isnan(y)) || std::memcmp(&x, &y, sizeof(T)) == 0; };
+  for (int op = 0; op < int(th::vec::Binary::Count); op++) {
+    th::vec::BinaryKernel<T> kernel;
+    if constexpr (std::is_same_v<T, float>)
+      kernel = k.floatBinary[op];
+    else
+      kernel = k.doubleBinary[op];
+    BOOST_REQUIRE(kernel != nullptr);
+    auto scalarOf = [&](T x, T y) {
+      switch (th::vec::Binary(op)) {
+        case th::vec::Binary::AddScaled: return T(x + T(alpha * y));
+        case th::vec::Binary::Mul: return T(x * y);
+        default: return T(x / y);
+      }
+    };
+    for (int64_t len : {int64_t(0), int64_t(1), int64_t(7), int64_t(16), int64_t(17), int64_t(33), n}) {
+      std::vector<T> r(len + 2, T(-7));
+      kernel(r.data() + 1, a.data(), b.data(), alpha, len);
+      bool ok = r[0] == T(-7) && r[len + 1] == T(-7);
+      for (int64_t i = 0; i < len; i++) ok = ok && same(r[i + 1], scalarOf(a[i], b[i]));
+      BOOST_TEST(ok, k.name << " binary op " << op << " over " << len);
+    }
+    std::vector<T> inA = a, inB = b;
+    kernel(inA.data(), inA.data(), b.data(), alpha, n);
+    kernel(inB.data(), a.data(), inB.data(), alpha, n);
+    bool ok = true;
+    for (int64_t i = 0; i < n; i++) ok = ok && same(inA[i], scalarOf(a[i], b[i])) && same(inB[i], scalarOf(a[i], b[i]));
+    BOOST_TEST(ok, k.name << " binary op " << op << " in place");
+  }
+  for (int op = 0; op < int(th::vec::WithValue::Count); op++) {
+    th::vec::ValueKernel<T> kernel;
+    if constexpr (std::is_same_v<T, float>)
+      kernel = k.floatWithValue[op];
+    else
+      kernel = k.doubleWithValue[op];
+    BOOST_REQUIRE(kernel != nullptr);
+    for (T value : {T(0.7), T(0), std::numeric_limits<T>::infinity()}) {
+      std::vector<T> r(n);
+      kernel(r.data(), a.data(), value, n);
+      bool ok = true;
+      for (int64_t i = 0; i < n; i++) {
+        const T want = th::vec::WithValue(op) == th::vec::WithValue::Add   ? T(a[i] + value)
+                       : th::vec::WithValue(op) == th::vec::WithValue::Mul ? T(a[i] * value)
+                                                                           : T(a[i] / value);
+        ok = ok && same(r[i], want);
+      }
+      BOOST_TEST(ok, k.name << " value op " << op << " with " << value);
+    }
+  }
+}
+
 void checkIsa(Isa isa) {
   checkUnaryKernels<float>(isa);
   checkUnaryKernels<double>(isa);
+  checkArithmeticKernels<float>(isa);
+  checkArithmeticKernels<double>(isa);
   checkSum<float>(th::vec::kernelsFor(isa).sumFloat);
   checkSum<double>(th::vec::kernelsFor(isa).sumDouble);
 }
@@ -210,6 +290,7 @@ BOOST_AUTO_TEST_CASE(a_set_the_processor_lacks_is_an_error) {
 BOOST_AUTO_TEST_CASE(the_plain_build_has_no_kernels) {
   const auto &k = th::vec::kernelsFor(Isa::Default);
   for (int op = 0; op < int(Unary::Count); op++) BOOST_TEST((!k.floatUnary[op] && !k.doubleUnary[op]));
+  for (int op = 0; op < int(th::vec::Binary::Count); op++) BOOST_TEST((!k.floatBinary[op] && !k.doubleBinary[op]));
   BOOST_TEST(!k.sumFloat);
   // and the chosen set is the best the processor has (TH_VECTOR unset in the test)
   const Isa best = th::vec::supported(Isa::Avx512) ? Isa::Avx512
