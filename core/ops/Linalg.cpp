@@ -1,5 +1,7 @@
 #include "core/ops/Linalg.h"
 
+#include "core/ops/Complex.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -331,10 +333,17 @@ Tensor dot(const Tensor &a, const Tensor &b) {
 }
 
 Tensor mv(const Tensor &mat, const Tensor &vec) { return plainProduct(AddProduct::Mv, "mv", mat, vec); }
-Tensor mm(const Tensor &a, const Tensor &b) { return plainProduct(AddProduct::Mm, "mm", a, b); }
-Tensor bmm(const Tensor &a, const Tensor &b) { return plainProduct(AddProduct::Bbmm, "bmm", a, b); }
+Tensor mm(const Tensor &a, const Tensor &b) {
+  if (isComplex(a.dtype()) || isComplex(b.dtype())) return complexMatmul("mm", a, b);
+  return plainProduct(AddProduct::Mm, "mm", a, b);
+}
+Tensor bmm(const Tensor &a, const Tensor &b) {
+  if (isComplex(a.dtype()) || isComplex(b.dtype())) return complexMatmul("bmm", a, b);
+  return plainProduct(AddProduct::Bbmm, "bmm", a, b);
+}
 
 Tensor matmul(const Tensor &a, const Tensor &b) {
+  if (isComplex(a.dtype()) || isComplex(b.dtype())) return complexMatmul("matmul", a, b);
   const int da = a.dim(), db = b.dim();
   TORCH_CHECK(da >= 1 && db >= 1, Runtime, "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
               da, db);

@@ -1,5 +1,7 @@
 #include "core/ops/Reduce.h"
 
+#include "core/ops/Complex.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -519,6 +521,7 @@ bool allclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool e
 // ---- recording (Note [Recording scope]): the public ops over the kernels above ----
 
 Tensor sum(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+  if (isComplex(t.dtype()) && (!dtype || *dtype == t.dtype())) return complexSum(t, dims, keepdim, false);
   RecordScope rec({&t});
   Tensor r = sumKernel(t, dims, keepdim, dtype);
   if (rec && isFloating(r.dtype())) derivatives::sum(t, reductionDims(t, dims), keepdim, r);
@@ -533,6 +536,7 @@ Tensor prod(const Tensor &t, const IntList &dims, bool keepdim, std::optional<Sc
 }
 
 Tensor mean(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+  if (isComplex(t.dtype()) && (!dtype || *dtype == t.dtype())) return complexSum(t, dims, keepdim, true);
   RecordScope rec({&t});
   Tensor r = meanKernel(t, dims, keepdim, dtype);
   if (rec) derivatives::mean(t, reductionDims(t, dims), keepdim, r);

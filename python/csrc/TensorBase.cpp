@@ -17,10 +17,11 @@ namespace torch::python {
 
 namespace {
 
-// numpy's kind letter of t ('b' bool, 'u' unsigned, 'i' signed, 'f' floating).
+// numpy's kind letter of t ('b' bool, 'u' unsigned, 'i' signed, 'f' floating, 'c' complex).
 char numpyKind(ScalarType t) {
   if (t == ScalarType::Bool) return 'b';
   if (t == ScalarType::Byte) return 'u';
+  if (isComplex(t)) return 'c';
   return isFloating(t) ? 'f' : 'i';
 }
 
@@ -35,8 +36,8 @@ ScalarType fromNumpyType(const py::dtype &d) {
     if (d.kind() == numpyKind(t) && static_cast<size_t>(d.itemsize()) == elementSize(t)) return t;
   }
   throw py::type_error("can't convert np.ndarray of type " + std::string(py::str(static_cast<py::handle>(d))) +
-                       ". The only supported types are: float64, float32, float16, int64, int32, int16, int8, "
-                       "uint8, and bool.");
+                       ". The only supported types are: float64, float32, float16, complex64, complex128, int64, "
+                       "int32, int16, int8, uint8, and bool.");
 }
 
 // Storage memory owned by a numpy array: the context is the array, freed with the GIL.
@@ -89,7 +90,8 @@ Tensor fromNumpy(const py::array &array) {
       using T = typename decltype(tag)::type;
       return Storage::adopt(type,
                             TH<T>::S::newWithDataAndAllocator(reinterpret_cast<T *>(const_cast<void *>(array.data())),
-                                                              span, &numpyAllocator, owner),
+                                                              isComplex(type) ? 2 * span : span,  // in reals
+                                                              &numpyAllocator, owner),
                             Device::CPU);
     });
   } catch (...) {
@@ -135,6 +137,10 @@ py::object tolist(const Tensor &t, int dim, int64_t offset) {
       if constexpr (std::is_same_v<T, THHalf>) {
         return py::float_(TH_half2float(v));
       } else if constexpr (std::is_floating_point_v<T>) {
+        if (isComplex(t.dtype())) {
+          const T *pair = reinterpret_cast<const T *>(t.raw()->storage->data) + 2 * offset;
+          return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(pair[0], pair[1]));
+        }
         return py::float_(v);
       } else {
         if (t.dtype() == ScalarType::Bool) return py::bool_(v != 0);
@@ -350,6 +356,7 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
   // t.byte(), t.float(), ...: the type's name in lower case.
   for (int i = 0; i < kNumScalarTypes; i++) {
     ScalarType type = static_cast<ScalarType>(i);
+    if (isComplex(type)) continue;  // cfloat() and cdouble(), in torch/_complex.py
     std::string name = scalarTypeName(type);
     for (char &c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     cls.def(
@@ -416,6 +423,9 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
       ScalarType type = sizes[0].cast<Dtype>().type;
       TORCH_CHECK(elementSize(type) == elementSize(t.dtype()), Runtime,
                   "view(dtype) needs an element type of the same size");
+      // a complex storage counts its elements in pairs of reals (Note [Complex tensors])
+      TORCH_CHECK(type == t.dtype() || (!isComplex(type) && !isComplex(t.dtype())), Runtime,
+                  "view(dtype) between %s and %s is not supported", scalarTypeName(t.dtype()), scalarTypeName(type));
       return fromStorage(Storage::adopt(
                              type,
                              [&] {

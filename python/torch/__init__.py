@@ -230,6 +230,7 @@ from torch.special import digamma, erfinv, i0, igamma, igammac, lgamma, mvlgamma
 from torch import linalg  # noqa: E402
 from torch import nn  # noqa: E402
 from torch import _aliases  # noqa: E402,F401  (other names of the functions above)
+from torch._complex import cdouble, cfloat, complex64, complex128  # noqa: E402,F401  (and complex functions)
 from torch._flags import *  # noqa: E402,F401,F403  (build facts and global switches)
 from torch import optim  # noqa: E402
 from torch import multiprocessing  # noqa: E402

@@ -291,9 +291,9 @@ def result_type(tensor1, tensor2, /):
 
 
 def is_complex(input):
-    """Whether input holds complex numbers: never, in this build (it has no complex dtypes)."""
+    """Whether input holds complex numbers (complex64 or complex128)."""
     _check_tensor("is_complex", "input", 1, input)
-    return False
+    return input.dtype.is_complex
 
 
 def _format_g(value):
@@ -314,6 +314,7 @@ class finfo:
         if type is None:
             type = torch.get_default_dtype()
         _check_dtype_arg("finfo", "type", 1, type)
+        type = {torch.complex64: torch.float32, torch.complex128: torch.float64}.get(type, type)  # its parts'
         if type not in self._LIMITS:
             raise TypeError(
                 "torch.finfo() requires a floating point input type. Use torch.iinfo to handle 'torch.finfo'"
