@@ -193,9 +193,10 @@ Tensor complexSum(const Tensor &t, const IntList &dims, bool keepdim, bool mean)
 }
 
 Tensor complexMatmul(const char *op, const Tensor &a, const Tensor &b) {
-  ScalarType type = promoteTypes(a.dtype(), b.dtype());
-  Device device = resultDevice(op, a, b);
-  Tensor ra = viewAsReal(to(a, type, device)), rb = viewAsReal(to(b, type, device));
+  // no promotion, as PyTorch's products
+  TORCH_CHECK(a.dtype() == b.dtype(), Runtime, "expected scalar type %s but found %s", scalarTypeName(a.dtype()),
+              scalarTypeName(b.dtype()));
+  Tensor ra = viewAsReal(a), rb = viewAsReal(b);
   Tensor ar = part(ra, 0), ai = part(ra, 1), br = part(rb, 0), bi = part(rb, 1);
   auto product = [op](const Tensor &x, const Tensor &y) {
     std::string name = op;

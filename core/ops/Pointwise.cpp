@@ -22,7 +22,7 @@ int category(Scalar s) { return s.isBool() ? 0 : s.isFloating() ? 2 : s.isComple
 }
 
 // The type a floating-only op computes in for an input of type t.
-ScalarType floatingResult(ScalarType t) { return isFloating(t) ? t : defaultFloatType(); }
+ScalarType floatingResult(ScalarType t) { return isFloating(t) || isComplex(t) ? t : defaultFloatType(); }
 
 }  // namespace
 

@@ -5,6 +5,8 @@ functions and methods, over the core's (Note [Complex tensors] in core/ops/Compl
 `conj()` makes a new tensor (PyTorch's lazy conjugate bit is not kept: `is_conj()` is False).
 """
 
+import builtins
+
 import torch
 from torch import _C
 from torch._C import Tensor
@@ -111,5 +113,6 @@ for _name, _fn in {"conj": conj, "conj_physical": conj_physical, "angle": angle,
 Tensor.real = property(real, _set_real)
 Tensor.imag = property(imag, _set_imag)
 Tensor.conj_physical_ = lambda self: self.copy_(conj(self))
+Tensor.__complex__ = lambda self: builtins.complex(self.item())
 Tensor.cfloat = lambda self: self.to(complex64)
 Tensor.cdouble = lambda self: self.to(complex128)

@@ -314,7 +314,7 @@ def _ihfftn(name, input, s, dim, norm):
     scaling = _norm(norm, False)
     r = _C._fft_r2c(x, dims[-1:], scaling, True).conj()
     if len(dims) > 1:
-        r = _C._fft_c2c(r, dims[:-1], scaling, True)
+        r = _C._fft_c2c(r, dims[:-1], scaling, False)
     return r
 
 
