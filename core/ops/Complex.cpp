@@ -1,5 +1,7 @@
 #include "core/ops/Complex.h"
 
+#include <cmath>
+
 #include "autograd/Autograd.h"
 #include "core/ops/CopyKernels.h"
 #include "core/ops/Linalg.h"
@@ -94,9 +96,12 @@ Tensor conj(const Tensor &t) {
 
 Tensor angle(const Tensor &t) {
   if (!isComplex(t.dtype())) {
-    // 0 for x >= 0, pi for x < 0 (nan stays nan): atan2(0, x)
-    Tensor zero = scalarTensor(Scalar(0.0), isFloating(t.dtype()) ? t.dtype() : defaultFloatType(), t.device());
-    return binary(BinaryOp::Atan2, zero, t);
+    // pi for x < 0, 0 for the others (-0 included), NaN for NaN: PyTorch's
+    ScalarType type = isFloating(t.dtype()) ? t.dtype() : defaultFloatType();
+    Tensor x = toType(t, type);
+    Tensor r = where(compare(CompareOp::Lt, x, Scalar(0.0)), scalarTensor(Scalar(M_PI), type, t.device()),
+                     scalarTensor(Scalar(0.0), type, t.device()));
+    return where(compare(CompareOp::Ne, x, x), x, r);
   }
   Tensor r = viewAsReal(t);
   return binary(BinaryOp::Atan2, part(r, 1), part(r, 0));
@@ -204,6 +209,35 @@ Tensor complexMatmul(const char *op, const Tensor &a, const Tensor &b) {
   };
   return fromParts(binary(BinaryOp::Sub, product(ar, br), product(ai, bi)),
                    binary(BinaryOp::Add, product(ar, bi), product(ai, br)));
+}
+
+Tensor complexCompare(CompareOp op, const Tensor &a, const Tensor &b, ScalarType type) {
+  if (op != CompareOp::Eq && op != CompareOp::Ne) notComplex(compareOpName(op), type);
+  Device device = resultDevice(compareOpName(op), a, b);
+  Tensor parts = compare(op, viewAsReal(to(a, type, device)), viewAsReal(to(b, type, device)));
+  // equal: both parts equal; not equal: either part differs
+  return binary(op == CompareOp::Eq ? BinaryOp::BitwiseAnd : BinaryOp::BitwiseOr, part(parts, 0), part(parts, 1));
+}
+
+Tensor complexIsclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
+  // PyTorch's definition: equal, or both NaN (when asked), or a finite |a - b| within
+  // atol + |rtol * b|
+  ScalarType type = promoteTypes(a.dtype(), b.dtype());
+  Tensor ca = toType(a, type), cb = toType(b, type);
+  Tensor close = complexCompare(CompareOp::Eq, ca, cb, type);
+  if (equalNan) {
+    auto isNan = [](const Tensor &z) {
+      Tensor r = viewAsReal(z);
+      Tensor nan = compare(CompareOp::Ne, r, r);
+      return binary(BinaryOp::BitwiseOr, part(nan, 0), part(nan, 1));
+    };
+    close = binary(BinaryOp::BitwiseOr, close, binary(BinaryOp::BitwiseAnd, isNan(ca), isNan(cb)));
+  }
+  Tensor allowed = binary(BinaryOp::Add, unary(UnaryOp::Abs, binary(BinaryOp::Mul, cb, Scalar(rtol))), Scalar(atol));
+  Tensor actual = unary(UnaryOp::Abs, binary(BinaryOp::Sub, ca, cb));
+  Tensor within = binary(BinaryOp::BitwiseAnd, compare(CompareOp::Lt, actual, Scalar(HUGE_VAL)),
+                         compare(CompareOp::Le, actual, allowed));
+  return binary(BinaryOp::BitwiseOr, close, within);
 }
 
 void complexCopy(const Tensor &dst, const Tensor &src) {

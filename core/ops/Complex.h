@@ -41,7 +41,9 @@ Tensor angle(const Tensor &t);
 Tensor complexBinary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha, ScalarType type);
 Tensor complexUnary(UnaryOp op, const Tensor &t);
 Tensor complexSum(const Tensor &t, const IntList &dims, bool keepdim, bool mean);
-Tensor complexMatmul(const char *op, const Tensor &a, const Tensor &b);  // mm or bmm
+Tensor complexMatmul(const char *op, const Tensor &a, const Tensor &b);                  // mm or bmm
+Tensor complexCompare(CompareOp op, const Tensor &a, const Tensor &b, ScalarType type);  // Eq and Ne only
+Tensor complexIsclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan);
 
 // Element work of Tensor.cpp's copies and fills with a complex side (no autograd).
 void complexCopy(const Tensor &dst, const Tensor &src);  // same sizes

@@ -310,6 +310,7 @@ void compareScalarKernel(CompareOp op, const Tensor &r, const Tensor &a, Scalar 
 
 Tensor compare(CompareOp op, const Tensor &a, const Tensor &b) {
   ScalarType type = resultType(a, b);
+  if (isComplex(type)) return complexCompare(op, a, b, type);
   IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
   Device device = resultDevice(compareOpName(op), a, b);
   Tensor ca = to(a, type, device), cb = to(b, type, device);
@@ -322,6 +323,7 @@ Tensor compare(CompareOp op, const Tensor &a, const Tensor &b) {
 
 Tensor compare(CompareOp op, const Tensor &a, Scalar b) {
   ScalarType type = resultType(a, b);
+  if (isComplex(type)) return complexCompare(op, a, scalarTensor(b, type, a.device()), type);
   Tensor ca = toType(a, type);
   Tensor r = emptyLike(a, ScalarType::Bool);
   compareScalarKernel(op, r, ca, b);

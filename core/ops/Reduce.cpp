@@ -496,6 +496,10 @@ bool equal(const Tensor &a, const Tensor &b) {
   checkSameDevice("equal", a, b);
   if (!a.isSameSizeAs(b)) return false;
   ScalarType type = promoteTypes(a.dtype(), b.dtype());
+  if (isComplex(type)) {
+    Tensor same = complexCompare(CompareOp::Eq, a, b, type);
+    return kernels().allAll(same.device(), same.dtype(), same).i != 0;
+  }
   Tensor ca = toType(a, type), cb = toType(b, type);
   return kernels().equal(ca.device(), type, ca, cb);
 }
@@ -503,6 +507,7 @@ bool equal(const Tensor &a, const Tensor &b) {
 Tensor isclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
   TORCH_CHECK(rtol >= 0 && atol >= 0, Runtime, "isclose(): rtol (%g) and atol (%g) must be non-negative", rtol, atol);
   ScalarType type = promoteTypes(a.dtype(), b.dtype());
+  if (isComplex(type)) return complexIsclose(a, b, rtol, atol, equalNan);
   IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
   Device device = resultDevice("isclose", a, b);
   Tensor ca = to(a, type, device), cb = to(b, type, device);

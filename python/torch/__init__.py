@@ -231,6 +231,7 @@ from torch import special  # noqa: E402
 from torch.special import digamma, erfinv, i0, igamma, igammac, lgamma, mvlgamma, polygamma, sinc  # noqa: E402,F401
 from torch import linalg  # noqa: E402
 from torch import fft  # noqa: E402
+from torch import _spectral  # noqa: E402,F401  (torch.stft, torch.istft)
 from torch import nn  # noqa: E402
 from torch import _aliases  # noqa: E402,F401  (other names of the functions above)
 from torch._complex import cdouble, cfloat, complex64, complex128  # noqa: E402,F401  (and complex functions)

@@ -1,9 +1,10 @@
-"""torch.linalg: PyTorch 1.13's linear algebra namespace, the real-valued part.
+"""torch.linalg: PyTorch 1.13's linear algebra namespace, the real-valued part (and eig/eigvals,
+whose results are complex).
 
 The factorizations and solvers live in torch._C._linalg (python/csrc/Linalg.cpp); the norms,
 ranks, condition numbers, triangular and tensor solves, matrix exponential and the *_ex
-variants are composed here from them, so autograd runs through them. eig and eigvals, which
-need complex tensors, are not here.
+variants are composed here from them, so autograd runs through them. eig and eigvals are LAPACK's
+geev through torch.eig, turned into complex results as PyTorch does (no gradient yet).
 """
 
 import builtins
@@ -12,6 +13,7 @@ import math
 import numbers
 
 import torch
+from torch import _C
 from torch._C import Tensor
 from torch._C._linalg import (
     cholesky,
@@ -39,7 +41,9 @@ __all__ = [
     "cross",
     "det",
     "diagonal",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
     "householder_product",
     "inv",
@@ -93,6 +97,7 @@ _solve_ex = _result_type("linalg_solve_ex", ["result", "info"])
 _lu_factor_ex = _result_type("linalg_lu_factor_ex", ["LU", "pivots", "info"])
 _lu = _result_type("linalg_lu", ["P", "L", "U"])
 _lstsq = _result_type("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+_eig_result = _result_type("linalg_eig", ["eigenvalues", "eigenvectors"])
 
 
 def _check_float(fname, A):
@@ -432,3 +437,67 @@ def householder_product(A, tau, *, out=None):
     from torch._householder import householder_product as _householder_product
 
     return _householder_product(A, tau, out=out)
+
+
+# ---- eigenvalues of general matrices ----
+
+
+def _eig(fname, A, vectors):
+    """geev of each matrix of A: complex eigenvalues (in LAPACK's order) and unit eigenvectors."""
+    if not isinstance(A, Tensor):
+        raise TypeError("linalg.%s(): argument 'input' must be Tensor, not %s" % (fname, type(A).__name__))
+    if A.is_complex():
+        raise RuntimeError("linalg.%s is not implemented for complex inputs here" % fname)
+    if not A.is_floating_point():
+        raise RuntimeError("Unknown Complex ScalarType for %s" % torch.Tensor.type(A).split(".")[-1][:-6])
+    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            "linalg.%s: A must be batches of square matrices, but they are %s by %s matrices"
+            % (fname, A.shape[-2] if A.dim() >= 2 else 1, A.shape[-1] if A.dim() >= 1 else 1)
+        )
+    if torch.is_grad_enabled() and A.requires_grad:
+        raise RuntimeError("linalg.%s: the derivative is not implemented in this build" % fname)
+    if not torch.isfinite(A).all():
+        raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
+    n = A.shape[-1]
+    complex_type = torch.complex128 if A.dtype == torch.float64 else torch.complex64
+    batch = A.shape[:-2]
+    values, vecs = [], []
+    for m in A.reshape(-1, n, n):
+        e, v = _C.eig(m, vectors)
+        values.append(torch.complex(e[:, 0].contiguous(), e[:, 1].contiguous()))
+        if vectors:
+            # LAPACK's real form: a complex pair (wi > 0 first) keeps re and im in two columns
+            re, im = v.clone(), torch.zeros_like(v)
+            j = 0
+            while j < n:
+                if e[j, 1] != 0 and j + 1 < n:
+                    re[:, j + 1] = v[:, j]
+                    im[:, j] = v[:, j + 1]
+                    im[:, j + 1] = -v[:, j + 1]
+                    j += 2
+                else:
+                    j += 1
+            vecs.append(torch.complex(re, im))
+    if not values:
+        values = [torch.zeros(0, n, dtype=complex_type)]
+        vecs = [torch.zeros(0, n, n, dtype=complex_type)]
+        return values[0].reshape(batch + (n,)), vecs[0].reshape(batch + (n, n))
+    w = torch.stack(values).reshape(batch + (n,))
+    return w, (torch.stack(vecs).reshape(batch + (n, n)) if vectors else None)
+
+
+def eig(A, *, out=None):
+    """Eigenvalues and eigenvectors of a square (batch of) real matrix: complex, LAPACK's order."""
+    w, v = _eig("eig", A, True)
+    if out is not None:
+        out[0].resize_(w.shape).copy_(w)
+        out[1].resize_(v.shape).copy_(v)
+        return _eig_result(out[0], out[1])
+    return _eig_result(w, v)
+
+
+def eigvals(A, *, out=None):
+    """Eigenvalues of a square (batch of) real matrix: complex, LAPACK's order."""
+    w, _ = _eig("eigvals", A, False)
+    return w if out is None else out.resize_(w.shape).copy_(w)

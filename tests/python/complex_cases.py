@@ -315,6 +315,68 @@ def fft_gradients(torch):
     return out
 
 
+def stft_istft(torch):
+    import warnings
+
+    x = torch.from_numpy(_real(17, 2, 50))
+    w = torch.hann_window(16, dtype=torch.float64)
+    s = torch.stft(x, 16, window=w, return_complex=True)
+    xr = x.clone().requires_grad_()
+    (g,) = torch.autograd.grad(torch.stft(xr, 16, window=w, return_complex=True).abs().sum(), xr)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        legacy = torch.stft(x, 16)
+    return [
+        torch.stft(x, 16, return_complex=True).numpy(),
+        torch.stft(
+            x[0],
+            16,
+            hop_length=5,
+            win_length=12,
+            window=torch.hann_window(12).double(),
+            normalized=True,
+            return_complex=True,
+        ).numpy(),
+        torch.stft(x, 16, center=False, window=w, onesided=False, return_complex=True).numpy(),
+        torch.stft(x.to(torch.complex128), 16, window=w, return_complex=True, pad_mode="constant").numpy(),
+        x[0].stft(8, return_complex=True).numpy(),
+        legacy.numpy(),
+        s.numpy(),
+        torch.istft(s, 16, window=w).numpy(),
+        torch.istft(s, 16, window=w, length=45).numpy(),
+        s.istft(16, window=w, length=60).numpy(),
+        torch.istft(
+            torch.stft(x, 16, window=w, onesided=False, return_complex=True), 16, window=w, return_complex=True
+        ).numpy(),
+        g.numpy(),
+        _error(lambda: torch.stft(x, 60, center=False, return_complex=True)),
+        _error(lambda: torch.stft(x, 8, win_length=9, return_complex=True)),
+        _error(lambda: torch.stft(x, 8, window=torch.ones(5), return_complex=True)),
+        _error(lambda: torch.istft(s, 16, window=torch.zeros(16, dtype=torch.float64))),
+        _error(lambda: torch.istft(s, 16, window=w, return_complex=True)),
+    ]
+
+
+def eig(torch):
+    a = torch.from_numpy(_real(18, 4, 4))
+    batch = torch.from_numpy(_real(19, 2, 3, 3)).float()
+    rotation = torch.tensor([[0.0, -1.0], [1.0, 0.0]])
+    w, v = torch.linalg.eig(a)
+    return [
+        w.numpy(),
+        v.numpy(),
+        torch.linalg.eigvals(a).numpy(),
+        torch.linalg.eig(batch).eigenvalues.numpy(),
+        torch.linalg.eig(batch).eigenvectors.numpy(),
+        torch.linalg.eig(rotation).eigenvectors.numpy(),
+        np.array(str(torch.linalg.eigvals(rotation).dtype)),
+        torch.linalg.eigvals(torch.diag(torch.tensor([3.0, 1.0, 2.0]))).numpy(),
+        _error(lambda: torch.linalg.eig(torch.ones(2, 3))),
+        _error(lambda: torch.linalg.eig(torch.tensor([[float("nan"), 1.0], [1.0, 1.0]]))),
+        _error(lambda: torch.linalg.eigvals(torch.ones(2, 2, dtype=torch.int64))),
+    ]
+
+
 CASES = [
     literals_and_dtypes,
     promotion,
@@ -328,6 +390,8 @@ CASES = [
     unsupported,
     fft_functions,
     fft_gradients,
+    stft_istft,
+    eig,
 ]
 
 
