@@ -86,6 +86,8 @@ ScalarType promoteTypes(ScalarType a, ScalarType b) {
 
 template <typename T>
 T Scalar::to() const {
+  TORCH_CHECK(kind != Kind::Complex || imag == 0, Runtime, "value cannot be converted to type %s without overflow",
+              th::TypeInfo<T>::dtypeName);
   if constexpr (std::is_same_v<T, THHalf>) {
     return TH_float2half(static_cast<float>(d));
   } else if constexpr (std::is_floating_point_v<T>) {
@@ -730,6 +732,12 @@ Tensor toType(const Tensor &t, ScalarType dtype, bool copy) { return to(t, dtype
 
 Tensor to(const Tensor &t, ScalarType dtype, Device device, bool copy) {
   if (t.dtype() == dtype && t.device() == device && !copy) return t;
+  // An op without a complex path would compute on the real parts and answer wrongly: it raises.
+  // Dropping the imaginary part on purpose is real(t) first (the bindings' .to(), .float(), ...).
+  TORCH_CHECK(!isComplex(t.dtype()) || isComplex(dtype), Runtime,
+              "this operation is not implemented for '%s' tensors (it would compute in %s and discard the imaginary "
+              "part)",
+              scalarTypeName(t.dtype()), scalarTypeName(dtype));
   RecordScope rec({&t});
   Tensor r = empty(t.sizes(), dtype, device);
   copy_(r, t);

@@ -127,8 +127,34 @@ Tensor complexBinary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha
       Tensor im = binary(BinaryOp::Sub, binary(BinaryOp::Mul, ai, br), binary(BinaryOp::Mul, ar, bi));
       return fromParts(binary(BinaryOp::Div, re, denom), binary(BinaryOp::Div, im, denom));
     }
+    case BinaryOp::Pow: {
+      // a^b = exp(b log a), and 0 where a is 0 and Re(b) > 0 (log 0 would give NaN there)
+      Tensor ca = viewAsComplex(ra), cb = viewAsComplex(rb);
+      Tensor power = complexUnary(
+          UnaryOp::Exp, complexBinary(BinaryOp::Mul, cb, complexUnary(UnaryOp::Log, ca), Scalar(int64_t(1)), type));
+      Tensor zeroBase =
+          binary(BinaryOp::BitwiseAnd, complexCompare(CompareOp::Eq, ca, scalarTensor(Scalar(0.0), type, device), type),
+                 compare(CompareOp::Gt, part(rb, 0), Scalar(0.0)));
+      return where(zeroBase, scalarTensor(Scalar(0.0), type, device), power);
+    }
     default: notComplex(binaryOpName(op), type);
   }
+}
+
+Tensor complexPow(const Tensor &t, Scalar exponent) {
+  if (!exponent.isComplex()) {
+    double p = exponent.isFloating() ? exponent.d : static_cast<double>(exponent.i);
+    ScalarType type = t.dtype();
+    if (p == 2) return complexBinary(BinaryOp::Mul, t, t, Scalar(int64_t(1)), type);
+    if (p == 3) {
+      return complexBinary(BinaryOp::Mul, complexBinary(BinaryOp::Mul, t, t, Scalar(int64_t(1)), type), t,
+                           Scalar(int64_t(1)), type);
+    }
+    if (p == 0.5) return complexUnary(UnaryOp::Sqrt, t);
+    if (p == -1) return complexUnary(UnaryOp::Reciprocal, t);
+    if (p == -2) return complexUnary(UnaryOp::Reciprocal, complexBinary(BinaryOp::Mul, t, t, Scalar(int64_t(1)), type));
+  }
+  return complexBinary(BinaryOp::Pow, t, scalarTensor(exponent, t.dtype(), t.device()), Scalar(int64_t(1)), t.dtype());
 }
 
 namespace {

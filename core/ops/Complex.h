@@ -43,6 +43,8 @@ Tensor complexUnary(UnaryOp op, const Tensor &t);
 Tensor complexSum(const Tensor &t, const IntList &dims, bool keepdim, bool mean);
 Tensor complexMatmul(const char *op, const Tensor &a, const Tensor &b);                  // mm or bmm
 Tensor complexCompare(CompareOp op, const Tensor &a, const Tensor &b, ScalarType type);  // Eq and Ne only
+// t ** exponent for a real exponent: the exact forms PyTorch uses for 2, 3, 0.5, -1, -2.
+Tensor complexPow(const Tensor &t, Scalar exponent);
 Tensor complexIsclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan);
 
 // Element work of Tensor.cpp's copies and fills with a complex side (no autograd).

@@ -166,6 +166,7 @@ Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha) {
 
 Tensor binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha) {
   ScalarType type = computeType(op, resultType(a, b));
+  if (isComplex(type) && op == BinaryOp::Pow) return complexPow(toType(a, type), b);
   if (isComplex(type)) return complexBinary(op, a, scalarTensor(b, type, a.device()), alpha, type);
   if (type == ScalarType::Bool) return binary(op, a, scalarTensor(b, type, a.device()), alpha);  // normalized to 0/1
   RecordScope rec({&a});
@@ -582,8 +583,13 @@ void lerp_(const Tensor &a, const Tensor &b, const Tensor &weight) {
 Tensor logicalNot(const Tensor &t) { return compare(CompareOp::Eq, t, Scalar(int64_t(0))); }
 
 Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
-  RecordScope rec({&a, &b});
   ScalarType type = resultType(a, b);
+  if (isComplex(type)) {  // chosen element by element: both parts together
+    Device device = resultDevice("where", {&cond, &a, &b});
+    return viewAsComplex(contiguous(where(unsqueeze(toType(cond, ScalarType::Bool), -1),
+                                          viewAsReal(to(a, type, device)), viewAsReal(to(b, type, device)))));
+  }
+  RecordScope rec({&a, &b});
   IntList shape = broadcastShapes(cond.sizes(), broadcastShapes(a.sizes(), b.sizes()));
   Device device = resultDevice("where", {&cond, &a, &b});
   Tensor c = toType(cond, ScalarType::Bool);

@@ -144,7 +144,7 @@ void checkFloating(const Tensor &t, const char *op) {
 }
 
 // Note [Reduction types]
-ScalarType accumulateType(ScalarType t) { return isFloating(t) ? t : ScalarType::Long; }
+ScalarType accumulateType(ScalarType t) { return isFloating(t) || isComplex(t) ? t : ScalarType::Long; }
 
 Tensor withDtype(const Tensor &t, std::optional<ScalarType> dtype) { return dtype ? toType(t, *dtype) : t; }
 
@@ -563,6 +563,9 @@ Tensor logsumexp(const Tensor &t, const IntList &dims, bool keepdim) {
 }
 
 Tensor cumsum(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
+  if (isComplex(t.dtype()) && t.dim() > 0 && (!dtype || *dtype == t.dtype())) {
+    return viewAsComplex(contiguous(cumsum(viewAsReal(t), wrapDim(dim, t.dim()))));  // real-linear
+  }
   RecordScope rec({&t});
   Tensor r = cumsumKernel(t, dim, dtype);
   if (rec && isFloating(r.dtype())) derivatives::cumsum(t, t.dim() == 0 ? 0 : wrapDim(dim, t.dim()), r);

@@ -8,6 +8,7 @@
 #include "autograd/Autograd.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Shape.h"
+#include "core/ops/Complex.h"
 #include "python/csrc/Bind.h"
 #include "python/csrc/Factory.h"
 
@@ -128,6 +129,10 @@ static py::array toNumpy(py::handle self) {
 // ---- helpers ----
 
 namespace {
+
+// The user's conversions of a complex tensor to a real type keep the real parts, as PyTorch's
+// (the core refuses the conversion inside ops: Note [Complex tensors]).
+Tensor realIfNeeded(const Tensor &t, ScalarType type) { return isComplex(t.dtype()) && !isComplex(type) ? real(t) : t; }
 
 py::object tolist(const Tensor &t, int dim, int64_t offset) {
   if (dim == t.dim()) {
@@ -273,7 +278,7 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
               target = toDtype(dtype);
             }
             if (device == Device::CUDA) requireCuda();
-            return py::cast(withoutGil([&] { return to(t, target, device); }));
+            return py::cast(withoutGil([&] { return to(realIfNeeded(t, target), target, device); }));
           },
           py::arg("dtype") = py::none());
 
@@ -335,7 +340,7 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
             if (kwargs.contains("device")) consider(kwargs["device"]);
             ScalarType type = target.value_or(t.dtype());
             Device device = where.value_or(t.device());
-            return withoutGil([&] { return to(t, type, device, copy); });
+            return withoutGil([&] { return to(realIfNeeded(t, type), type, device, copy); });
           })
       .def(
           "cpu", [](const Tensor &t) { return to(t, t.dtype(), Device::CPU); }, ReleaseGil())
@@ -360,7 +365,7 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
     std::string name = scalarTypeName(type);
     for (char &c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     cls.def(
-        name.c_str(), [type](const Tensor &t) { return toType(t, type); }, ReleaseGil());
+        name.c_str(), [type](const Tensor &t) { return toType(realIfNeeded(t, type), type); }, ReleaseGil());
   }
 
   // copies

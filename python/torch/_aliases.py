@@ -173,7 +173,7 @@ torch.sparse_coo = layout("sparse_coo")
 Tensor.layout = property(lambda self: torch.strided)
 
 
-# ---- matrix views: the transpose of the last two dims (and, for real numbers, the adjoint) ----
+# ---- matrix views: the transpose of the last two dims, and the conjugate transpose ----
 def _matrix_t(self):
     if self.dim() < 2:
         raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
@@ -183,16 +183,16 @@ def _matrix_t(self):
 def _h(self):
     if self.dim() > 2:
         raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got %d-D tensor." % self.dim())
-    return self.t() if self.dim() == 2 else self
+    return (self.t() if self.dim() == 2 else self).conj()
 
 
 def adjoint(input):
     """The conjugate transpose of the last two dims (for real numbers, the transpose)."""
-    return _matrix_t(input)
+    return _matrix_t(input).conj()
 
 
 Tensor.mT = property(_matrix_t)
-Tensor.mH = property(_matrix_t)
+Tensor.mH = property(adjoint)
 Tensor.H = property(_h)
 Tensor.adjoint = adjoint
 torch.adjoint = adjoint

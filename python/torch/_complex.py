@@ -112,7 +112,7 @@ for _name, _fn in {"conj": conj, "conj_physical": conj_physical, "angle": angle,
     setattr(Tensor, _name, _fn)
 Tensor.real = property(real, _set_real)
 Tensor.imag = property(imag, _set_imag)
-Tensor.conj_physical_ = lambda self: self.copy_(conj(self))
+Tensor.conj_physical_ = torch.conj_physical_ = lambda self: self.copy_(conj(self))
 Tensor.__complex__ = lambda self: builtins.complex(self.item())
 Tensor.cfloat = lambda self: self.to(complex64)
 Tensor.cdouble = lambda self: self.to(complex128)

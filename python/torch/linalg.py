@@ -11,6 +11,7 @@ import builtins
 import collections
 import math
 import numbers
+import sys  # noqa: F401  (a public name of PyTorch's module)
 
 import torch
 from torch import _C
@@ -74,6 +75,17 @@ __all__ = [
     "vecdot",
     "vector_norm",
 ]
+
+
+# the notes PyTorch's docstrings share (a public name of its module)
+common_notes = {
+    "experimental_warning": 'This function is "experimental" and it may change in a future PyTorch release.',
+    "sync_note": "When inputs are on a CUDA device, this function synchronizes that device with the CPU.",
+    "sync_note_ex": "When the inputs are on a CUDA device, this function synchronizes only when "
+    ":attr:`check_errors`\\ `= True`.",
+    "sync_note_has_ex": "When inputs are on a CUDA device, this function synchronizes that device with the CPU. For a "
+    "version of this function that does not synchronize, see :func:`{}`.",
+}
 
 
 class _LinAlgError(RuntimeError):

@@ -213,6 +213,41 @@ def printing(torch):
     return [np.array(repr(t)) for t in cases]
 
 
+def indexing_and_selection(torch):
+    z = torch.from_numpy(_complex(20, 3, 4))
+    mask = torch.from_numpy(_real(21, 3, 4) > 0)
+    return [
+        z[:, [0, 2]].numpy(),
+        z[mask].numpy(),
+        z[torch.tensor([True, False, True])].numpy(),
+        z[..., 1].numpy(),
+        z[[2, 0], 1:3].numpy(),
+        z.index_select(1, torch.tensor([3, 0])).numpy(),
+        z.flip(0).numpy(),
+        z.roll(1, 1).numpy(),
+        z.gather(1, torch.tensor([[0], [3], [1]])).numpy(),
+        torch.where(z.real > 0, z, torch.zeros_like(z)).numpy(),
+        torch.where(mask, z, 2j).numpy(),
+        torch.cat([z, z[:1]]).numpy(),
+        torch.stack([z, z], -1).numpy(),
+        z.cumsum(1).numpy(),
+        z.mH.resolve_conj().numpy(),
+        z.adjoint().resolve_conj().numpy(),
+        (z == z[0]).numpy(),
+        (z != 1j).numpy(),
+        np.array(torch.equal(z, z.clone())),
+        torch.isclose(z, z + 1e-9j).numpy(),
+        np.array(torch.allclose(z, z * (1 + 1e-3))),
+        (z**2).numpy(),
+        (z**3).numpy(),
+        (z**-1).numpy(),
+        (z**0.5).numpy(),
+        (z**1.7).numpy(),
+        (z ** torch.tensor(2.5j)).numpy(),
+        torch.pow(torch.zeros(2, dtype=torch.complex128), 2.5).numpy(),
+    ]
+
+
 def unsupported(torch):
     a = torch.tensor([1 + 2j, 3 - 1j])
     return [
@@ -222,6 +257,8 @@ def unsupported(torch):
         _error(lambda: torch.clamp(a, 0, 1)),
         _error(lambda: torch.ones(2).add_(a)),
         _error(lambda: torch.complex(torch.ones(2), torch.ones(2, dtype=torch.float64))),
+        _error(lambda: torch.ones(2).fill_(1j)),
+        _error(lambda: torch.ones(2).mul_(1j)),
     ]
 
 
@@ -387,6 +424,7 @@ CASES = [
     factories_and_conversions,
     numpy_bridge,
     printing,
+    indexing_and_selection,
     unsupported,
     fft_functions,
     fft_gradients,
