@@ -37,7 +37,7 @@ Tensor viewAsReal(const Tensor &t) {
   Tensor r = realHeader(t);
   markView(t, r);
   if (needsRecording({&t})) {
-    recordView("ViewAsRealBackward0", t, r, [](const Tensor &g) { return viewAsComplex(contiguous(g)); });
+    recordView("ViewAsRealBackward", t, r, [](const Tensor &g) { return viewAsComplex(contiguous(g)); });
   }
   return r;
 }
@@ -59,7 +59,7 @@ Tensor viewAsComplex(const Tensor &t) {
   ScalarType type = toComplexType(t.dtype());
   Tensor r = fromStorage(t.storage().withType(type), t.storageOffset() / 2, sizes, strides);
   markView(t, r);
-  if (needsRecording({&t})) recordView("ViewAsComplexBackward0", t, r, [](const Tensor &g) { return viewAsReal(g); });
+  if (needsRecording({&t})) recordView("ViewAsComplexBackward", t, r, [](const Tensor &g) { return viewAsReal(g); });
   return r;
 }
 
@@ -169,7 +169,7 @@ Tensor complexAbs(const Tensor &t) {
     r = unary(UnaryOp::Sqrt, sum(binary(BinaryOp::Mul, parts, parts), {-1}, false));
   }
   if (rec) {
-    record("AbsBackward0", {t}, {r}, [t, r](const TensorList &g) {
+    record("AbsBackward", {t}, {r}, [t, r](const TensorList &g) {
       Tensor scale = where(compare(CompareOp::Eq, r, Scalar(0.0)), scalarTensor(Scalar(0.0), r.dtype(), r.device()),
                            binary(BinaryOp::Div, g[0], r));
       return TensorList{viewAsComplex(binary(BinaryOp::Mul, viewAsReal(t), unsqueeze(scale, -1)))};

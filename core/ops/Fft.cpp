@@ -62,7 +62,7 @@ Tensor fftC2C(const Tensor &t, const IntList &dims, FftNorm norm, bool forward) 
   fftKernels().c2c(t.device(), toRealType(t.dtype()), r, t, d, forward, scaleOf(norm, t.sizes(), d));
   if (rec) {
     // the transform's adjoint: the opposite direction with the same scale
-    record("FftC2CBackward0", {t}, {r},
+    record("FftC2CBackward", {t}, {r},
            [d, norm, forward](const TensorList &g) { return TensorList{fftC2C(g[0], d, norm, !forward)}; });
   }
   return r;
@@ -83,7 +83,7 @@ Tensor fftR2C(const Tensor &t, const IntList &dims, FftNorm norm, bool onesided)
   fftKernels().r2c(t.device(), t.dtype(), r, t, d, scaleOf(norm, t.sizes(), d));
   if (rec) {
     IntList sizes = t.sizes();
-    record("FftR2CBackward0", {t}, {r}, [d, norm, sizes, last](const TensorList &g) {
+    record("FftR2CBackward", {t}, {r}, [d, norm, sizes, last](const TensorList &g) {
       Tensor grad = g[0];
       if (grad.size(last) < sizes[last]) {
         // the dropped outputs had no gradient: zeros, then the adjoint of the full transform
@@ -118,7 +118,7 @@ Tensor fftC2R(const Tensor &t, const IntList &dims, FftNorm norm, int64_t lastDi
   Tensor in = d.size() > 1 ? clone(detach(t)) : t;
   fftKernels().c2r(t.device(), r.dtype(), r, in, d, scaleOf(norm, sizes, d));
   if (rec) {
-    record("FftC2RBackward0", {t}, {r}, [d, norm, last, lastDimSize](const TensorList &g) {
+    record("FftC2RBackward", {t}, {r}, [d, norm, last, lastDimSize](const TensorList &g) {
       // each value of the half spectrum but the first (and the last for an even size) stands for
       // itself and its mirror image
       Tensor grad = fftR2C(g[0], d, norm, true);

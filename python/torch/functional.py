@@ -624,9 +624,17 @@ def square(input, *, out=None):
 
 
 def sgn(input, *, out=None):
-    """The sign of input (for real numbers, torch.sign)."""
+    """The sign of input: z / |z| for complex numbers (0 for 0), torch.sign for real ones."""
     _check_tensor("sgn", "input", 1, input)
-    return _finish("sgn", out, lambda: torch.sign(_upcast(input)), input.dtype, (input,))
+
+    def compute():
+        if input.is_complex():
+            magnitude = input.abs()
+            unit = input / torch.where(magnitude == 0, torch.ones_like(magnitude), magnitude)
+            return torch.where(magnitude == 0, torch.zeros_like(input), unit)
+        return torch.sign(_upcast(input))
+
+    return _finish("sgn", out, compute, input.dtype, (input,))
 
 
 def _as_floating(input):
