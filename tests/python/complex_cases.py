@@ -109,6 +109,8 @@ def elementwise(torch):
         torch.polar(torch.tensor([1.0, 2.0]), torch.tensor([0.5, -3.0])).numpy(),
         torch.complex(torch.tensor([1.0, 2.0]), torch.tensor([[3.0], [4.0]])).numpy(),
         torch.isreal(torch.tensor([1 + 0j, 1j])).numpy(),
+        torch.sgn(z).numpy(),
+        z.sgn().numpy(),
     ]
 
 
@@ -210,6 +212,9 @@ def printing(torch):
         torch.complex(torch.arange(2000.0), torch.ones(2000)),
         torch.tensor([[1 + 1j]], requires_grad=True),
     ]
+    z = torch.tensor([1 + 1j, 2 - 0.5j], requires_grad=True)
+    cases += [torch.fft.fft(z), torch.fft.irfft(z), torch.fft.rfft(z.real.detach().requires_grad_()), z.abs()]
+    cases += [torch.view_as_real(z)]
     return [np.array(repr(t)) for t in cases]
 
 
