@@ -128,6 +128,12 @@ def _check_float(fname, A):
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """The ord-norm of x's elements along dim (all of them by default): (sum |x|^ord)^(1/ord),
     the largest or smallest |x| for +-inf, the number of non-zeros for 0."""
+    if isinstance(x, Tensor) and x.is_complex():
+        # the norm of complex numbers is the norm of their moduli (whose gradient is z / |z|)
+        if dtype is not None and not dtype.is_complex:
+            raise RuntimeError("linalg.vector_norm: dtype should be complex for a complex input, got %s" % dtype)
+        x = (x if dtype is None else x.to(dtype)).abs()
+        dtype = None
     _check_float("vector_norm", x)
     if dtype is not None:
         x = x.to(dtype)
