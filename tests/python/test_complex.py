@@ -69,6 +69,22 @@ def test_fft_helpers_as_numpy():
     )
 
 
+# ---- products against numpy (Debian's PyTorch 1.13 gives 0 for complex dot and vdot: its BLAS's
+# complex-return convention, so numpy is the reference here) ----
+
+
+def test_products_as_numpy():
+    a, b = _Z[0], _Z[1]
+    m = _Z[:, :5]
+    ta, tb, tm = torch.from_numpy(a), torch.from_numpy(b), torch.from_numpy(m)
+    np.testing.assert_allclose(torch.dot(ta, tb).numpy(), np.dot(a, b), rtol=1e-12)
+    np.testing.assert_allclose(torch.vdot(ta, tb).numpy(), np.vdot(a, b), rtol=1e-12)
+    np.testing.assert_allclose((ta @ tb).numpy(), a @ b, rtol=1e-12)
+    np.testing.assert_allclose(torch.outer(ta, tb).numpy(), np.outer(a, b), rtol=1e-12)
+    np.testing.assert_allclose(torch.mv(tm, ta[:5]).numpy(), m @ a[:5], rtol=1e-12)
+    np.testing.assert_allclose((tm @ tm.mH).numpy(), m @ m.conj().T, rtol=1e-12)
+
+
 # ---- gradients against finite differences ----
 
 
