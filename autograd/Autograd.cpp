@@ -141,7 +141,7 @@ void setRequiresGrad(const Tensor &t, bool requires) {
                 "in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
     return;
   }
-  TORCH_CHECK(!requires || isFloating(t.dtype()), Runtime,
+  TORCH_CHECK(!requires || isDifferentiable(t.dtype()), Runtime,
               "only Tensors of floating point dtype can require gradients (got %s)", scalarTypeName(t.dtype()));
   if (!m && !requires) return;
   ensureAutogradMeta(t).requiresGrad = requires;

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/ops/Complex.h"
 #include "core/ops/Factory.h"
 #include "core/ops/Pointwise.h"
 
@@ -200,6 +201,8 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
         TORCH_CHECK(g.device() == expect.device, Runtime,
                     "Function %s returned an invalid gradient at index %zu - expected device %s but got %s",
                     node->name().c_str(), i, deviceName(expect.device), deviceName(g.device()));
+        // a real input of a complex computation gets the real part (PyTorch's convention)
+        if (isComplex(g.dtype()) && !isComplex(expect.dtype)) g = real(g);
         if (g.dtype() != expect.dtype) g = toType(g, expect.dtype);
         addToBuffer(e, g);
       }

@@ -1,6 +1,7 @@
-// Element types of the core tensor. Every type but Bool is a TH type; Bool is stored as
-// bytes (0 or 1) and runs on the Byte kernels, so a mask is a Bool tensor without a
-// ninth TH instantiation.
+// Element types of the core tensor. Every type but Bool and the complex ones is a TH type;
+// Bool is stored as bytes (0 or 1) and runs on the Byte kernels, so a mask is a Bool tensor
+// without a ninth TH instantiation; a complex tensor is stored in its real type's TH storage
+// (Note [Complex tensors] in core/ops/Complex.h).
 #ifndef TORCH_SCALAR_TYPE_H
 #define TORCH_SCALAR_TYPE_H
 
@@ -11,17 +12,34 @@
 
 namespace torch {
 
-// TH's types (Note [The type table] in TH/THGeneral.h), in its order, then Bool.
+// TH's types (Note [The type table] in TH/THGeneral.h), in its order, then Bool, then the
+// complex types (complex64 and complex128; complex32 is not provided).
 enum class ScalarType : int8_t {
 #define TORCH_ENUM_ENTRY(Name, T, dtype) Name,
   TH_FORALL_TYPES(TORCH_ENUM_ENTRY)
 #undef TORCH_ENUM_ENTRY
       Bool,
+  ComplexFloat,
+  ComplexDouble,
 };
-constexpr int kNumScalarTypes = th::kNumTypes + 1;
+constexpr int kNumScalarTypes = th::kNumTypes + 3;
 
-// The TH type whose kernels a ScalarType runs on (Byte for Bool).
-inline th::Type thType(ScalarType t) { return t == ScalarType::Bool ? th::Type::Byte : static_cast<th::Type>(t); }
+inline bool isComplex(ScalarType t) { return t == ScalarType::ComplexFloat || t == ScalarType::ComplexDouble; }
+// Float for ComplexFloat, Double for ComplexDouble; other types are their own.
+inline ScalarType toRealType(ScalarType t) {
+  return t == ScalarType::ComplexFloat ? ScalarType::Float : t == ScalarType::ComplexDouble ? ScalarType::Double : t;
+}
+// ComplexDouble for Double, ComplexFloat for every other type (PyTorch's rule for int -> complex).
+inline ScalarType toComplexType(ScalarType t) {
+  return t == ScalarType::Double || t == ScalarType::ComplexDouble ? ScalarType::ComplexDouble
+                                                                   : ScalarType::ComplexFloat;
+}
+
+// The TH type whose storage and header a ScalarType uses (Byte for Bool, the real type for a
+// complex type).
+inline th::Type thType(ScalarType t) {
+  return t == ScalarType::Bool ? th::Type::Byte : static_cast<th::Type>(toRealType(t));
+}
 
 const char *scalarTypeName(ScalarType t);  // "Float", "Bool", ...
 const char *dtypeName(ScalarType t);       // "float32", "bool", ...
@@ -29,18 +47,21 @@ size_t elementSize(ScalarType t);
 inline bool isFloating(ScalarType t) {
   return t == ScalarType::Half || t == ScalarType::Float || t == ScalarType::Double;
 }
-inline bool isIntegral(ScalarType t) { return !isFloating(t) && t != ScalarType::Bool; }
+inline bool isIntegral(ScalarType t) { return !isFloating(t) && !isComplex(t) && t != ScalarType::Bool; }
+// Types whose tensors may require gradients.
+inline bool isDifferentiable(ScalarType t) { return isFloating(t) || isComplex(t); }
 
 // The type both operands of a binary op are converted to (PyTorch's promotion lattice:
 // bool < integers < floating, wider wins, uint8 with int8 gives int16).
 ScalarType promoteTypes(ScalarType a, ScalarType b);
 
-// A number from the user: integral, floating or boolean, kept exactly until it is
-// converted to an element type.
+// A number from the user: integral, floating, complex or boolean, kept exactly until it is
+// converted to an element type (a complex one to a real type gives its real part).
 struct Scalar {
-  enum class Kind : int8_t { Bool, Int, Float } kind = Kind::Int;
+  enum class Kind : int8_t { Bool, Int, Float, Complex } kind = Kind::Int;
   int64_t i = 0;
-  double d = 0;
+  double d = 0;     // the value, or a complex value's real part
+  double imag = 0;  // a complex value's imaginary part
   Scalar() = default;
   Scalar(int v) : kind(Kind::Int), i(v), d(v) {}
   Scalar(int64_t v) : kind(Kind::Int), i(v), d(static_cast<double>(v)) {}
@@ -50,11 +71,21 @@ struct Scalar {
     s.kind = Kind::Bool;
     return s;
   }
+  static Scalar complex(double re, double im) {
+    Scalar s(re);
+    s.kind = Kind::Complex;
+    s.imag = im;
+    return s;
+  }
   bool isFloating() const { return kind == Kind::Float; }
+  bool isComplex() const { return kind == Kind::Complex; }
   bool isBool() const { return kind == Kind::Bool; }
   // The element type a tensor made from this number alone gets.
   ScalarType naturalType(ScalarType defaultFloat) const {
-    return kind == Kind::Float ? defaultFloat : kind == Kind::Int ? ScalarType::Long : ScalarType::Bool;
+    return kind == Kind::Complex ? toComplexType(defaultFloat)
+           : kind == Kind::Float ? defaultFloat
+           : kind == Kind::Int   ? ScalarType::Long
+                                 : ScalarType::Bool;
   }
   template <typename T>
   T to() const;

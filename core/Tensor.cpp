@@ -4,6 +4,7 @@
 
 #include "autograd/Autograd.h"
 #include "autograd/Derivatives.h"
+#include "core/ops/Complex.h"
 #include "core/ops/CopyKernels.h"
 
 #include <sys/mman.h>
@@ -36,18 +37,38 @@ void fail(th::ErrorKind kind, const char *fmt, ...) {
 
 // ---- ScalarType ----
 
-const char *scalarTypeName(ScalarType t) { return t == ScalarType::Bool ? "Bool" : th::typeName(thType(t)); }
+const char *scalarTypeName(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return "Bool";
+    case ScalarType::ComplexFloat: return "ComplexFloat";
+    case ScalarType::ComplexDouble: return "ComplexDouble";
+    default: return th::typeName(thType(t));
+  }
+}
 
-const char *dtypeName(ScalarType t) { return t == ScalarType::Bool ? "bool" : th::dtypeName(thType(t)); }
+const char *dtypeName(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return "bool";
+    case ScalarType::ComplexFloat: return "complex64";
+    case ScalarType::ComplexDouble: return "complex128";
+    default: return th::dtypeName(thType(t));
+  }
+}
 
 size_t elementSize(ScalarType t) {
-  return th::visit(thType(t), [](auto tag) { return sizeof(typename decltype(tag)::type); });
+  size_t real = th::visit(thType(t), [](auto tag) { return sizeof(typename decltype(tag)::type); });
+  return isComplex(t) ? 2 * real : real;
 }
 
 ScalarType promoteTypes(ScalarType a, ScalarType b) {
   if (a == b) return a;
   if (a == ScalarType::Bool) return b;
   if (b == ScalarType::Bool) return a;
+  if (isComplex(a) || isComplex(b)) {
+    // the complex type whose real part holds both real parts (double with complex64 is complex128)
+    ScalarType real = promoteTypes(toRealType(a), toRealType(b));
+    return real == ScalarType::Double ? ScalarType::ComplexDouble : ScalarType::ComplexFloat;
+  }
   if (isFloating(a) || isFloating(b)) {
     if (!isFloating(a)) return b;
     if (!isFloating(b)) return a;
@@ -65,13 +86,15 @@ ScalarType promoteTypes(ScalarType a, ScalarType b) {
 
 template <typename T>
 T Scalar::to() const {
+  TORCH_CHECK(kind != Kind::Complex || imag == 0, Runtime, "value cannot be converted to type %s without overflow",
+              th::TypeInfo<T>::dtypeName);
   if constexpr (std::is_same_v<T, THHalf>) {
     return TH_float2half(static_cast<float>(d));
   } else if constexpr (std::is_floating_point_v<T>) {
-    return kind == Kind::Float ? static_cast<T>(d) : static_cast<T>(i);
+    return kind == Kind::Float || kind == Kind::Complex ? static_cast<T>(d) : static_cast<T>(i);
   } else {
     // Integral targets: floats truncate toward zero, like C and PyTorch.
-    return kind == Kind::Float ? static_cast<T>(static_cast<int64_t>(d)) : static_cast<T>(i);
+    return kind == Kind::Float || kind == Kind::Complex ? static_cast<T>(static_cast<int64_t>(d)) : static_cast<T>(i);
   }
 }
 #define TORCH_SCALAR_TO(ctype, name, th) template ctype Scalar::to<ctype>() const;
@@ -90,6 +113,8 @@ std::string Scalar::str() const {
   if (kind == Kind::Bool) return i ? "True" : "False";
   if (kind == Kind::Int) {
     snprintf(buffer, sizeof(buffer), "%lld", static_cast<long long>(i));
+  } else if (kind == Kind::Complex) {
+    snprintf(buffer, sizeof(buffer), "(%.17g%+.17gj)", d, imag);
   } else {
     snprintf(buffer, sizeof(buffer), "%.17g", d);
   }
@@ -177,12 +202,24 @@ void checkInplaceDevice(const char *op, const Tensor &self, const Tensor &other)
 
 Storage Storage::create(ScalarType dtype, int64_t size, Device device) {
   TORCH_CHECK(size >= 0, Value, "storage size must be non-negative, got %lld", static_cast<long long>(size));
+  int64_t reals = isComplex(dtype) ? 2 * size : size;  // Note [Complex tensors]
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (device == Device::CPU) return Storage(dtype, TH<T>::S::newWithSize(size), device);
+    if (device == Device::CPU) return Storage(dtype, TH<T>::S::newWithSize(reals), device);
     const DeviceMemory &m = deviceMemory(device);
-    return Storage(dtype, TH<T>::S::newWithAllocator(size, m.allocator, m.context), device);
+    return Storage(dtype, TH<T>::S::newWithAllocator(reals, m.allocator, m.context), device);
   });
+}
+
+Storage Storage::withType(ScalarType dtype) const {
+  TORCH_CHECK(thType(dtype) == thType(dtype_), Type, "a %s storage cannot be viewed as %s", scalarTypeName(dtype_),
+              scalarTypeName(dtype));
+  Storage r(dtype, raw_, device_);
+  dispatch(dtype_, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    TH<T>::S::retain(th<T>());
+  });
+  return r;
 }
 
 Storage::Storage(const Storage &o) : dtype_(o.dtype_), device_(o.device_), raw_(o.raw_) {
@@ -251,7 +288,7 @@ void Storage::resize(int64_t size) {
   TORCH_CHECK(size >= 0, Value, "storage size must be non-negative, got %lld", static_cast<long long>(size));
   dispatch(dtype_, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    TH<T>::S::resize(th<T>(), size);
+    TH<T>::S::resize(th<T>(), isComplex(dtype_) ? 2 * size : size);
   });
 }
 
@@ -336,7 +373,7 @@ static void checkSizes(const IntList &sizes) {
 
 Tensor empty(const IntList &sizes, ScalarType dtype, Device device) {
   checkSizes(sizes);
-  if (device != Device::CPU) {
+  if (device != Device::CPU || isComplex(dtype)) {  // a complex storage's size is not TH's (Note [Complex tensors])
     int64_t n = 1;
     for (int64_t size : sizes) n *= size;
     return fromStorage(Storage::create(dtype, n, device), 0, sizes, {});
@@ -695,12 +732,18 @@ Tensor toType(const Tensor &t, ScalarType dtype, bool copy) { return to(t, dtype
 
 Tensor to(const Tensor &t, ScalarType dtype, Device device, bool copy) {
   if (t.dtype() == dtype && t.device() == device && !copy) return t;
+  // An op without a complex path would compute on the real parts and answer wrongly: it raises.
+  // Dropping the imaginary part on purpose is real(t) first (the bindings' .to(), .float(), ...).
+  TORCH_CHECK(!isComplex(t.dtype()) || isComplex(dtype), Runtime,
+              "this operation is not implemented for '%s' tensors (it would compute in %s and discard the imaginary "
+              "part)",
+              scalarTypeName(t.dtype()), scalarTypeName(dtype));
   RecordScope rec({&t});
   Tensor r = empty(t.sizes(), dtype, device);
   copy_(r, t);
   // The engine converts a gradient to the type of the tensor it flows into; the device is
   // this node's to give back.
-  if (rec && isFloating(dtype)) {
+  if (rec && isDifferentiable(dtype)) {
     Device from = t.device();
     record("CopyBackward", {t}, {r}, [from](const TensorList &g) {
       return TensorList{g[0].device() == from ? g[0] : to(g[0], g[0].dtype(), from)};
@@ -748,7 +791,7 @@ void copy_(const Tensor &dst, const Tensor &src) {
     fail(th::ErrorKind::Runtime, "copy_: the source of size %s cannot be broadcast to the destination of size %s",
          src.sizeString().c_str(), dst.sizeString().c_str());
   }
-  if (needsRecording({&dst, &src}) && isFloating(dst.dtype())) {
+  if (needsRecording({&dst, &src}) && isDifferentiable(dst.dtype())) {
     checkInplace(dst);
     inplaceWithHistory(dst, [&](const Tensor &) { return expand(toType(src, dst.dtype(), true), dst.sizes()); });
     bumpVersion(dst);
@@ -760,6 +803,10 @@ void copy_(const Tensor &dst, const Tensor &src) {
 
 void copyValues_(const Tensor &dst, const Tensor &src) {
   Tensor from = src.sizes() == dst.sizes() ? src : expand(src, dst.sizes());
+  if (isComplex(dst.dtype()) || isComplex(from.dtype())) {
+    complexCopy(dst, from);
+    return;
+  }
   // Bool destinations hold 0 or 1: anything non-zero becomes 1 (on the source's device
   // first, when the copy then crosses devices).
   if (dst.dtype() == ScalarType::Bool && from.dtype() != ScalarType::Bool) {
@@ -786,7 +833,13 @@ void fill_(const Tensor &t, Scalar v) {
     });
     return;
   }
-  if (t.dtype() == ScalarType::Bool) v = Scalar(static_cast<int64_t>(v.isFloating() ? v.d != 0 : v.i != 0));
+  if (t.dtype() == ScalarType::Bool) {
+    v = Scalar(static_cast<int64_t>(v.isFloating() || v.isComplex() ? v.d != 0 || v.imag != 0 : v.i != 0));
+  }
+  if (isComplex(t.dtype())) {
+    complexFill(t, v);
+    return;
+  }
   if (t.dtype() == ScalarType::Half) {
     // Half has no arithmetic: a float value, copied over (converted on the way).
     copyValues_(t, scalarTensor(v, ScalarType::Float, Device::CPU));
@@ -798,6 +851,14 @@ void fill_(const Tensor &t, Scalar v) {
 void resize_(const Tensor &t, const IntList &sizes) {
   checkSizes(sizes);
   if (t.sizes() == sizes) return;
+  if (isComplex(t.dtype())) {
+    // TH counts the storage in reals: it is grown here in elements first, so that TH finds it
+    // large enough (Note [Complex tensors]).
+    int64_t n = 1;
+    for (int64_t size : sizes) n *= size;
+    Storage s = t.storage();
+    if (s.size() < t.storageOffset() + n) s.resize(t.storageOffset() + n);
+  }
   dispatch(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     TH<T>::resizeNd(t.th<T>(), static_cast<int>(sizes.size()), sizes.data(), nullptr);
@@ -822,6 +883,7 @@ Scalar getFlat(const Tensor &t, int64_t i) {
     offset += (i % t.size(d)) * t.stride(d);
     i /= t.size(d);
   }
+  if (isComplex(t.dtype())) return complexRead(t, offset);
   return copyKernels().read(t.device(), t.dtype(), t, offset);
 }
 

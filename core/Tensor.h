@@ -95,7 +95,8 @@ class Storage {
   bool defined() const { return raw_ != nullptr; }
   ScalarType dtype() const { return dtype_; }
   Device device() const { return device_; }
-  int64_t size() const { return raw_->size; }
+  // In elements: a complex storage holds two of TH's reals per element (Note [Complex tensors]).
+  int64_t size() const { return isComplex(dtype_) ? raw_->size / 2 : raw_->size; }
   size_t nbytes() const { return size() * elementSize(dtype_); }
   char *data() const { return reinterpret_cast<char *>(raw_->data); }
   THByteStorage *raw() const { return raw_; }
@@ -104,6 +105,9 @@ class Storage {
     return reinterpret_cast<typename TH<T>::Storage *>(raw_);
   }
   bool isSameAs(const Storage &o) const { return raw_ == o.raw_; }
+  // The same memory as a storage of another type on the same TH type (a complex storage and
+  // its real parts).
+  Storage withType(ScalarType dtype) const;
   // The storage in POSIX shared memory (no-op when it already is): data is copied once.
   void shareMemory();
   bool isShared() const;

@@ -49,3 +49,24 @@ if ! cmp -s requirements.txt "$TORCH_MONOREPO_VENV/requirements.txt"; then
   cp requirements.txt "$TORCH_MONOREPO_VENV/requirements.txt"
 fi
 exec 9>&-
+
+# pocketfft (BSD-3), the FFT under torch.fft: one header, shipped inside numpy's sdist (it is not
+# in Debian 12). Extracted once into TORCH_MONOREPO_POCKETFFT, outside the checkout, where
+# @pocketfft (third_party/system_libs.bzl) finds it.
+if [ ! -f "$TORCH_MONOREPO_POCKETFFT/pocketfft_hdronly.h" ]; then
+  NUMPY_SDIST_URL=https://files.pythonhosted.org/packages/76/21/7d2a95e4bba9dc13d043ee156a356c0a8f0c6309dff6b21b4d71a073b8a8/numpy-2.2.6.tar.gz
+  NUMPY_SDIST_SHA256=e29554e2bef54a90aa5cc07da6ce955accb83f21ab5de01a62c8478897b264fd
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  if [ -f /tmp/numpy-2.2.6.tar.gz ]; then
+    cp /tmp/numpy-2.2.6.tar.gz "$tmp/numpy.tar.gz"
+  else
+    echo "setup: downloading pocketfft (inside numpy-2.2.6's sdist)"
+    curl -fsSL -o "$tmp/numpy.tar.gz" "$NUMPY_SDIST_URL"
+  fi
+  echo "$NUMPY_SDIST_SHA256  $tmp/numpy.tar.gz" | sha256sum -c --quiet -
+  tar -xzf "$tmp/numpy.tar.gz" -C "$tmp" numpy-2.2.6/numpy/fft/pocketfft/pocketfft_hdronly.h \
+    numpy-2.2.6/numpy/fft/pocketfft/LICENSE.md
+  mkdir -p "$TORCH_MONOREPO_POCKETFFT"
+  cp "$tmp"/numpy-2.2.6/numpy/fft/pocketfft/{pocketfft_hdronly.h,LICENSE.md} "$TORCH_MONOREPO_POCKETFFT/"
+fi

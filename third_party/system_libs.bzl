@@ -77,7 +77,36 @@ symlink_repo = repository_rule(
     local = True,
 )
 
+_POCKETFFT_BUILD = """
+cc_library(
+    name = "pocketfft",
+    hdrs = ["include/pocketfft_hdronly.h"],
+    includes = ["include"],
+    visibility = ["//visibility:public"],
+)
+
+exports_files(["LICENSE.md"])
+"""
+
+def _pocketfft_repo_impl(ctx):
+    # scripts/setup.sh extracts the header from numpy's sdist into this folder (scripts/env.sh)
+    folder = ctx.os.environ.get("TORCH_MONOREPO_POCKETFFT") or (ctx.os.environ["HOME"] + "/.cache/torch-monorepo-pocketfft")
+    header = ctx.path(folder + "/pocketfft_hdronly.h")
+    if not header.exists:
+        fail("%s is missing: run scripts/setup.sh" % header)
+    ctx.symlink(header, "include/pocketfft_hdronly.h")
+    ctx.symlink(folder + "/LICENSE.md", "LICENSE.md")
+    ctx.file("BUILD", _POCKETFFT_BUILD)
+    ctx.file("WORKSPACE", "workspace(name = \"%s\")\n" % ctx.name)
+
+pocketfft_repo = repository_rule(
+    implementation = _pocketfft_repo_impl,
+    environ = ["TORCH_MONOREPO_POCKETFFT", "HOME"],
+    local = True,
+)
+
 def system_libs():
+    pocketfft_repo(name = "pocketfft")
     openblas_dir = "/usr/lib/x86_64-linux-gnu/openblas-openmp"
     openblas_inc = "/usr/include/x86_64-linux-gnu/openblas-openmp"
     symlink_repo(

@@ -67,6 +67,9 @@ bool allIntegral(Scalar a, Scalar b, Scalar c) { return !a.isFloating() && !b.is
 // Writes the n elements of sequence into the 1-D tensor r, converted to r's element type.
 // Half goes through a float tensor.
 void fillSequence(const Tensor &r, int64_t n, const Sequence &sequence) {
+  // complex sequences are not provided: refused rather than computed on the real parts
+  TORCH_CHECK(!sequence.start.isComplex() && !sequence.step.isComplex() && !isComplex(r.dtype()), Runtime,
+              "sequences of complex numbers (arange, linspace, logspace) are not implemented");
   resize_(r, {n});
   if (r.dtype() == ScalarType::Half) {
     Tensor f = empty({n}, ScalarType::Float, r.device());

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/Complex.h"
 #include "core/ops/CopyKernels.h"
 #include "core/ops/IndexKernels.h"
 #include "core/ops/Pointwise.h"
@@ -260,6 +261,14 @@ bool isFullMask(const Tensor &self, const std::vector<TensorIndex> &key) {
 }  // namespace
 
 Tensor index(const Tensor &self, const std::vector<TensorIndex> &key) {
+  if (isComplex(self.dtype()) && self.dim() > 0) {
+    // the real view with a full slice after the key, which keeps each element's two parts
+    std::vector<TensorIndex> parts = key;
+    TensorIndex all;
+    all.kind = TensorIndex::Kind::Slice;
+    parts.push_back(all);
+    return viewAsComplex(contiguous(index(viewAsReal(self), parts)));
+  }
   if (isFullMask(self, key)) return maskedSelect(self, key[0].tensor);
   Indexed x = applyBasic(self, key);  // views, recorded as such
   if (x.hasAdvanced) {
@@ -372,6 +381,9 @@ Tensor indexSelect(const Tensor &self, int64_t dim, const Tensor &index) {
   if (index.dtype() == ScalarType::Int) return indexSelect(self, dim, toType(index, ScalarType::Long));
   checkLong(index, "index_select");
   int d = wrapDim(dim, self.dim());
+  if (isComplex(self.dtype()) && self.dim() > 0) {
+    return viewAsComplex(contiguous(indexSelect(viewAsReal(self), d, index)));  // real-linear
+  }
   if (self.dim() == 0) {
     TORCH_CHECK(index.numel() == 1, Index, "index_select(): index to a 0-dim tensor can have only 1 value");
     return squeeze(indexSelect(unsqueeze(self, 0), 0, atLeast1d(index)), 0);
@@ -430,6 +442,14 @@ void indexFill_(const Tensor &self, int64_t dim, const Tensor &index, Scalar val
 Tensor gather(const Tensor &self, int64_t dim, const Tensor &index) {
   checkLong(index, "gather");
   int d = wrapDim(dim, self.dim());
+  if (isComplex(self.dtype()) && self.dim() > 0 && index.dim() == self.dim()) {
+    // the same index for both parts: gather the real view along d
+    return viewAsComplex(contiguous(gather(viewAsReal(self), d, expand(unsqueeze(index, -1), [&] {
+                                             IntList s = index.sizes();
+                                             s.push_back(2);
+                                             return s;
+                                           }()))));
+  }
   RecordScope rec({&self});
   Tensor r = empty({0}, self.dtype(), self.device());
   Tensor src = atLeast1d(self), idx = atLeast1d(index);

@@ -1,5 +1,7 @@
 #include "core/ops/Linalg.h"
 
+#include "core/ops/Complex.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -321,6 +323,7 @@ Tensor dot(const Tensor &a, const Tensor &b) {
               static_cast<long long>(a.size(0)), static_cast<long long>(b.size(0)), static_cast<long long>(a.size(0)),
               static_cast<long long>(b.size(0)));
   checkSameType("dot", a, b);
+  if (isComplex(a.dtype())) return complexSum(binary(BinaryOp::Mul, a, b), {}, false, false);
   checkBlasType("dot", a);
   RecordScope rec({&a, &b});
   Tensor r = empty({}, a.dtype(), a.device());
@@ -330,11 +333,21 @@ Tensor dot(const Tensor &a, const Tensor &b) {
   return r;
 }
 
-Tensor mv(const Tensor &mat, const Tensor &vec) { return plainProduct(AddProduct::Mv, "mv", mat, vec); }
-Tensor mm(const Tensor &a, const Tensor &b) { return plainProduct(AddProduct::Mm, "mm", a, b); }
-Tensor bmm(const Tensor &a, const Tensor &b) { return plainProduct(AddProduct::Bbmm, "bmm", a, b); }
+Tensor mv(const Tensor &mat, const Tensor &vec) {
+  if (isComplex(mat.dtype()) || isComplex(vec.dtype())) return complexMatmul("mv", mat, vec);
+  return plainProduct(AddProduct::Mv, "mv", mat, vec);
+}
+Tensor mm(const Tensor &a, const Tensor &b) {
+  if (isComplex(a.dtype()) || isComplex(b.dtype())) return complexMatmul("mm", a, b);
+  return plainProduct(AddProduct::Mm, "mm", a, b);
+}
+Tensor bmm(const Tensor &a, const Tensor &b) {
+  if (isComplex(a.dtype()) || isComplex(b.dtype())) return complexMatmul("bmm", a, b);
+  return plainProduct(AddProduct::Bbmm, "bmm", a, b);
+}
 
 Tensor matmul(const Tensor &a, const Tensor &b) {
+  if (isComplex(a.dtype()) || isComplex(b.dtype())) return complexMatmul("matmul", a, b);
   const int da = a.dim(), db = b.dim();
   TORCH_CHECK(da >= 1 && db >= 1, Runtime, "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
               da, db);
@@ -374,6 +387,7 @@ Tensor outer(const Tensor &a, const Tensor &b) {
   TORCH_CHECK(b.dim() == 1, Runtime, "outer: Expected 1-D argument vec2, but got %d-D", b.dim());
   const ScalarType type = promoteTypes(a.dtype(), b.dtype());
   TORCH_CHECK(type != ScalarType::Half, Runtime, "\"outer\" not implemented for 'Half'");
+  if (isComplex(type)) return binary(BinaryOp::Mul, unsqueeze(a, 1), unsqueeze(b, 0));
   // A Bool product runs on the Byte kernels: 0/1 times 0/1 stays 0/1.
   RecordScope rec({&a, &b});
   Tensor x = toType(a, type), y = toType(b, type);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "autograd/Derivatives.h"
+#include "core/ops/Complex.h"
 #include "core/ops/CopyKernels.h"
 #include "core/ops/MathKernels.h"
 #include "core/ops/PointwiseKernels.h"
@@ -11,9 +12,9 @@ namespace torch {
 
 namespace {
 
-// bool < integer < floating
-int category(ScalarType t) { return t == ScalarType::Bool ? 0 : isFloating(t) ? 2 : 1; }
-int category(Scalar s) { return s.isBool() ? 0 : s.isFloating() ? 2 : 1; }
+// bool < integer < floating < complex
+int category(ScalarType t) { return t == ScalarType::Bool ? 0 : isFloating(t) ? 2 : isComplex(t) ? 3 : 1; }
+int category(Scalar s) { return s.isBool() ? 0 : s.isFloating() ? 2 : s.isComplex() ? 3 : 1; }
 
 [[noreturn]] void castError(ScalarType from, ScalarType to) {
   fail(th::ErrorKind::Runtime, "result type %s can't be cast to the desired output type %s", scalarTypeName(from),
@@ -21,7 +22,7 @@ int category(Scalar s) { return s.isBool() ? 0 : s.isFloating() ? 2 : 1; }
 }
 
 // The type a floating-only op computes in for an input of type t.
-ScalarType floatingResult(ScalarType t) { return isFloating(t) ? t : defaultFloatType(); }
+ScalarType floatingResult(ScalarType t) { return isFloating(t) || isComplex(t) ? t : defaultFloatType(); }
 
 }  // namespace
 
@@ -30,16 +31,21 @@ ScalarType resultType(const Tensor &a, const Tensor &b) {
   if (aDims == bDims) return promoteTypes(a.dtype(), b.dtype());
   const Tensor &dimmed = aDims ? a : b;
   const Tensor &zeroDim = aDims ? b : a;
-  return category(zeroDim.dtype()) > category(dimmed.dtype()) ? zeroDim.dtype() : dimmed.dtype();
+  if (category(zeroDim.dtype()) <= category(dimmed.dtype())) return dimmed.dtype();
+  // a complex 0-dim tensor with floating ones: complex of their precision (double gives complex128)
+  if (isComplex(zeroDim.dtype()) && isFloating(dimmed.dtype())) return toComplexType(dimmed.dtype());
+  return zeroDim.dtype();
 }
 
 ScalarType resultType(const Tensor &a, Scalar b) {
   if (category(b) <= category(a.dtype())) return a.dtype();
+  if (b.isComplex()) return toComplexType(isFloating(a.dtype()) ? a.dtype() : defaultFloatType());
   return b.isFloating() ? defaultFloatType() : ScalarType::Long;
 }
 
 bool canCast(ScalarType from, ScalarType to) {
-  if (isFloating(from) && !isFloating(to)) return false;
+  if (isComplex(from) && !isComplex(to)) return false;
+  if (isFloating(from) && !isFloating(to) && !isComplex(to)) return false;
   if (from != ScalarType::Bool && to == ScalarType::Bool) return false;
   return true;
 }
@@ -141,8 +147,9 @@ Scalar scaled(Scalar b, Scalar alpha) {
 }  // namespace
 
 Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha) {
-  RecordScope rec({&a, &b});
   ScalarType type = computeType(op, resultType(a, b));
+  if (isComplex(type)) return complexBinary(op, a, b, alpha, type);
+  RecordScope rec({&a, &b});
   checkBoolOp(op, type);
   if (op == BinaryOp::Add || op == BinaryOp::Sub) checkAlpha(type, alpha);
   IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
@@ -159,6 +166,8 @@ Tensor binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha) {
 
 Tensor binary(BinaryOp op, const Tensor &a, Scalar b, Scalar alpha) {
   ScalarType type = computeType(op, resultType(a, b));
+  if (isComplex(type) && op == BinaryOp::Pow) return complexPow(toType(a, type), b);
+  if (isComplex(type)) return complexBinary(op, a, scalarTensor(b, type, a.device()), alpha, type);
   if (type == ScalarType::Bool) return binary(op, a, scalarTensor(b, type, a.device()), alpha);  // normalized to 0/1
   RecordScope rec({&a});
   Scalar given = b;
@@ -187,6 +196,10 @@ void binary_(BinaryOp op, const Tensor &self, const Tensor &other, Scalar alpha)
               "output with shape %s doesn't match the broadcast shape %s", self.sizeString().c_str(),
               shapeString(broadcastShapes(self.sizes(), other.sizes())).c_str());
   checkInplaceDevice(binaryOpName(op), self, other);
+  if (isComplex(self.dtype())) {
+    copy_(self, binary(op, self, other, alpha));  // computed apart: the parts of self are read twice
+    return;
+  }
   if (beginInplace(self, needsRecording({&self, &other}) && isFloating(self.dtype()))) {
     inplaceWithHistory(self, [&](const Tensor &before) { return binary(op, before, other, alpha); });
     return;
@@ -200,7 +213,7 @@ void binary_(BinaryOp op, const Tensor &self, const Tensor &other, Scalar alpha)
 void binary_(BinaryOp op, const Tensor &self, Scalar other, Scalar alpha) {
   ScalarType type = computeType(op, resultType(self, other));
   if (!canCast(type, self.dtype())) castError(type, self.dtype());
-  if (self.dtype() == ScalarType::Bool) {
+  if (self.dtype() == ScalarType::Bool || isComplex(self.dtype())) {
     binary_(op, self, scalarTensor(other, self.dtype(), self.device()), alpha);
     return;
   }
@@ -298,6 +311,7 @@ void compareScalarKernel(CompareOp op, const Tensor &r, const Tensor &a, Scalar 
 
 Tensor compare(CompareOp op, const Tensor &a, const Tensor &b) {
   ScalarType type = resultType(a, b);
+  if (isComplex(type)) return complexCompare(op, a, b, type);
   IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
   Device device = resultDevice(compareOpName(op), a, b);
   Tensor ca = to(a, type, device), cb = to(b, type, device);
@@ -310,6 +324,7 @@ Tensor compare(CompareOp op, const Tensor &a, const Tensor &b) {
 
 Tensor compare(CompareOp op, const Tensor &a, Scalar b) {
   ScalarType type = resultType(a, b);
+  if (isComplex(type)) return complexCompare(op, a, scalarTensor(b, type, a.device()), type);
   Tensor ca = toType(a, type);
   Tensor r = emptyLike(a, ScalarType::Bool);
   compareScalarKernel(op, r, ca, b);
@@ -371,6 +386,7 @@ ScalarType unaryType(UnaryOp op, ScalarType t) {
 
 Tensor unary(UnaryOp op, const Tensor &t) {
   if (op == UnaryOp::BitwiseNot && t.dtype() == ScalarType::Bool) return logicalNot(t);  // bytes hold 0/1
+  if (isComplex(t.dtype())) return complexUnary(op, t);
   RecordScope rec({&t});
   ScalarType type = unaryType(op, t.dtype());
   Tensor ct = toType(t, type);
@@ -383,6 +399,12 @@ Tensor unary(UnaryOp op, const Tensor &t) {
 void unary_(UnaryOp op, const Tensor &t) {
   if (op == UnaryOp::BitwiseNot && t.dtype() == ScalarType::Bool) {
     compare_(CompareOp::Eq, t, Scalar(int64_t(0)));
+    return;
+  }
+  if (isComplex(t.dtype())) {
+    Tensor r = complexUnary(op, t);
+    if (r.dtype() != t.dtype()) castError(r.dtype(), t.dtype());
+    copy_(t, r);
     return;
   }
   ScalarType type = unaryType(op, t.dtype());
@@ -561,8 +583,13 @@ void lerp_(const Tensor &a, const Tensor &b, const Tensor &weight) {
 Tensor logicalNot(const Tensor &t) { return compare(CompareOp::Eq, t, Scalar(int64_t(0))); }
 
 Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
-  RecordScope rec({&a, &b});
   ScalarType type = resultType(a, b);
+  if (isComplex(type)) {  // chosen element by element: both parts together
+    Device device = resultDevice("where", {&cond, &a, &b});
+    return viewAsComplex(contiguous(where(unsqueeze(toType(cond, ScalarType::Bool), -1),
+                                          viewAsReal(to(a, type, device)), viewAsReal(to(b, type, device)))));
+  }
+  RecordScope rec({&a, &b});
   IntList shape = broadcastShapes(cond.sizes(), broadcastShapes(a.sizes(), b.sizes()));
   Device device = resultDevice("where", {&cond, &a, &b});
   Tensor c = toType(cond, ScalarType::Bool);

@@ -1,5 +1,7 @@
 #include "core/ops/Random.h"
 
+#include "core/ops/Complex.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -154,12 +156,22 @@ void uniform_(const Tensor &t, double from, double to, Generator *gen) {
   TORCH_CHECK(from <= to, Runtime, "uniform_ expects to return a [from, to) range, but found from=%s > to=%s",
               str(from).c_str(), str(to).c_str());
   TORCH_CHECK(std::isfinite(from) && std::isfinite(to), Runtime, "uniform_: from and to must be finite");
+  if (isComplex(t.dtype())) {  // both parts uniform, drawn in the real view's order (PyTorch's)
+    uniform_(viewAsReal(t), from, to, gen);
+    return;
+  }
   kernels().uniform(t.device(), t.dtype(), t, orDefault(gen), from, to);
 }
 
 void normal_(const Tensor &t, double mean, double std, Generator *gen) {
   checkNoInternalOverlap(t);
   TORCH_CHECK(std >= 0, Runtime, "normal_ expects std >= 0.0, but found std %s", str(std).c_str());
+  if (isComplex(t.dtype())) {
+    // PyTorch's complex normal: both parts drawn in the real view's order, each with variance
+    // std^2 / 2, so that E|z - mean|^2 is std^2
+    normal_(viewAsReal(t), mean, std / std::sqrt(2.0), gen);
+    return;
+  }
   kernels().normal.find(t.device(), t.dtype());  // the type error first, as for std > 0
   if (std == 0) {
     fill_(t, Scalar(mean));

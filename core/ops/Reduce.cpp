@@ -1,5 +1,7 @@
 #include "core/ops/Reduce.h"
 
+#include "core/ops/Complex.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -142,7 +144,7 @@ void checkFloating(const Tensor &t, const char *op) {
 }
 
 // Note [Reduction types]
-ScalarType accumulateType(ScalarType t) { return isFloating(t) ? t : ScalarType::Long; }
+ScalarType accumulateType(ScalarType t) { return isFloating(t) || isComplex(t) ? t : ScalarType::Long; }
 
 Tensor withDtype(const Tensor &t, std::optional<ScalarType> dtype) { return dtype ? toType(t, *dtype) : t; }
 
@@ -494,6 +496,10 @@ bool equal(const Tensor &a, const Tensor &b) {
   checkSameDevice("equal", a, b);
   if (!a.isSameSizeAs(b)) return false;
   ScalarType type = promoteTypes(a.dtype(), b.dtype());
+  if (isComplex(type)) {
+    Tensor same = complexCompare(CompareOp::Eq, a, b, type);
+    return kernels().allAll(same.device(), same.dtype(), same).i != 0;
+  }
   Tensor ca = toType(a, type), cb = toType(b, type);
   return kernels().equal(ca.device(), type, ca, cb);
 }
@@ -501,6 +507,7 @@ bool equal(const Tensor &a, const Tensor &b) {
 Tensor isclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool equalNan) {
   TORCH_CHECK(rtol >= 0 && atol >= 0, Runtime, "isclose(): rtol (%g) and atol (%g) must be non-negative", rtol, atol);
   ScalarType type = promoteTypes(a.dtype(), b.dtype());
+  if (isComplex(type)) return complexIsclose(a, b, rtol, atol, equalNan);
   IntList shape = a.isSameSizeAs(b) ? a.sizes() : broadcastShapes(a.sizes(), b.sizes());
   Device device = resultDevice("isclose", a, b);
   Tensor ca = to(a, type, device), cb = to(b, type, device);
@@ -519,6 +526,7 @@ bool allclose(const Tensor &a, const Tensor &b, double rtol, double atol, bool e
 // ---- recording (Note [Recording scope]): the public ops over the kernels above ----
 
 Tensor sum(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+  if (isComplex(t.dtype()) && (!dtype || *dtype == t.dtype())) return complexSum(t, dims, keepdim, false);
   RecordScope rec({&t});
   Tensor r = sumKernel(t, dims, keepdim, dtype);
   if (rec && isFloating(r.dtype())) derivatives::sum(t, reductionDims(t, dims), keepdim, r);
@@ -533,6 +541,7 @@ Tensor prod(const Tensor &t, const IntList &dims, bool keepdim, std::optional<Sc
 }
 
 Tensor mean(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+  if (isComplex(t.dtype()) && (!dtype || *dtype == t.dtype())) return complexSum(t, dims, keepdim, true);
   RecordScope rec({&t});
   Tensor r = meanKernel(t, dims, keepdim, dtype);
   if (rec) derivatives::mean(t, reductionDims(t, dims), keepdim, r);
@@ -554,6 +563,9 @@ Tensor logsumexp(const Tensor &t, const IntList &dims, bool keepdim) {
 }
 
 Tensor cumsum(const Tensor &t, int64_t dim, std::optional<ScalarType> dtype) {
+  if (isComplex(t.dtype()) && t.dim() > 0 && (!dtype || *dtype == t.dtype())) {
+    return viewAsComplex(contiguous(cumsum(viewAsReal(t), wrapDim(dim, t.dim()))));  // real-linear
+  }
   RecordScope rec({&t});
   Tensor r = cumsumKernel(t, dim, dtype);
   if (rec && isFloating(r.dtype())) derivatives::cumsum(t, t.dim() == 0 ? 0 : wrapDim(dim, t.dim()), r);

@@ -192,6 +192,7 @@ void bindTensorBase(py::module &m, TensorClass &cls);
 void bindPointwise(py::module &m, TensorClass &cls);
 void bindReduce(py::module &m, TensorClass &cls);
 void bindLinalg(py::module &m, TensorClass &cls);
+void bindComplex(py::module &m, TensorClass &cls);  // complex tensors and the FFT primitives
 void bindIndexing(py::module &m, TensorClass &cls);
 void bindRandom(py::module &m, TensorClass &cls);
 void bindFactory(py::module &m, TensorClass &cls);

@@ -23,7 +23,9 @@ static bool isNumpyScalar(py::handle obj) {
 }
 
 bool isScalarLike(py::handle obj) {
-  if (PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr())) return true;
+  if (PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr()) || PyComplex_Check(obj.ptr())) {
+    return true;
+  }
   if (isTensor(obj)) return unwrap(obj).numel() == 1;
   return isNumpyScalar(obj);
 }
@@ -38,12 +40,17 @@ Scalar toScalar(py::handle obj) {
     return Scalar(static_cast<int64_t>(v));
   }
   if (PyFloat_Check(p)) return Scalar(PyFloat_AS_DOUBLE(p));
+  if (PyComplex_Check(p)) return Scalar::complex(PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p));
   if (isTensor(obj)) return item(unwrap(obj));
   if (isScalarLike(obj)) {
     py::object kind = obj.attr("dtype").attr("kind");
     std::string k = kind.cast<std::string>();
     if (k == "b") return Scalar::boolean(obj.attr("__bool__")().cast<bool>());
     if (k == "i" || k == "u") return Scalar(static_cast<int64_t>(obj.attr("__int__")().cast<long long>()));
+    if (k == "c") {
+      py::object c = obj.attr("__complex__")();
+      return Scalar::complex(PyComplex_RealAsDouble(c.ptr()), PyComplex_ImagAsDouble(c.ptr()));
+    }
     return Scalar(obj.attr("__float__")().cast<double>());
   }
   throw py::type_error(std::string("expected a number, got ") + std::string(py::str(obj.get_type().attr("__name__"))));
@@ -52,6 +59,7 @@ Scalar toScalar(py::handle obj) {
 py::object fromScalar(Scalar s) {
   if (s.isBool()) return py::bool_(s.i != 0);
   if (s.isFloating()) return py::float_(s.d);
+  if (s.isComplex()) return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(s.d, s.imag));
   return py::int_(s.i);
 }
 
@@ -190,6 +198,23 @@ Tensor tensorFromData(py::handle data, std::optional<ScalarType> dtype) {
   scan(data, 0, s);
   ScalarType type = dtype ? *dtype : s.type.value_or(defaultFloatType());
   Tensor r = empty(s.shape, type, Device::CPU);  // filled from Python data here
+  if (isComplex(type)) {
+    // interleaved (re, im) pairs (Note [Complex tensors])
+    auto write = [&](auto *out) {
+      using T = std::remove_pointer_t<decltype(out)>;
+      for (size_t i = 0; i < s.leaves.size(); i++) {
+        const Scalar &v = s.leaves[i];
+        out[2 * i] = static_cast<T>(v.isComplex() || v.isFloating() ? v.d : static_cast<double>(v.i));
+        out[2 * i + 1] = static_cast<T>(v.isComplex() ? v.imag : 0);
+      }
+    };
+    if (type == ScalarType::ComplexFloat) {
+      write(reinterpret_cast<float *>(r.dataPtr()));
+    } else {
+      write(reinterpret_cast<double *>(r.dataPtr()));
+    }
+    return r;
+  }
   dispatch(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T *out = reinterpret_cast<T *>(r.dataPtr());

@@ -3,6 +3,7 @@
 // (gesv, gels, potrf, potrs, potri) and torch._C._linalg, which torch/linalg.py exports.
 #include <map>
 
+#include "core/ops/Complex.h"
 #include "core/ops/Linalg.h"
 #include "python/csrc/Bind.h"
 
@@ -106,9 +107,9 @@ void bindProducts(py::module &m, TensorClass &cls) {
       py::arg("input"), py::arg("tensor"), py::kw_only(), py::arg("out") = py::none());
   cls.def(
       "dot", [](const Tensor &a, const Tensor &b) { return dot(a, b); }, py::arg("tensor"));
-  // vdot conjugates its first argument, which changes nothing for real tensors.
+  // vdot conjugates its first argument (which changes nothing for real tensors).
   defWithOut(
-      m, cls, "vdot", +[](const Tensor &a, const Tensor &b) { return dot(a, b); }, py::arg("other"));
+      m, cls, "vdot", +[](const Tensor &a, const Tensor &b) { return dot(conj(a), b); }, py::arg("other"));
   defWithOut(
       m, cls, "mv", +[](const Tensor &a, const Tensor &b) { return mv(a, b); }, py::arg("vec"));
   defWithOut(

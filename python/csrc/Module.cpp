@@ -32,6 +32,7 @@ void bindDtypes(py::module &m) {
   py::class_<Dtype> dtypeClass(m, "dtype");
   dtypeClass.attr("__module__") = "torch";  // pickled as torch.float32, which PyTorch can load
   dtypeClass.def_property_readonly("is_floating_point", [](const Dtype &d) { return isFloating(d.type); })
+      .def_property_readonly("is_complex", [](const Dtype &d) { return isComplex(d.type); })
       .def_property_readonly("is_signed",
                              [](const Dtype &d) { return d.type != ScalarType::Byte && d.type != ScalarType::Bool; })
       .def_property_readonly("itemsize", [](const Dtype &d) { return elementSize(d.type); })
@@ -75,6 +76,7 @@ PYBIND11_MODULE(_C, m) {
   bindPointwise(m, cls);
   bindReduce(m, cls);
   bindLinalg(m, cls);
+  bindComplex(m, cls);
   bindIndexing(m, cls);
   bindRandom(m, cls);
   bindFactory(m, cls);

@@ -58,6 +58,9 @@ void viewFree(void *ctx, void *) {
 }
 THAllocator viewAllocator = {viewMalloc, nullptr, viewFree};
 
+// TH's count of reals for n elements of dtype (Note [Complex tensors]: two per complex element).
+int64_t thCount(ScalarType dtype, int64_t n) { return isComplex(dtype) ? 2 * n : n; }
+
 Storage storageView(const Storage &parent, int64_t offset, int64_t size) {
   TORCH_CHECK(offset >= 0 && size >= 0 && offset <= parent.size() && size <= parent.size() - offset, Index,
               "storage view [%lld, %lld) is out of range for a storage of size %lld", static_cast<long long>(offset),
@@ -68,9 +71,10 @@ Storage storageView(const Storage &parent, int64_t offset, int64_t size) {
     owner = new Storage(parent);
     return dispatch(parent.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      T *data = reinterpret_cast<T *>(parent.data()) + offset;
-      return Storage::adopt(parent.dtype(), TH<T>::S::newWithDataAndAllocator(data, size, &viewAllocator, owner),
-                            parent.device());
+      T *data = reinterpret_cast<T *>(parent.data()) + thCount(parent.dtype(), offset);
+      return Storage::adopt(
+          parent.dtype(), TH<T>::S::newWithDataAndAllocator(data, thCount(parent.dtype(), size), &viewAllocator, owner),
+          parent.device());
     });
   } catch (...) {
     delete owner;
@@ -113,7 +117,7 @@ Storage fromFile(ScalarType dtype, const std::string &filename, bool shared, int
   int flags = shared ? TH_ALLOCATOR_MAPPED_SHARED : 0;
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return Storage::adopt(dtype, TH<T>::S::newWithMapping(filename.c_str(), size, flags), Device::CPU);
+    return Storage::adopt(dtype, TH<T>::S::newWithMapping(filename.c_str(), thCount(dtype, size), flags), Device::CPU);
   });
 }
 
@@ -129,7 +133,7 @@ Storage sharedMemoryFromDescriptor(ScalarType dtype, int fd, int64_t size) {
   int flags = TH_ALLOCATOR_MAPPED_SHAREDMEM | TH_ALLOCATOR_MAPPED_SHARED | TH_ALLOCATOR_MAPPED_NOCREATE;
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return Storage::adopt(dtype, TH<T>::S::newWithMapping(path.c_str(), size, flags), Device::CPU);
+    return Storage::adopt(dtype, TH<T>::S::newWithMapping(path.c_str(), thCount(dtype, size), flags), Device::CPU);
   });
 }
 

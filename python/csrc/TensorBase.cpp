@@ -8,6 +8,7 @@
 #include "autograd/Autograd.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Shape.h"
+#include "core/ops/Complex.h"
 #include "python/csrc/Bind.h"
 #include "python/csrc/Factory.h"
 
@@ -17,10 +18,11 @@ namespace torch::python {
 
 namespace {
 
-// numpy's kind letter of t ('b' bool, 'u' unsigned, 'i' signed, 'f' floating).
+// numpy's kind letter of t ('b' bool, 'u' unsigned, 'i' signed, 'f' floating, 'c' complex).
 char numpyKind(ScalarType t) {
   if (t == ScalarType::Bool) return 'b';
   if (t == ScalarType::Byte) return 'u';
+  if (isComplex(t)) return 'c';
   return isFloating(t) ? 'f' : 'i';
 }
 
@@ -35,8 +37,8 @@ ScalarType fromNumpyType(const py::dtype &d) {
     if (d.kind() == numpyKind(t) && static_cast<size_t>(d.itemsize()) == elementSize(t)) return t;
   }
   throw py::type_error("can't convert np.ndarray of type " + std::string(py::str(static_cast<py::handle>(d))) +
-                       ". The only supported types are: float64, float32, float16, int64, int32, int16, int8, "
-                       "uint8, and bool.");
+                       ". The only supported types are: float64, float32, float16, complex64, complex128, int64, "
+                       "int32, int16, int8, uint8, and bool.");
 }
 
 // Storage memory owned by a numpy array: the context is the array, freed with the GIL.
@@ -89,7 +91,8 @@ Tensor fromNumpy(const py::array &array) {
       using T = typename decltype(tag)::type;
       return Storage::adopt(type,
                             TH<T>::S::newWithDataAndAllocator(reinterpret_cast<T *>(const_cast<void *>(array.data())),
-                                                              span, &numpyAllocator, owner),
+                                                              isComplex(type) ? 2 * span : span,  // in reals
+                                                              &numpyAllocator, owner),
                             Device::CPU);
     });
   } catch (...) {
@@ -127,6 +130,10 @@ static py::array toNumpy(py::handle self) {
 
 namespace {
 
+// The user's conversions of a complex tensor to a real type keep the real parts, as PyTorch's
+// (the core refuses the conversion inside ops: Note [Complex tensors]).
+Tensor realIfNeeded(const Tensor &t, ScalarType type) { return isComplex(t.dtype()) && !isComplex(type) ? real(t) : t; }
+
 py::object tolist(const Tensor &t, int dim, int64_t offset) {
   if (dim == t.dim()) {
     return dispatch(t.dtype(), [&](auto tag) -> py::object {
@@ -135,6 +142,10 @@ py::object tolist(const Tensor &t, int dim, int64_t offset) {
       if constexpr (std::is_same_v<T, THHalf>) {
         return py::float_(TH_half2float(v));
       } else if constexpr (std::is_floating_point_v<T>) {
+        if (isComplex(t.dtype())) {
+          const T *pair = reinterpret_cast<const T *>(t.raw()->storage->data) + 2 * offset;
+          return py::reinterpret_steal<py::object>(PyComplex_FromDoubles(pair[0], pair[1]));
+        }
         return py::float_(v);
       } else {
         if (t.dtype() == ScalarType::Bool) return py::bool_(v != 0);
@@ -267,7 +278,7 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
               target = toDtype(dtype);
             }
             if (device == Device::CUDA) requireCuda();
-            return py::cast(withoutGil([&] { return to(t, target, device); }));
+            return py::cast(withoutGil([&] { return to(realIfNeeded(t, target), target, device); }));
           },
           py::arg("dtype") = py::none());
 
@@ -329,7 +340,7 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
             if (kwargs.contains("device")) consider(kwargs["device"]);
             ScalarType type = target.value_or(t.dtype());
             Device device = where.value_or(t.device());
-            return withoutGil([&] { return to(t, type, device, copy); });
+            return withoutGil([&] { return to(realIfNeeded(t, type), type, device, copy); });
           })
       .def(
           "cpu", [](const Tensor &t) { return to(t, t.dtype(), Device::CPU); }, ReleaseGil())
@@ -350,10 +361,11 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
   // t.byte(), t.float(), ...: the type's name in lower case.
   for (int i = 0; i < kNumScalarTypes; i++) {
     ScalarType type = static_cast<ScalarType>(i);
+    if (isComplex(type)) continue;  // cfloat() and cdouble(), in torch/_complex.py
     std::string name = scalarTypeName(type);
     for (char &c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     cls.def(
-        name.c_str(), [type](const Tensor &t) { return toType(t, type); }, ReleaseGil());
+        name.c_str(), [type](const Tensor &t) { return toType(realIfNeeded(t, type), type); }, ReleaseGil());
   }
 
   // copies
@@ -416,6 +428,9 @@ void bindTensorBase(py::module &m, TensorClass &cls) {
       ScalarType type = sizes[0].cast<Dtype>().type;
       TORCH_CHECK(elementSize(type) == elementSize(t.dtype()), Runtime,
                   "view(dtype) needs an element type of the same size");
+      // a complex storage counts its elements in pairs of reals (Note [Complex tensors])
+      TORCH_CHECK(type == t.dtype() || (!isComplex(type) && !isComplex(t.dtype())), Runtime,
+                  "view(dtype) between %s and %s is not supported", scalarTypeName(t.dtype()), scalarTypeName(type));
       return fromStorage(Storage::adopt(
                              type,
                              [&] {

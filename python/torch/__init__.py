@@ -204,6 +204,8 @@ from torch.storage import (  # noqa: E402
     BoolStorage,
     ByteStorage,
     CharStorage,
+    ComplexDoubleStorage,
+    ComplexFloatStorage,
     DoubleStorage,
     FloatStorage,
     HalfStorage,
@@ -228,8 +230,11 @@ from torch._native_ops import *  # noqa: E402,F401,F403  (what torch's modules c
 from torch import special  # noqa: E402
 from torch.special import digamma, erfinv, i0, igamma, igammac, lgamma, mvlgamma, polygamma, sinc  # noqa: E402,F401
 from torch import linalg  # noqa: E402
+from torch import fft  # noqa: E402
+from torch import _spectral  # noqa: E402,F401  (torch.stft, torch.istft)
 from torch import nn  # noqa: E402
 from torch import _aliases  # noqa: E402,F401  (other names of the functions above)
+from torch._complex import cdouble, cfloat, complex64, complex128  # noqa: E402,F401  (and complex functions)
 from torch._flags import *  # noqa: E402,F401,F403  (build facts and global switches)
 from torch import optim  # noqa: E402
 from torch import multiprocessing  # noqa: E402

@@ -84,52 +84,15 @@ torch.detach = detach
 torch.fill = fill
 
 
-# ---- real tensors' answers to complex-number questions ----
+# ---- conjugate and negative bits: torch.conj makes a new tensor here, so none is ever set ----
 def _self(input):
-    _check_tensor("conj", "input", 1, input)
+    _check_tensor("resolve_conj", "input", 1, input)
     return input
 
 
-def conj_physical(input, *, out=None):
-    """A copy of input: the conjugate of real numbers is themselves."""
-    _check_tensor("conj_physical", "input", 1, input)
-    return input.clone() if out is None else out.resize_(input.shape).copy_(input)
-
-
-def imag(input):
-    raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-
-
-def isreal(input):
-    """True everywhere: every element of a real tensor is real."""
-    _check_tensor("isreal", "input", 1, input)
-    return torch.ones(input.shape, dtype=torch.bool)
-
-
-def angle(input, *, out=None):
-    """The argument of each number: pi for the negative ones, 0 for the others, NaN for NaN."""
-    _check_tensor("angle", "input", 1, input)
-    x = input if input.is_floating_point() else input.to(torch.get_default_dtype())
-    r = torch.where(x < 0, torch.pi, 0.0).to(x.dtype)
-    r = torch.where(x != x, x, r)
-    return r if out is None else out.resize_(r.shape).copy_(r)
-
-
-for _name, _fn in {
-    "conj": _self,
-    "resolve_conj": _self,
-    "resolve_neg": _self,
-    "real": _self,
-    "conj_physical": conj_physical,
-    "imag": imag,
-    "isreal": isreal,
-    "angle": angle,
-}.items():
-    setattr(torch, _name, _fn)
-    if _name != "imag":
-        setattr(Tensor, _name, _fn)
-Tensor.conj_physical_ = lambda self: self
-Tensor.imag = property(imag)
+for _name in ("resolve_conj", "resolve_neg"):
+    setattr(torch, _name, _self)
+    setattr(Tensor, _name, _self)
 for _name in ("is_conj", "is_neg"):
     setattr(Tensor, _name, lambda self: False)
     setattr(torch, _name, getattr(Tensor, _name))
@@ -210,7 +173,7 @@ torch.sparse_coo = layout("sparse_coo")
 Tensor.layout = property(lambda self: torch.strided)
 
 
-# ---- matrix views: the transpose of the last two dims (and, for real numbers, the adjoint) ----
+# ---- matrix views: the transpose of the last two dims, and the conjugate transpose ----
 def _matrix_t(self):
     if self.dim() < 2:
         raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
@@ -220,16 +183,16 @@ def _matrix_t(self):
 def _h(self):
     if self.dim() > 2:
         raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got %d-D tensor." % self.dim())
-    return self.t() if self.dim() == 2 else self
+    return (self.t() if self.dim() == 2 else self).conj()
 
 
 def adjoint(input):
     """The conjugate transpose of the last two dims (for real numbers, the transpose)."""
-    return _matrix_t(input)
+    return _matrix_t(input).conj()
 
 
 Tensor.mT = property(_matrix_t)
-Tensor.mH = property(_matrix_t)
+Tensor.mH = property(adjoint)
 Tensor.H = property(_h)
 Tensor.adjoint = adjoint
 torch.adjoint = adjoint

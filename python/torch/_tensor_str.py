@@ -135,6 +135,23 @@ class _Formatter:
         return s.rjust(self.max_width)
 
 
+class _ComplexFormatter:
+    """A complex element as PyTorch prints it: the real and imaginary parts each with their own
+    formatter (chosen from all shown parts), joined by the imaginary part's sign: `1.+2.j`."""
+
+    def __init__(self, real_values, imag_values):
+        self.real = _Formatter(real_values, True)
+        self.imag = _Formatter(imag_values, True)
+
+    def width(self):
+        return self.real.width() + self.imag.width() + 1  # and the 'j'
+
+    def format(self, v):
+        imag = (self.imag.format(v.imag) + "j").lstrip()
+        sign = "" if imag[0] in "+-" else "+"
+        return self.real.format(v.real) + sign + imag
+
+
 def _shown_indices(n, summarize):
     """Indices along one dimension that are printed, and whether an ellipsis sits between."""
     e = PRINT_OPTS.edgeitems
@@ -195,6 +212,9 @@ def _nested_str(t, indent, summarize, fmt):
 
 def _body_str(t, indent):
     summarize = t.numel() > PRINT_OPTS.threshold
+    if t.is_complex():
+        fmt = _ComplexFormatter(_shown_values(t.real, summarize), _shown_values(t.imag, summarize))
+        return _nested_str(t, indent, summarize, fmt)
     floating = t.is_floating_point()
     fmt = _Formatter(_shown_values(t, summarize), floating)
     return _nested_str(t, indent, summarize, fmt)
@@ -238,8 +258,10 @@ def _str(t):
             suffixes.append("dtype=" + str(t.dtype))
         body = "[]"
     else:
-        # int64 and bool are what torch.tensor infers from Python ints and bools
-        if t.dtype not in (default, torch.int64, torch.bool):
+        # int64 and bool are what torch.tensor infers from Python ints and bools, and the complex
+        # type of the default one from complex numbers
+        default_complex = torch.complex128 if default == torch.float64 else torch.complex64
+        if t.dtype not in (default, default_complex, torch.int64, torch.bool):
             suffixes.append("dtype=" + str(t.dtype))
         body = _body_str(t, indent)
     grad_fn = getattr(t, "grad_fn", None)

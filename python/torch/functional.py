@@ -176,6 +176,15 @@ def _is_float(dt):
     return dt in _FLOATS
 
 
+def _complex_of(dt):
+    """The complex type whose parts are dt (complex128 for float64, complex64 otherwise)."""
+    return torch.complex128 if dt in (torch.float64, torch.complex128) else torch.complex64
+
+
+def _real_of(dt):
+    return {torch.complex64: torch.float32, torch.complex128: torch.float64}.get(dt, dt)
+
+
 def _type_name(value):
     if isinstance(value, Tensor):
         return "Tensor"
@@ -212,6 +221,8 @@ def _promote(a, b):
         return b
     if b == torch.bool:
         return a
+    if a.is_complex or b.is_complex:
+        return _complex_of(_promote(_real_of(a), _real_of(b)))
     if _is_float(a) or _is_float(b):
         if _is_float(a) and _is_float(b):
             return a if _BITS[a] >= _BITS[b] else b
@@ -236,7 +247,9 @@ def can_cast(from_, to, /):
     into a tensor of type to: never floating point into integers, nor numbers into bool."""
     _check_dtype_arg("can_cast", "from", 1, from_)
     _check_dtype_arg("can_cast", "to", 2, to)
-    if _is_float(from_) and not _is_float(to):
+    if from_.is_complex and not to.is_complex:
+        return False
+    if _is_float(from_) and not (_is_float(to) or to.is_complex):
         return False
     return not (from_ != torch.bool and to == torch.bool)
 
@@ -246,6 +259,8 @@ def _scalar_dtype(value):
         return torch.bool
     if isinstance(value, numbers.Integral):
         return torch.int64
+    if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
+        return _complex_of(torch.get_default_dtype())
     return torch.get_default_dtype()
 
 
@@ -254,6 +269,10 @@ def _combine_categories(higher, lower):
     # (a float scalar with an integer tensor) or when the higher one is bool.
     if higher is None:
         return lower
+    if higher.is_complex:
+        return higher
+    if lower is not None and lower.is_complex:  # a complex operand of lower priority: its kind, higher's precision
+        return _complex_of(higher) if _is_float(higher) else lower
     if _is_float(higher):
         return higher
     if higher == torch.bool or (lower is not None and _is_float(lower)):
@@ -291,9 +310,9 @@ def result_type(tensor1, tensor2, /):
 
 
 def is_complex(input):
-    """Whether input holds complex numbers: never, in this build (it has no complex dtypes)."""
+    """Whether input holds complex numbers (complex64 or complex128)."""
     _check_tensor("is_complex", "input", 1, input)
-    return False
+    return input.dtype.is_complex
 
 
 def _format_g(value):
@@ -314,6 +333,7 @@ class finfo:
         if type is None:
             type = torch.get_default_dtype()
         _check_dtype_arg("finfo", "type", 1, type)
+        type = {torch.complex64: torch.float32, torch.complex128: torch.float64}.get(type, type)  # its parts'
         if type not in self._LIMITS:
             raise TypeError(
                 "torch.finfo() requires a floating point input type. Use torch.iinfo to handle 'torch.finfo'"
@@ -604,9 +624,17 @@ def square(input, *, out=None):
 
 
 def sgn(input, *, out=None):
-    """The sign of input (for real numbers, torch.sign)."""
+    """The sign of input: z / |z| for complex numbers (0 for 0), torch.sign for real ones."""
     _check_tensor("sgn", "input", 1, input)
-    return _finish("sgn", out, lambda: torch.sign(_upcast(input)), input.dtype, (input,))
+
+    def compute():
+        if input.is_complex():
+            magnitude = input.abs()
+            unit = input / torch.where(magnitude == 0, torch.ones_like(magnitude), magnitude)
+            return torch.where(magnitude == 0, torch.zeros_like(input), unit)
+        return torch.sign(_upcast(input))
+
+    return _finish("sgn", out, compute, input.dtype, (input,))
 
 
 def _as_floating(input):

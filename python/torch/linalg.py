@@ -1,17 +1,20 @@
-"""torch.linalg: PyTorch 1.13's linear algebra namespace, the real-valued part.
+"""torch.linalg: PyTorch 1.13's linear algebra namespace, the real-valued part (and eig/eigvals,
+whose results are complex).
 
 The factorizations and solvers live in torch._C._linalg (python/csrc/Linalg.cpp); the norms,
 ranks, condition numbers, triangular and tensor solves, matrix exponential and the *_ex
-variants are composed here from them, so autograd runs through them. eig and eigvals, which
-need complex tensors, are not here.
+variants are composed here from them, so autograd runs through them. eig and eigvals are LAPACK's
+geev through torch.eig, turned into complex results as PyTorch does (no gradient yet).
 """
 
 import builtins
 import collections
 import math
 import numbers
+import sys  # noqa: F401  (a public name of PyTorch's module)
 
 import torch
+from torch import _C
 from torch._C import Tensor
 from torch._C._linalg import (
     cholesky,
@@ -39,7 +42,9 @@ __all__ = [
     "cross",
     "det",
     "diagonal",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
     "householder_product",
     "inv",
@@ -72,6 +77,17 @@ __all__ = [
 ]
 
 
+# the notes PyTorch's docstrings share (a public name of its module)
+common_notes = {
+    "experimental_warning": 'This function is "experimental" and it may change in a future PyTorch release.',
+    "sync_note": "When inputs are on a CUDA device, this function synchronizes that device with the CPU.",
+    "sync_note_ex": "When the inputs are on a CUDA device, this function synchronizes only when "
+    ":attr:`check_errors`\\ `= True`.",
+    "sync_note_has_ex": "When inputs are on a CUDA device, this function synchronizes that device with the CPU. For a "
+    "version of this function that does not synchronize, see :func:`{}`.",
+}
+
+
 class _LinAlgError(RuntimeError):
     """A linear algebra function met a matrix it cannot handle (singular, not positive definite)."""
 
@@ -93,6 +109,7 @@ _solve_ex = _result_type("linalg_solve_ex", ["result", "info"])
 _lu_factor_ex = _result_type("linalg_lu_factor_ex", ["LU", "pivots", "info"])
 _lu = _result_type("linalg_lu", ["P", "L", "U"])
 _lstsq = _result_type("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+_eig_result = _result_type("linalg_eig", ["eigenvalues", "eigenvectors"])
 
 
 def _check_float(fname, A):
@@ -111,6 +128,12 @@ def _check_float(fname, A):
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """The ord-norm of x's elements along dim (all of them by default): (sum |x|^ord)^(1/ord),
     the largest or smallest |x| for +-inf, the number of non-zeros for 0."""
+    if isinstance(x, Tensor) and x.is_complex():
+        # the norm of complex numbers is the norm of their moduli (whose gradient is z / |z|)
+        if dtype is not None and not dtype.is_complex:
+            raise RuntimeError("linalg.vector_norm: dtype should be complex for a complex input, got %s" % dtype)
+        x = (x if dtype is None else x.to(dtype)).abs()
+        dtype = None
     _check_float("vector_norm", x)
     if dtype is not None:
         x = x.to(dtype)
@@ -432,3 +455,67 @@ def householder_product(A, tau, *, out=None):
     from torch._householder import householder_product as _householder_product
 
     return _householder_product(A, tau, out=out)
+
+
+# ---- eigenvalues of general matrices ----
+
+
+def _eig(fname, A, vectors):
+    """geev of each matrix of A: complex eigenvalues (in LAPACK's order) and unit eigenvectors."""
+    if not isinstance(A, Tensor):
+        raise TypeError("linalg.%s(): argument 'input' must be Tensor, not %s" % (fname, type(A).__name__))
+    if A.is_complex():
+        raise RuntimeError("linalg.%s is not implemented for complex inputs here" % fname)
+    if not A.is_floating_point():
+        raise RuntimeError("Unknown Complex ScalarType for %s" % torch.Tensor.type(A).split(".")[-1][:-6])
+    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            "linalg.%s: A must be batches of square matrices, but they are %s by %s matrices"
+            % (fname, A.shape[-2] if A.dim() >= 2 else 1, A.shape[-1] if A.dim() >= 1 else 1)
+        )
+    if torch.is_grad_enabled() and A.requires_grad:
+        raise RuntimeError("linalg.%s: the derivative is not implemented in this build" % fname)
+    if not torch.isfinite(A).all():
+        raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
+    n = A.shape[-1]
+    complex_type = torch.complex128 if A.dtype == torch.float64 else torch.complex64
+    batch = A.shape[:-2]
+    values, vecs = [], []
+    for m in A.reshape(-1, n, n):
+        e, v = _C.eig(m, vectors)
+        values.append(torch.complex(e[:, 0].contiguous(), e[:, 1].contiguous()))
+        if vectors:
+            # LAPACK's real form: a complex pair (wi > 0 first) keeps re and im in two columns
+            re, im = v.clone(), torch.zeros_like(v)
+            j = 0
+            while j < n:
+                if e[j, 1] != 0 and j + 1 < n:
+                    re[:, j + 1] = v[:, j]
+                    im[:, j] = v[:, j + 1]
+                    im[:, j + 1] = -v[:, j + 1]
+                    j += 2
+                else:
+                    j += 1
+            vecs.append(torch.complex(re, im))
+    if not values:
+        values = [torch.zeros(0, n, dtype=complex_type)]
+        vecs = [torch.zeros(0, n, n, dtype=complex_type)]
+        return values[0].reshape(batch + (n,)), vecs[0].reshape(batch + (n, n))
+    w = torch.stack(values).reshape(batch + (n,))
+    return w, (torch.stack(vecs).reshape(batch + (n, n)) if vectors else None)
+
+
+def eig(A, *, out=None):
+    """Eigenvalues and eigenvectors of a square (batch of) real matrix: complex, LAPACK's order."""
+    w, v = _eig("eig", A, True)
+    if out is not None:
+        out[0].resize_(w.shape).copy_(w)
+        out[1].resize_(v.shape).copy_(v)
+        return _eig_result(out[0], out[1])
+    return _eig_result(w, v)
+
+
+def eigvals(A, *, out=None):
+    """Eigenvalues of a square (batch of) real matrix: complex, LAPACK's order."""
+    w, _ = _eig("eigvals", A, False)
+    return w if out is None else out.resize_(w.shape).copy_(w)

@@ -276,6 +276,8 @@ _NUMPY_TYPES = {
     torch.float32: np.float32,
     torch.float64: np.float64,
     torch.bool: np.bool_,
+    torch.complex64: np.complex64,
+    torch.complex128: np.complex128,
 }
 
 
@@ -292,6 +294,8 @@ HalfStorage = _make_storage_class("HalfStorage", torch.float16)
 FloatStorage = _make_storage_class("FloatStorage", torch.float32)
 DoubleStorage = _make_storage_class("DoubleStorage", torch.float64)
 BoolStorage = _make_storage_class("BoolStorage", torch.bool)
+ComplexFloatStorage = _make_storage_class("ComplexFloatStorage", torch.complex64)
+ComplexDoubleStorage = _make_storage_class("ComplexDoubleStorage", torch.complex128)
 _storage_classes = {
     c.dtype: c
     for c in (
@@ -304,6 +308,8 @@ _storage_classes = {
         FloatStorage,
         DoubleStorage,
         BoolStorage,
+        ComplexFloatStorage,
+        ComplexDoubleStorage,
     )
 }
 

@@ -166,7 +166,7 @@ def test_from_numpy_errors():
     with pytest.raises(TypeError, match="can't convert"):
         torch.from_numpy(np.array(["a"]))
     with pytest.raises(TypeError, match="can't convert"):
-        torch.from_numpy(np.zeros(2, np.complex64))
+        torch.from_numpy(np.zeros(2, np.uint16))
     with pytest.raises(TypeError):
         torch.from_numpy([1, 2])
 

@@ -18,6 +18,9 @@ void copy(const Tensor &dst, const Tensor &src) {
     case ScalarType::Half: TH<D>::copyHalf(d, src.th<THHalf>()); break;
     case ScalarType::Float: TH<D>::copyFloat(d, src.th<float>()); break;
     case ScalarType::Double: TH<D>::copyDouble(d, src.th<double>()); break;
+    case ScalarType::ComplexFloat:
+    case ScalarType::ComplexDouble:  // copied as their real views (Note [Complex tensors])
+      fail(th::ErrorKind::Type, "copy: a complex source reached a real kernel");
   }
 }
 

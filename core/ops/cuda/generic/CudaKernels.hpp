@@ -23,6 +23,9 @@ struct CudaKernels<scalar_t> {
         case ScalarType::Bool:
           THCTensor_(copyCudaByte)(state(), dev(dst), reinterpret_cast<THCudaByteTensor *>(src.raw()));
           return;
+        case ScalarType::ComplexFloat:
+        case ScalarType::ComplexDouble:  // copied as their real views (Note [Complex tensors])
+          fail(th::ErrorKind::Type, "copy: a complex source reached a real kernel");
       }
     }
     if (dst.device() == Device::CUDA) {
