@@ -204,6 +204,7 @@ void bindLegacy(py::module &m, TensorClass &cls);     // torch7 .t7 files (_t7_l
 void bindTHNN(py::module &m);                         // torch._C._thnn, THNN's kernels for torch.legacy.nn
 void bindDistributed(py::module &m);                  // torch._C._distributed, Gloo's process groups
 void bindCuda(py::module &m);                         // torch._C._cuda_*, torch.cuda's runtime
+void bindSpecial(py::module &m);                      // torch._C._special_function (core/ops/Special.h)
 
 }  // namespace torch::python
 
