@@ -205,6 +205,7 @@ void bindTHNN(py::module &m);                         // torch._C._thnn, THNN's 
 void bindDistributed(py::module &m);                  // torch._C._distributed, Gloo's process groups
 void bindCuda(py::module &m);                         // torch._C._cuda_*, torch.cuda's runtime
 void bindSpecial(py::module &m);                      // torch._C._special_function (core/ops/Special.h)
+void bindLdl(py::module &m);                          // torch._C._ldl_factor, _ldl_solve (core/ops/Ldl.h)
 
 }  // namespace torch::python
 

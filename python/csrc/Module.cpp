@@ -89,4 +89,5 @@ PYBIND11_MODULE(_C, m) {
   bindTHNN(thnn);
   bindDistributed(m);
   bindSpecial(m);
+  bindLdl(m);
 }
