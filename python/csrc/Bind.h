@@ -206,6 +206,7 @@ void bindDistributed(py::module &m);                  // torch._C._distributed, 
 void bindCuda(py::module &m);                         // torch._C._cuda_*, torch.cuda's runtime
 void bindSpecial(py::module &m);                      // torch._C._special_function (core/ops/Special.h)
 void bindLdl(py::module &m);                          // torch._C._ldl_factor, _ldl_solve (core/ops/Ldl.h)
+void bindDlpack(py::module &m);                       // torch._C._to_dlpack, _from_dlpack (DLPack capsules)
 
 }  // namespace torch::python
 

@@ -90,4 +90,5 @@ PYBIND11_MODULE(_C, m) {
   bindDistributed(m);
   bindSpecial(m);
   bindLdl(m);
+  bindDlpack(m);
 }
