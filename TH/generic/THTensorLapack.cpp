@@ -362,7 +362,8 @@ int THTensor_(sytrf)(THTensor *ra, THIntTensor *rpivots, THTensor *a) {
   lapack::sytrf((int)n, THTensor_(data)(A.get()), lda(n), ipiv.data(), work.data(), (int)work.size(), &info);
   checkInfo("sytrf", info);
   THTensor_(setResult)(ra, A.get(), n, n);
-  THTensor_(tril)(ra, ra, 0);  // the upper triangle still holds a's
+  for (int64_t i = 0; i < n; i++)  // the upper triangle still holds a's
+    for (int64_t j = i + 1; j < n; j++) THTensor_(set2d)(ra, i, j, 0);
   THIntTensor_resize1d(rpivots, n);
   for (int64_t i = 0; i < n; i++) THIntTensor_set1d(rpivots, i, ipiv[i]);
   return info;
