@@ -105,7 +105,7 @@ def _jvp_rows(outputs, inputs, tangents):
                 continue
             flat = torch.zeros(output.numel(), dtype=torch.float64)
             reached = False
-            one_hot = torch.zeros(output.numel(), dtype=output.dtype)
+            one_hot = torch.zeros(output.numel(), dtype=output.dtype, device=output.device)
             for k in range(output.numel()):
                 one_hot.zero_()
                 one_hot[k] = 1
@@ -115,8 +115,8 @@ def _jvp_rows(outputs, inputs, tangents):
                 for row, tangent in zip(rows, tangents):
                     if row is not None:
                         reached = True
-                        flat[k] += (row.detach().to(torch.float64) * tangent.detach().to(torch.float64)).sum()
-            results.append(flat.to(output.dtype).reshape(output.shape) if reached else None)
+                        flat[k] += (row.detach().to(torch.float64) * tangent.detach().to(torch.float64)).sum().item()
+            results.append(flat.to(output.dtype).reshape(output.shape).to(output.device) if reached else None)
     return results
 
 
