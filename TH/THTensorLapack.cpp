@@ -18,6 +18,10 @@
                 const int *ldb, T *work, const int *lwork, int *info, size_t);                                       \
   void P##getrf_(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info);                            \
   void P##getri_(const int *n, T *a, const int *lda, const int *ipiv, T *work, const int *lwork, int *info);         \
+  void P##sytrf_(const char *uplo, const int *n, T *a, const int *lda, int *ipiv, T *work, const int *lwork,         \
+                 int *info, size_t);                                                                                 \
+  void P##sytrs_(const char *uplo, const int *n, const int *nrhs, const T *a, const int *lda, const int *ipiv, T *b, \
+                 const int *ldb, int *info, size_t);                                                                 \
   void P##potrf_(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t);                           \
   void P##potrs_(const char *uplo, const int *n, const int *nrhs, const T *a, const int *lda, T *b, const int *ldb,  \
                  int *info, size_t);                                                                                 \
@@ -47,6 +51,12 @@
   inline void getrf(int m, int n, T *a, int lda, int *ipiv, int *info) { P##getrf_(&m, &n, a, &lda, ipiv, info); }   \
   inline void getri(int n, T *a, int lda, const int *ipiv, T *work, int lwork, int *info) {                          \
     P##getri_(&n, a, &lda, ipiv, work, &lwork, info);                                                                \
+  }                                                                                                                  \
+  inline void sytrf(int n, T *a, int lda, int *ipiv, T *work, int lwork, int *info) {                                \
+    P##sytrf_("L", &n, a, &lda, ipiv, work, &lwork, info, 1);                                                        \
+  }                                                                                                                  \
+  inline void sytrs(int n, int nrhs, const T *a, int lda, const int *ipiv, T *b, int ldb, int *info) {               \
+    P##sytrs_("L", &n, &nrhs, a, &lda, ipiv, b, &ldb, info, 1);                                                      \
   }                                                                                                                  \
   inline void potrf(char uplo, int n, T *a, int lda, int *info) { P##potrf_(&uplo, &n, a, &lda, info, 1); }          \
   inline void potrs(char uplo, int n, int nrhs, const T *a, int lda, T *b, int ldb, int *info) {                     \

@@ -117,7 +117,7 @@ struct TH;
   _(lerp)                                                                                                          \
   _(round)                                                                                                         \
   _(meanall) _(varall) _(stdall) _(normall) _(dist) _(mean) _(var) _(std) _(norm) _(linspace) _(logspace) _(histc) \
-      _(renorm) _(gesv) _(gels) _(getri) _(potrf) _(potrs) _(potri) _(syev) _(geev) _(gesvd) _(qr) _(getrf)        \
+      _(renorm) _(gesv) _(gels) _(getri) _(potrf) _(potrs) _(potri) _(syev) _(geev) _(gesvd) _(qr) _(getrf) _(sytrf) _(sytrs) \
           _(bernoulli_Tensor) _(uniform) _(normal) _(normal_means) _(normal_stddevs) _(normal_means_stddevs)       \
               _(exponential) _(cauchy) _(logNormal) _(multinomial)
 

@@ -349,6 +349,52 @@ void THTensor_(ormqr)(THTensor *rc, THTensor *a, THTensor *tau, THTensor *c, con
   THTensor_(setResult)(rc, C.get(), m, n);
 }
 
+int THTensor_(sytrf)(THTensor *ra, THIntTensor *rpivots, THTensor *a) {
+  checkSquare("sytrf", "a", a, 3);
+  const int64_t n = a->size[0];
+  auto A = th::own(THTensor_(newColumnMajor)(a, n, n, lda(n)));
+  std::vector<int> ipiv(std::max<int64_t>(n, 1));
+  int info = 0;
+  scalar_t query = 0;
+  lapack::sytrf((int)n, THTensor_(data)(A.get()), lda(n), ipiv.data(), &query, -1, &info);
+  checkInfo("sytrf", info);
+  std::vector<scalar_t> work(workSize(query));
+  lapack::sytrf((int)n, THTensor_(data)(A.get()), lda(n), ipiv.data(), work.data(), (int)work.size(), &info);
+  checkInfo("sytrf", info);
+  THTensor_(setResult)(ra, A.get(), n, n);
+  for (int64_t i = 0; i < n; i++)  // the upper triangle still holds a's
+    for (int64_t j = i + 1; j < n; j++) THTensor_(set2d)(ra, i, j, 0);
+  THIntTensor_resize1d(rpivots, n);
+  for (int64_t i = 0; i < n; i++) THIntTensor_set1d(rpivots, i, ipiv[i]);
+  return info;
+}
+
+void THTensor_(sytrs)(THTensor *rb, THTensor *b, THTensor *ld, THIntTensor *pivots) {
+  checkSquare("sytrs", "ld", ld, 3);
+  const int64_t k = checkRhs("sytrs", b, 2, ld), n = ld->size[0];
+  THArgCheck(pivots->nDimension == 1 && pivots->size[0] == n, 4, "sytrs: pivots must be a vector of %lld pivots",
+             (long long)n);
+  std::vector<int> ipiv(std::max<int64_t>(n, 1));
+  for (int64_t i = 0; i < n; i++) {
+    const int p = THIntTensor_get1d(pivots, i), row = p > 0 ? p : -p;
+    THArgCheck(row >= 1 && row <= n, 4, "sytrs: pivot %d at %lld is out of range for %lld rows", p, (long long)i,
+               (long long)n);
+    ipiv[i] = p;
+  }
+  auto A = th::own(THTensor_(newColumnMajor)(ld, n, n, lda(n)));
+  auto B = th::own(THTensor_(newColumnMajor)(b, n, k, lda(n)));
+  int info = 0;
+  lapack::sytrs((int)n, (int)k, THTensor_(data)(A.get()), lda(n), ipiv.data(), THTensor_(data)(B.get()), lda(n), &info);
+  checkInfo("sytrs", info);
+  if (b->nDimension == 1) {
+    THTensor_(resize1d)(rb, n);
+    auto column = th::own(THTensor_(newSelect)(B.get(), 1, 0));
+    THTensor_(copy)(rb, column.get());
+  } else {
+    THTensor_(setResult)(rb, B.get(), n, k);
+  }
+}
+
 void THTensor_(getrf)(THTensor *ra, THIntTensor *rpivots, THTensor *a) {
   checkMatrix("getrf", "a", a, 3);
   const int64_t m = a->size[0], n = a->size[1], k = std::min(m, n);

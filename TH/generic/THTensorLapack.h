@@ -48,3 +48,11 @@ TH_API void THTensor_(ormqr)(THTensor *rc, THTensor *a, THTensor *tau, THTensor 
  * min(m, n) row interchanges, 1-based as LAPACK gives them whatever TH_INDEX_BASE (row i
  * was swapped with row rpivots[i]). */
 TH_API void THTensor_(getrf)(THTensor *ra, struct THIntTensor *rpivots, THTensor *a);
+/* Bunch-Kaufman factorization A = L D L^T of the symmetric a [n, n] (only its lower triangle
+ * is read): ra = L (unit diagonal not stored) and D (1x1 and 2x2 blocks) packed in the lower
+ * triangle, its upper triangle zero; rpivots = LAPACK's ipiv (1-based; a negative pair marks
+ * a 2x2 block). Returns LAPACK's info: i > 0 when D[i-1][i-1] is exactly zero (the
+ * factorization is complete but D is singular). */
+TH_API int THTensor_(sytrf)(THTensor *ra, struct THIntTensor *rpivots, THTensor *a);
+/* rb = A^-1 b for b [n, k] or [n], with A's factors (ld, pivots) from sytrf. */
+TH_API void THTensor_(sytrs)(THTensor *rb, THTensor *b, THTensor *ld, struct THIntTensor *pivots);

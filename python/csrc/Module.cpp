@@ -90,4 +90,7 @@ PYBIND11_MODULE(_C, m) {
   py::module thnn = m.def_submodule("_thnn", "THNN's kernels without autograd, for torch.legacy.nn");
   bindTHNN(thnn);
   bindDistributed(m);
+  bindSpecial(m);
+  bindLdl(m);
+  bindDlpack(m);
 }

@@ -4,6 +4,8 @@ normalisations that return their statistics too) and that programs written again
 directly, each written over the functional ops here; and a few process-level switches and
 readers (set_anomaly_enabled, from_file)."""
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -37,6 +39,19 @@ __all__ = [
     "gru",
     "rnn_tanh",
     "rnn_relu",
+    "get_device",
+    "align_tensors",
+    "native_norm",
+    "as_strided_",
+    "feature_dropout_",
+    "feature_alpha_dropout_",
+    "batch_norm_update_stats",
+    "batch_norm_stats",
+    "batch_norm_elemt",
+    "batch_norm_gather_stats",
+    "batch_norm_gather_stats_with_counts",
+    "batch_norm_backward_reduce",
+    "batch_norm_backward_elemt",
 ]
 
 
@@ -333,3 +348,87 @@ def rnn_tanh(input, second, *rest):
 
 def rnn_relu(input, second, *rest):
     return _rnn("RNN_RELU", input, second, rest)
+
+
+def get_device(input):
+    """The index of input's device: -1 on the CPU."""
+    return input.get_device()
+
+
+def align_tensors(*tensors):
+    # a named-tensor function, which 1.13 itself has not implemented
+    raise RuntimeError("`align_tensors` not yet implemented.")
+
+
+def _cuda_only(name, backends):
+    def fn(*args, **kwargs):
+        # as 1.13: a kernel registered for other backends than the CPU's
+        raise NotImplementedError(
+            "Could not run 'aten::%s' with arguments from the 'CPU' backend. This could be because the operator "
+            "doesn't exist for this backend. 'aten::%s' is only available for these backends: [%s]."
+            % (name, name, backends)
+        )
+
+    fn.__name__ = name
+    fn.__doc__ = "torch.%s: PyTorch 1.13 has it for %s tensors only." % (name, backends)
+    return fn
+
+
+native_norm = _cuda_only("native_norm", "SparseCPU, SparseCUDA")
+batch_norm_stats = _cuda_only("batch_norm_stats", "CUDA")
+batch_norm_elemt = _cuda_only("batch_norm_elemt", "CUDA")
+batch_norm_gather_stats = _cuda_only("batch_norm_gather_stats", "CUDA")
+batch_norm_gather_stats_with_counts = _cuda_only("batch_norm_gather_stats_with_counts", "CUDA")
+batch_norm_backward_reduce = _cuda_only("batch_norm_backward_reduce", "CUDA")
+batch_norm_backward_elemt = _cuda_only("batch_norm_backward_elemt", "CUDA")
+
+
+def batch_norm_update_stats(input, running_mean, running_var, momentum):
+    """(mean, biased variance) of input over every dimension but 1, and the running statistics
+    (where given) moved towards them by momentum, the variance unbiased, as batch norm does."""
+    dims = [d for d in range(input.dim()) if d != 1]
+    with torch.no_grad():
+        mean = input.mean(dims)
+        var = input.var(dims, unbiased=False)
+        count = input.numel() // input.shape[1]
+        if running_mean is not None:
+            running_mean.mul_(1 - momentum).add_(mean, alpha=momentum)
+        if running_var is not None:
+            unbiased = var * count / max(count - 1, 1)
+            running_var.mul_(1 - momentum).add_(unbiased, alpha=momentum)
+    return mean, var
+
+
+def as_strided_(input, size, stride, storage_offset=None):
+    """input itself, re-viewed in place with size, stride and storage_offset."""
+    return input.as_strided_(size, stride, storage_offset)
+
+
+def _feature_noise(input, p, alpha):
+    """The in-place (alpha-)dropout of whole features: one draw per (sample, channel)."""
+    if p < 0 or p > 1:
+        raise ValueError("dropout probability has to be between 0 and 1, but got %s" % p)
+    with torch.no_grad():
+        if p == 1:
+            return input.mul_(0)
+        shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+        keep = torch.empty(shape, dtype=input.dtype).bernoulli_(1 - p)
+        if not alpha:
+            return input.mul_(keep / (1 - p))
+        # SELU's saturation value; a and b keep the mean and the variance (1.13's alpha dropout)
+        saturation = 1.7580993408473766
+        a = 1 / math.sqrt((saturation * saturation * p + 1) * (1 - p))
+        b = (keep - 1) * (saturation * a) + saturation * a * p
+        return input.mul_(keep * a).add_(b)
+
+
+def feature_dropout_(input, p, train):
+    """In-place feature_dropout: whole channels zeroed with probability p, the rest scaled by
+    1 / (1 - p), when train."""
+    return _feature_noise(input, p, False) if train else input
+
+
+def feature_alpha_dropout_(input, p, train):
+    """In-place feature_alpha_dropout: whole channels set to SELU's saturation, the result
+    rescaled to keep its mean and variance, when train."""
+    return _feature_noise(input, p, True) if train else input

@@ -16,6 +16,7 @@ import sys  # noqa: F401  (a public name of PyTorch's module)
 import torch
 from torch import _C
 from torch._C import Tensor
+from torch.functional import _formula, _no_derivative
 from torch._C._linalg import (
     cholesky,
     det,
@@ -49,6 +50,9 @@ __all__ = [
     "householder_product",
     "inv",
     "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
     "lstsq",
     "lu",
     "lu_factor",
@@ -108,6 +112,8 @@ _cholesky_ex = _result_type("linalg_cholesky_ex", ["L", "info"])
 _solve_ex = _result_type("linalg_solve_ex", ["result", "info"])
 _lu_factor_ex = _result_type("linalg_lu_factor_ex", ["LU", "pivots", "info"])
 _lu = _result_type("linalg_lu", ["P", "L", "U"])
+_ldl_factor = _result_type("linalg_ldl_factor", ["LD", "pivots"])
+_ldl_factor_ex = _result_type("linalg_ldl_factor_ex", ["LD", "pivots", "info"])
 _lstsq = _result_type("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
 _eig_result = _result_type("linalg_eig", ["eigenvalues", "eigenvectors"])
 
@@ -346,6 +352,113 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     LU, pivots = lu_factor(A)
     return _lu_factor_ex(LU, pivots, _info(A))
+
+
+def _type_name(dtype):
+    return {torch.int64: "Long", torch.int32: "Int", torch.int16: "Short", torch.int8: "Char", torch.uint8: "Byte"}.get(
+        dtype, str(dtype).replace("torch.", "").capitalize()
+    )
+
+
+def _write_results(out, results):
+    """results written into the tensors of out (resized to them), or results where out is None."""
+    if out is None:
+        return results
+    if not isinstance(out, (tuple, list)) or len(out) != len(results) or not all(isinstance(o, Tensor) for o in out):
+        raise TypeError("out must be a tuple of %d tensors" % len(results))
+    with torch.no_grad():
+        for o, r in zip(out, results):
+            if o.dtype != r.dtype:
+                raise RuntimeError("Expected out tensor to have dtype %s, but got %s instead" % (r.dtype, o.dtype))
+            o.resize_(r.shape).copy_(r)
+    return tuple(out)
+
+
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+    """(LD, pivots, info): the Bunch-Kaufman factorization A = P L D L^T P^T of each symmetric
+    matrix of A (its lower triangle read), as LAPACK's sytrf packs it (core/ops/Ldl.h); info
+    is i > 0 where D[i-1][i-1] is exactly zero. For real A, hermitian changes nothing."""
+    fname = "torch.linalg.ldl_factor_ex"
+    if not isinstance(A, Tensor):
+        raise TypeError(
+            "linalg_ldl_factor_ex(): argument 'self' (position 1) must be Tensor, not %s" % type(A).__name__
+        )
+    if A.dim() < 2:
+        raise RuntimeError("%s: The input tensor A must have at least 2 dimensions." % fname)
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            "%s: A must be batches of square matrices, but they are %d by %d matrices"
+            % (fname, A.shape[-2], A.shape[-1])
+        )
+    if not A.is_floating_point():
+        raise RuntimeError(
+            "%s: Expected a floating point or complex tensor as input. Got %s" % (fname, _type_name(A.dtype))
+        )
+    if A.dtype not in (torch.float32, torch.float64):
+        raise RuntimeError("\"ldl_factor_kernel_cpu\" not implemented for '%s'" % _type_name(A.dtype))
+    factored = torch._C._ldl_factor(A.detach())
+    # PyTorch 1.13 records the factorization but has no derivative for it
+    LD = _formula(lambda a: factored[0], _no_derivative("linalg_ldl_factor_ex"), A)
+    info = factored[2]
+    failed = (info.reshape(-1) > 0).nonzero().reshape(-1)
+    if check_errors and failed.numel():
+        first = int(failed[0])
+        zero = int(info.reshape(-1)[first]) - 1
+        where = " (batch element %d)" % first if A.dim() > 2 else ""
+        raise LinAlgError(
+            "torch.linalg.ldl_factor%s: the factorization could not be completed because D[%d][%d] is exactly zero"
+            % (where, zero, zero)
+        )
+    return _ldl_factor_ex(*_write_results(out, (LD, factored[1], info)))
+
+
+def ldl_factor(A, *, hermitian=False, out=None):
+    """(LD, pivots) of ldl_factor_ex, raising LinAlgError where a D is singular."""
+    LD, pivots, _ = ldl_factor_ex(A, hermitian=hermitian, check_errors=True)
+    return _ldl_factor(*_write_results(out, (LD, pivots)))
+
+
+def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
+    """X with A X = B for the A whose factors ldl_factor gave (LD, pivots); batches broadcast."""
+    fname = "torch.linalg.ldl_solve"
+    for name, t in (("LD", LD), ("pivots", pivots), ("B", B)):
+        if not isinstance(t, Tensor):
+            raise TypeError("linalg_ldl_solve(): argument '%s' must be Tensor, not %s" % (name, type(t).__name__))
+    if LD.dim() < 2:
+        raise RuntimeError("%s: The input tensor LD must have at least 2 dimensions." % fname)
+    if B.dim() < 2:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got -2)")
+    if pivots.is_floating_point() or pivots.dtype == torch.bool:
+        raise RuntimeError("%s: Expected pivots to be integers. Got %s" % (fname, _type_name(pivots.dtype)))
+    if LD.shape[-1] != LD.shape[-2]:
+        raise RuntimeError(
+            "%s: A must be batches of square matrices, but they are %d by %d matrices"
+            % (fname, LD.shape[-2], LD.shape[-1])
+        )
+    if LD.shape[-1] != B.shape[-2]:
+        raise RuntimeError(
+            "Incompatible matrix sizes for %s: each A matrix is %d by %d but each b matrix is %d by %d"
+            % (fname, LD.shape[-2], LD.shape[-1], B.shape[-2], B.shape[-1])
+        )
+    if B.dtype != LD.dtype:
+        raise RuntimeError(
+            "Expected b and A to have the same dtype, but found b of type %s and A of type %s instead."
+            % (_type_name(B.dtype), _type_name(LD.dtype))
+        )
+    if tuple(pivots.shape) != tuple(LD.shape[:-1]):
+        raise RuntimeError(
+            "%s: Expected LD.shape[:-1] and pivots.shape to be the same, but got pivots with shape %s instead"
+            % (fname, list(pivots.shape))
+        )
+    if LD.dtype not in (torch.float32, torch.float64):
+        raise RuntimeError("\"ldl_solve_kernel_cpu\" not implemented for '%s'" % _type_name(LD.dtype))
+    batch = torch.broadcast_shapes(LD.shape[:-2], B.shape[:-2])
+    n, k = LD.shape[-1], B.shape[-1]
+    X = torch._C._ldl_solve(
+        LD.detach().expand(batch + (n, n)), pivots.expand(batch + (n,)), B.detach().expand(batch + (n, k))
+    )
+    X = _formula(lambda ld, b: X, _no_derivative("linalg_ldl_solve"), LD, B)
+    return X if out is None else _write_results((out,), (X,))[0]
 
 
 def _permutation(pivots, m, dtype):

@@ -24,6 +24,7 @@ from torch.functional import (
     _binary,
     _check_tensor,
     _finish,
+    _floating_only,
     _formula,
     _type_name,
     _upcast,
@@ -35,8 +36,15 @@ from torch.functional import (
 )
 
 __all__ = [
+    "airy_ai",
+    "bessel_j0",
+    "bessel_j1",
+    "bessel_y0",
+    "bessel_y1",
     "chebyshev_polynomial_t",
     "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
     "digamma",
     "entr",
     "erf",
@@ -64,12 +72,20 @@ __all__ = [
     "logsumexp",
     "modified_bessel_i0",
     "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
     "multigammaln",
     "ndtr",
     "ndtri",
     "polygamma",
     "psi",
     "round",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
     "sinc",
     "softmax",
     "spherical_bessel_j0",
@@ -79,6 +95,8 @@ __all__ = [
 ]
 
 SHIFT = 8
+# the most terms the Hurwitz zeta function sums directly (Note [Special functions by shift and series])
+ZETA_MAX_SHIFT = 1e6
 BESSEL_SERIES_BOUND = 30.0
 
 
@@ -154,7 +172,10 @@ def _zeta64(s, q):
     """The Hurwitz zeta function sum_k (q + k)^-s: the first terms summed until q + k > 9, then
     the Euler-Maclaurin formula for the rest."""
     s, q = torch.broadcast_tensors(s, q)
-    lowest = q[torch.isfinite(q)].min().item() if q.numel() and torch.isfinite(q).any() else 0.0
+    # the terms needed to bring the lowest q above 9: poles (every double below -2^52 is one)
+    # need none, and q below -ZETA_MAX_SHIFT would need too many to sum (NaN, below)
+    summed = torch.isfinite(q) & ~_pole(q) & (q >= -ZETA_MAX_SHIFT)
+    lowest = q[summed].min().item() if bool(summed.any()) else 0.0
     terms = 9 + max(0, math.ceil(-lowest))
     total = sum(torch.pow(q + k, -s) for k in range(terms))
     a = q + terms
@@ -169,8 +190,12 @@ def _zeta64(s, q):
     # as cephes: infinite at s = 1 and at the poles q = 0, -1, ...; undefined for s < 1 and for
     # q <= 0 with s not an integer
     undefined = (s < 1) | ((q <= 0) & (s != torch.floor(s)) & (q != torch.floor(q)))
-    result = torch.where((s == 1) | _pole(q), inf, result)
-    return torch.where(undefined | torch.isinf(q), nan, result)
+    # s = inf: only the first term, q^-inf, is not 0
+    result = torch.where((s == inf) & (q > 0), torch.pow(q, -s), result)
+    too_low = (q < -ZETA_MAX_SHIFT) & ~_pole(q)
+    result = torch.where(undefined | torch.isinf(q) | too_low, nan, result)
+    # cephes' order: s = 1 first, then s < 1, then the poles (-inf among them)
+    return torch.where((s == 1) | ((_pole(q) | (q == -inf)) & ~(s < 1)), inf, result)
 
 
 def _polygamma64(n, x):
@@ -352,13 +377,14 @@ def _spherical_j0_64(x):
     return torch.where(torch.isinf(x), 0.0, torch.where(x.abs() < 0.5, series, direct))
 
 
-def _orthogonal64(kind, x, n):
-    """The polynomial of degree n (per element; 0 for negative n) of the given kind at x, by its
-    three-term recurrence p_(k+1) = (a_k x + b_k) p_k - c_k p_(k-1)."""
-    x, n = torch.broadcast_tensors(x, n)
+def _recurrence64(kind, x, n, top):
+    """The polynomial of degree n (per element, n >= 2 up to top) of the given kind at x, by its
+    three-term recurrence p_(k+1) = (a_k x + b_k) p_k - c_k p_(k-1); degrees 0 and 1 directly."""
     first = {
         "chebyshev_t": x,
         "chebyshev_u": 2 * x,
+        "chebyshev_v": 2 * x - 1,
+        "chebyshev_w": 2 * x + 1,
         "hermite_h": 2 * x,
         "hermite_he": x,
         "laguerre_l": 1 - x,
@@ -367,9 +393,8 @@ def _orthogonal64(kind, x, n):
     previous, current = torch.ones_like(x), first
     result = torch.where(n == 0, previous, torch.zeros_like(x))
     result = torch.where(n == 1, current, result)
-    top = int(n.max().item()) if n.numel() else 0
     for k in range(1, top):
-        if kind in ("chebyshev_t", "chebyshev_u"):
+        if kind.startswith("chebyshev"):
             following = 2 * x * current - previous
         elif kind == "hermite_h":
             following = 2 * x * current - 2 * k * previous
@@ -381,6 +406,65 @@ def _orthogonal64(kind, x, n):
             following = ((2 * k + 1) * x * current - k * previous) / (k + 1)
         previous, current = current, following
         result = torch.where(n == k + 1, current, result)
+        # an overflowed recurrence (|x| > 1, high degree) stays NaN: no need to go on
+        if k % 64 == 0 and bool(torch.isnan(current[n > k + 1]).all()):
+            result = torch.where(n > k + 1, nan, result)
+            break
+    return result
+
+
+# Note [PyTorch's Chebyshev edges]: PyTorch 1.13 evaluates the Chebyshev polynomials of high
+# degree inside (-1, 1) by their trigonometric forms (cos(n t), sin((n + 1) t) / sin(t),
+# cos((n + 1/2) t) / cos(t / 2), sin((n + 1/2) t) / sin(t / 2) at x = cos t), above a degree
+# per kind, and gives their values at x = +-1 exactly; the shifted polynomials are the same
+# functions of 2x - 1 (with their own degree thresholds). The same branches are taken here so
+# that high degrees round as 1.13's do.
+_TRIG_FROM = {"t": 6, "u": 8, "v": 8, "w": 8}
+_SHIFTED_TRIG_FROM = {"t": 6, "u": 6, "v": 6, "w": 4}
+
+
+def _chebyshev64(letter, x, n, shifted):
+    """The Chebyshev polynomial T, U, V or W (letter) of degree n at 2x - 1 when shifted, V or W
+    at x otherwise, with PyTorch 1.13's branches (Note [PyTorch's Chebyshev edges])."""
+    y = x + x - 1 if shifted else x
+    theta = torch.acos(y.clamp(-1, 1))
+    trig_from = (_SHIFTED_TRIG_FROM if shifted else _TRIG_FROM)[letter]
+    trig = (n > trig_from) & (y.abs() < 1)
+    needs = ~trig & (n >= 2)
+    top = int(n[needs].max().item()) if bool(needs.any()) else 1
+    result = _recurrence64("chebyshev_" + letter, y, n, top)
+    if letter == "t":
+        by_angle = torch.cos(n * theta)
+    elif letter == "u":
+        s = torch.sin(theta)
+        by_angle = torch.where(s != 0, torch.sin((n + 1) * theta) / s, (n + 1) * torch.cos((n + 1) * theta) / y)
+    elif letter == "v":
+        by_angle = torch.cos((n + 0.5) * theta) / torch.cos(theta / 2)
+    else:
+        by_angle = torch.sin((n + 0.5) * theta) / torch.sin(theta / 2)
+    result = torch.where(trig, by_angle, result)
+    # the values at y = 1 and y = -1, where PyTorch 1.13 gives them exactly
+    odd = torch.remainder(n, 2) == 1
+    alternate = lambda v: torch.where(odd, -v, v)  # noqa: E731  ((-1)^n v)
+    at_one, at_minus_one = {
+        "t": (torch.ones_like(n), alternate(torch.ones_like(n))),
+        "u": (n + 1, alternate(n + 1)),
+        "v": (torch.ones_like(n), alternate(2 * n + 1)),
+        "w": (2 * n + 1, alternate(torch.ones_like(n))),
+    }[letter]
+    result = torch.where(y == 1, at_one, torch.where(y == -1, at_minus_one, result))
+    return torch.where(n < 0, 0.0, result)
+
+
+def _orthogonal64(kind, x, n):
+    """The polynomial of degree n (per element; 0 for negative n) of the given kind at x."""
+    x, n = torch.broadcast_tensors(x, n)
+    if kind.startswith("shifted_chebyshev"):
+        return _chebyshev64(kind[-1], x, n, True)
+    if kind in ("chebyshev_v", "chebyshev_w"):
+        return _chebyshev64(kind[-1], x, n, False)
+    top = int(n.max().item()) if n.numel() else 0
+    result = _recurrence64(kind, x, n, top)
     if kind == "chebyshev_t":
         # as PyTorch: cos(n acos x) inside (-1, 1) for degrees above 6
         trig = torch.cos(n * torch.acos(x.clamp(-1, 1)))
@@ -568,27 +652,64 @@ def spherical_bessel_j0(input, *, out=None):
 
 
 def _polynomial(kind):
+    family, letter = kind.rsplit("_", 1)
+    name = family + "_polynomial_" + letter  # chebyshev_v -> chebyshev_polynomial_v
+
     def fn(input, n, *, out=None):
-        x, degree, dtype = _binary(kind + "_polynomial", input, n, input_may_be_number=True)
+        x, degree, dtype = _binary(name, input, n, input_may_be_number=True)
+        if dtype == torch.float16:
+            _floating_only(name, dtype)  # as 1.13's CPU kernels, which have no float16 version
         dtype = dtype if dtype in (torch.float32, torch.float64) else torch.get_default_dtype()
 
         def compute():
             x64 = x.detach().to(torch.float64)
             return _orthogonal64(kind, x64, degree.detach().to(torch.float64).trunc()).to(dtype)
 
-        return _finish(kind + "_polynomial", out, compute, dtype, (input, n))
+        return _finish(name, out, compute, dtype, (input, n))
 
-    fn.__name__ = kind + "_polynomial_" + {"chebyshev_t": "t", "chebyshev_u": "u"}.get(kind, kind.split("_")[1])
+    fn.__name__ = name
     fn.__doc__ = "The %s polynomial of degree n at input (not differentiable, as in PyTorch)." % kind.replace("_", " ")
     return fn
 
 
 chebyshev_polynomial_t = _polynomial("chebyshev_t")
 chebyshev_polynomial_u = _polynomial("chebyshev_u")
+chebyshev_polynomial_v = _polynomial("chebyshev_v")
+chebyshev_polynomial_w = _polynomial("chebyshev_w")
+shifted_chebyshev_polynomial_t = _polynomial("shifted_chebyshev_t")
+shifted_chebyshev_polynomial_u = _polynomial("shifted_chebyshev_u")
+shifted_chebyshev_polynomial_v = _polynomial("shifted_chebyshev_v")
+shifted_chebyshev_polynomial_w = _polynomial("shifted_chebyshev_w")
 hermite_polynomial_h = _polynomial("hermite_h")
 hermite_polynomial_he = _polynomial("hermite_he")
 laguerre_polynomial_l = _polynomial("laguerre_l")
 legendre_polynomial_p = _polynomial("legendre_p")
+
+
+def _boost_function(name):
+    """The torch.special function of core/ops/Special.h named name (Note [Special functions from
+    Boost.Math]): not differentiable, as in PyTorch 1.13, where its result records nothing."""
+
+    def fn(input, *, out=None):
+        _check_tensor("special_" + name, "input", 1, input)
+        x = _as_floating(input)
+        _floating_only(name, x.dtype)
+        return _finish(name, out, lambda: torch._C._special_function(name, x.detach()), x.dtype, (input,))
+
+    fn.__name__ = name
+    fn.__doc__ = "torch.special.%s of each element of input (computed on the host)." % name
+    return fn
+
+
+bessel_j0 = _boost_function("bessel_j0")
+bessel_j1 = _boost_function("bessel_j1")
+bessel_y0 = _boost_function("bessel_y0")
+bessel_y1 = _boost_function("bessel_y1")
+modified_bessel_k0 = _boost_function("modified_bessel_k0")
+modified_bessel_k1 = _boost_function("modified_bessel_k1")
+scaled_modified_bessel_k0 = _boost_function("scaled_modified_bessel_k0")
+scaled_modified_bessel_k1 = _boost_function("scaled_modified_bessel_k1")
+airy_ai = _boost_function("airy_ai")
 
 
 def _sinc_value(x):
@@ -737,3 +858,24 @@ for _name, _fn in _TORCH_FUNCTIONS.items():
     setattr(Tensor, _name, _method)
     setattr(Tensor, _name + "_", _inplace_method(_name, _method))
 del _name, _fn, _method
+
+# The argument descriptions PyTorch 1.13's torch.special keeps for its docstrings (its
+# common_args and multi_dim_common), with the same keys.
+common_args = {
+    "input": "input (Tensor): the input tensor.",
+    "generator": "generator (:class:`torch.Generator`, optional): the generator to draw random numbers from",
+    "out": "out (Tensor, optional): the tensor the result is written into.",
+    "memory_format": "memory_format (:class:`torch.memory_format`, optional): the memory layout of the result. "
+    "Default: ``torch.preserve_format``.",
+}
+multi_dim_common = dict(
+    common_args,
+    dtype="dtype (:class:`torch.dtype`, optional): the type the input is converted to before the operation. "
+    "Default: None.",
+    keepdim="keepdim (bool): whether the reduced dimensions are kept, with size 1.",
+    dim="dim (int or tuple of ints): the dimension or dimensions to reduce.",
+    keepdim_details="\nWith :attr:`keepdim` the result keeps the reduced dimensions (:attr:`dim`) with size 1;\n"
+    "otherwise they are removed (see :func:`torch.squeeze`).\n",
+    opt_dim="\n    dim (int or tuple of ints, optional): the dimension or dimensions to reduce;\n"
+    "        all of them when None.\n",
+)

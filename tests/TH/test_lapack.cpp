@@ -533,6 +533,41 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(getrf_pivots_and_factors, T, FloatTypes) {
     }
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(sytrf_sytrs_solve_symmetric_systems, T, FloatTypes) {
+  using A = Api<T>;
+  const int64_t n = 6, k = 2;
+  unsigned seed = 900;
+  for (Layout l : kLayouts)
+    for (bool zeroDiagonal : {false, true}) {  // zeros on the diagonal force 2x2 pivots
+      BOOST_TEST_CONTEXT("layout " << (int)l << ", zero diagonal " << zeroDiagonal) {
+        M r = randomMatrix(n, n, seed++);
+        M sym = zeros(n, n);
+        for (int64_t i = 0; i < n; i++)
+          for (int64_t j = 0; j < n; j++) sym(i, j) = i == j && zeroDiagonal ? 0 : r(i, j) + r(j, i);
+        auto *a = tensorOf<T>(sym, l);
+        auto *b = tensorOf<T>(randomMatrix(n, k, seed++), Layout::Contig);
+        const M bv = read(b);
+        auto *ld = A::newEmpty(), *x = A::newEmpty();
+        THIntTensor *piv = THIntTensor_new();
+        BOOST_TEST(A::sytrf(ld, piv, a) == 0);
+        BOOST_TEST(piv->size[0] == n);
+        const M ldm = read(ld);
+        for (int64_t i = 0; i < n; i++)
+          for (int64_t j = i + 1; j < n; j++) BOOST_TEST(ldm(i, j) == 0);  // upper triangle cleared
+        bool twoByTwo = false;
+        for (int64_t i = 0; i < n; i++) twoByTwo = twoByTwo || THIntTensor_get1d(piv, i) < 0;
+        if (zeroDiagonal) BOOST_TEST(twoByTwo);
+        A::sytrs(x, b, ld, piv);
+        BOOST_TEST(distance(mul(sym, read(x)), bv) <= tolFor<T>() * 10);
+        A::free(a);
+        A::free(b);
+        A::free(ld);
+        A::free(x);
+        THIntTensor_free(piv);
+      }
+    }
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(failures_leave_tensors_unchanged, T, FloatTypes) {
   using A = Api<T>;
   using TL = std::initializer_list<TensorOf<T> *>;

@@ -99,3 +99,71 @@ class Function:
             getattr(ctx, "_non_differentiable", ()),
         )
         return results[0] if single else tuple(results)
+
+
+def _flatten(nested, keep_none=False):
+    """The tensors of nested tuples and lists (and Nones where keep_none), in order."""
+    if isinstance(nested, torch.Tensor) or (keep_none and nested is None):
+        return [nested]
+    if isinstance(nested, (list, tuple)):
+        return [t for item in nested for t in _flatten(item, keep_none)]
+    return []
+
+
+def _unflatten(flat, structure):
+    """structure with its tensors replaced, in order, by the items of flat (an iterator)."""
+    if isinstance(structure, torch.Tensor):
+        return next(flat)
+    if isinstance(structure, (list, tuple)):
+        return type(structure)(_unflatten(flat, item) for item in structure)
+    return structure
+
+
+class NestedIOFunction(Function):
+    """The legacy Function of nested inputs and outputs: an instance is called on tuples and
+    lists of tensors, and its forward_extended(*inputs) and backward_extended(*grad_outputs)
+    see them nested as given, with self.save_for_backward/saved_tensors nested too. (1.13
+    keeps the class, but its instances fail when called; here they run.)"""
+
+    def __call__(self, *inputs):
+        owner = self
+        flat_inputs = _flatten(inputs)
+
+        class _Nested(Function):
+            @staticmethod
+            def forward(ctx, *flat):
+                owner.needs_input_grad = ctx.needs_input_grad
+                result = owner.forward_extended(*_unflatten(iter(flat), inputs))
+                owner._nested_output = result
+                ctx.mark_dirty(*getattr(owner, "dirty_tensors", ()))
+                ctx.mark_non_differentiable(*getattr(owner, "non_differentiable", ()))
+                return tuple(_flatten(result))
+
+            @staticmethod
+            def backward(ctx, *grads):
+                result = owner.backward_extended(*_unflatten(iter(grads), owner._nested_output))
+                return tuple(_flatten(result if isinstance(result, tuple) else (result,), keep_none=True))
+
+        _Nested.__name__ = type(self).__name__
+        outputs = _Nested.apply(*flat_inputs)
+        return _unflatten(iter(outputs if isinstance(outputs, tuple) else (outputs,)), self._nested_output)
+
+    def save_for_backward(self, *args):
+        self._to_save_nested = args
+        self.to_save = tuple(_flatten(args))
+
+    @property
+    def saved_tensors(self):
+        return _unflatten(iter(self.to_save), self._to_save_nested)
+
+    def mark_dirty(self, *args, **kwargs):
+        self.dirty_tensors = tuple(_flatten((args, tuple(kwargs.values()))))
+
+    def mark_non_differentiable(self, *args, **kwargs):
+        self.non_differentiable = tuple(_flatten((args, tuple(kwargs.values()))))
+
+    def forward_extended(self, *input):
+        raise NotImplementedError
+
+    def backward_extended(self, *grad_output):
+        raise NotImplementedError

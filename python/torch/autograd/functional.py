@@ -192,10 +192,15 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         dummies = tuple(torch.zeros_like(o, requires_grad=True) for o in outputs)
         grad_inputs = _grad(outputs, inputs, dummies, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict)
-    with torch.set_grad_enabled(create_graph or torch.is_grad_enabled()):
-        result = _zeros_for_none(
-            _grad(grad_inputs, dummies, v, create_graph), outputs, strict, create_graph, "back_trick"
-        )
+    if create_graph:
+        # the double-backward trick records a differentiable J v, but the NN kernels' backwards
+        # record no graph of their own: their part of J v is missing (Note [Forward mode from
+        # reverse-mode rows] in forward_ad.py)
+        with torch.set_grad_enabled(True):
+            back_trick = _grad(grad_inputs, dummies, v, create_graph)
+    else:
+        back_trick = torch.autograd.forward_ad._jvp_rows(outputs, inputs, v)
+    result = _zeros_for_none(back_trick, outputs, strict, create_graph, "back_trick")
     return _unpack(_finish(outputs, create_graph), outputs_tuple), _unpack(_finish(result, create_graph), outputs_tuple)
 
 

@@ -1,0 +1,114 @@
+"""Cases of the torch functions added for issue 21's remaining names (segment_reduce,
+batch_norm_update_stats, get_device, as_strided_, feature_(alpha_)dropout_, and the ones 1.13
+has only for other backends), run the same way by this package and by real PyTorch 1.13
+(Debian's python3-torch); test_native_extra.py compares the two runs.
+
+Run directly (`python3 native_extra_cases.py OUT.npz`) it writes every case's results to OUT.npz."""
+
+import sys
+
+import numpy as np
+
+from functional_cases import error_name, randn, tensor, with_grad
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+@case
+def segment_reduce(torch):
+    out = []
+    data = np.array([1.0, 3.0, 3.0, 2.0, 0.0, 5.0, 5.0, -1.0])
+    lengths = torch.tensor([3, 2, 0, 3])
+    for dt in [torch.float32, torch.float64]:
+        for reduce in ["sum", "mean", "max", "min", "prod"]:
+            out += with_grad(torch, lambda d: torch.segment_reduce(d, reduce, lengths=lengths), [data], dt)
+            out += with_grad(torch, lambda d: torch.segment_reduce(d, reduce, lengths=lengths, initial=2.0), [data], dt)
+            offsets = torch.tensor([0, 3, 5, 5, 8])
+            out.append(torch.segment_reduce(tensor(torch, data, dt), reduce, offsets=offsets).numpy())
+    grid = randn(1, 2, 6, 3)
+    out += with_grad(
+        torch,
+        lambda d: torch.segment_reduce(d, "sum", lengths=torch.tensor([[2, 4], [3, 3]]), axis=1),
+        [grid],
+        torch.float64,
+    )
+    out += with_grad(
+        torch, lambda d: torch.segment_reduce(d, "max", lengths=torch.tensor([1, 5]), axis=0), [grid[0]], torch.float64
+    )
+    short = torch.segment_reduce(tensor(torch, data, torch.float64), "sum", lengths=torch.tensor([3, 2]), unsafe=True)
+    out.append(short.numpy())
+    d = tensor(torch, data, torch.float64)
+    out += [
+        error_name(lambda: torch.segment_reduce(d, "sum", lengths=torch.tensor([3, 2]))),
+        error_name(lambda: torch.segment_reduce(d, "sum", lengths=torch.tensor([3, -1, 6]))),
+        error_name(lambda: torch.segment_reduce(d, "sum", indices=torch.tensor([0, 1]))),
+        error_name(lambda: torch.segment_reduce(d, "sum")),
+        error_name(lambda: torch.segment_reduce(d, "median", lengths=torch.tensor([8]))),
+        error_name(lambda: torch.segment_reduce(torch.arange(4), "sum", lengths=torch.tensor([4]))),
+    ]
+    return out
+
+
+@case
+def batch_norm_update_stats(torch):
+    out = []
+    for dt in [torch.float32, torch.float64]:
+        x = tensor(torch, randn(2, 4, 3, 5), dt)
+        rm, rv = tensor(torch, randn(3, 3), dt), tensor(torch, np.abs(randn(4, 3)), dt)
+        mean, var = torch.batch_norm_update_stats(x, rm, rv, 0.2)
+        out += [mean.numpy(), var.numpy(), rm.numpy(), rv.numpy()]
+        mean, var = torch.batch_norm_update_stats(tensor(torch, randn(5, 4, 3), dt), None, None, 0.1)
+        out += [mean.numpy(), var.numpy()]
+    return out
+
+
+@case
+def small_functions(torch):
+    out = [str(torch.get_device(torch.zeros(2)))]
+    y = torch.arange(8.0)
+    r = torch.as_strided_(y, (2, 3), (3, 1), 1)
+    out += [r.numpy().copy(), y.numpy().copy(), str(r is y), np.array(y.stride())]
+    z = torch.arange(8.0).reshape(2, 4)
+    out.append(z.as_strided_((3,), (2,), 0).numpy().copy())
+    ones = torch.ones(2, 3, 4)
+    out += [
+        torch.feature_dropout_(ones, 0.5, False).numpy().copy(),
+        str(torch.feature_dropout_(ones, 0.5, False) is ones),
+    ]
+    out.append(torch.feature_dropout_(torch.ones(2, 3, 4), 1.0, True).numpy())
+    out.append(torch.feature_alpha_dropout_(torch.ones(2, 3, 4), 0.3, False).numpy())
+    out.append(torch.feature_alpha_dropout_(torch.ones(2, 3), 1.0, True).numpy())
+    x = torch.ones(3, 2)
+    out += [
+        error_name(lambda: torch.align_tensors(x, x)),
+        error_name(lambda: torch.native_norm(x)),
+        error_name(lambda: torch.batch_norm_stats(x, 1e-5)),
+        error_name(lambda: torch.batch_norm_elemt(x, None, None, torch.zeros(2), torch.ones(2), 1e-5)),
+        error_name(
+            lambda: torch.batch_norm_backward_reduce(x, x, torch.zeros(2), torch.ones(2), None, True, True, True)
+        ),
+    ]
+    return out
+
+
+def run_case(torch, name):
+    """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
+    try:
+        items = CASES[name](torch)
+    except Exception as exc:  # noqa: BLE001  (reported, not fatal: the other cases still run)
+        return {name + "::failed": np.array("CASE FAILED: %s: %s" % (type(exc).__name__, exc))}
+    return {"%s::%d" % (name, i): np.asarray(item) for i, item in enumerate(items)}
+
+
+if __name__ == "__main__":
+    import torch as _torch
+
+    results = {}
+    for _name in CASES:
+        results.update(run_case(_torch, _name))
+    np.savez(sys.argv[1], **results)
