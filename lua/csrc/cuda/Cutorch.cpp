@@ -21,6 +21,8 @@
 
 namespace cutorch {
 
+void openTHCUNN(lua_State *L);  // THCUNN.cpp: C.THNN, cunn's kernel tables
+
 THCState *gState = nullptr;
 // Note [cutorch streams]: torch7's cutorch numbered streams per device: 0 is the default
 // (legacy) stream, 1..n those reserveStreams(n) made, never destroyed. setStream(i) makes
@@ -309,5 +311,6 @@ extern "C" __attribute__((visibility("default"))) int luaopen_cutorch_cimpl(lua_
 #define LC_OPEN(Name, ...) LC_##Name##open(L);
   TH_FORALL_TYPES(LC_OPEN)
 #undef LC_OPEN
+  cutorch::openTHCUNN(L);
   return 1;
 }
