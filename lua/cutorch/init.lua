@@ -65,8 +65,14 @@ for _, pair in ipairs(types) do
    torch._defineStorageClass(T, f)
    torch._defineTensorClass(T, f, cpu)
    if cpu ~= 'Half' then torch._defineTensorMath(T, f, companion) end
-   local methods = torch.getmetatable('torch.' .. T .. 'Tensor').__methods
+   local mt = torch.getmetatable('torch.' .. T .. 'Tensor')
+   local methods = mt.__methods
    methods.getDevice = f.getDevice
+   -- printed as its CPU copy is (one transfer rather than one per element), under its own name
+   mt.__tostring = function(self)
+      local text = tostring(self:type('torch.' .. cpu .. 'Tensor'))
+      return (text:gsub('%[torch%.' .. cpu .. 'Tensor ', '[torch.' .. T .. 'Tensor '))
+   end
    -- storages copy through tensors on them (a whole storage, one transfer)
    local storageMethods = torch.getmetatable('torch.' .. T .. 'Storage').__methods
    function storageMethods.copy(self, src)
@@ -155,6 +161,35 @@ function cutorch._toFile(object, memo)
       or torch[cpu .. 'Tensor'](host, object:storageOffset(), object:size(), object:stride())
    memo[tkey] = tensor
    return tensor
+end
+
+-- CudaHalfTensor holds, copies and saves halves, but THC has no Half math: cutorch's own
+-- tests leave Half out when hasHalf is false
+cutorch.hasHalf = false
+
+-- f() with device current, the current device restored whatever f raises
+function cutorch.withDevice(device, f)
+   local current = cutorch.getDevice()
+   cutorch.setDevice(device)
+   local r = { pcall(f) }
+   cutorch.setDevice(current)
+   if not r[1] then error(r[2], 0) end
+   return unpack(r, 2, table.maxn(r))
+end
+-- a fresh seed for the current device's generator (all devices': seedAll), returned
+function cutorch.seed()
+   local s = torch.random()
+   cutorch.manualSeed(s)
+   return s
+end
+function cutorch.seedAll()
+   local s = torch.random()
+   cutorch.manualSeedAll(s)
+   return s
+end
+-- every stream of the list waits for what is queued on the others
+function cutorch.streamBarrier(streams)
+   for _, s in ipairs(streams) do cutorch.streamWaitFor(s, streams) end
 end
 
 cutorch.test = function(...) error('cutorch.test: run ../shared/upstream/cutorch/test/test.lua (scripts/device_check.sh)', 2) end

@@ -258,6 +258,15 @@ int streamWaitFor(lua_State *L) {
     return 0;
   });
 }
+// streamSynchronize(stream): waits for the work queued on that stream of the current device.
+int streamSynchronize(lua_State *L) {
+  const int d = THCudaGetDevice();
+  const int s = checkStream(L, 1, d);
+  return luat::guard(L, [&] {
+    THCudaCheck(cudaStreamSynchronize(cutorch::gStreams[d][s]));
+    return 0;
+  });
+}
 // createCudaHostTensor(sizes...): a FloatTensor in pinned host memory (THC's caching host
 // allocator), for asynchronous copies.
 int createCudaHostTensor(lua_State *L) {
@@ -295,6 +304,7 @@ const luaL_Reg functions[] = {
     {"getStream", getStream},
     {"getNumStreams", getNumStreams},
     {"streamWaitFor", streamWaitFor},
+    {"streamSynchronize", streamSynchronize},
     {"createCudaHostTensor", createCudaHostTensor},
     {nullptr, nullptr},
 };
