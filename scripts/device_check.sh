@@ -10,8 +10,10 @@
 #                                             on the GPU machine, from the checkout root with .device/
 #                                             carried: runs every suite (and then each under
 #                                             compute-sanitizer's memcheck and racecheck with --sanitize,
-#                                             only those with --sanitize-only), the Python package's
-#                                             CUDA cases (tests/python/cuda_cases.py) and the benchmarks
+#                                             only those with --sanitize-only), the GPU Lua suites
+#                                             (tests/lua/gpu, with th and cutorch/cimpl.so) and cutorch's
+#                                             own test.lua, the Python package's CUDA cases
+#                                             (tests/python/cuda_cases.py) and the benchmarks
 #
 # The GPU machine has Python 3.12 only: pack builds torch._C for it from pyenv's 3.12 (in its
 # own output base, TORCH_PY312_VENV the environment with numpy and pybind11, made here when

@@ -111,6 +111,18 @@ function tests.require_raises_the_cause_each_time()
    check.eq(rawget(_G, 'cutorch'), nil)
 end
 
+-- a `th` with no cutorch/cimpl.so beside it: a build made without the CUDA toolkit
+function tests.require_without_the_cuda_build()
+   local dir = os.tmpname()
+   os.remove(dir)
+   assert(os.execute(string.format('mkdir -p %q && cp %q %q/th', dir, torch._C.libraryPath(), dir)) == 0)
+   local p = assert(io.popen(string.format("%q/th -e \"print(pcall(require, 'cutorch'))\" 2>&1", dir)))
+   local out = p:read('*a')
+   p:close()
+   os.execute(string.format('rm -rf %q', dir))
+   check.ok(out:find('false\tcutorch: this build has no CUDA support', 1, true), out)
+end
+
 function tests.cuda_records_need_the_flag()
    local path = tempFile(cudaFileBytes())
    check.raises(function() torch.load(path) end, 'cudaToCpu = true')
