@@ -89,7 +89,7 @@ pack)
   mkdir -p "$pack/lua/cutorch" "$pack/lua/tests" "$pack/lua/upstream/cutorch/test"
   cp bazel-bin/lua/th "$pack/lua/"
   cp bazel-bin/lua/cutorch/cimpl.so "$pack/lua/cutorch/"
-  cp tests/lua/run.lua tests/lua/gpu/test_*.lua "$pack/lua/tests/"
+  cp tests/lua/run.lua tests/lua/t7bytes.lua tests/lua/gpu/test_*.lua "$pack/lua/tests/"
   cp ../shared/upstream/cutorch/test/test.lua ../shared/upstream/cutorch/LICENSE "$pack/lua/upstream/cutorch/test/"
   pack_python "$pack" || echo "  no Python 3.12 here: the Python package's CUDA cases will not run there"
   # Libraries of this machine that the GPU machine may lack (OpenBLAS for TH's BLAS reference,

@@ -129,6 +129,19 @@ function tests.devices_streams_random()
    cutorch.synchronize()
 end
 
+-- torch.save of a CUDA tensor writes cutorch's bytes: those of t7bytes.lua, written by hand
+function tests.files_are_cutorchs_bytes()
+   local writer = dofile((arg[0]:match('^(.*)/[^/]*$') or '.') .. '/t7bytes.lua')
+   local values = { 1.5, -2, 0.25, 8, 1e-3, -7 }
+   local w = writer()
+   w.value(w.tensor('torch.CudaTensor', { 2, 3 }, { 3, 1 }, 1, w.storage('torch.CudaStorage', values, 'writeFloat')))
+   local a = torch.FloatTensor(values):view(2, 3):cuda()
+   check.eq(torch.serialize(a), w.bytes(), 'torch.serialize of a CudaTensor')
+   local loaded = torch.deserialize(w.bytes())
+   check.eq(torch.typename(loaded), 'torch.CudaTensor')
+   near(loaded:double(), torch.DoubleTensor(values):view(2, 3), 0, 'the hand-written file on the GPU')
+end
+
 function tests.files_round_trip()
    local storage = torch.CudaStorage(6)
    local a = torch.CudaTensor(storage, 1, torch.LongStorage({ 2, 3 }))
