@@ -23,10 +23,10 @@ def thcunn_library():
     cuda_library(
         name = "THCUNN",
         srcs = native.glob(["*.cu"]),
-        hdrs = ["THCUNN.h", "generic/MaxPooling.h"],
+        hdrs = ["THCUNN.h", "Linear.h", "generic/MaxPooling.h", "generic/Linear.h"],
         cu_deps = CU_DEPS,
         copts = COPTS,
-        deps = ["//THC:core"],
+        deps = ["//THC:core", "//THC:blas"],  # blas: Linear's products
     )
     indexed = [src[len("indexed/"):-len(".cu")] for src in native.glob(["indexed/*.cu"])]
     for base in ["0", "1"]:
@@ -34,7 +34,7 @@ def thcunn_library():
             cuda_library(
                 name = "indexed_%s_base%s" % (name, base),
                 srcs = ["indexed/%s.cu" % name],
-                hdrs = ["THCUNN.h", "generic/MaxPooling.h"],
+                hdrs = ["THCUNN.h", "Linear.h", "generic/MaxPooling.h", "generic/Linear.h"],
                 cu_deps = CU_DEPS,
                 copts = COPTS,
                 local_defines = ["TH_INDEX_BASE=" + base],

@@ -10,8 +10,10 @@
 #                                             on the GPU machine, from the checkout root with .device/
 #                                             carried: runs every suite (and then each under
 #                                             compute-sanitizer's memcheck and racecheck with --sanitize,
-#                                             only those with --sanitize-only), the Python package's
-#                                             CUDA cases (tests/python/cuda_cases.py) and the benchmarks
+#                                             only those with --sanitize-only), the GPU Lua suites
+#                                             (tests/lua/gpu, with th and cutorch/cimpl.so) and cutorch's
+#                                             own test.lua, the Python package's CUDA cases
+#                                             (tests/python/cuda_cases.py) and the benchmarks
 #
 # The GPU machine has Python 3.12 only: pack builds torch._C for it from pyenv's 3.12 (in its
 # own output base, TORCH_PY312_VENV the environment with numpy and pybind11, made here when
@@ -81,17 +83,25 @@ pack)
     cp "bazel-bin/${package#//}/${t##*:}" "$pack/bin/"
   done
   cp bazel-bin/bench/thc_bench "$pack/bin/"
+  # The Lua package: th, cutorch/cimpl.so beside it (where lua/cutorch/init.lua finds it), the
+  # runner and GPU Lua suites, and cutorch's own test.lua, unmodified
+  bazel build --dynamic_mode=off //lua:th //lua:cutorch/cimpl.so || exit 1
+  mkdir -p "$pack/lua/cutorch" "$pack/lua/tests" "$pack/lua/upstream/cutorch/test"
+  cp bazel-bin/lua/th "$pack/lua/"
+  cp bazel-bin/lua/cutorch/cimpl.so "$pack/lua/cutorch/"
+  cp tests/lua/run.lua tests/lua/t7bytes.lua tests/lua/gpu/test_*.lua "$pack/lua/tests/"
+  cp ../shared/upstream/cutorch/test/test.lua ../shared/upstream/cutorch/LICENSE "$pack/lua/upstream/cutorch/test/"
   pack_python "$pack" || echo "  no Python 3.12 here: the Python package's CUDA cases will not run there"
   # Libraries of this machine that the GPU machine may lack (OpenBLAS for TH's BLAS reference,
   # its Fortran runtime, OpenMP, SLEEF, oneDNN and the OpenCL loader it links, the CUDA runtime);
   # cuBLAS and cuDNN are on its library path.
-  for b in "$pack"/bin/* "$pack"/py312/torch/_C.so; do
+  for b in "$pack"/bin/* "$pack"/py312/torch/_C.so "$pack"/lua/th "$pack"/lua/cutorch/cimpl.so; do
     [ -f "$b" ] && ldd "$b" | awk '/=> \// {print $3}'
   done | sort -u | grep -E 'openblas|gfortran|quadmath|gomp|sleef|cudart|dnnl|OpenCL|gloo|hiredis|ibverbs|libnl' | while read -r lib; do
     cp -L "$lib" "$pack/lib/"
   done
   chmod -R u+w "$pack"
-  strip --strip-debug "$pack"/bin/* 2>/dev/null
+  strip --strip-debug "$pack"/bin/* "$pack"/lua/th "$pack"/lua/cutorch/cimpl.so 2>/dev/null
   mkdir -p .device
   # -9: the archive must stay within the 64 MiB a call carries (59 MB on 2026-11-28)
   tar -C "$stage" -cf - device | xz -9 -T2 >"$archive" || exit 1
@@ -188,6 +198,32 @@ PY
         fi
       done
     done
+  fi
+  # The Lua package on the GPU: the GPU Lua suites (tests/lua/gpu), then cutorch's test.lua
+  # as cutorch ran it (cutorch.test()), each counted by its own summary line
+  if [ "$suites" = 1 ] && [ -x "$pack/lua/th" ]; then
+    for suite in "$pack"/lua/tests/test_*.lua; do
+      name=$(basename "$suite")
+      (cd "$pack/lua" && timeout 300 ./th tests/run.lua "tests/$name") >"$out/lua_$name.log" 2>&1
+      rc=$?
+      read -r p f <<<"$(sed -n 's/^lua: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$out/lua_$name.log" | tail -1)"
+      [ -z "$p" ] && p=0 f=1
+      [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+      [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && f=1  # a suite that checked nothing (no GPU) does not pass
+      printf 'lua %-24s %4d passed %4d failed  (exit %d)\n' "$name" "$p" "$f" "$rc"
+      [ "$f" -ne 0 ] && grep -E 'FAILED|skipped|rror' "$out/lua_$name.log" | head -20
+      passed=$((passed + p)) failed=$((failed + f))
+    done
+    (cd "$pack/lua" && timeout 600 ./th -e "require 'cutorch'; dofile('upstream/cutorch/test/test.lua'); cutorch.test(nil, 1234)") \
+      >"$out/lua_upstream_cutorch.log" 2>&1
+    rc=$?
+    line=$(grep -E 'Completed [0-9]+ asserts? in [0-9]+ tests?' "$out/lua_upstream_cutorch.log" | tail -1)
+    total=$(sed -n 's/.* in \([0-9]*\) tests\{0,1\} with \([0-9]*\) failures\{0,1\} and \([0-9]*\) errors\{0,1\}.*/\1 \2 \3/p' <<<"$line")
+    read -r n fl er <<<"$total"
+    if [ -z "$n" ]; then p=0 f=1; else p=$((n - fl - er)) f=$((fl + er)); fi
+    printf 'lua upstream cutorch test.lua %4d passed %4d failed  (exit %d)\n' "$p" "$f" "$rc"
+    [ "$f" -ne 0 ] && tail -20 "$out/lua_upstream_cutorch.log"
+    passed=$((passed + p)) failed=$((failed + f))
   fi
   # The Python package on the GPU: cuda_cases.py's programs on CUDA against the CPU
   if [ "$suites" = 1 ] && [ -f "$pack/py312/cuda_cases.py" ]; then

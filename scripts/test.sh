@@ -89,5 +89,7 @@ else
 fi
 gpu=$(bazel query 'attr(tags, gpu, tests(//...))' 2>/dev/null | wc -l)
 [ "$gpu" -gt 0 ] && echo "not run: $gpu GPU suites (built; no GPU here: scripts/device_check.sh runs them on the GPU machine)"
+gpulua=$(ls tests/lua/gpu/test_*.lua 2>/dev/null | wc -l)
+[ "$gpulua" -gt 0 ] && echo "not run: $gpulua GPU Lua suites and cutorch's test.lua (tests/lua/gpu: scripts/device_check.sh runs them on the GPU machine)"
 "$PY" scripts/test_counts.py summary "$counts" || status=1
 exit "$status"

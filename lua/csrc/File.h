@@ -31,6 +31,7 @@ struct File {
   bool quiet = false, hasError = false;
   bool referenced = true;
   bool allowFunctions = true;  // false: readObject refuses Lua functions (Note [Refusing functions] in t7/t7.h)
+  bool cudaToCpu = false;      // Note [CUDA records in files] in FileObject.cpp
 
   // The objects read and written so far (FileObject.cpp), so that later objects refer to
   // earlier ones (torch7's referenced mode).

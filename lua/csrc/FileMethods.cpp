@@ -308,6 +308,7 @@ LT_FILE_SETTER(bigEndianEncoding, f->encoding.littleEndian = false)
 LT_FILE_SETTER(nativeEndianEncoding, f->encoding.littleEndian = kLittleEndianHost)
 LT_FILE_SETTER(referenced, f->referenced = lua_toboolean(L, 2))
 LT_FILE_SETTER(allowFunctions, f->allowFunctions = lua_toboolean(L, 2))
+LT_FILE_SETTER(cudaToCpu, f->cudaToCpu = lua_toboolean(L, 2))
 LT_FILE_SETTER(synchronize, f->stream->flush())
 #undef LT_FILE_SETTER
 
@@ -325,6 +326,7 @@ LT_FILE_GETTER(isReadable, f->stream && f->readable)
 LT_FILE_GETTER(isWritable, f->stream && f->writable)
 LT_FILE_GETTER(isReferenced, f->referenced)
 LT_FILE_GETTER(allowsFunctions, f->allowFunctions)
+LT_FILE_GETTER(isCudaToCpu, f->cudaToCpu)
 LT_FILE_GETTER(isOpen, f->stream != nullptr)
 #undef LT_FILE_GETTER
 
@@ -408,6 +410,8 @@ const luaL_Reg kFileMethods[] = {
     {"file_referenced", file_referenced},
     {"file_allowFunctions", file_allowFunctions},
     {"file_allowsFunctions", file_allowsFunctions},
+    {"file_cudaToCpu", file_cudaToCpu},
+    {"file_isCudaToCpu", file_isCudaToCpu},
     {"file_synchronize", file_synchronize},
     {"file_isBinary", file_isBinary},
     {"file_isAutoSpacing", file_isAutoSpacing},

@@ -31,15 +31,16 @@ const char *const kKeyOrder = "torch.keyorder";
 
 // The Lua side's functions for torch objects (File.lua), kept in the registry:
 //   classOf(table) -> class name or nil, version, whether the class writes its own payload
-//   make(className, content, version) -> the object read
+//   make(className, content, version, file) -> the object read
 //   newReading(className) -> a fresh object when its class reads its own payload, else nil
 //   writePayload(object, file), readPayload(object, file, versionNumber): the class's methods
+//   fromCuda(cpuObject, className, file, memo), toFile(cudaObject, memo): Note [CUDA records in files]
 const char *const kObjectFunctions = "torch.objectfunctions";
 
 // file_setObjectFunctions{classOf=, make=, newReading=, writePayload=, readPayload=}
 int file_setObjectFunctions(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  for (const char *name : {"classOf", "make", "newReading", "writePayload", "readPayload"}) {
+  for (const char *name : {"classOf", "make", "newReading", "writePayload", "readPayload", "fromCuda", "toFile"}) {
     lua_getfield(L, 1, name);
     if (!lua_isfunction(L, -1)) return luaL_error(L, "setObjectFunctions: the function %s is missing", name);
     lua_pop(L, 1);
@@ -113,6 +114,33 @@ int dumpWriter(lua_State *, const void *p, size_t n, void *out) {
 
 // Whether torch7 would write the value at idx: its isWritableObject, which File:writeObject
 // asks of the fields of a torch object (the others are skipped with a warning).
+// Note [CUDA records in files]: cutorch wrote its tensors and storages as the CPU types of
+// the same element type under its own class names (torch.CudaTensor is Float, the others
+// torch.Cuda<Type>Tensor), which the t7 reader reads as TH objects that keep the class name.
+// The reader hands each such object, as a CPU one, to the Lua side's fromCuda (File.lua),
+// which puts it on the GPU through cutorch or, when the file is set to cudaToCpu, keeps it
+// on the CPU (CudaHalf as Float, one warning), and raises a clear error otherwise. The
+// writer asks toFile for the CPU copy of a userdata of such a class (a cutorch tensor) and
+// writes it under the userdata's class name. Both get a table that lives as long as the
+// file's reader or writer, so that storages shared in the file stay shared (a tensor
+// sharing another's storage is made on the same copy).
+bool isCudaArrayClass(const char *name) {
+  const std::string_view n(name);
+  auto endsWith = [&](std::string_view tail) {
+    return n.size() >= tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  return n.rfind("torch.Cuda", 0) == 0 && (endsWith("Tensor") || endsWith("Storage"));
+}
+
+// The class name of the userdata at idx when it is a CUDA storage or tensor, else null.
+const char *cudaArrayClassOf(lua_State *L, int idx) {
+  if (!lua_isuserdata(L, idx) || !lua_getmetatable(L, idx)) return nullptr;
+  lua_getfield(L, -1, "__typename");
+  const char *name = lua_tostring(L, -1);
+  lua_pop(L, 2);  // the name stays alive in the metatable
+  return name && isCudaArrayClass(name) ? name : nullptr;
+}
+
 bool isWritable(lua_State *L, int idx) {
   switch (lua_type(L, idx)) {
     case LUA_TNIL:
@@ -126,7 +154,7 @@ bool isWritable(lua_State *L, int idx) {
   if (testObject(L, idx, "torch." #Name "Tensor") || testObject(L, idx, "torch." #Name "Storage")) return true;
       TH_FORALL_TYPES(LT_IS_TH)
 #undef LT_IS_TH
-      return false;
+      return cudaArrayClassOf(L, idx) != nullptr;
     default: return false;
   }
 }
@@ -141,7 +169,7 @@ bool isWritable(lua_State *L, int idx) {
 // ("<?>.encoder.weight").
 struct ToT7 {
   lua_State *L;
-  int keepIdx, orderIdx;
+  int keepIdx, orderIdx, cudaIdx;
   std::unordered_map<const void *, Memo> &memo;
   int hookIdx = 0;
   std::vector<std::string> path{"<?>"};
@@ -194,6 +222,23 @@ struct ToT7 {
   if ((p = testObject(L, idx, "torch." #Name "Tensor"))) return t7::Value(static_cast<TH##Name##Tensor *>(p)); \
   if ((p = testObject(L, idx, "torch." #Name "Storage"))) return t7::Value(static_cast<TH##Name##Storage *>(p));
         TH_FORALL_TYPES(LT_FROM_UD)
+        if (const char *cudaClass = cudaArrayClassOf(L, idx)) {  // Note [CUDA records in files]
+          const std::string className = cudaClass;
+          pushObjectFunction(L, "toFile");
+          lua_pushvalue(L, idx);
+          lua_pushvalue(L, cudaIdx);
+          lua_call(L, 2, 1);
+          t7::Value value;
+#define LT_FROM_COPY(Name, T, ...)                                                                  \
+  if ((p = testObject(L, -1, "torch." #Name "Tensor"))) value = static_cast<TH##Name##Tensor *>(p); \
+  if ((p = testObject(L, -1, "torch." #Name "Storage"))) value = static_cast<TH##Name##Storage *>(p);
+          TH_FORALL_TYPES(LT_FROM_COPY)
+#undef LT_FROM_COPY
+          lua_pop(L, 1);
+          if (value.isNil()) fail("toFile gave no CPU copy of a " + className);
+          value.object()->className = className;
+          return value;
+        }
 #undef LT_FROM_UD
         fail(std::string("cannot write a ") + luaL_typename(L, idx) + " that is no storage or tensor");
       }
@@ -362,7 +407,7 @@ struct ToT7 {
 // [Lua and t7 identities]), objects that read their own payload included.
 struct FromT7 {
   lua_State *L;
-  int memoIdx, joinsIdx, orderIdx;
+  int memoIdx, joinsIdx, orderIdx, fileIdx, cudaIdx;
 
   void push(const t7::Value &value) {
     lua_checkstack(L, 16);
@@ -439,6 +484,14 @@ struct FromT7 {
         object->tensor.visit([&](auto *t) { pushTH(t); });
       else
         object->storage.visit([&](auto *s) { pushTH(s); });
+      if (isCudaArrayClass(object->className.c_str())) {  // Note [CUDA records in files]
+        pushObjectFunction(L, "fromCuda");
+        lua_insert(L, -2);
+        lua_pushstring(L, object->className.c_str());
+        lua_pushvalue(L, fileIdx);
+        lua_pushvalue(L, cudaIdx);
+        lua_call(L, 4, 1);
+      }
       setMemo(id);
       return;
     }
@@ -455,7 +508,8 @@ struct FromT7 {
       push(object->content);
     }
     lua_pushstring(L, object->version.c_str());
-    lua_call(L, 3, 1);
+    lua_pushvalue(L, fileIdx);
+    lua_call(L, 4, 1);
     setMemo(object.get());
   }
 
@@ -614,6 +668,7 @@ int readObject(lua_State *L) {
   lua_settop(L, 1);
   const int memo = pushEnvTable(L, 1, "read", fresh);
   const int joins = pushEnvTable(L, 1, "joins", fresh);
+  const int cuda = pushEnvTable(L, 1, "cudaRead", fresh);
   const int orders = pushKeyOrders(L);
   return guard(L, [&] {
     ObjectCall call(f);
@@ -634,7 +689,7 @@ int readObject(lua_State *L) {
       throw;
     }
     f->stream->consume(f->reader->offset());
-    FromT7{L, memo, joins, orders}.push(value);
+    FromT7{L, memo, joins, orders, 1, cuda}.push(value);
     call.done = true;
     return 1;
   });
@@ -716,6 +771,7 @@ int file_writeObject(lua_State *L) {
   const char *debugname = luaL_optstring(L, 3, "<?>");
   if (!lua_isnil(L, 4)) luaL_checktype(L, 4, LUA_TFUNCTION);
   const int keep = pushEnvTable(L, 1, "keep", fresh);
+  const int cuda = pushEnvTable(L, 1, "cudaWritten", fresh);
   const int orders = pushKeyOrders(L);
   return guard(L, [&] {
     ObjectCall call(f);
@@ -724,7 +780,7 @@ int file_writeObject(lua_State *L) {
       f->writerOptions = options;
     }
     if (call.outermost()) f->writer->setPayloadWriter([L, f](const t7::Object &o) { writePayload(L, f, o); });
-    ToT7 convert{L, keep, orders, f->written, lua_isnil(L, 4) ? 0 : 4, {debugname}};
+    ToT7 convert{L, keep, orders, cuda, f->written, lua_isnil(L, 4) ? 0 : 4, {debugname}};
     const t7::Value value = convert.convert(2);
     f->writer->write(value);
     writeBytes(f, f->writer->takeBytes());

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include <dlfcn.h>
 #include <sys/mman.h>
 
 #include "lua/csrc/open.h"
@@ -170,7 +171,17 @@ int heapsize(lua_State *L) {
   return 1;
 }
 
+// The file of the program or shared object that holds this C side (`th`, torch/cimpl.so),
+// beside which lua/cutorch/init.lua looks for cutorch/cimpl.so.
+int libraryPath(lua_State *L) {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&libraryPath), &info) || !info.dli_fname) return 0;
+  lua_pushstring(L, info.dli_fname);
+  return 1;
+}
+
 const luaL_Reg functions[] = {
+    {"libraryPath", libraryPath},
     {"manualSeed", manualSeed},
     {"seed", seed},
     {"initialSeed", initialSeed},

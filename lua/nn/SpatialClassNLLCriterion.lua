@@ -29,7 +29,7 @@ end
 
 function SpatialClassNLLCriterion:updateOutput(input, target)
    local x, t = batched(input, target)
-   self.target = t:long()
+   self.target = nn.ClassNLLCriterion._longTarget(self, t)  -- (cunn's for CUDA inputs)
    input.THNN.SpatialClassNLLCriterion_updateOutput(x, self.target, self.output_tensor, self.sizeAverage,
                                                     self.weights, self.total_weight_tensor, self.ignoreIndex, true)
    self.output = self.output_tensor[1]
@@ -38,7 +38,7 @@ end
 
 function SpatialClassNLLCriterion:updateGradInput(input, target)
    local x, t = batched(input, target)
-   self.target = t:long()
+   self.target = nn.ClassNLLCriterion._longTarget(self, t)  -- (cunn's for CUDA inputs)
    self.gradInput:resizeAs(input):zero()
    input.THNN.SpatialClassNLLCriterion_updateGradInput(x, self.target, nil, self.gradInput:view(x:size()),
                                                        self.sizeAverage, self.weights, self.total_weight_tensor,

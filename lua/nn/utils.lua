@@ -17,7 +17,10 @@ utils.tensorConstructor = tensorConstructor
 -- param (a tensor, a module, or a table holding some, at any depth) converted to typename. Tensors
 -- on one storage stay on one storage: cache maps old storages and tensors (by pointer) to
 -- their converted selves, across every call that passes the same cache. Only floating-point
--- tensors change type: index tensors (max-pooling indices, class targets) stay LongTensors.
+-- tensors change type (cutorch's among them): index tensors (max-pooling indices, class
+-- targets) keep theirs.
+local floating = { ['torch.FloatTensor'] = true, ['torch.DoubleTensor'] = true, ['torch.CudaTensor'] = true,
+                   ['torch.CudaDoubleTensor'] = true, ['torch.CudaHalfTensor'] = true }
 function utils.recursiveType(param, typename, cache)
    cache = cache or {}
    if torch.isTypeOf(param, 'nn.Module') or torch.isTypeOf(param, 'nn.Criterion') then
@@ -26,7 +29,7 @@ function utils.recursiveType(param, typename, cache)
       for k, v in pairs(param) do param[k] = utils.recursiveType(v, typename, cache) end
    elseif torch.isTensor(param) then
       local from = torch.typename(param)
-      if from ~= typename and (from == 'torch.FloatTensor' or from == 'torch.DoubleTensor') then
+      if from ~= typename and floating[from] then
          local key = torch.pointer(param)
          local converted = cache[key]
          if not converted then

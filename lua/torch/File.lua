@@ -44,8 +44,70 @@ local function classNamed(name)
    error('unknown Torch class <' .. name .. '>', 0)
 end
 
+-- The flag that loads cutorch's and cudnn.torch's records on the CPU (Note [CUDA records
+-- in files] in lua/csrc/FileObject.cpp), as the error messages name it.
+local cudaToCpuFlag = 'torch.load(filename, mode, {cudaToCpu = true})'
+
+-- One warning per file (a torch.load is one file).
+local warnedFiles = setmetatable({}, { __mode = 'k' })
+local function warnCudaToCpu(file, what)
+   if warnedFiles[file] then return end
+   warnedFiles[file] = true
+   io.stderr:write('warning: ' .. what .. ' (cudaToCpu: CUDA tensors become CPU tensors of their element type, '
+                   .. 'torch.CudaTensor and torch.CudaHalfTensor torch.FloatTensor; cudnn modules become nn ones)\n')
+end
+
+-- Note [cudnn modules on the CPU]: cudnn.torch's modules are nn modules of the same fields
+-- with cuDNN descriptors, which their write methods cleared: cudnn.convert(model, nn) turns
+-- each into its nn class by its class name, keeping the fields. A file holding them loads
+-- that way on a machine without cudnn when the file is read with cudaToCpu (the records'
+-- tensors are CUDA ones anyway). What convert does besides: ReLU gets nn.ReLU's own fields,
+-- average pooling divides and counts the padding as cudnn's mode said (convert.lua reads
+-- that mode from the class name, a slip: the module's field is meant). Grouped convolutions
+-- have no nn class.
+local cudnnToNn = {
+   BatchNormalization = true, SpatialBatchNormalization = true, VolumetricBatchNormalization = true,
+   SpatialConvolution = true, SpatialFullConvolution = true, VolumetricConvolution = true,
+   VolumetricFullConvolution = true, SpatialCrossMapLRN = true, SpatialMaxPooling = true,
+   SpatialAveragePooling = true, VolumetricMaxPooling = true, VolumetricAveragePooling = true,
+   ReLU = true, Tanh = true, Sigmoid = true, SoftMax = true, LogSoftMax = true,
+}
+local function cudnnAsNn(name, fields, file)
+   local short = name:match('^cudnn%.(.+)$')
+   if not cudnnToNn[short] then
+      error('cannot load a ' .. name .. ' on the CPU: cudnn.torch\'s module has no nn equivalent', 0)
+   end
+   if (fields.groups or 1) ~= 1 then
+      error('cannot load a ' .. name .. ' of ' .. fields.groups .. ' groups on the CPU: nn.' .. short
+            .. ' has no groups', 0)
+   end
+   warnCudaToCpu(file, 'loading cudnn modules as nn modules')
+   require 'nn'
+   local object = short == 'ReLU' and nn.ReLU() or setmetatable({}, classNamed('nn.' .. short))
+   for k, v in pairs(fields) do object[k] = v end
+   if short == 'ReLU' then object.mode = nil end
+   for _, k in ipairs({ 'iDesc', 'oDesc', 'weightDesc', 'biasDesc', 'convDesc', 'oDescForBias', 'poolDesc',
+                        'activDesc', 'sDesc', 'iSize', 'oSize', 'scaleT', 'mode', 'algorithm' }) do
+      object[k] = nil
+   end
+   if short == 'SpatialAveragePooling' or short == 'VolumetricAveragePooling' then
+      object.divide = true
+      object.count_include_pad = fields.mode ~= 'CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING'
+   end
+   if short:match('MaxPooling$') then object.indices = object.indices or torch.LongTensor() end
+   return object
+end
+
 -- A loaded object of class name with its fields: an instance of the Lua class.
-local function makeObject(name, content)
+local function makeObject(name, content, version, file)
+   if name:match('^cudnn%.') and not torch.getmetatable(name) then
+      local ok, err = pcall(require, 'cudnn')
+      if not ok or not torch.getmetatable(name) then
+         if file and file:isCudaToCpu() and type(content) == 'table' then return cudnnAsNn(name, content, file) end
+         error('cannot load a ' .. name .. ': ' .. tostring(ok and 'cudnn has no such class' or err)
+               .. '; ' .. cudaToCpuFlag .. ' loads cudnn.torch\'s modules as their nn equivalents on the CPU', 0)
+      end
+   end
    local mt = classNamed(name)
    if type(content) == 'table' then return setmetatable(content, mt) end
    return content
@@ -53,11 +115,54 @@ end
 
 -- Classes with a write(file) method write their payload themselves after their class name,
 -- and classes with a read(file, versionNumber) method read it into a fresh instance (made
--- without __init), as torch7's File:writeObject and File:readObject do.
+-- without __init), as torch7's File:writeObject and File:readObject do. cudnn's classes are
+-- left to makeObject (Note [cudnn modules on the CPU]).
 local function newReading(name)
+   if name:match('^cudnn%.') and not torch.getmetatable(name) then return nil end
    local mt = classNamed(name)
    local object = mt.__factory and mt.__factory() or setmetatable({}, mt)
    if classMethod(object, 'read') then return object end
+end
+
+-- Half storages as Float ones, shared as they were (memo: half storage -> float storage).
+local function halfAsFloat(object, memo)
+   local half = torch.isStorage(object) and object or object:storage()
+   local key = torch.pointer(half)
+   local float = memo[key]
+   if not float then
+      float = torch.FloatStorage(#half)
+      if #half > 0 then torch.FloatTensor(float):copy(torch.HalfTensor(half)) end
+      memo[key] = float
+   end
+   if torch.isStorage(object) then return float end
+   if object:dim() == 0 then return torch.FloatTensor() end
+   return torch.FloatTensor(float, object:storageOffset(), object:size(), object:stride())
+end
+
+-- Note [CUDA records in files] in lua/csrc/FileObject.cpp: object is the record as a CPU
+-- storage or tensor, className cutorch's.
+local function fromCuda(object, className, file, memo)
+   if file:isCudaToCpu() then
+      warnCudaToCpu(file, 'loading ' .. className .. ' records on the CPU')
+      if className:match('^torch%.CudaHalf') then
+         memo.half = memo.half or {}
+         return halfAsFloat(object, memo.half)
+      end
+      return object
+   end
+   local ok, err = pcall(require, 'cutorch')
+   if not ok then
+      error('cannot load a ' .. className .. ': ' .. tostring(err) .. '; ' .. cudaToCpuFlag
+            .. ' loads cutorch\'s tensors as CPU tensors of their element type (torch.CudaTensor as torch.FloatTensor)', 0)
+   end
+   memo.cuda = memo.cuda or {}
+   return cutorch._fromFile(object, className, memo.cuda)
+end
+
+-- The CPU copy of a cutorch tensor or storage to write under its class name (the same copy
+-- for the same storage within one writer: memo).
+local function toFile(object, memo)
+   return cutorch._toFile(object, memo)
 end
 
 C.file_setObjectFunctions {
@@ -66,6 +171,8 @@ C.file_setObjectFunctions {
    newReading = newReading,
    writePayload = function(object, file) classMethod(object, 'write')(object, file) end,
    readPayload = function(object, file, version) classMethod(object, 'read')(object, file, version) end,
+   fromCuda = fromCuda,
+   toFile = toFile,
 }
 
 -- torch.File: the methods every kind shares. Methods added to
@@ -168,23 +275,28 @@ function torch.save(filename, object, mode, referenced)
 end
 
 -- The options of torch.load and torch.deserialize: torch7's `referenced` flag, or a table
--- { referenced = true, allowFunctions = true }. allowFunctions = false refuses the Lua
--- functions a file may hold (Note [Refusing functions] in t7/t7.h): a file from an
--- untrusted source that should hold data (tensors, tables, nn modules) is read that way,
--- since a function it holds runs with this process's globals when something calls it.
+-- { referenced = true, allowFunctions = true, cudaToCpu = false }. allowFunctions = false
+-- refuses the Lua functions a file may hold (Note [Refusing functions] in t7/t7.h): a file
+-- from an untrusted source that should hold data (tensors, tables, nn modules) is read that
+-- way, since a function it holds runs with this process's globals when something calls it.
+-- cudaToCpu = true loads cutorch's tensors as CPU tensors and cudnn.torch's modules as nn
+-- ones, with one warning (Note [CUDA records in files] in lua/csrc/FileObject.cpp); without
+-- it they go to the GPU through cutorch, or raise an error that names this option.
 local function readOptions(file, options, caller)
-   local referenced, allowFunctions = options, true
+   local referenced, allowFunctions, cudaToCpu = options, true, false
    if type(options) == 'table' then
       for key in pairs(options) do
-         if key ~= 'referenced' and key ~= 'allowFunctions' then
-            error(caller .. ": unknown option '" .. tostring(key) .. "' (referenced, allowFunctions)", 3)
+         if key ~= 'referenced' and key ~= 'allowFunctions' and key ~= 'cudaToCpu' then
+            error(caller .. ": unknown option '" .. tostring(key) .. "' (referenced, allowFunctions, cudaToCpu)", 3)
          end
       end
       referenced = options.referenced
       if options.allowFunctions ~= nil then allowFunctions = options.allowFunctions end
+      cudaToCpu = options.cudaToCpu == true
    end
    file:referenced(referenced == nil or referenced)
    file:allowFunctions(allowFunctions)
+   file:cudaToCpu(cudaToCpu)
    return file
 end
 

@@ -2,9 +2,10 @@
 local torch = torch
 local C = torch._C
 
-for _, T in ipairs(torch.allTypes) do
+-- The class torch.<T>Storage over the C functions f (C[T]: TH's here, THC's for cutorch's
+-- torch.Cuda<Type>Storage, whose metatable its C side registered).
+function torch._defineStorageClass(T, f)
    local name = 'torch.' .. T .. 'Storage'
-   local f = C[T]
    local mt = debug.getregistry()[name]
    local methods = {}
    mt.__typename = name
@@ -109,3 +110,5 @@ for _, T in ipairs(torch.allTypes) do
       __index = methods,
    })
 end
+
+for _, T in ipairs(torch.allTypes) do torch._defineStorageClass(T, C[T]) end

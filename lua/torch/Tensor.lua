@@ -58,9 +58,11 @@ function torch._printformat(values, T)
    return { format = format, scale = scale, width = width }
 end
 
-for _, T in ipairs(torch.allTypes) do
+-- The class torch.<T>Tensor over the C functions f (C[T]: TH's here, THC's for cutorch's
+-- torch.Cuda<Type>Tensor); elementType names the element type for printing.
+function torch._defineTensorClass(T, f, elementType)
    local name = 'torch.' .. T .. 'Tensor'
-   local f = C[T]
+   elementType = elementType or T
    local mt = debug.getregistry()[name]
    local methods = {}
    mt.__typename = name
@@ -398,7 +400,7 @@ for _, T in ipairs(torch.allTypes) do
       local values = self:contiguous():view(self:nElement())
       local all = {}
       for i = 1, self:nElement() do all[i] = values[i] end
-      local fmt = torch._printformat(all, T)
+      local fmt = torch._printformat(all, elementType)
       local body
       if n == 1 then
          local lines = {}
@@ -508,6 +510,7 @@ for _, T in ipairs(torch.allTypes) do
    -- torch.getmetatable('torch.DoubleTensor').real and the like, as torch7 had them
    setmetatable(mt, { __index = methods })
 end
+for _, T in ipairs(torch.allTypes) do torch._defineTensorClass(T, C[T]) end
 
 -- split([result,] t, size[, dim]): t in views of `size` along dim (the last one shorter);
 -- chunk([result,] t, n[, dim]): in n views at most. result, a table, is emptied and filled.

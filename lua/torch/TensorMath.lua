@@ -142,31 +142,38 @@ local declared = {}       -- names of the torch.fn forms
 
 local function isPlainTable(x) return type(x) == 'table' and not torch.typename(x) end
 
-for _, TN in ipairs(torch.types) do
+-- The functions and methods of torch.<TN>Tensor over the C functions f (C[TN]: TH's here,
+-- THC's for cutorch's types); companion names the classes of its masks, indices and
+-- probabilities (companion.Byte = 'CudaByte': torch.CudaByteTensor), the CPU ones by default.
+function torch._defineTensorMath(TN, f, companion)
+   companion = companion or { Byte = 'Byte', Long = 'Long', Int = 'Int', P = { 'Float', 'Double' } }
+   local byteName, longName, intName = 'torch.' .. companion.Byte .. 'Tensor', 'torch.' .. companion.Long .. 'Tensor',
+      'torch.' .. companion.Int .. 'Tensor'
+   local pNames = { ['torch.' .. companion.P[1] .. 'Tensor'] = true, ['torch.' .. companion.P[2] .. 'Tensor'] = true }
    local name = 'torch.' .. TN .. 'Tensor'
-   local f = C[TN]
    local m = torch._metatables[name].__methods
    local fns = {}
    typeFunctions[name] = fns
    local kinds = {
       T = function(x) return torch.typename(x) == name end,
-      Byte = function(x) return torch.typename(x) == 'torch.ByteTensor' end,
-      Long = function(x) return torch.typename(x) == 'torch.LongTensor' end,
-      Int = function(x) return torch.typename(x) == 'torch.IntTensor' end,
-      P = function(x) local t = torch.typename(x) return t == 'torch.FloatTensor' or t == 'torch.DoubleTensor' end,
+      Byte = function(x) return torch.typename(x) == byteName end,
+      Long = function(x) return torch.typename(x) == longName end,
+      Int = function(x) return torch.typename(x) == intName end,
+      P = function(x) return pNames[torch.typename(x)] == true end,
       n = function(x) return type(x) == 'number' end,
       dim = function(x) return type(x) == 'number' end,
       b = function(x) return type(x) == 'boolean' end,
       s = function(x) return type(x) == 'string' end,
       list = isPlainTable,
    }
-   local kindName = { T = TN .. 'Tensor', Byte = 'ByteTensor', Long = 'LongTensor', Int = 'IntTensor', P = 'FloatTensor|DoubleTensor',
+   local kindName = { T = TN .. 'Tensor', Byte = companion.Byte .. 'Tensor', Long = companion.Long .. 'Tensor',
+                      Int = companion.Int .. 'Tensor', P = companion.P[1] .. 'Tensor|' .. companion.P[2] .. 'Tensor',
                       n = 'number', dim = 'dim', b = 'boolean', s = 'string', list = '{' .. TN .. 'Tensor...}' }
    local newOf = {
       T = function() return f.new(nil, 1) end,
-      Byte = function() return torch.ByteTensor() end,
-      Long = function() return torch.LongTensor() end,
-      Int = function() return torch.IntTensor() end,
+      Byte = function() return torch[companion.Byte .. 'Tensor']() end,
+      Long = function() return torch[companion.Long .. 'Tensor']() end,
+      Int = function() return torch[companion.Int .. 'Tensor']() end,
    }
 
    -- A declared function in one form: find(args, n) gives the matching pattern or nil;
@@ -528,6 +535,8 @@ for _, TN in ipairs(torch.types) do
       return a:clone():remainder(b)
    end
 end
+
+for _, TN in ipairs(torch.types) do torch._defineTensorMath(TN, C[TN]) end
 
 -- torch.fn: the element types of the tensor arguments are tried in order (then that of the
 -- first element of a table of tensors, then the default type): torch7 took the first
