@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -100,32 +101,56 @@ bool isContiguous(const TensorRef<T> &r) {
 
 namespace detail {
 
-// Runs body(begin, end) on [0, n) split over OpenMP threads when n is large. An error
-// raised inside a thread is carried out of the parallel region and rethrown.
+// Note [Pieces, not halves]: a parallel loop splits [0, n) into kPiecesPerThread pieces per
+// thread, and each thread takes the next piece as it finishes one. When another process
+// holds a core, the thread that shares it runs at half speed: with one static half per
+// thread, the join waited for that thread and two threads ran no faster than one; with
+// pieces the other thread takes over its share. A reduction keeps one partial result per
+// piece and combines them in piece order, so its result depends on n and the thread count
+// only, never on which thread ran which piece.
+constexpr int kPiecesPerThread = 4;
+
+// The number of pieces for n elements at the current thread count.
+inline int64_t pieceCount(int64_t n) {
+  return std::max<int64_t>(1, std::min<int64_t>(n, int64_t(omp_get_max_threads()) * kPiecesPerThread));
+}
+
+// Runs body(piece, begin, end) for every piece of [0, n) cut into `pieces` equal parts, on
+// the OpenMP threads (the caller has decided that the work is worth them). An error raised
+// inside a thread is carried out of the parallel region and rethrown.
+template <typename Body>
+void parallelPieces(int64_t n, int64_t pieces, Body &&body) {
+  if (pieces <= 1 || omp_get_max_threads() == 1 || omp_in_parallel()) {
+    for (int64_t p = 0; p < pieces; p++) body(p, p * n / pieces, (p + 1) * n / pieces);
+    return;
+  }
+  std::exception_ptr error = nullptr;
+  std::atomic<int64_t> next{0};
+#pragma omp parallel
+  {
+    for (int64_t p = next.fetch_add(1); p < pieces; p = next.fetch_add(1)) {
+      try {
+        body(p, p * n / pieces, (p + 1) * n / pieces);
+      } catch (...) {
+#pragma omp critical(th_parallel_error)
+        if (!error) error = std::current_exception();
+        next.store(pieces);  // the others stop taking pieces
+      }
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+// Runs body(begin, end) on [0, n), in pieces over the threads when n is above threshold.
 template <typename Body>
 void parallelFor(int64_t n, int64_t threshold, Body &&body) {
   if (n <= threshold || omp_get_max_threads() == 1 || omp_in_parallel()) {
     body(int64_t(0), n);
     return;
   }
-  std::exception_ptr error = nullptr;
-#pragma omp parallel
-  {
-    int nthreads = omp_get_num_threads();
-    int tid = omp_get_thread_num();
-    int64_t chunk = (n + nthreads - 1) / nthreads;
-    int64_t begin = tid * chunk;
-    int64_t end = begin + chunk < n ? begin + chunk : n;
-    if (begin < end) {
-      try {
-        body(begin, end);
-      } catch (...) {
-#pragma omp critical(th_parallel_error)
-        if (!error) error = std::current_exception();
-      }
-    }
-  }
-  if (error) std::rethrow_exception(error);
+  parallelPieces(n, pieceCount(n), [&](int64_t, int64_t begin, int64_t end) {
+    if (begin < end) body(begin, end);
+  });
 }
 
 // Same-shape iteration over N tensors after merging dimensions that are contiguous in
@@ -443,23 +468,27 @@ Acc reduceAll(TensorRef<T> r, Acc init, Step step, Combine combine) {
     applyInOrder([&](T &x) { acc = step(acc, x); }, r);
     return acc;
   }
-  std::vector<Acc> partial(maxThreads, init);
+  const int64_t pieces = detail::pieceCount(n);
+  struct Part {  // not a vector<bool>'s packed bits, which threads cannot write apart
+    Acc acc;
+  };
+  std::vector<Part> partial(pieces, Part{init});  // Note [Pieces, not halves]
   if (isContiguous(r)) {
-    detail::parallelFor(n, 0, [&](int64_t begin, int64_t end) {
-      partial[omp_get_thread_num()] = detail::reduceFlat(r.data + begin, end - begin, init, step, combine);
+    detail::parallelPieces(n, pieces, [&](int64_t p, int64_t begin, int64_t end) {
+      partial[p].acc = detail::reduceFlat(r.data + begin, end - begin, init, step, combine);
     });
   } else {
     const int64_t *strides[1] = {r.stride};
     auto L = detail::collapse<1>(r.ndim, r.size, strides);
-    detail::parallelFor(n, 0, [&](int64_t begin, int64_t end) {
+    detail::parallelPieces(n, pieces, [&](int64_t p, int64_t begin, int64_t end) {
       Acc acc = init;
       auto body = [&](T &x) { acc = step(acc, x); };
       detail::stridedRange(L, begin, end, body, std::make_index_sequence<1>{}, r.data);
-      partial[omp_get_thread_num()] = acc;
+      partial[p].acc = acc;
     });
   }
-  Acc acc = partial[0];
-  for (int t = 1; t < maxThreads; t++) acc = combine(acc, partial[t]);
+  Acc acc = partial[0].acc;
+  for (int64_t p = 1; p < pieces; p++) acc = combine(acc, partial[p].acc);
   return acc;
 }
 

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <initializer_list>
 #include <limits>
-#include <mutex>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -26,11 +25,12 @@ bool vectorSumAll(const th::TensorRef<T> &t, double &total) {
     total = kernel(t.data, n);
     return true;
   }
-  std::vector<double> partial(maxThreads, 0.0);
-  th::detail::parallelFor(
-      n, 0, [&](int64_t begin, int64_t end) { partial[omp_get_thread_num()] = kernel(t.data + begin, end - begin); });
+  const int64_t pieces = th::detail::pieceCount(n);
+  std::vector<double> partial(pieces, 0.0);  // Note [Pieces, not halves]
+  th::detail::parallelPieces(
+      n, pieces, [&](int64_t p, int64_t begin, int64_t end) { partial[p] = kernel(t.data + begin, end - begin); });
   total = 0;
-  for (double p : partial) total += p;
+  for (double part : partial) total += part;
   return true;
 }
 
@@ -67,14 +67,21 @@ Acc foldAll(Acc init, Step step, Merge merge, th::TensorRef<T>... rs) {
   }
   const int64_t *strides[N] = {rs.stride...};
   auto layout = th::detail::collapse<N>(first.ndim, first.size, strides);
-  std::mutex mutex;
-  th::detail::parallelFor(n, TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
-    Acc part = init;
-    auto body = [&](T &...x) { step(part, x...); };
+  if (n <= TH_OMP_THRESHOLD) {
+    auto body = [&](T &...x) { step(total, x...); };
+    th::detail::stridedRange(layout, 0, n, body, std::make_index_sequence<N>{}, rs.data...);
+    return total;
+  }
+  const int64_t pieces = th::detail::pieceCount(n);
+  struct Part {  // not a vector<bool>'s packed bits when Acc is bool
+    Acc acc;
+  };
+  std::vector<Part> parts(pieces, Part{init});  // merged in piece order: Note [Pieces, not halves]
+  th::detail::parallelPieces(n, pieces, [&](int64_t p, int64_t begin, int64_t end) {
+    auto body = [&](T &...x) { step(parts[p].acc, x...); };
     th::detail::stridedRange(layout, begin, end, body, std::make_index_sequence<N>{}, rs.data...);
-    std::lock_guard<std::mutex> lock(mutex);
-    merge(total, part);
   });
+  for (Part &part : parts) merge(total, part.acc);
   return total;
 }
 
@@ -152,14 +159,15 @@ std::vector<double> foldAlong(th::TensorRef<T> t, int dim, Step step, Combine co
   accStride[dim] = 1;
   const int64_t *strides[2] = {accStride.data(), t.stride};
   auto layout = th::detail::collapse<2>(t.ndim, t.size, strides);
-  std::mutex mutex;
-  th::detail::parallelFor(n, TH_OMP_THRESHOLD, [&](int64_t begin, int64_t end) {
-    std::vector<double> part(total.size(), 0.0);
+  const int64_t pieces = n <= TH_OMP_THRESHOLD ? 1 : th::detail::pieceCount(n);
+  std::vector<std::vector<double>> parts(pieces);  // combined in piece order: Note [Pieces, not halves]
+  th::detail::parallelPieces(n, pieces, [&](int64_t p, int64_t begin, int64_t end) {
+    parts[p].assign(total.size(), 0.0);
     auto body = [&](double &a, T &x) { a = step(a, x); };
-    th::detail::stridedRange(layout, begin, end, body, std::make_index_sequence<2>{}, part.data(), t.data);
-    std::lock_guard<std::mutex> lock(mutex);
-    for (size_t i = 0; i < total.size(); i++) total[i] = combine(total[i], part[i]);
+    th::detail::stridedRange(layout, begin, end, body, std::make_index_sequence<2>{}, parts[p].data(), t.data);
   });
+  for (const auto &part : parts)
+    for (size_t i = 0; i < total.size(); i++) total[i] = combine(total[i], part[i]);
   return total;
 }
 
