@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "TH/THTensor.hpp"
+#include "TH/THThreads.hpp"
 
 namespace {
 
@@ -31,53 +32,38 @@ inline CBLAS_TRANSPOSE op(bool trans) { return trans ? CblasTrans : CblasNoTrans
 // where the cores are shared each join can wait a whole time slice for a descheduled thread
 // (an LSTM step of pytorch/examples' word_language_model took 8 ms at one thread and 140 ms
 // at two beside a busy process). Below these sizes the call runs with the thread count set to
-// one, which OpenBLAS reads at each call, and is restored after it.
+// one, which OpenBLAS reads at each call, and is restored after it; above them, with the
+// threads the machine can give (Note [Threads the machine can give] in THGeneral.cpp).
+// OpenBLAS's gemm splits the rows and columns of the result over its threads, never a sum,
+// so there the count the machine gives does not change the result.
 constexpr double kSerialGemmWork = 1 << 20;          // multiply-adds, m * n * k
 constexpr double kSerialMatrixVectorWork = 1 << 16;  // matrix elements, m * n
-class SerialBelow {
- public:
-  SerialBelow(double work, double threshold) {
-    if (work < threshold && !omp_in_parallel()) {
-      saved_ = omp_get_max_threads();
-      if (saved_ > 1) omp_set_num_threads(1);
-    }
-  }
-  ~SerialBelow() {
-    if (saved_ > 1) omp_set_num_threads(saved_);
-  }
-  SerialBelow(const SerialBelow &) = delete;
-  SerialBelow &operator=(const SerialBelow &) = delete;
-
- private:
-  int saved_ = 0;
-};
-
 inline void gemv(bool trans, int m, int n, float alpha, float *a, int lda, float *x, int incx, float beta, float *y,
                  int incy) {
-  SerialBelow serial(double(m) * n, kSerialMatrixVectorWork);
+  th::UsableThreadsScope threads(double(m) * n, kSerialMatrixVectorWork);
   cblas_sgemv(CblasColMajor, op(trans), m, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 inline void gemv(bool trans, int m, int n, double alpha, double *a, int lda, double *x, int incx, double beta,
                  double *y, int incy) {
-  SerialBelow serial(double(m) * n, kSerialMatrixVectorWork);
+  th::UsableThreadsScope threads(double(m) * n, kSerialMatrixVectorWork);
   cblas_dgemv(CblasColMajor, op(trans), m, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 inline void ger(int m, int n, float alpha, float *x, int incx, float *y, int incy, float *a, int lda) {
-  SerialBelow serial(double(m) * n, kSerialMatrixVectorWork);
+  th::UsableThreadsScope threads(double(m) * n, kSerialMatrixVectorWork);
   cblas_sger(CblasColMajor, m, n, alpha, x, incx, y, incy, a, lda);
 }
 inline void ger(int m, int n, double alpha, double *x, int incx, double *y, int incy, double *a, int lda) {
-  SerialBelow serial(double(m) * n, kSerialMatrixVectorWork);
+  th::UsableThreadsScope threads(double(m) * n, kSerialMatrixVectorWork);
   cblas_dger(CblasColMajor, m, n, alpha, x, incx, y, incy, a, lda);
 }
 inline void gemm(bool ta, bool tb, int m, int n, int k, float alpha, float *a, int lda, float *b, int ldb, float beta,
                  float *c, int ldc) {
-  SerialBelow serial(double(m) * n * k, kSerialGemmWork);
+  th::UsableThreadsScope threads(double(m) * n * k, kSerialGemmWork);
   cblas_sgemm(CblasColMajor, op(ta), op(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 inline void gemm(bool ta, bool tb, int m, int n, int k, double alpha, double *a, int lda, double *b, int ldb,
                  double beta, double *c, int ldc) {
-  SerialBelow serial(double(m) * n * k, kSerialGemmWork);
+  th::UsableThreadsScope threads(double(m) * n * k, kSerialGemmWork);
   cblas_dgemm(CblasColMajor, op(ta), op(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 }  // namespace blas

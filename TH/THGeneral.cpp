@@ -5,11 +5,15 @@
 #include <malloc.h>
 #include <omp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -275,6 +279,93 @@ void THSetNumThreads(int num_threads) {
 }
 
 int THGetNumThreads(void) { return omp_get_max_threads(); }
+
+/* Note [Threads the machine can give]: with N threads, a parallel region ends when its slowest
+ * thread does. When another process keeps a core busy, the thread that shares that core gets
+ * half of it, and between regions libgomp's idle threads spin on the cores the serial code
+ * needs: a training step at two threads beside one busy process took twice as long as at one.
+ * So regions ask THUsableThreads() how many threads to start. It samples, at most every
+ * kSampleSeconds, the CPU time /proc/stat gives for the cores this process may run on, less
+ * this process's own CPU time: what is left is what other processes used. The threads they
+ * used up (rounded) are not started. The chosen count never changes a result: the pieces of a
+ * region, and so the order of a reduction's partial sums, follow THGetNumThreads() (Note
+ * [Pieces, not halves] in THTensor.hpp); only the number of threads that take them changes.
+ * TH_USABLE_THREADS=all turns the sampling off. */
+namespace {
+
+constexpr double kSampleSeconds = 0.1;
+
+double secondsOf(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+/* Seconds the cores in this process's affinity mask have spent busy (anything but idle and
+ * iowait, steal included: a core the hypervisor gives away is not ours); -1 if unreadable. */
+double busyCoreSeconds(int *cores) {
+  cpu_set_t mask;
+  if (sched_getaffinity(0, sizeof(mask), &mask) != 0) return -1;
+  FILE *stat = fopen("/proc/stat", "r");
+  if (!stat) return -1;
+  static const double tick = double(sysconf(_SC_CLK_TCK));
+  double busy = 0;
+  int counted = 0;
+  char line[512];
+  while (fgets(line, sizeof(line), stat)) {
+    unsigned cpu;
+    unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
+    if (sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &user, &nice, &system, &idle, &iowait, &irq,
+               &softirq, &steal) != 9) {
+      if (strncmp(line, "cpu", 3) == 0) continue;  // the all-cores line
+      break;                                       // the per-core lines are over
+    }
+    if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &mask)) continue;
+    busy += double(user + nice + system + irq + softirq + steal) / tick;
+    counted++;
+  }
+  fclose(stat);
+  *cores = counted;
+  return counted > 0 ? busy : -1;
+}
+
+struct UsableThreads {
+  std::mutex sampling;
+  std::atomic<double> nextSample{0};
+  std::atomic<int> othersBusy{0};  // cores other processes kept busy in the last interval
+  double lastWall = 0, lastBusy = -1, lastOwn = 0;
+
+  void sample(double now) {
+    std::unique_lock<std::mutex> lock(sampling, std::try_to_lock);
+    if (!lock.owns_lock()) return;  // another thread is sampling: use the last figure
+    int cores = 0;
+    const double busy = busyCoreSeconds(&cores);
+    const double own = secondsOf(CLOCK_PROCESS_CPUTIME_ID);
+    if (busy >= 0 && lastBusy >= 0 && now > lastWall) {
+      const double others = ((busy - lastBusy) - (own - lastOwn)) / (now - lastWall);
+      othersBusy.store(std::min(cores - 1, std::max(0, int(others + 0.5))), std::memory_order_relaxed);
+    }
+    lastWall = now, lastBusy = busy, lastOwn = own;
+    nextSample.store(now + kSampleSeconds, std::memory_order_relaxed);
+  }
+};
+
+UsableThreads usable;
+
+}  // namespace
+
+int THUsableThreads(void) {
+  const int wanted = omp_get_max_threads();
+  static const bool sampled = [] {  // read at the first call, so a program can set it first
+    const char *setting = getenv("TH_USABLE_THREADS");
+    return !(setting && strcmp(setting, "all") == 0);
+  }();
+  if (wanted == 1 || !sampled) return wanted;
+  const double now = secondsOf(CLOCK_MONOTONIC);
+  if (now >= usable.nextSample.load(std::memory_order_relaxed)) usable.sample(now);
+  const int cores = omp_get_num_procs();
+  return std::max(1, std::min(wanted, cores - usable.othersBusy.load(std::memory_order_relaxed)));
+}
 
 float TH_half2float(THHalf h) {
   uint32_t sign = (uint32_t)(h.x & 0x8000) << 16;

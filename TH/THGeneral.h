@@ -88,6 +88,9 @@ TH_API void THFree(void *ptr);
 #define TH_OMP_THRESHOLD 32768
 TH_API void THSetNumThreads(int num_threads);
 TH_API int THGetNumThreads(void);
+/* The threads a parallel region should use now: THGetNumThreads() less the cores that other
+ * processes kept busy in the last sampled interval (Note [Threads the machine can give]). */
+TH_API int THUsableThreads(void);
 
 /* Half precision (IEEE 754 binary16), storage type only. */
 typedef struct THHalf {

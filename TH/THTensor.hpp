@@ -116,17 +116,19 @@ inline int64_t pieceCount(int64_t n) {
 }
 
 // Runs body(piece, begin, end) for every piece of [0, n) cut into `pieces` equal parts, on
-// the OpenMP threads (the caller has decided that the work is worth them). An error raised
+// the threads the machine can give now (Note [Threads the machine can give] in THGeneral.cpp;
+// the caller has decided that the work is worth them). An error raised
 // inside a thread is carried out of the parallel region and rethrown.
 template <typename Body>
 void parallelPieces(int64_t n, int64_t pieces, Body &&body) {
-  if (pieces <= 1 || omp_get_max_threads() == 1 || omp_in_parallel()) {
+  const int threads = pieces <= 1 || omp_in_parallel() ? 1 : THUsableThreads();
+  if (threads == 1) {
     for (int64_t p = 0; p < pieces; p++) body(p, p * n / pieces, (p + 1) * n / pieces);
     return;
   }
   std::exception_ptr error = nullptr;
   std::atomic<int64_t> next{0};
-#pragma omp parallel
+#pragma omp parallel num_threads(threads)
   {
     for (int64_t p = next.fetch_add(1); p < pieces; p = next.fetch_add(1)) {
       try {
@@ -144,7 +146,7 @@ void parallelPieces(int64_t n, int64_t pieces, Body &&body) {
 // Runs body(begin, end) on [0, n), in pieces over the threads when n is above threshold.
 template <typename Body>
 void parallelFor(int64_t n, int64_t threshold, Body &&body) {
-  if (n <= threshold || omp_get_max_threads() == 1 || omp_in_parallel()) {
+  if (n <= threshold || omp_in_parallel() || THUsableThreads() == 1) {
     body(int64_t(0), n);
     return;
   }

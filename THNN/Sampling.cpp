@@ -211,7 +211,7 @@ void resampleForward(const Planes<T> &in, const Planes<T> &out, const Resampling
   const int64_t rowsPerPlane = out.size[0] * out.size[1], width = out.size[2];
   const int64_t rows = out.count * rowsPerPlane;
   const int64_t inX = in.stride[2], outX = out.stride[2];
-#pragma omp parallel for if (rows * width > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (rows * width > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t r = 0; r < rows; r++) {
     const int64_t p = r / rowsPerPlane, z = r % rowsPerPlane / out.size[1], y = r % out.size[1];
     const T *ip = in.plane(p);
@@ -240,7 +240,8 @@ void resampleBackward(const Planes<T> &gradOut, const Planes<T> &gradIn, const R
   const Taps &tz = s.dim[0], &ty = s.dim[1], &tx = s.dim[2];
   const int64_t depth = gradOut.size[0], height = gradOut.size[1], width = gradOut.size[2];
   const int64_t inX = gradIn.stride[2], outX = gradOut.stride[2];
-#pragma omp parallel for if (gradOut.count > 1 && gradOut.count * depth * height * width > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (gradOut.count > 1 && gradOut.count * depth * height * width > TH_OMP_THRESHOLD) \
+    num_threads(THUsableThreads())
   for (int64_t p = 0; p < gradOut.count; p++) {
     const T *op = gradOut.plane(p);
     T *ip = gradIn.plane(p);
@@ -326,7 +327,7 @@ void gridSampleForward(const th::TensorRef<T> &in, const th::TensorRef<T> &grid,
                        bool border) {
   const int64_t N = in.size[0], C = in.size[1], IH = in.size[2], IW = in.size[3];
   const int64_t H = grid.size[1], W = grid.size[2];
-#pragma omp parallel for if (N * H * W * C > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (N * H * W * C > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t r = 0; r < N * H; r++) {
     const int64_t n = r / H, h = r % H;
     for (int64_t w = 0; w < W; w++) {
@@ -351,7 +352,7 @@ void gridSampleBackward(const th::TensorRef<T> &in, const th::TensorRef<T> &grad
                         const th::TensorRef<T> &gradGrid, const th::TensorRef<T> &gradOut, bool border) {
   const int64_t N = in.size[0], C = in.size[1], IH = in.size[2], IW = in.size[3];
   const int64_t H = grid.size[1], W = grid.size[2];
-#pragma omp parallel for if (N > 1 && N * H * W * C > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (N > 1 && N * H * W * C > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t n = 0; n < N; n++)
     for (int64_t h = 0; h < H; h++)
       for (int64_t w = 0; w < W; w++) {

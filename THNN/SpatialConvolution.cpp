@@ -252,7 +252,7 @@ void col2imPlane(const Unfold &u, const T *columns, T *image, int64_t p) {
 // elements each) is worth it. f must not raise.
 template <typename F>
 void parallelFor(int64_t n, int64_t cost, F &&f) {
-#pragma omp parallel for if (n > 1 && n * cost > TH_OMP_THRESHOLD && !omp_in_parallel())
+#pragma omp parallel for if (n > 1 && n * cost > TH_OMP_THRESHOLD && !omp_in_parallel()) num_threads(THUsableThreads())
   for (int64_t i = 0; i < n; i++) f(i);
 }
 

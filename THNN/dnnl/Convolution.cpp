@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "TH/THThreads.hpp"
 #include "oneapi/dnnl/dnnl.hpp"
 
 /* Note [oneDNN convolution]: THNN's float SpatialConvolutionMM and SpatialDilatedConvolution
@@ -30,7 +31,12 @@
  *   dilation, bias, thread count) are kept in a small LRU of plans, shared by all threads.
  * - Threads. Debian's libdnnl runs on OpenMP (libgomp), like TH and OpenBLAS: its kernels use
  *   omp_get_max_threads() of the calling thread (torch.set_num_threads), which is part of the
- *   plan's key because a kernel's work split is fixed when it is created.
+ *   plan's key because a kernel's work split is fixed when it is created. The forward and
+ *   backward-data passes run on the threads the machine can give (Note [Threads the machine
+ *   can give] in TH/THGeneral.cpp): their kernels split the outputs, not the sums, over the
+ *   threads, so the result does not change with the count. The backward-weights pass sums
+ *   over the batch in per-thread parts; it keeps torch.set_num_threads' count, so that its
+ *   result never depends on the machine's load.
  * - Buffers. The blocked copies and oneDNN's scratchpad live in the caller's scratch tensor
  *   (finput, fgradInput, columns), resized to a 1-D float buffer: THNN allocates nothing behind
  *   the caller's back, and a buffer reused across calls costs no page faults. finput then no
@@ -319,6 +325,7 @@ bool enabled() {
 bool forward(const Geometry &g, const float *input, const float *weight, const float *bias, float *output,
              const Scratch &scratch) {
   if (!taken(g)) return false;
+  th::UsableThreadsScope threads;  // each output is one thread's sum: see Threads above
   auto plan = plans().get(keyOf(kForward, g, bias != nullptr), [&] { return forwardPlan(g, bias != nullptr); });
   if (!plan) return false;
   std::vector<const float *> in = {input, weight};
@@ -329,6 +336,7 @@ bool forward(const Geometry &g, const float *input, const float *weight, const f
 bool backwardData(const Geometry &g, const float *gradOutput, const float *weight, float *gradInput,
                   const Scratch &scratch) {
   if (!taken(g)) return false;
+  th::UsableThreadsScope threads;
   auto plan = plans().get(keyOf(kBackwardData, g, false), [&] { return backwardDataPlan(g); });
   if (!plan) return false;
   return execute(*plan, scratchFor(*plan, scratch), {gradOutput, weight}, {gradInput});

@@ -68,7 +68,7 @@ void THNN_(BatchNormalization_updateOutput)(THNNState *state, THTensor *input, T
   linear::ContiguousResult<THTensor> result(output);
   const scalar_t *x = THTensor_(data)(in.get());
   scalar_t *y = result.data();
-#pragma omp parallel for if (N * C * S > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (N * C * S > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t c = 0; c < C; c++) {
     if (train) {
       accreal sum = 0;
@@ -157,7 +157,7 @@ void THNN_(BatchNormalization_backward)(THNNState *state, THTensor *input, THTen
     gi = result->data();
   }
   std::vector<accreal> sumG(C), dotP(C);
-#pragma omp parallel for if (N * C * S > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (N * C * S > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t c = 0; c < C; c++) {
     accreal sum = 0, dot = 0;  // sum of gradOutput, and its dot product with input - mean
     for (int64_t p = 0; p < N; p++)

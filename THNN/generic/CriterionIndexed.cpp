@@ -105,7 +105,7 @@ static void forEachPixel(THTensor *input, THLongTensor *target, const scalar_t *
   const int64_t N = input->size[0], H = input->size[2], W = input->size[3];
   const int64_t *ts = target->stride;
   const int64_t *td = th::ref(target).data;
-#pragma omp parallel for collapse(2) if (N * H * W > TH_OMP_THRESHOLD)
+#pragma omp parallel for collapse(2) if (N * H * W > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t b = 0; b < N; b++)
     for (int64_t h = 0; h < H; h++)
       for (int64_t x = 0; x < W; x++) {
@@ -238,7 +238,7 @@ void THNN_(MultiLabelMarginCriterion_updateOutput)(THNNState *, THTensor *input,
   const auto t = criterion::rowsOf(target);
   const auto marks = criterion::rowsOf(isTarget);
   std::vector<double> losses(x.rows);
-#pragma omp parallel for if (x.rows * x.cols > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (x.rows * x.cols > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t i = 0; i < x.rows; i++) {
     const int64_t len = markTargets(t, i, marks);
     double sum = 0;
@@ -274,7 +274,7 @@ void THNN_(MultiLabelMarginCriterion_updateGradInput)(THNNState *, THTensor *inp
   const auto t = criterion::rowsOf(target);
   const auto marks = criterion::rowsOf(isTarget);
   const auto g = criterion::rowsOf(gradInput);
-#pragma omp parallel for if (x.rows * x.cols > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (x.rows * x.cols > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t i = 0; i < x.rows; i++) {
     const int64_t len = markTargets(t, i, marks);
     const double scale = (god ? (double)god[i] : go) / (double)x.cols;
@@ -313,7 +313,7 @@ void THNN_(MultiMarginCriterion_updateOutput)(THNNState *, THTensor *input, THLo
   const auto x = criterion::rowsOf(input);
   const auto t = criterion::lineOf(target);
   std::vector<double> losses(x.rows);
-#pragma omp parallel for if (x.rows * x.cols > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (x.rows * x.cols > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t i = 0; i < x.rows; i++) {
     const int64_t y = t[i] - TH_INDEX_BASE;
     const double xy = (double)x(i, y);
@@ -352,7 +352,7 @@ void THNN_(MultiMarginCriterion_updateGradInput)(THNNState *, THTensor *input, T
   const auto x = criterion::rowsOf(input);
   const auto t = criterion::lineOf(target);
   const auto g = criterion::rowsOf(gradInput);
-#pragma omp parallel for if (x.rows * x.cols > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (x.rows * x.cols > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t i = 0; i < x.rows; i++) {
     const int64_t y = t[i] - TH_INDEX_BASE;
     const double xy = (double)x(i, y);

@@ -91,14 +91,14 @@ void THNN_(IndexLinear_updateOutput)(THNNState *state, THLongTensor *keys, int64
       // entries sharing a row see the running maximum: one thread, in order
       for (int64_t i = 0; i < nKeys; i++) normalise(i);
     } else {
-#pragma omp parallel for if (nKeys > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (nKeys > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
       for (int64_t i = 0; i < nKeys; i++) normalise(i);
     }
   }
   THTensor_(resize2d)(output, nSamples, outputSize);
   const auto out = linear::mat(output);
   const int64_t first = normalised ? 4 : 0;
-#pragma omp parallel for if ((nKeys + nSamples) * outputSize > TH_OMP_THRESHOLD)
+#pragma omp parallel for if ((nKeys + nSamples) * outputSize > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t j = 0; j < nSamples; j++) {
     for (int64_t k = 0; k < outputSize; k++) out(j, k) = b[k];
     for (int64_t i = batch.start[j]; i < batch.start[j + 1]; i++)
@@ -125,7 +125,7 @@ void THNN_(IndexLinear_accGradParameters)(THNNState *state, THLongTensor *keys, 
   THTensor_(resize2d)(gradWeight, nKeys, normalised ? 2 * outputSize : outputSize);
   const auto gw = linear::mat(gradWeight);
   const int64_t first = normalised ? outputSize : 0;
-#pragma omp parallel for if (nKeys * outputSize > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (nKeys * outputSize > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t j = 0; j < nSamples; j++)
     for (int64_t i = batch.start[j]; i < batch.start[j + 1]; i++) {
       const scalar_t s = (scalar_t)(scale * x[i]);

@@ -16,7 +16,7 @@ void THNN_(LookupTable_updateOutput)(THNNState *state, THLongTensor *input, THTe
   linear::ContiguousResult<THTensor> result(output);
   scalar_t *out = result.data();
   const auto w = linear::mat(weight);
-#pragma omp parallel for if (n * dim > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (n * dim > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t i = 0; i < n; i++)
     for (int64_t j = 0; j < dim; j++) out[i * dim + j] = w(rows[i], j);
   result.commit();
@@ -58,7 +58,7 @@ void THNN_(LookupTable_accGradParameters)(THNNState *state, THLongTensor *input,
       for (int64_t j = 0; j < dim; j++) gw(r, j) += s * g[i * dim + j];
     }
   };
-#pragma omp parallel if (n * dim > TH_OMP_THRESHOLD)
+#pragma omp parallel if (n * dim > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   {
     const int64_t chunk = (nIndex + omp_get_num_threads() - 1) / omp_get_num_threads();
     const int64_t first = omp_get_thread_num() * chunk;
@@ -77,7 +77,7 @@ void THNN_(LookupTable_renorm)(THNNState *state, THLongTensor *idx, THTensor *we
 
   const auto w = linear::mat(weight);
   const int64_t n = (int64_t)rows.size(), dim = weight->size[1];
-#pragma omp parallel for if (n * dim > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (n * dim > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t i = 0; i < n; i++) {
     const int64_t r = rows[i];
     accreal norm = 0;

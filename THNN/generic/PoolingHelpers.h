@@ -203,7 +203,7 @@ class Result {
 // Runs body(plane) for every plane, in parallel when the planes hold enough work.
 template <typename Body>
 void forEachPlane(int64_t planes, int64_t workPerPlane, const Body &body) {
-#pragma omp parallel for if (planes > 1 && planes * workPerPlane > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (planes > 1 && planes * workPerPlane > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t p = 0; p < planes; p++) body(p);
 }
 

@@ -60,7 +60,8 @@ static void THNN_(SparseLinear_forward)(const THNN_(SparseEntries) & entries, TH
   const Groups bySample = groupBy((int64_t)entries.size(), batch, [&](int64_t i) { return entries[i].sample; });
   const auto out = linear::mat(output), w = linear::mat(weight);
   const auto b = linear::vec(bias);
-#pragma omp parallel for if ((int64_t)(entries.size() + batch) * outputSize > TH_OMP_THRESHOLD)
+#pragma omp parallel for if ((int64_t)(entries.size() + batch) * outputSize > TH_OMP_THRESHOLD) \
+    num_threads(THUsableThreads())
   for (int64_t s = 0; s < batch; s++) {
     for (int64_t k = 0; k < outputSize; k++) out(s, k) = b[k];
     for (int64_t e = bySample.start[s]; e < bySample.start[s + 1]; e++) {
@@ -96,7 +97,7 @@ static void THNN_(SparseLinear_backward)(const THNN_(SparseEntries) & entries, T
   const int64_t outputSize = gradWeight->size[0], nFeatures = gradWeight->size[1];
   const Groups byFeature = groupBy((int64_t)entries.size(), nFeatures, [&](int64_t i) { return entries[i].feature; });
   const auto g = linear::mat(gradOutput), gw = linear::mat(gradWeight);
-#pragma omp parallel for if ((int64_t)entries.size() * outputSize > TH_OMP_THRESHOLD)
+#pragma omp parallel for if ((int64_t)entries.size() * outputSize > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t f = 0; f < nFeatures; f++)
     for (int64_t e = byFeature.start[f]; e < byFeature.start[f + 1]; e++) {
       const auto &entry = entries[byFeature.order[e]];
@@ -127,7 +128,7 @@ static void THNN_(SparseLinear_step)(const THNN_(SparseEntries) & entries, THTen
   const std::vector<int64_t> features = THNN_(SparseLinear_features)(entries);
   const auto w = linear::mat(weight), gw = linear::mat(gradWeight);
   const int64_t n = (int64_t)features.size(), outputSize = weight->size[0];
-#pragma omp parallel for if (n * outputSize > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (n * outputSize > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t i = 0; i < n; i++)
     for (int64_t k = 0; k < outputSize; k++) w(k, features[i]) -= (scalar_t)learningRate * gw(k, features[i]);
 }

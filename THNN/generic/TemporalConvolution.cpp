@@ -119,7 +119,7 @@ void THNN_(TemporalSubSampling_updateOutput)(THNNState *, THTensor *input, THTen
   Contiguous<THTensor> out(output);
   scalar_t *y = out.data();
   const int64_t frames = in.batch * nOut;
-#pragma omp parallel for if (frames * kW * F > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (frames * kW * F > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t i = 0; i < frames; i++) {
     const scalar_t *window = x + (i / nOut * in.frames + i % nOut * dW) * F;
     scalar_t *row = y + i * F;
@@ -148,7 +148,7 @@ void THNN_(TemporalSubSampling_updateGradInput)(THNNState *, THTensor *input, TH
   THTensor_(zero)(dxt.get());
   scalar_t *dx = dxt.data();
   // Windows overlap within a sample, so threads take whole samples.
-#pragma omp parallel for if (in.batch > 1 && in.batch * nOut * kW * F > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (in.batch > 1 && in.batch * nOut * kW * F > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t n = 0; n < in.batch; n++)
     for (int64_t t = 0; t < nOut; t++) {
       const scalar_t *g = dy + (n * nOut + t) * F;

@@ -8,6 +8,7 @@ TH_INDEX_BASE defined to match the library they link."""
 # test name -> TH libraries; "{base}" is replaced by 0 or 1 for index tests.
 DEPS = {
     "test_tensor": ["//TH:core"],
+    "test_threads": ["//TH:reduce"],
     "test_alloc": ["//TH:core"],
     "test_math": ["//TH:math"],
     "test_reduce": ["//TH:reduce"],

@@ -219,6 +219,36 @@ const std::vector<Shape> &shapes() {
 
 }  // namespace
 
+// The forward and backward-data passes run on the threads the machine can give (Note [oneDNN
+// convolution]): their results must not depend on the count. With TH_USABLE_THREADS=all (set
+// before the first call, by the fixture below) the two runs do use 1 and 2 threads.
+struct AllThreadsUsable {
+  AllThreadsUsable() { setenv("TH_USABLE_THREADS", "all", 1); }
+};
+BOOST_TEST_GLOBAL_FIXTURE(AllThreadsUsable);
+
+BOOST_AUTO_TEST_CASE(forward_and_backward_data_same_bits_at_1_and_2_threads) {
+  for (const Shape &s : shapes()) {
+    if (s.kH == 1 && s.kW == 1) continue;  // on one thread these take the im2col path
+    BOOST_TEST_CONTEXT(s.name) {
+      const Values v(s, 7);
+      Results one, two;
+      {
+        Threads t(1);
+        one = run<float>(Kernel::MM, s, v, 1.0);
+      }
+      {
+        Threads t(2);
+        two = run<float>(Kernel::MM, s, v, 1.0);
+      }
+      BOOST_TEST(one.forwardBufferDims == 1);  // oneDNN ran both times
+      BOOST_TEST(two.forwardBufferDims == 1);
+      BOOST_TEST(one.output == two.output, "output");
+      BOOST_TEST(one.gradInput == two.gradInput, "gradInput");
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(mm_against_double_im2col) {
   for (int threads : {1, 2})
     for (const Shape &s : shapes()) check(Kernel::MM, s, threads);
