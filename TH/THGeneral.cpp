@@ -4,6 +4,7 @@
 
 #include <malloc.h>
 #include <omp.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -284,12 +285,16 @@ int THGetNumThreads(void) { return omp_get_max_threads(); }
  * thread does. When another process keeps a core busy, the thread that shares that core gets
  * half of it, and between regions libgomp's idle threads spin on the cores the serial code
  * needs: a training step at two threads beside one busy process took twice as long as at one.
- * So regions ask THUsableThreads() how many threads to start. It samples, at most every
- * kSampleSeconds, the CPU time /proc/stat gives for the cores this process may run on, less
- * this process's own CPU time: what is left is what other processes used. The threads they
- * used up (rounded) are not started. The chosen count never changes a result: the pieces of a
- * region, and so the order of a reduction's partial sums, follow THGetNumThreads() (Note
- * [Pieces, not halves] in THTensor.hpp); only the number of threads that take them changes.
+ * So regions ask THUsableThreads() how many threads to start, and leave out the cores other
+ * processes hold. At most every kSampleSeconds it reads two figures from /proc: the cores
+ * (of this process's affinity mask) that other processes kept busy since the last sample (the
+ * busy time /proc/stat gives for those cores less this process's own CPU time), and the
+ * threads of other processes runnable right now (/proc/stat's procs_running less this
+ * process's threads in state R). The smaller of the two counts, rounded: the first alone
+ * would count a process that has just stopped, the second alone one that has just paused.
+ * The chosen count never changes a result: the pieces of a region, and so the order of a
+ * reduction's partial sums, follow THGetNumThreads() (Note [Pieces, not halves] in
+ * THTensor.hpp); only the number of threads that take them changes.
  * TH_USABLE_THREADS=all turns the sampling off. */
 namespace {
 
@@ -301,51 +306,79 @@ double secondsOf(clockid_t clock) {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-/* Seconds the cores in this process's affinity mask have spent busy (anything but idle and
- * iowait, steal included: a core the hypervisor gives away is not ours); -1 if unreadable. */
-double busyCoreSeconds(int *cores) {
+struct MachineSample {
+  double busySeconds = -1;  // busy time of the cores in the affinity mask (steal included)
+  int cores = 0;            // how many cores those are
+  int runnable = -1;        // procs_running: runnable threads of every process, now
+};
+
+MachineSample sampleMachine() {
+  MachineSample m;
   cpu_set_t mask;
-  if (sched_getaffinity(0, sizeof(mask), &mask) != 0) return -1;
+  if (sched_getaffinity(0, sizeof(mask), &mask) != 0) return m;
   FILE *stat = fopen("/proc/stat", "r");
-  if (!stat) return -1;
+  if (!stat) return m;
   static const double tick = double(sysconf(_SC_CLK_TCK));
   double busy = 0;
-  int counted = 0;
   char line[512];
   while (fgets(line, sizeof(line), stat)) {
     unsigned cpu;
     unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
     if (sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &user, &nice, &system, &idle, &iowait, &irq,
-               &softirq, &steal) != 9) {
-      if (strncmp(line, "cpu", 3) == 0) continue;  // the all-cores line
-      break;                                       // the per-core lines are over
+               &softirq, &steal) == 9) {
+      if (cpu < CPU_SETSIZE && CPU_ISSET(cpu, &mask)) {
+        busy += double(user + nice + system + irq + softirq + steal) / tick;
+        m.cores++;
+      }
+    } else {
+      sscanf(line, "procs_running %d", &m.runnable);
     }
-    if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &mask)) continue;
-    busy += double(user + nice + system + irq + softirq + steal) / tick;
-    counted++;
   }
   fclose(stat);
-  *cores = counted;
-  return counted > 0 ? busy : -1;
+  if (m.cores > 0) m.busySeconds = busy;
+  return m;
+}
+
+/* This process's threads in state R (running or runnable) now; -1 if unreadable. */
+int ownRunnableThreads() {
+  DIR *tasks = opendir("/proc/self/task");
+  if (!tasks) return -1;
+  int running = 0;
+  while (dirent *task = readdir(tasks)) {
+    if (task->d_name[0] == '.') continue;
+    char path[64], text[512];
+    snprintf(path, sizeof(path), "/proc/self/task/%.20s/stat", task->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;  // the thread has just ended
+    const size_t got = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[got] = 0;
+    const char *state = strrchr(text, ')');  // the name may hold spaces and parentheses
+    if (state && state[1] == ' ' && state[2] == 'R') running++;
+  }
+  closedir(tasks);
+  return running;
 }
 
 struct UsableThreads {
   std::mutex sampling;
   std::atomic<double> nextSample{0};
-  std::atomic<int> othersBusy{0};  // cores other processes kept busy in the last interval
+  std::atomic<int> othersBusy{0};  // cores other processes hold, as the note says
   double lastWall = 0, lastBusy = -1, lastOwn = 0;
 
   void sample(double now) {
     std::unique_lock<std::mutex> lock(sampling, std::try_to_lock);
     if (!lock.owns_lock()) return;  // another thread is sampling: use the last figure
-    int cores = 0;
-    const double busy = busyCoreSeconds(&cores);
-    const double own = secondsOf(CLOCK_PROCESS_CPUTIME_ID);
-    if (busy >= 0 && lastBusy >= 0 && now > lastWall) {
-      const double others = ((busy - lastBusy) - (own - lastOwn)) / (now - lastWall);
-      othersBusy.store(std::min(cores - 1, std::max(0, int(others + 0.5))), std::memory_order_relaxed);
+    const MachineSample m = sampleMachine();
+    const int own = ownRunnableThreads();
+    const double ownSeconds = secondsOf(CLOCK_PROCESS_CPUTIME_ID);
+    if (m.busySeconds >= 0 && lastBusy >= 0 && now > lastWall) {
+      const double lately = ((m.busySeconds - lastBusy) - (ownSeconds - lastOwn)) / (now - lastWall);
+      int others = int(lately + 0.5);
+      if (m.runnable >= 0 && own >= 0) others = std::min(others, m.runnable - own);
+      othersBusy.store(std::min(m.cores - 1, std::max(0, others)), std::memory_order_relaxed);
     }
-    lastWall = now, lastBusy = busy, lastOwn = own;
+    lastWall = now, lastBusy = m.busySeconds, lastOwn = ownSeconds;
     nextSample.store(now + kSampleSeconds, std::memory_order_relaxed);
   }
 };
