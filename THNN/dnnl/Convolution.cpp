@@ -2,7 +2,9 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <list>
@@ -35,8 +37,8 @@
  *   backward-data passes run on the threads the machine can give (Note [Threads the machine
  *   can give] in TH/THGeneral.cpp): their kernels split the outputs, not the sums, over the
  *   threads, so the result does not change with the count. The backward-weights pass sums
- *   over the batch in per-thread parts; it keeps torch.set_num_threads' count, so that its
- *   result never depends on the machine's load.
+ *   over the batch, so it runs in chunks of the batch fixed by torch.set_num_threads' count
+ *   (Note [Weight gradients in batch chunks]).
  * - Buffers. The blocked copies and oneDNN's scratchpad live in the caller's scratch tensor
  *   (finput, fgradInput, columns), resized to a 1-D float buffer: THNN allocates nothing behind
  *   the caller's back, and a buffer reused across calls costs no page faults. finput then no
@@ -273,9 +275,9 @@ PlanCache &plans() {
   return *cache;
 }
 
-// Sizes the caller's scratch for a plan; returns its base, aligned.
-char *scratchFor(const Plan &plan, const Scratch &scratch) {
-  const auto address = reinterpret_cast<uintptr_t>(scratch((plan.bytes + kAlign) / sizeof(float) + 1));
+// Sizes the caller's scratch for `bytes`; returns its base, aligned.
+char *scratchFor(size_t bytes, const Scratch &scratch) {
+  const auto address = reinterpret_cast<uintptr_t>(scratch((bytes + kAlign) / sizeof(float) + 1));
   return reinterpret_cast<char *>((address + kAlign - 1) / kAlign * kAlign);
 }
 
@@ -330,7 +332,7 @@ bool forward(const Geometry &g, const float *input, const float *weight, const f
   if (!plan) return false;
   std::vector<const float *> in = {input, weight};
   if (bias) in.push_back(bias);
-  return execute(*plan, scratchFor(*plan, scratch), in, {output});
+  return execute(*plan, scratchFor(plan->bytes, scratch), in, {output});
 }
 
 bool backwardData(const Geometry &g, const float *gradOutput, const float *weight, float *gradInput,
@@ -339,25 +341,63 @@ bool backwardData(const Geometry &g, const float *gradOutput, const float *weigh
   th::UsableThreadsScope threads;
   auto plan = plans().get(keyOf(kBackwardData, g, false), [&] { return backwardDataPlan(g); });
   if (!plan) return false;
-  return execute(*plan, scratchFor(*plan, scratch), {gradOutput, weight}, {gradInput});
+  return execute(*plan, scratchFor(plan->bytes, scratch), {gradOutput, weight}, {gradInput});
 }
 
 bool backwardWeights(const Geometry &g, const float *input, const float *gradOutput, float *gradWeight, float *gradBias,
                      float scale, const Scratch &scratch) {
   if (!taken(g)) return false;
   const bool bias = gradBias != nullptr;
-  auto plan = plans().get(keyOf(kBackwardWeights, g, bias), [&] { return backwardWeightsPlan(g, bias); });
-  if (!plan) return false;
-  char *base = scratchFor(*plan, scratch);
-  auto *gw = reinterpret_cast<float *>(base + plan->weightOffset);
-  auto *gb = reinterpret_cast<float *>(base + plan->biasOffset);
-  std::vector<float *> out = {gw};
-  if (bias) out.push_back(gb);
-  if (!execute(*plan, base, {input, gradOutput}, out)) return false;
+  // Note [Weight gradients in batch chunks]: one chunk of the batch per thread asked for, each
+  // a one-thread primitive with its own gradient, added up in chunk order: the result
+  // depends on torch.set_num_threads' count only, and the chunks go to the threads the
+  // machine can give (Note [Threads the machine can give] in TH/THGeneral.cpp).
+  const int64_t chunks = omp_in_parallel() ? 1 : std::min<int64_t>(g.batch, omp_get_max_threads());
+  auto first = [&](int64_t c) { return c * g.batch / chunks; };
+  std::vector<std::shared_ptr<const Plan>> chunkPlans(chunks);
+  std::vector<size_t> offsets(chunks + 1, 0);
+  const int usable = chunks > 1 ? THUsableThreads() : 1;
+  // With chunks, the primitives, their reorders included, are made for one thread and run on
+  // one thread each: the calling thread's count is 1 (the region's threads inherit it) until
+  // `restore` goes.
+  struct CallerThreads {
+    int asked = omp_get_max_threads();
+    ~CallerThreads() { omp_set_num_threads(asked); }
+  } restore;
+  if (chunks > 1) omp_set_num_threads(1);
+  for (int64_t c = 0; c < chunks; c++) {
+    Geometry part = g;
+    part.batch = first(c + 1) - first(c);
+    chunkPlans[c] = plans().get(keyOf(kBackwardWeights, part, bias), [&] { return backwardWeightsPlan(part, bias); });
+    if (!chunkPlans[c]) return false;
+    offsets[c + 1] = offsets[c] + roundUp(chunkPlans[c]->bytes);
+  }
+  char *base = scratchFor(offsets[chunks], scratch);
+  const int64_t inSample = g.inPlanes * g.inH * g.inW, outSample = g.outPlanes * g.outH * g.outW;
+  std::atomic<bool> ran{true};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(usable) if (usable > 1)
+  for (int64_t c = 0; c < chunks; c++) {
+    const Plan &plan = *chunkPlans[c];
+    char *at = base + offsets[c];
+    try {  // nothing may leave an OpenMP region
+      std::vector<float *> out = {reinterpret_cast<float *>(at + plan.weightOffset)};
+      if (bias) out.push_back(reinterpret_cast<float *>(at + plan.biasOffset));
+      if (!execute(plan, at, {input + first(c) * inSample, gradOutput + first(c) * outSample}, out)) ran = false;
+    } catch (...) {
+      ran = false;
+    }
+  }
+  if (!ran) return false;
   const int64_t n = g.outPlanes * g.inPlanes * g.kH * g.kW;
-  for (int64_t i = 0; i < n; i++) gradWeight[i] += scale * gw[i];
-  if (bias)
-    for (int64_t o = 0; o < g.outPlanes; o++) gradBias[o] += scale * gb[o];
+  for (int64_t c = 0; c < chunks; c++) {
+    const char *at = base + offsets[c];
+    const auto *gw = reinterpret_cast<const float *>(at + chunkPlans[c]->weightOffset);
+    for (int64_t i = 0; i < n; i++) gradWeight[i] += scale * gw[i];
+    if (bias) {
+      const auto *gb = reinterpret_cast<const float *>(at + chunkPlans[c]->biasOffset);
+      for (int64_t o = 0; o < g.outPlanes; o++) gradBias[o] += scale * gb[o];
+    }
+  }
   return true;
 }
 
