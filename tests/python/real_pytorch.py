@@ -39,3 +39,31 @@ def assert_case_matches(case, ours, theirs, rtol=1e-6, atol=1e-8):
             np.testing.assert_array_equal(got, expected, err_msg=key)
         else:
             np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True, err_msg=key)
+
+
+def assert_same_case(name, ours, real, tolerance):
+    """One case of a "::"-keyed cases file (run_case(torch, name) gives {"<name>::<i>": array},
+    with "<name>::failed" holding the error of a case that raised): ours equals real PyTorch's
+    results (real: every case's). Strings compare as text, other non-float arrays exactly,
+    float arrays within tolerance(got, want) -> (rtol, atol), with NaNs and infinities (and
+    their signs) in the same places."""
+    failed = name + "::failed"
+    theirs = {k: v for k, v in real.items() if k.split("::")[0] == name}
+    assert theirs, "real PyTorch gave no results for " + name
+    assert failed not in theirs, str(theirs.get(failed))
+    assert failed not in ours, str(ours.get(failed))
+    assert sorted(ours) == sorted(theirs)
+    for key in sorted(theirs, key=lambda k: int(k.split("::")[1])):
+        want, got = theirs[key], ours[key]
+        if want.dtype.kind in "US" or got.dtype.kind in "US":
+            assert str(got) == str(want), key
+            continue
+        assert got.shape == want.shape, (key, got.shape, want.shape)
+        assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
+        if want.dtype.kind != "f":
+            np.testing.assert_array_equal(got, want, err_msg=key)
+            continue
+        rtol, atol = tolerance(got, want)
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=key)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=key)
+        np.testing.assert_array_equal(got[np.isinf(got)], want[np.isinf(got)], err_msg=key)

@@ -13,6 +13,8 @@ import pytest
 
 import distributions_cases
 import torch
+from real_pytorch import assert_same_case
+from real_pytorch import real_results as run_real
 import torch.distributions as D
 from conftest import require_real_torch_env
 
@@ -21,18 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 @pytest.fixture(scope="module")
 def real_results(tmp_path_factory):
-    env = require_real_torch_env()
-    out = str(tmp_path_factory.mktemp("distributions") / "real.npz")
-    run = subprocess.run(
-        ["/usr/bin/python3", os.path.join(HERE, "distributions_cases.py"), out],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd="/",
-    )
-    assert run.returncode == 0, run.stderr
-    with np.load(out) as data:
-        return {k: data[k] for k in data.files}
+    return run_real("distributions_cases.py", tmp_path_factory.mktemp("distributions_cases"))
 
 
 # PyTorch 1.13's VonMises takes log I0 and log I1 from Abramowitz and Stegun's polynomial fits
@@ -44,27 +35,12 @@ TOLERANCES = {"von_mises": (1e-4, 1e-7)}
 
 @pytest.mark.parametrize("name", sorted(distributions_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
-    theirs = {k: v for k, v in real_results.items() if k.split("::")[0] == name}
-    assert theirs, "real PyTorch gave no results for " + name
-    ours = distributions_cases.run_case(torch, name)
-    assert (name + "::failed") not in ours, str(ours.get(name + "::failed"))
-    assert (name + "::failed") not in theirs, str(theirs.get(name + "::failed"))
-    assert sorted(ours) == sorted(theirs)
-    for key in sorted(theirs, key=lambda k: int(k.split("::")[1])):
-        want, got = theirs[key], ours[key]
-        if want.dtype.kind in "US" or got.dtype.kind in "US":
-            assert str(got) == str(want), key
-            continue
-        assert got.shape == want.shape, (key, got.shape, want.shape)
-        assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
-        if want.dtype.kind == "f":
-            # float32: lgamma and digamma are computed here in float64 and rounded once
-            rtol, atol = (2e-5, 1e-6) if want.dtype == np.float32 else TOLERANCES.get(name, (1e-6, 1e-9))
-            np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=key)
-            np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=key)
-            np.testing.assert_array_equal(got[np.isinf(got)], want[np.isinf(got)], err_msg=key)
-        else:
-            np.testing.assert_array_equal(got, want, err_msg=key)
+    assert_same_case(
+        name,
+        distributions_cases.run_case(torch, name),
+        real_results,
+        lambda got, want: (2e-5, 1e-6) if want.dtype == np.float32 else TOLERANCES.get(name, (1e-6, 1e-9)),
+    )
 
 
 def test_every_case_runs_under_real_pytorch(real_results):

@@ -3,15 +3,15 @@ reduction, view and nn.functional results equal real PyTorch 1.13's forward-mode
 levels and misuse behave as 1.13's; tangents also equal a central finite difference."""
 
 import os
-import subprocess
 
 import numpy as np
 import pytest
 
 import forward_ad_cases
 import torch
+from real_pytorch import assert_same_case
+from real_pytorch import real_results as run_real
 import torch.autograd.forward_ad as fwAD
-from conftest import require_real_torch_env
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # the tangents are sums of products in another order than PyTorch's
@@ -20,35 +20,14 @@ TOLERANCES = {np.float32: (1e-4, 1e-5), np.float64: (1e-10, 1e-12)}
 
 @pytest.fixture(scope="module")
 def real_results(tmp_path_factory):
-    env = require_real_torch_env()
-    out = str(tmp_path_factory.mktemp("forward_ad") / "real.npz")
-    run = subprocess.run(
-        ["/usr/bin/python3", os.path.join(HERE, "forward_ad_cases.py"), out],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd="/",
-    )
-    assert run.returncode == 0, run.stderr
-    with np.load(out) as data:
-        return {k: data[k] for k in data.files}
+    return run_real("forward_ad_cases.py", tmp_path_factory.mktemp("forward_ad_cases"))
 
 
 @pytest.mark.parametrize("name", sorted(forward_ad_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
-    theirs = {k: v for k, v in real_results.items() if k.split("::")[0] == name}
-    assert theirs and (name + "::failed") not in theirs, str(theirs.get(name + "::failed"))
-    ours = forward_ad_cases.run_case(torch, name)
-    assert (name + "::failed") not in ours, str(ours.get(name + "::failed"))
-    assert sorted(ours) == sorted(theirs)
-    for key in sorted(theirs, key=lambda k: int(k.split("::")[1])):
-        want, got = theirs[key], ours[key]
-        if want.dtype.kind in "US" or got.dtype.kind in "US":
-            assert str(got) == str(want), key
-            continue
-        assert got.shape == want.shape and got.dtype == want.dtype, key
-        rtol, atol = TOLERANCES[want.dtype.type]
-        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg=key)
+    assert_same_case(
+        name, forward_ad_cases.run_case(torch, name), real_results, lambda got, want: TOLERANCES[want.dtype.type]
+    )
 
 
 @pytest.mark.parametrize(

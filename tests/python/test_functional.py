@@ -4,32 +4,21 @@ values, gradients, dtypes and exception types here as under real PyTorch 1.13
 (Debian's python3-torch, run by /usr/bin/python3)."""
 
 import os
-import subprocess
 
 import numpy as np
 import pytest
 
 import functional_cases
 import torch
-from conftest import require_real_torch_env
+from real_pytorch import assert_same_case
+from real_pytorch import real_results as run_real
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 @pytest.fixture(scope="module")
 def real_results(tmp_path_factory):
-    env = require_real_torch_env()
-    out = str(tmp_path_factory.mktemp("functional") / "real.npz")
-    run = subprocess.run(
-        ["/usr/bin/python3", os.path.join(HERE, "functional_cases.py"), out],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd="/",
-    )
-    assert run.returncode == 0, run.stderr
-    with np.load(out) as data:
-        return {k: data[k] for k in data.files}
+    return run_real("functional_cases.py", tmp_path_factory.mktemp("functional_cases"))
 
 
 def _tolerance(a, b):
@@ -44,28 +33,7 @@ def _tolerance(a, b):
 
 @pytest.mark.parametrize("name", sorted(functional_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
-    theirs = {k: v for k, v in real_results.items() if k.split("::")[0] == name}
-    assert theirs, "real PyTorch gave no results for " + name
-    ours = functional_cases.run_case(torch, name)
-    failed = ours.get(name + "::failed")
-    assert failed is None, str(failed)
-    assert (name + "::failed") not in theirs, str(theirs.get(name + "::failed"))
-    assert sorted(ours) == sorted(theirs)
-    for key in sorted(theirs, key=lambda k: int(k.split("::")[1])):
-        want, got = theirs[key], ours[key]
-        if want.dtype.kind in "US" or got.dtype.kind in "US":
-            assert str(got) == str(want), key
-            continue
-        assert got.shape == want.shape, (key, got.shape, want.shape)
-        assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
-        if want.dtype.kind == "f":
-            rtol, atol = _tolerance(got, want)
-            np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=key)
-            # infinities and NaNs in the same places, with the same signs
-            np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=key)
-            np.testing.assert_array_equal(got[np.isinf(got)], want[np.isinf(got)], err_msg=key)
-        else:
-            np.testing.assert_array_equal(got, want, err_msg=key)
+    assert_same_case(name, functional_cases.run_case(torch, name), real_results, _tolerance)
 
 
 def test_every_case_runs_under_real_pytorch(real_results):

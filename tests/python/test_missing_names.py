@@ -11,7 +11,8 @@ import pytest
 
 import missing_names_cases
 import torch
-from conftest import require_real_torch_env
+from real_pytorch import assert_same_case
+from real_pytorch import real_results as run_real
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -33,18 +34,7 @@ TOLERANCES = {
 
 @pytest.fixture(scope="module")
 def real_results(tmp_path_factory):
-    env = require_real_torch_env()
-    out = str(tmp_path_factory.mktemp("missing_names") / "real.npz")
-    run = subprocess.run(
-        ["/usr/bin/python3", os.path.join(HERE, "missing_names_cases.py"), out],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd="/",
-    )
-    assert run.returncode == 0, run.stderr
-    with np.load(out) as data:
-        return {k: data[k] for k in data.files}
+    return run_real("missing_names_cases.py", tmp_path_factory.mktemp("missing_names_cases"))
 
 
 def _tolerance(name, dtype):
@@ -53,28 +43,9 @@ def _tolerance(name, dtype):
 
 @pytest.mark.parametrize("name", sorted(missing_names_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
-    theirs = {k: v for k, v in real_results.items() if k.split("::")[0] == name}
-    assert theirs, "real PyTorch gave no results for " + name
-    ours = missing_names_cases.run_case(torch, name)
-    failed = ours.get(name + "::failed")
-    assert failed is None, str(failed)
-    assert (name + "::failed") not in theirs, str(theirs.get(name + "::failed"))
-    assert sorted(ours) == sorted(theirs)
-    for key in sorted(theirs, key=lambda k: int(k.split("::")[1])):
-        want, got = theirs[key], ours[key]
-        if want.dtype.kind in "US" or got.dtype.kind in "US":
-            assert str(got) == str(want), key
-            continue
-        assert got.shape == want.shape, (key, got.shape, want.shape)
-        assert got.dtype == want.dtype, (key, got.dtype, want.dtype)
-        if want.dtype.kind == "f":
-            rtol, atol = _tolerance(name, want.dtype)
-            np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=key)
-            # infinities and NaNs in the same places, with the same signs
-            np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=key)
-            np.testing.assert_array_equal(got[np.isinf(got)], want[np.isinf(got)], err_msg=key)
-        else:
-            np.testing.assert_array_equal(got, want, err_msg=key)
+    assert_same_case(
+        name, missing_names_cases.run_case(torch, name), real_results, lambda got, want: _tolerance(name, want.dtype)
+    )
 
 
 def test_every_case_runs_under_real_pytorch(real_results):

@@ -10,6 +10,7 @@ import pytest
 
 import special_cases
 import torch
+from real_pytorch import assert_same_case
 from conftest import require_real_torch_env
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,21 +42,12 @@ def real_results(tmp_path_factory):
 
 @pytest.mark.parametrize("name", sorted(special_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
-    theirs = {k: v for k, v in real_results.items() if k.split("::")[0] == name}
-    assert theirs and (name + "::failed") not in theirs, str(theirs.get(name + "::failed"))
-    ours = special_cases.run_case(torch, name)
-    assert (name + "::failed") not in ours, str(ours.get(name + "::failed"))
-    assert sorted(ours) == sorted(theirs)
-    for key in sorted(theirs, key=lambda k: int(k.split("::")[1])):
-        want, got = theirs[key], ours[key]
-        if want.dtype.kind in "US" or got.dtype.kind in "US":
-            assert str(got) == str(want), key
-            continue
-        assert got.shape == want.shape and got.dtype == want.dtype, (key, got.shape, want.shape, got.dtype, want.dtype)
-        rtol, atol = CASE_TOLERANCES.get(name, TOLERANCES[want.dtype.type])
-        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=key)
-        np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=key)
-        np.testing.assert_array_equal(got[np.isinf(got)], want[np.isinf(got)], err_msg=key)
+    assert_same_case(
+        name,
+        special_cases.run_case(torch, name),
+        real_results,
+        lambda got, want: CASE_TOLERANCES.get(name, TOLERANCES[want.dtype.type]),
+    )
 
 
 @pytest.fixture(scope="module")
