@@ -256,13 +256,19 @@ def _last_dim_size(x, s, dims, sizes):
     return n
 
 
-def _irfftn(name, input, s, dim, norm):
+def _one_sided(name, input, s, dim):
+    """The complex input of a transform to a real signal of n points along the last of dims,
+    cut or padded to the n // 2 + 1 points it reads there: (input, dims, n)."""
     x = _promote(input, require_complex=True)
     sizes, dims = _shape_and_dims(x, s, dim)
     if not dims:
         raise RuntimeError("%s must transform at least one axis" % name)
     n = _last_dim_size(x, s, dims, sizes)
-    x = _resize(x, dims, sizes[:-1] + [n // 2 + 1])
+    return _resize(x, dims, sizes[:-1] + [n // 2 + 1]), dims, n
+
+
+def _irfftn(name, input, s, dim, norm):
+    x, dims, n = _one_sided(name, input, s, dim)
     return _C._fft_c2r(x, dims, _norm(norm, False), n)
 
 
@@ -291,12 +297,7 @@ def irfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
 
 
 def _hfftn(name, input, s, dim, norm):
-    x = _promote(input, require_complex=True)
-    sizes, dims = _shape_and_dims(x, s, dim)
-    if not dims:
-        raise RuntimeError("%s must transform at least one axis" % name)
-    n = _last_dim_size(x, s, dims, sizes)
-    x = _resize(x, dims, sizes[:-1] + [n // 2 + 1])
+    x, dims, n = _one_sided(name, input, s, dim)
     scaling = _norm(norm, True)
     if len(dims) > 1:
         x = _C._fft_c2c(x, dims[:-1], scaling, True)

@@ -6,9 +6,7 @@ test_forward_ad.py compares the two runs case by case.
 Run directly (`python3 forward_ad_cases.py OUT.npz`) it writes every case's results to OUT.npz,
 with the `torch` that interpreter imports."""
 
-import sys
-
-import numpy as np
+import case_runner
 
 from functional_cases import error_name, randn, tensor
 
@@ -144,19 +142,5 @@ def levels_and_misuse(torch):
     return out
 
 
-def run_case(torch, name):
-    """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
-    try:
-        items = CASES[name](torch)
-    except Exception as exc:  # noqa: BLE001  (reported, not fatal: the other cases still run)
-        return {name + "::failed": np.array("CASE FAILED: %s: %s" % (type(exc).__name__, exc))}
-    return {"%s::%d" % (name, i): np.asarray(item) for i, item in enumerate(items)}
-
-
 if __name__ == "__main__":
-    import torch as _torch
-
-    results = {}
-    for _name in CASES:
-        results.update(run_case(_torch, _name))
-    np.savez(sys.argv[1], **results)
+    case_runner.main(CASES)

@@ -9,9 +9,10 @@ OUT.npz, with the `torch` that interpreter imports; a case that raises is writte
 string 'CASE FAILED: ...' so that the other cases still compare."""
 
 import math
-import sys
 
 import numpy as np
+
+import case_runner
 
 CASES = {}
 
@@ -980,23 +981,5 @@ def einsums(torch):
     return out
 
 
-def run_case(torch, name):
-    """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
-    try:
-        items = CASES[name](torch)
-    except Exception as exc:  # noqa: BLE001  (reported, not fatal: the other cases still run)
-        return {name + "::failed": np.array("CASE FAILED: %s: %s" % (type(exc).__name__, exc))}
-    return {"%s::%d" % (name, i): np.asarray(item) for i, item in enumerate(items)}
-
-
-def run_all(torch):
-    results = {}
-    for name in CASES:
-        results.update(run_case(torch, name))
-    return results
-
-
 if __name__ == "__main__":
-    import torch as _torch
-
-    np.savez(sys.argv[1], **run_all(_torch))
+    case_runner.main(CASES)

@@ -9,9 +9,9 @@ Run directly (`python3 missing_names_cases.py OUT.npz`) it writes every case's r
 OUT.npz, with the `torch` that interpreter imports; a case that raises is written as the string
 'CASE FAILED: ...' so that the other cases still compare."""
 
-import sys
-
 import numpy as np
+
+import case_runner
 
 from functional_cases import EDGES, error_name, float_types, randn, tensor, values, with_grad
 
@@ -1722,23 +1722,5 @@ def recurrent_functions(torch):
     return out
 
 
-def run_case(torch, name):
-    """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
-    try:
-        items = CASES[name](torch)
-    except Exception as exc:  # noqa: BLE001  (reported, not fatal: the other cases still run)
-        return {name + "::failed": np.array("CASE FAILED: %s: %s" % (type(exc).__name__, exc))}
-    return {"%s::%d" % (name, i): np.asarray(item) for i, item in enumerate(items)}
-
-
-def run_all(torch):
-    results = {}
-    for name in CASES:
-        results.update(run_case(torch, name))
-    return results
-
-
 if __name__ == "__main__":
-    import torch as _torch
-
-    np.savez(sys.argv[1], **run_all(_torch))
+    case_runner.main(CASES)

@@ -13,6 +13,8 @@ import sys
 
 import numpy as np
 
+import case_runner
+
 from functional_cases import error_name, tensor, values
 
 CASES = {}
@@ -162,22 +164,8 @@ def mpmath_values():
     return result
 
 
-def run_case(torch, name):
-    """One case's results, keyed 'case::index' (or 'case::failed' where the case raised)."""
-    try:
-        items = CASES[name](torch)
-    except Exception as exc:  # noqa: BLE001  (reported, not fatal: the other cases still run)
-        return {name + "::failed": np.array("CASE FAILED: %s: %s" % (type(exc).__name__, exc))}
-    return {"%s::%d" % (name, i): np.asarray(item) for i, item in enumerate(items)}
-
-
 if __name__ == "__main__":
     if sys.argv[1] == "--mpmath":
         np.savez(sys.argv[2], **mpmath_values())
     else:
-        import torch as _torch
-
-        results = {}
-        for _name in CASES:
-            results.update(run_case(_torch, _name))
-        np.savez(sys.argv[1], **results)
+        case_runner.main(CASES)

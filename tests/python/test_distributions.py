@@ -11,6 +11,7 @@ import subprocess
 import numpy as np
 import pytest
 
+import case_runner
 import distributions_cases
 import torch
 from real_pytorch import assert_same_case
@@ -37,7 +38,7 @@ TOLERANCES = {"von_mises": (1e-4, 1e-7)}
 def test_same_as_pytorch_1_13(name, real_results):
     assert_same_case(
         name,
-        distributions_cases.run_case(torch, name),
+        case_runner.run_case(distributions_cases.CASES, torch, name),
         real_results,
         lambda got, want: (2e-5, 1e-6) if want.dtype == np.float32 else TOLERANCES.get(name, (1e-6, 1e-9)),
     )

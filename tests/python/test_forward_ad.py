@@ -7,6 +7,7 @@ import os
 import numpy as np
 import pytest
 
+import case_runner
 import forward_ad_cases
 import torch
 from real_pytorch import assert_same_case
@@ -26,7 +27,10 @@ def real_results(tmp_path_factory):
 @pytest.mark.parametrize("name", sorted(forward_ad_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
     assert_same_case(
-        name, forward_ad_cases.run_case(torch, name), real_results, lambda got, want: TOLERANCES[want.dtype.type]
+        name,
+        case_runner.run_case(forward_ad_cases.CASES, torch, name),
+        real_results,
+        lambda got, want: TOLERANCES[want.dtype.type],
     )
 
 

@@ -8,6 +8,7 @@ import os
 import numpy as np
 import pytest
 
+import case_runner
 import functional_cases
 import torch
 from real_pytorch import assert_same_case
@@ -33,7 +34,7 @@ def _tolerance(a, b):
 
 @pytest.mark.parametrize("name", sorted(functional_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(name, functional_cases.run_case(torch, name), real_results, _tolerance)
+    assert_same_case(name, case_runner.run_case(functional_cases.CASES, torch, name), real_results, _tolerance)
 
 
 def test_every_case_runs_under_real_pytorch(real_results):

@@ -7,6 +7,7 @@ import os
 import numpy as np
 import pytest
 
+import case_runner
 import ldl_cases
 import torch
 from real_pytorch import assert_same_case
@@ -23,7 +24,12 @@ def real_results(tmp_path_factory):
 
 @pytest.mark.parametrize("name", sorted(ldl_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(name, ldl_cases.run_case(torch, name), real_results, lambda got, want: TOLERANCES[want.dtype.type])
+    assert_same_case(
+        name,
+        case_runner.run_case(ldl_cases.CASES, torch, name),
+        real_results,
+        lambda got, want: TOLERANCES[want.dtype.type],
+    )
 
 
 def _reassemble(LD, pivots):

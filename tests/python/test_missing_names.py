@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+import case_runner
 import missing_names_cases
 import torch
 from real_pytorch import assert_same_case
@@ -44,7 +45,10 @@ def _tolerance(name, dtype):
 @pytest.mark.parametrize("name", sorted(missing_names_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
     assert_same_case(
-        name, missing_names_cases.run_case(torch, name), real_results, lambda got, want: _tolerance(name, want.dtype)
+        name,
+        case_runner.run_case(missing_names_cases.CASES, torch, name),
+        real_results,
+        lambda got, want: _tolerance(name, want.dtype),
     )
 
 

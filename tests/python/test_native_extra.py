@@ -6,6 +6,7 @@ import os
 import numpy as np
 import pytest
 
+import case_runner
 import native_extra_cases
 import torch
 from real_pytorch import assert_same_case
@@ -23,5 +24,8 @@ def real_results(tmp_path_factory):
 @pytest.mark.parametrize("name", sorted(native_extra_cases.CASES))
 def test_same_as_pytorch_1_13(name, real_results):
     assert_same_case(
-        name, native_extra_cases.run_case(torch, name), real_results, lambda got, want: TOLERANCES[want.dtype.type]
+        name,
+        case_runner.run_case(native_extra_cases.CASES, torch, name),
+        real_results,
+        lambda got, want: TOLERANCES[want.dtype.type],
     )

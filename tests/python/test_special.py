@@ -8,6 +8,7 @@ import subprocess
 import numpy as np
 import pytest
 
+import case_runner
 import special_cases
 import torch
 from real_pytorch import assert_same_case
@@ -44,7 +45,7 @@ def real_results(tmp_path_factory):
 def test_same_as_pytorch_1_13(name, real_results):
     assert_same_case(
         name,
-        special_cases.run_case(torch, name),
+        case_runner.run_case(special_cases.CASES, torch, name),
         real_results,
         lambda got, want: CASE_TOLERANCES.get(name, TOLERANCES[want.dtype.type]),
     )
