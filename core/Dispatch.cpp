@@ -1,8 +1,11 @@
 #include "core/Dispatch.h"
 
+#include <atomic>
+#include <cmath>
 #include <mutex>
 #include <vector>
 
+#include "core/BFloat16.h"
 #include "core/ops/CopyKernels.h"
 
 namespace torch {
@@ -35,8 +38,8 @@ void missingKernel(const char *op, Types types, Device device, ScalarType dtype)
   if (types == Types::Floating && dtype != ScalarType::Float && dtype != ScalarType::Double) {
     fail(th::ErrorKind::Type, "%s is only implemented for floating point tensors (got %s)", op, scalarTypeName(dtype));
   }
-  if (types != Types::All && dtype == ScalarType::Half) {
-    fail(th::ErrorKind::Type, "%s is not implemented for Half tensors", op);
+  if (types != Types::All && isReducedFloat(dtype)) {
+    fail(th::ErrorKind::Type, "%s is not implemented for %s tensors", op, scalarTypeName(dtype));
   }
   fail(th::ErrorKind::Runtime, "\"%s\" not implemented for '%s'%s%s", op, scalarTypeName(dtype),
        device == Device::CPU ? "" : " on ", device == Device::CPU ? "" : deviceName(device));
@@ -44,15 +47,28 @@ void missingKernel(const char *op, Types types, Device device, ScalarType dtype)
 
 namespace cpu {
 
-Tensor halfToFloat(const Tensor &half) {
-  Tensor f = empty(half.sizes(), ScalarType::Float, Device::CPU);
-  copyKernels().copy(Device::CPU, ScalarType::Float, f, half);
+Tensor widenToFloat(const Tensor &reduced) {
+  Tensor f = empty(reduced.sizes(), ScalarType::Float, Device::CPU);
+  copyKernels().copy(Device::CPU, ScalarType::Float, f, reduced);
   return f;
 }
 
-void roundIntoHalf(const Tensor &half, const Tensor &f) {
-  if (half.sizes() != f.sizes()) resize_(half, f.sizes());  // a kernel that resized its output
-  copyKernels().copy(Device::CPU, ScalarType::Half, half, f);
+bool changedFrom(const Tensor &reduced, const Tensor &values) {
+  if (reduced.sizes() != values.sizes()) return true;
+  std::atomic<bool> changed{false};  // th::apply may run on several threads
+  th::apply(
+      [&](THHalf &was, float &value) {
+        float old = reducedToFloat(was, reduced.dtype());
+        // exact: the copy was made from these values; NaN for NaN is no change
+        if (old != value && !(std::isnan(old) && std::isnan(value))) changed.store(true, std::memory_order_relaxed);
+      },
+      th::ref(reduced.th<THHalf>()), th::ref(values.th<float>()));
+  return changed.load();
+}
+
+void roundInto(const Tensor &reduced, const Tensor &values) {
+  if (reduced.sizes() != values.sizes()) resize_(reduced, values.sizes());  // a kernel that resized its output
+  copyKernels().copy(Device::CPU, reduced.dtype(), reduced, values);
 }
 
 }  // namespace cpu

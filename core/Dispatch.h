@@ -39,8 +39,8 @@
 namespace torch {
 
 enum class Types : uint8_t {
-  All,       // every type, Half included (copies, fills, views of memory)
-  Arith,     // every type with arithmetic: all but Half; Bool runs on Byte's kernel
+  All,       // every type, Half and BFloat16 included (copies, fills, views of memory)
+  Arith,     // every type with arithmetic: all but Half and BFloat16; Bool runs on Byte's kernel
   Floating,  // Float and Double
 };
 
@@ -122,18 +122,31 @@ class Kernels<R(Args...), OpTypes> {
 
 namespace cpu {
 
-// Calls f(Tag<T>{}, dtype) for each dtype of types with its C type T (uint8_t for Bool).
+// The element "type" under which a family registers its Float kernel for Half or BFloat16
+// (Note [Half through Float]): TORCH_TEMPLATE(fn) gives ThroughFloat<&fn<float>>::call for it.
+struct ViaFloat {};
+
+// Calls f(Tag<T>{}, dtype) for each dtype of types with its C type T: uint8_t for Bool; for
+// Half and BFloat16 THHalf in a family of every type (which moves their bits: Note [BFloat16 on
+// Half's storage]), else ViaFloat for BFloat16, as PyTorch 1.13 computes every op in bfloat16 on
+// the CPU. Half has arithmetic only where a family opts in (fillWithHalf), as in 1.13.
 template <Types OpTypes, typename F>
 void forEachType(F &&f) {
   if constexpr (OpTypes == Types::Floating) {
     f(Tag<float>{}, ScalarType::Float);
     f(Tag<double>{}, ScalarType::Double);
+    f(Tag<ViaFloat>{}, ScalarType::BFloat16);
   } else {
 #define TORCH_DISPATCH_EACH_TYPE(Name, T, dtype) f(Tag<T>{}, ScalarType::Name);
     TH_FORALL_ARITH_TYPES(TORCH_DISPATCH_EACH_TYPE)
 #undef TORCH_DISPATCH_EACH_TYPE
     f(Tag<uint8_t>{}, ScalarType::Bool);
-    if constexpr (OpTypes == Types::All) f(Tag<THHalf>{}, ScalarType::Half);
+    if constexpr (OpTypes == Types::All) {
+      f(Tag<THHalf>{}, ScalarType::Half);
+      f(Tag<THHalf>{}, ScalarType::BFloat16);
+    } else {
+      f(Tag<ViaFloat>{}, ScalarType::BFloat16);
+    }
   }
 }
 
@@ -143,79 +156,84 @@ void fill(Kernels<Signature, OpTypes> &kernels, Pick &&pick) {
   forEachType<OpTypes>([&](auto tag, ScalarType dtype) { kernels.add(Device::CPU, dtype, pick(tag)); });
 }
 
-// Note [Half through Float]: TH has no Half arithmetic on the CPU. A kernel family that opts
-// in (fillWithHalf, or the pointwise tables) runs a Half call on its Float kernel: each Half
-// tensor argument is copied to a new Float tensor, the Float kernel runs, and its first
-// tensor argument of a kernel that returns nothing (its output, by the convention of these
-// signatures; the others are read only, as are all of a kernel returning a value) is rounded
-// back into the Half tensor. Each element is converted, computed in float
-// and rounded once, as PyTorch computes Half on the CPU; a device with Half kernels of its own
-// registers those instead.
-Tensor halfToFloat(const Tensor &half);                   // a new Float tensor of the same values
-void roundIntoHalf(const Tensor &half, const Tensor &f);  // half = f, rounded
+// Note [Half through Float]: TH has no Half arithmetic on the CPU, and bfloat16 is not a TH
+// type at all (Note [BFloat16 on Half's storage] in core/BFloat16.h). Their kernels are the
+// Float ones: each Half or BFloat16 tensor argument is copied to a new Float tensor, the Float
+// kernel runs, and each argument whose Float copy it changed (or resized) gets the new values,
+// rounded; an argument it only read is left as it was, bit for bit. So any signature works,
+// whichever of its tensors are outputs. Each element is converted, computed in float and
+// rounded once, as PyTorch computes both types on the CPU; a device with kernels of its own for
+// them registers those instead.
+Tensor widenToFloat(const Tensor &reduced);  // a new Float tensor of the same values
+// Whether a kernel changed (or resized) the Float copy values of reduced.
+bool changedFrom(const Tensor &reduced, const Tensor &values);
+void roundInto(const Tensor &reduced, const Tensor &values);  // reduced = values (Float), rounded
 
 template <auto FloatKernel>
-struct HalfThroughFloat;
+struct ThroughFloat;
 
 template <typename R, typename... Args, R (*FloatKernel)(Args...)>
-struct HalfThroughFloat<FloatKernel> {
+struct ThroughFloat<FloatKernel> {
   static R call(Args... args) {
-    // Tensors travel by value (Half ones as Float copies); every other argument by reference.
+    // Tensors travel by value (16-bit ones as Float copies); every other argument by reference.
     auto convert = [](auto &&a) -> decltype(auto) {
       using A = std::decay_t<decltype(a)>;
       if constexpr (std::is_same_v<A, Tensor>) {
-        return a.defined() && a.dtype() == ScalarType::Half ? halfToFloat(a) : Tensor(a);
+        return a.defined() && isReducedFloat(a.dtype()) ? widenToFloat(a) : Tensor(a);
       } else {
         return std::forward<decltype(a)>(a);
       }
     };
     std::tuple<std::conditional_t<std::is_same_v<std::decay_t<Args>, Tensor>, Tensor, Args &&>...> held(
         convert(std::forward<Args>(args))...);
-    const Tensor *output = firstTensor(args...);
-    const Tensor *converted = std::apply([](auto &...h) { return firstTensor(h...); }, held);
+    // All changes are found before any is written back: an output may be one of the inputs.
+    auto roundBack = [&] {
+      std::vector<std::pair<const Tensor *, const Tensor *>> changed;
+      std::apply([&](auto &...h) { (findChange(changed, args, h), ...); }, held);
+      for (auto [original, values] : changed) roundInto(*original, *values);
+    };
     if constexpr (std::is_void_v<R>) {
       std::apply([](auto &...h) { FloatKernel(h...); }, held);
-      if (output && output->defined() && output->dtype() == ScalarType::Half) roundIntoHalf(*output, *converted);
+      roundBack();
     } else {
-      return std::apply([](auto &...h) { return FloatKernel(h...); }, held);
+      R r = std::apply([](auto &...h) { return FloatKernel(h...); }, held);
+      roundBack();
+      return r;
     }
   }
 
  private:
-  template <typename... As>
-  static const Tensor *firstTensor(const As &...as) {
-    const Tensor *first = nullptr;
-    auto visit = [&first](const auto &a) {
-      if constexpr (std::is_same_v<std::decay_t<decltype(a)>, Tensor>) {
-        if (!first) first = &a;
+  template <typename A, typename H>
+  static void findChange(std::vector<std::pair<const Tensor *, const Tensor *>> &changed, const A &original,
+                         const H &converted) {
+    if constexpr (std::is_same_v<std::decay_t<A>, Tensor>) {
+      if (original.defined() && isReducedFloat(original.dtype()) && changedFrom(original, converted)) {
+        changed.emplace_back(&original, &converted);
       }
-    };
-    (visit(as), ...);
-    return first;
+    }
   }
 };
 
-// fill, and Half through the Float kernel: pick is TORCH_TEMPLATE_WITH_HALF(fn).
+// fill, and Half through the Float kernel too (as BFloat16 always is).
 template <typename Signature, Types OpTypes, typename Pick>
 void fillWithHalf(Kernels<Signature, OpTypes> &kernels, Pick &&pick) {
   static_assert(OpTypes != Types::All, "a family of every type has Half kernels of its own");
   fill(kernels, pick);
-  kernels.add(Device::CPU, ScalarType::Half, pick(Tag<THHalf>{}));
+  kernels.add(Device::CPU, ScalarType::Half, pick(Tag<ViaFloat>{}));
 }
 
 }  // namespace cpu
 
-// The instantiations of a kernel template, for cpu::fill:  cpu::fill(k, TORCH_TEMPLATE(sumDim)).
-#define TORCH_TEMPLATE(fn) [](auto tag) { return &fn<typename decltype(tag)::type>; }
-// The same with Half through fn<float> (Note [Half through Float]), for cpu::fillWithHalf.
-#define TORCH_TEMPLATE_WITH_HALF(fn)                            \
-  [](auto tag) {                                                \
-    using T = typename decltype(tag)::type;                     \
-    if constexpr (std::is_same_v<T, THHalf>) {                  \
-      return &::torch::cpu::HalfThroughFloat<&fn<float>>::call; \
-    } else {                                                    \
-      return &fn<T>;                                            \
-    }                                                           \
+// The instantiations of a kernel template, for cpu::fill:  cpu::fill(k, TORCH_TEMPLATE(sumDim));
+// for ViaFloat, fn<float> through float (Note [Half through Float]).
+#define TORCH_TEMPLATE(fn)                                     \
+  [](auto tag) {                                               \
+    using T = typename decltype(tag)::type;                    \
+    if constexpr (std::is_same_v<T, ::torch::cpu::ViaFloat>) { \
+      return &::torch::cpu::ThroughFloat<&fn<float>>::call;    \
+    } else {                                                   \
+      return &fn<T>;                                           \
+    }                                                          \
   }
 
 template <typename Kernel, int NumOps>

@@ -1,7 +1,8 @@
-// Element types of the core tensor. Every type but Bool and the complex ones is a TH type;
-// Bool is stored as bytes (0 or 1) and runs on the Byte kernels, so a mask is a Bool tensor
-// without a ninth TH instantiation; a complex tensor is stored in its real type's TH storage
-// (Note [Complex tensors] in core/ops/Complex.h).
+// Element types of the core tensor. Every type but Bool, BFloat16 and the complex ones is a TH
+// type; Bool is stored as bytes (0 or 1) and runs on the Byte kernels, so a mask is a Bool
+// tensor without a ninth TH instantiation; a complex tensor is stored in its real type's TH
+// storage (Note [Complex tensors] in core/ops/Complex.h); BFloat16 in Half's (Note [BFloat16
+// on Half's storage] in core/BFloat16.h).
 #ifndef TORCH_SCALAR_TYPE_H
 #define TORCH_SCALAR_TYPE_H
 
@@ -13,7 +14,7 @@
 namespace torch {
 
 // TH's types (Note [The type table] in TH/THGeneral.h), in its order, then Bool, then the
-// complex types (complex64 and complex128; complex32 is not provided).
+// complex types (complex64 and complex128; complex32 is not provided), then BFloat16.
 enum class ScalarType : int8_t {
 #define TORCH_ENUM_ENTRY(Name, T, dtype) Name,
   TH_FORALL_TYPES(TORCH_ENUM_ENTRY)
@@ -21,8 +22,9 @@ enum class ScalarType : int8_t {
       Bool,
   ComplexFloat,
   ComplexDouble,
+  BFloat16,
 };
-constexpr int kNumScalarTypes = th::kNumTypes + 3;
+constexpr int kNumScalarTypes = th::kNumTypes + 4;
 
 inline bool isComplex(ScalarType t) { return t == ScalarType::ComplexFloat || t == ScalarType::ComplexDouble; }
 // Float for ComplexFloat, Double for ComplexDouble; other types are their own.
@@ -36,16 +38,26 @@ inline ScalarType toComplexType(ScalarType t) {
 }
 
 // The TH type whose storage and header a ScalarType uses (Byte for Bool, the real type for a
-// complex type).
+// complex type, Half for BFloat16).
 inline th::Type thType(ScalarType t) {
-  return t == ScalarType::Bool ? th::Type::Byte : static_cast<th::Type>(toRealType(t));
+  return t == ScalarType::Bool       ? th::Type::Byte
+         : t == ScalarType::BFloat16 ? th::Type::Half
+                                     : static_cast<th::Type>(toRealType(t));
 }
 
 const char *scalarTypeName(ScalarType t);  // "Float", "Bool", ...
 const char *dtypeName(ScalarType t);       // "float32", "bool", ...
 size_t elementSize(ScalarType t);
 inline bool isFloating(ScalarType t) {
-  return t == ScalarType::Half || t == ScalarType::Float || t == ScalarType::Double;
+  return t == ScalarType::Half || t == ScalarType::BFloat16 || t == ScalarType::Float || t == ScalarType::Double;
+}
+// The 16-bit floating types, which the CPU stores but computes in float (Note [Half through
+// Float] in core/Dispatch.h).
+inline bool isReducedFloat(ScalarType t) { return t == ScalarType::Half || t == ScalarType::BFloat16; }
+// The types of the floating-point kernel families (Types::Floating in core/Dispatch.h): Float,
+// Double, and BFloat16 through Float.
+inline bool hasFloatingKernels(ScalarType t) {
+  return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::BFloat16;
 }
 inline bool isIntegral(ScalarType t) { return !isFloating(t) && !isComplex(t) && t != ScalarType::Bool; }
 // Types whose tensors may require gradients.

@@ -42,6 +42,7 @@ const char *scalarTypeName(ScalarType t) {
     case ScalarType::Bool: return "Bool";
     case ScalarType::ComplexFloat: return "ComplexFloat";
     case ScalarType::ComplexDouble: return "ComplexDouble";
+    case ScalarType::BFloat16: return "BFloat16";
     default: return th::typeName(thType(t));
   }
 }
@@ -51,6 +52,7 @@ const char *dtypeName(ScalarType t) {
     case ScalarType::Bool: return "bool";
     case ScalarType::ComplexFloat: return "complex64";
     case ScalarType::ComplexDouble: return "complex128";
+    case ScalarType::BFloat16: return "bfloat16";
     default: return th::dtypeName(thType(t));
   }
 }
@@ -72,7 +74,9 @@ ScalarType promoteTypes(ScalarType a, ScalarType b) {
   if (isFloating(a) || isFloating(b)) {
     if (!isFloating(a)) return b;
     if (!isFloating(b)) return a;
-    // Float and Double rank by size; Half with either gives the other.
+    // Float and Double rank by size; Half or BFloat16 with either gives the other, and with
+    // each other Float, which holds both.
+    if (isReducedFloat(a) && isReducedFloat(b)) return ScalarType::Float;
     return elementSize(a) >= elementSize(b) ? a : b;
   }
   // Two different integer types: the wider; uint8 with a signed type needs a signed
@@ -840,8 +844,8 @@ void fill_(const Tensor &t, Scalar v) {
     complexFill(t, v);
     return;
   }
-  if (t.dtype() == ScalarType::Half) {
-    // Half has no arithmetic: a float value, copied over (converted on the way).
+  if (isReducedFloat(t.dtype())) {
+    // no arithmetic in 16 bits: a float value, copied over (rounded on the way)
     copyValues_(t, scalarTensor(v, ScalarType::Float, Device::CPU));
     return;
   }

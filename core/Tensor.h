@@ -46,10 +46,11 @@ decltype(auto) dispatch(ScalarType t, F &&f) {
   return th::visit(thType(t), std::forward<F>(f));
 }
 
-// As dispatch, for ops with arithmetic: Half (a storage-only type) raises a TypeError.
+// As dispatch, for ops with arithmetic: Half and BFloat16 (storage-only types on the CPU)
+// raise a TypeError.
 template <typename F>
 decltype(auto) dispatchArith(ScalarType t, const char *op, F &&f) {
-  if (t == ScalarType::Half) fail(th::ErrorKind::Type, "%s is not implemented for Half tensors", op);
+  if (isReducedFloat(t)) fail(th::ErrorKind::Type, "%s is not implemented for %s tensors", op, scalarTypeName(t));
   return dispatch(t, [&](auto tag) -> decltype(auto) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, THHalf>) {

@@ -65,13 +65,13 @@ namespace {
 bool allIntegral(Scalar a, Scalar b, Scalar c) { return !a.isFloating() && !b.isFloating() && !c.isFloating(); }
 
 // Writes the n elements of sequence into the 1-D tensor r, converted to r's element type.
-// Half goes through a float tensor.
+// Half and BFloat16 go through a float tensor.
 void fillSequence(const Tensor &r, int64_t n, const Sequence &sequence) {
   // complex sequences are not provided: refused rather than computed on the real parts
   TORCH_CHECK(!sequence.start.isComplex() && !sequence.step.isComplex() && !isComplex(r.dtype()), Runtime,
               "sequences of complex numbers (arange, linspace, logspace) are not implemented");
   resize_(r, {n});
-  if (r.dtype() == ScalarType::Half) {
+  if (isReducedFloat(r.dtype())) {
     Tensor f = empty({n}, ScalarType::Float, r.device());
     fillSequence(f, n, sequence);
     copy_(r, f);

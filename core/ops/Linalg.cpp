@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "autograd/Derivatives.h"
+#include "core/Autocast.h"
 #include "core/ops/Factory.h"
 #include "core/ops/Indexing.h"
 #include "core/ops/LinalgKernels.h"
@@ -338,15 +339,24 @@ Tensor mv(const Tensor &mat, const Tensor &vec) {
   return plainProduct(AddProduct::Mv, "mv", mat, vec);
 }
 Tensor mm(const Tensor &a, const Tensor &b) {
+  if (autocast::on(a))
+    return autocast::run(
+        autocast::Policy::Lower, [](auto &&...x) { return mm(x...); }, a, b);
   if (isComplex(a.dtype()) || isComplex(b.dtype())) return complexMatmul("mm", a, b);
   return plainProduct(AddProduct::Mm, "mm", a, b);
 }
 Tensor bmm(const Tensor &a, const Tensor &b) {
+  if (autocast::on(a))
+    return autocast::run(
+        autocast::Policy::Lower, [](auto &&...x) { return bmm(x...); }, a, b);
   if (isComplex(a.dtype()) || isComplex(b.dtype())) return complexMatmul("bmm", a, b);
   return plainProduct(AddProduct::Bbmm, "bmm", a, b);
 }
 
 Tensor matmul(const Tensor &a, const Tensor &b) {
+  if (autocast::on(a))
+    return autocast::run(
+        autocast::Policy::Lower, [](auto &&...x) { return matmul(x...); }, a, b);
   if (isComplex(a.dtype()) || isComplex(b.dtype())) return complexMatmul("matmul", a, b);
   const int da = a.dim(), db = b.dim();
   TORCH_CHECK(da >= 1 && db >= 1, Runtime, "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
@@ -451,6 +461,11 @@ Tensor multiDot(const std::vector<Tensor> &tensors) {
 }
 
 Tensor addProduct(AddProduct kind, const Tensor &self, const Tensor &x, const Tensor &y, Scalar beta, Scalar alpha) {
+  // addmm, addbmm and baddbmm in lower precision; addmv and addr in their inputs' types (Note [Autocast])
+  if (kind != AddProduct::Mv && kind != AddProduct::R && autocast::on(x)) {
+    return autocast::run(
+        autocast::Policy::Lower, [kind](auto &&...a) { return addProduct(kind, a...); }, self, x, y, beta, alpha);
+  }
   const char *op = addProductName(kind);
   IntList shape = productShape(kind, op, x, y);
   checkSameType(op, self, x);

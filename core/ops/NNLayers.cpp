@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "autograd/Derivatives.h"
+#include "core/Autocast.h"
 #include "core/ops/Factory.h"
 #include "core/ops/NNKernels.h"
 #include "core/ops/Pointwise.h"
@@ -43,8 +44,8 @@ void checkSameType(const Tensor &x, const Tensor &other, const char *op, const c
 }
 
 void checkFloating(const Tensor &x, const char *op) {
-  TORCH_CHECK(x.dtype() == ScalarType::Float || x.dtype() == ScalarType::Double, Type,
-              "%s is only implemented for floating point tensors (got %s)", op, scalarTypeName(x.dtype()));
+  TORCH_CHECK(hasFloatingKernels(x.dtype()), Type, "%s is only implemented for floating point tensors (got %s)", op,
+              scalarTypeName(x.dtype()));
 }
 
 // Integer class targets as a Long tensor.
@@ -265,6 +266,10 @@ Reduction reductionOf(const std::string &name) {
 // ---- linear maps ----
 
 Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias) {
+  if (autocast::on(input)) {
+    return autocast::run(
+        autocast::Policy::Lower, [](auto &&...x) { return linear(x...); }, input, weight, bias);
+  }
   TORCH_CHECK(input.dim() >= 1 && weight.dim() >= 1, Runtime,
               "both arguments to linear need to be at least 1D, but they are %dD and %dD", input.dim(), weight.dim());
   TORCH_CHECK(weight.dim() == 2, Runtime, "linear(): weight must be 2-D [out_features, in_features], got %s",

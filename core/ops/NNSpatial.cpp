@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "autograd/Derivatives.h"
+#include "core/Autocast.h"
 #include "core/ops/Factory.h"
 #include "core/ops/NNSpatialInternal.h"
 #include "core/ops/Pointwise.h"
@@ -59,8 +60,8 @@ std::string listString(const IntList &v) {
 }
 
 void checkFloating(const char *op, const Tensor &t, const char *what) {
-  TORCH_CHECK(t.dtype() == ScalarType::Float || t.dtype() == ScalarType::Double, Runtime,
-              "%s: expected %s to be a floating point tensor (Float or Double), but got %s", op, what,
+  TORCH_CHECK(hasFloatingKernels(t.dtype()), Runtime,
+              "%s: expected %s to be a floating point tensor (Float, Double or BFloat16), but got %s", op, what,
               scalarTypeName(t.dtype()));
 }
 
@@ -143,8 +144,10 @@ Tensor unpaddedRegion(const Conv &c, const Tensor &t, const IntList &unpadded) {
 // Every kernel call fills the buffer before reading it, so sequential users may share it.
 class Columns {
  public:
-  Columns(ScalarType dtype, Device device) : slot_(slot(dtype, device)) {
-    if (!slot_.defined()) slot_ = empty({0}, dtype, device);
+  // A 16-bit type's kernels compute in float (Note [Half through Float]): its scratch is
+  // Float's, which they use as it is.
+  Columns(ScalarType dtype, Device device) : slot_(slot(isReducedFloat(dtype) ? ScalarType::Float : dtype, device)) {
+    if (!slot_.defined()) slot_ = empty({0}, isReducedFloat(dtype) ? ScalarType::Float : dtype, device);
   }
   ~Columns() {
     if (slot_.storage().nbytes() > (size_t(256) << 20)) slot_ = Tensor();
@@ -741,6 +744,11 @@ Tensor gridSampleAligned(const Tensor &input, const Tensor &grid, int paddingMod
 
 Tensor convolution(const Tensor &input, const Tensor &weight, const Tensor &bias, const IntList &stride,
                    const IntList &padding, const IntList &dilation, int64_t groups) {
+  if (autocast::on(input)) {
+    return autocast::run(
+        autocast::Policy::Lower, [](auto &&...x) { return convolution(x...); }, input, weight, bias, stride, padding,
+        dilation, groups);
+  }
   const int s = static_cast<int>(stride.size());
   TORCH_CHECK(s >= 1 && s <= 3, Runtime, "convolution: expected 1 to 3 spatial dimensions, but got stride [%s]",
               listString(stride).c_str());
@@ -780,6 +788,13 @@ Tensor convolution(const Tensor &input, const Tensor &weight, const Tensor &bias
 
 Tensor convTranspose(const Tensor &input, const Tensor &weight, const Tensor &bias, const IntList &stride,
                      const IntList &padding, const IntList &outputPadding, int64_t groups, const IntList &dilation) {
+  // float32 on the CPU, lower precision on CUDA, as PyTorch 1.13's lists have it
+  if (autocast::on(input)) {
+    return autocast::run(
+        input.device() == Device::CPU ? autocast::Policy::Float32 : autocast::Policy::Lower,
+        [](auto &&...x) { return convTranspose(x...); }, input, weight, bias, stride, padding, outputPadding, groups,
+        dilation);
+  }
   const int s = static_cast<int>(stride.size());
   TORCH_CHECK(s >= 1 && s <= 3, Runtime, "conv_transpose: expected 1 to 3 spatial dimensions, but got stride [%s]",
               listString(stride).c_str());

@@ -117,12 +117,14 @@ Generator &orDefault(Generator *gen) { return gen ? *gen : Generator::defaultGen
 
 RandomKernels &kernels() { return randomKernels(); }
 
-// Runs fill(tensor) on t, through a Float tensor when t is Half (which has no kernels).
+// Runs fill(tensor) on t, through a Float tensor when t is Half or BFloat16 (which have no
+// kernels).
 template <typename Fill>
 void viaFloat(const Tensor &t, Fill fill) {
-  if (t.dtype() != ScalarType::Half) return fill(t);
+  if (!isReducedFloat(t.dtype())) return fill(t);
   Tensor f = empty(t.sizes(), ScalarType::Float, t.device());
   fill(f);
+  if (t.sizes() != f.sizes()) resize_(t, f.sizes());  // a fill that sized its result (randperm)
   copy_(t, f);
 }
 
@@ -256,7 +258,7 @@ namespace {
 // mean + std * N(0, 1) per element, means and standard deviations broadcast together.
 Tensor normalTensors(const Tensor &mean, const Tensor &std, Generator *gen) {
   ScalarType type = promoteTypes(mean.dtype(), std.dtype());
-  TORCH_CHECK(isFloating(type) && type != ScalarType::Half, Type,
+  TORCH_CHECK(hasFloatingKernels(type), Type,
               "normal expects floating point means and standard deviations, got %s and %s",
               scalarTypeName(mean.dtype()), scalarTypeName(std.dtype()));
   IntList shape = broadcastShapes(mean.sizes(), std.sizes());

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "autograd/Derivatives.h"
+#include "core/Autocast.h"
 #include "core/ops/Factory.h"
 #include "core/ops/Indexing.h"
 #include "core/ops/MathKernels.h"
@@ -138,6 +139,10 @@ static Tensor catKernel(const TensorList &tensors, int64_t dim) {
 }
 
 Tensor stack(const TensorList &tensors, int64_t dim) {
+  if (autocast::on(tensors)) {
+    return autocast::run(
+        autocast::Policy::Promote, [](auto &&...x) { return stack(x...); }, tensors, dim);
+  }
   checkNonEmpty(tensors, "stack");
   int d = wrapDim(dim, tensors[0].dim() + 1);
   TensorList parts;
@@ -308,8 +313,8 @@ Tensor histc(const Tensor &t, int64_t bins, double min, double max) {
 namespace {
 
 int checkRenorm(const Tensor &t, double p, int64_t dim, double maxnorm) {
-  TORCH_CHECK(isFloating(t.dtype()) && t.dtype() != ScalarType::Half, Type,
-              "renorm is only implemented for floating point tensors (got %s)", scalarTypeName(t.dtype()));
+  TORCH_CHECK(hasFloatingKernels(t.dtype()), Type, "renorm is only implemented for floating point tensors (got %s)",
+              scalarTypeName(t.dtype()));
   TORCH_CHECK(t.dim() > 1, Runtime, "renorm: input needs at least 2 dimensions, got %d dimensions", t.dim());
   int d = wrapDim(dim, t.dim());
   TORCH_CHECK(p > 0, Runtime, "renorm: non-positive-norm not supported (got p = %g)", p);
@@ -377,8 +382,8 @@ static Tensor flipKernel(const Tensor &t, const IntList &dims) {
     flipped[w] = true;
   }
   if (t.numel() == 0 || nd == 0) return clone(t);
-  // Half has no index kernels: its values go through Float exactly.
-  if (t.dtype() == ScalarType::Half) return toType(flipKernel(toType(t, ScalarType::Float), dims), ScalarType::Half);
+  // Half and BFloat16 have no index kernels: their values go through Float exactly.
+  if (isReducedFloat(t.dtype())) return toType(flipKernel(toType(t, ScalarType::Float), dims), t.dtype());
   // Each flipped dim read through a reversed index (TH's strides cannot be negative).
   Tensor r = t;
   for (int d = 0; d < nd; d++) {
@@ -714,6 +719,10 @@ void unsqueeze_(const Tensor &t, int64_t dim) {
 // ---- recording (Note [Recording scope]) ----
 
 Tensor cat(const TensorList &tensors, int64_t dim) {
+  if (autocast::on(tensors)) {
+    return autocast::run(
+        autocast::Policy::Promote, [](auto &&...x) { return cat(x...); }, tensors, dim);
+  }
   bool record = GradMode::enabled();
   if (record) {
     record = false;

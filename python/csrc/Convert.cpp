@@ -2,6 +2,7 @@
 #include <pybind11/numpy.h>
 
 #include "autograd/Autograd.h"
+#include "core/BFloat16.h"
 #include "core/ops/Pointwise.h"
 #include "python/csrc/Bind.h"
 
@@ -221,7 +222,11 @@ Tensor tensorFromData(py::handle data, std::optional<ScalarType> dtype) {
     for (size_t i = 0; i < s.leaves.size(); i++) {
       Scalar v = s.leaves[i];
       if (type == ScalarType::Bool) v = Scalar(static_cast<int64_t>(v.isFloating() ? v.d != 0 : v.i != 0));
-      out[i] = v.to<T>();
+      if constexpr (std::is_same_v<T, THHalf>) {
+        out[i] = floatToReduced(static_cast<float>(v.to<double>()), type);  // Half or BFloat16
+      } else {
+        out[i] = v.to<T>();
+      }
     }
   });
   return r;

@@ -37,7 +37,7 @@ struct DLManagedTensor {
 };
 
 constexpr int32_t kDLCPU = 1;
-constexpr uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBool = 6;
+constexpr uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLBool = 6;
 const char *const kCapsule = "dltensor";
 const char *const kUsedCapsule = "used_dltensor";
 
@@ -52,6 +52,7 @@ DLDataType dlType(ScalarType t) {
     case ScalarType::Half:
     case ScalarType::Float:
     case ScalarType::Double: return {kDLFloat, bits, 1};
+    case ScalarType::BFloat16: return {kDLBfloat, bits, 1};
     default: break;
   }
   // as PyTorch 1.13, which has no DLPack code for its bool

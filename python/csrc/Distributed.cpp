@@ -30,6 +30,7 @@
 #include <thread>
 
 #include "Bind.h"
+#include "core/BFloat16.h"
 
 namespace torch::python {
 namespace {
@@ -86,7 +87,7 @@ ReduceOp toReduceOp(int op) {
 
 using ReduceFn = std::function<void(void *, const void *, const void *, size_t)>;
 
-// c = a op b over n elements of T; Half is reduced through float.
+// c = a op b over n elements of T; Half and BFloat16 are reduced through float.
 template <typename T>
 ReduceFn typedReduceFunction(ReduceOp op, ScalarType dtype) {
   auto make = [](auto combine) -> ReduceFn {
@@ -98,8 +99,10 @@ ReduceFn typedReduceFunction(ReduceOp op, ScalarType dtype) {
     };
   };
   if constexpr (std::is_same_v<T, THHalf>) {
-    auto viaFloat = [](auto f) {
-      return [f](THHalf x, THHalf y) { return TH_float2half(f(TH_half2float(x), TH_half2float(y))); };
+    auto viaFloat = [dtype](auto f) {
+      return [f, dtype](THHalf x, THHalf y) {
+        return floatToReduced(f(reducedToFloat(x, dtype), reducedToFloat(y, dtype)), dtype);
+      };
     };
     switch (op) {
       case ReduceOp::Sum:
@@ -147,7 +150,7 @@ void divideInPlace(const Tensor &t, int size) {
     T *p = reinterpret_cast<T *>(t.dataPtr());
     int64_t n = t.numel();
     if constexpr (std::is_same_v<T, THHalf>) {
-      for (int64_t i = 0; i < n; i++) p[i] = TH_float2half(TH_half2float(p[i]) / size);
+      for (int64_t i = 0; i < n; i++) p[i] = floatToReduced(reducedToFloat(p[i], t.dtype()) / size, t.dtype());
     } else {
       for (int64_t i = 0; i < n; i++) p[i] = static_cast<T>(p[i] / size);
     }

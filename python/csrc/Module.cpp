@@ -1,5 +1,6 @@
 // torch._C: module setup, error translation, dtypes, and the Tensor class whose methods
 // the other files of csrc/ add.
+#include "core/Autocast.h"
 #include "python/csrc/Bind.h"
 #include "python/csrc/Factory.h"
 
@@ -53,6 +54,24 @@ void bindDtypes(py::module &m) {
   m.def("get_default_dtype", [] { return dtypeObject(defaultFloatType()); });
 }
 
+// torch.autocast's switches (Note [Autocast] in core/Autocast.h), named as PyTorch 1.13's.
+void bindAutocast(py::module &m) {
+  m.def("is_autocast_enabled", [] { return autocast::enabled(Device::CUDA); });
+  m.def("set_autocast_enabled", [](bool on) { autocast::setEnabled(Device::CUDA, on); });
+  m.def("is_autocast_cpu_enabled", [] { return autocast::enabled(Device::CPU); });
+  m.def("set_autocast_cpu_enabled", [](bool on) { autocast::setEnabled(Device::CPU, on); });
+  m.def("get_autocast_cpu_dtype", [] { return dtypeObject(autocast::dtype(Device::CPU)); });
+  m.def("set_autocast_cpu_dtype", [](py::handle d) { autocast::setDtype(Device::CPU, toDtype(d)); });
+  m.def("get_autocast_gpu_dtype", [] { return dtypeObject(autocast::dtype(Device::CUDA)); });
+  m.def("set_autocast_gpu_dtype", [](py::handle d) { autocast::setDtype(Device::CUDA, toDtype(d)); });
+  m.def("is_autocast_cache_enabled", [] { return autocast::cacheEnabled(); });
+  m.def("set_autocast_cache_enabled", [](bool on) { autocast::setCacheEnabled(on); });
+  m.def("autocast_increment_nesting", [] { return autocast::incrementNesting(); });
+  m.def("autocast_decrement_nesting", [] { return autocast::decrementNesting(); });
+  // casts are not cached (each op casts its inputs again): nothing to clear
+  m.def("clear_autocast_cache", [] {});
+}
+
 }  // namespace
 }  // namespace torch::python
 
@@ -61,6 +80,7 @@ PYBIND11_MODULE(_C, m) {
   m.doc() = "torch._C: tensors over TH";
   registerErrors();
   bindDtypes(m);
+  bindAutocast(m);
   bindCuda(m);
   // OpenMP threads of the kernels. A forked child must not start a parallel region on the
   // parent's libgomp pool (it hangs), so DataLoader workers set 1, as PyTorch's do.

@@ -6,6 +6,7 @@
 #include <Python.h>
 
 #include "autograd/Autograd.h"
+#include "core/BFloat16.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Shape.h"
 #include "core/ops/Complex.h"
@@ -112,6 +113,8 @@ static py::array toNumpy(py::handle self) {
     throw py::type_error("can't convert " + py::str(deviceObject(t.device())).cast<std::string>() +
                          " device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.");
   }
+  // numpy has no bfloat16 (1.13's error)
+  if (t.dtype() == ScalarType::BFloat16) throw py::type_error("Got unsupported ScalarType BFloat16");
   // The array would share memory that autograd does not see change (PyTorch refuses too,
   // outside no_grad).
   TORCH_CHECK(!(GradMode::enabled() && requiresGrad(t)), Runtime,
@@ -140,7 +143,7 @@ py::object tolist(const Tensor &t, int dim, int64_t offset) {
       using T = typename decltype(tag)::type;
       T v = reinterpret_cast<const T *>(t.raw()->storage->data)[offset];
       if constexpr (std::is_same_v<T, THHalf>) {
-        return py::float_(TH_half2float(v));
+        return py::float_(reducedToFloat(v, t.dtype()));
       } else if constexpr (std::is_floating_point_v<T>) {
         if (isComplex(t.dtype())) {
           const T *pair = reinterpret_cast<const T *>(t.raw()->storage->data) + 2 * offset;

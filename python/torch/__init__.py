@@ -14,6 +14,7 @@ from torch._C import Tensor, dtype, from_numpy, get_default_dtype
 # ---- dtypes ----
 uint8, int8, int16, int32, int64 = _C.uint8, _C.int8, _C.int16, _C.int32, _C.int64
 float16, float32, float64, bool = _C.float16, _C.float32, _C.float64, _C.bool
+bfloat16 = _C.bfloat16
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 
@@ -143,6 +144,7 @@ HalfTensor = _make_tensor_type("HalfTensor", float16)
 FloatTensor = _make_tensor_type("FloatTensor", float32)
 DoubleTensor = _make_tensor_type("DoubleTensor", float64)
 BoolTensor = _make_tensor_type("BoolTensor", bool)
+BFloat16Tensor = _make_tensor_type("BFloat16Tensor", bfloat16)
 _tensor_classes = [
     ByteTensor,
     CharTensor,
@@ -153,6 +155,7 @@ _tensor_classes = [
     FloatTensor,
     DoubleTensor,
     BoolTensor,
+    BFloat16Tensor,
 ]
 
 
@@ -201,6 +204,7 @@ from torch._tensor_str import set_printoptions  # noqa: E402
 # ---- storages and serialization ----
 from torch import _utils  # noqa: E402  (rebuild functions that pickles name)
 from torch.storage import (  # noqa: E402
+    BFloat16Storage,
     BoolStorage,
     ByteStorage,
     CharStorage,
@@ -238,6 +242,8 @@ from torch import nn  # noqa: E402
 from torch import _aliases  # noqa: E402,F401  (other names of the functions above)
 from torch._complex import cdouble, cfloat, complex64, complex128  # noqa: E402,F401  (and complex functions)
 from torch._flags import *  # noqa: E402,F401,F403  (build facts and global switches)
+from torch import amp, cpu  # noqa: E402
+from torch.amp import autocast  # noqa: E402
 from torch import optim  # noqa: E402
 from torch import multiprocessing  # noqa: E402
 from torch import utils  # noqa: E402

@@ -11,6 +11,7 @@ import torch
 from torch import _C
 from torch._C import Tensor
 from torch.functional import _check_tensor
+from torch.amp.autocast_mode import float32_under_autocast
 
 complex64 = cfloat = _C.complex64
 complex128 = cdouble = _C.complex128
@@ -53,6 +54,7 @@ def complex(real, imag, *, out=None):
     return _out(_C._complex(real, imag), out)
 
 
+@float32_under_autocast
 def polar(abs, angle, *, out=None):
     """abs * (cos(angle) + i sin(angle))."""
     _check_tensor("polar", "abs", 1, abs)

@@ -13,7 +13,7 @@ has_cudnn = False
 has_mps = False
 has_mkl = False
 has_mkldnn = False
-has_spectral = False  # no torch.fft yet
+has_spectral = True  # torch.fft on pocketfft
 has_lapack = True
 has_openmp = True
 
@@ -123,68 +123,6 @@ def typename(o):
     module = getattr(type(o), "__module__", "")
     name = type(o).__qualname__
     return name if module in ("builtins", "", None) else module + "." + name
-
-
-# ---- autocast: mixed precision needs bfloat16 on the CPU, which this package does not have ----
-_autocast = {"cpu": False, "cuda": False}
-
-
-class autocast:
-    """Automatic mixed precision. On 'cuda' it warns and disables itself (no GPU); on 'cpu'
-    PyTorch computes in bfloat16, a type this package lacks, so it warns and disables itself
-    too: the operations inside run in their inputs' types."""
-
-    def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
-        if device_type not in ("cpu", "cuda", "xpu", "hpu"):
-            raise RuntimeError(
-                "User specified autocast device_type must be 'cuda' or 'cpu', but got " + str(device_type)
-            )
-        self.device = device_type
-        self.fast_dtype = dtype
-        if enabled and device_type == "cuda":
-            warnings.warn("User provided device_type of 'cuda', but CUDA is not available. Disabling")
-        elif enabled:
-            warnings.warn("CPU autocast computes in bfloat16, which this build does not have. Disabling autocast.")
-        self._enabled = False
-
-    def __enter__(self):
-        self.prev = _autocast.get(self.device, False)
-        _autocast[self.device] = self._enabled
-        return self
-
-    def __exit__(self, *exc):
-        _autocast[self.device] = self.prev
-        return False
-
-    def __call__(self, fn):
-        import functools
-
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            with self:
-                return fn(*args, **kwargs)
-
-        return run
-
-
-def is_autocast_enabled():
-    return _autocast["cuda"]
-
-
-def is_autocast_cpu_enabled():
-    return _autocast["cpu"]
-
-
-def set_autocast_enabled(enabled):
-    _autocast["cuda"] = builtins.bool(enabled)
-
-
-def set_autocast_cpu_enabled(enabled):
-    _autocast["cpu"] = builtins.bool(enabled)
-
-
-def clear_autocast_cache():
-    pass
 
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in ("builtins", "warnings", "torch")]

@@ -8,6 +8,7 @@ import warnings
 import torch
 import torch.nn.functional as F
 from torch._C import Tensor
+from torch.amp.autocast_mode import float32_under_autocast
 
 
 def _describe(t):
@@ -26,6 +27,7 @@ def _padded_window(window, win_length, n_fft, dtype):
     return window
 
 
+@float32_under_autocast
 def stft(
     input,
     n_fft,

@@ -10,6 +10,7 @@ import sys  # noqa: F401  (a public name of PyTorch's module)
 
 import torch
 from torch import Tensor, _C  # noqa: F401
+from torch.amp.autocast_mode import float32_under_autocast
 
 common_args = {
     "input": "input (Tensor): the input tensor.",
@@ -161,6 +162,7 @@ def _length(n):
     return n
 
 
+@float32_under_autocast
 def fft(input, n=None, dim=-1, norm=None, *, out=None):
     """The one-dimensional discrete Fourier transform of input."""
     _check(input, "fft_fft")
@@ -169,6 +171,7 @@ def fft(input, n=None, dim=-1, norm=None, *, out=None):
     return _out(_r2c("fft_fft", input, n, dim, norm, True, False), out)
 
 
+@float32_under_autocast
 def ifft(input, n=None, dim=-1, norm=None, *, out=None):
     """The one-dimensional inverse discrete Fourier transform of input."""
     _check(input, "fft_ifft")
@@ -177,24 +180,28 @@ def ifft(input, n=None, dim=-1, norm=None, *, out=None):
     return _out(_r2c("fft_ifft", input, n, dim, norm, False, False), out)
 
 
+@float32_under_autocast
 def rfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The one-dimensional Fourier transform of real input: the n // 2 + 1 non-negative frequencies."""
     _check(input, "fft_rfft")
     return _out(_r2c("rfft", input, n, dim, norm, True, True), out)
 
 
+@float32_under_autocast
 def irfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The inverse of rfft: a real signal of n points (default 2 * (input.size(dim) - 1))."""
     _check(input, "fft_irfft")
     return _out(_c2r("irfft", input, n, dim, norm, False), out)
 
 
+@float32_under_autocast
 def hfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The transform of a Hermitian-symmetric signal given by its first half: a real result."""
     _check(input, "fft_hfft")
     return _out(_c2r("hfft", input, n, dim, norm, True), out)
 
 
+@float32_under_autocast
 def ihfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The inverse of hfft: the first half of the Hermitian spectrum of a real signal."""
     _check(input, "fft_ihfft")
@@ -213,24 +220,28 @@ def _fftn(name, input, s, dim, norm, forward):
     return _C._fft_c2c(x, dims, _norm(norm, forward), forward)
 
 
+@float32_under_autocast
 def fftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional discrete Fourier transform over dim (all dimensions by default)."""
     _check(input, "fft_fftn")
     return _out(_fftn("fftn", input, s, dim, norm, True), out)
 
 
+@float32_under_autocast
 def ifftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional inverse discrete Fourier transform."""
     _check(input, "fft_ifftn")
     return _out(_fftn("ifftn", input, s, dim, norm, False), out)
 
 
+@float32_under_autocast
 def fft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """The two-dimensional discrete Fourier transform."""
     _check(input, "fft_fft2")
     return _out(_fftn("fft2", input, s, dim, norm, True), out)
 
 
+@float32_under_autocast
 def ifft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """The two-dimensional inverse discrete Fourier transform."""
     _check(input, "fft_ifft2")
@@ -272,24 +283,28 @@ def _irfftn(name, input, s, dim, norm):
     return _C._fft_c2r(x, dims, _norm(norm, False), n)
 
 
+@float32_under_autocast
 def rfftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional Fourier transform of real input, the last dim one-sided."""
     _check(input, "fft_rfftn")
     return _out(_rfftn("rfftn", input, s, dim, norm), out)
 
 
+@float32_under_autocast
 def irfftn(input, s=None, dim=None, norm=None, *, out=None):
     """The inverse of rfftn."""
     _check(input, "fft_irfftn")
     return _out(_irfftn("irfftn", input, s, dim, norm), out)
 
 
+@float32_under_autocast
 def rfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """The two-dimensional Fourier transform of real input."""
     _check(input, "fft_rfft2")
     return _out(_rfftn("rfftn", input, s, dim, norm), out)
 
 
+@float32_under_autocast
 def irfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """The inverse of rfft2."""
     _check(input, "fft_irfft2")

@@ -17,6 +17,7 @@ import warnings
 
 import torch
 from torch._C import Tensor
+from torch.amp.autocast_mode import float32_under_autocast
 
 __all__ = [
     # constants and dtype rules
@@ -156,8 +157,9 @@ _TYPE_NAME = {
     torch.float16: "Half",
     torch.float32: "Float",
     torch.float64: "Double",
+    torch.bfloat16: "BFloat16",
 }
-_FLOATS = (torch.float16, torch.float32, torch.float64)
+_FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 _INTS = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
 _BITS = {
     torch.bool: 8,
@@ -167,6 +169,7 @@ _BITS = {
     torch.int32: 32,
     torch.int64: 64,
     torch.float16: 16,
+    torch.bfloat16: 16,
     torch.float32: 32,
     torch.float64: 64,
 }
@@ -225,6 +228,8 @@ def _promote(a, b):
         return _complex_of(_promote(_real_of(a), _real_of(b)))
     if _is_float(a) or _is_float(b):
         if _is_float(a) and _is_float(b):
+            if {a, b} == {torch.float16, torch.bfloat16}:
+                return torch.float32  # the one that holds both
             return a if _BITS[a] >= _BITS[b] else b
         return a if _is_float(a) else b
     # two integer types: uint8 holds no negative values, so with a signed type it needs the
@@ -325,6 +330,7 @@ class finfo:
     # bits, eps, max, tiny (the smallest normal number), resolution
     _LIMITS = {
         torch.float16: (16, 2.0**-10, 65504.0, 2.0**-14, 0.001),
+        torch.bfloat16: (16, 2.0**-7, (2.0 - 2.0**-7) * 2.0**127, 2.0**-126, 0.01),
         torch.float32: (32, 2.0**-23, (2.0 - 2.0**-23) * 2.0**127, 2.0**-126, 1e-06),
         torch.float64: (64, 2.0**-52, (2.0 - 2.0**-52) * 2.0**1023, 2.0**-1022, 1e-15),
     }
@@ -477,12 +483,13 @@ def _formula(value, grads, *inputs):
 
 
 def _work_dtype(dtype):
-    # TH has no float16 arithmetic; PyTorch too computes float16 in float32 and rounds the result
-    return torch.float32 if dtype == torch.float16 else dtype
+    # no 16-bit floating arithmetic on the CPU; PyTorch too computes float16 and bfloat16 in
+    # float32 and rounds the result
+    return torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
 
 
 def _upcast(x):
-    return x.to(torch.float32) if x.dtype == torch.float16 else x
+    return x.to(torch.float32) if x.dtype in (torch.float16, torch.bfloat16) else x
 
 
 def _binary(fname, input, other, input_may_be_number=False, other_may_be_number=True, floating=False):
@@ -517,8 +524,8 @@ def _floating_only(fname, dtype):
 
 
 def _comparable(x):
-    # TH has no comparison kernels for float16: float32 holds every float16 value exactly
-    return x.float() if x.dtype == torch.float16 else x
+    # TH has no comparison kernels for 16-bit floats: float32 holds every one of their values exactly
+    return x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
 
 
 def isnan(input):
@@ -569,7 +576,12 @@ def isneginf(input, *, out=None):
 
 
 # The integer type of the same width as each floating point type: the sign is the top bit.
-_SAME_WIDTH_INT = {torch.float16: torch.int16, torch.float32: torch.int32, torch.float64: torch.int64}
+_SAME_WIDTH_INT = {
+    torch.float16: torch.int16,
+    torch.bfloat16: torch.int16,
+    torch.float32: torch.int32,
+    torch.float64: torch.int64,
+}
 
 
 def signbit(input, *, out=None):
@@ -1317,6 +1329,8 @@ def tensordot(a, b, dims=2, out=None):
         right = b.permute(*(dims_b + free_b)).reshape(k, n)
         return torch.mm(left, right).reshape(shape)
 
+    if out is None:
+        return compute()  # in mm's type (bfloat16 under autocast)
     return _finish("tensordot", out, compute, a.dtype, (a, b))
 
 
@@ -1721,12 +1735,14 @@ def _quantile(fname, input, q, dim, keepdim, interpolation, out, ignore_nan):
     return _finish(fname, out, lambda: result, input.dtype, (input,))
 
 
+@float32_under_autocast
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
     """The q-th quantiles of input (over all elements, or along dim), interpolated between the
     two nearest order statistics; NaN where the slice holds a NaN."""
     return _quantile("quantile", input, q, dim, keepdim, interpolation, out, ignore_nan=False)
 
 
+@float32_under_autocast
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
     """quantile, ignoring NaNs (NaN only where a slice holds nothing else)."""
     return _quantile("nanquantile", input, q, dim, keepdim, interpolation, out, ignore_nan=True)
@@ -1772,6 +1788,7 @@ def _cdist_grads(p):
     return grads
 
 
+@float32_under_autocast
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance between each row of x1 (..., P, M) and each row of x2 (..., R, M):
     a (..., P, R) tensor."""

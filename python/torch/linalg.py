@@ -34,6 +34,12 @@ from torch._C._linalg import (
     svd,
     svdvals,
 )
+from torch.amp.autocast_mode import float32_under_autocast
+
+# in float32 under autocast, as PyTorch 1.13's float32 list has them (Note [Autocast])
+cholesky, eigh, eigvalsh, inv, qr, svd, svdvals = (
+    float32_under_autocast(f) for f in (cholesky, eigh, eigvalsh, inv, qr, svd, svdvals)
+)
 
 __all__ = [
     "LinAlgError",
@@ -174,6 +180,7 @@ def _matrix_dims(A, dim):
     return d0, d1
 
 
+@float32_under_autocast
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
     """The ord-norm of the matrices in dims dim of A: 'fro' (Frobenius), 'nuc' (sum of the
     singular values), +-2 (largest, smallest singular value), +-1 (largest, smallest column
@@ -218,6 +225,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
 
 
+@float32_under_autocast
 def cond(A, p=None, *, out=None):
     """The condition number of A in the p-norm (2 by default: the ratio of the extreme singular values)."""
     _check_float("cond", A)
@@ -320,6 +328,7 @@ def _failed(A, error, check_errors, result):
     return torch.full_like(result, math.nan), torch.ones(A.shape[:-2], dtype=torch.int32, device=A.device)
 
 
+@float32_under_autocast
 def inv_ex(A, *, check_errors=False, out=None):
     """(inv(A), info): info is 0 for each invertible matrix (not raising unless check_errors)."""
     try:
@@ -328,6 +337,7 @@ def inv_ex(A, *, check_errors=False, out=None):
         return _inv_ex(*_failed(A, error, check_errors, A))
 
 
+@float32_under_autocast
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     """(cholesky(A), info): info is 0 for each positive definite matrix."""
     try:
@@ -618,6 +628,7 @@ def _eig(fname, A, vectors):
     return w, (torch.stack(vecs).reshape(batch + (n, n)) if vectors else None)
 
 
+@float32_under_autocast
 def eig(A, *, out=None):
     """Eigenvalues and eigenvectors of a square (batch of) real matrix: complex, LAPACK's order."""
     w, v = _eig("eig", A, True)
@@ -628,6 +639,7 @@ def eig(A, *, out=None):
     return _eig_result(w, v)
 
 
+@float32_under_autocast
 def eigvals(A, *, out=None):
     """Eigenvalues of a square (batch of) real matrix: complex, LAPACK's order."""
     w, _ = _eig("eigvals", A, False)

@@ -113,10 +113,7 @@ class _TypedStorage(_C._StorageBase):
         """A new storage of type dtype with this one's values (a copy even for the same type, as
         .float() and friends give in PyTorch 1.13)."""
         result = _storage_classes[dtype](len(self))
-        source = self._tensor()
-        if self.dtype is torch.float16 and dtype is torch.bool:
-            source = source.float()  # the core copies Half to every type but Bool
-        result._tensor().copy_(source)
+        result._tensor().copy_(self._tensor())
         return result
 
     def byte(self):
@@ -136,6 +133,9 @@ class _TypedStorage(_C._StorageBase):
 
     def half(self):
         return self._to(torch.float16)
+
+    def bfloat16(self):
+        return self._to(torch.bfloat16)
 
     def float(self):
         return self._to(torch.float32)
@@ -291,6 +291,7 @@ ShortStorage = _make_storage_class("ShortStorage", torch.int16)
 IntStorage = _make_storage_class("IntStorage", torch.int32)
 LongStorage = _make_storage_class("LongStorage", torch.int64)
 HalfStorage = _make_storage_class("HalfStorage", torch.float16)
+BFloat16Storage = _make_storage_class("BFloat16Storage", torch.bfloat16)
 FloatStorage = _make_storage_class("FloatStorage", torch.float32)
 DoubleStorage = _make_storage_class("DoubleStorage", torch.float64)
 BoolStorage = _make_storage_class("BoolStorage", torch.bool)
@@ -305,6 +306,7 @@ _storage_classes = {
         IntStorage,
         LongStorage,
         HalfStorage,
+        BFloat16Storage,
         FloatStorage,
         DoubleStorage,
         BoolStorage,

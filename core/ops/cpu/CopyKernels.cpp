@@ -1,12 +1,39 @@
-// The CPU column of the copy, fill and read kernels: TH's copies between types.
+// The CPU column of the copy, fill and read kernels: TH's copies between types, and
+// BFloat16's conversions (Note [BFloat16 on Half's storage] in core/BFloat16.h).
+#include "core/BFloat16.h"
 #include "core/ops/CopyKernels.h"
 
 namespace torch::cpu {
 
 namespace {
 
+// A BFloat16 tensor's values in a new Float tensor (exactly: bfloat16 is float's upper half).
+Tensor widenBfloat16(const Tensor &src) {
+  Tensor f = empty(src.sizes(), ScalarType::Float, Device::CPU);
+  th::apply([](float &d, THHalf &s) { d = floatFromBfloat16(s.x); }, th::ref(f.th<float>()), th::ref(src.th<THHalf>()));
+  return f;
+}
+
+// dst (BFloat16) = src (any type), rounded from float as PyTorch converts (a Double or Long
+// source through float too).
+void copyToBfloat16(const Tensor &dst, const Tensor &src) {
+  if (src.dtype() == ScalarType::BFloat16) {
+    TH<THHalf>::copyHalf(dst.th<THHalf>(), src.th<THHalf>());  // the same bits
+    return;
+  }
+  Tensor f = src;
+  if (src.dtype() != ScalarType::Float) {
+    f = empty(src.sizes(), ScalarType::Float, Device::CPU);
+    copyKernels().copy(Device::CPU, ScalarType::Float, f, src);
+  }
+  th::apply([](THHalf &d, float &s) { d.x = bfloat16FromFloat(s); }, th::ref(dst.th<THHalf>()), th::ref(f.th<float>()));
+}
+
 template <typename D>
 void copy(const Tensor &dst, const Tensor &src) {
+  if constexpr (std::is_same_v<D, THHalf>) {
+    if (dst.dtype() == ScalarType::BFloat16) return copyToBfloat16(dst, src);
+  }
   auto *d = dst.th<D>();
   switch (src.dtype()) {
     case ScalarType::Byte:
@@ -18,6 +45,13 @@ void copy(const Tensor &dst, const Tensor &src) {
     case ScalarType::Half: TH<D>::copyHalf(d, src.th<THHalf>()); break;
     case ScalarType::Float: TH<D>::copyFloat(d, src.th<float>()); break;
     case ScalarType::Double: TH<D>::copyDouble(d, src.th<double>()); break;
+    case ScalarType::BFloat16:
+      if constexpr (std::is_same_v<D, float>) {
+        th::apply([](float &to, THHalf &s) { to = floatFromBfloat16(s.x); }, th::ref(d), th::ref(src.th<THHalf>()));
+      } else {
+        TH<D>::copyFloat(d, widenBfloat16(src).th<float>());
+      }
+      break;
     case ScalarType::ComplexFloat:
     case ScalarType::ComplexDouble:  // copied as their real views (Note [Complex tensors])
       fail(th::ErrorKind::Type, "copy: a complex source reached a real kernel");
@@ -38,7 +72,7 @@ template <typename T>
 Scalar read(const Tensor &t, int64_t offset) {
   T v = reinterpret_cast<const T *>(t.dataPtr())[offset];
   if constexpr (std::is_same_v<T, THHalf>) {
-    return Scalar(static_cast<double>(TH_half2float(v)));
+    return Scalar(static_cast<double>(reducedToFloat(v, t.dtype())));
   } else if constexpr (std::is_floating_point_v<T>) {
     return Scalar(static_cast<double>(v));
   } else {
@@ -53,8 +87,8 @@ void boolFromBytes(const Tensor &t) { TH<uint8_t>::neValue(t.th<uint8_t>(), t.th
 
 void registerCopyKernels(CopyKernels &k) {
   cpu::fill(k.copy, TORCH_TEMPLATE(copy));
-  cpu::fill(k.copyToBool, TORCH_TEMPLATE(copyToBool));
-  cpu::fillWithHalf(k.fill, TORCH_TEMPLATE_WITH_HALF(fill));
+  cpu::fillWithHalf(k.copyToBool, TORCH_TEMPLATE(copyToBool));
+  cpu::fillWithHalf(k.fill, TORCH_TEMPLATE(fill));
   cpu::fill(k.read, TORCH_TEMPLATE(read));
   k.boolFromBytes.add(Device::CPU, ScalarType::Bool, &boolFromBytes);
 }

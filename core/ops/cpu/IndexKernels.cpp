@@ -103,21 +103,21 @@ void advancedPositions(const Tensor &positions, const Tensor &index, int64_t siz
 }  // namespace
 
 void registerIndexKernels(IndexKernels &k) {
-  fillWithHalf(k.indexSelect, TORCH_TEMPLATE_WITH_HALF(indexSelect));
-  fillWithHalf(k.gather, TORCH_TEMPLATE_WITH_HALF(gather));
-  fillWithHalf(k.indexCopy, TORCH_TEMPLATE_WITH_HALF(indexCopy));
-  fillWithHalf(k.indexAdd, TORCH_TEMPLATE_WITH_HALF(indexAdd));
-  fillWithHalf(k.scatter, TORCH_TEMPLATE_WITH_HALF(scatter));
-  fillWithHalf(k.scatterAdd, TORCH_TEMPLATE_WITH_HALF(scatterAdd));
-  fillWithHalf(k.scatterMultiply, TORCH_TEMPLATE_WITH_HALF(scatterMultiply));
-  fillWithHalf(k.indexFill, TORCH_TEMPLATE_WITH_HALF(indexFill));
-  fillWithHalf(k.scatterFill, TORCH_TEMPLATE_WITH_HALF(scatterFill));
-  fillWithHalf(k.maskedFill, TORCH_TEMPLATE_WITH_HALF(maskedFill));
-  fillWithHalf(k.maskedCopy, TORCH_TEMPLATE_WITH_HALF(maskedCopy));
-  fillWithHalf(k.maskedSelect, TORCH_TEMPLATE_WITH_HALF(maskedSelect));
-  fillWithHalf(k.nonzero, TORCH_TEMPLATE_WITH_HALF(nonzero));
-  fillWithHalf(k.take, TORCH_TEMPLATE_WITH_HALF(take));
-  fillWithHalf(k.put, TORCH_TEMPLATE_WITH_HALF(put));
+  fillWithHalf(k.indexSelect, TORCH_TEMPLATE(indexSelect));
+  fillWithHalf(k.gather, TORCH_TEMPLATE(gather));
+  fillWithHalf(k.indexCopy, TORCH_TEMPLATE(indexCopy));
+  fillWithHalf(k.indexAdd, TORCH_TEMPLATE(indexAdd));
+  fillWithHalf(k.scatter, TORCH_TEMPLATE(scatter));
+  fillWithHalf(k.scatterAdd, TORCH_TEMPLATE(scatterAdd));
+  fillWithHalf(k.scatterMultiply, TORCH_TEMPLATE(scatterMultiply));
+  fillWithHalf(k.indexFill, TORCH_TEMPLATE(indexFill));
+  fillWithHalf(k.scatterFill, TORCH_TEMPLATE(scatterFill));
+  fillWithHalf(k.maskedFill, TORCH_TEMPLATE(maskedFill));
+  fillWithHalf(k.maskedCopy, TORCH_TEMPLATE(maskedCopy));
+  fillWithHalf(k.maskedSelect, TORCH_TEMPLATE(maskedSelect));
+  fillWithHalf(k.nonzero, TORCH_TEMPLATE(nonzero));
+  fillWithHalf(k.take, TORCH_TEMPLATE(take));
+  fillWithHalf(k.put, TORCH_TEMPLATE(put));
   k.advancedPositions.add(Device::CPU, ScalarType::Long, &advancedPositions);
 }
 

@@ -137,12 +137,12 @@ void luUnpack(const Tensor &p, const Tensor &l, const Tensor &u, const Tensor &l
 }  // namespace
 
 void registerLinalgKernels(LinalgKernels &k) {
-  fillWithHalf(k.addmm, TORCH_TEMPLATE_WITH_HALF(addmm));
-  fillWithHalf(k.addmv, TORCH_TEMPLATE_WITH_HALF(addmv));
-  fillWithHalf(k.addr, TORCH_TEMPLATE_WITH_HALF(addr));
-  fillWithHalf(k.addbmm, TORCH_TEMPLATE_WITH_HALF(addbmm));
-  fillWithHalf(k.baddbmm, TORCH_TEMPLATE_WITH_HALF(baddbmm));
-  fillWithHalf(k.dot, TORCH_TEMPLATE_WITH_HALF(dot));
+  fillWithHalf(k.addmm, TORCH_TEMPLATE(addmm));
+  fillWithHalf(k.addmv, TORCH_TEMPLATE(addmv));
+  fillWithHalf(k.addr, TORCH_TEMPLATE(addr));
+  fillWithHalf(k.addbmm, TORCH_TEMPLATE(addbmm));
+  fillWithHalf(k.baddbmm, TORCH_TEMPLATE(baddbmm));
+  fillWithHalf(k.dot, TORCH_TEMPLATE(dot));
   fill(k.inverse, TORCH_TEMPLATE(inverse));
   fill(k.luFactor, TORCH_TEMPLATE(luFactor));
   fill(k.solve, TORCH_TEMPLATE(solve));

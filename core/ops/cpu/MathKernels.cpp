@@ -123,15 +123,15 @@ void sequence(const Tensor &r, const Sequence &s) {
 }  // namespace
 
 void registerMathKernels(MathKernels &k) {
-  fillWithHalf(k.clamp, TORCH_TEMPLATE_WITH_HALF(clamp));
-  fillWithHalf(k.addcmul, TORCH_TEMPLATE_WITH_HALF(addcmul));
-  fillWithHalf(k.addcdiv, TORCH_TEMPLATE_WITH_HALF(addcdiv));
-  fillWithHalf(k.lerp, TORCH_TEMPLATE_WITH_HALF(lerp));
+  fillWithHalf(k.clamp, TORCH_TEMPLATE(clamp));
+  fillWithHalf(k.addcmul, TORCH_TEMPLATE(addcmul));
+  fillWithHalf(k.addcdiv, TORCH_TEMPLATE(addcdiv));
+  fillWithHalf(k.lerp, TORCH_TEMPLATE(lerp));
   fill(k.where, TORCH_TEMPLATE(where));
-  fillWithHalf(k.cross, TORCH_TEMPLATE_WITH_HALF(cross));
-  fillWithHalf(k.histc, TORCH_TEMPLATE_WITH_HALF(histc));
-  fillWithHalf(k.renorm, TORCH_TEMPLATE_WITH_HALF(renorm));
-  fillWithHalf(k.sequence, TORCH_TEMPLATE_WITH_HALF(sequence));
+  fillWithHalf(k.cross, TORCH_TEMPLATE(cross));
+  fillWithHalf(k.histc, TORCH_TEMPLATE(histc));
+  fillWithHalf(k.renorm, TORCH_TEMPLATE(renorm));
+  fillWithHalf(k.sequence, TORCH_TEMPLATE(sequence));
 }
 
 }  // namespace torch::cpu

@@ -271,10 +271,23 @@ void mapGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &g
   for (int64_t i = 0; i < n; i++) gi[i] = go[i] * A::df(in[i], a);
 }
 
+// The kernels of activation A, as templates of the element type alone (for TORCH_TEMPLATE).
+template <typename A>
+struct Map {
+  template <typename T>
+  static void output(const Tensor &input, const Tensor &output, double a) {
+    mapOutput<A, T>(input, output, a);
+  }
+  template <typename T>
+  static void gradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, double a) {
+    mapGradInput<A, T>(input, gradOutput, gradInput, a);
+  }
+};
+
 template <typename A>
 void fillMap(NNModule<MapOutput, MapGradInput> &m) {
-  fill(m.updateOutput, [](auto tag) { return &mapOutput<A, typename decltype(tag)::type>; });
-  fill(m.updateGradInput, [](auto tag) { return &mapGradInput<A, typename decltype(tag)::type>; });
+  fill(m.updateOutput, TORCH_TEMPLATE(Map<A>::template output));
+  fill(m.updateGradInput, TORCH_TEMPLATE(Map<A>::template gradInput));
 }
 
 // ---- losses ----

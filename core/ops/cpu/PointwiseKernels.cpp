@@ -1,7 +1,7 @@
 // The CPU column of the pointwise kernel tables: for every row of the op tables (Note
 // [Pointwise op tables] in TH/THPointwiseOps.h) and every element type of its Types, the
-// TH kernel of that type. Bool tensors are bytes and run on the Byte kernels; Half runs on
-// the Float kernels (Note [Half through Float] in core/Dispatch.h).
+// TH kernel of that type. Bool tensors are bytes and run on the Byte kernels; Half and
+// BFloat16 run on the Float kernels (Note [Half through Float] in core/Dispatch.h).
 #include <type_traits>
 
 #include "core/ops/PointwiseKernels.h"
@@ -78,7 +78,7 @@ TH_FORALL_COMPARE_OPS(TORCH_CPU_COMPARE)
 #undef TORCH_CPU_COMPARE
 
 // Calls f(Tag<T>{}, dtype) for every arithmetic element type, for Bool with Byte's and for
-// Half with THHalf (whose kernels are the Float ones through HalfThroughFloat).
+// Half and BFloat16 with THHalf (whose kernels are the Float ones through ThroughFloat).
 template <typename F>
 void forEachType(F &&f) {
 #define TORCH_CPU_EACH_TYPE(Name, T, dtype) f(Tag<T>{}, ScalarType::Name);
@@ -86,6 +86,7 @@ void forEachType(F &&f) {
 #undef TORCH_CPU_EACH_TYPE
   f(Tag<uint8_t>{}, ScalarType::Bool);
   f(Tag<THHalf>{}, ScalarType::Half);
+  f(Tag<THHalf>{}, ScalarType::BFloat16);
 }
 
 // Whether an op of the table exists for T (Half where it exists for float).
@@ -98,14 +99,14 @@ constexpr bool existsFor() {
   }
 }
 
-// The kernel of element type T: Kernel<T>, or for Half Kernel<float> through Float.
-#define TORCH_CPU_KERNEL(Kernel)                      \
-  [] {                                                \
-    if constexpr (std::is_same_v<T, THHalf>) {        \
-      return &HalfThroughFloat<&Kernel<float>>::call; \
-    } else {                                          \
-      return &Kernel<T>;                              \
-    }                                                 \
+// The kernel of element type T: Kernel<T>, or for THHalf Kernel<float> through Float.
+#define TORCH_CPU_KERNEL(Kernel)                  \
+  [] {                                            \
+    if constexpr (std::is_same_v<T, THHalf>) {    \
+      return &ThroughFloat<&Kernel<float>>::call; \
+    } else {                                      \
+      return &Kernel<T>;                          \
+    }                                             \
   }()
 
 }  // namespace

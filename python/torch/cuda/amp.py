@@ -7,35 +7,16 @@ import functools
 import warnings
 
 import torch
+from torch.amp.autocast_mode import autocast as _autocast
 
 __all__ = ["autocast", "GradScaler", "custom_fwd", "custom_bwd"]
 
 
-class autocast:
-    """Context manager (and decorator) for automatic mixed precision on the GPU."""
+class autocast(_autocast):
+    """torch.autocast("cuda", ...): without a GPU it warns and disables itself, as PyTorch's."""
 
-    def __init__(self, enabled=True, dtype=None, cache_enabled=True):
-        if enabled:
-            warnings.warn(
-                "torch.cuda.amp.autocast: mixed precision is not supported yet; computing in the inputs' types"
-                if torch.cuda.is_available()
-                else "User provided device_type of 'cuda', but CUDA is not available. Disabling"
-            )
-        self._enabled = False
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def __call__(self, fn):
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            with self:
-                return fn(*args, **kwargs)
-
-        return run
+    def __init__(self, enabled=True, dtype=torch.float16, cache_enabled=True):
+        super().__init__("cuda", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
 
 
 class GradScaler:

@@ -10,6 +10,7 @@ import warnings
 
 import torch
 from torch import _C
+from torch.amp.autocast_mode import float32_under_autocast
 from torch.overrides import (  # noqa: F401  (PyTorch's functional.py has these names)
     handle_torch_function,
     has_torch_function,
@@ -377,35 +378,41 @@ def glu(input, dim=-1):
 # ---- losses ----
 
 
+@float32_under_autocast
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     _warn_size_mismatch(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     return _nn.l1_loss(*_broadcast(input, target), reduction)
 
 
+@float32_under_autocast
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     _warn_size_mismatch(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     return _nn.mse_loss(*_broadcast(input, target), reduction)
 
 
+@float32_under_autocast
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     _warn_size_mismatch(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     return _nn.smooth_l1_loss(*_broadcast(input, target), reduction, beta)
 
 
+@float32_under_autocast
 def huber_loss(input, target, reduction="mean", delta=1.0):
     _warn_size_mismatch(input, target)
     reduction = _reduction(None, None, reduction)
     return _nn.huber_loss(*_broadcast(input, target), reduction, delta)
 
 
+@float32_under_autocast
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     return _nn.soft_margin_loss(*_broadcast(input, target), reduction)
 
 
+@float32_under_autocast
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         kernel_reduction = _legacy_reduction(size_average, reduce)
@@ -428,6 +435,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return loss
 
 
+@float32_under_autocast
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     if target.size() != input.size():
@@ -440,6 +448,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return _nn.binary_cross_entropy(input, target, weight, reduction)
 
 
+@float32_under_autocast
 def binary_cross_entropy_with_logits(
     input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
 ):
@@ -456,6 +465,7 @@ def binary_cross_entropy_with_logits(
     return _apply_reduction(loss, reduction)
 
 
+@float32_under_autocast
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     return _nn.nll_loss(input, target, weight, reduction, ignore_index)
@@ -468,6 +478,7 @@ def _class_view(weight, ndim, class_dim):
     return weight.reshape(shape)
 
 
+@float32_under_autocast
 def cross_entropy(
     input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean", label_smoothing=0.0
 ):
@@ -529,6 +540,7 @@ def _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothin
     return -product.sum() / samples if samples else product.sum() * float("nan")
 
 
+@float32_under_autocast
 def poisson_nll_loss(
     input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"
 ):
@@ -544,6 +556,7 @@ def poisson_nll_loss(
     return _apply_reduction(loss, reduction)
 
 
+@float32_under_autocast
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     zero = torch.zeros((), dtype=input.dtype)
@@ -562,11 +575,13 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return _apply_reduction(loss, reduction)
 
 
+@float32_under_autocast
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     return _nn.multilabel_margin_loss(input, target, reduction)
 
 
+@float32_under_autocast
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     if p != 1 and p != 2:
@@ -576,6 +591,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return _nn.multi_margin_loss(input, target, p, margin, weight, reduction)
 
 
+@float32_under_autocast
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     if target.dim() not in (0, 1):
@@ -600,6 +616,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     return _apply_reduction(loss, reduction)
 
 
+@float32_under_autocast
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
@@ -610,6 +627,7 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
     return _apply_reduction((-target * (input1 - input2) + margin).clamp(min=0), reduction)
 
 
+@float32_under_autocast
 def triplet_margin_loss(
     anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"
 ):
@@ -664,6 +682,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     return _apply_reduction(loss, reduction)
 
 
+@float32_under_autocast
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     reduction = _reduction(None, None, reduction)
     return _nn.ctc_loss(

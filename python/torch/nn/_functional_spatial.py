@@ -9,6 +9,7 @@ import warnings
 
 import torch
 from torch._C import _nn
+from torch.amp.autocast_mode import float32_under_autocast
 
 __all__ = [
     "conv1d",
@@ -184,6 +185,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return (out, indices) if return_indices else out
 
 
+@float32_under_autocast
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     out, indices = _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode)
     return (out, indices) if return_indices else out
@@ -213,6 +215,7 @@ def avg_pool2d(
     return _avg_pool(2, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
+@float32_under_autocast
 def avg_pool3d(
     input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
 ):
@@ -317,6 +320,7 @@ def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
     return _window_max(input, starts, lengths, window, "adaptive_max_pool3d")
 
 
+@float32_under_autocast
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     out, indices = adaptive_max_pool3d_with_indices(input, output_size)
     return (out, indices) if return_indices else out
@@ -410,6 +414,7 @@ def adaptive_avg_pool2d(input, output_size):
     return _nn.adaptive_avg_pool(input, _adaptive_size(2, input, output_size, "adaptive_avg_pool2d"))
 
 
+@float32_under_autocast
 def adaptive_avg_pool3d(input, output_size):
     return _nn.adaptive_avg_pool(input, _adaptive_size(3, input, output_size, "adaptive_avg_pool3d"))
 
@@ -564,7 +569,14 @@ def pad(input, pad, mode="constant", value=None):
         and len(pad) // 2 + 1 != input.dim()
     ):
         raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+    if mode in ("reflect", "replicate"):  # of PyTorch 1.13's float32 list under autocast
+        return _float32_pad(input, pad, mode)
     return _nn.pad(input, pad, mode, 0.0 if value is None else float(value))
+
+
+@float32_under_autocast
+def _float32_pad(input, pad, mode):
+    return _nn.pad(input, pad, mode, 0.0)
 
 
 def pixel_shuffle(input, upscale_factor):
@@ -598,6 +610,7 @@ def channel_shuffle(input, groups):
 native_channel_shuffle = channel_shuffle
 
 
+@float32_under_autocast
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """Samples input (N, C, H, W) bilinearly at grid (N, Ho, Wo, 2) of (x, y) in [-1, 1]."""
     if mode not in ("bilinear", "nearest", "bicubic"):

@@ -26,6 +26,8 @@ struct CudaKernels<scalar_t> {
         case ScalarType::ComplexFloat:
         case ScalarType::ComplexDouble:  // copied as their real views (Note [Complex tensors])
           fail(th::ErrorKind::Type, "copy: a complex source reached a real kernel");
+        case ScalarType::BFloat16:  // THC has no bfloat16 (Note [BFloat16 on Half's storage])
+          fail(th::ErrorKind::Runtime, "\"copy_\" not implemented for 'BFloat16' on cuda");
       }
     }
     if (dst.device() == Device::CUDA) {

@@ -1,0 +1,152 @@
+"""torch.bfloat16: every case of bfloat16_cases.py gives what real PyTorch 1.13 gives (bit for
+bit where 1.13 rounds once per element, within bfloat16's precision where it rounds in steps);
+the rounding from float32 agrees with a plain reference on every float32 exponent; and
+torch.save files of bfloat16 tensors load both ways between this package and PyTorch 1.13."""
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import bfloat16_cases
+import case_runner
+import torch
+from conftest import require_real_torch_env
+from real_pytorch import assert_same_case
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# 1.13 rounds the steps of its composite bfloat16 kernels (a softmax's exp, sum and division
+# each), this package computes them in float and rounds once: a few units of bfloat16's last
+# place (2^-8 relative) apart, more where a sum cancels.
+COMPOSITE = (3e-2, 3e-2)
+
+
+@pytest.fixture(scope="module")
+def real_results(tmp_path_factory):
+    env = require_real_torch_env()
+    out = str(tmp_path_factory.mktemp("bfloat16") / "real.npz")
+    run = subprocess.run(
+        ["/usr/bin/python3", os.path.join(HERE, "bfloat16_cases.py"), out],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd="/",
+    )
+    assert run.returncode == 0, run.stderr
+    with np.load(out) as data:
+        return {k: data[k] for k in data.files}
+
+
+@pytest.mark.parametrize("name", sorted(bfloat16_cases.CASES))
+def test_same_as_pytorch_1_13(name, real_results):
+    exact = name in bfloat16_cases.EXACT
+    assert_same_case(
+        name,
+        case_runner.run_case(bfloat16_cases.CASES, torch, name),
+        real_results,
+        lambda got, want: (0, 0) if exact else COMPOSITE,
+    )
+
+
+def _reference_bits(values):
+    """Round-to-nearest-even of float32 values to their upper 16 bits, written as the definition
+    says, in Python integers (NaN: the quiet NaN 0x7FC0)."""
+    out = []
+    for v in values:
+        if np.isnan(v):
+            out.append(0x7FC0)
+            continue
+        u = int(np.array(v, dtype=np.float32).view(np.uint32))
+        upper, lower = u >> 16, u & 0xFFFF
+        if lower > 0x8000 or (lower == 0x8000 and upper & 1):
+            upper += 1  # past the halfway point, or a tie to an odd upper half
+        out.append(upper & 0xFFFF)
+    return np.array(out, dtype=np.uint16)
+
+
+def test_rounding_against_a_plain_reference():
+    rng = np.random.default_rng(7)
+    patterns = rng.integers(0, 2**32, size=30000, dtype=np.uint64).astype(np.uint32)
+    # every bfloat16 value's neighbourhood: its exact value, the ties above it and one ulp of
+    # float32 either side of the tie
+    upper = np.arange(0, 2**16, dtype=np.uint32) << 16
+    ties = upper | 0x8000
+    values = np.concatenate([patterns, upper, ties, ties - 1, ties + 1]).view(np.float32)
+    got = (torch.from_numpy(values).bfloat16().float().numpy().view(np.uint32) >> 16).astype(np.uint16)
+    want = _reference_bits(values)
+    nan = np.isnan(values)
+    np.testing.assert_array_equal(got[~nan], want[~nan])
+    # a NaN stays a NaN (any payload rounds to a NaN, never to an infinity)
+    assert np.isnan(torch.from_numpy(values[nan]).bfloat16().float().numpy()).all()
+
+
+def test_every_bfloat16_value_widens_exactly():
+    patterns = np.arange(0, 2**16, dtype=np.uint32)
+    as_float = (patterns << 16).view(np.float32)
+    t = torch.from_numpy(as_float).bfloat16()
+    widened = t.float().numpy()
+    finite = ~np.isnan(as_float)
+    np.testing.assert_array_equal(widened[finite].view(np.uint32), (patterns << 16)[finite])
+    assert np.isnan(widened[~finite]).all()
+
+
+def test_in_place_ops_on_views_leave_the_rest_alone():
+    base = torch.arange(12, dtype=torch.bfloat16).reshape(3, 4)
+    before = base.clone()
+    base[1].mul_(2).add_(0.5)
+    expect = before.float().numpy()
+    expect[1] = expect[1] * 2 + 0.5
+    np.testing.assert_array_equal(base.float().numpy(), expect)
+    # an op whose output is one of its inputs
+    x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.bfloat16)
+    torch.add(x, x, out=x)
+    np.testing.assert_array_equal(x.float().numpy(), [2.0, 4.0, 6.0])
+
+
+def test_bad_input_gets_clear_errors():
+    x = torch.ones(3, dtype=torch.bfloat16)
+    with pytest.raises(TypeError, match="BFloat16"):
+        x.numpy()
+    with pytest.raises(RuntimeError):
+        torch.linalg.det(torch.ones(2, 2, dtype=torch.bfloat16))  # as 1.13: no LU in bfloat16
+    before = x.clone()
+    with pytest.raises(RuntimeError):
+        x.add_(torch.ones(4))
+    assert torch.equal(x, before)
+
+
+# ---- torch.save / torch.load across this package and PyTorch 1.13 ----
+
+_SAVE = """
+import sys, torch
+a = torch.tensor([[1.0, -2.5e-3], [3.3333, 1e30]], dtype=torch.bfloat16)
+torch.save({"a": a, "row": a[1], "f": a.float()}, sys.argv[1])
+"""
+_LOAD = """
+import sys, torch
+d = torch.load(sys.argv[1])
+print(repr(d["a"]), repr(d["row"]), repr(d["f"]), d["a"].dtype, type(d["a"].storage()).__name__)
+"""
+
+
+def test_save_load_with_pytorch_1_13(tmp_path):
+    env = require_real_torch_env()
+    ours_file, theirs_file = str(tmp_path / "ours.pt"), str(tmp_path / "theirs.pt")
+    a = torch.tensor([[1.0, -2.5e-3], [3.3333, 1e30]], dtype=torch.bfloat16)
+    torch.save({"a": a, "row": a[1], "f": a.float()}, ours_file)
+    real_save = subprocess.run(["/usr/bin/python3", "-c", _SAVE, theirs_file], env=env, cwd="/", capture_output=True)
+    assert real_save.returncode == 0, real_save.stderr
+    real_load = subprocess.run(
+        ["/usr/bin/python3", "-c", _LOAD, ours_file], env=env, cwd="/", capture_output=True, text=True
+    )
+    assert real_load.returncode == 0, real_load.stderr
+    d = torch.load(theirs_file)
+    assert torch.equal(d["a"], a) and d["a"].dtype == torch.bfloat16
+    # the row saved as a view still shares the matrix's storage
+    d["row"][0] = 7
+    assert d["a"][1, 0].item() == 7
+    real_lines = real_load.stdout.rsplit(" ", 2)
+    assert "%r %r %r" % (a, a[1], a.float()) == real_lines[0]
+    assert real_lines[1:] == ["torch.bfloat16", "TypedStorage\n"]
