@@ -168,10 +168,27 @@ def factories(torch):
         bits(torch.tensor([0.1, 1e-3, 7.0], dtype=bf)),
         np.array(torch.empty(2, 5, dtype=bf).shape),
         bits(torch.randn(5, dtype=bf)),  # fewer than 16: drawn in double, rounded
+        bits(torch.randn(37, dtype=bf)),  # 1.13's normal_fill in bfloat16 arithmetic
+        bits(torch.empty(40, dtype=bf).normal_(1.5, 0.3)),
+        bits(torch.rand(50, dtype=bf)),  # 8 random bits each
+        bits(torch.empty(9, dtype=bf).uniform_(-2, 3)),
+        bits(torch.nn.functional.dropout(torch.ones(40, dtype=bf), 0.3)),
+        bits(torch.bernoulli(torch.full((30,), 0.4, dtype=bf))),
         bits(torch.randperm(9, dtype=bf)),
         bits(torch.zeros_like(torch.ones(2), dtype=bf)),
         bits(torch.ones(3).new_full((2,), 0.7).bfloat16()),
     ]
+
+
+@case(exact=True)
+def half_streams(torch):
+    """float16's own streams (Note [16-bit streams]): 11 random bits per uniform, normal_fill
+    in half's arithmetic."""
+    h = torch.float16
+    torch.manual_seed(4)
+    draws = [torch.rand(20, dtype=h), torch.empty(9, dtype=h).uniform_(-1, 2), torch.randn(5, dtype=h)]
+    draws += [torch.randn(37, dtype=h), torch.empty(16, dtype=h).normal_(2.0, 0.5)]
+    return [d.float().numpy() for d in draws]
 
 
 # ---- ops that round once per element: bit for bit ----

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/BFloat16.h"
 #include "core/ops/RandomKernels.h"
 
 namespace torch::cpu {
@@ -253,6 +254,69 @@ void normal(const Tensor &t, Generator &gen, double mean, double std) {
   drawEach<T>(t, gen, [&](THGenerator *g, NormalCache &cache) { return normalDouble(g, cache, mean, std); });
 }
 
+// Note [16-bit streams]: PyTorch 1.13 draws a bfloat16 or half uniform from as many bits of
+// one 32-bit draw as the type's significand holds (8 or 11), scaled in float and rounded
+// once. Its normal_ of 16 or more contiguous elements is its normal_fill in the type's own
+// arithmetic, which is not the same for the two: every operation of a bfloat16 Box-Muller
+// rounds (c10::BFloat16's operators and its std::log, sqrt, cos and sin return bfloat16),
+// while half's libm calls and its products with floats stay in float, rounded where a half
+// variable is assigned. These are those streams; fewer than 16 elements are the double
+// normals of the other types, rounded (the Float kernel through float gives those).
+float roundTo(float v, ScalarType type) { return reducedToFloat(floatToReduced(v, type), type); }
+
+float unitReduced(THGenerator *g, ScalarType type) {
+  const int digits = type == ScalarType::BFloat16 ? 8 : 11;
+  return static_cast<float>(THRandom_random(g) & ((1u << digits) - 1)) * (1.0f / static_cast<float>(1u << digits));
+}
+
+void uniformReduced(const Tensor &t, Generator &gen, double from, double to) {
+  const ScalarType type = t.dtype();
+  const float a = roundTo(static_cast<float>(from), type);
+  const float span = roundTo(roundTo(static_cast<float>(to), type) - a, type);
+  drawEach<THHalf>(t, gen, [&](THGenerator *g, NormalCache &) {
+    return floatToReduced(mulAdd(unitReduced(g, type), span, a), type);
+  });
+}
+
+void boxMuller16Reduced(float *data, float mean, float std, ScalarType type) {
+  auto r = [type](float v) { return roundTo(v, type); };
+  for (int j = 0; j < 8; j++) {
+    const float u1 = r(1 - data[j]);
+    const float theta = r(static_cast<float>(2.0f * M_PI * static_cast<double>(data[j + 8])));
+    if (type == ScalarType::BFloat16) {
+      const float radius = r(std::sqrt(r(-2 * r(std::log(u1)))));
+      data[j] = r(r(r(radius * r(std::cos(theta))) * std) + mean);
+      data[j + 8] = r(r(r(radius * r(std::sin(theta))) * std) + mean);
+    } else {
+      const float radius = r(std::sqrt(-2 * std::log(u1)));
+      data[j] = r(mulAdd(radius * std::cos(theta), std, mean));
+      data[j + 8] = r(mulAdd(radius * std::sin(theta), std, mean));
+    }
+  }
+}
+
+void normalReduced(const Tensor &t, Generator &gen, double mean, double std) {
+  const int64_t n = t.numel();
+  if (n < 16 || !t.isContiguous()) {
+    ThroughFloat<&normal<float>>::call(t, gen, mean, std);
+    return;
+  }
+  const ScalarType type = t.dtype();
+  std::vector<float> data(static_cast<size_t>(n));  // values of type, kept widened
+  const float m = roundTo(static_cast<float>(mean), type), s = roundTo(static_cast<float>(std), type);
+  gen.with([&](THGenerator *g) {
+    for (int64_t i = 0; i < n; i++) data[i] = unitReduced(g, type);
+    for (int64_t i = 0; i + 16 <= n; i += 16) boxMuller16Reduced(data.data() + i, m, s, type);
+    if (n % 16 != 0) {
+      float *tail = data.data() + n - 16;
+      for (int i = 0; i < 16; i++) tail[i] = unitReduced(g, type);
+      boxMuller16Reduced(tail, m, s, type);
+    }
+  });
+  THHalf *out = reinterpret_cast<THHalf *>(t.dataPtr());
+  for (int64_t i = 0; i < n; i++) out[i] = floatToReduced(data[i], type);
+}
+
 template <typename T>
 void exponential(const Tensor &t, Generator &gen, double lambd, double) {
   drawEach<T>(t, gen, [&](THGenerator *g, NormalCache &) { return -1.0 / lambd * std::log(1.0 - unit<double>(g)); });
@@ -421,6 +485,10 @@ void multinomial(const Tensor &r, Generator &gen, const Tensor &weights, int64_t
 void registerRandomKernels(RandomKernels &k) {
   fill(k.uniform, TORCH_TEMPLATE(uniform));
   fill(k.normal, TORCH_TEMPLATE(normal));
+  for (ScalarType type : {ScalarType::BFloat16, ScalarType::Half}) {  // Note [16-bit streams]
+    k.uniform.add(Device::CPU, type, &uniformReduced);
+    k.normal.add(Device::CPU, type, &normalReduced);
+  }
   fill(k.exponential, TORCH_TEMPLATE(exponential));
   fill(k.cauchy, TORCH_TEMPLATE(cauchy));
   fill(k.logNormal, TORCH_TEMPLATE(logNormal));
