@@ -1,9 +1,11 @@
 #include "core/ops/Complex.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "autograd/Autograd.h"
 #include "core/ops/CopyKernels.h"
+#include "core/ops/Factory.h"
 #include "core/ops/Linalg.h"
 #include "core/ops/Reduce.h"
 #include "core/ops/Shape.h"
@@ -180,6 +182,24 @@ Tensor complexAbs(const Tensor &t) {
 
 }  // namespace
 
+// tanh(x + iy) by Kahan's formula, which stays finite where sinh and cosh overflow: with
+// t = tan y, b = 1 + t^2, s = sinh x, r = sqrt(1 + s^2), tanh = (b r s + i t) / (1 + b s^2);
+// past |x| = 22 the real part is sign(x) to double precision and the imaginary part
+// 4 sin y cos y e^(-2|x|).
+static Tensor complexTanh(const Tensor &x, const Tensor &y) {
+  auto mul = [](const Tensor &a, const Tensor &b) { return binary(BinaryOp::Mul, a, b); };
+  auto plusOne = [](const Tensor &a) { return binary(BinaryOp::Add, a, Scalar(1.0)); };
+  Tensor tn = unary(UnaryOp::Tan, y), s = unary(UnaryOp::Sinh, x);
+  Tensor b = plusOne(mul(tn, tn));
+  Tensor rho = unary(UnaryOp::Sqrt, plusOne(mul(s, s)));
+  Tensor denom = plusOne(mul(b, mul(s, s)));
+  Tensor re = binary(BinaryOp::Div, mul(mul(b, rho), s), denom), im = binary(BinaryOp::Div, tn, denom);
+  Tensor large = compare(CompareOp::Gt, unary(UnaryOp::Abs, x), Scalar(22.0));
+  Tensor tail = mul(mul(binary(BinaryOp::Mul, unary(UnaryOp::Sin, y), Scalar(4.0)), unary(UnaryOp::Cos, y)),
+                    unary(UnaryOp::Exp, binary(BinaryOp::Mul, unary(UnaryOp::Abs, x), Scalar(-2.0))));
+  return fromParts(where(large, unary(UnaryOp::Sign, x), re), where(large, tail, im));
+}
+
 Tensor complexUnary(UnaryOp op, const Tensor &t) {
   Tensor r = viewAsReal(t);
   Tensor x = part(r, 0), y = part(r, 1);
@@ -208,6 +228,23 @@ Tensor complexUnary(UnaryOp op, const Tensor &t) {
     case UnaryOp::Cos:  // cos x cosh y - i sin x sinh y
       return fromParts(binary(BinaryOp::Mul, unary(UnaryOp::Cos, x), unary(UnaryOp::Cosh, y)),
                        unary(UnaryOp::Neg, binary(BinaryOp::Mul, unary(UnaryOp::Sin, x), unary(UnaryOp::Sinh, y))));
+    case UnaryOp::Sinh:  // sinh x cos y + i cosh x sin y
+      return fromParts(binary(BinaryOp::Mul, unary(UnaryOp::Sinh, x), unary(UnaryOp::Cos, y)),
+                       binary(BinaryOp::Mul, unary(UnaryOp::Cosh, x), unary(UnaryOp::Sin, y)));
+    case UnaryOp::Cosh:  // cosh x cos y + i sinh x sin y
+      return fromParts(binary(BinaryOp::Mul, unary(UnaryOp::Cosh, x), unary(UnaryOp::Cos, y)),
+                       binary(BinaryOp::Mul, unary(UnaryOp::Sinh, x), unary(UnaryOp::Sin, y)));
+    case UnaryOp::Tanh: return complexTanh(x, y);
+    case UnaryOp::Tan: {  // tan z = -i tanh(iz), iz = -y + ix
+      Tensor w = viewAsReal(complexTanh(unary(UnaryOp::Neg, y), x));
+      return fromParts(part(w, 1), unary(UnaryOp::Neg, part(w, 0)));
+    }
+    case UnaryOp::Sigmoid: {  // 1 / (1 + exp(-z))
+      Tensor e = complexUnary(UnaryOp::Exp, viewAsComplex(unary(UnaryOp::Neg, r)));
+      return complexUnary(UnaryOp::Reciprocal,
+                          complexBinary(BinaryOp::Add, e, scalarTensor(Scalar(1.0), t.dtype(), t.device()),
+                                        Scalar(int64_t(1)), t.dtype()));
+    }
     default: notComplex(unaryOpName(op), t.dtype());
   }
 }
@@ -221,6 +258,33 @@ Tensor complexSum(const Tensor &t, const IntList &dims, bool keepdim, bool mean)
   Tensor r = viewAsReal(t);
   Tensor reduced = wrapped.empty() ? r : mean ? torch::mean(r, wrapped, keepdim) : sum(r, wrapped, keepdim);
   return viewAsComplex(contiguous(reduced));
+}
+
+Tensor complexProd(const Tensor &t, const IntList &dims, bool keepdim) {
+  IntList wrapped;
+  for (int64_t d : dims) wrapped.push_back(wrapDim(d, t.dim()));
+  if (dims.empty()) {
+    for (int d = 0; d < t.dim(); d++) wrapped.push_back(d);
+  }
+  std::sort(wrapped.rbegin(), wrapped.rend());  // the highest first, so squeezing keeps the others' numbers
+  wrapped.erase(std::unique(wrapped.begin(), wrapped.end()), wrapped.end());
+  const Scalar one(int64_t(1));
+  Tensor r = t;
+  for (int64_t d : wrapped) {
+    // halves multiplied together until one slice is left (an odd one out joins the next round)
+    while (r.size(d) > 1) {
+      const int64_t n = r.size(d), h = n / 2;
+      Tensor p = complexBinary(BinaryOp::Mul, narrow(r, d, 0, h), narrow(r, d, h, h), one, t.dtype());
+      r = n % 2 ? cat({p, narrow(r, d, n - 1, 1)}, d) : p;
+    }
+    if (r.size(d) == 0) {  // the empty product
+      IntList sizes = r.sizes();
+      sizes[d] = 1;
+      r = full(sizes, Scalar::complex(1, 0), t.dtype(), t.device());
+    }
+    if (!keepdim) r = squeeze(r, d);
+  }
+  return r.isSameAs(t) ? clone(t) : r;
 }
 
 Tensor complexMatmul(const char *op, const Tensor &a, const Tensor &b) {

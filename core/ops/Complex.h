@@ -41,6 +41,7 @@ Tensor angle(const Tensor &t);
 Tensor complexBinary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha, ScalarType type);
 Tensor complexUnary(UnaryOp op, const Tensor &t);
 Tensor complexSum(const Tensor &t, const IntList &dims, bool keepdim, bool mean);
+Tensor complexProd(const Tensor &t, const IntList &dims, bool keepdim);                  // all dims when dims is empty
 Tensor complexMatmul(const char *op, const Tensor &a, const Tensor &b);                  // mm or bmm
 Tensor complexCompare(CompareOp op, const Tensor &a, const Tensor &b, ScalarType type);  // Eq and Ne only
 // t ** exponent for a real exponent: the exact forms PyTorch uses for 2, 3, 0.5, -1, -2.

@@ -466,6 +466,19 @@ Tensor addProduct(AddProduct kind, const Tensor &self, const Tensor &x, const Te
     return autocast::run(
         autocast::Policy::Lower, [kind](auto &&...a) { return addProduct(kind, a...); }, self, x, y, beta, alpha);
   }
+  if (isComplex(self.dtype()) || isComplex(x.dtype()) || isComplex(y.dtype())) {
+    // beta self + alpha product from the complex products (Note [beta zero]: self unread at 0)
+    Tensor product = kind == AddProduct::Mm    ? mm(x, y)
+                     : kind == AddProduct::Mv  ? mv(x, y)
+                     : kind == AddProduct::R   ? outer(x, y)
+                     : kind == AddProduct::Bmm ? sum(bmm(x, y), {0}, false)
+                                               : bmm(x, y);
+    product = binary(BinaryOp::Mul, product, alpha);
+    const bool betaZero = beta.isComplex()    ? beta.d == 0 && beta.imag == 0
+                          : beta.isFloating() ? beta.d == 0
+                                              : beta.i == 0;
+    return betaZero ? product : binary(BinaryOp::Add, binary(BinaryOp::Mul, self, beta), product);
+  }
   const char *op = addProductName(kind);
   IntList shape = productShape(kind, op, x, y);
   checkSameType(op, self, x);

@@ -534,6 +534,7 @@ Tensor sum(const Tensor &t, const IntList &dims, bool keepdim, std::optional<Sca
 }
 
 Tensor prod(const Tensor &t, const IntList &dims, bool keepdim, std::optional<ScalarType> dtype) {
+  if (isComplex(t.dtype()) && (!dtype || *dtype == t.dtype())) return complexProd(t, dims, keepdim);
   RecordScope rec({&t});
   Tensor r = prodKernel(t, dims, keepdim, dtype);
   if (rec && isFloating(r.dtype())) derivatives::prod(t, reductionDims(t, dims), keepdim, r);

@@ -256,6 +256,37 @@ def indexing_and_selection(torch):
     ]
 
 
+def hyperbolic_products_and_addmm(torch):
+    z = torch.from_numpy(_complex(20, 3, 4))
+    # large real parts, where sinh and cosh overflow and tanh must not
+    big = torch.tensor([30 + 1j, -40 - 0.5j, 400 + 2j, 0.5 + 700j, 1e-8 + 1e-8j], dtype=torch.complex128)
+    m = torch.from_numpy(_complex(21, 3, 3))
+    batch = torch.from_numpy(_complex(22, 2, 3, 3))
+    v = torch.from_numpy(_complex(23, 3))
+    leaf = torch.from_numpy(_complex(24, 4)).requires_grad_()
+    out = [
+        z.tanh().numpy(),
+        z.sinh().numpy(),
+        z.cosh().numpy(),
+        z.tan().numpy(),
+        torch.sigmoid(z).numpy(),
+        big.tanh().numpy(),
+        z.prod().numpy(),
+        z.prod(0).numpy(),
+        z.prod(1, keepdim=True).numpy(),
+        z[:, :0].prod(1).numpy(),
+        torch.addmm(m, m, m).numpy(),
+        torch.addmm(m, m, m, beta=0.5, alpha=2j).numpy(),
+        torch.addmm(m, m, m, beta=0).numpy(),
+        torch.baddbmm(batch, batch, batch, alpha=0.25).numpy(),
+        torch.addbmm(m, batch, batch).numpy(),
+        torch.addmv(v, m, v, beta=2).numpy(),
+        torch.addr(m, v, v).numpy(),
+    ]
+    (leaf.tanh().abs().sum() + leaf.prod().abs()).backward()
+    return out + [leaf.grad.numpy()]
+
+
 def unsupported(torch):
     a = torch.tensor([1 + 2j, 3 - 1j])
     return [
@@ -433,6 +464,7 @@ CASES = [
     numpy_bridge,
     printing,
     indexing_and_selection,
+    hyperbolic_products_and_addmm,
     unsupported,
     fft_functions,
     fft_gradients,
