@@ -201,6 +201,22 @@ void bindAutograd(py::module &m, TensorClass &cls) {
           "data", [](const Tensor &t) { return detach(t); },
           [](const Tensor &t, const Tensor &src) { setData(t, src); })
       .def("detach", [](const Tensor &t) { return detach(t); })
+      // an instance of the Tensor subclass cls on an alias of self: the same memory, and in
+      // the graph (AliasBackward), as PyTorch's
+      .def("as_subclass",
+           [](py::object self, py::handle cls) {
+             py::handle tensorType = py::type::of<Tensor>();
+             if (!PyType_Check(cls.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(cls.ptr()),
+                                                               reinterpret_cast<PyTypeObject *>(tensorType.ptr()))) {
+               fail(th::ErrorKind::Runtime,
+                    "Creating a Tensor subclass from a class that does not inherit from Tensor is not possible. Make "
+                    "sure your class inherits from Tensor.");
+             }
+             py::object r = cls.attr("__new__")(cls);
+             tensorType.attr("__init__")(r);
+             r.cast<Tensor &>() = alias(unwrap(self));
+             return r;
+           })
       .def("detach_",
            [](py::object self) {
              const Tensor &t = unwrap(self);

@@ -1682,6 +1682,25 @@ def process_switches_and_from_file(torch):
 
 
 @case
+def as_subclass(torch):
+    class Marked(torch.Tensor):
+        pass
+
+    t = torch.from_numpy(np.array([1.0, -2.0, 3.0])).requires_grad_()
+    s = t.as_subclass(Marked)
+    (s * s).sum().backward()
+    with torch.no_grad():
+        s[0] = 7.0  # the same memory
+    return [
+        type(s).__name__,
+        str(s.requires_grad),
+        t.grad.numpy(),
+        t.detach().numpy(),
+        error_name(lambda: t.as_subclass(int)),
+    ]
+
+
+@case
 def recurrent_functions(torch):
     """torch.lstm/gru/rnn_tanh/rnn_relu over flat weight lists (an nn module's own), padded
     and packed, one or two layers, one or two directions, batch_first, with and without
