@@ -11,6 +11,15 @@ from conftest import require_real_torch_env
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def run_real_python(code, *args):
+    """The standard output of code run by /usr/bin/python3 (real PyTorch 1.13) with args."""
+    run = subprocess.run(
+        ["/usr/bin/python3", "-c", code, *args], env=require_real_torch_env(), cwd="/", capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
 def real_results(cases_file, tmp_dir):
     """{key: array} of every case of cases_file as /usr/bin/python3's PyTorch computes them."""
     env = require_real_torch_env()

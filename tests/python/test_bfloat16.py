@@ -4,7 +4,6 @@ the rounding from float32 agrees with a plain reference on every float32 exponen
 torch.save files of bfloat16 tensors load both ways between this package and PyTorch 1.13."""
 
 import os
-import subprocess
 
 import numpy as np
 import pytest
@@ -12,8 +11,7 @@ import pytest
 import bfloat16_cases
 import case_runner
 import torch
-from conftest import require_real_torch_env
-from real_pytorch import assert_same_case
+from real_pytorch import assert_same_case, real_results, run_real_python
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -24,28 +22,17 @@ COMPOSITE = (3e-2, 3e-2)
 
 
 @pytest.fixture(scope="module")
-def real_results(tmp_path_factory):
-    env = require_real_torch_env()
-    out = str(tmp_path_factory.mktemp("bfloat16") / "real.npz")
-    run = subprocess.run(
-        ["/usr/bin/python3", os.path.join(HERE, "bfloat16_cases.py"), out],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd="/",
-    )
-    assert run.returncode == 0, run.stderr
-    with np.load(out) as data:
-        return {k: data[k] for k in data.files}
+def theirs(tmp_path_factory):
+    return real_results("bfloat16_cases.py", tmp_path_factory.mktemp("bfloat16"))
 
 
 @pytest.mark.parametrize("name", sorted(bfloat16_cases.CASES))
-def test_same_as_pytorch_1_13(name, real_results):
+def test_same_as_pytorch_1_13(name, theirs):
     exact = name in bfloat16_cases.EXACT
     assert_same_case(
         name,
         case_runner.run_case(bfloat16_cases.CASES, torch, name),
-        real_results,
+        theirs,
         lambda got, want: (0, 0) if exact else COMPOSITE,
     )
 
@@ -132,21 +119,16 @@ print(repr(d["a"]), repr(d["row"]), repr(d["f"]), d["a"].dtype, type(d["a"].stor
 
 
 def test_save_load_with_pytorch_1_13(tmp_path):
-    env = require_real_torch_env()
     ours_file, theirs_file = str(tmp_path / "ours.pt"), str(tmp_path / "theirs.pt")
     a = torch.tensor([[1.0, -2.5e-3], [3.3333, 1e30]], dtype=torch.bfloat16)
     torch.save({"a": a, "row": a[1], "f": a.float()}, ours_file)
-    real_save = subprocess.run(["/usr/bin/python3", "-c", _SAVE, theirs_file], env=env, cwd="/", capture_output=True)
-    assert real_save.returncode == 0, real_save.stderr
-    real_load = subprocess.run(
-        ["/usr/bin/python3", "-c", _LOAD, ours_file], env=env, cwd="/", capture_output=True, text=True
-    )
-    assert real_load.returncode == 0, real_load.stderr
+    run_real_python(_SAVE, theirs_file)
+    real_load = run_real_python(_LOAD, ours_file)
     d = torch.load(theirs_file)
     assert torch.equal(d["a"], a) and d["a"].dtype == torch.bfloat16
     # the row saved as a view still shares the matrix's storage
     d["row"][0] = 7
     assert d["a"][1, 0].item() == 7
-    real_lines = real_load.stdout.rsplit(" ", 2)
+    real_lines = real_load.rsplit(" ", 2)
     assert "%r %r %r" % (a, a[1], a.float()) == real_lines[0]
     assert real_lines[1:] == ["torch.bfloat16", "TypedStorage\n"]

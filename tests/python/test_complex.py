@@ -3,15 +3,13 @@ gives; the transforms agree with numpy.fft; their gradients agree with numerical
 torch.save files of complex tensors load both ways between this package and PyTorch 1.13."""
 
 import os
-import subprocess
 
 import numpy as np
 import pytest
 
 import complex_cases
 import torch
-from conftest import require_real_torch_env
-from real_pytorch import assert_case_matches, real_results
+from real_pytorch import assert_case_matches, real_results, run_real_python
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -155,16 +153,11 @@ print(repr(d["c64"]), repr(d["c128"]), repr(d["real"]), d["c64"].dtype, d["c128"
 
 
 def test_save_load_with_pytorch_1_13(tmp_path):
-    env = require_real_torch_env()
     ours_file, theirs_file = str(tmp_path / "ours.pt"), str(tmp_path / "theirs.pt")
     z = torch.tensor([[1 + 2j, -3j], [0.5, 4 - 1j]])
     torch.save({"c64": z, "c128": z.to(torch.complex128)[1:], "real": z.real.clone()}, ours_file)
-    real_save = subprocess.run(["/usr/bin/python3", "-c", _SAVE, theirs_file], env=env, cwd="/", capture_output=True)
-    assert real_save.returncode == 0, real_save.stderr
-    real_load = subprocess.run(
-        ["/usr/bin/python3", "-c", _LOAD, ours_file], env=env, cwd="/", capture_output=True, text=True
-    )
-    assert real_load.returncode == 0, real_load.stderr
+    run_real_python(_SAVE, theirs_file)
+    real_load = run_real_python(_LOAD, ours_file)
     d = torch.load(theirs_file)
     ours_text = "%r %r %r %s %s\n" % (d["c64"], d["c128"], d["real"], d["c64"].dtype, d["c128"].dtype)
-    assert ours_text == real_load.stdout
+    assert ours_text == real_load
