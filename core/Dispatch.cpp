@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/BFloat16.h"
+#include "core/ReducedFloat.h"
 #include "core/ops/CopyKernels.h"
 
 namespace torch {
@@ -55,6 +56,10 @@ Tensor widenToFloat(const Tensor &reduced) {
 
 bool changedFrom(const Tensor &reduced, const Tensor &values) {
   if (reduced.sizes() != values.sizes()) return true;
+  if (reduced.isContiguous() && values.isContiguous()) {
+    return reduced::differ(reinterpret_cast<const THHalf *>(reduced.dataPtr()),
+                           reinterpret_cast<const float *>(values.dataPtr()), values.numel(), reduced.dtype());
+  }
   std::atomic<bool> changed{false};  // th::apply may run on several threads
   th::apply(
       [&](THHalf &was, float &value) {

@@ -321,8 +321,16 @@ class FromPython {
     return convert(k, depth + 1);
   }
 
+  // torch7 has no bfloat16 (kept in a Half storage here) and no complex types (kept in a
+  // real storage of twice the size): either would be written as another type's data.
+  static void checkTorch7Type(ScalarType type) {
+    TORCH_CHECK(type != ScalarType::BFloat16 && !isComplex(type), Type,
+                "save_lua: torch7 has no tensors or storages of type %s", dtypeName(type));
+  }
+
   static t7::Value tensorValue(py::handle obj) {
     const Tensor &t = unwrap(obj);
+    checkTorch7Type(t.dtype());
     return dispatch(t.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       return t7::Value(t7::Tensor(reinterpret_cast<t7::detail::TensorOf<T> *>(t.impl()->th)));
@@ -331,6 +339,7 @@ class FromPython {
 
   static t7::Value storageValue(py::handle obj) {
     const Storage &s = obj.cast<const Storage &>();
+    checkTorch7Type(s.dtype());
     return dispatch(s.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       return t7::Value(t7::Storage(reinterpret_cast<t7::detail::StorageOf<T> *>(s.raw())));

@@ -132,3 +132,26 @@ def test_save_load_with_pytorch_1_13(tmp_path):
     real_lines = real_load.rsplit(" ", 2)
     assert "%r %r %r" % (a, a[1], a.float()) == real_lines[0]
     assert real_lines[1:] == ["torch.bfloat16", "TypedStorage\n"]
+
+
+def test_half_conversions_against_numpy():
+    # float16 takes the same bulk path (F16C where the processor has it): numpy's float16 is
+    # an independent rounding to nearest even
+    rng = np.random.default_rng(11)
+    values = np.concatenate(
+        [
+            rng.integers(0, 2**32, size=40000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+            rng.standard_normal(5000).astype(np.float32) * 1e-5,  # half's subnormals
+            np.array([65504.0, 65520.0, 65519.996, 6.1e-5, 5.96e-8, 2.98e-8, 2.99e-8], dtype=np.float32),
+        ]
+    )
+    got = torch.from_numpy(values).half().numpy()
+    want = values.astype(np.float16)
+    nan = np.isnan(values)
+    np.testing.assert_array_equal(got[~nan].view(np.uint16), want[~nan].view(np.uint16))
+    assert np.isnan(got[nan]).all()
+    every = np.arange(0, 2**16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    widened = torch.from_numpy(every).float().numpy()
+    finite = ~np.isnan(every)
+    np.testing.assert_array_equal(widened[finite], every[finite].astype(np.float32))
+    assert np.isnan(widened[~finite]).all()

@@ -308,6 +308,12 @@ def test_save_errors(tmp_path):
         save_lua(1.0, str(path), format="json")
     with pytest.raises(TypeError):
         save_lua(legacy_nn.class_for("nn.Foo")(weight=torch.zeros(2), f=print), str(path))
+    # types torch7 lacks would be written as another type's bits
+    for dtype in (torch.bfloat16, torch.complex64):
+        with pytest.raises(TypeError, match="torch7 has no"):
+            save_lua({"t": torch.ones(2, dtype=dtype)}, str(path))
+        with pytest.raises(TypeError, match="torch7 has no"):
+            save_lua(torch.ones(2, dtype=dtype).storage(), str(path))
     assert not path.exists()  # nothing written when the value cannot be saved
 
 

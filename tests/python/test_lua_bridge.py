@@ -159,6 +159,10 @@ def test_bool_scalar_and_half_tensors(rt):
     assert rt.eval("torch.Tensor()").shape == (0,)
     with pytest.raises(TypeError, match="float16"):
         rt.eval("function(t) return t end")(torch.zeros(2, dtype=torch.float16))
+    # bfloat16 sits in a Half storage here (Note [BFloat16 on Half's storage]): it must not
+    # reach Lua as one
+    with pytest.raises(TypeError, match="bfloat16"):
+        rt.eval("function(t) return t end")(torch.zeros(2, dtype=torch.bfloat16))
 
 
 def test_storages_cross_both_ways(rt):

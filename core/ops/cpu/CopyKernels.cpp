@@ -1,16 +1,41 @@
 // The CPU column of the copy, fill and read kernels: TH's copies between types, and
 // BFloat16's conversions (Note [BFloat16 on Half's storage] in core/BFloat16.h).
 #include "core/BFloat16.h"
+#include "core/ReducedFloat.h"
 #include "core/ops/CopyKernels.h"
 
 namespace torch::cpu {
 
 namespace {
 
+// dst (Float) = src (Half or BFloat16), exactly; contiguous memory in bulk (core/ReducedFloat.h).
+void widenInto(const Tensor &dst, const Tensor &src) {
+  if (dst.isContiguous() && src.isContiguous()) {
+    reduced::widen(reinterpret_cast<const THHalf *>(src.dataPtr()), reinterpret_cast<float *>(dst.dataPtr()),
+                   src.numel(), src.dtype());
+    return;
+  }
+  const ScalarType type = src.dtype();
+  th::apply([type](float &d, THHalf &s) { d = reducedToFloat(s, type); }, th::ref(dst.th<float>()),
+            th::ref(src.th<THHalf>()));
+}
+
+// dst (Half or BFloat16) = src (Float), rounded.
+void narrowInto(const Tensor &dst, const Tensor &src) {
+  if (dst.isContiguous() && src.isContiguous()) {
+    reduced::narrow(reinterpret_cast<const float *>(src.dataPtr()), reinterpret_cast<THHalf *>(dst.dataPtr()),
+                    src.numel(), dst.dtype());
+    return;
+  }
+  const ScalarType type = dst.dtype();
+  th::apply([type](THHalf &d, float &s) { d = floatToReduced(s, type); }, th::ref(dst.th<THHalf>()),
+            th::ref(src.th<float>()));
+}
+
 // A BFloat16 tensor's values in a new Float tensor (exactly: bfloat16 is float's upper half).
 Tensor widenBfloat16(const Tensor &src) {
   Tensor f = empty(src.sizes(), ScalarType::Float, Device::CPU);
-  th::apply([](float &d, THHalf &s) { d = floatFromBfloat16(s.x); }, th::ref(f.th<float>()), th::ref(src.th<THHalf>()));
+  widenInto(f, src);
   return f;
 }
 
@@ -26,13 +51,17 @@ void copyToBfloat16(const Tensor &dst, const Tensor &src) {
     f = empty(src.sizes(), ScalarType::Float, Device::CPU);
     copyKernels().copy(Device::CPU, ScalarType::Float, f, src);
   }
-  th::apply([](THHalf &d, float &s) { d.x = bfloat16FromFloat(s); }, th::ref(dst.th<THHalf>()), th::ref(f.th<float>()));
+  narrowInto(dst, f);
 }
 
 template <typename D>
 void copy(const Tensor &dst, const Tensor &src) {
   if constexpr (std::is_same_v<D, THHalf>) {
     if (dst.dtype() == ScalarType::BFloat16) return copyToBfloat16(dst, src);
+    if (src.dtype() == ScalarType::Float) return narrowInto(dst, src);
+  }
+  if constexpr (std::is_same_v<D, float>) {
+    if (isReducedFloat(src.dtype())) return widenInto(dst, src);
   }
   auto *d = dst.th<D>();
   switch (src.dtype()) {
@@ -45,13 +74,7 @@ void copy(const Tensor &dst, const Tensor &src) {
     case ScalarType::Half: TH<D>::copyHalf(d, src.th<THHalf>()); break;
     case ScalarType::Float: TH<D>::copyFloat(d, src.th<float>()); break;
     case ScalarType::Double: TH<D>::copyDouble(d, src.th<double>()); break;
-    case ScalarType::BFloat16:
-      if constexpr (std::is_same_v<D, float>) {
-        th::apply([](float &to, THHalf &s) { to = floatFromBfloat16(s.x); }, th::ref(d), th::ref(src.th<THHalf>()));
-      } else {
-        TH<D>::copyFloat(d, widenBfloat16(src).th<float>());
-      }
-      break;
+    case ScalarType::BFloat16: TH<D>::copyFloat(d, widenBfloat16(src).th<float>()); break;
     case ScalarType::ComplexFloat:
     case ScalarType::ComplexDouble:  // copied as their real views (Note [Complex tensors])
       fail(th::ErrorKind::Type, "copy: a complex source reached a real kernel");
