@@ -247,6 +247,7 @@ from torch import onnx  # noqa: E402  (the onnx library itself loads on first ex
 from torch import backends, cuda, hub, jit, random, version  # noqa: E402
 from torch import distributions  # noqa: E402
 from torch import futures  # noqa: E402
+from torch import quasirandom  # noqa: E402
 from torch.futures import Future  # noqa: E402,F401
 from torch.jit import fork, wait  # noqa: E402,F401
 
