@@ -228,6 +228,7 @@ from torch._householder import *  # noqa: E402,F401,F403  (geqrf, orgqr, ormqr)
 from torch._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 from torch._native_ops import *  # noqa: E402,F401,F403  (what torch's modules call underneath)
 from torch._segment_reduce import segment_reduce  # noqa: E402,F401
+from torch._lobpcg import lobpcg  # noqa: E402,F401
 from torch.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401  (and Tensor.__dlpack__)
 from torch import special  # noqa: E402
 from torch.special import digamma, erfinv, i0, igamma, igammac, lgamma, mvlgamma, polygamma, sinc  # noqa: E402,F401
