@@ -157,8 +157,11 @@ _tensor_classes = [
 
 
 def set_default_dtype(d):
-    """Sets the element type of torch.tensor(1.5), torch.zeros(...), torch.Tensor(...)."""
+    """Sets the element type of torch.tensor(1.5), torch.zeros(...), torch.Tensor(...), and
+    torch.Storage to its storage class."""
+    global Storage
     _C._set_default_dtype(d)
+    Storage = _storage_classes[d]
 
 
 def set_default_tensor_type(t):
@@ -212,8 +215,14 @@ from torch.storage import (  # noqa: E402
     IntStorage,
     LongStorage,
     ShortStorage,
+    TypedStorage,
+    UntypedStorage,
     is_storage,
 )
+from torch.storage import _storage_classes  # noqa: E402
+
+StorageBase = _C._StorageBase
+Storage = _storage_classes[get_default_dtype()]  # the default dtype's, as set_default_dtype keeps it
 from torch.serialization import load, save  # noqa: E402
 
 # ---- autograd ----
