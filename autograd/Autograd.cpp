@@ -49,18 +49,44 @@ thread_local FunctionNode *gRunningNode = nullptr;
 // SavedTensors made since the last record() on this thread: an op saves what its backward
 // needs and then records its node, which takes them over.
 thread_local std::vector<std::weak_ptr<const void>> gSavedSinceRecord;
+// Note [Saved tensor hooks]: the pushed pairs, innermost last, and the disabling message.
+thread_local std::vector<SavedTensorHooks> gSavedTensorHooks;
+thread_local std::optional<std::string> gSavedTensorHooksDisabled;
 }  // namespace
 
-SavedTensor::SavedTensor(const Tensor &t, bool isOutput) : wasDefined_(t.defined()) {
+void pushSavedTensorHooks(SavedTensorHooks hooks) {
+  if (gSavedTensorHooksDisabled) fail(th::ErrorKind::Runtime, "%s", gSavedTensorHooksDisabled->c_str());
+  gSavedTensorHooks.push_back(std::move(hooks));
+}
+
+void popSavedTensorHooks() {
+  if (gSavedTensorHooks.empty()) fail(th::ErrorKind::Runtime, "no saved tensors hooks to pop");
+  gSavedTensorHooks.pop_back();
+}
+
+void setSavedTensorHooksDisabled(std::optional<std::string> message) {
+  if (message && !gSavedTensorHooks.empty()) fail(th::ErrorKind::Runtime, "%s", message->c_str());
+  gSavedTensorHooksDisabled = std::move(message);
+}
+
+const std::optional<std::string> &savedTensorHooksDisabled() { return gSavedTensorHooksDisabled; }
+
+SavedTensor::SavedTensor(const Tensor &t, bool isOutput, bool ofNextNode) : wasDefined_(t.defined()) {
   if (!t.defined()) return;
   alive_ = std::make_shared<char>(0);
-  gSavedSinceRecord.push_back(alive_);
-  data_ = isOutput ? detach(t) : t;
-  if (isOutput) outputIdentity_ = t.impl();
   if (!t.impl()->version) t.impl()->version = std::make_shared<std::atomic<uint32_t>>(0);
   version_ = t.impl()->version;
-  if (isOutput) data_.impl()->version = version_;
   savedVersion_ = version_->load();
+  if (isOutput) outputIdentity_ = t.impl();
+  if (!gSavedTensorHooks.empty()) {
+    SavedTensorHooks hooks = gSavedTensorHooks.back();  // a copy: pack may push or pop
+    packed_ = hooks.pack(isOutput ? detach(t) : t);
+    unpack_ = std::move(hooks.unpack);
+  } else {
+    data_ = isOutput ? detach(t) : t;
+    if (isOutput) data_.impl()->version = version_;
+  }
+  if (ofNextNode) gSavedSinceRecord.push_back(alive_);
 }
 
 void FunctionNode::releaseSaved() {
@@ -92,31 +118,36 @@ TensorList FunctionNode::apply(TensorList &&gradOutputs) {
 
 Tensor SavedTensor::unpack(const std::string &owner) const {
   if (!wasDefined_) return Tensor();
-  if (!data_.defined()) {
+  Tensor data = data_;
+  if (unpack_) {
+    if (packed_) data = unpack_(packed_);
+  } else if (data_.defined()) {
+    uint32_t now = version_->load();
+    if (now != savedVersion_) {
+      fail(th::ErrorKind::Runtime,
+           "one of the variables needed for gradient computation has been modified by an inplace operation: "
+           "[torch.%sTensor %s], which is needed by %s, is at version %u; expected version %u instead.",
+           scalarTypeName(data_.dtype()), data_.sizeString().c_str(), owner.c_str(), now, savedVersion_);
+    }
+  }
+  if (!data.defined()) {
     fail(th::ErrorKind::Runtime,
          "Trying to backward through the graph a second time (or directly access saved tensors after they have "
          "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
          "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time.");
   }
-  uint32_t now = version_->load();
-  if (now != savedVersion_) {
-    fail(th::ErrorKind::Runtime,
-         "one of the variables needed for gradient computation has been modified by an inplace operation: "
-         "[torch.%sTensor %s], which is needed by %s, is at version %u; expected version %u instead.",
-         scalarTypeName(data_.dtype()), data_.sizeString().c_str(), owner.c_str(), now, savedVersion_);
-  }
   if (outputIdentity_ && gRunningNode && GradMode::enabled()) {
     const std::vector<OutputInfo> &outputs = gRunningNode->outputs;
     for (size_t nr = 0; nr < outputs.size(); nr++) {
       if (outputs[nr].identity != outputIdentity_) continue;
-      Tensor withHistory = detach(data_);
+      Tensor withHistory = detach(data);
       AutogradMeta &m = ensureAutogradMeta(withHistory);
       m.gradFn = gRunningNode->shared_from_this();
       m.outputNr = static_cast<uint32_t>(nr);
       return withHistory;
     }
   }
-  return data_;
+  return data;
 }
 
 // ---- per-tensor state ----

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,23 @@ struct FunctionNode : Node {
   Backward backward_;
 };
 
+// Note [Saved tensor hooks]: torch.autograd.graph.saved_tensors_hooks. While a pair is pushed
+// (per thread; only the innermost pair acts), a SavedTensor keeps what pack(t) returns instead
+// of t, and the backward reads unpack(that). The packed value is opaque to the core (the
+// binding's is a Python object). As in PyTorch, nothing can check versions through the hooks.
+// A saved output reaches pack detached (Note [Saved outputs]: the packed value must not hold
+// the node that holds it).
+struct SavedTensorHooks {
+  std::function<std::shared_ptr<void>(const Tensor &)> pack;
+  std::function<Tensor(const std::shared_ptr<void> &)> unpack;
+};
+void pushSavedTensorHooks(SavedTensorHooks hooks);  // fails while the hooks are disabled
+void popSavedTensorHooks();
+// disable_saved_tensors_hooks: while a message is set, pushing hooks fails with it; disabling
+// fails while hooks are pushed. nullopt enables them again.
+void setSavedTensorHooksDisabled(std::optional<std::string> message);
+const std::optional<std::string> &savedTensorHooksDisabled();
+
 // A tensor kept for backward, with the version it had: using it after an in-place change
 // raises instead of giving a wrong gradient.
 class SavedTensor {
@@ -119,13 +137,19 @@ class SavedTensor {
   // grad_fn, which would make a reference cycle. Note [Saved outputs]: unpacked while the
   // node runs with grad mode on (create_graph), it gets the node back as its grad_fn, so
   // that formulas using their own result (exp, tanh, sqrt, ...) differentiate through it.
-  SavedTensor(const Tensor &t, bool isOutput);
+  // ofNextNode: it belongs to the next node recorded (false for a custom Function's ctx).
+  SavedTensor(const Tensor &t, bool isOutput, bool ofNextNode = true);
   Tensor unpack(const std::string &owner) const;  // owner: the node's name, for the error
-  void reset() { data_ = Tensor(); }
+  void reset() {
+    data_ = Tensor();
+    packed_.reset();
+  }
   bool defined() const { return data_.defined() || wasDefined_; }
 
  private:
   Tensor data_;
+  std::shared_ptr<void> packed_;  // Note [Saved tensor hooks]: what pack returned, and its unpack
+  std::function<Tensor(const std::shared_ptr<void> &)> unpack_;
   std::shared_ptr<const void> alive_;           // shared by copies; the node watches it
   const TensorImpl *outputIdentity_ = nullptr;  // set for a saved output
   std::shared_ptr<std::atomic<uint32_t>> version_;

@@ -92,12 +92,12 @@ IntList asIntList(const std::vector<int> &dims) { return IntList(dims.begin(), d
 void binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha, const Tensor &result) {
   const char *name = binaryOpName(op);
   std::vector<bool> need = needs({&a, &b});
-  Saved sa(a, name), sb(b, name), sr(result, name, true);
+  // only what the formulas below read is saved (saved tensors hooks see each saved tensor)
   bool keepA = op == BinaryOp::Mul || op == BinaryOp::Div || op == BinaryOp::Pow || op == BinaryOp::Fmod ||
                op == BinaryOp::Remainder || op == BinaryOp::Atan2 || op == BinaryOp::Maximum || op == BinaryOp::Minimum;
-  if (!keepA) sa = Saved(Tensor(), name);
-  if (op == BinaryOp::Add || op == BinaryOp::Sub) sb = Saved(Tensor(), name);
-  if (op != BinaryOp::Pow) sr = Saved(Tensor(), name);
+  bool keepB = op != BinaryOp::Add && op != BinaryOp::Sub;
+  Saved sa(keepA ? a : Tensor(), name), sb(keepB ? b : Tensor(), name);
+  Saved sr(op == BinaryOp::Pow ? result : Tensor(), name, true);
   torch::record(name, {a, b}, {result}, [=](const TensorList &grads) -> TensorList {
     const Tensor &g = grads[0];
     Tensor ga, gb;

@@ -266,6 +266,39 @@ void bindAutograd(py::module &m, TensorClass &cls) {
       py::arg("tensors"), py::arg("grads"), py::arg("keep_graph"), py::arg("create_graph"), py::arg("inputs"),
       py::arg("allow_unused"));
 
+  // Note [Saved tensor hooks] (autograd/Autograd.h): the packed value is a Python object,
+  // held and dropped with the GIL, since the ops that save tensors run without it.
+  m.def("_push_saved_tensors_default_hooks", [](py::function pack, py::function unpack) {
+    GilSafeCallable packHook(std::move(pack)), unpackHook(std::move(unpack));
+    SavedTensorHooks hooks;
+    hooks.pack = [packHook](const Tensor &t) -> std::shared_ptr<void> {
+      py::gil_scoped_acquire gil;
+      return std::shared_ptr<void>(new py::object((*packHook)(py::cast(t))), [](void *p) {
+        py::gil_scoped_acquire gil;
+        delete static_cast<py::object *>(p);
+      });
+    };
+    hooks.unpack = [unpackHook](const std::shared_ptr<void> &packed) {
+      py::gil_scoped_acquire gil;
+      py::object result = (*unpackHook)(*static_cast<py::object *>(packed.get()));
+      if (!isTensor(result)) {
+        throw py::type_error("Output of saved tensor unpack_hook expected to be a Tensor but got result of type " +
+                             std::string(Py_TYPE(result.ptr())->tp_name));
+      }
+      return unwrap(result);
+    };
+    pushSavedTensorHooks(std::move(hooks));
+  });
+  m.def("_pop_saved_tensors_default_hooks", [] { popSavedTensorHooks(); });
+  m.def("_saved_tensors_hooks_disable", [](std::string message) { setSavedTensorHooksDisabled(std::move(message)); });
+  m.def("_saved_tensors_hooks_enable", [] { setSavedTensorHooksDisabled(std::nullopt); });
+  m.def("_saved_tensors_hooks_get_disabled_error_message", [] { return savedTensorHooksDisabled(); });
+  // A custom Function's saved tensor (ctx.save_for_backward): checked for in-place changes and
+  // packed by the saved tensors hooks as the core's are.
+  py::class_<SavedTensor>(m, "_SavedTensor")
+      .def(py::init([](const Tensor &t) { return SavedTensor(t, false, false); }))
+      .def("unpack", [](const SavedTensor &s, const std::string &owner) { return s.unpack(owner); });
+
   // Records a custom Function's call: backward(*grad_outputs) -> gradients per input (None
   // where an input is not a tensor or needs none). dirty: inputs modified in place that are
   // returned. Returns the outputs to give the user: an input returned unchanged comes back

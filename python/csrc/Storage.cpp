@@ -61,20 +61,22 @@ THAllocator viewAllocator = {viewMalloc, nullptr, viewFree};
 // TH's count of reals for n elements of dtype (Note [Complex tensors]: two per complex element).
 int64_t thCount(ScalarType dtype, int64_t n) { return isComplex(dtype) ? 2 * n : n; }
 
-Storage storageView(const Storage &parent, int64_t offset, int64_t size) {
-  TORCH_CHECK(offset >= 0 && size >= 0 && offset <= parent.size() && size <= parent.size() - offset, Index,
+// Elements [offset, offset + size) of parent, as a storage of dtype on the same memory (offset
+// and size count elements of dtype: a view of another dtype reads the parent's bytes as it).
+Storage storageView(const Storage &parent, int64_t offset, int64_t size, ScalarType dtype) {
+  int64_t parentSize = parent.nbytes() / static_cast<int64_t>(elementSize(dtype));
+  TORCH_CHECK(offset >= 0 && size >= 0 && offset <= parentSize && size <= parentSize - offset, Index,
               "storage view [%lld, %lld) is out of range for a storage of size %lld", static_cast<long long>(offset),
-              static_cast<long long>(offset + size), static_cast<long long>(parent.size()));
+              static_cast<long long>(offset + size), static_cast<long long>(parentSize));
   viewAdded(parent.raw());
   Storage *owner = nullptr;
   try {
     owner = new Storage(parent);
-    return dispatch(parent.dtype(), [&](auto tag) {
+    return dispatch(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      T *data = reinterpret_cast<T *>(parent.data()) + thCount(parent.dtype(), offset);
-      return Storage::adopt(
-          parent.dtype(), TH<T>::S::newWithDataAndAllocator(data, thCount(parent.dtype(), size), &viewAllocator, owner),
-          parent.device());
+      T *data = reinterpret_cast<T *>(parent.data()) + thCount(dtype, offset);
+      return Storage::adopt(dtype, TH<T>::S::newWithDataAndAllocator(data, thCount(dtype, size), &viewAllocator, owner),
+                            parent.device());
     });
   } catch (...) {
     delete owner;
@@ -84,10 +86,13 @@ Storage storageView(const Storage &parent, int64_t offset, int64_t size) {
 }
 
 // The storage that owns s's memory and where s starts in it (s itself and 0 unless s is a view).
+// A view of another dtype (UntypedStorage's bytes, TypedStorage(wrap_storage=...)) is a root of
+// its own: offsets in the parent would count other elements.
 std::pair<Storage, int64_t> rootOf(const Storage &s) {
   Storage root = s;
   while (root.raw()->allocator == &viewAllocator) {
     Storage parent = *static_cast<Storage *>(root.raw()->allocatorContext);
+    if (parent.dtype() != root.dtype()) break;
     root = parent;
   }
   int64_t offset = (static_cast<const char *>(s.data()) - static_cast<const char *>(root.data())) /
@@ -196,7 +201,16 @@ void bindStorage(py::module &m, TensorClass &cls) {
       .def("_resize", &Storage::resize, ReleaseGil())
       .def("_root", &rootOf)
       .def("_tensor", &asTensor)
-      .def("_view", &storageView)
+      .def("_view",
+           [](const Storage &s, int64_t offset, int64_t size) { return storageView(s, offset, size, s.dtype()); })
+      // the whole memory read as dtype (UntypedStorage and TypedStorage(wrap_storage=...)); as
+      // in PyTorch 1.13, bytes short of a whole last element are left out
+      .def("_reinterpret",
+           [](const Storage &s, py::handle dtype) {
+             ScalarType to = toDtype(dtype);
+             int64_t width = static_cast<int64_t>(elementSize(to));
+             return storageView(s, 0, s.nbytes() / width, to);
+           })
       .def("_get", [](const Storage &s, int64_t i) { return fromScalar(getFlat(asTensor(s), checkedIndex(s, i))); })
       .def("_set",
            [](const Storage &s, int64_t i, py::handle v) {

@@ -160,8 +160,11 @@ _tensor_classes = [
 
 
 def set_default_dtype(d):
-    """Sets the element type of torch.tensor(1.5), torch.zeros(...), torch.Tensor(...)."""
+    """Sets the element type of torch.tensor(1.5), torch.zeros(...), torch.Tensor(...), and
+    torch.Storage to its storage class."""
+    global Storage
     _C._set_default_dtype(d)
+    Storage = _storage_classes[d]
 
 
 def set_default_tensor_type(t):
@@ -216,8 +219,14 @@ from torch.storage import (  # noqa: E402
     IntStorage,
     LongStorage,
     ShortStorage,
+    TypedStorage,
+    UntypedStorage,
     is_storage,
 )
+from torch.storage import _storage_classes  # noqa: E402
+
+StorageBase = _C._StorageBase
+Storage = _storage_classes[get_default_dtype()]  # the default dtype's, as set_default_dtype keeps it
 from torch.serialization import load, save  # noqa: E402
 
 # ---- autograd ----
@@ -232,6 +241,7 @@ from torch._householder import *  # noqa: E402,F401,F403  (geqrf, orgqr, ormqr)
 from torch._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 from torch._native_ops import *  # noqa: E402,F401,F403  (what torch's modules call underneath)
 from torch._segment_reduce import segment_reduce  # noqa: E402,F401
+from torch._lobpcg import lobpcg  # noqa: E402,F401
 from torch.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401  (and Tensor.__dlpack__)
 from torch import special  # noqa: E402
 from torch.special import digamma, erfinv, i0, igamma, igammac, lgamma, mvlgamma, polygamma, sinc  # noqa: E402,F401
@@ -253,6 +263,7 @@ from torch import onnx  # noqa: E402  (the onnx library itself loads on first ex
 from torch import backends, cuda, hub, jit, random, version  # noqa: E402
 from torch import distributions  # noqa: E402
 from torch import futures  # noqa: E402
+from torch import quasirandom  # noqa: E402
 from torch.futures import Future  # noqa: E402,F401
 from torch.jit import fork, wait  # noqa: E402,F401
 

@@ -1,7 +1,16 @@
-"""Typed storages (torch.FloatStorage, ...): flat, one-dimensional arrays of one element type
-that tensors view. Each class is a thin Python subclass of torch._C._StorageBase, the core
-storage handle; several Python objects may stand for one TH storage (t.storage() makes a new
-object each time), so identity is `_cdata`, the TH storage's address, never `is`.
+"""Typed storages (torch.FloatStorage, ..., torch.TypedStorage) and torch.UntypedStorage: flat,
+one-dimensional arrays of one element type (bytes for UntypedStorage) that tensors view. Each
+class is a thin Python subclass of torch._C._StorageBase (torch.StorageBase), the core storage
+handle; several Python objects may stand for one TH storage (t.storage() makes a new object
+each time), so identity is `_cdata`, the TH storage's address, never `is`.
+
+Note [Typed and untyped storages]: PyTorch 1.13 keeps bytes (UntypedStorage) under a typed
+wrapper (TypedStorage, of which FloatStorage & co. are legacy aliases). Here a storage is typed
+at the core (TH's storages are, and the Lua bridge and .t7 files hold them), so the legacy
+classes are TypedStorage's subclasses, TypedStorage(..., dtype=d) makes one of them, and an
+UntypedStorage is a byte storage; storage.untyped() and TypedStorage(wrap_storage=u, dtype=d)
+are views that read the same memory as bytes or as d (Note [Storage views] in
+python/csrc/Storage.cpp). A saved UntypedStorage loads as a uint8 storage, as in 1.13.
 """
 
 import copy
@@ -13,8 +22,8 @@ import torch
 from torch import _C
 
 
-class _TypedStorage(_C._StorageBase):
-    """The methods every typed storage class shares; `dtype` is set by each subclass."""
+class _StorageMethods(_C._StorageBase):
+    """The methods every storage class shares; `dtype` is set by each subclass."""
 
     dtype = None
 
@@ -154,7 +163,7 @@ class _TypedStorage(_C._StorageBase):
             if dtype not in names:
                 raise ValueError("invalid storage type %r; expected one of %s" % (dtype, ", ".join(sorted(names))))
             dtype = names[dtype]
-        elif isinstance(dtype, type) and issubclass(dtype, _TypedStorage):
+        elif isinstance(dtype, type) and issubclass(dtype, _StorageMethods):
             dtype = dtype.dtype
         if dtype not in _storage_classes:
             raise TypeError("type(): expected a storage type name, a storage class or a dtype, got %r" % (dtype,))
@@ -231,9 +240,8 @@ class _TypedStorage(_C._StorageBase):
 
     # ---- Python protocol ----
     def __repr__(self):
-        # PyTorch 1.13 prints its typed storages (whatever legacy class made them) this way.
         values = " " + "\n ".join(str(v) for v in self.tolist())
-        return "%s\n[torch.storage.TypedStorage(dtype=%s, device=cpu) of size %d]" % (values, self.dtype, len(self))
+        return "%s\n[%s of size %d]" % (values, self._repr_kind(), len(self))
 
     __str__ = __repr__
 
@@ -254,6 +262,63 @@ class _TypedStorage(_C._StorageBase):
 
     def __sizeof__(self):
         return object.__sizeof__(self) + self.nbytes()
+
+
+def _check_cpu(device):
+    if device is not None and torch.device(device).type != "cpu":
+        raise RuntimeError("storages are made on the CPU here; move them with .cuda(), got device=%s" % device)
+
+
+class TypedStorage(_StorageMethods):
+    """A storage of one dtype (Note [Typed and untyped storages]): TypedStorage(size or sequence,
+    dtype=torch.get_default_dtype()), or TypedStorage(wrap_storage=untyped, dtype=d) to read an
+    UntypedStorage's bytes as d."""
+
+    def __new__(cls, *args, dtype=None, device=None, wrap_storage=None):
+        _check_cpu(device)
+        if cls is TypedStorage:
+            cls = _storage_classes.get(torch.get_default_dtype() if dtype is None else dtype)
+            if cls is None:
+                raise TypeError("TypedStorage: no storage of dtype %s" % (dtype,))
+        elif dtype is not None and dtype is not cls.dtype:
+            raise RuntimeError("%s: dtype must be %s, got %s" % (cls.__name__, cls.dtype, dtype))
+        if wrap_storage is None:
+            return _C._StorageBase.__new__(cls)
+        if args or not isinstance(wrap_storage, UntypedStorage):
+            raise TypeError("TypedStorage: wrap_storage must be an UntypedStorage, given alone")
+        return cls._wrap(wrap_storage._reinterpret(cls.dtype))
+
+    def __init__(self, *args, dtype=None, device=None, wrap_storage=None):
+        if wrap_storage is None:  # else __new__ made the view
+            _StorageMethods.__init__(self, *args)
+
+    def _repr_kind(self):
+        # PyTorch 1.13 prints its typed storages (whatever legacy class made them) this way.
+        return "torch.storage.TypedStorage(dtype=%s, device=%s)" % (self.dtype, self.device)
+
+    def untyped(self):
+        """This storage's memory as bytes (a view: writes go through)."""
+        return UntypedStorage._wrap(self._reinterpret(torch.uint8))
+
+    def pickle_storage_type(self):
+        return _storage_classes[self.dtype].__name__
+
+
+class UntypedStorage(_StorageMethods):
+    """A storage of bytes (Note [Typed and untyped storages]): UntypedStorage(nbytes or a
+    sequence of byte values)."""
+
+    dtype = torch.uint8
+
+    def __init__(self, *args, device=None):
+        _check_cpu(device)
+        _StorageMethods.__init__(self, *args)
+
+    def _repr_kind(self):
+        return "torch.storage.UntypedStorage(device=%s)" % self.device
+
+    def untyped(self):
+        return self
 
 
 def _index(key):
@@ -282,7 +347,7 @@ _NUMPY_TYPES = {
 
 
 def _make_storage_class(name, dtype):
-    return type(name, (_TypedStorage,), {"dtype": dtype, "__module__": "torch", "__qualname__": name})
+    return type(name, (TypedStorage,), {"dtype": dtype, "__module__": "torch", "__qualname__": name})
 
 
 ByteStorage = _make_storage_class("ByteStorage", torch.uint8)

@@ -8,7 +8,7 @@ y.backward()           # x.grad == 2 * x
 
 import torch
 from torch import _C
-from torch.autograd import anomaly_mode, forward_ad, functional, profiler  # noqa: F401
+from torch.autograd import anomaly_mode, forward_ad, functional, graph, profiler  # noqa: F401
 from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from torch.autograd.function import Function, NestedIOFunction
 from torch.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled

@@ -30,26 +30,13 @@ class FunctionCtx:
                     "save_for_backward can only save tensors, but argument %d is of type %s"
                     % (tensors.index(t), type(t).__name__)
                 )
-        self._saved = tensors
-        self._saved_versions = tuple(None if t is None else t._version for t in tensors)
+        # kept as the core keeps an op's: version-checked, and packed by saved_tensors_hooks
+        self._saved = tuple(None if t is None else _C._SavedTensor(t) for t in tensors)
 
     @property
     def saved_tensors(self):
-        if getattr(self, "_released", False):
-            raise RuntimeError(
-                "Trying to backward through the graph a second time (or directly access saved "
-                "tensors after they have already been freed). Specify retain_graph=True if you "
-                "need to backward through the graph a second time."
-            )
-        saved = getattr(self, "_saved", ())
-        for t, v in zip(saved, self._saved_versions if saved else ()):
-            if t is not None and t._version != v:
-                raise RuntimeError(
-                    "one of the variables needed for gradient computation has been modified by an "
-                    "inplace operation: [%s %s] is at version %d; expected version %d instead."
-                    % (t.type(), list(t.shape), t._version, v)
-                )
-        return saved
+        owner = getattr(self, "_owner", "a custom Function")
+        return tuple(None if s is None else s.unpack(owner) for s in getattr(self, "_saved", ()))
 
     def mark_dirty(self, *tensors):
         self._dirty = tensors
@@ -75,6 +62,7 @@ class Function:
     @classmethod
     def apply(cls, *args):
         ctx = FunctionCtx()
+        ctx._owner = cls.__name__ + "Backward"
         ctx.needs_input_grad = tuple(isinstance(a, torch.Tensor) and a.requires_grad for a in args)
         with torch.no_grad():
             outputs = cls.forward(ctx, *args)

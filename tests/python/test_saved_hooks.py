@@ -1,0 +1,63 @@
+"""torch.autograd.graph's saved tensors hooks (saved_hooks_cases.py): the same hook calls,
+gradients and exceptions as real PyTorch 1.13, and the messages and state after errors."""
+
+import numpy as np
+import pytest
+
+import case_runner
+import saved_hooks_cases
+import torch
+from real_pytorch import assert_same_case
+from real_pytorch import real_results as run_real
+
+
+@pytest.fixture(scope="module")
+def real_results(tmp_path_factory):
+    return run_real("saved_hooks_cases.py", tmp_path_factory.mktemp("saved_hooks_cases"))
+
+
+@pytest.mark.parametrize("name", sorted(saved_hooks_cases.CASES))
+def test_same_as_pytorch_1_13(name, real_results):
+    assert_same_case(
+        name, case_runner.run_case(saved_hooks_cases.CASES, torch, name), real_results, lambda g, w: (1e-12, 1e-12)
+    )
+
+
+def test_messages_and_memory():
+    graph = torch.autograd.graph
+    x = torch.ones(3, requires_grad=True)
+    with graph.saved_tensors_hooks(lambda t: "packed", lambda p: p):
+        y = (x * x).sum()
+    with pytest.raises(TypeError, match="unpack_hook expected to be a Tensor but got result of type str"):
+        y.backward()
+    with pytest.raises(RuntimeError, match="^no hooks here$"):
+        with graph.disable_saved_tensors_hooks("no hooks here"):
+            with graph.saved_tensors_hooks(lambda t: t, lambda p: p):
+                pass
+    # a saved output is packed detached, so identity hooks make no reference cycle through it
+    seen = []
+    with graph.saved_tensors_hooks(lambda t: seen.append(t.grad_fn) or t, lambda p: p):
+        torch.exp(x).sum().backward()
+    assert seen == [None]
+    np.testing.assert_allclose(x.grad.numpy(), np.exp(np.ones(3)))
+
+
+def test_version_check_without_hooks_still_raises():
+    class Twice(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            (a,) = ctx.saved_tensors
+            return grad * 2
+
+    x = torch.ones(2, requires_grad=True)
+    y = x * 1
+    z = Twice.apply(y)
+    with torch.no_grad():
+        y.add_(1)
+    with pytest.raises(RuntimeError, match="TwiceBackward, is at version 1; expected version 0"):
+        z.sum().backward()
