@@ -65,6 +65,10 @@ LinalgKernels &linalgKernels();
 
 namespace cpu {
 void registerLinalgKernels(LinalgKernels &k);  // core/ops/cpu/LinalgKernels.cpp
+// x @ y of BFloat16 matrices (or batches of them: 3-D) as a new Float tensor, the products
+// read in bfloat16 by oneDNN (Note [bfloat16 products on oneDNN] in THNN/dnnl/Matmul.cpp);
+// undefined where oneDNN declines.
+Tensor bfloat16ProductInFloat(const Tensor &x, const Tensor &y);
 }  // namespace cpu
 
 }  // namespace torch

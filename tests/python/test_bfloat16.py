@@ -155,3 +155,42 @@ def test_half_conversions_against_numpy():
     finite = ~np.isnan(every)
     np.testing.assert_array_equal(widened[finite], every[finite].astype(np.float32))
     assert np.isnan(widened[~finite]).all()
+
+
+def _ulps_apart(a, b):
+    """Distance in bfloat16 units in the last place between two bfloat16 tensors (same sign)."""
+    ia = (a.float().numpy().view(np.int32) >> 16).astype(np.int64)
+    ib = (b.float().numpy().view(np.int32) >> 16).astype(np.int64)
+    return np.abs(ia - ib)
+
+
+@pytest.mark.parametrize("layout", ["plain", "transposed", "strided", "batched"])
+def test_products_on_onednn_against_float(layout):
+    # Note [bfloat16 products on oneDNN]: the product read in bfloat16, summed in float, rounded
+    # once; the reference computes the same in float32 (another summation order: at most one
+    # unit apart after rounding)
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(37, 64, generator=g).bfloat16()
+    y = torch.randn(64, 29, generator=g).bfloat16()
+    t = torch.randn(37, 29, generator=g).bfloat16()
+    if layout == "transposed":
+        x, y = x.t().contiguous().t(), y.t().contiguous().t()
+    if layout == "strided":
+        x = torch.randn(37, 128, generator=g).bfloat16()[:, ::2]
+    if layout == "batched":
+        xb, yb, tb = x.expand(3, 37, 64) * 0.5, y.expand(3, 64, 29), t.expand(3, 37, 29)
+        got = [torch.baddbmm(tb, xb, yb, beta=0.5, alpha=2), torch.bmm(xb, yb)]
+        want = [
+            (0.5 * tb.float() + 2 * torch.bmm(xb.float(), yb.float())).bfloat16(),
+            torch.bmm(xb.float(), yb.float()).bfloat16(),
+        ]
+    else:
+        got = [torch.addmm(t, x, y, beta=0.5, alpha=2), x @ y, torch.nn.functional.linear(x, y.t(), t[0])]
+        want = [
+            (0.5 * t.float() + 2 * (x.float() @ y.float())).bfloat16(),
+            (x.float() @ y.float()).bfloat16(),
+            (x.float() @ y.float() + t[0].float()).bfloat16(),
+        ]
+    for a, b in zip(got, want):
+        assert a.dtype == torch.bfloat16 and a.shape == b.shape
+        assert _ulps_apart(a, b).max() <= 1

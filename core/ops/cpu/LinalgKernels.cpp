@@ -2,6 +2,8 @@
 // a factorization's results on the host.
 #include "core/ops/LinalgKernels.h"
 
+#include "THNN/dnnl/Matmul.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -134,7 +136,49 @@ void luUnpack(const Tensor &p, const Tensor &l, const Tensor &u, const Tensor &l
     for (int64_t j = 0; j < n; j++) ud[i * n + j] = i <= j ? d[i * n + j] : T(0);
 }
 
+// Note [bfloat16 products on oneDNN] (THNN/dnnl/Matmul.cpp): r = beta t + alpha (x @ y) for
+// BFloat16 matrices (batched when x is 3-D), the product read in bfloat16 by oneDNN, the rest
+// in float, rounded once; the Float kernel through float where oneDNN declines.
+template <auto FloatKernel>
+void bfloat16Product(const Tensor &r, Scalar beta, const Tensor &t, Scalar alpha, const Tensor &x, const Tensor &y) {
+  const bool readT = !(beta.isFloating() ? beta.d == 0 : beta.i == 0);  // Note [beta zero]
+  Tensor f = bfloat16ProductInFloat(x, y);
+  if (!f.defined() || (readT && t.sizes() != f.sizes())) {
+    ThroughFloat<FloatKernel>::call(r, beta, t, alpha, x, y);
+    return;
+  }
+  float *out = reinterpret_cast<float *>(f.dataPtr());
+  const float a = alpha.to<float>(), b = beta.to<float>();
+  const int64_t n = f.numel();
+  if (readT) {
+    Tensor tf = widenToFloat(t);  // new and contiguous
+    const float *in = reinterpret_cast<const float *>(tf.dataPtr());
+    for (int64_t i = 0; i < n; i++) out[i] = a * out[i] + b * in[i];
+  } else if (a != 1) {
+    for (int64_t i = 0; i < n; i++) out[i] *= a;
+  }
+  roundInto(r, f);
+}
+
 }  // namespace
+
+Tensor bfloat16ProductInFloat(const Tensor &x, const Tensor &y) {
+  const bool batched = x.dim() == 3;
+  IntList shape = batched ? IntList{x.size(0), x.size(1), y.size(2)} : IntList{x.size(0), y.size(1)};
+  if (x.numel() == 0 || y.numel() == 0) return Tensor();
+  auto operand = [batched](const Tensor &m) {
+    thnn::dnnl_matmul::Operand o{reinterpret_cast<const uint16_t *>(m.dataPtr()), {}, {}};
+    const int lead = batched ? 1 : 0;
+    o.sizes = {batched ? m.size(0) : 1, m.size(lead), m.size(lead + 1)};
+    o.strides = {batched ? m.stride(0) : m.size(0) * m.size(1), m.stride(lead), m.stride(lead + 1)};
+    return o;
+  };
+  Tensor f = empty(shape, ScalarType::Float, Device::CPU);
+  if (!thnn::dnnl_matmul::bfloat16Product(operand(x), operand(y), reinterpret_cast<float *>(f.dataPtr()))) {
+    return Tensor();
+  }
+  return f;
+}
 
 void registerLinalgKernels(LinalgKernels &k) {
   fillWithHalf(k.addmm, TORCH_TEMPLATE(addmm));
@@ -142,6 +186,8 @@ void registerLinalgKernels(LinalgKernels &k) {
   fillWithHalf(k.addr, TORCH_TEMPLATE(addr));
   fillWithHalf(k.addbmm, TORCH_TEMPLATE(addbmm));
   fillWithHalf(k.baddbmm, TORCH_TEMPLATE(baddbmm));
+  k.addmm.add(Device::CPU, ScalarType::BFloat16, &bfloat16Product<&addmm<float>>);
+  k.baddbmm.add(Device::CPU, ScalarType::BFloat16, &bfloat16Product<&baddbmm<float>>);
   fillWithHalf(k.dot, TORCH_TEMPLATE(dot));
   fill(k.inverse, TORCH_TEMPLATE(inverse));
   fill(k.luFactor, TORCH_TEMPLATE(luFactor));

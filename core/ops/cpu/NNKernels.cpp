@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "THNN/THNN.h"
+#include "core/ops/LinalgKernels.h"
 #include "core/ops/MapActivations.hpp"
 #include "core/ops/NNKernels.h"
 #include "core/ops/Random.h"
@@ -98,6 +99,26 @@ void linearOutput(const Tensor &input, const Tensor &output, const Tensor &weigh
   NN<T>::Linear_updateOutput(nullptr, input.th<T>(), output.th<T>(), weight.th<T>(), thOrNull<T>(bias),
                              addBuffer.th<T>());
 }
+// BFloat16: the product on oneDNN (Note [bfloat16 products on oneDNN]), the bias added in
+// float, rounded once; through float where oneDNN declines.
+void linearOutputBfloat16(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
+                          const Tensor &addBuffer) {
+  Tensor f = input.dim() == 2 ? bfloat16ProductInFloat(input, transpose(weight, 0, 1)) : Tensor();
+  if (!f.defined()) {
+    ThroughFloat<&linearOutput<float>>::call(input, output, weight, bias, addBuffer);
+    return;
+  }
+  if (bias.defined()) {
+    Tensor b = widenToFloat(contiguous(bias));
+    float *out = reinterpret_cast<float *>(f.dataPtr());
+    const float *add = reinterpret_cast<const float *>(b.dataPtr());
+    const int64_t rows = f.size(0), cols = f.size(1);
+    for (int64_t i = 0; i < rows; i++)
+      for (int64_t j = 0; j < cols; j++) out[i * cols + j] += add[j];
+  }
+  roundInto(output, f);
+}
+
 template <typename T>
 void linearGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &weight) {
   NN<T>::Linear_updateGradInput(nullptr, input.th<T>(), gradOutput.th<T>(), gradInput.th<T>(), weight.th<T>());
@@ -956,6 +977,7 @@ void col2im(const Tensor &image, const Tensor &columns, int64_t planes, const In
 
 void registerNNKernels(NNKernels &k) {
   fill(k.linear.updateOutput, TORCH_TEMPLATE(linearOutput));
+  k.linear.updateOutput.add(Device::CPU, ScalarType::BFloat16, &linearOutputBfloat16);
   fill(k.linear.updateGradInput, TORCH_TEMPLATE(linearGradInput));
   fill(k.linear.accGradParameters, TORCH_TEMPLATE(linearAccGrad));
   fill(k.bilinear.updateOutput, TORCH_TEMPLATE(bilinearOutput));
