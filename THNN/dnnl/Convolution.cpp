@@ -53,7 +53,7 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 
-enum Pass : int64_t { kForward, kBackwardData, kBackwardWeights };
+enum Pass : int64_t { kForward, kBackwardData, kBackwardWeights, kForwardBfloat16 };
 
 // A plan's key: the pass, the geometry, whether there is a bias, and the thread count.
 using Key = std::array<int64_t, 18>;
@@ -135,9 +135,13 @@ class PlanBuilder {
   Plan plan_;
 };
 
-memory::desc plain(const memory::dims &dims, Tag tag) { return memory::desc(dims, memory::data_type::f32, tag); }
+memory::desc plain(const memory::dims &dims, Tag tag, memory::data_type type = memory::data_type::f32) {
+  return memory::desc(dims, type, tag);
+}
 
-memory::desc chosen(const memory::dims &dims) { return memory::desc(dims, memory::data_type::f32, Tag::any); }
+memory::desc chosen(const memory::dims &dims, memory::data_type type = memory::data_type::f32) {
+  return memory::desc(dims, type, Tag::any);
+}
 
 bool isPointwise(const Geometry &g) { return g.kH == 1 && g.kW == 1; }
 
@@ -157,7 +161,9 @@ bool blockedImages(Pass pass, const Geometry &g) {
 bool taken(const Geometry &g) { return !isPointwise(g) || omp_get_max_threads() > 1; }
 
 // The layout of an image (input or output) in a pass.
-memory::desc image(const memory::dims &dims, bool blocked) { return blocked ? chosen(dims) : plain(dims, Tag::nchw); }
+memory::desc image(const memory::dims &dims, bool blocked, memory::data_type type = memory::data_type::f32) {
+  return blocked ? chosen(dims, type) : plain(dims, Tag::nchw, type);
+}
 
 // The shapes of the primitive descriptors of one geometry.
 struct Shapes {
@@ -173,10 +179,13 @@ struct Shapes {
         padR{g.padH, g.padW} {}
 };
 
-dnnl::convolution_forward::desc forwardDesc(const Shapes &s, bool bias, bool blocked) {
-  return dnnl::convolution_forward::desc(
-      dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, image(s.src, blocked), chosen(s.weights),
-      bias ? plain(s.bias, Tag::x) : memory::desc(), image(s.dst, blocked), s.strides, s.dilates, s.padL, s.padR);
+// images and weights of type; the bias stays float
+dnnl::convolution_forward::desc forwardDesc(const Shapes &s, bool bias, bool blocked,
+                                            memory::data_type type = memory::data_type::f32) {
+  return dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
+                                         image(s.src, blocked, type), chosen(s.weights, type),
+                                         bias ? plain(s.bias, Tag::x) : memory::desc(), image(s.dst, blocked, type),
+                                         s.strides, s.dilates, s.padL, s.padR);
 }
 
 dnnl::primitive_attr userScratchpad() {
@@ -185,15 +194,15 @@ dnnl::primitive_attr userScratchpad() {
   return attr;
 }
 
-std::shared_ptr<Plan> forwardPlan(const Geometry &g, bool bias) {
+std::shared_ptr<Plan> forwardPlan(const Geometry &g, bool bias, memory::data_type type = memory::data_type::f32) {
   const Shapes s(g);
-  dnnl::convolution_forward::primitive_desc pd(forwardDesc(s, bias, blockedImages(kForward, g)), userScratchpad(),
+  dnnl::convolution_forward::primitive_desc pd(forwardDesc(s, bias, blockedImages(kForward, g), type), userScratchpad(),
                                                cpu());
   PlanBuilder b(pd.scratchpad_desc());
-  b.input(DNNL_ARG_SRC, plain(s.src, Tag::nchw), pd.src_desc());
-  b.input(DNNL_ARG_WEIGHTS, plain(s.weights, Tag::oihw), pd.weights_desc());
+  b.input(DNNL_ARG_SRC, plain(s.src, Tag::nchw, type), pd.src_desc());
+  b.input(DNNL_ARG_WEIGHTS, plain(s.weights, Tag::oihw, type), pd.weights_desc());
   if (bias) b.input(DNNL_ARG_BIAS, plain(s.bias, Tag::x), pd.bias_desc());
-  b.output(DNNL_ARG_DST, plain(s.dst, Tag::nchw), pd.dst_desc());
+  b.output(DNNL_ARG_DST, plain(s.dst, Tag::nchw, type), pd.dst_desc());
   return b.finish(dnnl::convolution_forward(pd));
 }
 
@@ -283,14 +292,14 @@ char *scratchFor(size_t bytes, const Scratch &scratch) {
 
 // Runs a plan on the caller's arrays (in the order of plan.inputs and plan.outputs) with the
 // scratch at `base`; false when oneDNN failed.
-bool execute(const Plan &plan, char *base, const std::vector<const float *> &in, const std::vector<float *> &out) {
+bool execute(const Plan &plan, char *base, const std::vector<const void *> &in, const std::vector<void *> &out) {
   try {
     thread_local dnnl::stream stream(cpu());
     std::unordered_map<int, memory> args;
     if (plan.scratchpad.get_size() > 0) args[DNNL_ARG_SCRATCHPAD] = memory(plan.scratchpad, cpu(), base);
     for (size_t i = 0; i < plan.inputs.size(); i++) {
       const Operand &o = plan.inputs[i];
-      memory user(o.user, cpu(), const_cast<float *>(in[i]));
+      memory user(o.user, cpu(), const_cast<void *>(in[i]));
       if (!o.convert) {
         args[o.arg] = user;
         continue;
@@ -330,7 +339,19 @@ bool forward(const Geometry &g, const float *input, const float *weight, const f
   th::UsableThreadsScope threads;  // each output is one thread's sum: see Threads above
   auto plan = plans().get(keyOf(kForward, g, bias != nullptr), [&] { return forwardPlan(g, bias != nullptr); });
   if (!plan) return false;
-  std::vector<const float *> in = {input, weight};
+  std::vector<const void *> in = {input, weight};
+  if (bias) in.push_back(bias);
+  return execute(*plan, scratchFor(plan->bytes, scratch), in, {output});
+}
+
+bool forwardBfloat16(const Geometry &g, const uint16_t *input, const uint16_t *weight, const float *bias,
+                     uint16_t *output, const Scratch &scratch) {
+  th::UsableThreadsScope threads;  // each output is one thread's sum: see Threads above
+  // a null plan where the processor has no bfloat16 implementation
+  auto plan = plans().get(keyOf(kForwardBfloat16, g, bias != nullptr),
+                          [&] { return forwardPlan(g, bias != nullptr, memory::data_type::bf16); });
+  if (!plan) return false;
+  std::vector<const void *> in = {input, weight};
   if (bias) in.push_back(bias);
   return execute(*plan, scratchFor(plan->bytes, scratch), in, {output});
 }
@@ -380,7 +401,7 @@ bool backwardWeights(const Geometry &g, const float *input, const float *gradOut
     const Plan &plan = *chunkPlans[c];
     char *at = base + offsets[c];
     try {  // nothing may leave an OpenMP region
-      std::vector<float *> out = {reinterpret_cast<float *>(at + plan.weightOffset)};
+      std::vector<void *> out = {at + plan.weightOffset};
       if (bias) out.push_back(reinterpret_cast<float *>(at + plan.biasOffset));
       if (!execute(plan, at, {input + first(c) * inSample, gradOutput + first(c) * outSample}, out)) ran = false;
     } catch (...) {

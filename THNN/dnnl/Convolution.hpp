@@ -33,6 +33,11 @@ bool enabled();
 // except forward's and backwardData's, which the caller overwrites. Errors of the scratch function propagate.
 bool forward(const Geometry &g, const float *input, const float *weight, const float *bias, float *output,
              const Scratch &scratch);
+// The same for bfloat16 images and weights (as bit patterns) and a float bias: PyTorch 1.13's
+// bfloat16 convolution (products summed in float, each output rounded once). Called by the
+// core's BFloat16 kernel (core/ops/cpu/NNKernels.cpp), whatever the kernel size and threads.
+bool forwardBfloat16(const Geometry &g, const uint16_t *input, const uint16_t *weight, const float *bias,
+                     uint16_t *output, const Scratch &scratch);
 bool backwardData(const Geometry &g, const float *gradOutput, const float *weight, float *gradInput,
                   const Scratch &scratch);
 // gradWeight += scale * d(loss)/d(weight); gradBias (unless NULL) += scale * d(loss)/d(bias).

@@ -194,3 +194,17 @@ def test_products_on_onednn_against_float(layout):
     for a, b in zip(got, want):
         assert a.dtype == torch.bfloat16 and a.shape == b.shape
         assert _ulps_apart(a, b).max() <= 1
+
+
+@pytest.mark.parametrize("geometry", [dict(), dict(padding=1), dict(stride=2, padding=2, dilation=2), dict(groups=2)])
+def test_convolutions_on_onednn_against_float(geometry):
+    # the same for oneDNN's bfloat16 convolution (groups take the float path)
+    g = torch.Generator().manual_seed(5)
+    x = torch.randn(2, 4, 11, 9, generator=g).bfloat16()
+    w = torch.randn(6, 4 // geometry.get("groups", 1), 3, 3, generator=g).bfloat16()
+    b = torch.randn(6, generator=g).bfloat16()
+    F = torch.nn.functional
+    got = F.conv2d(x, w, b, **geometry)
+    want = F.conv2d(x.float(), w.float(), b.float(), **geometry).bfloat16()
+    assert got.dtype == torch.bfloat16 and got.shape == want.shape
+    assert _ulps_apart(got, want).max() <= 1

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "THNN/THNN.h"
+#include "THNN/dnnl/Convolution.hpp"
 #include "core/ops/LinalgKernels.h"
 #include "core/ops/MapActivations.hpp"
 #include "core/ops/NNKernels.h"
@@ -615,6 +616,49 @@ void dilatedConvOutput(const Tensor &input, const Tensor &output, const Tensor &
     NN<T>::VolumetricDilatedConvolution_updateOutput(nullptr, X, O, W, B, C, nullptr, k[0], k[2], k[1], st[0], st[2],
                                                      st[1], pd[0], pd[2], pd[1], dl[0], dl[2], dl[1]);
 }
+// BFloat16 2-d convolutions on oneDNN's bfloat16 kernels, as 1.13 computes them (products
+// summed in float, each output rounded once); anything else through float.
+void dilatedConvOutputBfloat16(const Tensor &input, const Tensor &output, const Tensor &weight, const Tensor &bias,
+                               const Tensor &columns, const IntList &k, const IntList &st, const IntList &pd,
+                               const IntList &dl) {
+  auto outSize = [&](int d) { return (input.size(2 + d) + 2 * pd[d] - (dl[d] * (k[d] - 1) + 1)) / st[d] + 1; };
+  if (k.size() == 2 && input.dim() == 4 && weight.dim() == 4 && input.isContiguous() && weight.isContiguous() &&
+      weight.size(1) == input.size(1) && outSize(0) > 0 && outSize(1) > 0 && thnn::dnnl_conv::enabled()) {
+    const IntList outSizes{input.size(0), weight.size(0), outSize(0), outSize(1)};
+    if (output.sizes() != outSizes) resize_(output, outSizes);
+    if (output.isContiguous()) {
+      Tensor b = bias.defined() ? widenToFloat(contiguous(bias)) : Tensor();
+      Tensor buffer = columns.dtype() == ScalarType::Float ? columns : empty({0}, ScalarType::Float, Device::CPU);
+      auto scratch = [&](size_t n) {
+        if (buffer.numel() < static_cast<int64_t>(n)) resize_(buffer, {static_cast<int64_t>(n)});
+        return reinterpret_cast<float *>(buffer.dataPtr());
+      };
+      const thnn::dnnl_conv::Geometry g{input.size(0),
+                                        input.size(1),
+                                        input.size(2),
+                                        input.size(3),
+                                        weight.size(0),
+                                        outSizes[2],
+                                        outSizes[3],
+                                        static_cast<int>(k[0]),
+                                        static_cast<int>(k[1]),
+                                        static_cast<int>(st[0]),
+                                        static_cast<int>(st[1]),
+                                        static_cast<int>(pd[0]),
+                                        static_cast<int>(pd[1]),
+                                        static_cast<int>(dl[0]),
+                                        static_cast<int>(dl[1])};
+      auto bits = [](const Tensor &t) { return reinterpret_cast<uint16_t *>(t.dataPtr()); };
+      if (thnn::dnnl_conv::forwardBfloat16(g, bits(input), bits(weight),
+                                           b.defined() ? reinterpret_cast<const float *>(b.dataPtr()) : nullptr,
+                                           bits(output), scratch)) {
+        return;
+      }
+    }
+  }
+  ThroughFloat<&dilatedConvOutput<float>>::call(input, output, weight, bias, columns, k, st, pd, dl);
+}
+
 template <typename T>
 void dilatedConvGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &weight,
                           const Tensor &columns, const IntList &k, const IntList &st, const IntList &pd,
@@ -1050,6 +1094,7 @@ void registerNNKernels(NNKernels &k) {
   fill(k.embeddingBagBackward, TORCH_TEMPLATE(embeddingBagBackward));
 
   fill(k.dilatedConvolution.updateOutput, TORCH_TEMPLATE(dilatedConvOutput));
+  k.dilatedConvolution.updateOutput.add(Device::CPU, ScalarType::BFloat16, &dilatedConvOutputBfloat16);
   fill(k.dilatedConvolution.updateGradInput, TORCH_TEMPLATE(dilatedConvGradInput));
   fill(k.dilatedConvolution.accGradParameters, TORCH_TEMPLATE(dilatedConvAccGrad));
   fill(k.fullConvolution.updateOutput, TORCH_TEMPLATE(fullConvOutput));
