@@ -274,6 +274,7 @@ from torch import quasirandom  # noqa: E402
 
 from torch._ops import ops  # noqa: E402
 from torch import library  # noqa: E402
+from torch import masked  # noqa: E402,F401
 from torch import fx, package  # noqa: E402,F401  (importable; using them raises NotImplementedError)
 
 USE_GLOBAL_DEPS = True  # 1.13's build flags (it loads its libraries globally, not with RTLD_GLOBAL)
