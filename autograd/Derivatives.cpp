@@ -96,6 +96,10 @@ void binary(BinaryOp op, const Tensor &a, const Tensor &b, Scalar alpha, const T
   bool keepA = op == BinaryOp::Mul || op == BinaryOp::Div || op == BinaryOp::Pow || op == BinaryOp::Fmod ||
                op == BinaryOp::Remainder || op == BinaryOp::Atan2 || op == BinaryOp::Maximum || op == BinaryOp::Minimum;
   bool keepB = op != BinaryOp::Add && op != BinaryOp::Sub;
+  if (op == BinaryOp::Mul || op == BinaryOp::Div) {  // a only for b's gradient; for mul, b only for a's
+    keepA = need[1];
+    keepB = op == BinaryOp::Div || need[0];
+  }
   Saved sa(keepA ? a : Tensor(), name), sb(keepB ? b : Tensor(), name);
   Saved sr(op == BinaryOp::Pow ? result : Tensor(), name, true);
   torch::record(name, {a, b}, {result}, [=](const TensorList &grads) -> TensorList {

@@ -8,6 +8,16 @@ pieces written in Python live in the modules beside it.
 import builtins as _builtins
 import operator as _operator
 
+# What 1.13's torch/__init__.py imports, which its namespace therefore holds (torch.os, ...).
+import builtins  # noqa: F401
+import ctypes  # noqa: F401
+import inspect  # noqa: F401
+import os  # noqa: F401
+import platform  # noqa: F401
+import sys  # noqa: F401
+import textwrap  # noqa: F401
+from typing import TYPE_CHECKING, Any, Callable, Set, Union  # noqa: F401
+
 from torch import _C
 from torch._C import Tensor, dtype, from_numpy, get_default_dtype
 
@@ -226,11 +236,14 @@ from torch.storage import (  # noqa: E402
 from torch.storage import _storage_classes  # noqa: E402
 
 StorageBase = _C._StorageBase
+from torch import types  # noqa: E402,F401
+
 Storage = _storage_classes[get_default_dtype()]  # the default dtype's, as set_default_dtype keeps it
 from torch.serialization import load, save  # noqa: E402
 
 # ---- autograd ----
 from torch import overrides  # noqa: E402,F401
+from torch.overrides import DisableTorchFunction  # noqa: E402,F401
 from torch import autograd  # noqa: E402
 from torch.autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from torch.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
@@ -264,6 +277,15 @@ from torch import backends, cuda, hub, jit, random, version  # noqa: E402
 from torch import distributions  # noqa: E402
 from torch import futures  # noqa: E402
 from torch import quasirandom  # noqa: E402
+
+from torch._ops import ops  # noqa: E402
+from torch import library  # noqa: E402
+from torch import masked  # noqa: E402,F401
+from torch import fx, package  # noqa: E402,F401  (importable; using them raises NotImplementedError)
+
+USE_GLOBAL_DEPS = True  # 1.13's build flags (it loads its libraries globally, not with RTLD_GLOBAL)
+USE_RTLD_GLOBAL_WITH_LIBTORCH = False
+legacy_contiguous_format = contiguous_format  # noqa: F405  (1.13 keeps both names for one format)
 from torch.futures import Future  # noqa: E402,F401
 from torch.jit import fork, wait  # noqa: E402,F401
 

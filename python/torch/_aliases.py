@@ -328,9 +328,9 @@ for _new, _old in (
 
 
 def _copy_of(name):
-    view = getattr(torch, name) if hasattr(torch, name) else getattr(Tensor, name)
-
     def fn(input, *args, **kwargs):
+        # looked up when called: view_as_real and view_as_complex come with torch._complex, later
+        view = getattr(torch, name) if hasattr(torch, name) else getattr(Tensor, name)
         result = view(input, *args, **kwargs)
         return tuple(r.clone() for r in result) if isinstance(result, (tuple, list)) else result.clone()
 
@@ -341,7 +341,7 @@ def _copy_of(name):
 
 for _name in (
     "as_strided detach diagonal expand permute select split split_with_sizes squeeze t transpose unbind unfold "
-    "unsqueeze view"
+    "unsqueeze view view_as_real view_as_complex"
 ).split():
     setattr(torch, _name + "_copy", _copy_of(_name))
 

@@ -5,9 +5,25 @@ code written against PyTorch's protocol (if has_torch_function(args): return
 handle_torch_function(...)) run, and dispatch when an argument's type defines the method.
 """
 
+import threading
+
 from torch._C import Tensor
 
 __all__ = ["has_torch_function", "handle_torch_function", "is_tensor_like"]
+
+_disabled = threading.local()  # depth of DisableTorchFunction blocks on this thread
+
+
+class DisableTorchFunction:
+    """torch.DisableTorchFunction: inside the block no argument has a __torch_function__ to
+    dispatch to, so code written against the protocol runs its plain path (as a subclass's own
+    __torch_function__ does to call the original function)."""
+
+    def __enter__(self):
+        _disabled.depth = getattr(_disabled, "depth", 0) + 1
+
+    def __exit__(self, *exc):
+        _disabled.depth -= 1
 
 
 def _overloaded(args):
@@ -24,7 +40,7 @@ def _overloaded(args):
 
 def has_torch_function(relevant_args):
     """Whether any of relevant_args has a __torch_function__ to dispatch to."""
-    return bool(_overloaded(relevant_args))
+    return not getattr(_disabled, "depth", 0) and bool(_overloaded(relevant_args))
 
 
 def has_torch_function_unary(arg):

@@ -51,6 +51,20 @@ def identity_hooks_count(torch):
 
 
 @case
+def only_what_backward_needs_is_packed(torch):
+    """mul keeps an operand only for the other operand's gradient."""
+    x = leaf(torch, [1.0, 2.0, 3.0])
+    c = torch.tensor([4.0, 5.0, 6.0], dtype=torch.float64)
+    counts = []
+    for fn in (lambda: x * 2, lambda: x * c, lambda: c * x, lambda: x / c, lambda: x * x):
+        hooks = Counter()
+        with torch.autograd.graph.saved_tensors_hooks(hooks.pack, hooks.unpack):
+            fn()
+        counts.append(hooks.packed)
+    return [np.array(counts)]
+
+
+@case
 def numpy_round_trip(torch):
     """Saved tensors kept as numpy copies: the same gradients as without hooks."""
     rng = np.random.RandomState(0)

@@ -61,3 +61,26 @@ def test_version_check_without_hooks_still_raises():
         y.add_(1)
     with pytest.raises(RuntimeError, match="TwiceBackward, is at version 1; expected version 0"):
         z.sum().backward()
+
+
+def test_hooks_belong_to_their_thread():
+    """Each thread has its own hooks; pack runs (taking the GIL) from ops that release it."""
+    import threading
+
+    counts = {}
+
+    def work(name, rounds):
+        seen = []
+        x = torch.randn(64, 64, requires_grad=True)
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: seen.append(name) or t, lambda p: p):
+            for _ in range(rounds):
+                (x @ x).sum().backward()
+        counts[name] = seen
+
+    threads = [threading.Thread(target=work, args=(name, 20)) for name in ("a", "b")]
+    for t in threads:
+        t.start()
+    work("main", 10)
+    for t in threads:
+        t.join()
+    assert counts["a"] == ["a"] * 40 and counts["b"] == ["b"] * 40 and counts["main"] == ["main"] * 20

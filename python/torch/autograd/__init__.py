@@ -6,9 +6,13 @@ y.backward()           # x.grad == 2 * x
 (g,) = torch.autograd.grad((x ** 3).sum(), x)
 """
 
+import warnings  # noqa: F401  (1.13's module holds these imports too)
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union, cast  # noqa: F401
+
 import torch
 from torch import _C
-from torch.autograd import anomaly_mode, forward_ad, functional, graph, profiler  # noqa: F401
+from torch.autograd import anomaly_mode, forward_ad, functional, graph, profiler, profiler_util  # noqa: F401
+from torch.autograd.profiler import ProfilerActivity  # noqa: F401
 from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from torch.autograd.function import Function, NestedIOFunction
 from torch.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled

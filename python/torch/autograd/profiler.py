@@ -13,6 +13,7 @@ its self time (total minus its children's). Backward runs in the C++ engine: it 
 Events of every thread are recorded, each with its thread id.
 """
 
+import enum
 import functools
 import json
 import threading
@@ -23,6 +24,13 @@ from collections import OrderedDict
 import torch
 
 __all__ = ["profile", "record_function", "emit_nvtx", "FunctionEvent", "FunctionEventAvg", "EventList"]
+
+
+class ProfilerActivity(enum.Enum):
+    """What torch.profiler.profile records (torch.autograd.ProfilerActivity too, as in 1.13)."""
+
+    CPU = 0
+    CUDA = 1
 
 
 def _now_us():

@@ -9,7 +9,7 @@ import time
 import warnings
 
 from torch.autograd import profiler as _autograd_profiler
-from torch.autograd.profiler import record_function
+from torch.autograd.profiler import ProfilerActivity, record_function
 
 __all__ = [
     "profile",
@@ -20,11 +20,6 @@ __all__ = [
     "tensorboard_trace_handler",
     "supported_activities",
 ]
-
-
-class ProfilerActivity(enum.Enum):
-    CPU = 0
-    CUDA = 1
 
 
 def supported_activities():
