@@ -184,7 +184,36 @@ def swa(torch, nn, F):
     return out
 
 
-CASES = [nadam, radam, cyclic_lr, cosine_warm_restarts, polynomial_lr, sequential_and_chained, linear_constant_lr, swa]
+def sparse_adam(torch, nn, F):
+    def error(fn):
+        try:
+            fn()
+        except Exception as exc:  # noqa: BLE001  (the type and message are compared)
+            return "%s: %s" % (type(exc).__name__, exc)
+        return "ok"
+
+    p = nn.Parameter(torch.ones(3))
+    opt = torch.optim.SparseAdam([p], lr=0.1)
+    out = [str(opt.step()), str(opt.defaults == dict(lr=0.1, betas=(0.9, 0.999), eps=1e-8, maximize=False))]
+    p.grad = torch.ones(3)  # dense, as every gradient here is
+    out.append(error(opt.step))
+    for kwargs in [dict(lr=0), dict(eps=0), dict(betas=(1.0, 0.9)), dict(betas=(0.9, 1.0))]:
+        out.append(error(lambda: torch.optim.SparseAdam([p], **kwargs)))
+    out.append(repr(opt))
+    return out
+
+
+CASES = [
+    nadam,
+    radam,
+    cyclic_lr,
+    cosine_warm_restarts,
+    polynomial_lr,
+    sequential_and_chained,
+    linear_constant_lr,
+    swa,
+    sparse_adam,
+]
 
 
 def run_all():

@@ -17,6 +17,7 @@ from torch.optim.radam import RAdam
 from torch.optim.rmsprop import RMSprop
 from torch.optim.rprop import Rprop
 from torch.optim.sgd import SGD
+from torch.optim.sparse_adam import SparseAdam
 
 __all__ = [
     "Adadelta",
@@ -32,6 +33,7 @@ __all__ = [
     "LBFGS",
     "NAdam",
     "RAdam",
+    "SparseAdam",
     "lr_scheduler",
     "swa_utils",
 ]
