@@ -76,3 +76,30 @@ def assert_same_case(name, ours, real, tolerance):
         np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=key)
         np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=key)
         np.testing.assert_array_equal(got[np.isinf(got)], want[np.isinf(got)], err_msg=key)
+
+
+def same_as_pytorch_1_13(cases_file, cases, tolerance):
+    """The fixture and the test every "::"-keyed cases file has (case_runner's protocol), for a
+    test module to bind at its top level:
+
+        real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13("x_cases.py", x_cases.CASES, tol)
+
+    real_results (module-scoped) runs the file under real PyTorch 1.13; the test compares each
+    case, floats within tolerance(name, got, want) -> (rtol, atol)."""
+    import pytest
+    import torch
+
+    import case_runner
+
+    run_real = real_results
+
+    @pytest.fixture(scope="module", name="real_results")
+    def results(tmp_path_factory):
+        return run_real(cases_file, tmp_path_factory.mktemp(cases_file[: -len(".py")]))
+
+    @pytest.mark.parametrize("name", sorted(cases))
+    def test_same_as_pytorch_1_13(name, real_results):
+        ours = case_runner.run_case(cases, torch, name)
+        assert_same_case(name, ours, real_results, lambda got, want: tolerance(name, got, want))
+
+    return results, test_same_as_pytorch_1_13

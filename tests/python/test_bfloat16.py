@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 
 import bfloat16_cases
-import case_runner
 import torch
-from real_pytorch import assert_same_case, real_results, run_real_python
+from real_pytorch import run_real_python, same_as_pytorch_1_13
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -21,20 +20,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 COMPOSITE = (3e-2, 3e-2)
 
 
-@pytest.fixture(scope="module")
-def theirs(tmp_path_factory):
-    return real_results("bfloat16_cases.py", tmp_path_factory.mktemp("bfloat16"))
-
-
-@pytest.mark.parametrize("name", sorted(bfloat16_cases.CASES))
-def test_same_as_pytorch_1_13(name, theirs):
-    exact = name in bfloat16_cases.EXACT
-    assert_same_case(
-        name,
-        case_runner.run_case(bfloat16_cases.CASES, torch, name),
-        theirs,
-        lambda got, want: (0, 0) if exact else COMPOSITE,
-    )
+real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13(
+    "bfloat16_cases.py",
+    bfloat16_cases.CASES,
+    lambda name, got, want: (0, 0) if name in bfloat16_cases.EXACT else COMPOSITE,
+)
 
 
 def _reference_bits(values):

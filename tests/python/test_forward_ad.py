@@ -7,11 +7,9 @@ import os
 import numpy as np
 import pytest
 
-import case_runner
 import forward_ad_cases
 import torch
-from real_pytorch import assert_same_case
-from real_pytorch import real_results as run_real
+from real_pytorch import same_as_pytorch_1_13
 import torch.autograd.forward_ad as fwAD
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -19,19 +17,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOLERANCES = {np.float32: (1e-4, 1e-5), np.float64: (1e-10, 1e-12)}
 
 
-@pytest.fixture(scope="module")
-def real_results(tmp_path_factory):
-    return run_real("forward_ad_cases.py", tmp_path_factory.mktemp("forward_ad_cases"))
-
-
-@pytest.mark.parametrize("name", sorted(forward_ad_cases.CASES))
-def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(
-        name,
-        case_runner.run_case(forward_ad_cases.CASES, torch, name),
-        real_results,
-        lambda got, want: TOLERANCES[want.dtype.type],
-    )
+real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13(
+    "forward_ad_cases.py", forward_ad_cases.CASES, lambda name, got, want: TOLERANCES[want.dtype.type]
+)
 
 
 @pytest.mark.parametrize(

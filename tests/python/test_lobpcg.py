@@ -4,30 +4,18 @@ tracker steps and exceptions as real PyTorch 1.13, and eigenpairs against numpy'
 import numpy as np
 import pytest
 
-import case_runner
 import lobpcg_cases
 import torch
-from real_pytorch import assert_same_case
-from real_pytorch import real_results as run_real
+from real_pytorch import same_as_pytorch_1_13
 
 # Both stop once every residual is below sqrt(eps) relative: eigenvalues agree far closer
 # (quadratically), eigenvectors to about the tolerance. float32's tolerance is 3.5e-4.
 TOLERANCES = {np.float32: (1e-3, 1e-3), np.float64: (1e-6, 1e-6)}
 
 
-@pytest.fixture(scope="module")
-def real_results(tmp_path_factory):
-    return run_real("lobpcg_cases.py", tmp_path_factory.mktemp("lobpcg_cases"))
-
-
-@pytest.mark.parametrize("name", sorted(lobpcg_cases.CASES))
-def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(
-        name,
-        case_runner.run_case(lobpcg_cases.CASES, torch, name),
-        real_results,
-        lambda got, want: TOLERANCES[want.dtype.type],
-    )
+real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13(
+    "lobpcg_cases.py", lobpcg_cases.CASES, lambda name, got, want: TOLERANCES[want.dtype.type]
+)
 
 
 @pytest.mark.parametrize("method, generalized", [("ortho", True), ("ortho", False), ("basic", False)])

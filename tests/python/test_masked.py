@@ -4,25 +4,16 @@ masked sums and means against numpy's masked arrays."""
 import numpy as np
 import pytest
 
-import case_runner
 import masked_cases
 import torch
-from real_pytorch import assert_same_case
-from real_pytorch import real_results as run_real
+from real_pytorch import same_as_pytorch_1_13
 
 TOLERANCES = {np.float32: (1e-6, 1e-6), np.float64: (1e-12, 1e-12)}
 
 
-@pytest.fixture(scope="module")
-def real_results(tmp_path_factory):
-    return run_real("masked_cases.py", tmp_path_factory.mktemp("masked_cases"))
-
-
-@pytest.mark.parametrize("name", sorted(masked_cases.CASES))
-def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(
-        name, case_runner.run_case(masked_cases.CASES, torch, name), real_results, lambda g, w: TOLERANCES[w.dtype.type]
-    )
+real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13(
+    "masked_cases.py", masked_cases.CASES, lambda name, got, want: TOLERANCES[want.dtype.type]
+)
 
 
 def test_against_numpy_masked_arrays():

@@ -7,13 +7,10 @@ import subprocess
 import sys
 
 import numpy as np
-import pytest
 
-import case_runner
 import missing_names_cases
 import torch
-from real_pytorch import assert_same_case
-from real_pytorch import real_results as run_real
+from real_pytorch import same_as_pytorch_1_13
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -33,23 +30,13 @@ TOLERANCES = {
 }
 
 
-@pytest.fixture(scope="module")
-def real_results(tmp_path_factory):
-    return run_real("missing_names_cases.py", tmp_path_factory.mktemp("missing_names_cases"))
+def _tolerance(name, got, want):
+    return TOLERANCES.get(name, {}).get(want.dtype.type, DEFAULT.get(want.dtype.type, DEFAULT[np.float32]))
 
 
-def _tolerance(name, dtype):
-    return TOLERANCES.get(name, {}).get(dtype.type, DEFAULT.get(dtype.type, DEFAULT[np.float32]))
-
-
-@pytest.mark.parametrize("name", sorted(missing_names_cases.CASES))
-def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(
-        name,
-        case_runner.run_case(missing_names_cases.CASES, torch, name),
-        real_results,
-        lambda got, want: _tolerance(name, want.dtype),
-    )
+real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13(
+    "missing_names_cases.py", missing_names_cases.CASES, _tolerance
+)
 
 
 def test_every_case_runs_under_real_pytorch(real_results):

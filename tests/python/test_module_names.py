@@ -4,23 +4,14 @@ import and fail clearly when used."""
 
 import pytest
 
-import case_runner
 import module_names_cases
 import torch
-from real_pytorch import assert_same_case
-from real_pytorch import real_results as run_real
+from real_pytorch import same_as_pytorch_1_13
 
 
-@pytest.fixture(scope="module")
-def real_results(tmp_path_factory):
-    return run_real("module_names_cases.py", tmp_path_factory.mktemp("module_names_cases"))
-
-
-@pytest.mark.parametrize("name", sorted(module_names_cases.CASES))
-def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(
-        name, case_runner.run_case(module_names_cases.CASES, torch, name), real_results, lambda g, w: (0, 0)
-    )
+real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13(
+    "module_names_cases.py", module_names_cases.CASES, lambda name, got, want: (0, 0)
+)
 
 
 def test_fx_and_package_fail_clearly():

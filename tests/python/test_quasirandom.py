@@ -4,23 +4,14 @@ points as real PyTorch 1.13, bit for bit, scrambled or not."""
 import numpy as np
 import pytest
 
-import case_runner
 import quasirandom_cases
 import torch
-from real_pytorch import assert_same_case
-from real_pytorch import real_results as run_real
+from real_pytorch import same_as_pytorch_1_13
 
 
-@pytest.fixture(scope="module")
-def real_results(tmp_path_factory):
-    return run_real("quasirandom_cases.py", tmp_path_factory.mktemp("quasirandom_cases"))
-
-
-@pytest.mark.parametrize("name", sorted(quasirandom_cases.CASES))
-def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(
-        name, case_runner.run_case(quasirandom_cases.CASES, torch, name), real_results, lambda g, w: (0, 0)
-    )
+real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13(
+    "quasirandom_cases.py", quasirandom_cases.CASES, lambda name, got, want: (0, 0)
+)
 
 
 def test_points_are_stratified():

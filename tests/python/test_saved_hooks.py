@@ -4,23 +4,14 @@ gradients and exceptions as real PyTorch 1.13, and the messages and state after 
 import numpy as np
 import pytest
 
-import case_runner
 import saved_hooks_cases
 import torch
-from real_pytorch import assert_same_case
-from real_pytorch import real_results as run_real
+from real_pytorch import same_as_pytorch_1_13
 
 
-@pytest.fixture(scope="module")
-def real_results(tmp_path_factory):
-    return run_real("saved_hooks_cases.py", tmp_path_factory.mktemp("saved_hooks_cases"))
-
-
-@pytest.mark.parametrize("name", sorted(saved_hooks_cases.CASES))
-def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(
-        name, case_runner.run_case(saved_hooks_cases.CASES, torch, name), real_results, lambda g, w: (1e-12, 1e-12)
-    )
+real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13(
+    "saved_hooks_cases.py", saved_hooks_cases.CASES, lambda name, got, want: (1e-12, 1e-12)
+)
 
 
 def test_messages_and_memory():

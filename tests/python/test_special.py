@@ -8,10 +8,9 @@ import subprocess
 import numpy as np
 import pytest
 
-import case_runner
 import special_cases
 import torch
-from real_pytorch import assert_same_case
+from real_pytorch import same_as_pytorch_1_13
 from conftest import require_real_torch_env
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,23 +31,11 @@ def _run(args, env):
     assert run.returncode == 0, run.stderr
 
 
-@pytest.fixture(scope="module")
-def real_results(tmp_path_factory):
-    env = require_real_torch_env()
-    out = str(tmp_path_factory.mktemp("special") / "real.npz")
-    _run([os.path.join(HERE, "special_cases.py"), out], env)
-    with np.load(out) as data:
-        return {k: data[k] for k in data.files}
-
-
-@pytest.mark.parametrize("name", sorted(special_cases.CASES))
-def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(
-        name,
-        case_runner.run_case(special_cases.CASES, torch, name),
-        real_results,
-        lambda got, want: CASE_TOLERANCES.get(name, TOLERANCES[want.dtype.type]),
-    )
+real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13(
+    "special_cases.py",
+    special_cases.CASES,
+    lambda name, got, want: CASE_TOLERANCES.get(name, TOLERANCES[want.dtype.type]),
+)
 
 
 @pytest.fixture(scope="module")

@@ -4,26 +4,16 @@ written by each loading in the other."""
 
 import subprocess
 
-import pytest
 
-import case_runner
 import storage_types_cases
 import torch
 from conftest import require_real_torch_env
-from real_pytorch import assert_same_case
-from real_pytorch import real_results as run_real
+from real_pytorch import same_as_pytorch_1_13
 
 
-@pytest.fixture(scope="module")
-def real_results(tmp_path_factory):
-    return run_real("storage_types_cases.py", tmp_path_factory.mktemp("storage_types_cases"))
-
-
-@pytest.mark.parametrize("name", sorted(storage_types_cases.CASES))
-def test_same_as_pytorch_1_13(name, real_results):
-    assert_same_case(
-        name, case_runner.run_case(storage_types_cases.CASES, torch, name), real_results, lambda g, w: (0, 0)
-    )
+real_results, test_same_as_pytorch_1_13 = same_as_pytorch_1_13(
+    "storage_types_cases.py", storage_types_cases.CASES, lambda name, got, want: (0, 0)
+)
 
 
 def _real(code):
