@@ -10,6 +10,17 @@ import traceback
 import numpy as np
 
 
+def registry():
+    """A cases file's CASES and the decorator that adds a function to it under its name."""
+    cases = {}
+
+    def case(fn):
+        cases[fn.__name__] = fn
+        return fn
+
+    return cases, case
+
+
 def run_case(cases, torch, name):
     """One case's results (a case that raised is reported, not fatal: the others still run)."""
     try:

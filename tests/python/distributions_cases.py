@@ -13,12 +13,7 @@ import numpy as np
 
 import case_runner
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_runner.registry()
 
 
 def t(torch, a, grad=False):

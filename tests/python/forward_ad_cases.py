@@ -10,7 +10,7 @@ import case_runner
 
 from functional_cases import error_name, randn, tensor
 
-CASES = {}
+CASES, case = case_runner.registry()
 
 
 def _shape(a):
@@ -105,11 +105,6 @@ def _function_case(name):
 
 for _name in FUNCTIONS:
     CASES["jvp_" + _name] = _function_case(_name)
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
 
 
 @case

@@ -14,12 +14,7 @@ import numpy as np
 
 import case_runner
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_runner.registry()
 
 
 # Values where the functions' edges are: NaN, both infinities, both zeros, the ends of logit's

@@ -14,13 +14,8 @@ import case_runner
 
 from functional_cases import error_name
 
-CASES = {}
+CASES, case = case_runner.registry()
 M = 30
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
 
 
 def problem(seed, m=M):

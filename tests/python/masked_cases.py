@@ -10,12 +10,7 @@ import numpy as np
 
 import case_runner
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_runner.registry()
 
 
 def inputs(torch, seed=0):

@@ -15,12 +15,7 @@ import case_runner
 
 from functional_cases import EDGES, error_name, float_types, randn, tensor, values, with_grad
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_runner.registry()
 
 
 # arguments of the gamma-family functions: both signs, both sides of 1/2, near the poles, large

@@ -12,12 +12,7 @@ import case_runner
 
 from functional_cases import error_name
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_runner.registry()
 
 
 @case

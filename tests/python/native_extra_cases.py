@@ -11,12 +11,7 @@ import case_runner
 
 from functional_cases import error_name, randn, tensor, with_grad
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_runner.registry()
 
 
 @case

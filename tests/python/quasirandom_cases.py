@@ -12,17 +12,12 @@ import case_runner
 
 from functional_cases import error_name
 
-CASES = {}
+CASES, case = case_runner.registry()
 
 # (dimension, scramble, seed): one and two dimensions, across the degrees of Joe and Kuo's
 # polynomials (dimension 1111 reaches degree 11), scrambled with and without a seed
 ENGINES = [(1, False, None), (2, False, None), (5, False, None), (40, False, None), (1111, False, None)]
 SCRAMBLED = [(1, True, 0), (3, True, 7), (40, True, 12345), (300, True, 2**33 + 1)]
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
 
 
 def _draws(torch, engine):

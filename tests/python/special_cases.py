@@ -17,12 +17,7 @@ import case_runner
 
 from functional_cases import error_name, tensor, values
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
+CASES, case = case_runner.registry()
 
 
 UNARY = [
