@@ -212,9 +212,11 @@ def main():
         best = {c: float("inf") for c in contenders}
         for r in range(args.rounds):
             for c in list(contenders) if r % 2 == 0 else list(reversed(contenders)):
-                # the rival's OpenMP threads spin for a while after its last region: each
-                # contender starts once they are idle, as they would be in a program of its own
-                time.sleep(0.05)
+                # the rival's OpenMP threads spin for a while after its last region, and the
+                # core's thread sampler looks back 0.1 s for cores other processes kept busy
+                # (Note [Threads the machine can give] in TH/THGeneral.cpp): each contender
+                # starts once both have passed, as it would in a program of its own
+                time.sleep(0.25)
                 ms, used = ask(contenders[c], [name, threads, args.repeat])
                 if used != threads:
                     sys.exit(f"{c} ran {used} threads, asked for {threads}")
