@@ -7,10 +7,10 @@ thread_local bool anyOn = false;
 }
 
 namespace {
-// Per thread, as PyTorch's dispatch-key switches are; the dtypes are the process's.
+// Per thread, as PyTorch's switches, dtypes and cache flag are.
 thread_local bool gEnabled[kNumDevices] = {};
-ScalarType gDtype[kNumDevices] = {ScalarType::BFloat16, ScalarType::Half};
-bool gCacheEnabled = true;
+thread_local ScalarType gDtype[kNumDevices] = {ScalarType::BFloat16, ScalarType::Half};
+thread_local bool gCacheEnabled = true;
 thread_local int gNesting = 0;
 
 void refreshAny() {
@@ -19,7 +19,6 @@ void refreshAny() {
 }
 }  // namespace
 
-bool enabledFor(Device device) { return gEnabled[static_cast<int>(device)]; }
 bool enabled(Device device) { return gEnabled[static_cast<int>(device)]; }
 
 void setEnabled(Device device, bool enabled) {
@@ -59,7 +58,7 @@ ScalarType widestFloating(const std::vector<Tensor> &ts) {
 Tensor cast(const Tensor &t, Policy policy, ScalarType widest) {
   // only floating tensors of a device whose autocast is on; Double stays Double except to
   // promote (as PyTorch's cached_cast: "is_eligible" excludes float64)
-  if (!t.defined() || !isFloating(t.dtype()) || !enabledFor(t.device())) return t;
+  if (!t.defined() || !isFloating(t.dtype()) || !enabled(t.device())) return t;
   switch (policy) {
     case Policy::Lower: return t.dtype() == ScalarType::Double ? t : toType(t, dtype(t.device()));
     case Policy::Float32: return t.dtype() == ScalarType::Double ? t : toType(t, ScalarType::Float);

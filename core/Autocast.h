@@ -30,12 +30,11 @@ namespace detail {
 extern thread_local bool anyOn;  // any device's autocast is on in this thread
 }
 
+bool enabled(Device device);
 // Whether autocast is on for t's device (cheap when it is off everywhere).
-bool enabledFor(Device device);
-inline bool on(const Tensor &t) { return detail::anyOn && t.defined() && enabledFor(t.device()); }
+inline bool on(const Tensor &t) { return detail::anyOn && t.defined() && enabled(t.device()); }
 inline bool on(const std::vector<Tensor> &ts) { return detail::anyOn && !ts.empty() && on(ts[0]); }
 
-bool enabled(Device device);
 void setEnabled(Device device, bool enabled);
 ScalarType dtype(Device device);
 void setDtype(Device device, ScalarType dtype);

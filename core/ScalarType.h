@@ -92,6 +92,8 @@ struct Scalar {
   bool isFloating() const { return kind == Kind::Float; }
   bool isComplex() const { return kind == Kind::Complex; }
   bool isBool() const { return kind == Kind::Bool; }
+  // Whether the number is 0 (0 + 0i for a complex one), as Note [beta zero] asks.
+  bool isZero() const { return kind == Kind::Complex ? d == 0 && imag == 0 : kind == Kind::Float ? d == 0 : i == 0; }
   // The element type a tensor made from this number alone gets.
   ScalarType naturalType(ScalarType defaultFloat) const {
     return kind == Kind::Complex ? toComplexType(defaultFloat)

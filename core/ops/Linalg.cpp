@@ -54,8 +54,6 @@ void checkSameType(const char *op, const Tensor &a, const Tensor &b) {
               scalarTypeName(a.dtype()), scalarTypeName(b.dtype()));
 }
 
-bool isZero(Scalar s) { return s.isFloating() ? s.d == 0 : s.i == 0; }
-
 void checkFactors(const char *op, ScalarType type, Scalar beta, Scalar alpha) {
   if (isFloating(type)) return;
   TORCH_CHECK(!beta.isFloating(), Runtime,
@@ -474,10 +472,7 @@ Tensor addProduct(AddProduct kind, const Tensor &self, const Tensor &x, const Te
                      : kind == AddProduct::Bmm ? sum(bmm(x, y), {0}, false)
                                                : bmm(x, y);
     product = binary(BinaryOp::Mul, product, alpha);
-    const bool betaZero = beta.isComplex()    ? beta.d == 0 && beta.imag == 0
-                          : beta.isFloating() ? beta.d == 0
-                                              : beta.i == 0;
-    return betaZero ? product : binary(BinaryOp::Add, binary(BinaryOp::Mul, self, beta), product);
+    return beta.isZero() ? product : binary(BinaryOp::Add, binary(BinaryOp::Mul, self, beta), product);
   }
   const char *op = addProductName(kind);
   IntList shape = productShape(kind, op, x, y);
@@ -488,7 +483,7 @@ Tensor addProduct(AddProduct kind, const Tensor &self, const Tensor &x, const Te
               shapeString(shape).c_str());
   RecordScope rec({&self, &x, &y});
   Tensor r = empty(shape, x.dtype(), x.device());
-  if (!isZero(beta)) copy_(r, self);  // Note [beta zero]
+  if (!beta.isZero()) copy_(r, self);  // Note [beta zero]
   runProduct(kind, r, beta, r, alpha, x, y);
   if (rec && isFloating(r.dtype())) derivatives::product(static_cast<int>(kind), self, x, y, beta, alpha, r);
   return r;

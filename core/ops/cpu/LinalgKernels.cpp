@@ -141,7 +141,7 @@ void luUnpack(const Tensor &p, const Tensor &l, const Tensor &u, const Tensor &l
 // in float, rounded once; the Float kernel through float where oneDNN declines.
 template <auto FloatKernel>
 void bfloat16Product(const Tensor &r, Scalar beta, const Tensor &t, Scalar alpha, const Tensor &x, const Tensor &y) {
-  const bool readT = !(beta.isFloating() ? beta.d == 0 : beta.i == 0);  // Note [beta zero]
+  const bool readT = !beta.isZero();  // Note [beta zero]
   Tensor f = bfloat16ProductInFloat(x, y);
   if (!f.defined() || (readT && t.sizes() != f.sizes())) {
     ThroughFloat<FloatKernel>::call(r, beta, t, alpha, x, y);
