@@ -5,6 +5,9 @@
 //         TH uses (goal: ratio >= 0.8)
 //   sumall: 1e7 floats
 //   cadd on transposed 3000x3000 views vs contiguous ones (goal: within 3x)
+//   the OpenBLAS core: sgemm on the core TH keeps against OpenBLAS's generic Prescott core,
+//         which it falls back to on a processor it does not know (Note [A BLAS core that
+//         knows the processor])
 #include <cblas.h>
 #include <omp.h>
 
@@ -14,9 +17,16 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "TH/TH.h"
+#include "TH/THBlasCore.h"
+
+extern "C" {
+void gotoblas_dynamic_init(void);
+void gotoblas_dynamic_quit(void);
+}
 
 namespace {
 
@@ -132,6 +142,36 @@ void benchTransposedCadd(int64_t n, int reps) {
   for (THFloatTensor *t : {a, b, at, bt, r, rt, rtt}) THFloatTensor_free(t);
 }
 
+// sgemm on the core in use against the same call after OpenBLAS was made to pick Prescott,
+// as 0.3.21 does on a processor newer than itself; THBlas_chooseCore() then mends it.
+void benchCore(int64_t n, int reps) {
+  const char *user = getenv("OPENBLAS_CORETYPE");
+  if (user) {
+    printf("OpenBLAS core %s (OPENBLAS_CORETYPE=%s: the user's choice, kept)\n", THBlas_coreName(), user);
+    return;
+  }
+  std::vector<float> a(n * n), b(n * n), c(n * n);
+  fillRandom(a.data(), n * n, 9);
+  fillRandom(b.data(), n * n, 10);
+  auto sgemm = [&] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, a.data(), n, b.data(), n, 0, c.data(), n);
+  };
+  const std::string kept = THBlas_coreName();
+  double onKept = bestOf(reps, sgemm)[0];
+  setenv("OPENBLAS_CORETYPE", "Prescott", 1);
+  gotoblas_dynamic_quit();
+  gotoblas_dynamic_init();
+  unsetenv("OPENBLAS_CORETYPE");
+  double onGeneric = bestOf(reps, sgemm)[0];
+  const std::string chosen = THBlas_chooseCore();
+  onKept = std::min(onKept, bestOf(reps, sgemm)[0]);
+  const double flops = 2.0 * n * n * n;
+  printf(
+      "OpenBLAS core %s: sgemm %lld on Prescott (forced, as when misdetected) %6.1f GFLOP/s | after "
+      "THBlas_chooseCore (%s) %6.1f GFLOP/s (%.2fx)\n",
+      kept.c_str(), (long long)n, flops / onGeneric * 1e-9, chosen.c_str(), flops / onKept * 1e-9, onGeneric / onKept);
+}
+
 }  // namespace
 
 int main() {
@@ -143,5 +183,6 @@ int main() {
             THDoubleTensor_mm, THDoubleTensor_addmm, THDoubleTensor_free);
   benchCaddAndSum(10000000, 20);
   benchTransposedCadd(3000, 10);
+  benchCore(1024, 10);
   return 0;
 }

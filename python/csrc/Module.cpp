@@ -1,6 +1,12 @@
 // torch._C: module setup, error translation, dtypes, and the Tensor class whose methods
 // the other files of csrc/ add.
+#include <cblas.h>
+#include <omp.h>
+
+#include "TH/THBlasCore.h"
+#include "TH/THVector.h"
 #include "core/Autocast.h"
+#include "oneapi/dnnl/dnnl.h"
 #include "python/csrc/Bind.h"
 #include "python/csrc/Factory.h"
 
@@ -72,6 +78,21 @@ void bindAutocast(py::module &m) {
   m.def("clear_autocast_cache", [] {});
 }
 
+// What torch.__config__.show() and parallel_info() report: the libraries and instruction
+// sets this process runs on, as chosen at run time.
+py::dict buildConfig() {
+  py::dict config;
+  config["compiler"] = "GCC " __VERSION__;
+  config["openmp"] = _OPENMP;
+  config["blas"] = std::string(openblas_get_config());
+  config["blas_core"] = std::string(THBlas_coreName());             // Note [A BLAS core that knows the processor]
+  config["vector_kernels"] = std::string(th::vec::kernels().name);  // Note [Vector kernels]
+  const dnnl_version_t *dnnl = dnnl_version();
+  config["dnnl"] = std::to_string(dnnl->major) + "." + std::to_string(dnnl->minor) + "." + std::to_string(dnnl->patch);
+  config["usable_threads"] = THUsableThreads();  // Note [Threads the machine can give]
+  return config;
+}
+
 }  // namespace
 }  // namespace torch::python
 
@@ -89,6 +110,7 @@ PYBIND11_MODULE(_C, m) {
     THSetNumThreads(n);
   });
   m.def("get_num_threads", [] { return THGetNumThreads(); });
+  m.def("_build_config", buildConfig);
   TensorClass cls(m, "Tensor", py::dynamic_attr());
   cls.attr("__module__") = "torch";
   tensorType = reinterpret_cast<PyTypeObject *>(cls.ptr());

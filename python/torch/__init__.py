@@ -291,6 +291,7 @@ from torch.jit import fork, wait  # noqa: E402,F401
 
 jit.Future = Future
 from torch import profiler  # noqa: E402
+from torch import __config__  # noqa: E402,F401
 from torch.version import __version__  # noqa: E402
 
 

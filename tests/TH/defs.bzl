@@ -14,6 +14,7 @@ DEPS = {
     "test_reduce": ["//TH:reduce"],
     "test_vector": ["//TH:math", "//TH:reduce"],
     "test_blas": ["//TH:blas"],
+    "test_blas_core": ["//TH:blas"],
     "test_lapack": ["//TH:blas"],
     "test_random": ["//TH:random"],
     "test_index_select": ["//TH:indexed_THTensorIndex_base{base}"],
