@@ -67,8 +67,11 @@ def workloads(torch, device):
 
     for name, shape in (
         ("conv 3x3 16x64x32x32 64->64", (16, 64, 32, 64, 3, 1, 1)),
+        ("conv 3x3 1x64x32x32 64->64", (1, 64, 32, 64, 3, 1, 1)),
+        ("conv 3x3 64x64x16x16 64->64", (64, 64, 16, 64, 3, 1, 1)),
         ("conv 3x3 s2 16x128x16x16 ->256", (16, 128, 16, 256, 3, 2, 1)),
         ("conv 1x1 16x64x32x32 ->128", (16, 64, 32, 128, 1, 1, 0)),
+        ("conv 1x1 s2 16x128x16x16 ->256", (16, 128, 16, 256, 1, 2, 0)),
         ("conv 3x3 64x3x32x32 ->16", (64, 3, 32, 16, 3, 1, 1)),
     ):
         fwd, step = conv(*shape)
@@ -84,6 +87,18 @@ def workloads(torch, device):
         y.sum().backward()
 
     out["LSTM 256->512 20x64 f+b"] = lstm_step
+
+    # a Transformer encoder block the size of a small language model's: 8 heads of 32, batch
+    # 16 of 64 tokens (dropout off, so both sides compute the same)
+    encoder = nn.TransformerEncoderLayer(256, 8, 1024, dropout=0.0).to(device)
+    tokens = torch.randn(64, 16, 256, device=device)
+
+    def encoder_step():
+        encoder.zero_grad()
+        encoder(tokens).sum().backward()
+
+    out["Transformer encoder 256/8 64x16 fwd"] = lambda: encoder(tokens)
+    out["Transformer encoder 256/8 64x16 f+b"] = encoder_step
 
     # the main job's network and its optimiser, one step: the example's own Net, so the two
     # cannot drift apart

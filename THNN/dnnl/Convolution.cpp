@@ -372,9 +372,18 @@ bool backwardWeights(const Geometry &g, const float *input, const float *gradOut
   // Note [Weight gradients in batch chunks]: one chunk of the batch per thread asked for, each
   // a one-thread primitive with its own gradient, added up in chunk order: the result
   // depends on torch.set_num_threads' count only, and the chunks go to the threads the
-  // machine can give (Note [Threads the machine can give] in TH/THGeneral.cpp).
-  const int64_t chunks = omp_in_parallel() ? 1 : std::min<int64_t>(g.batch, omp_get_max_threads());
-  auto first = [&](int64_t c) { return c * g.batch / chunks; };
+  // machine can give (Note [Threads the machine can give] in TH/THGeneral.cpp). A batch of
+  // one image is cut by output planes instead (groups of 16, oneDNN's block): each plane's
+  // gradient is then one chunk's alone, and the chunks' gradOutput and gradWeight slices are
+  // contiguous.
+  const int64_t asked = omp_in_parallel() ? 1 : omp_get_max_threads();
+  const bool byPlanes = g.batch == 1 && asked > 1 && g.outPlanes >= 32;
+  const int64_t chunks = byPlanes ? std::min<int64_t>(asked, g.outPlanes / 16) : std::min<int64_t>(g.batch, asked);
+  // chunk c's images (batch cut) or output planes (plane cut) are [first(c), first(c + 1))
+  auto first = [&](int64_t c) {
+    if (!byPlanes) return c * g.batch / chunks;
+    return c * (g.outPlanes / 16) / chunks * 16 + (c == chunks ? g.outPlanes % 16 : 0);
+  };
   std::vector<std::shared_ptr<const Plan>> chunkPlans(chunks);
   std::vector<size_t> offsets(chunks + 1, 0);
   const int usable = chunks > 1 ? THUsableThreads() : 1;
@@ -388,35 +397,47 @@ bool backwardWeights(const Geometry &g, const float *input, const float *gradOut
   if (chunks > 1) omp_set_num_threads(1);
   for (int64_t c = 0; c < chunks; c++) {
     Geometry part = g;
-    part.batch = first(c + 1) - first(c);
+    (byPlanes ? part.outPlanes : part.batch) = first(c + 1) - first(c);
     chunkPlans[c] = plans().get(keyOf(kBackwardWeights, part, bias), [&] { return backwardWeightsPlan(part, bias); });
     if (!chunkPlans[c]) return false;
     offsets[c + 1] = offsets[c] + roundUp(chunkPlans[c]->bytes);
   }
   char *base = scratchFor(offsets[chunks], scratch);
-  const int64_t inSample = g.inPlanes * g.inH * g.inW, outSample = g.outPlanes * g.outH * g.outW;
+  const int64_t inSample = g.inPlanes * g.inH * g.inW, outPlane = g.outH * g.outW;
   std::atomic<bool> ran{true};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(usable) if (usable > 1)
-  for (int64_t c = 0; c < chunks; c++) {
+  auto runChunk = [&](int64_t c) {
     const Plan &plan = *chunkPlans[c];
     char *at = base + offsets[c];
+    const float *in = byPlanes ? input : input + first(c) * inSample;
+    const float *gradOut = gradOutput + first(c) * (byPlanes ? outPlane : g.outPlanes * outPlane);
     try {  // nothing may leave an OpenMP region
       std::vector<void *> out = {at + plan.weightOffset};
       if (bias) out.push_back(reinterpret_cast<float *>(at + plan.biasOffset));
-      if (!execute(plan, at, {input + first(c) * inSample, gradOutput + first(c) * outSample}, out)) ran = false;
+      if (!execute(plan, at, {in, gradOut}, out)) ran = false;
     } catch (...) {
       ran = false;
     }
+  };
+  // One chunk runs outside any region: inside even a one-thread region, oneDNN's own regions
+  // would be nested ones, whose threads libgomp does not keep between regions (a batch-1
+  // weight gradient took 8 ms at two threads against 1.5 at one).
+  if (chunks == 1) {
+    runChunk(0);
+  } else {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(usable) if (usable > 1)
+    for (int64_t c = 0; c < chunks; c++) runChunk(c);
   }
   if (!ran) return false;
-  const int64_t n = g.outPlanes * g.inPlanes * g.kH * g.kW;
+  const int64_t perPlane = g.inPlanes * g.kH * g.kW;
   for (int64_t c = 0; c < chunks; c++) {
     const char *at = base + offsets[c];
+    const int64_t plane0 = byPlanes ? first(c) : 0, planes = byPlanes ? first(c + 1) - first(c) : g.outPlanes;
     const auto *gw = reinterpret_cast<const float *>(at + chunkPlans[c]->weightOffset);
-    for (int64_t i = 0; i < n; i++) gradWeight[i] += scale * gw[i];
+    float *to = gradWeight + plane0 * perPlane;
+    for (int64_t i = 0; i < planes * perPlane; i++) to[i] += scale * gw[i];
     if (bias) {
       const auto *gb = reinterpret_cast<const float *>(at + chunkPlans[c]->biasOffset);
-      for (int64_t o = 0; o < g.outPlanes; o++) gradBias[o] += scale * gb[o];
+      for (int64_t o = 0; o < planes; o++) gradBias[plane0 + o] += scale * gb[o];
     }
   }
   return true;
