@@ -1,12 +1,29 @@
-// The core's own element-wise activations (selu, celu, gelu, gelu with tanh, silu, mish,
-// hardsigmoid, hardswish): one struct each with the output f(x, a) and the derivative
-// df(x, a) of one element (a: the activation's parameter, celu's alpha), written once for
-// the CPU's kernels (core/ops/cpu/NNKernels.cpp) and the GPU's (core/ops/cuda/
-// MapActivations.cu), which nvcc compiles for the device too.
+// The core's own element-wise activations (relu, hardshrink, selu, celu, gelu, gelu with
+// tanh, silu, mish, hardsigmoid, hardswish): one struct each with the output f(x, a) and the
+// derivative df(x, a) of one element (a: the activation's parameter, celu's alpha), written
+// once for the CPU's kernels (core/ops/cpu/NNKernels.cpp) and the GPU's (core/ops/cuda/
+// MapActivations.cu), which nvcc compiles for the device too. The gradient is
+// gradOutput * df, and exactly 0 where df is 0 (whatever gradOutput holds), as PyTorch's
+// piecewise backward kernels select it.
+//
+// Note [Selects without branches]: the piecewise ones choose with pick(c, a, b), both arms
+// computed and the choice made on their bits. GCC assumes that floating-point operations may
+// trap, so it will not evaluate an arm that a ?: might skip (and sinks arithmetic into the
+// arm that uses it): the select stays a branch, which data of mixed signs mispredicts half
+// the time (relu's gradient took 5 ns an element, PyTorch's 0.5). Bit operations on both arms
+// are what its vectorizer turns into blends.
+//
+// relu and hardshrink are here rather than THNN's Threshold and HardShrink because PyTorch
+// and torch7 differ on NaN: torch7 keeps x where x > threshold, so NaN becomes the value
+// (relu(NaN) = 0), while PyTorch zeroes x where x <= 0, so NaN passes and a diverging run
+// shows it; relu(-0.0) is -0.0 there. THNN keeps torch7's semantics for the Lua side.
 #ifndef TORCH_OPS_MAP_ACTIVATIONS_HPP
 #define TORCH_OPS_MAP_ACTIVATIONS_HPP
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "TH/THScalarMath.hpp"  // TH_HOST_DEVICE
 
@@ -27,7 +44,40 @@ TH_HOST_DEVICE T softplusOf(T v) {
   return v > T(20) ? v : std::log1p(std::exp(v));
 }
 
+// c ? a : b, from the bits of both (Note [Selects without branches]); float and double.
+template <typename T>
+TH_HOST_DEVICE T pick(bool c, T a, T b) {
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  Bits x, y;
+  memcpy(&x, &a, sizeof(T));
+  memcpy(&y, &b, sizeof(T));
+  const Bits mask = Bits(0) - Bits(c), bits = (x & mask) | (y & ~mask);
+  T r;
+  memcpy(&r, &bits, sizeof(T));
+  return r;
+}
+
 // Each activation as a struct of f and df over one element, a its parameter.
+struct Relu {  // PyTorch's clamp_min(x, 0) and its threshold_backward(g, relu(x), 0)
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double) {
+    return pick(v < T(0), T(0), v);
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double) {
+    return pick(v <= T(0), T(0), T(1));  // relu(v) <= 0 exactly where v <= 0; NaN passes
+  }
+};
+struct Hardshrink {  // a: lambda
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double lambda) {
+    return pick((v >= T(-lambda)) & (v <= T(lambda)), T(0), v);
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double lambda) {
+    return pick((v >= T(-lambda)) & (v <= T(lambda)), T(0), T(1));
+  }
+};
 struct Selu {
   template <typename T>
   TH_HOST_DEVICE static T f(T v, double) {
@@ -96,21 +146,21 @@ struct Mish {
 struct Hardsigmoid {
   template <typename T>
   TH_HOST_DEVICE static T f(T v, double) {
-    return v <= T(-3) ? T(0) : v >= T(3) ? T(1) : v / T(6) + T(0.5);
+    return pick(v <= T(-3), T(0), pick(v >= T(3), T(1), v / T(6) + T(0.5)));
   }
   template <typename T>
   TH_HOST_DEVICE static T df(T v, double) {
-    return v > T(-3) && v < T(3) ? T(1) / T(6) : T(0);
+    return pick((v > T(-3)) & (v < T(3)), T(1) / T(6), T(0));
   }
 };
 struct Hardswish {
   template <typename T>
   TH_HOST_DEVICE static T f(T v, double) {
-    return v <= T(-3) ? T(0) : v >= T(3) ? v : v * (v + T(3)) / T(6);
+    return pick(v <= T(-3), T(0), pick(v >= T(3), v, v * (v + T(3)) / T(6)));
   }
   template <typename T>
   TH_HOST_DEVICE static T df(T v, double) {
-    return v < T(-3) ? T(0) : v <= T(3) ? v / T(3) + T(0.5) : T(1);
+    return pick(v < T(-3), T(0), pick(v <= T(3), v / T(3) + T(0.5), T(1)));
   }
 };
 

@@ -354,7 +354,7 @@ Tensor relu(const Tensor &x) {
     TORCH_CHECK(x.dtype() != ScalarType::Bool, Runtime, "\"relu\" not implemented for 'Bool'");
     return clamp(x, Scalar(int64_t(0)), std::nullopt);
   }
-  return thnnActivation("relu", kernels().threshold, x, 0, 0);
+  return mapActivation("relu", kernels().relu, x, 0);  // NaN passes (Note in MapActivations.hpp)
 }
 
 void relu_(const Tensor &x) {
@@ -477,7 +477,7 @@ Tensor softshrink(const Tensor &x, double lambda) {
 }
 
 Tensor hardshrink(const Tensor &x, double lambda) {
-  return thnnActivation("hardshrink", kernels().hardshrink, x, lambda, 0);
+  return mapActivation("hardshrink", kernels().hardshrink, x, lambda);
 }
 
 Tensor logSigmoid(const Tensor &x) {

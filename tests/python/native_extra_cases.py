@@ -91,5 +91,26 @@ def small_functions(torch):
     return out
 
 
+@case
+def special_values_through_relu_and_hardshrink(torch):
+    """NaN passes relu and hardshrink, relu keeps -0.0, and a unit the activation cuts gets an
+    exact 0 gradient whatever arrives from above (inf and NaN included)."""
+    out = []
+    values = np.array([-0.0, 0.0, -1.0, 2.0, 0.3, -0.4, np.nan, np.inf, -np.inf])
+    above = np.array([1.0, np.inf, np.nan, 3.0, -np.inf, 2.0, 5.0, 1.0, np.nan])
+    relus = [torch.relu, torch.nn.functional.relu, lambda v: v.clone().relu_()]
+    shrinks = [lambda v: torch.nn.functional.hardshrink(v, 0.5), lambda v: torch.nn.functional.hardshrink(v, 0.0)]
+    for dt in [torch.float32, torch.float64]:
+        for fn in relus + shrinks:
+            x = tensor(torch, values, dt).requires_grad_()
+            y = fn(x)
+            y.backward(tensor(torch, above, dt))
+            grad = x.grad.numpy()
+            if fn in shrinks:  # 1.13's hardshrink gradient at a NaN input: 5 in float, 0 in double
+                grad = np.where(np.isnan(values), 0, grad)
+            out += [y.detach().numpy(), np.signbit(y.detach().numpy()), grad]
+    return out
+
+
 if __name__ == "__main__":
     case_runner.main(CASES)

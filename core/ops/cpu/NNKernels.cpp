@@ -190,15 +190,6 @@ void softshrinkGradInput(const Tensor &input, const Tensor &gradOutput, const Te
   NN<T>::SoftShrink_updateGradInput(nullptr, input.th<T>(), gradOutput.th<T>(), gradInput.th<T>(), lambda);
 }
 template <typename T>
-void hardshrinkOutput(const Tensor &input, const Tensor &output, double lambda, double) {
-  NN<T>::HardShrink_updateOutput(nullptr, input.th<T>(), output.th<T>(), lambda);
-}
-template <typename T>
-void hardshrinkGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, double lambda,
-                         double) {
-  NN<T>::HardShrink_updateGradInput(nullptr, input.th<T>(), gradOutput.th<T>(), gradInput.th<T>(), lambda);
-}
-template <typename T>
 void eluOutput(const Tensor &input, const Tensor &output, double alpha, double) {
   NN<T>::ELU_updateOutput(nullptr, input.th<T>(), output.th<T>(), alpha, false);
 }
@@ -280,7 +271,8 @@ void mapOutput(const Tensor &input, const Tensor &output, double a) {
   const T *in = dataOf<T>(input);
   T *out = dataOf<T>(output);
   const int64_t n = input.numel();
-#pragma omp parallel for if (n > kParallelGrain)
+  // simd: the piecewise ones become vector blends (Note [Selects without branches])
+#pragma omp parallel for simd if (n > kParallelGrain)
   for (int64_t i = 0; i < n; i++) out[i] = A::f(in[i], a);
 }
 template <typename A, typename T>
@@ -289,8 +281,11 @@ void mapGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &g
   const T *go = dataOf<T>(gradOutput);
   T *gi = dataOf<T>(gradInput);
   const int64_t n = input.numel();
-#pragma omp parallel for if (n > kParallelGrain)
-  for (int64_t i = 0; i < n; i++) gi[i] = go[i] * A::df(in[i], a);
+#pragma omp parallel for simd if (n > kParallelGrain)
+  for (int64_t i = 0; i < n; i++) {
+    const T d = A::df(in[i], a);
+    gi[i] = pick(d == T(0), T(0), go[i] * d);  // Note [Selects without branches]
+  }
 }
 
 // The kernels of activation A, as templates of the element type alone (for TORCH_TEMPLATE).
@@ -1036,8 +1031,6 @@ void registerNNKernels(NNKernels &k) {
   fill(k.leakyRelu.updateGradInput, TORCH_TEMPLATE(leakyReluGradInput));
   fill(k.softshrink.updateOutput, TORCH_TEMPLATE(softshrinkOutput));
   fill(k.softshrink.updateGradInput, TORCH_TEMPLATE(softshrinkGradInput));
-  fill(k.hardshrink.updateOutput, TORCH_TEMPLATE(hardshrinkOutput));
-  fill(k.hardshrink.updateGradInput, TORCH_TEMPLATE(hardshrinkGradInput));
   fill(k.elu.updateOutput, TORCH_TEMPLATE(eluOutput));
   fill(k.elu.updateGradInput, TORCH_TEMPLATE(eluGradInput));
   fill(k.softplus.updateOutput, TORCH_TEMPLATE(softplusOutput));
@@ -1049,6 +1042,8 @@ void registerNNKernels(NNKernels &k) {
   fill(k.rrelu.updateGradInput, TORCH_TEMPLATE(rreluGradInput));
   fill(k.logSigmoid.updateOutput, TORCH_TEMPLATE(logSigmoidOutput));
   fill(k.logSigmoid.updateGradInput, TORCH_TEMPLATE(logSigmoidGradInput));
+  fillMap<Relu>(k.relu);
+  fillMap<Hardshrink>(k.hardshrink);
   fillMap<Selu>(k.selu);
   fillMap<Celu>(k.celu);
   fillMap<Gelu>(k.gelu);

@@ -1,4 +1,4 @@
-// The CUDA column of the core's own activations (nnKernels().selu ... hardswish, MapOutput
+// The CUDA column of the core's own activations (nnKernels().relu ... hardswish, MapOutput
 // and MapGradInput: contiguous input and gradOutput, output of the input's shape), over the
 // kernels of MapActivations.cu, for Float and Double.
 #include "core/ops/NNKernels.h"
@@ -37,6 +37,8 @@ void add(NNModule<MapOutput, MapGradInput> &m) {
 
 void registerCudaActivations() {
   NNKernels &k = nnKernels();
+  add<Activation::Relu>(k.relu);
+  add<Activation::Hardshrink>(k.hardshrink);
   add<Activation::Selu>(k.selu);
   add<Activation::Celu>(k.celu);
   add<Activation::Gelu>(k.gelu);

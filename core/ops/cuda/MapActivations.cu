@@ -12,7 +12,12 @@ constexpr int kThreads = 256;
 template <typename A, typename T>
 __global__ void activationKernel(const T *x, const T *g, T *out, int64_t n, double a) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
-    out[i] = g ? g[i] * A::df(x[i], a) : A::f(x[i], a);
+    if (!g) {
+      out[i] = A::f(x[i], a);
+    } else {
+      const T d = A::df(x[i], a);
+      out[i] = torch::activation::pick(d == T(0), T(0), g[i] * d);
+    }
 }
 
 template <typename A, typename T>
@@ -37,6 +42,8 @@ void launchActivation(Activation which, bool isDouble, const void *x, const void
                       cudaStream_t stream) {
   using namespace torch::activation;
   switch (which) {
+    case Activation::Relu: return launchTyped<Relu>(isDouble, x, g, out, n, a, stream);
+    case Activation::Hardshrink: return launchTyped<Hardshrink>(isDouble, x, g, out, n, a, stream);
     case Activation::Selu: return launchTyped<Selu>(isDouble, x, g, out, n, a, stream);
     case Activation::Celu: return launchTyped<Celu>(isDouble, x, g, out, n, a, stream);
     case Activation::Gelu: return launchTyped<Gelu>(isDouble, x, g, out, n, a, stream);

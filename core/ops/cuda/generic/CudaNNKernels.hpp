@@ -44,13 +44,6 @@ struct CudaNNKernels<scalar_t> {
                                   double) {
     CORE_THCUNN(SoftShrink_updateGradInput)(state(), dev(input), dev(gradOutput), dev(gradInput), lambda);
   }
-  static void hardshrinkOutput(const Tensor &input, const Tensor &output, double lambda, double) {
-    CORE_THCUNN(HardShrink_updateOutput)(state(), dev(input), dev(output), lambda);
-  }
-  static void hardshrinkGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, double lambda,
-                                  double) {
-    CORE_THCUNN(HardShrink_updateGradInput)(state(), dev(input), dev(gradOutput), dev(gradInput), lambda);
-  }
   static void eluOutput(const Tensor &input, const Tensor &output, double alpha, double) {
     CORE_THCUNN(ELU_updateOutput)(state(), dev(input), dev(output), alpha, false);
   }
@@ -135,7 +128,6 @@ struct CudaNNKernels<scalar_t> {
     CORE_CUDA_ADD_MODULE(hardtanh, hardtanh)
     CORE_CUDA_ADD_MODULE(leakyRelu, leakyRelu)
     CORE_CUDA_ADD_MODULE(softshrink, softshrink)
-    CORE_CUDA_ADD_MODULE(hardshrink, hardshrink)
     CORE_CUDA_ADD_MODULE(elu, elu)
     CORE_CUDA_ADD_MODULE(softplus, softplus)
     CORE_CUDA_ADD_MODULE(logSigmoid, logSigmoid)
