@@ -44,10 +44,10 @@ TH_HOST_DEVICE T softplusOf(T v) {
   return v > T(20) ? v : std::log1p(std::exp(v));
 }
 
-// c ? a : b, from the bits of both (Note [Selects without branches]); float and double.
+// c ? a : b, from the bits of both (Note [Selects without branches]).
 template <typename T>
 TH_HOST_DEVICE T pick(bool c, T a, T b) {
-  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  using Bits = std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
   Bits x, y;
   memcpy(&x, &a, sizeof(T));
   memcpy(&y, &b, sizeof(T));

@@ -112,5 +112,23 @@ def special_values_through_relu_and_hardshrink(torch):
     return out
 
 
+@case
+def smooth_activations_over_many_blocks(torch):
+    """The activations computed in vector blocks (Note [Activations in vector blocks]): values
+    and gradients over 1000 elements (several blocks and a partial one) spanning the ranges
+    where their formulas change, with the special values at the ends."""
+    F = torch.nn.functional
+    out = []
+    values = np.concatenate([np.linspace(-30, 30, 990), [0.0, -0.0, 1e-30, -1e-30, 88.0, -88.0, 100.0, -100.0]])
+    values = np.concatenate([values, [np.inf, -np.inf]])
+    fns = [F.silu, F.selu, F.mish, F.gelu, lambda v: F.gelu(v, approximate="tanh"), F.celu, lambda v: F.celu(v, 0.5)]
+    for dt in [torch.float32, torch.float64]:
+        for fn in fns:
+            finite = np.isfinite(values)
+            out += with_grad(torch, fn, [values[finite]], dt)
+            out.append(fn(tensor(torch, values, dt)).numpy())
+    return out
+
+
 if __name__ == "__main__":
     case_runner.main(CASES)
