@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #ifdef __CUDACC__
@@ -15,6 +16,25 @@
 #endif
 
 namespace th::math {
+
+// Note [Selects without branches]: pick(c, a, b) is c ? a : b made from the bits of both
+// arms. GCC assumes that floating-point operations may trap, so it will not evaluate an arm
+// that a ?: might skip (and sinks arithmetic into the arm that uses it): the select stays a
+// branch, which data of mixed signs mispredicts half the time (relu's gradient took 5 ns an
+// element, PyTorch's 0.5; leaky_relu 9 ns). Both arms computed and chosen by a mask are what
+// the vectorizer turns into blends. The element-wise functors' piecewise formulas (THNN's,
+// THCUNN's, the core's activations) choose with it.
+template <typename T>
+TH_HOST_DEVICE inline T pick(bool c, T a, T b) {
+  using Bits = std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+  Bits x, y;
+  memcpy(&x, &a, sizeof(T));
+  memcpy(&y, &b, sizeof(T));
+  const Bits mask = Bits(0) - Bits(c), bits = (x & mask) | (y & ~mask);
+  T r;
+  memcpy(&r, &bits, sizeof(T));
+  return r;
+}
 
 // Note [Integer wrap-around]: integer results wrap modulo 2^bits, which is what torch7 got
 // from the hardware; computing in uint64_t keeps that without signed-overflow undefined

@@ -4,6 +4,7 @@
 #ifndef THNN_ELEMENT_WISE_HPP
 #define THNN_ELEMENT_WISE_HPP
 
+#include <tuple>
 #include <type_traits>
 
 #include "TH/THTensor.hpp"
@@ -25,6 +26,22 @@ th::vec::UnaryKernel<S> vectorForward() {
     return nullptr;
 }
 
+// Note [Flat loops for the functors]: float and double tensors that are all contiguous run
+// one flat loop per thread's range, marked simd, so that the functors' piecewise formulas
+// (Note [Selects without branches] in TH/THScalarMath.hpp) become vector blends; th::apply's
+// general walk stays for the other layouts and Half. Returns false when it does not apply.
+template <typename S, typename Body, typename... TensorT>
+bool flatLoop(Body body, TensorT *...t) {
+  if constexpr (!std::is_floating_point_v<S>) {
+    return false;
+  } else {
+    if (!(th::isContiguous(th::ref(t)) && ...)) return false;
+    th::detail::parallelFor(th::TH<S>::nElement(std::get<0>(std::make_tuple(t...))), TH_OMP_THRESHOLD,
+                            [&](int64_t begin, int64_t end) { body(begin, end, th::TH<S>::data(t)...); });
+    return true;
+  }
+}
+
 // output = f.forward(x) for every x of input; in place (Note [In-place activations]) input
 // is rewritten and output becomes a view of it. Contiguous tensors take TH's vector kernel
 // where F has one.
@@ -36,7 +53,12 @@ void mapForward(THNNState *, TensorT *input, TensorT *output, bool inplace, F f)
     th::TH<S>::set(output, input);
   } else if (!th::math::mapVector(vectorForward<S, F>(), output, input)) {
     th::TH<S>::resizeAs(output, input);
-    th::apply([&f](S &y, S &x) { y = f.forward(x); }, th::ref(output), th::ref(input));
+    auto flat = [&f](int64_t begin, int64_t end, S *y, S *x) {
+#pragma omp simd
+      for (int64_t i = begin; i < end; i++) y[i] = f.forward(x[i]);
+    };
+    if (!flatLoop<S>(flat, output, input))
+      th::apply([&f](S &y, S &x) { y = f.forward(x); }, th::ref(output), th::ref(input));
   }
 }
 
@@ -65,8 +87,13 @@ void mapBackward(THNNState *, TensorT *like, TensorT *gradOutput, TensorT *gradI
     th::TH<S>::set(gradInput, gradOutput);
   } else {
     th::TH<S>::resizeAs(gradInput, like);
-    th::apply([&f](S &gi, S &g, auto &...a) { gi = f.backward(g, a...); }, th::ref(gradInput), th::ref(gradOutput),
-              th::ref(with)...);
+    auto flat = [&f](int64_t begin, int64_t end, S *gi, S *g, auto *...a) {
+#pragma omp simd
+      for (int64_t i = begin; i < end; i++) gi[i] = f.backward(g[i], a[i]...);
+    };
+    if (!flatLoop<S>(flat, gradInput, gradOutput, with...))
+      th::apply([&f](S &gi, S &g, auto &...a) { gi = f.backward(g, a...); }, th::ref(gradInput), th::ref(gradOutput),
+                th::ref(with)...);
   }
 }
 

@@ -16,6 +16,8 @@ struct THHalf;
 
 namespace thnn {
 
+using th::math::pick;  // the piecewise formulas choose without branches (TH/THScalarMath.hpp)
+
 // The type a kernel of element type S computes in.
 template <typename S>
 using Compute = std::conditional_t<std::is_same_v<S, THHalf>, float, S>;
@@ -23,7 +25,7 @@ using Compute = std::conditional_t<std::is_same_v<S, THHalf>, float, S>;
 template <typename T>
 struct Abs {
   TH_HOST_DEVICE T forward(T x) const { return std::abs(x); }
-  TH_HOST_DEVICE T backward(T g, T x) const { return x >= 0 ? g : -g; }
+  TH_HOST_DEVICE T backward(T g, T x) const { return pick(x >= 0, g, -g); }
 };
 
 // x > 0 ? x : alpha * (exp(x) - 1); backward from x and y, as alpha * exp(x) = y + alpha.
@@ -31,16 +33,17 @@ template <typename T>
 struct ELU {
   T alpha;
   explicit ELU(double alpha) : alpha(T(alpha)) {}
+  // a branch, not pick(): half the elements skip expm1, which costs more than a mispredict
   TH_HOST_DEVICE T forward(T x) const { return x > 0 ? x : alpha * std::expm1(x); }
-  TH_HOST_DEVICE T backward(T g, T x, T y) const { return x > 0 ? g : g * (y + alpha); }
+  TH_HOST_DEVICE T backward(T g, T x, T y) const { return pick(x > 0, g, g * (y + alpha)); }
 };
 
 template <typename T>
 struct HardShrink {
   T lambda;
   explicit HardShrink(double lambda) : lambda(T(lambda)) {}
-  TH_HOST_DEVICE T forward(T x) const { return x > lambda || x < -lambda ? x : T(0); }
-  TH_HOST_DEVICE T backward(T g, T x) const { return x > lambda || x < -lambda ? g : T(0); }
+  TH_HOST_DEVICE T forward(T x) const { return pick((x > lambda) | (x < -lambda), x, T(0)); }
+  TH_HOST_DEVICE T backward(T g, T x) const { return pick((x > lambda) | (x < -lambda), g, T(0)); }
 };
 
 // In place, x is the clamped value: it sits on a bound exactly where the input was beyond.
@@ -48,16 +51,16 @@ template <typename T>
 struct HardTanh {
   T lo, hi;
   HardTanh(double lo, double hi) : lo(T(lo)), hi(T(hi)) {}
-  TH_HOST_DEVICE T forward(T x) const { return x < lo ? lo : (x > hi ? hi : x); }
-  TH_HOST_DEVICE T backward(T g, T x) const { return x <= lo || x >= hi ? T(0) : g; }
+  TH_HOST_DEVICE T forward(T x) const { return pick(x < lo, lo, pick(x > hi, hi, x)); }
+  TH_HOST_DEVICE T backward(T g, T x) const { return pick((x <= lo) | (x >= hi), T(0), g); }
 };
 
 template <typename T>
 struct LeakyReLU {
   T negval;
   explicit LeakyReLU(double negval) : negval(T(negval)) {}
-  TH_HOST_DEVICE T forward(T x) const { return x > 0 ? x : negval * x; }
-  TH_HOST_DEVICE T backward(T g, T x) const { return x > 0 ? g : negval * g; }
+  TH_HOST_DEVICE T forward(T x) const { return pick(x > 0, x, negval * x); }
+  TH_HOST_DEVICE T backward(T g, T x) const { return pick(x > 0, g, negval * g); }
 };
 
 // log sigmoid(x) = min(x, 0) - log(1 + e) with e = exp(-|x|) <= 1, kept in a buffer: no
@@ -65,8 +68,8 @@ struct LeakyReLU {
 template <typename T>
 struct LogSigmoid {
   TH_HOST_DEVICE T buffer(T x) const { return std::exp(-std::abs(x)); }
-  TH_HOST_DEVICE T forward(T x, T e) const { return (T(0) < x ? T(0) : x) - std::log1p(e); }  // std::min
-  TH_HOST_DEVICE T backward(T g, T x, T e) const { return g * (x >= 0 ? e : T(1)) / (1 + e); }
+  TH_HOST_DEVICE T forward(T x, T e) const { return pick(T(0) < x, T(0), x) - std::log1p(e); }  // std::min
+  TH_HOST_DEVICE T backward(T g, T x, T e) const { return g * pick(x >= 0, e, T(1)) / (1 + e); }
 };
 
 // The backward needs only the output.
@@ -82,6 +85,7 @@ template <typename T>
 struct SoftPlus {
   T beta, threshold;
   SoftPlus(double beta, double threshold) : beta(T(beta)), threshold(T(threshold)) {}
+  // branches, as ELU's: the arm that is usually taken calls the transcendental function
   TH_HOST_DEVICE T forward(T x) const { return x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta; }
   TH_HOST_DEVICE T backward(T g, T y) const { return y * beta > threshold ? g : -g * std::expm1(-y * beta); }
 };
@@ -90,8 +94,8 @@ template <typename T>
 struct SoftShrink {
   T lambda;
   explicit SoftShrink(double lambda) : lambda(T(lambda)) {}
-  TH_HOST_DEVICE T forward(T x) const { return x > lambda ? x - lambda : (x < -lambda ? x + lambda : T(0)); }
-  TH_HOST_DEVICE T backward(T g, T x) const { return x > lambda || x < -lambda ? g : T(0); }
+  TH_HOST_DEVICE T forward(T x) const { return pick(x > lambda, x - lambda, pick(x < -lambda, x + lambda, T(0))); }
+  TH_HOST_DEVICE T backward(T g, T x) const { return pick((x > lambda) | (x < -lambda), g, T(0)); }
 };
 
 // sqrt(x + eps); the backward reads the output, gradient 0 where it is 0.
@@ -126,8 +130,8 @@ template <typename T>
 struct Threshold {
   T threshold, val;
   Threshold(double threshold, double val) : threshold(T(threshold)), val(T(val)) {}
-  TH_HOST_DEVICE T forward(T x) const { return x > threshold ? x : val; }
-  TH_HOST_DEVICE T backward(T g, T x) const { return x > threshold ? g : T(0); }
+  TH_HOST_DEVICE T forward(T x) const { return pick(x > threshold, x, val); }
+  TH_HOST_DEVICE T backward(T g, T x) const { return pick(x > threshold, g, T(0)); }
 };
 
 }  // namespace thnn

@@ -1,4 +1,4 @@
-// The core's own element-wise activations (relu, hardshrink, selu, celu, gelu, gelu with
+// The core's own element-wise activations (relu, hardshrink, elu, selu, celu, gelu, gelu with
 // tanh, silu, mish, hardsigmoid, hardswish): one struct each with the output f(x, a) and the
 // derivative df(x, a) of one element (a: the activation's parameter, celu's alpha), written
 // once for the CPU's kernels (core/ops/cpu/NNKernels.cpp) and the GPU's (core/ops/cuda/
@@ -6,12 +6,8 @@
 // gradOutput * df, and exactly 0 where df is 0 (whatever gradOutput holds), as PyTorch's
 // piecewise backward kernels select it.
 //
-// Note [Selects without branches]: the piecewise ones choose with pick(c, a, b), both arms
-// computed and the choice made on their bits. GCC assumes that floating-point operations may
-// trap, so it will not evaluate an arm that a ?: might skip (and sinks arithmetic into the
-// arm that uses it): the select stays a branch, which data of mixed signs mispredicts half
-// the time (relu's gradient took 5 ns an element, PyTorch's 0.5). Bit operations on both arms
-// are what its vectorizer turns into blends.
+// The piecewise ones choose with pick() (Note [Selects without branches] in
+// TH/THScalarMath.hpp), so that their loops vectorise.
 //
 // relu and hardshrink are here rather than THNN's Threshold and HardShrink because PyTorch
 // and torch7 differ on NaN: torch7 keeps x where x > threshold, so NaN becomes the value
@@ -21,9 +17,6 @@
 #define TORCH_OPS_MAP_ACTIVATIONS_HPP
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
-#include <type_traits>
 
 #include "TH/THScalarMath.hpp"  // TH_HOST_DEVICE
 
@@ -44,18 +37,7 @@ TH_HOST_DEVICE T softplusOf(T v) {
   return v > T(20) ? v : std::log1p(std::exp(v));
 }
 
-// c ? a : b, from the bits of both (Note [Selects without branches]).
-template <typename T>
-TH_HOST_DEVICE T pick(bool c, T a, T b) {
-  using Bits = std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
-  Bits x, y;
-  memcpy(&x, &a, sizeof(T));
-  memcpy(&y, &b, sizeof(T));
-  const Bits mask = Bits(0) - Bits(c), bits = (x & mask) | (y & ~mask);
-  T r;
-  memcpy(&r, &bits, sizeof(T));
-  return r;
-}
+using th::math::pick;  // Note [Selects without branches] in TH/THScalarMath.hpp
 
 // Each activation as a struct of f and df over one element, a its parameter.
 struct Relu {  // PyTorch's clamp_min(x, 0) and its threshold_backward(g, relu(x), 0)
@@ -86,6 +68,16 @@ struct Selu {
   template <typename T>
   TH_HOST_DEVICE static T df(T v, double) {
     return static_cast<T>(v > 0 ? kSeluScale : kSeluScale * kSeluAlpha * std::exp(v));
+  }
+};
+struct Elu {  // a: alpha
+  template <typename T>
+  TH_HOST_DEVICE static T f(T v, double alpha) {
+    return v > 0 ? v : static_cast<T>(alpha * std::expm1(v));
+  }
+  template <typename T>
+  TH_HOST_DEVICE static T df(T v, double alpha) {
+    return v > 0 ? T(1) : static_cast<T>(alpha * std::exp(v));
   }
 };
 struct Celu {

@@ -114,7 +114,7 @@ struct NNKernels {
   // threshold | lambda ----
   NNModule<ActivationOutput, ActivationGradInput> threshold{"threshold"}, hardtanh{"hardtanh"}, leakyRelu{"leaky_relu"},
       softshrink{"softshrink"};
-  NNModule<ActivationOutput, ActivationGradInputWithOutput> elu{"elu"}, softplus{"softplus"};
+  NNModule<ActivationOutput, ActivationGradInputWithOutput> softplus{"softplus"};
   NNModuleWithParameters<
       void(const Tensor &input, const Tensor &output, const Tensor &weight),
       void(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &weight),
@@ -129,8 +129,8 @@ struct NNKernels {
   NNModule<void(const Tensor &input, const Tensor &output, const Tensor &buffer),
            void(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &buffer)>
       logSigmoid{"log_sigmoid"};
-  NNModule<MapOutput, MapGradInput> relu{"relu"}, hardshrink{"hardshrink"}, selu{"selu"}, celu{"celu"}, gelu{"gelu"},
-      geluTanh{"gelu"}, silu{"silu"}, mish{"mish"}, hardsigmoid{"hardsigmoid"}, hardswish{"hardswish"};
+  NNModule<MapOutput, MapGradInput> relu{"relu"}, hardshrink{"hardshrink"}, elu{"elu"}, selu{"selu"}, celu{"celu"},
+      gelu{"gelu"}, geluTanh{"gelu"}, silu{"silu"}, mish{"mish"}, hardsigmoid{"hardsigmoid"}, hardswish{"hardswish"};
   // Along dimension 1 of a 4-D input.
   NNModule<void(const Tensor &input, const Tensor &output),
            void(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &output)>

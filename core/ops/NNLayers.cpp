@@ -418,7 +418,7 @@ void rrelu_(const Tensor &x, double lower, double upper, bool training) {
   activationInPlace(x, [=](const Tensor &b) { return rrelu(b, lower, upper, training); });
 }
 
-Tensor elu(const Tensor &x, double alpha) { return thnnActivation("elu", kernels().elu, x, alpha, 0); }
+Tensor elu(const Tensor &x, double alpha) { return mapActivation("elu", kernels().elu, x, alpha); }
 
 void elu_(const Tensor &x, double alpha) {
   activationInPlace(x, [=](const Tensor &b) { return elu(b, alpha); });

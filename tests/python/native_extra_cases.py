@@ -122,6 +122,7 @@ def smooth_activations_over_many_blocks(torch):
     values = np.concatenate([np.linspace(-30, 30, 990), [0.0, -0.0, 1e-30, -1e-30, 88.0, -88.0, 100.0, -100.0]])
     values = np.concatenate([values, [np.inf, -np.inf]])
     fns = [F.silu, F.selu, F.mish, F.gelu, lambda v: F.gelu(v, approximate="tanh"), F.celu, lambda v: F.celu(v, 0.5)]
+    fns += [F.elu, lambda v: F.elu(v, 0.3), F.leaky_relu, F.softshrink, F.hardtanh]
     for dt in [torch.float32, torch.float64]:
         for fn in fns:
             finite = np.isfinite(values)

@@ -192,16 +192,6 @@ void softshrinkGradInput(const Tensor &input, const Tensor &gradOutput, const Te
   NN<T>::SoftShrink_updateGradInput(nullptr, input.th<T>(), gradOutput.th<T>(), gradInput.th<T>(), lambda);
 }
 template <typename T>
-void eluOutput(const Tensor &input, const Tensor &output, double alpha, double) {
-  NN<T>::ELU_updateOutput(nullptr, input.th<T>(), output.th<T>(), alpha, false);
-}
-template <typename T>
-void eluGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &output,
-                  double alpha, double) {
-  NN<T>::ELU_updateGradInput(nullptr, input.th<T>(), gradOutput.th<T>(), gradInput.th<T>(), output.th<T>(), alpha,
-                             false);
-}
-template <typename T>
 void softplusOutput(const Tensor &input, const Tensor &output, double beta, double threshold) {
   NN<T>::SoftPlus_updateOutput(nullptr, input.th<T>(), output.th<T>(), beta, threshold);
 }
@@ -318,6 +308,24 @@ struct Blocks<Selu> : std::true_type {
     const T scale = T(kSeluScale), scaleAlpha = T(kSeluScale * kSeluAlpha);
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) d[i] = pick(x[i] > T(0), scale, scaleAlpha * t[i]);
+  }
+};
+
+template <>
+struct Blocks<Elu> : std::true_type {
+  template <typename T>
+  static void f(const T *x, T *y, int64_t n, double alpha, T *t) {
+    vecOp(Unary::Expm1, t, x, n);
+    const T al = T(alpha);
+#pragma omp simd
+    for (int64_t i = 0; i < n; i++) y[i] = pick(x[i] > T(0), x[i], al * t[i]);
+  }
+  template <typename T>
+  static void df(const T *x, T *d, int64_t n, double alpha, T *t) {
+    vecOp(Unary::Exp, t, x, n);
+    const T al = T(alpha);
+#pragma omp simd
+    for (int64_t i = 0; i < n; i++) d[i] = pick(x[i] > T(0), T(1), al * t[i]);
   }
 };
 
@@ -1216,8 +1224,6 @@ void registerNNKernels(NNKernels &k) {
   fill(k.leakyRelu.updateGradInput, TORCH_TEMPLATE(leakyReluGradInput));
   fill(k.softshrink.updateOutput, TORCH_TEMPLATE(softshrinkOutput));
   fill(k.softshrink.updateGradInput, TORCH_TEMPLATE(softshrinkGradInput));
-  fill(k.elu.updateOutput, TORCH_TEMPLATE(eluOutput));
-  fill(k.elu.updateGradInput, TORCH_TEMPLATE(eluGradInput));
   fill(k.softplus.updateOutput, TORCH_TEMPLATE(softplusOutput));
   fill(k.softplus.updateGradInput, TORCH_TEMPLATE(softplusGradInput));
   fill(k.prelu.updateOutput, TORCH_TEMPLATE(preluOutput));
@@ -1229,6 +1235,7 @@ void registerNNKernels(NNKernels &k) {
   fill(k.logSigmoid.updateGradInput, TORCH_TEMPLATE(logSigmoidGradInput));
   fillMap<Relu>(k.relu);
   fillMap<Hardshrink>(k.hardshrink);
+  fillMap<Elu>(k.elu);
   fillMap<Selu>(k.selu);
   fillMap<Celu>(k.celu);
   fillMap<Gelu>(k.gelu);

@@ -39,6 +39,7 @@ void registerCudaActivations() {
   NNKernels &k = nnKernels();
   add<Activation::Relu>(k.relu);
   add<Activation::Hardshrink>(k.hardshrink);
+  add<Activation::Elu>(k.elu);
   add<Activation::Selu>(k.selu);
   add<Activation::Celu>(k.celu);
   add<Activation::Gelu>(k.gelu);

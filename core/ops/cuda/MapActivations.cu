@@ -44,6 +44,7 @@ void launchActivation(Activation which, bool isDouble, const void *x, const void
   switch (which) {
     case Activation::Relu: return launchTyped<Relu>(isDouble, x, g, out, n, a, stream);
     case Activation::Hardshrink: return launchTyped<Hardshrink>(isDouble, x, g, out, n, a, stream);
+    case Activation::Elu: return launchTyped<Elu>(isDouble, x, g, out, n, a, stream);
     case Activation::Selu: return launchTyped<Selu>(isDouble, x, g, out, n, a, stream);
     case Activation::Celu: return launchTyped<Celu>(isDouble, x, g, out, n, a, stream);
     case Activation::Gelu: return launchTyped<Gelu>(isDouble, x, g, out, n, a, stream);

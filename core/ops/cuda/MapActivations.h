@@ -9,7 +9,7 @@
 
 namespace torch::cuda {
 
-enum class Activation { Relu, Hardshrink, Selu, Celu, Gelu, GeluTanh, Silu, Mish, Hardsigmoid, Hardswish };
+enum class Activation { Relu, Hardshrink, Elu, Selu, Celu, Gelu, GeluTanh, Silu, Mish, Hardsigmoid, Hardswish };
 
 // out = f(x) over n elements, or with g (the output's gradient) out = g * df(x); Float or
 // Double (isDouble); a is the activation's parameter.

@@ -44,13 +44,6 @@ struct CudaNNKernels<scalar_t> {
                                   double) {
     CORE_THCUNN(SoftShrink_updateGradInput)(state(), dev(input), dev(gradOutput), dev(gradInput), lambda);
   }
-  static void eluOutput(const Tensor &input, const Tensor &output, double alpha, double) {
-    CORE_THCUNN(ELU_updateOutput)(state(), dev(input), dev(output), alpha, false);
-  }
-  static void eluGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, const Tensor &output,
-                           double alpha, double) {
-    CORE_THCUNN(ELU_updateGradInput)(state(), dev(input), dev(gradOutput), dev(gradInput), dev(output), alpha, false);
-  }
   static void softplusOutput(const Tensor &input, const Tensor &output, double beta, double threshold) {
     CORE_THCUNN(SoftPlus_updateOutput)(state(), dev(input), dev(output), beta, threshold);
   }
@@ -128,7 +121,6 @@ struct CudaNNKernels<scalar_t> {
     CORE_CUDA_ADD_MODULE(hardtanh, hardtanh)
     CORE_CUDA_ADD_MODULE(leakyRelu, leakyRelu)
     CORE_CUDA_ADD_MODULE(softshrink, softshrink)
-    CORE_CUDA_ADD_MODULE(elu, elu)
     CORE_CUDA_ADD_MODULE(softplus, softplus)
     CORE_CUDA_ADD_MODULE(logSigmoid, logSigmoid)
     CORE_CUDA_ADD_MODULE(softmax, softmax)
