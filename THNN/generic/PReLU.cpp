@@ -27,13 +27,51 @@ static THTensor *THNN_(newSlopes)(THTensor *input, THTensor *w, int dim) {
   return THTensor_(newWithStorage)(w->storage, w->storageOffset, input->nDimension, input->size, stride.data());
 }
 
+/* Contiguous float or double tensors as runs of lines, each of one channel (the whole tensor
+ * one line for a shared slope), handed to body(out, x, slope, count, other) line by line,
+ * a simd loop without branches (Note [Selects without branches] in TH/THScalarMath.hpp);
+ * lines over the threads. other (gradOutput; null in the forward) is handed at the line's
+ * start. False when the layout
+ * or type is not such: the caller walks with th::apply. */
+template <typename Body>
+static bool THNN_(preluLines)(THTensor *input, THTensor *w, int dim, THTensor *out, THTensor *other, Body body) {
+  if constexpr (!std::is_floating_point_v<scalar_t>) {
+    return false;
+  } else {
+    if (!THTensor_(isContiguous)(input) || !THTensor_(isContiguous)(out) || (other && !THTensor_(isContiguous)(other)))
+      return false;
+    const int64_t n = THTensor_(nElement)(input), channels = THTensor_(nElement)(w);
+    int64_t line = n;
+    if (dim >= 0) {
+      line = 1;
+      for (int d = dim + 1; d < input->nDimension; d++) line *= input->size[d];
+    }
+    if (line == 0) return true;
+    const scalar_t *x = THTensor_(data)(input), *a = THTensor_(data)(w);
+    scalar_t *o = THTensor_(data)(out);
+    const scalar_t *g = other ? THTensor_(data)(other) : nullptr;
+    th::detail::parallelFor(n / line, TH_OMP_THRESHOLD / line, [&](int64_t begin, int64_t end) {
+      for (int64_t l = begin; l < end; l++) {
+        const int64_t at = l * line;
+        body(o + at, x + at, a + l % channels, line, g ? g + at : nullptr);
+      }
+    });
+    return true;
+  }
+}
+
 void THNN_(PReLU_updateOutput)(THNNState *, THTensor *input, THTensor *output, THTensor *weight) {
   const int dim = THNN_(preluChannelDim)("PReLU_updateOutput", input, weight, 4);
   auto w = th::own(THTensor_(newContiguous)(weight));
   auto slopes = th::own(THNN_(newSlopes)(input, w.get(), dim));
   THTensor_(resizeAs)(output, input);
-  th::apply([](scalar_t &y, scalar_t &x, scalar_t &a) { y = x > 0 ? x : a * x; }, th::ref(output), th::ref(input),
-            th::ref(slopes.get()));
+  auto contiguous = [](scalar_t *y, const scalar_t *x, const scalar_t *a, int64_t n, const scalar_t *) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; i++) y[i] = th::math::pick(x[i] > 0, x[i], *a * x[i]);
+  };
+  if (!THNN_(preluLines)(input, w.get(), dim, output, nullptr, contiguous))
+    th::apply([](scalar_t &y, scalar_t &x, scalar_t &a) { y = x > 0 ? x : a * x; }, th::ref(output), th::ref(input),
+              th::ref(slopes.get()));
 }
 
 void THNN_(PReLU_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *gradInput,
@@ -43,8 +81,13 @@ void THNN_(PReLU_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOu
   auto w = th::own(THTensor_(newContiguous)(weight));
   auto slopes = th::own(THNN_(newSlopes)(input, w.get(), dim));
   THTensor_(resizeAs)(gradInput, input);
-  th::apply([](scalar_t &gi, scalar_t &g, scalar_t &x, scalar_t &a) { gi = x > 0 ? g : a * g; }, th::ref(gradInput),
-            th::ref(gradOutput), th::ref(input), th::ref(slopes.get()));
+  auto contiguous = [](scalar_t *gi, const scalar_t *x, const scalar_t *a, int64_t n, const scalar_t *g) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; i++) gi[i] = th::math::pick(x[i] > 0, g[i], *a * g[i]);
+  };
+  if (!THNN_(preluLines)(input, w.get(), dim, gradInput, gradOutput, contiguous))
+    th::apply([](scalar_t &gi, scalar_t &g, scalar_t &x, scalar_t &a) { gi = x > 0 ? g : a * g; }, th::ref(gradInput),
+              th::ref(gradOutput), th::ref(input), th::ref(slopes.get()));
 }
 
 /* Contiguous input is a run of lines of `line` elements, line l belonging to channel
