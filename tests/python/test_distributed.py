@@ -480,9 +480,64 @@ def test_uninitialised_and_unavailable_backends():
         dist.all_reduce(torch.ones(1))
     with pytest.raises(RuntimeError, match="init_process_group"):
         nn.parallel.DistributedDataParallel(nn.Linear(2, 2))
-    with pytest.raises(RuntimeError, match="NCCL"):
-        dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1)
     with pytest.raises(ValueError, match="Invalid backend"):
         dist.init_process_group("carrier-pigeon", store=dist.HashStore(), rank=0, world_size=1)
-    assert dist.is_available() and dist.is_gloo_available() and not dist.is_nccl_available()
+    assert dist.is_available() and dist.is_gloo_available()
     assert not dist.is_initialized()
+
+
+def _nccl_loads():
+    """The reference for is_nccl_available(): whether the dynamic loader finds libnccl, and its
+    version by NCCL's own ncclGetVersion."""
+    import ctypes
+
+    try:
+        lib = ctypes.CDLL("libnccl.so.2")
+    except OSError:
+        return None
+    version = ctypes.c_int()
+    assert lib.ncclGetVersion(ctypes.byref(version)) == 0
+    return version.value
+
+
+def test_nccl_is_available_when_libnccl_loads():
+    version = _nccl_loads()
+    assert dist.is_nccl_available() == (version is not None)
+    if version is not None:
+        assert torch._C._nccl.version() == version
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the refusal on a machine without a GPU")
+def test_nccl_without_a_gpu_raises_naming_why():
+    reason = torch._C._cuda_unavailable_reason() if torch._C._cuda_is_built else "no CUDA build"
+    assert reason
+    with pytest.raises(RuntimeError, match="nccl backend needs a CUDA GPU") as e:
+        dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1)
+    assert reason in str(e.value)
+    assert not dist.is_initialized()
+    # a gloo world refuses an nccl group the same way and goes on working
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        with pytest.raises(RuntimeError, match="nccl backend needs a CUDA GPU"):
+            dist.new_group(backend="nccl")
+        t = torch.tensor([1.0, 2.0])
+        dist.all_reduce(t, group=dist.new_group(backend="gloo"))
+        assert t.tolist() == [1.0, 2.0]
+    finally:
+        dist.destroy_process_group()
+
+
+def test_nccl_refuses_the_stand_in_device():
+    """The stand-in CUDA device (host memory) is no GPU: the nccl backend says so, in a child
+    process since the stand-in cannot be switched off."""
+    code = (
+        "import torch, torch.distributed as dist\n"
+        "torch._C._cuda_use_stand_in()\n"
+        "try:\n"
+        "    dist.init_process_group('nccl', store=dist.HashStore(), rank=0, world_size=1)\n"
+        "except RuntimeError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=worker_env(), capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "needs a CUDA GPU" in out.stdout or "NCCL built in" in out.stdout, out.stdout
