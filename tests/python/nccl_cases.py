@@ -252,6 +252,47 @@ def ddp_with_device_ids_over_nccl_equals_one_process():
             np.testing.assert_allclose(p.detach().cpu().numpy(), q.detach().cpu().numpy(), rtol=0, atol=1e-6)
 
 
+def _rank_of_a_world(rank, world, path):
+    """One rank per GPU, through the file:// rendezvous; each result against numpy."""
+    torch.cuda.set_device(rank)
+    dist.init_process_group("nccl", init_method="file://" + path, rank=rank, world_size=world)
+    base = np.arange(6.0)
+    x = torch.from_numpy(base + rank).float().cuda()
+    dist.all_reduce(x)
+    np.testing.assert_allclose(x.cpu().numpy(), sum(base + r for r in range(world)))
+    y = torch.full((3,), float(rank), device="cuda")
+    dist.broadcast(y, src=world - 1)
+    assert y.tolist() == [float(world - 1)] * 3, y.tolist()
+    gathered = [torch.zeros(2, device="cuda", dtype=torch.int64) for _ in range(world)]
+    dist.all_gather(gathered, torch.tensor([rank, 10 * rank], device="cuda"))
+    assert [g.tolist() for g in gathered] == [[r, 10 * r] for r in range(world)]
+    out = torch.zeros(world, device="cuda")
+    dist.all_to_all_single(out, torch.tensor([100.0 * rank + j for j in range(world)], device="cuda"))
+    assert out.tolist() == [100.0 * r + rank for r in range(world)], out.tolist()
+    if world > 1:  # a ring of sends: each rank receives its left neighbour's rank
+        left, right = (rank - 1) % world, (rank + 1) % world
+        got = torch.zeros(1, device="cuda")
+        sending = torch.tensor([float(rank)], device="cuda")
+        if rank % 2 == 0:  # each NCCL call waits for its peer's: even ranks send first, odd ones receive
+            dist.send(sending, right)
+            dist.recv(got, left)
+        else:
+            dist.recv(got, left)
+            dist.send(sending, right)
+        assert got.tolist() == [float(left)], got.tolist()
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+@case
+def a_world_of_one_process_per_gpu_over_file_rendezvous():
+    import tempfile
+
+    world = torch.cuda.device_count()
+    with tempfile.TemporaryDirectory() as d:
+        mp.spawn(_rank_of_a_world, args=(world, os.path.join(d, "rendezvous")), nprocs=world)
+
+
 def _child_writes(queue, done):
     t = queue.get()
     assert t.is_cuda, t.device
@@ -300,14 +341,15 @@ def fork_after_cuda_init_raises_pytorch_error():
             message = "no error"
         except RuntimeError as e:
             message = str(e)
-        os.write(write, message.encode())
+        os.write(write, (str(torch.cuda._is_in_bad_fork()) + "|" + message).encode())
         os._exit(0)
     os.close(write)
     message = os.read(read, 4096).decode()
     os.close(read)
     os.waitpid(pid, 0)
+    assert message.startswith("True|"), message
     assert "Cannot re-initialize CUDA in forked subprocess" in message, message
-    assert not torch._C._cuda_is_in_bad_fork()
+    assert not torch.cuda._is_in_bad_fork()
 
 
 def main():
