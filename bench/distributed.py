@@ -40,6 +40,8 @@ def worker():
     backend = os.environ.get("BENCH_BACKEND", "gloo")
     device = torch.device("cpu")
     if backend == "nccl":
+        if not torch.cuda.is_available():
+            sys.exit("--backend nccl needs a CUDA GPU, and this machine has none")
         torch.cuda.set_device(int(os.environ["RANK"]) % torch.cuda.device_count())
         device = torch.device("cuda", torch.cuda.current_device())
     dist.init_process_group(backend)

@@ -8,9 +8,11 @@
 // is_nccl_available() is whether it loads. A process group makes its communicator when it is
 // made (init_process_group, new_group), on the current device: rank 0 draws the unique id
 // (ncclGetUniqueId), the others read it from the group's store, and every rank calls
-// ncclCommInitRank. PyTorch 1.13 makes it on the first collective instead; made at once, the
-// one communicator also carries send/recv (PyTorch opens one per pair of ranks), since every
-// rank of the group is there to make it.
+// ncclCommInitRank once all of them met at the store (which times out, where NCCL would
+// wait for a missing rank forever). PyTorch 1.13 makes it on the first collective instead;
+// made at once, the one communicator also carries send/recv (PyTorch opens one per pair of
+// ranks), since every rank of the group is there to make it. destroy_process_group frees it
+// (ncclCommDestroy, which first lets the ops queued on it finish).
 // Streams, as PyTorch's ProcessGroupNCCL: each communicator has its own stream. An op first
 // makes that stream wait for the caller's current stream (an event), so it reads what the
 // caller's kernels wrote; it then runs on the NCCL stream and records a completion event.
@@ -101,8 +103,9 @@ struct Communicator {
   ncclComm_t comm = nullptr;
   cudaStream_t stream = nullptr;
   int device = 0, rank = 0, size = 0;
-  std::mutex mutex;   // abort (from a waiting thread) against issuing
-  std::string ended;  // why the communicator cannot be used any more ("" while it can)
+  std::mutex mutex;     // abort (from a waiting thread) and destroy against issuing
+  std::string ended;    // why the communicator cannot be used any more ("" while it can)
+  bool failed = false;  // ended by an error or a timeout, not by destroy()
 
   ~Communicator() {
     if (comm) NCCL(ncclCommDestroy)(comm);
@@ -119,12 +122,23 @@ struct Communicator {
     NCCL(ncclCommAbort)(comm);
     comm = nullptr;
     ended = why;
+    failed = true;
+  }
+
+  // Ends the communicator once the ops queued on it have run (destroy_process_group).
+  void destroy() {
+    std::lock_guard<std::mutex> hold(mutex);
+    if (!comm) return;
+    ncclComm_t ending = comm;
+    comm = nullptr;
+    ended = "the process group was destroyed";
+    checkNccl(NCCL(ncclCommDestroy)(ending), "ncclCommDestroy");
   }
 
   // NCCL's error from its own threads (a peer's connection lost), or "".
   std::string asyncError() {
     std::lock_guard<std::mutex> hold(mutex);
-    if (!comm) return ended;
+    if (!comm) return failed ? ended : "";
     ncclResult_t result = ncclSuccess;
     checkNccl(NCCL(ncclCommGetAsyncError)(comm, &result), "ncclCommGetAsyncError");
     if (result == ncclSuccess || result == ncclInProgress) return "";
@@ -297,7 +311,7 @@ class Group {
     }
     {
       std::lock_guard<std::mutex> hold(c.mutex);
-      TORCH_CHECK(c.comm, Runtime, "%s: the NCCL communicator was aborted (%s)", what, c.ended.c_str());
+      TORCH_CHECK(c.comm, Runtime, "%s: the NCCL communicator has ended: %s", what, c.ended.c_str());
       call(c.comm, c.stream);
     }
     checkCuda(cudaEventRecord(work->event(), c.stream), "cudaEventRecord (after the NCCL call)");
@@ -404,6 +418,7 @@ class Group {
   }
 
   void abort(const std::string &why) { comm_->abort(why); }
+  void destroy() { comm_->destroy(); }
   std::string error() { return comm_->asyncError(); }
 
  private:
@@ -449,6 +464,7 @@ void bindNccl(py::module &m) {
           },
           py::arg("sends"), py::arg("recvs"), py::arg("op"))
       .def("abort", &Group::abort, py::arg("why"), ReleaseGil())
+      .def("destroy", &Group::destroy, ReleaseGil())
       .def("error", &Group::error);
 #else
   nccl.attr("built") = false;

@@ -225,7 +225,10 @@ def new_group_and_destroy_make_and_free_communicators():
         t = torch.full((5,), 3.0, device="cuda")
         dist.all_reduce(t, op=dist.ReduceOp.PRODUCT, group=sub)
         assert t.tolist() == [3.0] * 5
-        dist.destroy_process_group(sub)
+        pending = dist.all_reduce(t, op=dist.ReduceOp.MAX, group=sub, async_op=True)
+        dist.destroy_process_group(sub)  # ncclCommDestroy: what was queued runs first
+        pending.wait()
+        assert pending.is_completed() and t.tolist() == [3.0] * 5
         raises(lambda: dist.all_reduce(t, group=sub), ["destroyed"])
         dist.destroy_process_group()
         assert not dist.is_initialized()

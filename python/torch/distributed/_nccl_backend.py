@@ -162,3 +162,7 @@ class NCCLGroup:
 
     def abort(self, why="aborted by the user"):
         self._comm.abort(why)
+
+    def destroy(self):
+        """Frees the communicator once what was queued on it ran (destroy_process_group)."""
+        self._comm.destroy()

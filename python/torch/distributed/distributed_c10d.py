@@ -297,6 +297,9 @@ def init_process_group(
 
 def _backend_group(backend, store, rank, size, timeout):
     if backend == Backend.NCCL:
+        # ncclCommInitRank waits for every rank with no timeout of its own: the ranks meet
+        # at the store first, so a rank that never comes makes the others time out, not hang
+        _store_barrier(store, "nccl_init", size, timeout)
         return _nccl_backend.NCCLGroup(store, rank, size, timeout)
     return _gloo.GlooGroup(store, rank, size, timeout.total_seconds(), _State.host)
 
@@ -315,14 +318,23 @@ def _store_barrier(store, key, world_size, timeout):
         raise RuntimeError(f"Timed out initializing process group in store based barrier: {e}") from None
 
 
+def _release(pg):
+    """Frees the backend's resources now where it holds some beyond memory (NCCL's
+    communicators); the others go with their last reference."""
+    if pg is not None and isinstance(pg._impl, _nccl_backend.NCCLGroup):
+        pg._impl.destroy()
+
+
 def destroy_process_group(group=None):
     """Ends a group; without an argument, every group and the default one."""
     if group is None or group is GroupMember.WORLD:
+        _release(_State.default_pg)
         _State.default_pg = None
         _State.store = None
         GroupMember.WORLD = None
         globals()["group"].WORLD = None
     elif isinstance(group, ProcessGroup):
+        _release(group)
         group._impl = None
 
 
