@@ -18,11 +18,13 @@
 // caller's kernels wrote; it then runs on the NCCL stream and records a completion event.
 // Work.wait() makes the caller's current stream wait for that event (the host goes on); the
 // tensors' blocks are recorded on the NCCL stream in the caching allocator, so freeing them
-// early cannot hand their memory to someone else while NCCL still uses it. A Work waited for
+// early cannot hand their memory to someone else while NCCL still uses it (memory received
+// by CUDA IPC waits for the device before it is let go, python/csrc/CudaIpc.cpp). A Work waited for
 // with a timeout (blocking wait: NCCL_BLOCKING_WAIT=1, monitored_barrier, barrier) polls the
 // event and ncclCommGetAsyncError on the host and aborts the communicator (ncclCommAbort) when
 // the time is up or NCCL reported an error, so a rank that died cannot hang the others past the
-// timeout; the group is unusable after that, as in PyTorch.
+// timeout; the group is unusable after that, as in PyTorch. Without a wait, a watchdog thread
+// (torch/distributed/_nccl_backend.py) does the same for every op in flight.
 // Types: NCCL's own, Bool as uint8 (its SUM is MAX, its PRODUCT MIN, as PyTorch's);
 // ReduceOp.AVG is ncclAvg (NCCL 2.10 and later); the bitwise ops do not exist in NCCL. Bad
 // input raises RuntimeError with PyTorch's words, before anything is queued.
@@ -149,8 +151,7 @@ struct Communicator {
 // An op issued on a communicator's stream (Note [The nccl backend]).
 class Work {
  public:
-  Work(std::shared_ptr<Communicator> comm, std::vector<Tensor> tensors)
-      : comm_(std::move(comm)), tensors_(std::move(tensors)) {
+  explicit Work(std::shared_ptr<Communicator> comm) : comm_(std::move(comm)) {
     checkCuda(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
   }
   ~Work() {
@@ -208,7 +209,6 @@ class Work {
 
  private:
   std::shared_ptr<Communicator> comm_;
-  std::vector<Tensor> tensors_;  // alive while the op may use them
   cudaEvent_t done_ = nullptr;
 };
 
@@ -294,10 +294,10 @@ class Group {
   // Runs call(comm, stream) on the NCCL stream after the caller's current stream's work,
   // with tensors' blocks recorded on the NCCL stream (Note [The nccl backend]).
   template <typename Call>
-  std::shared_ptr<Work> issue(std::vector<Tensor> tensors, const char *what, Call &&call) {
+  std::shared_ptr<Work> issue(const std::vector<Tensor> &tensors, const char *what, Call &&call) {
     Communicator &c = *comm_;
     DeviceGuard guard(c.device);
-    auto work = std::make_shared<Work>(comm_, tensors);
+    auto work = std::make_shared<Work>(comm_);
     cudaStream_t caller = THCState_getCurrentStream(torch::cuda::state());
     cudaEvent_t ready;
     checkCuda(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming), "cudaEventCreateWithFlags");

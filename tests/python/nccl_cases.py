@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import sys
+import time
 import traceback
 
 import numpy as np
@@ -190,6 +191,47 @@ def async_work_follows_pytorch_stream_semantics():
         dist.all_reduce(z, async_op=True).wait(timeout=__import__("datetime").timedelta(seconds=30))
         assert z.sum().item() == 10
         dist.monitored_barrier()
+
+
+@case
+def the_watchdog_aborts_an_op_past_the_groups_timeout():
+    """An all-reduce queued behind three seconds of matrix products cannot finish within a
+    timeout of 0.2 s: the watchdog aborts the communicator, the device is not left hanging,
+    and the group's next op raises, naming why."""
+    from datetime import timedelta
+
+    dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1, timeout=timedelta(seconds=0.2))
+    try:
+        a = torch.randn(16384, 16384, device="cuda")
+        a @ a  # cuBLAS loaded and warm
+        torch.cuda.synchronize()
+        start = time.monotonic()
+        a @ a
+        torch.cuda.synchronize()
+        repeats = int(3.0 / (time.monotonic() - start)) + 1  # products for three seconds
+        start = time.monotonic()
+        for _ in range(repeats):
+            b = a @ a
+        t = torch.ones(10, device="cuda")
+        work = dist.all_reduce(t, async_op=True)  # waits for the products on the caller's stream
+        queued = time.monotonic() - start
+        torch.cuda.synchronize()  # returns: NCCL's op is aborted or ran, never stuck
+        busy = time.monotonic() - start
+        assert queued < 0.2 < busy, (queued, busy, repeats)  # the op really was in flight past the timeout
+        del b
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                dist.all_reduce(torch.ones(1, device="cuda"))
+            except RuntimeError as e:
+                assert "watchdog" in str(e) and "timeout" in str(e), str(e)
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the group still works after an op outlived its timeout")
+        assert not work.is_success()
+    finally:
+        dist.destroy_process_group()
 
 
 @case

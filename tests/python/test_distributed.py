@@ -2,11 +2,13 @@
 inputs, DDP against one process over the whole batch, the stores, the init methods, the
 launcher, failures (a rank that dies or hangs), and bad input."""
 
+import collections
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from datetime import timedelta
 
@@ -541,3 +543,59 @@ def test_nccl_refuses_the_stand_in_device():
     out = subprocess.run([sys.executable, "-c", code], env=worker_env(), capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "needs a CUDA GPU" in out.stdout or "NCCL built in" in out.stdout, out.stdout
+
+
+def test_the_nccl_watchdog_drops_finished_ops_and_aborts_late_or_failed_ones():
+    """The watchdog's look at a group (torch/distributed/_nccl_backend.py), on stand-ins for the
+    communicator and its ops, since NCCL itself needs a GPU: finished ops leave the list in
+    order, an op past its deadline or one whose communicator failed aborts the communicator
+    once, naming why."""
+    from torch.distributed import _nccl_backend
+
+    class Op:
+        def __init__(self, done=False, error=None):
+            self.done, self.error = done, error
+
+        def is_completed(self):
+            if self.error:
+                raise RuntimeError(self.error)
+            return self.done
+
+    class Comm:
+        def __init__(self):
+            self.aborted = []
+
+        def abort(self, why):
+            self.aborted.append(why)
+
+    def group(timeout):
+        g = object.__new__(_nccl_backend.NCCLGroup)
+        g._comm, g._rank, g._timeout = Comm(), 0, timeout
+        g._inflight = collections.deque()
+        g._inflight_lock = threading.Lock()
+        return g
+
+    g = group(60.0)
+    first, second, third = Op(done=True), Op(done=True), Op()
+    for op in (first, second, third):
+        g._work(op)
+    g._check()
+    assert [w for _, w in g._inflight] == [third] and g._comm.aborted == []
+    third.done = True
+    g._check()
+    assert not g._inflight and g._comm.aborted == []
+
+    g = group(0.05)
+    g._work(Op())
+    g._check()  # not late yet
+    assert len(g._inflight) == 1 and g._comm.aborted == []
+    time.sleep(0.1)
+    g._check()
+    assert not g._inflight and len(g._comm.aborted) == 1
+    assert "timeout of 0.05 s" in g._comm.aborted[0]
+
+    g = group(60.0)
+    g._work(Op(error="NCCL communicator of rank 0 failed: NCCL error: remote process exited"))
+    g._check()
+    assert g._comm.aborted == ["NCCL communicator of rank 0 failed: NCCL error: remote process exited"]
+    assert not g._inflight

@@ -4,9 +4,19 @@ so distributed_c10d drives both alike. The tensors are CUDA tensors on the devic
 current when the group was made; the ops run on the communicator's own stream, and a Work's
 wait() makes the caller's current stream wait for them (the host goes on), as in PyTorch.
 The host waits instead (aborting the communicator at the timeout) for barrier(), for a
-wait() given a timeout (monitored_barrier), and for every op under NCCL_BLOCKING_WAIT=1."""
+wait() given a timeout (monitored_barrier), and for every op under NCCL_BLOCKING_WAIT=1.
 
+A watchdog thread, as PyTorch's under NCCL_ASYNC_ERROR_HANDLING, looks at every group's ops in
+flight twice a second and aborts the communicator (ncclCommAbort) when the oldest has outlived
+the group's timeout or NCCL reported an error (a peer's connection lost): a rank that died
+or hangs then cannot hold the others' GPUs, and hosts blocked on them, forever; their next
+call on the group raises, naming why."""
+
+import collections
 import os
+import threading
+import time
+import weakref
 
 import torch
 from torch import _C
@@ -67,6 +77,36 @@ class _Work:
         return True
 
 
+class _Watchdog:
+    """One thread for every group of the process, started with the first."""
+
+    INTERVAL = 0.5  # seconds between looks
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._groups = weakref.WeakSet()
+        self._thread = None
+
+    def watch(self, group):
+        with self._lock:
+            self._groups.add(group)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="nccl-watchdog", daemon=True)
+                self._thread.start()
+
+    def _run(self):
+        while True:
+            time.sleep(self.INTERVAL)
+            with self._lock:
+                groups = list(self._groups)
+            for group in groups:
+                group._check()
+            del groups
+
+
+_watchdog = _Watchdog()
+
+
 class NCCLGroup:
     """A communicator over `size` ranks on the current device; every rank of the group makes it
     together (rank 0's unique id travels through `store`)."""
@@ -79,6 +119,9 @@ class NCCLGroup:
         unique_id = store.get(key)
         self._comm = _C._nccl.Communicator(unique_id, size, rank)
         self._rank, self._size, self._timeout = rank, size, timeout.total_seconds()
+        self._inflight = collections.deque()  # (deadline, work), in the order they were issued
+        self._inflight_lock = threading.Lock()
+        _watchdog.watch(self)
 
     def rank(self):
         return self._rank
@@ -87,7 +130,35 @@ class NCCLGroup:
         return self._size
 
     def _work(self, work, host=False):
+        with self._inflight_lock:
+            self._inflight.append((time.monotonic() + self._timeout, work))
         return _Work(work, self._timeout, host)
+
+    def _check(self):
+        """The watchdog's look: drops the ops that ran; aborts the communicator when NCCL
+        reported an error or the oldest op outlived its deadline. The ops of one stream finish
+        in order, so the oldest unfinished one is all there is to look at."""
+        why = None
+        with self._inflight_lock:
+            while self._inflight:
+                deadline, work = self._inflight[0]
+                try:
+                    if work.is_completed():
+                        self._inflight.popleft()
+                        continue
+                except RuntimeError as e:
+                    why = str(e)
+                else:
+                    if time.monotonic() > deadline:
+                        why = (
+                            f"watchdog: an operation did not finish within the group's timeout of {self._timeout:g} s "
+                            f"(rank {self._rank}; a peer died or hangs?)"
+                        )
+                break
+            if why:
+                self._inflight.clear()
+        if why:
+            self._comm.abort(why)
 
     def allreduce(self, t, op):
         return self._work(self._comm.all_reduce(t, t, op))
