@@ -12,7 +12,8 @@
 // wait for a missing rank forever). PyTorch 1.13 makes it on the first collective instead;
 // made at once, the one communicator also carries send/recv (PyTorch opens one per pair of
 // ranks), since every rank of the group is there to make it. destroy_process_group frees it
-// (ncclCommDestroy, which first lets the ops queued on it finish).
+// (ncclCommDestroy) once the ops queued on it finished, or aborts it if they do not within the
+// group's timeout.
 // Streams, as PyTorch's ProcessGroupNCCL: each communicator has its own stream. An op first
 // makes that stream wait for the caller's current stream (an event), so it reads what the
 // caller's kernels wrote; it then runs on the NCCL stream and records a completion event.
@@ -105,7 +106,7 @@ struct Communicator {
   ncclComm_t comm = nullptr;
   cudaStream_t stream = nullptr;
   int device = 0, rank = 0, size = 0;
-  std::mutex mutex;     // abort (from a waiting thread) and destroy against issuing
+  std::mutex mutex;     // guards comm, ended and failed (abort comes from another thread)
   std::string ended;    // why the communicator cannot be used any more ("" while it can)
   bool failed = false;  // ended by an error or a timeout, not by destroy()
 
@@ -127,14 +128,24 @@ struct Communicator {
     failed = true;
   }
 
-  // Ends the communicator once the ops queued on it have run (destroy_process_group).
+  // Frees the communicator (destroy_process_group, once the ops queued on it have run).
   void destroy() {
-    std::lock_guard<std::mutex> hold(mutex);
-    if (!comm) return;
-    ncclComm_t ending = comm;
-    comm = nullptr;
-    ended = "the process group was destroyed";
+    ncclComm_t ending;
+    {
+      std::lock_guard<std::mutex> hold(mutex);
+      if (!comm) return;
+      ending = comm;
+      comm = nullptr;
+      ended = "the process group was destroyed";
+    }
     checkNccl(NCCL(ncclCommDestroy)(ending), "ncclCommDestroy");
+  }
+
+  // The communicator to issue `what` on; raises once it has ended.
+  ncclComm_t current(const char *what) {
+    std::lock_guard<std::mutex> hold(mutex);
+    TORCH_CHECK(comm, Runtime, "%s: the NCCL communicator has ended: %s", what, ended.c_str());
+    return comm;
   }
 
   // NCCL's error from its own threads (a peer's connection lost), or "".
@@ -309,11 +320,9 @@ class Group {
       void *block = t.storage().data();
       if (THCCachingAllocator_device(block) >= 0) THCCachingAllocator_recordStream(block, c.stream);
     }
-    {
-      std::lock_guard<std::mutex> hold(c.mutex);
-      TORCH_CHECK(c.comm, Runtime, "%s: the NCCL communicator has ended: %s", what, c.ended.c_str());
-      call(c.comm, c.stream);
-    }
+    // Called without the lock: a call that waits for a peer (a group's first send to it)
+    // must leave the communicator to an abort from the watchdog, as in PyTorch.
+    call(c.current(what), c.stream);
     checkCuda(cudaEventRecord(work->event(), c.stream), "cudaEventRecord (after the NCCL call)");
     return work;
   }

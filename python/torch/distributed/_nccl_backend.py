@@ -235,5 +235,14 @@ class NCCLGroup:
         self._comm.abort(why)
 
     def destroy(self):
-        """Frees the communicator once what was queued on it ran (destroy_process_group)."""
+        """Frees the communicator once what was queued on it ran (destroy_process_group); an op
+        that does not finish within the timeout aborts it instead, so this cannot hang."""
+        with self._inflight_lock:
+            pending = [work for _, work in self._inflight]
+            self._inflight.clear()
+        try:
+            for work in pending:
+                work.synchronize(self._timeout)
+        except RuntimeError:
+            return  # aborted: nothing is left to free
         self._comm.destroy()
