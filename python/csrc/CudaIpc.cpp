@@ -93,8 +93,12 @@ py::tuple exportStorage(const Storage &s) {
   int previous = THCudaGetDevice();
   THCudaSetDevice(device);
   cudaError_t err = cudaIpcGetMemHandle(&handle, base);
+  // what this process queued on the memory is done before another process reads it (PyTorch
+  // sends an interprocess event to wait for instead)
+  cudaError_t synced = err == cudaSuccess ? withoutGil([] { return cudaDeviceSynchronize(); }) : cudaSuccess;
   THCudaSetDevice(previous);
   check(err, "cudaIpcGetMemHandle");
+  check(synced, "cudaDeviceSynchronize");
   return py::make_tuple(py::bytes(reinterpret_cast<const char *>(&handle), sizeof handle),
                         static_cast<int64_t>(static_cast<char *>(data) - static_cast<char *>(base)), device);
 }

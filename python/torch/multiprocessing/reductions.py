@@ -32,7 +32,8 @@ torch.save and ordinary pickles still hold the data.
 Note [CUDA tensors through queues]
 A CUDA tensor travels as a CUDA IPC handle on its storage's memory, as PyTorch's do: the
 receiver's tensor is a view of the same device memory (python/csrc/CudaIpc.cpp opens the handle,
-once per process, and closes it when the last storage made from it dies). The memory must
+once per process, and closes it when the last storage made from it dies). The sender waits for
+its device before the handle leaves, so the receiver reads what was written before put(). The memory must
 outlive the receiver's use, so the sender keeps a reference to every storage it sent until the
 receiver says it let go: each message carries a one-int32 flag in shared CPU memory (itself
 sent as above) that the receiver's storage sets to 1 when it dies. The sender drops the
