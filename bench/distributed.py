@@ -133,6 +133,7 @@ def run_group(python, env, world):
             MASTER_ADDR="127.0.0.1",
             MASTER_PORT=str(port),
             OMP_NUM_THREADS="1",
+            NCCL_SOCKET_IFNAME=env.get("NCCL_SOCKET_IFNAME", "lo"),  # the ranks are on this machine
         )
         procs.append(
             subprocess.Popen(

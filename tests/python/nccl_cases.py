@@ -25,6 +25,8 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 import torch.nn as nn
 
+# one machine, which may have no network but loopback: NCCL's bootstrap on lo
+os.environ.setdefault("NCCL_SOCKET_IFNAME", "lo")
 CASES = {}
 
 
