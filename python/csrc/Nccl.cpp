@@ -97,6 +97,7 @@ class DeviceGuard {
 };
 
 void requireGpu() {
+  requireCuda();  // raises in a child forked after CUDA started (Note [CUDA after fork])
   TORCH_CHECK(torch::cuda::init(), Runtime, "the nccl backend needs a CUDA GPU, and there is none: %s",
               torch::cuda::unavailableReason().c_str());
 }

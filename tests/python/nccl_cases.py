@@ -383,19 +383,25 @@ def fork_after_cuda_init_raises_pytorch_error():
     pid = os.fork()
     if pid == 0:
         os.close(read)
-        try:
-            torch.zeros(1, device="cuda")
-            message = "no error"
-        except RuntimeError as e:
-            message = str(e)
-        os.write(write, (str(torch.cuda._is_in_bad_fork()) + "|" + message).encode())
+        messages = [str(torch.cuda._is_in_bad_fork())]
+        for attempt in (
+            lambda: torch.zeros(1, device="cuda"),
+            lambda: dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1),
+        ):
+            try:
+                attempt()
+                messages.append("no error")
+            except RuntimeError as e:
+                messages.append(str(e))
+        os.write(write, "|".join(messages).encode())
         os._exit(0)
     os.close(write)
-    message = os.read(read, 4096).decode()
+    flag, *messages = os.read(read, 8192).decode().split("|")
     os.close(read)
     os.waitpid(pid, 0)
-    assert message.startswith("True|"), message
-    assert "Cannot re-initialize CUDA in forked subprocess" in message, message
+    assert flag == "True", flag
+    for message in messages:
+        assert "Cannot re-initialize CUDA in forked subprocess" in message, messages
     assert not torch.cuda._is_in_bad_fork()
 
 

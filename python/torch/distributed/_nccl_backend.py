@@ -39,6 +39,8 @@ def require_gpu():
         _C._nccl.version()
     except RuntimeError as e:
         raise RuntimeError(f"Distributed package doesn't have NCCL built in: {e}") from None
+    if torch.cuda._is_in_bad_fork():
+        torch.cuda._require()  # raises PyTorch's "Cannot re-initialize CUDA in forked subprocess"
     if _C._cuda_is_stand_in():
         raise RuntimeError("the nccl backend needs a CUDA GPU: the stand-in CUDA device is host memory")
     if not torch.cuda.is_available():
