@@ -191,12 +191,14 @@ def _rebuild_tensor(handle, dtype, count, offset, size, stride, requires_grad):
 
 
 _cuda_sent = {}  # key -> (storage, released flag): CUDA storages sent (Note [CUDA tensors through queues])
+_cuda_sent_lock = threading.Lock()  # queues' feeder threads send, the main thread rebuilds
 _cuda_keys = itertools.count()
 
 
 def _drop_released_cuda():
-    for key in [k for k, (_, released) in _cuda_sent.items() if int(released[0]) == 1]:
-        del _cuda_sent[key]
+    with _cuda_sent_lock:
+        for key in [k for k, (_, released) in _cuda_sent.items() if int(released[0]) == 1]:
+            del _cuda_sent[key]
 
 
 def _wait_for_cuda_receivers():
@@ -219,8 +221,9 @@ def _reduce_cuda_tensor(t, size, stride, requires_grad):
     handle, byte_offset, device = _C._cuda_ipc_export(storage)
     _drop_released_cuda()
     released = torch.zeros(1, dtype=torch.int32).share_memory_()
-    key = next(_cuda_keys)
-    _cuda_sent[key] = (storage, released)
+    with _cuda_sent_lock:
+        key = next(_cuda_keys)
+        _cuda_sent[key] = (storage, released)
     args = (os.getpid(), key, handle, byte_offset, device, t.dtype, len(storage), released)
     return (_rebuild_cuda_tensor, (args, offset + t.storage_offset(), size, stride, requires_grad))
 
@@ -228,7 +231,8 @@ def _reduce_cuda_tensor(t, size, stride, requires_grad):
 def _rebuild_cuda_tensor(sent, offset, size, stride, requires_grad):
     pid, key, handle, byte_offset, device, dtype, count, released = sent
     if pid == os.getpid():
-        storage = _cuda_sent[key][0]
+        with _cuda_sent_lock:
+            storage = _cuda_sent[key][0]
         released[0] = 1  # this tensor keeps the storage alive itself
     else:
         storage = _C._cuda_ipc_import(dtype, handle, byte_offset, count, device, released._storage())
