@@ -166,12 +166,16 @@ def main():
     contenders = [("ours", sys.executable, ours_env)]
     ref_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     ref_env["BENCH_BACKEND"] = args.backend
-    probe = "import torch, torch.distributed as d; assert torch.cuda.is_available() and d.is_nccl_available()"
-    if os.path.exists(args.reference) and (
-        args.backend == "gloo"
-        or subprocess.run([args.reference, "-c", probe], env=ref_env, capture_output=True).returncode == 0
-    ):
-        contenders.append(("PyTorch 1.13", args.reference, ref_env))
+    # the reference's version, when it can run the backend (NCCL needs its CUDA build and a GPU)
+    probe = "import torch, torch.distributed as d; print(torch.__version__.split('+')[0])"
+    if args.backend == "nccl":
+        probe += "; assert torch.cuda.is_available() and d.is_nccl_available()"
+    reference = "PyTorch"
+    if os.path.exists(args.reference):
+        found = subprocess.run([args.reference, "-c", probe], env=ref_env, capture_output=True, text=True)
+        if found.returncode == 0:
+            reference = "PyTorch " + found.stdout.strip()
+            contenders.append((reference, args.reference, ref_env))
     best = {}
     for round_ in range(args.rounds):
         for world in worlds:
@@ -183,11 +187,11 @@ def main():
     keys = [k for k, _ in SIZES] + ["ddp step", "one process step"]
     transport = "NCCL, one GPU per rank" if args.backend == "nccl" else "loopback Gloo"
     print(f"best of {args.rounds} rounds; processes of one thread each, {transport}")
-    print(f"{'ranks':>5} {'operation':>17} {'ours':>11} {'PyTorch 1.13':>13} {'ratio':>7}")
+    print(f"{'ranks':>5} {'operation':>17} {'ours':>11} {reference:>13} {'ratio':>7}")
     for world in worlds:
         for key in keys:
             ours = best[(world, "ours", key)]
-            ref = best.get((world, "PyTorch 1.13", key))
+            ref = best.get((world, reference, key))
             ratio = f"{ours / ref:7.2f}" if ref else "      -"
             label = "all_reduce " + key if key in dict(SIZES) else key
             ref_text = f"{ref * 1e3:10.3f} ms" if ref else "           -"
