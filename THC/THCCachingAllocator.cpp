@@ -1,6 +1,8 @@
 // The CUDA caching allocator: Note [Caching allocator] in the header.
 #include "THC/THCCachingAllocator.h"
 
+#include "THC/THCIpc.h"
+
 #include <algorithm>
 #include <atomic>
 #include <functional>
@@ -213,6 +215,15 @@ class CachingAllocator {
     return block ? block->device : -1;
   }
 
+  // The cudaMalloc'd segment holding an allocated block: its first block's address.
+  void *segmentBase(void *ptr) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Block *block = allocatedBlock(ptr);
+    if (!block) return nullptr;
+    while (block->prev) block = block->prev;
+    return block->ptr;
+  }
+
   size_t requestedSize(void *ptr) {
     std::unique_lock<std::mutex> lock(mutex_);
     Block *block = allocatedBlock(ptr);
@@ -398,6 +409,7 @@ void *THCCachingAllocator_malloc(size_t size, cudaStream_t stream) { return allo
 void THCCachingAllocator_free(void *ptr) { allocator().free(ptr); }
 void THCCachingAllocator_recordStream(void *ptr, cudaStream_t stream) { allocator().recordStream(ptr, stream); }
 int THCCachingAllocator_device(void *ptr) { return ptr ? allocator().device(ptr) : -1; }
+void *THCCachingAllocator_segmentBase(void *ptr) { return ptr ? allocator().segmentBase(ptr) : nullptr; }
 void THCCachingAllocator_emptyCache(void) { allocator().emptyCache(); }
 
 void THCCachingAllocator_getStats(int device, THCAllocatorStats *stats) {

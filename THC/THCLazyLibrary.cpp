@@ -6,6 +6,7 @@
 
 #include <cublas_api.h>
 #include <cusolver_common.h>
+#include <nccl.h>
 
 #include "TH/THGeneral.h"
 
@@ -18,6 +19,7 @@ const char *fileOf(Library library) {
   switch (library) {
     case Library::Cublas: return "libcublas.so." THC_LAZY_STR(CUBLAS_VER_MAJOR);
     case Library::Cusolver: return "libcusolver.so." THC_LAZY_STR(CUSOLVER_VER_MAJOR);
+    case Library::Nccl: return "libnccl.so." THC_LAZY_STR(NCCL_MAJOR);
   }
   return "";
 }
@@ -26,7 +28,7 @@ const char *fileOf(Library library) {
 
 void *lazySymbol(Library library, const char *name) {
   static std::mutex opening;
-  static void *handles[2] = {nullptr, nullptr};
+  static void *handles[3] = {nullptr, nullptr, nullptr};
   void *handle;
   {
     std::lock_guard<std::mutex> hold(opening);

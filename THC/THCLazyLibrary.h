@@ -1,6 +1,7 @@
 /* Note [cuBLAS and cuSOLVER loaded on first use]: THC calls cuBLAS and cuSOLVER through
  * THC_LAZY, which opens the library with dlopen the first time one of its functions is
- * called, rather than linking it. cuBLAS alone costs a process about 150 MB of resident
+ * called, rather than linking it (and NCCL, for torch.distributed's nccl backend, which
+ * python/csrc/Nccl.cpp calls the same way). cuBLAS alone costs a process about 150 MB of resident
  * memory and 60 ms as it loads, and every program that links THC (the Python package does,
  * for torch.cuda) would pay that at start-up, GPU or not; a CPU-only program now never loads
  * it, and a GPU program loads it with its first matrix product, as PyTorch does.
@@ -15,7 +16,7 @@
 
 namespace thc {
 
-enum class Library { Cublas, Cusolver };
+enum class Library { Cublas, Cusolver, Nccl };
 
 /* The address of `name` in `library`, opened on first use (thread-safe). */
 __attribute__((visibility("default"))) void *lazySymbol(Library library, const char *name);

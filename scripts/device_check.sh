@@ -13,7 +13,9 @@
 #                                             only those with --sanitize-only), the GPU Lua suites
 #                                             (tests/lua/gpu, with th and cutorch/cimpl.so) and cutorch's
 #                                             own test.lua, the Python package's CUDA cases
-#                                             (tests/python/cuda_cases.py) and the benchmarks
+#                                             (tests/python/cuda_cases.py), the nccl backend and CUDA
+#                                             tensors between processes (tests/python/nccl_cases.py)
+#                                             and the benchmarks
 #
 # The GPU machine has Python 3.12 only: pack builds torch._C for it from pyenv's 3.12 (in its
 # own output base, TORCH_PY312_VENV the environment with numpy and pybind11, made here when
@@ -41,7 +43,7 @@ pack_python() {
   mkdir -p "$1/py312/site"
   tar -C python --exclude='*.so' --exclude=__pycache__ -cf - torch | tar -C "$1/py312" -xf -
   cp "$out/python/_C.so" "$1/py312/torch/_C.so"
-  cp tests/python/cuda_cases.py "$1/py312/"
+  cp tests/python/cuda_cases.py tests/python/nccl_cases.py "$1/py312/"
   # the main job's data, cut to 10,000 training images to fit what a call carries
   python3 - "$1/py312/data" <<'PY' || return 1
 import gzip, os, struct, sys
@@ -121,9 +123,10 @@ run)
   tar -C "$stage" -xJf "$archive" || exit 1
   pack=$stage/device
   export LD_LIBRARY_PATH="$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  # cuSOLVER (140 MB, too big to carry) and what it needs: from the system, else from the
-  # CUDA wheels that the machine's PyTorch brings
-  for lib in libcusolver.so.12 libcusparse.so.12 libnvJitLink.so.13; do
+  # cuSOLVER (140 MB, too big to carry) and what it needs, and NCCL (220 MB, opened by the
+  # nccl backend on first use): from the system, else from the CUDA wheels that the machine's
+  # PyTorch brings
+  for lib in libcusolver.so.12 libcusparse.so.12 libnvJitLink.so.13 libnccl.so.2; do
     ldconfig -p | grep -q "$lib" && continue
     found=$(find /usr/local /usr/lib /opt $(python3 -c 'import site; print(" ".join(site.getsitepackages()))' 2>/dev/null) \
       -name "$lib" -print -quit 2>/dev/null)
@@ -131,7 +134,7 @@ run)
       LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$found")"
       echo "  using $found"
     else
-      echo "  $lib not found: the LAPACK suite cannot start"
+      echo "  $lib not found: the suites that need it (LAPACK; nccl_cases.py) cannot start"
     fi
   done
   out=${OUT:-$(mktemp -d)}
@@ -227,13 +230,15 @@ PY
     [ "$f" -ne 0 ] && tail -20 "$out/lua_upstream_cutorch.log"
     passed=$((passed + p)) failed=$((failed + f))
   fi
-  # The Python package on the GPU: cuda_cases.py's programs on CUDA against the CPU
-  if [ "$suites" = 1 ] && [ -f "$pack/py312/cuda_cases.py" ]; then
+  # The Python package on the GPU: cuda_cases.py's programs on CUDA against the CPU, and
+  # nccl_cases.py's collectives over NCCL against Gloo's, DDP over NCCL and CUDA IPC
+  for cases in cuda_cases nccl_cases; do
+    [ "$suites" = 1 ] && [ -f "$pack/py312/$cases.py" ] || continue
     path="$pack/py312"
     python3 -c 'import numpy' 2>/dev/null || path="$path:$pack/py312/site"
     if python3 -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))'; then
-      PYTHONPATH="$path" timeout 300 python3 "$pack/py312/cuda_cases.py" >"$out/cuda_cases.json" 2>"$out/cuda_cases.log"
-      counts=$(python3 - "$out/cuda_cases.json" <<'PY'
+      PYTHONPATH="$path" timeout 300 python3 "$pack/py312/$cases.py" >"$out/$cases.json" 2>"$out/$cases.log"
+      counts=$(python3 - "$out/$cases.json" <<'PY'
 import json, sys
 try:
     results = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
@@ -247,14 +252,14 @@ print(sum(e is None for e in results.values()), sum(e is not None for e in resul
 PY
 )
       read -r p f <<<"$counts"
-      echo "python cuda_cases           $p passed $f failed"
-      [ "$f" -ne 0 ] && tail -5 "$out/cuda_cases.log"
+      printf 'python %-20s %4d passed %4d failed\n' "$cases" "$p" "$f"
+      [ "$f" -ne 0 ] && tail -5 "$out/$cases.log"
       passed=$((passed + p)) failed=$((failed + f))
     else
-      echo "python cuda_cases: not run (python3 is $(python3 --version 2>&1), torch._C was built for 3.12)"
+      echo "python $cases: not run (python3 is $(python3 --version 2>&1), torch._C was built for 3.12)"
       failed=$((failed + 1))
     fi
-  fi
+  done
   # The main job on the GPU, ours and the machine's own PyTorch alternately (same script)
   if [ "$suites" = 1 ] && [ -d "$pack/py312/data" ] && [ -f examples/fashion_mnist.py ]; then
     site="$pack/py312/site"

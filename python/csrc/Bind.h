@@ -205,6 +205,8 @@ void bindLegacy(py::module &m, TensorClass &cls);     // torch7 .t7 files (_t7_l
 void bindTHNN(py::module &m);                         // torch._C._thnn, THNN's kernels for torch.legacy.nn
 void bindDistributed(py::module &m);                  // torch._C._distributed, Gloo's process groups
 void bindCuda(py::module &m);                         // torch._C._cuda_*, torch.cuda's runtime
+void bindCudaIpc(py::module &m);                      // torch._C._cuda_ipc_*, CUDA tensors between processes
+void bindNccl(py::module &m);                         // torch._C._nccl, the nccl backend's communicators
 void bindSpecial(py::module &m);                      // torch._C._special_function (core/ops/Special.h)
 void bindLdl(py::module &m);                          // torch._C._ldl_factor, _ldl_solve (core/ops/Ldl.h)
 void bindDlpack(py::module &m);                       // torch._C._to_dlpack, _from_dlpack (DLPack capsules)

@@ -1,6 +1,9 @@
 // torch.cuda's runtime (Note [CUDA in the bindings] in Bind.h): whether CUDA tensors can be
 // made, devices, synchronisation, the caching allocator's statistics and the GPU generator.
 // python/torch/cuda/__init__.py is the public face; these are its torch._C._cuda_* calls.
+#include <pthread.h>
+
+#include <atomic>
 #include <chrono>
 #include <mutex>
 
@@ -20,9 +23,17 @@ const char *const kNoCuda = "Torch not compiled with CUDA enabled";
 
 namespace {
 
+// Note [CUDA after fork]: a child forked once the CUDA runtime is initialised cannot use it
+// (the driver's state does not survive fork), and a call would fail obscurely or hang; as in
+// PyTorch, the child's first CUDA request raises instead, naming the way out.
+std::atomic<bool> gInBadFork{false};
+
 bool gpuPresent() {
 #ifdef TORCH_WITH_CUDA
-  return torch::cuda::init();
+  static std::once_flag atFork;
+  bool present = torch::cuda::init();
+  if (present) std::call_once(atFork, [] { pthread_atfork(nullptr, nullptr, [] { gInBadFork = true; }); });
+  return present;
 #else
   return false;
 #endif
@@ -70,6 +81,9 @@ void check(cudaError_t err, const char *what) {
 bool cudaAvailable() { return usingStandInCuda() || gpuPresent(); }
 
 void requireCuda(int64_t index) {
+  TORCH_CHECK(!gInBadFork, Runtime,
+              "Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the "
+              "'spawn' start method");
   if (!cudaAvailable()) {
 #ifdef TORCH_WITH_CUDA
     TORCH_CHECK(false, Runtime, "No CUDA GPUs are available (the CUDA runtime says: %s)",
@@ -108,6 +122,14 @@ void bindCuda(py::module &m) {
 #endif
   m.attr("_no_cuda") = kNoCuda;
   m.def("_cuda_is_available", &cudaAvailable);
+  m.def("_cuda_is_in_bad_fork", [] { return gInBadFork.load(); });
+  // Why there is no GPU, in the CUDA runtime's words ("" when there is one or no CUDA build)
+  m.def("_cuda_unavailable_reason", []() -> std::string {
+#ifdef TORCH_WITH_CUDA
+    if (!gpuPresent()) return torch::cuda::unavailableReason();
+#endif
+    return "";
+  });
   m.def("_cuda_device_count", &deviceCount);
   m.def("_cuda_require", &requireCuda, py::arg("index") = -1);
   m.def(

@@ -132,6 +132,8 @@ PYBIND11_MODULE(_C, m) {
   py::module thnn = m.def_submodule("_thnn", "THNN's kernels without autograd, for torch.legacy.nn");
   bindTHNN(thnn);
   bindDistributed(m);
+  bindNccl(m);
+  bindCudaIpc(m);
   bindSpecial(m);
   bindLdl(m);
   bindDlpack(m);

@@ -19,6 +19,7 @@
 
 #include "THC/THCCachingAllocator.h"
 #include "THC/THCCachingHostAllocator.h"
+#include "THC/THCIpc.h"
 #include "TH/THError.hpp"
 
 namespace {
@@ -226,6 +227,31 @@ BOOST_AUTO_TEST_CASE(small_blocks_are_split_from_one_segment) {
   dfree(a);
   dfree(b);
   dfree(c);
+}
+
+// What CUDA IPC sends: a block's segment (THC/THCIpc.h), whose first block is at its start.
+BOOST_AUTO_TEST_CASE(segment_base_is_where_the_blocks_segment_starts) {
+  freshCache();
+  void *a = dmalloc(512 * KiB);
+  void *b = dmalloc(512 * KiB);
+  void *large = dmalloc(3 * MiB);  // a segment of its own, in the large pool
+  void *after = dmalloc(MiB);      // the rest of a's small segment
+  BOOST_TEST(THCCachingAllocator_segmentBase(a) == a);
+  BOOST_TEST(THCCachingAllocator_segmentBase(b) == a);
+  BOOST_TEST(THCCachingAllocator_segmentBase(after) == a);
+  BOOST_TEST(THCCachingAllocator_segmentBase(large) == large);
+  cudaIpcMemHandle_t handle;
+  BOOST_TEST(cudaIpcGetMemHandle(&handle, THCCachingAllocator_segmentBase(b)) == cudaSuccess);
+  int local = 0;
+  BOOST_TEST(THCCachingAllocator_segmentBase(&local) == nullptr);
+  BOOST_TEST(THCCachingAllocator_segmentBase(at(b, 512)) == nullptr);  // inside a block is not a block
+  BOOST_TEST(THCCachingAllocator_segmentBase(nullptr) == nullptr);
+  dfree(a);
+  BOOST_TEST(THCCachingAllocator_segmentBase(a) == nullptr);  // freed
+  BOOST_TEST(THCCachingAllocator_segmentBase(b) == a);
+  dfree(b);
+  dfree(large);
+  dfree(after);
 }
 
 BOOST_AUTO_TEST_CASE(freed_neighbours_are_merged) {

@@ -2,11 +2,13 @@
 inputs, DDP against one process over the whole batch, the stores, the init methods, the
 launcher, failures (a rank that dies or hangs), and bad input."""
 
+import collections
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from datetime import timedelta
 
@@ -480,9 +482,120 @@ def test_uninitialised_and_unavailable_backends():
         dist.all_reduce(torch.ones(1))
     with pytest.raises(RuntimeError, match="init_process_group"):
         nn.parallel.DistributedDataParallel(nn.Linear(2, 2))
-    with pytest.raises(RuntimeError, match="NCCL"):
-        dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1)
     with pytest.raises(ValueError, match="Invalid backend"):
         dist.init_process_group("carrier-pigeon", store=dist.HashStore(), rank=0, world_size=1)
-    assert dist.is_available() and dist.is_gloo_available() and not dist.is_nccl_available()
+    assert dist.is_available() and dist.is_gloo_available()
     assert not dist.is_initialized()
+
+
+def _nccl_loads():
+    """The reference for is_nccl_available(): whether the dynamic loader finds libnccl, and its
+    version by NCCL's own ncclGetVersion."""
+    import ctypes
+
+    try:
+        lib = ctypes.CDLL("libnccl.so.2")
+    except OSError:
+        return None
+    version = ctypes.c_int()
+    assert lib.ncclGetVersion(ctypes.byref(version)) == 0
+    return version.value
+
+
+def test_nccl_is_available_when_libnccl_loads():
+    version = _nccl_loads()
+    assert dist.is_nccl_available() == (version is not None)
+    if version is not None:
+        assert torch._C._nccl.version() == version
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the refusal on a machine without a GPU")
+def test_nccl_without_a_gpu_raises_naming_why():
+    reason = torch._C._cuda_unavailable_reason() if torch._C._cuda_is_built else "no CUDA build"
+    assert reason
+    with pytest.raises(RuntimeError, match="nccl backend needs a CUDA GPU") as e:
+        dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1)
+    assert reason in str(e.value)
+    assert not dist.is_initialized()
+    # a gloo world refuses an nccl group the same way and goes on working
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        with pytest.raises(RuntimeError, match="nccl backend needs a CUDA GPU"):
+            dist.new_group(backend="nccl")
+        t = torch.tensor([1.0, 2.0])
+        dist.all_reduce(t, group=dist.new_group(backend="gloo"))
+        assert t.tolist() == [1.0, 2.0]
+    finally:
+        dist.destroy_process_group()
+
+
+def test_nccl_refuses_the_stand_in_device():
+    """The stand-in CUDA device (host memory) is no GPU: the nccl backend says so, in a child
+    process since the stand-in cannot be switched off."""
+    code = (
+        "import torch, torch.distributed as dist\n"
+        "torch._C._cuda_use_stand_in()\n"
+        "try:\n"
+        "    dist.init_process_group('nccl', store=dist.HashStore(), rank=0, world_size=1)\n"
+        "except RuntimeError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=worker_env(), capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "needs a CUDA GPU" in out.stdout or "NCCL built in" in out.stdout, out.stdout
+
+
+def test_the_nccl_watchdog_drops_finished_ops_and_aborts_late_or_failed_ones():
+    """The watchdog's look at a group (torch/distributed/_nccl_backend.py), on stand-ins for the
+    communicator and its ops, since NCCL itself needs a GPU: finished ops leave the list in
+    order, an op past its deadline or one whose communicator failed aborts the communicator
+    once, naming why."""
+    from torch.distributed import _nccl_backend
+
+    class Op:
+        def __init__(self, done=False, error=None):
+            self.done, self.error = done, error
+
+        def is_completed(self):
+            if self.error:
+                raise RuntimeError(self.error)
+            return self.done
+
+    class Comm:
+        def __init__(self):
+            self.aborted = []
+
+        def abort(self, why):
+            self.aborted.append(why)
+
+    def group(timeout):
+        g = object.__new__(_nccl_backend.NCCLGroup)
+        g._comm, g._rank, g._timeout = Comm(), 0, timeout
+        g._inflight = collections.deque()
+        g._inflight_lock = threading.Lock()
+        return g
+
+    g = group(60.0)
+    first, second, third = Op(done=True), Op(done=True), Op()
+    for op in (first, second, third):
+        g._work(op)
+    g._check()
+    assert [w for _, w in g._inflight] == [third] and g._comm.aborted == []
+    third.done = True
+    g._check()
+    assert not g._inflight and g._comm.aborted == []
+
+    g = group(0.05)
+    g._work(Op())
+    g._check()  # not late yet
+    assert len(g._inflight) == 1 and g._comm.aborted == []
+    time.sleep(0.1)
+    g._check()
+    assert not g._inflight and len(g._comm.aborted) == 1
+    assert "timeout of 0.05 s" in g._comm.aborted[0]
+
+    g = group(60.0)
+    g._work(Op(error="NCCL communicator of rank 0 failed: NCCL error: remote process exited"))
+    g._check()
+    assert g._comm.aborted == ["NCCL communicator of rank 0 failed: NCCL error: remote process exited"]
+    assert not g._inflight

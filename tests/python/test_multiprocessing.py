@@ -275,3 +275,26 @@ def test_the_hogwild_example_trains_the_parents_model():
     before = float(next(line for line in lines if line.startswith("before:")).split()[3])
     after = float(next(line for line in lines if line.startswith("after:")).split()[3])
     assert after < before and lines[-1] == "the parent's model learned from 2 workers (spawn)"
+
+
+def test_a_cuda_tensor_on_the_stand_in_device_cannot_travel():
+    """CUDA tensors travel by CUDA IPC (Note [CUDA tensors through queues]); the stand-in CUDA
+    device is host memory, which has none: pickling one for a queue raises, naming why. In a
+    child process, since the stand-in cannot be switched off."""
+    code = (
+        "import torch, torch.multiprocessing\n"
+        "from multiprocessing.reduction import ForkingPickler\n"
+        "torch._C._cuda_use_stand_in()\n"
+        "t = torch.ones(3, device='cuda')\n"
+        "try:\n"
+        "    ForkingPickler.dumps(t)\n"
+        "except RuntimeError as e:\n"
+        "    print(e)\n"
+        "print(ForkingPickler.loads(ForkingPickler.dumps(torch.ones(2, 0, device='cuda'))).device)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(torch.__path__[0]))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "CUDA IPC needs a GPU" in lines[0], out.stdout
+    assert lines[1] == "cuda:0", out.stdout  # an empty tensor has no memory to share: it arrives new

@@ -80,6 +80,12 @@ def init():
     _require()
 
 
+def _is_in_bad_fork():
+    """Whether this process was forked after CUDA started in its parent, and so cannot use
+    CUDA (Note [CUDA after fork] in python/csrc/Cuda.cpp)."""
+    return _C._cuda_is_in_bad_fork()
+
+
 def current_device():
     return _C._cuda_current_device()
 

@@ -1,9 +1,11 @@
-"""torch.distributed's process groups and collectives, as in PyTorch 1.13, on Gloo or MPI.
+"""torch.distributed's process groups and collectives, as in PyTorch 1.13, on Gloo, MPI or NCCL.
 
 A group's collectives run on Gloo (torch._C._distributed.GlooGroup, python/csrc/Distributed.cpp)
 or on Open MPI (torch._mpi through _mpi_backend.py, for jobs mpirun starts), in the order they
 are issued, on one worker thread per group: `async_op=True` returns a Work
-at once and its `wait()` blocks until the op ran. Ranks given to the functions are global
+at once and its `wait()` blocks until the op ran. On NCCL (CUDA tensors, _nccl_backend.py) they
+run on the GPU, on the group's own stream, and wait() makes the caller's current stream wait for
+them, as in PyTorch (Note [The nccl backend] in python/csrc/Nccl.cpp). Ranks given to the functions are global
 ranks, as in PyTorch; a group maps them to its own.
 """
 
@@ -18,7 +20,7 @@ import numpy
 import torch
 from torch._C import _distributed as _gloo
 
-from . import _mpi_backend
+from . import _mpi_backend, _nccl_backend
 from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore
 from .rendezvous import rendezvous
 
@@ -132,7 +134,7 @@ def is_mpi_available():
 
 
 def is_nccl_available():
-    return False
+    return _nccl_backend.available()
 
 
 def is_torchelastic_launched():
@@ -184,7 +186,7 @@ class ProcessGroup:
         self._backend = backend
         self._ranks = list(ranks)
         self._rank = rank
-        self._impl = impl  # the backend's group: torch._C._distributed.GlooGroup or an MPIGroup
+        self._impl = impl  # the backend's group: torch._C._distributed.GlooGroup, an MPIGroup or an NCCLGroup
 
     def rank(self):
         return self._rank
@@ -260,8 +262,8 @@ def init_process_group(
     if not isinstance(timeout, timedelta):
         raise RuntimeError("Expected timeout argument to be of type datetime.timedelta")
     backend = Backend(backend or Backend.GLOO)
-    if backend == Backend.NCCL:
-        raise RuntimeError("Distributed package doesn't have NCCL built in: this build has no CUDA tensors")
+    if backend == Backend.NCCL:  # before the rendezvous, which would wait for the others
+        _nccl_backend.require_gpu()
     if backend == Backend.MPI:  # mpirun started the processes: MPI knows the ranks
         impl = _mpi_backend.world()
         if world_size not in (-1, impl.size()) or rank not in (-1, impl.rank()):
@@ -286,11 +288,20 @@ def init_process_group(
         backend,
         range(world_size),
         rank,
-        _gloo.GlooGroup(PrefixStore("default_pg", store), rank, world_size, timeout.total_seconds(), _State.host),
+        _backend_group(backend, PrefixStore("default_pg", store), rank, world_size, timeout),
     )
     _store_barrier(store, "default_pg", world_size, timeout)
     _State.default_pg = pg
     GroupMember.WORLD = group.WORLD = pg
+
+
+def _backend_group(backend, store, rank, size, timeout):
+    if backend == Backend.NCCL:
+        # ncclCommInitRank waits for every rank with no timeout of its own: the ranks meet
+        # at the store first, so a rank that never comes makes the others time out, not hang
+        _store_barrier(store, "nccl_init", size, timeout)
+        return _nccl_backend.NCCLGroup(store, rank, size, timeout)
+    return _gloo.GlooGroup(store, rank, size, timeout.total_seconds(), _State.host)
 
 
 def _store_barrier(store, key, world_size, timeout):
@@ -307,14 +318,23 @@ def _store_barrier(store, key, world_size, timeout):
         raise RuntimeError(f"Timed out initializing process group in store based barrier: {e}") from None
 
 
+def _release(pg):
+    """Frees the backend's resources now where it holds some beyond memory (NCCL's
+    communicators); the others go with their last reference."""
+    if pg is not None and isinstance(pg._impl, _nccl_backend.NCCLGroup):
+        pg._impl.destroy()
+
+
 def destroy_process_group(group=None):
     """Ends a group; without an argument, every group and the default one."""
     if group is None or group is GroupMember.WORLD:
+        _release(_State.default_pg)
         _State.default_pg = None
         _State.store = None
         GroupMember.WORLD = None
         globals()["group"].WORLD = None
     elif isinstance(group, ProcessGroup):
+        _release(group)
         group._impl = None
 
 
@@ -336,10 +356,13 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None):
         return ProcessGroup(world._backend, ranks, ranks.index(me), impl)
     if me not in ranks:
         return GroupMember.NON_GROUP_MEMBER
+    backend = Backend(backend or world._backend)
+    if backend == Backend.MPI:
+        raise RuntimeError("new_group: an MPI group can only be made in a world that mpirun started (backend 'mpi')")
     store = PrefixStore(f"group{_State.group_count}", _State.store)
-    gloo = _gloo.GlooGroup(store, ranks.index(me), len(ranks), timeout.total_seconds(), _State.host)
+    impl = _backend_group(backend, store, ranks.index(me), len(ranks), timeout)
     _store_barrier(store, "init", len(ranks), timeout)
-    return ProcessGroup(Backend(backend or world._backend), ranks, ranks.index(me), gloo)
+    return ProcessGroup(backend, ranks, ranks.index(me), impl)
 
 
 def get_rank(group=None):
@@ -457,7 +480,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
         raise RuntimeError(f"all_gather: tensor_list must hold {pg.size()} tensors, got {len(tensor_list)}")
     _same_shape(tensor_list, tensor, "all_gather")
     src = tensor.detach().contiguous()
-    flat = torch.empty(pg.size() * src.numel(), dtype=src.dtype)
+    flat = torch.empty(pg.size() * src.numel(), dtype=src.dtype, device=src.device)
     return _run(pg._impl.allgather(flat, src), async_op, lambda: _copy_blocks(flat, tensor_list), result=tensor_list)
 
 
@@ -486,7 +509,7 @@ def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
             raise ValueError(f"gather: the destination rank needs a gather_list of {pg.size()} tensors")
         _check_tensor_list(gather_list, "gather_list")
         _same_shape(gather_list, tensor, "gather")
-        flat = torch.empty(pg.size() * src.numel(), dtype=src.dtype)
+        flat = torch.empty(pg.size() * src.numel(), dtype=src.dtype, device=src.device)
         return _run(
             pg._impl.gather(flat, src, root), async_op, lambda: _copy_blocks(flat, gather_list), result=gather_list
         )
@@ -518,8 +541,8 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
 
 
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):
-    """Reduces input_list[i] over the ranks into rank i's output. Gloo has no reduce-scatter
-    of its own here: an all-reduce of the concatenated inputs, each rank keeping its block
+    """Reduces input_list[i] over the ranks into rank i's output: NCCL's reduce-scatter; Gloo has
+    none of its own here: an all-reduce of the concatenated inputs, each rank keeping its block
     (PyTorch 1.13's Gloo backend refuses it)."""
     _check_tensor(output, "output")
     _check_tensor_list(input_list, "input_list")
@@ -530,6 +553,10 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
         raise RuntimeError(f"reduce_scatter: input_list must hold {pg.size()} tensors")
     _same_shape(input_list, output, "reduce_scatter")
     flat = torch.cat([t.detach().reshape(-1) for t in input_list])
+    if pg._backend == Backend.NCCL:
+        out = output if output.is_contiguous() else torch.empty_like(output).contiguous()
+        finish = None if out is output else (lambda: output.copy_(out))
+        return _run(pg._impl.reduce_scatter(out, flat, _reduce_value(op)), async_op, finish, result=[output])
     n = output.numel()
     me = pg.rank()
 
@@ -596,7 +623,7 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
     if any(t.dtype != dtype for t in input_tensor_list + output_tensor_list):
         raise RuntimeError(f"all_to_all: every tensor must have the dtype {dtype}")
     flat_in = torch.cat([t.detach().reshape(-1) for t in input_tensor_list])
-    flat_out = torch.empty(sum(t.numel() for t in output_tensor_list), dtype=dtype)
+    flat_out = torch.empty(sum(t.numel() for t in output_tensor_list), dtype=dtype, device=flat_in.device)
     size = flat_in.element_size()
 
     def copy_out():
@@ -679,21 +706,26 @@ def recv(tensor, src=None, group=None, tag=0):
     return work._source_rank()
 
 
-# Objects travel pickled in byte tensors, their lengths exchanged first.
+# Objects travel pickled in byte tensors, their lengths exchanged first; on the current GPU
+# when the group's backend is nccl (which takes CUDA tensors only), as PyTorch's do.
 
 
-def _to_bytes_tensor(obj):
+def _object_device(group):
+    return torch.device("cuda") if get_backend(group) == Backend.NCCL else torch.device("cpu")
+
+
+def _to_bytes_tensor(obj, device):
     buf = io.BytesIO()
     pickle.Pickler(buf).dump(obj)
-    return torch.from_numpy(numpy.frombuffer(buf.getvalue(), dtype=numpy.uint8).copy())
+    return torch.from_numpy(numpy.frombuffer(buf.getvalue(), dtype=numpy.uint8).copy()).to(device)
 
 
 def _from_bytes_tensor(t, n):
-    return pickle.loads(bytes(t[:n].numpy().tobytes()))
+    return pickle.loads(bytes(t[:n].cpu().numpy().tobytes()))
 
 
 def _padded(t, size):
-    out = torch.zeros(size, dtype=torch.uint8)
+    out = torch.zeros(size, dtype=torch.uint8, device=t.device)
     out[: t.numel()] = t
     return out
 
@@ -702,11 +734,12 @@ def all_gather_object(object_list, obj, group=None):
     if _not_member(group, "all_gather_object"):
         return
     size = get_world_size(group)
-    data = _to_bytes_tensor(obj)
-    lengths = [torch.zeros(1, dtype=torch.int64) for _ in range(size)]
-    all_gather(lengths, torch.tensor([data.numel()]), group)
+    device = _object_device(group)
+    data = _to_bytes_tensor(obj, device)
+    lengths = [torch.zeros(1, dtype=torch.int64, device=device) for _ in range(size)]
+    all_gather(lengths, torch.tensor([data.numel()]).to(device), group)
     longest = max(int(n) for n in lengths)
-    chunks = [torch.empty(longest, dtype=torch.uint8) for _ in range(size)]
+    chunks = [torch.empty(longest, dtype=torch.uint8, device=device) for _ in range(size)]
     all_gather(chunks, _padded(data, longest), group)
     for i in range(size):
         object_list[i] = _from_bytes_tensor(chunks[i], int(lengths[i]))
@@ -716,12 +749,13 @@ def gather_object(obj, object_gather_list=None, dst=0, group=None):
     if _not_member(group, "gather_object"):
         return
     size = get_world_size(group)
-    data = _to_bytes_tensor(obj)
-    lengths = [torch.zeros(1, dtype=torch.int64) for _ in range(size)]
-    all_gather(lengths, torch.tensor([data.numel()]), group)
+    device = _object_device(group)
+    data = _to_bytes_tensor(obj, device)
+    lengths = [torch.zeros(1, dtype=torch.int64, device=device) for _ in range(size)]
+    all_gather(lengths, torch.tensor([data.numel()]).to(device), group)
     longest = max(int(n) for n in lengths)
     mine = get_rank() == dst
-    chunks = [torch.empty(longest, dtype=torch.uint8) for _ in range(size)] if mine else None
+    chunks = [torch.empty(longest, dtype=torch.uint8, device=device) for _ in range(size)] if mine else None
     gather(_padded(data, longest), chunks, dst, group)
     if mine:
         for i in range(size):
@@ -731,15 +765,19 @@ def gather_object(obj, object_gather_list=None, dst=0, group=None):
 def broadcast_object_list(object_list, src=0, group=None, device=None):
     if _not_member(group, "broadcast_object_list"):
         return
+    device = torch.device(device) if device is not None else _object_device(group)
     mine = get_rank() == src
-    datas = [_to_bytes_tensor(o) for o in object_list] if mine else None
-    lengths = torch.tensor([d.numel() for d in datas]) if mine else torch.zeros(len(object_list), dtype=torch.int64)
+    datas = [_to_bytes_tensor(o, device) for o in object_list] if mine else None
+    lengths = (
+        torch.tensor([d.numel() for d in datas]) if mine else torch.zeros(len(object_list), dtype=torch.int64)
+    ).to(device)
     broadcast(lengths, src, group)
-    flat = torch.cat(datas) if mine and datas else torch.empty(int(lengths.sum()), dtype=torch.uint8)
+    lengths = lengths.tolist()
+    flat = torch.cat(datas) if mine and datas else torch.empty(sum(lengths), dtype=torch.uint8, device=device)
     broadcast(flat, src, group)
     if not mine:
         offset = 0
-        for i, n in enumerate(lengths.tolist()):
+        for i, n in enumerate(lengths):
             object_list[i] = _from_bytes_tensor(flat[offset : offset + n], n)
             offset += n
 

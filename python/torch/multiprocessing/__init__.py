@@ -8,7 +8,9 @@ storage pickled so travels as a handle on shared memory (Note [Tensors through q
 reductions.py): the receiver's tensor is a live view of the sender's memory. Under the fork
 start method a Process's args are not pickled at all: the child inherits the parent's memory,
 and shared memory (share_memory_(), Module.share_memory()) stays shared. Hogwild training
-(several processes updating one model's parameters) works with every start method.
+(several processes updating one model's parameters) works with every start method. CUDA
+tensors travel as CUDA IPC handles on their device memory (Note [CUDA tensors through queues]
+in reductions.py), under spawn and forkserver: a child forked after CUDA started cannot use it.
 
 spawn and start_processes run a function in several processes and report a child's failure
 in the parent (spawn.py).

@@ -28,12 +28,29 @@ left behind, or it is named shared memory with no descriptor) travels as a share
 elements the tensor reaches instead. The copy uses plain memcpy (memoryview), never an OpenMP
 kernel, since it may run in a forked child. These reductions only apply to ForkingPickler:
 torch.save and ordinary pickles still hold the data.
+
+Note [CUDA tensors through queues]
+A CUDA tensor travels as a CUDA IPC handle on its storage's memory, as PyTorch's do: the
+receiver's tensor is a view of the same device memory (python/csrc/CudaIpc.cpp opens the handle,
+once per process, and closes it when the last storage made from it dies). The sender waits for
+its device before the handle leaves, so the receiver reads what was written before put(). The memory must
+outlive the receiver's use, so the sender keeps a reference to every storage it sent until the
+receiver says it let go: each message carries a one-int32 flag in shared CPU memory (itself
+sent as above) that the receiver's storage sets to 1 when it dies. The sender drops the
+storages whose flag is set each time it sends another, and at exit waits up to
+HANDOFF_TIMEOUT seconds for the rest, warning about those still held (their receivers'
+tensors then view freed memory). PyTorch counts the same thing in a shared file of counters;
+a flag per message is enough here because each message has one receiver. A message a process
+reads back itself uses its own storage (CUDA cannot open a handle in the process that made
+it). Under fork, a child of a process that has initialised CUDA cannot use CUDA at all (Note
+[CUDA after fork] in python/csrc/Cuda.cpp): CUDA tensors need spawn or forkserver.
 """
 
 import itertools
 import os
 import threading
 import time
+import warnings
 from multiprocessing import current_process, reduction, util
 from multiprocessing.connection import Client, Listener
 from multiprocessing.reduction import ForkingPickler
@@ -173,8 +190,60 @@ def _rebuild_tensor(handle, dtype, count, offset, size, stride, requires_grad):
     return t
 
 
-def _rebuild_empty_tensor(dtype, size, requires_grad):
-    return torch.empty(size, dtype=dtype, requires_grad=requires_grad)
+_cuda_sent = {}  # key -> (storage, released flag): CUDA storages sent (Note [CUDA tensors through queues])
+_cuda_sent_lock = threading.Lock()  # queues' feeder threads send, the main thread rebuilds
+_cuda_keys = itertools.count()
+
+
+def _drop_released_cuda():
+    with _cuda_sent_lock:
+        for key in [k for k, (_, released) in _cuda_sent.items() if int(released[0]) == 1]:
+            del _cuda_sent[key]
+
+
+def _wait_for_cuda_receivers():
+    deadline = time.monotonic() + HANDOFF_TIMEOUT
+    while _cuda_sent and time.monotonic() < deadline:
+        _drop_released_cuda()
+        time.sleep(0.005)
+    if _cuda_sent:
+        warnings.warn(
+            f"Producer process has been terminated before all shared CUDA tensors released: {len(_cuda_sent)} "
+            "storage(s) sent to other processes are still in use there"
+        )
+
+
+util.Finalize(None, _wait_for_cuda_receivers, exitpriority=-10)
+
+
+def _reduce_cuda_tensor(t, size, stride, requires_grad):
+    storage, offset = t._storage()._root()
+    handle, byte_offset, device = _C._cuda_ipc_export(storage)
+    _drop_released_cuda()
+    released = torch.zeros(1, dtype=torch.int32).share_memory_()
+    with _cuda_sent_lock:
+        key = next(_cuda_keys)
+        _cuda_sent[key] = (storage, released)
+    args = (os.getpid(), key, handle, byte_offset, device, t.dtype, len(storage), released)
+    return (_rebuild_cuda_tensor, (args, offset + t.storage_offset(), size, stride, requires_grad))
+
+
+def _rebuild_cuda_tensor(sent, offset, size, stride, requires_grad):
+    pid, key, handle, byte_offset, device, dtype, count, released = sent
+    if pid == os.getpid():
+        with _cuda_sent_lock:
+            storage = _cuda_sent[key][0]
+        released[0] = 1  # this tensor keeps the storage alive itself
+    else:
+        storage = _C._cuda_ipc_import(dtype, handle, byte_offset, count, device, released._storage())
+    t = torch.empty(0, dtype=dtype, device="cuda").set_(storage, offset, size, stride)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _rebuild_empty_tensor(dtype, size, requires_grad, device="cpu"):
+    return torch.empty(size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def _reduce_tensor(t):
@@ -187,7 +256,9 @@ def _reduce_tensor(t):
         )
     size, stride = tuple(t.size()), tuple(t.stride())
     if t.numel() == 0:
-        return (_rebuild_empty_tensor, (t.dtype, size, requires_grad))
+        return (_rebuild_empty_tensor, (t.dtype, size, requires_grad, t.device.type))
+    if t.is_cuda:
+        return _reduce_cuda_tensor(t, size, stride, requires_grad)
     # Strides are never negative: the elements the tensor reaches lie in one span of its
     # storage, all that a copy needs to hold.
     span = 1 + sum((n - 1) * s for n, s in zip(size, stride))

@@ -7,7 +7,9 @@ AccumulateGrad node) copies the gradient into its bucket; a full bucket starts a
 asynchronous all-reduce at once, so communication overlaps the rest of backward. Buckets
 start strictly in index order, so every rank issues the same collectives in the same order
 whatever order its hooks fire in. The hook of the last gradient waits for all of them and
-writes the averages back into `.grad`.
+writes the averages back into `.grad`. The buckets live where the group's backend works: on
+the parameters' GPU for nccl (its all-reduces run on the GPU, ordered with backward's kernels
+by the streams, Note [The nccl backend] in python/csrc/Nccl.cpp), on the host for gloo and mpi.
 """
 
 import contextlib
@@ -22,14 +24,14 @@ __all__ = ["DistributedDataParallel"]
 
 
 class _Bucket:
-    def __init__(self, params, dtype):
+    def __init__(self, params, dtype, device):
         self.params = params
         self.offsets = []
         n = 0
         for p in params:
             self.offsets.append(n)
             n += p.numel()
-        self.flat = torch.zeros(n, dtype=dtype)  # on the host, where Gloo and MPI work: CUDA gradients are copied
+        self.flat = torch.zeros(n, dtype=dtype, device=device)
         self.pending = 0
         self.work = None
 
@@ -98,6 +100,9 @@ class DistributedDataParallel(Module):
             )
         self._world = dist.get_world_size(self.process_group)
         self._rank0 = dist.get_process_group_ranks(self.process_group)[0]
+        # where the backend takes tensors: NCCL the GPU's, Gloo and MPI the host's
+        nccl = dist.get_backend(self.process_group) == dist.Backend.NCCL
+        self._comm_device = self._params[0].device if nccl else torch.device("cpu")
         self._sync_module_states([p.data for p in self._params] + list(self._buffers_to_sync()))
         self._buckets = self._make_buckets(int(bucket_cap_mb * 1024 * 1024))
         self._where = {}  # parameter index -> (bucket, position)
@@ -130,8 +135,7 @@ class DistributedDataParallel(Module):
             by_dtype.setdefault(t.dtype, []).append(t)
         with torch.no_grad():
             for group in by_dtype.values():
-                # through the host: the backends (Gloo, MPI) take CPU tensors
-                flat = torch.cat([t.reshape(-1).cpu() for t in group])
+                flat = torch.cat([t.reshape(-1).to(self._comm_device) for t in group])
                 dist.broadcast(flat, self._rank0, group=self.process_group)
                 offset = 0
                 for t in group:
@@ -143,13 +147,13 @@ class DistributedDataParallel(Module):
         for p in reversed(self._params):
             nbytes = p.numel() * p.element_size()
             if current and (p.dtype != dtype or size + nbytes > cap_bytes):
-                buckets.append(_Bucket(current, dtype))
+                buckets.append(_Bucket(current, dtype, self._comm_device))
                 current, size = [], 0
             current.append(p)
             dtype = p.dtype
             size += nbytes
         if current:
-            buckets.append(_Bucket(current, dtype))
+            buckets.append(_Bucket(current, dtype, self._comm_device))
         return buckets
 
     # -- forward: arm the reduction ------------------------------------------------------
