@@ -51,7 +51,13 @@ def workloads(torch, device):
     # activations, forward and backward (the gradient from above given)
     act_in = torch.randn(1_000_000, device=device).requires_grad_()
     act_grad = torch.randn(1_000_000, device=device)
-    for name, fn in (("relu", F.relu), ("leaky_relu", F.leaky_relu), ("gelu", F.gelu), ("silu", F.silu), ("elu", F.elu)):
+    for name, fn in (
+        ("relu", F.relu),
+        ("leaky_relu", F.leaky_relu),
+        ("gelu", F.gelu),
+        ("silu", F.silu),
+        ("elu", F.elu),
+    ):
         out[f"{name} 1e6 f+b"] = lambda fn=fn: fn(act_in).backward(act_grad)
     m = rand(1000, 10_000)
     out["softmax 1000x10000"] = lambda: m.softmax(1)

@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "TH/THTensor.hpp"
 #include "TH/THVector.h"
 #include "THNN/THNN.h"
 #include "THNN/dnnl/Convolution.hpp"
@@ -436,6 +437,10 @@ bool inBlocks() {
     return false;
 }
 
+// Both run over the threads the machine can give (th::detail::parallelFor, Note [Threads the
+// machine can give] in TH/THGeneral.cpp): each element's value is its own, so the count does
+// not change the result, and a region of every asked-for thread waited, beside a busy core,
+// for the descheduled one (an MLP step went from 5 to 28 ms at two threads).
 template <typename A, typename T>
 void mapOutput(const Tensor &input, const Tensor &output, double a) {
   const T *in = dataOf<T>(input);
@@ -443,17 +448,19 @@ void mapOutput(const Tensor &input, const Tensor &output, double a) {
   const int64_t n = input.numel();
   if constexpr (Blocks<A>::value) {
     if (inBlocks<A, T>()) {
-#pragma omp parallel for if (n > kParallelGrain)
-      for (int64_t at = 0; at < n; at += kBlock) {
+      th::detail::parallelFor(n, kParallelGrain, [&](int64_t begin, int64_t end) {
         alignas(64) T scratch[2 * kBlock];
-        Blocks<A>::f(in + at, out + at, std::min(kBlock, n - at), a, scratch);
-      }
+        for (int64_t at = begin; at < end; at += kBlock)
+          Blocks<A>::f(in + at, out + at, std::min(kBlock, end - at), a, scratch);
+      });
       return;
     }
   }
+  th::detail::parallelFor(n, kParallelGrain, [&](int64_t begin, int64_t end) {
   // simd: the piecewise ones become vector blends (Note [Selects without branches])
-#pragma omp parallel for simd if (n > kParallelGrain)
-  for (int64_t i = 0; i < n; i++) out[i] = A::f(in[i], a);
+#pragma omp simd
+    for (int64_t i = begin; i < end; i++) out[i] = A::f(in[i], a);
+  });
 }
 template <typename A, typename T>
 void mapGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, double a) {
@@ -463,22 +470,25 @@ void mapGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &g
   const int64_t n = input.numel();
   if constexpr (Blocks<A>::value) {
     if (inBlocks<A, T>()) {
-#pragma omp parallel for if (n > kParallelGrain)
-      for (int64_t at = 0; at < n; at += kBlock) {
+      th::detail::parallelFor(n, kParallelGrain, [&](int64_t begin, int64_t end) {
         alignas(64) T scratch[2 * kBlock], d[kBlock];
-        const int64_t m = std::min(kBlock, n - at);
-        Blocks<A>::df(in + at, d, m, a, scratch);
+        for (int64_t at = begin; at < end; at += kBlock) {
+          const int64_t m = std::min(kBlock, end - at);
+          Blocks<A>::df(in + at, d, m, a, scratch);
 #pragma omp simd
-        for (int64_t i = 0; i < m; i++) gi[at + i] = pick(d[i] == T(0), T(0), go[at + i] * d[i]);
-      }
+          for (int64_t i = 0; i < m; i++) gi[at + i] = pick(d[i] == T(0), T(0), go[at + i] * d[i]);
+        }
+      });
       return;
     }
   }
-#pragma omp parallel for simd if (n > kParallelGrain)
-  for (int64_t i = 0; i < n; i++) {
-    const T d = A::df(in[i], a);
-    gi[i] = pick(d == T(0), T(0), go[i] * d);  // Note [Selects without branches]
-  }
+  th::detail::parallelFor(n, kParallelGrain, [&](int64_t begin, int64_t end) {
+#pragma omp simd
+    for (int64_t i = begin; i < end; i++) {
+      const T d = A::df(in[i], a);
+      gi[i] = pick(d == T(0), T(0), go[i] * d);  // Note [Selects without branches]
+    }
+  });
 }
 
 // The kernels of activation A, as templates of the element type alone (for TORCH_TEMPLATE).
