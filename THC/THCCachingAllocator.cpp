@@ -1,6 +1,7 @@
 // The CUDA caching allocator: Note [Caching allocator] in the header.
 #include "THC/THCCachingAllocator.h"
 
+#include "THC/THCDeviceGuard.h"
 #include "THC/THCIpc.h"
 
 #include <algorithm>
@@ -67,23 +68,7 @@ struct DeviceState {
   THCAllocatorStats stats{};
 };
 
-// Switches to `device` until the end of the scope.
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) : device_(device) {
-    THCudaCheck(cudaGetDevice(&previous_));
-    if (device_ != previous_) THCudaCheck(cudaSetDevice(device_));
-  }
-  ~DeviceGuard() {
-    if (device_ != previous_) cudaSetDevice(previous_);
-  }
-  DeviceGuard(const DeviceGuard &) = delete;
-  DeviceGuard &operator=(const DeviceGuard &) = delete;
-
- private:
-  int device_;
-  int previous_ = 0;
-};
+using thc::DeviceGuard;
 
 size_t roundUp(size_t size, size_t multiple) { return (size + multiple - 1) / multiple * multiple; }
 

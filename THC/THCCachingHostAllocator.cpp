@@ -1,6 +1,8 @@
 // The pinned host memory allocator: see the header.
 #include "THC/THCCachingHostAllocator.h"
 
+#include "THC/THCDeviceGuard.h"
+
 #include <stdint.h>
 
 #include <iterator>
@@ -35,23 +37,7 @@ size_t sizeClass(size_t size) {
   return rounded;
 }
 
-// Switches to `device` until the end of the scope.
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) : device_(device) {
-    THCudaCheck(cudaGetDevice(&previous_));
-    if (device_ != previous_) THCudaCheck(cudaSetDevice(device_));
-  }
-  ~DeviceGuard() {
-    if (device_ != previous_) cudaSetDevice(previous_);
-  }
-  DeviceGuard(const DeviceGuard &) = delete;
-  DeviceGuard &operator=(const DeviceGuard &) = delete;
-
- private:
-  int device_;
-  int previous_ = 0;
-};
+using thc::DeviceGuard;
 
 class HostAllocator {
  public:

@@ -28,11 +28,11 @@ def thc_libraries():
     )
     if not CUDA_AVAILABLE:
         return
-    # what nvcc compiles against; THCLazyLibrary.h and THCIpc.h are for host code only (and
+    # what nvcc compiles against; THCLazyLibrary.h, THCIpc.h and THCDeviceGuard.h are for host code only (and
     # left out, so that changing them recompiles no kernel)
     native.filegroup(
         name = "headers",
-        srcs = native.glob(["*.h", "*.hpp", "*.cuh", "generic/*"], exclude = ["THCLazyLibrary.h", "THCIpc.h"]),
+        srcs = native.glob(["*.h", "*.hpp", "*.cuh", "generic/*"], exclude = ["THCLazyLibrary.h", "THCIpc.h", "THCDeviceGuard.h"]),
     )
     hdrs = native.glob(["*.h", "*.hpp", "*.cuh"])
     cuda_library(

@@ -46,6 +46,7 @@
 #include <nccl.h>
 
 #include "THC/THCCachingAllocator.h"
+#include "THC/THCDeviceGuard.h"
 #include "THC/THCLazyLibrary.h"
 #include "core/ops/cuda/Cuda.h"
 #endif
@@ -78,23 +79,7 @@ int ncclVersion() {
   return version;
 }
 
-// Makes `device` current until the end of the scope.
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) : device_(device) {
-    checkCuda(cudaGetDevice(&previous_), "cudaGetDevice");
-    if (device_ != previous_) checkCuda(cudaSetDevice(device_), "cudaSetDevice");
-  }
-  ~DeviceGuard() {
-    if (device_ != previous_) cudaSetDevice(previous_);
-  }
-  DeviceGuard(const DeviceGuard &) = delete;
-  DeviceGuard &operator=(const DeviceGuard &) = delete;
-
- private:
-  int device_;
-  int previous_ = 0;
-};
+using thc::DeviceGuard;
 
 void requireGpu() {
   requireCuda();  // raises in a child forked after CUDA started (Note [CUDA after fork])

@@ -25,6 +25,8 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 import torch.nn as nn
 
+from cuda_cases import raises  # packed beside this file (scripts/device_check.sh)
+
 # one machine, which may have no network but loopback: NCCL's bootstrap on lo
 os.environ.setdefault("NCCL_SOCKET_IFNAME", "lo")
 CASES = {}
@@ -33,16 +35,6 @@ CASES = {}
 def case(fn):
     CASES[fn.__name__] = fn
     return fn
-
-
-def raises(fn, words, kind=RuntimeError):
-    try:
-        fn()
-    except kind as e:
-        for w in words:
-            assert w in str(e), (w, str(e))
-        return
-    raise AssertionError("no %s raised (expected one saying %s)" % (kind.__name__, words))
 
 
 @contextlib.contextmanager
