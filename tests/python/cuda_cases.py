@@ -2788,13 +2788,20 @@ def main():
     # compared with the CPU to float's tolerance: no TF32 in cuDNN's convolutions (PyTorch's
     # default allows it; the cudnn_switches case checks both)
     torch.backends.cudnn.allow_tf32 = False
+    return run_cases(CASES)
+
+
+def run_cases(cases, after_failure=lambda: None):
+    """Runs every case, prints {name: None or the failure's traceback} as JSON (what
+    scripts/device_check.sh counts) and returns the exit status; after_failure cleans up."""
     results = {}
-    for name, fn in CASES.items():
+    for name, fn in cases.items():
         try:
             fn()
             results[name] = None
         except Exception:
             results[name] = traceback.format_exc(limit=4)
+            after_failure()
     print(json.dumps(results))
     return 0 if all(v is None for v in results.values()) else 1
 

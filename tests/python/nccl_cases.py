@@ -12,11 +12,9 @@ process; a CUDA tensor sent through a Queue to a spawned child must be the same 
 Prints one JSON line {case: null | "error text"} and exits 0 when every case passed."""
 
 import contextlib
-import json
 import os
 import sys
 import time
-import traceback
 
 import numpy as np
 
@@ -25,7 +23,7 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 import torch.nn as nn
 
-from cuda_cases import raises  # packed beside this file (scripts/device_check.sh)
+from cuda_cases import raises, run_cases  # packed beside this file (scripts/device_check.sh)
 
 # one machine, which may have no network but loopback: NCCL's bootstrap on lo
 os.environ.setdefault("NCCL_SOCKET_IFNAME", "lo")
@@ -398,17 +396,11 @@ def fork_after_cuda_init_raises_pytorch_error():
 
 
 def main():
-    results = {}
-    for name, fn in CASES.items():
-        try:
-            fn()
-            results[name] = None
-        except Exception:
-            results[name] = traceback.format_exc(limit=4)
-            if dist.is_initialized():
-                dist.destroy_process_group()
-    print(json.dumps(results))
-    return 0 if all(v is None for v in results.values()) else 1
+    def leave_the_group():  # a failed case must not leave the next one inside its group
+        if dist.is_initialized():
+            dist.destroy_process_group()
+
+    return run_cases(CASES, leave_the_group)
 
 
 if __name__ == "__main__":
