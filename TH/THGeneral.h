@@ -92,6 +92,20 @@ TH_API int THGetNumThreads(void);
  * processes kept busy in the last sampled interval (Note [Threads the machine can give]). */
 TH_API int THUsableThreads(void);
 
+/* Note [Loops cloned per instruction set]: the plain x86-64 build has 128-bit vectors alone;
+ * a loop the compiler vectorises (the activations' element-wise formulas) marked
+ * TH_CLONES_PER_ISA is compiled three times, for AVX-512, AVX2 and plain x86-64, and the
+ * loader picks the processor's best (GCC's target_clones). Inline functions the clones call
+ * are compiled into each clone or called in their plain build, so no clone's instructions
+ * leak into code an old processor runs; C++17's ISO mode contracts no multiply-add, so every
+ * clone rounds as the plain one does. The larger kernels have their own sets (Note [Vector
+ * kernels] in THVector.h). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define TH_CLONES_PER_ISA __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define TH_CLONES_PER_ISA
+#endif
+
 /* Half precision (IEEE 754 binary16), storage type only. */
 typedef struct THHalf {
   uint16_t x;

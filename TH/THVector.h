@@ -53,6 +53,11 @@ enum class Unary : int {
   _(Erf, erf, u10)                    \
   _(Erfc, erfc, u15)
 
+// Elements per block where a formula runs as passes of these kernels and of short loops over
+// buffers that stay in the L1 cache (Note [Activations in vector blocks] in
+// core/ops/cpu/NNKernels.cpp).
+constexpr int64_t kBlock = 256;
+
 // out[i] = f(in[i]) for i < n; out may be in (in place), not otherwise overlap it.
 template <typename T>
 using UnaryKernel = void (*)(T *out, const T *in, int64_t n);
@@ -75,6 +80,11 @@ struct Kernels {
   const char *name;
   UnaryKernel<float> floatUnary[int(Unary::Count)];
   UnaryKernel<double> doubleUnary[int(Unary::Count)];
+  // the standard normal distribution's CDF, erfc(-x / sqrt 2) / 2, and its density
+  // exp(-x^2 / 2) / sqrt(2 pi): GELU's factor and derivative, outside the op table (float:
+  // Note [A fast normal CDF] in TH/vector/VectorKernels.hpp)
+  UnaryKernel<float> floatNormalCdf, floatNormalPdf;
+  UnaryKernel<double> doubleNormalCdf, doubleNormalPdf;
   BinaryKernel<float> floatBinary[int(Binary::Count)];
   BinaryKernel<double> doubleBinary[int(Binary::Count)];
   ValueKernel<float> floatWithValue[int(WithValue::Count)];
@@ -105,6 +115,25 @@ UnaryKernel<T> unary(Unary op) {
     return kernels().floatUnary[int(op)];
   else if constexpr (std::is_same_v<T, double>)
     return kernels().doubleUnary[int(op)];
+  else
+    return nullptr;
+}
+
+template <typename T>
+UnaryKernel<T> normalCdf() {
+  if constexpr (std::is_same_v<T, float>)
+    return kernels().floatNormalCdf;
+  else if constexpr (std::is_same_v<T, double>)
+    return kernels().doubleNormalCdf;
+  else
+    return nullptr;
+}
+template <typename T>
+UnaryKernel<T> normalPdf() {
+  if constexpr (std::is_same_v<T, float>)
+    return kernels().floatNormalPdf;
+  else if constexpr (std::is_same_v<T, double>)
+    return kernels().doubleNormalPdf;
   else
     return nullptr;
 }

@@ -79,15 +79,21 @@ struct Sigmoid {
   TH_HOST_DEVICE T backward(T g, T y) const { return g * (1 - y) * y; }
 };
 
-// log(1 + exp(beta x)) / beta, x where beta x > threshold; the backward reads the output,
-// as sigmoid(beta x) = 1 - exp(-beta y).
+// log(1 + exp(beta x)) / beta, x where beta x > threshold. The backward is torch7's: the
+// gradient passes where beta y > threshold (y the output); elsewhere it is g sigmoid(beta x),
+// computed from the input as PyTorch's z / (z + 1) with z = exp(beta x) (from the output it is
+// -expm1(-beta y), and SLEEF's expm1 costs four exps).
 template <typename T>
 struct SoftPlus {
   T beta, threshold;
   SoftPlus(double beta, double threshold) : beta(T(beta)), threshold(T(threshold)) {}
   // branches, as ELU's: the arm that is usually taken calls the transcendental function
   TH_HOST_DEVICE T forward(T x) const { return x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta; }
-  TH_HOST_DEVICE T backward(T g, T y) const { return y * beta > threshold ? g : -g * std::expm1(-y * beta); }
+  TH_HOST_DEVICE T backward(T g, T x, T y) const {
+    if (y * beta > threshold) return g;
+    const T z = std::exp(x * beta);
+    return g * z / (z + 1);
+  }
 };
 
 template <typename T>

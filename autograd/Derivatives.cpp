@@ -890,15 +890,16 @@ void activation(const char *name, const NNModule<ActivationOutput, ActivationGra
   });
 }
 
+// softplus: THNN (torch7) tests the threshold on the output it is handed, PyTorch on the
+// input, so the input goes in both places (and no output is kept).
 void activation(const char *name, const NNModule<ActivationOutput, ActivationGradInputWithOutput> &module,
                 const Tensor &x, double a, double b, const Tensor &result) {
-  record(name, {x}, {result},
-         [name, module = &module, a, b, sx = Saved(x, name), sy = Saved(result, name, true)](const TensorList &g) {
-           Tensor xs = *sx, ys = *sy;
-           Tensor go = toType(g[0], xs.dtype()), gi = blank(xs.dtype(), xs.device());
-           module->updateGradInput(xs.device(), xs.dtype(), xs, go, gi, ys, a, b);
-           return TensorList{gi};
-         });
+  record(name, {x}, {result}, [name, module = &module, a, b, sx = Saved(x, name)](const TensorList &g) {
+    Tensor xs = *sx;
+    Tensor go = toType(g[0], xs.dtype()), gi = blank(xs.dtype(), xs.device());
+    module->updateGradInput(xs.device(), xs.dtype(), xs, go, gi, xs, a, b);
+    return TensorList{gi};
+  });
 }
 
 void activation(const char *name, const NNModule<MapOutput, MapGradInput> &module, const Tensor &x, double a,

@@ -57,6 +57,13 @@ def workloads(torch, device):
         ("gelu", F.gelu),
         ("silu", F.silu),
         ("elu", F.elu),
+        ("selu", F.selu),
+        ("celu", F.celu),
+        ("softplus", F.softplus),
+        ("logsigmoid", F.logsigmoid),
+        ("mish", F.mish),
+        ("hardsigmoid", F.hardsigmoid),
+        ("hardswish", F.hardswish),
     ):
         out[f"{name} 1e6 f+b"] = lambda fn=fn: fn(act_in).backward(act_grad)
     m = rand(1000, 10_000)

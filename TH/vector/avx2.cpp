@@ -20,7 +20,22 @@ struct FloatLanes {
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
   static V div(V a, V b) { return _mm256_div_ps(a, b); }
   static V neg(V a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
+  static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
+  static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+  static V abs(V a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
+  static V min(V a, V b) { return _mm256_min_ps(a, b); }  // b where either is NaN
+  // 1 / a within 2 ulps: the 12-bit estimate and a Newton step, not the slow division
+  static V reciprocal(V a) {
+    const V r = _mm256_rcp_ps(a);
+    return _mm256_mul_ps(r, _mm256_fnmadd_ps(a, r, _mm256_set1_ps(2)));
+  }
+  static V round(V a) { return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+  // 2^k for whole k in the normal range, from its exponent bits
+  static V pow2(V k) {
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23));
+  }
   static V greater(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+  static bool any(V mask) { return _mm256_movemask_ps(mask) != 0; }
   static V select(V mask, V a, V b) { return _mm256_blendv_ps(b, a, mask); }
   static D zeroD() { return _mm256_setzero_pd(); }
   static D addD(D a, D b) { return _mm256_add_pd(a, b); }
@@ -46,6 +61,7 @@ struct DoubleLanes {
   static V div(V a, V b) { return _mm256_div_pd(a, b); }
   static V neg(V a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
   static V greater(V a, V b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+  static bool any(V mask) { return _mm256_movemask_pd(mask) != 0; }
   static V select(V mask, V a, V b) { return _mm256_blendv_pd(b, a, mask); }
   static double sumD(V a) { return FloatLanes::sumD(a); }
 };

@@ -20,7 +20,22 @@ struct FloatLanes {
   static V add(V a, V b) { return _mm512_add_ps(a, b); }
   static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
   static V div(V a, V b) { return _mm512_div_ps(a, b); }
+  static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
+  static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
+  static V abs(V a) { return _mm512_abs_ps(a); }
+  static V min(V a, V b) { return _mm512_min_ps(a, b); }  // b where either is NaN
+  // 1 / a within an ulp: the 14-bit estimate and a Newton step, not the slow division
+  static V reciprocal(V a) {
+    const V r = _mm512_rcp14_ps(a);
+    return _mm512_mul_ps(r, _mm512_fnmadd_ps(a, r, _mm512_set1_ps(2)));
+  }
+  static V round(V a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+  // 2^k for whole k in the normal range, from its exponent bits
+  static V pow2(V k) {
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(k), _mm512_set1_epi32(127)), 23));
+  }
   static __mmask16 greater(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+  static bool any(__mmask16 mask) { return mask != 0; }
   static V select(__mmask16 mask, V a, V b) { return _mm512_mask_blend_ps(mask, b, a); }
   static V neg(V a) {
     return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_set1_epi32(INT32_MIN)));
@@ -45,6 +60,7 @@ struct DoubleLanes {
   static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
   static V div(V a, V b) { return _mm512_div_pd(a, b); }
   static __mmask8 greater(V a, V b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
+  static bool any(__mmask8 mask) { return mask != 0; }
   static V select(__mmask8 mask, V a, V b) { return _mm512_mask_blend_pd(mask, b, a); }
   static V neg(V a) {
     return _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(a), _mm512_set1_epi64(INT64_MIN)));

@@ -108,7 +108,7 @@ void THNN_(SoftPlus_updateGradInput)(THNN_STATE *state, THNN_TENSOR *input, THNN
   checkSameCount("SoftPlus_updateGradInput", input, "input", gradOutput, 3, "gradOutput");
   checkSameCount("SoftPlus_updateGradInput", input, "input", output, 5, "output");
   mapBackward<scalar_t>(state, input, gradOutput, gradInput, false, thnn::SoftPlus<THNN_COMPUTE>(beta, threshold),
-                        output);
+                        input, output);
 }
 
 void THNN_(SoftShrink_updateOutput)(THNN_STATE *state, THNN_TENSOR *input, THNN_TENSOR *output, accreal lambda) {

@@ -90,14 +90,16 @@ struct Celu {
     return v > 0 ? T(1) : static_cast<T>(std::exp(v / alpha));
   }
 };
+// x Phi(x), Phi(x) = erfc(-x / sqrt 2) / 2 the normal CDF: erfc rather than PyTorch's
+// 1 + erf(x / sqrt 2), which cancels to nothing in the negative tail
 struct Gelu {
   template <typename T>
   TH_HOST_DEVICE static T f(T v, double) {
-    return static_cast<T>(0.5 * v * (1 + std::erf(v * kSqrtHalf)));
+    return static_cast<T>(0.5 * v * std::erfc(v * -kSqrtHalf));
   }
   template <typename T>
   TH_HOST_DEVICE static T df(T v, double) {
-    return static_cast<T>(0.5 * (1 + std::erf(v * kSqrtHalf)) + v * kInvSqrt2Pi * std::exp(-0.5 * v * v));
+    return static_cast<T>(0.5 * std::erfc(v * -kSqrtHalf) + v * kInvSqrt2Pi * std::exp(-0.5 * v * v));
   }
 };
 struct GeluTanh {

@@ -44,7 +44,7 @@ struct NNModuleWithParameters : NNModule<UpdateOutput, UpdateGradInput> {
 using ActivationOutput = void(const Tensor &input, const Tensor &output, double a, double b);
 using ActivationGradInput = void(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, double a,
                                  double b);
-// ... that also reads its output in the backward (ELU, SoftPlus).
+// ... that also reads its output in the backward (ELU; THNN's SoftPlus takes it too).
 using ActivationGradInputWithOutput = void(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput,
                                            const Tensor &output, double a, double b);
 // Our own element-wise activations (no THNN kernel): output and gradInput of x's shape,

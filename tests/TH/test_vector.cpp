@@ -167,6 +167,59 @@ void checkUnaryKernels(Isa isa) {
   }
 }
 
+// Phi(x) = erfc(-x / sqrt 2) / 2 against the scalar path's expression in double: float's
+// kernel is our own (Note [A fast normal CDF], 8 ulps); double's is SLEEF's erfc of the same
+// rounded argument (within 1.5 ulps of libm's, so 3 apart at most).
+template <typename T>
+void checkNormalCdf(Isa isa) {
+  const auto &k = th::vec::kernelsFor(isa);
+  th::vec::UnaryKernel<T> kernel;
+  if constexpr (std::is_same_v<T, float>)
+    kernel = k.floatNormalCdf;
+  else
+    kernel = k.doubleNormalCdf;
+  BOOST_REQUIRE(kernel != nullptr);
+  const double maxUlps = std::is_same_v<T, float> ? 8 : 3;
+  const OpCase range{Unary::Erfc, "normal cdf", nullptr, -14, 9, maxUlps};
+  std::vector<T> x = inputsFor<T>(range, 20000);
+  for (double v = -14; v <= 9; v += 1.0 / 64) x.push_back(T(v));  // every stretch of the tails
+  std::vector<T> y(x.size());
+  kernel(y.data(), x.data(), (int64_t)x.size());
+  int bad = 0;
+  for (size_t i = 0; i < x.size(); i++) {
+    const T want = T(0.5 * std::erfc(double(x[i]) * -0.70710678118654752440));
+    if (!agrees(y[i], want, maxUlps) && bad++ < 5)
+      BOOST_ERROR(k.name << " normal cdf(" << x[i] << ") = " << y[i] << ", scalar " << want << ", " << ulps(y[i], want)
+                         << " ulps");
+  }
+  BOOST_TEST(bad == 0, k.name << " normal cdf");
+  // the density, exp(-x^2 / 2) / sqrt(2 pi), x^2 / 2 exact in double (float's kernel splits it)
+  th::vec::UnaryKernel<T> density;
+  if constexpr (std::is_same_v<T, float>)
+    density = k.floatNormalPdf;
+  else
+    density = k.doubleNormalPdf;
+  BOOST_REQUIRE(density != nullptr);
+  std::vector<T> pdf(x.size());
+  density(pdf.data(), x.data(), (int64_t)x.size());
+  int badPdf = 0;
+  for (size_t i = 0; i < x.size(); i++) {
+    const T want = T(0.39894228040143267794 * std::exp(-0.5 * double(x[i]) * double(x[i])));
+    if (!agrees(pdf[i], want, maxUlps) && badPdf++ < 5)
+      BOOST_ERROR(k.name << " normal pdf(" << x[i] << ") = " << pdf[i] << ", scalar " << want << ", "
+                         << ulps(pdf[i], want) << " ulps");
+  }
+  BOOST_TEST(badPdf == 0, k.name << " normal pdf");
+  std::vector<T> z = x;  // in place, and the tails of every length, give the same bits
+  kernel(z.data(), z.data(), (int64_t)z.size());
+  BOOST_TEST(std::memcmp(z.data(), y.data(), z.size() * sizeof(T)) == 0);
+  for (int64_t n = 0; n <= 33; n++) {
+    std::vector<T> part(n);
+    kernel(part.data(), x.data() + 3, n);
+    BOOST_TEST(std::memcmp(part.data(), y.data() + 3, n * sizeof(T)) == 0, "tail of " << n);
+  }
+}
+
 template <typename T, typename Sum>
 void checkSum(Sum sum) {
   std::mt19937_64 rng(3);
@@ -269,6 +322,8 @@ void checkArithmeticKernels(Isa isa) {
 void checkIsa(Isa isa) {
   checkUnaryKernels<float>(isa);
   checkUnaryKernels<double>(isa);
+  checkNormalCdf<float>(isa);
+  checkNormalCdf<double>(isa);
   checkArithmeticKernels<float>(isa);
   checkArithmeticKernels<double>(isa);
   checkSum<float>(th::vec::kernelsFor(isa).sumFloat);
@@ -291,7 +346,7 @@ BOOST_AUTO_TEST_CASE(the_plain_build_has_no_kernels) {
   const auto &k = th::vec::kernelsFor(Isa::Default);
   for (int op = 0; op < int(Unary::Count); op++) BOOST_TEST((!k.floatUnary[op] && !k.doubleUnary[op]));
   for (int op = 0; op < int(th::vec::Binary::Count); op++) BOOST_TEST((!k.floatBinary[op] && !k.doubleBinary[op]));
-  BOOST_TEST(!k.sumFloat);
+  BOOST_TEST((!k.sumFloat && !k.floatNormalCdf && !k.doubleNormalCdf && !k.floatNormalPdf && !k.doubleNormalPdf));
   // and the chosen set is the best the processor has (TH_VECTOR unset in the test)
   const Isa best = th::vec::supported(Isa::Avx512) ? Isa::Avx512
                    : th::vec::supported(Isa::Avx2) ? Isa::Avx2

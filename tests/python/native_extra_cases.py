@@ -123,6 +123,9 @@ def smooth_activations_over_many_blocks(torch):
     values = np.concatenate([values, [np.inf, -np.inf]])
     fns = [F.silu, F.selu, F.mish, F.gelu, lambda v: F.gelu(v, approximate="tanh"), F.celu, lambda v: F.celu(v, 0.5)]
     fns += [F.elu, lambda v: F.elu(v, 0.3), F.leaky_relu, F.softshrink, F.hardtanh]
+    # softplus and logsigmoid in THNN's blocks; beta 2 and threshold 1 put inputs where beta x
+    # is under the threshold and beta softplus(x) over it (PyTorch tests the input)
+    fns += [F.softplus, lambda v: F.softplus(v, 2, 1), lambda v: F.softplus(v, 0.5, 3), F.logsigmoid]
     for dt in [torch.float32, torch.float64]:
         for fn in fns:
             finite = np.isfinite(values)

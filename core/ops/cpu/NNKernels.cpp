@@ -262,12 +262,13 @@ using namespace torch::activation;
 // Note [Activations in vector blocks]: the smooth activations spend their time in exp, expm1,
 // erf, tanh, sigmoid and log1p; one element at a time through libm they ran 5-15x slower than
 // PyTorch 1.13. Where TH has vector kernels for the processor (Note [Vector kernels]: SLEEF,
-// 1 ulp), the map kernels run them in blocks of kBlock elements instead: the formula as a few
+// 1 ulp), the map kernels run them in blocks of kBlock elements instead (and THNN's SoftPlus
+// and LogSigmoid, THNN/ElementWise.hpp): the formula as a few
 // passes over buffers that stay in the L1 cache, each pass a loop the compiler vectorises or
 // one of TH's vector kernels. Results stay within a few ulps of the scalar formulas, which
 // remain for other processors (and the GPU). Blocks<A>::f(x, y, n, a, t) writes f over n
 // elements to y, df(x, d, n, a, t) the derivative to d; t is scratch of 2 * kBlock.
-constexpr int64_t kBlock = 256;
+using th::vec::kBlock;
 using th::vec::Unary;
 
 template <typename T>
@@ -352,28 +353,23 @@ struct Blocks<Celu> : std::true_type {
   }
 };
 
+// x Phi(x), Phi the normal CDF of Note [A fast normal CDF] (TH/vector/VectorKernels.hpp);
+// the derivative Phi(x) + x phi(x), phi the density
 template <>
 struct Blocks<Gelu> : std::true_type {
   template <typename T>
   static void f(const T *x, T *y, int64_t n, double, T *t) {
+    th::vec::normalCdf<T>()(t, x, n);
 #pragma omp simd
-    for (int64_t i = 0; i < n; i++) t[i] = x[i] * T(kSqrtHalf);
-    vecOp(Unary::Erf, t, t, n);
-#pragma omp simd
-    for (int64_t i = 0; i < n; i++) y[i] = T(0.5) * x[i] * (T(1) + t[i]);
+    for (int64_t i = 0; i < n; i++) y[i] = x[i] * t[i];
   }
   template <typename T>
   static void df(const T *x, T *d, int64_t n, double, T *t) {
     T *u = t + kBlock;
+    th::vec::normalCdf<T>()(t, x, n);
+    th::vec::normalPdf<T>()(u, x, n);
 #pragma omp simd
-    for (int64_t i = 0; i < n; i++) {
-      t[i] = x[i] * T(kSqrtHalf);
-      u[i] = T(-0.5) * x[i] * x[i];
-    }
-    vecOp(Unary::Erf, t, t, n);
-    vecOp(Unary::Exp, u, u, n);
-#pragma omp simd
-    for (int64_t i = 0; i < n; i++) d[i] = T(0.5) * (T(1) + t[i]) + x[i] * T(kInvSqrt2Pi) * u[i];
+    for (int64_t i = 0; i < n; i++) d[i] = t[i] + x[i] * u[i];
   }
 };
 
@@ -432,9 +428,41 @@ struct Blocks<Mish> : std::true_type {
 template <typename A, typename T>
 bool inBlocks() {
   if constexpr (Blocks<A>::value && (std::is_same_v<T, float> || std::is_same_v<T, double>))
-    return th::vec::unary<T>(Unary::Exp) != nullptr;  // the vector sets have every op or none
+    return th::vec::unary<T>(Unary::Exp) != nullptr;  // the vector sets have every kernel or none
   else
     return false;
+}
+
+// The loops of one thread's range, cloned per instruction set (Note [Loops cloned per
+// instruction set] in TH/THGeneral.h): in vector blocks, or element by element, where simd
+// makes the piecewise formulas vector blends (Note [Selects without branches]).
+template <typename A, typename T>
+TH_CLONES_PER_ISA void blockOutput(const T *in, T *out, int64_t n, double a) {
+  alignas(64) T scratch[2 * kBlock];
+  for (int64_t at = 0; at < n; at += kBlock) Blocks<A>::f(in + at, out + at, std::min(kBlock, n - at), a, scratch);
+}
+template <typename A, typename T>
+TH_CLONES_PER_ISA void elementOutput(const T *in, T *out, int64_t n, double a) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; i++) out[i] = A::f(in[i], a);
+}
+template <typename A, typename T>
+TH_CLONES_PER_ISA void blockGradInput(const T *in, const T *go, T *gi, int64_t n, double a) {
+  alignas(64) T scratch[2 * kBlock], d[kBlock];
+  for (int64_t at = 0; at < n; at += kBlock) {
+    const int64_t m = std::min(kBlock, n - at);
+    Blocks<A>::df(in + at, d, m, a, scratch);
+#pragma omp simd
+    for (int64_t i = 0; i < m; i++) gi[at + i] = pick(d[i] == T(0), T(0), go[at + i] * d[i]);
+  }
+}
+template <typename A, typename T>
+TH_CLONES_PER_ISA void elementGradInput(const T *in, const T *go, T *gi, int64_t n, double a) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; i++) {
+    const T d = A::df(in[i], a);
+    gi[i] = pick(d == T(0), T(0), go[i] * d);  // Note [Selects without branches]
+  }
 }
 
 // Both run over the threads the machine can give (th::detail::parallelFor, Note [Threads the
@@ -445,21 +473,11 @@ template <typename A, typename T>
 void mapOutput(const Tensor &input, const Tensor &output, double a) {
   const T *in = dataOf<T>(input);
   T *out = dataOf<T>(output);
-  const int64_t n = input.numel();
-  if constexpr (Blocks<A>::value) {
-    if (inBlocks<A, T>()) {
-      th::detail::parallelFor(n, kParallelGrain, [&](int64_t begin, int64_t end) {
-        alignas(64) T scratch[2 * kBlock];
-        for (int64_t at = begin; at < end; at += kBlock)
-          Blocks<A>::f(in + at, out + at, std::min(kBlock, end - at), a, scratch);
-      });
-      return;
-    }
-  }
-  th::detail::parallelFor(n, kParallelGrain, [&](int64_t begin, int64_t end) {
-  // simd: the piecewise ones become vector blends (Note [Selects without branches])
-#pragma omp simd
-    for (int64_t i = begin; i < end; i++) out[i] = A::f(in[i], a);
+  const bool blocks = inBlocks<A, T>();
+  th::detail::parallelFor(input.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
+    if constexpr (Blocks<A>::value)
+      if (blocks) return blockOutput<A>(in + begin, out + begin, end - begin, a);
+    elementOutput<A>(in + begin, out + begin, end - begin, a);
   });
 }
 template <typename A, typename T>
@@ -467,27 +485,11 @@ void mapGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &g
   const T *in = dataOf<T>(input);
   const T *go = dataOf<T>(gradOutput);
   T *gi = dataOf<T>(gradInput);
-  const int64_t n = input.numel();
-  if constexpr (Blocks<A>::value) {
-    if (inBlocks<A, T>()) {
-      th::detail::parallelFor(n, kParallelGrain, [&](int64_t begin, int64_t end) {
-        alignas(64) T scratch[2 * kBlock], d[kBlock];
-        for (int64_t at = begin; at < end; at += kBlock) {
-          const int64_t m = std::min(kBlock, end - at);
-          Blocks<A>::df(in + at, d, m, a, scratch);
-#pragma omp simd
-          for (int64_t i = 0; i < m; i++) gi[at + i] = pick(d[i] == T(0), T(0), go[at + i] * d[i]);
-        }
-      });
-      return;
-    }
-  }
-  th::detail::parallelFor(n, kParallelGrain, [&](int64_t begin, int64_t end) {
-#pragma omp simd
-    for (int64_t i = begin; i < end; i++) {
-      const T d = A::df(in[i], a);
-      gi[i] = pick(d == T(0), T(0), go[i] * d);  // Note [Selects without branches]
-    }
+  const bool blocks = inBlocks<A, T>();
+  th::detail::parallelFor(input.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
+    if constexpr (Blocks<A>::value)
+      if (blocks) return blockGradInput<A>(in + begin, go + begin, gi + begin, end - begin, a);
+    elementGradInput<A>(in + begin, go + begin, gi + begin, end - begin, a);
   });
 }
 
