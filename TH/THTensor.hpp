@@ -155,6 +155,25 @@ void parallelFor(int64_t n, int64_t threshold, Body &&body) {
   });
 }
 
+// The sum of term(i) over [0, n) in double, in pieces on the threads the machine can give
+// when n is above threshold: one partial sum per piece, added in piece order (Note [Pieces,
+// not halves]), so the result follows n and THGetNumThreads(), not the machine's load.
+template <typename Term>
+double parallelSum(int64_t n, int64_t threshold, Term &&term) {
+  auto range = [&](int64_t begin, int64_t end) {
+    double sum = 0;
+    for (int64_t i = begin; i < end; i++) sum += term(i);
+    return sum;
+  };
+  if (n <= threshold || omp_in_parallel() || omp_get_max_threads() == 1) return range(0, n);
+  const int64_t pieces = pieceCount(n);
+  std::vector<double> partial(pieces);
+  parallelPieces(n, pieces, [&](int64_t p, int64_t begin, int64_t end) { partial[p] = range(begin, end); });
+  double sum = 0;
+  for (double part : partial) sum += part;
+  return sum;
+}
+
 // Same-shape iteration over N tensors after merging dimensions that are contiguous in
 // every tensor. dims are stored innermost last.
 template <size_t N>

@@ -19,10 +19,8 @@ double sumOf(F f, TensorT *...ts) {
   auto owned = std::make_tuple(th::own(th::TH<Elem<TensorT>>::newContiguous(ts))...);
   const int64_t n = count(std::get<0>(owned).get());
   const auto data = std::apply([](auto &...o) { return std::make_tuple(th::ref(o.get()).data...); }, owned);
-  double sum = 0;
-#pragma omp parallel for reduction(+ : sum) if (n > TH_OMP_THRESHOLD)
-  for (int64_t i = 0; i < n; i++) sum += std::apply([&](auto *...p) { return (double)f(p[i]...); }, data);
-  return sum;
+  return th::detail::parallelSum(
+      n, TH_OMP_THRESHOLD, [&](int64_t i) { return std::apply([&](auto *...p) { return (double)f(p[i]...); }, data); });
 }
 
 }  // namespace thnn::criterion

@@ -121,15 +121,16 @@ static double sumOverPixels(THTensor *input, THLongTensor *target, const scalar_
   const int64_t N = input->size[0], H = input->size[2], W = input->size[3];
   const int64_t *ts = target->stride;
   const int64_t *td = th::ref(target).data;
-  double sum = 0;
-#pragma omp parallel for collapse(2) reduction(+ : sum) if (N * H * W > TH_OMP_THRESHOLD)
-  for (int64_t b = 0; b < N; b++)
-    for (int64_t h = 0; h < H; h++)
-      for (int64_t x = 0; x < W; x++) {
-        const int64_t cls = td[b * ts[0] + h * ts[1] + x * ts[2]];
-        if (cls != ignore_index) sum += f(b, h, x, cls - TH_INDEX_BASE, wd ? (double)wd[cls - TH_INDEX_BASE] : 1.0);
-      }
-  return sum;
+  // one term per image row (b, h)
+  return th::detail::parallelSum(N * H, W > 0 ? TH_OMP_THRESHOLD / W : N * H, [&](int64_t row) {
+    const int64_t b = row / H, h = row % H;
+    double sum = 0;
+    for (int64_t x = 0; x < W; x++) {
+      const int64_t cls = td[b * ts[0] + h * ts[1] + x * ts[2]];
+      if (cls != ignore_index) sum += f(b, h, x, cls - TH_INDEX_BASE, wd ? (double)wd[cls - TH_INDEX_BASE] : 1.0);
+    }
+    return sum;
+  });
 }
 
 static double spatialTotalWeight(THTensor *input, THLongTensor *target, const scalar_t *wd, int64_t ignore_index) {

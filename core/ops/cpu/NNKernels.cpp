@@ -580,7 +580,7 @@ void binaryCrossEntropyOutput(const Tensor &input, const Tensor &target, const T
   const T *y = dataOf<T>(target);
   T *out = dataOf<T>(output);
   const int64_t n = input.numel();
-#pragma omp parallel for if (n > kParallelGrain)
+#pragma omp parallel for if (n > kParallelGrain) num_threads(THUsableThreads())
   for (int64_t i = 0; i < n; i++) {
     T logX = std::max(std::log(x[i]), T(-100)), log1mX = std::max(std::log(1 - x[i]), T(-100));
     out[i] = -(y[i] * logX + (1 - y[i]) * log1mX);
@@ -592,7 +592,7 @@ void binaryCrossEntropyGradInput(const Tensor &input, const Tensor &target, cons
   const T *y = dataOf<T>(target);
   T *gi = dataOf<T>(gradInput);
   const int64_t n = input.numel();
-#pragma omp parallel for if (n > kParallelGrain)
+#pragma omp parallel for if (n > kParallelGrain) num_threads(THUsableThreads())
   for (int64_t i = 0; i < n; i++) gi[i] = (x[i] - y[i]) / std::max((1 - x[i]) * x[i], T(1e-12));
 }
 template <typename T>
@@ -673,7 +673,7 @@ void ctcLoss(const Tensor &logProbs, const CtcLayout &layout, int64_t blank, std
   const int64_t N = logProbs.size(1), C = logProbs.size(2);
   const T *p = dataOf<T>(logProbs);
   const int64_t *labels = dataOf<int64_t>(layout.targets);
-#pragma omp parallel for if (N > 1)
+#pragma omp parallel for if (N > 1) num_threads(THUsableThreads())
   for (int64_t b = 0; b < N; b++) {
     auto lp = [&](int64_t t, int64_t c) { return static_cast<double>(p[(t * N + b) * C + c]); };
     losses[b] = ctcSample(lp, labels + layout.start[b], layout.inputLengths[b], layout.targetLengths[b], blank, C,
@@ -740,7 +740,7 @@ void embeddingBag(const Tensor &indices, const Tensor &output, const Tensor &wei
   T *o = dataOf<T>(output);
   int64_t *am = argmax.defined() ? dataOf<int64_t>(argmax) : nullptr;
   const nn::BagMode mode = bags.mode;
-#pragma omp parallel for if (n * D > kParallelGrain)
+#pragma omp parallel for if (n * D > kParallelGrain) num_threads(THUsableThreads())
   for (int64_t b = 0; b < B; b++) {
     T *row = o + b * D;
     if (am) std::fill(am + b * D, am + (b + 1) * D, int64_t(-1));
@@ -1052,7 +1052,7 @@ void resample(const Tensor &input, const Tensor &output, int64_t outer, int64_t 
   std::vector<T> weights(taps.weight.begin(), taps.weight.end());
   const T *weight = weights.data();
   if (inner == 1) {  // the last axis: a dot product per output element
-#pragma omp parallel for if (outer * out > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (outer * out > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
     for (int64_t o = 0; o < outer; o++) {
       const T *src = x + o * in;
       T *dst = y + o * out;
@@ -1064,7 +1064,7 @@ void resample(const Tensor &input, const Tensor &output, int64_t outer, int64_t 
     }
     return;
   }
-#pragma omp parallel for if (outer * out * inner > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (outer * out * inner > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t r = 0; r < outer * out; r++) {
     const int64_t o = r / out, j = r % out;
     T *dst = y + r * inner;
@@ -1176,7 +1176,7 @@ void im2colKernel(const Tensor &imageTensor, const Tensor &columnsTensor, int64_
   const int64_t H = imageSize[0], W = imageSize[1], oH = blocks[0], oW = blocks[1];
   const int64_t kH = kernel[0], kW = kernel[1], sH = stride[0], sW = stride[1];
   const int64_t pH = padding[0], pW = padding[1], dH = dilation[0], dW = dilation[1];
-#pragma omp parallel for if (planes * kH * kW * oH * oW > TH_OMP_THRESHOLD)
+#pragma omp parallel for if (planes * kH * kW * oH * oW > TH_OMP_THRESHOLD) num_threads(THUsableThreads())
   for (int64_t p = 0; p < planes; p++) {
     T *img = image + p * H * W;
     if (adjoint) std::fill(img, img + H * W, T(0));
