@@ -109,64 +109,41 @@ TH_VECTOR_API const Kernels &avx512Kernels();
 // The table chosen for this processor (and TH_VECTOR), chosen at the first call.
 TH_VECTOR_API const Kernels &kernels();
 
-template <typename T>
-UnaryKernel<T> unary(Unary op) {
+// Of a float kernel and a double one, T's (null for other types).
+template <typename T, typename FloatKernel, typename DoubleKernel>
+auto forType(FloatKernel floatKernel, DoubleKernel doubleKernel) {
   if constexpr (std::is_same_v<T, float>)
-    return kernels().floatUnary[int(op)];
+    return floatKernel;
   else if constexpr (std::is_same_v<T, double>)
-    return kernels().doubleUnary[int(op)];
+    return doubleKernel;
   else
     return nullptr;
 }
 
 template <typename T>
+UnaryKernel<T> unary(Unary op) {
+  return forType<T>(kernels().floatUnary[int(op)], kernels().doubleUnary[int(op)]);
+}
+template <typename T>
 UnaryKernel<T> normalCdf() {
-  if constexpr (std::is_same_v<T, float>)
-    return kernels().floatNormalCdf;
-  else if constexpr (std::is_same_v<T, double>)
-    return kernels().doubleNormalCdf;
-  else
-    return nullptr;
+  return forType<T>(kernels().floatNormalCdf, kernels().doubleNormalCdf);
 }
 template <typename T>
 UnaryKernel<T> normalPdf() {
-  if constexpr (std::is_same_v<T, float>)
-    return kernels().floatNormalPdf;
-  else if constexpr (std::is_same_v<T, double>)
-    return kernels().doubleNormalPdf;
-  else
-    return nullptr;
+  return forType<T>(kernels().floatNormalPdf, kernels().doubleNormalPdf);
 }
-
 template <typename T>
 BinaryKernel<T> binary(Binary op) {
-  if constexpr (std::is_same_v<T, float>)
-    return kernels().floatBinary[int(op)];
-  else if constexpr (std::is_same_v<T, double>)
-    return kernels().doubleBinary[int(op)];
-  else
-    return nullptr;
+  return forType<T>(kernels().floatBinary[int(op)], kernels().doubleBinary[int(op)]);
 }
-
 template <typename T>
 ValueKernel<T> withValue(WithValue op) {
-  if constexpr (std::is_same_v<T, float>)
-    return kernels().floatWithValue[int(op)];
-  else if constexpr (std::is_same_v<T, double>)
-    return kernels().doubleWithValue[int(op)];
-  else
-    return nullptr;
+  return forType<T>(kernels().floatWithValue[int(op)], kernels().doubleWithValue[int(op)]);
 }
-
 // The sum kernel for T (null for integers, or where there is none).
 template <typename T>
 double (*sum())(const T *, int64_t) {
-  if constexpr (std::is_same_v<T, float>)
-    return kernels().sumFloat;
-  else if constexpr (std::is_same_v<T, double>)
-    return kernels().sumDouble;
-  else
-    return nullptr;
+  return forType<T>(kernels().sumFloat, kernels().sumDouble);
 }
 
 }  // namespace th::vec

@@ -91,8 +91,9 @@ void THNN_(PReLU_updateGradInput)(THNNState *, THTensor *input, THTensor *gradOu
 }
 
 /* Contiguous input is a run of lines of `line` elements, line l belonging to channel
- * l % channels. Each thread sums a stretch of it into its own row of partial sums; the rows
- * are added in thread order, so the result does not depend on timing. */
+ * l % channels. Each piece (Note [Pieces, not halves]) sums a stretch of it into its own row
+ * of partial sums, on the threads the machine can give; the rows are added in piece order, so
+ * the result depends on neither timing nor the machine's load. */
 void THNN_(PReLU_accGradParameters)(THNNState *, THTensor *input, THTensor *gradOutput, THTensor *, THTensor *weight,
                                     THTensor *gradWeight, accreal scale) {
   const char *fn = "PReLU_accGradParameters";
@@ -109,27 +110,23 @@ void THNN_(PReLU_accGradParameters)(THNNState *, THTensor *input, THTensor *grad
   int64_t line = 1;
   for (int d = dim + 1; d < input->nDimension; d++) line *= input->size[d];
 
-  const int threads = n > TH_OMP_THRESHOLD && !omp_in_parallel() ? omp_get_max_threads() : 1;
-  std::vector<accreal> partial((size_t)threads * channels, 0);
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const int64_t chunk = (n + nt - 1) / nt;
-    const int64_t end = std::min(n, (t + 1) * chunk);
-    accreal *acc = &partial[(size_t)t * channels];
-    for (int64_t i = t * chunk; i < end;) {
+  const int64_t pieces = n > TH_OMP_THRESHOLD ? th::detail::pieceCount(n) : 1;
+  std::vector<accreal> partial((size_t)pieces * channels, 0);
+  th::detail::parallelPieces(n, pieces, [&](int64_t piece, int64_t begin, int64_t end) {
+    accreal *acc = &partial[(size_t)piece * channels];
+    for (int64_t i = begin; i < end;) {
       const int64_t l = i / line, stop = std::min(end, (l + 1) * line);
       accreal s = 0;
       for (; i < stop; i++)
         if (xd[i] <= 0) s += (accreal)xd[i] * gd[i];
       acc[l % channels] += s;
     }
-  }
+  });
   int64_t c = 0;
   th::applyInOrder(
       [&](scalar_t &gw) {
         accreal s = 0;
-        for (int t = 0; t < threads; t++) s += partial[(size_t)t * channels + c];
+        for (int64_t piece = 0; piece < pieces; piece++) s += partial[(size_t)piece * channels + c];
         gw += (scalar_t)(scale * s);
         c++;
       },

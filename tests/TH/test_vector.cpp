@@ -136,11 +136,7 @@ void checkUnaryKernels(Isa isa) {
   const auto &k = th::vec::kernelsFor(isa);
   for (const auto &c : opCases()) {
     BOOST_TEST_CONTEXT(k.name << " " << c.name << (std::is_same_v<T, float> ? " float" : " double")) {
-      th::vec::UnaryKernel<T> kernel;
-      if constexpr (std::is_same_v<T, float>)
-        kernel = k.floatUnary[int(c.op)];
-      else
-        kernel = k.doubleUnary[int(c.op)];
+      const th::vec::UnaryKernel<T> kernel = th::vec::forType<T>(k.floatUnary[int(c.op)], k.doubleUnary[int(c.op)]);
       BOOST_REQUIRE(kernel != nullptr);
       const std::vector<T> x = inputsFor<T>(c, 4099);
       std::vector<T> y(x.size());
@@ -173,11 +169,7 @@ void checkUnaryKernels(Isa isa) {
 template <typename T>
 void checkNormalCdf(Isa isa) {
   const auto &k = th::vec::kernelsFor(isa);
-  th::vec::UnaryKernel<T> kernel;
-  if constexpr (std::is_same_v<T, float>)
-    kernel = k.floatNormalCdf;
-  else
-    kernel = k.doubleNormalCdf;
+  const th::vec::UnaryKernel<T> kernel = th::vec::forType<T>(k.floatNormalCdf, k.doubleNormalCdf);
   BOOST_REQUIRE(kernel != nullptr);
   const double maxUlps = std::is_same_v<T, float> ? 8 : 3;
   const OpCase range{Unary::Erfc, "normal cdf", nullptr, -14, 9, maxUlps};
@@ -194,11 +186,7 @@ void checkNormalCdf(Isa isa) {
   }
   BOOST_TEST(bad == 0, k.name << " normal cdf");
   // the density, exp(-x^2 / 2) / sqrt(2 pi), x^2 / 2 exact in double (float's kernel splits it)
-  th::vec::UnaryKernel<T> density;
-  if constexpr (std::is_same_v<T, float>)
-    density = k.floatNormalPdf;
-  else
-    density = k.doubleNormalPdf;
+  const th::vec::UnaryKernel<T> density = th::vec::forType<T>(k.floatNormalPdf, k.doubleNormalPdf);
   BOOST_REQUIRE(density != nullptr);
   std::vector<T> pdf(x.size());
   density(pdf.data(), x.data(), (int64_t)x.size());
@@ -270,11 +258,7 @@ void checkArithmeticKernels(Isa isa) {
   const T alpha = T(-0.3);
   auto same = [](T x, T y) { return (std::isnan(x) && std::isnan(y)) || std::memcmp(&x, &y, sizeof(T)) == 0; };
   for (int op = 0; op < int(th::vec::Binary::Count); op++) {
-    th::vec::BinaryKernel<T> kernel;
-    if constexpr (std::is_same_v<T, float>)
-      kernel = k.floatBinary[op];
-    else
-      kernel = k.doubleBinary[op];
+    const th::vec::BinaryKernel<T> kernel = th::vec::forType<T>(k.floatBinary[op], k.doubleBinary[op]);
     BOOST_REQUIRE(kernel != nullptr);
     auto scalarOf = [&](T x, T y) {
       switch (th::vec::Binary(op)) {
@@ -298,11 +282,7 @@ void checkArithmeticKernels(Isa isa) {
     BOOST_TEST(ok, k.name << " binary op " << op << " in place");
   }
   for (int op = 0; op < int(th::vec::WithValue::Count); op++) {
-    th::vec::ValueKernel<T> kernel;
-    if constexpr (std::is_same_v<T, float>)
-      kernel = k.floatWithValue[op];
-    else
-      kernel = k.doubleWithValue[op];
+    const th::vec::ValueKernel<T> kernel = th::vec::forType<T>(k.floatWithValue[op], k.doubleWithValue[op]);
     BOOST_REQUIRE(kernel != nullptr);
     for (T value : {T(0.7), T(0), std::numeric_limits<T>::infinity()}) {
       std::vector<T> r(n);

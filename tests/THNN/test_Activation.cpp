@@ -730,7 +730,7 @@ BOOST_AUTO_TEST_CASE(prelu_forward_and_gradients) {
 }
 
 BOOST_AUTO_TEST_CASE(prelu_weight_gradient_on_a_large_input) {
-  // Large enough for several threads: partial sums per thread and channel.
+  // Large enough for several threads: partial sums per piece and channel.
   const Sizes s = {4, 3, 64, 64};
   const Values u = thnnt::uniform(count(s), 21, -1, 1), gv = thnnt::uniform(count(s), 22);
   auto x = th::own(newTensor(s, u)), g = th::own(newTensor(s, gv));
