@@ -80,11 +80,11 @@ struct Kernels {
   const char *name;
   UnaryKernel<float> floatUnary[int(Unary::Count)];
   UnaryKernel<double> doubleUnary[int(Unary::Count)];
-  // the standard normal distribution's CDF, erfc(-x / sqrt 2) / 2, and its density
-  // exp(-x^2 / 2) / sqrt(2 pi): GELU's factor and derivative, outside the op table (float:
-  // Note [A fast normal CDF] in TH/vector/VectorKernels.hpp)
-  UnaryKernel<float> floatNormalCdf, floatNormalPdf;
-  UnaryKernel<double> doubleNormalCdf, doubleNormalPdf;
+  // GELU, x Phi(x) with Phi the standard normal CDF, and its derivative Phi(x) + x phi(x), phi
+  // the density: outside the op table (float: Note [GELU in one pass] in
+  // TH/vector/VectorKernels.hpp)
+  UnaryKernel<float> floatGelu, floatGeluDerivative;
+  UnaryKernel<double> doubleGelu, doubleGeluDerivative;
   BinaryKernel<float> floatBinary[int(Binary::Count)];
   BinaryKernel<double> doubleBinary[int(Binary::Count)];
   ValueKernel<float> floatWithValue[int(WithValue::Count)];
@@ -125,12 +125,12 @@ UnaryKernel<T> unary(Unary op) {
   return forType<T>(kernels().floatUnary[int(op)], kernels().doubleUnary[int(op)]);
 }
 template <typename T>
-UnaryKernel<T> normalCdf() {
-  return forType<T>(kernels().floatNormalCdf, kernels().doubleNormalCdf);
+UnaryKernel<T> gelu() {
+  return forType<T>(kernels().floatGelu, kernels().doubleGelu);
 }
 template <typename T>
-UnaryKernel<T> normalPdf() {
-  return forType<T>(kernels().floatNormalPdf, kernels().doubleNormalPdf);
+UnaryKernel<T> geluDerivative() {
+  return forType<T>(kernels().floatGeluDerivative, kernels().doubleGeluDerivative);
 }
 template <typename T>
 BinaryKernel<T> binary(Binary op) {

@@ -4,8 +4,8 @@
 //                             mul, div, neg, greater (a mask), any(mask), select(mask, a, b), and for sums D (double
 //                             lanes), zeroD, addD, sumD, widen (kWidth floats to two D) and loadD (one D of doubles);
 //                             FloatLanes also sub, fma(a, b, c) = a * b + c, abs, min, round (to
-//                             nearest), pow2 (2^k for whole k, -126 <= k <= 127) and reciprocal
-//                             (1 / a within 2 ulps, faster than div)
+//                             nearest), scale(a, k) = a 2^k (whole k, -190 <= k <= 63, rounded
+//                             once) and reciprocal (1 / a within 2 ulps, faster than div)
 //   TH_VECTOR_FLOAT(name, ulp), TH_VECTOR_DOUBLE(name, ulp)   SLEEF's function for the set
 // Everything here is in an unnamed namespace: each set's copy stays its own.
 #ifndef TH_VECTOR_KERNELS_HPP
@@ -69,89 +69,120 @@ struct Sigmoid {
   }
 };
 
-// Note [A fast normal CDF]: Phi(x) = erfc(-x / sqrt 2) / 2, GELU's factor. In float, SLEEF's
-// erf took 60% of GELU's time, which ran 2-3x slower than PyTorch 1.13's (that approximates erf
-// to 1.5e-7 absolute, and 1 + erf(x) loses every digit in GELU's negative tail). Here, with
-// z = |x| / sqrt 2 and t = 2 / (2 + z), erfc(z) = t exp(-z^2 + P(t)), P the Chebyshev fit of
-// Numerical Recipes (2nd ed., 6.2; relative error under 1.2e-7 for every z >= 0). The exponent
-// is kept in two floats: x^2 / 2 split exactly by an fma, then a two-sum with P, so that its
-// rounding does not grow with z^2 (a plain float sum was 69 ulps off at z = 9). x > 0 takes
-// 1 - erfc(z) / 2. Within 8 ulps of the exact value everywhere (tests/TH/test_vector.cpp).
-// exp(s) for -120 <= s <= 0, inline: SLEEF's exp is a call the loop waits on, and NormalCdf's
-// spent as long in it as in all its own arithmetic. s = k ln 2 + r with whole k and |r| <=
-// ln 2 / 2 (Cody and Waite's two-part ln 2, exact products with fma), exp(r) by Taylor's
-// series to r^7 (truncation under 0.1 ulp), then 2^k as 2^(k + 64) 2^-64 so that results
-// below the normal range round once, in the last multiply.
+// Note [GELU in one pass]: x Phi(x) and its derivative Phi(x) + x phi(x), Phi the standard
+// normal CDF and phi its density. In float, SLEEF's erf took 60% of GELU's time, 2-3x
+// PyTorch 1.13's (which approximates erf to 1.5e-7 absolute, and whose 1 + erf(x) loses every
+// digit of the negative tail); a first kernel of our own (erfc as t exp(-z^2 + P(t)), Numerical
+// Recipes' fit) still cost two exponentials and two passes in the backward. Here one
+// exponential serves both terms:
+//   Phi(-|x|) = t Q(t) exp(-x^2 / 2),   t = 1 / (1 + a |x|),   phi(x) = exp(-x^2 / 2) / sqrt(2 pi)
+// Q a degree-8 polynomial fitted (Lawson's iteration to minimax) to Phi(-|x|) exp(x^2 / 2) / t
+// on 0 <= |x| <= 15, relative error 2e-8; a = 0.3 / sqrt 2 gave the smallest error. x^2 / 2 =
+// hi + lo exactly (an fma), exp(-hi) (1 - lo), so that the exponent's rounding does not grow
+// with x^2. x > 0 takes 1 - Phi(-x). Past |x| = 15, Phi(-|x|) is 0 in float. Float results are
+// within 8 ulps (the derivative: of |Phi| + |x phi|, since the two cancel near x = -0.75);
+// tests/TH/test_vector.cpp. NaN passes (min gives its second operand), as do PyTorch's
+// infinities: gelu(inf) = inf, gelu(-inf) and both derivatives NaN.
+//
+// exp(s) for -120 <= s <= 0 (NonPositiveExp), inline: SLEEF's exp is a call the loop waits
+// on. s = k ln 2 + r with whole k and |r| <= ln 2 / 2 (Cody and Waite's two-part ln 2, exact
+// products with fma), exp(r) = 1 + r + r^2 c(r), c of degree 4 fitted as Q was (relative
+// error 3e-9), then scale(m, k) = m 2^k, left to the caller so that a subnormal result
+// rounds once.
 template <typename L>
-typename L::V expNonPositive(typename L::V s) {
-  using V = typename L::V;
-  const V k = L::round(L::mul(s, L::set1(1.44269504f)));
-  V r = L::fma(k, L::set1(-0.693145751953125f), s);
-  r = L::fma(k, L::set1(-1.428606765330187e-06f), r);
-  const V r2 = L::mul(r, r), r4 = L::mul(r2, r2);
-  const V c01 = L::add(L::set1(1), r), c23 = L::fma(L::set1(1.0f / 6), r, L::set1(0.5f));
-  const V c45 = L::fma(L::set1(1.0f / 120), r, L::set1(1.0f / 24));
-  const V c67 = L::fma(L::set1(1.0f / 5040), r, L::set1(1.0f / 720));
-  const V expR = L::fma(L::fma(c67, r2, c45), r4, L::fma(c23, r2, c01));
-  return L::mul(L::mul(expR, L::pow2(L::add(k, L::set1(64)))), L::set1(0x1p-64f));
+struct NonPositiveExp {
+  typename L::V m, k;
+  explicit NonPositiveExp(typename L::V s) {
+    using V = typename L::V;
+    k = L::round(L::mul(s, L::set1(1.44269504f)));
+    V r = L::fma(k, L::set1(-0.693145751953125f), s);
+    r = L::fma(k, L::set1(-1.428606765330187e-06f), r);
+    m = L::fma(L::set1(0.00138145988f), r, L::set1(0.00836871658f));
+    m = L::fma(m, r, L::set1(0.041668389f));
+    m = L::fma(m, r, L::set1(0.166665211f));
+    m = L::fma(m, r, L::set1(0.49999994f));
+    m = L::fma(m, r, L::set1(1));
+    m = L::fma(m, r, L::set1(1));
+  }
+};
+
+// Phi(-|x|) = t Q(t) exp(-x^2 / 2), kept as tq and the exponential's parts, the factor 1 - lo
+// folded into its mantissa: a result below the normal range (Phi and the derivative near
+// x = -14) is then rounded once, by times()
+template <typename L>
+struct NormalTailFloat {
+  typename L::V ax, tq;  // |x| clamped to 15, past which the tail is 0 in float
+  NonPositiveExp<L> gauss;
+  NormalTailFloat(typename L::V clampedAx, typename L::V hi, typename L::V lo)
+      : ax(clampedAx), tq(q(clampedAx)), gauss(L::neg(hi)) {
+    gauss.m = L::fma(gauss.m, L::neg(lo), gauss.m);
+  }
+  static NormalTailFloat of(typename L::V x) {
+    using V = typename L::V;
+    const V ax = L::min(L::set1(15), L::abs(x));
+    const V h = L::mul(ax, L::set1(0.5f));
+    const V hi = L::mul(h, ax);  // x^2 / 2 = hi + lo
+    return NormalTailFloat(ax, hi, L::fma(h, ax, L::neg(hi)));
+  }
+  static typename L::V q(typename L::V ax) {  // t Q(t)
+    using V = typename L::V;
+    // Q's coefficients, of t^0 to t^8 (Horner's rule: the loop's registers overlap its latency)
+    static constexpr float kQ[] = {0.0845937058f, 0.085361883f, 0.0741432533f, 0.107553236f,  -0.0475134254f,
+                                   0.274104744f,  -0.2563335f,  0.242867976f,  -0.0647779033f};
+    const V t = L::reciprocal(L::fma(ax, L::set1(0.212132037f), L::set1(1)));
+    V p = L::set1(kQ[8]);
+    for (int k = 7; k >= 0; k--) p = L::fma(p, t, L::set1(kQ[k]));
+    return L::mul(t, p);
+  }
+  typename L::V times(typename L::V v) const { return L::scale(L::mul(v, gauss.m), gauss.k); }  // v exp(-x^2 / 2)
+};
+
+// x 0: a zero for finite x, NaN at the infinities, where PyTorch's formula gives inf 0 (the
+// clamped tail would give a number)
+template <typename L>
+typename L::V atInfinity(typename L::V x) {
+  return L::mul(x, L::set1(0));
 }
 
 template <typename L>
-struct NormalCdfFloat {
+struct GeluFloat {
   static typename L::V apply(typename L::V x) {
-    using V = typename L::V;
-    // P's coefficients, of t^0 to t^9
-    static constexpr float kP[] = {-1.26551223f, 1.00002368f,  0.37409196f, 0.09678418f,  -0.18628806f,
-                                   0.27886807f,  -1.13520398f, 1.48851587f, -0.82215223f, 0.17087277f};
-    const V one = L::set1(1), half = L::set1(0.5f), two = L::set1(2);
-    // past |x| = 15 erfc is 0 in float (NaN passes: min gives its second operand)
-    const V ax = L::min(L::set1(15), L::abs(x));
-    const V t = L::mul(two, L::reciprocal(L::add(two, L::mul(ax, L::set1(0.70710678f)))));
-    // Estrin's scheme: four multiplies deep, where Horner's nine made the loop wait on latency
-    V pairs[5];
-    for (int k = 0; k < 5; k++) pairs[k] = L::fma(L::set1(kP[2 * k + 1]), t, L::set1(kP[2 * k]));
-    const V t2 = L::mul(t, t), t4 = L::mul(t2, t2), t8 = L::mul(t4, t4);
-    const V low = L::fma(L::fma(pairs[3], t2, pairs[2]), t4, L::fma(pairs[1], t2, pairs[0]));
-    const V p = L::fma(pairs[4], t8, low);
-    const V square = L::mul(ax, ax);
-    const V hi = L::mul(half, square), lo = L::mul(half, L::fma(ax, ax, L::neg(square)));  // z^2 = hi + lo
-    // a - hi = s + error: Fast2Sum, exact where |a| <= hi (|x| >= 1.6); below, the exponent is
-    // under 3 and the plain sum's rounding is already within the fit's error
-    const V a = L::sub(p, lo), s = L::sub(a, hi);
-    const V error = L::sub(a, L::add(s, hi));
-    const V e = expNonPositive<L>(s);                // s >= -113 - 1.27
-    const V erfcZ = L::mul(t, L::fma(e, error, e));  // t exp(s) (1 + error)
-    const V halfErfc = L::mul(half, erfcZ);
-    return L::select(L::greater(x, L::set1(0)), L::sub(one, halfErfc), halfErfc);
+    const auto tail = NormalTailFloat<L>::of(x);
+    // x < 0: x Phi(x), x clamped as the tail's |x| (past it the result is 0); x > 0: x (1 - Phi(-x))
+    const auto positive = L::greater(x, L::set1(0));
+    const typename L::V product = tail.times(L::select(positive, tail.tq, L::neg(L::mul(tail.ax, tail.tq))));
+    return L::select(positive, L::mul(x, L::sub(L::set1(1), product)), L::add(product, atInfinity<L>(x)));
   }
 };
 
-// The normal density exp(-x^2 / 2) / sqrt(2 pi), GELU's derivative's other term: x^2 / 2 =
-// hi + lo split as above, exp(-hi) (1 - lo).
 template <typename L>
-struct NormalPdfFloat {
+struct GeluDerivativeFloat {
   static typename L::V apply(typename L::V x) {
-    using V = typename L::V;
-    const V half = L::set1(0.5f);
-    const V ax = L::min(L::set1(15), L::abs(x));  // past 15 the density is 0 in float
-    const V square = L::mul(ax, ax);
-    const V hi = L::mul(half, square), lo = L::mul(half, L::fma(ax, ax, L::neg(square)));
-    const V e = expNonPositive<L>(L::neg(hi));
-    return L::mul(L::fma(e, L::neg(lo), e), L::set1(0.39894228f));
-  }
-};
-template <typename L, typename Exp>
-struct NormalPdfDouble {
-  static typename L::V apply(typename L::V x) {
-    return L::mul(L::set1(0.39894228040143267794), Exp::apply(L::mul(L::set1(-0.5), L::mul(x, x))));
+    const auto tail = NormalTailFloat<L>::of(x);
+    const typename L::V xDensity = L::mul(tail.ax, L::set1(0.398942280f));  // |x| phi(x) / exp(-x^2 / 2)
+    // x < 0: (t Q - |x| / sqrt(2 pi)) exp(..); x > 0: 1 + (|x| / sqrt(2 pi) - t Q) exp(..)
+    const auto positive = L::greater(x, L::set1(0));
+    const typename L::V sum =
+        L::add(tail.times(L::select(positive, L::sub(xDensity, tail.tq), L::sub(tail.tq, xDensity))), atInfinity<L>(x));
+    return L::select(positive, L::add(L::set1(1), sum), sum);
   }
 };
 
-// In double, SLEEF's erfc (within 1.5 ulps): erfc(-x / sqrt 2) / 2
+// In double, SLEEF's erfc (within 1.5 ulps) and exp: Phi(x) = erfc(-x / sqrt 2) / 2
 template <typename L, typename Erfc>
-struct NormalCdfDouble {
+typename L::V normalCdfDouble(typename L::V x) {
+  return L::mul(L::set1(0.5), Erfc::apply(L::mul(x, L::set1(-0.70710678118654752440))));
+}
+template <typename L, typename Erfc>
+struct GeluDouble {
+  static typename L::V apply(typename L::V x) { return L::mul(x, normalCdfDouble<L, Erfc>(x)); }
+};
+template <typename L, typename Erfc, typename Exp>
+struct GeluDerivativeDouble {
   static typename L::V apply(typename L::V x) {
-    return L::mul(L::set1(0.5), Erfc::apply(L::mul(x, L::set1(-0.70710678118654752440))));
+    const typename L::V density =
+        L::mul(L::set1(0.39894228040143267794), Exp::apply(L::mul(L::set1(-0.5), L::mul(x, x))));
+    return L::add(normalCdfDouble<L, Erfc>(x), L::mul(x, density));
   }
 };
 
@@ -280,10 +311,10 @@ Kernels makeKernels(const char *setName) {
   k.doubleUnary[int(Unary::Log1p)] = unaryLoop<DoubleLanes, LargeSafeLog1p<DoubleLanes, Log1pDouble, LogDouble>>;
   k.floatUnary[int(Unary::Sigmoid)] = unaryLoop<FloatLanes, Sigmoid<FloatLanes, ExpFloat>>;
   k.doubleUnary[int(Unary::Sigmoid)] = unaryLoop<DoubleLanes, Sigmoid<DoubleLanes, ExpDouble>>;
-  k.floatNormalCdf = unaryLoop<FloatLanes, NormalCdfFloat<FloatLanes>>;
-  k.doubleNormalCdf = unaryLoop<DoubleLanes, NormalCdfDouble<DoubleLanes, ErfcDouble>>;
-  k.floatNormalPdf = unaryLoop<FloatLanes, NormalPdfFloat<FloatLanes>>;
-  k.doubleNormalPdf = unaryLoop<DoubleLanes, NormalPdfDouble<DoubleLanes, ExpDouble>>;
+  k.floatGelu = unaryLoop<FloatLanes, GeluFloat<FloatLanes>>;
+  k.doubleGelu = unaryLoop<DoubleLanes, GeluDouble<DoubleLanes, ErfcDouble>>;
+  k.floatGeluDerivative = unaryLoop<FloatLanes, GeluDerivativeFloat<FloatLanes>>;
+  k.doubleGeluDerivative = unaryLoop<DoubleLanes, GeluDerivativeDouble<DoubleLanes, ErfcDouble, ExpDouble>>;
   k.floatBinary[int(Binary::AddScaled)] = binaryLoop<FloatLanes, AddScaledOp>;
   k.floatBinary[int(Binary::Mul)] = binaryLoop<FloatLanes, MulOp>;
   k.floatBinary[int(Binary::Div)] = binaryLoop<FloatLanes, DivOp>;

@@ -27,13 +27,10 @@ struct FloatLanes {
   // 1 / a within an ulp: the 14-bit estimate and a Newton step, not the slow division
   static V reciprocal(V a) {
     const V r = _mm512_rcp14_ps(a);
-    return _mm512_mul_ps(r, _mm512_fnmadd_ps(a, r, _mm512_set1_ps(2)));
+    return _mm512_fmadd_ps(r, _mm512_fnmadd_ps(a, r, _mm512_set1_ps(1)), r);  // r + r (1 - a r)
   }
   static V round(V a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-  // 2^k for whole k in the normal range, from its exponent bits
-  static V pow2(V k) {
-    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(k), _mm512_set1_epi32(127)), 23));
-  }
+  static V scale(V a, V k) { return _mm512_scalef_ps(a, k); }  // a 2^k, rounded once
   static __mmask16 greater(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
   static bool any(__mmask16 mask) { return mask != 0; }
   static V select(__mmask16 mask, V a, V b) { return _mm512_mask_blend_ps(mask, b, a); }

@@ -163,48 +163,60 @@ void checkUnaryKernels(Isa isa) {
   }
 }
 
-// Phi(x) = erfc(-x / sqrt 2) / 2 against the scalar path's expression in double: float's
-// kernel is our own (Note [A fast normal CDF], 8 ulps); double's is SLEEF's erfc of the same
-// rounded argument (within 1.5 ulps of libm's, so 3 apart at most).
+// GELU, x Phi(x) with Phi(x) = erfc(-x / sqrt 2) / 2, and its derivative Phi(x) + x phi(x),
+// against the scalar path's expressions in double. Float's kernels are our own (Note [GELU in
+// one pass]): 8 ulps, of |Phi| + |x phi| for the derivative (its terms cancel near x = -0.75).
+// Double's are SLEEF's erfc and exp of the same rounded arguments (within 1.5 and 1 ulps of
+// libm's), so 4 apart at most after the products.
 template <typename T>
-void checkNormalCdf(Isa isa) {
+void checkGelu(Isa isa) {
   const auto &k = th::vec::kernelsFor(isa);
-  const th::vec::UnaryKernel<T> kernel = th::vec::forType<T>(k.floatNormalCdf, k.doubleNormalCdf);
-  BOOST_REQUIRE(kernel != nullptr);
-  const double maxUlps = std::is_same_v<T, float> ? 8 : 3;
-  const OpCase range{Unary::Erfc, "normal cdf", nullptr, -14, 9, maxUlps};
+  const th::vec::UnaryKernel<T> gelu = th::vec::forType<T>(k.floatGelu, k.doubleGelu);
+  const th::vec::UnaryKernel<T> derivative = th::vec::forType<T>(k.floatGeluDerivative, k.doubleGeluDerivative);
+  BOOST_REQUIRE((gelu != nullptr && derivative != nullptr));
+  const double maxUlps = std::is_same_v<T, float> ? 8 : 4;
+  const OpCase range{Unary::Erfc, "gelu", nullptr, -14, 9, maxUlps};
   std::vector<T> x = inputsFor<T>(range, 20000);
   for (double v = -14; v <= 9; v += 1.0 / 64) x.push_back(T(v));  // every stretch of the tails
-  std::vector<T> y(x.size());
-  kernel(y.data(), x.data(), (int64_t)x.size());
-  int bad = 0;
+  std::vector<T> y(x.size()), d(x.size());
+  gelu(y.data(), x.data(), (int64_t)x.size());
+  derivative(d.data(), x.data(), (int64_t)x.size());
+  int bad = 0, badDerivative = 0;
   for (size_t i = 0; i < x.size(); i++) {
-    const T want = T(0.5 * std::erfc(double(x[i]) * -0.70710678118654752440));
+    const double v = x[i], cdf = 0.5 * std::erfc(v * -0.70710678118654752440);
+    const double xDensity = v * (0.39894228040143267794 * std::exp(-0.5 * (v * v)));
+    const T want = T(v * cdf);
     if (!agrees(y[i], want, maxUlps) && bad++ < 5)
-      BOOST_ERROR(k.name << " normal cdf(" << x[i] << ") = " << y[i] << ", scalar " << want << ", " << ulps(y[i], want)
+      BOOST_ERROR(k.name << " gelu(" << x[i] << ") = " << y[i] << ", scalar " << want << ", " << ulps(y[i], want)
                          << " ulps");
+    const double wantDerivative = cdf + xDensity;
+    // in T's ulps of the terms' magnitude (subnormal spacing where that is so small)
+    const T scale = T(std::fabs(cdf) + std::fabs(xDensity));
+    const double bound = maxUlps * double(std::nextafter(scale, std::numeric_limits<T>::infinity()) - scale);
+    const bool ok = std::isnan(wantDerivative) ? std::isnan(d[i]) : std::fabs(d[i] - wantDerivative) <= bound;
+    if (!ok && badDerivative++ < 5)
+      BOOST_ERROR(k.name << " gelu'(" << x[i] << ") = " << d[i] << ", scalar " << wantDerivative << ", off by "
+                         << std::fabs(d[i] - wantDerivative) / bound * maxUlps << " ulps of the terms");
   }
-  BOOST_TEST(bad == 0, k.name << " normal cdf");
-  // the density, exp(-x^2 / 2) / sqrt(2 pi), x^2 / 2 exact in double (float's kernel splits it)
-  const th::vec::UnaryKernel<T> density = th::vec::forType<T>(k.floatNormalPdf, k.doubleNormalPdf);
-  BOOST_REQUIRE(density != nullptr);
-  std::vector<T> pdf(x.size());
-  density(pdf.data(), x.data(), (int64_t)x.size());
-  int badPdf = 0;
-  for (size_t i = 0; i < x.size(); i++) {
-    const T want = T(0.39894228040143267794 * std::exp(-0.5 * double(x[i]) * double(x[i])));
-    if (!agrees(pdf[i], want, maxUlps) && badPdf++ < 5)
-      BOOST_ERROR(k.name << " normal pdf(" << x[i] << ") = " << pdf[i] << ", scalar " << want << ", "
-                         << ulps(pdf[i], want) << " ulps");
-  }
-  BOOST_TEST(badPdf == 0, k.name << " normal pdf");
-  std::vector<T> z = x;  // in place, and the tails of every length, give the same bits
-  kernel(z.data(), z.data(), (int64_t)z.size());
-  BOOST_TEST(std::memcmp(z.data(), y.data(), z.size() * sizeof(T)) == 0);
-  for (int64_t n = 0; n <= 33; n++) {
-    std::vector<T> part(n);
-    kernel(part.data(), x.data() + 3, n);
-    BOOST_TEST(std::memcmp(part.data(), y.data() + 3, n * sizeof(T)) == 0, "tail of " << n);
+  BOOST_TEST(bad == 0, k.name << " gelu");
+  BOOST_TEST(badDerivative == 0, k.name << " gelu'");
+  // in place, and the tails of every length, give the same bits (a NaN's sign follows the
+  // order the compiler gave a sum's operands, which IEEE leaves open)
+  auto same = [](const T *a, const T *b, int64_t n) {
+    for (int64_t i = 0; i < n; i++)
+      if (std::memcmp(a + i, b + i, sizeof(T)) != 0 && !(std::isnan(a[i]) && std::isnan(b[i]))) return false;
+    return true;
+  };
+  for (auto kernel : {gelu, derivative}) {
+    std::vector<T> want(x.size()), z = x;
+    kernel(want.data(), x.data(), (int64_t)x.size());
+    kernel(z.data(), z.data(), (int64_t)z.size());
+    BOOST_TEST(same(z.data(), want.data(), (int64_t)z.size()));
+    for (int64_t n = 0; n <= 33; n++) {
+      std::vector<T> part(n);
+      kernel(part.data(), x.data() + 3, n);
+      BOOST_TEST(same(part.data(), want.data() + 3, n), "tail of " << n);
+    }
   }
 }
 
@@ -302,8 +314,8 @@ void checkArithmeticKernels(Isa isa) {
 void checkIsa(Isa isa) {
   checkUnaryKernels<float>(isa);
   checkUnaryKernels<double>(isa);
-  checkNormalCdf<float>(isa);
-  checkNormalCdf<double>(isa);
+  checkGelu<float>(isa);
+  checkGelu<double>(isa);
   checkArithmeticKernels<float>(isa);
   checkArithmeticKernels<double>(isa);
   checkSum<float>(th::vec::kernelsFor(isa).sumFloat);
@@ -326,7 +338,7 @@ BOOST_AUTO_TEST_CASE(the_plain_build_has_no_kernels) {
   const auto &k = th::vec::kernelsFor(Isa::Default);
   for (int op = 0; op < int(Unary::Count); op++) BOOST_TEST((!k.floatUnary[op] && !k.doubleUnary[op]));
   for (int op = 0; op < int(th::vec::Binary::Count); op++) BOOST_TEST((!k.floatBinary[op] && !k.doubleBinary[op]));
-  BOOST_TEST((!k.sumFloat && !k.floatNormalCdf && !k.doubleNormalCdf && !k.floatNormalPdf && !k.doubleNormalPdf));
+  BOOST_TEST((!k.sumFloat && !k.floatGelu && !k.doubleGelu && !k.floatGeluDerivative && !k.doubleGeluDerivative));
   // and the chosen set is the best the processor has (TH_VECTOR unset in the test)
   const Isa best = th::vec::supported(Isa::Avx512) ? Isa::Avx512
                    : th::vec::supported(Isa::Avx2) ? Isa::Avx2

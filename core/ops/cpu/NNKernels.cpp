@@ -353,23 +353,17 @@ struct Blocks<Celu> : std::true_type {
   }
 };
 
-// x Phi(x), Phi the normal CDF of Note [A fast normal CDF] (TH/vector/VectorKernels.hpp);
-// the derivative Phi(x) + x phi(x), phi the density
+// x Phi(x) and its derivative, each one pass of a TH kernel (Note [GELU in one pass] in
+// TH/vector/VectorKernels.hpp)
 template <>
 struct Blocks<Gelu> : std::true_type {
   template <typename T>
-  static void f(const T *x, T *y, int64_t n, double, T *t) {
-    th::vec::normalCdf<T>()(t, x, n);
-#pragma omp simd
-    for (int64_t i = 0; i < n; i++) y[i] = x[i] * t[i];
+  static void f(const T *x, T *y, int64_t n, double, T *) {
+    th::vec::gelu<T>()(y, x, n);
   }
   template <typename T>
-  static void df(const T *x, T *d, int64_t n, double, T *t) {
-    T *u = t + kBlock;
-    th::vec::normalCdf<T>()(t, x, n);
-    th::vec::normalPdf<T>()(u, x, n);
-#pragma omp simd
-    for (int64_t i = 0; i < n; i++) d[i] = t[i] + x[i] * u[i];
+  static void df(const T *x, T *d, int64_t n, double, T *) {
+    th::vec::geluDerivative<T>()(d, x, n);
   }
 };
 
