@@ -24,18 +24,20 @@ struct FloatLanes {
   static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
   static V abs(V a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
   static V min(V a, V b) { return _mm256_min_ps(a, b); }  // b where either is NaN
+  static V max(V a, V b) { return _mm256_max_ps(a, b); }  // b where either is NaN
   // 1 / a within 2 ulps: the 12-bit estimate and a Newton step, not the slow division
   static V reciprocal(V a) {
     const V r = _mm256_rcp_ps(a);
     return _mm256_fmadd_ps(r, _mm256_fnmadd_ps(a, r, _mm256_set1_ps(1)), r);  // r + r (1 - a r)
   }
   static V round(V a) { return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-  // a 2^k for whole k, -190 <= k <= 63: 2^(k + 64) from its exponent bits, then 2^-64, so that
-  // a subnormal result rounds once, in the last multiply
+  // a 2^k for whole k, -190 <= k <= 128 (a near 1): a 2^(k - h) 2^h with h = floor(k / 2), each
+  // power built from its exponent bits; a subnormal result rounds once, in the last multiply
   static V scale(V a, V k) {
-    const __m256i biased = _mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127 + 64));
-    return _mm256_mul_ps(_mm256_mul_ps(a, _mm256_castsi256_ps(_mm256_slli_epi32(biased, 23))),
-                         _mm256_set1_ps(0x1p-64f));
+    const __m256i whole = _mm256_cvtps_epi32(k), half = _mm256_srai_epi32(whole, 1);
+    const __m256i bias = _mm256_set1_epi32(127);
+    auto power = [&](__m256i e) { return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(e, bias), 23)); };
+    return _mm256_mul_ps(_mm256_mul_ps(a, power(_mm256_sub_epi32(whole, half))), power(half));
   }
   static V greater(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
   static bool any(V mask) { return _mm256_movemask_ps(mask) != 0; }

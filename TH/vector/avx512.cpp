@@ -24,6 +24,7 @@ struct FloatLanes {
   static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
   static V abs(V a) { return _mm512_abs_ps(a); }
   static V min(V a, V b) { return _mm512_min_ps(a, b); }  // b where either is NaN
+  static V max(V a, V b) { return _mm512_max_ps(a, b); }  // b where either is NaN
   // 1 / a within an ulp: the 14-bit estimate and a Newton step, not the slow division
   static V reciprocal(V a) {
     const V r = _mm512_rcp14_ps(a);
