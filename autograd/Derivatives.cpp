@@ -880,6 +880,13 @@ void bilinear(const Tensor &input1, const Tensor &input2, const Tensor &weight, 
   });
 }
 
+void threshold(const Tensor &x, double threshold, const Tensor &result) {
+  record1("threshold", x, result, [threshold, sx = Saved(x, "threshold")](const Tensor &g) {
+    Tensor xs = *sx;
+    return maskedFill(toType(g, xs.dtype()), compare(CompareOp::Le, xs, Scalar(threshold)), Scalar(0.0));
+  });
+}
+
 void activation(const char *name, const NNModule<ActivationOutput, ActivationGradInput> &module, const Tensor &x,
                 double a, double b, const Tensor &result) {
   record(name, {x}, {result}, [name, module = &module, a, b, sx = Saved(x, name)](const TensorList &g) {

@@ -114,6 +114,8 @@ namespace torch::derivatives {
 void linear(const Tensor &input, const Tensor &weight, const Tensor &bias, const Tensor &x2, const Tensor &result);
 void bilinear(const Tensor &input1, const Tensor &input2, const Tensor &weight, const Tensor &bias, const Tensor &x1,
               const Tensor &x2, const Tensor &result);
+// x <= threshold ? value : x: the gradient passes where x > threshold or x is NaN.
+void threshold(const Tensor &x, double threshold, const Tensor &result);
 // Element-wise activations with the parameters a, b their kernels take.
 void activation(const char *name, const NNModule<ActivationOutput, ActivationGradInput> &module, const Tensor &x,
                 double a, double b, const Tensor &result);

@@ -13,7 +13,7 @@
 // Class targets and indices are Long tensors.
 //
 //   Tensor y = empty({0}, x.dtype());
-//   nnKernels().threshold.updateOutput(x.device(), x.dtype(), x, y, 0.0, 0.0);   // relu
+//   nnKernels().hardtanh.updateOutput(x.device(), x.dtype(), x, y, -1.0, 1.0);
 #ifndef TORCH_OPS_NN_KERNELS_H
 #define TORCH_OPS_NN_KERNELS_H
 
@@ -110,9 +110,8 @@ struct NNKernels {
                               const Tensor &gradWeight, const Tensor &gradBias, const Tensor &buffer, double scale)>
       bilinear{"bilinear"};
 
-  // ---- activations: a, b = threshold, value | minVal, maxVal | slope | alpha | beta,
-  // threshold | lambda ----
-  NNModule<ActivationOutput, ActivationGradInput> threshold{"threshold"}, hardtanh{"hardtanh"}, leakyRelu{"leaky_relu"},
+  // ---- activations: a, b = minVal, maxVal | slope | beta, threshold | lambda ----
+  NNModule<ActivationOutput, ActivationGradInput> hardtanh{"hardtanh"}, leakyRelu{"leaky_relu"},
       softshrink{"softshrink"};
   NNModule<ActivationOutput, ActivationGradInputWithOutput> softplus{"softplus"};
   NNModuleWithParameters<

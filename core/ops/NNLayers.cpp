@@ -8,6 +8,7 @@
 #include "autograd/Derivatives.h"
 #include "core/Autocast.h"
 #include "core/ops/Factory.h"
+#include "core/ops/Indexing.h"
 #include "core/ops/NNKernels.h"
 #include "core/ops/Pointwise.h"
 #include "core/ops/Reduce.h"
@@ -341,8 +342,15 @@ Tensor bilinear(const Tensor &input1, const Tensor &input2, const Tensor &weight
 
 // ---- activations ----
 
+// PyTorch's rule, x <= threshold ? value : x, so that a NaN passes, and its gradient with it
+// (THNN's Threshold keeps torch7's x > threshold ? x : value for Lua's nn, where a NaN becomes
+// value): a comparison and a masked fill, on every device.
 Tensor threshold(const Tensor &x, double threshold, double value) {
-  return thnnActivation("threshold", kernels().threshold, x, threshold, value);
+  checkFloating(x, "threshold");
+  RecordScope rec({&x});
+  Tensor y = maskedFill(x, compare(CompareOp::Le, x, Scalar(threshold)), Scalar(value));
+  if (rec) derivatives::threshold(x, threshold, y);
+  return y;
 }
 
 void threshold_(const Tensor &x, double th, double value) {

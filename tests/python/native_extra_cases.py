@@ -113,6 +113,30 @@ def special_values_through_relu_and_hardshrink(torch):
 
 
 @case
+def special_values_through_threshold(torch):
+    """F.threshold replaces x <= threshold by value: NaN passes (with its gradient), -0.0
+    at threshold 0 is replaced, and so is the threshold itself; in place too, and nn.Threshold."""
+    F = torch.nn.functional
+    out = []
+    values = np.array([-0.0, 0.0, -1.0, 2.0, 0.5, 0.3, -0.4, np.nan, np.inf, -np.inf])
+    above = np.array([1.0, np.inf, np.nan, 3.0, -np.inf, 2.0, 5.0, 7.0, 1.0, np.nan])
+    fns = [
+        lambda v: F.threshold(v, 0.5, -2.0),
+        lambda v: F.threshold(v, 0.0, 9.0),
+        lambda v: F.threshold(v.clone(), -0.5, 0.25, inplace=True),
+        lambda v: torch.nn.Threshold(0.3, -1.0)(v),
+    ]
+    for dt in [torch.float32, torch.float64]:
+        for fn in fns:
+            x = tensor(torch, values, dt).requires_grad_()
+            y = fn(x)
+            y.backward(tensor(torch, above, dt))
+            out += [y.detach().numpy(), np.signbit(y.detach().numpy()), x.grad.numpy()]
+        out.append(F.threshold_(tensor(torch, values, dt), 0.3, 4.0).numpy())
+    return out
+
+
+@case
 def smooth_activations_over_many_blocks(torch):
     """The activations computed in vector blocks (Note [Activations in vector blocks]): values
     and gradients over 1000 elements (several blocks and a partial one) spanning the ranges

@@ -157,16 +157,6 @@ void bilinearAccGrad(const Tensor &input1, const Tensor &input2, const Tensor &g
 // ---- THNN's activations ----
 
 template <typename T>
-void thresholdOutput(const Tensor &input, const Tensor &output, double threshold, double value) {
-  NN<T>::Threshold_updateOutput(nullptr, input.th<T>(), output.th<T>(), threshold, value, false);
-}
-template <typename T>
-void thresholdGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput, double threshold,
-                        double value) {
-  NN<T>::Threshold_updateGradInput(nullptr, input.th<T>(), gradOutput.th<T>(), gradInput.th<T>(), threshold, value,
-                                   false);
-}
-template <typename T>
 void hardtanhOutput(const Tensor &input, const Tensor &output, double minVal, double maxVal) {
   NN<T>::HardTanh_updateOutput(nullptr, input.th<T>(), output.th<T>(), minVal, maxVal, false);
 }
@@ -1222,8 +1212,6 @@ void registerNNKernels(NNKernels &k) {
   fill(k.bilinear.updateGradInput, TORCH_TEMPLATE(bilinearGradInput));
   fill(k.bilinear.accGradParameters, TORCH_TEMPLATE(bilinearAccGrad));
 
-  fill(k.threshold.updateOutput, TORCH_TEMPLATE(thresholdOutput));
-  fill(k.threshold.updateGradInput, TORCH_TEMPLATE(thresholdGradInput));
   fill(k.hardtanh.updateOutput, TORCH_TEMPLATE(hardtanhOutput));
   fill(k.hardtanh.updateGradInput, TORCH_TEMPLATE(hardtanhGradInput));
   fill(k.leakyRelu.updateOutput, TORCH_TEMPLATE(leakyReluOutput));

@@ -15,14 +15,6 @@ struct CudaNNKernels<scalar_t> {
 #define CORE_THCUNN(NAME) TH_CONCAT_3(THNN_Cuda, CReal, NAME)
 
   // ---- activations (never in place: the op owns both tensors) ----
-  static void thresholdOutput(const Tensor &input, const Tensor &output, double threshold, double value) {
-    CORE_THCUNN(Threshold_updateOutput)(state(), dev(input), dev(output), threshold, value, false);
-  }
-  static void thresholdGradInput(const Tensor &input, const Tensor &gradOutput, const Tensor &gradInput,
-                                 double threshold, double value) {
-    CORE_THCUNN(Threshold_updateGradInput)
-    (state(), dev(input), dev(gradOutput), dev(gradInput), threshold, value, false);
-  }
   static void hardtanhOutput(const Tensor &input, const Tensor &output, double minVal, double maxVal) {
     CORE_THCUNN(HardTanh_updateOutput)(state(), dev(input), dev(output), minVal, maxVal, false);
   }
@@ -117,7 +109,6 @@ struct CudaNNKernels<scalar_t> {
 #define CORE_CUDA_ADD_MODULE(member, prefix)                       \
   k.member.updateOutput.add(Device::CUDA, dtype, &prefix##Output); \
   k.member.updateGradInput.add(Device::CUDA, dtype, &prefix##GradInput);
-    CORE_CUDA_ADD_MODULE(threshold, threshold)
     CORE_CUDA_ADD_MODULE(hardtanh, hardtanh)
     CORE_CUDA_ADD_MODULE(leakyRelu, leakyRelu)
     CORE_CUDA_ADD_MODULE(softshrink, softshrink)
