@@ -193,8 +193,8 @@ struct GeluDerivativeDouble {
 // in NonPositiveExp, expm1(r) = r + r^2 c(r) with c of degree 5 fitted to relative error 1e-8,
 // then expm1(x) = 2^k (expm1(r) + 1 - 2^-k): 1 - 2^-k is exact for |k| <= 24, rounds to 1 above
 // (where the - 1 no longer shows), and only below k = -24 (x < -16.6, results within an ulp of
-// -1) does the sum lose expm1(r). |x| under 2^-26 returns x (keeping -0). Within 2 ulps of
-// libm's expm1f (tests/TH/test_vector.cpp).
+// -1) does the sum lose expm1(r). |x| under 2^-26 returns x (keeping -0). Within an ulp of
+// libm's expm1f on the test's inputs, which allow two (tests/TH/test_vector.cpp).
 template <typename L>
 struct FastExpm1 {
   static typename L::V apply(typename L::V x) {
