@@ -5,8 +5,8 @@
 //                             lanes), zeroD, addD, sumD, widen (kWidth floats to two D) and loadD (one D of doubles);
 //                             FloatLanes also sub, fma(a, b, c) = a * b + c, abs, min, max, round
 //                             (to nearest), scale(a, k) = a 2^k (whole k, -190 <= k <= 128, a
-//                             near 1, rounded once) and reciprocal (1 / a within 2 ulps, faster
-//                             than div)
+//                             near 1, rounded once) and reciprocalEstimate (1 / a to 12 bits or
+//                             more, for reciprocal())
 //   TH_VECTOR_FLOAT(name, ulp), TH_VECTOR_DOUBLE(name, ulp)   SLEEF's function for the set
 // Everything here is in an unnamed namespace: each set's copy stays its own.
 #ifndef TH_VECTOR_KERNELS_HPP
@@ -70,6 +70,13 @@ struct Sigmoid {
   }
 };
 
+// 1 / a within 2 ulps, faster than div: the set's estimate and a Newton step, r + r (1 - a r)
+template <typename L>
+typename L::V reciprocal(typename L::V a) {
+  const typename L::V r = L::reciprocalEstimate(a);
+  return L::fma(r, L::fma(L::neg(a), r, L::set1(1)), r);
+}
+
 // Note [GELU in one pass]: x Phi(x) and its derivative Phi(x) + x phi(x), Phi the standard
 // normal CDF and phi its density. In float, SLEEF's erf took 60% of GELU's time, 2-3x
 // PyTorch 1.13's (which approximates erf to 1.5e-7 absolute, and whose 1 + erf(x) loses every
@@ -130,7 +137,7 @@ struct NormalTailFloat {
     // Q's coefficients, of t^0 to t^8 (Horner's rule: the loop's registers overlap its latency)
     static constexpr float kQ[] = {0.0845937058f, 0.085361883f, 0.0741432533f, 0.107553236f,  -0.0475134254f,
                                    0.274104744f,  -0.2563335f,  0.242867976f,  -0.0647779033f};
-    const V t = L::reciprocal(L::fma(ax, L::set1(0.212132037f), L::set1(1)));
+    const V t = reciprocal<L>(L::fma(ax, L::set1(0.212132037f), L::set1(1)));
     V p = L::set1(kQ[8]);
     for (int k = 7; k >= 0; k--) p = L::fma(p, t, L::set1(kQ[k]));
     return L::mul(t, p);

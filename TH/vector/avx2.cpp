@@ -23,13 +23,9 @@ struct FloatLanes {
   static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
   static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
   static V abs(V a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
-  static V min(V a, V b) { return _mm256_min_ps(a, b); }  // b where either is NaN
-  static V max(V a, V b) { return _mm256_max_ps(a, b); }  // b where either is NaN
-  // 1 / a within 2 ulps: the 12-bit estimate and a Newton step, not the slow division
-  static V reciprocal(V a) {
-    const V r = _mm256_rcp_ps(a);
-    return _mm256_fmadd_ps(r, _mm256_fnmadd_ps(a, r, _mm256_set1_ps(1)), r);  // r + r (1 - a r)
-  }
+  static V min(V a, V b) { return _mm256_min_ps(a, b); }         // b where either is NaN
+  static V max(V a, V b) { return _mm256_max_ps(a, b); }         // b where either is NaN
+  static V reciprocalEstimate(V a) { return _mm256_rcp_ps(a); }  // 12 bits
   static V round(V a) { return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   // a 2^k for whole k, -190 <= k <= 128 (a near 1): a 2^(k - h) 2^h with h = floor(k / 2), each
   // power built from its exponent bits; a subnormal result rounds once, in the last multiply

@@ -23,13 +23,9 @@ struct FloatLanes {
   static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
   static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
   static V abs(V a) { return _mm512_abs_ps(a); }
-  static V min(V a, V b) { return _mm512_min_ps(a, b); }  // b where either is NaN
-  static V max(V a, V b) { return _mm512_max_ps(a, b); }  // b where either is NaN
-  // 1 / a within an ulp: the 14-bit estimate and a Newton step, not the slow division
-  static V reciprocal(V a) {
-    const V r = _mm512_rcp14_ps(a);
-    return _mm512_fmadd_ps(r, _mm512_fnmadd_ps(a, r, _mm512_set1_ps(1)), r);  // r + r (1 - a r)
-  }
+  static V min(V a, V b) { return _mm512_min_ps(a, b); }           // b where either is NaN
+  static V max(V a, V b) { return _mm512_max_ps(a, b); }           // b where either is NaN
+  static V reciprocalEstimate(V a) { return _mm512_rcp14_ps(a); }  // 14 bits
   static V round(V a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   static V scale(V a, V k) { return _mm512_scalef_ps(a, k); }  // a 2^k, rounded once
   static __mmask16 greater(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
