@@ -27,11 +27,10 @@ TensorList AccumulateGrad::apply(TensorList &&grads) {
   if (!g.defined()) return {};
   AutogradMeta &meta = ensureAutogradMeta(variable);
   if (!meta.grad.defined()) {
-    // The first gradient is stored as a copy unless it is a fresh tensor nobody else holds.
-    // Stored as it is only when nobody else holds it and later additions can go in place.
-    // Under create_graph the clone is recorded, so .grad keeps the gradient's history
-    // without aliasing a tensor the caller holds (its seed, say).
-    bool own = g.impl()->refs.load() == 1 && g.isContiguous() && !g.impl()->viewBase;
+    // The first gradient is stored as it is when nobody else holds it and later additions can
+    // go in place (PyTorch's rule too), else as a copy. Under create_graph it is always a
+    // recorded clone, as in PyTorch: .grad keeps the gradient's history behind a CloneBackward.
+    bool own = !GradMode::enabled() && g.impl()->refs.load() == 1 && g.isContiguous() && !g.impl()->viewBase;
     meta.grad = own ? g : clone(g);
   } else if (GradMode::enabled()) {
     meta.grad = binary(BinaryOp::Add, meta.grad, g);  // create_graph: the sum is recorded

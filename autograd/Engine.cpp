@@ -178,7 +178,10 @@ TensorList runBackward(const TensorList &roots, const TensorList &rootGrads, con
             return zeros(out.sizes, out.dtype, out.device);
           }();
       }
-      TensorList gradOutputs = grads;  // post hooks see them
+      // Post hooks see the gradients the node got; copied only for them, since a copy would
+      // hold a reference AccumulateGrad checks before it stores a gradient without cloning it.
+      TensorList gradOutputs;
+      if (!node->postHooks.empty()) gradOutputs = grads;
       gradInputs = node->apply(std::move(grads));
       for (auto &hook : node->postHooks) hook(gradInputs, gradOutputs);
     }

@@ -1,5 +1,6 @@
 """Cases of torch.autograd.functional, torch.utils.checkpoint, weight_norm, spectral_norm,
-parametrize, torch.testing.assert_close and anomaly detection, run the same way by this
+parametrize, torch.testing.assert_close, anomaly detection and how a leaf's first gradient
+is stored, run the same way by this
 package and by real PyTorch 1.13 (/usr/bin/python3 with Debian's python3-torch). Inputs and
 weights come from seeded numpy generators; each case returns numpy arrays (values, gradients,
 messages). test_autograd_extra.py compares the two runs.
@@ -290,6 +291,52 @@ def inference_mode(torch, nn, F):
     ]
 
 
+def first_gradient_storage(torch, nn, F):
+    """A leaf's first gradient is stored as it is when nothing else holds it (no copy), and as a
+    copy when something does: a hook's or a Function's reference, or create_graph."""
+    addresses, held = [], []
+
+    class Fresh(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            r = g * 2
+            addresses.append(r.data_ptr())
+            return r
+
+    class Kept(Fresh):
+        @staticmethod
+        def backward(ctx, g):
+            r = g * 3
+            held.append(r)
+            return r
+
+    w = _t(torch, 91, (4,), True)
+    Fresh.apply(w).sum().backward()
+    v = _t(torch, 92, (4,), True)
+    Kept.apply(v).sum().backward()
+    held[0].add_(100)  # .grad is a copy: unchanged
+    seen = []
+    u = _t(torch, 93, (2, 3), True)
+    u.register_hook(lambda g: seen.append(g))
+    (u * 5).sum().backward()
+    seen[0].add_(1)
+    x = _t(torch, 94, (3,), True)
+    (x * x).sum().backward(create_graph=True)
+    return [
+        np.array(w.grad.data_ptr() == addresses[0]),
+        w.grad.detach().numpy(),
+        np.array(v.grad.data_ptr() == held[0].data_ptr()),
+        v.grad.detach().numpy(),
+        u.grad.detach().numpy(),
+        np.array(x.grad.requires_grad),
+        x.grad.detach().numpy(),
+    ]
+
+
 CASES = [
     jacobian_and_hessian,
     products,
@@ -299,6 +346,7 @@ CASES = [
     assert_close_messages,
     anomaly_detection,
     inference_mode,
+    first_gradient_storage,
 ]
 
 
