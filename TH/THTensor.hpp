@@ -102,12 +102,15 @@ bool isContiguous(const TensorRef<T> &r) {
 namespace detail {
 
 // Note [Pieces, not halves]: a parallel loop splits [0, n) into kPiecesPerThread pieces per
-// thread, and each thread takes the next piece as it finishes one. When another process
-// holds a core, the thread that shares it runs at half speed: with one static half per
-// thread, the join waited for that thread and two threads ran no faster than one; with
-// pieces the other thread takes over its share. A reduction keeps one partial result per
-// piece and combines them in piece order, so its result depends on n and the thread count
-// only, never on which thread ran which piece.
+// thread. Each thread first takes the pieces of its own run (thread t of T: pieces [tP/T,
+// (t+1)P/T)), in order, then those left in the others' runs. When another process holds a
+// core, the thread that shares it runs at half speed: with one static half per thread, the
+// join waited for that thread and two threads ran no faster than one; with pieces the other
+// thread takes over its share. Owning a run keeps a thread on the same part of the data from
+// one call to the next, in its own cache: with one queue of pieces for all, an add of 1e5
+// floats on two threads took 9.6-10 us against 7.3 (7.0 for plain halves). A reduction keeps
+// one partial result per piece and combines them in piece order, so its result depends on n
+// and the thread count only, never on which thread ran which piece.
 constexpr int kPiecesPerThread = 4;
 
 // The number of pieces for n elements at the current thread count.
@@ -117,8 +120,8 @@ inline int64_t pieceCount(int64_t n) {
 
 // Runs body(piece, begin, end) for every piece of [0, n) cut into `pieces` equal parts, on
 // the threads the machine can give now (Note [Threads the machine can give] in THGeneral.cpp;
-// the caller has decided that the work is worth them). An error raised
-// inside a thread is carried out of the parallel region and rethrown.
+// the caller has decided that the work is worth them). An error raised in a piece stops the
+// pieces not yet begun and is rethrown.
 template <typename Body>
 void parallelPieces(int64_t n, int64_t pieces, Body &&body) {
   const int threads = pieces <= 1 || omp_in_parallel() ? 1 : THUsableThreads();
@@ -126,17 +129,28 @@ void parallelPieces(int64_t n, int64_t pieces, Body &&body) {
     for (int64_t p = 0; p < pieces; p++) body(p, p * n / pieces, (p + 1) * n / pieces);
     return;
   }
+  struct alignas(64) Run {  // a thread's run of pieces: the next one to take; one cache line each
+    std::atomic<int64_t> next;
+  };
+  Run nearby[16];
+  std::unique_ptr<Run[]> more(threads > 16 ? new Run[threads] : nullptr);
+  Run *runs = more ? more.get() : nearby;
+  for (int t = 0; t < threads; t++) runs[t].next.store(t * pieces / threads, std::memory_order_relaxed);
   std::exception_ptr error = nullptr;
-  std::atomic<int64_t> next{0};
+  std::atomic<bool> failed{false};
 #pragma omp parallel num_threads(threads)
   {
-    for (int64_t p = next.fetch_add(1); p < pieces; p = next.fetch_add(1)) {
-      try {
-        body(p, p * n / pieces, (p + 1) * n / pieces);
-      } catch (...) {
-#pragma omp critical(th_parallel_error)
-        if (!error) error = std::current_exception();
-        next.store(pieces);  // the others stop taking pieces
+    const int me = omp_get_thread_num();
+    for (int k = 0; k < threads; k++) {
+      const int t = (me + k) % threads;  // a smaller team than asked for leaves runs to take over
+      const int64_t end = (t + 1) * pieces / threads;
+      for (int64_t p = runs[t].next.fetch_add(1); p < end && !failed.load(std::memory_order_relaxed);
+           p = runs[t].next.fetch_add(1)) {
+        try {
+          body(p, p * n / pieces, (p + 1) * n / pieces);
+        } catch (...) {
+          if (!failed.exchange(true)) error = std::current_exception();
+        }
       }
     }
   }

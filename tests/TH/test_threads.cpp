@@ -1,16 +1,22 @@
 // THUsableThreads (Note [Threads the machine can give] in TH/THGeneral.cpp): a process of this
 // test keeps one core busy, and the count must leave that core out; whole-tensor sums must give
-// the same bits whatever number of threads took their pieces.
+// the same bits whatever number of threads took their pieces; every piece of a parallel loop must
+// run once, whatever the thread count, and an error in one must come out of the loop.
 #define BOOST_TEST_MODULE TH usable threads
 #include <omp.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <cstring>
+#include <stdexcept>
 #include <thread>
+#include <vector>
+
+#include "TH/THTensor.hpp"
 
 #include "th_test_util.hpp"
 
@@ -96,4 +102,49 @@ BOOST_AUTO_TEST_CASE(sums_do_not_depend_on_the_threads_that_ran) {
   }();
   BOOST_TEST(std::fabs(before - exact) <= 4 * std::ldexp(1.0, -24) * exact);
   THFloatTensor_free(t);
+}
+
+// Note [Pieces, not halves] in TH/THTensor.hpp: each thread takes its own run of pieces first,
+// then what is left of the others'; every piece runs once, over its own range.
+BOOST_AUTO_TEST_CASE(every_piece_runs_once) {
+  const int saved = omp_get_max_threads();
+  for (int threads : {2, 3, 4, 7, 20})
+    for (int64_t pieces : {2, 5, 28, 101}) {
+      omp_set_num_threads(threads);
+      const int64_t n = 1000;
+      std::vector<std::atomic<int>> runs(pieces);
+      std::atomic<int> wrongRange{0};
+      th::detail::parallelPieces(n, pieces, [&](int64_t p, int64_t begin, int64_t end) {
+        if (begin != p * n / pieces || end != (p + 1) * n / pieces) wrongRange++;
+        volatile double spin = 0;  // uneven pieces, so that threads take over others' runs
+        for (int64_t i = 0; i < (p % 3) * 20000; i++) spin = spin + 1;
+        runs[p]++;
+      });
+      int bad = 0;
+      for (auto &r : runs) bad += r.load() != 1;
+      BOOST_TEST(bad == 0, bad << " pieces of " << pieces << " not run once on " << threads << " threads");
+      BOOST_TEST(wrongRange.load() == 0);
+    }
+  omp_set_num_threads(saved);
+}
+
+BOOST_AUTO_TEST_CASE(an_error_in_a_piece_comes_out_of_the_loop) {
+  AllCores all;
+  for (int attempt = 0; attempt < 20; attempt++) {
+    std::atomic<int> ran{0};
+    bool thrown = false;
+    try {
+      th::detail::parallelPieces(640, 64, [&](int64_t p, int64_t, int64_t) {
+        ran++;
+        if (p == 5) throw std::runtime_error("piece 5");
+      });
+    } catch (const std::runtime_error &e) {
+      thrown = std::strcmp(e.what(), "piece 5") == 0;
+    }
+    BOOST_TEST_REQUIRE(thrown);
+    BOOST_TEST(ran.load() <= 64);
+  }
+  std::vector<int> once(64, 0);
+  th::detail::parallelPieces(640, 64, [&](int64_t p, int64_t, int64_t) { once[p]++; });
+  for (int p = 0; p < 64; p++) BOOST_TEST(once[p] == 1, "piece " << p);
 }
