@@ -5,9 +5,13 @@ transcendental functions, softmax and LayerNorm, conv2d forward and forward+back
 the main job's training step) runs at 1 and 2 threads, first on an idle machine and then while
 a busy loop of this benchmark's own holds one core (the case where every OpenMP join waits for
 a descheduled thread). Two worker processes, one per contender, take turns round after round,
-so a change in the load of this shared machine hits both alike; the best time of all rounds is
-kept. A row prints ours / PyTorch's time (below 1: ours is faster) and, last, ours at 2 threads
-over ours at 1 thread with the busy core (above 1: a second thread hurt).
+so a change in the load of this shared machine hits both alike. Each timing is the mean of
+enough calls to fill 2 ms; a table gives the best timing of all rounds, a second one their
+median (the best alone hides a contender whose calls are slow more often than not: PyTorch
+1.13 pays page faults for most of its large results, and its threads beside the busy core get
+lucky windows between long stalls). A row prints ours / PyTorch's time (below 1: ours is
+faster) and, last, ours at 2 threads over ours at 1 thread with the busy core (above 1: a
+second thread hurt).
 
 Run after ./scripts/build.sh (which installs torch into the project environment):
     ~/.cache/torch-monorepo-venv/bin/python bench/vs_pytorch.py [--only exp tanh] [--rounds 3]
@@ -18,6 +22,7 @@ or from a checkout with the built _C.so copied in: PYTHONPATH=python python3 ben
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -148,7 +153,8 @@ def workloads(torch, device):
 
 
 def worker(device):
-    """Answers requests, one JSON line each ([workload, threads, repeat]), with the best ms."""
+    """Answers requests, one JSON line each ([workload, threads, repeat]), with the ms of each
+    timing and the threads used."""
     import torch
 
     jobs = workloads(torch, device)
@@ -166,15 +172,15 @@ def worker(device):
                 k += 1
             calls[name] = k
         k = calls[name]
-        best = float("inf")
+        timings = []
         for _ in range(repeat):
             start = time.perf_counter()
             for _ in range(k):
                 fn()
             if device != "cpu":
                 torch.cuda.synchronize()
-            best = min(best, (time.perf_counter() - start) / k)
-        print(json.dumps([best * 1e3, torch.get_num_threads()]), flush=True)
+            timings.append((time.perf_counter() - start) / k * 1e3)
+        print(json.dumps([timings, torch.get_num_threads()]), flush=True)
 
 
 def start(python, env, device):
@@ -242,7 +248,7 @@ def main():
     settings = [(1, False), (2, False)] + ([] if args.no_busy else [(1, True), (2, True)])
 
     def measure(name, threads):
-        best = {c: float("inf") for c in contenders}
+        timings = {c: [] for c in contenders}
         for r in range(args.rounds):
             for c in list(contenders) if r % 2 == 0 else list(reversed(contenders)):
                 # the rival's OpenMP threads spin for a while after its last region, and the
@@ -253,8 +259,8 @@ def main():
                 ms, used = ask(contenders[c], [name, threads, args.repeat])
                 if used != threads:
                     sys.exit(f"{c} ran {used} threads, asked for {threads}")
-                best[c] = min(best[c], ms)
-        return best["ours"], best["pytorch"]
+                timings[c] += ms
+        return timings["ours"], timings["pytorch"]
 
     print("load average at start:", load())
     results = {}
@@ -273,22 +279,26 @@ def main():
     print("load average at end:", load())
 
     heads = [f"{t}t{' busy' if b else ''}" for t, b in settings]
-    print(f"\n{'workload':36}" + "".join(f" | {h:>22}" for h in heads) + ("" if args.no_busy else " | ours 2t/1t busy"))
-    print(f"{'':36}" + " | ours ms   ref ms  ratio" * len(settings))
-    worse = []
-    for name in names:
-        cells = []
-        for threads, busy in settings:
-            o, p = results[name, threads, busy]
-            cells.append(f" | {o:8.3f} {p:8.3f} {o / p:6.2f}")
-            if o > p:
-                worse.append(f"{name} at {threads}t{' busy' if busy else ''}")
-        line = f"{name:36}" + "".join(cells)
-        if not args.no_busy:
-            line += f" | {results[name, 2, True][0] / results[name, 1, True][0]:6.2f}"
-        print(line, flush=True)
-    print("\nratio = ours / PyTorch 1.13 (below 1: ours is faster); best of all rounds")
-    print("slower than PyTorch:", ", ".join(worse) if worse else "none")
+    for title, pick in (("best", min), ("median", statistics.median)):
+        print(f"\n{title} timing of all rounds")
+        print(
+            f"{'workload':36}" + "".join(f" | {h:>22}" for h in heads) + ("" if args.no_busy else " | ours 2t/1t busy")
+        )
+        print(f"{'':36}" + " | ours ms   ref ms  ratio" * len(settings))
+        worse = []
+        for name in names:
+            cells = []
+            for threads, busy in settings:
+                o, p = (pick(t) for t in results[name, threads, busy])
+                cells.append(f" | {o:8.3f} {p:8.3f} {o / p:6.2f}")
+                if o > p:
+                    worse.append(f"{name} at {threads}t{' busy' if busy else ''}")
+            line = f"{name:36}" + "".join(cells)
+            if not args.no_busy:
+                line += f" | {pick(results[name, 2, True][0]) / pick(results[name, 1, True][0]):6.2f}"
+            print(line, flush=True)
+        print(f"\nratio = ours / PyTorch 1.13 (below 1: ours is faster); {title} timing of all rounds")
+        print("slower than PyTorch:", ", ".join(worse) if worse else "none")
     for proc in contenders.values():
         proc.stdin.close()
         proc.wait()
