@@ -11,9 +11,8 @@ their mean. The best alone hides a contender whose calls are slow more often tha
 1.13 pays page faults for most of its large results), and beside the busy core threads that
 wait for each other get lucky windows between long stalls: the best and even the median catch
 the windows, the mean pays for the stalls, as a program running the op over and over does. A
-row prints ours / PyTorch's time (below 1: ours is
-faster) and, last, ours at 2 threads over ours at 1 thread with the busy core (above 1: a
-second thread hurt).
+row prints ours / PyTorch's time (below 1: ours is faster) and, last, ours at 2 threads over
+ours at 1 thread with the busy core (above 1: a second thread hurt).
 
 Run after ./scripts/build.sh (which installs torch into the project environment):
     ~/.cache/torch-monorepo-venv/bin/python bench/vs_pytorch.py [--only exp tanh] [--rounds 3]
